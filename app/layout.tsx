@@ -1,0 +1,26 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: 'OLM Console',
+  description: 'Operator Lifecycle Manager console: catalogs, installs, upgrades.',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen">
+        <header className="border-b border-slate-200 bg-slate-900 text-white">
+          <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3">
+            <Link href="/" className="text-lg font-semibold tracking-tight">
+              OLM Console
+            </Link>
+          </nav>
+        </header>
+        <main className="mx-auto max-w-7xl px-6 py-8">{children}</main>
+      </body>
+    </html>
+  );
+}

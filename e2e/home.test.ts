@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console-server';
+
+let server: RunningConsole;
+let browser: Browser;
+
+before(async () => {
+  server = await startConsole();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('the home page renders its heading and the main navigation', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  const heading = page.getByRole('heading', { level: 1 });
+  assert.equal(await heading.textContent(), 'Operator Lifecycle Manager');
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).isVisible(), true);
+  assert.equal(await page.title(), 'OLM Console');
+  await page.close();
+});
