@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareVersions, formatVersion, parseVersion, parseVersionTolerant, SemverError, tryParseVersion } from './version';
+import { compareVersions, formatVersion, parseVersion, parseVersionTolerant, SemverError, tryParseVersion, tryParseVersionTolerant } from './version';
 
 const v = parseVersion;
 
@@ -18,6 +18,12 @@ describe('parseVersion (strict)', () => {
     assert.throws(() => v('1.02.3'), /leading zero/);
     assert.throws(() => v('1.2'), /MAJOR\.MINOR\.PATCH/);
   });
+  test('tryParseVersionTolerant accepts what OLM accepts at runtime, and nothing else', () => {
+    assert.equal(tryParseVersionTolerant('v1.5')?.minor, 5);
+    assert.equal(tryParseVersionTolerant('1.2.x'), undefined);
+    assert.equal(tryParseVersionTolerant(null), undefined);
+  });
+
   test('tryParseVersion returns undefined instead of throwing', () => {
     assert.equal(tryParseVersion('nope'), undefined);
     assert.equal(tryParseVersion(undefined), undefined);

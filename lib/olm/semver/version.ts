@@ -105,6 +105,16 @@ export function tryParseVersion(text: string | undefined | null): SemVer | undef
   }
 }
 
+/** Returns the version read as OLM reads it at runtime, or undefined when even that fails. */
+export function tryParseVersionTolerant(text: string | undefined | null): SemVer | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return parseVersionTolerant(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function compareIdentifiers(a: string | number, b: string | number): number {
   if (typeof a === 'number' && typeof b === 'number') return a === b ? 0 : a < b ? -1 : 1;
   // Numeric identifiers have lower precedence than alphanumeric ones (SemVer 2.0 §11.4.3).
