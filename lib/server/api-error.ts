@@ -1,0 +1,82 @@
+// Every API route answers errors in one JSON shape the UI can show as is:
+// `{ error: { code, reason, message, details? } }`. Input problems are 4xx naming the field;
+// Kubernetes errors keep the API server's code and reason; anything unexpected is a 500 whose
+// message says what failed, never a stack.
+import { z } from 'zod';
+import { KubeError } from '../k8s/errors';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ErrorBody {
+  error: { code: number; reason: string; message: string; details?: unknown };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? i.path.map(String).join('.') : 'the request';
+      return `${where}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+export function errorBody(err: unknown): ErrorBody {
+  if (err instanceof ApiError) return { error: { code: err.code, reason: err.reason, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) } };
+  if (err instanceof KubeError) return { error: err.toJSON() };
+  if (err instanceof z.ZodError) return { error: { code: 400, reason: 'BadRequest', message: describeIssues(err), details: err.issues } };
+  const message = err instanceof Error ? err.message : String(err);
+  return { error: { code: 500, reason: 'InternalError', message: `the console failed: ${message}` } };
+}
+
+export function errorResponse(err: unknown): Response {
+  const body = errorBody(err);
+  return Response.json(body, { status: body.error.code });
+}
+
+/** Parses a JSON body against a schema; a body that is not JSON or does not fit is a 400. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  let raw: unknown;
+  try {
+    raw = await req.json();
+  } catch {
+    throw new ApiError(400, 'BadRequest', 'the request body must be JSON');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw parsed.error;
+  return parsed.data;
+}
+
+/** Parses query parameters against a schema (each parameter as a string, or a list when repeated). */
+export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.infer<S> {
+  const params = new URL(url).searchParams;
+  const raw: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    raw[key] = all.length > 1 ? all : all[0]!;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw parsed.error;
+  return parsed.data;
+}
+
+/** Kubernetes object names (DNS-1123 subdomain) and namespace names (DNS-1123 label). */
+export const dnsSubdomain = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253, 'must be at most 253 characters')
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, 'must be lowercase letters, digits, "-" and ".", starting and ending with a letter or digit');
+export const dnsLabel = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(63, 'must be at most 63 characters')
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be lowercase letters, digits and "-", starting and ending with a letter or digit');
