@@ -1,0 +1,37 @@
+// CatalogSource (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.2.
+import { OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
+
+export const CATALOG_SOURCE_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+
+/** gRPC connectivity states as OLM records them; only READY is healthy. */
+export type ConnectionState = 'IDLE' | 'CONNECTING' | 'READY' | 'TRANSIENT_FAILURE' | 'SHUTDOWN';
+
+export interface CatalogSource extends KubeObject {
+  spec: {
+    sourceType: 'grpc' | 'configmap' | 'internal' | string;
+    address?: string;
+    image?: string;
+    configMap?: string;
+    priority?: number;
+    displayName?: string;
+    description?: string;
+    publisher?: string;
+    icon?: { base64data: string; mediatype: string };
+    secrets?: string[];
+    updateStrategy?: { registryPoll?: { interval?: string } };
+    grpcPodConfig?: Record<string, unknown>;
+  };
+  status?: {
+    reason?: string;
+    message?: string;
+    latestImageRegistryPoll?: string;
+    configMapReference?: Record<string, unknown>;
+    registryService?: { protocol?: string; serviceName?: string; serviceNamespace?: string; port?: string; createdAt?: string };
+    connectionState?: { address?: string; lastObservedState: ConnectionState | string; lastConnect?: string };
+    conditions?: Condition[];
+  };
+}
+
+export function isCatalogReady(cs: CatalogSource): boolean {
+  return cs.status?.connectionState?.lastObservedState === 'READY';
+}

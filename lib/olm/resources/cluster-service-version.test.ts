@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { isCopiedCsv, operatorNamespaceOf, targetNamespacesOf, watchesAllNamespaces, type ClusterServiceVersion } from './cluster-service-version';
+
+function csv(namespace: string, labels: Record<string, string> = {}, annotations: Record<string, string> = {}, reason?: string): ClusterServiceVersion {
+  return { metadata: { name: 'etcd.v0.9.2', namespace, labels, annotations }, spec: { displayName: 'etcd', install: { strategy: 'deployment' } }, status: reason ? { phase: 'Succeeded', reason } : undefined };
+}
+
+describe('isCopiedCsv (olm-behaviour §4.4: any of three signs)', () => {
+  test('the olm.copiedFrom label', () => assert.equal(isCopiedCsv(csv('team1', { 'olm.copiedFrom': 'operators' })), true));
+  test('olm.operatorNamespace naming another namespace', () => assert.equal(isCopiedCsv(csv('team1', {}, { 'olm.operatorNamespace': 'operators' })), true));
+  test('reason Copied', () => assert.equal(isCopiedCsv(csv('team1', {}, {}, 'Copied')), true));
+  test('the operator in its own namespace is not a copy', () => {
+    assert.equal(isCopiedCsv(csv('operators', {}, { 'olm.operatorNamespace': 'operators', 'olm.targetNamespaces': '' }, 'InstallSucceeded')), false);
+  });
+});
+
+describe('namespaces of a CSV', () => {
+  test('a copy points at its source namespace', () => {
+    assert.equal(operatorNamespaceOf(csv('team1', { 'olm.copiedFrom': 'operators' }, { 'olm.operatorNamespace': 'operators' })), 'operators');
+    assert.equal(operatorNamespaceOf(csv('team1')), 'team1');
+  });
+
+  test('olm.targetNamespaces: "" is all namespaces, a list is split, absent is unknown', () => {
+    assert.deepEqual(targetNamespacesOf(csv('o', {}, { 'olm.targetNamespaces': '' })), ['']);
+    assert.equal(watchesAllNamespaces(csv('o', {}, { 'olm.targetNamespaces': '' })), true);
+    assert.deepEqual(targetNamespacesOf(csv('o', {}, { 'olm.targetNamespaces': 'a,b' })), ['a', 'b']);
+    assert.equal(targetNamespacesOf(csv('o')), undefined);
+  });
+});

@@ -1,0 +1,33 @@
+// OperatorCondition (operators.coreos.com/v2), ../shared/olm-behaviour.md §1.8.
+import { findCondition, OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
+
+export const OPERATOR_CONDITION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
+
+export interface OperatorCondition extends KubeObject {
+  spec?: {
+    serviceAccounts?: string[];
+    deployments?: string[];
+    overrides?: Condition[];
+    conditions?: Condition[];
+  };
+  status?: { conditions?: Condition[] };
+}
+
+/**
+ * Whether this operator blocks its own replacement (§4.2): an `Upgradeable` override decides
+ * when present; otherwise `Upgradeable=False`, or a status condition whose observedGeneration
+ * lags the object's generation, blocks. Returns the message to show when blocked.
+ */
+export function upgradeBlock(oc: OperatorCondition): { blocked: false } | { blocked: true; message: string } {
+  const override = findCondition(oc.spec?.overrides, 'Upgradeable');
+  if (override) {
+    return override.status === 'False' ? { blocked: true, message: `operator is not upgradeable: ${override.message ?? override.reason ?? ''}`.trim() } : { blocked: false };
+  }
+  const c = findCondition(oc.status?.conditions, 'Upgradeable');
+  if (!c) return { blocked: false };
+  if (c.status === 'False') return { blocked: true, message: `operator is not upgradeable: ${c.message ?? c.reason ?? ''}`.trim() };
+  if (c.observedGeneration !== undefined && oc.metadata?.generation !== undefined && c.observedGeneration !== oc.metadata.generation) {
+    return { blocked: true, message: 'operator is not upgradeable: the Upgradeable condition is out of date (observedGeneration differs)' };
+  }
+  return { blocked: false };
+}

@@ -1,0 +1,61 @@
+// Subscription (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.4, §2.
+import { OLM_GROUP, type KubeObject, type ObjectReference, type ResourceType } from './common';
+
+export const SUBSCRIPTION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
+
+/** Only the exact value `Manual` is manual; anything else behaves as Automatic. */
+export type Approval = 'Automatic' | 'Manual';
+
+/** The values OLM defines; `UpgradeAvailable` is defined but never set (§2.1). */
+export type SubscriptionState = '' | 'UpgradeAvailable' | 'UpgradePending' | 'AtLatestKnown' | 'UpgradeFailed';
+
+export interface SubscriptionCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
+
+export interface Subscription extends KubeObject {
+  spec: {
+    name: string;
+    source: string;
+    sourceNamespace: string;
+    channel?: string;
+    startingCSV?: string;
+    installPlanApproval?: Approval | string;
+    config?: Record<string, unknown>;
+  };
+  status?: {
+    currentCSV?: string;
+    installedCSV?: string;
+    installPlanRef?: ObjectReference;
+    installplan?: { apiVersion?: string; kind?: string; name?: string; uuid?: string };
+    installPlanGeneration?: number;
+    state?: SubscriptionState | string;
+    reason?: string;
+    catalogHealth?: { catalogSourceRef?: ObjectReference; lastUpdated?: string; healthy?: boolean }[];
+    conditions?: SubscriptionCondition[];
+    lastUpdated?: string;
+  };
+}
+
+export function isManual(sub: Pick<Subscription, 'spec'>): boolean {
+  return sub.spec.installPlanApproval === 'Manual';
+}
+
+export const SubscriptionConditionTypes = {
+  catalogSourcesUnhealthy: 'CatalogSourcesUnhealthy',
+  installPlanPending: 'InstallPlanPending',
+  installPlanFailed: 'InstallPlanFailed',
+  installPlanMissing: 'InstallPlanMissing',
+  resolutionFailed: 'ResolutionFailed',
+  bundleUnpacking: 'BundleUnpacking',
+  bundleUnpackFailed: 'BundleUnpackFailed',
+  packageDeprecated: 'PackageDeprecated',
+  channelDeprecated: 'ChannelDeprecated',
+  bundleDeprecated: 'BundleDeprecated',
+  deprecated: 'Deprecated',
+} as const;
