@@ -1,8 +1,9 @@
 // Budget (issue 2): loading, validating and indexing the largest shared catalog takes at most
 // 1.3x the time of bare YAML parsing of the same files with js-yaml (the project's YAML parser),
 // in the same run, and stays under 300 MB of heap; a generated catalog 20x larger loads with the
-// same ratio and heap grows linearly. Both sides read the files from disk (OS cache warm) so
-// the ratio compares like with like.
+// same ratio and heap grows linearly. Both sides read the files from disk (OS cache warm) and
+// keep what they parsed until the measurement ends, so the ratio compares like with like: the
+// cost of holding a catalog in memory is in both, and the difference is our model and checks.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
@@ -12,9 +13,9 @@ import { generateScaledCatalog } from './support/scaled-catalog';
 import { describeProblems } from '../lib/olm/fbc/catalog';
 import { loadCatalog } from '../lib/olm/fbc/load-catalog';
 
-function bareParse(dir: string): number {
-  let docs = 0;
-  for (const text of Object.values(readTexts(dir))) yaml.loadAll(text, () => docs++);
+function bareParse(dir: string): unknown[] {
+  const docs: unknown[] = [];
+  for (const text of Object.values(readTexts(dir))) yaml.loadAll(text, (d) => docs.push(d));
   return docs;
 }
 
@@ -46,7 +47,7 @@ console.log(`  heap budget 300 MB: ${real.heap < 300 ? 'OK' : 'OVER BUDGET'}`);
 const scaled = generateScaledCatalog(join(sharedCatalogs, 'certified-operators-v4.18'), 20);
 try {
   console.log(`\ngenerated ${scaled.packages} packages, ${fmt(scaled.bytes / 2 ** 20)} MB of YAML in ${scaled.dir}`);
-  const big = measure('scaled x20', scaled.dir, 1);
+  const big = measure('scaled x20', scaled.dir, 2);
   const perBundleReal = real.heap / real.bundles;
   const perBundleBig = big.heap / big.bundles;
   console.log(`  heap per bundle: real ${fmt(perBundleReal * 1024)} KB, scaled ${fmt(perBundleBig * 1024)} KB (linear if about equal)`);
