@@ -1,0 +1,64 @@
+// `npm run sandbox`: the sandbox cluster alone, on 127.0.0.1.
+import { parseArgs } from 'node:util';
+import { SEED_USERS } from './auth/bootstrap-rbac';
+import { startSandbox, type Flavor } from './server/sandbox';
+
+const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upstream|openshift] [--kubeconfig PATH] [--catalog DIR ...]
+
+  --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
+  --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
+  --flavor F        upstream (namespaces olm, operators) or openshift (openshift-marketplace,
+                    openshift-operators); default upstream
+  --kubeconfig PATH where to write the admin kubeconfig (default .sandbox/kubeconfig); the seed
+                    users' kubeconfigs and tokens.json are written beside it
+  --catalog DIR     an FBC catalog folder (repeatable); served as a CatalogSource by the OLM
+                    emulation, which this build does not include yet: accepted and not used`;
+
+function main(): void {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: '6443' },
+        data: { type: 'string' },
+        flavor: { type: 'string', default: 'upstream' },
+        kubeconfig: { type: 'string' },
+        catalog: { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a number between 0 and 65535, got "${values.port}"`);
+    process.exit(2);
+  }
+  if (values.flavor !== 'upstream' && values.flavor !== 'openshift') {
+    console.error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
+    process.exit(2);
+  }
+  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog })
+    .then((sb) => {
+      console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
+      console.log(`kubeconfig: ${sb.kubeconfigPath}   (kubectl --kubeconfig ${sb.kubeconfigPath} get namespaces)`);
+      for (const u of SEED_USERS) console.log(`  user ${u.name.padEnd(6)} ${sb.kubeconfigs[u.name]}  (${u.description})`);
+      if (values.data) console.log(`data: ${values.data}`);
+      const stop = () => void sb.stop().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    })
+    .catch((err: unknown) => {
+      const e = err as NodeJS.ErrnoException;
+      console.error(e.code === 'EADDRINUSE' ? `port ${port} is in use; pick another with --port` : `sandbox failed to start: ${e.message}`);
+      process.exit(1);
+    });
+}
+
+main();

@@ -1,0 +1,671 @@
+// The sandbox's Kubernetes API: discovery, CRUD, patch, watch, selectors, paging, Table output,
+// bearer-token authentication and RBAC, on top of the Store. It follows the API server where a
+// client can see it: paths, Status errors and their words, resourceVersion rules, watch events.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../apimachinery/patch';
+import { parseFieldSelector, parseLabelSelector, SelectorError } from '../apimachinery/selectors';
+import { toTable } from '../apimachinery/table';
+import { authorize, forbiddenMessage, rulesFor, type RbacSource, type RequestAttributes, type UserInfo } from '../auth/rbac';
+import { keyId, qualifiedResource, Store } from '../store/store';
+import { StoreError, type KObject, type WatchEvent } from '../store/types';
+import { ApiStatusError, invalidName, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
+import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
+
+export interface ApiServerOptions {
+  store: Store;
+  /** Bearer token → user. */
+  tokens: ReadonlyMap<string, UserInfo>;
+  version?: { major: string; minor: string; gitVersion: string };
+}
+
+interface ResourcePath {
+  group: string;
+  version: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+/** Hooks the OLM emulation (part 2) and fault injection attach to. */
+export interface ApiHooks {
+  /** Called after every committed change, with the resource it belongs to. */
+  onChange?: (r: ServedResource, e: WatchEvent) => void;
+  /** Return a status to fail the request with (fault injection), or undefined. */
+  fault?: (req: IncomingMessage) => { code: number; reason: string; message: string } | undefined;
+  /** Extra latency (fault injection). */
+  delayMs?: () => number;
+}
+
+export class ApiServer {
+  readonly resources = new ResourceTable();
+  readonly hooks: ApiHooks = {};
+  private readonly store: Store;
+  private readonly tokens: ReadonlyMap<string, UserInfo>;
+  private readonly openWatches = new Set<ServerResponse>();
+  private readonly version: { major: string; minor: string; gitVersion: string };
+  private gcTimer?: NodeJS.Timeout;
+
+  constructor(opts: ApiServerOptions) {
+    this.store = opts.store;
+    this.tokens = opts.tokens;
+    this.version = opts.version ?? { major: '1', minor: '32', gitVersion: 'v1.32.0-olm-sandbox' };
+    this.syncCrds();
+  }
+
+  /** Starts the background sweeps (garbage collection, namespace finalization). */
+  start(): void {
+    this.gcTimer = setInterval(() => this.sweep(), 300);
+    this.gcTimer.unref();
+  }
+
+  stop(): void {
+    if (this.gcTimer) clearInterval(this.gcTimer);
+    for (const res of this.openWatches) res.end();
+    this.openWatches.clear();
+  }
+
+  /** Ends every open watch stream (fault injection); clients must reconnect and resume. */
+  dropWatches(): number {
+    const n = this.openWatches.size;
+    for (const res of this.openWatches) res.destroy();
+    this.openWatches.clear();
+    return n;
+  }
+
+  get rbac(): RbacSource {
+    const rk = (resource: string) => this.resources.find('rbac.authorization.k8s.io', 'v1', resource)!;
+    return {
+      roles: (ns) => this.store.list(storeKey(rk('roles')), { namespace: ns }).items,
+      roleBindings: (ns) => this.store.list(storeKey(rk('rolebindings')), { namespace: ns }).items,
+      clusterRoles: () => this.store.list(storeKey(rk('clusterroles'))).items,
+      clusterRoleBindings: () => this.store.list(storeKey(rk('clusterrolebindings'))).items,
+    };
+  }
+
+  /** Re-reads the CRDs from the store and marks new ones Established. */
+  syncCrds(): void {
+    const key = storeKey(CRD_RESOURCE);
+    const crds = this.store.list(key).items;
+    for (const crd of crds) {
+      const status = crd.status as { conditions?: { type: string }[] } | undefined;
+      if (crd.metadata.deletionTimestamp || status?.conditions?.some((c) => c.type === 'Established')) continue;
+      const names = (crd.spec as { names?: unknown }).names;
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      this.store.update(key, {
+        ...crd,
+        status: {
+          acceptedNames: names,
+          storedVersions: [((crd.spec as { versions?: { name: string; storage?: boolean }[] }).versions ?? []).find((v) => v.storage)?.name ?? ''],
+          conditions: [
+            { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: now },
+            { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: now },
+          ],
+        },
+      }, { subresource: 'status' });
+    }
+    this.resources.setCrds(this.store.list(key).items);
+  }
+
+  handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const delay = this.hooks.delayMs?.() ?? 0;
+    const run = () =>
+      this.route(req, res).catch((err: unknown) => {
+        if (res.headersSent) {
+          res.end();
+          return;
+        }
+        if (err instanceof ApiStatusError) sendStatus(res, err.code, err.reason, err.message, err.details);
+        else if (err instanceof StoreError) sendStatus(res, err.code, err.reason === 'Gone' ? 'Expired' : err.reason, err.message);
+        else if (err instanceof SelectorError) sendStatus(res, 400, 'BadRequest', err.message);
+        else if (err instanceof PatchError) sendStatus(res, err.code, err.code === 400 ? 'BadRequest' : 'Invalid', err.message);
+        else sendStatus(res, 500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);
+      });
+    if (delay > 0) setTimeout(run, delay);
+    else void run();
+  };
+
+  private authenticate(req: IncomingMessage): UserInfo | undefined {
+    const h = req.headers.authorization ?? '';
+    const m = /^Bearer\s+(\S+)$/i.exec(h);
+    const user = m ? this.tokens.get(m[1]!) : undefined;
+    return user ? { name: user.name, groups: [...user.groups, 'system:authenticated'] } : undefined;
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (path === '/healthz' || path === '/readyz' || path === '/livez') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    const fault = this.hooks.fault?.(req);
+    if (fault) return sendStatus(res, fault.code, fault.reason, fault.message);
+
+    const user = this.authenticate(req);
+    if (!user) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+
+    const rp = this.parseResourcePath(path);
+    if (!rp) {
+      if (!authorize(this.rbac, user, { verb: (req.method ?? 'GET').toLowerCase(), group: '', resource: '', path })) {
+        return sendStatus(res, 403, 'Forbidden', `forbidden: User "${user.name}" cannot get path "${path}"`);
+      }
+      return this.serveNonResource(path, res);
+    }
+
+    const served = this.resources.find(rp.group, rp.version, rp.resource);
+    if (!served) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (rp.subresource && !(rp.subresource === 'status' && served.hasStatus) && !(served.resource === 'namespaces' && rp.subresource === 'finalize')) {
+      return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    }
+    if (!served.namespaced) rp.namespace = undefined;
+
+    const method = req.method ?? 'GET';
+    const isWatch = method === 'GET' && !rp.name && ['true', '1'].includes(url.searchParams.get('watch') ?? '');
+    const verb =
+      method === 'GET' ? (rp.name ? 'get' : isWatch ? 'watch' : 'list')
+      : method === 'POST' ? 'create'
+      : method === 'PUT' ? 'update'
+      : method === 'PATCH' ? 'patch'
+      : method === 'DELETE' ? (rp.name ? 'delete' : 'deletecollection')
+      : undefined;
+    if (!verb) return sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+    if (!served.verbs.includes(verb)) return sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+
+    const attrs: RequestAttributes = { verb, group: rp.group, resource: rp.resource, subresource: rp.subresource, namespace: rp.namespace, name: rp.name };
+    if (served.virtual) return this.serveReview(served, rp, req, res, user);
+    if (!authorize(this.rbac, user, attrs)) return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), { name: rp.name ?? '', group: rp.group, kind: rp.resource });
+
+    switch (verb) {
+      case 'get':
+        return this.get(served, rp, req, res);
+      case 'list':
+        return this.list(served, rp, url, req, res);
+      case 'watch':
+        return this.watch(served, rp, url, req, res);
+      case 'create':
+        return this.create(served, rp, url, req, res);
+      case 'update':
+        return this.update(served, rp, url, req, res);
+      case 'patch':
+        return this.patch(served, rp, url, req, res);
+      case 'delete':
+        return this.delete(served, rp, url, req, res);
+      case 'deletecollection':
+        return this.deleteCollection(served, rp, url, req, res);
+    }
+  }
+
+  private parseResourcePath(path: string): ResourcePath | undefined {
+    const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (segs[0] === 'api' && segs.length >= 3) {
+      group = '';
+      version = segs[1]!;
+      rest = segs.slice(2);
+    } else if (segs[0] === 'apis' && segs.length >= 4) {
+      group = segs[1]!;
+      version = segs[2]!;
+      rest = segs.slice(3);
+    } else return undefined;
+    if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize') && group === '')) {
+      return { group, version, namespace: rest[1], resource: rest[2]!, name: rest[3], subresource: rest[4] };
+    }
+    return { group, version, resource: rest[0]!, name: rest[1], subresource: rest[2] };
+  }
+
+  private serveNonResource(path: string, res: ServerResponse): void {
+    if (path === '/version') return sendJson(res, 200, { ...this.version, gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23', compiler: 'gc', platform: 'linux/amd64' });
+    if (path === '/api') return sendJson(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
+    if (path === '/apis') {
+      return sendJson(res, 200, {
+        kind: 'APIGroupList',
+        apiVersion: 'v1',
+        groups: this.resources.groups().map((g) => this.groupJson(g.name, g.versions)),
+      });
+    }
+    if (path === '/openapi/v3') return sendJson(res, 200, this.openApiRoot());
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = this.openApiGroupVersion(path.slice('/openapi/v3/'.length));
+      return doc ? sendJson(res, 200, doc) : sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    }
+    const segs = path.split('/').filter(Boolean);
+    if (segs[0] === 'api' && segs.length === 2) {
+      if (segs[1] !== 'v1') return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, this.resourceList('', 'v1'));
+    }
+    if (segs[0] === 'apis' && segs.length === 2) {
+      const g = this.resources.groups().find((x) => x.name === segs[1]);
+      if (!g) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, { ...this.groupJson(g.name, g.versions), kind: 'APIGroup', apiVersion: 'v1' });
+    }
+    if (segs[0] === 'apis' && segs.length === 3) {
+      const list = this.resourceList(segs[1]!, segs[2]!);
+      if (list.resources.length === 0) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, list);
+    }
+    return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+  }
+
+  /**
+   * A minimal OpenAPI v3: per group-version, every resource's paths with the operations and the
+   * `fieldValidation` parameter, which is what kubectl reads to decide that the server validates
+   * fields itself (so `kubectl apply` needs no client-side schema).
+   */
+  private openApiRoot() {
+    const paths: Record<string, { serverRelativeURL: string }> = { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=sandbox' } };
+    for (const g of this.resources.groups()) for (const v of g.versions) paths[`apis/${g.name}/${v}`] = { serverRelativeURL: `/openapi/v3/apis/${g.name}/${v}?hash=sandbox` };
+    return { paths };
+  }
+
+  private openApiGroupVersion(gvPath: string) {
+    const segs = gvPath.split('/');
+    const [group, version] = segs[0] === 'api' ? ['', segs[1] ?? ''] : [segs[1] ?? '', segs[2] ?? ''];
+    const list = this.resources.byGroup(group).filter((r) => r.versions.includes(version));
+    if (list.length === 0) return undefined;
+    const params = ['fieldValidation', 'fieldManager', 'dryRun', 'pretty'].map((name) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } }));
+    const paths: Record<string, unknown> = {};
+    for (const r of list) {
+      const gvk = { 'x-kubernetes-group-version-kind': { group, version, kind: r.kind } };
+      const base = `/${group ? `apis/${group}` : 'api'}/${version}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
+      const op = (action: string) => ({ ...gvk, 'x-kubernetes-action': action, parameters: params, responses: { '200': { description: 'OK' } } });
+      paths[base] = r.createOnly ? { post: op('post') } : { get: op('list'), post: op('post'), delete: op('deletecollection') };
+      if (!r.createOnly) paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
+    }
+    return { openapi: '3.0.0', info: { title: 'Kubernetes', version: this.version.gitVersion }, paths, components: { schemas: {} } };
+  }
+
+  private groupJson(name: string, versions: string[]) {
+    return {
+      name,
+      versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+      preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
+    };
+  }
+
+  private resourceList(group: string, version: string) {
+    const resources = this.resources
+      .byGroup(group)
+      .filter((r) => r.versions.includes(version))
+      .sort((a, b) => a.resource.localeCompare(b.resource))
+      .flatMap((r) => {
+        const main = {
+          name: r.resource,
+          singularName: r.singular,
+          namespaced: r.namespaced,
+          kind: r.kind,
+          verbs: r.verbs,
+          ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+          ...(r.categories.length ? { categories: r.categories } : {}),
+          storageVersionHash: Buffer.from(`${r.group}/${r.versions[0]}/${r.resource}`).toString('base64').slice(0, 11),
+        };
+        const subs = [];
+        if (r.hasStatus) subs.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+        return [main, ...subs];
+      });
+    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  }
+
+  /** The object as the client asked for it: at the requested version. */
+  private present(r: ServedResource, version: string, o: KObject): KObject {
+    return { ...o, apiVersion: r.group ? `${r.group}/${version}` : version, kind: r.kind };
+  }
+
+  private wantsTable(req: IncomingMessage): boolean {
+    return /as=Table/.test(req.headers.accept ?? '');
+  }
+
+  private get(r: ServedResource, rp: ResourcePath, req: IncomingMessage, res: ServerResponse): void {
+    const o = this.store.get(storeKey(r), rp.namespace, rp.name!);
+    if (!o) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    const obj = this.present(r, rp.version, o);
+    if (this.wantsTable(req)) return sendJson(res, 200, toTable([obj], r.columns, { resourceVersion: o.metadata.resourceVersion ?? '' }));
+    sendJson(res, 200, obj);
+  }
+
+  private filters(r: ServedResource, url: URL): (o: KObject) => boolean {
+    const labels = parseLabelSelector(url.searchParams.get('labelSelector'));
+    const fields = parseFieldSelector(url.searchParams.get('fieldSelector'), ['metadata.name', 'metadata.namespace', ...(r.fieldSelectors ?? [])]);
+    return (o) => labels(o.metadata.labels) && fields(o as unknown as Record<string, unknown>);
+  }
+
+  private list(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const limit = Number(url.searchParams.get('limit') ?? 0) || undefined;
+    const result = this.store.list(storeKey(r), { namespace: rp.namespace, filter: this.filters(r, url), limit, continueToken: url.searchParams.get('continue') ?? undefined });
+    const items = result.items.map((o) => this.present(r, rp.version, o));
+    const meta = { resourceVersion: result.resourceVersion, ...(result.continueToken ? { continue: result.continueToken } : {}), ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}) };
+    if (this.wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { ...meta, continue: result.continueToken }, (url.searchParams.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? 'Metadata'));
+    sendJson(res, 200, { kind: r.listKind, apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, metadata: meta, items });
+  }
+
+  private watch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const filter = this.filters(r, url);
+    const rvParam = url.searchParams.get('resourceVersion') ?? '';
+    const table = this.wantsTable(req);
+    const bookmarks = url.searchParams.get('allowWatchBookmarks') === 'true';
+    const timeoutSeconds = Number(url.searchParams.get('timeoutSeconds') ?? 0) || 1800;
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    // Clients wait for the headers before they read events; a resumed watch may have none yet.
+    res.flushHeaders();
+    this.openWatches.add(res);
+    const write = (e: WatchEvent) => {
+      const obj = e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.object : this.present(r, rp.version, e.object);
+      const object = table && e.type !== 'BOOKMARK' && e.type !== 'ERROR' ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }) : obj;
+      res.write(JSON.stringify({ type: e.type, object }) + '\n');
+    };
+    let unwatch: (() => void) | undefined;
+    const key = storeKey(r);
+    const watcher = { key, namespace: rp.namespace, filter, send: write };
+    try {
+      if (rvParam === '' || rvParam === '0') {
+        for (const o of this.store.list(key, { namespace: rp.namespace, filter }).items) write({ type: 'ADDED', object: o });
+        unwatch = this.store.watch(watcher);
+      } else {
+        const since = Number(rvParam);
+        if (!Number.isInteger(since) || since < 0) throw new ApiStatusError(400, 'BadRequest', `invalid resource version: ${rvParam}`);
+        unwatch = this.store.watch(watcher, since);
+      }
+    } catch (err) {
+      const e = err instanceof StoreError && err.code === 410 ? statusBody(410, 'Expired', err.message) : statusBody(400, 'BadRequest', (err as Error).message);
+      res.write(JSON.stringify({ type: 'ERROR', object: e }) + '\n');
+      this.openWatches.delete(res);
+      res.end();
+      return;
+    }
+    const bookmarkTimer = bookmarks
+      ? setInterval(() => write({ type: 'BOOKMARK', object: { apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, kind: r.kind, metadata: { resourceVersion: this.store.resourceVersion } } }), 5_000)
+      : undefined;
+    const end = setTimeout(() => res.end(), timeoutSeconds * 1000);
+    const cleanup = () => {
+      unwatch?.();
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
+      clearTimeout(end);
+      this.openWatches.delete(res);
+    };
+    res.on('close', cleanup);
+    res.on('finish', cleanup);
+  }
+
+  private objectFromBody(r: ServedResource, rp: ResourcePath, body: unknown): KObject {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiStatusError(400, 'BadRequest', 'the request body must be a JSON object');
+    const o = structuredClone(body) as KObject;
+    o.metadata ??= {};
+    const expectApi = r.group ? `${r.group}/${rp.version}` : rp.version;
+    if (o.kind && o.kind !== r.kind) throw new ApiStatusError(400, 'BadRequest', `the API version in the data (${o.apiVersion ?? ''}) does not match the expected API version (${expectApi})`);
+    if (o.apiVersion && !r.versions.some((v) => (r.group ? `${r.group}/${v}` : v) === o.apiVersion)) {
+      throw new ApiStatusError(400, 'BadRequest', `the API version in the data (${o.apiVersion}) does not match the expected API version (${expectApi})`);
+    }
+    o.apiVersion = r.group ? `${r.group}/${r.versions[0]}` : r.versions[0]!;
+    o.kind = r.kind;
+    if (r.namespaced) {
+      if (o.metadata.namespace && rp.namespace && o.metadata.namespace !== rp.namespace) {
+        throw new ApiStatusError(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+      }
+      o.metadata.namespace = rp.namespace ?? o.metadata.namespace;
+    } else delete o.metadata.namespace;
+    return o;
+  }
+
+  private invalid(r: ServedResource, name: string, field: string, message: string): ApiStatusError {
+    return new ApiStatusError(422, 'Invalid', `${r.kind} "${name}" is invalid: ${field}: Invalid value: "${name}": ${message}`, {
+      name, group: r.group, kind: r.kind, causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${message}`, field }],
+    });
+  }
+
+  private requireNamespace(ns: string | undefined): void {
+    if (!ns) throw new ApiStatusError(400, 'BadRequest', 'the namespace of the object must be set');
+    const nsRes = this.resources.find('', 'v1', 'namespaces')!;
+    const existing = this.store.get(storeKey(nsRes), undefined, ns);
+    if (!existing) throw new ApiStatusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
+    if (existing.metadata.deletionTimestamp) {
+      throw new ApiStatusError(403, 'Forbidden', `unable to create new content in namespace ${ns} because it is being terminated`);
+    }
+  }
+
+  private committed(r: ServedResource, type: WatchEvent['type'], object: KObject): void {
+    if (r.resource === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io') this.syncCrds();
+    this.hooks.onChange?.(r, { type, object });
+  }
+
+  /** Creates an object as the API server would for a client (used by controllers too). */
+  createObject(r: ServedResource, o: KObject, dryRun = false): KObject {
+    if (!o.metadata.name && o.metadata.generateName) o.metadata.name = `${o.metadata.generateName}${randomSuffix()}`;
+    const name = o.metadata.name ?? '';
+    if (!name) throw new ApiStatusError(422, 'Invalid', `${r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+    const bad = invalidName(name, r.resource === 'namespaces' ? 'label' : r.group === 'rbac.authorization.k8s.io' ? 'path-segment' : 'subdomain');
+    if (bad) throw this.invalid(r, name, 'metadata.name', bad);
+    if (r.namespaced) this.requireNamespace(o.metadata.namespace);
+    if (r.kind === 'Secret' && r.group === '' && !o.type) o.type = 'Opaque';
+    if (r.resource === 'namespaces' && r.group === '') {
+      o.spec = { finalizers: ['kubernetes'], ...(o.spec as object | undefined) };
+      o.status = { phase: 'Active' };
+      o.metadata.labels = { ...o.metadata.labels, 'kubernetes.io/metadata.name': name };
+    }
+    const created = this.store.create(storeKey(r), o, { dryRun });
+    if (!dryRun) this.committed(r, 'ADDED', created);
+    return created;
+  }
+
+  private async create(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    const o = this.objectFromBody(r, rp, await readJsonBody(req));
+    const created = this.createObject(r, o, url.searchParams.get('dryRun') === 'All');
+    sendJson(res, 201, this.present(r, rp.version, created));
+  }
+
+  /** Replaces an object (or its status) as the API server would (used by controllers too). */
+  updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false): KObject {
+    const updated = this.store.update(storeKey(r), o, { subresource: subresource === 'status' ? 'status' : undefined, dryRun });
+    if (!dryRun) this.committed(r, updated.metadata.deletionTimestamp && !this.store.get(storeKey(r), updated.metadata.namespace, updated.metadata.name ?? '') ? 'DELETED' : 'MODIFIED', updated);
+    return updated;
+  }
+
+  private async update(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    const o = this.objectFromBody(r, rp, await readJsonBody(req));
+    if (o.metadata.name && o.metadata.name !== rp.name) {
+      throw new ApiStatusError(400, 'BadRequest', `the name of the object (${o.metadata.name}) does not match the name on the URL (${rp.name})`);
+    }
+    o.metadata.name = rp.name;
+    const current = this.store.get(storeKey(r), rp.namespace, rp.name);
+    if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
+    sendJson(res, 200, this.present(r, rp.version, updated));
+  }
+
+  private async patch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const patch = await readJsonBody(req);
+    const current = this.store.get(storeKey(r), rp.namespace, rp.name);
+    if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    let next: unknown;
+    if (type === 'application/json-patch+json') next = applyJsonPatch(current, patch);
+    else if (type === 'application/merge-patch+json') next = applyMergePatch(current, patch);
+    else if (type === 'application/strategic-merge-patch+json') {
+      if (r.crd) return sendStatus(res, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+      next = applyStrategicMergePatch(current, patch);
+    } else {
+      return sendStatus(res, 415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json${r.crd ? '' : ', application/strategic-merge-patch+json'}`);
+    }
+    const o = next as KObject;
+    if (typeof o !== 'object' || o === null || typeof o.metadata !== 'object') throw new ApiStatusError(422, 'Invalid', 'the patched object has no metadata');
+    o.metadata.name = rp.name;
+    o.metadata.namespace = rp.namespace;
+    o.apiVersion = current.apiVersion;
+    o.kind = current.kind;
+    // A patch applies to the current object; only a resourceVersion written in the patch itself
+    // is a precondition.
+    const patchRv = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
+    o.metadata.resourceVersion = patchRv ?? current.metadata.resourceVersion;
+    const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
+    sendJson(res, 200, this.present(r, rp.version, updated));
+  }
+
+  /** Deletes as the API server would, with propagation (used by controllers too). */
+  deleteObject(r: ServedResource, namespace: string | undefined, name: string, opts: { propagationPolicy?: string; uid?: string; resourceVersion?: string; dryRun?: boolean } = {}): KObject {
+    const key = storeKey(r);
+    const current = this.store.get(key, namespace, name);
+    if (!current) throw new ApiStatusError(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, { name, group: r.group, kind: r.resource });
+    const policy = opts.propagationPolicy ?? 'Background';
+    if (!opts.dryRun && r.resource === 'namespaces' && r.group === '' && !current.metadata.deletionTimestamp) {
+      // The namespace controller empties a namespace before it goes; until then it is Terminating.
+      const terminating = { ...current, metadata: { ...current.metadata, finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'kubernetes'])] }, status: { phase: 'Terminating' } };
+      this.store.update(key, terminating, {});
+      this.store.update(key, { ...this.store.get(key, undefined, name)!, status: { phase: 'Terminating' } }, { subresource: 'status' });
+    }
+    if (!opts.dryRun && policy === 'Orphan') this.orphanDependents(current.metadata.uid ?? '');
+    if (!opts.dryRun && policy === 'Foreground' && this.hasDependents(current.metadata.uid ?? '')) {
+      const fin = { ...current, metadata: { ...current.metadata, finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'foregroundDeletion'])] } };
+      this.store.update(key, fin, {});
+    }
+    const { object, deleted } = this.store.delete(key, namespace, name, { uid: opts.uid, resourceVersion: opts.resourceVersion, dryRun: opts.dryRun });
+    if (!opts.dryRun) {
+      this.committed(r, deleted ? 'DELETED' : 'MODIFIED', object);
+      this.sweep();
+    }
+    return object;
+  }
+
+  private deleteOptions(url: URL, body: unknown) {
+    const b = (body ?? {}) as { propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
+    const policy = url.searchParams.get('propagationPolicy') ?? b.propagationPolicy ?? (b.orphanDependents ? 'Orphan' : undefined);
+    if (policy && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
+      throw new ApiStatusError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    }
+    return {
+      propagationPolicy: policy ?? undefined,
+      uid: b.preconditions?.uid,
+      resourceVersion: b.preconditions?.resourceVersion,
+      dryRun: url.searchParams.get('dryRun') === 'All' || (b.dryRun ?? []).includes('All'),
+    };
+  }
+
+  private async delete(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const opts = this.deleteOptions(url, await readJsonBody(req));
+    const object = this.deleteObject(r, rp.namespace, rp.name!, opts);
+    sendJson(res, 200, this.present(r, rp.version, object));
+  }
+
+  private async deleteCollection(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const opts = this.deleteOptions(url, await readJsonBody(req));
+    const items = this.store.list(storeKey(r), { namespace: rp.namespace, filter: this.filters(r, url) }).items;
+    const out = items.map((o) => this.present(r, rp.version, this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', { ...opts, uid: undefined, resourceVersion: undefined })));
+    sendJson(res, 200, { kind: r.listKind, apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, metadata: { resourceVersion: this.store.resourceVersion }, items: out });
+  }
+
+  private async serveReview(r: ServedResource, rp: ResourcePath, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
+    const body = ((await readJsonBody(req)) ?? {}) as { spec?: Record<string, unknown> };
+    const spec = body.spec ?? {};
+    const apiVersion = `${r.group}/${rp.version}`;
+    if (r.resource === 'selfsubjectreviews') {
+      return sendJson(res, 201, { kind: r.kind, apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: { username: user.name, groups: user.groups } } });
+    }
+    if (r.resource === 'selfsubjectaccessreviews' || r.resource === 'subjectaccessreviews') {
+      let subject = user;
+      if (r.resource === 'subjectaccessreviews') {
+        if (!authorize(this.rbac, user, { verb: 'create', group: r.group, resource: r.resource })) {
+          return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, { verb: 'create', group: r.group, resource: r.resource }));
+        }
+        subject = { name: String(spec.user ?? ''), groups: [...((spec.groups as string[] | undefined) ?? []), 'system:authenticated'] };
+      }
+      const ra = spec.resourceAttributes as { verb?: string; group?: string; resource?: string; subresource?: string; namespace?: string; name?: string } | undefined;
+      const nra = spec.nonResourceAttributes as { verb?: string; path?: string } | undefined;
+      if (!ra && !nra) return sendStatus(res, 422, 'Invalid', `${r.kind}.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified`);
+      const attrs: RequestAttributes = ra
+        ? { verb: ra.verb ?? '', group: ra.group ?? '', resource: ra.resource ?? '', subresource: ra.subresource || undefined, namespace: ra.namespace || undefined, name: ra.name || undefined }
+        : { verb: nra!.verb ?? '', group: '', resource: '', path: nra!.path ?? '' };
+      const allowed = authorize(this.rbac, subject, attrs);
+      return sendJson(res, 201, {
+        kind: r.kind, apiVersion, metadata: { creationTimestamp: null }, spec,
+        status: allowed ? { allowed: true, reason: 'allowed by the sandbox RBAC rules' } : { allowed: false, reason: forbiddenMessage(subject, attrs) },
+      });
+    }
+    // SelfSubjectRulesReview
+    const namespace = String(spec.namespace ?? '');
+    if (!namespace) return sendStatus(res, 422, 'Invalid', 'SelfSubjectRulesReview.authorization.k8s.io "" is invalid: spec.namespace: Required value: no namespace on request');
+    const rules = user.groups.includes('system:masters') ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }] : rulesFor(this.rbac, user, namespace);
+    return sendJson(res, 201, {
+      kind: r.kind, apiVersion, metadata: { creationTimestamp: null }, spec,
+      status: {
+        resourceRules: rules.filter((x) => !x.nonResourceURLs).map((x) => ({ verbs: x.verbs ?? [], apiGroups: x.apiGroups ?? [], resources: x.resources ?? [], ...(x.resourceNames ? { resourceNames: x.resourceNames } : {}) })),
+        nonResourceRules: rules.filter((x) => x.nonResourceURLs).map((x) => ({ verbs: x.verbs ?? [], nonResourceURLs: x.nonResourceURLs ?? [] })),
+        incomplete: false,
+      },
+    });
+  }
+
+  // ---- garbage collection and namespace finalization ----
+
+  private allObjects(): { r: ServedResource; o: KObject }[] {
+    const out: { r: ServedResource; o: KObject }[] = [];
+    for (const r of this.resources.all()) {
+      if (r.virtual) continue;
+      for (const o of this.store.scan(keyId(storeKey(r)))) out.push({ r, o });
+    }
+    return out;
+  }
+
+  private hasDependents(uid: string): boolean {
+    return this.allObjects().some(({ o }) => o.metadata.ownerReferences?.some((ref) => ref.uid === uid));
+  }
+
+  private orphanDependents(uid: string): void {
+    for (const { r, o } of this.allObjects()) {
+      if (!o.metadata.ownerReferences?.some((ref) => ref.uid === uid)) continue;
+      const fresh = this.store.get(storeKey(r), o.metadata.namespace, o.metadata.name ?? '')!;
+      fresh.metadata.ownerReferences = fresh.metadata.ownerReferences?.filter((ref) => ref.uid !== uid);
+      if (!fresh.metadata.ownerReferences?.length) delete fresh.metadata.ownerReferences;
+      this.updateObject(r, fresh);
+    }
+  }
+
+  /**
+   * One pass of the controllers a real cluster runs for the API machinery: dependents whose
+   * owners are all gone are deleted; foreground deletions finish when their dependents are gone;
+   * terminating namespaces are emptied and then removed.
+   */
+  sweep(): void {
+    for (let pass = 0; pass < 5; pass++) {
+      const all = this.allObjects();
+      const live = new Set(all.map(({ o }) => o.metadata.uid));
+      let changed = false;
+      for (const { r, o } of all) {
+        const refs = o.metadata.ownerReferences ?? [];
+        if (refs.length && refs.every((ref) => !live.has(ref.uid)) && !o.metadata.deletionTimestamp) {
+          try {
+            this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', { propagationPolicy: 'Background' });
+            changed = true;
+          } catch (err) {
+            if (!(err instanceof ApiStatusError && err.code === 404)) throw err;
+          }
+        }
+      }
+      for (const { r, o } of this.allObjects()) {
+        if (!o.metadata.deletionTimestamp) continue;
+        const uid = o.metadata.uid ?? '';
+        if (o.metadata.finalizers?.includes('foregroundDeletion')) {
+          const deps = this.allObjects().filter(({ o: d }) => d.metadata.ownerReferences?.some((ref) => ref.uid === uid));
+          for (const d of deps) if (!d.o.metadata.deletionTimestamp) this.deleteObject(d.r, d.o.metadata.namespace, d.o.metadata.name ?? '', { propagationPolicy: 'Foreground' });
+          if (deps.length === 0) {
+            this.updateObject(r, { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'foregroundDeletion') } });
+            changed = true;
+          }
+        }
+        if (r.resource === 'namespaces' && r.group === '') {
+          const ns = o.metadata.name;
+          const contents = this.allObjects().filter(({ r: cr, o: co }) => cr.namespaced && co.metadata.namespace === ns);
+          for (const c of contents) if (!c.o.metadata.deletionTimestamp) this.deleteObject(c.r, ns, c.o.metadata.name ?? '', { propagationPolicy: 'Background' });
+          if (contents.length === 0 && o.metadata.finalizers?.includes('kubernetes')) {
+            this.updateObject(r, { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'kubernetes') } });
+            changed = true;
+          }
+        }
+      }
+      if (!changed) break;
+    }
+  }
+}

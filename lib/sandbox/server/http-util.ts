@@ -1,0 +1,95 @@
+// Small HTTP helpers for the API server: Status objects in Kubernetes' shape, JSON bodies.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeKubeProtobuf, isKubeProtobuf } from '../apimachinery/protobuf';
+
+export class ApiStatusError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+}
+
+export function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.end(text);
+}
+
+export function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: Record<string, unknown>): void {
+  sendJson(res, code, statusBody(code, reason, message, details));
+}
+
+export async function readRawBody(req: IncomingMessage, limit = 8 * 1024 * 1024): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > limit) throw new ApiStatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function readBody(req: IncomingMessage, limit = 8 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > limit) throw new ApiStatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const raw = await readRawBody(req);
+  if (isKubeProtobuf(raw)) {
+    try {
+      return decodeKubeProtobuf(raw);
+    } catch (err) {
+      throw new ApiStatusError(415, 'UnsupportedMediaType', (err as Error).message);
+    }
+  }
+  const text = raw.toString('utf8');
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiStatusError(400, 'BadRequest', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** Five random characters from Kubernetes' alphabet, as `generateName` appends. */
+export function randomSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += GENERATE_CHARS[Math.floor(Math.random() * GENERATE_CHARS.length)];
+  return s;
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The API server's complaint about a name, or undefined when it is valid. */
+export function invalidName(name: string, rule: 'label' | 'subdomain' | 'path-segment'): string | undefined {
+  if (rule === 'path-segment') {
+    if (name === '.' || name === '..') return `may not be '${name}'`;
+    if (/[/%]/.test(name)) return `may not contain '${name.includes('/') ? '/' : '%'}'`;
+    return undefined;
+  }
+  if (rule === 'label') {
+    if (name.length > 63 || !DNS1123_LABEL.test(name)) return `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`;
+    return undefined;
+  }
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) return `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+  return undefined;
+}

@@ -1,0 +1,190 @@
+// What the sandbox serves: the built-in kinds, and every kind a CustomResourceDefinition in the
+// store declares (the OLM CRDs installed at start, and operators' CRDs installed later). This
+// table drives discovery, routing, scope, short names, categories and Table columns.
+import type { KObject, ResourceKey } from '../store/types';
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: number;
+}
+
+export interface ServedResource {
+  group: string;
+  /** Versions served, storage version first. */
+  versions: string[];
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  hasStatus: boolean;
+  /** Columns for `kubectl get`, after NAME (AGE comes from creationTimestamp where declared). */
+  columns: PrinterColumn[];
+  /** Field selectors accepted beyond metadata.name / metadata.namespace. */
+  fieldSelectors?: string[];
+  /** Not stored in the store (computed on request, e.g. reviews). */
+  virtual?: boolean;
+  /** Only create is served (reviews). */
+  createOnly?: boolean;
+  crd?: boolean;
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+function builtin(group: string, version: string, resource: string, kind: string, namespaced: boolean, extra: Partial<ServedResource> = {}): ServedResource {
+  return {
+    group,
+    versions: [version],
+    resource,
+    singular: kind.toLowerCase(),
+    kind,
+    listKind: `${kind}List`,
+    namespaced,
+    shortNames: [],
+    categories: [],
+    verbs: ALL_VERBS,
+    hasStatus: false,
+    columns: [age],
+    ...extra,
+  };
+}
+
+export const BUILTIN_RESOURCES: ServedResource[] = [
+  builtin('', 'v1', 'namespaces', 'Namespace', false, {
+    shortNames: ['ns'], hasStatus: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age], fieldSelectors: ['status.phase'],
+  }),
+  builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
+  builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
+  builtin('', 'v1', 'secrets', 'Secret', true, { columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, age], fieldSelectors: ['type'] }),
+  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], hasStatus: true, columns: [{ name: 'Type', type: 'string', jsonPath: '.spec.type' }, { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' }, age] }),
+  builtin('', 'v1', 'events', 'Event', true, {
+    shortNames: ['ev'],
+    columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, { name: 'Reason', type: 'string', jsonPath: '.reason' }, { name: 'Object', type: 'string', jsonPath: '.involvedObject.name' }, { name: 'Message', type: 'string', jsonPath: '.message' }],
+    fieldSelectors: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  }),
+  builtin('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], hasStatus: true, columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age], fieldSelectors: ['status.phase', 'spec.nodeName'] }),
+  builtin('apps', 'v1', 'deployments', 'Deployment', true, {
+    shortNames: ['deploy'], categories: ['all'], hasStatus: true,
+    columns: [{ name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' }, { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' }, age],
+  }),
+  builtin('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),
+  builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true, { columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age] }),
+  builtin('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
+  builtin('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false, { columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age] }),
+  builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
+    shortNames: ['crd', 'crds'], hasStatus: true, columns: [{ name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+  }),
+  builtin('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
+  builtin('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
+  builtin('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
+  builtin('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
+];
+
+interface CrdVersion {
+  name: string;
+  served?: boolean;
+  storage?: boolean;
+  subresources?: { status?: unknown };
+  additionalPrinterColumns?: PrinterColumn[];
+}
+
+/** The resource a CRD declares, or undefined when the CRD is malformed. */
+export function resourceFromCrd(crd: KObject): ServedResource | undefined {
+  const spec = crd.spec as { group?: string; scope?: string; names?: { plural?: string; singular?: string; kind?: string; listKind?: string; shortNames?: string[]; categories?: string[] }; versions?: CrdVersion[] } | undefined;
+  if (!spec?.group || !spec.names?.plural || !spec.names.kind || !spec.versions?.length) return undefined;
+  const served = spec.versions.filter((v) => v.served !== false);
+  const storage = spec.versions.find((v) => v.storage) ?? served[0];
+  if (!storage) return undefined;
+  const versions = [storage.name, ...served.map((v) => v.name).filter((n) => n !== storage.name)];
+  const cols = storage.additionalPrinterColumns;
+  return {
+    group: spec.group,
+    versions,
+    resource: spec.names.plural,
+    singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
+    kind: spec.names.kind,
+    listKind: spec.names.listKind ?? `${spec.names.kind}List`,
+    namespaced: spec.scope !== 'Cluster',
+    shortNames: spec.names.shortNames ?? [],
+    categories: spec.names.categories ?? [],
+    verbs: ALL_VERBS,
+    hasStatus: storage.subresources?.status !== undefined,
+    // A CRD without printer columns shows only Age, as the API server does.
+    columns: cols && cols.length ? cols : [age],
+    crd: true,
+  };
+}
+
+export function storeKey(r: ServedResource): ResourceKey {
+  return { group: r.group, version: r.versions[0]!, resource: r.resource, kind: r.kind, namespaced: r.namespaced };
+}
+
+export const CRD_RESOURCE = BUILTIN_RESOURCES.find((r) => r.resource === 'customresourcedefinitions')!;
+
+/**
+ * Kubernetes' version priority: GA before beta before alpha, higher numbers first within each
+ * (v2 > v1 > v1beta1 > v1alpha2 > v1alpha1); the first is the group's preferred version.
+ */
+export function compareKubeVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return { rank: 3, major: 0, minor: 0 };
+    return { rank: m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2, major: Number(m[1]), minor: Number(m[3] ?? 0) };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  return x.rank - y.rank || y.major - x.major || y.minor - x.minor || a.localeCompare(b);
+}
+
+/** The live table: built-ins plus the CRDs currently in the store. */
+export class ResourceTable {
+  private byGroupResource = new Map<string, ServedResource>();
+
+  constructor() {
+    for (const r of BUILTIN_RESOURCES) this.byGroupResource.set(`${r.group}/${r.resource}`, r);
+  }
+
+  /** Rebuilds the CRD part from the CRD objects. */
+  setCrds(crds: Iterable<KObject>): void {
+    for (const [k, r] of this.byGroupResource) if (r.crd) this.byGroupResource.delete(k);
+    for (const crd of crds) {
+      if (crd.metadata.deletionTimestamp) continue;
+      const r = resourceFromCrd(crd);
+      if (r && !this.byGroupResource.has(`${r.group}/${r.resource}`)) this.byGroupResource.set(`${r.group}/${r.resource}`, r);
+    }
+  }
+
+  find(group: string, version: string, resource: string): ServedResource | undefined {
+    const r = this.byGroupResource.get(`${group}/${resource}`);
+    return r && r.versions.includes(version) ? r : undefined;
+  }
+
+  byGroup(group: string): ServedResource[] {
+    return [...this.byGroupResource.values()].filter((r) => r.group === group);
+  }
+
+  all(): ServedResource[] {
+    return [...this.byGroupResource.values()];
+  }
+
+  /** Groups with their versions, preferred (storage) version first. */
+  groups(): { name: string; versions: string[] }[] {
+    const m = new Map<string, string[]>();
+    for (const r of this.byGroupResource.values()) {
+      if (r.group === '') continue;
+      const vs = m.get(r.group) ?? [];
+      for (const v of r.versions) if (!vs.includes(v)) vs.push(v);
+      m.set(r.group, vs);
+    }
+    return [...m].map(([name, versions]) => ({ name, versions: versions.sort(compareKubeVersions) })).sort((a, b) => a.name.localeCompare(b.name));
+  }
+}

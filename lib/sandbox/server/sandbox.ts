@@ -1,0 +1,148 @@
+// Starting the sandbox cluster: the store, the API server, the objects a fresh cluster has, and
+// a kubeconfig per seed user so kubectl and the console can connect.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
+import type { UserInfo } from '../auth/rbac';
+import { olmCrds } from '../crds/olm-crds';
+import { Store } from '../store/store';
+import type { KObject } from '../store/types';
+import { ApiServer } from './api-server';
+import { ApiStatusError } from './http-util';
+import { ensureServingCert } from './tls';
+
+export type Flavor = 'upstream' | 'openshift';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  dataFile?: string;
+  flavor?: Flavor;
+  /** Where the admin kubeconfig is written; the seed users' files and tokens go beside it. */
+  kubeconfigPath?: string;
+  catalogs?: string[];
+  /** Changes a watch can resume across (tests make it small to see 410 Gone). */
+  historyLimit?: number;
+}
+
+export interface Sandbox {
+  url: string;
+  /** PEM of the serving certificate, which is its own CA. */
+  caPem: string;
+  port: number;
+  kubeconfigPath: string;
+  /** User name → bearer token. */
+  tokens: Record<string, string>;
+  /** User name → that user's kubeconfig. */
+  kubeconfigs: Record<string, string>;
+  store: Store;
+  api: ApiServer;
+  flavor: Flavor;
+  stop(): Promise<void>;
+}
+
+/** The namespaces each flavor starts with (OLM's catalog and operator namespaces). */
+export function flavorNamespaces(flavor: Flavor): { catalog: string; operators: string; olm: string; all: string[] } {
+  const base = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+  if (flavor === 'openshift') {
+    return { catalog: 'openshift-marketplace', operators: 'openshift-operators', olm: 'openshift-operator-lifecycle-manager', all: [...base, 'openshift-marketplace', 'openshift-operators', 'openshift-operator-lifecycle-manager', 'team1'] };
+  }
+  return { catalog: 'olm', operators: 'operators', olm: 'olm', all: [...base, 'olm', 'operators', 'team1'] };
+}
+
+function loadTokens(file: string): Record<string, string> {
+  const existing = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+  const tokens: Record<string, string> = {};
+  for (const u of SEED_USERS) tokens[u.name] = existing[u.name] ?? `sandbox-${u.name}-${randomBytes(16).toString('hex')}`;
+  return tokens;
+}
+
+function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: sandbox',
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    'users:',
+    `- name: ${user}`,
+    '  user:',
+    `    token: ${token}`,
+    'contexts:',
+    `- name: sandbox${user === 'admin' ? '' : `-${user}`}`,
+    '  context:',
+    '    cluster: sandbox',
+    `    user: ${user}`,
+    '    namespace: default',
+    `current-context: sandbox${user === 'admin' ? '' : `-${user}`}`,
+    '',
+  ].join('\n');
+}
+
+/** Creates what is missing, leaves what exists: starting again on a data file changes nothing. */
+function ensure(api: ApiServer, objects: KObject[]): void {
+  for (const o of objects) {
+    const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/') : ['', o.apiVersion];
+    const r = api.resources.all().find((x) => x.group === group && x.versions.includes(version!) && x.kind === o.kind);
+    if (!r) throw new Error(`bootstrap: no resource for ${o.apiVersion} ${o.kind}`);
+    try {
+      api.createObject(r, structuredClone(o));
+    } catch (err) {
+      if (!(err instanceof ApiStatusError && err.code === 409) && !((err as { code?: number }).code === 409)) throw err;
+    }
+  }
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const flavor = opts.flavor ?? 'upstream';
+  const kubeconfigPath = resolve(opts.kubeconfigPath ?? join('.sandbox', 'kubeconfig'));
+  const dir = dirname(kubeconfigPath);
+  mkdirSync(dir, { recursive: true });
+  const tokensFile = join(dir, 'tokens.json');
+  const tokens = loadTokens(tokensFile);
+  const users = new Map<string, UserInfo>();
+  for (const u of SEED_USERS) users.set(tokens[u.name]!, { name: u.name, groups: u.groups });
+
+  const store = await Store.open({ dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined, historyLimit: opts.historyLimit });
+  const api = new ApiServer({ store, tokens: users });
+  const ns = flavorNamespaces(flavor);
+  ensure(api, olmCrds());
+  api.syncCrds();
+  ensure(api, ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
+  ensure(api, bootstrapClusterRoles());
+  ensure(api, bootstrapBindings());
+  api.start();
+
+  const tls = ensureServingCert(dir);
+  const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => res());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `https://${opts.host ?? '127.0.0.1'}:${port}`;
+
+  writeFileSync(tokensFile, JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
+  const kubeconfigs: Record<string, string> = {};
+  for (const u of SEED_USERS) {
+    const file = u.name === 'admin' ? kubeconfigPath : join(dir, `kubeconfig-${u.name}`);
+    writeFileSync(file, kubeconfigYaml(url, tls.cert, u.name, tokens[u.name]!), { mode: 0o600 });
+    kubeconfigs[u.name] = file;
+  }
+
+  return {
+    url, caPem: tls.cert, port, kubeconfigPath, tokens, kubeconfigs, store, api, flavor,
+    stop: async () => {
+      api.stop();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      store.close();
+    },
+  };
+}

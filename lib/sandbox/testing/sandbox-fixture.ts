@@ -1,0 +1,18 @@
+// Starting a throwaway sandbox for a test file: its own kubeconfig folder, a free port.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../server/sandbox';
+
+export async function withSandbox(opts: SandboxOptions = {}): Promise<Sandbox & { dir: string; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'olm-sandbox-test-'));
+  const sb = await startSandbox({ port: 0, kubeconfigPath: join(dir, 'kubeconfig'), ...opts });
+  return {
+    ...sb,
+    dir,
+    close: async () => {
+      await sb.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
