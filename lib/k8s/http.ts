@@ -1,0 +1,82 @@
+// One HTTP exchange with the API server, authenticated by a KubeConfig (token, client
+// certificate, exec plugin: whatever the KubeConfig's user carries). Plain node:http(s), so
+// that JSON requests and long-lived watch streams share one code path and one error mapping.
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { errorFromNetwork, errorFromResponse } from './errors';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface KubeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  body?: unknown;
+  contentType?: string;
+  /** Says what the request was for, in error messages ("create subscription"). */
+  what?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export function buildUrl(server: string, path: string, query?: Query): URL {
+  const url = new URL(server.replace(/\/+$/, '') + path);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  return url;
+}
+
+function serverOf(kc: KubeConfig): string {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw errorFromResponse(500, undefined, 'the kubeconfig has no current cluster');
+  return cluster.server;
+}
+
+/** Opens a request and resolves with the response once its headers arrive. */
+export async function openRequest(kc: KubeConfig, req: KubeRequest, accept = 'application/json'): Promise<{ res: http.IncomingMessage; url: URL }> {
+  const server = serverOf(kc);
+  const url = buildUrl(server, req.path, req.query);
+  const opts: https.RequestOptions = {
+    method: req.method,
+    headers: { Accept: accept },
+    timeout: req.timeoutMs,
+    signal: req.signal,
+  };
+  await kc.applyToHTTPSOptions(opts);
+  const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
+  if (payload) {
+    opts.headers = { ...opts.headers, 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length };
+  }
+  const lib = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const r = lib.request(url, opts, (res) => resolve({ res, url }));
+    r.on('timeout', () => r.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    r.on('error', (err) => reject(req.signal?.aborted ? err : errorFromNetwork(err, server)));
+    if (payload) r.write(payload);
+    r.end();
+  });
+}
+
+async function readBody(res: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parse(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Sends a request and returns the parsed JSON body; a non-2xx answer throws a KubeError. */
+export async function kubeRequest<T = unknown>(kc: KubeConfig, req: KubeRequest): Promise<T> {
+  const { res } = await openRequest(kc, { timeoutMs: 30_000, ...req });
+  const body = parse(await readBody(res));
+  const code = res.statusCode ?? 500;
+  if (code < 200 || code >= 300) throw errorFromResponse(code, body, req.what ?? `${req.method} ${req.path}`);
+  return body as T;
+}

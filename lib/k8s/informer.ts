@@ -1,0 +1,181 @@
+// List-then-watch with a reconnect loop. Watches end for many reasons (server timeouts, proxies,
+// client-node 2.0 cut every one at 30 s); each end resumes from the last resourceVersion seen,
+// and a 410 Gone (history compacted) relists and reports the difference as ordinary events, so
+// a consumer's copy of the state never drifts.
+import type { KubeClient, KubeObject, ListOptions, ResourceType } from './client';
+import { resourcePath } from './client';
+import { errorFromResponse, KubeError } from './errors';
+import { openRequest } from './http';
+
+export type InformerEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface InformerEvent<T extends KubeObject> {
+  type: InformerEventType;
+  object: T;
+}
+
+export type InformerState =
+  | { state: 'listing' }
+  | { state: 'watching'; resourceVersion: string }
+  | { state: 'retrying'; error: KubeError | Error; attempt: number };
+
+export interface InformerOptions<T extends KubeObject> {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Called once per change, in order. */
+  onEvent: (e: InformerEvent<T>) => void;
+  onState?: (s: InformerState) => void;
+  /** Server-side watch timeout; a random part spreads reconnects. */
+  watchTimeoutSeconds?: number;
+  maxBackoffMs?: number;
+}
+
+export interface Informer<T extends KubeObject> {
+  /** The current objects, keyed `namespace/name`. */
+  readonly objects: ReadonlyMap<string, T>;
+  readonly resourceVersion: string | undefined;
+  /** Resolves after the first list has been applied. */
+  readonly synced: Promise<void>;
+  stop(): void;
+}
+
+export function objectKey(o: KubeObject): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+class GoneError extends Error {}
+
+export function startInformer<T extends KubeObject>(client: KubeClient, type: ResourceType, opts: InformerOptions<T>): Informer<T> {
+  const objects = new Map<string, T>();
+  let resourceVersion: string | undefined;
+  let stopped = false;
+  const abort = new AbortController();
+  let markSynced: () => void = () => {};
+  const synced = new Promise<void>((r) => (markSynced = r));
+  const listOpts: ListOptions = { namespace: opts.namespace, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector };
+
+  const emit = (type: InformerEventType, object: T) => {
+    if (!stopped) opts.onEvent({ type, object });
+  };
+
+  async function relist(): Promise<void> {
+    opts.onState?.({ state: 'listing' });
+    const list = await client.listAll<T>(type, listOpts);
+    const seen = new Set<string>();
+    for (const item of list.items) {
+      const key = objectKey(item);
+      seen.add(key);
+      const old = objects.get(key);
+      objects.set(key, item);
+      if (!old) emit('ADDED', item);
+      else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion) emit('MODIFIED', item);
+    }
+    for (const [key, old] of objects) {
+      if (!seen.has(key)) {
+        objects.delete(key);
+        emit('DELETED', old);
+      }
+    }
+    resourceVersion = list.metadata.resourceVersion;
+    markSynced();
+  }
+
+  async function watchOnce(): Promise<void> {
+    const timeout = (opts.watchTimeoutSeconds ?? 300) + Math.floor(Math.random() * 60);
+    const { res } = await openRequest(client.kubeConfig, {
+      method: 'GET',
+      path: resourcePath(type, opts.namespace),
+      query: { watch: 'true', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: timeout, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+      signal: abort.signal,
+    });
+    const code = res.statusCode ?? 500;
+    if (code === 410) {
+      res.resume();
+      throw new GoneError('resourceVersion too old');
+    }
+    if (code < 200 || code >= 300) {
+      let text = '';
+      for await (const c of res) text += String(c);
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      throw errorFromResponse(code, body, `watch ${type.plural}`);
+    }
+    opts.onState?.({ state: 'watching', resourceVersion: resourceVersion ?? '' });
+    res.setEncoding('utf8');
+    let buffer = '';
+    for await (const chunk of res) {
+      buffer += chunk as string;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl).trim();
+        buffer = buffer.slice(nl + 1);
+        if (line) handleLine(line);
+      }
+    }
+  }
+
+  function handleLine(line: string): void {
+    const ev = JSON.parse(line) as { type: string; object: T & { code?: number; message?: string; reason?: string } };
+    if (ev.type === 'ERROR') {
+      if (ev.object.code === 410) throw new GoneError(ev.object.message ?? 'Gone');
+      throw new KubeError({ code: ev.object.code ?? 500, reason: ev.object.reason ?? 'InternalError', message: ev.object.message ?? 'watch error' });
+    }
+    const rv = ev.object.metadata?.resourceVersion;
+    if (rv) resourceVersion = rv;
+    if (ev.type === 'BOOKMARK') return;
+    const key = objectKey(ev.object);
+    if (ev.type === 'DELETED') {
+      objects.delete(key);
+      emit('DELETED', ev.object);
+    } else if (ev.type === 'ADDED' || ev.type === 'MODIFIED') {
+      const existed = objects.has(key);
+      objects.set(key, ev.object);
+      // After a resume an ADDED can repeat an object the list already had.
+      emit(existed ? 'MODIFIED' : 'ADDED', ev.object);
+    }
+  }
+
+  async function loop(): Promise<void> {
+    let attempt = 0;
+    let needList = true;
+    while (!stopped) {
+      try {
+        if (needList) {
+          await relist();
+          needList = false;
+        }
+        await watchOnce();
+        attempt = 0; // a clean end of stream: resume at once
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof GoneError) {
+          needList = true;
+          continue;
+        }
+        attempt += 1;
+        const error = err instanceof Error ? err : new Error(String(err));
+        opts.onState?.({ state: 'retrying', error, attempt });
+        const delay = Math.min(opts.maxBackoffMs ?? 30_000, 250 * 2 ** Math.min(attempt, 8));
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  void loop();
+  return {
+    objects,
+    get resourceVersion() {
+      return resourceVersion;
+    },
+    synced,
+    stop() {
+      stopped = true;
+      abort.abort();
+    },
+  };
+}
