@@ -43,6 +43,8 @@ export class ApiServer {
   private readonly store: Store;
   private readonly tokens: ReadonlyMap<string, UserInfo>;
   private readonly openWatches = new Set<ServerResponse>();
+  /** One serialisation per event and version, shared by every watcher that receives it. */
+  private readonly eventJson = new WeakMap<object, Map<string, string>>();
   private readonly version: { major: string; minor: string; gitVersion: string };
   private gcTimer?: NodeJS.Timeout;
 
@@ -351,10 +353,28 @@ export class ApiServer {
     // Clients wait for the headers before they read events; a resumed watch may have none yet.
     res.flushHeaders();
     this.openWatches.add(res);
+    let pending = '';
+    const flush = () => {
+      if (pending && !res.writableEnded && !res.destroyed) res.write(pending);
+      pending = '';
+    };
     const write = (e: WatchEvent) => {
-      const obj = e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.object : this.present(r, rp.version, e.object);
-      const object = table && e.type !== 'BOOKMARK' && e.type !== 'ERROR' ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }) : obj;
-      res.write(JSON.stringify({ type: e.type, object }) + '\n');
+      // A client that went away must never crash the server.
+      if (res.writableEnded || res.destroyed) return;
+      const variant = `${rp.version}${table ? '/table' : ''}`;
+      let perEvent = this.eventJson.get(e);
+      let line = perEvent?.get(variant);
+      if (line === undefined) {
+        const obj = e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.object : this.present(r, rp.version, e.object);
+        const object = table && e.type !== 'BOOKMARK' && e.type !== 'ERROR' ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }) : obj;
+        line = JSON.stringify({ type: e.type, object }) + '\n';
+        if (!perEvent) this.eventJson.set(e, (perEvent = new Map()));
+        perEvent.set(variant, line);
+      }
+      // Events of one tick go out in one write: one TLS record and syscall per watcher per tick
+      // rather than per event, which is what lets hundreds of watchers keep up.
+      if (pending === '') setImmediate(flush);
+      pending += line;
     };
     let unwatch: (() => void) | undefined;
     const key = storeKey(r);
@@ -370,6 +390,7 @@ export class ApiServer {
       }
     } catch (err) {
       const e = err instanceof StoreError && err.code === 410 ? statusBody(410, 'Expired', err.message) : statusBody(400, 'BadRequest', (err as Error).message);
+      flush();
       res.write(JSON.stringify({ type: 'ERROR', object: e }) + '\n');
       this.openWatches.delete(res);
       res.end();
@@ -378,7 +399,10 @@ export class ApiServer {
     const bookmarkTimer = bookmarks
       ? setInterval(() => write({ type: 'BOOKMARK', object: { apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, kind: r.kind, metadata: { resourceVersion: this.store.resourceVersion } } }), 5_000)
       : undefined;
-    const end = setTimeout(() => res.end(), timeoutSeconds * 1000);
+    const end = setTimeout(() => {
+      flush();
+      res.end();
+    }, timeoutSeconds * 1000);
     const cleanup = () => {
       unwatch?.();
       if (bookmarkTimer) clearInterval(bookmarkTimer);
@@ -387,6 +411,7 @@ export class ApiServer {
     };
     res.on('close', cleanup);
     res.on('finish', cleanup);
+    res.on('error', cleanup);
   }
 
   private objectFromBody(r: ServedResource, rp: ResourcePath, body: unknown): KObject {
