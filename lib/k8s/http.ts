@@ -18,6 +18,21 @@ export interface KubeRequest {
   what?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** A long-lived stream (watch): its own connection, outside the kept-alive pool. */
+  stream?: boolean;
+}
+
+// One pool of kept-alive TLS connections per identity: without it every request would pay a
+// TLS handshake and a new secure context.
+const pools = new WeakMap<KubeConfig, https.Agent>();
+
+function poolFor(kc: KubeConfig, tls: https.RequestOptions): https.Agent {
+  let agent = pools.get(kc);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: 32, ca: tls.ca, cert: tls.cert, key: tls.key, passphrase: tls.passphrase, pfx: tls.pfx, rejectUnauthorized: tls.rejectUnauthorized, servername: tls.servername });
+    pools.set(kc, agent);
+  }
+  return agent;
 }
 
 export function buildUrl(server: string, path: string, query?: Query): URL {
@@ -43,6 +58,8 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest, accept = 'ap
     signal: req.signal,
   };
   await kc.applyToHTTPSOptions(opts);
+  // A proxy agent set by the KubeConfig wins; otherwise pooled connections, except for streams.
+  if (url.protocol === 'https:' && !opts.agent && !req.stream) opts.agent = poolFor(kc, opts);
   const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
   if (payload) {
     opts.headers = { ...opts.headers, 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length };

@@ -88,6 +88,7 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
       path: resourcePath(type, opts.namespace),
       query: { watch: 'true', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: timeout, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
       signal: abort.signal,
+      stream: true,
     });
     const code = res.statusCode ?? 500;
     if (code === 410) {
