@@ -1,0 +1,159 @@
+// The operator-registry API's messages, built from the FBC model as `opm serve` builds them
+// (../shared/registry-api.md "Behaviour worth knowing"). Pure: the gRPC plumbing is elsewhere.
+import { bundleObjects, type BundleModel, type Gvk, type PackageModel } from '../../olm/fbc/model';
+import type { ChannelEntry } from '../../olm/fbc/types';
+import { channelHeads } from '../../olm/graph/channel-problems';
+
+export interface GvkMessage {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+}
+
+export interface BundleMessage {
+  csvName: string;
+  packageName: string;
+  channelName: string;
+  csvJson: string;
+  object: string[];
+  bundlePath: string;
+  providedApis: GvkMessage[];
+  requiredApis: GvkMessage[];
+  version: string;
+  skipRange: string;
+  dependencies: { type: string; value: string }[];
+  properties: { type: string; value: string }[];
+  replaces: string;
+  skips: string[];
+  deprecation?: { message: string };
+}
+
+export interface PackageMessage {
+  name: string;
+  channels: { name: string; csvName: string; deprecation?: { message: string } }[];
+  defaultChannelName: string;
+  deprecation?: { message: string };
+}
+
+export interface ChannelEntryMessage {
+  packageName: string;
+  channelName: string;
+  bundleName: string;
+  replaces: string;
+}
+
+function gvk(g: Gvk, plural = ''): GvkMessage {
+  return { group: g.group, version: g.version, kind: g.kind, plural };
+}
+
+/** Plurals of owned CRDs, read from the bundle's CRD objects or CSV metadata where present. */
+function pluralsOf(bundle: BundleModel, objects: Record<string, unknown>[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const o of objects) {
+    if (o.kind !== 'CustomResourceDefinition') continue;
+    const spec = o.spec as { group?: string; names?: { plural?: string; kind?: string } } | undefined;
+    if (spec?.group && spec.names?.kind && spec.names.plural) out.set(`${spec.group}/${spec.names.kind}`, spec.names.plural);
+  }
+  const owned = ((bundle.csvMetadata?.crdDescriptions as { owned?: { name?: string; kind?: string }[] } | undefined)?.owned ?? []);
+  for (const d of owned) {
+    if (!d.name || !d.kind) continue;
+    const [plural, ...group] = d.name.split('.');
+    if (plural && !out.has(`${group.join('.')}/${d.kind}`)) out.set(`${group.join('.')}/${d.kind}`, plural);
+  }
+  return out;
+}
+
+/**
+ * The CSV a bundle carries, as JSON text: its `olm.bundle.object` CSV, else one built from its
+ * `olm.csv.metadata` (with the package icon, the bundle version, the package description as a
+ * fallback and a deployment install strategy, as the registry does), else empty.
+ */
+export function csvJsonOf(pkg: PackageModel, bundle: BundleModel, objects = bundleObjects(bundle)): string {
+  const csv = objects.find((o) => o.kind === 'ClusterServiceVersion');
+  if (csv) return JSON.stringify(csv);
+  const meta = bundle.csvMetadata;
+  if (!meta) return '';
+  const { annotations, labels, crdDescriptions, apiServiceDefinitions, ...rest } = meta as Record<string, unknown>;
+  const spec: Record<string, unknown> = {
+    ...rest,
+    version: bundle.version,
+    description: (rest.description as string | undefined) || pkg.description || '',
+    install: { strategy: 'deployment' },
+  };
+  if (crdDescriptions) spec.customresourcedefinitions = crdDescriptions;
+  if (apiServiceDefinitions) spec.apiservicedefinitions = apiServiceDefinitions;
+  if (pkg.icon) spec.icon = [{ base64data: pkg.icon.base64data, mediatype: pkg.icon.mediatype }];
+  return JSON.stringify({
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'ClusterServiceVersion',
+    metadata: { name: bundle.name, ...(annotations ? { annotations } : {}), ...(labels ? { labels } : {}) },
+    spec,
+  });
+}
+
+/**
+ * One bundle as seen through one channel. `withManifests` adds csvJson and the objects; the
+ * registry leaves them out of ListBundles for bundles that have an image.
+ */
+export function bundleMessage(pkg: PackageModel, bundle: BundleModel, channel: string, entry: ChannelEntry | undefined, withManifests: boolean): BundleMessage {
+  const objects = bundleObjects(bundle);
+  const plurals = pluralsOf(bundle, objects);
+  const includeManifests = withManifests || !bundle.image;
+  return {
+    csvName: bundle.name,
+    packageName: pkg.name,
+    channelName: channel,
+    csvJson: includeManifests ? csvJsonOf(pkg, bundle, objects) : '',
+    object: includeManifests ? objects.map((o) => JSON.stringify(o)) : [],
+    bundlePath: bundle.image ?? '',
+    providedApis: bundle.providedApis.map((g) => gvk(g, plurals.get(`${g.group}/${g.kind}`))),
+    requiredApis: bundle.requiredApis.map((g) => gvk(g)),
+    version: bundle.version ?? '',
+    skipRange: entry?.skipRange ?? '',
+    dependencies: [
+      ...bundle.requiredApis.map((g) => ({ type: 'olm.gvk', value: JSON.stringify({ group: g.group, kind: g.kind, version: g.version }) })),
+      ...bundle.requiredPackages.map((p) => ({ type: 'olm.package', value: JSON.stringify({ packageName: p.packageName, version: p.versionRange }) })),
+    ],
+    properties: bundle.properties.map((p) => ({ type: p.type, value: JSON.stringify(p.value) })),
+    replaces: entry?.replaces ?? '',
+    skips: entry?.skips ?? [],
+    ...(bundle.deprecation ? { deprecation: { message: bundle.deprecation } } : {}),
+  };
+}
+
+/** The head of a channel (the one entry nobody replaces or skips), or undefined. */
+export function headOf(pkg: PackageModel, channel: string): BundleModel | undefined {
+  const ch = pkg.channels.get(channel);
+  if (!ch) return undefined;
+  const heads = channelHeads(ch.entries);
+  return heads.length === 1 ? pkg.bundles.get(heads[0]!) : undefined;
+}
+
+/** Channels sorted by name, each with its head. */
+export function packageMessage(pkg: PackageModel): PackageMessage {
+  return {
+    name: pkg.name,
+    channels: [...pkg.channels.values()]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((ch) => ({ name: ch.name, csvName: headOf(pkg, ch.name)?.name ?? '', ...(ch.deprecation ? { deprecation: { message: ch.deprecation } } : {}) })),
+    defaultChannelName: pkg.defaultChannel ?? '',
+    ...(pkg.deprecation ? { deprecation: { message: pkg.deprecation } } : {}),
+  };
+}
+
+/** Every (bundle, channel) pair of a package, in channel-name then entry order. */
+export function* listBundleMessages(pkg: PackageModel): Generator<BundleMessage> {
+  for (const ch of [...pkg.channels.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of ch.entries) {
+      const bundle = pkg.bundles.get(entry.name);
+      if (bundle) yield bundleMessage(pkg, bundle, ch.name, entry, false);
+    }
+  }
+}
+
+/** For Get* calls: manifests included, replaces and skips cleared (as the registry does). */
+export function lookupBundleMessage(pkg: PackageModel, bundle: BundleModel, channel: string): BundleMessage {
+  const entry = pkg.channels.get(channel)?.entries.find((e) => e.name === bundle.name);
+  return { ...bundleMessage(pkg, bundle, channel, entry, true), replaces: '', skips: [] };
+}
