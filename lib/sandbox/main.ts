@@ -11,8 +11,9 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     openshift-operators); default upstream
   --kubeconfig PATH where to write the admin kubeconfig (default .sandbox/kubeconfig); the seed
                     users' kubeconfigs and tokens.json are written beside it
-  --catalog DIR     an FBC catalog folder (repeatable); served as a CatalogSource by the OLM
-                    emulation, which this build does not include yet: accepted and not used`;
+  --catalog DIR     an FBC catalog folder (repeatable): a CatalogSource named after the folder, in
+                    the catalog namespace, served over the registry gRPC API; its packages appear
+                    as PackageManifests`;
 
 function main(): void {
   let values;

@@ -158,7 +158,7 @@ export class ApiServer {
 
     const served = this.resources.find(rp.group, rp.version, rp.resource);
     if (!served) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-    if (rp.subresource && !(rp.subresource === 'status' && served.hasStatus) && !(served.resource === 'namespaces' && rp.subresource === 'finalize')) {
+    if (rp.subresource && !(rp.subresource === 'status' && served.hasStatus) && !(served.resource === 'namespaces' && rp.subresource === 'finalize') && !served.provider?.subresources?.includes(rp.subresource)) {
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     }
     if (!served.namespaced) rp.namespace = undefined;
@@ -178,6 +178,7 @@ export class ApiServer {
     const attrs: RequestAttributes = { verb, group: rp.group, resource: rp.resource, subresource: rp.subresource, namespace: rp.namespace, name: rp.name };
     if (served.virtual) return this.serveReview(served, rp, req, res, user);
     if (!authorize(this.rbac, user, attrs)) return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), { name: rp.name ?? '', group: rp.group, kind: rp.resource });
+    if (served.provider) return this.serveProvided(served, rp, verb, url, req, res);
 
     switch (verb) {
       case 'get':
@@ -306,6 +307,7 @@ export class ApiServer {
         };
         const subs = [];
         if (r.hasStatus) subs.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+        for (const sub of r.provider?.subresources ?? []) subs.push({ name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get'] });
         return [main, ...subs];
       });
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
@@ -414,6 +416,29 @@ export class ApiServer {
     res.on('error', cleanup);
   }
 
+  /** Read-only resources computed by a provider: get and list (with the only field selector packageserver knows), Table output, GET subresources. */
+  private serveProvided(r: ServedResource, rp: ResourcePath, verb: string, url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const p = r.provider!;
+    if (verb === 'get' && rp.subresource) {
+      const out = p.subresource?.(rp.namespace, rp.name!, rp.subresource, { ifNoneMatch: req.headers['if-none-match'] });
+      if (!out) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+      res.writeHead(out.status, { 'Content-Type': out.contentType, 'Content-Length': out.body.length, ...(out.etag ? { ETag: out.etag } : {}) });
+      res.end(out.body);
+      return;
+    }
+    if (verb === 'get') {
+      const o = p.get(rp.namespace, rp.name!);
+      if (!o) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+      if (this.wantsTable(req)) return sendJson(res, 200, toTable([o], r.columns, { resourceVersion: '' }));
+      return sendJson(res, 200, o);
+    }
+    if (verb !== 'list') return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    const filter = this.filters(r, url);
+    const items = p.list(rp.namespace).filter(filter);
+    if (this.wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { resourceVersion: '' }));
+    sendJson(res, 200, { kind: r.listKind, apiVersion: `${r.group}/${rp.version}`, metadata: { resourceVersion: '' }, items });
+  }
+
   private objectFromBody(r: ServedResource, rp: ResourcePath, body: unknown): KObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiStatusError(400, 'BadRequest', 'the request body must be a JSON object');
     const o = structuredClone(body) as KObject;
@@ -453,6 +478,16 @@ export class ApiServer {
   private committed(r: ServedResource, type: WatchEvent['type'], object: KObject): void {
     if (r.resource === 'customresourcedefinitions' && r.group === 'apiextensions.k8s.io') this.syncCrds();
     this.hooks.onChange?.(r, { type, object });
+  }
+
+  /** The stored object, for controllers. */
+  storeGet(r: ServedResource, namespace: string | undefined, name: string): KObject | undefined {
+    return this.store.get(storeKey(r), r.namespaced ? namespace : undefined, name);
+  }
+
+  /** Stored objects of a resource, for controllers. */
+  storeList(r: ServedResource, namespace?: string): KObject[] {
+    return this.store.list(storeKey(r), { namespace }).items;
   }
 
   /** Creates an object as the API server would for a client (used by controllers too). */
@@ -628,7 +663,7 @@ export class ApiServer {
   private allObjects(): { r: ServedResource; o: KObject }[] {
     const out: { r: ServedResource; o: KObject }[] = [];
     for (const r of this.resources.all()) {
-      if (r.virtual) continue;
+      if (r.virtual || r.provider) continue;
       for (const o of this.store.scan(keyId(storeKey(r)))) out.push({ r, o });
     }
     return out;

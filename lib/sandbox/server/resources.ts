@@ -12,6 +12,15 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** A read-only resource computed on request (packageserver's PackageManifests). */
+export interface ReadProvider {
+  list(namespace: string | undefined): KObject[];
+  get(namespace: string | undefined, name: string): KObject | undefined;
+  /** A GET-only subresource (`packagemanifests/<name>/icon`). */
+  subresource?(namespace: string | undefined, name: string, sub: string, req: { ifNoneMatch?: string }): { status: number; contentType: string; body: Buffer; etag?: string } | undefined;
+  subresources?: string[];
+}
+
 export interface ServedResource {
   group: string;
   /** Versions served, storage version first. */
@@ -34,6 +43,7 @@ export interface ServedResource {
   /** Only create is served (reviews). */
   createOnly?: boolean;
   crd?: boolean;
+  provider?: ReadProvider;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -161,6 +171,11 @@ export class ResourceTable {
       const r = resourceFromCrd(crd);
       if (r && !this.byGroupResource.has(`${r.group}/${r.resource}`)) this.byGroupResource.set(`${r.group}/${r.resource}`, r);
     }
+  }
+
+  /** Adds a resource served by a provider rather than the store. */
+  addProvided(r: ServedResource): void {
+    this.byGroupResource.set(`${r.group}/${r.resource}`, r);
   }
 
   find(group: string, version: string, resource: string): ServedResource | undefined {

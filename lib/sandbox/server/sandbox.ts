@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
 import type { UserInfo } from '../auth/rbac';
 import { olmCrds } from '../crds/olm-crds';
+import { startOlm, type Olm } from '../olm/olm';
 import { Store } from '../store/store';
 import type { KObject } from '../store/types';
 import { ApiServer } from './api-server';
@@ -40,6 +41,7 @@ export interface Sandbox {
   kubeconfigs: Record<string, string>;
   store: Store;
   api: ApiServer;
+  olm: Olm;
   flavor: Flavor;
   stop(): Promise<void>;
 }
@@ -117,6 +119,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ensure(api, bootstrapClusterRoles());
   ensure(api, bootstrapBindings());
   api.start();
+  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [] });
 
   const tls = ensureServingCert(dir);
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
@@ -137,8 +140,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
 
   return {
-    url, caPem: tls.cert, port, kubeconfigPath, tokens, kubeconfigs, store, api, flavor,
+    url, caPem: tls.cert, port, kubeconfigPath, tokens, kubeconfigs, store, api, olm, flavor,
     stop: async () => {
+      await olm.stop();
       api.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,0 +1,226 @@
+// CatalogSources in the sandbox: each one whose content is an FBC folder gets its own registry
+// gRPC server on a loopback port, with `status.registryService` and `status.connectionState`
+// written as OLM writes them (../shared/olm-behaviour.md §1.2). Address-only sources are
+// health-checked over gRPC. The loaded catalogs feed packageserver.
+import { basename, resolve } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { describeProblems, type Catalog } from '../../olm/fbc/catalog';
+import { loadCatalog } from '../../olm/fbc/load-catalog';
+import { registryServices, startRegistryServer, type RegistryServer } from '../registry/registry-server';
+import type { ApiServer } from '../server/api-server';
+import type { ServedResource } from '../server/resources';
+import type { KObject } from '../store/types';
+import { buildPackageManifest, type BuiltManifest, type CatalogSourceFacts } from './package-manifests';
+
+/** The annotation naming the FBC folder a sandbox CatalogSource serves. */
+export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';
+
+export interface CatalogEntry {
+  key: string;
+  namespace: string;
+  name: string;
+  dir?: string;
+  address?: string;
+  registry?: RegistryServer;
+  catalog?: Catalog;
+  /** Package name → its manifest, rebuilt when the content changes. */
+  manifests: Map<string, BuiltManifest>;
+  healthy: boolean;
+  message?: string;
+  lastConnect?: string;
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A CatalogSource name from a folder name: a DNS-1123 label. */
+export function catalogSourceName(dir: string): string {
+  const n = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+  return n || 'catalog';
+}
+
+export class CatalogSources {
+  readonly entries = new Map<string, CatalogEntry>();
+  private readonly healthTimer: NodeJS.Timeout;
+  /** Forced unhealthy by fault injection. */
+  private readonly broken = new Set<string>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly api: ApiServer,
+    readonly globalNamespace: string,
+  ) {
+    this.healthTimer = setInterval(() => void this.checkAddresses(), 5_000);
+    this.healthTimer.unref();
+  }
+
+  private get resource(): ServedResource {
+    return this.api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
+  }
+
+  /** Called whenever the set of healthy catalogs or their content changes. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.healthTimer);
+    await Promise.all([...this.entries.values()].map((e) => e.registry?.stop()));
+    this.entries.clear();
+  }
+
+  /** Creates the CatalogSource for a folder given with --catalog, unless it exists. */
+  seed(dir: string, namespace = this.globalNamespace): void {
+    const name = catalogSourceName(dir);
+    if (this.api.storeGet(this.resource, namespace, name)) return;
+    this.api.createObject(this.resource, {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'CatalogSource',
+      metadata: { name, namespace, annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) } },
+      spec: { sourceType: 'grpc', displayName: basename(resolve(dir)), publisher: 'olm-console sandbox', updateStrategy: { registryPoll: { interval: '10m' } } },
+    });
+  }
+
+  /** Brings the registry and status of one CatalogSource in line with its spec. */
+  async reconcile(cs: KObject): Promise<void> {
+    const namespace = cs.metadata.namespace ?? '';
+    const name = cs.metadata.name ?? '';
+    const key = `${namespace}/${name}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { key, namespace, name, manifests: new Map(), healthy: false };
+      this.entries.set(key, entry);
+    }
+    const spec = (cs.spec ?? {}) as { address?: string; image?: string; sourceType?: string };
+    const dir = cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
+    if (dir) {
+      if (entry.dir !== dir || !entry.registry) await this.serveDir(entry, cs, dir);
+    } else if (spec.address) {
+      entry.address = spec.address;
+      await this.checkAddress(entry);
+    } else {
+      entry.healthy = false;
+      entry.message = spec.image
+        ? `the sandbox cannot pull catalog images; give the CatalogSource an FBC folder (annotation ${CATALOG_DIR_ANNOTATION}) or a registry address (spec.address)`
+        : 'the CatalogSource names no content: set spec.address, or the annotation ' + CATALOG_DIR_ANNOTATION;
+    }
+    if (this.broken.has(key)) entry.healthy = false;
+    this.writeStatus(entry);
+  }
+
+  private async serveDir(entry: CatalogEntry, cs: KObject, dir: string): Promise<void> {
+    let catalog: Catalog;
+    try {
+      catalog = loadCatalog(dir);
+    } catch (err) {
+      entry.healthy = false;
+      entry.message = `cannot load catalog ${dir}: ${(err as Error).message}`;
+      return;
+    }
+    const problems = describeProblems(catalog);
+    entry.dir = dir;
+    entry.catalog = catalog;
+    if (entry.registry) entry.registry.setCatalog(catalog);
+    else entry.registry = await startRegistryServer({ catalog });
+    entry.registry.setHealthy(!this.broken.has(entry.key));
+    entry.address = entry.registry.address;
+    entry.healthy = true;
+    entry.lastConnect = now();
+    entry.message = problems.length ? `${problems.length} catalog problem(s), affected packages left out: ${problems.slice(0, 3).join('; ')}` : undefined;
+    this.rebuildManifests(entry, cs);
+  }
+
+  private rebuildManifests(entry: CatalogEntry, cs: KObject): void {
+    entry.manifests.clear();
+    if (!entry.catalog) return;
+    const spec = (cs.spec ?? {}) as { displayName?: string; publisher?: string };
+    const facts: CatalogSourceFacts = { name: entry.name, namespace: entry.namespace, displayName: spec.displayName, publisher: spec.publisher, labels: cs.metadata.labels, creationTimestamp: cs.metadata.creationTimestamp };
+    for (const pkg of entry.catalog.packages.values()) {
+      const built = buildPackageManifest(facts, pkg);
+      if (built) entry.manifests.set(pkg.name, built);
+    }
+    this.changed();
+  }
+
+  private async checkAddress(entry: CatalogEntry): Promise<void> {
+    const ok = await healthCheck(entry.address!);
+    const was = entry.healthy;
+    entry.healthy = ok && !this.broken.has(entry.key);
+    if (ok) entry.lastConnect = now();
+    entry.message = ok ? undefined : `no healthy registry answers at ${entry.address}`;
+    if (was !== entry.healthy) this.changed();
+  }
+
+  private async checkAddresses(): Promise<void> {
+    for (const e of this.entries.values()) {
+      if (e.dir || !e.address) continue;
+      const before = e.healthy;
+      await this.checkAddress(e);
+      if (before !== e.healthy) this.writeStatus(e);
+    }
+  }
+
+  private writeStatus(entry: CatalogEntry): void {
+    const cur = this.api.storeGet(this.resource, entry.namespace, entry.name);
+    if (!cur) return;
+    const prev = (cur.status ?? {}) as { registryService?: { createdAt?: string } };
+    const status: Record<string, unknown> = {
+      registryService: entry.dir
+        ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(entry.registry?.port ?? ''), createdAt: prev.registryService?.createdAt ?? now() }
+        : { protocol: 'grpc', createdAt: prev.registryService?.createdAt ?? now() },
+      connectionState: { address: entry.address ?? '', lastObservedState: entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
+      ...(entry.message ? { message: entry.message } : {}),
+      ...(!entry.healthy && !entry.address ? { reason: 'SpecInvalidError' } : {}),
+    };
+    if (JSON.stringify(cur.status) === JSON.stringify(status)) return;
+    this.api.updateObject(this.resource, { ...cur, status }, 'status');
+  }
+
+  forget(namespace: string, name: string): void {
+    const key = `${namespace}/${name}`;
+    const e = this.entries.get(key);
+    if (!e) return;
+    void e.registry?.stop();
+    this.entries.delete(key);
+    this.changed();
+  }
+
+  /** Fault injection: a catalog that stops answering (TRANSIENT_FAILURE) or comes back. */
+  setBroken(namespace: string, name: string, broken: boolean): boolean {
+    const key = `${namespace}/${name}`;
+    const e = this.entries.get(key);
+    if (!e) return false;
+    if (broken) this.broken.add(key);
+    else this.broken.delete(key);
+    e.registry?.setHealthy(!broken);
+    e.healthy = !broken && (!!e.registry || e.healthy);
+    this.writeStatus(e);
+    this.changed();
+    return true;
+  }
+
+  /** Healthy catalogs, for packageserver and the resolver. */
+  healthy(): CatalogEntry[] {
+    return [...this.entries.values()].filter((e) => e.healthy && !this.broken.has(e.key));
+  }
+}
+
+let healthService: grpc.ServiceClientConstructor | undefined;
+
+/** grpc.health.v1 Check against an address: true when it answers SERVING within 3 s. */
+export function healthCheck(address: string): Promise<boolean> {
+  healthService ??= registryServices().Health;
+  const client = new healthService(address, grpc.credentials.createInsecure());
+  return new Promise((resolve) => {
+    (client as unknown as { Check: (req: unknown, opts: grpc.CallOptions, cb: (err: unknown, res: { status?: string }) => void) => void }).Check({ service: '' }, { deadline: Date.now() + 3000 }, (err, res) => {
+      client.close();
+      resolve(!err && res?.status === 'SERVING');
+    });
+  });
+}
