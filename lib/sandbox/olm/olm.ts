@@ -4,17 +4,32 @@
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import { CatalogSources } from './catalog-sources';
+import { Operators } from './operators';
 import { packageManifestResource } from './packageserver';
 
 export interface Olm {
   catalogs: CatalogSources;
+  operators: Operators;
+  /** Resolves once every queued controller pass has run (tests wait on it). */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startOlm(api: ApiServer, opts: { catalogNamespace: string; catalogDirs: string[] }): Promise<Olm> {
+export interface OlmOptions {
+  catalogNamespace: string;
+  catalogDirs: string[];
+  /** How long Deployments take to report available (there is no kubelet). */
+  deploymentDelayMs?: number;
+}
+
+const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'deployments', 'customresourcedefinitions']);
+
+export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   const catalogs = new CatalogSources(api, opts.catalogNamespace);
+  const operators = new Operators(api, catalogs, { deploymentDelayMs: opts.deploymentDelayMs ?? 1500 });
   api.resources.addProvided(packageManifestResource(catalogs));
   const queue: (() => Promise<void>)[] = [];
+  const passes = new Map<string, number>();
   let running = false;
   let idle: Promise<void> = Promise.resolve();
   let markIdle = () => {};
@@ -33,16 +48,59 @@ export async function startOlm(api: ApiServer, opts: { catalogNamespace: string;
         }
       }
       running = false;
+      passes.clear();
       markIdle();
     })();
   };
+  // Namespaces waiting for a pass; a namespace queued twice runs once.
+  const pendingNamespaces = new Set<string>();
+  const reconcileLater = (ns: string) => {
+    if (pendingNamespaces.has(ns)) return;
+    pendingNamespaces.add(ns);
+    enqueue(async () => {
+      pendingNamespaces.delete(ns);
+      const n = (passes.get(ns) ?? 0) + 1;
+      passes.set(ns, n);
+      // A pass that keeps changing what it reads would loop forever; stop and say so.
+      if (n > 500) {
+        if (n === 501) console.error(`sandbox OLM: namespace ${ns} does not settle; pausing its reconciliation`);
+        return;
+      }
+      if (api.storeGet(api.resources.find('', 'v1', 'namespaces')!, undefined, ns)) operators.reconcileNamespace(ns);
+    });
+  };
+  const everyOperatorNamespace = () => {
+    const names = new Set<string>();
+    for (const res of ['subscriptions', 'clusterserviceversions', 'operatorgroups']) {
+      const r = api.resources.find('operators.coreos.com', res === 'operatorgroups' ? 'v1' : 'v1alpha1', res)!;
+      for (const o of api.storeList(r)) names.add(o.metadata.namespace ?? '');
+    }
+    for (const ns of names) reconcileLater(ns);
+  };
+  catalogs.onChange(everyOperatorNamespace);
   const previous = api.hooks.onChange;
   api.hooks.onChange = (r, e) => {
     previous?.(r, e);
+    const o: KObject = e.object;
     if (r.group === 'operators.coreos.com' && r.resource === 'catalogsources') {
-      const o: KObject = e.object;
       if (e.type === 'DELETED') catalogs.forget(o.metadata.namespace ?? '', o.metadata.name ?? '');
       else enqueue(() => catalogs.reconcile(api.storeGet(r, o.metadata.namespace, o.metadata.name ?? '') ?? o));
+      return;
+    }
+    if (r.resource === 'namespaces' && r.group === '') {
+      everyOperatorNamespace();
+      if (e.type === 'DELETED') enqueue(async () => operators.sweepOrphanCopies());
+      return;
+    }
+    if (r.resource === 'olmconfigs' || r.resource === 'customresourcedefinitions') {
+      everyOperatorNamespace();
+      return;
+    }
+    if (NAMESPACED_TRIGGERS.has(r.resource) && o.metadata.namespace) {
+      // Copies live in other namespaces than their source: a change to one is the source's business.
+      const from = o.metadata.labels?.['olm.copiedFrom'];
+      reconcileLater(from ?? o.metadata.namespace);
+      if (r.resource === 'clusterserviceversions' && e.type === 'DELETED' && !from) enqueue(async () => operators.sweepOrphanCopies());
     }
   };
   for (const dir of opts.catalogDirs) catalogs.seed(dir);
@@ -51,8 +109,19 @@ export async function startOlm(api: ApiServer, opts: { catalogNamespace: string;
   // a CatalogSource is never reconciled twice at once.
   for (const cs of api.storeList(csRes)) enqueue(() => catalogs.reconcile(api.storeGet(csRes, cs.metadata.namespace, cs.metadata.name ?? '') ?? cs));
   await idle;
+  everyOperatorNamespace();
+  await idle;
   return {
     catalogs,
+    operators,
+    settled: async () => {
+      // Let timers that report Deployments available fire, then drain.
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setImmediate(r));
+        await idle;
+      }
+      passes.clear();
+    },
     stop: async () => {
       api.hooks.onChange = previous;
       await catalogs.stop();

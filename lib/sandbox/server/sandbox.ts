@@ -27,6 +27,8 @@ export interface SandboxOptions {
   catalogs?: string[];
   /** Changes a watch can resume across (tests make it small to see 410 Gone). */
   historyLimit?: number;
+  /** How long operator Deployments take to report available (default 1.5 s). */
+  deploymentDelayMs?: number;
 }
 
 export interface Sandbox {
@@ -118,8 +120,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ensure(api, ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
   ensure(api, bootstrapClusterRoles());
   ensure(api, bootstrapBindings());
+  // As upstream OLM installs itself: a global OperatorGroup for AllNamespaces operators, OLM's
+  // own group, and the OLMConfig singleton.
+  ensure(api, [
+    { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: ns.operators }, spec: {} },
+    { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'olm-operators', namespace: ns.olm }, spec: { targetNamespaces: [ns.olm] } },
+    { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} },
+  ]);
   api.start();
-  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [] });
+  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], deploymentDelayMs: opts.deploymentDelayMs });
 
   const tls = ensureServingCert(dir);
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);

@@ -1,0 +1,107 @@
+// The objects an InstallPlan creates for one bundle, in OLM's step form (§3 "Steps"): the CSV
+// (with `spec.replaces` rewritten to the CSV it actually replaces), its CRDs (from the bundle, or
+// made from the CSV's owned CRD descriptions when the catalog carries only metadata), the RBAC of
+// its install strategy, and the bundle's other objects.
+import { createHash } from 'node:crypto';
+import { bundleObjects, type BundleModel, type PackageModel } from '../../olm/fbc/model';
+import { csvJsonOf } from '../registry/messages';
+import type { KObject } from '../store/types';
+
+export interface PlanStep {
+  resolving: string;
+  resource: { group: string; version: string; kind: string; name: string; manifest: string; sourceName: string; sourceNamespace: string };
+  status: string;
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 10);
+}
+
+function crdFromDescription(d: { name?: string; version?: string; kind?: string; displayName?: string }): KObject | undefined {
+  if (!d.name || !d.version || !d.kind) return undefined;
+  const [plural, ...rest] = d.name.split('.');
+  const group = rest.join('.');
+  if (!plural || !group) return undefined;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: d.name },
+    spec: {
+      group,
+      names: { plural, singular: d.kind.toLowerCase(), kind: d.kind, listKind: `${d.kind}List` },
+      scope: 'Namespaced',
+      versions: [{ name: d.version, served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+}
+
+function gv(apiVersion: string): { group: string; version: string } {
+  const [g, v] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return { group: g!, version: v! };
+}
+
+/** The CSV object OLM writes into the namespace for this bundle. */
+export function csvForInstall(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined): KObject {
+  const csv = JSON.parse(csvJsonOf(pkg, bundle) || '{}') as KObject;
+  csv.apiVersion = 'operators.coreos.com/v1alpha1';
+  csv.kind = 'ClusterServiceVersion';
+  csv.metadata = { ...csv.metadata, name: bundle.name, namespace };
+  delete csv.metadata.resourceVersion;
+  delete csv.metadata.uid;
+  delete csv.metadata.creationTimestamp;
+  const spec = (csv.spec ?? {}) as Record<string, unknown>;
+  if (replaces) spec.replaces = replaces;
+  else delete spec.replaces;
+  spec.version ??= bundle.version;
+  spec.displayName ??= bundle.name;
+  spec.install ??= { strategy: 'deployment' };
+  csv.spec = spec;
+  csv.metadata.annotations = { ...csv.metadata.annotations, 'operatorframework.io/properties': JSON.stringify({ properties: bundle.properties }) };
+  return csv;
+}
+
+export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined, catalog: { name: string; namespace: string }): PlanStep[] {
+  const objects = bundleObjects(bundle);
+  const csv = csvForInstall(pkg, bundle, namespace, replaces);
+  const spec = csv.spec as { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] }; install?: { spec?: { permissions?: { serviceAccountName: string; rules: unknown[] }[]; clusterPermissions?: { serviceAccountName: string; rules: unknown[] }[] } } };
+  const out: KObject[] = [csv];
+  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as KObject[];
+  const haveCrd = new Set(crds.map((c) => c.metadata?.name));
+  for (const d of spec.customresourcedefinitions?.owned ?? []) {
+    if (d.name && !haveCrd.has(d.name)) {
+      const made = crdFromDescription(d);
+      if (made) {
+        crds.push(made);
+        haveCrd.add(d.name);
+      }
+    }
+  }
+  out.push(...crds);
+  const accounts = new Set<string>();
+  for (const p of spec.install?.spec?.permissions ?? []) {
+    accounts.add(p.serviceAccountName);
+    const name = `${bundle.name}-${p.serviceAccountName}-${shortHash(JSON.stringify(p.rules))}`.slice(0, 253);
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace }, rules: p.rules });
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name, namespace }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
+  }
+  for (const p of spec.install?.spec?.clusterPermissions ?? []) {
+    accounts.add(p.serviceAccountName);
+    const name = `${bundle.name}-${shortHash(`${p.serviceAccountName}${JSON.stringify(p.rules)}`)}`.slice(0, 253);
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules: p.rules });
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
+  }
+  for (const sa of accounts) if (sa !== 'default') out.splice(1 + crds.length, 0, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace } });
+  for (const o of objects) {
+    if (o.kind === 'ClusterServiceVersion' || o.kind === 'CustomResourceDefinition') continue;
+    const k = o as KObject;
+    out.push({ ...k, metadata: { ...k.metadata, namespace } });
+  }
+  return out.map((o) => {
+    const { group, version } = gv(o.apiVersion);
+    return {
+      resolving: bundle.name,
+      resource: { group, version, kind: o.kind, name: o.metadata.name ?? '', manifest: JSON.stringify(o), sourceName: catalog.name, sourceNamespace: catalog.namespace },
+      status: 'Unknown',
+    };
+  });
+}

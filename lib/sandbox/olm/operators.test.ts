@@ -1,0 +1,174 @@
+// The OLM flow of the seeds against the sandbox, driven over HTTPS with @kubernetes/client-node
+// as the console would drive a cluster.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { writeFixtureCatalog } from '../testing/fbc-fixture';
+import { withSandbox } from '../testing/sandbox-fixture';
+import { CATALOG_DIR_ANNOTATION } from './catalog-sources';
+
+const OLM = 'operators.coreos.com';
+const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+type Obj = { metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Record<string, unknown>; status?: Record<string, unknown> };
+
+async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('OLM emulation', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let custom: CustomObjectsApi;
+  let core: CoreV1Api;
+  let apps: AppsV1Api;
+  const v1Dir = () => join(sb.dir, 'cat-v1');
+  const v2Dir = () => join(sb.dir, 'cat-v2');
+
+  before(async () => {
+    // A catalog that will be replaced by newer content during the tests.
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'olm-fixture-'));
+    writeFixtureCatalog(join(dir, 'cat-v1'), [
+      { name: 'ladder', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }, { version: '1.2.0', replaces: '1.1.0' }] },
+      { name: 'webhook', bundles: [{ version: '1.0.0' }] },
+      { name: 'ownonly', bundles: [{ version: '1.0.0', installModes: { AllNamespaces: false, SingleNamespace: false } }] },
+      { name: 'needy', bundles: [{ version: '1.0.0', requiresGvk: { group: 'nowhere.example.com', version: 'v1', kind: 'Ghost' } }] },
+    ]);
+    writeFixtureCatalog(join(dir, 'cat-v2'), [
+      { name: 'webhook', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
+    ]);
+    sb = await withSandbox({ catalogs: [join(dir, 'cat-v1')], deploymentDelayMs: 30 });
+    // keep the catalog folders with the sandbox's own temp dir for cleanup by the OS
+    Object.assign(sb, { fixtureDir: dir });
+    const kc = new KubeConfig();
+    kc.loadFromFile(sb.kubeconfigPath);
+    custom = kc.makeApiClient(CustomObjectsApi);
+    core = kc.makeApiClient(CoreV1Api);
+    apps = kc.makeApiClient(AppsV1Api);
+    void v1Dir;
+    void v2Dir;
+  });
+  after(() => sb.close());
+
+  const get = (plural: string, ns: string, name: string, version = 'v1alpha1') => custom.getNamespacedCustomObject({ group: OLM, version, namespace: ns, plural, name }) as Promise<Obj>;
+  const list = async (plural: string, ns: string, version = 'v1alpha1') => ((await custom.listNamespacedCustomObject({ group: OLM, version, namespace: ns, plural })) as { items: Obj[] }).items;
+  const create = (plural: string, ns: string, body: object, version = 'v1alpha1') => custom.createNamespacedCustomObject({ group: OLM, version, namespace: ns, plural, body });
+  const ns = async (name: string) => core.createNamespace({ body: { metadata: { name } } });
+  const subscribe = (namespace: string, pkg: string, extra: Record<string, unknown> = {}) =>
+    create('subscriptions', namespace, { apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', metadata: { name: pkg }, spec: { name: pkg, source: 'cat-v1', sourceNamespace: 'olm', channel: 'stable', ...extra } });
+  const phaseOf = async (namespace: string, csv: string) => ((await get('clusterserviceversions', namespace, csv)).status as { phase?: string; reason?: string } | undefined);
+  const pendingPlan = (namespace: string) => until(async () => (await list('installplans', namespace)).find((p) => (p.status as { phase?: string } | undefined)?.phase === 'RequiresApproval'), 'an InstallPlan waiting for approval');
+  const approve = (namespace: string, name: string) => custom.patchNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace, plural: 'installplans', name, body: { spec: { approved: true } } }, merge);
+
+  test('Manual approval, one edge per InstallPlan: 1.0.0 → 1.1.0 → 1.2.0', async () => {
+    await ns('ladder');
+    await create('operatorgroups', 'ladder', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['ladder'] } }, 'v1');
+    await subscribe('ladder', 'ladder', { installPlanApproval: 'Manual', startingCSV: 'ladder.v1.0.0' });
+    for (const [from, to] of [[undefined, '1.0.0'], ['1.0.0', '1.1.0'], ['1.1.0', '1.2.0']] as const) {
+      const plan = await pendingPlan('ladder');
+      assert.deepEqual(plan.spec.clusterServiceVersionNames, [`ladder.v${to}`], `the plan after ${from ?? 'nothing'} installs only the next edge`);
+      const sub = await get('subscriptions', 'ladder', 'ladder');
+      assert.equal((sub.status as { state: string }).state, 'UpgradePending');
+      assert.equal(((sub.status as { conditions: { type: string; reason: string }[] }).conditions.find((c) => c.type === 'InstallPlanPending'))?.reason, 'RequiresApproval');
+      await approve('ladder', plan.metadata.name);
+      await until(async () => (await phaseOf('ladder', `ladder.v${to}`))?.phase === 'Succeeded', `ladder.v${to} Succeeded`);
+      if (from) await until(async () => !(await list('clusterserviceversions', 'ladder')).some((c) => c.metadata.name === `ladder.v${from}`), `ladder.v${from} replaced and deleted`);
+    }
+    const sub = await until(async () => {
+      const s = await get('subscriptions', 'ladder', 'ladder');
+      return (s.status as { state?: string }).state === 'AtLatestKnown' ? s : undefined;
+    }, 'AtLatestKnown');
+    assert.equal((sub.status as { installedCSV: string }).installedCSV, 'ladder.v1.2.0');
+    const csv = await get('clusterserviceversions', 'ladder', 'ladder.v1.2.0');
+    assert.equal(csv.spec.replaces, 'ladder.v1.1.0');
+    assert.equal(csv.metadata.annotations?.['olm.targetNamespaces'], 'ladder');
+    const dep = await apps.readNamespacedDeployment({ namespace: 'ladder', name: 'ladder-operator' });
+    assert.equal(dep.status?.availableReplicas, 1);
+    assert.equal(dep.metadata?.ownerReferences?.[0]?.name, 'ladder.v1.2.0');
+    const steps = ((await list('installplans', 'ladder'))[0]!.status as { plan: { resource: { kind: string }; status: string }[] }).plan;
+    assert.deepEqual([...new Set(steps.map((s) => s.resource.kind))].sort(), ['ClusterServiceVersion', 'CustomResourceDefinition', 'Role', 'RoleBinding', 'ServiceAccount']);
+  });
+
+  test('AllNamespaces: Copied CSVs everywhere, also in later namespaces; disableCopiedCSVs removes them; re-enabled they return', async () => {
+    await subscribe('operators', 'webhook');
+    await until(async () => (await phaseOf('operators', 'webhook.v1.0.0'))?.phase === 'Succeeded', 'webhook Succeeded');
+    const copy = await until(() => get('clusterserviceversions', 'team1', 'webhook.v1.0.0'), 'a copy in team1');
+    assert.equal(copy.metadata.labels?.['olm.copiedFrom'], 'operators');
+    assert.equal((copy.status as { reason: string }).reason, 'Copied');
+    assert.equal((copy.status as { message: string }).message, 'The operator is running in operators but is managing this namespace');
+    assert.equal(copy.metadata.annotations?.['olm.targetNamespaces'], undefined);
+    await ns('later');
+    await until(() => get('clusterserviceversions', 'later', 'webhook.v1.0.0'), 'a copy in a namespace created later');
+
+    await custom.patchClusterCustomObject({ group: OLM, version: 'v1', plural: 'olmconfigs', name: 'cluster', body: { spec: { features: { disableCopiedCSVs: true } } } }, merge);
+    await until(async () => (await list('clusterserviceversions', 'team1')).every((c) => c.metadata.name !== 'webhook.v1.0.0'), 'copies gone');
+    assert.equal((await phaseOf('operators', 'webhook.v1.0.0'))?.phase, 'Succeeded', 'the operator itself stays');
+    await custom.patchClusterCustomObject({ group: OLM, version: 'v1', plural: 'olmconfigs', name: 'cluster', body: { spec: { features: { disableCopiedCSVs: false } } } }, merge);
+    await until(() => get('clusterserviceversions', 'team1', 'webhook.v1.0.0'), 'copies back');
+  });
+
+  test('new catalog content drives an automatic upgrade', async () => {
+    const cs = (await custom.getNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'olm', plural: 'catalogsources', name: 'cat-v1' })) as Obj;
+    const newDir = cs.metadata.annotations![CATALOG_DIR_ANNOTATION]!.replace(/cat-v1$/, 'cat-v2');
+    await custom.patchNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'olm', plural: 'catalogsources', name: 'cat-v1', body: { metadata: { annotations: { [CATALOG_DIR_ANNOTATION]: newDir } } } }, merge);
+    await until(async () => (await phaseOf('operators', 'webhook.v1.1.0'))?.phase === 'Succeeded', 'webhook upgraded to 1.1.0');
+    await until(async () => (await get('clusterserviceversions', 'team1', 'webhook.v1.1.0')).metadata.labels?.['olm.copiedFrom'] === 'operators', 'the copies follow');
+    // back to the first content for the other tests
+    await custom.patchNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'olm', plural: 'catalogsources', name: 'cat-v1', body: { metadata: { annotations: { [CATALOG_DIR_ANNOTATION]: cs.metadata.annotations![CATALOG_DIR_ANNOTATION]! } } } }, merge);
+  });
+
+  test('two OperatorGroups: TooManyOperatorGroups; an unsupported mode: UnsupportedOperatorGroup, recovering when fixed', async () => {
+    await ns('crowded');
+    for (const n of ['a', 'b']) await create('operatorgroups', 'crowded', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: n }, spec: {} }, 'v1');
+    await subscribe('crowded', 'ladder');
+    await until(async () => (await phaseOf('crowded', 'ladder.v1.2.0'))?.reason === 'TooManyOperatorGroups', 'TooManyOperatorGroups');
+
+    await ns('own');
+    await create('operatorgroups', 'own', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'all' }, spec: {} }, 'v1');
+    await subscribe('own', 'ownonly');
+    const st = await until(async () => {
+      const s = await phaseOf('own', 'ownonly.v1.0.0');
+      return s?.reason === 'UnsupportedOperatorGroup' ? s : undefined;
+    }, 'UnsupportedOperatorGroup');
+    assert.equal((st as { message?: string }).message, 'AllNamespaces InstallModeType not supported, cannot configure to watch all namespaces');
+    await custom.patchNamespacedCustomObject({ group: OLM, version: 'v1', namespace: 'own', plural: 'operatorgroups', name: 'all', body: { spec: { targetNamespaces: ['own'] } } }, merge);
+    await until(async () => (await phaseOf('own', 'ownonly.v1.0.0'))?.phase === 'Succeeded', 'recovered to Succeeded');
+  });
+
+  test('a missing dependency is ResolutionFailed; an unhealthy catalog is CatalogSourcesUnhealthy', async () => {
+    await subscribe('operators', 'needy');
+    const cond = await until(async () => ((await get('subscriptions', 'operators', 'needy')).status as { conditions?: { type: string; reason: string; message: string }[] } | undefined)?.conditions?.find((c) => c.type === 'ResolutionFailed'), 'ResolutionFailed');
+    assert.equal(cond.reason, 'ConstraintsNotSatisfiable');
+    assert.match(cond.message, /^constraints not satisfiable: .*group: nowhere\.example\.com, version: v1, kind: Ghost/);
+
+    sb.olm.catalogs.setBroken('olm', 'cat-v1', true);
+    const unhealthy = await until(async () => ((await get('subscriptions', 'operators', 'webhook')).status as { conditions: { type: string; status: string; reason: string; message: string }[] }).conditions.find((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True'), 'CatalogSourcesUnhealthy');
+    assert.equal(unhealthy.reason, 'UnhealthyCatalogSourceFound');
+    assert.equal(unhealthy.message, 'targeted catalogsource olm/cat-v1 unhealthy');
+    sb.olm.catalogs.setBroken('olm', 'cat-v1', false);
+  });
+
+  test('uninstall: Subscription, then CSV: copies and deployments go, CRDs stay', async () => {
+    const csvName = (await get('subscriptions', 'operators', 'webhook')).status!.installedCSV as string;
+    await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'operators', plural: 'subscriptions', name: 'webhook' });
+    assert.equal((await phaseOf('operators', csvName))?.phase, 'Succeeded', 'deleting the Subscription uninstalls nothing');
+    await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'operators', plural: 'clusterserviceversions', name: csvName });
+    await until(async () => !(await list('clusterserviceversions', 'operators')).some((c) => c.metadata.name === csvName), 'the CSV gone');
+    await until(async () => !(await list('clusterserviceversions', 'team1')).some((c) => c.metadata.name === csvName), 'its copies gone');
+    await until(async () => !((await apps.listNamespacedDeployment({ namespace: 'operators' })).items.some((d) => d.metadata?.name === 'webhook-operator')), 'its deployment gone');
+    const crd = await custom.getClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: 'webhooks.webhook.example.com' });
+    assert.ok(crd, 'the CRD stays');
+  });
+});

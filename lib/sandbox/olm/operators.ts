@@ -1,0 +1,556 @@
+// The catalog operator and the OLM operator of the sandbox, level-triggered per namespace: each
+// pass reads the namespace's Subscriptions, InstallPlans, CSVs and OperatorGroup and moves them
+// one step the way OLM does (../shared/olm-behaviour.md §2–§5). The rules about graphs, install
+// modes and targets are lib/olm's; this file writes the resulting objects and statuses.
+import { randomBytes } from 'node:crypto';
+import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
+import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
+import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
+import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
+import type { OperatorGroup } from '../../olm/resources/operator-group';
+import type { ApiServer } from '../server/api-server';
+import { ApiStatusError } from '../server/http-util';
+import type { ServedResource } from '../server/resources';
+import type { KObject } from '../store/types';
+import type { CatalogSources } from './catalog-sources';
+import { stepsForBundle, type PlanStep } from './install-steps';
+import { resolveSubscription, unmetDependencies, type Resolution } from './resolver';
+
+const OLM = 'operators.coreos.com';
+const CSV_FINALIZER = 'operators.coreos.com/csv-cleanup';
+const OG_FAILURE_REASONS = new Set(['NoOperatorGroup', 'TooManyOperatorGroups', 'UnsupportedOperatorGroup', 'NoTargetNamespaces', 'InvalidInstallModes', 'InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs']);
+const NOT_COPIABLE = new Set(['Copied', ...OG_FAILURE_REASONS]);
+const MAX_PLANS = 5;
+
+export interface OperatorOptions {
+  /** How long created Deployments take to report available (there is no kubelet). */
+  deploymentDelayMs: number;
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+type Cond = { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string; lastHeartbeatTime?: string };
+
+function setCondition(conds: Cond[] | undefined, c: Cond): Cond[] {
+  const list = [...(conds ?? [])];
+  const i = list.findIndex((x) => x.type === c.type);
+  const prev = i >= 0 ? list[i] : undefined;
+  const next = { ...c, lastTransitionTime: prev && prev.status === c.status && prev.reason === c.reason ? prev.lastTransitionTime : now() };
+  if (i >= 0) list[i] = next;
+  else list.push(next);
+  return list;
+}
+
+function removeCondition(conds: Cond[] | undefined, type: string): Cond[] {
+  return (conds ?? []).filter((c) => c.type !== type);
+}
+
+export class Operators {
+  /** Fault injection: the next InstallPlan to execute fails with this message. */
+  failNextInstallPlan?: string;
+
+  constructor(
+    private readonly api: ApiServer,
+    private readonly catalogs: CatalogSources,
+    private readonly opts: OperatorOptions,
+  ) {}
+
+  private res(group: string, version: string, resource: string): ServedResource {
+    const r = this.api.resources.find(group, version, resource);
+    if (!r) throw new Error(`no resource ${group}/${version}/${resource}`);
+    return r;
+  }
+
+  private get subs() {
+    return this.res(OLM, 'v1alpha1', 'subscriptions');
+  }
+  private get plans() {
+    return this.res(OLM, 'v1alpha1', 'installplans');
+  }
+  private get csvs() {
+    return this.res(OLM, 'v1alpha1', 'clusterserviceversions');
+  }
+  private get ogs() {
+    return this.res(OLM, 'v1', 'operatorgroups');
+  }
+  private get deployments() {
+    return this.res('apps', 'v1', 'deployments');
+  }
+  private get namespaces() {
+    return this.res('', 'v1', 'namespaces');
+  }
+
+  private writeStatus(r: ServedResource, obj: KObject, status: unknown): KObject {
+    if (JSON.stringify(obj.status) === JSON.stringify(status)) return obj;
+    return this.api.updateObject(r, { ...obj, status } as KObject, 'status');
+  }
+
+  private exists(r: ServedResource, ns: string | undefined, name: string): KObject | undefined {
+    return this.api.storeGet(r, ns, name);
+  }
+
+  /** One pass over a namespace; returns whether anything changed (the caller repeats until stable). */
+  reconcileNamespace(ns: string): void {
+    this.syncOperatorGroups(ns);
+    this.resolve(ns);
+    for (const plan of this.api.storeList(this.plans, ns)) this.executePlan(plan);
+    for (const csv of this.api.storeList(this.csvs, ns)) if (!isCopiedCsv(csv as unknown as ClusterServiceVersion)) this.syncCsv(csv);
+    this.syncSubscriptionStatus(ns);
+  }
+
+  // ---- OperatorGroups (§5.1) ----
+
+  private namespaceFacts() {
+    return this.api.storeList(this.namespaces).filter((n) => !n.metadata.deletionTimestamp).map((n) => ({ name: n.metadata.name ?? '', labels: n.metadata.labels }));
+  }
+
+  private syncOperatorGroups(ns: string): void {
+    const groups = this.api.storeList(this.ogs, ns);
+    for (const og of groups) {
+      const targets = operatorGroupTargets(og as unknown as OperatorGroup, this.namespaceFacts());
+      const namespaces = 'namespaces' in targets ? targets.namespaces : [];
+      const prev = (og.status ?? {}) as { namespaces?: string[]; conditions?: Cond[]; lastUpdated?: string };
+      let conditions = prev.conditions ?? [];
+      conditions = groups.length > 1
+        ? setCondition(conditions, { type: 'MultipleOperatorGroup', status: 'True', reason: 'MultipleOperatorGroupsFound', message: 'Multiple OperatorGroup found in the same namespace' })
+        : removeCondition(conditions, 'MultipleOperatorGroup');
+      const same = JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) && JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
+      if (!same) this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
+    }
+  }
+
+  private operatorGroupOf(ns: string): { og?: KObject; error?: { reason: string; message: string } } {
+    const groups = this.api.storeList(this.ogs, ns);
+    if (groups.length === 0) return { error: { reason: 'NoOperatorGroup', message: 'csv in namespace with no operatorgroups' } };
+    if (groups.length > 1) return { error: { reason: 'TooManyOperatorGroups', message: `csv created in namespace with multiple operatorgroups, can't pick one automatically` } };
+    return { og: groups[0] };
+  }
+
+  // ---- Catalog operator: resolution (§2, §3, §6.2) ----
+
+  private resolve(ns: string): void {
+    const subs = this.api.storeList(this.subs, ns);
+    if (subs.length === 0) return;
+    // The resolution gate: a namespace whose every Subscription waits on its InstallPlan is
+    // not resolved again until that plan finishes or goes away.
+    const waiting = (s: KObject) => {
+      const st = (s.status ?? {}) as { installPlanRef?: { name?: string }; state?: string };
+      return !!st.installPlanRef?.name && st.state === 'UpgradePending';
+    };
+    if (subs.every(waiting)) return;
+    const catalogs = this.catalogs.healthy().filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
+    const installedCsvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
+    const installedApis = installedCsvs.flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    const work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[] = [];
+    for (const sub of subs) {
+      if (waiting(sub)) continue;
+      const spec = sub.spec as { name: string; source: string; sourceNamespace: string; channel?: string; startingCSV?: string };
+      const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string; conditions?: Cond[] };
+      const installedName = st.installedCSV ?? st.currentCSV;
+      const installed = installedName ? installedCsvs.find((c) => c.metadata.name === installedName) : undefined;
+      // A currentCSV that is not there yet is still being installed: nothing new to resolve.
+      if (st.currentCSV && !installed && (sub.status as { installPlanRef?: unknown } | undefined)?.installPlanRef) continue;
+      const r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined);
+      let conditions = st.conditions;
+      if (r.kind === 'failed') {
+        conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: r.reason, message: r.message });
+        this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+        continue;
+      }
+      if (r.kind === 'install') {
+        const unmet = unmetDependencies(r.bundle, catalogs, installedApis);
+        if (unmet.length) {
+          conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${unmet.join(', ')}` });
+          this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+          continue;
+        }
+      }
+      conditions = removeCondition(conditions, 'ResolutionFailed');
+      if (r.kind === 'install' && r.bundle.name !== st.currentCSV) work.push({ sub: { ...sub, status: { ...(sub.status as object), conditions } }, r });
+      else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
+    }
+    if (work.length === 0) return;
+    this.createInstallPlan(ns, subs, work);
+  }
+
+  private createInstallPlan(ns: string, subs: KObject[], work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[]): void {
+    const manual = subs.some((s) => (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual');
+    const existing = this.api.storeList(this.plans, ns);
+    const generation = 1 + Math.max(0, ...existing.map((p) => (p.spec as { generation?: number }).generation ?? 0), ...subs.map((s) => (s.status as { installPlanGeneration?: number } | undefined)?.installPlanGeneration ?? 0));
+    const steps: PlanStep[] = work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace }));
+    const labels: Record<string, string> = {};
+    for (const { sub } of work) labels[`operators.coreos.com/${(sub.spec as { name: string }).name}.${ns}`] = '';
+    let plan = this.api.createObject(this.plans, {
+      apiVersion: `${OLM}/v1alpha1`,
+      kind: 'InstallPlan',
+      metadata: {
+        generateName: 'install-',
+        namespace: ns,
+        labels,
+        ownerReferences: subs.map((s) => ({ apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', name: s.metadata.name ?? '', uid: s.metadata.uid ?? '', blockOwnerDeletion: false, controller: false })),
+      },
+      spec: { clusterServiceVersionNames: work.map((w) => w.r.bundle.name), approval: manual ? 'Manual' : 'Automatic', approved: !manual, generation },
+    });
+    // Second write, as OLM does: the status with the plan.
+    plan = this.writeStatus(this.plans, plan, {
+      phase: manual ? 'RequiresApproval' : 'Installing',
+      catalogSources: [...new Set(work.map((w) => w.r.catalog.name))],
+      plan: steps,
+      bundleLookups: [],
+    });
+    for (const { sub, r } of work) {
+      const fresh = this.exists(this.subs, ns, sub.metadata.name ?? '') ?? sub;
+      this.writeStatus(this.subs, fresh, {
+        ...(fresh.status as object),
+        conditions: (sub.status as { conditions?: Cond[] }).conditions,
+        currentCSV: r.bundle.name,
+        installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid, resourceVersion: plan.metadata.resourceVersion },
+        installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
+        installPlanGeneration: generation,
+        state: 'UpgradePending',
+        lastUpdated: now(),
+      });
+    }
+    // At most five InstallPlans per namespace: the oldest generations go.
+    const all = this.api.storeList(this.plans, ns).sort((a, b) => ((a.spec as { generation?: number }).generation ?? 0) - ((b.spec as { generation?: number }).generation ?? 0));
+    for (const old of all.slice(0, Math.max(0, all.length - MAX_PLANS))) this.api.deleteObject(this.plans, ns, old.metadata.name ?? '');
+  }
+
+  // ---- InstallPlan execution (§3) ----
+
+  private executePlan(plan: KObject): void {
+    const st = (plan.status ?? {}) as { phase?: string; plan?: PlanStep[]; conditions?: Cond[] };
+    const spec = plan.spec as { approved?: boolean };
+    if (st.phase === 'RequiresApproval' && spec.approved) {
+      plan = this.writeStatus(this.plans, plan, { ...st, phase: 'Installing' });
+    }
+    const cur = (plan.status ?? {}) as typeof st;
+    if (cur.phase !== 'Installing') return;
+    if (this.failNextInstallPlan) {
+      const message = this.failNextInstallPlan;
+      this.failNextInstallPlan = undefined;
+      this.writeStatus(this.plans, plan, { ...cur, phase: 'Failed', message, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      return;
+    }
+    const steps = (cur.plan ?? []).map((s) => ({ ...s, resource: { ...s.resource } }));
+    const order = (k: string) => (k === 'CustomResourceDefinition' ? 0 : k === 'ClusterServiceVersion' ? 2 : 1);
+    const startTime = now();
+    try {
+      for (const step of [...steps].sort((a, b) => order(a.resource.kind) - order(b.resource.kind))) {
+        const obj = JSON.parse(step.resource.manifest) as KObject;
+        const r = this.api.resources.find(step.resource.group, step.resource.version, this.pluralOf(step.resource.group, step.resource.version, step.resource.kind));
+        if (!r) {
+          step.status = 'UnsupportedResource';
+          throw new ApiStatusError(422, 'Invalid', `${step.resource.kind} is not a supported resource`);
+        }
+        obj.metadata.labels = { ...obj.metadata.labels, 'olm.managed': 'true' };
+        const found = this.exists(r, obj.metadata.namespace, obj.metadata.name ?? '');
+        if (found) {
+          step.status = 'Present';
+          if (r.kind === 'CustomResourceDefinition') this.api.updateObject(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion } } as KObject);
+        } else {
+          if (r.kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
+          this.api.createObject(r, obj);
+          step.status = 'Created';
+        }
+      }
+    } catch (err) {
+      const message = `error creating objects: ${(err as Error).message}`;
+      this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message, startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      return;
+    }
+    this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Complete', startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
+  }
+
+  private pluralOf(group: string, version: string, kind: string): string {
+    return this.api.resources.all().find((r) => r.group === group && r.versions.includes(version) && r.kind === kind)?.resource ?? `${kind.toLowerCase()}s`;
+  }
+
+  // ---- OLM operator: the CSV phase machine (§4) ----
+
+  private setPhase(csv: KObject, phase: string, reason: string, message: string, extra: Record<string, unknown> = {}): KObject {
+    const st = (csv.status ?? {}) as { phase?: string; reason?: string; message?: string; conditions?: unknown[] };
+    if (st.phase === phase && st.reason === reason && st.message === message && Object.keys(extra).length === 0) return csv;
+    const t = now();
+    const conditions = st.phase === phase && st.reason === reason ? st.conditions : [...(st.conditions ?? []), { phase, reason, message, lastUpdateTime: t, lastTransitionTime: t }].slice(-20);
+    const next = this.writeStatus(this.csvs, csv, { ...st, ...extra, phase, reason, message, lastUpdateTime: t, lastTransitionTime: st.phase === phase ? (st as { lastTransitionTime?: string }).lastTransitionTime : t, conditions });
+    if (st.phase !== phase || st.reason !== reason) this.event(next, phase === 'Failed' ? 'Warning' : 'Normal', reason, message);
+    return next;
+  }
+
+  private event(obj: KObject, type: string, reason: string, message: string): void {
+    const evRes = this.res('', 'v1', 'events');
+    const t = now();
+    try {
+      this.api.createObject(evRes, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${obj.metadata.name}.${randomBytes(8).toString('hex')}`, namespace: obj.metadata.namespace },
+        involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion },
+        reason, message, type, count: 1, firstTimestamp: t, lastTimestamp: t, source: { component: 'operator-lifecycle-manager' }, reportingComponent: 'operator-lifecycle-manager',
+      });
+    } catch {
+      // events are best effort, as in a real cluster
+    }
+  }
+
+  private syncCsv(csv: KObject): void {
+    const ns = csv.metadata.namespace ?? '';
+    const name = csv.metadata.name ?? '';
+    if (csv.metadata.deletionTimestamp) {
+      this.deleteCopies(csv, []);
+      if (csv.metadata.finalizers?.includes(CSV_FINALIZER)) this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, finalizers: csv.metadata.finalizers.filter((f) => f !== CSV_FINALIZER) } });
+      return;
+    }
+    const spec = csv.spec as { installModes?: { type: string; supported: boolean }[]; replaces?: string; install?: { spec?: { deployments?: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }[] } }; customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[]; required?: { name: string; version: string; kind: string }[] } };
+    const st = (csv.status ?? {}) as { phase?: string; reason?: string };
+    let phase = st.phase ?? '';
+
+    // Pre-checks: OperatorGroup membership and install modes (§4.1, §7).
+    const { og, error } = this.operatorGroupOf(ns);
+    if (error) {
+      this.setPhase(csv, 'Failed', error.reason, error.message);
+      return;
+    }
+    const targets = ((og!.status as { namespaces?: string[] } | undefined)?.namespaces) ?? [];
+    const annotations = { 'olm.operatorGroup': og!.metadata.name ?? '', 'olm.operatorNamespace': ns, 'olm.targetNamespaces': targetNamespacesAnnotation(targets) };
+    const have = csv.metadata.annotations ?? {};
+    if (Object.entries(annotations).some(([k, v]) => have[k] !== v)) {
+      csv = this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, annotations: { ...have, ...annotations } } });
+    }
+    if (targets.length === 0) {
+      this.setPhase(csv, 'Failed', 'NoTargetNamespaces', 'no targetNamespaces are matched operatorgroups namespace selection');
+      return;
+    }
+    const verdict = supportsTargetNamespaces(spec.installModes ?? [], ns, targets);
+    if (!verdict.ok) {
+      this.setPhase(csv, 'Failed', verdict.reason, verdict.message);
+      return;
+    }
+    if (phase === 'Failed' && OG_FAILURE_REASONS.has(st.reason ?? '')) {
+      csv = this.setPhase(csv, 'Pending', 'RequirementsUnknown', 'requirements not yet checked');
+      phase = 'Pending';
+    }
+
+    const others = this.api.storeList(this.csvs, ns).filter((c) => c.metadata.name !== name && !isCopiedCsv(c as unknown as ClusterServiceVersion));
+    const replacer = others.find((c) => (c.spec as { replaces?: string }).replaces === name);
+
+    switch (phase) {
+      case '':
+      case 'None':
+        this.setPhase(csv, 'Pending', 'RequirementsUnknown', 'requirements not yet checked');
+        return;
+      case 'Pending': {
+        const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
+        const required = [...(spec.customresourcedefinitions?.owned ?? []), ...(spec.customresourcedefinitions?.required ?? [])];
+        const requirementStatus = required.map((d) => {
+          const crd = this.exists(crdRes, undefined, d.name);
+          return { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: d.name, status: crd ? 'Present' : 'NotPresent', message: crd ? 'CRD is present and Established condition is true' : 'CRD is not present', ...(crd ? { uuid: crd.metadata.uid } : {}) };
+        });
+        if (requirementStatus.some((r) => r.status !== 'Present')) {
+          this.setPhase(csv, 'Pending', 'RequirementsNotMet', 'one or more requirements couldn\'t be found', { requirementStatus });
+          return;
+        }
+        if (spec.replaces) {
+          const old = others.find((c) => c.metadata.name === spec.replaces);
+          if (old && (old.status as { phase?: string } | undefined)?.phase !== 'Replacing') return;
+        }
+        this.setPhase(csv, 'InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install', { requirementStatus });
+        return;
+      }
+      case 'InstallReady': {
+        for (const d of spec.install?.spec?.deployments ?? []) this.ensureDeployment(csv, d);
+        this.setPhase(csv, 'Installing', 'InstallSucceeded', 'waiting for install components to report healthy');
+        return;
+      }
+      case 'Installing': {
+        const waitingFor = (spec.install?.spec?.deployments ?? []).find((d) => !this.deploymentAvailable(ns, d.name));
+        if (waitingFor) {
+          this.setPhase(csv, 'Installing', 'InstallWaiting', `installing: waiting for deployment ${waitingFor.name} to become ready: deployment "${waitingFor.name}" not available: Deployment does not have minimum availability.`);
+          return;
+        }
+        this.setPhase(csv, 'Succeeded', 'InstallSucceeded', 'install strategy completed with no errors');
+        return;
+      }
+      case 'Succeeded': {
+        if (replacer) {
+          this.setPhase(csv, 'Replacing', 'BeingReplaced', `being replaced by csv: ${replacer.metadata.name}`);
+          return;
+        }
+        this.syncCopies(csv, og!, targets);
+        return;
+      }
+      case 'Replacing': {
+        if (replacer && (replacer.status as { phase?: string } | undefined)?.phase === 'Succeeded') {
+          this.setPhase(csv, 'Deleting', 'Replaced', 'has been replaced by a newer ClusterServiceVersion that has successfully installed.');
+        }
+        return;
+      }
+      case 'Deleting':
+        this.api.deleteObject(this.csvs, ns, name);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private ensureDeployment(csv: KObject, d: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }): void {
+    const ns = csv.metadata.namespace ?? '';
+    const metadata = {
+      name: d.name,
+      namespace: ns,
+      labels: { ...d.label, 'olm.owner': csv.metadata.name ?? '', 'olm.owner.kind': 'ClusterServiceVersion', 'olm.owner.namespace': ns, 'olm.managed': 'true' },
+      ownerReferences: [{ apiVersion: `${OLM}/v1alpha1`, kind: 'ClusterServiceVersion', name: csv.metadata.name ?? '', uid: csv.metadata.uid ?? '', controller: false, blockOwnerDeletion: false }],
+    };
+    const existing = this.exists(this.deployments, ns, d.name);
+    if (existing) {
+      // An upgrade takes over the previous version's deployment: new spec, new owner, and it
+      // rolls out again (not available until the new pods would be).
+      this.api.updateObject(this.deployments, { ...existing, metadata: { ...existing.metadata, ...metadata, resourceVersion: existing.metadata.resourceVersion }, spec: d.spec } as KObject);
+      const cur = this.exists(this.deployments, ns, d.name)!;
+      this.api.updateObject(this.deployments, { ...cur, status: {} } as KObject, 'status');
+    } else {
+      this.api.createObject(this.deployments, { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: d.spec });
+    }
+    // There is no kubelet: the deployment reports available after a delay.
+    const t = setTimeout(() => {
+      const cur = this.exists(this.deployments, ns, d.name);
+      if (!cur) return;
+      const replicas = ((cur.spec as { replicas?: number }).replicas ?? 1);
+      this.api.updateObject(this.deployments, { ...cur, status: { observedGeneration: cur.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastTransitionTime: now() }] } }, 'status');
+    }, this.opts.deploymentDelayMs);
+    t.unref();
+  }
+
+  private deploymentAvailable(ns: string, name: string): boolean {
+    const d = this.exists(this.deployments, ns, name);
+    const st = (d?.status ?? {}) as { availableReplicas?: number };
+    const replicas = ((d?.spec as { replicas?: number } | undefined)?.replicas ?? 1);
+    return !!d && (st.availableReplicas ?? 0) >= replicas;
+  }
+
+  // ---- Copied CSVs (§4.4) ----
+
+  private copiesDisabled(targets: readonly string[]): boolean {
+    const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
+    const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
+    return isAllNamespaces(targets) && (cfg?.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true;
+  }
+
+  private syncCopies(csv: KObject, og: KObject, targets: string[]): void {
+    const ns = csv.metadata.namespace ?? '';
+    const reason = (csv.status as { reason?: string } | undefined)?.reason ?? '';
+    const ownOnly = targets.length === 1 && targets[0] === ns;
+    if (ownOnly || NOT_COPIABLE.has(reason) || this.copiesDisabled(targets)) {
+      this.deleteCopies(csv, []);
+      return;
+    }
+    const all = isAllNamespaces(targets) ? this.namespaceFacts().map((n) => n.name) : targets;
+    const wanted = all.filter((t) => t !== ns && this.exists(this.namespaces, undefined, t));
+    for (const target of wanted) this.ensureCopy(csv, target);
+    this.deleteCopies(csv, wanted);
+    void og;
+  }
+
+  private ensureCopy(csv: KObject, target: string): void {
+    const ns = csv.metadata.namespace ?? '';
+    const annotations = { ...csv.metadata.annotations };
+    delete annotations['olm.targetNamespaces'];
+    delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
+    const labels = Object.fromEntries(Object.entries(csv.metadata.labels ?? {}).filter(([k]) => !k.startsWith('operators.coreos.com/')));
+    labels['olm.copiedFrom'] = ns;
+    const status = { ...(csv.status as object), reason: 'Copied', message: `The operator is running in ${ns} but is managing this namespace` };
+    const existing = this.exists(this.csvs, target, csv.metadata.name ?? '');
+    if (!existing) {
+      const created = this.api.createObject(this.csvs, { apiVersion: csv.apiVersion, kind: csv.kind, metadata: { name: csv.metadata.name, namespace: target, labels, annotations }, spec: csv.spec } as KObject);
+      this.writeStatus(this.csvs, created, status);
+      return;
+    }
+    if (!isCopiedCsv(existing as unknown as ClusterServiceVersion)) return;
+    let cur = existing;
+    if (JSON.stringify(cur.spec) !== JSON.stringify(csv.spec) || JSON.stringify(cur.metadata.labels) !== JSON.stringify(labels)) {
+      cur = this.api.updateObject(this.csvs, { ...cur, metadata: { ...cur.metadata, labels, annotations }, spec: csv.spec } as KObject);
+    }
+    this.writeStatus(this.csvs, cur, status);
+  }
+
+  /** Deletes this CSV's copies everywhere except in `keep`. */
+  private deleteCopies(csv: KObject, keep: readonly string[]): void {
+    const ns = csv.metadata.namespace ?? '';
+    for (const c of this.api.storeList(this.csvs)) {
+      if (c.metadata.name !== csv.metadata.name || c.metadata.namespace === ns) continue;
+      if (c.metadata.labels?.['olm.copiedFrom'] !== ns) continue;
+      if (keep.includes(c.metadata.namespace ?? '')) continue;
+      try {
+        this.api.deleteObject(this.csvs, c.metadata.namespace, c.metadata.name ?? '');
+      } catch (err) {
+        if (!(err instanceof ApiStatusError && err.code === 404)) throw err;
+      }
+    }
+  }
+
+  /** Removes copies whose source CSV is gone (the source's namespace pass cannot see them). */
+  sweepOrphanCopies(): void {
+    for (const c of this.api.storeList(this.csvs)) {
+      const from = c.metadata.labels?.['olm.copiedFrom'];
+      if (!from) continue;
+      const src = this.exists(this.csvs, from, c.metadata.name ?? '');
+      if (!src || src.metadata.deletionTimestamp) {
+        try {
+          this.api.deleteObject(this.csvs, c.metadata.namespace, c.metadata.name ?? '');
+        } catch {
+          // gone already
+        }
+      }
+    }
+  }
+
+  // ---- Subscription status (§2.1, §2.2) ----
+
+  private syncSubscriptionStatus(ns: string): void {
+    for (const sub of this.api.storeList(this.subs, ns)) {
+      const spec = sub.spec as { source: string; sourceNamespace: string };
+      const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string }; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
+      const entry = this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
+      const healthy = !!entry && entry.healthy;
+      const relevant = this.catalogs.healthy().concat([...this.catalogs.entries.values()].filter((e) => !e.healthy)).filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace);
+      st.catalogHealth = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace }, healthy: e.healthy, lastUpdated: st.lastUpdated ?? now() })).sort((a, b) => a.catalogSourceRef.name.localeCompare(b.catalogSourceRef.name));
+      st.conditions = healthy
+        ? setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' })
+        : setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'True', reason: 'UnhealthyCatalogSourceFound', message: `targeted catalogsource ${spec.sourceNamespace}/${spec.source} ${entry ? 'unhealthy' : 'missing'}` });
+
+      const planName = st.installPlanRef?.name;
+      const plan = planName ? this.exists(this.plans, ns, planName) : undefined;
+      const phase = (plan?.status as { phase?: string } | undefined)?.phase;
+      if (planName && !plan) {
+        if (st.state === 'UpgradePending') {
+          delete st.installPlanRef;
+          delete st.installplan;
+          delete st.currentCSV;
+          st.state = '';
+        } else st.conditions = setCondition(st.conditions, { type: 'InstallPlanMissing', status: 'True', reason: 'ReferencedInstallPlanNotFound' });
+      }
+      if (plan) {
+        st.conditions = removeCondition(st.conditions, 'InstallPlanMissing');
+        const installed = (plan.status as { conditions?: Cond[] } | undefined)?.conditions?.find((c) => c.type === 'Installed');
+        if (phase === 'Complete') {
+          st.conditions = removeCondition(removeCondition(st.conditions, 'InstallPlanPending'), 'InstallPlanFailed');
+        } else if (phase === 'Failed') {
+          st.conditions = setCondition(removeCondition(st.conditions, 'InstallPlanPending'), { type: 'InstallPlanFailed', status: 'True', reason: installed?.reason ?? 'InstallPlanFailed', message: installed?.message ?? '' });
+        } else {
+          st.conditions = setCondition(st.conditions, { type: 'InstallPlanPending', status: 'True', reason: phase || 'InstallPlanNotYetReconciled', ...(installed?.message ? { message: installed.message } : {}) });
+        }
+      }
+      if (st.currentCSV) {
+        if (this.exists(this.csvs, ns, st.currentCSV)) {
+          st.state = 'AtLatestKnown';
+          st.installedCSV = st.currentCSV;
+        } else st.state = 'UpgradePending';
+      }
+      const next = { ...st, lastUpdated: JSON.stringify({ ...st, lastUpdated: undefined }) === JSON.stringify({ ...(sub.status as object), lastUpdated: undefined }) ? st.lastUpdated : now() };
+      this.writeStatus(this.subs, sub, next);
+    }
+  }
+}
