@@ -35,6 +35,8 @@ export interface ApiHooks {
   fault?: (req: IncomingMessage) => { code: number; reason: string; message: string } | undefined;
   /** Extra latency (fault injection). */
   delayMs?: () => number;
+  /** Sandbox-only paths under /sandbox/ (fault control), for cluster-admins. */
+  sandboxPath?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
 }
 
 export class ApiServer {
@@ -148,6 +150,10 @@ export class ApiServer {
     const user = this.authenticate(req);
     if (!user) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
 
+    if (path.startsWith('/sandbox/') && this.hooks.sandboxPath) {
+      if (!authorize(this.rbac, user, { verb: '*', group: '*', resource: '*' })) return sendStatus(res, 403, 'Forbidden', `forbidden: only cluster-admins may use ${path}`);
+      return this.hooks.sandboxPath(req, res, path);
+    }
     const rp = this.parseResourcePath(path);
     if (!rp) {
       if (!authorize(this.rbac, user, { verb: (req.method ?? 'GET').toLowerCase(), group: '', resource: '', path })) {

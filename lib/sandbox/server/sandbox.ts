@@ -14,6 +14,7 @@ import type { KObject } from '../store/types';
 import { ApiServer } from './api-server';
 import { ApiStatusError } from './http-util';
 import { ensureServingCert } from './tls';
+import { Faults } from './faults';
 
 export type Flavor = 'upstream' | 'openshift';
 
@@ -44,6 +45,7 @@ export interface Sandbox {
   store: Store;
   api: ApiServer;
   olm: Olm;
+  faults: Faults;
   flavor: Flavor;
   stop(): Promise<void>;
 }
@@ -129,6 +131,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ]);
   api.start();
   const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], deploymentDelayMs: opts.deploymentDelayMs });
+  const faults = new Faults(api, olm);
+  api.hooks.sandboxPath = async (req, res, path) => {
+    if (path === '/sandbox/faults') return faults.handle(req, res);
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: `no sandbox endpoint ${path}` }));
+  };
 
   const tls = ensureServingCert(dir);
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
@@ -149,7 +157,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
 
   return {
-    url, caPem: tls.cert, port, kubeconfigPath, tokens, kubeconfigs, store, api, olm, flavor,
+    url, caPem: tls.cert, port, kubeconfigPath, tokens, kubeconfigs, store, api, olm, faults, flavor,
     stop: async () => {
       await olm.stop();
       api.stop();

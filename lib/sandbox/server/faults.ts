@@ -1,0 +1,77 @@
+// Faults on demand, for tests and demos: `POST /sandbox/faults` (cluster-admin only) with a JSON
+// body, e.g. `kubectl create --raw /sandbox/faults -f faults.json`. Every field is optional:
+//   { "catalogUnhealthy": { "namespace": "olm", "name": "demo", "unhealthy": true },
+//     "failNextInstallPlan": "image pull failed",
+//     "dropWatches": true,
+//     "errors": { "share": 0.2, "code": 500 },      // or 429; share 0 turns it off
+//     "latencyMs": 300 }
+// `GET /sandbox/faults` shows what is set.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Olm } from '../olm/olm';
+import type { ApiServer } from './api-server';
+import { readJsonBody, sendJson, sendStatus } from './http-util';
+
+const FaultRequest = z
+  .object({
+    catalogUnhealthy: z.object({ namespace: z.string().min(1), name: z.string().min(1), unhealthy: z.boolean() }).optional(),
+    failNextInstallPlan: z.string().min(1).optional(),
+    dropWatches: z.boolean().optional(),
+    errors: z.object({ share: z.number().min(0).max(1), code: z.union([z.literal(500), z.literal(429), z.literal(503)]) }).optional(),
+    latencyMs: z.number().int().min(0).max(60_000).optional(),
+  })
+  .strict();
+
+export class Faults {
+  private errorShare = 0;
+  private errorCode: 500 | 429 | 503 = 500;
+  private latency = 0;
+
+  constructor(
+    private readonly api: ApiServer,
+    private readonly olm: Olm,
+  ) {
+    api.hooks.fault = (req) => {
+      if (this.errorShare <= 0 || (req.url ?? '').startsWith('/sandbox/')) return undefined;
+      if (Math.random() >= this.errorShare) return undefined;
+      return this.errorCode === 429
+        ? { code: 429, reason: 'TooManyRequests', message: 'the sandbox is throttling requests (fault injection); retry later' }
+        : { code: this.errorCode, reason: this.errorCode === 503 ? 'ServiceUnavailable' : 'InternalError', message: 'Internal error occurred: injected by the sandbox fault settings' };
+    };
+    api.hooks.delayMs = () => this.latency;
+  }
+
+  state() {
+    return { errors: { share: this.errorShare, code: this.errorCode }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null };
+  }
+
+  /** Applies a fault request; returns what happened, or an error message for a bad request. */
+  apply(body: unknown): { ok: true; result: Record<string, unknown> } | { ok: false; message: string } {
+    const parsed = FaultRequest.safeParse(body ?? {});
+    if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+    const f = parsed.data;
+    const result: Record<string, unknown> = {};
+    if (f.catalogUnhealthy) {
+      const { namespace, name, unhealthy } = f.catalogUnhealthy;
+      if (!this.olm.catalogs.setBroken(namespace, name, unhealthy)) return { ok: false, message: `no CatalogSource ${namespace}/${name} is served by the sandbox` };
+      result.catalogUnhealthy = f.catalogUnhealthy;
+    }
+    if (f.failNextInstallPlan) this.olm.operators.failNextInstallPlan = f.failNextInstallPlan;
+    if (f.dropWatches) result.droppedWatches = this.api.dropWatches();
+    if (f.errors) {
+      this.errorShare = f.errors.share;
+      this.errorCode = f.errors.code;
+    }
+    if (f.latencyMs !== undefined) this.latency = f.latencyMs;
+    return { ok: true, result: { ...result, ...this.state() } };
+  }
+
+  /** Serves /sandbox/faults; the caller has authenticated the request as an admin. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET') return sendJson(res, 200, this.state());
+    if (req.method !== 'POST') return sendStatus(res, 405, 'MethodNotAllowed', 'use GET or POST on /sandbox/faults');
+    const out = this.apply(await readJsonBody(req));
+    if (!out.ok) return sendStatus(res, 400, 'BadRequest', out.message);
+    sendJson(res, 200, out.result);
+  }
+}
