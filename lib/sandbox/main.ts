@@ -13,7 +13,8 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     users' kubeconfigs and tokens.json are written beside it
   --catalog DIR     an FBC catalog folder (repeatable): a CatalogSource named after the folder, in
                     the catalog namespace, served over the registry gRPC API; its packages appear
-                    as PackageManifests`;
+                    as PackageManifests. Without --catalog the sandbox serves the project's demo
+                    catalog (CatalogSource olm-console-demo)`;
 
 function main(): void {
   let values;

@@ -76,14 +76,14 @@ export class CatalogSources {
   }
 
   /** Creates the CatalogSource for a folder given with --catalog, unless it exists. */
-  seed(dir: string, namespace = this.globalNamespace): void {
-    const name = catalogSourceName(dir);
+  seed(dir: string, as: { name?: string; displayName?: string; publisher?: string } = {}, namespace = this.globalNamespace): void {
+    const name = as.name ?? catalogSourceName(dir);
     if (this.api.storeGet(this.resource, namespace, name)) return;
     this.api.createObject(this.resource, {
       apiVersion: 'operators.coreos.com/v1alpha1',
       kind: 'CatalogSource',
       metadata: { name, namespace, annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) } },
-      spec: { sourceType: 'grpc', displayName: basename(resolve(dir)), publisher: 'olm-console sandbox', updateStrategy: { registryPoll: { interval: '10m' } } },
+      spec: { sourceType: 'grpc', displayName: as.displayName ?? basename(resolve(dir)), publisher: as.publisher ?? 'olm-console sandbox', updateStrategy: { registryPoll: { interval: '10m' } } },
     });
   }
 

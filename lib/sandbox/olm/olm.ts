@@ -3,6 +3,7 @@
 // server's change hook and act through the same API machinery clients use.
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
+import { DEMO_CATALOG_DIR, DEMO_CATALOG_SOURCE } from '../demo-catalog/location';
 import { CatalogSources } from './catalog-sources';
 import { Operators } from './operators';
 import { packageManifestResource } from './packageserver';
@@ -18,6 +19,8 @@ export interface Olm {
 export interface OlmOptions {
   catalogNamespace: string;
   catalogDirs: string[];
+  /** Seed the demo catalog (when no --catalog is given). */
+  demo?: boolean;
   /** How long Deployments take to report available (there is no kubelet). */
   deploymentDelayMs?: number;
 }
@@ -104,6 +107,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
     }
   };
   for (const dir of opts.catalogDirs) catalogs.seed(dir);
+  if (opts.demo) catalogs.seed(DEMO_CATALOG_DIR, DEMO_CATALOG_SOURCE);
   const csRes = api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
   // Catalogs kept in a data file come back too; every reconcile goes through the one queue, so
   // a CatalogSource is never reconciled twice at once.

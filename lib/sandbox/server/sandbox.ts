@@ -26,6 +26,8 @@ export interface SandboxOptions {
   /** Where the admin kubeconfig is written; the seed users' files and tokens go beside it. */
   kubeconfigPath?: string;
   catalogs?: string[];
+  /** Seed the demo catalog; default: when no catalogs are given (tests turn it off). */
+  demo?: boolean;
   /** Changes a watch can resume across (tests make it small to see 410 Gone). */
   historyLimit?: number;
   /** How long operator Deployments take to report available (default 1.5 s). */
@@ -130,7 +132,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} },
   ]);
   api.start();
-  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], deploymentDelayMs: opts.deploymentDelayMs });
+  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs });
   const faults = new Faults(api, olm);
   api.hooks.sandboxPath = async (req, res, path) => {
     if (path === '/sandbox/faults') return faults.handle(req, res);
