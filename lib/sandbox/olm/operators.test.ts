@@ -45,6 +45,9 @@ describe('OLM emulation', () => {
       { name: 'webhook', bundles: [{ version: '1.0.0' }] },
       { name: 'ownonly', bundles: [{ version: '1.0.0', installModes: { AllNamespaces: false, SingleNamespace: false } }] },
       { name: 'needy', bundles: [{ version: '1.0.0', requiresGvk: { group: 'nowhere.example.com', version: 'v1', kind: 'Ghost' } }] },
+      { name: 'certs', group: 'certs.example.com', kind: 'Certificate', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
+      { name: 'secure', bundles: [{ version: '2.0.0', requiresGvk: { group: 'certs.example.com', version: 'v1', kind: 'Certificate' } }] },
+      { name: 'tenant', bundles: [{ version: '1.0.0', requiresPackage: { packageName: 'certs', versionRange: '>=1.0.0 <1.1.0' } }] },
     ]);
     writeFixtureCatalog(join(dir, 'cat-v2'), [
       { name: 'webhook', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
@@ -170,5 +173,26 @@ describe('OLM emulation', () => {
     await until(async () => !((await apps.listNamespacedDeployment({ namespace: 'operators' })).items.some((d) => d.metadata?.name === 'webhook-operator')), 'its deployment gone');
     const crd = await custom.getClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: 'webhooks.webhook.example.com' });
     assert.ok(crd, 'the CRD stays');
+  });
+
+  test('dependencies are installed in the same InstallPlan, each with a Subscription OLM generates', async () => {
+    await ns('deps');
+    await create('operatorgroups', 'deps', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['deps'] } }, 'v1');
+    await subscribe('deps', 'secure');
+    await until(async () => (await phaseOf('deps', 'secure.v2.0.0'))?.phase === 'Succeeded', 'secure Succeeded');
+    assert.equal((await phaseOf('deps', 'certs.v1.1.0'))?.phase, 'Succeeded', 'the provider of Certificate, at its channel head');
+    const plans = await list('installplans', 'deps');
+    assert.equal(plans.length, 1);
+    assert.deepEqual(plans[0]!.spec.clusterServiceVersionNames, ['secure.v2.0.0', 'certs.v1.1.0']);
+    const generated = await get('subscriptions', 'deps', 'certs-stable-cat-v1-olm');
+    assert.equal(generated.metadata.annotations?.['olm.generated-by'], plans[0]!.metadata.name);
+    assert.equal(generated.metadata.labels?.['olm.managed'], 'true');
+    assert.equal(generated.spec.startingCSV, 'certs.v1.1.0');
+
+    await ns('ranged');
+    await create('operatorgroups', 'ranged', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['ranged'] } }, 'v1');
+    await subscribe('ranged', 'tenant');
+    await until(async () => (await phaseOf('ranged', 'tenant.v1.0.0'))?.phase === 'Succeeded', 'tenant Succeeded');
+    assert.equal((await phaseOf('ranged', 'certs.v1.0.0'))?.phase, 'Succeeded', 'the newest certs within >=1.0.0 <1.1.0');
   });
 });

@@ -8,13 +8,15 @@ import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
 import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
 import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
+import { rangeContains, tryParseRange } from '../../olm/semver/range';
+import { tryParseVersionTolerant } from '../../olm/semver/version';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import type { CatalogSources } from './catalog-sources';
 import { stepsForBundle, type PlanStep } from './install-steps';
-import { resolveSubscription, unmetDependencies, type Resolution } from './resolver';
+import { dependencyInstalls, resolveSubscription, unmetDependencies, type DependencyInstall, type Resolution } from './resolver';
 
 const OLM = 'operators.coreos.com';
 const CSV_FINALIZER = 'operators.coreos.com/csv-cleanup';
@@ -45,6 +47,28 @@ function setCondition(conds: Cond[] | undefined, c: Cond): Cond[] {
 
 function removeCondition(conds: Cond[] | undefined, type: string): Cond[] {
   return (conds ?? []).filter((c) => c.type !== type);
+}
+
+/** Whether `version` of `pkg` stays inside every `olm.package.required` range of the installed CSVs. */
+function satisfiesInstalledRanges(pkg: string, version: string | undefined, installed: readonly KObject[]): boolean {
+  const v = tryParseVersionTolerant(version);
+  if (!v) return true;
+  for (const csv of installed) {
+    const text = csv.metadata.annotations?.['operatorframework.io/properties'];
+    if (!text) continue;
+    let props: { type: string; value: { packageName?: string; versionRange?: string } }[] = [];
+    try {
+      props = (JSON.parse(text) as { properties?: typeof props }).properties ?? [];
+    } catch {
+      continue;
+    }
+    for (const p of props) {
+      if (p.type !== 'olm.package.required' || p.value.packageName !== pkg || !p.value.versionRange) continue;
+      const parsed = tryParseRange(p.value.versionRange);
+      if ('range' in parsed && !rangeContains(parsed.range, v)) return false;
+    }
+  }
+  return true;
 }
 
 export class Operators {
@@ -152,7 +176,10 @@ export class Operators {
       const installed = installedName ? installedCsvs.find((c) => c.metadata.name === installedName) : undefined;
       // A currentCSV that is not there yet is still being installed: nothing new to resolve.
       if (st.currentCSV && !installed && (sub.status as { installPlanRef?: unknown } | undefined)?.installPlanRef) continue;
-      const r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined);
+      let r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined);
+      // The solver keeps every installed operator's package dependencies true: an upgrade that
+      // would leave another operator's required range is not taken.
+      if (r.kind === 'install' && installed && !satisfiesInstalledRanges(r.pkg.name, r.bundle.version, installedCsvs)) r = { kind: 'none' };
       let conditions = st.conditions;
       if (r.kind === 'failed') {
         conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: r.reason, message: r.message });
@@ -172,14 +199,25 @@ export class Operators {
       else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
     }
     if (work.length === 0) return;
-    this.createInstallPlan(ns, subs, work);
+    // Dependencies go into the same plan, with a Subscription OLM creates for each.
+    const subscribed = new Set(subs.map((s) => (s.spec as { name: string }).name));
+    const deps: DependencyInstall[] = [];
+    for (const { r } of work) {
+      for (const d of dependencyInstalls(r.bundle, catalogs, [...installedApis, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
+        if (!deps.some((x) => x.bundle.name === d.bundle.name)) deps.push(d);
+      }
+    }
+    this.createInstallPlan(ns, subs, work, deps);
   }
 
-  private createInstallPlan(ns: string, subs: KObject[], work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[]): void {
+  private createInstallPlan(ns: string, subs: KObject[], work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[], deps: DependencyInstall[] = []): void {
     const manual = subs.some((s) => (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual');
     const existing = this.api.storeList(this.plans, ns);
     const generation = 1 + Math.max(0, ...existing.map((p) => (p.spec as { generation?: number }).generation ?? 0), ...subs.map((s) => (s.status as { installPlanGeneration?: number } | undefined)?.installPlanGeneration ?? 0));
-    const steps: PlanStep[] = work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace }));
+    const steps: PlanStep[] = [
+      ...work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace })),
+      ...deps.flatMap((d) => stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.catalog.name, namespace: d.catalog.namespace })),
+    ];
     const labels: Record<string, string> = {};
     for (const { sub } of work) labels[`operators.coreos.com/${(sub.spec as { name: string }).name}.${ns}`] = '';
     let plan = this.api.createObject(this.plans, {
@@ -191,12 +229,12 @@ export class Operators {
         labels,
         ownerReferences: subs.map((s) => ({ apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', name: s.metadata.name ?? '', uid: s.metadata.uid ?? '', blockOwnerDeletion: false, controller: false })),
       },
-      spec: { clusterServiceVersionNames: work.map((w) => w.r.bundle.name), approval: manual ? 'Manual' : 'Automatic', approved: !manual, generation },
+      spec: { clusterServiceVersionNames: [...work.map((w) => w.r.bundle.name), ...deps.map((d) => d.bundle.name)], approval: manual ? 'Manual' : 'Automatic', approved: !manual, generation },
     });
     // Second write, as OLM does: the status with the plan.
     plan = this.writeStatus(this.plans, plan, {
       phase: manual ? 'RequiresApproval' : 'Installing',
-      catalogSources: [...new Set(work.map((w) => w.r.catalog.name))],
+      catalogSources: [...new Set([...work.map((w) => w.r.catalog.name), ...deps.map((d) => d.catalog.name)])],
       plan: steps,
       bundleLookups: [],
     });
@@ -207,6 +245,24 @@ export class Operators {
         conditions: (sub.status as { conditions?: Cond[] }).conditions,
         currentCSV: r.bundle.name,
         installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid, resourceVersion: plan.metadata.resourceVersion },
+        installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
+        installPlanGeneration: generation,
+        state: 'UpgradePending',
+        lastUpdated: now(),
+      });
+    }
+    for (const d of deps) {
+      const name = `${d.pkg.name}-${d.channel}-${d.catalog.name}-${d.catalog.namespace}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 253);
+      if (this.exists(this.subs, ns, name)) continue;
+      const created = this.api.createObject(this.subs, {
+        apiVersion: `${OLM}/v1alpha1`,
+        kind: 'Subscription',
+        metadata: { name, namespace: ns, labels: { 'olm.managed': 'true', [`operators.coreos.com/${d.pkg.name}.${ns}`]: '' }, annotations: { 'olm.generated-by': plan.metadata.name ?? '' } },
+        spec: { name: d.pkg.name, source: d.catalog.name, sourceNamespace: d.catalog.namespace, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' },
+      });
+      this.writeStatus(this.subs, created, {
+        currentCSV: d.bundle.name,
+        installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid },
         installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
         installPlanGeneration: generation,
         state: 'UpgradePending',

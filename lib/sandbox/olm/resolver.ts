@@ -92,3 +92,70 @@ export function unmetDependencies(bundle: BundleModel, catalogs: readonly Catalo
   }
   return problems;
 }
+
+export interface DependencyInstall {
+  pkg: PackageModel;
+  bundle: BundleModel;
+  channel: string;
+  catalog: CatalogEntry;
+}
+
+/**
+ * The operators to install with a bundle so that its dependencies are met, as OLM adds them to
+ * the same InstallPlan: for each required API not provided in the namespace (or by the plan), the
+ * default-channel head of a package providing it; for each required package not subscribed in
+ * the namespace, the newest entry of its default channel within the range. Recursive; `provided`
+ * and `subscribed` say what the namespace already has.
+ */
+export function dependencyInstalls(bundle: BundleModel, catalogs: readonly CatalogEntry[], provided: readonly ProvidedApi[], subscribed: ReadonlySet<string>): DependencyInstall[] {
+  const out: DependencyInstall[] = [];
+  const have = [...provided];
+  const packages = new Set(subscribed);
+  const sorted = [...catalogs].sort((a, b) => a.key.localeCompare(b.key));
+  const add = (d: DependencyInstall) => {
+    out.push(d);
+    packages.add(d.pkg.name);
+    have.push(...d.bundle.providedApis);
+    visit(d.bundle);
+  };
+  const visit = (b: BundleModel) => {
+    for (const g of b.requiredApis) {
+      if (have.some((a) => a.group === g.group && a.version === g.version && a.kind === g.kind)) continue;
+      for (const c of sorted) {
+        const found = [...(c.catalog?.packages.values() ?? [])].sort((x, y) => x.name.localeCompare(y.name)).find((p) => {
+          const head = p.defaultChannel ? headOfChannel(p, p.defaultChannel) : undefined;
+          return head?.providedApis.some((a) => a.group === g.group && a.version === g.version && a.kind === g.kind);
+        });
+        if (found) {
+          add({ pkg: found, bundle: headOfChannel(found, found.defaultChannel!)!, channel: found.defaultChannel!, catalog: c });
+          break;
+        }
+      }
+    }
+    for (const req of b.requiredPackages) {
+      if (packages.has(req.packageName)) continue;
+      const parsed = tryParseRange(req.versionRange);
+      const range = 'range' in parsed ? parsed.range : undefined;
+      for (const c of sorted) {
+        const p = c.catalog?.packages.get(req.packageName);
+        if (!p?.defaultChannel) continue;
+        const graph = packageChannelGraph(p, p.defaultChannel)!;
+        const pick = graph.order.map((n) => p.bundles.get(n)!).find((x) => {
+          const v = tryParseVersionTolerant(x.version);
+          return v && (!range || rangeContains(range, v));
+        });
+        if (pick) {
+          add({ pkg: p, bundle: pick, channel: p.defaultChannel, catalog: c });
+          break;
+        }
+      }
+    }
+  };
+  visit(bundle);
+  return out;
+}
+
+function headOfChannel(p: PackageModel, channel: string): BundleModel | undefined {
+  const g = packageChannelGraph(p, channel);
+  return g?.head ? p.bundles.get(g.head) : undefined;
+}
