@@ -47,6 +47,8 @@ describe('OLM emulation', () => {
       { name: 'needy', bundles: [{ version: '1.0.0', requiresGvk: { group: 'nowhere.example.com', version: 'v1', kind: 'Ghost' } }] },
       { name: 'certs', group: 'certs.example.com', kind: 'Certificate', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
       { name: 'secure', bundles: [{ version: '2.0.0', requiresGvk: { group: 'certs.example.com', version: 'v1', kind: 'Certificate' } }] },
+      { name: 'gw-a', group: 'net.example.com', kind: 'Gateway', bundles: [{ version: '1.0.0' }] },
+      { name: 'gw-b', group: 'net.example.com', kind: 'Gateway', bundles: [{ version: '1.0.0' }] },
       { name: 'tenant', bundles: [{ version: '1.0.0', requiresPackage: { packageName: 'certs', versionRange: '>=1.0.0 <1.1.0' } }] },
     ]);
     writeFixtureCatalog(join(dir, 'cat-v2'), [
@@ -194,5 +196,21 @@ describe('OLM emulation', () => {
     await subscribe('ranged', 'tenant');
     await until(async () => (await phaseOf('ranged', 'tenant.v1.0.0'))?.phase === 'Succeeded', 'tenant Succeeded');
     assert.equal((await phaseOf('ranged', 'certs.v1.0.0'))?.phase, 'Succeeded', 'the newest certs within >=1.0.0 <1.1.0');
+  });
+
+  test('intersecting OperatorGroups providing the same API: InterOperatorGroupOwnerConflict', async () => {
+    await subscribe('operators', 'gw-a');
+    await until(async () => (await phaseOf('operators', 'gw-a.v1.0.0'))?.phase === 'Succeeded', 'gw-a Succeeded');
+    const global = await get('operatorgroups', 'operators', 'global-operators', 'v1');
+    assert.equal(global.metadata.annotations?.['olm.providedAPIs'], 'Gateway.v1.net.example.com');
+    await ns('gwns');
+    await create('operatorgroups', 'gwns', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['gwns'] } }, 'v1');
+    await subscribe('gwns', 'gw-b');
+    const st = await until(async () => {
+      const s = await phaseOf('gwns', 'gw-b.v1.0.0');
+      return s?.reason === 'InterOperatorGroupOwnerConflict' ? s : undefined;
+    }, 'InterOperatorGroupOwnerConflict');
+    assert.equal(st.phase, 'Failed');
+    assert.equal((st as { message?: string }).message, 'intersecting operatorgroups provide the same apis');
   });
 });

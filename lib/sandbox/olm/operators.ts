@@ -7,6 +7,7 @@ import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-
 import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
 import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
 import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
+import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
 import { rangeContains, tryParseRange } from '../../olm/semver/range';
 import { tryParseVersionTolerant } from '../../olm/semver/version';
@@ -142,7 +143,31 @@ export class Operators {
         : removeCondition(conditions, 'MultipleOperatorGroup');
       const same = JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) && JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
       if (!same) this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
+      this.pruneProvidedApis(og);
     }
+  }
+
+  /** The annotation loses the APIs no CSV in the namespace provides any more (not while one is pending). */
+  private pruneProvidedApis(og: KObject): void {
+    if ((og.spec as { staticProvidedAPIs?: boolean } | undefined)?.staticProvidedAPIs) return;
+    const ns = og.metadata.namespace ?? '';
+    const csvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
+    if (csvs.some((c) => ['', 'Pending', undefined].includes((c.status as { phase?: string } | undefined)?.phase))) return;
+    const provided = csvs
+      // A CSV refused for an API conflict was never granted its APIs; every other CSV keeps them
+      // (pruning them while it waits on its OperatorGroup would make the two passes undo each other).
+      .filter((c) => !['InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs'].includes((c.status as { reason?: string } | undefined)?.reason ?? ''))
+      .flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    const cur = this.exists(this.ogs, ns, og.metadata.name ?? '')!;
+    const have = cur.metadata.annotations?.['olm.providedAPIs'] ?? '';
+    // Pruning only removes: APIs are added by the CSV checks, never here.
+    const still = new Set(provided);
+    const want = formatProvidedAPIs([...parseProvidedAPIs(have)].filter((a) => still.has(a)));
+    if (have === want) return;
+    const annotations = { ...cur.metadata.annotations };
+    if (want) annotations['olm.providedAPIs'] = want;
+    else delete annotations['olm.providedAPIs'];
+    this.api.updateObject(this.ogs, { ...cur, metadata: { ...cur.metadata, annotations } });
   }
 
   private operatorGroupOf(ns: string): { og?: KObject; error?: { reason: string; message: string } } {
@@ -384,6 +409,23 @@ export class Operators {
     if (!verdict.ok) {
       this.setPhase(csv, 'Failed', verdict.reason, verdict.message);
       return;
+    }
+    // Provided APIs: no two intersecting OperatorGroups may provide the same API (§5.3).
+    const apis = new Set((spec.customresourcedefinitions?.owned ?? []).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    if (apis.size > 0) {
+      const ownSurface = groupSurface(ns, targets);
+      const others = this.api.storeList(this.ogs).filter((o) => o.metadata.uid !== og!.metadata.uid && operatorGroupsIntersect(ownSurface, groupSurface(o.metadata.namespace ?? '', (o.status as { namespaces?: string[] } | undefined)?.namespaces ?? [])));
+      const union = new Set(others.flatMap((o) => [...parseProvidedAPIs(o.metadata.annotations?.['olm.providedAPIs'])]));
+      const outcome = providedApiOutcome(apis, parseProvidedAPIs(og!.metadata.annotations?.['olm.providedAPIs']), union, (og!.spec as { staticProvidedAPIs?: boolean } | undefined)?.staticProvidedAPIs === true);
+      if (outcome.action === 'fail') {
+        this.setPhase(csv, 'Failed', outcome.reason, outcome.message);
+        return;
+      }
+      if (outcome.action === 'add' || outcome.action === 'remove') {
+        const cur = this.exists(this.ogs, ns, og!.metadata.name ?? '')!;
+        this.api.updateObject(this.ogs, { ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, 'olm.providedAPIs': outcome.annotation } } });
+        return;
+      }
     }
     if (phase === 'Failed' && OG_FAILURE_REASONS.has(st.reason ?? '')) {
       csv = this.setPhase(csv, 'Pending', 'RequirementsUnknown', 'requirements not yet checked');

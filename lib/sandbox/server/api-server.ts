@@ -524,8 +524,10 @@ export class ApiServer {
 
   /** Replaces an object (or its status) as the API server would (used by controllers too). */
   updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false): KObject {
+    const before = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '')?.metadata.resourceVersion;
     const updated = this.store.update(storeKey(r), o, { subresource: subresource === 'status' ? 'status' : undefined, dryRun });
-    if (!dryRun) this.committed(r, updated.metadata.deletionTimestamp && !this.store.get(storeKey(r), updated.metadata.namespace, updated.metadata.name ?? '') ? 'DELETED' : 'MODIFIED', updated);
+    // A no-op update changes nothing and wakes no controller, as on a real API server.
+    if (!dryRun && updated.metadata.resourceVersion !== before) this.committed(r, updated.metadata.deletionTimestamp && !this.store.get(storeKey(r), updated.metadata.namespace, updated.metadata.name ?? '') ? 'DELETED' : 'MODIFIED', updated);
     return updated;
   }
 
