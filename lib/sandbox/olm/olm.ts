@@ -25,7 +25,7 @@ export interface OlmOptions {
   deploymentDelayMs?: number;
 }
 
-const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'deployments', 'customresourcedefinitions']);
+const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'operatorconditions', 'deployments']);
 
 export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   const catalogs = new CatalogSources(api, opts.catalogNamespace);

@@ -213,4 +213,25 @@ describe('OLM emulation', () => {
     assert.equal(st.phase, 'Failed');
     assert.equal((st as { message?: string }).message, 'intersecting operatorgroups provide the same apis');
   });
+
+  test('OperatorCondition Upgradeable=False holds the next version back in Pending', async () => {
+    await ns('held');
+    await create('operatorgroups', 'held', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['held'] } }, 'v1');
+    await subscribe('held', 'ladder', { installPlanApproval: 'Manual', startingCSV: 'ladder.v1.0.0' });
+    await approve('held', (await pendingPlan('held')).metadata.name);
+    await until(async () => (await phaseOf('held', 'ladder.v1.0.0'))?.phase === 'Succeeded', 'v1.0.0 Succeeded');
+    const oc = await until(() => get('operatorconditions', 'held', 'ladder.v1.0.0', 'v2'), 'an OperatorCondition for the CSV');
+    assert.deepEqual(oc.spec.deployments, ['ladder-operator']);
+    assert.deepEqual(oc.spec.serviceAccounts, ['ladder-operator']);
+    await custom.patchNamespacedCustomObject({ group: OLM, version: 'v2', namespace: 'held', plural: 'operatorconditions', name: 'ladder.v1.0.0', body: { spec: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'schema migration in progress', lastTransitionTime: '2026-01-01T00:00:00Z' }] } } }, merge);
+    await approve('held', (await pendingPlan('held')).metadata.name);
+    const st = await until(async () => {
+      const s = await phaseOf('held', 'ladder.v1.1.0');
+      return s?.reason === 'OperatorConditionNotUpgradeable' ? s : undefined;
+    }, 'the new version held in Pending');
+    assert.equal(st.phase, 'Pending');
+    assert.equal((st as { message?: string }).message, 'operator is not upgradeable: schema migration in progress');
+    await custom.patchNamespacedCustomObject({ group: OLM, version: 'v2', namespace: 'held', plural: 'operatorconditions', name: 'ladder.v1.0.0', body: { spec: { conditions: [{ type: 'Upgradeable', status: 'True', reason: 'Done', message: 'ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } } }, merge);
+    await until(async () => (await phaseOf('held', 'ladder.v1.1.0'))?.phase === 'Succeeded', 'the upgrade goes on once Upgradeable');
+  });
 });

@@ -9,6 +9,7 @@ import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } fro
 import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
 import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
+import { upgradeBlock, type OperatorCondition } from '../../olm/resources/operator-condition';
 import { rangeContains, tryParseRange } from '../../olm/semver/range';
 import { tryParseVersionTolerant } from '../../olm/semver/version';
 import type { ApiServer } from '../server/api-server';
@@ -385,6 +386,7 @@ export class Operators {
       if (csv.metadata.finalizers?.includes(CSV_FINALIZER)) this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, finalizers: csv.metadata.finalizers.filter((f) => f !== CSV_FINALIZER) } });
       return;
     }
+    this.ensureOperatorCondition(csv);
     const spec = csv.spec as { installModes?: { type: string; supported: boolean }[]; replaces?: string; install?: { spec?: { deployments?: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }[] } }; customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[]; required?: { name: string; version: string; kind: string }[] } };
     const st = (csv.status ?? {}) as { phase?: string; reason?: string };
     let phase = st.phase ?? '';
@@ -453,6 +455,13 @@ export class Operators {
         }
         if (spec.replaces) {
           const old = others.find((c) => c.metadata.name === spec.replaces);
+          // The installed version may hold its replacement back (OperatorCondition Upgradeable=False).
+          const oc = old ? this.exists(this.res(OLM, 'v2', 'operatorconditions'), ns, old.metadata.name ?? '') : undefined;
+          const block = oc ? upgradeBlock(oc as unknown as OperatorCondition) : { blocked: false as const };
+          if (block.blocked) {
+            this.setPhase(csv, 'Pending', 'OperatorConditionNotUpgradeable', block.message);
+            return;
+          }
           if (old && (old.status as { phase?: string } | undefined)?.phase !== 'Replacing') return;
         }
         this.setPhase(csv, 'InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install', { requirementStatus });
@@ -492,6 +501,27 @@ export class Operators {
       default:
         return;
     }
+  }
+
+  /** One OperatorCondition per installed CSV (§1.8): owned by it, naming its accounts and deployments. */
+  private ensureOperatorCondition(csv: KObject): void {
+    const ocRes = this.res(OLM, 'v2', 'operatorconditions');
+    const ns = csv.metadata.namespace ?? '';
+    const name = csv.metadata.name ?? '';
+    const install = (csv.spec as { install?: { spec?: { permissions?: { serviceAccountName: string }[]; clusterPermissions?: { serviceAccountName: string }[]; deployments?: { name: string }[] } } }).install?.spec;
+    const accounts = [...new Set([...(install?.permissions ?? []), ...(install?.clusterPermissions ?? [])].map((p) => p.serviceAccountName))];
+    let oc = this.exists(ocRes, ns, name);
+    if (!oc) {
+      oc = this.api.createObject(ocRes, {
+        apiVersion: `${OLM}/v2`,
+        kind: 'OperatorCondition',
+        metadata: { name, namespace: ns, ownerReferences: [{ apiVersion: `${OLM}/v1alpha1`, kind: 'ClusterServiceVersion', name, uid: csv.metadata.uid ?? '', controller: true, blockOwnerDeletion: false }] },
+        spec: { serviceAccounts: accounts.length ? accounts : ['default'], deployments: (install?.deployments ?? []).map((d) => d.name) },
+      });
+    }
+    // The operator writes spec.conditions; OLM mirrors them into the status with observedGeneration.
+    const conditions = ((oc.spec as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).map((c) => ({ ...c, observedGeneration: oc!.metadata.generation }));
+    if (conditions.length || (oc.status as { conditions?: unknown[] } | undefined)?.conditions?.length) this.writeStatus(ocRes, oc, { conditions });
   }
 
   private ensureDeployment(csv: KObject, d: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }): void {
@@ -640,6 +670,22 @@ export class Operators {
         } else {
           st.conditions = setCondition(st.conditions, { type: 'InstallPlanPending', status: 'True', reason: phase || 'InstallPlanNotYetReconciled', ...(installed?.message ? { message: installed.message } : {}) });
         }
+      }
+      // Deprecation of what is installed, from the catalog (§2.2): package, channel, bundle, roll-up.
+      const pkgModel = entry?.catalog?.packages.get((sub.spec as { name: string }).name);
+      const channel = (sub.spec as { channel?: string }).channel;
+      const depr: Cond[] = [];
+      if (pkgModel && st.installedCSV) {
+        if (pkgModel.deprecation) depr.push({ type: 'PackageDeprecated', status: 'True', message: `olm.package/${pkgModel.name}: ${pkgModel.deprecation}` });
+        const chDep = channel ? pkgModel.channels.get(channel)?.deprecation : undefined;
+        if (chDep) depr.push({ type: 'ChannelDeprecated', status: 'True', message: `olm.channel/${channel}: ${chDep}` });
+        const bDep = pkgModel.bundles.get(st.installedCSV)?.deprecation;
+        if (bDep) depr.push({ type: 'BundleDeprecated', status: 'True', message: `olm.bundle/${st.installedCSV}: ${bDep}` });
+      }
+      if (depr.length) depr.push({ type: 'Deprecated', status: 'True', message: depr.map((c) => c.message).join('; ') });
+      for (const t of ['PackageDeprecated', 'ChannelDeprecated', 'BundleDeprecated', 'Deprecated']) {
+        const c = depr.find((d) => d.type === t);
+        st.conditions = c ? setCondition(st.conditions, c) : removeCondition(st.conditions, t);
       }
       if (st.currentCSV) {
         if (this.exists(this.csvs, ns, st.currentCSV)) {
