@@ -1,0 +1,70 @@
+// More of the API's contract: the OpenShift flavor's namespaces, custom resources of a CRD created
+// at run time, 410 Expired for a continue token past the kept history, SelfSubjectRulesReview.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ApiException, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { withSandbox } from '../testing/sandbox-fixture';
+
+function clients(file: string) {
+  const kc = new KubeConfig();
+  kc.loadFromFile(file);
+  return { core: kc.makeApiClient(CoreV1Api), custom: kc.makeApiClient(CustomObjectsApi), authz: kc.makeApiClient(AuthorizationV1Api) };
+}
+
+describe('the OpenShift flavor', () => {
+  test('starts with the OpenShift OLM namespaces and global OperatorGroup', async () => {
+    const sb = await withSandbox({ flavor: 'openshift', demo: false });
+    try {
+      const c = clients(sb.kubeconfigPath);
+      const names = (await c.core.listNamespace()).items.map((n) => n.metadata?.name);
+      for (const n of ['openshift-marketplace', 'openshift-operators', 'openshift-operator-lifecycle-manager']) assert.ok(names.includes(n), n);
+      assert.ok(!names.includes('olm'));
+      const og = (await c.custom.getNamespacedCustomObject({ group: 'operators.coreos.com', version: 'v1', namespace: 'openshift-operators', plural: 'operatorgroups', name: 'global-operators' })) as { spec: object };
+      assert.deepEqual(og.spec, {});
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('API contract details', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let admin: ReturnType<typeof clients>;
+  before(async () => {
+    sb = await withSandbox({ historyLimit: 3, demo: false });
+    admin = clients(sb.kubeconfigPath);
+  });
+  after(() => sb.close());
+
+  test('a CRD created at run time serves its custom resources at once', async () => {
+    await admin.custom.createClusterCustomObject({
+      group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions',
+      body: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.demo.example.com' }, spec: { group: 'demo.example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } },
+    });
+    const crd = (await admin.custom.getClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: 'widgets.demo.example.com' })) as { status: { conditions: { type: string; status: string }[] } };
+    assert.equal(crd.status.conditions.find((c) => c.type === 'Established')?.status, 'True');
+    await admin.custom.createNamespacedCustomObject({ group: 'demo.example.com', version: 'v1', namespace: 'default', plural: 'widgets', body: { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } } });
+    const w = (await admin.custom.getNamespacedCustomObject({ group: 'demo.example.com', version: 'v1', namespace: 'default', plural: 'widgets', name: 'w1' })) as { spec: { size: number } };
+    assert.equal(w.spec.size, 3);
+  });
+
+  test('a continue token older than the kept history is 410 Expired', async () => {
+    for (let i = 0; i < 4; i++) await admin.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `page-${i}` } } });
+    const first = await admin.core.listNamespacedConfigMap({ namespace: 'default', limit: 2 });
+    assert.ok(first.metadata?._continue);
+    for (let i = 0; i < 5; i++) await admin.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `later-${i}` } } });
+    const err = await admin.core.listNamespacedConfigMap({ namespace: 'default', limit: 2, _continue: first.metadata!._continue }).catch((e: unknown) => e);
+    assert.ok(err instanceof ApiException);
+    assert.equal(err.code, 410);
+    assert.equal(JSON.parse(err.body as string).reason, 'Expired');
+  });
+
+  test('SelfSubjectRulesReview lists what a namespace admin may do there', async () => {
+    const alice = clients(sb.kubeconfigs.alice!);
+    const r = await alice.authz.createSelfSubjectRulesReview({ body: { spec: { namespace: 'team1' } } });
+    const rules = r.status?.resourceRules ?? [];
+    assert.ok(rules.some((x) => x.apiGroups?.includes('operators.coreos.com') && x.resources?.includes('subscriptions') && x.verbs.includes('create')));
+    const elsewhere = await alice.authz.createSelfSubjectRulesReview({ body: { spec: { namespace: 'default' } } });
+    assert.ok(!(elsewhere.status?.resourceRules ?? []).some((x) => x.resources?.includes('subscriptions') && x.verbs.includes('create')));
+  });
+});
