@@ -104,6 +104,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       const from = o.metadata.labels?.['olm.copiedFrom'];
       reconcileLater(from ?? o.metadata.namespace);
       if (r.resource === 'clusterserviceversions' && e.type === 'DELETED' && !from) enqueue(async () => operators.sweepOrphanCopies());
+      if (r.resource === 'operatorgroups' && e.type === 'DELETED') enqueue(async () => operators.sweepOperatorGroupRoles());
     }
   };
   for (const dir of opts.catalogDirs) catalogs.seed(dir);

@@ -234,4 +234,18 @@ describe('OLM emulation', () => {
     await custom.patchNamespacedCustomObject({ group: OLM, version: 'v2', namespace: 'held', plural: 'operatorconditions', name: 'ladder.v1.0.0', body: { spec: { conditions: [{ type: 'Upgradeable', status: 'True', reason: 'Done', message: 'ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } } }, merge);
     await until(async () => (await phaseOf('held', 'ladder.v1.1.0'))?.phase === 'Succeeded', 'the upgrade goes on once Upgradeable');
   });
+
+  test('generated ClusterRoles let a namespace admin create operands, and go with their OperatorGroup', async () => {
+    // ladder is Succeeded in "held" and "ladder"; its CRD roles aggregate into admin, which alice has in team1.
+    const role = await until(() => custom.getClusterCustomObject({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', name: 'ladders.ladder.example.com-v1-admin' }) as Promise<Obj & { rules: { resources: string[] }[] }>, 'the per-CRD admin role');
+    assert.deepEqual(role.rules[0]!.resources, ['ladders']);
+    const ka = new KubeConfig();
+    ka.loadFromFile(sb.kubeconfigs.alice!);
+    const alice = ka.makeApiClient(CustomObjectsApi);
+    await alice.createNamespacedCustomObject({ group: 'ladder.example.com', version: 'v1', namespace: 'team1', plural: 'ladders', body: { apiVersion: 'ladder.example.com/v1', kind: 'Ladder', metadata: { name: 'mine' }, spec: {} } });
+    const roles = async () => ((await custom.listClusterCustomObject({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', labelSelector: 'olm.owner=og,olm.owner.namespace=held' })) as { items: Obj[] }).items;
+    assert.equal((await until(async () => ((await roles()).length === 3 ? roles() : undefined), 'three roles for the OperatorGroup')).length, 3);
+    await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1', namespace: 'held', plural: 'operatorgroups', name: 'og' });
+    await until(async () => (await roles()).length === 0, 'the OperatorGroup roles gone');
+  });
 });

@@ -17,6 +17,7 @@ import { ApiStatusError } from '../server/http-util';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import type { CatalogSources } from './catalog-sources';
+import { crdRoles, operatorGroupRoles } from './generated-roles';
 import { stepsForBundle, type PlanStep } from './install-steps';
 import { dependencyInstalls, resolveSubscription, unmetDependencies, type DependencyInstall, type Resolution } from './resolver';
 
@@ -145,6 +146,48 @@ export class Operators {
       const same = JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) && JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
       if (!same) this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
       this.pruneProvidedApis(og);
+      this.ensureOperatorGroupRoles(og);
+    }
+  }
+
+  private get clusterRoles() {
+    return this.res('rbac.authorization.k8s.io', 'v1', 'clusterroles');
+  }
+
+  /** Creates a generated ClusterRole, or brings its rules and aggregation in line. */
+  private ensureClusterRole(role: KObject): void {
+    const cur = this.exists(this.clusterRoles, undefined, role.metadata.name ?? '');
+    if (!cur) {
+      this.api.createObject(this.clusterRoles, role);
+      return;
+    }
+    if (JSON.stringify(cur.rules) === JSON.stringify(role.rules) && JSON.stringify(cur.aggregationRule) === JSON.stringify(role.aggregationRule)) return;
+    this.api.updateObject(this.clusterRoles, { ...cur, rules: role.rules, aggregationRule: role.aggregationRule } as KObject);
+  }
+
+  private ensureOperatorGroupRoles(og: KObject): void {
+    const cur = this.exists(this.ogs, og.metadata.namespace, og.metadata.name ?? '') ?? og;
+    const apis = [...parseProvidedAPIs(cur.metadata.annotations?.['olm.providedAPIs'])];
+    for (const role of operatorGroupRoles({ name: cur.metadata.name ?? '', namespace: cur.metadata.namespace ?? '' }, apis)) this.ensureClusterRole(role);
+  }
+
+  private ensureCrdRoles(csv: KObject): void {
+    const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
+    for (const d of (csv.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []) {
+      const crd = this.exists(crdRes, undefined, d.name);
+      if (!crd) continue;
+      const spec = crd.spec as { group: string; names: { plural: string } };
+      for (const role of crdRoles({ name: d.name, group: spec.group, plural: spec.names.plural, version: d.version, kind: d.kind, uid: crd.metadata.uid })) this.ensureClusterRole(role);
+    }
+  }
+
+  /** OperatorGroup roles go with their OperatorGroup. */
+  sweepOperatorGroupRoles(): void {
+    for (const role of this.api.storeList(this.clusterRoles)) {
+      const labels = role.metadata.labels ?? {};
+      if (labels['olm.owner.kind'] !== 'OperatorGroup') continue;
+      if (this.exists(this.ogs, labels['olm.owner.namespace'], labels['olm.owner'] ?? '')) continue;
+      this.api.deleteObject(this.clusterRoles, undefined, role.metadata.name ?? '');
     }
   }
 
@@ -482,6 +525,7 @@ export class Operators {
         return;
       }
       case 'Succeeded': {
+        this.ensureCrdRoles(csv);
         if (replacer) {
           this.setPhase(csv, 'Replacing', 'BeingReplaced', `being replaced by csv: ${replacer.metadata.name}`);
           return;
