@@ -119,6 +119,12 @@ describe('OLM emulation', () => {
 
     await custom.patchClusterCustomObject({ group: OLM, version: 'v1', plural: 'olmconfigs', name: 'cluster', body: { spec: { features: { disableCopiedCSVs: true } } } }, merge);
     await until(async () => (await list('clusterserviceversions', 'team1')).every((c) => c.metadata.name !== 'webhook.v1.0.0'), 'copies gone');
+    const cfg = await until(async () => {
+      const c = (await custom.getClusterCustomObject({ group: OLM, version: 'v1', plural: 'olmconfigs', name: 'cluster' })) as Obj;
+      const cond = (c.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined)?.conditions?.find((x) => x.type === 'DisabledCopiedCSVs');
+      return cond?.status === 'True' ? cond : undefined;
+    }, 'DisabledCopiedCSVs=True on the OLMConfig');
+    assert.equal(cfg.reason, 'CopiedCSVsDisabled');
     assert.equal((await phaseOf('operators', 'webhook.v1.0.0'))?.phase, 'Succeeded', 'the operator itself stays');
     await custom.patchClusterCustomObject({ group: OLM, version: 'v1', plural: 'olmconfigs', name: 'cluster', body: { spec: { features: { disableCopiedCSVs: false } } } }, merge);
     await until(() => get('clusterserviceversions', 'team1', 'webhook.v1.0.0'), 'copies back');

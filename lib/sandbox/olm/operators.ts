@@ -125,6 +125,29 @@ export class Operators {
     for (const plan of this.api.storeList(this.plans, ns)) this.executePlan(plan);
     for (const csv of this.api.storeList(this.csvs, ns)) if (!isCopiedCsv(csv as unknown as ClusterServiceVersion)) this.syncCsv(csv);
     this.syncSubscriptionStatus(ns);
+    this.syncOlmConfig();
+  }
+
+  /** OLMConfig's DisabledCopiedCSVs condition (§4.4). */
+  private syncOlmConfig(): void {
+    const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
+    const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
+    if (!cfgRes || !cfg) return;
+    const disabled = (cfg.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true;
+    const copiesOfGlobal = this.api.storeList(this.csvs).some((c) => {
+      const from = c.metadata.labels?.['olm.copiedFrom'];
+      if (!from) return false;
+      const src = this.exists(this.csvs, from, c.metadata.name ?? '');
+      return src?.metadata.annotations?.['olm.targetNamespaces'] === '';
+    });
+    const condition = !disabled
+      ? { type: 'DisabledCopiedCSVs', status: 'False', reason: 'CopiedCSVsEnabled', message: 'Copied CSVs are enabled and present across the cluster' }
+      : copiesOfGlobal
+        ? { type: 'DisabledCopiedCSVs', status: 'False', reason: 'CopiedCSVsDisabled', message: 'Copied CSVs are disabled and at least one unexpected copied CSV was found for an operator installed in AllNamespace mode' }
+        : { type: 'DisabledCopiedCSVs', status: 'True', reason: 'CopiedCSVsDisabled', message: 'Copied CSVs are disabled and no unexpected copied CSVs were found for operators installed in AllNamespace mode' };
+    const st = (cfg.status ?? {}) as { conditions?: Cond[] };
+    const conditions = setCondition(st.conditions, condition);
+    this.writeStatus(cfgRes, cfg, { ...st, conditions });
   }
 
   // ---- OperatorGroups (§5.1) ----
