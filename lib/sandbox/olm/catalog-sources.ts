@@ -6,6 +6,7 @@ import { basename, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { describeProblems, type Catalog } from '../../olm/fbc/catalog';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
+import { fetchCatalog } from '../registry/registry-fetch';
 import { registryServices, startRegistryServer, type RegistryServer } from '../registry/registry-server';
 import type { ApiServer } from '../server/api-server';
 import type { ServedResource } from '../server/resources';
@@ -28,6 +29,8 @@ export interface CatalogEntry {
   healthy: boolean;
   message?: string;
   lastConnect?: string;
+  /** When the content of an address-only source was last read (ms). */
+  fetchedAt?: number;
 }
 
 function now(): string {
@@ -102,8 +105,9 @@ export class CatalogSources {
     if (dir) {
       if (entry.dir !== dir || !entry.registry) await this.serveDir(entry, cs, dir);
     } else if (spec.address) {
+      if (entry.address !== spec.address) entry.fetchedAt = undefined;
       entry.address = spec.address;
-      await this.checkAddress(entry);
+      await this.checkAddress(entry, cs);
     } else {
       entry.healthy = false;
       entry.message = spec.image
@@ -148,12 +152,25 @@ export class CatalogSources {
     this.changed();
   }
 
-  private async checkAddress(entry: CatalogEntry): Promise<void> {
+  private async checkAddress(entry: CatalogEntry, cs?: KObject): Promise<void> {
     const ok = await healthCheck(entry.address!);
     const was = entry.healthy;
     entry.healthy = ok && !this.broken.has(entry.key);
     if (ok) entry.lastConnect = now();
     entry.message = ok ? undefined : `no healthy registry answers at ${entry.address}`;
+    // Its content, read through the registry API, as packageserver reads it (again each minute).
+    if (entry.healthy && (!entry.fetchedAt || Date.now() - entry.fetchedAt > 60_000)) {
+      try {
+        entry.catalog = await fetchCatalog(entry.address!);
+        entry.fetchedAt = Date.now();
+        const obj = cs ?? this.api.storeGet(this.resource, entry.namespace, entry.name);
+        if (obj) this.rebuildManifests(entry, obj);
+        return;
+      } catch (err) {
+        entry.healthy = false;
+        entry.message = (err as Error).message;
+      }
+    }
     if (was !== entry.healthy) this.changed();
   }
 

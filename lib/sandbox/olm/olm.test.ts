@@ -140,4 +140,21 @@ describe('sandbox catalogs and packageserver', () => {
     await custom.patchNamespacedCustomObject({ ...CS, namespace: 'team1', name: 'demo', body: { metadata: { annotations: { [CATALOG_DIR_ANNOTATION]: v2 } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
     assert.equal(await until(async () => ((await head()) === 'demo.v1.1.0' ? 'demo.v1.1.0' : undefined), 'the new head'), 'demo.v1.1.0');
   });
+
+  test('a CatalogSource naming only spec.address is health-checked and its packages read through the registry API', async () => {
+    const cs = (await custom.getNamespacedCustomObject({ ...CS, namespace: 'olm', name: 'gatekeeper-operator-product-v4-20' })) as { status: { connectionState: { address: string } } };
+    await custom.createNamespacedCustomObject({ ...CS, namespace: 'team1', body: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'remote' }, spec: { sourceType: 'grpc', address: cs.status.connectionState.address, displayName: 'Remote' } } });
+    const remote = await until(async () => {
+      const c = (await custom.getNamespacedCustomObject({ ...CS, namespace: 'team1', name: 'remote' })) as { status?: { connectionState?: { lastObservedState?: string }; registryService?: { protocol?: string; serviceName?: string } } };
+      return c.status?.connectionState?.lastObservedState === 'READY' ? c : undefined;
+    }, 'the remote source READY');
+    assert.deepEqual(remote.status!.registryService!.protocol, 'grpc');
+    assert.equal(remote.status!.registryService!.serviceName, undefined, 'address-only sources record no service');
+    const pm = await until(async () => {
+      const list = (await custom.listNamespacedCustomObject({ ...PM, namespace: 'team1' })) as { items: Manifest[] };
+      return list.items.find((i) => i.status.catalogSource === 'remote');
+    }, 'a PackageManifest from the remote source');
+    assert.equal(pm.metadata.name, 'gatekeeper-operator-product');
+    assert.equal(pm.status.channels.find((c) => c.name === 'stable')?.currentCSV, 'gatekeeper-operator-product.v3.21.0');
+  });
 });
