@@ -31,6 +31,8 @@ export interface CatalogEntry {
   lastConnect?: string;
   /** When the content of an address-only source was last read (ms). */
   fetchedAt?: number;
+  /** Until the first connection attempt ends. */
+  connecting?: boolean;
 }
 
 function now(): string {
@@ -97,8 +99,9 @@ export class CatalogSources {
     const key = `${namespace}/${name}`;
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { key, namespace, name, manifests: new Map(), healthy: false };
+      entry = { key, namespace, name, manifests: new Map(), healthy: false, connecting: true };
       this.entries.set(key, entry);
+      this.writeStatus(entry);
     }
     const spec = (cs.spec ?? {}) as { address?: string; image?: string; sourceType?: string };
     const dir = cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
@@ -115,6 +118,7 @@ export class CatalogSources {
         : 'the CatalogSource names no content: set spec.address, or the annotation ' + CATALOG_DIR_ANNOTATION;
     }
     if (this.broken.has(key)) entry.healthy = false;
+    entry.connecting = false;
     this.writeStatus(entry);
   }
 
@@ -191,9 +195,9 @@ export class CatalogSources {
       registryService: entry.dir
         ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(entry.registry?.port ?? ''), createdAt: prev.registryService?.createdAt ?? now() }
         : { protocol: 'grpc', createdAt: prev.registryService?.createdAt ?? now() },
-      connectionState: { address: entry.address ?? '', lastObservedState: entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
+      connectionState: { address: entry.address ?? '', lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
       ...(entry.message ? { message: entry.message } : {}),
-      ...(!entry.healthy && !entry.address ? { reason: 'SpecInvalidError' } : {}),
+      ...(!entry.healthy && !entry.address && !entry.connecting ? { reason: 'SpecInvalidError' } : {}),
     };
     if (JSON.stringify(cur.status) === JSON.stringify(status)) return;
     this.api.updateObject(this.resource, { ...cur, status }, 'status');

@@ -2,10 +2,12 @@
 // an admin drives a cluster, with faults injected through the sandbox's fault endpoint.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import yaml from 'js-yaml';
 import { withSandbox } from '../testing/sandbox-fixture';
+import { CATALOG_DIR_ANNOTATION } from './catalog-sources';
 
 const kubectlPath = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
@@ -84,4 +86,64 @@ spec:
     const r = await new Promise<{ stderr: string }>((resolve) => execFile(kubectlPath!, ['--kubeconfig', sb.kubeconfigs.alice!, 'get', '--raw', '/sandbox/faults'], (_e, _o, stderr) => resolve({ stderr })));
     assert.match(r.stderr, /Forbidden|forbidden/);
   });
+
+  test('new catalog content: an older snapshot of gatekeeper, then the real one, drives the upgrade', async () => {
+    // Its own cluster: gatekeeper is installed for all namespaces in the one above, and a second
+    // all-namespaces install would be refused (InterOperatorGroupOwnerConflict), as OLM does.
+    const outer = sb;
+    sb = await withSandbox({ demo: false, deploymentDelayMs: 30 });
+    try {
+      await snapshotFlow();
+    } finally {
+      await sb.close();
+      sb = outer;
+    }
+  });
+
+  const snapshotFlow = async () => {
+    // A snapshot of the real catalog from before 3.20.0 and 3.21.0 were published, made in a
+    // temporary folder for this test (the stable channel cut after 3.19.1).
+    const src = join(catalogs, 'gatekeeper-operator-product-v4.20');
+    const old = join(sb.dir, 'gatekeeper-before-3.20');
+    cpSync(src, old, { recursive: true });
+    const chFile = join(old, 'gatekeeper-operator-product', 'channels', 'channel-stable.yaml');
+    const ch = yaml.load(readFileSync(chFile, 'utf8')) as { entries: { name: string }[] };
+    ch.entries = ch.entries.filter((e) => !/v3\.2[01]\.0$/.test(e.name));
+    writeFileSync(chFile, yaml.dump(ch));
+    for (const f of ['channel-3.20.yaml', 'channel-3.21.yaml']) writeFileSync(join(old, 'gatekeeper-operator-product', 'channels', f), '');
+    for (const f of ['bundle-v3.20.0.yaml', 'bundle-v3.21.0.yaml']) writeFileSync(join(old, 'gatekeeper-operator-product', 'bundles', f), '');
+    const cs = join(sb.dir, 'cs.yaml');
+    writeFileSync(cs, `apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata:
+  name: gk-snapshot
+  namespace: team1
+  annotations: {${CATALOG_DIR_ANNOTATION}: ${old}}
+spec: {sourceType: grpc, displayName: Gatekeeper snapshot}
+---
+apiVersion: operators.coreos.com/v1
+kind: OperatorGroup
+metadata: {name: all, namespace: team1}
+spec: {}
+`);
+    assert.equal((await k('apply', '-f', cs)).code, 0);
+    const sub = join(sb.dir, 'sub2.yaml');
+    writeFileSync(sub, `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: gk, namespace: team1}
+spec: {name: gatekeeper-operator-product, source: gk-snapshot, sourceNamespace: team1, channel: stable, installPlanApproval: Manual}
+`);
+    assert.equal((await k('apply', '-f', sub)).code, 0);
+    const first = /install-\w{5}/.exec(await until(['get', 'ip', '-n', 'team1'], /gatekeeper-operator-product\.v3\.19\.1\s+Manual\s+false/, 'the head of the snapshot, v3.19.1'))![0];
+    await k('patch', 'ip', first, '-n', 'team1', '--type', 'merge', '-p', '{"spec":{"approved":true}}');
+    await until(['get', 'csv', 'gatekeeper-operator-product.v3.19.1', '-n', 'team1', '-o', 'jsonpath={.status.phase}'], /^Succeeded$/, 'v3.19.1 Succeeded');
+    assert.equal((await k('get', 'sub', 'gk', '-n', 'team1', '-o', 'jsonpath={.status.state}')).stdout, 'AtLatestKnown');
+    // The real catalog is published: 3.21.0 covers 3.19.1 by skipRange, one InstallPlan.
+    assert.equal((await k('annotate', 'catsrc', 'gk-snapshot', '-n', 'team1', '--overwrite', `${CATALOG_DIR_ANNOTATION}=${src}`)).code, 0);
+    await until(['get', 'ip', '-n', 'team1'], /gatekeeper-operator-product\.v3\.21\.0\s+Manual\s+false/, 'an upgrade plan straight to v3.21.0');
+    const plan = /install-\w{5}/.exec((await k('get', 'ip', '-n', 'team1', '-o', 'jsonpath={.items[?(@.status.phase=="RequiresApproval")].metadata.name}')).stdout)![0];
+    await k('patch', 'ip', plan, '-n', 'team1', '--type', 'merge', '-p', '{"spec":{"approved":true}}');
+    await until(['get', 'sub', 'gk', '-n', 'team1', '-o', 'jsonpath={.status.installedCSV} {.status.state}'], /^gatekeeper-operator-product\.v3\.21\.0 AtLatestKnown$/, 'upgraded to v3.21.0');
+    assert.match((await k('get', 'csv', '-n', 'team1')).stdout, /gatekeeper-operator-product\.v3\.21\.0\s+Gatekeeper Operator\s+3\.21\.0\s+gatekeeper-operator-product\.v3\.19\.1\s+Succeeded/);
+  };
 });

@@ -120,6 +120,21 @@ describe('sandbox catalogs and packageserver', () => {
     assert.equal(((await custom.listNamespacedCustomObject({ ...PM, namespace: 'olm' })) as { items: unknown[] }).items.length, 17);
   });
 
+  test('a new CatalogSource goes CONNECTING, then READY', async () => {
+    const seen: string[] = [];
+    const stop = sb.store.watch({ key: { group: 'operators.coreos.com', version: 'v1alpha1', resource: 'catalogsources', kind: 'CatalogSource', namespaced: true }, send: (e) => {
+      const st = (e.object.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState?.lastObservedState;
+      if (e.object.metadata.name === 'connecting-demo' && st && seen[seen.length - 1] !== st) seen.push(st);
+    } });
+    try {
+      await custom.createNamespacedCustomObject({ ...CS, namespace: 'default', body: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'connecting-demo', annotations: { [CATALOG_DIR_ANNOTATION]: join(catalogs, 'gatekeeper-operator-product-v4.20') } }, spec: { sourceType: 'grpc' } } });
+      await until(async () => (seen.includes('READY') ? true : undefined), 'READY');
+      assert.deepEqual(seen, ['CONNECTING', 'READY']);
+    } finally {
+      stop();
+    }
+  });
+
   test('a CatalogSource created later, and pointed at new content, serves the new versions', async () => {
     const v1 = join(sb.dir, 'demo-v1');
     const v2 = join(sb.dir, 'demo-v2');
