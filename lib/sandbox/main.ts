@@ -11,6 +11,9 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     openshift-operators); default upstream
   --kubeconfig PATH where to write the admin kubeconfig (default .sandbox/kubeconfig); the seed
                     users' kubeconfigs and tokens.json are written beside it
+  --deployment-delay MS
+                    how long operator Deployments take to report available (default 1500;
+                    there is no kubelet)
   --catalog DIR     an FBC catalog folder (repeatable): a CatalogSource named after the folder, in
                     the catalog namespace, served over the registry gRPC API; its packages appear
                     as PackageManifests. Without --catalog the sandbox serves the project's demo
@@ -26,6 +29,7 @@ function main(): void {
         flavor: { type: 'string', default: 'upstream' },
         kubeconfig: { type: 'string' },
         catalog: { type: 'string', multiple: true, default: [] },
+        'deployment-delay': { type: 'string', default: '1500' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -46,7 +50,12 @@ function main(): void {
     console.error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
     process.exit(2);
   }
-  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog })
+  const deploymentDelayMs = Number(values['deployment-delay']);
+  if (!Number.isInteger(deploymentDelayMs) || deploymentDelayMs < 0) {
+    console.error(`--deployment-delay must be a whole number of milliseconds, got "${values['deployment-delay']}"`);
+    process.exit(2);
+  }
+  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog, deploymentDelayMs })
     .then((sb) => {
       console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
       console.log(`kubeconfig: ${sb.kubeconfigPath}   (kubectl --kubeconfig ${sb.kubeconfigPath} get namespaces)`);

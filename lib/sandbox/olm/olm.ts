@@ -42,7 +42,9 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
     if (running) return;
     running = true;
     idle = new Promise((r) => (markIdle = r));
-    void (async () => {
+    // The worker starts on the next turn, as a controller's queue does: changes made together
+    // (two Subscriptions created in one go) are seen by one pass.
+    setImmediate(async () => {
       while (queue.length) {
         try {
           await queue.shift()!();
@@ -53,7 +55,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       running = false;
       passes.clear();
       markIdle();
-    })();
+    });
   };
   // Namespaces waiting for a pass; a namespace queued twice runs once.
   const pendingNamespaces = new Set<string>();

@@ -254,4 +254,21 @@ describe('OLM emulation', () => {
     await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1', namespace: 'held', plural: 'operatorgroups', name: 'og' });
     await until(async () => (await roles()).length === 0, 'the OperatorGroup roles gone');
   });
+
+  test('Subscriptions in one namespace share one InstallPlan, with the strictest approval', async () => {
+    await ns('colocated');
+    await create('operatorgroups', 'colocated', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['colocated'] } }, 'v1');
+    // Both created before the namespace is resolved: one resolution, one plan.
+    const body = (name: string, approval: string) => ({ apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', metadata: { name, namespace: 'colocated' }, spec: { name, source: 'cat-v1', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: approval } });
+    const subRes = sb.api.resources.find(OLM, 'v1alpha1', 'subscriptions')!;
+    sb.api.createObject(subRes, body('webhook', 'Automatic') as never);
+    sb.api.createObject(subRes, body('ownonly', 'Manual') as never);
+    const plan = await pendingPlan('colocated');
+    assert.equal(plan.spec.approval, 'Manual', 'Manual because one Subscription is Manual');
+    assert.deepEqual([...(plan.spec.clusterServiceVersionNames as string[])].sort(), ['ownonly.v1.0.0', 'webhook.v1.0.0']);
+    const owners = (plan.metadata as { ownerReferences?: { name: string }[] }).ownerReferences?.map((o) => o.name).sort();
+    assert.deepEqual(owners, ['ownonly', 'webhook']);
+    await approve('colocated', plan.metadata.name);
+    await until(async () => (await phaseOf('colocated', 'webhook.v1.0.0'))?.phase === 'Succeeded' && (await phaseOf('colocated', 'ownonly.v1.0.0'))?.phase === 'Succeeded', 'both installed by one approval');
+  });
 });
