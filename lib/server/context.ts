@@ -1,0 +1,49 @@
+// Who is asking, and the cluster client that acts as them. In kubeconfig mode that is the
+// kubeconfig's user; in token mode it is the token in the person's session cookie and nothing
+// else, so the console never lends anyone a more privileged identity.
+import { KubeClient } from '../k8s/client';
+import { kubeConfigForToken, resolveClusterAccess, type ClusterAccess } from '../k8s/cluster-config';
+import { ApiError } from './api-error';
+import { openSession, SESSION_COOKIE, SessionKey, type Session } from './session';
+
+let access: ClusterAccess | undefined;
+let key: SessionKey | undefined;
+
+/** The cluster settings `npm start` passed in the environment, read once. */
+export function clusterAccess(env: Record<string, string | undefined> = process.env): ClusterAccess {
+  access ??= resolveClusterAccess(
+    {
+      kubeconfig: env.OLM_CONSOLE_KUBECONFIG || undefined,
+      context: env.OLM_CONSOLE_CONTEXT || undefined,
+      inCluster: env.OLM_CONSOLE_IN_CLUSTER === 'true',
+      perUserTokens: env.OLM_CONSOLE_AUTH === 'token',
+    },
+    env,
+  );
+  return access;
+}
+
+export function sessionKey(): SessionKey {
+  key ??= SessionKey.fromEnv();
+  return key;
+}
+
+function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.get('cookie') ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+export function requestSession(req: Request): Session | undefined {
+  return openSession(cookie(req, SESSION_COOKIE), sessionKey());
+}
+
+export function requestClient(req: Request): { client: KubeClient; session?: Session } {
+  const a = clusterAccess();
+  const session = requestSession(req);
+  if (a.mode === 'kubeconfig') return { client: new KubeClient(a.shared!), session };
+  if (!session?.token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
+  return { client: new KubeClient(kubeConfigForToken(a, session.token)), session };
+}

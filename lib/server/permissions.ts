@@ -1,0 +1,67 @@
+// What the person using the console may do, asked of the cluster with SelfSubjectAccessReview
+// (never guessed): the UI hides or disables each action with the cluster's reason.
+import { KubeClient, type KubeObject } from '../k8s/client';
+import type { ResourceType } from '../olm/resources/common';
+
+const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
+
+export type ConsoleAction = 'install' | 'approveInstallPlan' | 'changeSubscription' | 'uninstall' | 'createOperatorGroup' | 'createNamespace';
+
+interface Check {
+  verb: string;
+  group: string;
+  resource: string;
+  namespaced: boolean;
+}
+
+/** The API calls each console action makes; all must be allowed. */
+const ACTIONS: Record<ConsoleAction, { label: string; checks: Check[] }> = {
+  install: { label: 'install an operator', checks: [{ verb: 'create', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true }] },
+  approveInstallPlan: { label: 'approve an InstallPlan', checks: [{ verb: 'patch', group: 'operators.coreos.com', resource: 'installplans', namespaced: true }] },
+  changeSubscription: { label: 'change a subscription', checks: [{ verb: 'patch', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true }] },
+  uninstall: {
+    label: 'uninstall an operator',
+    checks: [
+      { verb: 'delete', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true },
+      { verb: 'delete', group: 'operators.coreos.com', resource: 'clusterserviceversions', namespaced: true },
+    ],
+  },
+  createOperatorGroup: { label: 'create an OperatorGroup', checks: [{ verb: 'create', group: 'operators.coreos.com', resource: 'operatorgroups', namespaced: true }] },
+  createNamespace: { label: 'create a namespace', checks: [{ verb: 'create', group: '', resource: 'namespaces', namespaced: false }] },
+};
+
+export interface Permission {
+  action: ConsoleAction;
+  allowed: boolean;
+  /** Why not, in the cluster's words (or ours when the cluster gave none). */
+  reason?: string;
+}
+
+interface ReviewStatus extends KubeObject {
+  status?: { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string };
+}
+
+export async function consolePermissions(client: KubeClient, namespace: string): Promise<Permission[]> {
+  const ask = async (c: Check) => {
+    const review = await client.create<ReviewStatus>(SSAR, {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: c.verb, group: c.group, resource: c.resource, ...(c.namespaced ? { namespace } : {}) } },
+    });
+    return { check: c, allowed: review.status?.allowed === true, reason: review.status?.reason || review.status?.evaluationError };
+  };
+  const entries = Object.entries(ACTIONS) as [ConsoleAction, (typeof ACTIONS)[ConsoleAction]][];
+  return Promise.all(
+    entries.map(async ([action, def]) => {
+      const answers = await Promise.all(def.checks.map(ask));
+      const denied = answers.find((a) => !a.allowed);
+      if (!denied) return { action, allowed: true };
+      const where = denied.check.namespaced ? ` in namespace ${namespace}` : '';
+      return {
+        action,
+        allowed: false,
+        reason: denied.reason || `you may not ${denied.check.verb} ${denied.check.resource}${where}, which is needed to ${def.label}`,
+      };
+    }),
+  );
+}
