@@ -40,10 +40,27 @@ export function requestSession(req: Request): Session | undefined {
   return openSession(cookie(req, SESSION_COOKIE), sessionKey());
 }
 
+/** A bearer token set by an authenticating proxy in front of the console. */
+export function proxyToken(req: Request): string | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '');
+  return m?.[1];
+}
+
 export function requestClient(req: Request): { client: KubeClient; session?: Session } {
   const a = clusterAccess();
   const session = requestSession(req);
   if (a.mode === 'kubeconfig') return { client: new KubeClient(a.shared!), session };
-  if (!session?.token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
-  return { client: new KubeClient(kubeConfigForToken(a, session.token)), session };
+  const token = proxyToken(req) ?? session?.token;
+  if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
+  return { client: new KubeClient(kubeConfigForToken(a, token)), session };
+}
+
+/** A client acting with a given token (to check a token at login). */
+export function clientForToken(token: string): KubeClient {
+  return new KubeClient(kubeConfigForToken(clusterAccess(), token));
+}
+
+/** Whether the browser reached the console over HTTPS (directly or through a proxy). */
+export function isSecureRequest(req: Request): boolean {
+  return new URL(req.url).protocol === 'https:' || req.headers.get('x-forwarded-proto') === 'https';
 }

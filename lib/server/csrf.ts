@@ -35,8 +35,12 @@ function allowedOrigins(req: RequestFacts, extra: readonly string[]): Set<string
   return origins;
 }
 
-export function checkCsrf(req: RequestFacts, session: Session | undefined, extraOrigins: readonly string[] = []): CsrfVerdict {
-  if (safeMethods.has(req.method.toUpperCase())) return { ok: true };
+/** The Origin half alone: for the login request, which has no session (and so no token) yet. */
+export function checkSameOrigin(req: RequestFacts, extraOrigins: readonly string[] = []): CsrfVerdict {
+  return originVerdict(req, extraOrigins);
+}
+
+function originVerdict(req: RequestFacts, extraOrigins: readonly string[]): CsrfVerdict {
   const origins = allowedOrigins(req, extraOrigins);
   const origin = req.headers.get('origin');
   const referer = req.headers.get('referer');
@@ -51,6 +55,13 @@ export function checkCsrf(req: RequestFacts, session: Session | undefined, extra
   }
   if (!from) return { ok: false, message: 'cross-site check failed: the request names no Origin; send it from the console page' };
   if (!origins.has(from)) return { ok: false, message: `cross-site check failed: requests from ${from} are not accepted` };
+  return { ok: true };
+}
+
+export function checkCsrf(req: RequestFacts, session: Session | undefined, extraOrigins: readonly string[] = []): CsrfVerdict {
+  if (safeMethods.has(req.method.toUpperCase())) return { ok: true };
+  const origin = originVerdict(req, extraOrigins);
+  if (!origin.ok) return origin;
   const token = req.headers.get(CSRF_HEADER);
   if (!session) return { ok: false, message: 'no session: reload the console page and try again' };
   if (!token || !sameToken(token, session.csrf)) {

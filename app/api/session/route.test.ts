@@ -1,0 +1,75 @@
+// Per-user token mode: log in with your own token (checked by the cluster), act as yourself,
+// log out; writes from another site are refused. Route handlers called as Next.js calls them,
+// the sandbox as the cluster.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+
+type Handler = (req: Request) => Promise<Response>;
+const origin = 'http://console.local';
+
+describe('/api/session in per-user token mode', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let session: { GET: Handler; POST: Handler; DELETE: Handler };
+  let permissions: { GET: Handler };
+  before(async () => {
+    sb = await withSandbox({ demo: false });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    session = await import('./route');
+    permissions = await import('../me/permissions/route');
+  });
+  after(() => sb.close());
+
+  const login = (token: string, from = origin) =>
+    session.POST(new Request(`${origin}/api/session`, { method: 'POST', headers: { origin: from, host: 'console.local', 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
+  const cookieOf = (res: Response) => (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+  test('without a session the API asks to log in', async () => {
+    const res = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`));
+    assert.equal(res.status, 401);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /log in/);
+  });
+
+  test('a token the cluster rejects is refused; a good one starts a session acting as that person', async () => {
+    const bad = await login('not-a-token');
+    assert.equal(bad.status, 401);
+    assert.equal(((await bad.json()) as { error: { message: string } }).error.message, 'the cluster did not accept this token');
+
+    const res = await login(sb.tokens.alice!);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { username: string; csrfToken: string };
+    assert.equal(body.username, 'alice');
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    assert.match(setCookie, /HttpOnly/);
+    assert.match(setCookie, /SameSite=Strict/);
+    assert.ok(!setCookie.includes(sb.tokens.alice!), 'the token is sealed, not readable in the cookie');
+
+    const perms = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { cookie: cookieOf(res) } }));
+    const list = ((await perms.json()) as { permissions: { action: string; allowed: boolean }[] }).permissions;
+    assert.equal(list.find((p) => p.action === 'install')?.allowed, true, 'alice may install in team1');
+    assert.equal(list.find((p) => p.action === 'createNamespace')?.allowed, false, 'and acts as alice, not as the console');
+
+    const me = await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(res) } }));
+    assert.deepEqual(await me.json(), { mode: 'token', loggedIn: true, username: 'alice', csrfToken: body.csrfToken });
+
+    const crossSite = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin: 'https://evil.example', host: 'console.local', 'x-csrf-token': body.csrfToken } }));
+    assert.equal(crossSite.status, 403);
+    const noToken = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, host: 'console.local' } }));
+    assert.equal(noToken.status, 403);
+    const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, host: 'console.local', 'x-csrf-token': body.csrfToken } }));
+    assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie') ?? '', /Max-Age=0/);
+  });
+
+  test('an authenticating proxy can pass the person\'s token in the Authorization header', async () => {
+    const res = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { authorization: `Bearer ${sb.tokens.bob!}` } }));
+    const list = ((await res.json()) as { permissions: { action: string; allowed: boolean }[] }).permissions;
+    assert.ok(list.every((p) => !p.allowed), 'bob may view, not change');
+  });
+
+  test('login from another site is refused before the token is looked at', async () => {
+    const res = await login(sb.tokens.alice!, 'https://evil.example');
+    assert.equal(res.status, 403);
+  });
+});

@@ -1,0 +1,78 @@
+// The console session. GET: who you are, the mode, and the CSRF token your page sends on every
+// write (a session cookie is set if there is none). POST {token}: log in with your own bearer
+// token (per-user mode), checked with the cluster before it is kept. DELETE: log out.
+import { z } from 'zod';
+import type { KubeObject } from '@/lib/k8s/client';
+import { KubeError } from '@/lib/k8s/errors';
+import { ApiError, errorResponse, readJson } from '@/lib/server/api-error';
+import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
+import { clientForToken, clusterAccess, isSecureRequest, requestClient, requestSession, sessionKey } from '@/lib/server/context';
+import { clearedSessionCookieHeader, newSession, sealSession, sessionCookieHeader, type Session } from '@/lib/server/session';
+
+export const dynamic = 'force-dynamic';
+
+const TTL_SECONDS = 8 * 3600;
+const SSR = { group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', namespaced: false, kind: 'SelfSubjectReview' };
+
+async function whoAmI(client: ReturnType<typeof clientForToken>): Promise<string> {
+  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string } } }>(SSR, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+  return r.status?.userInfo?.username ?? '';
+}
+
+function withCookie(body: unknown, session: Session, req: Request, status = 200): Response {
+  return Response.json(body, {
+    status,
+    headers: { 'Set-Cookie': sessionCookieHeader(sealSession(session, sessionKey()), { secure: isSecureRequest(req), maxAgeSeconds: TTL_SECONDS }), 'Cache-Control': 'no-store' },
+  });
+}
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const mode = clusterAccess().mode;
+    let session = requestSession(req);
+    let username = session?.username;
+    let loggedIn = !!session?.token;
+    if (mode === 'kubeconfig') {
+      username = await whoAmI(requestClient(req).client);
+      loggedIn = true;
+    }
+    const fresh = !session;
+    session ??= newSession(TTL_SECONDS);
+    const body = { mode, loggedIn, username: username ?? null, csrfToken: session.csrf };
+    return fresh ? withCookie(body, session, req) : Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+const Login = z.object({ token: z.string().trim().min(1, 'must not be empty').max(16_384, 'is too long for a bearer token') });
+
+export async function POST(req: Request): Promise<Response> {
+  try {
+    const origin = checkSameOrigin(req);
+    if (!origin.ok) throw new ApiError(403, 'Forbidden', origin.message);
+    if (clusterAccess().mode !== 'token') throw new ApiError(400, 'BadRequest', 'this console acts with its kubeconfig identity; there is no login (start it with --per-user-tokens to log in with your own token)');
+    const { token } = await readJson(req, Login);
+    let username: string;
+    try {
+      username = await whoAmI(clientForToken(token));
+    } catch (err) {
+      if (err instanceof KubeError && err.code === 401) throw new ApiError(401, 'Unauthorized', 'the cluster did not accept this token');
+      throw err;
+    }
+    const session = newSession(TTL_SECONDS, token, username);
+    return withCookie({ mode: 'token', loggedIn: true, username, csrfToken: session.csrf }, session, req);
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+export async function DELETE(req: Request): Promise<Response> {
+  try {
+    const verdict = checkCsrf(req, requestSession(req));
+    if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
+    return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)) } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
