@@ -4,47 +4,14 @@
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage } from '../olm/registry-api';
 
 const protoDir = join(import.meta.dirname, '..', '..', 'proto');
 
-export interface RegistryGvk {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-}
-
-export interface RegistryBundle {
-  csvName: string;
-  packageName: string;
-  channelName: string;
-  csvJson: string;
-  object: string[];
-  bundlePath: string;
-  providedApis: RegistryGvk[];
-  requiredApis: RegistryGvk[];
-  version: string;
-  skipRange: string;
-  dependencies: { type: string; value: string }[];
-  properties: { type: string; value: string }[];
-  replaces: string;
-  skips: string[];
-  deprecation?: { message: string } | null;
-}
-
-export interface RegistryPackage {
-  name: string;
-  channels: { name: string; csvName: string; deprecation?: { message: string } | null }[];
-  defaultChannelName: string;
-  deprecation?: { message: string } | null;
-}
-
-export interface RegistryChannelEntry {
-  packageName: string;
-  channelName: string;
-  bundleName: string;
-  replaces: string;
-}
+export type RegistryGvk = GvkMessage;
+export type RegistryBundle = BundleMessage;
+export type RegistryPackage = PackageMessage;
+export type RegistryChannelEntry = ChannelEntryMessage;
 
 export class RegistryError extends Error {
   constructor(

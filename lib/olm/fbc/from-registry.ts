@@ -1,28 +1,13 @@
 // A catalog read through the registry gRPC API (ListBundles + GetPackage) turned back into FBC
 // blobs, so that the same model, validation and graph rules apply to catalogs the console (or the
 // sandbox) can only reach over the network. Pure: the caller fetches the messages.
+import type { BundleMessage, PackageMessage } from '../registry-api';
 import { buildCatalog, type Catalog } from './catalog';
 import type { ChannelEntry, DeclarativeConfig, DeprecationEntry, FbcBundle, FbcChannel, FbcDeprecations, FbcPackage, Property } from './types';
 
-export interface RegistryPackageMessage {
-  name: string;
-  defaultChannelName: string;
-  channels: { name: string; csvName: string; deprecation?: { message: string } | null }[];
-  deprecation?: { message: string } | null;
-}
-
-export interface RegistryBundleMessage {
-  csvName: string;
-  packageName: string;
-  channelName: string;
-  bundlePath: string;
-  version: string;
-  skipRange: string;
-  replaces: string;
-  skips: string[];
-  properties: { type: string; value: string }[];
-  deprecation?: { message: string } | null;
-}
+/** What the conversion reads of GetPackage and ListBundles answers. */
+export type RegistryPackageMessage = Pick<PackageMessage, 'name' | 'defaultChannelName' | 'channels' | 'deprecation'>;
+export type RegistryBundleMessage = Pick<BundleMessage, 'csvName' | 'packageName' | 'channelName' | 'bundlePath' | 'version' | 'skipRange' | 'replaces' | 'skips' | 'properties' | 'deprecation'>;
 
 function parseValue(text: string): unknown {
   try {

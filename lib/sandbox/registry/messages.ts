@@ -3,45 +3,9 @@
 import { bundleObjects, type BundleModel, type Gvk, type PackageModel } from '../../olm/fbc/model';
 import type { ChannelEntry } from '../../olm/fbc/types';
 import { channelHeads } from '../../olm/graph/channel-problems';
+import type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage } from '../../olm/registry-api';
 
-export interface GvkMessage {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-}
-
-export interface BundleMessage {
-  csvName: string;
-  packageName: string;
-  channelName: string;
-  csvJson: string;
-  object: string[];
-  bundlePath: string;
-  providedApis: GvkMessage[];
-  requiredApis: GvkMessage[];
-  version: string;
-  skipRange: string;
-  dependencies: { type: string; value: string }[];
-  properties: { type: string; value: string }[];
-  replaces: string;
-  skips: string[];
-  deprecation?: { message: string };
-}
-
-export interface PackageMessage {
-  name: string;
-  channels: { name: string; csvName: string; deprecation?: { message: string } }[];
-  defaultChannelName: string;
-  deprecation?: { message: string };
-}
-
-export interface ChannelEntryMessage {
-  packageName: string;
-  channelName: string;
-  bundleName: string;
-  replaces: string;
-}
+export type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage };
 
 function gvk(g: Gvk, plural = ''): GvkMessage {
   return { group: g.group, version: g.version, kind: g.kind, plural };

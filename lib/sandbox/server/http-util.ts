@@ -39,14 +39,7 @@ export async function readRawBody(req: IncomingMessage, limit = 8 * 1024 * 1024)
 }
 
 export async function readBody(req: IncomingMessage, limit = 8 * 1024 * 1024): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > limit) throw new ApiStatusError(413, 'RequestEntityTooLarge', 'the request body is too large');
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readRawBody(req, limit)).toString('utf8');
 }
 
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {

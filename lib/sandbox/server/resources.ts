@@ -1,16 +1,11 @@
 // What the sandbox serves: the built-in kinds, and every kind a CustomResourceDefinition in the
 // store declares (the OLM CRDs installed at start, and operators' CRDs installed later). This
 // table drives discovery, routing, scope, short names, categories and Table columns.
+import type { TableColumn } from '../apimachinery/table';
 import type { KObject, ResourceKey } from '../store/types';
 
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  jsonPath: string;
-  description?: string;
-  format?: string;
-  priority?: number;
-}
+/** A printer column, as CRDs declare them (`additionalPrinterColumns`). */
+export type PrinterColumn = TableColumn;
 
 /** A read-only resource computed on request (packageserver's PackageManifests). */
 export interface ReadProvider {

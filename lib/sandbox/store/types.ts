@@ -1,5 +1,6 @@
 // The contract between the sandbox's object store (lib/sandbox/store) and its HTTP API server
 // (lib/sandbox/server). The store knows nothing of HTTP; the server knows nothing of files.
+import type { OwnerReference } from '../../olm/resources/common';
 
 /** A Kubernetes object as stored: plain JSON. */
 export interface KObject {
@@ -9,14 +10,7 @@ export interface KObject {
   [field: string]: unknown;
 }
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type { OwnerReference };
 
 export interface ObjectMeta {
   name?: string;
