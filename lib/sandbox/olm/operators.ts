@@ -10,8 +10,6 @@ import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
 import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
 import { upgradeBlock, type OperatorCondition } from '../../olm/resources/operator-condition';
-import { rangeContains, tryParseRange } from '../../olm/semver/range';
-import { tryParseVersionTolerant } from '../../olm/semver/version';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
 import type { ServedResource } from '../server/resources';
@@ -19,7 +17,11 @@ import type { KObject } from '../store/types';
 import type { CatalogSources } from './catalog-sources';
 import { crdRoles, operatorGroupRoles } from './generated-roles';
 import { stepsForBundle, type PlanStep } from './install-steps';
-import { dependencyInstalls, resolveSubscription, unmetDependencies, type DependencyInstall, type Resolution } from './resolver';
+import { dependencyInstalls, satisfiesRequiredRanges, unmetDependencies, type DependencyInstall as Dep, type PackageRange } from '../../olm/resolution/dependencies';
+import type { CatalogEntry } from './catalog-sources';
+import { dependencySources, resolveSubscription, type Resolution } from './resolver';
+
+type DependencyInstall = Dep<CatalogEntry>;
 
 const OLM = 'operators.coreos.com';
 const CSV_FINALIZER = 'operators.coreos.com/csv-cleanup';
@@ -52,26 +54,21 @@ function removeCondition(conds: Cond[] | undefined, type: string): Cond[] {
   return (conds ?? []).filter((c) => c.type !== type);
 }
 
-/** Whether `version` of `pkg` stays inside every `olm.package.required` range of the installed CSVs. */
-function satisfiesInstalledRanges(pkg: string, version: string | undefined, installed: readonly KObject[]): boolean {
-  const v = tryParseVersionTolerant(version);
-  if (!v) return true;
+/** The `olm.package.required` ranges of the installed CSVs (from the properties OLM annotates them with). */
+function requiredRangesOf(installed: readonly KObject[]): PackageRange[] {
+  const out: PackageRange[] = [];
   for (const csv of installed) {
     const text = csv.metadata.annotations?.['operatorframework.io/properties'];
     if (!text) continue;
-    let props: { type: string; value: { packageName?: string; versionRange?: string } }[] = [];
     try {
-      props = (JSON.parse(text) as { properties?: typeof props }).properties ?? [];
+      for (const p of (JSON.parse(text) as { properties?: { type: string; value: { packageName?: string; versionRange?: string } }[] }).properties ?? []) {
+        if (p.type === 'olm.package.required' && p.value.packageName && p.value.versionRange) out.push({ packageName: p.value.packageName, versionRange: p.value.versionRange });
+      }
     } catch {
-      continue;
-    }
-    for (const p of props) {
-      if (p.type !== 'olm.package.required' || p.value.packageName !== pkg || !p.value.versionRange) continue;
-      const parsed = tryParseRange(p.value.versionRange);
-      if ('range' in parsed && !rangeContains(parsed.range, v)) return false;
+      // an unreadable annotation constrains nothing
     }
   }
-  return true;
+  return out;
 }
 
 export class Operators {
@@ -271,7 +268,7 @@ export class Operators {
       let r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined);
       // The solver keeps every installed operator's package dependencies true: an upgrade that
       // would leave another operator's required range is not taken.
-      if (r.kind === 'install' && installed && !satisfiesInstalledRanges(r.pkg.name, r.bundle.version, installedCsvs)) r = { kind: 'none' };
+      if (r.kind === 'install' && installed && !satisfiesRequiredRanges(r.pkg.name, r.bundle.version, requiredRangesOf(installedCsvs))) r = { kind: 'none' };
       let conditions = st.conditions;
       if (r.kind === 'failed') {
         conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: r.reason, message: r.message });
@@ -279,7 +276,7 @@ export class Operators {
         continue;
       }
       if (r.kind === 'install') {
-        const unmet = unmetDependencies(r.bundle, catalogs, installedApis);
+        const unmet = unmetDependencies(r.bundle, dependencySources(catalogs), installedApis);
         if (unmet.length) {
           conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${unmet.join(', ')}` });
           this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
@@ -295,7 +292,7 @@ export class Operators {
     const subscribed = new Set(subs.map((s) => (s.spec as { name: string }).name));
     const deps: DependencyInstall[] = [];
     for (const { r } of work) {
-      for (const d of dependencyInstalls(r.bundle, catalogs, [...installedApis, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
+      for (const d of dependencyInstalls(r.bundle, dependencySources(catalogs), [...installedApis, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
         if (!deps.some((x) => x.bundle.name === d.bundle.name)) deps.push(d);
       }
     }
@@ -308,7 +305,7 @@ export class Operators {
     const generation = 1 + Math.max(0, ...existing.map((p) => (p.spec as { generation?: number }).generation ?? 0), ...subs.map((s) => (s.status as { installPlanGeneration?: number } | undefined)?.installPlanGeneration ?? 0));
     const steps: PlanStep[] = [
       ...work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace })),
-      ...deps.flatMap((d) => stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.catalog.name, namespace: d.catalog.namespace })),
+      ...deps.flatMap((d) => stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.source.name, namespace: d.source.namespace })),
     ];
     const labels: Record<string, string> = {};
     for (const { sub } of work) labels[`operators.coreos.com/${(sub.spec as { name: string }).name}.${ns}`] = '';
@@ -326,7 +323,7 @@ export class Operators {
     // Second write, as OLM does: the status with the plan.
     plan = this.writeStatus(this.plans, plan, {
       phase: manual ? 'RequiresApproval' : 'Installing',
-      catalogSources: [...new Set([...work.map((w) => w.r.catalog.name), ...deps.map((d) => d.catalog.name)])],
+      catalogSources: [...new Set([...work.map((w) => w.r.catalog.name), ...deps.map((d) => d.source.name)])],
       plan: steps,
       bundleLookups: [],
     });
@@ -344,13 +341,13 @@ export class Operators {
       });
     }
     for (const d of deps) {
-      const name = `${d.pkg.name}-${d.channel}-${d.catalog.name}-${d.catalog.namespace}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 253);
+      const name = `${d.pkg.name}-${d.channel}-${d.source.name}-${d.source.namespace}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 253);
       if (this.exists(this.subs, ns, name)) continue;
       const created = this.api.createObject(this.subs, {
         apiVersion: `${OLM}/v1alpha1`,
         kind: 'Subscription',
         metadata: { name, namespace: ns, labels: { 'olm.managed': 'true', [`operators.coreos.com/${d.pkg.name}.${ns}`]: '' }, annotations: { 'olm.generated-by': plan.metadata.name ?? '' } },
-        spec: { name: d.pkg.name, source: d.catalog.name, sourceNamespace: d.catalog.namespace, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' },
+        spec: { name: d.pkg.name, source: d.source.name, sourceNamespace: d.source.namespace, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' },
       });
       this.writeStatus(this.subs, created, {
         currentCSV: d.bundle.name,
