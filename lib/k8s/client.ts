@@ -21,6 +21,13 @@ export interface KubeObject {
   [k: string]: unknown;
 }
 
+/** Anything shaped like a Kubernetes object: the typed kinds of lib/olm/resources fit it. */
+export interface AnyObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; generateName?: string; namespace?: string; resourceVersion?: string; uid?: string };
+}
+
 export interface KubeList<T> {
   items: T[];
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
@@ -53,17 +60,17 @@ export function resourcePath(t: ResourceType, namespace?: string, name?: string,
 export class KubeClient {
   constructor(readonly kubeConfig: KubeConfig) {}
 
-  get<T extends KubeObject>(t: ResourceType, name: string, namespace?: string): Promise<T> {
+  get<T extends object>(t: ResourceType, name: string, namespace?: string): Promise<T> {
     return kubeRequest<T>(this.kubeConfig, { method: 'GET', path: resourcePath(t, namespace, name), what: `get ${t.kind} ${name}` });
   }
 
-  list<T extends KubeObject>(t: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+  list<T extends object>(t: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
     const query: Query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit, continue: opts.continue };
     return kubeRequest<KubeList<T>>(this.kubeConfig, { method: 'GET', path: resourcePath(t, opts.namespace), query, what: `list ${t.plural}` });
   }
 
   /** Every page of a list, followed through `continue`. */
-  async listAll<T extends KubeObject>(t: ResourceType, opts: Omit<ListOptions, 'continue'> = {}): Promise<KubeList<T>> {
+  async listAll<T extends object>(t: ResourceType, opts: Omit<ListOptions, 'continue'> = {}): Promise<KubeList<T>> {
     const items: T[] = [];
     let cont: string | undefined;
     let resourceVersion: string | undefined;
@@ -76,23 +83,25 @@ export class KubeClient {
     return { items, metadata: { resourceVersion } };
   }
 
-  create<T extends KubeObject>(t: ResourceType, obj: T, opts: { namespace?: string; dryRun?: boolean } = {}): Promise<T> {
-    const namespace = opts.namespace ?? obj.metadata?.namespace;
+  create<T extends object>(t: ResourceType, obj: T, opts: { namespace?: string; dryRun?: boolean } = {}): Promise<T> {
+    const meta = (obj as AnyObject).metadata;
+    const namespace = opts.namespace ?? meta?.namespace;
     const body = { apiVersion: apiVersionOf(t), kind: t.kind, ...obj };
     return kubeRequest<T>(this.kubeConfig, {
       method: 'POST', path: resourcePath(t, namespace), body, query: { dryRun: opts.dryRun ? 'All' : undefined },
-      what: `create ${t.kind} ${obj.metadata?.name ?? obj.metadata?.generateName ?? ''}`.trim(),
+      what: `create ${t.kind} ${meta?.name ?? meta?.generateName ?? ''}`.trim(),
     });
   }
 
-  replace<T extends KubeObject>(t: ResourceType, obj: T, subresource?: string): Promise<T> {
-    const name = obj.metadata?.name ?? '';
+  replace<T extends object>(t: ResourceType, obj: T, subresource?: string): Promise<T> {
+    const meta = (obj as AnyObject).metadata;
+    const name = meta?.name ?? '';
     return kubeRequest<T>(this.kubeConfig, {
-      method: 'PUT', path: resourcePath(t, obj.metadata?.namespace, name, subresource), body: obj, what: `update ${t.kind} ${name}`,
+      method: 'PUT', path: resourcePath(t, meta?.namespace, name, subresource), body: obj, what: `update ${t.kind} ${name}`,
     });
   }
 
-  patch<T extends KubeObject>(t: ResourceType, name: string, patch: unknown, opts: { namespace?: string; type?: PatchType; subresource?: string } = {}): Promise<T> {
+  patch<T extends object>(t: ResourceType, name: string, patch: unknown, opts: { namespace?: string; type?: PatchType; subresource?: string } = {}): Promise<T> {
     const type = opts.type ?? 'merge';
     return kubeRequest<T>(this.kubeConfig, {
       method: 'PATCH', path: resourcePath(t, opts.namespace, name, opts.subresource), body: patch, contentType: patchContentTypes[type],

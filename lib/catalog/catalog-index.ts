@@ -1,0 +1,133 @@
+// The console's catalog index: one entry per CatalogSource, read from its registry gRPC API
+// (ListBundles gives the whole graph), shared by every user and served to a person only for the
+// catalogs whose namespace they may list PackageManifests in (SelfSubjectAccessReview).
+import type { KubeClient } from '../k8s/client';
+import { isKubeError } from '../k8s/errors';
+import type { Catalog } from '../olm/fbc/catalog';
+import { catalogFromRegistry } from '../olm/fbc/from-registry';
+import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
+import type { ResourceType } from '../olm/resources/common';
+import { summarizePackage, type PackageSummary } from './package-summary';
+import { RegistryClient } from './registry-client';
+
+const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
+const FRESH_MS = 60_000;
+
+export interface IndexedCatalog {
+  name: string;
+  namespace: string;
+  displayName: string;
+  publisher: string;
+  /** `status.connectionState.lastObservedState`, or UNKNOWN. */
+  state: string;
+  /** Where the content came from; absent when it could not be read. */
+  source?: 'registry';
+  /** Why the content could not be read. */
+  problem?: string;
+  packages: number;
+}
+
+interface Entry {
+  key: string;
+  address: string;
+  fetchedAt: number;
+  catalog?: Catalog;
+  summaries: PackageSummary[];
+  problem?: string;
+}
+
+/** One per console process: catalog content is the same for everyone. */
+export class CatalogIndex {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Promise<Entry>>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private async read(key: string, address: string, ref: PackageSummary['catalog']): Promise<Entry> {
+    const cached = this.entries.get(key);
+    if (cached && cached.address === address && this.now() - cached.fetchedAt < FRESH_MS) return cached;
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const job = (async () => {
+      const client = new RegistryClient(address, 20_000);
+      try {
+        const names = await client.listPackages();
+        const packages = await Promise.all(names.map((n) => client.getPackage(n)));
+        const catalog = catalogFromRegistry(packages, await client.listBundles());
+        const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref));
+        const entry: Entry = { key, address, fetchedAt: this.now(), catalog, summaries };
+        this.entries.set(key, entry);
+        return entry;
+      } catch (err) {
+        // Keep what was read before, and say why it is not fresh.
+        const entry: Entry = { key, address, fetchedAt: this.now(), catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
+        this.entries.set(key, entry);
+        return entry;
+      } finally {
+        client.close();
+        this.inflight.delete(key);
+      }
+    })();
+    this.inflight.set(key, job);
+    return job;
+  }
+
+  /** The catalog model behind an indexed CatalogSource, if it has been read. */
+  catalogOf(namespace: string, name: string): Catalog | undefined {
+    return this.entries.get(`${namespace}/${name}`)?.catalog;
+  }
+
+  /**
+   * The catalogs this person may see, and their package summaries. CatalogSources are listed as
+   * the person; namespaces they cannot list are skipped, not errors.
+   */
+  async forUser(client: KubeClient, namespaces: readonly string[]): Promise<{ catalogs: IndexedCatalog[]; packages: PackageSummary[] }> {
+    const sources = await visibleCatalogSources(client, namespaces);
+    const catalogs: IndexedCatalog[] = [];
+    const packages: PackageSummary[] = [];
+    const allowed = new Map<string, boolean>();
+    for (const cs of sources) {
+      const ns = cs.metadata?.namespace ?? '';
+      const name = cs.metadata?.name ?? '';
+      if (!allowed.has(ns)) allowed.set(ns, await mayListPackages(client, ns));
+      if (!allowed.get(ns)) continue;
+      const state = cs.status?.connectionState?.lastObservedState ?? 'UNKNOWN';
+      const address = cs.status?.connectionState?.address || cs.spec.address || '';
+      const base = { name, namespace: ns, displayName: cs.spec.displayName || name, publisher: cs.spec.publisher ?? '', state };
+      if (state !== 'READY' || !address) {
+        catalogs.push({ ...base, problem: state === 'READY' ? 'the CatalogSource reports no registry address' : `the catalog is ${state}`, packages: 0 });
+        continue;
+      }
+      const entry = await this.read(`${ns}/${name}`, address, { name, namespace: ns, displayName: base.displayName });
+      catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...(entry.problem ? { problem: entry.problem } : {}), packages: entry.summaries.length });
+      packages.push(...entry.summaries);
+    }
+    return { catalogs, packages };
+  }
+}
+
+async function visibleCatalogSources(client: KubeClient, namespaces: readonly string[]): Promise<CatalogSource[]> {
+  try {
+    return (await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)).items;
+  } catch (err) {
+    if (!isKubeError(err, 403)) throw err;
+  }
+  const out: CatalogSource[] = [];
+  for (const ns of new Set(namespaces)) {
+    try {
+      out.push(...(await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE, { namespace: ns })).items);
+    } catch (err) {
+      if (!isKubeError(err, 403)) throw err;
+    }
+  }
+  return out;
+}
+
+async function mayListPackages(client: KubeClient, namespace: string): Promise<boolean> {
+  const r = await client.create<{ apiVersion?: string; kind?: string; spec?: unknown; status?: { allowed?: boolean } }>(SSAR, {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    spec: { resourceAttributes: { verb: 'list', group: 'packages.operators.coreos.com', resource: 'packagemanifests', namespace } },
+  });
+  return r.status?.allowed === true;
+}

@@ -1,0 +1,53 @@
+// OperatorHub filters and facet counts over package summaries. Facets are counted over the
+// keyword results before the facet filters, so every count says what choosing it would show.
+import type { PackageSummary } from './package-summary';
+
+export interface HubFilters {
+  catalog?: string[];
+  category?: string[];
+  provider?: string[];
+  capability?: string[];
+  installMode?: string[];
+  infrastructureFeature?: string[];
+  /** Dependency-only operators are not tiles unless asked for. */
+  includeNonStandalone?: boolean;
+}
+
+export type FacetName = 'catalog' | 'category' | 'provider' | 'capability' | 'installMode' | 'infrastructureFeature';
+
+function values(s: PackageSummary, facet: FacetName): string[] {
+  switch (facet) {
+    case 'catalog':
+      return [`${s.catalog.namespace}/${s.catalog.name}`];
+    case 'category':
+      return s.categories;
+    case 'provider':
+      return s.provider ? [s.provider] : [];
+    case 'capability':
+      return s.capability ? [s.capability] : [];
+    case 'installMode':
+      return s.installModes;
+    case 'infrastructureFeature':
+      return s.infrastructureFeatures;
+  }
+}
+
+const FACETS: FacetName[] = ['catalog', 'category', 'provider', 'capability', 'installMode', 'infrastructureFeature'];
+
+export function facetCounts(list: readonly PackageSummary[]): Record<FacetName, Record<string, number>> {
+  const out = Object.fromEntries(FACETS.map((f) => [f, {} as Record<string, number>])) as Record<FacetName, Record<string, number>>;
+  for (const s of list) for (const f of FACETS) for (const v of new Set(values(s, f))) out[f][v] = (out[f][v] ?? 0) + 1;
+  return out;
+}
+
+/** Within a facet any chosen value matches (OR); across facets all must (AND). */
+export function applyFilters(list: readonly PackageSummary[], f: HubFilters): PackageSummary[] {
+  return list.filter((s) => {
+    if (s.nonStandalone && !f.includeNonStandalone) return false;
+    for (const facet of FACETS) {
+      const chosen = f[facet];
+      if (chosen?.length && !values(s, facet).some((v) => chosen.includes(v))) return false;
+    }
+    return true;
+  });
+}
