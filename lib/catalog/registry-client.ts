@@ -6,7 +6,9 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage } from '../olm/registry-api';
 
-const protoDir = join(import.meta.dirname, '..', '..', 'proto');
+// Resolved from the working directory, not this file: inside the Next.js server bundle a module
+// has no directory of its own. The console runs from the project root (npm start, npm test).
+const protoDir = process.env.OLM_CONSOLE_PROTO_DIR ?? join(process.cwd(), 'proto');
 
 export type RegistryGvk = GvkMessage;
 export type RegistryBundle = BundleMessage;
