@@ -7,7 +7,8 @@ import type { Catalog } from '../olm/fbc/catalog';
 import { catalogFromRegistry } from '../olm/fbc/from-registry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
 import type { ResourceType } from '../olm/resources/common';
-import { summarizePackage, type PackageSummary } from './package-summary';
+import { summarizeManifest, summarizePackage, type PackageSummary } from './package-summary';
+import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
 import { RegistryClient } from './registry-client';
 
 const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
@@ -20,8 +21,12 @@ export interface IndexedCatalog {
   publisher: string;
   /** `status.connectionState.lastObservedState`, or UNKNOWN. */
   state: string;
-  /** Where the content came from; absent when it could not be read. */
-  source?: 'registry';
+  /**
+   * Where the content came from: the registry (whole graph) or, for catalogs a person can see
+   * only through packageserver, PackageManifests (channel heads and entries, no upgrade edges).
+   * Absent when it could not be read.
+   */
+  source?: 'registry' | 'packagemanifests';
   /** Why the content could not be read. */
   problem?: string;
   packages: number;
@@ -101,6 +106,41 @@ export class CatalogIndex {
       const entry = await this.read(`${ns}/${name}`, address, { name, namespace: ns, displayName: base.displayName });
       catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...(entry.problem ? { problem: entry.problem } : {}), packages: entry.summaries.length });
       packages.push(...entry.summaries);
+    }
+    // Catalogs the person cannot read as CatalogSources but sees through packageserver (global
+    // catalogs appear in every namespace): from the shared index when it has them, else from
+    // the PackageManifests themselves.
+    const seen = new Set(catalogs.map((c) => `${c.namespace}/${c.name}`));
+    for (const ns of new Set(namespaces)) {
+      if (allowed.get(ns) === false) continue;
+      if (!allowed.has(ns)) allowed.set(ns, await mayListPackages(client, ns));
+      if (!allowed.get(ns)) continue;
+      let manifests: PackageManifest[];
+      try {
+        manifests = (await client.listAll<PackageManifest>(PACKAGE_MANIFEST_TYPE, { namespace: ns })).items;
+      } catch (err) {
+        if (isKubeError(err, 403) || isKubeError(err, 404)) continue;
+        throw err;
+      }
+      const byCatalog = new Map<string, PackageManifest[]>();
+      for (const pm of manifests) {
+        const key = `${pm.status.catalogSourceNamespace}/${pm.status.catalogSource}`;
+        if (!seen.has(key)) byCatalog.set(key, [...(byCatalog.get(key) ?? []), pm]);
+      }
+      for (const [key, pms] of byCatalog) {
+        seen.add(key);
+        const first = pms[0]!.status;
+        const base = { name: first.catalogSource, namespace: first.catalogSourceNamespace, displayName: first.catalogSourceDisplayName || first.catalogSource, publisher: first.catalogSourcePublisher ?? '', state: 'READY' };
+        const cached = this.entries.get(key);
+        if (cached?.catalog && this.now() - cached.fetchedAt < FRESH_MS) {
+          catalogs.push({ ...base, source: 'registry', packages: cached.summaries.length });
+          packages.push(...cached.summaries);
+        } else {
+          const summaries = pms.map((pm) => summarizeManifest(pm));
+          catalogs.push({ ...base, source: 'packagemanifests', packages: summaries.length });
+          packages.push(...summaries);
+        }
+      }
     }
     return { catalogs, packages };
   }

@@ -100,3 +100,51 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
     hasIcon: !!pkg.icon,
   };
 }
+
+interface ManifestLike {
+  metadata?: { name?: string; labels?: Record<string, string> };
+  status?: {
+    catalogSource?: string;
+    catalogSourceNamespace?: string;
+    catalogSourceDisplayName?: string;
+    provider?: { name?: string };
+    defaultChannel?: string;
+    deprecation?: { message?: string };
+    channels?: { name: string; currentCSVDesc?: { displayName?: string; version?: string; description?: string; keywords?: unknown; installModes?: unknown; annotations?: Record<string, unknown>; icon?: unknown } }[];
+  };
+}
+
+/**
+ * A summary from a PackageManifest, for catalogs a person can see only through packageserver
+ * (no registry access): the same facts, read from the default channel's currentCSVDesc.
+ */
+export function summarizeManifest(pm: ManifestLike): PackageSummary {
+  const st = pm.status ?? {};
+  const channel = st.channels?.find((c) => c.name === st.defaultChannel) ?? st.channels?.[0];
+  const desc = channel?.currentCSVDesc ?? {};
+  const ann = desc.annotations ?? {};
+  const labels = pm.metadata?.labels ?? {};
+  const labelKeys = Object.keys(labels);
+  const name = pm.metadata?.name ?? '';
+  return {
+    name,
+    catalog: { name: st.catalogSource ?? '', namespace: st.catalogSourceNamespace ?? '', displayName: st.catalogSourceDisplayName },
+    displayName: desc.displayName || name,
+    provider: st.provider?.name ?? '',
+    shortDescription: firstSentences(str(ann[Keys.description]) ?? desc.description ?? ''),
+    categories: (str(ann[Keys.categories]) ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    capability: str(ann[Keys.capabilities]),
+    keywords: Array.isArray(desc.keywords) ? desc.keywords.map(str).filter((k): k is string => !!k) : [],
+    defaultChannel: channel?.name,
+    headVersion: desc.version,
+    installModes: installModeChoices(Array.isArray(desc.installModes) ? (desc.installModes as InstallMode[]) : undefined),
+    infrastructureFeatures: jsonList(ann[Keys.infrastructureFeatures]),
+    validSubscription: jsonList(ann[Keys.validSubscription]),
+    deprecation: st.deprecation?.message,
+    nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
+    arch: labelKeys.filter((k) => k.startsWith(Keys.archLabelPrefix) && labels[k] === 'supported').map((k) => k.slice(Keys.archLabelPrefix.length)).sort(),
+    os: labelKeys.filter((k) => k.startsWith(Keys.osLabelPrefix) && labels[k] === 'supported').map((k) => k.slice(Keys.osLabelPrefix.length)).sort(),
+    // packageserver strips icons from get/list; the icon subresource serves them.
+    hasIcon: true,
+  };
+}
