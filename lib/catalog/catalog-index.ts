@@ -4,6 +4,7 @@
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import type { Catalog } from '../olm/fbc/catalog';
+import type { PackageModel } from '../olm/fbc/model';
 import { catalogFromRegistry } from '../olm/fbc/from-registry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
 import type { ResourceType } from '../olm/resources/common';
@@ -13,6 +14,8 @@ import { RegistryClient } from './registry-client';
 
 const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
 const FRESH_MS = 60_000;
+/** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
+export const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
 
 export interface IndexedCatalog {
   name: string;
@@ -41,10 +44,32 @@ interface Entry {
   problem?: string;
 }
 
+export interface PackageRef {
+  namespace: string;
+  catalog: string;
+  package: string;
+}
+
+/** Where a package's content comes from for this person. */
+export type PackageLookup =
+  | { source: 'registry'; catalog: PackageSummary['catalog']; pkg: PackageModel; address: string }
+  | { source: 'packagemanifests'; manifest: PackageManifest };
+
+export interface IconBytes {
+  data: Buffer;
+  mediatype: string;
+}
+
+const MAX_CACHED_CSVS = 300;
+
 /** One per console process: catalog content is the same for everyone. */
 export class CatalogIndex {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
+  // Full CSVs (GetBundle) and icons are fetched on demand and kept, bounded: they are what a
+  // details page and the tiles need, and the registry serves them one bundle at a time.
+  private readonly csvs = new Map<string, Record<string, unknown> | null>();
+  private readonly icons = new Map<string, IconBytes | null>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -75,6 +100,94 @@ export class CatalogIndex {
     })();
     this.inflight.set(key, job);
     return job;
+  }
+
+  /**
+   * A package of a catalog, if this person may see it: through the CatalogSource (read from its
+   * registry), else through a PackageManifest in the catalog's namespace or one of theirs
+   * (global catalogs show in every namespace). Undefined when it is not there or not visible.
+   */
+  async lookupPackage(client: KubeClient, ref: PackageRef, viewerNamespaces: readonly string[]): Promise<PackageLookup | undefined> {
+    const key = `${ref.namespace}/${ref.catalog}`;
+    let cs: CatalogSource | undefined;
+    try {
+      cs = await client.get<CatalogSource>(CATALOG_SOURCE_TYPE, ref.catalog, ref.namespace);
+    } catch (err) {
+      if (!isKubeError(err, 403) && !isKubeError(err, 404)) throw err;
+    }
+    if (cs && (await mayListPackages(client, ref.namespace))) {
+      const displayName = cs.spec.displayName || ref.catalog;
+      const address = cs.status?.connectionState?.address || cs.spec.address || '';
+      const ready = cs.status?.connectionState?.lastObservedState === 'READY';
+      const entry = ready && address ? await this.read(key, address, { name: ref.catalog, namespace: ref.namespace, displayName }) : this.entries.get(key);
+      if (entry?.catalog) {
+        const pkg = entry.catalog.packages.get(ref.package);
+        return pkg ? { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName }, pkg, address: entry.address } : undefined;
+      }
+    }
+    for (const ns of new Set([ref.namespace, ...viewerNamespaces])) {
+      let pm: PackageManifest;
+      try {
+        pm = await client.get<PackageManifest>(PACKAGE_MANIFEST_TYPE, ref.package, ns);
+      } catch (err) {
+        if (isKubeError(err, 403) || isKubeError(err, 404)) continue;
+        throw err;
+      }
+      if (pm.status?.catalogSource !== ref.catalog || pm.status.catalogSourceNamespace !== ref.namespace) continue;
+      // The person sees this catalog's package: the shared copy of the registry, if any, has
+      // its edges.
+      const pkg = this.entries.get(key)?.catalog?.packages.get(ref.package);
+      if (pkg) return { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName: pm.status.catalogSourceDisplayName }, pkg, address: this.entries.get(key)!.address };
+      return { source: 'packagemanifests', manifest: pm };
+    }
+    return undefined;
+  }
+
+  private remember<V>(cache: Map<string, V>, key: string, value: V): V {
+    cache.set(key, value);
+    if (cache.size > MAX_CACHED_CSVS) cache.delete(cache.keys().next().value!);
+    return value;
+  }
+
+  /** The bundle's whole CSV (GetBundle gives csvJson; ListBundles leaves it out), or undefined. */
+  async fullCsv(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown> | undefined> {
+    const key = `${address}|${pkg}|${channel}|${csvName}`;
+    if (this.csvs.has(key)) return this.csvs.get(key) ?? undefined;
+    const client = new RegistryClient(address, 10_000);
+    try {
+      const b = await client.getBundle(pkg, channel, csvName);
+      const csv = b.csvJson ? (JSON.parse(b.csvJson) as Record<string, unknown>) : null;
+      return this.remember(this.csvs, key, csv) ?? undefined;
+    } catch {
+      // The list's metadata still describes the version; a failed fetch is not remembered.
+      return undefined;
+    } finally {
+      client.close();
+    }
+  }
+
+  /** The package icon: the default channel head's CSV icon, from the registry or packageserver. */
+  async icon(client: KubeClient, lookup: PackageLookup): Promise<IconBytes | undefined> {
+    if (lookup.source === 'packagemanifests') {
+      const pm = lookup.manifest;
+      const r = await client.getBytes(PACKAGE_MANIFEST_TYPE, pm.metadata?.name ?? '', pm.metadata?.namespace, 'icon');
+      return r.body.length ? { data: r.body, mediatype: r.contentType.split(';')[0]!.trim() } : undefined;
+    }
+    const { pkg, address } = lookup;
+    const key = `${address}|${pkg.name}`;
+    if (this.icons.has(key)) return this.icons.get(key) ?? undefined;
+    if (pkg.icon) return this.remember<IconBytes | null>(this.icons, key, { data: Buffer.from(pkg.icon.base64data, 'base64'), mediatype: pkg.icon.mediatype }) ?? undefined;
+    const registry = new RegistryClient(address, 10_000);
+    try {
+      const channel = pkg.defaultChannel ?? [...pkg.channels.keys()][0] ?? '';
+      const b = await registry.getBundleForChannel(pkg.name, channel);
+      const csv = b.csvJson ? (JSON.parse(b.csvJson) as { spec?: { icon?: { base64data?: unknown; mediatype?: unknown }[] } }) : undefined;
+      const first = Array.isArray(csv?.spec?.icon) ? csv.spec.icon[0] : undefined;
+      const icon = typeof first?.base64data === 'string' && first.base64data && typeof first.mediatype === 'string' ? { data: Buffer.from(first.base64data, 'base64'), mediatype: first.mediatype } : null;
+      return this.remember(this.icons, key, icon) ?? undefined;
+    } finally {
+      registry.close();
+    }
   }
 
   /** The catalog model behind an indexed CatalogSource, if it has been read. */
@@ -170,4 +283,13 @@ async function mayListPackages(client: KubeClient, namespace: string): Promise<b
     spec: { resourceAttributes: { verb: 'list', group: 'packages.operators.coreos.com', resource: 'packagemanifests', namespace } },
   });
   return r.status?.allowed === true;
+}
+
+const GLOBAL_KEY = Symbol.for('olm-console.catalog-index');
+
+/** The process's index: one for every route (Next may load a module once per route bundle). */
+export function sharedCatalogIndex(): CatalogIndex {
+  const g = globalThis as { [GLOBAL_KEY]?: CatalogIndex };
+  g[GLOBAL_KEY] ??= new CatalogIndex();
+  return g[GLOBAL_KEY];
 }

@@ -1,11 +1,12 @@
 // What an OperatorHub tile and its filters need to know about a package, read defensively from
 // the default channel head's CSV (catalog content is third-party: numbers where strings belong,
 // missing annotations, JSON lists written as text).
-import { bundleCsv, type BundleModel, type PackageModel } from '../olm/fbc/model';
+import type { PackageModel } from '../olm/fbc/model';
 import { Keys } from '../olm/resources/common';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { installModeChoices } from '../olm/install-modes/wizard';
 import type { InstallMode, InstallModeType } from '../olm/resources/cluster-service-version';
+import { csvOfBundle, jsonStringList, str, supportedLabels } from '../olm/resources/csv-description';
 
 export interface PackageSummary {
   name: string;
@@ -28,36 +29,6 @@ export interface PackageSummary {
   /** Architectures and operating systems the head declares (`operatorframework.io/arch.*`). */
   arch: string[];
   os: string[];
-  hasIcon: boolean;
-}
-
-type CsvLike = { metadata?: { annotations?: Record<string, unknown>; labels?: Record<string, unknown> }; spec?: Record<string, unknown> };
-
-function str(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return undefined;
-}
-
-/** A JSON list of strings written into an annotation; anything else reads as empty. */
-function jsonList(v: unknown): string[] {
-  const text = str(v);
-  if (!text) return [];
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed.map(str).filter((x): x is string => !!x) : [];
-  } catch {
-    return [];
-  }
-}
-
-function csvOf(b: BundleModel): CsvLike | undefined {
-  const full = bundleCsv(b) as CsvLike | undefined;
-  if (full) return full;
-  const m = b.csvMetadata as Record<string, unknown> | undefined;
-  if (!m) return undefined;
-  const { annotations, labels, ...spec } = m;
-  return { metadata: { annotations: annotations as Record<string, unknown>, labels: labels as Record<string, unknown> }, spec };
 }
 
 function firstSentences(text: string, max = 220): string {
@@ -72,13 +43,12 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
   const channel = pkg.defaultChannel && pkg.channels.has(pkg.defaultChannel) ? pkg.defaultChannel : [...pkg.channels.keys()].sort()[0];
   const graph = channel ? packageChannelGraph(pkg, channel) : undefined;
   const head = graph?.head ? pkg.bundles.get(graph.head) : undefined;
-  const csv = head ? csvOf(head) : undefined;
+  const csv = head ? csvOfBundle(head) : undefined;
   const ann = csv?.metadata?.annotations ?? {};
   const labels = csv?.metadata?.labels ?? {};
   const spec = csv?.spec ?? {};
   const provider = spec.provider as { name?: unknown } | undefined;
   const description = str(ann[Keys.description]) ?? str(spec.description) ?? pkg.description ?? '';
-  const labelKeys = Object.keys(labels);
   return {
     name: pkg.name,
     catalog,
@@ -91,13 +61,12 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
     defaultChannel: channel,
     headVersion: head?.version,
     installModes: installModeChoices(Array.isArray(spec.installModes) ? (spec.installModes as InstallMode[]) : undefined),
-    infrastructureFeatures: jsonList(ann[Keys.infrastructureFeatures]),
-    validSubscription: jsonList(ann[Keys.validSubscription]),
+    infrastructureFeatures: jsonStringList(ann[Keys.infrastructureFeatures]),
+    validSubscription: jsonStringList(ann[Keys.validSubscription]),
     deprecation: pkg.deprecation,
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
-    arch: labelKeys.filter((k) => k.startsWith(Keys.archLabelPrefix) && str(labels[k]) === 'supported').map((k) => k.slice(Keys.archLabelPrefix.length)).sort(),
-    os: labelKeys.filter((k) => k.startsWith(Keys.osLabelPrefix) && str(labels[k]) === 'supported').map((k) => k.slice(Keys.osLabelPrefix.length)).sort(),
-    hasIcon: !!pkg.icon,
+    arch: supportedLabels(labels, Keys.archLabelPrefix),
+    os: supportedLabels(labels, Keys.osLabelPrefix),
   };
 }
 
@@ -124,7 +93,6 @@ export function summarizeManifest(pm: ManifestLike): PackageSummary {
   const desc = channel?.currentCSVDesc ?? {};
   const ann = desc.annotations ?? {};
   const labels = pm.metadata?.labels ?? {};
-  const labelKeys = Object.keys(labels);
   const name = pm.metadata?.name ?? '';
   return {
     name,
@@ -138,13 +106,11 @@ export function summarizeManifest(pm: ManifestLike): PackageSummary {
     defaultChannel: channel?.name,
     headVersion: desc.version,
     installModes: installModeChoices(Array.isArray(desc.installModes) ? (desc.installModes as InstallMode[]) : undefined),
-    infrastructureFeatures: jsonList(ann[Keys.infrastructureFeatures]),
-    validSubscription: jsonList(ann[Keys.validSubscription]),
+    infrastructureFeatures: jsonStringList(ann[Keys.infrastructureFeatures]),
+    validSubscription: jsonStringList(ann[Keys.validSubscription]),
     deprecation: st.deprecation?.message,
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
-    arch: labelKeys.filter((k) => k.startsWith(Keys.archLabelPrefix) && labels[k] === 'supported').map((k) => k.slice(Keys.archLabelPrefix.length)).sort(),
-    os: labelKeys.filter((k) => k.startsWith(Keys.osLabelPrefix) && labels[k] === 'supported').map((k) => k.slice(Keys.osLabelPrefix.length)).sort(),
-    // packageserver strips icons from get/list; the icon subresource serves them.
-    hasIcon: true,
+    arch: supportedLabels(labels, Keys.archLabelPrefix),
+    os: supportedLabels(labels, Keys.osLabelPrefix),
   };
 }

@@ -2,7 +2,7 @@
 // KubeConfig (and so one identity). Errors are KubeErrors carrying the API server's reason.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type ResourceType } from '../olm/resources/common';
-import { kubeRequest, type Query } from './http';
+import { kubeRequest, kubeRequestBytes, type Query } from './http';
 
 export type { ResourceType };
 
@@ -62,6 +62,11 @@ export class KubeClient {
 
   get<T extends object>(t: ResourceType, name: string, namespace?: string): Promise<T> {
     return kubeRequest<T>(this.kubeConfig, { method: 'GET', path: resourcePath(t, namespace, name), what: `get ${t.kind} ${name}` });
+  }
+
+  /** A subresource that answers bytes (a PackageManifest's icon). */
+  getBytes(t: ResourceType, name: string, namespace: string | undefined, subresource: string): Promise<{ body: Buffer; contentType: string }> {
+    return kubeRequestBytes(this.kubeConfig, { method: 'GET', path: resourcePath(t, namespace, name, subresource), what: `get ${t.kind} ${name} ${subresource}` });
   }
 
   list<T extends object>(t: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {

@@ -61,7 +61,26 @@ export function resolveClusterAccess(opts: AccessOptions, env: Record<string, st
 }
 
 /** A KubeConfig that carries only this person's token for the configured cluster. */
+// One KubeConfig per token, reused across requests, so each person's calls share one pool of
+// kept-alive connections instead of a TLS handshake (and an idle socket left behind) per request.
+const perToken = new Map<string, { access: ClusterAccess; kc: KubeConfig }>();
+const MAX_TOKENS = 500;
+
 export function kubeConfigForToken(access: ClusterAccess, token: string): KubeConfig {
+  const hit = perToken.get(token);
+  if (hit && hit.access === access) {
+    // Map order is insertion order: re-inserting keeps the most recently used last.
+    perToken.delete(token);
+    perToken.set(token, hit);
+    return hit.kc;
+  }
+  const kc = newKubeConfigForToken(access, token);
+  perToken.set(token, { access, kc });
+  if (perToken.size > MAX_TOKENS) perToken.delete(perToken.keys().next().value!);
+  return kc;
+}
+
+function newKubeConfigForToken(access: ClusterAccess, token: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ ...access.cluster, name: 'cluster' }],

@@ -74,10 +74,14 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest, accept = 'ap
   });
 }
 
-async function readBody(res: http.IncomingMessage): Promise<string> {
+async function readBytes(res: http.IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+async function readBody(res: http.IncomingMessage): Promise<string> {
+  return (await readBytes(res)).toString('utf8');
 }
 
 function parse(text: string): unknown {
@@ -90,6 +94,15 @@ function parse(text: string): unknown {
 }
 
 /** Sends a request and returns the parsed JSON body; a non-2xx answer throws a KubeError. */
+/** A request whose answer is not JSON (an icon): the bytes and the server's content type. */
+export async function kubeRequestBytes(kc: KubeConfig, req: KubeRequest): Promise<{ body: Buffer; contentType: string }> {
+  const { res } = await openRequest(kc, { timeoutMs: 30_000, ...req }, '*/*');
+  const body = await readBytes(res);
+  const code = res.statusCode ?? 500;
+  if (code < 200 || code >= 300) throw errorFromResponse(code, parse(body.toString('utf8')), req.what ?? `${req.method} ${req.path}`);
+  return { body, contentType: String(res.headers['content-type'] ?? '') };
+}
+
 export async function kubeRequest<T = unknown>(kc: KubeConfig, req: KubeRequest): Promise<T> {
   const { res } = await openRequest(kc, { timeoutMs: 30_000, ...req });
   const body = parse(await readBody(res));

@@ -4,6 +4,7 @@
 // message says what failed, never a stack.
 import { z } from 'zod';
 import { KubeError } from '../k8s/errors';
+import { SelectionError } from '../catalog/package-details';
 
 export class ApiError extends Error {
   constructor(
@@ -33,6 +34,7 @@ function describeIssues(error: z.ZodError): string {
 export function errorBody(err: unknown): ErrorBody {
   if (err instanceof ApiError) return { error: { code: err.code, reason: err.reason, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) } };
   if (err instanceof KubeError) return { error: err.toJSON() };
+  if (err instanceof SelectionError) return { error: { code: 404, reason: 'NotFound', message: err.message } };
   if (err instanceof z.ZodError) return { error: { code: 400, reason: 'BadRequest', message: describeIssues(err), details: err.issues } };
   const message = err instanceof Error ? err.message : String(err);
   return { error: { code: 500, reason: 'InternalError', message: `the console failed: ${message}` } };

@@ -4,16 +4,13 @@
 // cluster-wide). Answers the catalogs seen, the facet counts and the ranked, filtered packages.
 import { z } from 'zod';
 import { applyFilters, facetCounts } from '@/lib/catalog/filter';
-import { CatalogIndex } from '@/lib/catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '@/lib/catalog/catalog-index';
 import { searchPackages } from '@/lib/catalog/search';
 import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
-// Catalog content is shared by everyone using this console process.
-const index = new CatalogIndex();
-const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
 
 const list = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
 const Query = z.object({
@@ -32,7 +29,7 @@ export async function GET(req: Request): Promise<Response> {
   try {
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    const { catalogs, packages } = await index.forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]);
+    const { catalogs, packages } = await sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]);
     const matched = searchPackages(packages, q.q ?? '').map((h) => h.summary);
     const visible = applyFilters(matched, { includeNonStandalone: q.includeNonStandalone === 'true' });
     const filtered = applyFilters(visible, { ...q, includeNonStandalone: q.includeNonStandalone === 'true' });

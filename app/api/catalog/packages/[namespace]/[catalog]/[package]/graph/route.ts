@@ -1,0 +1,28 @@
+// GET /api/catalog/packages/<ns>/<catalog>/<package>/graph?channel=&from=&namespace=
+// One channel's upgrade graph; with `from` (a version or CSV name) the path OLM walks from there
+// to the head, one InstallPlan per step. Catalogs read through PackageManifests have no edges,
+// and the answer says so (`edgesKnown: false`) instead of inventing them.
+import { z } from 'zod';
+import { graphFromManifest, graphFromModel } from '@/lib/catalog/graph-view';
+import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
+
+export const dynamic = 'force-dynamic';
+
+const Query = z.object({
+  channel: z.string().min(1).max(253).optional(),
+  from: z.string().min(1).max(253).optional(),
+  namespace: dnsLabel.optional(),
+});
+
+export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const params = parseParams(PackageParams, await ctx.params);
+    const q = readQuery(req.url, Query);
+    const { lookup } = await findPackage(req, params, q.namespace);
+    const view = lookup.source === 'registry' ? graphFromModel(lookup.pkg, q.channel, q.from) : graphFromManifest(lookup.manifest, q.channel);
+    return Response.json(view, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,32 @@
+// GET /api/catalog/packages/<ns>/<catalog>/<package>?channel=&version=&namespace=
+// A package's channels with their versions, and the description of one version (the channel
+// head by default). `namespace` is where to look when the person sees the catalog only there.
+import { z } from 'zod';
+import { sharedCatalogIndex } from '@/lib/catalog/catalog-index';
+import { detailsFromManifest, detailsFromModel } from '@/lib/catalog/package-details';
+import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
+
+export const dynamic = 'force-dynamic';
+
+const Query = z.object({
+  channel: z.string().min(1).max(253).optional(),
+  version: z.string().min(1).max(253).optional(),
+  namespace: dnsLabel.optional(),
+});
+
+export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const params = parseParams(PackageParams, await ctx.params);
+    const q = readQuery(req.url, Query);
+    const { lookup } = await findPackage(req, params, q.namespace);
+    if (lookup.source === 'packagemanifests') return Response.json(detailsFromManifest(lookup.manifest, q), { headers: { 'Cache-Control': 'no-store' } });
+    // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
+    const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
+    const csv = await sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName);
+    const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
+    return Response.json(details, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
