@@ -4,6 +4,7 @@
 import { KubeClient } from '../k8s/client';
 import { kubeConfigForToken, resolveClusterAccess, type ClusterAccess } from '../k8s/cluster-config';
 import { ApiError } from './api-error';
+import { checkCsrf } from './csrf';
 import { openSession, SESSION_COOKIE, SessionKey, type Session } from './session';
 
 let access: ClusterAccess | undefined;
@@ -53,6 +54,13 @@ export function requestClient(req: Request): { client: KubeClient; session?: Ses
   const token = proxyToken(req) ?? session?.token;
   if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
   return { client: new KubeClient(kubeConfigForToken(a, token)), session };
+}
+
+/** For writes: the request must come from a console page with the session's CSRF token. */
+export function writeClient(req: Request): { client: KubeClient; session?: Session } {
+  const verdict = checkCsrf(req, requestSession(req));
+  if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
+  return requestClient(req);
 }
 
 /** A client acting with a given token (to check a token at login). */

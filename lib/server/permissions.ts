@@ -41,14 +41,22 @@ interface ReviewStatus extends KubeObject {
   status?: { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string };
 }
 
+/** One SelfSubjectAccessReview: may this person do `verb` on `resource` (in `namespace`)? */
+export async function accessReview(client: KubeClient, verb: string, group: string, resource: string, namespace?: string): Promise<{ allowed: boolean; reason?: string }> {
+  const review = await client.create<ReviewStatus>(SSAR, {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    spec: { resourceAttributes: { verb, group, resource, ...(namespace ? { namespace } : {}) } },
+  });
+  const allowed = review.status?.allowed === true;
+  const where = namespace ? ` in namespace ${namespace}` : '';
+  return allowed ? { allowed } : { allowed, reason: review.status?.reason || review.status?.evaluationError || `you may not ${verb} ${resource}${where}` };
+}
+
 export async function consolePermissions(client: KubeClient, namespace: string): Promise<Permission[]> {
   const ask = async (c: Check) => {
-    const review = await client.create<ReviewStatus>(SSAR, {
-      apiVersion: 'authorization.k8s.io/v1',
-      kind: 'SelfSubjectAccessReview',
-      spec: { resourceAttributes: { verb: c.verb, group: c.group, resource: c.resource, ...(c.namespaced ? { namespace } : {}) } },
-    });
-    return { check: c, allowed: review.status?.allowed === true, reason: review.status?.reason || review.status?.evaluationError };
+    const r = await accessReview(client, c.verb, c.group, c.resource, c.namespaced ? namespace : undefined);
+    return { check: c, allowed: r.allowed, reason: r.reason };
   };
   const entries = Object.entries(ACTIONS) as [ConsoleAction, (typeof ACTIONS)[ConsoleAction]][];
   return Promise.all(

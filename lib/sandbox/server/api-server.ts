@@ -181,7 +181,10 @@ export class ApiServer {
     if (!verb) return sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
     if (!served.verbs.includes(verb)) return sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
 
-    const attrs: RequestAttributes = { verb, group: rp.group, resource: rp.resource, subresource: rp.subresource, namespace: rp.namespace, name: rp.name };
+    // As kube-apiserver's RequestInfo does: /api/v1/namespaces/<n> is authorized in namespace
+    // <n>, so a RoleBinding there can grant reading one's own namespace.
+    const ownNamespace = rp.group === '' && rp.resource === 'namespaces' && rp.name ? rp.name : undefined;
+    const attrs: RequestAttributes = { verb, group: rp.group, resource: rp.resource, subresource: rp.subresource, namespace: rp.namespace ?? ownNamespace, name: rp.name };
     if (served.virtual) return this.serveReview(served, rp, req, res, user);
     if (!authorize(this.rbac, user, attrs)) return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), { name: rp.name ?? '', group: rp.group, kind: rp.resource });
     if (served.provider) return this.serveProvided(served, rp, verb, url, req, res);

@@ -4,7 +4,8 @@
 //     "failNextInstallPlan": "image pull failed",
 //     "dropWatches": true,
 //     "errors": { "share": 0.2, "code": 500 },      // or 429; share 0 turns it off
-//     "latencyMs": 300 }
+//     "latencyMs": 300,
+//     "failCreate": { "resource": "subscriptions", "namespace": "x", "times": 1 } }  // 500 on creates
 // `GET /sandbox/faults` shows what is set.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -19,6 +20,9 @@ const FaultRequest = z
     dropWatches: z.boolean().optional(),
     errors: z.object({ share: z.number().min(0).max(1), code: z.union([z.literal(500), z.literal(429), z.literal(503)]) }).optional(),
     latencyMs: z.number().int().min(0).max(60_000).optional(),
+    // Fails the next creates of one resource (in one namespace): for testing what a client
+    // does when a write in the middle of a sequence fails.
+    failCreate: z.object({ resource: z.string().min(1), namespace: z.string().min(1).optional(), times: z.number().int().min(0).max(100), message: z.string().min(1).optional() }).optional(),
   })
   .strict();
 
@@ -26,13 +30,17 @@ export class Faults {
   private errorShare = 0;
   private errorCode: 500 | 429 | 503 = 500;
   private latency = 0;
+  private failCreate?: { resource: string; namespace?: string; times: number; message?: string };
 
   constructor(
     private readonly api: ApiServer,
     private readonly olm: Olm,
   ) {
     api.hooks.fault = (req) => {
-      if (this.errorShare <= 0 || (req.url ?? '').startsWith('/sandbox/')) return undefined;
+      if ((req.url ?? '').startsWith('/sandbox/')) return undefined;
+      const targeted = this.targetedFailure(req.method ?? '', req.url ?? '');
+      if (targeted) return targeted;
+      if (this.errorShare <= 0) return undefined;
       if (Math.random() >= this.errorShare) return undefined;
       return this.errorCode === 429
         ? { code: 429, reason: 'TooManyRequests', message: 'the sandbox is throttling requests (fault injection); retry later' }
@@ -41,8 +49,20 @@ export class Faults {
     api.hooks.delayMs = () => this.latency;
   }
 
+  private targetedFailure(method: string, url: string): { code: number; reason: string; message: string } | undefined {
+    const f = this.failCreate;
+    if (!f || f.times <= 0 || method !== 'POST') return undefined;
+    const path = url.split('?')[0]!.split('/');
+    const plural = path[path.length - 1];
+    const nsAt = path.indexOf('namespaces');
+    const namespace = nsAt >= 0 && nsAt < path.length - 2 ? path[nsAt + 1] : undefined;
+    if (plural !== f.resource || (f.namespace !== undefined && namespace !== f.namespace)) return undefined;
+    f.times--;
+    return { code: 500, reason: 'InternalError', message: f.message ?? `Internal error occurred: creating ${f.resource} failed (sandbox fault injection)` };
+  }
+
   state() {
-    return { errors: { share: this.errorShare, code: this.errorCode }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null };
+    return { errors: { share: this.errorShare, code: this.errorCode }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null, failCreate: this.failCreate ?? null };
   }
 
   /** Applies a fault request; returns what happened, or an error message for a bad request. */
@@ -63,6 +83,7 @@ export class Faults {
       this.errorCode = f.errors.code;
     }
     if (f.latencyMs !== undefined) this.latency = f.latencyMs;
+    if (f.failCreate) this.failCreate = { ...f.failCreate };
     return { ok: true, result: { ...result, ...this.state() } };
   }
 

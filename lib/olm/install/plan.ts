@@ -1,0 +1,232 @@
+// What an install will do, decided before anything is written: the Namespace, OperatorGroup and
+// Subscription it creates or reuses, every warning about what OLM will do with them, and what
+// blocks it. Pure: the server gathers the cluster's facts as the person, this decides.
+// OLM's rules it applies: one OperatorGroup per namespace and its targets shared by every
+// operator there (§5, §7), one InstallPlan per namespace, so one Manual subscription makes every
+// upgrade in the namespace wait (§3.3), and Automatic approval moving a non-head install to the
+// head at once (§6.2).
+import type { InstallMode, InstallModeType } from '../resources/cluster-service-version';
+import { Keys } from '../resources/common';
+import type { NamespaceTemplate } from '../resources/csv-description';
+import type { OperatorGroup } from '../resources/operator-group';
+import { SUBSCRIPTION_TYPE, type Approval, type Subscription } from '../resources/subscription';
+import { groupSurface, operatorGroupsIntersect, parseProvidedAPIs } from '../install-modes/provided-apis';
+import { planOperatorGroup, targetsFor } from '../install-modes/wizard';
+
+export interface InstallRequest {
+  catalog: { namespace: string; name: string };
+  package: string;
+  channel: string;
+  /** The version picked (CSV name); the channel head when absent. */
+  csvName?: string;
+  namespace: string;
+  installMode: InstallModeType;
+  /** Watched namespaces for SingleNamespace / MultiNamespace. */
+  targetNamespaces?: string[];
+  approval: Approval;
+}
+
+export interface VersionFacts {
+  csvName: string;
+  version?: string;
+  isHead: boolean;
+  headCsvName?: string;
+  installModes: InstallMode[];
+  /** `Kind.version.group` of every API the version owns. */
+  providedApis: string[];
+  suggestedNamespaceTemplate?: NamespaceTemplate;
+  nonStandalone: boolean;
+  deprecations: string[];
+}
+
+export interface InstallFacts {
+  request: InstallRequest;
+  version: VersionFacts;
+  catalog: { displayName?: string; publisher?: string };
+  /** `unknown` when the person may not read namespaces. */
+  namespaceExists: boolean | 'unknown';
+  operatorGroups: OperatorGroup[];
+  subscriptions: Subscription[];
+  /** Subscriptions to the same package in other namespaces, when the person may list them. */
+  elsewhere?: { namespace: string; name: string }[];
+  /** Every OperatorGroup of the cluster, when the person may list them (provided-API conflicts). */
+  clusterGroups?: OperatorGroup[];
+  /** What the person may not do, with the cluster's reason (from SelfSubjectAccessReview). */
+  denied: { createNamespace?: string; createOperatorGroup?: string; createSubscription?: string };
+}
+
+export type PlannedKind = 'Namespace' | 'OperatorGroup' | 'Subscription';
+
+export interface PlannedObject {
+  action: 'create' | 'reuse';
+  kind: PlannedKind;
+  name: string;
+  namespace?: string;
+  object: Record<string, unknown>;
+}
+
+export type NoticeCode =
+  | 'unsupportedInstallMode'
+  | 'operatorGroupConflict'
+  | 'alreadyInstalledHere'
+  | 'subscriptionNameTaken'
+  | 'forbidden'
+  | 'alreadyInstalledElsewhere'
+  | 'nonHeadForcesManual'
+  | 'sharedApprovalManual'
+  | 'manualAffectsOthers'
+  | 'communityCatalog'
+  | 'providedApiConflict'
+  | 'deprecated'
+  | 'nonStandalone'
+  | 'namespaceUnknown'
+  | 'namespaceNotSuggested';
+
+export interface Notice {
+  code: NoticeCode;
+  message: string;
+}
+
+export interface InstallPlanResult {
+  objects: PlannedObject[];
+  /** The approval the Subscription gets (a non-head version forces Manual). */
+  approval: Approval;
+  startingCSV?: string;
+  targets: string[];
+  warnings: Notice[];
+  /** Non-empty: the install cannot go ahead as asked. */
+  blockers: Notice[];
+  /** The same Subscription already exists: applying again changes nothing. */
+  alreadyInstalled: boolean;
+}
+
+/** Marks what the console made, so uninstall can offer to remove a group it created. */
+export const CREATED_BY_LABEL = 'olm-console.io/created-by';
+
+export function operatorGroupName(namespace: string): string {
+  return `${namespace}-operators`.slice(0, 63).replace(/-+$/, '');
+}
+
+function describeTargets(targets: readonly string[]): string {
+  return targets[0] === '' ? 'all namespaces' : targets.join(', ');
+}
+
+export function planInstall(f: InstallFacts): InstallPlanResult {
+  const r = f.request;
+  const warnings: Notice[] = [];
+  const blockers: Notice[] = [];
+  const objects: PlannedObject[] = [];
+
+  const picked = targetsFor(r.installMode, r.namespace, r.targetNamespaces ?? []);
+  const targets = 'targets' in picked ? picked.targets : [];
+  if ('error' in picked) blockers.push({ code: 'unsupportedInstallMode', message: picked.error });
+  else if (!f.version.installModes.some((m) => m.type === r.installMode && m.supported)) {
+    const supported = f.version.installModes.filter((m) => m.supported).map((m) => m.type);
+    blockers.push({ code: 'unsupportedInstallMode', message: `${f.version.csvName} does not support ${r.installMode}; it supports ${supported.join(', ') || 'no install mode'}` });
+  }
+
+  // Namespace.
+  const template = f.version.suggestedNamespaceTemplate;
+  // A namespace the person may not read but may not create either is taken to exist: creating
+  // it could only fail, and if it is missing the OperatorGroup and Subscription writes say so.
+  const assumeExists = f.namespaceExists === 'unknown' && !!f.denied.createNamespace;
+  if (f.namespaceExists === true || assumeExists) {
+    if (assumeExists) warnings.push({ code: 'namespaceUnknown', message: `you may not read namespace ${r.namespace}; the plan assumes it exists` });
+    objects.push({ action: 'reuse', kind: 'Namespace', name: r.namespace, object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: r.namespace } } });
+  } else {
+    if (f.namespaceExists === 'unknown') warnings.push({ code: 'namespaceUnknown', message: `you may not read namespace ${r.namespace}; the plan creates it, and uses it as it is if it exists` });
+    const fromTemplate = template?.name === r.namespace ? template : undefined;
+    const metadata = { name: r.namespace, ...(fromTemplate && Object.keys(fromTemplate.labels).length ? { labels: fromTemplate.labels } : {}), ...(fromTemplate && Object.keys(fromTemplate.annotations).length ? { annotations: fromTemplate.annotations } : {}) };
+    objects.push({ action: 'create', kind: 'Namespace', name: r.namespace, object: { apiVersion: 'v1', kind: 'Namespace', metadata } });
+    if (f.denied.createNamespace) blockers.push({ code: 'forbidden', message: `namespace ${r.namespace} does not exist and you may not create it: ${f.denied.createNamespace}` });
+  }
+  if (template && template.name !== r.namespace) {
+    warnings.push({ code: 'namespaceNotSuggested', message: `the operator suggests namespace ${template.name}${Object.keys(template.labels).length ? ', created with its labels' : ''}; installing into ${r.namespace} does not apply the template's labels and annotations` });
+  }
+
+  // OperatorGroup.
+  if (targets.length > 0) {
+    const og = planOperatorGroup(f.operatorGroups, r.namespace, targets, f.version.installModes, operatorGroupName(r.namespace));
+    if (og.action === 'conflict') {
+      if (!blockers.some((b) => b.code === 'unsupportedInstallMode')) blockers.push({ code: 'operatorGroupConflict', message: og.message });
+    } else {
+      const group = og.action === 'create' ? { ...og.operatorGroup, metadata: { ...og.operatorGroup.metadata, labels: { [CREATED_BY_LABEL]: 'olm-console' } } } : og.operatorGroup;
+      objects.push({ action: og.action, kind: 'OperatorGroup', name: group.metadata?.name ?? '', namespace: r.namespace, object: group as Record<string, unknown> });
+      if (og.action === 'create' && f.denied.createOperatorGroup) blockers.push({ code: 'forbidden', message: `namespace ${r.namespace} has no OperatorGroup and you may not create one: ${f.denied.createOperatorGroup}` });
+    }
+  }
+
+  // Subscription.
+  const nonHead = !f.version.isHead;
+  const approval: Approval = nonHead ? 'Manual' : r.approval;
+  if (nonHead && r.approval === 'Automatic') {
+    warnings.push({ code: 'nonHeadForcesManual', message: `${f.version.csvName} is not the head of channel ${r.channel}${f.version.headCsvName ? ` (${f.version.headCsvName} is)` : ''}: with Automatic approval OLM would upgrade it at once, so the Subscription is made with Manual approval` });
+  }
+  const others = f.subscriptions.filter((s) => s.spec.name !== r.package);
+  const manualOthers = others.filter((s) => s.spec.installPlanApproval === 'Manual');
+  if (approval === 'Automatic' && manualOthers.length > 0) {
+    warnings.push({ code: 'sharedApprovalManual', message: `namespace ${r.namespace} has Manual subscriptions (${manualOthers.map((s) => s.metadata?.name).join(', ')}); OLM makes one InstallPlan per namespace, so this operator's installs and upgrades will wait for approval too` });
+  }
+  if (approval === 'Manual' && others.length > manualOthers.length) {
+    const auto = others.filter((s) => s.spec.installPlanApproval !== 'Manual');
+    warnings.push({ code: 'manualAffectsOthers', message: `namespace ${r.namespace} has Automatic subscriptions (${auto.map((s) => s.metadata?.name).join(', ')}); with this Manual one, any InstallPlan that touches them together waits for approval` });
+  }
+  const subscription: Subscription = {
+    apiVersion: `${SUBSCRIPTION_TYPE.group}/${SUBSCRIPTION_TYPE.version}`,
+    kind: 'Subscription',
+    metadata: { name: r.package, namespace: r.namespace },
+    spec: {
+      name: r.package,
+      source: r.catalog.name,
+      sourceNamespace: r.catalog.namespace,
+      channel: r.channel,
+      installPlanApproval: approval,
+      ...(nonHead ? { startingCSV: f.version.csvName } : {}),
+    },
+  };
+  const same = f.subscriptions.find((s) => s.spec.name === r.package);
+  let alreadyInstalled = false;
+  if (same) {
+    const matches = same.spec.source === r.catalog.name && same.spec.sourceNamespace === r.catalog.namespace && (same.spec.channel ?? '') === r.channel && (same.spec.installPlanApproval ?? 'Automatic') === approval && (same.spec.startingCSV ?? undefined) === subscription.spec.startingCSV;
+    if (matches) {
+      alreadyInstalled = true;
+      objects.push({ action: 'reuse', kind: 'Subscription', name: same.metadata?.name ?? r.package, namespace: r.namespace, object: same as unknown as Record<string, unknown> });
+    } else {
+      blockers.push({ code: 'alreadyInstalledHere', message: `${r.package} is already subscribed in ${r.namespace} (Subscription ${same.metadata?.name}, channel ${same.spec.channel ?? 'default'}, ${same.spec.installPlanApproval ?? 'Automatic'} approval, from ${same.spec.sourceNamespace}/${same.spec.source}); change that subscription, or uninstall it first` });
+    }
+  } else {
+    const taken = f.subscriptions.find((s) => s.metadata?.name === r.package);
+    if (taken) blockers.push({ code: 'subscriptionNameTaken', message: `namespace ${r.namespace} already has a Subscription named ${r.package}, for package ${taken.spec.name}` });
+    objects.push({ action: 'create', kind: 'Subscription', name: r.package, namespace: r.namespace, object: subscription as unknown as Record<string, unknown> });
+    if (f.denied.createSubscription) blockers.push({ code: 'forbidden', message: `you may not create Subscriptions in ${r.namespace}: ${f.denied.createSubscription}` });
+  }
+
+  for (const e of f.elsewhere ?? []) {
+    if (e.namespace === r.namespace) continue;
+    warnings.push({ code: 'alreadyInstalledElsewhere', message: `${r.package} is already installed in namespace ${e.namespace} (Subscription ${e.name}); two copies whose OperatorGroups overlap conflict over the APIs they own` });
+  }
+
+  // Provided APIs already owned by another OperatorGroup that overlaps this one.
+  if (f.clusterGroups && targets.length > 0 && f.version.providedApis.length > 0) {
+    const mine = groupSurface(r.namespace, targets);
+    for (const g of f.clusterGroups) {
+      if (g.metadata?.namespace === r.namespace) continue;
+      const theirs = groupSurface(g.metadata?.namespace ?? '', g.status?.namespaces ?? g.spec?.targetNamespaces ?? []);
+      if (!operatorGroupsIntersect(mine, theirs)) continue;
+      const owned = parseProvidedAPIs(g.metadata?.annotations?.[Keys.providedAPIs]);
+      const clash = f.version.providedApis.filter((a) => owned.has(a));
+      if (clash.length) {
+        warnings.push({ code: 'providedApiConflict', message: `OperatorGroup ${g.metadata?.name} in ${g.metadata?.namespace} overlaps ${describeTargets(targets)} and already provides ${clash.join(', ')}; OLM will fail this operator with InterOperatorGroupOwnerConflict` });
+      }
+    }
+  }
+
+  const catalogWords = `${f.request.catalog.name} ${f.catalog.displayName ?? ''} ${f.catalog.publisher ?? ''}`.toLowerCase();
+  if (catalogWords.includes('community')) {
+    warnings.push({ code: 'communityCatalog', message: `${f.catalog.displayName || f.request.catalog.name} is a community catalog: its operators are not supported by the cluster's vendor` });
+  }
+  for (const d of f.version.deprecations) warnings.push({ code: 'deprecated', message: d });
+  if (f.version.nonStandalone) warnings.push({ code: 'nonStandalone', message: `${r.package} is marked non-standalone: it is meant to be installed as a dependency of another operator` });
+
+  return { objects, approval, startingCSV: subscription.spec.startingCSV, targets, warnings, blockers, alreadyInstalled };
+}

@@ -1,0 +1,219 @@
+// Install as the person: gather what the cluster says (as them) into lib/olm's planner, and apply
+// a plan in order — Namespace, OperatorGroup, Subscription — undoing what this request created
+// when a later write fails, so a failed install leaves nothing half-made.
+import { z } from 'zod';
+import { sharedCatalogIndex, type PackageLookup } from '../catalog/catalog-index';
+import { detailsFromManifest, detailsFromModel } from '../catalog/package-details';
+import type { KubeClient } from '../k8s/client';
+import { isKubeError, KubeError } from '../k8s/errors';
+import { type InstallFacts, type InstallPlanResult, type InstallRequest, type PlannedObject, type VersionFacts } from '../olm/install/plan';
+import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
+import { INSTALL_MODE_TYPES } from '../olm/resources/cluster-service-version';
+import type { ResourceType } from '../olm/resources/common';
+import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
+import { ApiError, dnsLabel, dnsSubdomain } from './api-error';
+import { packageName } from './package-lookup';
+import { accessReview } from './permissions';
+
+export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
+
+export const InstallBody = z.object({
+  catalog: z.object({ namespace: dnsLabel, name: dnsSubdomain }),
+  package: packageName,
+  channel: z.string().min(1, 'must not be empty').max(253),
+  /** A version or CSV name; the channel head when absent. */
+  version: z.string().min(1).max(253).optional(),
+  namespace: dnsLabel,
+  installMode: z.enum(['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'], { message: `must be one of ${INSTALL_MODE_TYPES.join(', ')}` }),
+  targetNamespaces: z.array(dnsLabel).max(100, 'at most 100 namespaces').optional(),
+  approval: z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' }),
+  /** Where the person sees the catalog, when they cannot read its namespace. */
+  viewerNamespace: dnsLabel.optional(),
+});
+export type InstallBody = z.infer<typeof InstallBody>;
+
+async function listOrEmpty<T extends object>(client: KubeClient, t: ResourceType, namespace?: string): Promise<T[] | undefined> {
+  try {
+    return (await client.listAll<T>(t, namespace ? { namespace } : {})).items;
+  } catch (err) {
+    if (isKubeError(err, 403)) return undefined;
+    if (isKubeError(err, 404)) return [];
+    throw err;
+  }
+}
+
+async function namespaceExists(client: KubeClient, name: string): Promise<boolean | 'unknown'> {
+  try {
+    await client.get(NAMESPACE_TYPE, name);
+    return true;
+  } catch (err) {
+    if (isKubeError(err, 404)) return false;
+    if (isKubeError(err, 403)) return 'unknown';
+    throw err;
+  }
+}
+
+async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{ facts: VersionFacts; catalog: InstallFacts['catalog'] }> {
+  const sel = { channel: body.channel, version: body.version };
+  if (lookup.source === 'registry') {
+    const brief = detailsFromModel(lookup.pkg, lookup.catalog, sel);
+    const full = await sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName);
+    const d = full ? detailsFromModel(lookup.pkg, lookup.catalog, sel, full) : brief;
+    const bundle = lookup.pkg.bundles.get(d.selected.csvName);
+    const channel = d.channels.find((c) => c.name === d.selected.channel);
+    return {
+      facts: {
+        csvName: d.selected.csvName,
+        version: d.selected.version,
+        isHead: d.selected.isHead,
+        headCsvName: channel?.head,
+        installModes: d.selected.csv?.installModes ?? [],
+        providedApis: (bundle?.providedApis ?? []).map((g) => `${g.kind}.${g.version}.${g.group}`),
+        suggestedNamespaceTemplate: d.selected.csv?.suggestedNamespaceTemplate,
+        nonStandalone: d.selected.csv?.nonStandalone ?? false,
+        deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
+      },
+      catalog: { displayName: lookup.catalog.displayName },
+    };
+  }
+  const d = detailsFromManifest(lookup.manifest, sel);
+  // A PackageManifest describes only the head; an older version is installed on the head's facts.
+  const head = d.selected.csv ?? detailsFromManifest(lookup.manifest, { channel: d.selected.channel }).selected.csv;
+  const channel = d.channels.find((c) => c.name === d.selected.channel);
+  return {
+    facts: {
+      csvName: d.selected.csvName,
+      version: d.selected.version,
+      isHead: d.selected.isHead,
+      headCsvName: channel?.head,
+      installModes: head?.installModes ?? [],
+      providedApis: (head?.providedApis ?? []).map((a) => `${a.kind}.${a.version}.${a.group}`),
+      suggestedNamespaceTemplate: head?.suggestedNamespaceTemplate,
+      nonStandalone: head?.nonStandalone ?? false,
+      deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
+    },
+    catalog: { displayName: d.catalog.displayName, publisher: lookup.manifest.status.catalogSourcePublisher },
+  };
+}
+
+function deprecationsOf(pkg: string | undefined, channel: string | undefined, bundle: string | undefined, name: string, ch: string, csv: string): string[] {
+  return [
+    ...(pkg ? [`package ${name} is deprecated: ${pkg}`] : []),
+    ...(channel ? [`channel ${ch} is deprecated: ${channel}`] : []),
+    ...(bundle ? [`${csv} is deprecated: ${bundle}`] : []),
+  ];
+}
+
+async function deniedReason(client: KubeClient, verb: string, group: string, resource: string, namespace?: string): Promise<string | undefined> {
+  const r = await accessReview(client, verb, group, resource, namespace);
+  return r.allowed ? undefined : r.reason;
+}
+
+/** Everything the planner needs, read as the person. */
+export async function gatherInstallFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody): Promise<InstallFacts> {
+  const [{ facts: version, catalog }, exists, groups, subs, allSubs, clusterGroups, denyNs, denyOg, denySub] = await Promise.all([
+    versionFacts(lookup, body),
+    namespaceExists(client, body.namespace),
+    listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE, body.namespace),
+    listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, body.namespace),
+    listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE),
+    listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE),
+    deniedReason(client, 'create', '', 'namespaces'),
+    deniedReason(client, 'create', OPERATOR_GROUP_TYPE.group, OPERATOR_GROUP_TYPE.plural, body.namespace),
+    deniedReason(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, body.namespace),
+  ]);
+  if (groups === undefined || subs === undefined) {
+    throw new ApiError(403, 'Forbidden', `you may not list the OperatorGroups and Subscriptions of namespace ${body.namespace}, which an install there needs`);
+  }
+  let publisher = catalog.publisher;
+  if (lookup.source === 'registry') {
+    try {
+      publisher = (await client.get<CatalogSource>(CATALOG_SOURCE_TYPE, body.catalog.name, body.catalog.namespace)).spec.publisher;
+    } catch (err) {
+      if (!isKubeError(err)) throw err;
+    }
+  }
+  const request: InstallRequest = {
+    catalog: body.catalog,
+    package: body.package,
+    channel: body.channel,
+    csvName: version.csvName,
+    namespace: body.namespace,
+    installMode: body.installMode,
+    targetNamespaces: body.targetNamespaces,
+    approval: body.approval,
+  };
+  return {
+    request,
+    version,
+    catalog: { ...catalog, publisher },
+    namespaceExists: exists,
+    operatorGroups: groups,
+    subscriptions: subs,
+    elsewhere: allSubs?.filter((s) => s.spec.name === body.package && s.spec.source === body.catalog.name).map((s) => ({ namespace: s.metadata?.namespace ?? '', name: s.metadata?.name ?? '' })),
+    clusterGroups,
+    denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub },
+  };
+}
+
+const TYPES: Record<PlannedObject['kind'], ResourceType> = { Namespace: NAMESPACE_TYPE, OperatorGroup: OPERATOR_GROUP_TYPE, Subscription: SUBSCRIPTION_TYPE };
+
+export interface ObjectRef {
+  kind: PlannedObject['kind'];
+  name: string;
+  namespace?: string;
+}
+
+export interface ApplyResult {
+  created: ObjectRef[];
+  reused: ObjectRef[];
+}
+
+const refOf = (o: PlannedObject): ObjectRef => ({ kind: o.kind, name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) });
+
+function describe(r: ObjectRef): string {
+  return `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
+}
+
+/**
+ * Creates the plan's objects in order. A Namespace that appeared meanwhile is used as is; any
+ * other failure deletes what this call created, newest first, and reports the failure with
+ * what was undone (and anything that could not be).
+ */
+export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Promise<ApplyResult> {
+  const created: { ref: ObjectRef; uid?: string }[] = [];
+  const reused: ObjectRef[] = [];
+  for (const o of plan.objects) {
+    if (o.action === 'reuse') {
+      reused.push(refOf(o));
+      continue;
+    }
+    try {
+      const made = await client.create<{ metadata?: { uid?: string } }>(TYPES[o.kind], o.object, { namespace: o.namespace });
+      created.push({ ref: refOf(o), uid: made.metadata?.uid });
+    } catch (err) {
+      if (o.kind === 'Namespace' && isKubeError(err, 409)) {
+        reused.push(refOf(o));
+        continue;
+      }
+      const undone: ObjectRef[] = [];
+      const leftBehind: { ref: ObjectRef; message: string }[] = [];
+      for (const c of [...created].reverse()) {
+        try {
+          await client.delete(TYPES[c.ref.kind], c.ref.name, { namespace: c.ref.namespace, uid: c.uid, propagationPolicy: 'Background' });
+          undone.push(c.ref);
+        } catch (delErr) {
+          if (isKubeError(delErr, 404)) undone.push(c.ref);
+          else leftBehind.push({ ref: c.ref, message: (delErr as Error).message });
+        }
+      }
+      const base = err instanceof KubeError ? err : undefined;
+      const what = `creating ${describe(refOf(o))} failed: ${(err as Error).message}`;
+      const rolled = undone.length ? `; removed what this install had created (${undone.map(describe).join(', ')})` : '';
+      const left = leftBehind.length ? `; could not remove ${leftBehind.map((l) => `${describe(l.ref)} (${l.message})`).join(', ')}: delete it by hand` : '';
+      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, { failed: refOf(o), rolledBack: undone, leftBehind: leftBehind.map((l) => l.ref) });
+    }
+  }
+  return { created: created.map((c) => c.ref), reused };
+}
