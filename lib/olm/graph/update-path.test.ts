@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ChannelEntry } from '../fbc/types';
 import { buildChannelGraph, type GraphBundleFacts } from './channel-graph';
-import { acceptsInstalled, freshInstallTarget, nextUpdate, nextUpdateAcrossChannels, startingCsvChoices, updatePath } from './update-path';
+import { acceptsInstalled, channelSwitch, freshInstallTarget, nextUpdate, nextUpdateAcrossChannels, startingCsvChoices, updatePath } from './update-path';
 
 function graph(channelName: string, entries: ChannelEntry[], versions: Record<string, string>, legacy: string[] = []) {
   const bundles = new Map<string, GraphBundleFacts>(
@@ -152,4 +152,17 @@ describe('fresh installs', () => {
     assert.deepEqual(startingCsvChoices(g).map((n) => n.name).sort(), ['f.v1', 'f.v2', 'f.v3']);
     assert.deepEqual(steps(updatePath(g, { name: 'f.v1', version: '1.0.0' })), ['f.v2', 'f.v3']);
   });
+});
+
+test('channel switches: the installed CSV in the channel, an upgrade from it, or nothing', () => {
+  const bundles = new Map([['a.v1', { version: '1.0.0' }], ['a.v2', { version: '2.0.0' }], ['a.v3', { version: '3.0.0' }]]);
+  const stable = buildChannelGraph({ packageName: 'a', channelName: 'stable', entries: [{ name: 'a.v1' }, { name: 'a.v2', replaces: 'a.v1' }], bundles });
+  const fast = buildChannelGraph({ packageName: 'a', channelName: 'fast', entries: [{ name: 'a.v3', skipRange: '>=1.0.0 <3.0.0' }], bundles });
+  const island = buildChannelGraph({ packageName: 'a', channelName: 'island', entries: [{ name: 'a.v3' }], bundles });
+  assert.deepEqual(channelSwitch(stable, { name: 'a.v1', version: '1.0.0' }), { ok: true, via: 'member', next: 'a.v2' });
+  assert.deepEqual(channelSwitch(stable, { name: 'a.v2', version: '2.0.0' }), { ok: true, via: 'member' });
+  assert.deepEqual(channelSwitch(fast, { name: 'a.v1', version: '1.0.0' }), { ok: true, via: 'update', next: 'a.v3' });
+  const no = channelSwitch(island, { name: 'a.v1', version: '1.0.0' });
+  assert.equal(no.ok, false);
+  assert.match((no as { message: string }).message, /neither contains a\.v1/);
 });

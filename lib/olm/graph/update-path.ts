@@ -126,3 +126,18 @@ export function freshInstallTarget(graph: ChannelGraph): { name: string } | { er
   const first = graph.order.find((n) => !legacy.has(n));
   return first ? { name: first } : { error: `no operators found in channel ${graph.channelName} of package ${graph.packageName}` };
 }
+
+export type ChannelSwitch = { ok: true; via: 'member' | 'update'; next?: string } | { ok: false; message: string };
+
+/**
+ * Whether a Subscription on `installed` can move to this channel: OLM keeps the installed CSV
+ * when the channel has it, or upgrades to an entry that replaces, skips or skipRange-covers it;
+ * otherwise resolution fails and the operator stays where it is, with ResolutionFailed.
+ */
+export function channelSwitch(graph: ChannelGraph, installed: InstalledCsv): ChannelSwitch {
+  const next = nextUpdate(graph, installed);
+  if (graph.nodes.some((n) => n.name === installed.name)) return { ok: true, via: 'member', ...(next.kind === 'update' ? { next: next.step.to } : {}) };
+  if (next.kind === 'update') return { ok: true, via: 'update', next: next.step.to };
+  if (next.kind === 'error') return { ok: false, message: next.message };
+  return { ok: false, message: `channel ${graph.channelName} neither contains ${installed.name} nor has an entry that replaces, skips or covers it with a skipRange; OLM would fail resolution and keep the operator where it is` };
+}

@@ -1,0 +1,19 @@
+// POST /api/installplans/<namespace>/<name>/deny { resourceVersion }: leaves the plan
+// unapproved, records who declined it, and explains what that means in OLM.
+import { errorResponse, readJson } from '@/lib/server/api-error';
+import { writeClient } from '@/lib/server/context';
+import { denyInstallPlan } from '@/lib/server/day-two';
+import { objectParams, Optimistic } from '@/lib/server/route-params';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const { namespace, name } = await objectParams(ctx);
+    const { client, session } = writeClient(req);
+    const body = await readJson(req, Optimistic);
+    return Response.json(await denyInstallPlan(client, namespace, name, body.resourceVersion, session?.username));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,92 @@
+// InstallPlans through the routes against the sandbox: a Manual install waiting for approval,
+// its steps, approval with a stale and a fresh resourceVersion, the upgrade plan that follows,
+// deny, and a person who may not approve.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
+import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
+import type { InstallPlanSummary } from '@/lib/olm/status/install-plan-status';
+import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { consoleRequest } from '@/lib/server/testing/console-request';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type ErrorBody = { error: { code: number; reason: string; message: string } };
+type ListBody = { installPlans: { name: string; namespace: string; resourceVersion: string; subscriptions: string[]; summary: InstallPlanSummary }[] };
+type DetailBody = { summary: InstallPlanSummary; subscriptions: string[]; denied?: { at: string; by?: string }; stepGroups: { group: string; steps: { resource: { kind: string }; manifest: unknown }[] }[] };
+
+describe('InstallPlans: list, details, approve, deny', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let list: (req: Request) => Promise<Response>;
+  let detail: Handler;
+  let approve: Handler;
+  let deny: Handler;
+  let admin: KubeClient;
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 0 });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    list = (await import('./route')).GET;
+    detail = (await import('./[namespace]/[name]/route')).GET;
+    approve = (await import('./[namespace]/[name]/approve/route')).POST;
+    deny = (await import('./[namespace]/[name]/deny/route')).POST;
+    admin = clientAs(sb, 'admin');
+    await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['pg'] });
+  });
+  after(() => sb.close());
+
+  const getAs = async <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => {
+    const res = await h(new Request(`http://console.local${path}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve(params) });
+    return { status: res.status, body: (await res.json()) as T & ErrorBody };
+  };
+  const post = async <T>(h: Handler, name: string, body: unknown, user = 'admin') => {
+    const res = await h(consoleRequest(`/api/installplans/pg/${name}`, { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: 'pg', name }) });
+    return { status: res.status, body: (await res.json()) as T & ErrorBody };
+  };
+  const waiting = () =>
+    waitFor('a plan waiting for approval', async () => (await getAs<ListBody>(list as Handler, '/api/installplans?namespace=pg')).body.installPlans.find((p) => p.summary.needsApproval));
+
+  test('a Manual install waits for approval; stale approvals are refused; approval installs it', async () => {
+    const plan = await waiting();
+    assert.deepEqual(plan.subscriptions, ['pgpilot']);
+    assert.deepEqual(plan.summary.csvNames, ['pgpilot.v1.2.0']);
+    const d = await getAs<DetailBody>(detail, '/x', { namespace: 'pg', name: plan.name });
+    assert.equal(d.status, 200);
+    const groups = d.body.stepGroups.map((g) => g.group);
+    assert.ok(groups.includes('ClusterServiceVersion') && groups.includes('CustomResourceDefinition') && groups.includes('RBAC'), groups.join());
+    const stale = await post(approve, plan.name, { resourceVersion: '1' });
+    assert.equal(stale.status, 409);
+    assert.match(stale.body.error.message, /changed since you loaded it/);
+    const ok = await post<{ summary: InstallPlanSummary }>(approve, plan.name, { resourceVersion: plan.resourceVersion });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.summary.approved, true);
+    await waitForCsv(admin, 'pg', 'pgpilot.v1.2.0');
+    const again = await post(approve, plan.name, {});
+    assert.equal(again.status, 409);
+    assert.match(again.body.error.message, /already approved/);
+  });
+
+  test('the upgrade plan that follows can be denied: it stays unapproved, and that is explained', async () => {
+    const next = await waitFor('the upgrade plan', async () => {
+      const p = await waiting();
+      return p.summary.csvNames.includes('pgpilot.v1.4.0') ? p : undefined;
+    });
+    const denied = await post<{ summary: InstallPlanSummary; explanation: string }>(deny, next.name, { resourceVersion: next.resourceVersion });
+    assert.equal(denied.status, 200);
+    assert.equal(denied.body.summary.approved, false);
+    assert.match(denied.body.explanation, /stays unapproved/);
+    const d = await getAs<DetailBody>(detail, '/x', { namespace: 'pg', name: next.name });
+    assert.ok(d.body.denied?.at);
+    const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
+    assert.equal(sub.status?.installedCSV, 'pgpilot.v1.2.0', 'the operator stays where it was');
+  });
+
+  test('a person who may only view cannot approve, and hears why', async () => {
+    const plan = await waiting();
+    const res = await post(approve, plan.name, {}, 'bob');
+    assert.equal(res.status, 403);
+    assert.match(res.body.error.message, /bob/);
+    const unknown = await post(approve, 'install-nope', {});
+    assert.equal(unknown.status, 404);
+  });
+});

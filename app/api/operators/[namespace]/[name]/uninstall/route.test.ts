@@ -1,0 +1,105 @@
+// Uninstall through the route against the sandbox: the preview (what goes, what stays, operands
+// by namespace, the operator's message), with and without operands, the console-made group, and
+// the checks afterwards made with the Kubernetes API.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
+import { isKubeError } from '@/lib/k8s/errors';
+import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
+import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
+import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
+import type { UninstallPreview, UninstallStep } from '@/lib/server/uninstall';
+import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { consoleRequest } from '@/lib/server/testing/console-request';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type ErrorBody = { error: { code: number; message: string } };
+
+const PG_CLUSTER = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
+const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+
+describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let GET: Handler;
+  let POST: Handler;
+  let admin: KubeClient;
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 0 });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    ({ GET, POST } = await import('./route'));
+    admin = clientAs(sb, 'admin');
+  });
+  after(() => sb.close());
+
+  const preview = async (ns: string, name: string, user = 'admin') => {
+    const res = await GET(new Request('http://console.local/x', { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve({ namespace: ns, name }) });
+    return { status: res.status, body: (await res.json()) as UninstallPreview & ErrorBody };
+  };
+  const run = async (ns: string, name: string, body: unknown, user = 'admin') => {
+    const res = await POST(consoleRequest('/x', { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: ns, name }) });
+    return { status: res.status, body: (await res.json()) as { steps: UninstallStep[] } & ErrorBody };
+  };
+  const gone = async (t: typeof CSV_TYPE, name: string, ns?: string) => {
+    try {
+      await admin.get(t, name, ns);
+      return false;
+    } catch (err) {
+      if (isKubeError(err, 404)) return true;
+      throw err;
+    }
+  };
+
+  test('with operands: listed first, deleted first, then the Subscription, the CSV and the console\'s group', async () => {
+    await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable' });
+    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'pg-operators', namespace: 'pg', labels: { 'olm-console.io/created-by': 'olm-console' } }, spec: { targetNamespaces: ['pg'] } });
+    await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
+    await admin.create(PG_CLUSTER, { metadata: { name: 'db1', namespace: 'pg' }, spec: {} });
+    const p = await preview('pg', 'pgpilot.v1.4.0');
+    assert.equal(p.status, 200, JSON.stringify(p.body));
+    assert.deepEqual(p.body.operands.byNamespace.pg?.map((o) => `${o.kind}/${o.name}`), ['PostgresCluster/db1']);
+    assert.match(p.body.removes.join('; '), /Subscription pgpilot; ClusterServiceVersion pgpilot\.v1\.4\.0/);
+    assert.match(p.body.stays.join('; '), /CustomResourceDefinitions postgresclusters\.pgpilot\.example\.com/);
+    assert.deepEqual(p.body.operatorGroup, { name: 'pg-operators', createdByConsole: true, lastOperator: true });
+    const r = await run('pg', 'pgpilot.v1.4.0', { deleteOperands: true, deleteOperatorGroup: true });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.steps.map((s) => `${s.kind} ${s.outcome}`), ['PostgresCluster deleted', 'Subscription deleted', 'ClusterServiceVersion deleted', 'OperatorGroup deleted']);
+    assert.ok(await gone(PG_CLUSTER, 'db1', 'pg'));
+    assert.ok(await gone(SUBSCRIPTION_TYPE, 'pgpilot', 'pg'));
+    await waitFor('the CSV gone', async () => ((await gone(CSV_TYPE, 'pgpilot.v1.4.0', 'pg')) ? true : undefined));
+    assert.ok(await gone(OPERATOR_GROUP_TYPE, 'pg-operators', 'pg'));
+    assert.equal(await gone(CRD, 'postgresclusters.pgpilot.example.com'), false, 'CRDs stay');
+  });
+
+  test('without operands: they stay; the operator\'s own message and a group not made by the console stay too', async () => {
+    await subscribe(admin, { namespace: 'vk', package: 'vaultkeeper', channel: 'stable', targets: ['vk'] });
+    const csv = await waitFor('vaultkeeper installed', async () => (await admin.get<{ status?: { installedCSV?: string } }>(SUBSCRIPTION_TYPE, 'vaultkeeper', 'vk')).status?.installedCSV);
+    await waitForCsv(admin, 'vk', csv);
+    const p = await preview('vk', csv);
+    assert.ok(p.body.uninstallMessage);
+    assert.equal(p.body.operatorGroup?.createdByConsole, false);
+    const r = await run('vk', csv, { deleteOperatorGroup: true });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.steps.map((s) => s.kind), ['Subscription', 'ClusterServiceVersion']);
+    assert.equal(await gone(OPERATOR_GROUP_TYPE, 'vk-og', 'vk'), false);
+  });
+
+  test('an operator that asks consoles not to delete operands; a copy; a viewer', async () => {
+    await subscribe(admin, { namespace: 'bs', package: 'backstop', channel: 'v1', targets: [''] });
+    await waitForCsv(admin, 'bs', 'backstop.v1.1.0');
+    const p = await preview('bs', 'backstop.v1.1.0');
+    assert.equal(p.body.operandDeleteDisabled, true);
+    assert.equal(p.body.copies, -1, 'every namespace');
+    const refused = await run('bs', 'backstop.v1.1.0', { deleteOperands: true });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /disable-operand-delete/);
+    await waitForCsv(admin, 'team1', 'backstop.v1.1.0', 'Succeeded').catch(() => undefined);
+    const copy = await preview('team1', 'backstop.v1.1.0');
+    assert.equal(copy.status, 400);
+    assert.match(copy.body.error.message, /copy of the operator installed in bs/);
+    const viewer = await run('bs', 'backstop.v1.1.0', {}, 'bob');
+    assert.equal(viewer.status, 403);
+    assert.equal(await gone(SUBSCRIPTION_TYPE, 'backstop', 'bs'), false);
+  });
+});

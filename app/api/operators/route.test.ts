@@ -1,0 +1,122 @@
+// Installed operators through the routes, against the sandbox: the cluster view folding copies
+// into a count, a namespace view showing a copy as a copy, the copies listed a page at a time,
+// one operator's details, and an operator that is still being installed.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
+import type { InstalledOperatorsResponse, OperatorDetails } from '@/lib/server/operators';
+import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type ErrorBody = { error: { code: number; reason: string; message: string } };
+
+describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let list: (req: Request) => Promise<Response>;
+  let details: Handler;
+  let copies: Handler;
+  let admin: KubeClient;
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 0 });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    list = (await import('./route')).GET;
+    details = (await import('./[namespace]/[name]/route')).GET;
+    copies = (await import('./[namespace]/[name]/copies/route')).GET;
+    admin = clientAs(sb, 'admin');
+    for (let i = 0; i < 4; i++) await ensureNamespace(admin, `extra-${i}`);
+    await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+    const csv = await waitFor('certwarden installed', async () => (await admin.get<{ status?: { installedCSV?: string } }>({ group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' }, 'certwarden', 'operators')).status?.installedCSV);
+    await waitForCsv(admin, 'operators', csv);
+  });
+  after(() => sb.close());
+
+  const get = async <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => {
+    const res = await h(new Request(`http://console.local${path}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve(params) });
+    return { status: res.status, body: (await res.json()) as T & ErrorBody };
+  };
+
+  test('all namespaces: one row per operator, its copies a count', async () => {
+    const { status, body } = await get<InstalledOperatorsResponse>(list as Handler, '/api/operators');
+    assert.equal(status, 200);
+    const rows = body.operators.filter((o) => o.subscription?.package === 'certwarden');
+    assert.equal(rows.length, 1, 'copies are not rows');
+    const row = rows[0]!;
+    assert.equal(row.namespace, 'operators');
+    assert.equal(row.managedNamespaces, 'all');
+    assert.equal(row.status.phase, 'Succeeded');
+    assert.equal(row.upgrade?.label, 'Up to date');
+    const namespaces = (await admin.list({ group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' })).items.length;
+    assert.equal(row.copies.count, namespaces - 1);
+    assert.equal(body.copies, 0);
+  });
+
+  test('one namespace: the copy says where it comes from', async () => {
+    const { body } = await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=team1');
+    const row = body.operators.find((o) => o.csvName?.startsWith('certwarden'))!;
+    assert.equal(row.copiedFrom, 'operators');
+    assert.equal(row.status.label, 'Copied');
+    assert.equal(row.subscription, undefined);
+    assert.equal(body.copies, 1);
+  });
+
+  test('the copies of an operator, a page at a time', async () => {
+    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators')).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
+    const first = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2`, { namespace: 'operators', name: csv });
+    assert.equal(first.status, 200);
+    assert.equal(first.body.copies.length, 2);
+    assert.ok(first.body.continue);
+    const seen = new Set(first.body.copies.map((c) => c.namespace));
+    let cont = first.body.continue;
+    while (cont) {
+      const page = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2&continue=${encodeURIComponent(cont)}`, { namespace: 'operators', name: csv });
+      for (const c of page.body.copies) seen.add(c.namespace);
+      cont = page.body.continue;
+    }
+    assert.ok(seen.has('team1') && seen.has('extra-3'));
+    assert.ok(!seen.has('operators'));
+  });
+
+  test('one operator: Subscription conditions, InstallPlans, group, description and the update path', async () => {
+    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=operators')).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
+    const { status, body } = await get<OperatorDetails>(details, '/x', { namespace: 'operators', name: csv });
+    assert.equal(status, 200);
+    assert.equal(body.subscription?.object.spec.name, 'certwarden');
+    assert.equal(body.subscription?.upgrade.kind, 'up-to-date');
+    assert.ok(body.subscription!.conditions.some((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'False'));
+    assert.ok(body.installPlans.length >= 1);
+    assert.equal(body.installPlans[0]!.summary.phase, 'Complete');
+    assert.equal(body.operatorGroup?.targets, 'all');
+    assert.ok(body.description.providedApis.some((a) => a.kind === 'Certificate'));
+    assert.equal(body.updatePath?.reachesHead, true);
+    assert.deepEqual(body.updatePath?.steps, [], 'the head is installed');
+    assert.equal((body.csv.metadata as { managedFields?: unknown }).managedFields, undefined);
+  });
+
+  test('an operator that cannot be resolved shows as installing, with the reason', async () => {
+    await subscribe(admin, { namespace: 'logs', package: 'logship', channel: 'stable', targets: ['logs'] });
+    const row = await waitFor('logship row failing', async () => {
+      const r = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=logs')).body.operators.find((o) => o.subscription?.package === 'logship');
+      return r?.upgrade?.kind === 'failed' ? r : undefined;
+    });
+    assert.equal(row.status.label, 'Installing');
+    assert.match(row.upgrade!.detail, /metrics-agent-core/);
+  });
+
+  test('a namespace-only user: their namespace works, the cluster view is a 403 with the reason', async () => {
+    const mine = await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=team1', {}, 'alice');
+    assert.equal(mine.status, 200);
+    const all = await get<InstalledOperatorsResponse>(list as Handler, '/api/operators', {}, 'alice');
+    assert.equal(all.status, 403);
+    assert.match(all.body.error.message, /alice/);
+  });
+
+  test('bad and unknown names', async () => {
+    const bad = await get<OperatorDetails>(details, '/x', { namespace: 'NOPE!', name: 'x' });
+    assert.equal(bad.status, 400);
+    const missing = await get<OperatorDetails>(details, '/x', { namespace: 'operators', name: 'nope.v1' });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error.reason, 'NotFound');
+  });
+});

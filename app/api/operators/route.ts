@@ -1,0 +1,20 @@
+// GET /api/operators?namespace=N: the installed operators of one namespace (copies shown as
+// copies), or, without namespace, of the cluster (copies folded into their source as a count).
+import { z } from 'zod';
+import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { requestClient } from '@/lib/server/context';
+import { listInstalledOperators } from '@/lib/server/operators';
+
+export const dynamic = 'force-dynamic';
+
+const Query = z.object({ namespace: dnsLabel.optional() });
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const q = readQuery(req.url, Query);
+    const { client } = requestClient(req);
+    return Response.json(await listInstalledOperators(client, q.namespace), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,74 @@
+// Changing a Subscription through the route, against the sandbox: a channel OLM can move to,
+// one it cannot (and why), an unknown one, approval with its effect on the namespace, a stale
+// resourceVersion.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
+import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
+import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { consoleRequest } from '@/lib/server/testing/console-request';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Body = { subscription: Subscription; warnings: string[]; error: { code: number; message: string } };
+
+describe('PATCH /api/subscriptions/<ns>/<name>', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let PATCH: Handler;
+  let admin: KubeClient;
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 0 });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    PATCH = (await import('./route')).PATCH;
+    admin = clientAs(sb, 'admin');
+    await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
+    await subscribe(admin, { namespace: 'pg', package: 'cachely', channel: 'alpha' });
+    await subscribe(admin, { namespace: 'bs', package: 'backstop', channel: 'v1', targets: ['bs'] });
+    await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
+    await waitForCsv(admin, 'bs', 'backstop.v1.1.0');
+  });
+  after(() => sb.close());
+
+  const patch = async (ns: string, name: string, body: unknown, user = 'admin') => {
+    const res = await PATCH(consoleRequest(`/api/subscriptions/${ns}/${name}`, { method: 'PATCH', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: ns, name }) });
+    return { status: res.status, body: (await res.json()) as Body };
+  };
+
+  test('to a channel with an upgrade from the installed version: OLM moves on', async () => {
+    const res = await patch('pg', 'pgpilot', { channel: 'fast' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.match(res.body.warnings.join(), /upgrade pgpilot\.v1\.4\.0 to pgpilot\.v1\.5\.0/);
+    await waitForCsv(admin, 'pg', 'pgpilot.v1.5.0');
+  });
+
+  test('to a channel that cannot take the installed version: 409 and why', async () => {
+    const res = await patch('bs', 'backstop', { channel: 'v2' });
+    assert.equal(res.status, 409);
+    assert.match(res.body.error.message, /channel v2 neither contains backstop\.v1\.1\.0/);
+    const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'backstop', 'bs');
+    assert.equal(sub.spec.channel, 'v1', 'nothing was written');
+    const unknown = await patch('bs', 'backstop', { channel: 'v9' });
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.body.error.message, /its channels are v1, v2/);
+  });
+
+  test('approval to Manual says which operators share the namespace\'s plans', async () => {
+    const current = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
+    const stale = await patch('pg', 'pgpilot', { approval: 'Manual', resourceVersion: '1' });
+    assert.equal(stale.status, 409);
+    const res = await patch('pg', 'pgpilot', { approval: 'Manual', resourceVersion: current.metadata?.resourceVersion });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.subscription.spec.installPlanApproval, 'Manual');
+    assert.match(res.body.warnings.join(), /cachely/);
+    await waitFor('written', async () => ((await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg')).spec.installPlanApproval === 'Manual' ? true : undefined));
+  });
+
+  test('bad bodies, viewers, and missing subscriptions', async () => {
+    assert.equal((await patch('pg', 'pgpilot', {})).status, 400);
+    assert.equal((await patch('pg', 'pgpilot', { approval: 'Sometimes' })).status, 400);
+    const viewer = await patch('pg', 'pgpilot', { approval: 'Automatic' }, 'bob');
+    assert.equal(viewer.status, 403);
+    assert.equal((await patch('pg', 'nope', { approval: 'Manual' })).status, 404);
+  });
+});

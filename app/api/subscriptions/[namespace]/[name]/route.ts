@@ -1,0 +1,26 @@
+// PATCH /api/subscriptions/<namespace>/<name> { channel?, approval?, resourceVersion? }:
+// changes the channel (only to one OLM can move to from the installed version) or the approval
+// strategy, with what that means for the namespace's other operators.
+import { z } from 'zod';
+import { errorResponse, readJson } from '@/lib/server/api-error';
+import { writeClient } from '@/lib/server/context';
+import { changeSubscription } from '@/lib/server/day-two';
+import { objectParams, Optimistic } from '@/lib/server/route-params';
+
+export const dynamic = 'force-dynamic';
+
+const Body = Optimistic.extend({
+  channel: z.string().min(1, 'must not be empty').max(253).optional(),
+  approval: z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' }).optional(),
+}).refine((b) => b.channel !== undefined || b.approval !== undefined, { message: 'give a channel or an approval to change' });
+
+export async function PATCH(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const { namespace, name } = await objectParams(ctx);
+    const { client } = writeClient(req);
+    const body = await readJson(req, Body);
+    return Response.json(await changeSubscription(client, namespace, name, body));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

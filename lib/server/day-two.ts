@@ -1,0 +1,102 @@
+// Day-two writes, as the person: approving or denying an InstallPlan, changing a Subscription's
+// channel or approval. Each write names the resourceVersion the person saw; a stale one is a
+// 409 saying what changed, and the write itself is a PUT with that version, so two people
+// approving at once cannot both win.
+import { sharedCatalogIndex } from '../catalog/catalog-index';
+import { packageChannelGraph } from '../olm/graph/from-model';
+import { channelSwitch } from '../olm/graph/update-path';
+import type { KubeClient } from '../k8s/client';
+import { isKubeError } from '../k8s/errors';
+import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
+import { SUBSCRIPTION_TYPE, type Approval, type Subscription } from '../olm/resources/subscription';
+import { installPlanSummary, type InstallPlanSummary } from '../olm/status/install-plan-status';
+import { ApiError } from './api-error';
+import { checkFresh, trimmed } from './operators';
+
+export const DENIED_ANNOTATION = 'olm-console.io/denied';
+
+export async function approveInstallPlan(client: KubeClient, namespace: string, name: string, seen: string | undefined): Promise<{ plan: InstallPlan; summary: InstallPlanSummary }> {
+  const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
+  const summary = installPlanSummary(plan);
+  checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen, `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}`);
+  if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved (${summary.label})`);
+  if (summary.phase !== 'RequiresApproval') throw new ApiError(409, 'Conflict', `InstallPlan ${name} is ${summary.label.toLowerCase()}, not waiting for approval`);
+  const annotations = { ...plan.metadata?.annotations };
+  delete annotations[DENIED_ANNOTATION];
+  const updated = await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, { ...plan, metadata: { ...plan.metadata, annotations }, spec: { ...plan.spec, approved: true } });
+  return { plan: trimmed(updated), summary: installPlanSummary(updated) };
+}
+
+/**
+ * OLM has no "deny": an unapproved plan just waits. Deny records who declined and when, so the
+ * console can show it, and leaves the plan unapproved; the operator stays on its version.
+ */
+export async function denyInstallPlan(client: KubeClient, namespace: string, name: string, seen: string | undefined, who: string | undefined): Promise<{ plan: InstallPlan; summary: InstallPlanSummary; explanation: string }> {
+  const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
+  const summary = installPlanSummary(plan);
+  checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen, `it is now ${summary.label.toLowerCase()}`);
+  if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved; OLM cannot take an approval back. To undo what it installs, uninstall or install another version`);
+  const note = JSON.stringify({ at: new Date().toISOString(), ...(who ? { by: who } : {}) });
+  const updated = await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, { ...plan, metadata: { ...plan.metadata, annotations: { ...plan.metadata?.annotations, [DENIED_ANNOTATION]: note } } });
+  return {
+    plan: trimmed(updated),
+    summary: installPlanSummary(updated),
+    explanation: `InstallPlan ${name} stays unapproved: OLM installs nothing from it, and the operators it names (${plan.spec.clusterServiceVersionNames.join(', ')}) stay on their current versions. It stays listed as waiting; when the catalog offers a newer version OLM makes a new plan. To stop upgrades for good, switch the subscription to another channel or uninstall the operator.`,
+  };
+}
+
+export interface SubscriptionChange {
+  channel?: string;
+  approval?: Approval;
+  resourceVersion?: string;
+}
+
+export async function changeSubscription(client: KubeClient, namespace: string, name: string, change: SubscriptionChange): Promise<{ subscription: Subscription; warnings: string[] }> {
+  const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
+  checkFresh('Subscription', name, sub.metadata?.resourceVersion, change.resourceVersion, `its state is now ${sub.status?.state || 'unknown'}`);
+  const warnings: string[] = [];
+  const spec = { ...sub.spec };
+  if (change.channel !== undefined && change.channel !== sub.spec.channel) {
+    const verdict = await checkChannel(client, sub, change.channel, namespace);
+    if (verdict.error) throw new ApiError(verdict.code ?? 409, verdict.code === 404 ? 'NotFound' : 'Conflict', verdict.error);
+    if (verdict.warning) warnings.push(verdict.warning);
+    spec.channel = change.channel;
+  }
+  if (change.approval !== undefined && change.approval !== (sub.spec.installPlanApproval ?? 'Automatic')) {
+    spec.installPlanApproval = change.approval;
+    const others = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items.filter((s) => s.metadata?.name !== name);
+    if (others.length > 0) {
+      warnings.push(change.approval === 'Manual'
+        ? `OLM makes one InstallPlan per namespace: upgrades that touch ${others.map((s) => s.metadata?.name).join(', ')} together with ${name} will wait for approval too`
+        : `other subscriptions in ${namespace} (${others.map((s) => s.metadata?.name).join(', ')}) keep their own approval; a plan shared with a Manual one still waits for approval`);
+    }
+  }
+  if (spec.channel === sub.spec.channel && spec.installPlanApproval === sub.spec.installPlanApproval) {
+    return { subscription: trimmed(sub), warnings: ['nothing to change'] };
+  }
+  const updated = await client.replace<Subscription>(SUBSCRIPTION_TYPE, { ...sub, spec });
+  return { subscription: trimmed(updated), warnings };
+}
+
+async function checkChannel(client: KubeClient, sub: Subscription, channel: string, namespace: string): Promise<{ error?: string; code?: number; warning?: string }> {
+  const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
+  if (!lookup) return { warning: `the catalog ${sub.spec.sourceNamespace}/${sub.spec.source} could not be read, so channel ${channel} was not checked` };
+  const channels = lookup.source === 'registry' ? [...lookup.pkg.channels.keys()].sort() : lookup.manifest.status.channels.map((c) => c.name).sort();
+  if (!channels.includes(channel)) return { code: 404, error: `package ${sub.spec.name} has no channel ${channel}; its channels are ${channels.join(', ')}` };
+  const installedName = sub.status?.installedCSV;
+  if (!installedName) return {};
+  if (lookup.source === 'packagemanifests') {
+    const entries = lookup.manifest.status.channels.find((c) => c.name === channel)?.entries ?? [];
+    return entries.some((e) => e.name === installedName) ? {} : { warning: `the catalog is readable only through PackageManifests, which carry no upgrade edges: whether ${channel} upgrades from ${installedName} could not be checked` };
+  }
+  let version: string | undefined;
+  try {
+    version = (await client.get<ClusterServiceVersion>(CSV_TYPE, installedName, namespace)).spec.version;
+  } catch (err) {
+    if (!isKubeError(err, 404) && !isKubeError(err, 403)) throw err;
+  }
+  const verdict = channelSwitch(packageChannelGraph(lookup.pkg, channel)!, { name: installedName, version });
+  if (!verdict.ok) return { error: verdict.message };
+  return verdict.next ? { warning: `OLM will upgrade ${installedName} to ${verdict.next} in channel ${channel}${sub.spec.installPlanApproval === 'Manual' ? ' once you approve the plan' : ''}` } : {};
+}

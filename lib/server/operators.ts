@@ -1,0 +1,178 @@
+// Day two, read as the person: the installed operators of a namespace or of the cluster, and one
+// operator's whole picture (CSV, Subscription, InstallPlans, OperatorGroup, events, the path to
+// its channel head).
+import { sharedCatalogIndex } from '../catalog/catalog-index';
+import { graphFromModel, type GraphView } from '../catalog/graph-view';
+import type { KubeClient } from '../k8s/client';
+import { isKubeError } from '../k8s/errors';
+import { isCopiedCsv, operatorNamespaceOf, CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { Keys, type Condition, type ResourceType } from '../olm/resources/common';
+import { describeCsv, type CsvDescription } from '../olm/resources/csv-description';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
+import { copiedCsvsDisabled, OLM_CONFIG_NAME, OLM_CONFIG_TYPE, type OLMConfig } from '../olm/resources/olm-config';
+import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
+import { csvDisplayStatus, type CsvDisplayStatus } from '../olm/status/csv-status';
+import { installedOperators, type InstalledOperatorRow } from '../olm/status/installed-operators';
+import { installPlanSummary, type InstallPlanSummary } from '../olm/status/install-plan-status';
+import { subscriptionConditionRows, subscriptionUpgradeStatus, type ConditionRow, type UpgradeStatus } from '../olm/status/subscription-status';
+import { ApiError } from './api-error';
+import { NAMESPACE_TYPE } from './install';
+
+export const EVENT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
+
+/** Objects as the browser gets them: without the server-side apply bookkeeping. */
+export function trimmed<T extends object>(o: T): T {
+  const meta = (o as { metadata?: Record<string, unknown> }).metadata;
+  if (!meta?.managedFields) return o;
+  const rest = { ...meta };
+  delete rest.managedFields;
+  return { ...o, metadata: rest };
+}
+
+async function namespaceCount(client: KubeClient): Promise<number | undefined> {
+  try {
+    const page = await client.list(NAMESPACE_TYPE, { limit: 1 });
+    return page.items.length + (page.metadata.remainingItemCount ?? 0);
+  } catch (err) {
+    if (isKubeError(err, 403)) return undefined;
+    throw err;
+  }
+}
+
+async function olmConfig(client: KubeClient): Promise<OLMConfig | undefined> {
+  try {
+    return await client.get<OLMConfig>(OLM_CONFIG_TYPE, OLM_CONFIG_NAME);
+  } catch (err) {
+    if (isKubeError(err, 403) || isKubeError(err, 404)) return undefined;
+    throw err;
+  }
+}
+
+export interface InstalledOperatorsResponse {
+  namespace: string | null;
+  copiedCsvsDisabled: boolean;
+  /** Rows that are copies (namespace view only). */
+  copies: number;
+  operators: InstalledOperatorRow[];
+}
+
+/**
+ * One namespace: every CSV there, copies included (each says where it comes from). All
+ * namespaces: only the operators' own CSVs, read with a label selector that leaves the copies
+ * on the server; each row counts its copies instead.
+ */
+export async function listInstalledOperators(client: KubeClient, namespace: string | undefined): Promise<InstalledOperatorsResponse> {
+  const opts = namespace ? { namespace } : { labelSelector: `!${Keys.copiedFrom}` };
+  const [csvs, subs, plans, count, config] = await Promise.all([
+    client.listAll<ClusterServiceVersion>(CSV_TYPE, opts),
+    client.listAll<Subscription>(SUBSCRIPTION_TYPE, namespace ? { namespace } : {}),
+    client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, namespace ? { namespace } : {}),
+    namespaceCount(client),
+    olmConfig(client),
+  ]);
+  // Copies can also be recognised only by annotation or reason; the selector cannot see those.
+  const items = namespace ? csvs.items : csvs.items.filter((c) => !isCopiedCsv(c));
+  const disabled = copiedCsvsDisabled(config);
+  const operators = installedOperators({ csvs: items, subscriptions: subs.items, installPlans: plans.items, namespaceCount: count, copiesDisabled: disabled });
+  return { namespace: namespace ?? null, copiedCsvsDisabled: disabled, copies: operators.filter((o) => o.copiedFrom).length, operators };
+}
+
+export interface OperatorDetails {
+  csv: ClusterServiceVersion;
+  description: CsvDescription;
+  status: CsvDisplayStatus;
+  copiedFrom?: string;
+  subscription?: { object: Subscription; conditions: ConditionRow[]; upgrade: UpgradeStatus };
+  installPlans: { name: string; summary: InstallPlanSummary; createdAt?: string; resourceVersion?: string }[];
+  operatorGroup?: { name: string; targets: 'all' | string[]; createdByConsole: boolean; conditions?: Condition[] };
+  events: { type?: string; reason?: string; message?: string; object: string; count?: number; lastTimestamp?: string }[];
+  /** The path OLM walks from the installed CSV to the channel head, when the catalog is readable. */
+  updatePath?: GraphView['path'] & { channel: string; head?: string; edgesKnown: boolean };
+  updatePathProblem?: string;
+}
+
+interface KubeEvent {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  lastTimestamp?: string;
+  eventTime?: string;
+  metadata?: { creationTimestamp?: string };
+  involvedObject?: { kind?: string; name?: string };
+}
+
+async function listOr<T extends object>(client: KubeClient, t: ResourceType, namespace: string): Promise<T[]> {
+  try {
+    return (await client.listAll<T>(t, { namespace })).items;
+  } catch (err) {
+    if (isKubeError(err, 403)) return [];
+    throw err;
+  }
+}
+
+export async function operatorDetails(client: KubeClient, namespace: string, name: string): Promise<OperatorDetails> {
+  const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
+  const [subs, plans, groups, events] = await Promise.all([
+    listOr<Subscription>(client, SUBSCRIPTION_TYPE, namespace),
+    listOr<InstallPlan>(client, INSTALL_PLAN_TYPE, namespace),
+    listOr<OperatorGroup>(client, OPERATOR_GROUP_TYPE, namespace),
+    listOr<KubeEvent>(client, EVENT_TYPE, namespace),
+  ]);
+  const copied = isCopiedCsv(csv);
+  const sub = copied ? undefined : subs.find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name);
+  const og = groups[0];
+  const ogTargets = og?.status?.namespaces ?? og?.spec?.targetNamespaces ?? [];
+  const related = new Set([name, ...(sub ? [sub.metadata?.name ?? ''] : []), ...plans.map((p) => p.metadata?.name ?? '')]);
+  const details: OperatorDetails = {
+    csv: trimmed(csv),
+    description: describeCsv(csv as unknown as Parameters<typeof describeCsv>[0], name),
+    status: csvDisplayStatus(csv),
+    ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
+    ...(sub ? { subscription: { object: trimmed(sub), conditions: subscriptionConditionRows(sub), upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plans }) } } : {}),
+    installPlans: plans
+      .map((p) => ({ name: p.metadata?.name ?? '', summary: installPlanSummary(p), createdAt: p.metadata?.creationTimestamp, resourceVersion: p.metadata?.resourceVersion }))
+      .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
+    ...(og
+      ? { operatorGroup: { name: og.metadata?.name ?? '', targets: ogTargets.length === 1 && ogTargets[0] === '' ? 'all' : ogTargets, createdByConsole: og.metadata?.labels?.['olm-console.io/created-by'] === 'olm-console', conditions: og.status?.conditions } }
+      : {}),
+    events: events
+      .filter((e) => related.has(e.involvedObject?.name ?? ''))
+      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, object: `${e.involvedObject?.kind ?? ''}/${e.involvedObject?.name ?? ''}`, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp }))
+      .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''))
+      .slice(0, 200),
+  };
+  if (sub) {
+    try {
+      const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
+      if (!lookup) details.updatePathProblem = `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or you may not see it)`;
+      else if (lookup.source === 'packagemanifests') details.updatePathProblem = 'the catalog is readable only through PackageManifests, which do not carry upgrade edges';
+      else {
+        const view = graphFromModel(lookup.pkg, sub.spec.channel || undefined, sub.status?.installedCSV ?? name);
+        if (view.path) details.updatePath = { ...view.path, channel: view.channel, head: view.head, edgesKnown: true };
+      }
+    } catch (err) {
+      details.updatePathProblem = (err as Error).message;
+    }
+  }
+  return details;
+}
+
+export async function getInstallPlan(client: KubeClient, namespace: string, name: string): Promise<InstallPlan> {
+  return client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
+}
+
+/** The Subscriptions an InstallPlan belongs to: colocated operators share one plan. */
+export function planOwners(plan: InstallPlan, subs: readonly Subscription[]): string[] {
+  const owners = new Set((plan.metadata?.ownerReferences ?? []).filter((o) => o.kind === 'Subscription').map((o) => o.name));
+  for (const s of subs) if ((s.status?.installPlanRef?.name ?? s.status?.installplan?.name) === plan.metadata?.name) owners.add(s.metadata?.name ?? '');
+  return [...owners].filter(Boolean).sort();
+}
+
+/** Refuses a write against an object that changed since the person looked at it. */
+export function checkFresh(kind: string, name: string, current: string | undefined, seen: string | undefined, now: string): void {
+  if (seen !== undefined && current !== seen) {
+    throw new ApiError(409, 'Conflict', `${kind} ${name} changed since you loaded it (${now}); reload it and try again`, { resourceVersion: current });
+  }
+}

@@ -1,0 +1,13 @@
+// Path parameters shared by the day-two routes: a namespace and an object name.
+import { z } from 'zod';
+import { dnsLabel, dnsSubdomain } from './api-error';
+import { parseParams } from './package-lookup';
+
+export const ObjectParams = z.object({ namespace: dnsLabel, name: dnsSubdomain });
+export type ObjectParams = z.infer<typeof ObjectParams>;
+
+export async function objectParams(ctx: { params: Promise<Record<string, string>> }): Promise<ObjectParams> {
+  return parseParams(ObjectParams, await ctx.params);
+}
+
+export const Optimistic = z.object({ resourceVersion: z.string().min(1, 'must not be empty').max(64).optional() });
