@@ -66,9 +66,9 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     const first = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2`, { namespace: 'operators', name: csv });
     assert.equal(first.status, 200);
     assert.equal(first.body.copies.length, 2);
-    let cont: string | undefined = first.body.continue;
+    assert.ok(first.body.continue);
     const seen = new Set(first.body.copies.map((c) => c.namespace));
-    let cont = first.body.continue;
+    let cont: string | undefined = first.body.continue;
     while (cont) {
       const page = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2&continue=${encodeURIComponent(cont)}`, { namespace: 'operators', name: csv });
       for (const c of page.body.copies) seen.add(c.namespace);
