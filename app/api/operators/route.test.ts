@@ -70,7 +70,7 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     const seen = new Set(first.body.copies.map((c) => c.namespace));
     let cont: string | undefined = first.body.continue;
     while (cont) {
-      const page = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2&continue=${encodeURIComponent(cont)}`, { namespace: 'operators', name: csv });
+      const page: { body: { copies: { namespace: string }[]; continue?: string } } = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2&continue=${encodeURIComponent(cont)}`, { namespace: 'operators', name: csv });
       for (const c of page.body.copies) seen.add(c.namespace);
       cont = page.body.continue;
     }
