@@ -4,7 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { KubeClient } from '../k8s/client';
+import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
+import { writeFixtureCatalog } from '../sandbox/testing/fbc-fixture';
 import { withSandbox } from '../sandbox/testing/sandbox-fixture';
 import { CatalogIndex } from './catalog-index';
 
@@ -45,5 +49,50 @@ describe('CatalogIndex', () => {
     kc.loadFromFile(sb.kubeconfigs.alice!);
     const r = await index.forUser(new KubeClient(kc), ['default']);
     assert.deepEqual(r, { catalogs: [], packages: [] });
+  });
+
+  test('follows catalog changes: a new CatalogSource, new content, an unhealthy catalog, a removed one', async () => {
+    const index = new CatalogIndex();
+    const admin = clientFor('admin');
+    const dirA = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'cat-a-')), [{ name: 'alpha', bundles: [{ version: '1.0.0' }] }]);
+    const dirB = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'cat-b-')), [{ name: 'alpha', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }, { name: 'beta', bundles: [{ version: '0.1.0' }] }]);
+    const annotation = 'sandbox.olm-console.dev/catalog-dir';
+    await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'extra', namespace: 'olm', annotations: { [annotation]: dirA } }, spec: { sourceType: 'grpc', displayName: 'Extra' } });
+    const ready = async (since?: string) => {
+      for (let i = 0; i < 200; i++) {
+        const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm');
+        const st = cs.status?.connectionState;
+        if (st?.lastObservedState === 'READY' && st.lastConnect && st.lastConnect !== since) return st.lastConnect;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('catalog extra not ready');
+    };
+    const first = await ready();
+    const names = async () => (await index.forUser(admin, ['olm'])).packages.filter((p) => p.catalog.name === 'extra').map((p) => `${p.name}@${p.headVersion}`).sort();
+    assert.deepEqual(await names(), ['alpha@1.0.0']);
+
+    // A sandbox catalog's content changes when it serves another folder; its lastConnect moves
+    // (to the second, like every Kubernetes timestamp, so the change waits for the next second).
+    await new Promise((r) => setTimeout(r, 1100));
+    const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm');
+    await admin.replace(CATALOG_SOURCE_TYPE, { ...cs, metadata: { ...cs.metadata, annotations: { [annotation]: dirB } } });
+    await ready(first);
+    assert.deepEqual(await names(), ['alpha@1.1.0', 'beta@0.1.0'], 'read again at once, not after a minute');
+
+    assert.ok(sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'extra', unhealthy: true } }).ok);
+    for (let i = 0; i < 200; i++) {
+      const st = (await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm')).status?.connectionState?.lastObservedState;
+      if (st !== 'READY') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const sick = await index.forUser(admin, ['olm']);
+    const extra = sick.catalogs.find((c) => c.name === 'extra')!;
+    assert.match(extra.problem!, /the catalog is TRANSIENT_FAILURE/);
+    assert.ok(sick.packages.some((p) => p.catalog.name === 'olm-console-demo'), 'the other catalogs still serve');
+
+    await admin.delete(CATALOG_SOURCE_TYPE, 'extra', { namespace: 'olm' });
+    const after = await index.forUser(admin, ['olm']);
+    assert.deepEqual(after.catalogs.map((c) => c.name), ['olm-console-demo']);
+    assert.equal(index.catalogOf('olm', 'extra'), undefined);
   });
 });

@@ -38,6 +38,7 @@ export interface IndexedCatalog {
 interface Entry {
   key: string;
   address: string;
+  version: string;
   fetchedAt: number;
   catalog?: Catalog;
   summaries: PackageSummary[];
@@ -73,9 +74,24 @@ export class CatalogIndex {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  private async read(key: string, address: string, ref: PackageSummary['catalog']): Promise<Entry> {
+  /**
+   * The catalog's content. `version` is what the CatalogSource says about its content (the last
+   * connection to its registry, which changes when OLM rolls a new catalog pod): a new version
+   * is read at once; within a version, content older than a minute is served while a re-read
+   * runs in the background, so no request waits on a big catalog twice.
+   */
+  private async read(key: string, address: string, version: string, ref: PackageSummary['catalog']): Promise<Entry> {
     const cached = this.entries.get(key);
-    if (cached && cached.address === address && this.now() - cached.fetchedAt < FRESH_MS) return cached;
+    const same = cached && cached.address === address && cached.version === version;
+    if (same && this.now() - cached.fetchedAt < FRESH_MS) return cached;
+    if (same && cached.catalog) {
+      void this.fetch(key, address, version, ref).catch(() => undefined);
+      return cached;
+    }
+    return this.fetch(key, address, version, ref);
+  }
+
+  private fetch(key: string, address: string, version: string, ref: PackageSummary['catalog']): Promise<Entry> {
     const pending = this.inflight.get(key);
     if (pending) return pending;
     const job = (async () => {
@@ -85,12 +101,13 @@ export class CatalogIndex {
         const packages = await Promise.all(names.map((n) => client.getPackage(n)));
         const catalog = catalogFromRegistry(packages, await client.listBundles());
         const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref));
-        const entry: Entry = { key, address, fetchedAt: this.now(), catalog, summaries };
+        const entry: Entry = { key, address, version, fetchedAt: this.now(), catalog, summaries };
         this.entries.set(key, entry);
         return entry;
       } catch (err) {
         // Keep what was read before, and say why it is not fresh.
-        const entry: Entry = { key, address, fetchedAt: this.now(), catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
+        const cached = this.entries.get(key);
+        const entry: Entry = { key, address, version, fetchedAt: this.now(), catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
         this.entries.set(key, entry);
         return entry;
       } finally {
@@ -100,6 +117,14 @@ export class CatalogIndex {
     })();
     this.inflight.set(key, job);
     return job;
+  }
+
+  /** Forgets catalogs that are gone, so a deleted CatalogSource leaves the index. */
+  private forget(present: ReadonlySet<string>, covered: 'all' | ReadonlySet<string>): void {
+    for (const key of this.entries.keys()) {
+      const ns = key.slice(0, key.indexOf('/'));
+      if ((covered === 'all' || covered.has(ns)) && !present.has(key)) this.entries.delete(key);
+    }
   }
 
   /**
@@ -119,7 +144,7 @@ export class CatalogIndex {
       const displayName = cs.spec.displayName || ref.catalog;
       const address = cs.status?.connectionState?.address || cs.spec.address || '';
       const ready = cs.status?.connectionState?.lastObservedState === 'READY';
-      const entry = ready && address ? await this.read(key, address, { name: ref.catalog, namespace: ref.namespace, displayName }) : this.entries.get(key);
+      const entry = ready && address ? await this.read(key, address, contentVersion(cs), { name: ref.catalog, namespace: ref.namespace, displayName }) : this.entries.get(key);
       if (entry?.catalog) {
         const pkg = entry.catalog.packages.get(ref.package);
         return pkg ? { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName }, pkg, address: entry.address } : undefined;
@@ -200,7 +225,8 @@ export class CatalogIndex {
    * the person; namespaces they cannot list are skipped, not errors.
    */
   async forUser(client: KubeClient, namespaces: readonly string[]): Promise<{ catalogs: IndexedCatalog[]; packages: PackageSummary[] }> {
-    const sources = await visibleCatalogSources(client, namespaces);
+    const { items: sources, covered } = await visibleCatalogSources(client, namespaces);
+    this.forget(new Set(sources.map((cs) => `${cs.metadata?.namespace ?? ''}/${cs.metadata?.name ?? ''}`)), covered);
     const catalogs: IndexedCatalog[] = [];
     const packages: PackageSummary[] = [];
     const allowed = new Map<string, boolean>();
@@ -216,7 +242,7 @@ export class CatalogIndex {
         catalogs.push({ ...base, problem: state === 'READY' ? 'the CatalogSource reports no registry address' : `the catalog is ${state}`, packages: 0 });
         continue;
       }
-      const entry = await this.read(`${ns}/${name}`, address, { name, namespace: ns, displayName: base.displayName });
+      const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName });
       catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...(entry.problem ? { problem: entry.problem } : {}), packages: entry.summaries.length });
       packages.push(...entry.summaries);
     }
@@ -259,21 +285,30 @@ export class CatalogIndex {
   }
 }
 
-async function visibleCatalogSources(client: KubeClient, namespaces: readonly string[]): Promise<CatalogSource[]> {
+/** What changes when a catalog's content may have: a new connection, pod, or image poll. */
+function contentVersion(cs: CatalogSource): string {
+  const st = cs.status;
+  return [st?.connectionState?.lastConnect, st?.registryService?.createdAt, st?.latestImageRegistryPoll].map((v) => v ?? '').join('|');
+}
+
+/** The CatalogSources this person may list, and the namespaces that list covers ('all'). */
+async function visibleCatalogSources(client: KubeClient, namespaces: readonly string[]): Promise<{ items: CatalogSource[]; covered: 'all' | Set<string> }> {
   try {
-    return (await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)).items;
+    return { items: (await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)).items, covered: 'all' };
   } catch (err) {
     if (!isKubeError(err, 403)) throw err;
   }
-  const out: CatalogSource[] = [];
+  const items: CatalogSource[] = [];
+  const covered = new Set<string>();
   for (const ns of new Set(namespaces)) {
     try {
-      out.push(...(await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE, { namespace: ns })).items);
+      items.push(...(await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE, { namespace: ns })).items);
+      covered.add(ns);
     } catch (err) {
       if (!isKubeError(err, 403)) throw err;
     }
   }
-  return out;
+  return { items, covered };
 }
 
 async function mayListPackages(client: KubeClient, namespace: string): Promise<boolean> {
