@@ -9,11 +9,14 @@ export interface HubFilters {
   capability?: string[];
   installMode?: string[];
   infrastructureFeature?: string[];
+  validSubscription?: string[];
+  /** `installed` / `notInstalled`. */
+  installState?: string[];
   /** Dependency-only operators are not tiles unless asked for. */
   includeNonStandalone?: boolean;
 }
 
-export type FacetName = 'catalog' | 'category' | 'provider' | 'capability' | 'installMode' | 'infrastructureFeature';
+export type FacetName = 'catalog' | 'category' | 'provider' | 'capability' | 'installMode' | 'infrastructureFeature' | 'validSubscription' | 'installState';
 
 function values(s: PackageSummary, facet: FacetName): string[] {
   switch (facet) {
@@ -29,10 +32,14 @@ function values(s: PackageSummary, facet: FacetName): string[] {
       return s.installModes;
     case 'infrastructureFeature':
       return s.infrastructureFeatures;
+    case 'validSubscription':
+      return s.validSubscription;
+    case 'installState':
+      return [s.installedIn?.length ? 'installed' : 'notInstalled'];
   }
 }
 
-const FACETS: FacetName[] = ['catalog', 'category', 'provider', 'capability', 'installMode', 'infrastructureFeature'];
+const FACETS: FacetName[] = ['catalog', 'category', 'provider', 'capability', 'installMode', 'infrastructureFeature', 'validSubscription', 'installState'];
 
 export function facetCounts(list: readonly PackageSummary[]): Record<FacetName, Record<string, number>> {
   const out = Object.fromEntries(FACETS.map((f) => [f, {} as Record<string, number>])) as Record<FacetName, Record<string, number>>;
@@ -50,4 +57,21 @@ export function applyFilters(list: readonly PackageSummary[], f: HubFilters): Pa
     }
     return true;
   });
+}
+
+export type HubSort = 'relevance' | 'name' | 'provider' | 'catalog';
+
+/** Orders a list; `relevance` keeps the search's order. */
+export function sortPackages(list: PackageSummary[], sort: HubSort): PackageSummary[] {
+  const byName = (a: PackageSummary, b: PackageSummary) => a.displayName.localeCompare(b.displayName, 'en', { sensitivity: 'base' }) || a.name.localeCompare(b.name);
+  switch (sort) {
+    case 'relevance':
+      return list;
+    case 'name':
+      return [...list].sort(byName);
+    case 'provider':
+      return [...list].sort((a, b) => a.provider.localeCompare(b.provider, 'en', { sensitivity: 'base' }) || byName(a, b));
+    case 'catalog':
+      return [...list].sort((a, b) => `${a.catalog.namespace}/${a.catalog.name}`.localeCompare(`${b.catalog.namespace}/${b.catalog.name}`) || byName(a, b));
+  }
 }

@@ -29,6 +29,8 @@ export interface PackageSummary {
   /** Architectures and operating systems the head declares (`operatorframework.io/arch.*`). */
   arch: string[];
   os: string[];
+  /** Namespaces with a Subscription to this package from this catalog (per person, per request). */
+  installedIn?: string[];
 }
 
 function firstSentences(text: string, max = 220): string {

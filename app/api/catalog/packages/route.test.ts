@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { clientAs, subscribe } from '@/lib/server/testing/cluster';
 
-type Body = { catalogs: { name: string; state: string; source?: string; packages: number }[]; facets: Record<string, Record<string, number>>; total: number; packages: { name: string; displayName: string; catalog: { name: string } }[] };
+type Body = { catalogs: { name: string; state: string; source?: string; packages: number }[]; facets: Record<string, Record<string, number>>; total: number; packages: { name: string; displayName: string; provider: string; catalog: { name: string }; installedIn?: string[] }[] };
 
 describe('GET /api/catalog/packages', () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
@@ -54,5 +55,30 @@ describe('GET /api/catalog/packages', () => {
     const { status, body } = await get(`?q=${'x'.repeat(300)}`);
     assert.equal(status, 400);
     assert.match((body as unknown as { error: { message: string } }).error.message, /^q: /);
+  });
+
+  test('sorted by name without keywords, by provider when asked; an ETag answers 304 when nothing changed', async () => {
+    const { body } = await get('');
+    const names = body.packages.map((p) => p.displayName);
+    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    const byProvider = (await get('?sort=provider')).body.packages.map((p) => p.provider);
+    assert.deepEqual(byProvider, [...byProvider].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    assert.equal((await get('?sort=price')).status, 400);
+    const first = await GET(new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${sb.tokens.admin!}` } }));
+    const etag = first.headers.get('etag')!;
+    assert.ok(etag);
+    const again = await GET(new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${sb.tokens.admin!}`, 'if-none-match': etag } }));
+    assert.equal(again.status, 304);
+  });
+
+  test('installed state: where each package is installed, as a facet and a filter', async () => {
+    await subscribe(clientAs(sb, 'admin'), { namespace: 'cw', package: 'certwarden', channel: 'stable', targets: [''] });
+    const { body } = await get('?installState=installed');
+    assert.deepEqual(body.packages.map((p) => [p.name, p.installedIn]), [['certwarden', ['cw']]]);
+    assert.equal(body.facets.installState!.installed, 1);
+    assert.equal(body.facets.installState!.notInstalled, 11);
+    const not = await get('?installState=notInstalled');
+    assert.equal(not.body.total, 11);
+    assert.equal((await get('?installState=maybe')).status, 400);
   });
 });
