@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { loadCatalog } from '../olm/fbc/load-catalog';
 import { DEMO_CATALOG_DIR } from '../sandbox/demo-catalog/location';
 import { summarizePackage } from './package-summary';
-import { searchPackages } from './search';
+import { searchPackages } from '../hub/search';
 
 const demo = [...loadCatalog(DEMO_CATALOG_DIR).packages.values()].map((p) => summarizePackage(p, { name: 'olm-console-demo', namespace: 'olm' }));
 const byName = new Map(demo.map((s) => [s.name, s]));

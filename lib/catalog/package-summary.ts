@@ -6,32 +6,10 @@ import { Keys } from '../olm/resources/common';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { installModeChoices } from '../olm/install-modes/wizard';
 import type { InstallMode, InstallModeType } from '../olm/resources/cluster-service-version';
+import type { PackageSummary } from '../hub/package-summary';
 import { csvOfBundle, jsonStringList, str, supportedLabels } from '../olm/resources/csv-description';
 
-export interface PackageSummary {
-  name: string;
-  catalog: { name: string; namespace: string; displayName?: string };
-  displayName: string;
-  provider: string;
-  /** One or two sentences for a tile. */
-  shortDescription: string;
-  categories: string[];
-  capability?: string;
-  keywords: string[];
-  defaultChannel?: string;
-  headVersion?: string;
-  installModes: InstallModeType[];
-  infrastructureFeatures: string[];
-  validSubscription: string[];
-  deprecation?: string;
-  /** `operators.operatorframework.io/operator-type: non-standalone`: not offered as a tile. */
-  nonStandalone: boolean;
-  /** Architectures and operating systems the head declares (`operatorframework.io/arch.*`). */
-  arch: string[];
-  os: string[];
-  /** Namespaces with a Subscription to this package from this catalog (per person, per request). */
-  installedIn?: string[];
-}
+export type { PackageSummary };
 
 function firstSentences(text: string, max = 220): string {
   const plain = text.replace(/[#*_`>[\]]/g, '').replace(/\([^)]*\)/g, '').replace(/\s+/g, ' ').trim();

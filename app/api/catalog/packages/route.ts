@@ -6,10 +6,10 @@
 // ranked, filtered packages, with an ETag.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { applyFilters, facetCounts, sortPackages } from '@/lib/catalog/filter';
+import { applyFilters, facetCounts, sortPackages } from '@/lib/hub/filter';
 import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '@/lib/catalog/catalog-index';
-import type { PackageSummary } from '@/lib/catalog/package-summary';
-import { searchPackages } from '@/lib/catalog/search';
+import type { PackageSummary } from '@/lib/hub/package-summary';
+import { searchPackages } from '@/lib/hub/search';
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
