@@ -11,6 +11,9 @@ import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-s
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Approval, type Subscription } from '../olm/resources/subscription';
 import { installPlanSummary, type InstallPlanSummary } from '../olm/status/install-plan-status';
+import { csvDisplayStatus, type CsvDisplayStatus } from '../olm/status/csv-status';
+import { subscriptionConditionRows, subscriptionUpgradeStatus, type ConditionRow, type UpgradeStatus } from '../olm/status/subscription-status';
+import { describeCsv, type CsvDescription, type CsvLike } from '../olm/resources/csv-description';
 import { ApiError } from './api-error';
 import { checkFresh, trimmed } from './operators';
 
@@ -99,4 +102,53 @@ async function checkChannel(client: KubeClient, sub: Subscription, channel: stri
   const verdict = channelSwitch(packageChannelGraph(lookup.pkg, channel)!, { name: installedName, version });
   if (!verdict.ok) return { error: verdict.message };
   return verdict.next ? { warning: `OLM will upgrade ${installedName} to ${verdict.next} in channel ${channel}${sub.spec.installPlanApproval === 'Manual' ? ' once you approve the plan' : ''}` } : {};
+}
+
+export interface SubscriptionProgress {
+  subscription: Subscription;
+  conditions: ConditionRow[];
+  upgrade: UpgradeStatus;
+  installPlan?: { name: string; resourceVersion?: string; summary: InstallPlanSummary; components: { kind: string; name: string; status: string }[] };
+  csv?: { name: string; phase: string; reason: string; message?: string; status: CsvDisplayStatus; initializationResource?: CsvDescription['initializationResource']; conditions: { phase?: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+}
+
+/** What an install's progress view shows: Subscription → InstallPlan → CSV, each as it stands. */
+export async function subscriptionProgress(client: KubeClient, namespace: string, name: string): Promise<SubscriptionProgress> {
+  const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
+  const plans = (await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace }).catch((err: unknown) => {
+    if (isKubeError(err, 403)) return { items: [] as InstallPlan[] };
+    throw err;
+  })).items;
+  const planName = sub.status?.installPlanRef?.name ?? sub.status?.installplan?.name;
+  const plan = plans.find((p) => p.metadata?.name === planName);
+  const csvName = sub.status?.installedCSV ?? sub.status?.currentCSV;
+  let csv: ClusterServiceVersion | undefined;
+  if (csvName) {
+    try {
+      csv = await client.get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace);
+    } catch (err) {
+      if (!isKubeError(err, 404) && !isKubeError(err, 403)) throw err;
+    }
+  }
+  return {
+    subscription: trimmed(sub),
+    conditions: subscriptionConditionRows(sub),
+    upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plans }),
+    ...(plan
+      ? { installPlan: { name: plan.metadata?.name ?? '', resourceVersion: plan.metadata?.resourceVersion, summary: installPlanSummary(plan), components: (plan.status?.plan ?? []).map((s) => ({ kind: s.resource.kind, name: s.resource.name, status: s.status })) } }
+      : {}),
+    ...(csv
+      ? {
+          csv: {
+            name: csv.metadata?.name ?? '',
+            phase: csv.status?.phase ?? '',
+            reason: csv.status?.reason ?? '',
+            message: csv.status?.message,
+            status: csvDisplayStatus(csv),
+            initializationResource: describeCsv(csv as unknown as CsvLike).initializationResource,
+            conditions: (csv.status?.conditions ?? []).map((c) => ({ phase: c.phase, reason: c.reason, message: c.message, lastTransitionTime: c.lastTransitionTime })),
+          },
+        }
+      : {}),
+  };
 }

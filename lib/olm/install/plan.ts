@@ -6,6 +6,7 @@
 // upgrade in the namespace wait (§3.3), and Automatic approval moving a non-head install to the
 // head at once (§6.2).
 import type { InstallMode, InstallModeType } from '../resources/cluster-service-version';
+import { isCommunityCatalog } from '../resources/catalog-source';
 import { Keys } from '../resources/common';
 import type { NamespaceTemplate } from '../resources/csv-description';
 import type { OperatorGroup } from '../resources/operator-group';
@@ -221,8 +222,7 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
     }
   }
 
-  const catalogWords = `${f.request.catalog.name} ${f.catalog.displayName ?? ''} ${f.catalog.publisher ?? ''}`.toLowerCase();
-  if (catalogWords.includes('community')) {
+  if (isCommunityCatalog({ name: f.request.catalog.name, displayName: f.catalog.displayName, publisher: f.catalog.publisher })) {
     warnings.push({ code: 'communityCatalog', message: `${f.catalog.displayName || f.request.catalog.name} is a community catalog: its operators are not supported by the cluster's vendor` });
   }
   for (const d of f.version.deprecations) warnings.push({ code: 'deprecated', message: d });

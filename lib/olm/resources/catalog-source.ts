@@ -35,3 +35,12 @@ export interface CatalogSource extends KubeObject {
 export function isCatalogReady(cs: CatalogSource): boolean {
   return cs.status?.connectionState?.lastObservedState === 'READY';
 }
+
+/**
+ * A community catalog: its operators come without the cluster vendor's support (OpenShift's
+ * `community-operators`, and any catalog that names itself community). Consoles ask for an
+ * acknowledgement before installing from one.
+ */
+export function isCommunityCatalog(c: { name: string; displayName?: string; publisher?: string }): boolean {
+  return `${c.name} ${c.displayName ?? ''} ${c.publisher ?? ''}`.toLowerCase().includes('community');
+}

@@ -15,12 +15,13 @@ type Body = { subscription: Subscription; warnings: string[]; error: { code: num
 describe('PATCH /api/subscriptions/<ns>/<name>', () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
   let PATCH: Handler;
+  let GET: Handler;
   let admin: KubeClient;
   before(async () => {
     sb = await withSandbox({ deploymentDelayMs: 0 });
     process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
     process.env.OLM_CONSOLE_AUTH = 'token';
-    PATCH = (await import('./route')).PATCH;
+    ({ PATCH, GET } = await import('./route'));
     admin = clientAs(sb, 'admin');
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await subscribe(admin, { namespace: 'pg', package: 'cachely', channel: 'alpha' });
@@ -70,5 +71,16 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
     const viewer = await patch('pg', 'pgpilot', { approval: 'Automatic' }, 'bob');
     assert.equal(viewer.status, 403);
     assert.equal((await patch('pg', 'nope', { approval: 'Manual' })).status, 404);
+  });
+
+  test('GET: the progress of an install — Subscription, its InstallPlan and the CSV', async () => {
+    const res = await GET(new Request('http://console.local/x', { headers: { authorization: `Bearer ${sb.tokens.bob!}` } }), { params: Promise.resolve({ namespace: 'bs', name: 'backstop' }) });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { upgrade: { kind: string }; installPlan?: { summary: { phase: string }; components: { kind: string }[] }; csv?: { name: string; phase: string } };
+    assert.equal(body.csv?.name, 'backstop.v1.1.0');
+    assert.equal(body.csv?.phase, 'Succeeded');
+    assert.equal(body.installPlan?.summary.phase, 'Complete');
+    assert.ok(body.installPlan!.components.some((c) => c.kind === 'ClusterServiceVersion'));
+    assert.equal(body.upgrade.kind, 'up-to-date');
   });
 });

@@ -1,10 +1,11 @@
+// GET /api/subscriptions/<namespace>/<name>: see below.
 // PATCH /api/subscriptions/<namespace>/<name> { channel?, approval?, resourceVersion? }:
 // changes the channel (only to one OLM can move to from the installed version) or the approval
 // strategy, with what that means for the namespace's other operators.
 import { z } from 'zod';
 import { errorResponse, readJson } from '@/lib/server/api-error';
-import { writeClient } from '@/lib/server/context';
-import { changeSubscription } from '@/lib/server/day-two';
+import { requestClient, writeClient } from '@/lib/server/context';
+import { changeSubscription, subscriptionProgress } from '@/lib/server/day-two';
 import { objectParams, Optimistic } from '@/lib/server/route-params';
 
 export const dynamic = 'force-dynamic';
@@ -20,6 +21,18 @@ export async function PATCH(req: Request, ctx: { params: Promise<Record<string, 
     const { client } = writeClient(req);
     const body = await readJson(req, Body);
     return Response.json(await changeSubscription(client, namespace, name, body));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+// GET: the Subscription as an install's progress view follows it — its conditions and upgrade
+// status, the InstallPlan it points to (summary and steps), and the CSV it installs.
+export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const { namespace, name } = await objectParams(ctx);
+    const { client } = requestClient(req);
+    return Response.json(await subscriptionProgress(client, namespace, name), { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
   }

@@ -1,0 +1,84 @@
+// GET /api/namespaces?namespace=N: the namespaces the person may list, each with its
+// OperatorGroups, and which of them are global (one group targeting all namespaces), so an
+// install wizard can offer every install mode. A person who may not list namespaces gets the
+// one they name, if they may read it.
+import { z } from 'zod';
+import type { KubeClient } from '@/lib/k8s/client';
+import { isKubeError } from '@/lib/k8s/errors';
+import { globalNamespaces } from '@/lib/olm/install-modes/wizard';
+import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '@/lib/olm/resources/operator-group';
+import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { requestClient } from '@/lib/server/context';
+import { NAMESPACE_TYPE } from '@/lib/server/install';
+
+export const dynamic = 'force-dynamic';
+
+const Query = z.object({ namespace: dnsLabel.optional() });
+
+interface NamespaceObject {
+  metadata?: { name?: string; labels?: Record<string, string> };
+  status?: { phase?: string };
+}
+
+async function groupsIn(client: KubeClient, names: readonly string[]): Promise<OperatorGroup[]> {
+  try {
+    return (await client.listAll<OperatorGroup>(OPERATOR_GROUP_TYPE)).items;
+  } catch (err) {
+    if (!isKubeError(err, 403)) throw err;
+  }
+  const out: OperatorGroup[] = [];
+  for (const ns of names) {
+    try {
+      out.push(...(await client.listAll<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: ns })).items);
+    } catch (err) {
+      if (!isKubeError(err, 403)) throw err;
+    }
+  }
+  return out;
+}
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const q = readQuery(req.url, Query);
+    const { client } = requestClient(req);
+    let namespaces: NamespaceObject[];
+    let canListAll = true;
+    try {
+      namespaces = (await client.listAll<NamespaceObject>(NAMESPACE_TYPE)).items;
+    } catch (err) {
+      if (!isKubeError(err, 403)) throw err;
+      canListAll = false;
+      namespaces = [];
+      if (q.namespace) {
+        try {
+          namespaces = [await client.get<NamespaceObject>(NAMESPACE_TYPE, q.namespace)];
+        } catch (inner) {
+          if (!isKubeError(inner, 403) && !isKubeError(inner, 404)) throw inner;
+        }
+      }
+    }
+    const names = namespaces.map((n) => n.metadata?.name ?? '').filter(Boolean).sort();
+    const groups = await groupsIn(client, names);
+    const byNs = new Map<string, OperatorGroup[]>();
+    for (const g of groups) byNs.set(g.metadata?.namespace ?? '', [...(byNs.get(g.metadata?.namespace ?? '') ?? []), g]);
+    const phase = new Map(namespaces.map((n) => [n.metadata?.name ?? '', n.status?.phase ?? 'Active']));
+    return Response.json(
+      {
+        canListAll,
+        globalNamespaces: globalNamespaces(groups),
+        namespaces: names.map((name) => ({
+          name,
+          phase: phase.get(name),
+          operatorGroups: (byNs.get(name) ?? []).map((g) => {
+            const t = g.status?.namespaces ?? g.spec?.targetNamespaces ?? [];
+            const all = (t.length === 1 && t[0] === '') || (!g.spec?.targetNamespaces?.length && !g.spec?.selector);
+            return { name: g.metadata?.name ?? '', targets: all ? 'all' : t };
+          }),
+        })),
+      },
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
