@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { QueryProvider } from '@/lib/client/query-provider';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -17,9 +18,14 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/" className="text-lg font-semibold tracking-tight">
               OLM Console
             </Link>
+            <Link href="/operatorhub" className="text-sm text-slate-200 hover:text-white">
+              OperatorHub
+            </Link>
           </nav>
         </header>
-        <main className="mx-auto max-w-7xl px-6 py-8">{children}</main>
+        <main className="mx-auto max-w-7xl px-6 py-8">
+          <QueryProvider>{children}</QueryProvider>
+        </main>
       </body>
     </html>
   );

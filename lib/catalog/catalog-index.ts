@@ -8,6 +8,7 @@ import type { PackageModel } from '../olm/fbc/model';
 import { catalogFromRegistry } from '../olm/fbc/from-registry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
 import type { ResourceType } from '../olm/resources/common';
+import type { CatalogInfo } from '../hub/package-summary';
 import { summarizeManifest, summarizePackage, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
 import { RegistryClient } from './registry-client';
@@ -17,23 +18,7 @@ const FRESH_MS = 60_000;
 /** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
 export const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
 
-export interface IndexedCatalog {
-  name: string;
-  namespace: string;
-  displayName: string;
-  publisher: string;
-  /** `status.connectionState.lastObservedState`, or UNKNOWN. */
-  state: string;
-  /**
-   * Where the content came from: the registry (whole graph) or, for catalogs a person can see
-   * only through packageserver, PackageManifests (channel heads and entries, no upgrade edges).
-   * Absent when it could not be read.
-   */
-  source?: 'registry' | 'packagemanifests';
-  /** Why the content could not be read. */
-  problem?: string;
-  packages: number;
-}
+export type IndexedCatalog = CatalogInfo;
 
 interface Entry {
   key: string;

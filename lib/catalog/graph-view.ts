@@ -4,52 +4,13 @@
 // view has the channel's versions in order and says the edges are unknown.
 import type { PackageModel } from '../olm/fbc/model';
 import type { EdgeKind, GraphEdge } from '../olm/graph/channel-graph';
+import type { GraphView, GraphViewNode } from '../hub/catalog-types';
 import { packageChannelGraph } from '../olm/graph/from-model';
-import { updatePath, type UpdateStep } from '../olm/graph/update-path';
+import { updatePath } from '../olm/graph/update-path';
+
+export type { GraphView, GraphViewNode };
 import type { PackageManifest } from '../olm/resources/package-manifest';
 import { channelsFromManifest, pickChannel, SelectionError } from './package-details';
-
-export interface GraphViewNode {
-  name: string;
-  version?: string;
-  isHead: boolean;
-  deprecation?: string;
-  /** A legacy `olm.deprecated` bundle: the resolver never installs it. */
-  legacyDeprecated: boolean;
-  replaces?: string;
-  skips: string[];
-  skipRange?: string;
-  skipRangeError?: string;
-  replacedBy: string[];
-  skippedBy: string[];
-  coveredBySkipRangeOf: string[];
-  /** Every channel of the package this bundle is in. */
-  channels: string[];
-  /**
-   * Why OLM v0 never upgrades to this bundle: an entry that skips it is left out of the
-   * channel's replacement order, so a CSV only it replaces is stranded.
-   */
-  neverTarget?: string;
-}
-
-export interface GraphView {
-  package: string;
-  channel: string;
-  channels: string[];
-  edgesKnown: boolean;
-  /** Why edges are unknown, when they are. */
-  note?: string;
-  head?: string;
-  deprecation?: string;
-  nodes: GraphViewNode[];
-  edges: GraphEdge[];
-  edgeCounts: Record<EdgeKind, number>;
-  /** Entries named by replaces/skips that are not in the channel. */
-  missing: string[];
-  problems: string[];
-  orderError?: string;
-  path?: { from: string; steps: UpdateStep[]; end: string; reachesHead: boolean; error?: string };
-}
 
 function countEdges(edges: readonly GraphEdge[]): Record<EdgeKind, number> {
   const counts: Record<EdgeKind, number> = { replaces: 0, skips: 0, skipRange: 0 };

@@ -1,57 +1,13 @@
 // A package's details page data: its channels with their versions, and the facts of one chosen
 // version. From the registry the console has every bundle and edge; from a PackageManifest it has
 // each channel's entries in order and a description of the head only, and says so.
-import type { PackageModel, PackageRequirement } from '../olm/fbc/model';
+import type { PackageModel } from '../olm/fbc/model';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import type { PackageManifest } from '../olm/resources/package-manifest';
-import { csvOfBundle, describeCsv, type CsvDescription, type CsvLike } from '../olm/resources/csv-description';
-import type { PackageSummary } from './package-summary';
+import { csvOfBundle, describeCsv, type CsvLike } from '../olm/resources/csv-description';
+import type { ChannelSummary, ChannelVersion, PackageDetails, SelectedVersion } from '../hub/catalog-types';
 
-export interface ChannelVersion {
-  csvName: string;
-  version?: string;
-  deprecation?: string;
-  isHead: boolean;
-}
-
-export interface ChannelSummary {
-  name: string;
-  isDefault: boolean;
-  head?: string;
-  headVersion?: string;
-  deprecation?: string;
-  /** OLM's order from the head down the replaces chain, then the rest newest first. */
-  versions: ChannelVersion[];
-}
-
-export interface SelectedVersion {
-  channel: string;
-  csvName: string;
-  version?: string;
-  isHead: boolean;
-  bundleImage?: string;
-  deprecation?: string;
-  /** Absent when the catalog's edges are unknown (PackageManifests). */
-  replaces?: string;
-  skips?: string[];
-  skipRange?: string;
-  requiredPackages: PackageRequirement[];
-  /** Absent when the source has no description of this version (say why in `note`). */
-  csv?: CsvDescription;
-  note?: string;
-}
-
-export interface PackageDetails {
-  name: string;
-  catalog: PackageSummary['catalog'];
-  source: 'registry' | 'packagemanifests';
-  /** Whether upgrade edges (replaces, skips, skipRange) are known; PackageManifests carry none. */
-  edgesKnown: boolean;
-  defaultChannel?: string;
-  deprecation?: string;
-  channels: ChannelSummary[];
-  selected: SelectedVersion;
-}
+export type { ChannelSummary, ChannelVersion, PackageDetails, SelectedVersion };
 
 export class SelectionError extends Error {
   constructor(message: string) {
@@ -87,7 +43,7 @@ function pickVersion(channel: ChannelSummary, wanted: string | undefined, pkg: s
 }
 
 /** Details from the registry's model; `csvFor` gives the full CSV of a bundle when it was fetched. */
-export function detailsFromModel(pkg: PackageModel, catalog: PackageSummary['catalog'], sel: Selection, fullCsv?: CsvLike): PackageDetails {
+export function detailsFromModel(pkg: PackageModel, catalog: PackageDetails['catalog'], sel: Selection, fullCsv?: CsvLike): PackageDetails {
   const channels: ChannelSummary[] = [...pkg.channels.keys()].sort().map((name) => {
     const graph = packageChannelGraph(pkg, name)!;
     const versions = graph.nodes.map((n) => ({ csvName: n.name, version: n.version, deprecation: n.deprecation, isHead: n.name === graph.head }));

@@ -5,7 +5,7 @@ import type { PackageModel } from '../olm/fbc/model';
 import { Keys } from '../olm/resources/common';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { installModeChoices } from '../olm/install-modes/wizard';
-import type { InstallMode, InstallModeType } from '../olm/resources/cluster-service-version';
+import type { InstallMode } from '../olm/resources/cluster-service-version';
 import type { PackageSummary } from '../hub/package-summary';
 import { csvOfBundle, jsonStringList, str, supportedLabels } from '../olm/resources/csv-description';
 

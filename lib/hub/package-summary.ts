@@ -26,3 +26,30 @@ export interface PackageSummary {
   /** Namespaces with a Subscription to this package from this catalog (per person, per request). */
   installedIn?: string[];
 }
+
+/** A catalog as the hub lists it: where its content came from, or why there is none. */
+export interface CatalogInfo {
+  name: string;
+  namespace: string;
+  displayName: string;
+  publisher: string;
+  /** `status.connectionState.lastObservedState`, or UNKNOWN. */
+  state: string;
+  /**
+   * Where the content came from: the registry (whole graph) or, for catalogs a person can see
+   * only through packageserver, PackageManifests (channel heads and entries, no upgrade edges).
+   * Absent when it could not be read.
+   */
+  source?: 'registry' | 'packagemanifests';
+  /** Why the content could not be read. */
+  problem?: string;
+  packages: number;
+}
+
+/** `GET /api/catalog/packages`. */
+export interface HubList {
+  catalogs: CatalogInfo[];
+  facets: Record<string, Record<string, number>>;
+  total: number;
+  packages: PackageSummary[];
+}

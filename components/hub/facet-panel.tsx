@@ -1,0 +1,59 @@
+// The hub's facets: one group of checkboxes per facet, each with the count of packages that
+// choosing it would show among the keyword results.
+import type { FacetKey, HubViewState } from './url-state';
+
+const TITLES: Record<FacetKey, string> = {
+  catalog: 'Source',
+  category: 'Category',
+  provider: 'Provider',
+  capability: 'Capability level',
+  installState: 'Install state',
+  infrastructureFeature: 'Infrastructure features',
+  validSubscription: 'Valid subscription',
+  installMode: 'Install modes',
+};
+
+const ORDER: FacetKey[] = ['catalog', 'category', 'provider', 'capability', 'installState', 'installMode', 'infrastructureFeature', 'validSubscription'];
+const CAPABILITY_ORDER = ['Basic Install', 'Seamless Upgrades', 'Full Lifecycle', 'Deep Insights', 'Auto Pilot'];
+const STATE_LABELS: Record<string, string> = { installed: 'Installed', notInstalled: 'Not installed' };
+
+function sortValues(key: FacetKey, entries: [string, number][]): [string, number][] {
+  if (key === 'capability') return entries.sort((a, b) => (CAPABILITY_ORDER.indexOf(a[0]) + 1 || 99) - (CAPABILITY_ORDER.indexOf(b[0]) + 1 || 99));
+  return entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+export function FacetPanel({ counts, state, onToggle, labelOf }: {
+  counts: Record<string, Record<string, number>>;
+  state: HubViewState;
+  onToggle: (key: FacetKey, value: string) => void;
+  labelOf: (key: FacetKey, value: string) => string;
+}) {
+  return (
+    <div className="space-y-5">
+      {ORDER.map((key) => {
+        const chosen = state.filters[key];
+        const entries = sortValues(key, Object.entries(counts[key] ?? {}));
+        // A chosen value stays listed (with 0) so it can be unchosen.
+        for (const v of chosen) if (!entries.some(([e]) => e === v)) entries.push([v, 0]);
+        if (entries.length === 0) return null;
+        return (
+          <fieldset key={key} className="space-y-1">
+            <legend className="mb-1 text-sm font-semibold text-slate-800">{TITLES[key]}</legend>
+            {entries.map(([value, count]) => {
+              const id = `facet-${key}-${value}`.replace(/[^a-zA-Z0-9_-]/g, '_');
+              const label = key === 'installState' ? (STATE_LABELS[value] ?? value) : labelOf(key, value);
+              return (
+                <div key={value} className="flex items-center gap-2 text-sm">
+                  <input id={id} type="checkbox" className="h-4 w-4 accent-sky-700" checked={chosen.includes(value)} onChange={() => onToggle(key, value)} />
+                  <label htmlFor={id} className="flex-1 cursor-pointer truncate text-slate-700" title={label}>
+                    {label} <span className="text-slate-500">({count})</span>
+                  </label>
+                </div>
+              );
+            })}
+          </fieldset>
+        );
+      })}
+    </div>
+  );
+}

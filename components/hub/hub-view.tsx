@@ -1,0 +1,152 @@
+'use client';
+// OperatorHub: the whole list is fetched once, then searched, filtered and counted here, per
+// keystroke, off the input's critical path (useDeferredValue), and rendered a page of tiles at a
+// time as the person scrolls. The view state lives in the URL.
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { apiGet, ApiClientError } from '@/lib/client/api';
+import { applyFilters, facetCounts, sortPackages, type HubSort } from '@/lib/hub/filter';
+import type { HubList } from '@/lib/hub/package-summary';
+import { searchPackages } from '@/lib/hub/search';
+import { FacetPanel } from './facet-panel';
+import { PackageTile } from './package-tile';
+import { readViewState, toggle, writeViewState, type FacetKey, type HubViewState } from './url-state';
+
+const PAGE = 60;
+
+export function HubView() {
+  const params = useSearchParams();
+  const namespace = params.get('namespace') ?? undefined;
+  const [state, setState] = useState<HubViewState>(() => readViewState(new URLSearchParams(params.toString())));
+  const view = useDeferredValue(state);
+  // Paging restarts whenever the view changes.
+  const viewKey = JSON.stringify(view);
+  const [paging, setPaging] = useState({ key: viewKey, limit: PAGE });
+  const limit = paging.key === viewKey ? paging.limit : PAGE;
+  const showMore = () => setPaging((p) => ({ key: viewKey, limit: (p.key === viewKey ? p.limit : PAGE) + PAGE }));
+  const list = useQuery({
+    queryKey: ['hub', namespace ?? ''],
+    queryFn: ({ signal }) => apiGet<HubList>(`/api/catalog/packages${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal),
+  });
+
+  useEffect(() => {
+    const next = writeViewState(state, new URLSearchParams(window.location.search)).toString();
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${next ? `?${next}` : ''}`);
+  }, [state]);
+
+  const all = list.data?.packages;
+  const searched = useMemo(() => (all ? searchPackages(all, view.q).map((h) => h.summary) : []), [all, view.q]);
+  const counts = useMemo(() => facetCounts(searched), [searched]);
+  const shown = useMemo(() => sortPackages(applyFilters(searched, view.filters), view.sort ?? (view.q ? 'relevance' : 'name')), [searched, view.filters, view.sort, view.q]);
+  const catalogNames = useMemo(() => new Map((list.data?.catalogs ?? []).map((c) => [`${c.namespace}/${c.name}`, c.displayName])), [list.data]);
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const more = shown.length > limit;
+  const showMoreRef = useRef(showMore);
+  useEffect(() => {
+    showMoreRef.current = showMore;
+  });
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !more) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) showMoreRef.current();
+    }, { rootMargin: '600px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [more, limit]);
+
+  const onToggle = (key: FacetKey, value: string) => setState((s) => toggle(s, key, value));
+  const labelOf = (key: FacetKey, value: string) => (key === 'catalog' ? (catalogNames.get(value) ?? value) : value);
+  const anyFilter = state.q !== '' || Object.values(state.filters).some((v) => v.length > 0);
+  const problems = (list.data?.catalogs ?? []).filter((c) => c.problem);
+
+  return (
+    <div className="grid gap-8 md:grid-cols-[16rem_1fr]">
+      <aside aria-label="Filters" className="md:sticky md:top-4 md:self-start">
+        {list.data && <FacetPanel counts={counts} state={state} onToggle={onToggle} labelOf={labelOf} />}
+      </aside>
+      <section aria-labelledby="hub-title" className="min-w-0 space-y-4">
+        <div className="flex flex-wrap items-end gap-4">
+          <h1 id="hub-title" className="mr-auto text-2xl font-bold">
+            OperatorHub
+          </h1>
+          <label className="flex flex-col text-sm">
+            <span className="font-medium text-slate-700">Filter by keyword</span>
+            <input
+              type="search"
+              value={state.q}
+              onChange={(e) => setState((s) => ({ ...s, q: e.target.value }))}
+              placeholder="Name, provider, keyword…"
+              className="w-72 rounded border border-slate-300 bg-white px-3 py-1.5 focus:border-sky-600 focus:outline-none focus:ring-2 focus:ring-sky-600/30"
+            />
+          </label>
+          <label className="flex flex-col text-sm">
+            <span className="font-medium text-slate-700">Sort by</span>
+            <select
+              value={state.sort ?? ''}
+              onChange={(e) => setState((s) => ({ ...s, sort: (e.target.value || undefined) as HubSort | undefined }))}
+              className="rounded border border-slate-300 bg-white px-2 py-1.5"
+            >
+              <option value="">{state.q ? 'Relevance' : 'Name'}</option>
+              <option value="relevance">Relevance</option>
+              <option value="name">Name</option>
+              <option value="provider">Provider</option>
+              <option value="catalog">Source</option>
+            </select>
+          </label>
+        </div>
+
+        {problems.map((c) => (
+          <p key={`${c.namespace}/${c.name}`} role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            Catalog <strong>{c.displayName}</strong> ({c.namespace}/{c.name}) is not fully available: {c.problem}.
+          </p>
+        ))}
+        {list.data?.catalogs.some((c) => c.source === 'packagemanifests') && (
+          <p role="note" className="text-sm text-slate-600">
+            Some catalogs are read through PackageManifests, which carry no upgrade edges: their graphs show versions only.
+          </p>
+        )}
+
+        {list.isPending && <p role="status">Loading the catalogs…</p>}
+        {list.error && (
+          <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+            The catalogs could not be loaded: {list.error instanceof ApiClientError ? `${list.error.body.reason}: ${list.error.message}` : list.error.message}
+          </p>
+        )}
+
+        {list.data && (
+          <>
+            <div className="flex items-center gap-3 text-sm text-slate-600">
+              <p role="status" aria-live="polite">
+                {shown.length} of {all?.length ?? 0} operators
+              </p>
+              {anyFilter && (
+                <button type="button" className="text-sky-700 underline" onClick={() => setState({ q: '', filters: readViewState(new URLSearchParams()).filters, sort: state.sort })}>
+                  Clear all filters
+                </button>
+              )}
+            </div>
+            {shown.length === 0 ? (
+              <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">No operator matches these filters.</p>
+            ) : (
+              <ul aria-label="Operators" className="grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
+                {shown.slice(0, limit).map((p) => (
+                  <PackageTile key={`${p.catalog.namespace}/${p.catalog.name}/${p.name}`} pkg={p} namespace={namespace} />
+                ))}
+              </ul>
+            )}
+            {shown.length > limit && (
+              <div ref={sentinel} className="flex justify-center py-4">
+                <button type="button" className="rounded border border-slate-300 bg-white px-4 py-1.5 text-sm" onClick={showMore}>
+                  Show more ({shown.length - limit} left)
+                </button>
+              </div>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

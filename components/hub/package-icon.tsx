@@ -1,0 +1,29 @@
+'use client';
+// A package's icon from the console's icon route, loaded lazily; a letter when there is none.
+import { useState } from 'react';
+import type { PackageSummary } from '@/lib/hub/package-summary';
+
+export function iconUrl(p: Pick<PackageSummary, 'name' | 'catalog' | 'headVersion'>, namespace?: string): string {
+  const q = new URLSearchParams();
+  if (namespace) q.set('namespace', namespace);
+  // The head version makes a new URL when the catalog ships a new icon with a new version.
+  if (p.headVersion) q.set('v', p.headVersion);
+  const qs = q.toString();
+  return `/api/catalog/packages/${encodeURIComponent(p.catalog.namespace)}/${encodeURIComponent(p.catalog.name)}/${encodeURIComponent(p.name)}/icon${qs ? `?${qs}` : ''}`;
+}
+
+export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary, 'name' | 'displayName' | 'catalog' | 'headVersion'>; namespace?: string; size: number }) {
+  const [failed, setFailed] = useState(false);
+  const style = { width: size, height: size };
+  if (failed) {
+    return (
+      <span aria-hidden="true" style={style} className="flex shrink-0 items-center justify-center rounded bg-slate-200 text-lg font-semibold text-slate-600">
+        {(pkg.displayName || pkg.name).slice(0, 1).toUpperCase()}
+      </span>
+    );
+  }
+  return (
+    // eslint-disable-next-line @next/next/no-img-element -- icons come from the console's own API with their own caching; next/image would re-encode them
+    <img src={iconUrl(pkg, namespace)} alt="" width={size} height={size} loading="lazy" decoding="async" style={style} className="shrink-0 rounded object-contain" onError={() => setFailed(true)} />
+  );
+}

@@ -1,0 +1,45 @@
+// One OperatorHub tile: icon (loaded lazily), name, provider, catalog, the short description,
+// capability level, and where it is installed or that it is deprecated.
+import Link from 'next/link';
+import type { PackageSummary } from '@/lib/hub/package-summary';
+import { PackageIcon } from './package-icon';
+
+export function packageHref(p: Pick<PackageSummary, 'name' | 'catalog'>, namespace?: string, suffix = ''): string {
+  const base = `/operatorhub/${encodeURIComponent(p.catalog.namespace)}/${encodeURIComponent(p.catalog.name)}/${encodeURIComponent(p.name)}${suffix}`;
+  return namespace ? `${base}?namespace=${encodeURIComponent(namespace)}` : base;
+}
+
+export function PackageTile({ pkg, namespace }: { pkg: PackageSummary; namespace?: string }) {
+  return (
+    <li className="flex">
+      <Link
+        href={packageHref(pkg, namespace)}
+        className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm transition hover:border-sky-500 hover:shadow focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
+        aria-label={`${pkg.displayName} by ${pkg.provider || 'unknown provider'}, from ${pkg.catalog.displayName || pkg.catalog.name}`}
+      >
+        <div className="flex items-start gap-3">
+          <PackageIcon pkg={pkg} namespace={namespace} size={48} />
+          <div className="min-w-0 flex-1">
+            <h3 className="truncate font-semibold text-slate-900">{pkg.displayName}</h3>
+            <p className="truncate text-sm text-slate-600">{pkg.provider ? `by ${pkg.provider}` : 'provider not given'}</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-1 text-xs">
+          <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700">{pkg.catalog.displayName || pkg.catalog.name}</span>
+          {pkg.capability && <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-indigo-800">{pkg.capability}</span>}
+          {pkg.installedIn?.length ? (
+            <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-900" title={`Installed in ${pkg.installedIn.join(', ')}`}>
+              Installed{pkg.installedIn.length === 1 ? ` in ${pkg.installedIn[0]}` : ` in ${pkg.installedIn.length} namespaces`}
+            </span>
+          ) : null}
+          {pkg.deprecation && (
+            <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900" title={pkg.deprecation}>
+              Deprecated
+            </span>
+          )}
+        </div>
+        <p className="line-clamp-3 text-sm text-slate-700">{pkg.shortDescription || 'No description.'}</p>
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { renderMarkdown } from './markdown';
+
+test('markdown renders; raw HTML is escaped, not passed through', () => {
+  const html = renderMarkdown('# Title\n\n**bold** <script>alert(1)</script> <img src=x onerror=alert(1)>');
+  assert.match(html, /<h1>Title<\/h1>/);
+  assert.match(html, /<strong>bold<\/strong>/);
+  assert.ok(!html.includes('<script>'));
+  assert.ok(!html.includes('<img src=x'));
+  assert.match(html, /&lt;script&gt;/);
+});
+
+test('only http(s) links and images, opened safely', () => {
+  const html = renderMarkdown('[ok](https://example.com) [bad](javascript:alert(1)) [data](data:text/html,x) ![img](https://example.com/a.png) ![x](javascript:1) [anchor](#install)');
+  assert.match(html, /<a href="https:\/\/example\.com" target="_blank" rel="noopener noreferrer nofollow">ok<\/a>/);
+  assert.ok(!/href="javascript/i.test(html));
+  assert.ok(!/href="data:/i.test(html));
+  assert.match(html, /<img src="https:\/\/example\.com\/a\.png" alt="img">/);
+  assert.ok(!/src="javascript/i.test(html));
+  assert.match(html, /<a href="#install">anchor<\/a>/);
+});
