@@ -6,13 +6,20 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser';
 import { startConsole } from '../e2e/support/console-server';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
+import { clientAs, subscribe } from '../lib/server/testing/cluster';
 
 const out = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const filters = process.argv.slice(2);
 
+/** Waits until every image on the page has loaded (or failed) and layout has settled. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  await page.waitForTimeout(300);
+}
+
 interface Shot {
   name: string;
-  take: (page: Page, url: string) => Promise<void>;
+  take: (page: Page, url: string, sb: Awaited<ReturnType<typeof withSandbox>>) => Promise<void>;
 }
 
 const shots: Shot[] = [
@@ -21,7 +28,7 @@ const shots: Shot[] = [
     take: async (page, url) => {
       await page.goto(`${url}/operatorhub`);
       await page.getByRole('list', { name: 'Operators' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await settle(page);
     },
   },
   {
@@ -29,7 +36,7 @@ const shots: Shot[] = [
     take: async (page, url) => {
       await page.goto(`${url}/operatorhub?q=data&installMode=OwnNamespace`);
       await page.getByRole('list', { name: 'Operators' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await settle(page);
     },
   },
   {
@@ -37,7 +44,7 @@ const shots: Shot[] = [
     take: async (page, url) => {
       await page.goto(`${url}/operatorhub/olm/olm-console-demo/pgpilot`);
       await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await settle(page);
     },
   },
   {
@@ -45,7 +52,16 @@ const shots: Shot[] = [
     take: async (page, url) => {
       await page.goto(`${url}/operatorhub/olm/olm-console-demo/vaultkeeper/install`);
       await page.getByRole('heading', { level: 2, name: 'What the install will do' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await settle(page);
+    },
+  },
+  {
+    name: 'install-progress',
+    take: async (page, url, sb) => {
+      await subscribe(clientAs(sb, 'admin'), { namespace: 'pg', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['pg'] });
+      await page.goto(`${url}/installs/pg/pgpilot`);
+      await page.getByRole('heading', { name: /Approve InstallPlan/ }).waitFor({ timeout: 20_000 });
+      await settle(page);
     },
   },
 ];
@@ -57,7 +73,7 @@ async function main(): Promise<void> {
   try {
     for (const shot of shots.filter((s) => filters.length === 0 || filters.some((f) => s.name.includes(f)))) {
       const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-      await shot.take(page, server.url);
+      await shot.take(page, server.url, sb);
       const file = join(out, `${shot.name}.png`);
       await page.screenshot({ path: file, fullPage: false });
       console.log(`wrote ${file}`);

@@ -11,9 +11,10 @@ import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-s
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Approval, type Subscription } from '../olm/resources/subscription';
 import { installPlanSummary, type InstallPlanSummary } from '../olm/status/install-plan-status';
-import { csvDisplayStatus, type CsvDisplayStatus } from '../olm/status/csv-status';
-import { subscriptionConditionRows, subscriptionUpgradeStatus, type ConditionRow, type UpgradeStatus } from '../olm/status/subscription-status';
-import { describeCsv, type CsvDescription, type CsvLike } from '../olm/resources/csv-description';
+import { csvDisplayStatus } from '../olm/status/csv-status';
+import { subscriptionConditionRows, subscriptionUpgradeStatus } from '../olm/status/subscription-status';
+import { describeCsv, type CsvLike } from '../olm/resources/csv-description';
+import type { SubscriptionProgress } from '../olm/status/install-progress';
 import { ApiError } from './api-error';
 import { checkFresh, trimmed } from './operators';
 
@@ -104,13 +105,6 @@ async function checkChannel(client: KubeClient, sub: Subscription, channel: stri
   return verdict.next ? { warning: `OLM will upgrade ${installedName} to ${verdict.next} in channel ${channel}${sub.spec.installPlanApproval === 'Manual' ? ' once you approve the plan' : ''}` } : {};
 }
 
-export interface SubscriptionProgress {
-  subscription: Subscription;
-  conditions: ConditionRow[];
-  upgrade: UpgradeStatus;
-  installPlan?: { name: string; resourceVersion?: string; summary: InstallPlanSummary; components: { kind: string; name: string; status: string }[] };
-  csv?: { name: string; phase: string; reason: string; message?: string; status: CsvDisplayStatus; initializationResource?: CsvDescription['initializationResource']; conditions: { phase?: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
-}
 
 /** What an install's progress view shows: Subscription → InstallPlan → CSV, each as it stands. */
 export async function subscriptionProgress(client: KubeClient, namespace: string, name: string): Promise<SubscriptionProgress> {

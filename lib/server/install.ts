@@ -73,6 +73,8 @@ async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{
         suggestedNamespaceTemplate: d.selected.csv?.suggestedNamespaceTemplate,
         nonStandalone: d.selected.csv?.nonStandalone ?? false,
         deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
+        requiredPackages: bundle?.requiredPackages ?? [],
+        requiredApis: (bundle?.requiredApis ?? []).map((g) => `${g.kind}.${g.version}.${g.group}`),
       },
       catalog: { displayName: lookup.catalog.displayName },
     };

@@ -73,3 +73,9 @@ test('MultiNamespace needs two namespaces; SingleNamespace another one', () => {
   const multi = planInstall(facts({}, { installMode: 'MultiNamespace', targetNamespaces: ['b', 'a'] }));
   assert.deepEqual((multi.objects[1]!.object as OperatorGroup).spec?.targetNamespaces, ['a', 'b']);
 });
+
+test('dependencies are said: OLM installs them with their own Subscriptions', () => {
+  const p = planInstall(facts({ version: { ...facts().version, requiredPackages: [{ packageName: 'certwarden', versionRange: '>=1.0.0 <2.0.0' }], requiredApis: ['Certificate.v1.certwarden.example.com'] } }));
+  const w = p.warnings.find((n) => n.code === 'dependencies')!;
+  assert.match(w.message, /package certwarden >=1\.0\.0 <2\.0\.0, an operator providing Certificate\.v1\.certwarden\.example\.com/);
+});

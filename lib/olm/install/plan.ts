@@ -38,6 +38,9 @@ export interface VersionFacts {
   suggestedNamespaceTemplate?: NamespaceTemplate;
   nonStandalone: boolean;
   deprecations: string[];
+  /** `olm.package.required` (package and range) and `olm.gvk.required` (Kind.version.group). */
+  requiredPackages?: { packageName: string; versionRange: string }[];
+  requiredApis?: string[];
 }
 
 export interface InstallFacts {
@@ -81,7 +84,8 @@ export type NoticeCode =
   | 'deprecated'
   | 'nonStandalone'
   | 'namespaceUnknown'
-  | 'namespaceNotSuggested';
+  | 'namespaceNotSuggested'
+  | 'dependencies';
 
 export interface Notice {
   code: NoticeCode;
@@ -225,6 +229,8 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
   if (isCommunityCatalog({ name: f.request.catalog.name, displayName: f.catalog.displayName, publisher: f.catalog.publisher })) {
     warnings.push({ code: 'communityCatalog', message: `${f.catalog.displayName || f.request.catalog.name} is a community catalog: its operators are not supported by the cluster's vendor` });
   }
+  const deps = [...(f.version.requiredPackages ?? []).map((p) => `package ${p.packageName} ${p.versionRange}`), ...(f.version.requiredApis ?? []).map((a) => `an operator providing ${a}`)];
+  if (deps.length) warnings.push({ code: 'dependencies', message: `${f.version.csvName} depends on ${deps.join(', ')}: OLM installs what is missing into ${r.namespace} from the cluster's catalogs, with its own Subscription` });
   for (const d of f.version.deprecations) warnings.push({ code: 'deprecated', message: d });
   if (f.version.nonStandalone) warnings.push({ code: 'nonStandalone', message: `${r.package} is marked non-standalone: it is meant to be installed as a dependency of another operator` });
 

@@ -1,0 +1,36 @@
+// POST /api/operands/<namespace> { csv, object }: creates an instance of an API the operator's
+// CSV owns (its initialization resource, or an example), as the person. Only kinds the CSV
+// owns can be created here, so this is not a general-purpose write.
+import { z } from 'zod';
+import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
+import { ApiError, dnsLabel, dnsSubdomain, errorResponse, readJson } from '@/lib/server/api-error';
+import { writeClient } from '@/lib/server/context';
+import { parseParams } from '@/lib/server/package-lookup';
+
+export const dynamic = 'force-dynamic';
+
+const Body = z.object({
+  csv: dnsSubdomain,
+  object: z.object({
+    apiVersion: z.string().regex(/^[a-z0-9.-]+\/[a-z0-9]+$/, 'must be group/version'),
+    kind: z.string().min(1).max(63),
+    metadata: z.object({ name: dnsSubdomain.optional(), generateName: z.string().max(200).optional(), namespace: dnsLabel.optional() }).passthrough(),
+  }).passthrough(),
+});
+
+export async function POST(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const { namespace } = parseParams(z.object({ namespace: dnsLabel }), await ctx.params);
+    const { client } = writeClient(req);
+    const body = await readJson(req, Body);
+    const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
+    const [group, version] = body.object.apiVersion.split('/') as [string, string];
+    const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find((c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version);
+    if (!owned) throw new ApiError(400, 'BadRequest', `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`);
+    const plural = owned.name.slice(0, owned.name.indexOf('.'));
+    const created = await client.create({ group, version, plural, namespaced: true, kind: body.object.kind }, { ...body.object, metadata: { ...body.object.metadata, namespace } }, { namespace });
+    return Response.json(created, { status: 201 });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,166 @@
+'use client';
+// A catalog package: channel and version selectors, the chosen version described (sanitised
+// markdown, facts, APIs), the channel's graph, deprecations, and Install — disabled with the
+// cluster's reason when the person may not install, and behind an acknowledgement for a
+// community catalog.
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { apiGet } from '@/lib/client/api';
+import { usePermission } from '@/lib/client/permissions';
+import type { PackageDetails } from '@/lib/hub/catalog-types';
+import { isCommunityCatalog } from '@/lib/olm/resources/catalog-source';
+import { ErrorNotice, Warning } from '../common/notice';
+import { Markdown } from '../common/markdown';
+import { PackageIcon } from '../hub/package-icon';
+import { ApiList } from './api-list';
+import { CompactGraph } from './compact-graph';
+import { VersionFacts } from './version-facts';
+
+export interface PackageRefProps {
+  catalogNamespace: string;
+  catalog: string;
+  pkg: string;
+}
+
+export function packageApiBase(p: PackageRefProps): string {
+  return `/api/catalog/packages/${encodeURIComponent(p.catalogNamespace)}/${encodeURIComponent(p.catalog)}/${encodeURIComponent(p.pkg)}`;
+}
+
+export function usePackageDetails(p: PackageRefProps, channel?: string, version?: string, namespace?: string) {
+  const q = new URLSearchParams();
+  if (channel) q.set('channel', channel);
+  if (version) q.set('version', version);
+  if (namespace) q.set('namespace', namespace);
+  return useQuery({
+    queryKey: ['package', p.catalogNamespace, p.catalog, p.pkg, channel ?? '', version ?? '', namespace ?? ''],
+    queryFn: ({ signal }) => apiGet<PackageDetails>(`${packageApiBase(p)}${q.size ? `?${q}` : ''}`, signal),
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function PackageDetailsView(props: PackageRefProps) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const namespace = params.get('namespace') ?? undefined;
+  const channel = params.get('channel') ?? undefined;
+  const version = params.get('version') ?? undefined;
+  const details = usePackageDetails(props, channel, version, namespace);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const d = details.data;
+  const csv = d?.selected.csv;
+  const installNs = namespace ?? csv?.suggestedNamespace ?? csv?.suggestedNamespaceTemplate?.name ?? 'default';
+  const install = usePermission(d ? installNs : undefined, 'install');
+
+  const choose = (next: { channel?: string; version?: string }) => {
+    const q = new URLSearchParams(params.toString());
+    for (const [k, v] of Object.entries(next)) {
+      if (v) q.set(k, v);
+      else q.delete(k);
+    }
+    router.replace(`?${q}`, { scroll: false });
+  };
+
+  if (details.error) return <ErrorNotice error={details.error} what={`Package ${props.pkg} could not be loaded`} />;
+  if (!d) return <p role="status">Loading {props.pkg}…</p>;
+
+  const sel = d.selected;
+  const ch = d.channels.find((c) => c.name === sel.channel)!;
+  const community = isCommunityCatalog({ name: d.catalog.name, displayName: d.catalog.displayName });
+  const installQuery = new URLSearchParams({ channel: sel.channel, version: sel.csvName });
+  if (namespace) installQuery.set('namespace', namespace);
+  const blockedReason = install.allowed === false ? `You may not install operators in ${installNs}: ${install.reason ?? 'the cluster refused'}` : community && !acknowledged ? 'Acknowledge the community catalog notice first' : undefined;
+
+  return (
+    <article className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link className="text-sky-700 underline" href={`/operatorhub${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`}>
+          OperatorHub
+        </Link>{' '}
+        / {csv?.displayName ?? d.name}
+      </nav>
+      <header className="flex flex-wrap items-start gap-4">
+        <PackageIcon pkg={{ name: d.name, displayName: csv?.displayName ?? d.name, catalog: d.catalog, headVersion: d.channels.find((c) => c.isDefault)?.headVersion }} namespace={namespace} size={72} />
+        <div className="mr-auto min-w-0">
+          <h1 className="text-2xl font-bold">{csv?.displayName ?? d.name}</h1>
+          <p className="text-slate-600">
+            {sel.version ?? sel.csvName} provided by {csv?.provider.name || 'an unnamed provider'} · from {d.catalog.displayName || d.catalog.name} ({d.catalog.namespace}/{d.catalog.name})
+          </p>
+        </div>
+        <div className="flex flex-col items-end gap-1">
+          {blockedReason ? (
+            <button type="button" disabled aria-describedby="install-blocked" className="cursor-not-allowed rounded bg-slate-300 px-5 py-2 font-semibold text-slate-600">
+              Install
+            </button>
+          ) : (
+            <Link href={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/install?${installQuery}`} className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600 focus-visible:ring-offset-2">
+              Install
+            </Link>
+          )}
+          {blockedReason && (
+            <p id="install-blocked" className="max-w-xs text-right text-xs text-slate-600">
+              {blockedReason}
+            </p>
+          )}
+        </div>
+      </header>
+
+      {d.deprecation && <Warning title="This package is deprecated">{d.deprecation}</Warning>}
+      {ch.deprecation && <Warning title={`Channel ${ch.name} is deprecated`}>{ch.deprecation}</Warning>}
+      {sel.deprecation && <Warning title={`Version ${sel.version ?? sel.csvName} is deprecated`}>{sel.deprecation}</Warning>}
+      {csv?.nonStandalone && <Warning title="Installed as a dependency">This operator is meant to be installed by another operator that depends on it.</Warning>}
+      {community && (
+        <Warning title="Community operator">
+          <p>{d.catalog.displayName || d.catalog.name} is a community catalog: its operators are not supported by the cluster&apos;s vendor.</p>
+          <label className="mt-1 flex items-center gap-2">
+            <input type="checkbox" checked={acknowledged} onChange={(e) => setAcknowledged(e.target.checked)} /> I understand, and want to install it
+          </label>
+        </Warning>
+      )}
+
+      <div className="flex flex-wrap gap-4">
+        <div className="flex flex-col text-sm">
+          <label htmlFor="details-channel" className="font-medium text-slate-700">
+            Channel
+          </label>
+          <select id="details-channel" value={sel.channel} onChange={(e) => choose({ channel: e.target.value, version: undefined })} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            {d.channels.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name}
+                {c.isDefault ? ' (default)' : ''}
+                {c.deprecation ? ' (deprecated)' : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col text-sm">
+          <label htmlFor="details-version" className="font-medium text-slate-700">
+            Version
+          </label>
+          <select id="details-version" value={sel.csvName} onChange={(e) => choose({ channel: sel.channel, version: e.target.value })} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            {ch.versions.map((v) => (
+              <option key={v.csvName} value={v.csvName}>
+                {v.version ?? v.csvName}
+                {v.isHead ? ' (latest)' : ''}
+                {v.deprecation ? ' (deprecated)' : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+        {details.isFetching && <p role="status" className="self-end text-sm text-slate-500">Loading…</p>}
+      </div>
+
+      <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
+        <div className="min-w-0 space-y-6">
+          {csv ? <Markdown source={csv.description || csv.shortDescription || 'No description.'} className="rounded border border-slate-200 bg-white p-4 text-slate-800" /> : <p className="text-slate-600">{sel.note}</p>}
+          <CompactGraph base={packageApiBase(props)} channel={sel.channel} namespace={namespace} />
+          <ApiList selected={sel} />
+        </div>
+        <aside aria-label="Version facts">
+          <VersionFacts selected={sel} />
+        </aside>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,68 @@
+// The facts column of a version: provider, capability, repository, image, dates, maintainers,
+// links, install modes, suggested namespace.
+import type { SelectedVersion } from '@/lib/hub/catalog-types';
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 break-words text-sm text-slate-800">{children}</dd>
+    </div>
+  );
+}
+
+export function VersionFacts({ selected }: { selected: SelectedVersion }) {
+  const csv = selected.csv;
+  if (!csv) return <p className="text-sm text-slate-600">{selected.note}</p>;
+  const suggested = csv.suggestedNamespace || csv.suggestedNamespaceTemplate?.name;
+  return (
+    <dl className="space-y-3">
+      <Row label="Version">{selected.version ?? selected.csvName}</Row>
+      <Row label="Provider">{csv.provider.url ? <a className="text-sky-700 underline" href={csv.provider.url} target="_blank" rel="noopener noreferrer nofollow">{csv.provider.name || csv.provider.url}</a> : csv.provider.name || '—'}</Row>
+      <Row label="Capability level">{csv.capability ?? '—'}</Row>
+      {csv.categories.length > 0 && <Row label="Categories">{csv.categories.join(', ')}</Row>}
+      {csv.repository && (
+        <Row label="Repository">
+          <a className="text-sky-700 underline" href={csv.repository} target="_blank" rel="noopener noreferrer nofollow">{csv.repository}</a>
+        </Row>
+      )}
+      {csv.containerImage && <Row label="Container image"><code className="text-xs">{csv.containerImage}</code></Row>}
+      {csv.createdAt && <Row label="Created at">{csv.createdAt}</Row>}
+      {csv.support && <Row label="Support">{csv.support}</Row>}
+      <Row label="Install modes">
+        <ul>
+          {csv.installModes.map((m) => (
+            <li key={m.type} className={m.supported ? '' : 'text-slate-400 line-through'}>
+              {m.type}
+              <span className="sr-only">{m.supported ? ' (supported)' : ' (not supported)'}</span>
+            </li>
+          ))}
+        </ul>
+      </Row>
+      {suggested && <Row label="Suggested namespace">{suggested}</Row>}
+      {csv.infrastructureFeatures.length > 0 && <Row label="Infrastructure features">{csv.infrastructureFeatures.join(', ')}</Row>}
+      {csv.validSubscription.length > 0 && <Row label="Valid subscription">{csv.validSubscription.join(', ')}</Row>}
+      {(csv.arch.length > 0 || csv.os.length > 0) && <Row label="Runs on">{[...csv.os, ...csv.arch].join(', ')}</Row>}
+      {csv.maintainers.length > 0 && (
+        <Row label="Maintainers">
+          <ul>
+            {csv.maintainers.map((m) => (
+              <li key={`${m.name}-${m.email ?? ''}`}>{m.email ? `${m.name} <${m.email}>` : m.name}</li>
+            ))}
+          </ul>
+        </Row>
+      )}
+      {csv.links.length > 0 && (
+        <Row label="Links">
+          <ul>
+            {csv.links.map((l) => (
+              <li key={l.url}>
+                <a className="text-sky-700 underline" href={l.url} target="_blank" rel="noopener noreferrer nofollow">{l.name}</a>
+              </li>
+            ))}
+          </ul>
+        </Row>
+      )}
+    </dl>
+  );
+}

@@ -1,0 +1,258 @@
+'use client';
+// The install wizard: channel, version, install mode (every mode the version supports), the
+// namespace to install into and the ones to watch, approval. Each choice is planned by the
+// backend at once, and the plan — objects, warnings, blockers — is shown before the button.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useDeferredValue, useState } from 'react';
+import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
+import { usePermission } from '@/lib/client/permissions';
+import type { InstallPlanResult } from '@/lib/olm/install/plan';
+import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
+import { ErrorNotice } from '../common/notice';
+import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { PlanPreview } from './plan-preview';
+
+interface NamespaceList {
+  canListAll: boolean;
+  globalNamespaces: string[];
+  namespaces: { name: string; operatorGroups: { name: string; targets: 'all' | string[] }[] }[];
+}
+
+const MODE_TEXT: Record<InstallModeType, { title: string; text: string }> = {
+  AllNamespaces: { title: 'All namespaces', text: 'The operator watches every namespace. It is installed into a global namespace: one whose OperatorGroup targets all namespaces.' },
+  OwnNamespace: { title: 'Own namespace', text: 'The operator watches only the namespace it is installed in.' },
+  SingleNamespace: { title: 'A single other namespace', text: 'The operator runs in one namespace and watches another (for example it runs in team1-operator and watches team1, so tenants never see its pod or service account).' },
+  MultiNamespace: { title: 'Several namespaces', text: 'The operator runs in one namespace and watches the namespaces you pick.' },
+};
+
+function dnsOk(name: string): boolean {
+  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63;
+}
+
+export function InstallWizard(props: PackageRefProps) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const viewer = params.get('namespace') ?? undefined;
+  const [channel, setChannel] = useState(params.get('channel') ?? undefined);
+  const [version, setVersion] = useState(params.get('version') ?? undefined);
+  const details = usePackageDetails(props, channel, version, viewer);
+  const namespaces = useQuery({
+    queryKey: ['namespaces', viewer ?? ''],
+    queryFn: ({ signal }) => apiGet<NamespaceList>(`/api/namespaces${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`, signal),
+  });
+  const d = details.data;
+  const csv = d?.selected.csv;
+  const modes = (csv?.installModes ?? []).filter((m) => m.supported).map((m) => m.type);
+  const [modeChoice, setMode] = useState<InstallModeType | undefined>();
+  const mode = modeChoice && modes.includes(modeChoice) ? modeChoice : modes[0];
+  const suggested = csv?.suggestedNamespace || csv?.suggestedNamespaceTemplate?.name;
+  const globals = namespaces.data?.globalNamespaces ?? [];
+  const [nsChoice, setNs] = useState<string | undefined>();
+  const defaultNs = mode === 'AllNamespaces' ? (globals.includes('openshift-operators') ? 'openshift-operators' : globals.includes('operators') ? 'operators' : (globals[0] ?? 'operators')) : (viewer ?? suggested ?? `${props.pkg}-system`);
+  const installNs = nsChoice ?? defaultNs;
+  const [watched, setWatched] = useState<string[]>([]);
+  const [approval, setApproval] = useState<'Automatic' | 'Manual'>('Automatic');
+  const nonHead = d ? !d.selected.isHead : false;
+
+  const body =
+    d && mode
+        ? {
+            catalog: { namespace: props.catalogNamespace, name: props.catalog },
+            package: props.pkg,
+            channel: d.selected.channel,
+            version: d.selected.csvName,
+            namespace: installNs,
+            installMode: mode,
+            ...(mode === 'SingleNamespace' || mode === 'MultiNamespace' ? { targetNamespaces: watched } : {}),
+            approval: nonHead ? 'Manual' : approval,
+            ...(viewer ? { viewerNamespace: viewer } : {}),
+          }
+        : undefined;
+  const planBody = useDeferredValue(body);
+  const planValid = !!planBody && dnsOk(planBody.namespace);
+  const plan = useQuery({
+    queryKey: ['install-plan', planBody],
+    queryFn: () => apiWrite<InstallPlanResult>('/api/install/plan', 'POST', planBody),
+    enabled: planValid,
+    placeholderData: (prev) => prev,
+    staleTime: 0,
+  });
+  const may = usePermission(dnsOk(installNs) ? installNs : undefined, 'install');
+  const install = useMutation({
+    mutationFn: () => apiWrite<{ subscription: { namespace: string; name: string } }>('/api/install', 'POST', body),
+    onSuccess: (r) => router.push(`/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`),
+  });
+
+  if (details.error) return <ErrorNotice error={details.error} what={`Package ${props.pkg} could not be loaded`} />;
+  if (!d) return <p role="status">Loading {props.pkg}…</p>;
+  const ch = d.channels.find((c) => c.name === d.selected.channel)!;
+  const existing = namespaces.data?.namespaces ?? [];
+  const otherNamespaces = existing.map((n) => n.name).filter((n) => n !== installNs);
+  const blockers = plan.data?.blockers ?? [];
+  const cannot = may.allowed === false ? `You may not install operators in ${installNs}: ${may.reason ?? 'the cluster refused'}` : undefined;
+  const disabled = !planValid || !plan.data || plan.isFetching || blockers.length > 0 || !!cannot || install.isPending;
+  const detailsHref = `/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`;
+
+  return (
+    <article className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link className="text-sky-700 underline" href="/operatorhub">
+          OperatorHub
+        </Link>{' '}
+        /{' '}
+        <Link className="text-sky-700 underline" href={detailsHref}>
+          {csv?.displayName ?? d.name}
+        </Link>{' '}
+        / Install
+      </nav>
+      <h1 className="text-2xl font-bold">Install {csv?.displayName ?? d.name}</h1>
+      <div className="grid gap-8 lg:grid-cols-[26rem_1fr]">
+        <form className="space-y-5" onSubmit={(e) => e.preventDefault()} aria-label="Install choices">
+          <label className="flex flex-col text-sm">
+            <span className="font-medium">Update channel</span>
+            <select value={d.selected.channel} onChange={(e) => { setChannel(e.target.value); setVersion(undefined); }} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+              {d.channels.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name}
+                  {c.isDefault ? ' (default)' : ''}
+                  {c.deprecation ? ' (deprecated)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col text-sm">
+            <span className="font-medium">Version</span>
+            <select value={d.selected.csvName} onChange={(e) => setVersion(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+              {ch.versions.map((v) => (
+                <option key={v.csvName} value={v.csvName}>
+                  {v.version ?? v.csvName}
+                  {v.isHead ? ' (latest)' : ''}
+                </option>
+              ))}
+            </select>
+            {nonHead && <span className="mt-1 text-xs text-amber-800">Not the latest in {ch.name}: the Subscription starts at this version with Manual approval, because Automatic would upgrade it to {ch.headVersion ?? ch.head} at once.</span>}
+          </label>
+
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium">Install mode</legend>
+            {modes.length === 0 && <p className="text-sm text-red-800">This version declares no supported install mode.</p>}
+            {modes.map((m) => (
+              <label key={m} className="flex items-start gap-2 rounded border border-slate-200 bg-white p-2 text-sm">
+                <input type="radio" name="mode" className="mt-1" checked={mode === m} onChange={() => { setMode(m); setNs(undefined); setWatched([]); }} />
+                <span>
+                  <span className="font-medium">{MODE_TEXT[m].title}</span>
+                  <span className="block text-slate-600">{MODE_TEXT[m].text}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+
+          <label className="flex flex-col text-sm">
+            <span className="font-medium">Installed namespace</span>
+            <input list="namespace-options" value={installNs} onChange={(e) => setNs(e.target.value.trim())} className="rounded border border-slate-300 bg-white px-2 py-1.5" aria-invalid={!dnsOk(installNs)} />
+            <datalist id="namespace-options">
+              {(mode === 'AllNamespaces' ? globals : existing.map((n) => n.name)).map((n) => (
+                <option key={n} value={n} />
+              ))}
+              {suggested && <option value={suggested}>suggested</option>}
+            </datalist>
+            {!dnsOk(installNs) && <span className="mt-1 text-xs text-red-800">A namespace name is lowercase letters, digits and &quot;-&quot;, at most 63 characters.</span>}
+            {mode === 'AllNamespaces' && <span className="mt-1 text-xs text-slate-600">Global namespaces here: {globals.join(', ') || 'none yet'}. A new namespace gets an OperatorGroup targeting all namespaces.</span>}
+            {mode !== 'AllNamespaces' && suggested && installNs !== suggested && (
+              <button type="button" className="mt-1 self-start text-xs text-sky-700 underline" onClick={() => setNs(suggested)}>
+                Use the suggested namespace {suggested}
+              </button>
+            )}
+            {!existing.some((n) => n.name === installNs) && dnsOk(installNs) && namespaces.data?.canListAll && <span className="mt-1 text-xs text-slate-600">{installNs} does not exist yet: the install creates it{csv?.suggestedNamespaceTemplate?.name === installNs ? ' with the labels and annotations the operator suggests' : ''}.</span>}
+          </label>
+
+          {mode === 'SingleNamespace' && (
+            <label className="flex flex-col text-sm">
+              <span className="font-medium">Watched namespace</span>
+              <select value={watched[0] ?? ''} onChange={(e) => setWatched(e.target.value ? [e.target.value] : [])} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+                <option value="">Choose a namespace…</option>
+                {otherNamespaces.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {mode === 'MultiNamespace' && <MultiPicker options={otherNamespaces} value={watched} onChange={setWatched} />}
+
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium">Update approval</legend>
+            {(['Automatic', 'Manual'] as const).map((a) => (
+              <label key={a} className="flex items-start gap-2 text-sm">
+                <input type="radio" name="approval" className="mt-1" checked={(nonHead ? 'Manual' : approval) === a} disabled={nonHead && a === 'Automatic'} onChange={() => setApproval(a)} />
+                <span>
+                  <span className="font-medium">{a}</span>
+                  <span className="block text-slate-600">{a === 'Automatic' ? 'OLM installs upgrades as soon as the channel offers them.' : 'Every install and upgrade waits until someone approves its InstallPlan. InstallPlans are per namespace: other operators there wait too when they share a plan.'}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        </form>
+
+        <section aria-labelledby="plan-title" className="min-w-0 space-y-3">
+          <h2 id="plan-title" className="text-lg font-semibold">
+            What the install will do
+          </h2>
+          {!planValid && <p className="text-sm text-slate-600">Choose a valid namespace to see the plan.</p>}
+          {plan.error && <ErrorNotice error={plan.error} what="The install could not be planned" />}
+          {planValid && !plan.data && !plan.error && <p role="status">Planning…</p>}
+          {plan.data && <PlanPreview plan={plan.data} />}
+          {install.error && <InstallError error={install.error} />}
+          <div className="flex items-center gap-3">
+            <button type="button" disabled={disabled} onClick={() => install.mutate()} aria-describedby={cannot ? 'install-cannot' : undefined} className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600">
+              {install.isPending ? 'Installing…' : 'Install'}
+            </button>
+            {cannot && (
+              <p id="install-cannot" className="text-sm text-slate-700">
+                {cannot}
+              </p>
+            )}
+          </div>
+        </section>
+      </div>
+    </article>
+  );
+}
+
+function InstallError({ error }: { error: Error }) {
+  const blockers = error instanceof ApiClientError ? (error.body.details as { blockers?: { message: string }[] } | undefined)?.blockers : undefined;
+  if (!blockers?.length) return <ErrorNotice error={error} what="The install failed" />;
+  return (
+    <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+      <p className="font-semibold">The cluster changed and the install was refused</p>
+      <ul className="list-disc pl-5">
+        {blockers.map((b) => (
+          <li key={b.message}>{b.message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function MultiPicker({ options, value, onChange }: { options: string[]; value: string[]; onChange: (v: string[]) => void }) {
+  const [filter, setFilter] = useState('');
+  const shown = options.filter((o) => o.includes(filter)).slice(0, 50);
+  return (
+    <fieldset className="space-y-1 text-sm">
+      <legend className="font-medium">Watched namespaces</legend>
+      <input type="search" aria-label="Find a namespace" placeholder="Find a namespace…" value={filter} onChange={(e) => setFilter(e.target.value)} className="w-full rounded border border-slate-300 bg-white px-2 py-1" />
+      <div className="max-h-48 overflow-y-auto rounded border border-slate-200 bg-white p-2">
+        {shown.map((o) => (
+          <label key={o} className="flex items-center gap-2">
+            <input type="checkbox" checked={value.includes(o)} onChange={() => onChange(value.includes(o) ? value.filter((v) => v !== o) : [...value, o])} /> {o}
+          </label>
+        ))}
+        {options.length > shown.length && <p className="text-xs text-slate-500">{options.length - shown.length} more: narrow the search.</p>}
+      </div>
+      <p className="text-xs text-slate-600">{value.length ? `Chosen: ${value.join(', ')}` : 'Pick at least two.'}</p>
+    </fieldset>
+  );
+}

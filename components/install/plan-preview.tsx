@@ -1,0 +1,59 @@
+'use client';
+// The backend's plan: every object the install creates or reuses (viewable as YAML), every
+// warning, and what blocks it.
+import { dump } from 'js-yaml';
+import { useState } from 'react';
+import type { InstallPlanResult } from '@/lib/olm/install/plan';
+
+export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
+  const [open, setOpen] = useState<string | undefined>();
+  return (
+    <div className="space-y-3">
+      <ol className="space-y-2" aria-label="Objects">
+        {plan.objects.map((o) => {
+          const key = `${o.kind}/${o.name}`;
+          const id = `yaml-${o.kind}`;
+          return (
+            <li key={key} className="rounded border border-slate-200 bg-white p-3">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${o.action === 'create' ? 'bg-sky-100 text-sky-900' : 'bg-slate-100 text-slate-700'}`}>{o.action === 'create' ? 'Create' : 'Use existing'}</span>
+                <span className="font-medium">
+                  {o.kind} {o.namespace ? `${o.namespace}/` : ''}
+                  {o.name}
+                </span>
+                <button type="button" className="ml-auto text-sm text-sky-700 underline" aria-expanded={open === key} aria-controls={id} onClick={() => setOpen(open === key ? undefined : key)}>
+                  {open === key ? 'Hide YAML' : 'View YAML'}
+                </button>
+              </div>
+              {open === key && (
+                <pre id={id} className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+                  {dump(o.object, { lineWidth: 120, noRefs: true })}
+                </pre>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {plan.blockers.length > 0 && (
+        <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <p className="font-semibold">The install cannot go ahead as chosen</p>
+          <ul className="list-disc pl-5">
+            {plan.blockers.map((b) => (
+              <li key={b.message}>{b.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {plan.warnings.length > 0 && (
+        <div role="note" aria-label="Warnings" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          <p className="font-semibold">Before you install</p>
+          <ul className="list-disc pl-5">
+            {plan.warnings.map((w) => (
+              <li key={w.message}>{w.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+'use client';
+// Logging in with one's own token (per-user mode): the token is checked by the cluster and kept
+// in an encrypted, HttpOnly session cookie; the page never stores it.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { apiGet, getSession, type SessionInfo } from '@/lib/client/api';
+import { ErrorNotice } from '../common/notice';
+
+export function LoginForm() {
+  const router = useRouter();
+  const next = useSearchParams().get('next') ?? '/operatorhub';
+  const [token, setToken] = useState('');
+  const session = useQuery({ queryKey: ['session'], queryFn: ({ signal }) => apiGet<SessionInfo>('/api/session', signal) });
+  const login = useMutation({
+    mutationFn: async () => {
+      const res = await fetch('/api/session', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+      const body = (await res.json()) as SessionInfo & { error?: { reason: string; message: string } };
+      if (!res.ok) throw new Error(body.error ? `${body.error.reason}: ${body.error.message}` : `HTTP ${res.status}`);
+      return body;
+    },
+    onSuccess: async () => {
+      await getSession(true);
+      // Only paths of this console: never an absolute URL from the query string.
+      router.push(next.startsWith('/') && !next.startsWith('//') ? next : '/operatorhub');
+    },
+  });
+  if (session.data?.mode === 'kubeconfig') {
+    return <p className="text-slate-700">This console acts with its kubeconfig identity ({session.data.username}); there is nothing to log in to.</p>;
+  }
+  return (
+    <form
+      className="max-w-xl space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        login.mutate();
+      }}
+    >
+      <h1 className="text-2xl font-bold">Log in</h1>
+      {session.data?.loggedIn && <p className="text-sm text-slate-700">Logged in as {session.data.username}. Log in again to switch.</p>}
+      <label className="flex flex-col text-sm">
+        <span className="font-medium">Your Kubernetes bearer token</span>
+        <textarea value={token} onChange={(e) => setToken(e.target.value)} rows={4} autoComplete="off" spellCheck={false} className="rounded border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs" />
+      </label>
+      <p className="text-xs text-slate-600">Every request the console makes for you uses this token: you see and do exactly what the cluster lets you.</p>
+      <button type="submit" disabled={!token.trim() || login.isPending} className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+        Log in
+      </button>
+      {login.error && <ErrorNotice error={login.error} what="Login failed" />}
+    </form>
+  );
+}

@@ -1,0 +1,146 @@
+// OperatorHub, operator details and the install wizard in Debian's Chromium, against a production
+// build and a sandbox with the demo catalog. What the browser did is checked in the cluster with
+// the Kubernetes API.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { KubeClient } from '../lib/k8s/client';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
+import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
+import { clientAs, waitFor } from '../lib/server/testing/cluster';
+import { launchBrowser } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console-server';
+
+describe('OperatorHub, details and install', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let admin: RunningConsole;
+  let perUser: RunningConsole;
+  let browser: Browser;
+  let kube: KubeClient;
+
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 300 });
+    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
+    perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
+    browser = await launchBrowser();
+    kube = clientAs(sb, 'admin');
+  });
+  after(async () => {
+    await browser?.close();
+    await admin?.stop();
+    await perUser?.stop();
+    await sb?.close();
+  });
+
+  const open = async (path: string, server = admin): Promise<Page> => {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await page.goto(`${server.url}${path}`);
+    return page;
+  };
+  const tiles = (page: Page) => page.getByRole('list', { name: 'Operators' }).getByRole('listitem');
+
+  test('find an operator by keyword and by facets; the view is kept in the URL', async () => {
+    const page = await open('/operatorhub');
+    await page.getByRole('list', { name: 'Operators' }).waitFor();
+    assert.equal(await tiles(page).count(), 12);
+    await page.getByLabel('Filter by keyword').fill('postgres');
+    await page.getByRole('status').filter({ hasText: '1 of 12 operators' }).waitFor();
+    assert.equal(await tiles(page).first().getByRole('heading').textContent(), 'PgPilot');
+    await page.getByLabel('Filter by keyword').fill('');
+    await page.getByRole('checkbox', { name: /^Security \(2\)/ }).check();
+    await page.getByRole('status').filter({ hasText: '2 of 12 operators' }).waitFor();
+    await page.getByRole('checkbox', { name: /^SingleNamespace/ }).check();
+    await page.getByRole('status').filter({ hasText: '1 of 12 operators' }).waitFor();
+    assert.match(page.url(), /category=Security&installMode=SingleNamespace/);
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: '1 of 12 operators' }).waitFor();
+    assert.equal(await tiles(page).first().getByRole('heading').textContent(), 'VaultKeeper');
+    assert.equal(await page.getByRole('checkbox', { name: /^Security/ }).isChecked(), true);
+    await page.close();
+  });
+
+  test('details: channel and version switch, the description and graph follow', async () => {
+    const page = await open('/operatorhub');
+    await page.getByRole('link', { name: /^PgPilot by Harbor Lane Data/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
+    assert.equal(await page.getByLabel('Channel', { exact: true }).inputValue(), 'stable');
+    assert.equal(await page.getByLabel('Version', { exact: true }).inputValue(), 'pgpilot.v1.4.0');
+    assert.ok(await page.getByRole('region', { name: 'Provided APIs' }).getByText('PostgresCluster').first().isVisible());
+    await page.getByLabel('Channel', { exact: true }).selectOption('fast');
+    await page.getByRole('heading', { name: 'Upgrade graph of fast' }).waitFor();
+    assert.equal(await page.getByLabel('Version', { exact: true }).inputValue(), 'pgpilot.v1.5.0');
+    await page.getByLabel('Version', { exact: true }).selectOption('pgpilot.v1.2.0');
+    await page.getByText('1.2.0 provided by Harbor Lane Data').waitFor();
+    assert.match(page.url(), /channel=fast&version=pgpilot.v1.2.0/);
+    await page.close();
+  });
+
+  test('install in all-namespaces mode with Automatic approval and see it succeed', async () => {
+    const page = await open('/operatorhub/olm/olm-console-demo/certwarden/install');
+    await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
+    assert.equal(await page.getByRole('radio', { name: /All namespaces/ }).isChecked(), true);
+    assert.equal(await page.getByLabel('Installed namespace').inputValue(), 'operators');
+    const objects = page.getByRole('list', { name: 'Objects' });
+    await objects.getByText('Subscription operators/certwarden').waitFor();
+    assert.ok(await objects.getByText('Use existing').first().isVisible());
+    await page.getByRole('button', { name: 'Install', exact: true }).click();
+    await page.waitForURL(/\/installs\/operators\/certwarden$/);
+    await page.getByRole('status').filter({ hasText: /^Installed: certwarden\.v/ }).waitFor({ timeout: 20_000 });
+    const sub = await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
+    assert.equal(sub.spec.installPlanApproval, 'Automatic');
+    await page.close();
+  });
+
+  test('install a non-head version into a single other namespace with Manual approval, approve it in the progress view', async () => {
+    const page = await open('/operatorhub/olm/olm-console-demo/pgpilot/install?channel=stable&version=pgpilot.v1.2.0');
+    await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
+    await page.getByRole('radio', { name: /A single other namespace/ }).check();
+    await page.getByLabel('Installed namespace').fill('team1-operator');
+    await page.getByLabel('Watched namespace').selectOption('team1');
+    assert.equal(await page.getByRole('radio', { name: /^Manual/ }).isChecked(), true, 'a non-head version is Manual');
+    assert.equal(await page.getByRole('radio', { name: /^Automatic/ }).isDisabled(), true);
+    await page.getByRole('list', { name: 'Objects' }).getByText('OperatorGroup team1-operator/team1-operator-operators').waitFor();
+    await page.getByRole('button', { name: 'Install', exact: true }).click();
+    await page.waitForURL(/\/installs\/team1-operator\/pgpilot$/);
+    await page.getByRole('heading', { name: /Approve InstallPlan/ }).waitFor({ timeout: 20_000 });
+    assert.ok(await page.getByText('pgpilot.v1.2.0').first().isVisible());
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('status').filter({ hasText: /^Installed: pgpilot\.v1\.2\.0/ }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Create PostgresCluster' }).click();
+    await page.getByText(/Created PostgresCluster/).waitFor();
+    const sub = await waitFor('installed', async () => {
+      const s = await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1-operator');
+      return s.status?.installedCSV ? s : undefined;
+    });
+    assert.deepEqual([sub.spec.installPlanApproval, sub.spec.startingCSV, sub.status?.installedCSV], ['Manual', 'pgpilot.v1.2.0', 'pgpilot.v1.2.0']);
+    await page.close();
+  });
+
+  test('a conflicting install is explained, and nothing is written', async () => {
+    const page = await open('/operatorhub/olm/olm-console-demo/cachely/install');
+    await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
+    await page.getByRole('radio', { name: /Own namespace/ }).check();
+    await page.getByLabel('Installed namespace').fill('operators');
+    const alert = page.getByRole('alert').filter({ hasText: 'The install cannot go ahead as chosen' });
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /already has OperatorGroup .* which targets all namespaces/);
+    assert.equal(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled(), true);
+    await page.close();
+  });
+
+  test('a person who may only view sees Install disabled, with the reason', async () => {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await page.goto(`${perUser.url}/login`);
+    await page.getByLabel('Your Kubernetes bearer token').fill(sb.tokens.bob!);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/operatorhub$/);
+    await page.goto(`${perUser.url}/operatorhub/olm/olm-console-demo/gatewise`);
+    await page.getByRole('heading', { level: 1, name: 'Gatewise' }).waitFor();
+    const install = page.getByRole('button', { name: 'Install' });
+    await install.waitFor();
+    assert.equal(await install.isDisabled(), true);
+    const reason = await page.locator(`#${await install.getAttribute('aria-describedby')}`).textContent();
+    assert.match(reason ?? '', /You may not install operators in .*: .*bob/);
+    await page.close();
+  });
+});
