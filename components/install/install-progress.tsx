@@ -18,7 +18,7 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
   const progress = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<SubscriptionProgress>(`/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal) });
   const stage = progress.data ? stageOf(progress.data) : undefined;
   const done = stage?.stage === 'succeeded' || stage?.stage === 'failed';
-  useLiveRefresh(key, namespace, ['subscriptions', 'installplans', 'clusterserviceversions'], !done);
+  const live = useLiveRefresh(key, namespace, ['subscriptions', 'installplans', 'clusterserviceversions'], !done);
   const approvePerm = usePermission(namespace, 'approveInstallPlan');
   const approve = useMutation({
     mutationFn: () => apiWrite(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(progress.data!.installPlan!.name)}/approve`, 'POST', { resourceVersion: progress.data!.installPlan!.resourceVersion }),
@@ -35,6 +35,11 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
       <h1 className="text-2xl font-bold">
         Installing {p.subscription.spec.name} in {namespace}
       </h1>
+      {live === 'reconnecting' && (
+        <p role="status" className="text-sm text-amber-800">
+          Reconnecting to the cluster: what you see may be behind.
+        </p>
+      )}
       <ol aria-label="Install steps" className="flex flex-wrap gap-2">
         {STAGES.map((s, i) => (
           <li key={s.key} aria-current={s.key === stage.stage ? 'step' : undefined} className={`rounded-full px-3 py-1 text-sm ${s.key === stage.stage ? 'bg-sky-700 font-semibold text-white' : i < reached ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-100 text-slate-500'}`}>

@@ -29,6 +29,16 @@ export interface InformerOptions<T extends KubeObject> {
   /** Server-side watch timeout; a random part spreads reconnects. */
   watchTimeoutSeconds?: number;
   maxBackoffMs?: number;
+  /**
+   * Start by watching from this resourceVersion instead of listing (a client that already holds
+   * the state up to it). A 410 then relists as usual.
+   */
+  resumeFrom?: string;
+  /**
+   * Called with every full list (the first, and each relist after a 410) instead of reporting
+   * the list as ADDED/MODIFIED/DELETED events: for consumers that replace their copy wholesale.
+   */
+  onSnapshot?: (items: T[], resourceVersion: string) => void;
 }
 
 export interface Informer<T extends KubeObject> {
@@ -63,21 +73,24 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
     opts.onState?.({ state: 'listing' });
     const list = await client.listAll<T>(type, listOpts);
     const seen = new Set<string>();
+    const quiet = !!opts.onSnapshot;
     for (const item of list.items) {
       const key = objectKey(item);
       seen.add(key);
       const old = objects.get(key);
       objects.set(key, item);
+      if (quiet) continue;
       if (!old) emit('ADDED', item);
       else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion) emit('MODIFIED', item);
     }
     for (const [key, old] of objects) {
       if (!seen.has(key)) {
         objects.delete(key);
-        emit('DELETED', old);
+        if (!quiet) emit('DELETED', old);
       }
     }
     resourceVersion = list.metadata.resourceVersion;
+    if (quiet && !stopped) opts.onSnapshot!(list.items, resourceVersion ?? '');
     markSynced();
   }
 
@@ -143,7 +156,11 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
 
   async function loop(): Promise<void> {
     let attempt = 0;
-    let needList = true;
+    let needList = !opts.resumeFrom;
+    if (opts.resumeFrom) {
+      resourceVersion = opts.resumeFrom;
+      markSynced();
+    }
     while (!stopped) {
       try {
         if (needList) {
