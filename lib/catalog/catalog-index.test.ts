@@ -48,7 +48,7 @@ describe('CatalogIndex', () => {
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigs.alice!);
     const r = await index.forUser(new KubeClient(kc), ['default']);
-    assert.deepEqual(r, { catalogs: [], packages: [] });
+    assert.deepEqual([r.catalogs, r.packages], [[], []]);
   });
 
   test('follows catalog changes: a new CatalogSource, new content, an unhealthy catalog, a removed one', async () => {

@@ -209,12 +209,18 @@ export class CatalogIndex {
    * The catalogs this person may see, and their package summaries. CatalogSources are listed as
    * the person; namespaces they cannot list are skipped, not errors.
    */
-  async forUser(client: KubeClient, namespaces: readonly string[]): Promise<{ catalogs: IndexedCatalog[]; packages: PackageSummary[] }> {
+  /**
+   * `contentKey` names what was served (each catalog and the read it came from); it is absent
+   * when a catalog came from PackageManifests, which are read anew each time.
+   */
+  async forUser(client: KubeClient, namespaces: readonly string[]): Promise<{ catalogs: IndexedCatalog[]; packages: PackageSummary[]; contentKey?: string }> {
     const { items: sources, covered } = await visibleCatalogSources(client, namespaces);
     this.forget(new Set(sources.map((cs) => `${cs.metadata?.namespace ?? ''}/${cs.metadata?.name ?? ''}`)), covered);
     const catalogs: IndexedCatalog[] = [];
     const packages: PackageSummary[] = [];
     const allowed = new Map<string, boolean>();
+    const stamps: string[] = [];
+    let cacheable = true;
     for (const cs of sources) {
       const ns = cs.metadata?.namespace ?? '';
       const name = cs.metadata?.name ?? '';
@@ -225,17 +231,22 @@ export class CatalogIndex {
       const base = { name, namespace: ns, displayName: cs.spec.displayName || name, publisher: cs.spec.publisher ?? '', state };
       if (state !== 'READY' || !address) {
         catalogs.push({ ...base, problem: state === 'READY' ? 'the CatalogSource reports no registry address' : `the catalog is ${state}`, packages: 0 });
+        stamps.push(`${ns}/${name}:${state}`);
         continue;
       }
       const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName });
       catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...(entry.problem ? { problem: entry.problem } : {}), packages: entry.summaries.length });
+      stamps.push(`${ns}/${name}:${entry.fetchedAt}:${entry.problem ?? ''}:${base.displayName}`);
       packages.push(...entry.summaries);
     }
     // Catalogs the person cannot read as CatalogSources but sees through packageserver (global
     // catalogs appear in every namespace): from the shared index when it has them, else from
     // the PackageManifests themselves.
     const seen = new Set(catalogs.map((c) => `${c.namespace}/${c.name}`));
-    for (const ns of new Set(namespaces)) {
+    // A person who listed the CatalogSources of every namespace asked about already knows every
+    // catalog packageserver could show them there: skip the (large) PackageManifest lists.
+    const allKnown = covered === 'all' || namespaces.every((ns) => covered.has(ns));
+    for (const ns of allKnown ? [] : new Set(namespaces)) {
       if (allowed.get(ns) === false) continue;
       if (!allowed.has(ns)) allowed.set(ns, await mayListPackages(client, ns));
       if (!allowed.get(ns)) continue;
@@ -258,15 +269,17 @@ export class CatalogIndex {
         const cached = this.entries.get(key);
         if (cached?.catalog && this.now() - cached.fetchedAt < FRESH_MS) {
           catalogs.push({ ...base, source: 'registry', packages: cached.summaries.length });
+          stamps.push(`${key}:${cached.fetchedAt}`);
           packages.push(...cached.summaries);
         } else {
           const summaries = pms.map((pm) => summarizeManifest(pm));
           catalogs.push({ ...base, source: 'packagemanifests', packages: summaries.length });
+          cacheable = false;
           packages.push(...summaries);
         }
       }
     }
-    return { catalogs, packages };
+    return { catalogs, packages, ...(cacheable ? { contentKey: stamps.join('|') } : {}) };
   }
 }
 

@@ -1,6 +1,9 @@
 // OperatorHub filters and facet counts over package summaries. Facets are counted over the
 // keyword results before the facet filters, so every count says what choosing it would show.
 import type { PackageSummary } from './package-summary';
+import { byDisplayName } from './search';
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
 
 export interface HubFilters {
   catalog?: string[];
@@ -63,14 +66,14 @@ export type HubSort = 'relevance' | 'name' | 'provider' | 'catalog';
 
 /** Orders a list; `relevance` keeps the search's order. */
 export function sortPackages(list: PackageSummary[], sort: HubSort): PackageSummary[] {
-  const byName = (a: PackageSummary, b: PackageSummary) => a.displayName.localeCompare(b.displayName, 'en', { sensitivity: 'base' }) || a.name.localeCompare(b.name);
+  const byName = byDisplayName;
   switch (sort) {
     case 'relevance':
       return list;
     case 'name':
       return [...list].sort(byName);
     case 'provider':
-      return [...list].sort((a, b) => a.provider.localeCompare(b.provider, 'en', { sensitivity: 'base' }) || byName(a, b));
+      return [...list].sort((a, b) => collator.compare(a.provider, b.provider) || byName(a, b));
     case 'catalog':
       return [...list].sort((a, b) => `${a.catalog.namespace}/${a.catalog.name}`.localeCompare(`${b.catalog.namespace}/${b.catalog.name}`) || byName(a, b));
   }

@@ -12,29 +12,66 @@ function words(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
-function termScore(term: string, s: PackageSummary): number {
-  const name = s.name.toLowerCase();
-  const display = s.displayName.toLowerCase();
-  if (name === term || display === term) return 100;
-  if (name.startsWith(term) || display.startsWith(term)) return 60;
-  if (words(`${s.name} ${s.displayName}`).some((w) => w.startsWith(term))) return 40;
-  if (s.keywords.some((k) => k.toLowerCase() === term)) return 30;
-  if (words(`${s.provider} ${s.keywords.join(' ')}`).some((w) => w.startsWith(term))) return 20;
-  if (words(s.categories.join(' ')).some((w) => w.startsWith(term))) return 10;
-  if (s.shortDescription.toLowerCase().includes(term)) return 5;
+/** A summary's text, lowercased and split once: a search then only compares strings. */
+interface Prepared {
+  name: string;
+  display: string;
+  nameWords: string[];
+  keywords: string[];
+  providerWords: string[];
+  categoryWords: string[];
+  description: string;
+}
+
+// Summaries are shared and immutable, so their prepared form is kept beside them.
+const prepared = new WeakMap<PackageSummary, Prepared>();
+
+function prepare(s: PackageSummary): Prepared {
+  let p = prepared.get(s);
+  if (!p) {
+    p = {
+      name: s.name.toLowerCase(),
+      display: s.displayName.toLowerCase(),
+      nameWords: words(`${s.name} ${s.displayName}`),
+      keywords: s.keywords.map((k) => k.toLowerCase()),
+      providerWords: words(`${s.provider} ${s.keywords.join(' ')}`),
+      categoryWords: words(s.categories.join(' ')),
+      description: s.shortDescription.toLowerCase(),
+    };
+    prepared.set(s, p);
+  }
+  return p;
+}
+
+function termScore(term: string, p: Prepared): number {
+  if (p.name === term || p.display === term) return 100;
+  if (p.name.startsWith(term) || p.display.startsWith(term)) return 60;
+  if (p.nameWords.some((w) => w.startsWith(term))) return 40;
+  if (p.keywords.includes(term)) return 30;
+  if (p.providerWords.some((w) => w.startsWith(term))) return 20;
+  if (p.categoryWords.some((w) => w.startsWith(term))) return 10;
+  if (p.description.includes(term)) return 5;
   return 0;
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** Display-name order, case and accents aside; one collator for every comparison. */
+export function byDisplayName(a: PackageSummary, b: PackageSummary): number {
+  return collator.compare(a.displayName, b.displayName) || a.name.localeCompare(b.name);
 }
 
 /** Summaries matching every term of `query`, best first (ties by display name). */
 export function searchPackages(summaries: readonly PackageSummary[], query: string): SearchHit[] {
   const terms = words(query);
-  if (terms.length === 0) return summaries.map((summary) => ({ summary, score: 0 })).sort((a, b) => a.summary.displayName.localeCompare(b.summary.displayName));
+  if (terms.length === 0) return summaries.map((summary) => ({ summary, score: 0 })).sort((a, b) => byDisplayName(a.summary, b.summary));
   const hits: SearchHit[] = [];
   for (const summary of summaries) {
+    const p = prepare(summary);
     let score = 0;
     let all = true;
     for (const t of terms) {
-      const s = termScore(t, summary);
+      const s = termScore(t, p);
       if (s === 0) {
         all = false;
         break;
@@ -43,5 +80,5 @@ export function searchPackages(summaries: readonly PackageSummary[], query: stri
     }
     if (all) hits.push({ summary, score });
   }
-  return hits.sort((a, b) => b.score - a.score || a.summary.displayName.localeCompare(b.summary.displayName));
+  return hits.sort((a, b) => b.score - a.score || byDisplayName(a.summary, b.summary));
 }

@@ -57,14 +57,22 @@ async function installs(client: KubeClient, namespace: string | undefined): Prom
   return out;
 }
 
+// The answer for the same catalog content, installs and query is the same body: kept (a few),
+// so a big catalog is not searched, counted and serialised again on every request.
+const answers = new Map<string, { body: string; etag: string }>();
+const MAX_ANSWERS = 16;
+
 export async function GET(req: Request): Promise<Response> {
   try {
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    const [{ catalogs, packages }, installed] = await Promise.all([
+    const [{ catalogs, packages, contentKey }, installed] = await Promise.all([
       sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
       installs(client, q.namespace),
     ]);
+    const cacheKey = contentKey === undefined ? undefined : JSON.stringify([contentKey, [...installed].sort(), [...new URL(req.url).searchParams].sort()]);
+    const kept = cacheKey ? answers.get(cacheKey) : undefined;
+    if (kept) return respond(req, kept.body, kept.etag);
     // Summaries are shared by everyone; a person's installs go on copies.
     const withInstalls = installed.size === 0 ? packages : packages.map((p): PackageSummary => {
       const where = installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
@@ -76,10 +84,18 @@ export async function GET(req: Request): Promise<Response> {
     const filtered = sortPackages(applyFilters(visible, { ...q, includeNonStandalone }), q.sort ?? (q.q ? 'relevance' : 'name'));
     const body = JSON.stringify({ catalogs, facets: facetCounts(visible), total: filtered.length, packages: filtered });
     const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
-    const headers = { 'Cache-Control': 'private, no-cache', ETag: etag, 'Content-Type': 'application/json' };
-    if (req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-    return new Response(body, { status: 200, headers });
+    if (cacheKey) {
+      answers.set(cacheKey, { body, etag });
+      if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
+    }
+    return respond(req, body, etag);
   } catch (err) {
     return errorResponse(err);
   }
+}
+
+function respond(req: Request, body: string, etag: string): Response {
+  const headers = { 'Cache-Control': 'private, no-cache', ETag: etag, 'Content-Type': 'application/json' };
+  if (req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  return new Response(body, { status: 200, headers });
 }
