@@ -59,6 +59,17 @@ describe('OperatorHub, details and install', () => {
     await page.close();
   });
 
+  test('an operator built only for nodes the cluster does not have is marked as not runnable here', async () => {
+    const page = await open('/operatorhub');
+    const tile = tiles(page).filter({ hasText: 'Metricsmith' });
+    await tile.getByText('Not runnable here').waitFor();
+    assert.match((await tile.getByText('Not runnable here').getAttribute('title')) ?? '', /linux\/arm64.*linux\/amd64/);
+    assert.equal(await tiles(page).filter({ hasText: 'Not runnable here' }).count(), 1, 'only Metricsmith is arm64-only');
+    await tile.getByRole('link').click();
+    await page.getByRole('note').filter({ hasText: 'Not runnable on this cluster' }).waitFor();
+    await page.close();
+  });
+
   test('details: channel and version switch, the description and graph follow', async () => {
     const page = await open('/operatorhub');
     await page.getByRole('link', { name: /^PgPilot by Harbor Lane Data/ }).click();

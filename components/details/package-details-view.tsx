@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { apiGet } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
 import type { PackageDetails } from '@/lib/hub/catalog-types';
+import { notRunnableReason } from '@/lib/hub/platforms';
 import { isCommunityCatalog } from '@/lib/olm/resources/catalog-source';
 import { ErrorNotice, Warning } from '../common/notice';
 import { Markdown } from '../common/markdown';
@@ -68,6 +69,7 @@ export function PackageDetailsView(props: PackageRefProps) {
   const sel = d.selected;
   const ch = d.channels.find((c) => c.name === sel.channel)!;
   const community = isCommunityCatalog({ name: d.catalog.name, displayName: d.catalog.displayName });
+  const notRunnable = csv ? notRunnableReason(csv, d.platforms) : undefined;
   const installQuery = new URLSearchParams({ channel: sel.channel, version: sel.csvName });
   if (namespace) installQuery.set('namespace', namespace);
   const blockedReason = install.allowed === false ? `You may not install operators in ${installNs}: ${install.reason ?? 'the cluster refused'}` : community && !acknowledged ? 'Acknowledge the community catalog notice first' : undefined;
@@ -109,6 +111,7 @@ export function PackageDetailsView(props: PackageRefProps) {
       {d.deprecation && <Warning title="This package is deprecated">{d.deprecation}</Warning>}
       {ch.deprecation && <Warning title={`Channel ${ch.name} is deprecated`}>{ch.deprecation}</Warning>}
       {sel.deprecation && <Warning title={`Version ${sel.version ?? sel.csvName} is deprecated`}>{sel.deprecation}</Warning>}
+      {notRunnable && <Warning title="Not runnable on this cluster">This version is {notRunnable}: its pods would never be scheduled.</Warning>}
       {csv?.nonStandalone && <Warning title="Installed as a dependency">This operator is meant to be installed by another operator that depends on it.</Warning>}
       {community && (
         <Warning title="Community operator">

@@ -8,6 +8,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { apiGet, ApiClientError } from '@/lib/client/api';
 import { applyFilters, facetCounts, sortPackages, type HubSort } from '@/lib/hub/filter';
 import type { HubList } from '@/lib/hub/package-summary';
+import { notRunnableReason } from '@/lib/hub/platforms';
 import { searchPackages } from '@/lib/hub/search';
 import { FacetPanel } from './facet-panel';
 import { PackageTile } from './package-tile';
@@ -133,7 +134,7 @@ export function HubView() {
             ) : (
               <ul aria-label="Operators" className="grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
                 {shown.slice(0, limit).map((p) => (
-                  <PackageTile key={`${p.catalog.namespace}/${p.catalog.name}/${p.name}`} pkg={p} namespace={namespace} />
+                  <PackageTile key={`${p.catalog.namespace}/${p.catalog.name}/${p.name}`} pkg={p} namespace={namespace} notRunnable={notRunnableReason(p, list.data.platforms)} />
                 ))}
               </ul>
             )}

@@ -9,7 +9,7 @@ export function packageHref(p: Pick<PackageSummary, 'name' | 'catalog'>, namespa
   return namespace ? `${base}?namespace=${encodeURIComponent(namespace)}` : base;
 }
 
-export function PackageTile({ pkg, namespace }: { pkg: PackageSummary; namespace?: string }) {
+export function PackageTile({ pkg, namespace, notRunnable }: { pkg: PackageSummary; namespace?: string; notRunnable?: string }) {
   return (
     <li className="flex">
       <Link
@@ -32,6 +32,11 @@ export function PackageTile({ pkg, namespace }: { pkg: PackageSummary; namespace
               Installed{pkg.installedIn.length === 1 ? ` in ${pkg.installedIn[0]}` : ` in ${pkg.installedIn.length} namespaces`}
             </span>
           ) : null}
+          {notRunnable && (
+            <span className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-900" title={notRunnable}>
+              Not runnable here
+            </span>
+          )}
           {pkg.deprecation && (
             <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900" title={pkg.deprecation}>
               Deprecated

@@ -50,6 +50,8 @@ export interface PackageDetails {
   deprecation?: string;
   channels: ChannelSummary[];
   selected: SelectedVersion;
+  /** The cluster's node platforms, when the person may list nodes. */
+  platforms?: { os: string; arch: string }[];
 }
 
 export interface GraphViewNode {

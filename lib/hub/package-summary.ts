@@ -49,6 +49,8 @@ export interface CatalogInfo {
 /** `GET /api/catalog/packages`. */
 export interface HubList {
   catalogs: CatalogInfo[];
+  /** The cluster's node platforms, when the person may list nodes. */
+  platforms?: { os: string; arch: string }[];
   facets: Record<string, Record<string, number>>;
   total: number;
   packages: PackageSummary[];

@@ -67,6 +67,10 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['ns'], hasStatus: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age], fieldSelectors: ['status.phase'],
   }),
+  builtin('', 'v1', 'nodes', 'Node', false, {
+    shortNames: ['no'], hasStatus: true,
+    columns: [{ name: 'Arch', type: 'string', jsonPath: '.status.nodeInfo.architecture' }, { name: 'OS', type: 'string', jsonPath: '.status.nodeInfo.operatingSystem' }, age],
+  }),
   builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
   builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtin('', 'v1', 'secrets', 'Secret', true, { columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, age], fieldSelectors: ['type'] }),

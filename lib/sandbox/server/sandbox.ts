@@ -130,6 +130,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: ns.operators }, spec: {} },
     { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'olm-operators', namespace: ns.olm }, spec: { targetNamespaces: [ns.olm] } },
     { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} },
+    // One node, so consoles can tell which operators' platforms the cluster can run.
+    {
+      apiVersion: 'v1', kind: 'Node',
+      metadata: { name: 'sandbox-node-1', labels: { 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'kubernetes.io/hostname': 'sandbox-node-1' } },
+      spec: {},
+      status: { nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' }, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'the sandbox node is always ready' }] },
+    },
   ]);
   api.start();
   const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs });

@@ -81,4 +81,11 @@ describe('GET /api/catalog/packages', () => {
     assert.equal(not.body.total, 11);
     assert.equal((await get('?installState=maybe')).status, 400);
   });
+
+  test('the nodes\' platforms come along for those who may list nodes', async () => {
+    const admin = (await get('')).body as unknown as { platforms?: { os: string; arch: string }[] };
+    assert.deepEqual(admin.platforms, [{ os: 'linux', arch: 'amd64' }]);
+    const bob = (await get('', 'bob')).body as unknown as { platforms?: unknown };
+    assert.equal(bob.platforms, undefined, 'view does not include nodes');
+  });
 });

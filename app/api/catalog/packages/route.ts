@@ -3,7 +3,7 @@
 // installState (installed | notInstalled) (each repeatable), sort (relevance | name | provider |
 // catalog), includeNonStandalone, namespace (where to look for catalogs and installs when the
 // person cannot see them cluster-wide). Answers the catalogs seen, the facet counts and the
-// ranked, filtered packages, with an ETag.
+// ranked, filtered packages, the nodes' platforms (when the person may list nodes), with an ETag.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { applyFilters, facetCounts, sortPackages } from '@/lib/hub/filter';
@@ -15,6 +15,7 @@ import { isKubeError } from '@/lib/k8s/errors';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
+import { nodePlatforms } from '@/lib/server/node-platforms';
 
 export const dynamic = 'force-dynamic';
 
@@ -66,11 +67,12 @@ export async function GET(req: Request): Promise<Response> {
   try {
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    const [{ catalogs, packages, contentKey }, installed] = await Promise.all([
+    const [{ catalogs, packages, contentKey }, installed, platforms] = await Promise.all([
       sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
       installs(client, q.namespace),
+      nodePlatforms(client),
     ]);
-    const cacheKey = contentKey === undefined ? undefined : JSON.stringify([contentKey, [...installed].sort(), [...new URL(req.url).searchParams].sort()]);
+    const cacheKey = contentKey === undefined ? undefined : JSON.stringify([contentKey, [...installed].sort(), platforms ?? null, [...new URL(req.url).searchParams].sort()]);
     const kept = cacheKey ? answers.get(cacheKey) : undefined;
     if (kept) return respond(req, kept.body, kept.etag);
     // Summaries are shared by everyone; a person's installs go on copies.
@@ -82,7 +84,7 @@ export async function GET(req: Request): Promise<Response> {
     const includeNonStandalone = q.includeNonStandalone === 'true';
     const visible = applyFilters(matched, { includeNonStandalone });
     const filtered = sortPackages(applyFilters(visible, { ...q, includeNonStandalone }), q.sort ?? (q.q ? 'relevance' : 'name'));
-    const body = JSON.stringify({ catalogs, facets: facetCounts(visible), total: filtered.length, packages: filtered });
+    const body = JSON.stringify({ catalogs, ...(platforms ? { platforms } : {}), facets: facetCounts(visible), total: filtered.length, packages: filtered });
     const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
     if (cacheKey) {
       answers.set(cacheKey, { body, etag });

@@ -51,6 +51,16 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
     assert.ok(csv.links.every((l) => /^https?:/.test(l.url)));
   });
 
+  test('an arm64-only operator against the amd64 sandbox node: the platforms say it cannot run', async () => {
+    const admin = await get('metricsmith');
+    assert.equal(admin.status, 200);
+    assert.deepEqual(admin.body.selected.csv?.arch, ['arm64']);
+    assert.deepEqual(admin.body.platforms, [{ os: 'linux', arch: 'amd64' }]);
+    const bob = await get('metricsmith', '', 'bob');
+    assert.equal(bob.status, 200);
+    assert.equal(bob.body.platforms, undefined, 'a person who may not list nodes is not told a guess');
+  });
+
   test('another channel and an older version, by version or CSV name', async () => {
     const byVersion = await get('pgpilot', '?channel=fast&version=1.2.0');
     assert.equal(byVersion.status, 200);

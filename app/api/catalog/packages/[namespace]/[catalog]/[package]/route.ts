@@ -1,10 +1,11 @@
 // GET /api/catalog/packages/<ns>/<catalog>/<package>?channel=&version=&namespace=
 // A package's channels with their versions, and the description of one version (the channel
-// head by default). `namespace` is where to look when the person sees the catalog only there.
+// head by default), and the nodes' platforms for those who may list nodes. `namespace` is where to look when the person sees the catalog only there.
 import { z } from 'zod';
 import { sharedCatalogIndex } from '@/lib/catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel } from '@/lib/catalog/package-details';
 import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { nodePlatforms } from '@/lib/server/node-platforms';
 import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
@@ -19,13 +20,15 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
   try {
     const params = parseParams(PackageParams, await ctx.params);
     const q = readQuery(req.url, Query);
-    const { lookup } = await findPackage(req, params, q.namespace);
-    if (lookup.source === 'packagemanifests') return Response.json(detailsFromManifest(lookup.manifest, q), { headers: { 'Cache-Control': 'no-store' } });
+    const { client, lookup } = await findPackage(req, params, q.namespace);
+    const platforms = await nodePlatforms(client);
+    const withPlatforms = <T extends object>(d: T) => (platforms ? { ...d, platforms } : d);
+    if (lookup.source === 'packagemanifests') return Response.json(withPlatforms(detailsFromManifest(lookup.manifest, q)), { headers: { 'Cache-Control': 'no-store' } });
     // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
     const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
     const csv = await sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName);
     const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
-    return Response.json(details, { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(withPlatforms(details), { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
   }

@@ -1,0 +1,28 @@
+// The os/arch pairs of the cluster's nodes, read with the person's own identity. Only someone
+// who may list nodes learns them; for anyone else the answer is "unknown", never a guess.
+import type { KubeClient } from '@/lib/k8s/client';
+import { isKubeError } from '@/lib/k8s/errors';
+import type { Platform } from '@/lib/hub/platforms';
+
+const NODE_TYPE = { group: '', version: 'v1', plural: 'nodes', namespaced: false, kind: 'Node' };
+
+interface NodeLike {
+  metadata?: { labels?: Record<string, string> };
+  status?: { nodeInfo?: { architecture?: string; operatingSystem?: string } };
+}
+
+export async function nodePlatforms(client: KubeClient): Promise<Platform[] | undefined> {
+  try {
+    const nodes = (await client.listAll<NodeLike>(NODE_TYPE)).items;
+    const out = new Map<string, Platform>();
+    for (const n of nodes) {
+      const os = n.metadata?.labels?.['kubernetes.io/os'] ?? n.status?.nodeInfo?.operatingSystem;
+      const arch = n.metadata?.labels?.['kubernetes.io/arch'] ?? n.status?.nodeInfo?.architecture;
+      if (os && arch) out.set(`${os}/${arch}`, { os, arch });
+    }
+    return [...out.values()];
+  } catch (err) {
+    if (isKubeError(err, 403)) return undefined;
+    throw err;
+  }
+}
