@@ -56,7 +56,18 @@ describe('OperatorHub, details and install', () => {
     await page.getByRole('status').filter({ hasText: '1 of 12 operators' }).waitFor();
     assert.equal(await tiles(page).first().getByRole('heading').textContent(), 'VaultKeeper');
     assert.equal(await page.getByRole('checkbox', { name: /^Security/ }).isChecked(), true);
+    // Long facets show their biggest values; the rest on demand.
+    const categories = page.getByRole('group', { name: 'Category' });
+    assert.equal(await categories.getByRole('checkbox').count(), 8);
+    await categories.getByRole('button', { name: 'Show 1 more category values' }).click();
+    assert.equal(await categories.getByRole('checkbox').count(), 9);
     await page.close();
+  });
+
+  test('the first tiles come with the HTML, before any script runs', async () => {
+    const html = await (await fetch(`${admin.url}/operatorhub`)).text();
+    assert.match(html, /<ul aria-label="Operators"/);
+    for (const name of ['Backstop', 'PgPilot', 'VaultKeeper']) assert.ok(html.includes(`>${name}</h3>`), `${name}'s tile is in the server's HTML`);
   });
 
   test('an operator built only for nodes the cluster does not have is marked as not runnable here', async () => {

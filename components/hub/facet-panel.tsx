@@ -1,5 +1,6 @@
 // The hub's facets: one group of checkboxes per facet, each with the count of packages that
 // choosing it would show among the keyword results.
+import { memo, useState } from 'react';
 import type { FacetKey, HubViewState } from './url-state';
 
 const TITLES: Record<FacetKey, string> = {
@@ -22,24 +23,35 @@ function sortValues(key: FacetKey, entries: [string, number][]): [string, number
   return entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
-export function FacetPanel({ counts, state, onToggle, labelOf }: {
+// A long facet (hundreds of providers on a big catalog) shows its biggest values first; the rest
+// on demand, so neither the reader nor a keystroke's re-render wades through all of them.
+const SHOWN = 8;
+
+type Props = {
   counts: Record<string, Record<string, number>>;
-  state: HubViewState;
+  filters: HubViewState['filters'];
   onToggle: (key: FacetKey, value: string) => void;
   labelOf: (key: FacetKey, value: string) => string;
-}) {
+};
+
+// Memoised: typing in the keyword box re-renders it only when the counts it shows change.
+export const FacetPanel = memo(function FacetPanel({ counts, filters, onToggle, labelOf }: Props) {
+  const [expanded, setExpanded] = useState<ReadonlySet<FacetKey>>(new Set());
   return (
     <div className="space-y-5">
       {ORDER.map((key) => {
-        const chosen = state.filters[key];
+        const chosen = filters[key];
         const entries = sortValues(key, Object.entries(counts[key] ?? {}));
         // A chosen value stays listed (with 0) so it can be unchosen.
         for (const v of chosen) if (!entries.some(([e]) => e === v)) entries.push([v, 0]);
         if (entries.length === 0) return null;
+        const open = expanded.has(key);
+        const visible = open ? entries : entries.filter(([v], i) => i < SHOWN || chosen.includes(v));
+        const hidden = entries.length - visible.length;
         return (
           <fieldset key={key} className="space-y-1">
             <legend className="mb-1 text-sm font-semibold text-slate-800">{TITLES[key]}</legend>
-            {entries.map(([value, count]) => {
+            {visible.map(([value, count]) => {
               const id = `facet-${key}-${value}`.replace(/[^a-zA-Z0-9_-]/g, '_');
               const label = key === 'installState' ? (STATE_LABELS[value] ?? value) : labelOf(key, value);
               return (
@@ -51,9 +63,24 @@ export function FacetPanel({ counts, state, onToggle, labelOf }: {
                 </div>
               );
             })}
+            {(hidden > 0 || (open && entries.length > SHOWN)) && (
+              <button
+                type="button"
+                className="text-xs text-sky-700 underline"
+                aria-expanded={open}
+                onClick={() => setExpanded((e) => {
+                  const next = new Set(e);
+                  if (open) next.delete(key);
+                  else next.add(key);
+                  return next;
+                })}
+              >
+                {open ? `Show fewer ${TITLES[key].toLowerCase()} values` : `Show ${hidden} more ${TITLES[key].toLowerCase()} values`}
+              </button>
+            )}
           </fieldset>
         );
       })}
     </div>
   );
-}
+});

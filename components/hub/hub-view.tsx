@@ -4,7 +4,7 @@
 // time as the person scrolls. The view state lives in the URL.
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { apiGet, ApiClientError } from '@/lib/client/api';
 import { applyFilters, facetCounts, sortPackages, type HubSort } from '@/lib/hub/filter';
 import type { HubList } from '@/lib/hub/package-summary';
@@ -14,9 +14,9 @@ import { FacetPanel } from './facet-panel';
 import { PackageTile } from './package-tile';
 import { readViewState, toggle, writeViewState, type FacetKey, type HubViewState } from './url-state';
 
-const PAGE = 60;
+const PAGE = 24;
 
-export function HubView() {
+export function HubView({ initial }: { initial?: HubList }) {
   const params = useSearchParams();
   const namespace = params.get('namespace') ?? undefined;
   const [state, setState] = useState<HubViewState>(() => readViewState(new URLSearchParams(params.toString())));
@@ -29,12 +29,17 @@ export function HubView() {
   const list = useQuery({
     queryKey: ['hub', namespace ?? ''],
     queryFn: ({ signal }) => apiGet<HubList>(`/api/catalog/packages${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal),
+    // The server render's list is fresh; refetching it at once would only repeat it.
+    initialData: initial,
+    staleTime: 30_000,
   });
 
+  // From the deferred view: the router re-renders on every history write, so typing fast
+  // writes the URL once the results have caught up rather than once per keystroke.
   useEffect(() => {
-    const next = writeViewState(state, new URLSearchParams(window.location.search)).toString();
+    const next = writeViewState(view, new URLSearchParams(window.location.search)).toString();
     window.history.replaceState(window.history.state, '', `${window.location.pathname}${next ? `?${next}` : ''}`);
-  }, [state]);
+  }, [view]);
 
   const all = list.data?.packages;
   const searched = useMemo(() => (all ? searchPackages(all, view.q).map((h) => h.summary) : []), [all, view.q]);
@@ -58,17 +63,18 @@ export function HubView() {
     return () => io.disconnect();
   }, [more, limit]);
 
-  const onToggle = (key: FacetKey, value: string) => setState((s) => toggle(s, key, value));
-  const labelOf = (key: FacetKey, value: string) => (key === 'catalog' ? (catalogNames.get(value) ?? value) : value);
+  const onToggle = useCallback((key: FacetKey, value: string) => setState((s) => toggle(s, key, value)), []);
+  const labelOf = useCallback((key: FacetKey, value: string) => (key === 'catalog' ? (catalogNames.get(value) ?? value) : value), [catalogNames]);
   const anyFilter = state.q !== '' || Object.values(state.filters).some((v) => v.length > 0);
   const problems = (list.data?.catalogs ?? []).filter((c) => c.problem);
 
   return (
     <div className="grid gap-8 md:grid-cols-[16rem_1fr]">
       <aside aria-label="Filters" className="md:sticky md:top-4 md:self-start">
-        {list.data && <FacetPanel counts={counts} state={state} onToggle={onToggle} labelOf={labelOf} />}
+        {list.data && <FacetPanel counts={counts} filters={state.filters} onToggle={onToggle} labelOf={labelOf} />}
       </aside>
-      <section aria-labelledby="hub-title" className="min-w-0 space-y-4">
+      {/* Busy while the results still show an earlier keystroke's view (useDeferredValue). */}
+      <section aria-labelledby="hub-title" aria-busy={view !== state} className="min-w-0 space-y-4">
         <div className="flex flex-wrap items-end gap-4">
           <h1 id="hub-title" className="mr-auto text-2xl font-bold">
             OperatorHub

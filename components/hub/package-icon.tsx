@@ -1,6 +1,6 @@
 'use client';
 // A package's icon from the console's icon route, loaded lazily; a letter when there is none.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PackageSummary } from '@/lib/hub/package-summary';
 
 export function iconUrl(p: Pick<PackageSummary, 'name' | 'catalog' | 'headVersion'>, namespace?: string): string {
@@ -14,7 +14,19 @@ export function iconUrl(p: Pick<PackageSummary, 'name' | 'catalog' | 'headVersio
 
 export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary, 'name' | 'displayName' | 'catalog' | 'headVersion'>; namespace?: string; size: number }) {
   const [failed, setFailed] = useState(false);
+  // The image is asked for once the browser is idle: results paint first, icons (fetched,
+  // decoded, rastered) follow, so typing in the hub never waits on them.
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof window.requestIdleCallback !== 'function') {
+      const t = window.setTimeout(() => setIdle(true), 0);
+      return () => window.clearTimeout(t);
+    }
+    const id = window.requestIdleCallback(() => setIdle(true), { timeout: 300 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
   const style = { width: size, height: size };
+  if (!idle) return <span aria-hidden="true" style={style} className="shrink-0 rounded bg-slate-100" />;
   if (failed) {
     return (
       <span aria-hidden="true" style={style} className="flex shrink-0 items-center justify-center rounded bg-slate-200 text-lg font-semibold text-slate-600">
@@ -24,6 +36,6 @@ export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary
   }
   return (
     // eslint-disable-next-line @next/next/no-img-element -- icons come from the console's own API with their own caching; next/image would re-encode them
-    <img src={iconUrl(pkg, namespace)} alt="" width={size} height={size} loading="lazy" decoding="async" style={style} className="shrink-0 rounded object-contain" onError={() => setFailed(true)} />
+    <img src={iconUrl(pkg, namespace)} alt="" width={size} height={size} loading="lazy" decoding="async" fetchPriority="low" style={style} className="shrink-0 rounded object-contain" onError={() => setFailed(true)} />
   );
 }

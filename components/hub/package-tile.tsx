@@ -1,6 +1,7 @@
 // One OperatorHub tile: icon (loaded lazily), name, provider, catalog, the short description,
 // capability level, and where it is installed or that it is deprecated.
 import Link from 'next/link';
+import { memo } from 'react';
 import type { PackageSummary } from '@/lib/hub/package-summary';
 import { PackageIcon } from './package-icon';
 
@@ -9,11 +10,15 @@ export function packageHref(p: Pick<PackageSummary, 'name' | 'catalog'>, namespa
   return namespace ? `${base}?namespace=${encodeURIComponent(namespace)}` : base;
 }
 
-export function PackageTile({ pkg, namespace, notRunnable }: { pkg: PackageSummary; namespace?: string; notRunnable?: string }) {
+// Memoised: a keystroke re-renders only the tiles that enter or leave the results.
+export const PackageTile = memo(function PackageTile({ pkg, namespace, notRunnable }: { pkg: PackageSummary; namespace?: string; notRunnable?: string }) {
   return (
-    <li className="flex">
+    // Off-screen tiles skip layout and paint until scrolled near (content-visibility).
+    <li className="flex [contain-intrinsic-size:auto_11rem] [content-visibility:auto]">
       <Link
         href={packageHref(pkg, namespace)}
+        // Prefetching every visible tile's page would send dozens of requests per screen.
+        prefetch={false}
         className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm transition hover:border-sky-500 hover:shadow focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
         aria-label={`${pkg.displayName} by ${pkg.provider || 'unknown provider'}, from ${pkg.catalog.displayName || pkg.catalog.name}`}
       >
@@ -47,4 +52,4 @@ export function PackageTile({ pkg, namespace, notRunnable }: { pkg: PackageSumma
       </Link>
     </li>
   );
-}
+});

@@ -1,0 +1,88 @@
+// OperatorHub's list for one person: the catalogs they may see, their installs, the nodes'
+// platforms, searched, filtered, counted and serialised. Shared by `GET /api/catalog/packages`
+// and the hub page's server render, so the first tiles arrive with the HTML.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../catalog/catalog-index';
+import { applyFilters, facetCounts, sortPackages } from '../hub/filter';
+import type { PackageSummary } from '../hub/package-summary';
+import { searchPackages } from '../hub/search';
+import type { KubeClient } from '../k8s/client';
+import { isKubeError } from '../k8s/errors';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
+import { dnsLabel } from './api-error';
+import { nodePlatforms } from './node-platforms';
+
+const list = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+export const HubQuery = z.object({
+  q: z.string().max(200, 'must be at most 200 characters').optional(),
+  namespace: dnsLabel.optional(),
+  catalog: list,
+  category: list,
+  provider: list,
+  capability: list,
+  installMode: list,
+  infrastructureFeature: list,
+  validSubscription: list,
+  installState: list.refine((v) => !v || v.every((s) => s === 'installed' || s === 'notInstalled'), 'must be installed or notInstalled'),
+  sort: z.enum(['relevance', 'name', 'provider', 'catalog'], { message: 'must be relevance, name, provider or catalog' }).optional(),
+  includeNonStandalone: z.enum(['true', 'false']).optional(),
+});
+
+export type HubQuery = z.infer<typeof HubQuery>;
+
+/** Where each package is installed, from the Subscriptions this person may list. */
+async function installs(client: KubeClient, namespace: string | undefined): Promise<Map<string, string[]>> {
+  let subs: Subscription[] = [];
+  try {
+    subs = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE)).items;
+  } catch (err) {
+    if (!isKubeError(err, 403)) throw err;
+    if (namespace) {
+      try {
+        subs = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items;
+      } catch (inner) {
+        if (!isKubeError(inner, 403)) throw inner;
+      }
+    }
+  }
+  const out = new Map<string, string[]>();
+  for (const s of subs) {
+    const key = `${s.spec.sourceNamespace}/${s.spec.source}/${s.spec.name}`;
+    out.set(key, [...(out.get(key) ?? []), s.metadata?.namespace ?? '']);
+  }
+  return out;
+}
+
+// The answer for the same catalog content, installs and query is the same body: kept (a few),
+// so a big catalog is not searched, counted and serialised again on every request.
+const answers = new Map<string, { body: string; etag: string }>();
+const MAX_ANSWERS = 16;
+
+/** The list as JSON text with its ETag (the same content gives the same text, kept a while). */
+export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: string; etag: string }> {
+  const [{ catalogs, packages, contentKey }, installed, platforms] = await Promise.all([
+    sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
+    installs(client, q.namespace),
+    nodePlatforms(client),
+  ]);
+  const cacheKey = contentKey === undefined ? undefined : JSON.stringify([contentKey, [...installed].sort(), platforms ?? null, Object.entries(q).sort()]);
+  const kept = cacheKey ? answers.get(cacheKey) : undefined;
+  if (kept) return kept;
+  // Summaries are shared by everyone; a person's installs go on copies.
+  const withInstalls = installed.size === 0 ? packages : packages.map((p): PackageSummary => {
+    const where = installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
+    return where ? { ...p, installedIn: where.sort() } : p;
+  });
+  const matched = searchPackages(withInstalls, q.q ?? '').map((h) => h.summary);
+  const includeNonStandalone = q.includeNonStandalone === 'true';
+  const visible = applyFilters(matched, { includeNonStandalone });
+  const filtered = sortPackages(applyFilters(visible, { ...q, includeNonStandalone }), q.sort ?? (q.q ? 'relevance' : 'name'));
+  const body = JSON.stringify({ catalogs, ...(platforms ? { platforms } : {}), facets: facetCounts(visible), total: filtered.length, packages: filtered });
+  const answer = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+  if (cacheKey) {
+    answers.set(cacheKey, answer);
+    if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
+  }
+  return answer;
+}
