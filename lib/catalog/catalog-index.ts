@@ -290,7 +290,7 @@ function contentVersion(cs: CatalogSource): string {
 }
 
 /** The CatalogSources this person may list, and the namespaces that list covers ('all'). */
-async function visibleCatalogSources(client: KubeClient, namespaces: readonly string[]): Promise<{ items: CatalogSource[]; covered: 'all' | Set<string> }> {
+export async function visibleCatalogSources(client: KubeClient, namespaces: readonly string[]): Promise<{ items: CatalogSource[]; covered: 'all' | Set<string> }> {
   try {
     return { items: (await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)).items, covered: 'all' };
   } catch (err) {

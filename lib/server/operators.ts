@@ -2,20 +2,26 @@
 // operator's whole picture (CSV, Subscription, InstallPlans, OperatorGroup, events, the path to
 // its channel head).
 import { sharedCatalogIndex } from '../catalog/catalog-index';
-import { graphFromModel, type GraphView } from '../catalog/graph-view';
+import { graphFromModel } from '../catalog/graph-view';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { isCopiedCsv, operatorNamespaceOf, CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
-import { Keys, type Condition, type ResourceType } from '../olm/resources/common';
-import { describeCsv, type CsvDescription } from '../olm/resources/csv-description';
+import { Keys, type ResourceType } from '../olm/resources/common';
+import { describeCsv } from '../olm/resources/csv-description';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
 import { copiedCsvsDisabled, OLM_CONFIG_NAME, OLM_CONFIG_TYPE, type OLMConfig } from '../olm/resources/olm-config';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
-import { csvDisplayStatus, type CsvDisplayStatus } from '../olm/status/csv-status';
-import { installedOperators, type InstalledOperatorRow } from '../olm/status/installed-operators';
-import { installPlanSummary, type InstallPlanSummary } from '../olm/status/install-plan-status';
-import { subscriptionConditionRows, subscriptionUpgradeStatus, type ConditionRow, type UpgradeStatus } from '../olm/status/subscription-status';
+import { csvDisplayStatus } from '../olm/status/csv-status';
+import { installedOperators } from '../olm/status/installed-operators';
+import { installPlanSummary } from '../olm/status/install-plan-status';
+import { subscriptionConditionRows, subscriptionUpgradeStatus } from '../olm/status/subscription-status';
+import type { ChannelOption, InstalledOperatorsResponse, OperatorDetails } from '../api/operators';
+import type { PackageModel } from '../olm/fbc/model';
+import { packageChannelGraph } from '../olm/graph/from-model';
+import { channelSwitch, type InstalledCsv } from '../olm/graph/update-path';
+import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
+import { catalogHealth, type CatalogHealth } from '../olm/status/catalog-health';
 import { ApiError } from './api-error';
 import { NAMESPACE_TYPE } from './install';
 
@@ -49,13 +55,6 @@ async function olmConfig(client: KubeClient): Promise<OLMConfig | undefined> {
   }
 }
 
-export interface InstalledOperatorsResponse {
-  namespace: string | null;
-  copiedCsvsDisabled: boolean;
-  /** Rows that are copies (namespace view only). */
-  copies: number;
-  operators: InstalledOperatorRow[];
-}
 
 /**
  * One namespace: every CSV there, copies included (each says where it comes from). All
@@ -78,19 +77,6 @@ export async function listInstalledOperators(client: KubeClient, namespace: stri
   return { namespace: namespace ?? null, copiedCsvsDisabled: disabled, copies: operators.filter((o) => o.copiedFrom).length, operators };
 }
 
-export interface OperatorDetails {
-  csv: ClusterServiceVersion;
-  description: CsvDescription;
-  status: CsvDisplayStatus;
-  copiedFrom?: string;
-  subscription?: { object: Subscription; conditions: ConditionRow[]; upgrade: UpgradeStatus };
-  installPlans: { name: string; summary: InstallPlanSummary; createdAt?: string; resourceVersion?: string }[];
-  operatorGroup?: { name: string; targets: 'all' | string[]; createdByConsole: boolean; conditions?: Condition[] };
-  events: { type?: string; reason?: string; message?: string; object: string; count?: number; lastTimestamp?: string }[];
-  /** The path OLM walks from the installed CSV to the channel head, when the catalog is readable. */
-  updatePath?: GraphView['path'] & { channel: string; head?: string; edgesKnown: boolean };
-  updatePathProblem?: string;
-}
 
 interface KubeEvent {
   type?: string;
@@ -144,6 +130,8 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
       .slice(0, 200),
   };
   if (sub) {
+    const health = await catalogSourceHealth(client, sub.spec.sourceNamespace, sub.spec.source);
+    if (health) details.catalog = { namespace: sub.spec.sourceNamespace, name: sub.spec.source, ...health };
     try {
       const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
       if (!lookup) details.updatePathProblem = `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or you may not see it)`;
@@ -151,12 +139,34 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
       else {
         const view = graphFromModel(lookup.pkg, sub.spec.channel || undefined, sub.status?.installedCSV ?? name);
         if (view.path) details.updatePath = { ...view.path, channel: view.channel, head: view.head, edgesKnown: true };
+        if (details.subscription) details.subscription.channels = channelOptions(lookup.pkg, view.channel, { name: sub.status?.installedCSV ?? name, version: csv.spec.version });
       }
     } catch (err) {
       details.updatePathProblem = (err as Error).message;
     }
   }
   return details;
+}
+
+/** Each channel of the package, and whether OLM can move the installed CSV there (and to what). */
+function channelOptions(pkg: PackageModel, current: string, installed: InstalledCsv): ChannelOption[] {
+  return [...pkg.channels.keys()].sort().map((ch) => {
+    if (ch === current) return { name: ch, current: true, allowed: true };
+    const graph = packageChannelGraph(pkg, ch);
+    if (!graph) return { name: ch, current: false, allowed: false, reason: `channel ${ch} has no readable graph` };
+    const verdict = channelSwitch(graph, installed);
+    return verdict.ok ? { name: ch, current: false, allowed: true, ...(verdict.next ? { next: verdict.next } : {}) } : { name: ch, current: false, allowed: false, reason: verdict.message };
+  });
+}
+
+async function catalogSourceHealth(client: KubeClient, namespace: string, name: string): Promise<CatalogHealth | undefined> {
+  try {
+    return catalogHealth(await client.get<CatalogSource>(CATALOG_SOURCE_TYPE, name, namespace));
+  } catch (err) {
+    if (isKubeError(err, 403)) return undefined;
+    if (isKubeError(err, 404)) return { state: 'MISSING', healthy: false, explanation: `CatalogSource ${namespace}/${name} does not exist: the Subscription cannot resolve until it is created again.` };
+    throw err;
+  }
 }
 
 export async function getInstallPlan(client: KubeClient, namespace: string, name: string): Promise<InstallPlan> {

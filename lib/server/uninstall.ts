@@ -11,30 +11,10 @@ import type { ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
+import type { OperandRef, UninstallPreview, UninstallStep } from '../api/operators';
 import { ApiError } from './api-error';
 
-export interface OperandRef {
-  apiVersion: string;
-  kind: string;
-  plural: string;
-  name: string;
-  namespace?: string;
-}
 
-export interface UninstallPreview {
-  namespace: string;
-  csv: string;
-  displayName: string;
-  subscription?: string;
-  /** Copies OLM removes with the CSV. */
-  copies: number;
-  uninstallMessage?: string;
-  operandDeleteDisabled: boolean;
-  removes: string[];
-  stays: string[];
-  operands: { total: number; byNamespace: Record<string, OperandRef[]>; problems: string[] };
-  operatorGroup?: { name: string; createdByConsole: boolean; lastOperator: boolean };
-}
 
 interface OwnedCrd {
   group: string;
@@ -128,13 +108,6 @@ export async function uninstallPreview(client: KubeClient, namespace: string, na
   };
 }
 
-export interface UninstallStep {
-  kind: string;
-  name: string;
-  namespace?: string;
-  outcome: 'deleted' | 'already-gone' | 'failed' | 'not-done';
-  message?: string;
-}
 
 export interface UninstallOptions {
   deleteOperands: boolean;

@@ -21,6 +21,9 @@ import { dnsLabel, dnsSubdomain } from './api-error';
 export const WATCHABLE: Record<string, ResourceType> = {
   subscriptions: SUBSCRIPTION_TYPE,
   clusterserviceversions: CSV_TYPE,
+  // The operators' own CSVs, not OLM's copies: a cluster-wide page watches these so that an
+  // operator copied into thousands of namespaces is not streamed thousands of times.
+  operatorcsvs: CSV_TYPE,
   installplans: INSTALL_PLAN_TYPE,
   operatorgroups: OPERATOR_GROUP_TYPE,
   catalogsources: CATALOG_SOURCE_TYPE,
@@ -28,6 +31,8 @@ export const WATCHABLE: Record<string, ResourceType> = {
   namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
 };
+
+const LABEL_SELECTORS: Record<string, string> = { operatorcsvs: '!olm.copiedFrom' };
 
 export interface WatchSpec {
   id: string;
@@ -138,6 +143,7 @@ export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[],
         const informer = startInformer<KubeObject>(client, type, {
           namespace: spec.namespace,
           fieldSelector: spec.name ? `metadata.name=${spec.name}` : undefined,
+          labelSelector: LABEL_SELECTORS[spec.kind],
           resumeFrom,
           onSnapshot: (items, rv) => {
             versions.set(spec.id, rv);

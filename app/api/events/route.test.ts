@@ -54,6 +54,24 @@ describe('GET /api/events', () => {
     s.abort.abort();
   });
 
+  test('operatorcsvs watches the operators\' own CSVs, never OLM\'s copies', async () => {
+    const admin = clientAs(sb, 'admin');
+    const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
+    const csv = (name: string, labels: Record<string, string>) => ({ metadata: { name, namespace: 'watched', labels }, spec: { displayName: name, install: { strategy: 'deployment', spec: { deployments: [] } }, installModes: [] } });
+    await admin.create(CSVS, csv('own.v1.0.0', {}));
+    await admin.create(CSVS, csv('copy.v1.0.0', { 'olm.copiedFrom': 'elsewhere' }));
+    const s = open('w=ops:operatorcsvs&w=all:clusterserviceversions:watched');
+    const ev = sseReader(await s.res);
+    const ops = await ev.next((e) => e.event === 'snapshot' && e.data?.watch === 'ops');
+    const all = await ev.next((e) => e.event === 'snapshot' && e.data?.watch === 'all');
+    const names = (items: { metadata?: { name?: string } }[] | undefined) => (items ?? []).map((i) => i.metadata?.name).sort();
+    assert.ok(names(ops.data?.items).includes('own.v1.0.0'));
+    assert.ok(!names(ops.data?.items).includes('copy.v1.0.0'), 'copies are left on the server');
+    assert.deepEqual(names(all.data?.items), ['copy.v1.0.0', 'own.v1.0.0']);
+    await ev.cancel();
+    s.abort.abort();
+  });
+
   test('resuming with Last-Event-ID sends only what happened since, no snapshot', async () => {
     const admin = clientAs(sb, 'admin');
     const first = open('w=subs:subscriptions:watched');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
-import type { InstalledOperatorsResponse, OperatorDetails } from '@/lib/server/operators';
+import type { InstalledOperatorsResponse, OperatorDetails } from '@/lib/api/operators';
 import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 
@@ -92,6 +92,9 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(body.updatePath?.reachesHead, true);
     assert.deepEqual(body.updatePath?.steps, [], 'the head is installed');
     assert.equal((body.csv.metadata as { managedFields?: unknown }).managedFields, undefined);
+    assert.deepEqual(body.subscription?.channels, [{ name: 'stable', current: true, allowed: true }]);
+    assert.equal(body.catalog?.state, 'READY');
+    assert.equal(body.catalog?.healthy, true);
   });
 
   test('an operator that cannot be resolved shows as installing, with the reason', async () => {

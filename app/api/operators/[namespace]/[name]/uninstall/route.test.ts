@@ -8,7 +8,7 @@ import { isKubeError } from '@/lib/k8s/errors';
 import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
-import type { UninstallPreview, UninstallStep } from '@/lib/server/uninstall';
+import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
 import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { consoleRequest } from '@/lib/server/testing/console-request';
 import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';

@@ -1,0 +1,84 @@
+// The day-two API's answers (`/api/operators…`), shared by the route handlers that make them and
+// the pages that show them. Types only.
+import type { GraphView } from '../hub/catalog-types';
+import type { ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import type { Condition } from '../olm/resources/common';
+import type { CsvDescription } from '../olm/resources/csv-description';
+import type { Subscription } from '../olm/resources/subscription';
+import type { CsvDisplayStatus } from '../olm/status/csv-status';
+import type { InstalledOperatorRow } from '../olm/status/installed-operators';
+import type { InstallPlanSummary } from '../olm/status/install-plan-status';
+import type { ConditionRow, UpgradeStatus } from '../olm/status/subscription-status';
+
+export type { InstalledOperatorRow };
+
+export interface InstalledOperatorsResponse {
+  namespace: string | null;
+  copiedCsvsDisabled: boolean;
+  /** Rows that are copies (namespace view only). */
+  copies: number;
+  operators: InstalledOperatorRow[];
+}
+
+export interface ChannelOption {
+  name: string;
+  current: boolean;
+  /** Whether OLM can move the installed CSV to this channel (it is there, or an entry upgrades from it). */
+  allowed: boolean;
+  reason?: string;
+  /** The CSV OLM would upgrade to in that channel. */
+  next?: string;
+}
+
+export interface OperatorDetails {
+  csv: ClusterServiceVersion;
+  description: CsvDescription;
+  status: CsvDisplayStatus;
+  copiedFrom?: string;
+  subscription?: {
+    object: Subscription;
+    conditions: ConditionRow[];
+    upgrade: UpgradeStatus;
+    /** The package's channels and whether OLM can move this operator to each, from the catalog's graph. */
+    channels?: ChannelOption[];
+  };
+  /** The health of the Subscription's catalog, when the person may read the CatalogSource. */
+  catalog?: { namespace: string; name: string; state: string; healthy: boolean; lastConnect?: string; explanation: string };
+  installPlans: { name: string; summary: InstallPlanSummary; createdAt?: string; resourceVersion?: string }[];
+  operatorGroup?: { name: string; targets: 'all' | string[]; createdByConsole: boolean; conditions?: Condition[] };
+  events: { type?: string; reason?: string; message?: string; object: string; count?: number; lastTimestamp?: string }[];
+  /** The path OLM walks from the installed CSV to the channel head, when the catalog is readable. */
+  updatePath?: GraphView['path'] & { channel: string; head?: string; edgesKnown: boolean };
+  updatePathProblem?: string;
+}
+
+export interface OperandRef {
+  apiVersion: string;
+  kind: string;
+  plural: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface UninstallPreview {
+  namespace: string;
+  csv: string;
+  displayName: string;
+  subscription?: string;
+  /** Copies OLM removes with the CSV. */
+  copies: number;
+  uninstallMessage?: string;
+  operandDeleteDisabled: boolean;
+  removes: string[];
+  stays: string[];
+  operands: { total: number; byNamespace: Record<string, OperandRef[]>; problems: string[] };
+  operatorGroup?: { name: string; createdByConsole: boolean; lastOperator: boolean };
+}
+
+export interface UninstallStep {
+  kind: string;
+  name: string;
+  namespace?: string;
+  outcome: 'deleted' | 'already-gone' | 'failed' | 'not-done';
+  message?: string;
+}
