@@ -21,6 +21,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/operatorhub" className="text-sm text-slate-200 hover:text-white">
               OperatorHub
             </Link>
+            <Link href="/operators" className="text-sm text-slate-200 hover:text-white">
+              Installed Operators
+            </Link>
+            <Link href="/catalogsources" className="text-sm text-slate-200 hover:text-white">
+              Catalog sources
+            </Link>
           </nav>
         </header>
         <main className="mx-auto max-w-7xl px-6 py-8">

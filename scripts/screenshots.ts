@@ -6,7 +6,9 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser';
 import { startConsole } from '../e2e/support/console-server';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe } from '../lib/server/testing/cluster';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
+import { clientAs, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
 
 const out = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const filters = process.argv.slice(2);
@@ -15,6 +17,31 @@ const filters = process.argv.slice(2);
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => [...document.images].every((i) => i.complete));
   await page.waitForTimeout(300);
+}
+
+type Sb = Awaited<ReturnType<typeof withSandbox>>;
+let dayTwo: Promise<{ csv: string; pending: string }> | undefined;
+
+/**
+ * The day-two shots' cluster: CertWarden for all namespaces, and PgPilot in "ops-db" under
+ * Manual approval, installed two versions back with its next upgrade waiting for approval.
+ */
+function prepareDayTwo(sb: Sb): Promise<{ csv: string; pending: string }> {
+  dayTwo ??= (async () => {
+    const kube = clientAs(sb, 'admin');
+    const sub = (ns: string, name: string) => kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
+    await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+    await subscribe(kube, { namespace: 'ops-db', package: 'pgpilot', channel: 'fast', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['ops-db'] });
+    const first = await waitFor('the first plan', async () => (await sub('ops-db', 'pgpilot')).status?.installPlanRef?.name);
+    const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'ops-db');
+    await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
+    const csv = await waitFor('pgpilot installed', async () => (await sub('ops-db', 'pgpilot')).status?.installedCSV);
+    await waitForCsv(kube, 'ops-db', csv);
+    await waitForCsv(kube, 'operators', await waitFor('certwarden installed', async () => (await sub('operators', 'certwarden')).status?.installedCSV));
+    const pending = await waitFor('the next plan', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'ops-db' })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name);
+    return { csv, pending };
+  })();
+  return dayTwo;
 }
 
 interface Shot {
@@ -61,6 +88,62 @@ const shots: Shot[] = [
       await subscribe(clientAs(sb, 'admin'), { namespace: 'pg', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['pg'] });
       await page.goto(`${url}/installs/pg/pgpilot`);
       await page.getByRole('heading', { name: /Approve InstallPlan/ }).waitFor({ timeout: 20_000 });
+      await settle(page);
+    },
+  },
+  {
+    name: 'operators-list',
+    take: async (page, url, sb) => {
+      await prepareDayTwo(sb);
+      await page.goto(`${url}/operators`);
+      await page.getByRole('table', { name: 'Installed operators' }).getByText('1 requires approval').waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'operators-copied',
+    take: async (page, url, sb) => {
+      await prepareDayTwo(sb);
+      await page.goto(`${url}/operators?namespace=team1`);
+      await page.getByText('Copied from').first().waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'operator-subscription',
+    take: async (page, url, sb) => {
+      const { csv } = await prepareDayTwo(sb);
+      await page.goto(`${url}/operators/ops-db/${csv}?tab=subscription`);
+      await page.getByRole('heading', { name: 'Waiting for approval' }).waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'installplan',
+    take: async (page, url, sb) => {
+      const { pending } = await prepareDayTwo(sb);
+      await page.goto(`${url}/installplans/ops-db/${pending}`);
+      await page.getByRole('button', { name: 'Approve' }).waitFor();
+      await page.getByRole('button', { name: /View manifest of pgpilot/ }).first().click();
+      await settle(page);
+    },
+  },
+  {
+    name: 'uninstall-dialog',
+    take: async (page, url, sb) => {
+      const { csv } = await prepareDayTwo(sb);
+      await clientAs(sb, 'admin').create({ group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' }, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'orders', namespace: 'ops-db' }, spec: { instances: 3 } }).catch(() => undefined);
+      await page.goto(`${url}/operators/ops-db/${csv}`);
+      await page.getByRole('button', { name: 'Uninstall' }).click();
+      await page.getByRole('dialog').getByText('PostgresCluster orders').waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'catalog-sources',
+    take: async (page, url) => {
+      await page.goto(`${url}/catalogsources`);
+      await page.getByRole('list', { name: 'Catalog sources' }).waitFor();
       await settle(page);
     },
   },

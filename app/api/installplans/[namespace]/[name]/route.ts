@@ -1,5 +1,6 @@
 // GET /api/installplans/<namespace>/<name>: the plan, its summary, the Subscriptions it belongs
 // to (colocated operators share plans), and its steps grouped by kind with their manifests.
+import type { InstallPlanDetails } from '@/lib/api/install-plans';
 import { errorResponse } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
@@ -27,10 +28,8 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const { client } = requestClient(req);
     const [plan, subs] = await Promise.all([client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace), client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })]);
     const groups = groupSteps(plan).map((g) => ({ ...g, steps: g.steps.map((s) => ({ ...s, manifest: parseStepManifest(s) })) }));
-    return Response.json(
-      { plan: trimmed(plan), summary: installPlanSummary(plan), subscriptions: planOwners(plan, subs.items), denied: deniedOf(plan), stepGroups: groups },
-      { headers: { 'Cache-Control': 'no-store' } },
-    );
+    const body: InstallPlanDetails = { plan: trimmed(plan), summary: installPlanSummary(plan), subscriptions: planOwners(plan, subs.items), denied: deniedOf(plan), stepGroups: groups };
+    return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
   }

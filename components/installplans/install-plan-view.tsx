@@ -1,0 +1,127 @@
+'use client';
+// One InstallPlan: phase, approval, the CSVs it installs and every operator it touches, its steps
+// grouped by kind with each step's status and manifest; Approve and Deny. A plan that changed
+// since it was read (approved by someone else, replaced) is reloaded, and the page says so.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { Fragment, useState } from 'react';
+import type { DenyAnswer, InstallPlanDetails } from '@/lib/api/install-plans';
+import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
+import { useLiveRefresh } from '@/lib/client/live';
+import { usePermission } from '@/lib/client/permissions';
+import { Badge } from '../common/badges';
+import { ErrorNotice } from '../common/notice';
+import { YamlBlock } from '../common/yaml-block';
+
+const GROUP_TITLES: Record<string, string> = { ClusterServiceVersion: 'ClusterServiceVersions', CustomResourceDefinition: 'CustomResourceDefinitions', RBAC: 'RBAC and service accounts', Subscription: 'Subscriptions', Other: 'Other resources' };
+
+export function InstallPlanView({ namespace, name }: { namespace: string; name: string }) {
+  const key = ['installplan', namespace, name];
+  const qc = useQueryClient();
+  const plan = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<InstallPlanDetails>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal) });
+  const done = plan.data?.summary.done ?? false;
+  useLiveRefresh(key, namespace, ['installplans', 'subscriptions'], !done && !plan.error);
+  const perm = usePermission(namespace, 'approveInstallPlan');
+  const [stale, setStale] = useState<string | undefined>();
+  const [open, setOpen] = useState<string | undefined>();
+  const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion });
+  const onError = (err: Error) => {
+    // 409: the plan moved on since this page read it; read it again and say what happened.
+    if (err instanceof ApiClientError && err.code === 409) setStale(err.message);
+    void qc.invalidateQueries({ queryKey: key });
+  };
+  const approve = useMutation({ mutationFn: () => act('approve'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
+  const deny = useMutation({ mutationFn: () => act('deny'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
+
+  if (plan.error) return <ErrorNotice error={plan.error} what={`InstallPlan ${namespace}/${name} could not be read`} />;
+  if (!plan.data) return <p role="status">Loading InstallPlan {name}…</p>;
+  const { summary, subscriptions, stepGroups, denied } = plan.data;
+  const blocked = perm.allowed === false ? `You may not approve InstallPlans in ${namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined;
+
+  return (
+    <article className="space-y-5">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>Installed Operators</Link> / InstallPlan {name}
+      </nav>
+      <header className="space-y-1">
+        <h1 className="text-2xl font-bold">InstallPlan {name}</h1>
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <Badge tone={summary.needsApproval ? 'warning' : summary.phase === 'Failed' ? 'error' : summary.done ? 'ok' : 'info'}>{summary.label}</Badge>
+          <span>{summary.manual ? 'Manual approval' : 'Automatic approval'}{summary.approved ? ', approved' : ''}</span>
+          <span className="text-slate-600">in {namespace}</span>
+        </p>
+        <p className="text-sm">Installs {summary.csvNames.join(', ') || 'nothing named yet'}.</p>
+        {subscriptions.length > 0 && (
+          <p className="text-sm">
+            {subscriptions.length > 1 ? `Shared by ${subscriptions.length} operators (OLM plans colocated operators together): ` : 'For subscription '}
+            {subscriptions.join(', ')}.
+          </p>
+        )}
+        {summary.message && <p className="text-sm text-red-800">{summary.message}</p>}
+      </header>
+      {stale && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">The plan changed since this page read it, so nothing was done: {stale}. It has been read again; check it and act again if you still want to.</p>}
+      {denied && summary.needsApproval && (
+        <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">
+          Denied{denied.by ? ` by ${denied.by}` : ''}{denied.at ? ` at ${new Date(denied.at).toLocaleString()}` : ''}: it stays unapproved, OLM installs nothing from it and the operators stay on their current versions.
+        </p>
+      )}
+      {deny.isSuccess && <p role="status" className="text-sm">{deny.data.explanation}</p>}
+      {summary.needsApproval && (
+        <div className="space-y-1">
+          <div className="flex gap-3">
+            <button type="button" disabled={!!blocked || approve.isPending} onClick={() => approve.mutate()} className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+              Approve
+            </button>
+            <button type="button" disabled={!!blocked || deny.isPending || !!denied} onClick={() => deny.mutate()} className="rounded border border-slate-300 px-4 py-1.5 disabled:text-slate-400">
+              Deny
+            </button>
+          </div>
+          {blocked && <p className="text-xs text-slate-600">{blocked}</p>}
+          <p className="text-xs text-slate-600">Approve lets OLM create everything below. Deny records that you refused it; OLM has no &quot;denied&quot; state, so the plan stays waiting and nothing is installed from it.</p>
+        </div>
+      )}
+      {(approve.error && !stale) && <ErrorNotice error={approve.error} what="Approving failed" />}
+      {(deny.error && !stale) && <ErrorNotice error={deny.error} what="Denying failed" />}
+
+      {stepGroups.map((g) => (
+        <section key={g.group} aria-labelledby={`group-${g.group}`} className="space-y-1">
+          <h2 id={`group-${g.group}`} className="text-lg font-semibold">
+            {GROUP_TITLES[g.group] ?? g.group} <span className="text-sm font-normal text-slate-600">({g.done} of {g.steps.length} done)</span>
+          </h2>
+          <table aria-label={GROUP_TITLES[g.group] ?? g.group} className="w-full table-fixed border-collapse text-sm">
+            <colgroup><col className="w-56" /><col /><col className="w-28" /><col className="w-72" /></colgroup>
+            <tbody>
+              {g.steps.map((s, i) => {
+                const id = `${g.group}-${i}`;
+                return (
+                  <Fragment key={id}>
+                    <tr className="border-b border-slate-100 align-top">
+                      <td className="py-1.5 pr-3">{s.resource.kind}</td>
+                      <td className="break-all py-1.5 pr-3 font-medium">{s.resource.name}</td>
+                      <td className="py-1.5 pr-3"><Badge tone={s.status === 'Created' || s.status === 'Present' ? 'ok' : s.status === 'Unknown' || s.status === 'NotPresent' ? 'neutral' : 'info'}>{s.status}</Badge></td>
+                      <td className="py-1.5">
+                        <button type="button" className="text-sky-700 underline" aria-expanded={open === id} onClick={() => setOpen(open === id ? undefined : id)}>
+                          {open === id ? 'Hide manifest' : `View manifest of ${s.resource.name}`}
+                        </button>
+                      </td>
+                    </tr>
+                    {open === id && (
+                      <tr>
+                        <td colSpan={4} className="pb-3">
+                          {s.manifest.form === 'object' && <YamlBlock object={s.manifest.object} label={`${s.resource.kind} ${s.resource.name}`} />}
+                          {s.manifest.form === 'reference' && <p className="text-xs">Unpacked from the bundle into ConfigMap {s.manifest.reference.namespace}/{s.manifest.reference.name}.</p>}
+                          {s.manifest.form === 'missing' && <p className="text-xs text-slate-600">OLM has not attached a manifest to this step.</p>}
+                          {s.manifest.form === 'invalid' && <p className="text-xs text-red-800">The manifest could not be read: {s.manifest.error}</p>}
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </article>
+  );
+}

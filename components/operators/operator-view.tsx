@@ -1,0 +1,177 @@
+'use client';
+// One installed operator, live, in tabs: Details, Subscription, InstallPlans, YAML, Events; and
+// Uninstall. A copied CSV says where the operator really is and links there.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import type { OperatorDetails } from '@/lib/api/operators';
+import { apiGet } from '@/lib/client/api';
+import { useLiveRefresh } from '@/lib/client/live';
+import { usePermission } from '@/lib/client/permissions';
+import { Badge, upgradeTone } from '../common/badges';
+import { ConditionsTable } from '../common/conditions-table';
+import { Markdown } from '../common/markdown';
+import { ErrorNotice, Warning } from '../common/notice';
+import { YamlBlock } from '../common/yaml-block';
+import { CreateInstance } from './create-instance';
+import { operatorHref } from './operators-list';
+import { SubscriptionTab } from './subscription-tab';
+import { UninstallDialog } from './uninstall-dialog';
+
+const TABS = [
+  { key: 'details', label: 'Details' },
+  { key: 'subscription', label: 'Subscription' },
+  { key: 'installplans', label: 'InstallPlans' },
+  { key: 'yaml', label: 'YAML' },
+  { key: 'events', label: 'Events' },
+] as const;
+type Tab = (typeof TABS)[number]['key'];
+
+export function OperatorView({ namespace, name }: { namespace: string; name: string }) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const qc = useQueryClient();
+  const tab = (TABS.find((t) => t.key === params.get('tab'))?.key ?? 'details') as Tab;
+  const key = ['operator', namespace, name];
+  const details = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<OperatorDetails>(`/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal) });
+  const live = useLiveRefresh(key, namespace, ['clusterserviceversions', 'subscriptions', 'installplans', 'operatorgroups', 'events'], !details.error);
+  const uninstallPerm = usePermission(namespace, 'uninstall');
+  const [uninstalling, setUninstalling] = useState(false);
+
+  if (details.error) return <ErrorNotice error={details.error} what={`Operator ${namespace}/${name} could not be read`} />;
+  if (!details.data) return <p role="status">Loading {name}…</p>;
+  const d = details.data;
+  const desc = d.description;
+  const choose = (t: Tab) => router.replace(`?tab=${t}`, { scroll: false });
+  const uninstallBlocked = uninstallPerm.allowed === false ? `You may not uninstall in ${namespace}: ${uninstallPerm.reason ?? 'the cluster refused'}` : undefined;
+
+  return (
+    <article className="space-y-5">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>Installed Operators</Link> / {desc.displayName || name}
+      </nav>
+      <header className="flex flex-wrap items-start gap-4">
+        <div className="mr-auto">
+          <h1 className="text-2xl font-bold">{desc.displayName || name}</h1>
+          <p className="text-slate-600">
+            {desc.version ?? name} provided by {desc.provider.name || 'an unnamed provider'} · in {namespace}
+          </p>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
+            <Badge tone={d.status.severity} title={d.status.detail}>{d.status.label}</Badge>
+            {d.subscription && <Badge tone={upgradeTone(d.subscription.upgrade.kind)} title={d.subscription.upgrade.detail}>{d.subscription.upgrade.label}</Badge>}
+            {live === 'reconnecting' && <span role="status" className="text-amber-800">Reconnecting to the cluster…</span>}
+          </p>
+        </div>
+        {!d.copiedFrom && (
+          <div className="flex flex-col items-end gap-1">
+            <button type="button" disabled={!!uninstallBlocked} aria-describedby={uninstallBlocked ? 'uninstall-blocked' : undefined} onClick={() => setUninstalling(true)} className="rounded border border-red-300 px-4 py-1.5 font-semibold text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400">
+              Uninstall
+            </button>
+            {uninstallBlocked && <p id="uninstall-blocked" className="max-w-xs text-right text-xs text-slate-600">{uninstallBlocked}</p>}
+          </div>
+        )}
+      </header>
+      {d.copiedFrom && (
+        <Warning title="A copy">
+          OLM copied this CSV into {namespace} because the operator installed in <Link className="underline" href={operatorHref(d.copiedFrom, name)}>{d.copiedFrom}</Link> watches this namespace. Manage it there.
+        </Warning>
+      )}
+      {d.status.severity !== 'ok' && <p className="text-sm text-slate-700">{d.status.detail}{d.status.message ? ` OLM says: ${d.status.message}` : ''}</p>}
+
+      <div role="tablist" aria-label="Operator" className="flex gap-1 border-b border-slate-300">
+        {TABS.filter((t) => t.key !== 'subscription' || d.subscription).map((t) => (
+          <button key={t.key} role="tab" id={`tab-${t.key}`} aria-selected={tab === t.key} aria-controls="tab-panel" type="button" onClick={() => choose(t.key)} className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${tab === t.key ? 'border-sky-700 font-semibold text-sky-800' : 'border-transparent text-slate-600 hover:text-slate-900'}`}>
+            {t.label}
+            {t.key === 'installplans' && d.subscription?.upgrade.pendingApproval.length ? ` (${d.subscription.upgrade.pendingApproval.length} waiting)` : ''}
+          </button>
+        ))}
+      </div>
+      <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="min-h-40">
+        {tab === 'details' && (
+          <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+            <div className="space-y-5">
+              {desc.description ? <Markdown source={desc.description} /> : <p className="text-slate-600">No description.</p>}
+              <section aria-labelledby="provided-title" className="space-y-2">
+                <h2 id="provided-title" className="text-lg font-semibold">Provided APIs</h2>
+                {desc.providedApis.length === 0 && <p className="text-sm text-slate-600">None.</p>}
+                {desc.providedApis.map((api) => {
+                  const example = desc.examples.find((e) => e.kind === api.kind && e.apiVersion === `${api.group}/${api.version}`);
+                  return (
+                    <div key={api.name} className="rounded border border-slate-200 p-3">
+                      <p className="font-medium">{api.displayName || api.kind} <span className="text-xs text-slate-500">{api.group}/{api.version}</span></p>
+                      {api.description && <p className="text-sm text-slate-700">{api.description}</p>}
+                      {example && !d.copiedFrom && <CreateInstance namespace={namespace} csv={name} kind={api.kind} example={example} />}
+                    </div>
+                  );
+                })}
+              </section>
+              <section aria-labelledby="csv-conditions-title">
+                <h2 id="csv-conditions-title" className="mb-1 text-lg font-semibold">Status history</h2>
+                <ConditionsTable rows={[...((d.csv.status as { conditions?: { phase?: string; reason?: string; message?: string; lastTransitionTime?: string }[] } | undefined)?.conditions ?? [])].reverse()} label="CSV status history" first="Phase" />
+              </section>
+            </div>
+            <dl className="space-y-2 text-sm">
+              <div><dt className="text-slate-600">Version</dt><dd>{desc.version ?? '—'}</dd></div>
+              <div><dt className="text-slate-600">Provider</dt><dd>{desc.provider.name || '—'}</dd></div>
+              <div><dt className="text-slate-600">Capability level</dt><dd>{desc.capability || '—'}</dd></div>
+              <div><dt className="text-slate-600">Managed namespaces</dt><dd>{d.operatorGroup ? (d.operatorGroup.targets === 'all' ? 'All namespaces' : d.operatorGroup.targets.join(', ')) : '—'}</dd></div>
+              <div><dt className="text-slate-600">OperatorGroup</dt><dd>{d.operatorGroup ? `${d.operatorGroup.name}${d.operatorGroup.createdByConsole ? ' (created by the console)' : ''}` : 'none'}</dd></div>
+              {desc.containerImage && <div><dt className="text-slate-600">Container image</dt><dd className="break-all">{desc.containerImage}</dd></div>}
+            </dl>
+          </div>
+        )}
+        {tab === 'subscription' && d.subscription && <SubscriptionTab details={d} namespace={namespace} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />}
+        {tab === 'installplans' && (
+          d.installPlans.length === 0 ? <p className="text-sm text-slate-600">No InstallPlans in {namespace}.</p> : (
+            <table aria-label="InstallPlans" className="w-full border-collapse text-sm">
+              <thead>
+                <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Name</th><th className="py-1.5 pr-3">Phase</th><th className="py-1.5 pr-3">Approval</th><th className="py-1.5 pr-3">Installs</th><th className="py-1.5">Created</th></tr>
+              </thead>
+              <tbody>
+                {d.installPlans.map((p) => (
+                  <tr key={p.name} className="border-b border-slate-100">
+                    <td className="py-1.5 pr-3"><Link className="text-sky-700 underline" href={`/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(p.name)}`}>{p.name}</Link></td>
+                    <td className="py-1.5 pr-3"><Badge tone={p.summary.needsApproval ? 'warning' : p.summary.phase === 'Failed' ? 'error' : p.summary.done ? 'ok' : 'info'}>{p.summary.label}</Badge></td>
+                    <td className="py-1.5 pr-3">{p.summary.manual ? 'Manual' : 'Automatic'}{p.summary.approved ? ', approved' : ''}</td>
+                    <td className="py-1.5 pr-3">{p.summary.csvNames.join(', ')}</td>
+                    <td className="py-1.5 text-xs text-slate-600">{p.createdAt ? new Date(p.createdAt).toLocaleString() : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        )}
+        {tab === 'yaml' && (
+          <div className="space-y-4">
+            <h2 className="font-semibold">ClusterServiceVersion {name}</h2>
+            <YamlBlock object={d.csv} label="CSV YAML" />
+            {d.subscription && (
+              <>
+                <h2 className="font-semibold">Subscription {d.subscription.object.metadata?.name}</h2>
+                <YamlBlock object={d.subscription.object} label="Subscription YAML" />
+              </>
+            )}
+          </div>
+        )}
+        {tab === 'events' && (
+          d.events.length === 0 ? <p className="text-sm text-slate-600">No events about these objects.</p> : (
+            <table aria-label="Events" className="w-full border-collapse text-sm">
+              <thead>
+                <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Type</th><th className="py-1.5 pr-3">Reason</th><th className="py-1.5 pr-3">Object</th><th className="py-1.5 pr-3">Message</th><th className="py-1.5">Last seen</th></tr>
+              </thead>
+              <tbody>
+                {d.events.map((e, i) => (
+                  <tr key={i} className="border-b border-slate-100 align-top">
+                    <td className="py-1.5 pr-3">{e.type}</td><td className="py-1.5 pr-3">{e.reason}</td><td className="py-1.5 pr-3">{e.object}</td><td className="py-1.5 pr-3">{e.message}{e.count && e.count > 1 ? ` (×${e.count})` : ''}</td><td className="py-1.5 text-xs text-slate-600">{e.lastTimestamp ? new Date(e.lastTimestamp).toLocaleString() : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        )}
+      </section>
+      {uninstalling && <UninstallDialog namespace={namespace} csv={name} onClose={() => setUninstalling(false)} onDone={() => router.push(`/operators?namespace=${encodeURIComponent(namespace)}`)} />}
+    </article>
+  );
+}

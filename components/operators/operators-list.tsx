@@ -1,0 +1,211 @@
+'use client';
+// Installed Operators: one row per operator (or per Subscription still installing) in a namespace
+// or the whole cluster, live. In one namespace an operator that is only OLM's copy says where it
+// comes from; across all namespaces copies are folded into their source's count, never listed.
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useMemo, useState } from 'react';
+import type { InstalledOperatorRow, InstalledOperatorsResponse } from '@/lib/api/operators';
+import { apiGet } from '@/lib/client/api';
+import { useLiveRefresh } from '@/lib/client/live';
+import { usePermission } from '@/lib/client/permissions';
+import { Badge, upgradeTone } from '../common/badges';
+import { ErrorNotice } from '../common/notice';
+import { NamespaceSelect } from './namespace-select';
+import { UninstallDialog } from './uninstall-dialog';
+
+type Sort = 'name' | 'namespace' | 'status' | 'updated';
+
+export function operatorHref(namespace: string, csv: string, tab?: string): string {
+  return `/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}${tab ? `?tab=${tab}` : ''}`;
+}
+
+function managed(row: InstalledOperatorRow): string {
+  if (row.managedNamespaces === 'all') return 'All namespaces';
+  if (!row.managedNamespaces) return '—';
+  return row.managedNamespaces.join(', ') || '—';
+}
+
+export function OperatorsList() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const namespace = params.get('namespace') ?? '';
+  const [text, setText] = useState('');
+  const [status, setStatus] = useState('');
+  const [catalog, setCatalog] = useState('');
+  const [sort, setSort] = useState<Sort>('name');
+  const [showCopies, setShowCopies] = useState(true);
+  const [uninstalling, setUninstalling] = useState<InstalledOperatorRow | undefined>();
+  const key = ['operators', namespace];
+  const list = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<InstalledOperatorsResponse>(`/api/operators${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal) });
+  // Cluster-wide, only the operators' own CSVs are watched: copies would stream by the thousand.
+  const live = useLiveRefresh(key, namespace || undefined, [namespace ? 'clusterserviceversions' : 'operatorcsvs', 'subscriptions', 'installplans']);
+
+  const rows = list.data?.operators;
+  const statuses = useMemo(() => [...new Set((rows ?? []).map((r) => r.status.label))].sort(), [rows]);
+  const catalogs = useMemo(() => [...new Set((rows ?? []).flatMap((r) => (r.subscription ? [`${r.subscription.catalog.namespace}/${r.subscription.catalog.name}`] : [])))].sort(), [rows]);
+  const shown = useMemo(() => {
+    const t = text.trim().toLowerCase();
+    const out = (rows ?? []).filter(
+      (r) =>
+        (showCopies || !r.copiedFrom) &&
+        (!t || `${r.displayName} ${r.csvName ?? ''} ${r.subscription?.package ?? ''}`.toLowerCase().includes(t)) &&
+        (!status || r.status.label === status) &&
+        (!catalog || (r.subscription && `${r.subscription.catalog.namespace}/${r.subscription.catalog.name}` === catalog)),
+    );
+    const by: Record<Sort, (a: InstalledOperatorRow, b: InstalledOperatorRow) => number> = {
+      name: (a, b) => a.displayName.localeCompare(b.displayName) || a.namespace.localeCompare(b.namespace),
+      namespace: (a, b) => a.namespace.localeCompare(b.namespace) || a.displayName.localeCompare(b.displayName),
+      status: (a, b) => a.status.label.localeCompare(b.status.label) || a.displayName.localeCompare(b.displayName),
+      updated: (a, b) => (b.lastUpdated ?? '').localeCompare(a.lastUpdated ?? ''),
+    };
+    return out.sort(by[sort]);
+  }, [rows, text, status, catalog, sort, showCopies]);
+
+  const setNamespace = (ns: string) => router.replace(ns ? `/operators?namespace=${encodeURIComponent(ns)}` : '/operators', { scroll: false });
+
+  return (
+    <section aria-labelledby="operators-title" className="space-y-4">
+      <div className="flex flex-wrap items-end gap-4">
+        <h1 id="operators-title" className="mr-auto text-2xl font-bold">
+          Installed Operators
+        </h1>
+        <NamespaceSelect value={namespace} onChange={setNamespace} />
+      </div>
+      <div className="flex flex-wrap items-end gap-4 text-sm">
+        <label className="flex flex-col">
+          <span className="font-medium text-slate-700">Filter by name</span>
+          <input type="search" value={text} onChange={(e) => setText(e.target.value)} className="w-56 rounded border border-slate-300 px-2 py-1.5" />
+        </label>
+        <div className="flex flex-col">
+          <label htmlFor="filter-status" className="font-medium text-slate-700">Status</label>
+          <select id="filter-status" value={status} onChange={(e) => setStatus(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            <option value="">Any</option>
+            {statuses.map((s) => <option key={s}>{s}</option>)}
+          </select>
+        </div>
+        <div className="flex flex-col">
+          <label htmlFor="filter-catalog" className="font-medium text-slate-700">Catalog</label>
+          <select id="filter-catalog" value={catalog} onChange={(e) => setCatalog(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            <option value="">Any</option>
+            {catalogs.map((c) => <option key={c}>{c}</option>)}
+          </select>
+        </div>
+        <div className="flex flex-col">
+          <label htmlFor="sort-operators" className="font-medium text-slate-700">Sort by</label>
+          <select id="sort-operators" value={sort} onChange={(e) => setSort(e.target.value as Sort)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            <option value="name">Name</option>
+            <option value="namespace">Namespace</option>
+            <option value="status">Status</option>
+            <option value="updated">Last updated</option>
+          </select>
+        </div>
+        {namespace && (
+          <label className="flex items-center gap-2 pb-1.5">
+            <input type="checkbox" checked={showCopies} onChange={(e) => setShowCopies(e.target.checked)} /> Show copied operators
+          </label>
+        )}
+        {live === 'reconnecting' && <p role="status" className="pb-1.5 text-amber-800">Reconnecting to the cluster: the list may be behind.</p>}
+      </div>
+
+      {list.data?.copiedCsvsDisabled && (
+        <p role="note" className="rounded border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          Copied CSVs are disabled on this cluster (OLMConfig <code>spec.features.disableCopiedCSVs</code>): operators installed for all namespaces do not appear in each namespace, and a namespace&apos;s users see only what is installed in it.
+        </p>
+      )}
+      {list.error && <ErrorNotice error={list.error} what="Installed operators could not be read" />}
+      {list.isPending && <p role="status">Loading installed operators…</p>}
+      {rows && (
+        <>
+          <p role="status" className="text-sm text-slate-600">
+            {shown.length} of {rows.length} operators{namespace && list.data?.copies ? ` (${list.data.copies} copied here)` : ''}
+          </p>
+          {shown.length === 0 ? (
+            <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
+              {rows.length === 0 ? `No operators are installed${namespace ? ` in ${namespace}` : ''}. ` : 'No operator matches these filters.'}
+              {rows.length === 0 && <Link className="text-sky-700 underline" href="/operatorhub">Browse OperatorHub</Link>}
+            </p>
+          ) : (
+            <table className="w-full border-collapse text-sm" aria-label="Installed operators">
+              <thead>
+                <tr className="border-b border-slate-300 text-left text-slate-600">
+                  <th className="py-2 pr-3">Name</th>
+                  <th className="py-2 pr-3">Namespace</th>
+                  <th className="py-2 pr-3">Managed namespaces</th>
+                  <th className="py-2 pr-3">Status</th>
+                  <th className="py-2 pr-3">Upgrade</th>
+                  <th className="py-2 pr-3">Last updated</th>
+                  <th className="py-2"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((r) => <OperatorRow key={r.key} row={r} onUninstall={setUninstalling} />)}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+      {uninstalling?.csvName && <UninstallDialog namespace={uninstalling.namespace} csv={uninstalling.csvName} onClose={() => setUninstalling(undefined)} />}
+    </section>
+  );
+}
+
+function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninstall: (r: InstalledOperatorRow) => void }) {
+  const perm = usePermission(row.copiedFrom ? undefined : row.namespace, 'uninstall');
+  const name = row.csvName ? <Link className="font-medium text-sky-800 underline" href={operatorHref(row.namespace, row.csvName)}>{row.displayName}</Link> : row.subscription ? <Link className="font-medium text-sky-800 underline" href={`/installs/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.subscription.name)}`}>{row.displayName}</Link> : row.displayName;
+  return (
+    <tr className="border-b border-slate-200 align-top">
+      <td className="py-2 pr-3">
+        {name}
+        <div className="text-xs text-slate-600">
+          {row.version ? `${row.version}` : ''}
+          {row.provider ? ` by ${row.provider}` : ''}
+        </div>
+        {row.copiedFrom && row.csvName && (
+          <div className="text-xs">
+            Copied from{' '}
+            <Link className="text-sky-700 underline" href={operatorHref(row.copiedFrom, row.csvName)}>
+              {row.copiedFrom}
+            </Link>
+          </div>
+        )}
+        {!row.copiedFrom && row.copies.count > 0 && <div className="text-xs text-slate-600">{row.copies.count} copies in watched namespaces</div>}
+      </td>
+      <td className="py-2 pr-3">{row.namespace}</td>
+      <td className="py-2 pr-3">{managed(row)}</td>
+      <td className="py-2 pr-3">
+        <Badge tone={row.status.severity} title={row.status.detail}>{row.status.label}</Badge>
+        {row.status.severity !== 'ok' && <div className="mt-0.5 max-w-xs text-xs text-slate-600">{row.status.detail}</div>}
+      </td>
+      <td className="py-2 pr-3">
+        {row.upgrade ? (
+          row.upgrade.kind === 'requires-approval' && row.upgrade.pendingApproval[0] ? (
+            <Link href={`/installplans/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.upgrade.pendingApproval[0])}`} title={row.upgrade.detail}>
+              <Badge tone="warning">{row.upgrade.label}</Badge>
+            </Link>
+          ) : (
+            <Badge tone={upgradeTone(row.upgrade.kind)} title={row.upgrade.detail}>{row.upgrade.label}</Badge>
+          )
+        ) : (
+          '—'
+        )}
+      </td>
+      <td className="py-2 pr-3 text-xs text-slate-600">{row.lastUpdated ? new Date(row.lastUpdated).toLocaleString() : '—'}</td>
+      <td className="py-2 text-right">
+        {!row.copiedFrom && row.csvName && (
+          <button
+            type="button"
+            disabled={perm.allowed !== true}
+            title={perm.allowed === false ? `You may not uninstall in ${row.namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined}
+            aria-label={`Uninstall ${row.displayName} from ${row.namespace}`}
+            onClick={() => onUninstall(row)}
+            className="rounded border border-red-300 px-2 py-1 text-xs text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400"
+          >
+            Uninstall
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

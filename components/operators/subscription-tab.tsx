@@ -1,0 +1,160 @@
+'use client';
+// The Subscription of an installed operator: change channel (only those OLM can move to are
+// offered; the others say why) or approval (which OLM applies per namespace), the installed and
+// current CSV, the path to the channel head, the conditions, the catalog's health, and the
+// InstallPlans waiting for approval.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import type { OperatorDetails } from '@/lib/api/operators';
+import { apiWrite } from '@/lib/client/api';
+import { usePermission } from '@/lib/client/permissions';
+import { Badge, upgradeTone } from '../common/badges';
+import { ConditionsTable } from '../common/conditions-table';
+import { ErrorNotice } from '../common/notice';
+
+export function SubscriptionTab({ details, namespace, onChanged }: { details: OperatorDetails; namespace: string; onChanged: () => void }) {
+  const sub = details.subscription!;
+  const s = sub.object;
+  const perm = usePermission(namespace, 'changeSubscription');
+  const currentChannel = s.spec.channel ?? details.updatePath?.channel ?? '';
+  const currentApproval = s.spec.installPlanApproval ?? 'Automatic';
+  const [channel, setChannel] = useState(currentChannel);
+  const [approval, setApproval] = useState(currentApproval);
+  const qc = useQueryClient();
+  const save = useMutation({
+    mutationFn: (change: { channel?: string; approval?: string }) => apiWrite<{ warnings: string[] }>(`/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(s.metadata?.name ?? '')}`, 'PATCH', { ...change, resourceVersion: s.metadata?.resourceVersion }),
+    onSuccess: () => onChanged(),
+    onError: () => void qc.invalidateQueries({ queryKey: ['operator', namespace] }),
+  });
+  const chosen = sub.channels?.find((c) => c.name === channel);
+  const denied = perm.allowed === false ? `You may not change subscriptions in ${namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined;
+  const path = details.updatePath;
+
+  return (
+    <div className="space-y-6">
+      <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-600">Package</dt>
+        <dd>{s.spec.name} from {s.spec.sourceNamespace}/{s.spec.source}</dd>
+        <dt className="text-slate-600">Installed CSV</dt>
+        <dd>{s.status?.installedCSV ?? '—'}</dd>
+        <dt className="text-slate-600">Current CSV</dt>
+        <dd>{s.status?.currentCSV ?? '—'}</dd>
+        <dt className="text-slate-600">Upgrade status</dt>
+        <dd>
+          <Badge tone={upgradeTone(sub.upgrade.kind)}>{sub.upgrade.label}</Badge> <span className="text-slate-600">{sub.upgrade.detail}</span>
+        </dd>
+      </dl>
+
+      {denied && <p className="text-sm text-slate-600">{denied}</p>}
+      <form
+        aria-label="Change the update channel"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ channel });
+        }}
+      >
+        <div className="flex flex-col text-sm">
+          <label htmlFor="sub-channel" className="font-medium text-slate-700">Update channel</label>
+          <select id="sub-channel" value={channel} disabled={!!denied} onChange={(e) => setChannel(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            {(sub.channels ?? [{ name: currentChannel, current: true, allowed: true }]).map((c) => (
+              <option key={c.name} value={c.name} disabled={!c.allowed}>
+                {c.name}
+                {c.current ? ' (current)' : !c.allowed ? ' (OLM cannot move here)' : c.next ? ` (upgrades to ${c.next})` : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" disabled={!!denied || channel === currentChannel || save.isPending} className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+          Change channel
+        </button>
+        {chosen && !chosen.current && chosen.next && <p className="text-sm text-slate-600">OLM will upgrade to {chosen.next}{currentApproval === 'Manual' ? ' once you approve the plan' : ''}.</p>}
+      </form>
+      {sub.channels?.some((c) => !c.allowed) && (
+        <details className="text-sm text-slate-600">
+          <summary>Why some channels are not offered</summary>
+          <ul className="list-disc pl-5">{sub.channels.filter((c) => !c.allowed).map((c) => <li key={c.name}>{c.name}: {c.reason}</li>)}</ul>
+        </details>
+      )}
+      {!sub.channels && details.updatePathProblem && <p className="text-sm text-slate-600">Channels could not be checked: {details.updatePathProblem}.</p>}
+
+      <form
+        aria-label="Change the update approval"
+        className="space-y-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ approval });
+        }}
+      >
+        <fieldset className="flex flex-wrap items-center gap-4 text-sm" disabled={!!denied}>
+          <legend className="mb-1 font-medium text-slate-700">Update approval</legend>
+          {['Automatic', 'Manual'].map((a) => (
+            <label key={a} className="flex items-center gap-1.5">
+              <input type="radio" name="approval" value={a} checked={approval === a} onChange={() => setApproval(a as 'Automatic' | 'Manual')} /> {a}
+            </label>
+          ))}
+          <button type="submit" disabled={approval === currentApproval || save.isPending} className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+            Change approval
+          </button>
+        </fieldset>
+        <p className="text-xs text-slate-600">OLM makes one InstallPlan per namespace for every operator in it: with Manual approval on any Subscription in {namespace}, a plan that touches it waits for approval, for all the operators it carries.</p>
+      </form>
+      {save.isSuccess && <p role="status" className="text-sm text-emerald-800">Saved.{save.data.warnings.length ? ` ${save.data.warnings.join('. ')}.` : ''}</p>}
+      {save.error && <ErrorNotice error={save.error} what="The Subscription was not changed" />}
+
+      <section aria-labelledby="path-title" className="space-y-2">
+        <h3 id="path-title" className="font-semibold">Update path to the channel head</h3>
+        {path ? (
+          path.steps.length === 0 ? (
+            <p className="text-sm">{path.from} is the head of {path.channel}.</p>
+          ) : (
+            <ol aria-label="Update path" className="list-decimal pl-5 text-sm">
+              {path.steps.map((st) => (
+                <li key={`${st.from}-${st.to}`}>
+                  {st.from} → <strong>{st.to}</strong> <span className="text-slate-600">({st.via.join(', ')})</span>
+                </li>
+              ))}
+              {!path.reachesHead && <li className="text-amber-800">stops at {path.end}, short of the head {path.head}{path.error ? `: ${path.error}` : ''}</li>}
+            </ol>
+          )
+        ) : (
+          <p className="text-sm text-slate-600">{details.updatePathProblem ?? 'Unknown.'}</p>
+        )}
+        <Link className="text-sm text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}?channel=${encodeURIComponent(currentChannel)}&namespace=${encodeURIComponent(namespace)}`}>
+          The package in OperatorHub
+        </Link>
+      </section>
+
+      {details.catalog && (
+        <section aria-labelledby="catalog-title">
+          <h3 id="catalog-title" className="font-semibold">Catalog</h3>
+          <p className="text-sm">
+            <Badge tone={details.catalog.healthy ? 'ok' : 'error'}>{details.catalog.state}</Badge> {details.catalog.namespace}/{details.catalog.name}: {details.catalog.explanation}
+          </p>
+        </section>
+      )}
+
+      {sub.upgrade.pendingApproval.length > 0 && (
+        <section aria-labelledby="pending-title" className="rounded border border-amber-300 bg-amber-50 p-3">
+          <h3 id="pending-title" className="font-semibold">Waiting for approval</h3>
+          <ul className="text-sm">
+            {sub.upgrade.pendingApproval.map((n) => (
+              <li key={n}>
+                InstallPlan {n}:{' '}
+                <Link className="text-sky-700 underline" href={`/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(n)}`}>
+                  Preview and approve
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="conditions-title">
+        <h3 id="conditions-title" className="mb-1 font-semibold">Conditions</h3>
+        <ConditionsTable rows={sub.conditions} label="Subscription conditions" />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,220 @@
+// Installed Operators, operator details, InstallPlans, uninstall and catalog sources in Debian's
+// Chromium, against a production build and a sandbox with the demo catalog. What the browser did
+// is checked in the cluster with the Kubernetes API.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { KubeClient } from '../lib/k8s/client';
+import { isKubeError } from '../lib/k8s/errors';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
+import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
+import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { launchBrowser } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console-server';
+
+const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
+const PG = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+const OGS = { group: 'operators.coreos.com', version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' };
+
+describe('Installed operators, InstallPlans, uninstall, catalog sources', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let admin: RunningConsole;
+  let perUser: RunningConsole;
+  let browser: Browser;
+  let kube: KubeClient;
+
+  const sub = (ns: string, name: string) => kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
+  const installed = (ns: string, name: string) => waitFor(`${ns}/${name} installed`, async () => (await sub(ns, name)).status?.installedCSV);
+  const exists = async (t: typeof CSVS, name: string, ns?: string) => {
+    try {
+      await kube.get(t, name, ns);
+      return true;
+    } catch (err) {
+      if (isKubeError(err, 404)) return false;
+      throw err;
+    }
+  };
+
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 200 });
+    kube = clientAs(sb, 'admin');
+    // certwarden for all namespaces (copied everywhere); pgpilot in its own namespace; a second
+    // pgpilot under Manual approval, started two versions back.
+    await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+    await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
+    await subscribe(kube, { namespace: 'pgm', package: 'pgpilot', channel: 'fast', targets: ['pgm'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
+    await ensureNamespace(kube, 'team1');
+    const first = await waitFor('the first pgm plan', async () => (await sub('pgm', 'pgpilot')).status?.installPlanRef?.name);
+    const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'pgm');
+    await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
+    await waitForCsv(kube, 'operators', await installed('operators', 'certwarden'));
+    await waitForCsv(kube, 'pg', await installed('pg', 'pgpilot'));
+    await waitForCsv(kube, 'pgm', await installed('pgm', 'pgpilot'));
+    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
+    perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await admin?.stop();
+    await perUser?.stop();
+    await sb?.close();
+  });
+
+  const open = async (path: string, server = admin): Promise<Page> => {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await page.goto(`${server.url}${path}`);
+    return page;
+  };
+  const rows = (page: Page) => page.getByRole('table', { name: 'Installed operators' }).getByRole('row');
+
+  test('all namespaces: one row per operator, copies folded into a count; filters narrow it', async () => {
+    const page = await open('/operators');
+    await page.getByRole('table', { name: 'Installed operators' }).waitFor();
+    const cert = rows(page).filter({ hasText: 'CertWarden' });
+    assert.equal(await cert.count(), 1, 'the copies are not rows');
+    assert.match((await cert.textContent()) ?? '', /\d+ copies in watched namespaces/);
+    assert.match((await cert.textContent()) ?? '', /All namespaces/);
+    assert.equal(await rows(page).filter({ hasText: 'PgPilot' }).count(), 2);
+    await page.getByLabel('Filter by name').fill('cert');
+    await page.getByRole('status').filter({ hasText: /^1 of 3 operators/ }).waitFor();
+    await page.getByLabel('Filter by name').fill('');
+    await page.getByLabel('Sort by').selectOption('namespace');
+    assert.match((await rows(page).nth(1).textContent()) ?? '', /CertWarden.*operators/);
+    await page.close();
+  });
+
+  test('one namespace: an operator there only as a copy says so, links to its source, and can be hidden', async () => {
+    const page = await open('/operators?namespace=team1');
+    const copy = rows(page).filter({ hasText: 'CertWarden' });
+    await copy.waitFor();
+    assert.match((await copy.textContent()) ?? '', /Copied from operators/);
+    assert.equal(await copy.getByRole('button', { name: /Uninstall/ }).count(), 0, 'a copy is not uninstalled from here');
+    await page.getByLabel('Show copied operators').uncheck();
+    await page.getByText('No operator matches these filters.').waitFor();
+    await page.getByLabel('Show copied operators').check();
+    await copy.getByRole('link', { name: 'operators' }).click();
+    await page.waitForURL(/\/operators\/operators\/certwarden/);
+    await page.getByRole('heading', { level: 1, name: 'CertWarden' }).waitFor();
+    await page.close();
+  });
+
+  test('details: tabs; the subscription moves to another channel OLM allows', async () => {
+    const csv = await installed('pg', 'pgpilot');
+    const page = await open(`/operators/pg/${csv}`);
+    await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
+    assert.ok(await page.getByRole('heading', { name: 'Provided APIs' }).isVisible());
+    await page.getByRole('tab', { name: 'YAML' }).click();
+    await page.getByLabel('CSV YAML').waitFor();
+    assert.match((await page.getByLabel('CSV YAML').textContent()) ?? '', /kind: ClusterServiceVersion/);
+    await page.getByRole('tab', { name: 'Subscription' }).click();
+    await page.getByRole('table', { name: 'Subscription conditions' }).waitFor();
+    assert.match((await page.getByText(/is the head of stable/).textContent()) ?? '', /pgpilot.v1.4.0/);
+    const options = await page.getByLabel('Update channel', { exact: true }).locator('option').allTextContents();
+    assert.ok(options.some((o) => /^fast/.test(o)), `fast is offered: ${options.join(' | ')}`);
+    await page.getByLabel('Update channel', { exact: true }).selectOption('fast');
+    await page.getByRole('button', { name: 'Change channel' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.equal((await sub('pg', 'pgpilot')).spec.channel, 'fast');
+    await waitFor('the upgrade to 1.5.0', async () => ((await sub('pg', 'pgpilot')).status?.installedCSV === 'pgpilot.v1.5.0' ? true : undefined));
+    await page.close();
+  });
+
+  test('Manual approval: "1 requires approval", preview the plan, approve, the upgrade finishes; then deny the next', async () => {
+    const page = await open('/operators?namespace=pgm');
+    const row = rows(page).filter({ hasText: 'PgPilot' });
+    await row.getByText('1 requires approval').waitFor();
+    await row.getByRole('link', { name: '1 requires approval' }).click();
+    await page.getByRole('heading', { level: 1, name: /^InstallPlan / }).waitFor();
+    const planName = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('InstallPlan ', '');
+    assert.ok(await page.getByRole('heading', { name: /ClusterServiceVersions/ }).isVisible());
+    await page.getByRole('button', { name: /View manifest of pgpilot\.v1\./ }).first().click();
+    assert.match((await page.getByLabel(/^ClusterServiceVersion pgpilot/).textContent()) ?? '', /kind: ClusterServiceVersion/);
+    const before = (await sub('pgm', 'pgpilot')).status?.installedCSV;
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Complete').first().waitFor({ timeout: 20_000 });
+    assert.equal((await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, planName, 'pgm')).spec.approved, true);
+    const next = await waitFor('the upgrade installed', async () => {
+      const s = await sub('pgm', 'pgpilot');
+      return s.status?.installedCSV && s.status.installedCSV !== before ? s.status.installedCSV : undefined;
+    });
+    await waitForCsv(kube, 'pgm', next);
+
+    // The next upgrade waits again: deny it.
+    const nextPlan = await waitFor('the next plan waiting', async () => {
+      const plans = (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items;
+      return plans.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name;
+    });
+    await page.goto(`${admin.url}/installplans/pgm/${nextPlan}`);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.getByText(/stays unapproved/).first().waitFor();
+    const denied = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, nextPlan, 'pgm');
+    assert.equal(denied.spec.approved, false);
+    assert.ok(denied.metadata?.annotations?.['olm-console.io/denied'], 'who denied and when is recorded');
+    await page.close();
+  });
+
+  test('uninstall with operands: they go first, then the Subscription and CSV; CRDs and the OperatorGroup stay', async () => {
+    await kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'pg' }, spec: { instances: 1 } });
+    const csv = await installed('pg', 'pgpilot');
+    const page = await open(`/operators/pg/${csv}`);
+    await page.getByRole('button', { name: 'Uninstall' }).click();
+    const dialog = page.getByRole('dialog', { name: /Uninstall PgPilot/ });
+    await dialog.getByText('PostgresCluster main').waitFor();
+    await dialog.getByLabel(/Also delete these 1 operands/).check();
+    await dialog.getByRole('button', { name: 'Uninstall' }).click();
+    await dialog.getByText('PgPilot is uninstalled.').waitFor({ timeout: 20_000 });
+    assert.equal(await exists(PG, 'main', 'pg'), false, 'the operand is gone');
+    assert.equal(await exists(SUBSCRIPTION_TYPE as typeof CSVS, 'pgpilot', 'pg'), false);
+    assert.equal(await exists(CSVS, csv, 'pg'), false);
+    assert.equal(await exists(CRDS, 'postgresclusters.pgpilot.example.com'), true, 'CRDs stay');
+    assert.equal(await exists(OGS, 'pg-og', 'pg'), true, 'the OperatorGroup stays (not made by the console)');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.waitForURL(/\/operators\?namespace=pg$/);
+    await rows(page).filter({ hasText: 'CertWarden' }).waitFor();
+    assert.equal(await rows(page).filter({ hasText: 'PgPilot' }).count(), 0, 'the operator left the list; only the copy of CertWarden is in pg');
+    await page.close();
+  });
+
+  test('uninstall without operands leaves them, from the list', async () => {
+    await kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'kept', namespace: 'pgm' }, spec: { instances: 1 } });
+    const csv = await installed('pgm', 'pgpilot');
+    const page = await open('/operators?namespace=pgm');
+    await rows(page).filter({ hasText: 'PgPilot' }).getByRole('button', { name: 'Uninstall PgPilot from pgm' }).click();
+    const dialog = page.getByRole('dialog', { name: /Uninstall PgPilot/ });
+    await dialog.getByText('PostgresCluster kept').waitFor();
+    await dialog.getByRole('button', { name: 'Uninstall' }).click();
+    await dialog.getByText('PgPilot is uninstalled.').waitFor({ timeout: 20_000 });
+    assert.equal(await exists(CSVS, csv, 'pgm'), false);
+    assert.equal(await exists(PG, 'kept', 'pgm'), true, 'operands stay unless asked');
+    await page.close();
+  });
+
+  test('catalog sources: health, priority and packages', async () => {
+    const page = await open('/catalogsources');
+    const demo = page.getByRole('list', { name: 'Catalog sources' }).getByRole('listitem').filter({ hasText: 'olm/olm-console-demo' }).first();
+    await demo.waitFor();
+    assert.match((await demo.textContent()) ?? '', /READY/);
+    await demo.getByText(/Show its \d+ packages/).click();
+    assert.ok(await demo.getByRole('link', { name: 'pgpilot' }).isVisible());
+    await page.close();
+  });
+
+  test('a person who may only view sees Uninstall disabled, with the reason', async () => {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await page.goto(`${perUser.url}/login`);
+    await page.getByLabel('Your Kubernetes bearer token').fill(sb.tokens.bob!);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/operatorhub$/);
+    const csv = await installed('operators', 'certwarden');
+    await page.goto(`${perUser.url}/operators/operators/${csv}`);
+    await page.getByRole('heading', { level: 1, name: 'CertWarden' }).waitFor();
+    const button = page.getByRole('button', { name: 'Uninstall' });
+    await page.waitForFunction(() => document.querySelector('#uninstall-blocked') !== null);
+    assert.equal(await button.isDisabled(), true);
+    assert.match((await page.locator('#uninstall-blocked').textContent()) ?? '', /You may not uninstall in operators: .*bob/);
+    await page.close();
+  });
+});

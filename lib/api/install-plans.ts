@@ -1,0 +1,17 @@
+// `GET /api/installplans/<ns>/<name>` and the approve/deny answers. Types only.
+import type { InstallPlan, Step } from '../olm/resources/install-plan';
+import type { InstallPlanSummary, StepGroupName, StepManifest } from '../olm/status/install-plan-status';
+
+export interface InstallPlanDetails {
+  plan: InstallPlan;
+  summary: InstallPlanSummary;
+  /** Every Subscription the plan belongs to (colocated operators share one plan). */
+  subscriptions: string[];
+  denied?: { at?: string; by?: string };
+  stepGroups: { group: StepGroupName; done: number; steps: (Step & { manifest: StepManifest })[] }[];
+}
+
+export interface DenyAnswer {
+  summary: InstallPlanSummary;
+  explanation: string;
+}
