@@ -9,6 +9,7 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subsc
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
 import { clientAs, waitFor } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
+import { loggedInPage } from './support/login';
 import { startConsole, type RunningConsole } from './support/console-server';
 
 describe('OperatorHub, details and install', () => {
@@ -151,11 +152,7 @@ describe('OperatorHub, details and install', () => {
   });
 
   test('a person who may only view sees Install disabled, with the reason', async () => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${perUser.url}/login`);
-    await page.getByLabel('Your Kubernetes bearer token').fill(sb.tokens.bob!);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/operatorhub$/);
+    const page = await loggedInPage(browser, perUser.url, sb.tokens.bob!);
     await page.goto(`${perUser.url}/operatorhub/olm/olm-console-demo/gatewise`);
     await page.getByRole('heading', { level: 1, name: 'Gatewise' }).waitFor();
     const install = page.getByRole('button', { name: 'Install' });

@@ -11,6 +11,7 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subsc
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
 import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
+import { loggedInPage } from './support/login';
 import { startConsole, type RunningConsole } from './support/console-server';
 
 const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
@@ -203,11 +204,7 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   });
 
   test('a person who may only view sees Uninstall disabled, with the reason', async () => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${perUser.url}/login`);
-    await page.getByLabel('Your Kubernetes bearer token').fill(sb.tokens.bob!);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/operatorhub$/);
+    const page = await loggedInPage(browser, perUser.url, sb.tokens.bob!);
     const csv = await installed('operators', 'certwarden');
     await page.goto(`${perUser.url}/operators/operators/${csv}`);
     await page.getByRole('heading', { level: 1, name: 'CertWarden' }).waitFor();

@@ -35,11 +35,22 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
   const tab = (TABS.find((t) => t.key === params.get('tab'))?.key ?? 'details') as Tab;
   const key = ['operator', namespace, name];
   const details = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<OperatorDetails>(`/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal) });
-  const live = useLiveRefresh(key, namespace, ['clusterserviceversions', 'subscriptions', 'installplans', 'operatorgroups', 'events'], !details.error);
-  const uninstallPerm = usePermission(namespace, 'uninstall');
   const [uninstalling, setUninstalling] = useState(false);
+  // While the uninstall dialog is open the operator is going away: the page holds still.
+  const live = useLiveRefresh(key, namespace, ['clusterserviceversions', 'subscriptions', 'installplans', 'operatorgroups', 'events'], !details.error && !uninstalling);
+  const uninstallPerm = usePermission(namespace, 'uninstall');
+  const dialog = uninstalling && <UninstallDialog namespace={namespace} csv={name} onClose={() => setUninstalling(false)} onDone={() => router.push(`/operators?namespace=${encodeURIComponent(namespace)}`)} />;
 
-  if (details.error) return <ErrorNotice error={details.error} what={`Operator ${namespace}/${name} could not be read`} />;
+  // The dialog keeps its place in the tree whatever the page shows, so it is never remounted
+  // (and its outcome lost) when the operator it removed can no longer be read.
+  if (details.error) {
+    return (
+      <>
+        <ErrorNotice error={details.error} what={`Operator ${namespace}/${name} could not be read`} />
+        {dialog}
+      </>
+    );
+  }
   if (!details.data) return <p role="status">Loading {name}…</p>;
   const d = details.data;
   const desc = d.description;
@@ -47,6 +58,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
   const uninstallBlocked = uninstallPerm.allowed === false ? `You may not uninstall in ${namespace}: ${uninstallPerm.reason ?? 'the cluster refused'}` : undefined;
 
   return (
+    <>
     <article className="space-y-5">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
         <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>Installed Operators</Link> / {desc.displayName || name}
@@ -171,7 +183,8 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
           )
         )}
       </section>
-      {uninstalling && <UninstallDialog namespace={namespace} csv={name} onClose={() => setUninstalling(false)} onDone={() => router.push(`/operators?namespace=${encodeURIComponent(namespace)}`)} />}
     </article>
+    {dialog}
+    </>
   );
 }

@@ -5,30 +5,13 @@
 import type { CatalogSourceRow, CatalogSourcesResponse } from '../api/catalog-sources';
 import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex, visibleCatalogSources } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
-import { isKubeError } from '../k8s/errors';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { blockedByUnhealthyCatalogs, catalogHealth } from '../olm/status/catalog-health';
-
-async function subscriptions(client: KubeClient, namespaces: readonly string[]): Promise<Subscription[]> {
-  try {
-    return (await client.listAll<Subscription>(SUBSCRIPTION_TYPE)).items;
-  } catch (err) {
-    if (!isKubeError(err, 403)) throw err;
-  }
-  const out: Subscription[] = [];
-  for (const ns of namespaces) {
-    try {
-      out.push(...(await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace: ns })).items);
-    } catch (err) {
-      if (!isKubeError(err, 403)) throw err;
-    }
-  }
-  return out;
-}
+import { listVisible } from './visible-list';
 
 export async function listCatalogSources(client: KubeClient, namespace: string | undefined): Promise<CatalogSourcesResponse> {
   const viewers = [...(namespace ? [namespace] : []), ...GLOBAL_CATALOG_NAMESPACES];
-  const [{ items }, index, subs] = await Promise.all([visibleCatalogSources(client, viewers), sharedCatalogIndex().forUser(client, viewers), subscriptions(client, viewers)]);
+  const [{ items }, index, subs] = await Promise.all([visibleCatalogSources(client, viewers), sharedCatalogIndex().forUser(client, viewers), listVisible<Subscription>(client, SUBSCRIPTION_TYPE, viewers)]);
   const blocked = blockedByUnhealthyCatalogs(subs);
   const rows = items.map((cs): CatalogSourceRow => {
     const ns = cs.metadata?.namespace ?? '';

@@ -8,10 +8,10 @@ import { applyFilters, facetCounts, sortPackages } from '../hub/filter';
 import type { PackageSummary } from '../hub/package-summary';
 import { searchPackages } from '../hub/search';
 import type { KubeClient } from '../k8s/client';
-import { isKubeError } from '../k8s/errors';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { dnsLabel } from './api-error';
 import { nodePlatforms } from './node-platforms';
+import { listVisible } from './visible-list';
 
 const list = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
 export const HubQuery = z.object({
@@ -33,19 +33,7 @@ export type HubQuery = z.infer<typeof HubQuery>;
 
 /** Where each package is installed, from the Subscriptions this person may list. */
 async function installs(client: KubeClient, namespace: string | undefined): Promise<Map<string, string[]>> {
-  let subs: Subscription[] = [];
-  try {
-    subs = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE)).items;
-  } catch (err) {
-    if (!isKubeError(err, 403)) throw err;
-    if (namespace) {
-      try {
-        subs = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items;
-      } catch (inner) {
-        if (!isKubeError(inner, 403)) throw inner;
-      }
-    }
-  }
+  const subs = await listVisible<Subscription>(client, SUBSCRIPTION_TYPE, namespace ? [namespace] : []);
   const out = new Map<string, string[]>();
   for (const s of subs) {
     const key = `${s.spec.sourceNamespace}/${s.spec.source}/${s.spec.name}`;

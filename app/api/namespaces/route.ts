@@ -3,12 +3,12 @@
 // install wizard can offer every install mode. A person who may not list namespaces gets the
 // one they name, if they may read it.
 import { z } from 'zod';
-import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { globalNamespaces } from '@/lib/olm/install-modes/wizard';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '@/lib/olm/resources/operator-group';
 import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
+import { listVisible } from '@/lib/server/visible-list';
 import { NAMESPACE_TYPE } from '@/lib/server/install';
 
 export const dynamic = 'force-dynamic';
@@ -18,23 +18,6 @@ const Query = z.object({ namespace: dnsLabel.optional() });
 interface NamespaceObject {
   metadata?: { name?: string; labels?: Record<string, string> };
   status?: { phase?: string };
-}
-
-async function groupsIn(client: KubeClient, names: readonly string[]): Promise<OperatorGroup[]> {
-  try {
-    return (await client.listAll<OperatorGroup>(OPERATOR_GROUP_TYPE)).items;
-  } catch (err) {
-    if (!isKubeError(err, 403)) throw err;
-  }
-  const out: OperatorGroup[] = [];
-  for (const ns of names) {
-    try {
-      out.push(...(await client.listAll<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: ns })).items);
-    } catch (err) {
-      if (!isKubeError(err, 403)) throw err;
-    }
-  }
-  return out;
 }
 
 export async function GET(req: Request): Promise<Response> {
@@ -58,7 +41,7 @@ export async function GET(req: Request): Promise<Response> {
       }
     }
     const names = namespaces.map((n) => n.metadata?.name ?? '').filter(Boolean).sort();
-    const groups = await groupsIn(client, names);
+    const groups = await listVisible<OperatorGroup>(client, OPERATOR_GROUP_TYPE, names);
     const byNs = new Map<string, OperatorGroup[]>();
     for (const g of groups) byNs.set(g.metadata?.namespace ?? '', [...(byNs.get(g.metadata?.namespace ?? '') ?? []), g]);
     const phase = new Map(namespaces.map((n) => [n.metadata?.name ?? '', n.status?.phase ?? 'Active']));
