@@ -2,12 +2,15 @@
 // Chromium, against a production build and a sandbox with the demo catalog. What the browser did
 // is checked in the cluster with the Kubernetes API.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { KubeClient } from '../lib/k8s/client';
 import { isKubeError } from '../lib/k8s/errors';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
+import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
 import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
@@ -154,6 +157,37 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     const denied = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, nextPlan, 'pgm');
     assert.equal(denied.spec.approved, false);
     assert.ok(denied.metadata?.annotations?.['olm-console.io/denied'], 'who denied and when is recorded');
+    await page.close();
+  });
+
+  test('a new version published in the catalog waits for approval under Manual; approving it upgrades', async () => {
+    const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+    const annotation = 'sandbox.olm-console.dev/catalog-dir';
+    const v1 = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'rel-1-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }] }]);
+    const v2 = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'rel-2-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }]);
+    await kube.create(CATSRC, { metadata: { name: 'releases', namespace: 'olm', annotations: { [annotation]: v1 } }, spec: { sourceType: 'grpc', displayName: 'Releases' } });
+    await ensureNamespace(kube, 'widgets');
+    await kube.create(OGS, { metadata: { name: 'widgets-og', namespace: 'widgets' }, spec: { targetNamespaces: ['widgets'] } });
+    await kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'widget', namespace: 'widgets' }, spec: { name: 'widget', source: 'releases', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Manual' } });
+    const first = await waitFor('the first widget plan', async () => (await sub('widgets', 'widget')).status?.installPlanRef?.name);
+    const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'widgets');
+    await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
+    await waitForCsv(kube, 'widgets', 'widget.v1.0.0');
+
+    const page = await open('/operators?namespace=widgets');
+    const row = rows(page).filter({ hasText: 'widget' });
+    await row.getByText('Up to date').waitFor();
+    // Publish 1.1.0: the catalog's content changes, as when a new index image is polled.
+    await new Promise((r) => setTimeout(r, 1100));
+    const cs = await kube.get<{ metadata: { annotations?: Record<string, string> } }>(CATSRC, 'releases', 'olm');
+    await kube.replace(CATSRC, { ...cs, metadata: { ...cs.metadata, annotations: { ...cs.metadata.annotations, [annotation]: v2 } } });
+    await row.getByRole('link', { name: '1 requires approval' }).click({ timeout: 20_000 });
+    await page.getByText('Installs widget.v1.1.0.').waitFor();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await waitForCsv(kube, 'widgets', 'widget.v1.1.0');
+    assert.equal((await sub('widgets', 'widget')).status?.installedCSV, 'widget.v1.1.0');
+    await page.goto(`${admin.url}/operators?namespace=widgets`);
+    await rows(page).filter({ hasText: 'widget' }).getByText('Up to date').waitFor();
     await page.close();
   });
 
