@@ -149,6 +149,32 @@ const shots: Shot[] = [
   },
 ];
 
+/** The graph viewer on a real catalog with every edge kind, in a sandbox of its own. */
+async function graphShot(browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<void> {
+  const dir = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
+  const sb = await withSandbox({ catalogs: [dir], demo: false });
+  const server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
+  try {
+    const kube = clientAs(sb, 'admin');
+    const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+    const catalog = await waitFor('the catalog ready', async () => {
+      const cs = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items[0];
+      return cs?.status?.connectionState?.lastObservedState === 'READY' ? cs.metadata?.name : undefined;
+    });
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await page.goto(`${server.url}/operatorhub/olm/${catalog}/gatekeeper-operator-product/graph?channel=stable&from=gatekeeper-operator-product.v3.15.1-0.1727189912.p`);
+    await page.locator('[role="application"][data-ready="true"]').waitFor();
+    await settle(page);
+    const file = join(out, 'upgrade-graph.png');
+    await page.screenshot({ path: file, fullPage: false });
+    console.log(`wrote ${file}`);
+    await page.close();
+  } finally {
+    await server.stop();
+    await sb.close();
+  }
+}
+
 async function main(): Promise<void> {
   const sb = await withSandbox({ deploymentDelayMs: 500 });
   const server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
@@ -162,6 +188,7 @@ async function main(): Promise<void> {
       console.log(`wrote ${file}`);
       await page.close();
     }
+    if (filters.length === 0 || filters.some((f) => 'upgrade-graph'.includes(f))) await graphShot(browser);
   } finally {
     await browser.close();
     await server.stop();

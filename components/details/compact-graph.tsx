@@ -2,11 +2,12 @@
 // The channel's upgrade graph in a line: versions newest first, the head marked, how each one is
 // reached, and the versions OLM never upgrades to.
 import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { apiGet } from '@/lib/client/api';
 import type { GraphView } from '@/lib/hub/catalog-types';
 import { ErrorNotice } from '../common/notice';
 
-export function CompactGraph({ base, channel, namespace }: { base: string; channel: string; namespace?: string }) {
+export function CompactGraph({ base, channel, namespace, viewerHref }: { base: string; channel: string; namespace?: string; viewerHref: string }) {
   const q = new URLSearchParams({ channel });
   if (namespace) q.set('namespace', namespace);
   const graph = useQuery({ queryKey: ['graph', base, channel, namespace ?? ''], queryFn: ({ signal }) => apiGet<GraphView>(`${base}/graph?${q}`, signal) });
@@ -15,7 +16,12 @@ export function CompactGraph({ base, channel, namespace }: { base: string; chann
   const g = graph.data;
   return (
     <section aria-label="Upgrade graph" className="space-y-2">
-      <h2 className="text-lg font-semibold">Upgrade graph of {g.channel}</h2>
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h2 className="text-lg font-semibold">Upgrade graph of {g.channel}</h2>
+        <Link className="text-sm text-sky-700 underline" href={viewerHref}>
+          Open the interactive graph
+        </Link>
+      </div>
       {!g.edgesKnown && <p className="text-sm text-slate-600">{g.note}</p>}
       {g.edgesKnown && (
         <p className="text-xs text-slate-500">

@@ -157,7 +157,7 @@ export function PackageDetailsView(props: PackageRefProps) {
       <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
         <div className="min-w-0 space-y-6">
           {csv ? <Markdown source={csv.description || csv.shortDescription || 'No description.'} className="rounded border border-slate-200 bg-white p-4 text-slate-800" /> : <p className="text-slate-600">{sel.note}</p>}
-          <CompactGraph base={packageApiBase(props)} channel={sel.channel} namespace={namespace} />
+          <CompactGraph base={packageApiBase(props)} channel={sel.channel} namespace={namespace} viewerHref={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/graph?${new URLSearchParams({ channel: sel.channel, ...(namespace ? { namespace } : {}) })}`} />
           <ApiList selected={sel} />
         </div>
         <aside aria-label="Version facts">

@@ -121,9 +121,14 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
         ) : (
           <p className="text-sm text-slate-600">{details.updatePathProblem ?? 'Unknown.'}</p>
         )}
-        <Link className="text-sm text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}?channel=${encodeURIComponent(currentChannel)}&namespace=${encodeURIComponent(namespace)}`}>
-          The package in OperatorHub
-        </Link>
+        <p className="flex gap-4 text-sm">
+          <Link className="text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}/graph?${new URLSearchParams({ channel: currentChannel, namespace, ...(s.status?.installedCSV ? { from: s.status.installedCSV } : {}) })}`}>
+            This path in the graph viewer
+          </Link>
+          <Link className="text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}?channel=${encodeURIComponent(currentChannel)}&namespace=${encodeURIComponent(namespace)}`}>
+            The package in OperatorHub
+          </Link>
+        </p>
       </section>
 
       {details.catalog && (
