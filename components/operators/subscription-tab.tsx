@@ -121,6 +121,12 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
         ) : (
           <p className="text-sm text-slate-600">{details.updatePathProblem ?? 'Unknown.'}</p>
         )}
+        {details.upgradeBlockers.length > 0 && (
+          <div role="note" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
+            <p className="font-semibold">What holds the next step back</p>
+            <ul className="list-disc pl-5">{details.upgradeBlockers.map((b) => <li key={b}>{b}</li>)}</ul>
+          </div>
+        )}
         <p className="flex gap-4 text-sm">
           <Link className="text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}/graph?${new URLSearchParams({ channel: currentChannel, namespace, ...(s.status?.installedCSV ? { from: s.status.installedCSV } : {}) })}`}>
             This path in the graph viewer

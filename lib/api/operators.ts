@@ -42,6 +42,8 @@ export interface OperatorDetails {
     /** The package's channels and whether OLM can move this operator to each, from the catalog's graph. */
     channels?: ChannelOption[];
   };
+  /** What holds back the next upgrade: a plan waiting for approval, the operator's own Upgradeable=False, an unhealthy catalog. */
+  upgradeBlockers: string[];
   /** The health of the Subscription's catalog, when the person may read the CatalogSource. */
   catalog?: { namespace: string; name: string; state: string; healthy: boolean; lastConnect?: string; explanation: string };
   installPlans: { name: string; summary: InstallPlanSummary; createdAt?: string; resourceVersion?: string }[];

@@ -21,6 +21,7 @@ import type { PackageModel } from '../olm/fbc/model';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { channelSwitch, type InstalledCsv } from '../olm/graph/update-path';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
+import { OPERATOR_CONDITION_TYPE, upgradeBlock, type OperatorCondition } from '../olm/resources/operator-condition';
 import { catalogHealth, type CatalogHealth } from '../olm/status/catalog-health';
 import { ApiError } from './api-error';
 import { NAMESPACE_TYPE } from './install';
@@ -100,11 +101,12 @@ async function listOr<T extends object>(client: KubeClient, t: ResourceType, nam
 
 export async function operatorDetails(client: KubeClient, namespace: string, name: string): Promise<OperatorDetails> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
-  const [subs, plans, groups, events] = await Promise.all([
+  const [subs, plans, groups, events, conditions] = await Promise.all([
     listOr<Subscription>(client, SUBSCRIPTION_TYPE, namespace),
     listOr<InstallPlan>(client, INSTALL_PLAN_TYPE, namespace),
     listOr<OperatorGroup>(client, OPERATOR_GROUP_TYPE, namespace),
     listOr<KubeEvent>(client, EVENT_TYPE, namespace),
+    listOr<OperatorCondition>(client, OPERATOR_CONDITION_TYPE, namespace),
   ]);
   const copied = isCopiedCsv(csv);
   const sub = copied ? undefined : subs.find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name);
@@ -117,6 +119,7 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
     status: csvDisplayStatus(csv),
     ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
     ...(sub ? { subscription: { object: trimmed(sub), conditions: subscriptionConditionRows(sub), upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plans }) } } : {}),
+    upgradeBlockers: [],
     installPlans: plans
       .map((p) => ({ name: p.metadata?.name ?? '', summary: installPlanSummary(p), createdAt: p.metadata?.creationTimestamp, resourceVersion: p.metadata?.resourceVersion }))
       .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
@@ -132,6 +135,7 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
   if (sub) {
     const health = await catalogSourceHealth(client, sub.spec.sourceNamespace, sub.spec.source);
     if (health) details.catalog = { namespace: sub.spec.sourceNamespace, name: sub.spec.source, ...health };
+    details.upgradeBlockers = upgradeBlockers(details, conditions.find((c) => c.metadata?.name === name), health);
     try {
       const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
       if (!lookup) details.updatePathProblem = `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or you may not see it)`;
@@ -146,6 +150,17 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
     }
   }
   return details;
+}
+
+/** Why the next upgrade would not happen now, each in words a person can act on. */
+function upgradeBlockers(d: OperatorDetails, oc: OperatorCondition | undefined, health: CatalogHealth | undefined): string[] {
+  const out: string[] = [];
+  const pending = d.subscription?.upgrade.pendingApproval ?? [];
+  if (pending.length) out.push(`InstallPlan ${pending.join(', ')} waits for approval (Manual approval in this namespace)`);
+  const block = oc ? upgradeBlock(oc) : { blocked: false as const };
+  if (block.blocked) out.push(`the ${block.message} (OperatorCondition ${oc!.metadata?.name}); OLM will not replace it until the operator says it is upgradeable again`);
+  if (health && !health.healthy) out.push(`the catalog ${d.catalog?.namespace}/${d.catalog?.name} is ${health.state}: OLM cannot resolve new versions from it`);
+  return out;
 }
 
 /** Each channel of the package, and whether OLM can move the installed CSV there (and to what). */

@@ -122,4 +122,22 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.reason, 'NotFound');
   });
+  test('an operator that declares itself not upgradeable is named as what holds its next step back', async () => {
+    const OC = { group: 'operators.coreos.com', version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
+    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=operators')).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
+    const oc = await waitFor('the OperatorCondition', async () => {
+      try {
+        return await admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, csv, 'operators');
+      } catch {
+        return undefined;
+      }
+    });
+    await admin.replace(OC, { ...oc, spec: { ...oc.spec, conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'a data migration is running', lastTransitionTime: new Date().toISOString() }] } });
+    const blockers = await waitFor('the blocker reported', async () => {
+      const b = (await get<OperatorDetails>(details, '/x', { namespace: 'operators', name: csv })).body.upgradeBlockers;
+      return b.length ? b : undefined;
+    });
+    assert.equal(blockers.length, 1);
+    assert.match(blockers[0]!, /not upgradeable: a data migration is running/);
+  });
 });
