@@ -2,7 +2,7 @@
 // out the Cytoscape graph (budget 1 s) and panning it (budget 60 fps), for the largest channel of
 // ../shared/catalogs and for a 500-bundle channel generated from it (its pattern of replaces,
 // skips and skipRange repeated under new versions, in a temporary folder, never committed).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -10,6 +10,8 @@ import { launchBrowser } from '../e2e/support/browser';
 import { startConsole } from '../e2e/support/console-server';
 import { loadCatalog } from '../lib/olm/fbc/load-catalog';
 import type { ChannelEntry } from '../lib/olm/fbc/types';
+import { validatePackage } from '../lib/olm/fbc/validate';
+import { channelHeads } from '../lib/olm/graph/channel-problems';
 import { startSandbox, type Sandbox } from '../lib/sandbox/server/sandbox';
 import { writeFixtureCatalog, type FixtureBundle } from '../lib/sandbox/testing/fbc-fixture';
 import { sharedCatalogs } from './support/catalog-files';
@@ -17,32 +19,51 @@ import { fmt, median } from './support/measure';
 
 const over = (v: number, budget: number, lowerIsBetter = true) => ((lowerIsBetter ? v > budget : v < budget) ? ', OVER BUDGET' : '');
 
-/** The channel with the most entries in the catalog. */
-function largestChannel(dir: string): { pkg: string; channel: string; entries: ChannelEntry[] } {
-  let best = { pkg: '', channel: '', entries: [] as ChannelEntry[] };
-  for (const p of loadCatalog(dir).packages.values()) {
-    for (const c of p.channels.values()) if (c.entries.length > best.entries.length) best = { pkg: p.name, channel: c.name, entries: c.entries };
+interface RealChannel {
+  dir: string;
+  pkg: string;
+  channel: string;
+  entries: ChannelEntry[];
+  versions: Map<string, string>;
+}
+
+/** The channel with the most entries in any of the shared catalogs, with its bundles' versions. */
+function largestChannel(): RealChannel {
+  let best: RealChannel = { dir: '', pkg: '', channel: '', entries: [], versions: new Map() };
+  for (const d of readdirSync(sharedCatalogs, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    const dir = join(sharedCatalogs, d.name);
+    for (const p of loadCatalog(dir).packages.values()) {
+      for (const c of p.channels.values()) {
+        if (c.entries.length > best.entries.length) best = { dir, pkg: p.name, channel: c.name, entries: c.entries, versions: new Map(c.entries.map((e) => [e.name, p.bundles.get(e.name)?.version ?? '0.0.0'])) };
+      }
+    }
   }
   return best;
 }
 
 /**
- * `size` bundles following the real channel's shape: its entries' edges (replaces, how many skips,
- * whether a skipRange) repeated copy after copy under new versions, each copy chained to the last.
+ * At least `size` bundles in the real channel's shape: its entries and their edges (replaces, skips,
+ * skipRange) copied again and again with the major version moved up by 100 per copy. Each copy's
+ * head also skips the previous copy's replaces chain (the entries opm walks from a head), so the
+ * channel keeps one head and no stranded bundle, as opm requires of a channel.
  */
-function generatedChannel(real: ChannelEntry[], size: number): FixtureBundle[] {
+function generatedChannel(real: RealChannel, size: number): FixtureBundle[] {
+  const head = channelHeads(real.entries)[0]!;
+  const byName = new Map(real.entries.map((e) => [e.name, e]));
+  const skipped = new Set(real.entries.flatMap((e) => e.skips ?? []));
+  const chain: string[] = [head];
+  for (let e = byName.get(head); e?.replaces && byName.has(e.replaces) && !skipped.has(e.replaces); e = byName.get(e.replaces)) chain.push(e.replaces);
+  const bump = (v: string, copy: number) => v.replace(/^(\d+)/, (m) => String(Number(m) + copy * 100)).replace(/[-+].*$/, '');
   const out: FixtureBundle[] = [];
-  const idx = new Map(real.map((e, i) => [e.name, i]));
-  for (let n = 0; out.length < size; n++) {
-    const copy = Math.floor(n / real.length);
-    const i = n % real.length;
-    const e = real[i]!;
-    const version = `${copy + 1}.${i}.0`;
-    const v = (j: number) => `${copy + 1}.${j}.0`;
-    const replaced = e.replaces !== undefined ? idx.get(e.replaces) : undefined;
-    const replaces = replaced !== undefined ? v(replaced) : i === 0 && copy > 0 ? `${copy}.${real.length - 1}.0` : undefined;
-    const skips = (e.skips ?? []).map((s) => idx.get(s)).filter((j): j is number => j !== undefined && j !== i).map(v);
-    out.push({ version, ...(replaces ? { replaces } : {}), ...(skips.length ? { skips } : {}), ...(e.skipRange ? { skipRange: `>=${copy + 1}.0.0 <${version}` } : {}) });
+  for (let copy = 0; out.length < size; copy++) {
+    // Whole copies only, so the shape repeats exactly: at least `size` bundles.
+    const v = (name: string, c = copy) => bump(real.versions.get(name)!, c);
+    for (const e of real.entries) {
+      const replaces = e.replaces && real.versions.has(e.replaces) ? v(e.replaces) : undefined;
+      const skips = (e.skips ?? []).filter((sk) => real.versions.has(sk)).map((sk) => v(sk));
+      if (copy > 0 && e.name === head) skips.push(...chain.map((n) => v(n, copy - 1)));
+      out.push({ version: v(e.name), ...(replaces ? { replaces } : {}), ...(skips.length ? { skips } : {}), ...(e.skipRange ? { skipRange: `>=${copy * 100}.0.0 <${v(e.name)}` } : {}) });
+    }
   }
   return out;
 }
@@ -51,7 +72,9 @@ async function waitReady(sb: Sandbox): Promise<string> {
   const cs = sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
   for (let i = 0; i < 6000; i++) {
     const obj = sb.api.storeList(cs)[0];
-    if ((obj?.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState?.lastObservedState === 'READY') return obj!.metadata.name!;
+    const st = obj?.status as { message?: string; connectionState?: { lastObservedState?: string } } | undefined;
+    if (st?.message) console.log(`  the sandbox says of the catalog: ${st.message}`);
+    if (st?.connectionState?.lastObservedState === 'READY') return obj!.metadata.name!;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('the catalog did not become READY');
@@ -69,22 +92,21 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
       const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
       await page.goto(`${server.url}/operatorhub/olm/${catalog}/${pkg}/graph?channel=${encodeURIComponent(channel)}`);
       const canvas = page.locator('[role="application"][data-ready="true"]');
-      await canvas.waitFor({ timeout: 120_000 });
+      await canvas.waitFor({ timeout: 120_000 }).catch(async (err: unknown) => {
+        throw new Error(`the graph did not draw; the page says: ${(await page.locator('main').textContent())?.slice(0, 500)}`, { cause: err });
+      });
       // The first tab pays for the server's first catalog read; layout is the browser's own time.
       layouts.push(Number(await canvas.getAttribute('data-layout-ms')));
       if (run === 3) {
         // Pan by dragging for about two seconds while counting the frames the page paints.
         const box = (await canvas.boundingBox())!;
-        await page.evaluate(() => {
-          const w = window as unknown as { __frames: number[]; __count: boolean };
-          w.__frames = [];
-          w.__count = true;
-          const tick = (t: number) => {
-            w.__frames.push(t);
-            if (w.__count) requestAnimationFrame(tick);
-          };
+        // A string, not a function: tsx's name-keeping helper does not exist in the page.
+        await page.evaluate(`(() => {
+          window.__frames = [];
+          window.__count = true;
+          const tick = (t) => { window.__frames.push(t); if (window.__count) requestAnimationFrame(tick); };
           requestAnimationFrame(tick);
-        });
+        })()`);
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         await page.mouse.down();
         for (let s = 0; s < 120; s++) await page.mouse.move(box.x + box.width / 2 + Math.sin(s / 10) * 300, box.y + box.height / 2 + Math.cos(s / 10) * 100, { steps: 1 });
@@ -111,14 +133,17 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
 }
 
 async function main(): Promise<void> {
-  const real = join(sharedCatalogs, 'certified-operators-v4.18');
-  const largest = largestChannel(real);
+  const largest = largestChannel();
   const browser = await launchBrowser();
   const gen = mkdtempSync(join(tmpdir(), 'olm-bench-graph-catalog-'));
   try {
-    await measure(browser, `largest real channel: ${largest.pkg} / ${largest.channel} (${largest.entries.length} bundles)`, real, largest.pkg, largest.channel);
-    writeFixtureCatalog(gen, [{ name: 'big-channel', channel: 'stable', bundles: generatedChannel(largest.entries, 500) }]);
-    await measure(browser, `generated channel: 500 bundles in the shape of ${largest.pkg} / ${largest.channel}`, gen, 'big-channel', 'stable');
+    await measure(browser, `largest real channel: ${largest.pkg} / ${largest.channel} (${largest.entries.length} bundles)`, largest.dir, largest.pkg, largest.channel);
+    const bundles = generatedChannel(largest, 500);
+    writeFixtureCatalog(gen, [{ name: 'big-channel', channel: 'stable', bundles }]);
+    // The sandbox leaves out a package opm would reject; say why here rather than time out later.
+    const problems = [...loadCatalog(gen).packages.values()].flatMap(validatePackage);
+    if (problems.length) throw new Error(`the generated channel is not a valid catalog:\n${problems.slice(0, 10).map((p) => `  ${p.message}`).join('\n')}`);
+    await measure(browser, `generated channel: ${bundles.length} bundles in the shape of ${largest.pkg} / ${largest.channel}`, gen, 'big-channel', 'stable');
   } finally {
     await browser.close();
     rmSync(gen, { recursive: true, force: true });
