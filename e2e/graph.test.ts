@@ -76,4 +76,23 @@ describe('upgrade graph viewer', () => {
     await page.getByRole('table', { name: 'Versions of 3.17' }).waitFor();
     await page.close();
   });
+
+  test('channels overlaid: each in its colour with its edges, a bundle only the other channel has is found and is its head', async () => {
+    const page = await open('?channel=stable');
+    await page.getByRole('group', { name: 'Overlay channels' }).getByLabel('3.17', { exact: true }).check();
+    const legend = page.getByRole('list', { name: 'Legend' });
+    await legend.getByText('channel 3.17 (9 edges)').waitFor();
+    await legend.getByText('channel stable (71 edges)').waitFor();
+    assert.match(page.url(), /overlay=3\.17/, 'the overlay is kept in the URL');
+    await page.locator('[role="application"][data-ready="true"]').waitFor();
+    await page.getByLabel('Find a version').fill('3.17.3');
+    await page.getByLabel('Find a version').press('Enter');
+    const aside = page.getByRole('complementary', { name: 'Selected version' });
+    await aside.getByText('Head of 3.17.').waitFor();
+    assert.equal(await aside.getByText('Head of stable.').count(), 0);
+    await page.getByRole('group', { name: 'Overlay channels' }).getByLabel('3.17', { exact: true }).uncheck();
+    await legend.getByText(/^skips \(3\)$/).waitFor();
+    assert.equal(await legend.getByText(/^channel .* edges\)$/).count(), 0, 'one channel again: no channel colours');
+    await page.close();
+  });
 });

@@ -126,6 +126,28 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await page.close();
   });
 
+  test('the Subscription tab draws the channel with the installed version; the viewer says what holds the next plan back', async () => {
+    const s = await sub('pgm', 'pgpilot');
+    const installed = s.status!.installedCSV!;
+    const pending = await waitFor('the plan waiting', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved));
+    const target = pending.spec.clusterServiceVersionNames[0]!;
+    const page = await open(`/operators/pgm/${installed}?tab=subscription`);
+    const figure = page.getByRole('figure', { name: `Upgrade graph of ${s.spec.channel}` });
+    await figure.locator('[role="application"][data-ready="true"]').waitFor();
+    const next = page.getByRole('note', { name: 'Next upgrade' });
+    assert.match((await next.textContent()) ?? '', new RegExp(`The next InstallPlan installs ${target.replace(/\./g, '\\.')}`));
+    assert.match((await next.textContent()) ?? '', new RegExp(`InstallPlan ${pending.metadata!.name} waits for approval`));
+    await figure.getByRole('link', { name: 'Open in the graph viewer' }).click();
+    await page.getByRole('heading', { name: 'Upgrade graph of pgpilot' }).waitFor();
+    await page.locator('[role="application"][data-ready="true"]').waitFor();
+    assert.match((await page.getByText(/^Installed as /).textContent()) ?? '', new RegExp(`Installed as ${installed.replace(/\./g, '\\.')} in pgm, subscribed to ${s.spec.channel}`));
+    assert.match((await page.getByRole('note', { name: 'Next upgrade' }).textContent()) ?? '', /What holds it back/);
+    // The path drawn starts at the installed version, and the legend names the installed mark.
+    assert.match((await page.getByRole('complementary', { name: 'Selected version' }).textContent()) ?? '', new RegExp(`CSV: ${installed.replace(/\./g, '\\.')}`));
+    await page.getByRole('list', { name: 'Legend' }).getByText('installed').waitFor();
+    await page.close();
+  });
+
   test('Manual approval: "1 requires approval", preview the plan, approve, the upgrade finishes; then deny the next', async () => {
     const page = await open('/operators?namespace=pgm');
     const row = rows(page).filter({ hasText: 'PgPilot' });

@@ -119,6 +119,17 @@ const shots: Shot[] = [
     },
   },
   {
+    name: 'operator-subscription-graph',
+    take: async (page, url, sb) => {
+      const { csv } = await prepareDayTwo(sb);
+      await page.goto(`${url}/operators/ops-db/${csv}?tab=subscription`);
+      const graph = page.getByRole('figure', { name: /^Upgrade graph of / });
+      await graph.locator('[role="application"][data-ready="true"]').waitFor();
+      await page.evaluate(`document.querySelector('figure').scrollIntoView({ block: 'end' }); window.scrollBy(0, 24)`);
+      await settle(page);
+    },
+  },
+  {
     name: 'installplan',
     take: async (page, url, sb) => {
       const { pending } = await prepareDayTwo(sb);
@@ -161,14 +172,20 @@ async function graphShot(browser: Awaited<ReturnType<typeof launchBrowser>>): Pr
       const cs = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items[0];
       return cs?.status?.connectionState?.lastObservedState === 'READY' ? cs.metadata?.name : undefined;
     });
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${server.url}/operatorhub/olm/${catalog}/gatekeeper-operator-product/graph?channel=stable&from=gatekeeper-operator-product.v3.15.1-0.1727189912.p`);
-    await page.locator('[role="application"][data-ready="true"]').waitFor();
-    await settle(page);
-    const file = join(out, 'upgrade-graph.png');
-    await page.screenshot({ path: file, fullPage: false });
-    console.log(`wrote ${file}`);
-    await page.close();
+    const views = [
+      { name: 'upgrade-graph', query: 'channel=stable&from=gatekeeper-operator-product.v3.15.1-0.1727189912.p' },
+      { name: 'upgrade-graph-overlay', query: 'channel=stable&overlay=3.15,3.17' },
+    ];
+    for (const v of views) {
+      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.goto(`${server.url}/operatorhub/olm/${catalog}/gatekeeper-operator-product/graph?${v.query}`);
+      await page.locator('[role="application"][data-ready="true"]').waitFor();
+      await settle(page);
+      const file = join(out, `${v.name}.png`);
+      await page.screenshot({ path: file, fullPage: false });
+      console.log(`wrote ${file}`);
+      await page.close();
+    }
   } finally {
     await server.stop();
     await sb.close();
@@ -188,7 +205,7 @@ async function main(): Promise<void> {
       console.log(`wrote ${file}`);
       await page.close();
     }
-    if (filters.length === 0 || filters.some((f) => 'upgrade-graph'.includes(f))) await graphShot(browser);
+    if (filters.length === 0 || filters.some((f) => 'upgrade-graph-overlay'.includes(f))) await graphShot(browser);
   } finally {
     await browser.close();
     await server.stop();

@@ -1,12 +1,11 @@
 'use client';
-// The Cytoscape drawing of one channel: bundles placed by lib/hub/graph-layout (version along x,
-// never-a-target bundles on their own lane), edges by kind (replaces straight, skips arched above,
-// skipRange arched below), the head, deprecated and never-target bundles marked, the chosen path
+// Cytoscape drawing what lib/hub/graph-drawing decided: bundles along the version axis, edges by
+// kind (replaces straight, skips arched above, skipRange arched below; in an overlay, coloured by
+// channel), the head, deprecated, never-target and installed bundles marked, the chosen path
 // highlighted. Cytoscape is loaded only in the browser. Arrow keys move between versions.
 import type { Core, ElementDefinition } from 'cytoscape';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
-import type { GraphView } from '@/lib/hub/catalog-types';
-import { byVersion, layoutChannel } from '@/lib/hub/graph-layout';
+import { drawingBounds, type Bounds, type Drawing } from '@/lib/hub/graph-drawing';
 
 export interface GraphCanvasHandle {
   fit(): void;
@@ -14,50 +13,52 @@ export interface GraphCanvasHandle {
   focus(name: string): void;
 }
 
-function elements(g: GraphView): ElementDefinition[] {
-  const pos = layoutChannel(g.nodes);
-  const x = (name: string) => pos.get(name)?.x ?? 0;
-  const onPath = new Set((g.path?.steps ?? []).map((s) => `${s.from}>${s.to}`));
-  const pathNodes = new Set((g.path?.steps ?? []).flatMap((s) => [s.from, s.to]));
-  if (g.path) pathNodes.add(g.path.from);
-  const nodes: ElementDefinition[] = g.nodes.map((n) => ({
-    group: 'nodes',
-    data: { id: n.name, label: n.version ?? n.name },
-    position: pos.get(n.name)!,
-    classes: [n.isHead && 'head', n.deprecation && 'deprecated', n.legacyDeprecated && 'deprecated', n.neverTarget && 'never', pathNodes.has(n.name) && 'on-path', g.path?.from === n.name && 'start'].filter(Boolean).join(' '),
-  }));
-  const edges: ElementDefinition[] = g.edges.map((e) => {
-    // Arcs grow with the distance they span, so long skips clear the bundles in between.
-    const span = Math.abs(x(e.to) - x(e.from));
-    const lift = e.kind === 'replaces' ? 0 : Math.min(40 + span * 0.25, 260) * (e.kind === 'skips' ? -1 : 1);
-    return {
-      group: 'edges',
-      data: { id: `${e.kind}:${e.from}>${e.to}`, source: e.from, target: e.to, kind: e.kind, lift },
-      classes: [e.kind, onPath.has(`${e.from}>${e.to}`) ? 'on-path' : onPath.size > 0 && 'dim'].filter(Boolean).join(' '),
-    };
-  });
-  return [...nodes, ...edges];
+function elements(d: Drawing): ElementDefinition[] {
+  return [
+    ...d.nodes.map((n): ElementDefinition => ({ group: 'nodes', data: { id: n.id, label: n.label }, position: { x: n.x, y: n.y }, classes: n.classes.join(' ') })),
+    ...d.edges.map((e): ElementDefinition => ({ group: 'edges', data: { id: e.id, source: e.from, target: e.to, kind: e.kind, lift: e.lift, ...(e.color ? { color: e.color } : {}) }, classes: e.classes.join(' ') })),
+  ];
 }
 
 const STYLE = [
-  { selector: 'node', style: { label: 'data(label)', 'background-color': '#ffffff', 'border-width': 2, 'border-color': '#64748b', width: 18, height: 18, 'font-size': 11, 'text-valign': 'top', 'text-margin-y': -6, color: '#0f172a' } },
+  { selector: 'node', style: { label: 'data(label)', 'background-color': '#ffffff', 'border-width': 2, 'border-color': '#64748b', width: 18, height: 18, 'font-size': 11, 'text-valign': 'top', 'text-margin-y': -6, color: '#0f172a', 'min-zoomed-font-size': 7 } },
   { selector: 'node.head', style: { 'background-color': '#047857', 'border-color': '#065f46', width: 24, height: 24 } },
   { selector: 'node.never', style: { 'border-style': 'dashed', 'background-color': '#f1f5f9', color: '#64748b' } },
   { selector: 'node.deprecated', style: { 'border-color': '#d97706', 'background-color': '#fef3c7' } },
   { selector: 'node.on-path', style: { 'border-color': '#0369a1', 'border-width': 4 } },
   { selector: 'node.start', style: { 'background-color': '#0369a1' } },
+  { selector: 'node.installed', style: { 'border-style': 'double', 'border-width': 6, 'border-color': '#0c4a6e', 'font-weight': 'bold' } },
   { selector: 'node:selected', style: { 'overlay-color': '#0284c7', 'overlay-opacity': 0.25, 'overlay-padding': 6 } },
   { selector: 'edge', style: { width: 1.5, 'curve-style': 'unbundled-bezier', 'control-point-distances': 'data(lift)', 'control-point-weights': 0.5, 'target-arrow-shape': 'triangle', 'arrow-scale': 0.8 } },
   // Arrows point the way an update travels, from the older bundle to the newer.
   { selector: 'edge.replaces', style: { 'line-color': '#475569', 'target-arrow-color': '#475569', 'curve-style': 'straight' } },
   { selector: 'edge.skips', style: { 'line-color': '#7c3aed', 'target-arrow-color': '#7c3aed', 'line-style': 'dashed' } },
   { selector: 'edge.skipRange', style: { 'line-color': '#0891b2', 'target-arrow-color': '#0891b2', 'line-style': 'dotted', width: 2 } },
+  // Overlaid channels: colour says the channel, line style still says the kind.
+  { selector: 'edge.overlay', style: { 'line-color': 'data(color)', 'target-arrow-color': 'data(color)', 'curve-style': 'unbundled-bezier' } },
   // With a path shown, the other edges step back so the path reads at a glance.
   { selector: 'edge.dim', style: { opacity: 0.2 } },
   { selector: 'edge.on-path', style: { width: 4, 'line-color': '#0369a1', 'target-arrow-color': '#0369a1', 'z-index': 10 } },
 ];
 
-export const GraphCanvas = forwardRef<GraphCanvasHandle, { graph: GraphView; selected?: string; onSelect: (name: string) => void; label: string }>(function GraphCanvas({ graph, selected, onSelect, label }, ref) {
+/** Fit the whole graph, but never blow a handful of versions up past a readable size. */
+function fitReadable(c: Core, b: Bounds): void {
+  const pad = 30;
+  const zoom = Math.min(1.2, (c.width() - 2 * pad) / Math.max(1, b.x2 - b.x1), (c.height() - 2 * pad) / Math.max(1, b.y2 - b.y1));
+  const level = Math.max(c.minZoom(), zoom);
+  c.viewport({ zoom: level, pan: { x: c.width() / 2 - level * (b.x1 + b.x2) / 2, y: c.height() / 2 - level * (b.y1 + b.y2) / 2 } });
+}
+
+interface Props {
+  drawing: Drawing;
+  selected?: string;
+  onSelect: (name: string) => void;
+  label: string;
+  /** Tailwind height class; the full viewer is taller than the one embedded in a tab. */
+  height?: string;
+}
+
+export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCanvas({ drawing, selected, onSelect, label, height = 'h-[28rem]' }, ref) {
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | undefined>(undefined);
   const onSelectRef = useRef(onSelect);
@@ -70,30 +71,35 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, { graph: GraphView; sel
     void import('cytoscape').then(({ default: cytoscape }) => {
       if (!alive || !box.current) return;
       const t0 = performance.now();
-      const c = cytoscape({ container: box.current, elements: elements(graph), style: STYLE as never, layout: { name: 'preset' }, minZoom: 0.05, maxZoom: 3, wheelSensitivity: 0.3, boxSelectionEnabled: false, autoungrabify: true });
-      c.fit(undefined, 30);
+      const c = cytoscape({ container: box.current, elements: elements(drawing), style: STYLE as never, layout: { name: 'preset' }, minZoom: 0.05, maxZoom: 3, wheelSensitivity: 0.3, boxSelectionEnabled: false, autoungrabify: true });
+      fitReadable(c, drawingBounds(drawing));
       c.on('tap', 'node', (e) => onSelectRef.current(e.target.id()));
       cy.current = c;
-      // For bench/graph-browser.bench.ts: how long building and laying out took.
-      box.current.dataset.layoutMs = String(Math.round(performance.now() - t0));
-      box.current.dataset.ready = 'true';
+      // For bench/graph-browser.bench.ts: how long building, placing and fitting took in Cytoscape,
+      // and until the frame after Cytoscape's first paint (it draws in an animation frame).
+      const el = box.current;
+      el.dataset.layoutMs = String(Math.round(performance.now() - t0));
+      el.dataset.ready = 'true';
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        if (alive) el.dataset.paintedMs = String(Math.round(performance.now() - t0));
+      }));
     });
     return () => {
       alive = false;
       cy.current?.destroy();
       cy.current = undefined;
     };
-  }, [graph]);
+  }, [drawing]);
 
   useEffect(() => {
     const c = cy.current;
     if (!c) return;
     c.nodes().unselect();
     if (selected) c.getElementById(selected).select();
-  }, [selected, graph]);
+  }, [selected, drawing]);
 
   useImperativeHandle(ref, () => ({
-    fit: () => cy.current?.fit(undefined, 30),
+    fit: () => cy.current && fitReadable(cy.current, drawingBounds(drawing)),
     zoom: (by) => {
       const c = cy.current;
       if (c) c.zoom({ level: c.zoom() * by, renderedPosition: { x: c.width() / 2, y: c.height() / 2 } });
@@ -104,7 +110,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, { graph: GraphView; sel
     },
   }));
 
-  const order = byVersion(graph.nodes).map((n) => n.name);
+  const order = drawing.order;
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
     e.preventDefault();
@@ -117,5 +123,5 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, { graph: GraphView; sel
     }
   };
 
-  return <div ref={box} role="application" aria-label={label} aria-roledescription="upgrade graph" tabIndex={0} onKeyDown={onKey} className="h-[28rem] w-full rounded border border-slate-300 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600" />;
+  return <div ref={box} role="application" aria-label={label} aria-roledescription="upgrade graph" tabIndex={0} onKeyDown={onKey} className={`${height} w-full rounded border border-slate-300 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600`} />;
 });

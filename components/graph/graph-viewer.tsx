@@ -3,24 +3,23 @@
 // axis with its edges by kind, the head and the bundles OLM never upgrades to; pick any version as
 // a starting point ("what if I were on…") and see the path OLM walks, step by step; click, search
 // or arrow to a bundle for its facts and a link to install exactly that version. The same graph is
-// listed below as a table for screen readers and keyboard users. Where the catalog's edges are not
-// known (PackageManifests), the versions are shown in order and the page says so.
-import { useQuery } from '@tanstack/react-query';
+// listed below as a table for screen readers and keyboard users. Other channels can be overlaid,
+// each in its colour. Opened from an installed operator, its version is marked and what holds its
+// next upgrade back is said. Where the catalog's edges are not known (PackageManifests), the
+// versions are shown in order and the page says so.
+import { useQueries, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useRef, useState } from 'react';
-import { apiGet } from '@/lib/client/api';
 import type { GraphView } from '@/lib/hub/catalog-types';
+import { drawChannel, overlayChannels } from '@/lib/hub/graph-drawing';
 import { byVersion } from '@/lib/hub/graph-layout';
 import { ErrorNotice, Warning } from '../common/notice';
-import { packageApiBase, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { GraphCanvas, type GraphCanvasHandle } from './graph-canvas';
-
-const LEGEND = [
-  { key: 'replaces', label: 'replaces', line: 'border-t-2 border-slate-600' },
-  { key: 'skips', label: 'skips', line: 'border-t-2 border-dashed border-violet-600' },
-  { key: 'skipRange', label: 'skipRange', line: 'border-t-2 border-dotted border-cyan-600' },
-] as const;
+import { GraphLegend } from './graph-legend';
+import { graphQuery } from './graph-query';
+import { InstalledNote } from './installed-note';
 
 export function GraphViewer(props: PackageRefProps) {
   const params = useSearchParams();
@@ -28,21 +27,28 @@ export function GraphViewer(props: PackageRefProps) {
   const channel = params.get('channel') ?? undefined;
   const from = params.get('from') ?? undefined;
   const namespace = params.get('namespace') ?? undefined;
+  const installed = params.get('installed') ?? undefined;
+  // Kept here as well as in the URL, so a checkbox follows the click at once.
+  const [overlayChosen, setOverlayChosen] = useState(() => (params.get('overlay') ?? '').split(',').filter(Boolean));
   const [selected, setSelected] = useState<string | undefined>(from);
   const [search, setSearch] = useState('');
   const canvas = useRef<GraphCanvasHandle>(null);
-  const q = new URLSearchParams();
-  if (channel) q.set('channel', channel);
-  if (from) q.set('from', from);
-  if (namespace) q.set('namespace', namespace);
-  const graph = useQuery({
-    queryKey: ['graph-full', props.catalogNamespace, props.catalog, props.pkg, channel ?? '', from ?? '', namespace ?? ''],
-    queryFn: ({ signal }) => apiGet<GraphView>(`${packageApiBase(props)}/graph${q.size ? `?${q}` : ''}`, signal),
-    placeholderData: (prev) => prev,
-  });
+  const graph = useQuery({ ...graphQuery(props, channel, from, namespace), placeholderData: (prev: GraphView | undefined) => prev });
   const g = graph.data;
-  const node = g?.nodes.find((n) => n.name === selected);
-  const facts = usePackageDetails(props, g?.channel, node ? node.name : undefined, namespace);
+  const overlay = useMemo(() => (g && g.edgesKnown ? overlayChosen.filter((c) => c !== g.channel && g.channels.includes(c)) : []), [g, overlayChosen]);
+  const others = useQueries({ queries: overlay.map((c) => graphQuery(props, c, undefined, namespace)) });
+  const otherGraphs = others.map((o) => o.data).filter((d): d is GraphView => !!d);
+  const otherKey = otherGraphs.map((o) => o.channel).join(',');
+  // Memoised on what it depends on, so the canvas is rebuilt only when the picture changes.
+  const drawn = useMemo(() => {
+    if (!g) return undefined;
+    return otherGraphs.length > 0 ? overlayChannels([g, ...otherGraphs], installed) : { ...drawChannel(g, installed), legend: undefined };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- otherKey stands for otherGraphs, a new array each render
+  }, [g, otherKey, installed]);
+  // A bundle's facts come from the first shown channel that has it, the chosen channel first.
+  const home = selected && g ? [g, ...otherGraphs].find((x) => x.nodes.some((n) => n.name === selected)) : undefined;
+  const node = home?.nodes.find((n) => n.name === selected);
+  const facts = usePackageDetails(props, home?.channel, node?.name, namespace);
   const ordered = useMemo(() => (g ? byVersion(g.nodes).reverse() : []), [g]);
 
   const setParam = (changes: Record<string, string | undefined>) => {
@@ -53,6 +59,10 @@ export function GraphViewer(props: PackageRefProps) {
     }
     router.replace(`?${next}`, { scroll: false });
   };
+  const chooseOverlay = (channels: string[], also: Record<string, string | undefined> = {}) => {
+    setOverlayChosen(channels);
+    setParam({ ...also, overlay: channels.join(',') || undefined });
+  };
   const choose = (name: string) => {
     setSelected(name);
     canvas.current?.focus(name);
@@ -61,7 +71,7 @@ export function GraphViewer(props: PackageRefProps) {
   if (graph.error) return <ErrorNotice error={graph.error} what={`The graph of ${props.pkg} could not be loaded`} />;
   if (!g) return <p role="status">Loading the graph of {props.pkg}…</p>;
   const detailsHref = `/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}`;
-  const installHref = (csv: string) => `${detailsHref}/install?${new URLSearchParams({ channel: g.channel, version: csv, ...(namespace ? { namespace } : {}) })}`;
+  const installHref = (csv: string, channel: string) => `${detailsHref}/install?${new URLSearchParams({ channel, version: csv, ...(namespace ? { namespace } : {}) })}`;
   const step = new Map((g.path?.steps ?? []).map((s, i) => [s.to, i + 1]));
 
   return (
@@ -73,7 +83,7 @@ export function GraphViewer(props: PackageRefProps) {
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <div className="flex flex-col">
           <label htmlFor="graph-channel" className="font-medium text-slate-700">Channel</label>
-          <select id="graph-channel" value={g.channel} onChange={(e) => { setSelected(undefined); setParam({ channel: e.target.value, from: undefined }); }} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+          <select id="graph-channel" value={g.channel} onChange={(e) => { setSelected(undefined); chooseOverlay(overlay.filter((c) => c !== e.target.value), { channel: e.target.value, from: undefined }); }} className="rounded border border-slate-300 bg-white px-2 py-1.5">
             {g.channels.map((c) => <option key={c} value={c}>{c}</option>)}
           </select>
         </div>
@@ -86,7 +96,7 @@ export function GraphViewer(props: PackageRefProps) {
             </select>
           </div>
         )}
-        <form className="flex flex-col" onSubmit={(e) => { e.preventDefault(); const t = search.trim(); const hit = g.nodes.find((n) => n.version === t || n.name === t) ?? g.nodes.find((n) => (n.version ?? n.name).includes(t)); if (hit) choose(hit.name); }}>
+        <form className="flex flex-col" onSubmit={(e) => { e.preventDefault(); const t = search.trim(); const shown = [g, ...otherGraphs].flatMap((x) => x.nodes); const hit = shown.find((n) => n.version === t || n.name === t) ?? shown.find((n) => (n.version ?? n.name).includes(t)); if (hit) choose(hit.name); }}>
           <label htmlFor="graph-search" className="font-medium text-slate-700">Find a version</label>
           <input id="graph-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="e.g. 3.14.0" className="w-40 rounded border border-slate-300 px-2 py-1.5" />
         </form>
@@ -96,6 +106,20 @@ export function GraphViewer(props: PackageRefProps) {
           <button type="button" aria-label="Zoom out" onClick={() => canvas.current?.zoom(0.8)} className="rounded border border-slate-300 bg-white px-2 py-1">−</button>
         </div>
       </div>
+      {g.edgesKnown && g.channels.length > 1 && (
+        <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+          <legend className="float-left mr-3 font-medium text-slate-700">Overlay channels</legend>
+          {g.channels.filter((c) => c !== g.channel).map((c) => (
+            <label key={c} className="flex items-center gap-1">
+              <input type="checkbox" checked={overlay.includes(c)} onChange={(e) => chooseOverlay(e.target.checked ? [...overlay, c] : overlay.filter((o) => o !== c))} />
+              {c}
+            </label>
+          ))}
+          {others.some((o) => o.isFetching) && <span role="status" className="text-slate-600">Loading…</span>}
+          {others.map((o, i) => o.error && <ErrorNotice key={overlay[i]} error={o.error} what={`Channel ${overlay[i]} could not be loaded`} />)}
+        </fieldset>
+      )}
+      {installed && namespace && <InstalledNote namespace={namespace} csv={installed} />}
 
       {!g.edgesKnown && <Warning title="Edges unknown">{g.note ?? 'This catalog is read through PackageManifests, which carry no upgrade edges.'} The versions are shown in order; no edges are drawn.</Warning>}
       {g.deprecation && <Warning title={`Channel ${g.channel} is deprecated`}>{g.deprecation}</Warning>}
@@ -111,14 +135,8 @@ export function GraphViewer(props: PackageRefProps) {
 
       <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
         <div className="space-y-2">
-          <GraphCanvas ref={canvas} graph={g} selected={selected} onSelect={setSelected} label={`Upgrade graph of ${g.channel}: use the arrow keys to move between versions`} />
-          <ul aria-label="Legend" className="flex flex-wrap gap-4 text-xs text-slate-700">
-            {LEGEND.map((l) => <li key={l.key} className="flex items-center gap-1.5"><span aria-hidden="true" className={`inline-block w-6 ${l.line}`} />{l.label} ({g.edgeCounts[l.key]})</li>)}
-            <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-emerald-700" />channel head</li>
-            <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border-2 border-dashed border-slate-500" />never an upgrade target</li>
-            <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border-2 border-amber-600 bg-amber-100" />deprecated</li>
-            <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block w-6 border-t-4 border-sky-700" />path OLM walks</li>
-          </ul>
+          <GraphCanvas ref={canvas} drawing={drawn!} selected={selected} onSelect={setSelected} label={`Upgrade graph of ${[g.channel, ...otherGraphs.map((o) => o.channel)].join(', ')}: use the arrow keys to move between versions`} />
+          <GraphLegend counts={drawn?.legend ? undefined : g.edgeCounts} channels={drawn?.legend} withInstalled={!!installed} />
         </div>
         <aside aria-label="Selected version" className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm">
           {!node ? (
@@ -135,12 +153,12 @@ export function GraphViewer(props: PackageRefProps) {
                 {node.coveredBySkipRangeOf.length > 0 && <div><dt className="inline text-slate-600">Pruned by the skipRange of: </dt><dd className="inline">{node.coveredBySkipRangeOf.join(', ')}</dd></div>}
                 <div><dt className="inline text-slate-600">Channels: </dt><dd className="inline">{node.channels.join(', ')}</dd></div>
               </dl>
-              {node.isHead && <p className="font-medium text-emerald-800">Head of {g.channel}.</p>}
-              {node.neverTarget && <p className="text-amber-900">Never an upgrade target: {node.neverTarget}</p>}
+              {[g, ...otherGraphs].filter((x) => x.head === node.name).map((x) => <p key={x.channel} className="font-medium text-emerald-800">Head of {x.channel}.</p>)}
+              {node.neverTarget && <p className="text-amber-900">Never an upgrade target{otherGraphs.length > 0 ? ` in ${home!.channel}` : ''}: {node.neverTarget}</p>}
               {(node.deprecation || node.legacyDeprecated) && <p className="text-amber-900">Deprecated{node.deprecation ? `: ${node.deprecation}` : ' (olm.deprecated): OLM never installs it'}</p>}
               <div className="flex flex-wrap gap-3 pt-1">
-                <Link className="text-sky-700 underline" href={installHref(node.name)}>Install this version</Link>
-                {g.edgesKnown && <button type="button" className="text-sky-700 underline" onClick={() => setParam({ from: node.name })}>Path from here</button>}
+                <Link className="text-sky-700 underline" href={installHref(node.name, home!.channel)}>Install this version</Link>
+                {g.edgesKnown && home === g && <button type="button" className="text-sky-700 underline" onClick={() => setParam({ from: node.name })}>Path from here</button>}
               </div>
             </>
           )}

@@ -1,7 +1,8 @@
 'use client';
 // The Subscription of an installed operator: change channel (only those OLM can move to are
 // offered; the others say why) or approval (which OLM applies per namespace), the installed and
-// current CSV, the path to the channel head, the conditions, the catalog's health, and the
+// current CSV, the path to the channel head (listed, and drawn on the channel's graph) with the
+// next InstallPlan's target and what holds it back, the conditions, the catalog's health, and the
 // InstallPlans waiting for approval.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -12,6 +13,8 @@ import { usePermission } from '@/lib/client/permissions';
 import { Badge, upgradeTone } from '../common/badges';
 import { ConditionsTable } from '../common/conditions-table';
 import { ErrorNotice } from '../common/notice';
+import { ChannelGraphPanel } from '../graph/channel-graph-panel';
+import { NextUpgrade } from '../graph/installed-note';
 
 export function SubscriptionTab({ details, namespace, onChanged }: { details: OperatorDetails; namespace: string; onChanged: () => void }) {
   const sub = details.subscription!;
@@ -121,16 +124,11 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
         ) : (
           <p className="text-sm text-slate-600">{details.updatePathProblem ?? 'Unknown.'}</p>
         )}
-        {details.upgradeBlockers.length > 0 && (
-          <div role="note" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
-            <p className="font-semibold">What holds the next step back</p>
-            <ul className="list-disc pl-5">{details.upgradeBlockers.map((b) => <li key={b}>{b}</li>)}</ul>
-          </div>
+        <NextUpgrade details={details} />
+        {currentChannel && (
+          <ChannelGraphPanel catalogNamespace={s.spec.sourceNamespace} catalog={s.spec.source} pkg={s.spec.name} channel={currentChannel} installed={s.status?.installedCSV} namespace={namespace} />
         )}
-        <p className="flex gap-4 text-sm">
-          <Link className="text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}/graph?${new URLSearchParams({ channel: currentChannel, namespace, ...(s.status?.installedCSV ? { from: s.status.installedCSV } : {}) })}`}>
-            This path in the graph viewer
-          </Link>
+        <p className="text-sm">
           <Link className="text-sky-700 underline" href={`/operatorhub/${encodeURIComponent(s.spec.sourceNamespace)}/${encodeURIComponent(s.spec.source)}/${encodeURIComponent(s.spec.name)}?channel=${encodeURIComponent(currentChannel)}&namespace=${encodeURIComponent(namespace)}`}>
             The package in OperatorHub
           </Link>

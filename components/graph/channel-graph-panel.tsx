@@ -1,0 +1,54 @@
+'use client';
+// The upgrade graph of an installed operator's channel, embedded in its Subscription tab: the
+// installed version marked, the path OLM will walk to the head highlighted; a click names a
+// bundle and offers the path from there in the full viewer, which this links to.
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { drawChannel } from '@/lib/hub/graph-drawing';
+import { ErrorNotice } from '../common/notice';
+import type { PackageRefProps } from '../details/package-details-view';
+import { GraphCanvas } from './graph-canvas';
+import { GraphLegend } from './graph-legend';
+import { graphQuery } from './graph-query';
+
+interface Props extends PackageRefProps {
+  channel: string;
+  /** The installed CSV: the path starts there and it is marked. */
+  installed?: string;
+  /** The operator's namespace: catalogs visible there, and the operator the full viewer opens for. */
+  namespace: string;
+}
+
+export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Props) {
+  const graph = useQuery(graphQuery(pkg, channel, installed, namespace));
+  const [selected, setSelected] = useState<string | undefined>();
+  const g = graph.data;
+  const drawing = useMemo(() => (g ? drawChannel(g, installed) : undefined), [g, installed]);
+  const viewer = (from?: string) => `/operatorhub/${encodeURIComponent(pkg.catalogNamespace)}/${encodeURIComponent(pkg.catalog)}/${encodeURIComponent(pkg.pkg)}/graph?${new URLSearchParams({ channel, namespace, ...(from ? { from } : {}), ...(installed ? { installed } : {}) })}`;
+
+  if (graph.error) return <ErrorNotice error={graph.error} what={`The graph of ${channel} could not be loaded`} />;
+  if (!g || !drawing) return <p role="status" className="text-sm text-slate-600">Loading the graph of {channel}…</p>;
+  const node = g.nodes.find((n) => n.name === selected);
+  return (
+    <figure className="space-y-2" aria-label={`Upgrade graph of ${channel}`}>
+      {!g.edgesKnown && <p className="text-sm text-amber-900">Edges unknown: {g.note ?? 'the catalog is read through PackageManifests'}. The versions are shown in order.</p>}
+      <GraphCanvas drawing={drawing} selected={selected} onSelect={setSelected} height="h-72" label={`Upgrade graph of ${channel}, installed version marked: use the arrow keys to move between versions`} />
+      <GraphLegend counts={g.edgeCounts} withInstalled={!!installed} />
+      <figcaption className="flex flex-wrap gap-x-4 text-sm">
+        {node ? (
+          <span>
+            <strong>{node.version ?? node.name}</strong>
+            {node.isHead ? ' — head of the channel' : ''}
+            {node.neverTarget ? ` — never an upgrade target: ${node.neverTarget}` : ''}
+            {node.name === installed ? ' — installed' : ''}
+            {' · '}<Link className="text-sky-700 underline" href={viewer(node.name)}>Path from {node.version ?? node.name}</Link>
+          </span>
+        ) : (
+          <span className="text-slate-600">Click a version for its name; the full viewer has every fact.</span>
+        )}
+        <Link className="text-sky-700 underline" href={viewer(installed)}>Open in the graph viewer</Link>
+      </figcaption>
+    </figure>
+  );
+}
