@@ -12,6 +12,7 @@ import type { CatalogInfo } from '../hub/package-summary';
 import { summarizeManifest, summarizePackage, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
 import { RegistryClient } from './registry-client';
+import { RegistryRoutes, type RegistryRoute } from './registry-route';
 
 const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
 const FRESH_MS = 60_000;
@@ -22,7 +23,10 @@ export type IndexedCatalog = CatalogInfo;
 
 interface Entry {
   key: string;
+  /** What the CatalogSource reports; a different one means different content. */
   address: string;
+  /** How the last read reached the registry. */
+  route?: RegistryRoute;
   version: string;
   fetchedAt: number;
   catalog?: Catalog;
@@ -57,7 +61,16 @@ export class CatalogIndex {
   private readonly csvs = new Map<string, Record<string, unknown> | null>();
   private readonly icons = new Map<string, IconBytes | null>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  private readonly routes: RegistryRoutes;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.routes = new RegistryRoutes(now);
+  }
+
+  /** The way to this catalog's registry for this person, or why there is none. */
+  private routeFor(client: KubeClient, cs: CatalogSource): () => Promise<RegistryRoute> {
+    return () => this.routes.route(client, cs);
+  }
 
   /**
    * The catalog's content. `version` is what the CatalogSource says about its content (the last
@@ -65,38 +78,42 @@ export class CatalogIndex {
    * is read at once; within a version, content older than a minute is served while a re-read
    * runs in the background, so no request waits on a big catalog twice.
    */
-  private async read(key: string, address: string, version: string, ref: PackageSummary['catalog']): Promise<Entry> {
+  private async read(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>): Promise<Entry> {
     const cached = this.entries.get(key);
     const same = cached && cached.address === address && cached.version === version;
-    if (same && this.now() - cached.fetchedAt < FRESH_MS) return cached;
+    // A failed read is not kept as fresh: it may have failed for this person only (a port-forward
+    // they may not open), and the next person may get through.
+    if (same && !cached.problem && this.now() - cached.fetchedAt < FRESH_MS) return cached;
     if (same && cached.catalog) {
-      void this.fetch(key, address, version, ref).catch(() => undefined);
+      void this.fetch(key, address, version, ref, route).catch(() => undefined);
       return cached;
     }
-    return this.fetch(key, address, version, ref);
+    return this.fetch(key, address, version, ref, route);
   }
 
-  private fetch(key: string, address: string, version: string, ref: PackageSummary['catalog']): Promise<Entry> {
+  private fetch(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>): Promise<Entry> {
     const pending = this.inflight.get(key);
     if (pending) return pending;
     const job = (async () => {
-      const client = new RegistryClient(address, 20_000);
+      let client: RegistryClient | undefined;
       try {
+        const way = await route();
+        client = new RegistryClient(way.dial, 20_000);
         const names = await client.listPackages();
-        const packages = await Promise.all(names.map((n) => client.getPackage(n)));
+        const packages = await Promise.all(names.map((n) => client!.getPackage(n)));
         const catalog = catalogFromRegistry(packages, await client.listBundles());
         const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref));
-        const entry: Entry = { key, address, version, fetchedAt: this.now(), catalog, summaries };
+        const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), catalog, summaries };
         this.entries.set(key, entry);
         return entry;
       } catch (err) {
         // Keep what was read before, and say why it is not fresh.
         const cached = this.entries.get(key);
-        const entry: Entry = { key, address, version, fetchedAt: this.now(), catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
+        const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: this.now(), catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
         this.entries.set(key, entry);
         return entry;
       } finally {
-        client.close();
+        client?.close();
         this.inflight.delete(key);
       }
     })();
@@ -129,10 +146,13 @@ export class CatalogIndex {
       const displayName = cs.spec.displayName || ref.catalog;
       const address = cs.status?.connectionState?.address || cs.spec.address || '';
       const ready = cs.status?.connectionState?.lastObservedState === 'READY';
-      const entry = ready && address ? await this.read(key, address, contentVersion(cs), { name: ref.catalog, namespace: ref.namespace, displayName }) : this.entries.get(key);
+      const entry = ready && address ? await this.read(key, address, contentVersion(cs), { name: ref.catalog, namespace: ref.namespace, displayName }, this.routeFor(client, cs)) : this.entries.get(key);
       if (entry?.catalog) {
         const pkg = entry.catalog.packages.get(ref.package);
-        return pkg ? { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName }, pkg, address: entry.address } : undefined;
+        if (!pkg) return undefined;
+        // Bundles fetched one by one later (full CSV, icon) go this person's way to the registry.
+        const way = await this.routes.route(client, cs).catch(() => undefined);
+        return { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName }, pkg, address: way?.dial ?? '' };
       }
     }
     for (const ns of new Set([ref.namespace, ...viewerNamespaces])) {
@@ -147,7 +167,9 @@ export class CatalogIndex {
       // The person sees this catalog's package: the shared copy of the registry, if any, has
       // its edges.
       const pkg = this.entries.get(key)?.catalog?.packages.get(ref.package);
-      if (pkg) return { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName: pm.status.catalogSourceDisplayName }, pkg, address: this.entries.get(key)!.address };
+      // Only a registry anyone can dial is handed on: a port-forward is someone else's identity.
+      const route = this.entries.get(key)?.route;
+      if (pkg) return { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName: pm.status.catalogSourceDisplayName }, pkg, address: route?.via === 'direct' ? route.dial : '' };
       return { source: 'packagemanifests', manifest: pm };
     }
     return undefined;
@@ -163,6 +185,7 @@ export class CatalogIndex {
   async fullCsv(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown> | undefined> {
     const key = `${address}|${pkg}|${channel}|${csvName}`;
     if (this.csvs.has(key)) return this.csvs.get(key) ?? undefined;
+    if (!address) return undefined;
     const client = new RegistryClient(address, 10_000);
     try {
       const b = await client.getBundle(pkg, channel, csvName);
@@ -187,6 +210,7 @@ export class CatalogIndex {
     const key = `${address}|${pkg.name}`;
     if (this.icons.has(key)) return this.icons.get(key) ?? undefined;
     if (pkg.icon) return this.remember<IconBytes | null>(this.icons, key, { data: Buffer.from(pkg.icon.base64data, 'base64'), mediatype: pkg.icon.mediatype }) ?? undefined;
+    if (!address) return undefined;
     const registry = new RegistryClient(address, 10_000);
     try {
       const channel = pkg.defaultChannel ?? [...pkg.channels.keys()][0] ?? '';
@@ -234,7 +258,19 @@ export class CatalogIndex {
         stamps.push(`${ns}/${name}:${state}`);
         continue;
       }
-      const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName });
+      const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName }, this.routeFor(client, cs));
+      if (!entry.catalog) {
+        // The registry could not be read (for this person): packageserver still lists the
+        // packages, without their edges.
+        const pms = await catalogManifests(client, ns, name);
+        if (pms.length > 0) {
+          const summaries = pms.map((pm) => summarizeManifest(pm));
+          catalogs.push({ ...base, source: 'packagemanifests', problem: `read through PackageManifests, without upgrade edges: ${entry.problem ?? 'the registry could not be read'}`, packages: summaries.length });
+          cacheable = false;
+          packages.push(...summaries);
+          continue;
+        }
+      }
       catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...(entry.problem ? { problem: entry.problem } : {}), packages: entry.summaries.length });
       stamps.push(`${ns}/${name}:${entry.fetchedAt}:${entry.problem ?? ''}:${base.displayName}`);
       packages.push(...entry.summaries);
@@ -280,6 +316,17 @@ export class CatalogIndex {
       }
     }
     return { catalogs, packages, ...(cacheable ? { contentKey: stamps.join('|') } : {}) };
+  }
+}
+
+/** One catalog's PackageManifests in its namespace, if the person may list them. */
+async function catalogManifests(client: KubeClient, namespace: string, catalog: string): Promise<PackageManifest[]> {
+  try {
+    const { items } = await client.listAll<PackageManifest>(PACKAGE_MANIFEST_TYPE, { namespace, labelSelector: `catalog=${catalog}` });
+    return items.filter((pm) => pm.status?.catalogSource === catalog && pm.status.catalogSourceNamespace === namespace);
+  } catch (err) {
+    if (isKubeError(err, 403) || isKubeError(err, 404)) return [];
+    throw err;
   }
 }
 

@@ -4,6 +4,7 @@ import { SEED_USERS } from './auth/bootstrap-rbac';
 import { startSandbox, type Flavor } from './server/sandbox';
 
 const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upstream|openshift] [--kubeconfig PATH] [--catalog DIR ...]
+       [--catalog-address loopback|service]
 
   --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
   --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
@@ -17,7 +18,12 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
   --catalog DIR     an FBC catalog folder (repeatable): a CatalogSource named after the folder, in
                     the catalog namespace, served over the registry gRPC API; its packages appear
                     as PackageManifests. Without --catalog the sandbox serves the project's demo
-                    catalog (CatalogSource olm-console-demo)`;
+                    catalog (CatalogSource olm-console-demo)
+  --catalog-address A
+                    loopback (default): a catalog's status names its registry's 127.0.0.1 port;
+                    service: OLM's in-cluster address (<name>.<namespace>.svc:50051), with the
+                    catalog pod and Service OLM runs, reachable only by pods/portforward (as
+                    kubectl port-forward or the console do against a real cluster)`;
 
 function main(): void {
   let values;
@@ -30,6 +36,7 @@ function main(): void {
         kubeconfig: { type: 'string' },
         catalog: { type: 'string', multiple: true, default: [] },
         'deployment-delay': { type: 'string', default: '1500' },
+        'catalog-address': { type: 'string', default: 'loopback' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -55,7 +62,12 @@ function main(): void {
     console.error(`--deployment-delay must be a whole number of milliseconds, got "${values['deployment-delay']}"`);
     process.exit(2);
   }
-  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog, deploymentDelayMs })
+  const catalogAddress = values['catalog-address'];
+  if (catalogAddress !== 'loopback' && catalogAddress !== 'service') {
+    console.error(`--catalog-address must be loopback or service, got "${catalogAddress}"`);
+    process.exit(2);
+  }
+  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog, deploymentDelayMs, catalogAddress })
     .then((sb) => {
       console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
       console.log(`kubeconfig: ${sb.kubeconfigPath}   (kubectl --kubeconfig ${sb.kubeconfigPath} get namespaces)`);

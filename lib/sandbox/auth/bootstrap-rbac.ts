@@ -31,6 +31,7 @@ export function bootstrapClusterRoles(): KObject[] {
     clusterRole('system:aggregate-to-edit', [
       { apiGroups: [''], resources: ['configmaps', 'secrets', 'services', 'serviceaccounts', 'pods', 'events'], verbs: [...readVerbs, ...writeVerbs] },
       { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale'], verbs: [...readVerbs, ...writeVerbs] },
+      { apiGroups: [''], resources: ['pods/portforward'], verbs: ['create', 'get'] },
     ], { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' }),
     clusterRole('system:aggregate-to-view', [
       { apiGroups: [''], resources: ['configmaps', 'services', 'serviceaccounts', 'pods', 'events', 'namespaces', 'namespaces/status'], verbs: readVerbs },

@@ -1,6 +1,7 @@
 // CatalogSources in the sandbox: each one whose content is an FBC folder gets its own registry
 // gRPC server on a loopback port, with `status.registryService` and `status.connectionState`
-// written as OLM writes them (../shared/olm-behaviour.md §1.2). Address-only sources are
+// written as OLM writes them (../shared/olm-behaviour.md §1.2); in `service` mode, with the pod and
+// Service OLM runs for it and the in-cluster address, reachable by port-forward. Address-only sources are
 // health-checked over gRPC. The loaded catalogs feed packageserver.
 import { basename, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -9,9 +10,13 @@ import { loadCatalog } from '../../olm/fbc/load-catalog';
 import { fetchCatalog } from '../registry/registry-fetch';
 import { registryServices, startRegistryServer, type RegistryServer } from '../registry/registry-server';
 import type { ApiServer } from '../server/api-server';
+import type { ForwardTarget } from '../server/port-forward';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { buildPackageManifest, type BuiltManifest, type CatalogSourceFacts } from './package-manifests';
+
+/** The port OLM's catalog pods serve the registry API on. */
+export const REGISTRY_PORT = 50051;
 
 /** The annotation naming the FBC folder a sandbox CatalogSource serves. */
 export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';
@@ -55,6 +60,13 @@ export class CatalogSources {
   constructor(
     private readonly api: ApiServer,
     readonly globalNamespace: string,
+    /**
+     * How a served catalog's address is reported: `loopback`, the registry's own 127.0.0.1 port
+     * (reachable from the machine); `service`, as OLM reports it in a cluster
+     * (`<name>.<namespace>.svc:50051`, reachable only through its pod, by port-forward), with the
+     * catalog pod and Service OLM would create.
+     */
+    readonly addressMode: 'loopback' | 'service' = 'loopback',
   ) {
     this.healthTimer = setInterval(() => void this.checkAddresses(), 5_000);
     this.healthTimer.unref();
@@ -141,6 +153,7 @@ export class CatalogSources {
     entry.healthy = true;
     entry.lastConnect = now();
     entry.message = problems.length ? `${problems.length} catalog problem(s), affected packages left out: ${problems.slice(0, 3).join('; ')}` : undefined;
+    if (this.addressMode === 'service') this.ensurePodAndService(entry, cs);
     this.rebuildManifests(entry, cs);
   }
 
@@ -187,15 +200,54 @@ export class CatalogSources {
     }
   }
 
+  /** The catalog pod and Service OLM runs for a grpc CatalogSource, owned by it (deleted with it). */
+  private ensurePodAndService(entry: CatalogEntry, cs: KObject): void {
+    const pods = this.api.resources.find('', 'v1', 'pods')!;
+    const services = this.api.resources.find('', 'v1', 'services')!;
+    const labels = { 'olm.catalogSource': entry.name, 'olm.managed': 'true' };
+    const owner = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', name: entry.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: false }];
+    if (!this.api.storeList(pods, entry.namespace).some((p) => p.metadata.labels?.['olm.catalogSource'] === entry.name)) {
+      const pod = this.api.createObject(pods, {
+        apiVersion: 'v1', kind: 'Pod',
+        metadata: { generateName: `${entry.name}-`, namespace: entry.namespace, labels, ownerReferences: owner },
+        spec: { containers: [{ name: 'registry-server', image: `sandbox.olm-console.dev/catalog/${entry.name}`, ports: [{ name: 'grpc', containerPort: REGISTRY_PORT, protocol: 'TCP' }] }] },
+      });
+      this.api.updateObject(pods, { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], podIP: '127.0.0.1', startTime: now() } }, 'status');
+    }
+    if (!this.api.storeGet(services, entry.namespace, entry.name)) {
+      this.api.createObject(services, {
+        apiVersion: 'v1', kind: 'Service',
+        metadata: { name: entry.name, namespace: entry.namespace, labels: { 'olm.managed': 'true' }, ownerReferences: owner },
+        spec: { selector: { 'olm.catalogSource': entry.name }, ports: [{ name: 'grpc', port: REGISTRY_PORT, targetPort: REGISTRY_PORT, protocol: 'TCP' }] },
+      });
+    }
+  }
+
+  /** pods/portforward: a catalog pod's registry port is its registry server's loopback port. */
+  forwardTarget(namespace: string, pod: string, port: number): ForwardTarget | undefined {
+    const obj = this.api.storeGet(this.api.resources.find('', 'v1', 'pods')!, namespace, pod);
+    const name = obj?.metadata.labels?.['olm.catalogSource'];
+    const entry = name ? this.entries.get(`${namespace}/${name}`) : undefined;
+    if (!entry) return undefined;
+    if (port !== REGISTRY_PORT) return { error: `the catalog pod listens on port ${REGISTRY_PORT} only, not ${port}` };
+    if (!entry.registry) return { error: `error forwarding port ${port} to pod ${pod}: connection refused (the registry is not running)` };
+    return { port: entry.registry.port };
+  }
+
+  private reportedAddress(entry: CatalogEntry): string {
+    if (this.addressMode === 'service' && entry.dir) return `${entry.name}.${entry.namespace}.svc:${REGISTRY_PORT}`;
+    return entry.address ?? '';
+  }
+
   private writeStatus(entry: CatalogEntry): void {
     const cur = this.api.storeGet(this.resource, entry.namespace, entry.name);
     if (!cur) return;
     const prev = (cur.status ?? {}) as { registryService?: { createdAt?: string } };
     const status: Record<string, unknown> = {
       registryService: entry.dir
-        ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(entry.registry?.port ?? ''), createdAt: prev.registryService?.createdAt ?? now() }
+        ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(this.addressMode === 'service' ? REGISTRY_PORT : (entry.registry?.port ?? '')), createdAt: prev.registryService?.createdAt ?? now() }
         : { protocol: 'grpc', createdAt: prev.registryService?.createdAt ?? now() },
-      connectionState: { address: entry.address ?? '', lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
+      connectionState: { address: this.reportedAddress(entry), lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
       ...(entry.message ? { message: entry.message } : {}),
       ...(!entry.healthy && !entry.address && !entry.connecting ? { reason: 'SpecInvalidError' } : {}),
     };

@@ -23,12 +23,15 @@ export interface OlmOptions {
   demo?: boolean;
   /** How long Deployments take to report available (there is no kubelet). */
   deploymentDelayMs?: number;
+  /** How served catalogs' addresses are reported (see CatalogSources). */
+  catalogAddress?: 'loopback' | 'service';
 }
 
 const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'operatorconditions', 'deployments']);
 
 export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
-  const catalogs = new CatalogSources(api, opts.catalogNamespace);
+  const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress);
+  api.hooks.portForward = (ns, pod, port) => catalogs.forwardTarget(ns, pod, port);
   const operators = new Operators(api, catalogs, { deploymentDelayMs: opts.deploymentDelayMs ?? 1500 });
   api.resources.addProvided(packageManifestResource(catalogs));
   const queue: (() => Promise<void>)[] = [];

@@ -2,12 +2,14 @@
 // bearer-token authentication and RBAC, on top of the Store. It follows the API server where a
 // client can see it: paths, Status errors and their words, resourceVersion rules, watch events.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../apimachinery/patch';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from '../apimachinery/selectors';
 import { toTable } from '../apimachinery/table';
 import { authorize, forbiddenMessage, rulesFor, type RbacSource, type RequestAttributes, type UserInfo } from '../auth/rbac';
 import { keyId, qualifiedResource, Store } from '../store/store';
 import { StoreError, type KObject, type WatchEvent } from '../store/types';
+import { acceptPortForward, refuseUpgrade, type ForwardTarget } from './port-forward';
 import { ApiStatusError, invalidName, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 
@@ -37,6 +39,8 @@ export interface ApiHooks {
   delayMs?: () => number;
   /** Sandbox-only paths under /sandbox/ (fault control), for cluster-admins. */
   sandboxPath?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+  /** Where a pod's container port listens, for pods/portforward; undefined when the pod runs nothing. */
+  portForward?: (namespace: string, pod: string, port: number) => ForwardTarget | undefined;
 }
 
 export class ApiServer {
@@ -110,6 +114,30 @@ export class ApiServer {
     }
     this.resources.setCrds(this.store.list(key).items);
   }
+
+  /** HTTP upgrades: only pods/portforward over WebSockets (kubectl port-forward, the console). */
+  handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => undefined);
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const user = this.authenticate(req);
+    if (!user) return refuseUpgrade(socket, 401, 'Unauthorized', 'Unauthorized');
+    const rp = this.parseResourcePath(url.pathname.replace(/\/+$/, ''));
+    if (!rp || rp.group !== '' || rp.resource !== 'pods' || rp.subresource !== 'portforward' || !rp.namespace || !rp.name) {
+      return refuseUpgrade(socket, 400, 'BadRequest', `the sandbox upgrades only pods/portforward requests, not ${url.pathname}`);
+    }
+    const attrs: RequestAttributes = { verb: 'create', group: '', resource: 'pods', subresource: 'portforward', namespace: rp.namespace, name: rp.name };
+    if (!authorize(this.rbac, user, attrs)) return refuseUpgrade(socket, 403, 'Forbidden', forbiddenMessage(user, attrs));
+    const pods = this.resources.find('', 'v1', 'pods')!;
+    if (!this.storeGet(pods, rp.namespace, rp.name)) return refuseUpgrade(socket, 404, 'NotFound', `pods "${rp.name}" not found`);
+    const ports = url.searchParams.getAll('ports').flatMap((p) => p.split(','));
+    const port = Number(ports[0]);
+    if (ports.length !== 1 || !Number.isInteger(port) || port < 1 || port > 65535) {
+      return refuseUpgrade(socket, 400, 'BadRequest', 'give exactly one port to forward (?ports=N); the sandbox forwards one port per connection');
+    }
+    const target = this.hooks.portForward?.(rp.namespace, rp.name, port);
+    if (!target || 'error' in target) return refuseUpgrade(socket, 400, 'BadRequest', target?.error ?? `pod ${rp.namespace}/${rp.name} has no container listening on port ${port} in the sandbox`);
+    acceptPortForward(req, socket, head, port, target.port);
+  };
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
     const delay = this.hooks.delayMs?.() ?? 0;

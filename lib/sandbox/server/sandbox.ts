@@ -32,6 +32,11 @@ export interface SandboxOptions {
   historyLimit?: number;
   /** How long operator Deployments take to report available (default 1.5 s). */
   deploymentDelayMs?: number;
+  /**
+   * `service`: catalogs report OLM's in-cluster address (`<name>.<ns>.svc:50051`) and run a pod
+   * reachable only by port-forward, as in a real cluster; default `loopback` (127.0.0.1:port).
+   */
+  catalogAddress?: 'loopback' | 'service';
 }
 
 export interface Sandbox {
@@ -139,7 +144,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
   ]);
   api.start();
-  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs });
+  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs, catalogAddress: opts.catalogAddress });
   const faults = new Faults(api, olm);
   api.hooks.sandboxPath = async (req, res, path) => {
     if (path === '/sandbox/faults') return faults.handle(req, res);
@@ -150,6 +155,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const tls = ensureServingCert(dir);
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
   server.keepAliveTimeout = 65_000;
+  server.on('upgrade', api.handleUpgrade);
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => res());

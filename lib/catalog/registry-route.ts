@@ -1,0 +1,116 @@
+// How the console reaches a catalog's registry gRPC API: at the address its CatalogSource reports
+// when that answers from here (a catalog given by address, a console running in the cluster),
+// else through a port-forward to the catalog's pod via the Kubernetes API, as the person asking
+// (who needs `create` on pods/portforward in the catalog's namespace). Forwards are kept per
+// person and pod, and closed when nobody has used them for a while.
+import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
+import type { KubeClient } from '../k8s/client';
+import { listenPortForward, type LocalForward } from '../k8s/port-forward';
+import type { CatalogSource } from '../olm/resources/catalog-source';
+import type { ResourceType } from '../olm/resources/common';
+
+const POD_TYPE: ResourceType = { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' };
+const REACHABLE_TTL_MS = 30_000;
+const IDLE_MS = 5 * 60_000;
+/** The port OLM's catalog pods serve the registry on, when the address names none. */
+const REGISTRY_PORT = 50051;
+
+export interface RegistryRoute {
+  /** What to dial: the reported address, or the local end of a port-forward. */
+  dial: string;
+  via: 'direct' | 'port-forward';
+  /** The pod forwarded to. */
+  pod?: string;
+}
+
+interface PodLike {
+  metadata?: { name?: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  status?: { phase?: string };
+}
+
+/** True when something accepts a TCP connection at `address` within `ms`. */
+export function reachable(address: string, ms = 1_500): Promise<boolean> {
+  const i = address.lastIndexOf(':');
+  const host = i > 0 ? address.slice(0, i).replace(/^\[|\]$/g, '') : address;
+  const port = i > 0 ? Number(address.slice(i + 1)) : NaN;
+  if (!host || !Number.isInteger(port)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const sock = connect({ host, port });
+    const done = (ok: boolean) => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(ms, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+/** Tells identities apart without keeping their secrets. */
+function identityOf(client: KubeClient): string {
+  const kc = client.kubeConfig;
+  return createHash('sha256').update(JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()])).digest('hex').slice(0, 16);
+}
+
+export class RegistryRoutes {
+  private readonly direct = new Map<string, { ok: boolean; at: number }>();
+  private readonly forwards = new Map<string, Promise<LocalForward>>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => void this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  /** Throws, saying what was tried, when neither way works. */
+  async route(client: KubeClient, cs: CatalogSource): Promise<RegistryRoute> {
+    const address = cs.status?.connectionState?.address || cs.spec.address || '';
+    if (!address) throw new Error('the CatalogSource reports no registry address');
+    const known = this.direct.get(address);
+    const ok = known && this.now() - known.at < REACHABLE_TTL_MS ? known.ok : await reachable(address);
+    this.direct.set(address, { ok, at: this.now() });
+    if (ok) return { dial: address, via: 'direct' };
+    // spec.address names a server outside the cluster's pods: there is nothing to forward to.
+    const ns = cs.metadata?.namespace ?? '';
+    const name = cs.metadata?.name ?? '';
+    if (cs.spec.address && !cs.status?.registryService?.serviceName) throw new Error(`the registry at ${address} does not answer from the console`);
+    const pods = (await client.list<PodLike>(POD_TYPE, { namespace: ns, labelSelector: `olm.catalogSource=${name}` }).catch((err: Error) => {
+      throw new Error(`the registry at ${address} is not reachable from the console, and its catalog pod could not be listed to port-forward to it: ${err.message}`);
+    })).items;
+    const pod = pods.find((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp)?.metadata?.name;
+    if (!pod) throw new Error(`the registry at ${address} is not reachable from the console, and no running pod of catalog ${ns}/${name} was found to port-forward to`);
+    const port = Number(address.slice(address.lastIndexOf(':') + 1)) || REGISTRY_PORT;
+    const key = `${identityOf(client)}|${ns}/${pod}:${port}`;
+    let fwd = this.forwards.get(key);
+    if (!fwd) {
+      fwd = listenPortForward(client.kubeConfig, ns, pod, port);
+      this.forwards.set(key, fwd);
+      fwd.catch(() => this.forwards.delete(key));
+    }
+    try {
+      const f = await fwd;
+      f.lastUsed = this.now();
+      return { dial: f.address, via: 'port-forward', pod };
+    } catch (err) {
+      throw new Error(`the registry at ${address} is not reachable from the console, and port-forwarding to pod ${ns}/${pod} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    for (const [key, p] of this.forwards) {
+      const f = await p.catch(() => undefined);
+      if (f && this.now() - f.lastUsed > IDLE_MS) {
+        this.forwards.delete(key);
+        await f.close();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.forwards.values()];
+    this.forwards.clear();
+    await Promise.all(all.map((p) => p.then((f) => f.close(), () => undefined)));
+  }
+}
