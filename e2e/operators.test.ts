@@ -148,7 +148,7 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await page.close();
   });
 
-  test('Manual approval: "1 requires approval", preview the plan, approve, the upgrade finishes; then deny the next', async () => {
+  test('Manual approval: "1 requires approval", preview the plan, approve, the upgrade finishes; a stale Deny is refused and said; then deny the next', async () => {
     const page = await open('/operators?namespace=pgm');
     const row = rows(page).filter({ hasText: 'PgPilot' });
     await row.getByText('1 requires approval').waitFor();
@@ -173,6 +173,17 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
       const plans = (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items;
       return plans.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name;
     });
+    // Someone changes the plan while this page, its live stream cut, still shows the old one:
+    // the cluster refuses the stale write, and the page reads the plan again and says so.
+    const stalePage = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await stalePage.route('**/api/events?**', (r) => r.abort());
+    await stalePage.goto(`${admin.url}/installplans/pgm/${nextPlan}`);
+    await stalePage.getByRole('button', { name: 'Deny' }).waitFor();
+    await kube.patch(INSTALL_PLAN_TYPE, nextPlan, { metadata: { annotations: { 'example.com/touched': 'by someone else' } } }, { namespace: 'pgm' });
+    await stalePage.getByRole('button', { name: 'Deny' }).click();
+    await stalePage.getByRole('alert').filter({ hasText: 'The plan changed since this page read it, so nothing was done' }).waitFor();
+    await stalePage.close();
+
     await page.goto(`${admin.url}/installplans/pgm/${nextPlan}`);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByText(/stays unapproved/).first().waitFor();
