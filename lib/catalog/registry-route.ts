@@ -7,14 +7,12 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type { KubeClient } from '../k8s/client';
 import { listenPortForward, type LocalForward } from '../k8s/port-forward';
-import type { CatalogSource } from '../olm/resources/catalog-source';
+import { CATALOG_REGISTRY_PORT, CATALOG_SOURCE_POD_LABEL, type CatalogSource } from '../olm/resources/catalog-source';
 import type { ResourceType } from '../olm/resources/common';
 
 const POD_TYPE: ResourceType = { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' };
 const REACHABLE_TTL_MS = 30_000;
 const IDLE_MS = 5 * 60_000;
-/** The port OLM's catalog pods serve the registry on, when the address names none. */
-const REGISTRY_PORT = 50051;
 
 export interface RegistryRoute {
   /** What to dial: the reported address, or the local end of a port-forward. */
@@ -75,12 +73,12 @@ export class RegistryRoutes {
     const ns = cs.metadata?.namespace ?? '';
     const name = cs.metadata?.name ?? '';
     if (cs.spec.address && !cs.status?.registryService?.serviceName) throw new Error(`the registry at ${address} does not answer from the console`);
-    const pods = (await client.list<PodLike>(POD_TYPE, { namespace: ns, labelSelector: `olm.catalogSource=${name}` }).catch((err: Error) => {
+    const pods = (await client.list<PodLike>(POD_TYPE, { namespace: ns, labelSelector: `${CATALOG_SOURCE_POD_LABEL}=${name}` }).catch((err: Error) => {
       throw new Error(`the registry at ${address} is not reachable from the console, and its catalog pod could not be listed to port-forward to it: ${err.message}`);
     })).items;
     const pod = pods.find((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp)?.metadata?.name;
     if (!pod) throw new Error(`the registry at ${address} is not reachable from the console, and no running pod of catalog ${ns}/${name} was found to port-forward to`);
-    const port = Number(address.slice(address.lastIndexOf(':') + 1)) || REGISTRY_PORT;
+    const port = Number(address.slice(address.lastIndexOf(':') + 1)) || CATALOG_REGISTRY_PORT;
     const key = `${identityOf(client)}|${ns}/${pod}:${port}`;
     let fwd = this.forwards.get(key);
     if (!fwd) {

@@ -1,6 +1,11 @@
 // CatalogSource (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.2.
 import { OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
 
+/** The port OLM's catalog pods serve the registry gRPC API on (its Service's port too). */
+export const CATALOG_REGISTRY_PORT = 50051;
+/** The label OLM puts on a CatalogSource's pod, naming the CatalogSource. */
+export const CATALOG_SOURCE_POD_LABEL = 'olm.catalogSource';
+
 export const CATALOG_SOURCE_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
 
 /** gRPC connectivity states as OLM records them; only READY is healthy. */

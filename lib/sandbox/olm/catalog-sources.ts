@@ -7,6 +7,7 @@ import { basename, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { describeProblems, type Catalog } from '../../olm/fbc/catalog';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
+import { CATALOG_REGISTRY_PORT, CATALOG_SOURCE_POD_LABEL } from '../../olm/resources/catalog-source';
 import { fetchCatalog } from '../registry/registry-fetch';
 import { registryServices, startRegistryServer, type RegistryServer } from '../registry/registry-server';
 import type { ApiServer } from '../server/api-server';
@@ -14,9 +15,6 @@ import type { ForwardTarget } from '../server/port-forward';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { buildPackageManifest, type BuiltManifest, type CatalogSourceFacts } from './package-manifests';
-
-/** The port OLM's catalog pods serve the registry API on. */
-export const REGISTRY_PORT = 50051;
 
 /** The annotation naming the FBC folder a sandbox CatalogSource serves. */
 export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';
@@ -204,13 +202,13 @@ export class CatalogSources {
   private ensurePodAndService(entry: CatalogEntry, cs: KObject): void {
     const pods = this.api.resources.find('', 'v1', 'pods')!;
     const services = this.api.resources.find('', 'v1', 'services')!;
-    const labels = { 'olm.catalogSource': entry.name, 'olm.managed': 'true' };
+    const labels = { [CATALOG_SOURCE_POD_LABEL]: entry.name, 'olm.managed': 'true' };
     const owner = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', name: entry.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: false }];
-    if (!this.api.storeList(pods, entry.namespace).some((p) => p.metadata.labels?.['olm.catalogSource'] === entry.name)) {
+    if (!this.api.storeList(pods, entry.namespace).some((p) => p.metadata.labels?.[CATALOG_SOURCE_POD_LABEL] === entry.name)) {
       const pod = this.api.createObject(pods, {
         apiVersion: 'v1', kind: 'Pod',
         metadata: { generateName: `${entry.name}-`, namespace: entry.namespace, labels, ownerReferences: owner },
-        spec: { containers: [{ name: 'registry-server', image: `sandbox.olm-console.dev/catalog/${entry.name}`, ports: [{ name: 'grpc', containerPort: REGISTRY_PORT, protocol: 'TCP' }] }] },
+        spec: { containers: [{ name: 'registry-server', image: `sandbox.olm-console.dev/catalog/${entry.name}`, ports: [{ name: 'grpc', containerPort: CATALOG_REGISTRY_PORT, protocol: 'TCP' }] }] },
       });
       this.api.updateObject(pods, { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], podIP: '127.0.0.1', startTime: now() } }, 'status');
     }
@@ -218,7 +216,7 @@ export class CatalogSources {
       this.api.createObject(services, {
         apiVersion: 'v1', kind: 'Service',
         metadata: { name: entry.name, namespace: entry.namespace, labels: { 'olm.managed': 'true' }, ownerReferences: owner },
-        spec: { selector: { 'olm.catalogSource': entry.name }, ports: [{ name: 'grpc', port: REGISTRY_PORT, targetPort: REGISTRY_PORT, protocol: 'TCP' }] },
+        spec: { selector: { [CATALOG_SOURCE_POD_LABEL]: entry.name }, ports: [{ name: 'grpc', port: CATALOG_REGISTRY_PORT, targetPort: CATALOG_REGISTRY_PORT, protocol: 'TCP' }] },
       });
     }
   }
@@ -226,16 +224,16 @@ export class CatalogSources {
   /** pods/portforward: a catalog pod's registry port is its registry server's loopback port. */
   forwardTarget(namespace: string, pod: string, port: number): ForwardTarget | undefined {
     const obj = this.api.storeGet(this.api.resources.find('', 'v1', 'pods')!, namespace, pod);
-    const name = obj?.metadata.labels?.['olm.catalogSource'];
+    const name = obj?.metadata.labels?.[CATALOG_SOURCE_POD_LABEL];
     const entry = name ? this.entries.get(`${namespace}/${name}`) : undefined;
     if (!entry) return undefined;
-    if (port !== REGISTRY_PORT) return { error: `the catalog pod listens on port ${REGISTRY_PORT} only, not ${port}` };
+    if (port !== CATALOG_REGISTRY_PORT) return { error: `the catalog pod listens on port ${CATALOG_REGISTRY_PORT} only, not ${port}` };
     if (!entry.registry) return { error: `error forwarding port ${port} to pod ${pod}: connection refused (the registry is not running)` };
     return { port: entry.registry.port };
   }
 
   private reportedAddress(entry: CatalogEntry): string {
-    if (this.addressMode === 'service' && entry.dir) return `${entry.name}.${entry.namespace}.svc:${REGISTRY_PORT}`;
+    if (this.addressMode === 'service' && entry.dir) return `${entry.name}.${entry.namespace}.svc:${CATALOG_REGISTRY_PORT}`;
     return entry.address ?? '';
   }
 
@@ -245,7 +243,7 @@ export class CatalogSources {
     const prev = (cur.status ?? {}) as { registryService?: { createdAt?: string } };
     const status: Record<string, unknown> = {
       registryService: entry.dir
-        ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(this.addressMode === 'service' ? REGISTRY_PORT : (entry.registry?.port ?? '')), createdAt: prev.registryService?.createdAt ?? now() }
+        ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(this.addressMode === 'service' ? CATALOG_REGISTRY_PORT : (entry.registry?.port ?? '')), createdAt: prev.registryService?.createdAt ?? now() }
         : { protocol: 'grpc', createdAt: prev.registryService?.createdAt ?? now() },
       connectionState: { address: this.reportedAddress(entry), lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
       ...(entry.message ? { message: entry.message } : {}),
