@@ -26,7 +26,7 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
   const [approval, setApproval] = useState(currentApproval);
   const qc = useQueryClient();
   const save = useMutation({
-    mutationFn: (change: { channel?: string; approval?: string }) => apiWrite<{ warnings: string[] }>(`/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(s.metadata?.name ?? '')}`, 'PATCH', { ...change, resourceVersion: s.metadata?.resourceVersion }),
+    mutationFn: (change: { channel?: string; approval?: string }) => apiWrite<{ warnings: string[] }>(`/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(s.metadata?.name ?? '')}`, 'PATCH', { ...change, seen: { channel: s.spec.channel ?? '', approval: currentApproval } }),
     onSuccess: () => onChanged(),
     onError: () => void qc.invalidateQueries({ queryKey: ['operator', namespace] }),
   });

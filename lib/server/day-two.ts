@@ -1,7 +1,9 @@
 // Day-two writes, as the person: approving or denying an InstallPlan, changing a Subscription's
-// channel or approval. Each write names the resourceVersion the person saw; a stale one is a
-// 409 saying what changed, and the write itself is a PUT with that version, so two people
-// approving at once cannot both win.
+// channel or approval. An InstallPlan write names the resourceVersion the person saw; a stale one
+// is a 409 saying what changed, and the write itself is a PUT with that version, so two people
+// approving at once cannot both win. A Subscription's status moves on its own all the time (OLM
+// writes conditions and states), so a Subscription write names the channel and approval the
+// person saw instead: only a change to those by someone else is a conflict.
 import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { channelSwitch } from '../olm/graph/update-path';
@@ -53,34 +55,53 @@ export async function denyInstallPlan(client: KubeClient, namespace: string, nam
 export interface SubscriptionChange {
   channel?: string;
   approval?: Approval;
-  resourceVersion?: string;
+  /** The channel ('' for the package's default) and approval the person saw. */
+  seen?: { channel?: string; approval?: Approval };
+}
+
+/** Someone else changed what the person is about to change: say what it is now. */
+function checkSeen(name: string, sub: Subscription, seen: SubscriptionChange['seen']): void {
+  if (!seen) return;
+  const now = { channel: sub.spec.channel ?? '', approval: sub.spec.installPlanApproval ?? 'Automatic' };
+  const moved: string[] = [];
+  if (seen.channel !== undefined && seen.channel !== now.channel) moved.push(`its channel is now ${now.channel || 'the default'} (you saw ${seen.channel || 'the default'})`);
+  if (seen.approval !== undefined && seen.approval !== now.approval) moved.push(`its approval is now ${now.approval} (you saw ${seen.approval})`);
+  if (moved.length) throw new ApiError(409, 'Conflict', `Subscription ${name} was changed meanwhile: ${moved.join('; ')}; reload it and try again`, { resourceVersion: sub.metadata?.resourceVersion });
 }
 
 export async function changeSubscription(client: KubeClient, namespace: string, name: string, change: SubscriptionChange): Promise<{ subscription: Subscription; warnings: string[] }> {
-  const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
-  checkFresh('Subscription', name, sub.metadata?.resourceVersion, change.resourceVersion, `its state is now ${sub.status?.state || 'unknown'}`);
-  const warnings: string[] = [];
-  const spec = { ...sub.spec };
-  if (change.channel !== undefined && change.channel !== sub.spec.channel) {
-    const verdict = await checkChannel(client, sub, change.channel, namespace);
-    if (verdict.error) throw new ApiError(verdict.code ?? 409, verdict.code === 404 ? 'NotFound' : 'Conflict', verdict.error);
-    if (verdict.warning) warnings.push(verdict.warning);
-    spec.channel = change.channel;
-  }
-  if (change.approval !== undefined && change.approval !== (sub.spec.installPlanApproval ?? 'Automatic')) {
-    spec.installPlanApproval = change.approval;
-    const others = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items.filter((s) => s.metadata?.name !== name);
-    if (others.length > 0) {
-      warnings.push(change.approval === 'Manual'
-        ? `OLM makes one InstallPlan per namespace: upgrades that touch ${others.map((s) => s.metadata?.name).join(', ')} together with ${name} will wait for approval too`
-        : `other subscriptions in ${namespace} (${others.map((s) => s.metadata?.name).join(', ')}) keep their own approval; a plan shared with a Manual one still waits for approval`);
+  // The PUT carries the version just read; when OLM writes status in between, read again and
+  // re-check what the person saw (a few times: OLM settles quickly).
+  for (let attempt = 1; ; attempt++) {
+    const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
+    checkSeen(name, sub, change.seen);
+    const warnings: string[] = [];
+    const spec = { ...sub.spec };
+    if (change.channel !== undefined && change.channel !== sub.spec.channel) {
+      const verdict = await checkChannel(client, sub, change.channel, namespace);
+      if (verdict.error) throw new ApiError(verdict.code ?? 409, verdict.code === 404 ? 'NotFound' : 'Conflict', verdict.error);
+      if (verdict.warning) warnings.push(verdict.warning);
+      spec.channel = change.channel;
+    }
+    if (change.approval !== undefined && change.approval !== (sub.spec.installPlanApproval ?? 'Automatic')) {
+      spec.installPlanApproval = change.approval;
+      const others = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items.filter((s) => s.metadata?.name !== name);
+      if (others.length > 0) {
+        warnings.push(change.approval === 'Manual'
+          ? `OLM makes one InstallPlan per namespace: upgrades that touch ${others.map((s) => s.metadata?.name).join(', ')} together with ${name} will wait for approval too`
+          : `other subscriptions in ${namespace} (${others.map((s) => s.metadata?.name).join(', ')}) keep their own approval; a plan shared with a Manual one still waits for approval`);
+      }
+    }
+    if (spec.channel === sub.spec.channel && spec.installPlanApproval === sub.spec.installPlanApproval) {
+      return { subscription: trimmed(sub), warnings: ['nothing to change'] };
+    }
+    try {
+      const updated = await client.replace<Subscription>(SUBSCRIPTION_TYPE, { ...sub, spec });
+      return { subscription: trimmed(updated), warnings };
+    } catch (err) {
+      if (!isKubeError(err, 409) || attempt >= 5) throw err;
     }
   }
-  if (spec.channel === sub.spec.channel && spec.installPlanApproval === sub.spec.installPlanApproval) {
-    return { subscription: trimmed(sub), warnings: ['nothing to change'] };
-  }
-  const updated = await client.replace<Subscription>(SUBSCRIPTION_TYPE, { ...sub, spec });
-  return { subscription: trimmed(updated), warnings };
 }
 
 async function checkChannel(client: KubeClient, sub: Subscription, channel: string, namespace: string): Promise<{ error?: string; code?: number; warning?: string }> {

@@ -1,6 +1,6 @@
 // Changing a Subscription through the route, against the sandbox: a channel OLM can move to,
-// one it cannot (and why), an unknown one, approval with its effect on the namespace, a stale
-// resourceVersion.
+// one it cannot (and why), an unknown one, approval with its effect on the namespace, a change
+// by someone else since the person looked.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
@@ -56,9 +56,12 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
 
   test('approval to Manual says which operators share the namespace\'s plans', async () => {
     const current = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
-    const stale = await patch('pg', 'pgpilot', { approval: 'Manual', resourceVersion: '1' });
-    assert.equal(stale.status, 409);
-    const res = await patch('pg', 'pgpilot', { approval: 'Manual', resourceVersion: current.metadata?.resourceVersion });
+    const stale = await patch('pg', 'pgpilot', { approval: 'Manual', seen: { channel: 'stable', approval: 'Automatic' } });
+    assert.equal(stale.status, 409, 'the person saw stable; it is fast now');
+    assert.match(stale.body.error.message, /its channel is now fast \(you saw stable\)/);
+    // OLM writing status since the page loaded is no conflict: only the fields the person saw count.
+    await admin.replace<Subscription>(SUBSCRIPTION_TYPE, { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata?.annotations, touched: 'yes' } } });
+    const res = await patch('pg', 'pgpilot', { approval: 'Manual', seen: { channel: current.spec.channel, approval: 'Automatic' } });
     assert.equal(res.status, 200);
     assert.equal(res.body.subscription.spec.installPlanApproval, 'Manual');
     assert.match(res.body.warnings.join(), /cachely/);
@@ -68,6 +71,9 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
   test('bad bodies, viewers, and missing subscriptions', async () => {
     assert.equal((await patch('pg', 'pgpilot', {})).status, 400);
     assert.equal((await patch('pg', 'pgpilot', { approval: 'Sometimes' })).status, 400);
+    const old = await patch('pg', 'pgpilot', { approval: 'Manual', resourceVersion: '1' });
+    assert.equal(old.status, 400, 'a field the route does not know is refused, not ignored');
+    assert.match(old.body.error.message, /resourceVersion/);
     const viewer = await patch('pg', 'pgpilot', { approval: 'Automatic' }, 'bob');
     assert.equal(viewer.status, 403);
     assert.equal((await patch('pg', 'nope', { approval: 'Manual' })).status, 404);

@@ -1,19 +1,22 @@
 // GET /api/subscriptions/<namespace>/<name>: see below.
-// PATCH /api/subscriptions/<namespace>/<name> { channel?, approval?, resourceVersion? }:
+// PATCH /api/subscriptions/<namespace>/<name> { channel?, approval?, seen?: { channel?, approval? } }:
 // changes the channel (only to one OLM can move to from the installed version) or the approval
-// strategy, with what that means for the namespace's other operators.
+// strategy, with what that means for the namespace's other operators. `seen` is what the person
+// saw ('' for the default channel); a change by someone else since is a 409.
 import { z } from 'zod';
 import { errorResponse, readJson } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { changeSubscription, subscriptionProgress } from '@/lib/server/day-two';
-import { objectParams, Optimistic } from '@/lib/server/route-params';
+import { objectParams } from '@/lib/server/route-params';
 
 export const dynamic = 'force-dynamic';
 
-const Body = Optimistic.extend({
+const Approval = z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' });
+const Body = z.object({
   channel: z.string().min(1, 'must not be empty').max(253).optional(),
-  approval: z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' }).optional(),
-}).refine((b) => b.channel !== undefined || b.approval !== undefined, { message: 'give a channel or an approval to change' });
+  approval: Approval.optional(),
+  seen: z.object({ channel: z.string().max(253).optional(), approval: Approval.optional() }).strict().optional(),
+}).strict().refine((b) => b.channel !== undefined || b.approval !== undefined, { message: 'give a channel or an approval to change' });
 
 export async function PATCH(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
