@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
@@ -18,6 +18,7 @@ import { CreateInstance } from './create-instance';
 import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
 import { UninstallDialog } from './uninstall-dialog';
+import { useSuccessor } from './use-successor';
 
 const TABS = [
   { key: 'details', label: 'Details' },
@@ -39,10 +40,17 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
   // While the uninstall dialog is open the operator is going away: the page holds still.
   const live = useLiveRefresh(key, namespace, ['clusterserviceversions', 'subscriptions', 'installplans', 'operatorgroups', 'events'], !details.error && !uninstalling);
   const uninstallPerm = usePermission(namespace, 'uninstall');
+  const successor = useSuccessor(namespace, name, details, !uninstalling);
+  useEffect(() => {
+    if (successor.csv) router.replace(`${operatorHref(namespace, successor.csv)}?tab=${tab}&replaced=${encodeURIComponent(name)}`, { scroll: false });
+  }, [successor.csv, namespace, name, tab, router]);
   const dialog = uninstalling && <UninstallDialog namespace={namespace} csv={name} onClose={() => setUninstalling(false)} onDone={() => router.push(`/operators?namespace=${encodeURIComponent(namespace)}`)} />;
 
   // The dialog keeps its place in the tree whatever the page shows, so it is never remounted
   // (and its outcome lost) when the operator it removed can no longer be read.
+  if (successor.csv || successor.looking) {
+    return <p role="status">{successor.csv ? `${name} was replaced by ${successor.csv}: opening it…` : `${name} is no longer in ${namespace}: asking its Subscription what is installed now…`}</p>;
+  }
   if (details.error) {
     return (
       <>
@@ -55,6 +63,9 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
   const d = details.data;
   const desc = d.description;
   const choose = (t: Tab) => router.replace(`?tab=${t}`, { scroll: false });
+  // Said only when this CSV really replaced it, whatever the URL claims.
+  const replaced = params.get('replaced');
+  const upgradedFrom = replaced && d.csv.spec.replaces === replaced ? replaced : undefined;
   const uninstallBlocked = uninstallPerm.allowed === false ? `You may not uninstall in ${namespace}: ${uninstallPerm.reason ?? 'the cluster refused'}` : undefined;
 
   return (
@@ -84,6 +95,16 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
           </div>
         )}
       </header>
+      {upgradedFrom && (
+        <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+          OLM replaced {upgradedFrom} with {name}{d.status.severity === 'ok' ? '' : ' and is installing it'}; this page followed the operator.
+        </p>
+      )}
+      {d.replacedBy && (
+        <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+          OLM has installed <Link className="text-sky-700 underline" href={operatorHref(namespace, d.replacedBy.csv, tab)}>{d.replacedBy.csv}</Link> in place of this version (Subscription {d.replacedBy.subscription}); {name} stays until its replacement runs.
+        </p>
+      )}
       {d.copiedFrom && (
         <Warning title="A copy">
           OLM copied this CSV into {namespace} because the operator installed in <Link className="underline" href={operatorHref(d.copiedFrom, name)}>{d.copiedFrom}</Link> watches this namespace. Manage it there.
@@ -132,6 +153,11 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
               {desc.containerImage && <div><dt className="text-slate-600">Container image</dt><dd className="break-all">{desc.containerImage}</dd></div>}
             </dl>
           </div>
+        )}
+        {tab === 'subscription' && !d.subscription && (
+          <p className="text-sm text-slate-600">
+            {d.copiedFrom ? `A copy has no Subscription; the operator's is in ${d.copiedFrom}.` : d.replacedBy ? `Subscription ${d.replacedBy.subscription} has moved on to ${d.replacedBy.csv}.` : `No Subscription in ${namespace} names ${name} as its installed or current CSV.`}
+          </p>
         )}
         {tab === 'subscription' && d.subscription && <SubscriptionTab details={d} namespace={namespace} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />}
         {tab === 'installplans' && (

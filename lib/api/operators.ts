@@ -35,6 +35,8 @@ export interface OperatorDetails {
   description: CsvDescription;
   status: CsvDisplayStatus;
   copiedFrom?: string;
+  /** The CSV OLM installed in this one's place (its `spec.replaces` names this one), once this one is no longer the installed CSV. */
+  replacedBy?: { csv: string; subscription: string };
   subscription?: {
     object: Subscription;
     conditions: ConditionRow[];

@@ -110,6 +110,7 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
   ]);
   const copied = isCopiedCsv(csv);
   const sub = copied ? undefined : subs.find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name);
+  const replacedBy = copied || sub?.status?.installedCSV === name ? undefined : await successorOf(client, namespace, name, subs);
   const og = groups[0];
   const ogTargets = og?.status?.namespaces ?? og?.spec?.targetNamespaces ?? [];
   const related = new Set([name, ...(sub ? [sub.metadata?.name ?? ''] : []), ...plans.map((p) => p.metadata?.name ?? '')]);
@@ -118,6 +119,7 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
     description: describeCsv(csv as unknown as Parameters<typeof describeCsv>[0], name),
     status: csvDisplayStatus(csv),
     ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
+    ...(replacedBy ? { replacedBy } : {}),
     ...(sub ? { subscription: { object: trimmed(sub), conditions: subscriptionConditionRows(sub), upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plans }) } } : {}),
     upgradeBlockers: [],
     installPlans: plans
@@ -150,6 +152,26 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
     }
   }
   return details;
+}
+
+/**
+ * The CSV a Subscription now has installed in place of `name` (OLM deletes `name` once that one
+ * runs, or keeps both while the old one's Upgradeable=False holds the new one back). OLM rewrites
+ * the new CSV's `spec.replaces` to the CSV it actually replaces, so that names it whatever edge
+ * led there.
+ */
+async function successorOf(client: KubeClient, namespace: string, name: string, subs: Subscription[]): Promise<OperatorDetails['replacedBy']> {
+  const candidates = subs.filter((s) => s.status?.installedCSV && s.status.installedCSV !== name);
+  const found = await Promise.all(candidates.map(async (s) => {
+    try {
+      const next = await client.get<ClusterServiceVersion>(CSV_TYPE, s.status!.installedCSV!, namespace);
+      return next.spec.replaces === name ? { csv: s.status!.installedCSV!, subscription: s.metadata?.name ?? '' } : undefined;
+    } catch (err) {
+      if (isKubeError(err, 404) || isKubeError(err, 403)) return undefined;
+      throw err;
+    }
+  }));
+  return found.find((f) => f !== undefined);
 }
 
 /** Why the next upgrade would not happen now, each in words a person can act on. */

@@ -140,4 +140,27 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(blockers.length, 1);
     assert.match(blockers[0]!, /not upgradeable: a data migration is running/);
   });
+
+  test('a CSV that OLM installed another in place of names it, until it is gone', async () => {
+    const OC = { group: 'operators.coreos.com', version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
+    const SUB = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
+    await subscribe(admin, { namespace: 'follow', package: 'pgpilot', channel: 'stable', targets: ['follow'] });
+    await waitForCsv(admin, 'follow', 'pgpilot.v1.4.0');
+    const before = await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' });
+    assert.equal(before.body.replacedBy, undefined, 'the installed CSV is replaced by nothing');
+    // Hold the new version back, so the old CSV stays while OLM has already installed the next.
+    const oc = await waitFor('the OperatorCondition', async () => admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, 'pgpilot.v1.4.0', 'follow').catch(() => undefined));
+    await admin.replace(OC, { ...oc, spec: { ...oc.spec, conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'hold', lastTransitionTime: new Date().toISOString() }] } });
+    const sub = await admin.get<{ metadata: Record<string, unknown>; spec: Record<string, unknown> }>(SUB, 'pgpilot', 'follow');
+    await admin.replace(SUB, { ...sub, spec: { ...sub.spec, channel: 'fast' } });
+    const replacedBy = await waitFor('the replacement named', async () => (await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' })).body.replacedBy);
+    assert.deepEqual(replacedBy, { csv: 'pgpilot.v1.5.0', subscription: 'pgpilot' });
+    const next = await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.5.0' });
+    assert.equal(next.body.replacedBy, undefined);
+    assert.equal(next.body.subscription?.object.metadata?.name, 'pgpilot');
+    const held = await admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, 'pgpilot.v1.4.0', 'follow');
+    await admin.replace(OC, { ...held, spec: { ...held.spec, conditions: [] } });
+    await waitForCsv(admin, 'follow', 'pgpilot.v1.5.0');
+    await waitFor('the old CSV gone', async () => ((await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' })).status === 404 ? true : undefined));
+  });
 });
