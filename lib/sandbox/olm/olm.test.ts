@@ -172,4 +172,26 @@ describe('sandbox catalogs and packageserver', () => {
     assert.equal(pm.metadata.name, 'gatekeeper-operator-product');
     assert.equal(pm.status.channels.find((c) => c.name === 'stable')?.currentCSV, 'gatekeeper-operator-product.v3.21.0');
   });
+
+  test('ListBundles leaves olm.bundle.object out of properties; a remote source still describes heads that keep their CSV only there', async () => {
+    const okd = (await custom.getNamespacedCustomObject({ ...CS, namespace: 'olm', name: 'okderators' })) as { status: { connectionState: { address: string } } };
+    const client = new RegistryClient(okd.status.connectionState.address, 10_000);
+    try {
+      const loki = (await client.listBundles()).find((b) => b.packageName === 'loki-operator')!;
+      assert.deepEqual([...new Set(loki.properties.map((p) => p.type))].sort(), ['olm.gvk', 'olm.maxOpenShiftVersion', 'olm.package']);
+      assert.equal(loki.csvJson, '', 'a bundle with an image has no csvJson in ListBundles');
+      const head = await client.getBundleForChannel('loki-operator', 'alpha');
+      assert.match(head.csvJson, /"displayName":"Loki Operator"/);
+    } finally {
+      client.close();
+    }
+    await custom.createNamespacedCustomObject({ ...CS, namespace: 'team1', body: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'remote-okd' }, spec: { sourceType: 'grpc', address: okd.status.connectionState.address } } });
+    const pm = await until(async () => {
+      const list = (await custom.listNamespacedCustomObject({ ...PM, namespace: 'team1' })) as { items: Manifest[] };
+      return list.items.find((i) => i.status.catalogSource === 'remote-okd' && i.metadata.name === 'loki-operator');
+    }, 'loki-operator from the remote source');
+    // Read by hand from the bundle's olm.bundle.object CSV in ../shared/catalogs/okderators.
+    assert.equal(pm.status.channels[0]!.currentCSVDesc.displayName, 'Loki Operator');
+    assert.equal(pm.status.provider.name, 'OKD Community');
+  });
 });

@@ -1,7 +1,7 @@
 // The operator-registry API's messages, built from the FBC model as `opm serve` builds them
 // (../shared/registry-api.md "Behaviour worth knowing"). Pure: the gRPC plumbing is elsewhere.
 import { bundleObjects, type BundleModel, type Gvk, type PackageModel } from '../../olm/fbc/model';
-import type { ChannelEntry } from '../../olm/fbc/types';
+import { PROPERTY_BUNDLE_OBJECT, type ChannelEntry } from '../../olm/fbc/types';
 import { channelHeads } from '../../olm/graph/channel-problems';
 import type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage } from '../../olm/registry-api';
 
@@ -11,9 +11,17 @@ function gvk(g: Gvk, plural = ''): GvkMessage {
   return { group: g.group, version: g.version, kind: g.kind, plural };
 }
 
+// Decoding a bundle's objects to find its plurals is most of the cost of a ListBundles answer,
+// and the model does not change while a catalog is served: remember them per bundle.
+const pluralsCache = new WeakMap<BundleModel, Map<string, string>>();
+
 /** Plurals of owned CRDs, read from the bundle's CRD objects or CSV metadata where present. */
-function pluralsOf(bundle: BundleModel, objects: Record<string, unknown>[]): Map<string, string> {
+function pluralsOf(bundle: BundleModel, objects?: Record<string, unknown>[]): Map<string, string> {
+  const known = pluralsCache.get(bundle);
+  if (known) return known;
   const out = new Map<string, string>();
+  pluralsCache.set(bundle, out);
+  objects ??= bundleObjects(bundle);
   for (const o of objects) {
     if (o.kind !== 'CustomResourceDefinition') continue;
     const spec = o.spec as { group?: string; names?: { plural?: string; kind?: string } } | undefined;
@@ -56,20 +64,36 @@ export function csvJsonOf(pkg: PackageModel, bundle: BundleModel, objects = bund
   });
 }
 
+const propertiesCache = new WeakMap<BundleModel, BundleMessage['properties']>();
+
+/**
+ * The registry leaves olm.bundle.object out of properties (its clients copy properties into CSV
+ * annotations); the objects travel only in `object` and `csvJson`. Written once per bundle: a
+ * bundle in several channels is sent once per channel, and a catalog is read again and again.
+ */
+function propertiesOf(bundle: BundleModel): BundleMessage['properties'] {
+  let out = propertiesCache.get(bundle);
+  if (!out) {
+    out = bundle.properties.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT).map((p) => ({ type: p.type, value: JSON.stringify(p.value) }));
+    propertiesCache.set(bundle, out);
+  }
+  return out;
+}
+
 /**
  * One bundle as seen through one channel. `withManifests` adds csvJson and the objects; the
  * registry leaves them out of ListBundles for bundles that have an image.
  */
 export function bundleMessage(pkg: PackageModel, bundle: BundleModel, channel: string, entry: ChannelEntry | undefined, withManifests: boolean): BundleMessage {
-  const objects = bundleObjects(bundle);
-  const plurals = pluralsOf(bundle, objects);
   const includeManifests = withManifests || !bundle.image;
+  const objects = includeManifests ? bundleObjects(bundle) : undefined;
+  const plurals = pluralsOf(bundle, objects);
   return {
     csvName: bundle.name,
     packageName: pkg.name,
     channelName: channel,
-    csvJson: includeManifests ? csvJsonOf(pkg, bundle, objects) : '',
-    object: includeManifests ? objects.map((o) => JSON.stringify(o)) : [],
+    csvJson: objects ? csvJsonOf(pkg, bundle, objects) : '',
+    object: objects ? objects.map((o) => JSON.stringify(o)) : [],
     bundlePath: bundle.image ?? '',
     providedApis: bundle.providedApis.map((g) => gvk(g, plurals.get(`${g.group}/${g.kind}`))),
     requiredApis: bundle.requiredApis.map((g) => gvk(g)),
@@ -79,7 +103,7 @@ export function bundleMessage(pkg: PackageModel, bundle: BundleModel, channel: s
       ...bundle.requiredApis.map((g) => ({ type: 'olm.gvk', value: JSON.stringify({ group: g.group, kind: g.kind, version: g.version }) })),
       ...bundle.requiredPackages.map((p) => ({ type: 'olm.package', value: JSON.stringify({ packageName: p.packageName, version: p.versionRange }) })),
     ],
-    properties: bundle.properties.map((p) => ({ type: p.type, value: JSON.stringify(p.value) })),
+    properties: propertiesOf(bundle),
     replaces: entry?.replaces ?? '',
     skips: entry?.skips ?? [],
     ...(bundle.deprecation ? { deprecation: { message: bundle.deprecation } } : {}),

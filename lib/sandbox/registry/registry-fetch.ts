@@ -3,6 +3,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { catalogFromRegistry, type RegistryBundleMessage, type RegistryPackageMessage } from '../../olm/fbc/from-registry';
 import type { Catalog } from '../../olm/fbc/catalog';
+import { PROPERTY_BUNDLE_OBJECT, PROPERTY_CSV_METADATA } from '../../olm/fbc/types';
 import { registryServices } from './registry-server';
 
 type Callable = Record<string, (req: unknown, opts: grpc.CallOptions, cb?: (err: grpc.ServiceError | null, res: unknown) => void) => unknown>;
@@ -22,8 +23,26 @@ export async function fetchCatalog(address: string, timeoutMs = 30_000): Promise
     new Promise((resolve, reject) => client[method]!(req, deadline(), (e, r) => (e ? reject(new Error(`registry ${address}: ${method}: ${e.details || e.message}`)) : resolve(r as T))));
   try {
     const names = await stream<{ name: string }>('ListPackages');
-    const packages = await Promise.all(names.map((n) => unary<RegistryPackageMessage>('GetPackage', { name: n.name })));
-    return catalogFromRegistry(packages, await stream<RegistryBundleMessage>('ListBundles'));
+    const packages = await Promise.all(names.map((n) => unary<RegistryPackageMessage & { channels: { csvName?: string }[] }>('GetPackage', { name: n.name })));
+    const bundles = await stream<RegistryBundleMessage>('ListBundles');
+    // ListBundles carries no olm.bundle.object, where older catalogs keep their only CSV; like
+    // packageserver, ask for each channel head (GetBundleForChannel gives its objects) and put
+    // them back, so PackageManifests describe those heads too.
+    const byName = new Map<string, RegistryBundleMessage[]>();
+    for (const b of bundles) byName.set(`${b.packageName}/${b.csvName}`, [...(byName.get(`${b.packageName}/${b.csvName}`) ?? []), b]);
+    const asked = new Set<string>();
+    for (const p of packages) {
+      for (const ch of p.channels) {
+        const key = `${p.name}/${ch.csvName ?? ''}`;
+        const messages = byName.get(key);
+        if (!messages || asked.has(key) || messages[0]!.properties.some((q) => q.type === PROPERTY_CSV_METADATA)) continue;
+        asked.add(key);
+        const full = await unary<{ object?: string[] }>('GetBundleForChannel', { pkgName: p.name, channelName: ch.name });
+        const objects = (full.object ?? []).map((o) => ({ type: PROPERTY_BUNDLE_OBJECT, value: JSON.stringify({ data: Buffer.from(o).toString('base64') }) }));
+        for (const m of messages) m.properties = [...m.properties, ...objects];
+      }
+    }
+    return catalogFromRegistry(packages, bundles);
   } finally {
     client.close();
   }

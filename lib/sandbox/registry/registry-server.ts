@@ -78,10 +78,25 @@ export async function startRegistryServer(opts: { catalog: Catalog; port?: numbe
       else cb({ code: grpc.status.INTERNAL, details: (err as Error).message } as grpc.ServiceError, null);
     }
   };
-  const stream = <Req>(fn: (req: Req) => Iterable<unknown>) => (call: grpc.ServerWritableStream<Req, unknown>) => {
+  // Writes wait for the client to take what was sent: a big catalog's ListBundles is tens of
+  // thousands of messages, which would otherwise all sit in memory at once.
+  const stream = <Req>(fn: (req: Req) => Iterable<unknown>) => async (call: grpc.ServerWritableStream<Req, unknown>) => {
     try {
-      for (const m of fn(call.request)) call.write(m);
-      call.end();
+      for (const m of fn(call.request)) {
+        if (call.cancelled) return;
+        if (!call.write(m)) await new Promise<void>((resolve) => {
+          const done = () => {
+            call.off('drain', done);
+            call.off('cancelled', done);
+            call.off('close', done);
+            resolve();
+          };
+          call.on('drain', done);
+          call.on('cancelled', done);
+          call.on('close', done);
+        });
+      }
+      if (!call.cancelled) call.end();
     } catch (err) {
       call.destroy(Object.assign(new Error((err as Error).message), { code: err instanceof NotFound ? grpc.status.UNKNOWN : grpc.status.INTERNAL }));
     }
