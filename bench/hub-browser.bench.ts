@@ -73,12 +73,28 @@ async function firstTiles(browser: Browser, url: string): Promise<{ ms: number; 
 async function measure(label: string, dir: string, browser: Browser): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'olm-bench-hub-'));
   const sb = await startSandbox({ port: 0, kubeconfigPath: join(tmp, 'kubeconfig'), catalogs: [dir], demo: false });
+  await waitReady(sb);
+  // Without the warm-up at start, the first visit waits for the registry read.
+  const unwarmed = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_WARM_INDEX: 'false' });
+  let cold: Awaited<ReturnType<typeof firstTiles>>;
+  try {
+    cold = await firstTiles(browser, unwarmed.url);
+    await cold.page.context().close();
+  } finally {
+    await unwarmed.stop();
+  }
   const consoleServer = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
   try {
-    await waitReady(sb);
-    const cold = await firstTiles(browser, consoleServer.url);
-    const total = await cold.page.getByRole('status').filter({ hasText: / of \d+ operators/ }).textContent();
-    await cold.page.context().close();
+    let readyMs = 0;
+    for (;;) {
+      if (/catalog index ready/.test(consoleServer.output())) break;
+      if (/catalog index: /.test(consoleServer.output())) throw new Error(`the index did not warm up: ${consoleServer.output()}`);
+      readyMs = performance.now() - consoleServer.startedAt;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const first = await firstTiles(browser, consoleServer.url);
+    const total = await first.page.getByRole('status').filter({ hasText: / of \d+ operators/ }).textContent();
+    await first.page.context().close();
     const warm: number[] = [];
     let page: Page | undefined;
     for (let i = 0; i < 6; i++) {
@@ -88,7 +104,8 @@ async function measure(label: string, dir: string, browser: Browser): Promise<vo
       page = r.page;
     }
     console.log(`\n${label}: ${total}`);
-    console.log(`  navigation to first tiles painted: first visit after the console starts ${fmt(cold.ms, 0)} ms (the server reads the catalog), then median ${fmt(median(warm), 0)} ms, worst ${fmt(Math.max(...warm), 0)} ms over ${warm.length} fresh tabs (budget 1000 ms${over(Math.max(...warm), 1000)})`);
+    console.log(`  catalog index read at start: ready ${fmt(readyMs / 1000)} s after the server process started; the first visit after that ${fmt(first.ms, 0)} ms (without the warm-up the first visit waits for the read: ${fmt(cold.ms, 0)} ms)`);
+    console.log(`  navigation to first tiles painted: median ${fmt(median(warm), 0)} ms, worst ${fmt(Math.max(...warm), 0)} ms over ${warm.length} fresh tabs (budget 1000 ms${over(Math.max(...warm), 1000)})`);
 
     const box = page!.getByLabel('Filter by keyword');
     for (const word of WORDS) {

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 const root = join(import.meta.dirname, '..');
 const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const sourceDirs = ['app', 'components', 'lib', 'public'];
-const sourceFiles = ['next.config.js', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
+const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
 
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]

@@ -29,6 +29,10 @@ export function ensureBuilt(): void {
 
 export interface RunningConsole {
   url: string;
+  /** When the server process was started (performance.now()). */
+  startedAt: number;
+  /** Everything the server has printed so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -36,6 +40,7 @@ export interface RunningConsole {
 export async function startConsole(env: Record<string, string> = {}): Promise<RunningConsole> {
   ensureBuilt();
   const port = await freePort();
+  const startedAt = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
     [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
@@ -62,6 +67,8 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
   }
   return {
     url,
+    startedAt,
+    output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -9,8 +9,10 @@ import { catalogFromRegistry } from '../olm/fbc/from-registry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
 import type { ResourceType } from '../olm/resources/common';
 import type { CatalogInfo } from '../hub/package-summary';
-import { summarizeManifest, summarizePackage, type PackageSummary } from './package-summary';
+import { csvOfBundle, type CsvLike } from '../olm/resources/csv-description';
+import { summarizeManifest, summarizePackage, summaryHead, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
+import { keepHeadMetadataOnly } from './head-metadata';
 import { RegistryClient } from './registry-client';
 import { RegistryRoutes, type RegistryRoute } from './registry-route';
 
@@ -101,8 +103,11 @@ export class CatalogIndex {
         client = new RegistryClient(way.dial, 20_000);
         const names = await client.listPackages();
         const packages = await Promise.all(names.map((n) => client!.getPackage(n)));
-        const catalog = catalogFromRegistry(packages, await client.listBundles());
-        const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref));
+        const bundles = await client.listBundles();
+        keepHeadMetadataOnly(packages, bundles);
+        const catalog = catalogFromRegistry(packages, bundles);
+        const heads = await this.headCsvs(client, way.dial, catalog);
+        const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref, heads.get(p.name)));
         const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), catalog, summaries };
         this.entries.set(key, entry);
         return entry;
@@ -119,6 +124,33 @@ export class CatalogIndex {
     })();
     this.inflight.set(key, job);
     return job;
+  }
+
+  /**
+   * The CSVs of the tiles' heads that ListBundles did not carry (a bundle whose CSV is only in
+   * `olm.bundle.object`, which the registry strips from properties), one GetBundleForChannel
+   * each, a few at a time; kept as the full CSVs the details pages ask for next.
+   */
+  private async headCsvs(client: RegistryClient, dial: string, catalog: Catalog): Promise<Map<string, CsvLike>> {
+    const missing: { pkg: string; channel: string; csvName: string }[] = [];
+    for (const pkg of catalog.packages.values()) {
+      const { channel, head } = summaryHead(pkg);
+      if (channel && head && !csvOfBundle(head)) missing.push({ pkg: pkg.name, channel, csvName: head.name });
+    }
+    const out = new Map<string, CsvLike>();
+    let next = 0;
+    const worker = async () => {
+      while (next < missing.length) {
+        const m = missing[next++]!;
+        const b = await client.getBundleForChannel(m.pkg, m.channel);
+        if (!b.csvJson) continue;
+        const csv = JSON.parse(b.csvJson) as Record<string, unknown>;
+        this.remember(this.csvs, `${dial}|${m.pkg}|${m.channel}|${m.csvName}`, csv);
+        out.set(m.pkg, csv as CsvLike);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, missing.length) }, worker));
+    return out;
   }
 
   /** Forgets catalogs that are gone, so a deleted CatalogSource leaves the index. */

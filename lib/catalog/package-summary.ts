@@ -1,13 +1,13 @@
 // What an OperatorHub tile and its filters need to know about a package, read defensively from
 // the default channel head's CSV (catalog content is third-party: numbers where strings belong,
 // missing annotations, JSON lists written as text).
-import type { PackageModel } from '../olm/fbc/model';
+import type { BundleModel, PackageModel } from '../olm/fbc/model';
 import { Keys } from '../olm/resources/common';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { installModeChoices } from '../olm/install-modes/wizard';
 import type { InstallMode } from '../olm/resources/cluster-service-version';
 import type { PackageSummary } from '../hub/package-summary';
-import { csvOfBundle, jsonStringList, str, supportedLabels } from '../olm/resources/csv-description';
+import { csvOfBundle, jsonStringList, str, supportedLabels, type CsvLike } from '../olm/resources/csv-description';
 
 export type { PackageSummary };
 
@@ -19,11 +19,20 @@ function firstSentences(text: string, max = 220): string {
   return stop > 60 ? cut.slice(0, stop + 1) : `${cut.replace(/\s+\S*$/, '')}…`;
 }
 
-export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['catalog']): PackageSummary {
+/** The channel a tile describes (the default one, else the first by name) and its head. */
+export function summaryHead(pkg: PackageModel): { channel?: string; head?: BundleModel } {
   const channel = pkg.defaultChannel && pkg.channels.has(pkg.defaultChannel) ? pkg.defaultChannel : [...pkg.channels.keys()].sort()[0];
   const graph = channel ? packageChannelGraph(pkg, channel) : undefined;
-  const head = graph?.head ? pkg.bundles.get(graph.head) : undefined;
-  const csv = head ? csvOfBundle(head) : undefined;
+  return { channel, head: graph?.head ? pkg.bundles.get(graph.head) : undefined };
+}
+
+/**
+ * `headCsv` is the head's CSV when the model has none of it: a registry's ListBundles leaves out
+ * the `olm.bundle.object` properties, where older catalogs keep their only copy of the CSV.
+ */
+export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['catalog'], headCsv?: CsvLike): PackageSummary {
+  const { channel, head } = summaryHead(pkg);
+  const csv = headCsv ?? (head ? csvOfBundle(head) : undefined);
   const ann = csv?.metadata?.annotations ?? {};
   const labels = csv?.metadata?.labels ?? {};
   const spec = csv?.spec ?? {};

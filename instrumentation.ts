@@ -1,0 +1,10 @@
+// Runs once when the console's server starts (Next.js instrumentation hook).
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
+  const { clusterAccess } = await import('./lib/server/context');
+  const access = clusterAccess();
+  if (access.mode !== 'kubeconfig' || !access.shared) return;
+  const [{ KubeClient }, { warmCatalogIndex }] = await Promise.all([import('./lib/k8s/client'), import('./lib/server/warm-index')]);
+  // Not awaited: the server answers at once, and a request for a catalog still being read joins that read.
+  void warmCatalogIndex(new KubeClient(access.shared), { log: (line) => console.log(line) });
+}
