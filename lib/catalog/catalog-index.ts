@@ -18,6 +18,9 @@ import { RegistryRoutes, type RegistryRoute } from './registry-route';
 
 const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
 const FRESH_MS = 60_000;
+// A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
+// for hundreds of megabytes); background re-reads are spaced so they take at most ~2.5% of it.
+const REREAD_COST_SHARE = 40;
 /** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
 export const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
 
@@ -31,6 +34,8 @@ interface Entry {
   route?: RegistryRoute;
   version: string;
   fetchedAt: number;
+  /** How long this read counts as fresh: a minute, longer for catalogs that are slow to read. */
+  freshForMs: number;
   catalog?: Catalog;
   summaries: PackageSummary[];
   problem?: string;
@@ -77,15 +82,16 @@ export class CatalogIndex {
   /**
    * The catalog's content. `version` is what the CatalogSource says about its content (the last
    * connection to its registry, which changes when OLM rolls a new catalog pod): a new version
-   * is read at once; within a version, content older than a minute is served while a re-read
-   * runs in the background, so no request waits on a big catalog twice.
+   * is read at once; within a version, content older than a minute (40 times the read's own
+   * duration, for catalogs slower to read than 1.5 s) is served while a re-read runs in the
+   * background, so no request waits on a big catalog twice.
    */
   private async read(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>): Promise<Entry> {
     const cached = this.entries.get(key);
     const same = cached && cached.address === address && cached.version === version;
     // A failed read is not kept as fresh: it may have failed for this person only (a port-forward
     // they may not open), and the next person may get through.
-    if (same && !cached.problem && this.now() - cached.fetchedAt < FRESH_MS) return cached;
+    if (same && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) return cached;
     if (same && cached.catalog) {
       void this.fetch(key, address, version, ref, route).catch(() => undefined);
       return cached;
@@ -98,6 +104,7 @@ export class CatalogIndex {
     if (pending) return pending;
     const job = (async () => {
       let client: RegistryClient | undefined;
+      const started = performance.now();
       try {
         const way = await route();
         client = new RegistryClient(way.dial, 20_000);
@@ -108,13 +115,14 @@ export class CatalogIndex {
         const catalog = catalogFromRegistry(packages, bundles);
         const heads = await this.headCsvs(client, way.dial, catalog);
         const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref, heads.get(p.name)));
-        const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), catalog, summaries };
+        const freshForMs = Math.max(FRESH_MS, (performance.now() - started) * REREAD_COST_SHARE);
+        const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), freshForMs, catalog, summaries };
         this.entries.set(key, entry);
         return entry;
       } catch (err) {
         // Keep what was read before, and say why it is not fresh.
         const cached = this.entries.get(key);
-        const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: this.now(), catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
+        const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: this.now(), freshForMs: FRESH_MS, catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
         this.entries.set(key, entry);
         return entry;
       } finally {
@@ -335,7 +343,7 @@ export class CatalogIndex {
         const first = pms[0]!.status;
         const base = { name: first.catalogSource, namespace: first.catalogSourceNamespace, displayName: first.catalogSourceDisplayName || first.catalogSource, publisher: first.catalogSourcePublisher ?? '', state: 'READY' };
         const cached = this.entries.get(key);
-        if (cached?.catalog && this.now() - cached.fetchedAt < FRESH_MS) {
+        if (cached?.catalog && this.now() - cached.fetchedAt < cached.freshForMs) {
           catalogs.push({ ...base, source: 'registry', packages: cached.summaries.length });
           stamps.push(`${key}:${cached.fetchedAt}`);
           packages.push(...cached.summaries);
