@@ -35,6 +35,8 @@ export interface OperatorDetails {
   description: CsvDescription;
   status: CsvDisplayStatus;
   copiedFrom?: string;
+  /** For a copy: the Subscription in `copiedFrom` that installs this CSV, when the person may read it. */
+  sourceSubscription?: string;
   /** The CSV OLM installed in this one's place (its `spec.replaces` names this one), once this one is no longer the installed CSV. */
   replacedBy?: { csv: string; subscription: string };
   subscription?: {

@@ -111,6 +111,9 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
   const copied = isCopiedCsv(csv);
   const sub = copied ? undefined : subs.find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name);
   const replacedBy = copied || sub?.status?.installedCSV === name ? undefined : await successorOf(client, namespace, name, subs);
+  // A copy is replaced with its source: its page follows the Subscription where the operator is.
+  const source = copied ? operatorNamespaceOf(csv) : undefined;
+  const sourceSubscription = source ? (await listOr<Subscription>(client, SUBSCRIPTION_TYPE, source)).find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name)?.metadata?.name : undefined;
   const og = groups[0];
   const ogTargets = og?.status?.namespaces ?? og?.spec?.targetNamespaces ?? [];
   const related = new Set([name, ...(sub ? [sub.metadata?.name ?? ''] : []), ...plans.map((p) => p.metadata?.name ?? '')]);
@@ -119,6 +122,7 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
     description: describeCsv(csv as unknown as Parameters<typeof describeCsv>[0], name),
     status: csvDisplayStatus(csv),
     ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
+    ...(sourceSubscription ? { sourceSubscription } : {}),
     ...(replacedBy ? { replacedBy } : {}),
     ...(sub ? { subscription: { object: trimmed(sub), conditions: subscriptionConditionRows(sub), upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plans }) } } : {}),
     upgradeBlockers: [],

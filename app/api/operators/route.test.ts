@@ -95,6 +95,10 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.deepEqual(body.subscription?.channels, [{ name: 'stable', current: true, allowed: true }]);
     assert.equal(body.catalog?.state, 'READY');
     assert.equal(body.catalog?.healthy, true);
+    const copy = await get<OperatorDetails>(details, '/x', { namespace: 'team1', name: csv });
+    assert.equal(copy.body.copiedFrom, 'operators');
+    assert.equal(copy.body.sourceSubscription, 'certwarden', 'a copy names the Subscription that installs its source');
+    assert.equal(copy.body.subscription, undefined);
   });
 
   test('an operator that cannot be resolved shows as installing, with the reason', async () => {
