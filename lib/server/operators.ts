@@ -5,7 +5,7 @@ import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { graphFromModel } from '../catalog/graph-view';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import { isCopiedCsv, operatorNamespaceOf, CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { isCopiedCsv, isReplacementOf, operatorNamespaceOf, CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import { Keys, type ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
@@ -160,16 +160,14 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
 
 /**
  * The CSV a Subscription now has installed in place of `name` (OLM deletes `name` once that one
- * runs, or keeps both while the old one's Upgradeable=False holds the new one back). OLM rewrites
- * the new CSV's `spec.replaces` to the CSV it actually replaces, so that names it whatever edge
- * led there.
+ * runs, or keeps both while the old one's Upgradeable=False holds the new one back).
  */
 async function successorOf(client: KubeClient, namespace: string, name: string, subs: Subscription[]): Promise<OperatorDetails['replacedBy']> {
   const candidates = subs.filter((s) => s.status?.installedCSV && s.status.installedCSV !== name);
   const found = await Promise.all(candidates.map(async (s) => {
     try {
       const next = await client.get<ClusterServiceVersion>(CSV_TYPE, s.status!.installedCSV!, namespace);
-      return next.spec.replaces === name ? { csv: s.status!.installedCSV!, subscription: s.metadata?.name ?? '' } : undefined;
+      return isReplacementOf(next, name) ? { csv: s.status!.installedCSV!, subscription: s.metadata?.name ?? '' } : undefined;
     } catch (err) {
       if (isKubeError(err, 404) || isKubeError(err, 403)) return undefined;
       throw err;

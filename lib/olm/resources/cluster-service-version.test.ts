@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isCopiedCsv, operatorNamespaceOf, targetNamespacesOf, watchesAllNamespaces, type ClusterServiceVersion } from './cluster-service-version';
+import { isCopiedCsv, isReplacementOf, operatorNamespaceOf, targetNamespacesOf, watchesAllNamespaces, type ClusterServiceVersion } from './cluster-service-version';
 
 function csv(namespace: string, labels: Record<string, string> = {}, annotations: Record<string, string> = {}, reason?: string): ClusterServiceVersion {
   return { metadata: { name: 'etcd.v0.9.2', namespace, labels, annotations }, spec: { displayName: 'etcd', install: { strategy: 'deployment' } }, status: reason ? { phase: 'Succeeded', reason } : undefined };
@@ -27,4 +27,11 @@ describe('namespaces of a CSV', () => {
     assert.deepEqual(targetNamespacesOf(csv('o', {}, { 'olm.targetNamespaces': 'a,b' })), ['a', 'b']);
     assert.equal(targetNamespacesOf(csv('o')), undefined);
   });
+});
+
+test('a CSV is the replacement of the one its spec.replaces names, and of no other', () => {
+  const next = { spec: { displayName: 'x', install: { strategy: 'deployment' }, replaces: 'pgpilot.v1.4.0' } } as unknown as Parameters<typeof isReplacementOf>[0];
+  assert.equal(isReplacementOf(next, 'pgpilot.v1.4.0'), true);
+  assert.equal(isReplacementOf(next, 'pgpilot.v1.3.0'), false);
+  assert.equal(isReplacementOf({ spec: {} } as unknown as Parameters<typeof isReplacementOf>[0], ''), false, 'a CSV that replaces nothing is no one\'s replacement');
 });

@@ -130,6 +130,15 @@ export function isCopiedCsv(csv: ClusterServiceVersion): boolean {
   return csv.status?.reason === 'Copied';
 }
 
+/**
+ * Whether `next` is the CSV OLM installed in place of the CSV named `name`: OLM rewrites the
+ * `spec.replaces` of a CSV it installs to the CSV it actually replaces, whichever edge (replaces,
+ * skips, skipRange) led there, so this holds for every upgrade (olm-behaviour.md, InstallPlan steps).
+ */
+export function isReplacementOf(next: Pick<ClusterServiceVersion, 'spec'>, name: string): boolean {
+  return !!name && next.spec?.replaces === name;
+}
+
 /** The namespace the operator really runs in (for a copy, its source). */
 export function operatorNamespaceOf(csv: ClusterServiceVersion): string | undefined {
   return csv.metadata?.labels?.[Keys.copiedFrom] ?? csv.metadata?.annotations?.[Keys.operatorNamespace] ?? csv.metadata?.namespace;

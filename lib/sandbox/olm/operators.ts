@@ -4,7 +4,7 @@
 // modes and targets are lib/olm's; this file writes the resulting objects and statuses.
 import { randomBytes } from 'node:crypto';
 import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
-import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
+import { isCopiedCsv, isReplacementOf } from '../../olm/resources/cluster-service-version';
 import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
 import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
 import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
@@ -498,7 +498,7 @@ export class Operators {
     }
 
     const others = this.api.storeList(this.csvs, ns).filter((c) => c.metadata.name !== name && !isCopiedCsv(c as unknown as ClusterServiceVersion));
-    const replacer = others.find((c) => (c.spec as { replaces?: string }).replaces === name);
+    const replacer = others.find((c) => isReplacementOf(c as unknown as ClusterServiceVersion, name));
 
     switch (phase) {
       case '':
