@@ -6,15 +6,17 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { planStart } from './start-options';
 
 const root = join(import.meta.dirname, '..');
 const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const serverMain = join(root, 'lib', 'server', 'http', 'main.ts');
 const sourceDirs = ['app', 'components', 'lib', 'public'];
 const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
 
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]
-                         [--sandbox] [--catalog DIR ...]
+                         [--sandbox] [--catalog DIR ...] [--public-url URL] [--trust-proxy]
 
   --port N           port of the console (default 3000)
   --host ADDR        address to listen on (default 127.0.0.1; the console acts with cluster credentials)
@@ -26,7 +28,12 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
   --per-user-tokens  with a kubeconfig: use only its cluster address and CA; each person logs in
                      with their own token
   --sandbox          start the embedded sandbox cluster (the default when no cluster is given)
-  --catalog DIR      with the sandbox: an FBC catalog folder to serve (repeatable)`;
+  --catalog DIR      with the sandbox: an FBC catalog folder to serve (repeatable)
+  --public-url URL   the origin people open the console at (https://console.example.com); the
+                     console answers only to it and to loopback names at --port
+  --trust-proxy      believe X-Forwarded-Host/-Proto/-For: only behind a proxy you run
+  Combinations that name two clusters (--sandbox with --kubeconfig, --in-cluster with either)
+  are refused; --per-user-tokens works with the sandbox too (log in with .sandbox/tokens.json).`;
 
 /** Starts the sandbox in its own process and resolves once it listens. */
 function startSandbox(catalogs: string[]): Promise<{ child: ChildProcess; url: string; kubeconfig: string }> {
@@ -83,6 +90,8 @@ async function main(): Promise<void> {
         'per-user-tokens': { type: 'boolean', default: false },
         sandbox: { type: 'boolean', default: false },
         catalog: { type: 'string', multiple: true, default: [] },
+        'public-url': { type: 'string' },
+        'trust-proxy': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -94,9 +103,23 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error(`--port must be a number between 1 and 65535, got "${values.port}"`);
+  const plan = planStart(
+    {
+      port: values.port,
+      host: values.host,
+      kubeconfig: values.kubeconfig,
+      context: values.context,
+      inCluster: values['in-cluster'],
+      perUserTokens: values['per-user-tokens'],
+      sandbox: values.sandbox,
+      catalog: values.catalog,
+      publicUrl: values['public-url'],
+      trustProxy: values['trust-proxy'],
+    },
+    process.env.KUBECONFIG,
+  );
+  if (!plan.ok) {
+    console.error(`${plan.message}\n\n${usage}`);
     process.exit(2);
   }
 
@@ -106,25 +129,18 @@ async function main(): Promise<void> {
     if (res.status !== 0) process.exit(res.status ?? 1);
   }
 
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...plan.env };
   let sandbox: ChildProcess | undefined;
-  const kubeconfig = values.kubeconfig ?? (values.sandbox ? undefined : process.env.KUBECONFIG);
-  if (values['in-cluster']) {
-    env.OLM_CONSOLE_IN_CLUSTER = 'true';
-    console.log('Cluster: in-cluster; each person logs in with their own token');
-  } else if (kubeconfig && !values.sandbox) {
-    env.OLM_CONSOLE_KUBECONFIG = kubeconfig;
-    if (values.context) env.OLM_CONSOLE_CONTEXT = values.context;
-    if (values['per-user-tokens']) env.OLM_CONSOLE_AUTH = 'token';
-    console.log(`Cluster: ${kubeconfig}${values.context ? ` (context ${values.context})` : ''}`);
-  } else {
-    const sb = await startSandbox(values.catalog);
+  if (plan.sandbox) {
+    const sb = await startSandbox(plan.catalogs);
     sandbox = sb.child;
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
-    console.log(`Cluster: the sandbox at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
+    console.log(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
+  } else {
+    console.log(plan.describe);
   }
 
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', values.host], { cwd: root, stdio: 'inherit', env });
+  const child = spawn(process.execPath, ['--import', 'tsx', serverMain, '--port', plan.env.OLM_CONSOLE_PORT!, '--host', values.host], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
   const stopAll = (sig: NodeJS.Signals) => {
     child.kill(sig);
     sandbox?.kill(sig);

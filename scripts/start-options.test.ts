@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { planStart, type StartFlags } from './start-options';
+
+const base: StartFlags = { port: '3000', host: '127.0.0.1', inCluster: false, perUserTokens: false, sandbox: false, catalog: [], trustProxy: false };
+const plan = (f: Partial<StartFlags>, envKubeconfig?: string) => planStart({ ...base, ...f }, envKubeconfig);
+
+function ok(p: ReturnType<typeof planStart>) {
+  assert.ok(p.ok, p.ok ? '' : p.message);
+  return p;
+}
+
+describe('npm start flags: each combination does what it says, or is refused with the reason', () => {
+  test('no flags, no $KUBECONFIG: the sandbox, acting as its admin', () => {
+    const p = ok(plan({}));
+    assert.equal(p.sandbox, true);
+    assert.equal(p.env.OLM_CONSOLE_AUTH, undefined);
+  });
+
+  test('--sandbox --per-user-tokens: the sandbox, and everyone logs in with their own token', () => {
+    const p = ok(plan({ sandbox: true, perUserTokens: true }));
+    assert.equal(p.sandbox, true);
+    assert.equal(p.env.OLM_CONSOLE_AUTH, 'token');
+    assert.match(p.describe, /logs in with a seed user's token/);
+  });
+
+  test('--per-user-tokens alone (no kubeconfig): the sandbox in token mode, never the admin identity', () => {
+    const p = ok(plan({ perUserTokens: true }));
+    assert.equal(p.sandbox, true);
+    assert.equal(p.env.OLM_CONSOLE_AUTH, 'token');
+  });
+
+  test('--sandbox ignores $KUBECONFIG (it names the sandbox it starts)', () => {
+    const p = ok(plan({ sandbox: true }, '/home/me/.kube/config'));
+    assert.equal(p.sandbox, true);
+    assert.equal(p.env.OLM_CONSOLE_KUBECONFIG, undefined);
+  });
+
+  test('--kubeconfig X --sandbox is refused: two clusters named', () => {
+    const p = plan({ sandbox: true, kubeconfig: '/tmp/x' });
+    assert.equal(p.ok, false);
+    assert.match(!p.ok ? p.message : '', /--sandbox starts its own cluster; --kubeconfig names another/);
+  });
+
+  test('--kubeconfig X: that cluster as its user; with --per-user-tokens, token mode', () => {
+    const a = ok(plan({ kubeconfig: '/tmp/x', context: 'c1' }));
+    assert.deepEqual([a.sandbox, a.env.OLM_CONSOLE_KUBECONFIG, a.env.OLM_CONSOLE_CONTEXT, a.env.OLM_CONSOLE_AUTH], [false, '/tmp/x', 'c1', undefined]);
+    const b = ok(plan({ kubeconfig: '/tmp/x', perUserTokens: true }));
+    assert.equal(b.env.OLM_CONSOLE_AUTH, 'token');
+  });
+
+  test('$KUBECONFIG is used when no flag names a cluster', () => {
+    const p = ok(plan({ perUserTokens: true }, '/etc/kc'));
+    assert.deepEqual([p.sandbox, p.env.OLM_CONSOLE_KUBECONFIG, p.env.OLM_CONSOLE_AUTH], [false, '/etc/kc', 'token']);
+  });
+
+  test('--in-cluster: token mode always; refused with --sandbox, --kubeconfig, --context or --catalog', () => {
+    const p = ok(plan({ inCluster: true }));
+    assert.equal(p.env.OLM_CONSOLE_IN_CLUSTER, 'true');
+    assert.equal(p.sandbox, false);
+    for (const extra of [{ sandbox: true }, { kubeconfig: '/x' }, { context: 'c' }, { catalog: ['/d'] }]) {
+      assert.equal(plan({ inCluster: true, ...extra }).ok, false, JSON.stringify(extra));
+    }
+  });
+
+  test('--catalog with a real cluster is refused instead of being dropped', () => {
+    const p = plan({ kubeconfig: '/x', catalog: ['/d'] });
+    assert.equal(p.ok, false);
+    assert.match(!p.ok ? p.message : '', /--catalog serves a folder in the sandbox/);
+    assert.deepEqual(ok(plan({ catalog: ['/d'] })).catalogs, ['/d']);
+  });
+
+  test('--context without a kubeconfig is refused', () => {
+    assert.equal(plan({ context: 'c' }).ok, false);
+    assert.equal(plan({ context: 'c', sandbox: true }).ok, false);
+  });
+
+  test('--public-url must be a bare http(s) origin; --trust-proxy is passed on', () => {
+    const p = ok(plan({ publicUrl: 'https://console.example.com', trustProxy: true }));
+    assert.equal(p.env.OLM_CONSOLE_PUBLIC_URL, 'https://console.example.com');
+    assert.equal(p.env.OLM_CONSOLE_TRUST_PROXY, 'true');
+    for (const bad of ['console.example.com', 'ftp://x', 'https://x/path', 'https://u:p@x']) assert.equal(plan({ publicUrl: bad }).ok, false, bad);
+  });
+
+  test('a bad port is refused', () => {
+    for (const bad of ['0', '70000', 'abc']) assert.equal(plan({ port: bad }).ok, false, bad);
+    assert.equal(ok(plan({ port: '8080' })).env.OLM_CONSOLE_PORT, '8080');
+  });
+});

@@ -1,0 +1,74 @@
+// What `npm start`'s flags mean, decided in one place so that no combination weakens
+// authentication silently: every combination either does what its words say or is refused with
+// the reason. The result is the cluster to use and the environment the console server gets.
+
+export interface StartFlags {
+  port: string;
+  host: string;
+  kubeconfig?: string;
+  context?: string;
+  inCluster: boolean;
+  perUserTokens: boolean;
+  sandbox: boolean;
+  catalog: string[];
+  publicUrl?: string;
+  trustProxy: boolean;
+}
+
+export type StartPlan =
+  | { ok: false; message: string }
+  | {
+      ok: true;
+      /** Start the embedded sandbox and point the console at its kubeconfig. */
+      sandbox: boolean;
+      catalogs: string[];
+      /** Environment for the console server (the sandbox's kubeconfig is added once it listens). */
+      env: Record<string, string>;
+      /** One line for the start banner. */
+      describe: string;
+    };
+
+const refuse = (message: string): StartPlan => ({ ok: false, message });
+
+/** The plan for these flags, given $KUBECONFIG. */
+export function planStart(f: StartFlags, envKubeconfig?: string): StartPlan {
+  const port = Number(f.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return refuse(`--port must be a number between 1 and 65535, got "${f.port}"`);
+  if (f.inCluster && f.sandbox) return refuse('--in-cluster and --sandbox name two different clusters: choose one');
+  if (f.inCluster && f.kubeconfig) return refuse('--in-cluster reads the cluster from the pod\'s service account; --kubeconfig names another: choose one');
+  if (f.sandbox && f.kubeconfig) return refuse('--sandbox starts its own cluster; --kubeconfig names another: choose one');
+  if (f.context && (f.inCluster || f.sandbox)) return refuse('--context chooses a context of --kubeconfig (or $KUBECONFIG); it means nothing with --in-cluster or --sandbox');
+  if (f.publicUrl !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(f.publicUrl);
+    } catch {
+      return refuse(`--public-url must be a URL such as https://console.example.com, got "${f.publicUrl}"`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return refuse(`--public-url must be http(s), got "${f.publicUrl}"`);
+    if (u.pathname !== '/' || u.search || u.hash || u.username) return refuse(`--public-url is an origin (scheme, host, port) without path, query or credentials, got "${f.publicUrl}"`);
+  }
+
+  const env: Record<string, string> = { OLM_CONSOLE_PORT: String(port) };
+  if (f.publicUrl) env.OLM_CONSOLE_PUBLIC_URL = new URL(f.publicUrl).origin;
+  if (f.trustProxy) env.OLM_CONSOLE_TRUST_PROXY = 'true';
+
+  if (f.inCluster) {
+    if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; a real cluster reads its CatalogSources');
+    return { ok: true, sandbox: false, catalogs: [], env: { ...env, OLM_CONSOLE_IN_CLUSTER: 'true' }, describe: 'Cluster: in-cluster; each person logs in with their own token' };
+  }
+  const kubeconfig = f.kubeconfig ?? (f.sandbox ? undefined : envKubeconfig || undefined);
+  if (kubeconfig) {
+    if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; with --kubeconfig (or $KUBECONFIG) the cluster\'s own CatalogSources are read (add --sandbox and drop the kubeconfig to use the sandbox)');
+    const e: Record<string, string> = { ...env, OLM_CONSOLE_KUBECONFIG: kubeconfig };
+    if (f.context) e.OLM_CONSOLE_CONTEXT = f.context;
+    if (f.perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
+    const who = f.perUserTokens ? 'each person logs in with their own token' : 'acting as the kubeconfig\'s user';
+    return { ok: true, sandbox: false, catalogs: [], env: e, describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}` };
+  }
+  if (f.context) return refuse('--context needs a kubeconfig (--kubeconfig or $KUBECONFIG)');
+  const e: Record<string, string> = { ...env };
+  if (f.perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
+  const who = f.perUserTokens ? 'each person logs in with a seed user\'s token (.sandbox/tokens.json)' : 'acting as the sandbox\'s admin';
+  return { ok: true, sandbox: true, catalogs: f.catalog, env: e, describe: `Cluster: the sandbox; ${who}` };
+}
