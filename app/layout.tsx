@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { QueryProvider } from '@/lib/client/query-provider';
 import './globals.css';
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
   description: 'Operator Lifecycle Manager console: catalogs, installs, upgrades.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: its inline scripts carry that request's CSP nonce
+  // (lib/server/security/page-headers.ts), which a page prerendered at build time could not.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen">

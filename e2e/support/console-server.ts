@@ -43,8 +43,8 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
   const startedAt = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    ['--import', 'tsx', join(root, 'lib', 'server', 'http', 'main.ts'), '--port', String(port), '--host', '127.0.0.1'],
+    { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));

@@ -1,11 +1,13 @@
 // Who is asking, and the cluster client that acts as them. In kubeconfig mode that is the
 // kubeconfig's user; in token mode it is the token in the person's session cookie and nothing
 // else, so the console never lends anyone a more privileged identity.
+import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../k8s/client';
 import { kubeConfigForToken, resolveClusterAccess, type ClusterAccess } from '../k8s/cluster-config';
 import { ApiError } from './api-error';
 import { checkCsrf } from './csrf';
-import { openSession, SESSION_COOKIE, SessionKey, type Session } from './session';
+import { consoleNamespace, SessionRevocations } from './session-revocation';
+import { openSession, SESSION_TTL_SECONDS, sessionCookieName, SessionKey, type Session } from './session';
 
 let access: ClusterAccess | undefined;
 let key: SessionKey | undefined;
@@ -37,8 +39,39 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
+let revocationStore: SessionRevocations | undefined;
+
+/**
+ * The console's own identity, for its own bookkeeping only (the session revocation record):
+ * the kubeconfig's user (also in per-user-token mode), or the pod's service account in-cluster.
+ * Never used for anything a person asks.
+ */
+export function consoleIdentityClient(env: Record<string, string | undefined> = process.env): KubeClient {
+  const a = clusterAccess(env);
+  if (a.shared) return new KubeClient(a.shared);
+  const kc = new KubeConfig();
+  if (env.OLM_CONSOLE_IN_CLUSTER === 'true') kc.loadFromCluster();
+  else {
+    kc.loadFromFile(env.OLM_CONSOLE_KUBECONFIG || env.KUBECONFIG!.split(':')[0]!);
+    if (env.OLM_CONSOLE_CONTEXT) kc.setCurrentContext(env.OLM_CONSOLE_CONTEXT);
+  }
+  return new KubeClient(kc);
+}
+
+/** Logouts every replica honours (started on first use; instrumentation.ts starts it at boot). */
+export function revocations(): SessionRevocations {
+  if (!revocationStore) {
+    revocationStore = new SessionRevocations(consoleIdentityClient(), consoleNamespace(), SESSION_TTL_SECONDS * 1000);
+    revocationStore.start();
+  }
+  return revocationStore;
+}
+
+/** The person's session: sealed cookie (the `__Host-` one over TLS), alive, not idle, not revoked. */
 export function requestSession(req: Request): Session | undefined {
-  return openSession(cookie(req, SESSION_COOKIE), sessionKey());
+  const session = openSession(cookie(req, sessionCookieName(isSecureRequest(req))), sessionKey());
+  if (!session) return undefined;
+  return revocations().isRevoked(session) ? undefined : session;
 }
 
 /** A bearer token set by an authenticating proxy in front of the console. */
@@ -68,7 +101,10 @@ export function clientForToken(token: string): KubeClient {
   return new KubeClient(kubeConfigForToken(clusterAccess(), token));
 }
 
-/** Whether the browser reached the console over HTTPS (directly or through a proxy). */
+/**
+ * Whether the browser reached the console over HTTPS: the console's HTTP server decides it from
+ * the configured public URL and trusted proxy (lib/server/http), never from a client's header.
+ */
 export function isSecureRequest(req: Request): boolean {
-  return new URL(req.url).protocol === 'https:' || req.headers.get('x-forwarded-proto') === 'https';
+  return new URL(req.url).protocol === 'https:' || req.headers.get('x-olm-console-tls') === 'true';
 }

@@ -1,7 +1,9 @@
 // Cross-site request protection for route handlers, which Next.js does not give them: a write
-// must come from a page of this console (Origin, or Referer when Origin is absent, names this
-// host) and must echo the session's CSRF token in a header, which another site cannot read.
+// must come from a page of this console (Origin, or Referer when Origin is absent, is one of the
+// origins the administrator configured, never one derived from the request) and must echo the
+// session's CSRF token in a header, which another site cannot read.
 import { timingSafeEqual } from 'node:crypto';
+import { allowedOrigins, originPolicyFromEnv, type OriginPolicy } from './security/origin-policy';
 import type { Session } from './session';
 
 export const CSRF_HEADER = 'x-csrf-token';
@@ -22,26 +24,13 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The origins this request may come from: its own, and the one a proxy in front says it serves. */
-function allowedOrigins(req: RequestFacts, extra: readonly string[]): Set<string> {
-  const origins = new Set(extra);
-  const url = new URL(req.url);
-  origins.add(url.origin);
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
-  if (host) {
-    const proto = req.headers.get('x-forwarded-proto') ?? url.protocol.replace(':', '');
-    origins.add(`${proto}://${host}`);
-  }
-  return origins;
-}
-
 /** The Origin half alone: for the login request, which has no session (and so no token) yet. */
-export function checkSameOrigin(req: RequestFacts, extraOrigins: readonly string[] = []): CsrfVerdict {
-  return originVerdict(req, extraOrigins);
+export function checkSameOrigin(req: RequestFacts, policy: OriginPolicy = originPolicyFromEnv()): CsrfVerdict {
+  return originVerdict(req, policy);
 }
 
-function originVerdict(req: RequestFacts, extraOrigins: readonly string[]): CsrfVerdict {
-  const origins = allowedOrigins(req, extraOrigins);
+function originVerdict(req: RequestFacts, policy: OriginPolicy): CsrfVerdict {
+  const origins = allowedOrigins(policy);
   const origin = req.headers.get('origin');
   const referer = req.headers.get('referer');
   let from: string | undefined;
@@ -58,9 +47,9 @@ function originVerdict(req: RequestFacts, extraOrigins: readonly string[]): Csrf
   return { ok: true };
 }
 
-export function checkCsrf(req: RequestFacts, session: Session | undefined, extraOrigins: readonly string[] = []): CsrfVerdict {
+export function checkCsrf(req: RequestFacts, session: Session | undefined, policy: OriginPolicy = originPolicyFromEnv()): CsrfVerdict {
   if (safeMethods.has(req.method.toUpperCase())) return { ok: true };
-  const origin = originVerdict(req, extraOrigins);
+  const origin = originVerdict(req, policy);
   if (!origin.ok) return origin;
   const token = req.headers.get(CSRF_HEADER);
   if (!session) return { ok: false, message: 'no session: reload the console page and try again' };

@@ -5,6 +5,8 @@ import { sessionKey } from '../context';
 import { newSession, sealSession, SESSION_COOKIE } from '../session';
 
 export const CONSOLE_ORIGIN = 'http://console.local';
+// Route tests play a console whose public URL is CONSOLE_ORIGIN, as `--public-url` would set it.
+process.env.OLM_CONSOLE_PUBLIC_URL ??= CONSOLE_ORIGIN;
 
 export function consoleRequest(path: string, opts: { token: string; method?: string; body?: unknown; origin?: string; csrf?: string | null }): Request {
   const session = newSession(3600, opts.token, 'tester');

@@ -1,0 +1,153 @@
+// The console's HTTP server: Next.js behind a thin layer that checks what must be checked before
+// anything is read or rendered. The Host must be one the administrator configured (DNS
+// rebinding), bodies are limited and must be JSON, logins are rate-limited per client address,
+// and every response carries the security headers (with a fresh script nonce for Next.js).
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import next from 'next';
+import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
+import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
+import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, type Refusal } from '../security/request-guard';
+import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessionCookieName, SessionKey } from '../session';
+
+/** The header the server sets to the client's address for the routes; any incoming value is dropped. */
+export const PEER_HEADER = 'x-olm-console-peer';
+const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded'];
+
+export interface ConsoleServerOptions {
+  /** The Next.js project folder (with its `.next` build). */
+  dir: string;
+  port: number;
+  host: string;
+  env?: Record<string, string | undefined>;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function refuse(res: ServerResponse, path: string, r: Refusal): void {
+  const body = path.startsWith('/api/') ? JSON.stringify({ error: { code: r.status, reason: r.reason, message: r.message } }) : `${r.message}\n`;
+  res.writeHead(r.status, {
+    'Content-Type': path.startsWith('/api/') ? 'application/json' : 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+    ...r.headers,
+  });
+  res.end(body);
+}
+
+/** The client's address: the socket's, or the last hop a trusted proxy appended. */
+export function peerAddress(req: IncomingMessage, policy: OriginPolicy): string {
+  if (policy.trustProxy) {
+    const hops = (header(req, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (hops.length) return hops[hops.length - 1]!;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (header(req, 'cookie') ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+/** A session in use gets its idle clock reset (a new cookie at most once a minute). */
+function refreshSessionCookie(key: SessionKey, tls: boolean, req: IncomingMessage, res: ServerResponse, path: string): void {
+  if (path === '/api/session') return; // login and logout set the cookie themselves
+  const session = openSession(cookieValue(req, sessionCookieName(tls)), key);
+  const fresh = session && refreshedSession(session);
+  if (!fresh) return;
+  res.setHeader('Set-Cookie', sessionCookieHeader(sealSession(fresh, key), { secure: tls, maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)) }));
+}
+
+export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOrigins: string[], req: IncomingMessage, res: ServerResponse, key: SessionKey = SessionKey.fromEnv()): boolean {
+  const path = (req.url ?? '/').split('?')[0]!;
+  const method = req.method ?? 'GET';
+  // Kubelet probes name the pod's IP; they reveal nothing and must not need a configured name.
+  if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+    res.end('ok\n');
+    return false;
+  }
+  const hostFacts = { host: header(req, 'host'), forwardedHost: header(req, 'x-forwarded-host') };
+  const host = checkHost(policy, hostFacts);
+  if (!host.ok) {
+    refuse(res, path, { status: 421, reason: 'MisdirectedRequest', message: host.message });
+    return false;
+  }
+  const tls = servedOverTls(policy, { ...hostFacts, forwardedProto: header(req, 'x-forwarded-proto') });
+  delete req.headers[PEER_HEADER];
+  req.headers[PEER_HEADER] = peerAddress(req, policy);
+  if (!policy.trustProxy) for (const h of FORWARDED) delete req.headers[h];
+  // Routes learn TLS from this alone (set here, from what the administrator configured).
+  req.headers['x-olm-console-tls'] = tls ? 'true' : 'false';
+
+  const get = (n: string) => header(req, n);
+  const body = checkBody(method, path, { get });
+  if (body) {
+    refuse(res, path, body);
+    return false;
+  }
+  if (isLoginAttempt(method, path)) {
+    const verdict = limiter.take(req.headers[PEER_HEADER] as string);
+    if (!verdict.ok) {
+      refuse(res, path, { status: 429, reason: 'TooManyRequests', message: `too many login attempts from this address; try again in ${verdict.retryAfterSeconds} s`, headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+      return false;
+    }
+  }
+  refreshSessionCookie(key, tls, req, res, path);
+  const nonce = randomBytes(16).toString('base64');
+  const headers = securityHeaders({ nonce, tls, imageOrigins });
+  // Next.js reads the nonce for its own inline scripts from the request's CSP header.
+  req.headers['content-security-policy'] = headers['Content-Security-Policy'];
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  return true;
+}
+
+export async function startConsoleServer(o: ConsoleServerOptions): Promise<RunningServer> {
+  const env = o.env ?? process.env;
+  const policy = originPolicyFromEnv({ ...env, OLM_CONSOLE_PORT: String(o.port) });
+  const imageOrigins = imageOriginsFromEnv(env);
+  const limiter = new RateLimiter(LOGIN_ATTEMPTS.limit, LOGIN_ATTEMPTS.windowMs);
+  // The routes (bundled by Next.js) and this server open the same cookies: one key for both.
+  env.OLM_CONSOLE_SESSION_KEY ??= randomBytes(32).toString('hex');
+  const key = SessionKey.fromEnv(env);
+  const server = createServer();
+  const app = next({ dev: false, dir: o.dir, hostname: o.host, port: o.port, httpServer: server });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!guardRequest(policy, limiter, imageOrigins, req, res, key)) return;
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(`the console failed: ${(err as Error).message}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
+  return {
+    server,
+    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${addr.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
