@@ -1,7 +1,10 @@
 // Runs once when the console's server starts (Next.js instrumentation hook).
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
-  const { clusterAccess } = await import('./lib/server/context');
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { clusterAccess, revocations } = await import('./lib/server/context');
+  // Logouts made on other replicas are known before the first request.
+  revocations();
+  if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();
   if (access.mode !== 'kubeconfig' || !access.shared) return;
   const [{ KubeClient }, { warmCatalogIndex }] = await Promise.all([import('./lib/k8s/client'), import('./lib/server/warm-index')]);

@@ -58,6 +58,22 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   return parsed.data;
 }
 
+/** Like readJson, for routes whose body may be left out: an empty body parses as `{}`. */
+export async function readOptionalJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  const text = await req.text();
+  let raw: unknown = {};
+  if (text.trim()) {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, 'BadRequest', 'the request body must be JSON');
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw parsed.error;
+  return parsed.data;
+}
+
 /** Parses query parameters against a schema (each parameter as a string, or a list when repeated). */
 export function readQuery<S extends z.ZodType>(url: string | URL, schema: S): z.infer<S> {
   const params = new URL(url).searchParams;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { newSession, openSession, sealSession, sessionCookieHeader, SessionKey } from './session';
+import { newSession, openSession, refreshedSession, sealSession, sessionCookieHeader, SessionKey } from './session';
 
 describe('session cookie', () => {
   const key = SessionKey.random();
@@ -37,11 +37,28 @@ describe('session cookie', () => {
     assert.deepEqual(openSession(sealSession(s, k), SessionKey.fromEnv({ OLM_CONSOLE_SESSION_KEY: 'ab'.repeat(32) })), s);
   });
 
-  test('the cookie is HttpOnly and SameSite=Strict, Secure over https', () => {
+  test('a session unused for longer than the idle timeout is over; a request within it refreshes it', () => {
+    const t0 = Date.now();
+    const s = newSession(8 * 3600, 't', 'alice', t0);
+    const cookie = sealSession(s, key);
+    assert.ok(openSession(cookie, key, t0 + 29 * 60_000, 30 * 60));
+    assert.equal(openSession(cookie, key, t0 + 31 * 60_000, 30 * 60), undefined);
+    assert.equal(refreshedSession(s, t0 + 10_000), undefined, 'not re-issued on every request');
+    const later = refreshedSession(s, t0 + 20 * 60_000)!;
+    assert.ok(openSession(sealSession(later, key), key, t0 + 45 * 60_000, 30 * 60), 'refreshed at 20 min, still alive at 45');
+    assert.equal(openSession(sealSession(later, key), key, t0 + 8 * 3600_000 + 1000, 30 * 60), undefined, 'the absolute lifetime still holds');
+  });
+
+  test('every new session has its own id', () => {
+    assert.notEqual(newSession(60).sid, newSession(60).sid);
+  });
+
+  test('the cookie is HttpOnly and SameSite=Strict; over https Secure with the __Host- prefix', () => {
     const h = sessionCookieHeader('v', { secure: true, maxAgeSeconds: 10 });
+    assert.match(h, /^__Host-olm_console_session=v; Path=\//);
     assert.match(h, /HttpOnly/);
     assert.match(h, /SameSite=Strict/);
     assert.match(h, /; Secure$/);
-    assert.doesNotMatch(sessionCookieHeader('v', { secure: false, maxAgeSeconds: 10 }), /Secure/);
+    assert.doesNotMatch(sessionCookieHeader('v', { secure: false, maxAgeSeconds: 10 }), /Secure|__Host-/);
   });
 });

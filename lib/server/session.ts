@@ -1,17 +1,42 @@
 // The session lives in one cookie, sealed with AES-256-GCM: the server keeps no session table,
 // and nothing in the cookie can be read or altered in the browser. It holds the person's bearer
-// token (in per-user mode) and the CSRF token their page must echo on every write.
+// token (in per-user mode) and the CSRF token their page must echo on every write. A session
+// ends at its absolute expiry, after an idle period, or when it is revoked (logout), which every
+// replica learns from a record in the cluster (session-revocation.ts).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export const SESSION_COOKIE = 'olm_console_session';
-const VERSION = 'v1';
+/** Over TLS the cookie carries the `__Host-` prefix: Secure, Path=/, no Domain, set by this host only. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const VERSION = 'v2';
+
+/** A session unused for this long is over (seconds); `OLM_CONSOLE_SESSION_IDLE_MINUTES`. */
+export function idleSeconds(env: Record<string, string | undefined> = process.env): number {
+  const m = Number(env.OLM_CONSOLE_SESSION_IDLE_MINUTES ?? 30);
+  return Number.isFinite(m) && m > 0 ? Math.round(m * 60) : 30 * 60;
+}
+/** The absolute lifetime of a session. */
+export const SESSION_TTL_SECONDS = 8 * 3600;
+
+/** How stale `lastSeen` may get before a request refreshes it (and so re-issues the cookie). */
+export const REFRESH_AFTER_SECONDS = 60;
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 
 export interface Session {
+  /** Random id, new at every login: what a revocation names. */
+  sid: string;
   /** The person's own bearer token; absent in kubeconfig mode. */
   token?: string;
-  /** Who the cluster says the token belongs to, for display. */
+  /** Who the cluster says the token belongs to, for display and "log out everywhere". */
   username?: string;
   csrf: string;
+  /** Unix milliseconds (a "log out everywhere" ends the sessions issued before its own moment). */
+  issuedAt: number;
+  /** Unix seconds of the last request that refreshed the cookie (idle timeout). */
+  lastSeen: number;
   /** Unix seconds. */
   expiresAt: number;
 }
@@ -34,11 +59,15 @@ export class SessionKey {
 }
 
 export function newSession(ttlSeconds: number, token?: string, username?: string, now = Date.now()): Session {
+  const t = Math.floor(now / 1000);
   return {
+    sid: randomBytes(18).toString('base64url'),
     ...(token ? { token } : {}),
     ...(username ? { username } : {}),
     csrf: randomBytes(24).toString('base64url'),
-    expiresAt: Math.floor(now / 1000) + ttlSeconds,
+    issuedAt: now,
+    lastSeen: t,
+    expiresAt: t + ttlSeconds,
   };
 }
 
@@ -49,8 +78,8 @@ export function sealSession(session: Session, key: SessionKey): string {
   return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
 }
 
-/** The session, or undefined when the cookie is missing, forged, from another key, or expired. */
-export function openSession(cookie: string | undefined, key: SessionKey, now = Date.now()): Session | undefined {
+/** The session, or undefined when the cookie is missing, forged, from another key, expired or idle too long. */
+export function openSession(cookie: string | undefined, key: SessionKey, now = Date.now(), idle = idleSeconds()): Session | undefined {
   if (!cookie) return undefined;
   const [version, iv, body, tag] = cookie.split('.');
   if (version !== VERSION || !iv || !body || !tag) return undefined;
@@ -59,17 +88,24 @@ export function openSession(cookie: string | undefined, key: SessionKey, now = D
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
     const session = JSON.parse(text) as Session;
-    if (typeof session.csrf !== 'string' || typeof session.expiresAt !== 'number') return undefined;
+    if (typeof session.csrf !== 'string' || typeof session.sid !== 'string' || typeof session.expiresAt !== 'number' || typeof session.lastSeen !== 'number') return undefined;
     if (session.expiresAt * 1000 <= now) return undefined;
+    if ((session.lastSeen + idle) * 1000 <= now) return undefined;
     return session;
   } catch {
     return undefined;
   }
 }
 
-/** Set-Cookie attributes: HttpOnly, SameSite=Strict, Secure unless served over plain http. */
+/** Set-Cookie attributes: HttpOnly, SameSite=Strict; over TLS Secure with the `__Host-` prefix. */
 export function sessionCookieHeader(value: string, opts: { secure: boolean; maxAgeSeconds: number }): string {
-  return [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${opts.maxAgeSeconds}`, ...(opts.secure ? ['Secure'] : [])].join('; ');
+  return [`${sessionCookieName(opts.secure)}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${opts.maxAgeSeconds}`, ...(opts.secure ? ['Secure'] : [])].join('; ');
+}
+
+/** The session with `lastSeen` moved to now, when it is stale enough to be worth a new cookie. */
+export function refreshedSession(session: Session, now = Date.now()): Session | undefined {
+  const t = Math.floor(now / 1000);
+  return t - session.lastSeen >= REFRESH_AFTER_SECONDS ? { ...session, lastSeen: t } : undefined;
 }
 
 export function clearedSessionCookieHeader(secure: boolean): string {

@@ -16,6 +16,7 @@ describe('/api/session in per-user token mode', () => {
     sb = await withSandbox({ demo: false });
     process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
     process.env.OLM_CONSOLE_AUTH = 'token';
+    process.env.OLM_CONSOLE_PUBLIC_URL = origin;
     session = await import('./route');
     permissions = await import('../me/permissions/route');
   });
@@ -60,6 +61,59 @@ describe('/api/session in per-user token mode', () => {
     const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, host: 'console.local', 'x-csrf-token': body.csrfToken } }));
     assert.equal(out.status, 204);
     assert.match(out.headers.get('set-cookie') ?? '', /Max-Age=0/);
+
+    // A saved copy of the cookie is logged out too, and cannot write.
+    const saved = await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(res) } }));
+    assert.equal(((await saved.json()) as { loggedIn: boolean }).loggedIn, false);
+    const write = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, 'x-csrf-token': body.csrfToken } }));
+    assert.equal(write.status, 403);
+    const read = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { cookie: cookieOf(res) } }));
+    assert.equal(read.status, 401);
+  });
+
+  test('logout is recorded in the cluster, so another replica refuses the cookie within seconds', async () => {
+    const { SessionRevocations } = await import('@/lib/server/session-revocation');
+    const { sessionKey } = await import('@/lib/server/context');
+    const { openSession } = await import('@/lib/server/session');
+    const { KubeClient } = await import('@/lib/k8s/client');
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const kc = new KubeConfig();
+    kc.loadFromFile(sb.kubeconfigPath);
+    const otherReplica = new SessionRevocations(new KubeClient(kc), 'default', 8 * 3600_000);
+
+    const res = await login(sb.tokens.bob!);
+    const body = (await res.json()) as { csrfToken: string };
+    const sealed = openSession(cookieOf(res).split('=').slice(1).join('='), sessionKey())!;
+    await otherReplica.reload();
+    assert.equal(otherReplica.isRevoked(sealed), false);
+    const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, 'x-csrf-token': body.csrfToken } }));
+    assert.equal(out.status, 204);
+    await otherReplica.reload();
+    assert.equal(otherReplica.isRevoked(sealed), true);
+  });
+
+  test('"log out everywhere" ends every session of that user, and only theirs', async () => {
+    const a1 = await login(sb.tokens.alice!);
+    const a2 = await login(sb.tokens.alice!);
+    const b = await login(sb.tokens.bob!);
+    const csrf = ((await a1.json()) as { csrfToken: string }).csrfToken;
+    const bad = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(a1), origin, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ everywhere: true, evrywhere: 1 }) }));
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /evrywhere/);
+    const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(a1), origin, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ everywhere: true }) }));
+    assert.equal(out.status, 204);
+    const loggedIn = async (r: Response) => ((await (await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(r) } }))).json()) as { loggedIn: boolean }).loggedIn;
+    assert.equal(await loggedIn(a2), false, "alice's other session ended");
+    assert.equal(await loggedIn(b), true, "bob's did not");
+  });
+
+  test('logging in gives a new session: the cookie held before stays anonymous', async () => {
+    const anon = await session.GET(new Request(`${origin}/api/session`));
+    const before = cookieOf(anon);
+    const res = await login(sb.tokens.alice!);
+    assert.notEqual(cookieOf(res), before);
+    const again = await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: before } }));
+    assert.equal(((await again.json()) as { loggedIn: boolean }).loggedIn, false);
   });
 
   test('an authenticating proxy can pass the person\'s token in the Authorization header', async () => {

@@ -4,14 +4,14 @@
 import { z } from 'zod';
 import type { KubeObject } from '@/lib/k8s/client';
 import { KubeError } from '@/lib/k8s/errors';
-import { ApiError, errorResponse, readJson } from '@/lib/server/api-error';
+import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
-import { clientForToken, clusterAccess, isSecureRequest, requestClient, requestSession, sessionKey } from '@/lib/server/context';
-import { clearedSessionCookieHeader, newSession, sealSession, sessionCookieHeader, type Session } from '@/lib/server/session';
+import { clientForToken, clusterAccess, isSecureRequest, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
+import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
 
-const TTL_SECONDS = 8 * 3600;
+const TTL_SECONDS = SESSION_TTL_SECONDS;
 const SSR = { group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', namespaced: false, kind: 'SelfSubjectReview' };
 
 async function whoAmI(client: ReturnType<typeof clientForToken>): Promise<string> {
@@ -45,7 +45,8 @@ export async function GET(req: Request): Promise<Response> {
   }
 }
 
-const Login = z.object({ token: z.string().trim().min(1, 'must not be empty').max(16_384, 'is too long for a bearer token') });
+const Login = z.strictObject({ token: z.string().trim().min(1, 'must not be empty').max(16_384, 'is too long for a bearer token') });
+const Logout = z.strictObject({ everywhere: z.boolean().optional() });
 
 export async function POST(req: Request): Promise<Response> {
   try {
@@ -69,9 +70,18 @@ export async function POST(req: Request): Promise<Response> {
 
 export async function DELETE(req: Request): Promise<Response> {
   try {
-    const verdict = checkCsrf(req, requestSession(req));
+    const session = requestSession(req);
+    const verdict = checkCsrf(req, session);
     if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
-    return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)) } });
+    const { everywhere } = await readOptionalJson(req, Logout);
+    if (session) {
+      if (everywhere) {
+        if (!session.username) throw new ApiError(400, 'BadRequest', 'this session has no user to log out everywhere; log in first');
+        await revocations().revokeUser(session.username);
+      }
+      await revocations().revokeSession(session);
+    }
+    return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
   }
