@@ -14,7 +14,7 @@ import { nodePlatforms } from './node-platforms';
 import { listVisible } from './visible-list';
 
 const list = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-export const HubQuery = z.object({
+export const HubQuery = z.strictObject({
   q: z.string().max(200, 'must be at most 200 characters').optional(),
   namespace: dnsLabel.optional(),
   catalog: list,

@@ -18,8 +18,8 @@ import { accessReview } from './permissions';
 
 export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
 
-export const InstallBody = z.object({
-  catalog: z.object({ namespace: dnsLabel, name: dnsSubdomain }),
+export const InstallBody = z.strictObject({
+  catalog: z.strictObject({ namespace: dnsLabel, name: dnsSubdomain }),
   package: packageName,
   channel: z.string().min(1, 'must not be empty').max(253),
   /** A version or CSV name; the channel head when absent. */

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { dnsLabel, dnsSubdomain } from './api-error';
 import { parseParams } from './package-lookup';
 
-export const ObjectParams = z.object({ namespace: dnsLabel, name: dnsSubdomain });
+export const ObjectParams = z.strictObject({ namespace: dnsLabel, name: dnsSubdomain });
 export type ObjectParams = z.infer<typeof ObjectParams>;
 
 export async function objectParams(ctx: { params: Promise<Record<string, string>> }): Promise<ObjectParams> {
   return parseParams(ObjectParams, await ctx.params);
 }
 
-export const Optimistic = z.object({ resourceVersion: z.string().min(1, 'must not be empty').max(64).optional() });
+export const Optimistic = z.strictObject({ resourceVersion: z.string().min(1, 'must not be empty').max(64).optional() });

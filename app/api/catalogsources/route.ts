@@ -8,7 +8,7 @@ import { requestClient } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({ namespace: dnsLabel.optional() });
+const Query = z.strictObject({ namespace: dnsLabel.optional() });
 
 export async function GET(req: Request): Promise<Response> {
   try {

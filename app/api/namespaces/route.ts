@@ -13,7 +13,7 @@ import { NAMESPACE_TYPE } from '@/lib/server/install';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({ namespace: dnsLabel.optional() });
+const Query = z.strictObject({ namespace: dnsLabel.optional() });
 
 interface NamespaceObject {
   metadata?: { name?: string; labels?: Record<string, string> };

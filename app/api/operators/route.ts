@@ -7,7 +7,7 @@ import { listInstalledOperators } from '@/lib/server/operators';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({ namespace: dnsLabel.optional() });
+const Query = z.strictObject({ namespace: dnsLabel.optional() });
 
 export async function GET(req: Request): Promise<Response> {
   try {

@@ -7,7 +7,7 @@ import { consolePermissions } from '@/lib/server/permissions';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({ namespace: dnsLabel });
+const Query = z.strictObject({ namespace: dnsLabel });
 
 export async function GET(req: Request): Promise<Response> {
   try {

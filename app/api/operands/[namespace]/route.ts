@@ -9,7 +9,7 @@ import { parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
 
-const Body = z.object({
+const Body = z.strictObject({
   csv: dnsSubdomain,
   object: z.object({
     apiVersion: z.string().regex(/^[a-z0-9.-]+\/[a-z0-9]+$/, 'must be group/version'),

@@ -12,10 +12,10 @@ import { objectParams } from '@/lib/server/route-params';
 export const dynamic = 'force-dynamic';
 
 const Approval = z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' });
-const Body = z.object({
+const Body = z.strictObject({
   channel: z.string().min(1, 'must not be empty').max(253).optional(),
   approval: Approval.optional(),
-  seen: z.object({ channel: z.string().max(253).optional(), approval: Approval.optional() }).strict().optional(),
+  seen: z.strictObject({ channel: z.string().max(253).optional(), approval: Approval.optional() }).strict().optional(),
 }).strict().refine((b) => b.channel !== undefined || b.approval !== undefined, { message: 'give a channel or an approval to change' });
 
 export async function PATCH(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {

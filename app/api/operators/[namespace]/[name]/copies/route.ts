@@ -9,7 +9,7 @@ import { objectParams } from '@/lib/server/route-params';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({
+const Query = z.strictObject({
   limit: z.coerce.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(200),
   continue: z.string().max(4096).optional(),
 });

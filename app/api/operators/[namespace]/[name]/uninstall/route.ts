@@ -10,7 +10,7 @@ import { uninstall, uninstallPreview } from '@/lib/server/uninstall';
 
 export const dynamic = 'force-dynamic';
 
-const Body = z.object({ deleteOperands: z.boolean().default(false), deleteOperatorGroup: z.boolean().default(false) });
+const Body = z.strictObject({ deleteOperands: z.boolean().default(false), deleteOperatorGroup: z.boolean().default(false) });
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {

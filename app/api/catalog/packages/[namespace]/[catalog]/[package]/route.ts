@@ -10,7 +10,7 @@ import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lo
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({
+const Query = z.strictObject({
   channel: z.string().min(1).max(253).optional(),
   version: z.string().min(1).max(253).optional(),
   namespace: dnsLabel.optional(),

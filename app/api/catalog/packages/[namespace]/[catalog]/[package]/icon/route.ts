@@ -9,7 +9,7 @@ import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lo
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({ namespace: dnsLabel.optional(), v: z.string().max(100).optional() });
+const Query = z.strictObject({ namespace: dnsLabel.optional(), v: z.string().max(100).optional() });
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
