@@ -5,11 +5,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { apiGet, getSession, type SessionInfo } from '@/lib/client/api';
+import { safeRedirectTarget } from '@/lib/client/redirect';
 import { ErrorNotice } from '../common/notice';
 
 export function LoginForm() {
   const router = useRouter();
-  const next = useSearchParams().get('next') ?? '/operatorhub';
+  const next = useSearchParams().get('next');
   const [token, setToken] = useState('');
   const session = useQuery({ queryKey: ['session'], queryFn: ({ signal }) => apiGet<SessionInfo>('/api/session', signal) });
   const login = useMutation({
@@ -21,8 +22,7 @@ export function LoginForm() {
     },
     onSuccess: async () => {
       await getSession(true);
-      // Only paths of this console: never an absolute URL from the query string.
-      router.push(next.startsWith('/') && !next.startsWith('//') ? next : '/operatorhub');
+      router.push(safeRedirectTarget(next, window.location.origin));
     },
   });
   if (session.data?.mode === 'kubeconfig') {
