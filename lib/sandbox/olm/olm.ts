@@ -4,7 +4,7 @@
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import { DEMO_CATALOG_DIR, DEMO_CATALOG_SOURCE } from '../demo-catalog/location';
-import { CatalogSources } from './catalog-sources';
+import { admitCatalogDir, CatalogSources } from './catalog-sources';
 import { Operators } from './operators';
 import { packageManifestResource } from './packageserver';
 
@@ -32,6 +32,7 @@ const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterse
 export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress);
   api.hooks.portForward = (ns, pod, port) => catalogs.forwardTarget(ns, pod, port);
+  api.hooks.admit = admitCatalogDir;
   const operators = new Operators(api, catalogs, { deploymentDelayMs: opts.deploymentDelayMs ?? 1500 });
   api.resources.addProvided(packageManifestResource(catalogs));
   const queue: (() => Promise<void>)[] = [];

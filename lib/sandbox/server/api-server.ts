@@ -39,6 +39,11 @@ export interface ApiHooks {
   delayMs?: () => number;
   /** Sandbox-only paths under /sandbox/ (fault control), for cluster-admins. */
   sandboxPath?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+  /**
+   * Admission of a client's create, update or patch (controllers writing through the Store are
+   * not admitted): throw an ApiStatusError to refuse. `may` asks the RBAC authorizer about the user.
+   */
+  admit?: (a: { resource: ServedResource; user: UserInfo; object: KObject; old?: KObject; may: (attrs: RequestAttributes) => boolean }) => void;
   /** Where a pod's container port listens, for pods/portforward; undefined when the pod runs nothing. */
   portForward?: (namespace: string, pod: string, port: number) => ForwardTarget | undefined;
 }
@@ -225,11 +230,11 @@ export class ApiServer {
       case 'watch':
         return this.watch(served, rp, url, req, res);
       case 'create':
-        return this.create(served, rp, url, req, res);
+        return this.create(served, rp, url, req, res, user);
       case 'update':
-        return this.update(served, rp, url, req, res);
+        return this.update(served, rp, url, req, res, user);
       case 'patch':
-        return this.patch(served, rp, url, req, res);
+        return this.patch(served, rp, url, req, res, user);
       case 'delete':
         return this.delete(served, rp, url, req, res);
       case 'deletecollection':
@@ -546,9 +551,17 @@ export class ApiServer {
     return created;
   }
 
-  private async create(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private admit(r: ServedResource, user: UserInfo, object: KObject, old?: KObject): void {
+    this.hooks.admit?.({ resource: r, user, object, old, may: (attrs) => authorize(this.rbac, user, attrs) });
+  }
+
+  private async create(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
     if (rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     const o = this.objectFromBody(r, rp, await readJsonBody(req));
+    // As the API server's strategies do for kinds with a status subresource: a client cannot
+    // create an object with a status of its choosing; its controllers write status.
+    if (r.hasStatus) delete o.status;
+    this.admit(r, user, o);
     const created = this.createObject(r, o, url.searchParams.get('dryRun') === 'All');
     sendJson(res, 201, this.present(r, rp.version, created));
   }
@@ -562,7 +575,7 @@ export class ApiServer {
     return updated;
   }
 
-  private async update(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async update(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
     if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     const o = this.objectFromBody(r, rp, await readJsonBody(req));
     if (o.metadata.name && o.metadata.name !== rp.name) {
@@ -571,11 +584,12 @@ export class ApiServer {
     o.metadata.name = rp.name;
     const current = this.store.get(storeKey(r), rp.namespace, rp.name);
     if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    if (rp.subresource !== 'status') this.admit(r, user, o, current);
     const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
     sendJson(res, 200, this.present(r, rp.version, updated));
   }
 
-  private async patch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async patch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
     if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     const patch = await readJsonBody(req);
@@ -600,6 +614,7 @@ export class ApiServer {
     // is a precondition.
     const patchRv = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
     o.metadata.resourceVersion = patchRv ?? current.metadata.resourceVersion;
+    if (rp.subresource !== 'status') this.admit(r, user, o, current);
     const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
     sendJson(res, 200, this.present(r, rp.version, updated));
   }
