@@ -128,10 +128,14 @@ export function buildPackageManifest(cs: CatalogSourceFacts, pkg: PackageModel):
     },
   };
   const iconList = defaultHead.csv.spec?.icon as { base64data?: string; mediatype?: string }[] | undefined;
-  const first = iconList?.find((i) => i.base64data && i.mediatype);
+  // The media type becomes a Content-Type header of the icon subresource: one a header cannot
+  // carry (CR/LF, anything but a type/subtype token) leaves the package without an icon.
+  const first = iconList?.find((i) => i.base64data && typeof i.mediatype === 'string' && MEDIA_TYPE.test(i.mediatype));
   const icon = first ? { data: Buffer.from(first.base64data!, 'base64'), mediatype: first.mediatype!, etag: `"${pkg.name}.${defaultChannel}.${defaultHead.name}"` } : undefined;
   return { manifest, icon };
 }
+
+const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
 
 /** Get and list remove icons: the icon subresource serves them. */
 export function withoutIcons(m: KObject, namespace: string): KObject {

@@ -1,7 +1,14 @@
 // Package icons through the route handler: the demo catalog's SVGs, served with their policy
 // and cache headers, revalidated by ETag, for a person who sees the catalog.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { KubeClient } from '@/lib/k8s/client';
+import { CATALOG_SOURCE_TYPE } from '@/lib/olm/resources/catalog-source';
+import { CATALOG_DIR_ANNOTATION } from '@/lib/sandbox/olm/catalog-sources';
+import { clientAs, waitFor } from '@/lib/server/testing/cluster';
 import { SVG_CSP } from '@/lib/catalog/icon';
 import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 
@@ -51,5 +58,36 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/icon', () => {
   test('a package that is not there: 404', async () => {
     const res = await get('nope');
     assert.equal(res.status, 404);
+  });
+
+  test('an icon whose media type carries CR/LF is refused with a reason, never a 500 (registry and PackageManifests)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evil-icon-'));
+    const csv = { displayName: 'Evil icon', provider: { name: 'x' }, installModes: [{ type: 'AllNamespaces', supported: true }], icon: [{ base64data: Buffer.from('png').toString('base64'), mediatype: 'image/png\r\nX-Injected: 1' }] };
+    const docs = [
+      { schema: 'olm.package', name: 'evil-icon', defaultChannel: 'stable' },
+      { schema: 'olm.channel', package: 'evil-icon', name: 'stable', entries: [{ name: 'evil-icon.v1.0.0' }] },
+      { schema: 'olm.bundle', package: 'evil-icon', name: 'evil-icon.v1.0.0', image: 'example.com/evil-icon:1', properties: [{ type: 'olm.package', value: { packageName: 'evil-icon', version: '1.0.0' } }, { type: 'olm.csv.metadata', value: csv }] },
+    ];
+    writeFileSync(join(dir, 'catalog.json'), docs.map((d) => JSON.stringify(d)).join('\n'));
+    const admin: KubeClient = clientAs(sb, 'admin');
+    await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'evil', namespace: 'olm', annotations: { [CATALOG_DIR_ANNOTATION]: dir } }, spec: { sourceType: 'grpc' } });
+    await waitFor('the evil catalog ready', async () => ((await admin.get<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, 'evil', 'olm')).status?.connectionState?.lastObservedState === 'READY' ? true : undefined));
+    const at = (user: string, query = '') =>
+      GET(new Request(`http://console.local/api/catalog/packages/olm/evil/evil-icon/icon${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve({ namespace: 'olm', catalog: 'evil', package: 'evil-icon' }) });
+    const viaRegistry = await at('admin');
+    assert.equal(viaRegistry.status, 415);
+    assert.match(((await viaRegistry.json()) as { error: { message: string } }).error.message, /not an image type the console serves/);
+    const forAlice = await at('alice', '?namespace=team1');
+    assert.equal(forAlice.status, 415);
+    // The cluster's own icon subresource (packageserver) serves its default icon instead of failing.
+    const { PACKAGE_MANIFEST_TYPE } = await import('@/lib/olm/resources/package-manifest');
+    const fromCluster = await waitFor('the icon subresource to answer', async () => {
+      try {
+        return (await admin.getBytes(PACKAGE_MANIFEST_TYPE, 'evil-icon', 'olm', 'icon')).contentType;
+      } catch (err) {
+        return (err as { code?: number }).code;
+      }
+    });
+    assert.equal(fromCluster, 'image/svg+xml');
   });
 });
