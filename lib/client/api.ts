@@ -49,6 +49,8 @@ export interface SessionInfo {
   loggedIn: boolean;
   username: string | null;
   csrfToken: string;
+  /** Origins catalog descriptions may load images from (`OLM_CONSOLE_IMAGE_ORIGINS`). */
+  imageOrigins?: string[];
 }
 
 let session: Promise<SessionInfo> | undefined;

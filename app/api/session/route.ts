@@ -7,6 +7,7 @@ import { KubeError } from '@/lib/k8s/errors';
 import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
 import { clientForToken, clusterAccess, isSecureRequest, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
+import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
 import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
@@ -38,7 +39,7 @@ export async function GET(req: Request): Promise<Response> {
     }
     const fresh = !session;
     session ??= newSession(TTL_SECONDS);
-    const body = { mode, loggedIn, username: username ?? null, csrfToken: session.csrf };
+    const body = { mode, loggedIn, username: username ?? null, csrfToken: session.csrf, imageOrigins: imageOriginsFromEnv() };
     return fresh ? withCookie(body, session, req) : Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
