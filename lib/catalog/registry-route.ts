@@ -3,6 +3,10 @@
 // else through a port-forward to the catalog's pod via the Kubernetes API, as the person asking
 // (who needs `create` on pods/portforward in the catalog's namespace). Forwards are kept per
 // person and pod, and closed when nobody has used them for a while.
+// Whoever may create a CatalogSource chooses its address: the console dials an address directly
+// only for CatalogSources in namespaces the administrator trusts (by default the global catalog
+// namespaces, which only cluster administrators write); any other catalog is reached through the
+// API server's port-forward as the person, so nobody can aim the console at an internal address.
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type { KubeClient } from '../k8s/client';
@@ -51,12 +55,21 @@ function identityOf(client: KubeClient): string {
   return createHash('sha256').update(JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()])).digest('hex').slice(0, 16);
 }
 
+/** `OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES` (comma-separated), else the global catalog namespaces. */
+export function trustedCatalogNamespaces(env: Record<string, string | undefined> = process.env, globals: readonly string[] = ['olm', 'openshift-marketplace']): Set<string> {
+  const listed = (env.OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return new Set(env.OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES === undefined ? globals : listed);
+}
+
 export class RegistryRoutes {
   private readonly direct = new Map<string, { ok: boolean; at: number }>();
   private readonly forwards = new Map<string, Promise<LocalForward>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly trusted: ReadonlySet<string> = trustedCatalogNamespaces(),
+  ) {
     this.sweeper = setInterval(() => void this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -65,14 +78,23 @@ export class RegistryRoutes {
   async route(client: KubeClient, cs: CatalogSource): Promise<RegistryRoute> {
     const address = cs.status?.connectionState?.address || cs.spec.address || '';
     if (!address) throw new Error('the CatalogSource reports no registry address');
-    const known = this.direct.get(address);
-    const ok = known && this.now() - known.at < REACHABLE_TTL_MS ? known.ok : await reachable(address);
-    this.direct.set(address, { ok, at: this.now() });
-    if (ok) return { dial: address, via: 'direct' };
-    // spec.address names a server outside the cluster's pods: there is nothing to forward to.
     const ns = cs.metadata?.namespace ?? '';
     const name = cs.metadata?.name ?? '';
-    if (cs.spec.address && !cs.status?.registryService?.serviceName) throw new Error(`the registry at ${address} does not answer from the console`);
+    const trusted = this.trusted.has(ns);
+    if (trusted) {
+      const known = this.direct.get(address);
+      const ok = known && this.now() - known.at < REACHABLE_TTL_MS ? known.ok : await reachable(address);
+      this.direct.set(address, { ok, at: this.now() });
+      if (ok) return { dial: address, via: 'direct' };
+    }
+    // spec.address names a server outside the cluster's pods: there is nothing to forward to.
+    if (cs.spec.address && !cs.status?.registryService?.serviceName) {
+      throw new Error(
+        trusted
+          ? `the registry at ${address} does not answer from the console`
+          : `the console does not dial addresses named by CatalogSources in namespace ${ns}, which is not a trusted catalog namespace (OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: ${[...this.trusted].join(', ') || 'none'})`,
+      );
+    }
     const pods = (await client.list<PodLike>(POD_TYPE, { namespace: ns, labelSelector: `${CATALOG_SOURCE_POD_LABEL}=${name}` }).catch((err: Error) => {
       throw new Error(`the registry at ${address} is not reachable from the console, and its catalog pod could not be listed to port-forward to it: ${err.message}`);
     })).items;
