@@ -1,0 +1,175 @@
+// Property-based fuzzing of every API route (fast-check): generated bodies, query strings and
+// path segments, sent as a console page would (session cookie, CSRF token, same origin) by the
+// most privileged user, so that only the route's own checks stand between the input and the
+// cluster. For every case: no 5xx; every 4xx names the problem; and a refused write changes
+// nothing in the cluster (objects and resourceVersions compared before and after); a body with a
+// field no route knows is refused, never acted on with the field dropped.
+// FUZZ_RUNS sets the cases per route and method (default 30); the total is printed.
+import assert from 'node:assert/strict';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import type { KubeClient } from '@/lib/k8s/client';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { clientAs, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
+import { consoleRequest } from '@/lib/server/testing/console-request';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const apiDir = import.meta.dirname;
+
+interface Route {
+  /** `/api/operators/[namespace]/[name]` */
+  pattern: string;
+  params: string[];
+  methods: Record<string, Handler>;
+}
+
+function routeFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) routeFiles(p, out);
+    else if (name === 'route.ts') out.push(p);
+  }
+  return out;
+}
+
+// Real names mixed with generated ones, so inputs also reach the checks past name validation.
+const REAL = ['olm', 'team1', 'olm-console-demo', 'pgpilot', 'default', 'pgpilot.v1.4.0'];
+const segment = fc.oneof(
+  fc.constantFrom(...REAL),
+  fc.string({ maxLength: 80 }),
+  fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,70}$/),
+  fc.constantFrom('..', '%2F', 'a/b', '', ' ', 'A', '\u0000', 'x'.repeat(300), '💥', '${x}', '<script>'),
+);
+const jsonValue = fc.jsonValue({ maxDepth: 4 });
+const body = fc.oneof(
+  jsonValue,
+  fc.dictionary(fc.string({ maxLength: 20 }), jsonValue, { maxKeys: 6 }),
+  // Near-valid shapes of the console's own bodies with one thing off.
+  fc.record({ deleteOperands: fc.oneof(fc.boolean(), jsonValue), deleteOperatorGroup: fc.oneof(fc.boolean(), jsonValue), extra: fc.option(jsonValue, { nil: undefined }) }, { requiredKeys: [] }),
+  fc.record({ channel: fc.oneof(fc.string(), jsonValue), approval: fc.oneof(fc.constantFrom('Automatic', 'Manual', 'manual'), jsonValue), seen: jsonValue }, { requiredKeys: [] }),
+  fc.record({ catalog: fc.record({ namespace: segment, name: segment }), package: segment, channel: segment, installMode: fc.oneof(fc.constantFrom('AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'), fc.string()), targetNamespaces: fc.array(segment, { maxLength: 3 }), namespace: segment, approval: fc.constantFrom('Automatic', 'Manual', 'x'), version: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: [] }),
+  fc.record({ resourceVersion: fc.oneof(fc.string(), jsonValue) }, { requiredKeys: [] }),
+  fc.record({ token: fc.oneof(fc.string({ maxLength: 40 }), jsonValue) }, { requiredKeys: [] }),
+  fc.record({ csv: segment, object: jsonValue }, { requiredKeys: [] }),
+);
+const rawBody = fc.oneof(body.map((b) => JSON.stringify(b)), fc.string({ maxLength: 200 }), fc.constantFrom('{', '[1,', 'null', '""', '{"a":1}{"b":2}', '\u0000'));
+const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom('namespace', 'q', 'channel', 'from', 'version', 'w', 'sort', 'catalog', 'limit', 'continue', 'v', 'installState'), fc.string({ maxLength: 12 })), fc.oneof(segment, fc.string({ maxLength: 40 }))), { maxLength: 4 });
+
+interface Snapshot {
+  [key: string]: string;
+}
+
+const WATCHED = [
+  { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
+  { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
+  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' },
+  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' },
+  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' },
+  { group: 'operators.coreos.com', version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' },
+  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' },
+];
+
+async function snapshot(admin: KubeClient): Promise<Snapshot> {
+  const out: Snapshot = {};
+  for (const t of WATCHED) {
+    const list = await admin.list<{ metadata?: { namespace?: string; name?: string; resourceVersion?: string; generation?: number } }>(t);
+    // Status written by OLM's controllers is not the request's doing; spec changes bump generation.
+    for (const o of list.items) out[`${t.plural}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`] = String(t.plural === 'configmaps' || t.plural === 'namespaces' ? o.metadata?.resourceVersion : o.metadata?.generation);
+  }
+  return out;
+}
+
+function diff(a: Snapshot, b: Snapshot): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k] ?? 'absent'} → ${b[k] ?? 'absent'}`);
+}
+
+describe('fuzzing every API route', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let admin: KubeClient;
+  const routes: Route[] = [];
+  let cases = 0;
+  /** Names that exist, per route parameter, so that half the cases get past "not found". */
+  let real: (pattern: string) => Record<string, string>;
+
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 0 });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
+    admin = clientAs(sb, 'admin');
+    // Something installed, so names that exist are among the targets.
+    await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
+    await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
+    const plan = (await admin.list<{ metadata?: { name?: string } }>({ group: 'operators.coreos.com', version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' }, { namespace: 'team1' })).items[0]?.metadata?.name ?? 'none';
+    real = (pattern) =>
+      pattern.startsWith('/api/catalog/') ? { namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' }
+      : pattern.startsWith('/api/installplans/') ? { namespace: 'team1', name: plan }
+      : pattern.startsWith('/api/subscriptions/') ? { namespace: 'team1', name: 'pgpilot' }
+      : { namespace: 'team1', name: 'pgpilot.v1.4.0' };
+    for (const file of routeFiles(apiDir)) {
+      const dir = relative(apiDir, file).split(sep).slice(0, -1);
+      const mod = (await import(file)) as Record<string, unknown>;
+      const methods: Record<string, Handler> = {};
+      for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) if (typeof mod[m] === 'function') methods[m] = mod[m] as Handler;
+      routes.push({ pattern: `/api/${dir.join('/')}`, params: dir.filter((d) => d.startsWith('[')).map((d) => d.slice(1, -1)), methods });
+    }
+  });
+  after(async () => {
+    console.log(`fuzz: ${cases} cases over ${routes.reduce((n, r) => n + Object.keys(r.methods).length, 0)} route methods (${RUNS} per property)`);
+    await sb.close();
+  });
+
+  test('the routes were found', () => {
+    assert.ok(routes.length >= 20, `found ${routes.length} routes`);
+  });
+
+  test('no input makes a route fail (5xx), every refusal names its problem, and refused writes change nothing', async () => {
+    for (const route of routes) {
+      for (const [method, handler] of Object.entries(route.methods)) {
+        const write = method !== 'GET';
+        await fc.assert(
+          fc.asyncProperty(fc.array(segment, { minLength: route.params.length, maxLength: route.params.length }), query, rawBody, fc.boolean(), fc.boolean(), fc.boolean(), async (segs, q, rawText, withCsrf, unknownField, useReal) => {
+            cases++;
+            let raw = rawText;
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(rawText);
+            } catch {
+              parsed = undefined;
+            }
+            const addsUnknown = unknownField && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+            if (addsUnknown) raw = JSON.stringify({ ...(parsed as object), zzUnknownField: true });
+            const known = real(route.pattern);
+            const params = Object.fromEntries(route.params.map((p, i) => [p, useReal ? (known[p] ?? segs[i]!) : segs[i]!]));
+            let path = route.pattern;
+            for (const [k, v] of Object.entries(params)) path = path.replace(`[${k}]`, encodeURIComponent(v));
+            const search = new URLSearchParams(q).toString();
+            const req = consoleRequest(`${path}${search ? `?${search}` : ''}`, { token: sb.tokens.admin!, method, ...(write ? { body: '__raw__' } : {}), csrf: withCsrf ? undefined : null });
+            const sent = write ? new Request(req, { body: raw, method }) : req;
+            const beforeState = write ? await snapshot(admin) : undefined;
+            const res = await handler(sent, { params: Promise.resolve(params) });
+            const what = `${method} ${path}${search ? `?${search}` : ''} body=${raw.slice(0, 120)}`;
+            assert.ok(res.status < 500, `${what} → ${res.status} ${await res.clone().text()}`);
+            if (write && addsUnknown) assert.ok(res.status >= 400, `${what} → ${res.status}: a body with an unknown field must be refused`);
+            if (res.headers.get('content-type')?.includes('text/event-stream')) {
+              await res.body?.cancel();
+              return;
+            }
+            if (res.status >= 400) {
+              const e = (await res.json()) as { error?: { code?: number; reason?: string; message?: string } };
+              assert.ok(e.error && e.error.code === res.status && e.error.reason && (e.error.message ?? '').length > 5, `${what} → ${res.status} without a usable error: ${JSON.stringify(e)}`);
+              if (write) assert.deepEqual(diff(beforeState!, await snapshot(admin)), [], `${what} was refused (${res.status}) but changed the cluster`);
+            } else {
+              await res.body?.cancel();
+            }
+          }),
+          { numRuns: RUNS, endOnFailure: true },
+        );
+      }
+    }
+  });
+});
