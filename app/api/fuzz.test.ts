@@ -105,7 +105,7 @@ describe('fuzzing every API route', () => {
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
     const plan = (await admin.list<{ metadata?: { name?: string } }>({ group: 'operators.coreos.com', version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' }, { namespace: 'team1' })).items[0]?.metadata?.name ?? 'none';
-    real = (pattern) =>
+    real = (pattern): Record<string, string> =>
       pattern.startsWith('/api/catalog/') ? { namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' }
       : pattern.startsWith('/api/installplans/') ? { namespace: 'team1', name: plan }
       : pattern.startsWith('/api/subscriptions/') ? { namespace: 'team1', name: 'pgpilot' }
