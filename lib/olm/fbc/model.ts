@@ -79,6 +79,12 @@ export interface PackageModel {
   name: string;
   defaultChannel?: string;
   icon?: PackageIcon;
+  /**
+   * The icon as operator-registry's declcfg reads it, for what the registry API sends: present
+   * whenever the package names an icon object, `base64data` re-encoded, `mediatype` only from that
+   * key (a catalog writing `type:` gets an empty one).
+   */
+  registryIcon?: PackageIcon;
   description?: string;
   deprecation?: string;
   channels: Map<string, ChannelModel>;
@@ -110,6 +116,15 @@ function str(v: unknown): string | undefined {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Base64 as Go writes it back after reading it (standard alphabet, padded, no white space). */
+function canonicalBase64(text: string): string {
+  try {
+    return btoa(atob(text.replace(/\s+/g, '')));
+  } catch {
+    return text;
+  }
 }
 
 function readIcon(v: unknown): PackageIcon | undefined {
@@ -276,6 +291,7 @@ export function buildModel(config: DeclarativeConfig, origins?: ReadonlyMap<obje
       name,
       defaultChannel: str(blob.defaultChannel) || undefined,
       icon: readIcon(blob.icon),
+      ...(isRecord(blob.icon) ? { registryIcon: { base64data: canonicalBase64(str(blob.icon.base64data) ?? ''), mediatype: str(blob.icon.mediatype) ?? '' } } : {}),
       description: str(blob.description) || undefined,
       channels: new Map(),
       bundles: new Map(),

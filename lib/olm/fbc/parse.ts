@@ -2,6 +2,11 @@
 // one or more documents) parsed into schema-tagged blobs, each with its origin. Pure; the
 // directory walk that feeds it lives in load-dir.ts.
 import yaml from 'js-yaml';
+
+// opm reads YAML through sigs.k8s.io/yaml, which leaves an unquoted timestamp as the string it
+// was written as (`createdAt: 2023-03-03T00:00:00` stays that text); js-yaml's default schema
+// would make it a Date, and so a different string. Merge keys are kept.
+const FBC_YAML_SCHEMA = yaml.CORE_SCHEMA.extend([(yaml as unknown as { types: { merge: yaml.Type } }).types.merge]);
 import {
   SCHEMA_BUNDLE,
   SCHEMA_CHANNEL,
@@ -73,7 +78,7 @@ export function parseFbcText(file: string, text: string): { blobs: ParsedBlob[];
       docs = splitJsonValues(text).map((t) => JSON.parse(t) as unknown);
     } else {
       docs = [];
-      yaml.loadAll(text, (d) => docs.push(d), { filename: file });
+      yaml.loadAll(text, (d) => docs.push(d), { filename: file, schema: FBC_YAML_SCHEMA });
     }
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);

@@ -6,6 +6,7 @@ export class PatchError extends Error {
   constructor(
     message: string,
     readonly code: 400 | 422 = 422,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -99,7 +100,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
       }
       case 'test': {
         const v = getAt(doc, parsePointer(path));
-        if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw new PatchError(`test failed: the value at "${path}" is not ${JSON.stringify(raw.value)}`);
+        // kube-apiserver answers a failed test with its generic 422 text and empty details.
+        if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw new PatchError('the server rejected our request due to an error in our request', 422, {});
         break;
       }
       default:

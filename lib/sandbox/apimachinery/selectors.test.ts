@@ -30,6 +30,6 @@ describe('parseFieldSelector', () => {
     assert.equal(parseFieldSelector('involvedObject.name=etcd,metadata.name=a', ['metadata.name', 'involvedObject.name'])(obj), true);
   });
   test('an unsupported field is refused as Kubernetes words it', () => {
-    assert.throws(() => parseFieldSelector('spec.foo=x', ['metadata.name']), /^Error: field label not supported: spec\.foo$/);
+    assert.throws(() => parseFieldSelector('spec.foo=x', ['metadata.name']), /^Error: "spec\.foo" is not a known field selector: only "metadata\.name"$/);
   });
 });

@@ -100,7 +100,7 @@ export function parseFieldSelector(text: string | null | undefined, supported: r
     const m = /^\s*([^!=\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(raw);
     if (!m) throw new SelectorError(`invalid selector: '${src}'; can't understand '${raw}'`);
     const field = m[1]!;
-    if (!supported.includes(field)) throw new SelectorError(`field label not supported: ${field}`);
+    if (!supported.includes(field)) throw new SelectorError(`${JSON.stringify(field)} is not a known field selector: only ${supported.map((f) => JSON.stringify(f)).join(', ')}`);
     return { field, neg: m[2] === '!=', value: m[3]! };
   });
   return (obj) => reqs.every((r) => (fieldValue(obj, r.field) === r.value) !== r.neg);

@@ -57,7 +57,6 @@ const specs: CrdSpec[] = [
     columns: [
       { name: 'Display', type: 'string', jsonPath: '.spec.displayName', description: 'The name of the CSV' },
       { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'The version of the CSV' },
-      { name: 'Release', type: 'string', jsonPath: '.spec.release', description: 'The release of this version of the CSV' },
       { name: 'Replaces', type: 'string', jsonPath: '.spec.replaces', description: 'The name of a CSV that this one replaces' },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
     ],

@@ -1,80 +1,73 @@
 // The operator-registry API's messages, built from the FBC model as `opm serve` builds them
 // (../shared/registry-api.md "Behaviour worth knowing"). Pure: the gRPC plumbing is elsewhere.
 import { bundleObjects, type BundleModel, type Gvk, type PackageModel } from '../../olm/fbc/model';
-import { PROPERTY_BUNDLE_OBJECT, type ChannelEntry } from '../../olm/fbc/types';
+import { PROPERTY_BUNDLE_OBJECT, PROPERTY_CSV_METADATA, type ChannelEntry } from '../../olm/fbc/types';
 import { channelHeads } from '../../olm/graph/channel-problems';
 import type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage } from '../../olm/registry-api';
 
 export type { BundleMessage, ChannelEntryMessage, GvkMessage, PackageMessage };
 
-function gvk(g: Gvk, plural = ''): GvkMessage {
-  return { group: g.group, version: g.version, kind: g.kind, plural };
-}
-
-// Decoding a bundle's objects to find its plurals is most of the cost of a ListBundles answer,
-// and the model does not change while a catalog is served: remember them per bundle.
-const pluralsCache = new WeakMap<BundleModel, Map<string, string>>();
-
-/** Plurals of owned CRDs, read from the bundle's CRD objects or CSV metadata where present. */
-function pluralsOf(bundle: BundleModel, objects?: Record<string, unknown>[]): Map<string, string> {
-  const known = pluralsCache.get(bundle);
-  if (known) return known;
-  const out = new Map<string, string>();
-  pluralsCache.set(bundle, out);
-  objects ??= bundleObjects(bundle);
-  for (const o of objects) {
-    if (o.kind !== 'CustomResourceDefinition') continue;
-    const spec = o.spec as { group?: string; names?: { plural?: string; kind?: string } } | undefined;
-    if (spec?.group && spec.names?.kind && spec.names.plural) out.set(`${spec.group}/${spec.names.kind}`, spec.names.plural);
-  }
-  const owned = ((bundle.csvMetadata?.crdDescriptions as { owned?: { name?: string; kind?: string }[] } | undefined)?.owned ?? []);
-  for (const d of owned) {
-    if (!d.name || !d.kind) continue;
-    const [plural, ...group] = d.name.split('.');
-    if (plural && !out.has(`${group.join('.')}/${d.kind}`)) out.set(`${group.join('.')}/${d.kind}`, plural);
-  }
-  return out;
+function gvk(g: Gvk): GvkMessage {
+  return { group: g.group, version: g.version, kind: g.kind, plural: '' };
 }
 
 /**
  * The CSV a bundle carries, as JSON text: its `olm.bundle.object` CSV, else one built from its
- * `olm.csv.metadata` (with the package icon, the bundle version, the package description as a
- * fallback and a deployment install strategy, as the registry does), else empty.
+ * `olm.csv.metadata` as operator-registry's ConvertModelBundleToAPIBundle builds it (the
+ * metadata's fields, the package icon, the bundle version and related images, the package
+ * description as a fallback, a stub deployment install strategy, and the zero values Go's JSON
+ * encoding of the CSV type writes), else empty.
  */
 export function csvJsonOf(pkg: PackageModel, bundle: BundleModel, objects = bundleObjects(bundle)): string {
   const csv = objects.find((o) => o.kind === 'ClusterServiceVersion');
   if (csv) return JSON.stringify(csv);
-  const meta = bundle.csvMetadata;
+  const meta = bundle.csvMetadata as Record<string, unknown> | undefined;
   if (!meta) return '';
-  const { annotations, labels, crdDescriptions, apiServiceDefinitions, ...rest } = meta as Record<string, unknown>;
+  const pick = (k: string) => (meta[k] === undefined || meta[k] === null || (Array.isArray(meta[k]) && !(meta[k] as unknown[]).length) ? {} : { [k]: meta[k] });
+  const relatedImages = bundle.relatedImages.map((r) => ({ name: r.name ?? '', image: r.image }));
   const spec: Record<string, unknown> = {
-    ...rest,
-    version: bundle.version,
-    description: (rest.description as string | undefined) || pkg.description || '',
-    install: { strategy: 'deployment' },
+    ...pick('customresourcedefinitions'),
+    ...pick('apiservicedefinitions'),
+    ...pick('nativeAPIs'),
+    ...pick('minKubeVersion'),
+    displayName: meta.displayName ?? '',
+    description: (meta.description as string | undefined) || pkg.description || '',
+    ...pick('keywords'),
+    ...pick('maintainers'),
+    provider: meta.provider ?? {},
+    ...pick('links'),
+    ...(pkg.registryIcon ? { icon: [{ base64data: pkg.registryIcon.base64data, mediatype: pkg.registryIcon.mediatype }] } : {}),
+    installModes: meta.installModes ?? null,
+    install: { strategy: 'deployment', spec: { deployments: null } },
+    version: bundle.version ?? '',
+    ...pick('maturity'),
+    ...(relatedImages.length ? { relatedImages } : {}),
+    cleanup: { enabled: false },
   };
-  if (crdDescriptions) spec.customresourcedefinitions = crdDescriptions;
-  if (apiServiceDefinitions) spec.apiservicedefinitions = apiServiceDefinitions;
-  if (pkg.icon) spec.icon = [{ base64data: pkg.icon.base64data, mediatype: pkg.icon.mediatype }];
+  // The model's metadata names CRDs and API services as `crdDescriptions`/`apiServiceDefinitions`.
+  if (meta.crdDescriptions) spec.customresourcedefinitions = meta.crdDescriptions;
+  if (meta.apiServiceDefinitions) spec.apiservicedefinitions = meta.apiServiceDefinitions;
   return JSON.stringify({
-    apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'ClusterServiceVersion',
-    metadata: { name: bundle.name, ...(annotations ? { annotations } : {}), ...(labels ? { labels } : {}) },
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    metadata: { name: bundle.name, ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) },
     spec,
+    status: { cleanup: {} },
   });
 }
 
 const propertiesCache = new WeakMap<BundleModel, BundleMessage['properties']>();
 
 /**
- * The registry leaves olm.bundle.object out of properties (its clients copy properties into CSV
- * annotations); the objects travel only in `object` and `csvJson`. Written once per bundle: a
- * bundle in several channels is sent once per channel, and a catalog is read again and again.
+ * The registry leaves olm.bundle.object and olm.csv.metadata out of properties (its clients copy
+ * properties into CSV annotations); the CSV travels only in `object` and `csvJson`, and only
+ * from the Get* calls. Written once per bundle: a bundle in several channels is sent once per
+ * channel, and a catalog is read again and again.
  */
 function propertiesOf(bundle: BundleModel): BundleMessage['properties'] {
   let out = propertiesCache.get(bundle);
   if (!out) {
-    out = bundle.properties.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT).map((p) => ({ type: p.type, value: JSON.stringify(p.value) }));
+    out = bundle.properties.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT && p.type !== PROPERTY_CSV_METADATA).map((p) => ({ type: p.type, value: JSON.stringify(p.value) }));
     propertiesCache.set(bundle, out);
   }
   return out;
@@ -87,15 +80,17 @@ function propertiesOf(bundle: BundleModel): BundleMessage['properties'] {
 export function bundleMessage(pkg: PackageModel, bundle: BundleModel, channel: string, entry: ChannelEntry | undefined, withManifests: boolean): BundleMessage {
   const includeManifests = withManifests || !bundle.image;
   const objects = includeManifests ? bundleObjects(bundle) : undefined;
-  const plurals = pluralsOf(bundle, objects);
+  const csvJson = objects ? csvJsonOf(pkg, bundle, objects) : '';
   return {
     csvName: bundle.name,
     packageName: pkg.name,
     channelName: channel,
-    csvJson: objects ? csvJsonOf(pkg, bundle, objects) : '',
-    object: objects ? objects.map((o) => JSON.stringify(o)) : [],
+    csvJson,
+    // A CSV built from olm.csv.metadata is also the bundle's one object.
+    object: objects ? (objects.length ? objects.map((o) => JSON.stringify(o)) : csvJson ? [csvJson] : []) : [],
     bundlePath: bundle.image ?? '',
-    providedApis: bundle.providedApis.map((g) => gvk(g, plurals.get(`${g.group}/${g.kind}`))),
+    // The registry sends no plurals: it reads GVKs from olm.gvk properties, which have none.
+    providedApis: bundle.providedApis.map((g) => gvk(g)),
     requiredApis: bundle.requiredApis.map((g) => gvk(g)),
     version: bundle.version ?? '',
     skipRange: entry?.skipRange ?? '',

@@ -67,7 +67,7 @@ export async function startRegistryServer(opts: { catalog: Catalog; port?: numbe
   };
   const channelOf = (p: PackageModel, name: string) => {
     const ch = p.channels.get(name);
-    if (!ch) throw new NotFound(`package "${p.name}" has no channel "${name}"`);
+    if (!ch) throw new NotFound(`package "${p.name}", channel "${name}" not found`);
     return ch;
   };
   const unary = <Req>(fn: (req: Req) => unknown) => (call: grpc.ServerUnaryCall<Req, unknown>, cb: grpc.sendUnaryData<unknown>) => {
@@ -103,14 +103,42 @@ export async function startRegistryServer(opts: { catalog: Catalog; port?: numbe
   };
   const provides = (p: PackageModel, bundleName: string, g: { group: string; version: string; kind: string }) =>
     p.bundles.get(bundleName)?.providedApis.some((a) => a.group === g.group && a.version === g.version && a.kind === g.kind) ?? false;
-  function* entries(filter: (p: PackageModel, channel: string, e: { name: string; replaces?: string }) => boolean): Generator<ChannelEntryMessage> {
-    for (const p of [...catalog.packages.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-      for (const ch of [...p.channels.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-        for (const e of ch.entries) if (filter(p, ch.name, e)) yield { packageName: p.name, channelName: ch.name, bundleName: e.name, replaces: e.replaces ?? '' };
+  const sortedPackages = () => [...catalog.packages.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const sortedChannels = (p: PackageModel) => [...p.channels.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const entry = (p: PackageModel, channel: string, e: { name: string }, replaces: string): ChannelEntryMessage => ({ packageName: p.name, channelName: channel, bundleName: e.name, replaces });
+  // As opm's cache (pkg/cache/pkgs.go): an entry "replaces" a name through its replaces or any
+  // of its skips, and every such entry is reported with its own replaces.
+  const replacesName = (e: { replaces?: string; skips?: string[] }, name: string) => e.replaces === name || (e.skips ?? []).includes(name);
+  function* entriesThatReplace(name: string): Generator<ChannelEntryMessage> {
+    for (const p of sortedPackages()) {
+      for (const ch of sortedChannels(p)) {
+        for (const e of ch.entries) {
+          if (e.replaces === name) yield entry(p, ch.name, e, e.replaces);
+          for (const s of e.skips ?? []) if (s === name && s !== e.replaces) yield entry(p, ch.name, e, e.replaces ?? '');
+        }
       }
     }
   }
-  const gvkText = (g: { group: string; version: string; kind: string }) => `group:"${g.group}" version:"${g.version}" kind:"${g.kind}"`;
+  /** One entry for the bundle's replaces, and one per skip (other than replaces), as opm's channelEntriesForBundle. */
+  function* entriesForBundle(p: PackageModel, ch: { name: string; entries: { name: string; replaces?: string; skips?: string[] }[] }, e: { name: string; replaces?: string; skips?: string[] }, ignoreChannel: boolean): Generator<ChannelEntryMessage> {
+    yield entry(p, ch.name, e, e.replaces ?? '');
+    for (const s of e.skips ?? []) if (s !== e.replaces && (ignoreChannel || ch.entries.some((x) => x.name === s))) yield entry(p, ch.name, e, s);
+  }
+  function* entriesThatProvide(g: { group: string; version: string; kind: string }, latestOnly: boolean): Generator<ChannelEntryMessage> {
+    for (const p of sortedPackages()) {
+      for (const ch of sortedChannels(p)) {
+        for (const e of ch.entries) {
+          if (latestOnly && headOf(p, ch.name)?.name !== e.name) continue;
+          if (provides(p, e.name, g)) yield* entriesForBundle(p, ch, e, !latestOnly);
+        }
+      }
+    }
+  }
+  const nonEmpty = <T>(items: T[], message: string): T[] => {
+    if (!items.length) throw new NotFound(message);
+    return items;
+  };
+  const gvkText = (g: { group: string; version: string; kind: string }) => `group:${JSON.stringify(g.group)} version:${JSON.stringify(g.version)} kind:${JSON.stringify(g.kind)}`;
 
   server.addService(services.Registry.service, {
     ListPackages: stream<unknown>(() => [...catalog.packages.keys()].sort().map((name) => ({ name }))),
@@ -119,7 +147,7 @@ export async function startRegistryServer(opts: { catalog: Catalog; port?: numbe
       const p = pkg(r.pkgName);
       const ch = channelOf(p, r.channelName);
       const b = ch.entries.some((e) => e.name === r.csvName) ? p.bundles.get(r.csvName) : undefined;
-      if (!b) throw new NotFound(`bundle "${r.csvName}" not found in channel "${r.channelName}" of package "${r.pkgName}"`);
+      if (!b) throw new NotFound(`package "${r.pkgName}", channel "${r.channelName}", bundle "${r.csvName}" not found`);
       return lookupBundleMessage(p, b, ch.name);
     }),
     GetBundleForChannel: unary<{ pkgName: string; channelName: string }>((r) => {
@@ -129,21 +157,24 @@ export async function startRegistryServer(opts: { catalog: Catalog; port?: numbe
       if (!head) throw new NotFound(`channel "${r.channelName}" of package "${r.pkgName}" has no single head`);
       return lookupBundleMessage(p, head, r.channelName);
     }),
-    GetChannelEntriesThatReplace: stream<{ csvName: string }>((r) => entries((_p, _c, e) => e.replaces === r.csvName)),
+    GetChannelEntriesThatReplace: stream<{ csvName: string }>((r) => nonEmpty([...entriesThatReplace(r.csvName)], `no channel entries found that replace ${r.csvName}`)),
     GetBundleThatReplaces: unary<{ csvName: string; pkgName: string; channelName: string }>((r) => {
-      const p = pkg(r.pkgName);
+      const p = catalog.packages.get(r.pkgName);
+      if (!p) throw new NotFound(`package ${r.pkgName} not found`);
       const ch = channelOf(p, r.channelName);
-      const e = ch.entries.find((x) => x.replaces === r.csvName);
+      const e = ch.entries.find((x) => replacesName(x, r.csvName));
       const b = e ? p.bundles.get(e.name) : undefined;
-      if (!b) throw new NotFound(`no entry found for package "${r.pkgName}" in channel "${r.channelName}" that replaces "${r.csvName}"`);
+      if (!b) throw new NotFound(`no entry found for package "${r.pkgName}", channel "${r.channelName}"`);
       return lookupBundleMessage(p, b, ch.name);
     }),
-    GetChannelEntriesThatProvide: stream<{ group: string; version: string; kind: string }>((r) => entries((p, _c, e) => provides(p, e.name, r))),
-    GetLatestChannelEntriesThatProvide: stream<{ group: string; version: string; kind: string }>((r) => entries((p, c, e) => headOf(p, c)?.name === e.name && provides(p, e.name, r))),
+    GetChannelEntriesThatProvide: stream<{ group: string; version: string; kind: string }>((r) => nonEmpty([...entriesThatProvide(r, false)], `no channel entries found that provide ${gvkText(r)}`)),
+    GetLatestChannelEntriesThatProvide: stream<{ group: string; version: string; kind: string }>((r) => nonEmpty([...entriesThatProvide(r, true)], `no channel entries found that provide ${gvkText(r)}`)),
     GetDefaultBundleThatProvides: unary<{ group: string; version: string; kind: string }>((r) => {
-      for (const p of [...catalog.packages.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-        const head = p.defaultChannel ? headOf(p, p.defaultChannel) : undefined;
-        if (head && provides(p, head.name, r)) return lookupBundleMessage(p, head, p.defaultChannel!);
+      const latest = [...entriesThatProvide(r, true)];
+      if (!latest.length) throw new NotFound(`no channel entries found that provide ${gvkText(r)}`);
+      for (const e of latest) {
+        const p = catalog.packages.get(e.packageName)!;
+        if (e.channelName === p.defaultChannel) return lookupBundleMessage(p, p.bundles.get(e.bundleName)!, e.channelName);
       }
       throw new NotFound(`no entry found that provides ${gvkText(r)}`);
     }),

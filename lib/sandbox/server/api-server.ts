@@ -153,9 +153,9 @@ export class ApiServer {
           return;
         }
         if (err instanceof ApiStatusError) sendStatus(res, err.code, err.reason, err.message, err.details);
-        else if (err instanceof StoreError) sendStatus(res, err.code, err.reason === 'Gone' ? 'Expired' : err.reason, err.message);
+        else if (err instanceof StoreError) sendStatus(res, err.code, err.reason === 'Gone' ? 'Expired' : err.reason, err.message, err.details);
         else if (err instanceof SelectorError) sendStatus(res, 400, 'BadRequest', err.message);
-        else if (err instanceof PatchError) sendStatus(res, err.code, err.code === 400 ? 'BadRequest' : 'Invalid', err.message);
+        else if (err instanceof PatchError) sendStatus(res, err.code, err.code === 400 ? 'BadRequest' : 'Invalid', err.message, err.details);
         else sendStatus(res, 500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);
       });
     if (delay > 0) setTimeout(run, delay);
@@ -263,7 +263,7 @@ export class ApiServer {
   }
 
   private serveNonResource(path: string, res: ServerResponse): void {
-    if (path === '/version') return sendJson(res, 200, { ...this.version, gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23', compiler: 'gc', platform: 'linux/amd64' });
+    if (path === '/version') return sendJson(res, 200, { ...this.version, emulationMajor: this.version.major, emulationMinor: this.version.minor, minCompatibilityMajor: this.version.major, minCompatibilityMinor: String(Number(this.version.minor) - 1), gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23', compiler: 'gc', platform: 'linux/amd64' });
     if (path === '/api') return sendJson(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
     if (path === '/apis') {
       return sendJson(res, 200, {
@@ -368,7 +368,7 @@ export class ApiServer {
     const o = this.store.get(storeKey(r), rp.namespace, rp.name!);
     if (!o) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
     const obj = this.present(r, rp.version, o);
-    if (this.wantsTable(req)) return sendJson(res, 200, toTable([obj], r.columns, { resourceVersion: o.metadata.resourceVersion ?? '' }));
+    if (this.wantsTable(req)) return sendJson(res, 200, toTable([obj], r.columns, { resourceVersion: o.metadata.resourceVersion ?? '' }, 'Metadata', !!r.crd));
     sendJson(res, 200, obj);
   }
 
@@ -382,8 +382,10 @@ export class ApiServer {
     const limit = Number(url.searchParams.get('limit') ?? 0) || undefined;
     const result = this.store.list(storeKey(r), { namespace: rp.namespace, filter: this.filters(r, url), limit, continueToken: url.searchParams.get('continue') ?? undefined });
     const items = result.items.map((o) => this.present(r, rp.version, o));
-    const meta = { resourceVersion: result.resourceVersion, ...(result.continueToken ? { continue: result.continueToken } : {}), ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}) };
-    if (this.wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { ...meta, continue: result.continueToken }, (url.searchParams.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? 'Metadata'));
+    // The API server counts what remains only when no selector filters the list.
+    const filtered = !!(url.searchParams.get('labelSelector') || url.searchParams.get('fieldSelector'));
+    const meta = { resourceVersion: result.resourceVersion, ...(result.continueToken ? { continue: result.continueToken } : {}), ...(result.remainingItemCount !== undefined && !filtered ? { remainingItemCount: result.remainingItemCount } : {}) };
+    if (this.wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { ...meta, continue: result.continueToken }, (url.searchParams.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? 'Metadata', !!r.crd));
     sendJson(res, 200, { kind: r.listKind, apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, metadata: meta, items });
   }
 
@@ -410,7 +412,7 @@ export class ApiServer {
       let line = perEvent?.get(variant);
       if (line === undefined) {
         const obj = e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.object : this.present(r, rp.version, e.object);
-        const object = table && e.type !== 'BOOKMARK' && e.type !== 'ERROR' ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }) : obj;
+        const object = table && e.type !== 'BOOKMARK' && e.type !== 'ERROR' ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }, 'Metadata', !!r.crd) : obj;
         line = JSON.stringify({ type: e.type, object }) + '\n';
         if (!perEvent) this.eventJson.set(e, (perEvent = new Map()));
         perEvent.set(variant, line);
@@ -592,6 +594,10 @@ export class ApiServer {
   private async patch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
     if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+    // As kube-apiserver's content negotiation: a media type no patch has is refused before the body is read.
+    if (!patchTypes.includes(type)) return sendStatus(res, 415, 'UnsupportedMediaType', '415: Unsupported Media Type', {});
+    if (type === 'application/apply-patch+yaml') return sendStatus(res, 415, 'UnsupportedMediaType', 'the sandbox does not implement server-side apply; use a JSON, merge or strategic merge patch (or kubectl apply without --server-side)');
     const patch = await readJsonBody(req);
     const current = this.store.get(storeKey(r), rp.namespace, rp.name);
     if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });

@@ -13,8 +13,10 @@ export class ApiStatusError extends Error {
   }
 }
 
+/** A Status as the API server writes it: empty detail fields are left out (Go's omitempty). */
 export function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+  const d = details && Object.fromEntries(Object.entries(details).filter(([, v]) => v !== '' && v !== undefined));
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(d ? { details: d } : {}), code };
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {

@@ -74,7 +74,7 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
   builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
   builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
   builtin('', 'v1', 'secrets', 'Secret', true, { columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, age], fieldSelectors: ['type'] }),
-  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], hasStatus: true, columns: [{ name: 'Type', type: 'string', jsonPath: '.spec.type' }, { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' }, age] }),
+  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], hasStatus: true, columns: [{ name: 'Type', type: 'string', jsonPath: '.spec.type' }, { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' }, age] }),
   builtin('', 'v1', 'events', 'Event', true, {
     shortNames: ['ev'],
     columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, { name: 'Reason', type: 'string', jsonPath: '.reason' }, { name: 'Object', type: 'string', jsonPath: '.involvedObject.name' }, { name: 'Message', type: 'string', jsonPath: '.message' }],

@@ -198,7 +198,7 @@ export class Store {
     if (!meta.name) throw new StoreError('Invalid', 422, 'name or generateName is required');
     if (!key.namespaced) delete meta.namespace;
     const coll = this.collection(keyId(key));
-    if (coll.has(objectId(obj))) throw new StoreError('AlreadyExists', 409, `${qualifiedResource(key)} "${meta.name}" already exists`);
+    if (coll.has(objectId(obj))) throw new StoreError('AlreadyExists', 409, `${qualifiedResource(key)} "${meta.name}" already exists`, { name: meta.name, group: key.group, kind: key.resource });
     meta.uid = randomUUID();
     meta.creationTimestamp = nowRfc3339();
     meta.generation = 1;
@@ -224,7 +224,7 @@ export class Store {
     if (!current) throw new StoreError('NotFound', 404, `${qualifiedResource(key)} "${input.metadata.name ?? ''}" not found`);
     const rv = input.metadata.resourceVersion;
     if (rv && rv !== current.metadata.resourceVersion) {
-      throw new StoreError('Conflict', 409, `Operation cannot be fulfilled on ${qualifiedResource(key)} "${input.metadata.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`);
+      throw new StoreError('Conflict', 409, `Operation cannot be fulfilled on ${qualifiedResource(key)} "${input.metadata.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`, { name: input.metadata.name, group: key.group, kind: key.resource });
     }
     let next: KObject;
     if (opts.subresource === 'status') {

@@ -55,6 +55,8 @@ export class StoreError extends Error {
     readonly reason: StoreErrorReason,
     readonly code: number,
     message: string,
+    /** The Status details the API server sends with it (name, group, kind as the resource's plural). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'StoreError';

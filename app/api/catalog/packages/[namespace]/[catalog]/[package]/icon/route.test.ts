@@ -62,9 +62,10 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/icon', () => {
 
   test('an icon whose media type carries CR/LF is refused with a reason, never a 500 (registry and PackageManifests)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evil-icon-'));
-    const csv = { displayName: 'Evil icon', provider: { name: 'x' }, installModes: [{ type: 'AllNamespaces', supported: true }], icon: [{ base64data: Buffer.from('png').toString('base64'), mediatype: 'image/png\r\nX-Injected: 1' }] };
+    // The package's icon, where FBC keeps it (opm copies it into the CSV it builds for the bundle).
+    const csv = { displayName: 'Evil icon', provider: { name: 'x' }, installModes: [{ type: 'AllNamespaces', supported: true }] };
     const docs = [
-      { schema: 'olm.package', name: 'evil-icon', defaultChannel: 'stable' },
+      { schema: 'olm.package', name: 'evil-icon', defaultChannel: 'stable', icon: { base64data: Buffer.from('png').toString('base64'), mediatype: 'image/png\r\nX-Injected: 1' } },
       { schema: 'olm.channel', package: 'evil-icon', name: 'stable', entries: [{ name: 'evil-icon.v1.0.0' }] },
       { schema: 'olm.bundle', package: 'evil-icon', name: 'evil-icon.v1.0.0', image: 'example.com/evil-icon:1', properties: [{ type: 'olm.package', value: { packageName: 'evil-icon', version: '1.0.0' } }, { type: 'olm.csv.metadata', value: csv }] },
     ];
