@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds the real cluster's programs at the versions pinned in cluster/go.mod (kube-apiserver,
+# kube-controller-manager, etcd) and cluster/opm/go.mod (opm), into
+# .cluster/bin/<program>-<version>/<program> at the repository's root (ignored by git; the
+# CLUSTER_BIN environment variable moves it). A program already built at its version, with the
+# same flags, is not built again, so only the first run (or a version change) pays for compiling.
+# Prints how long each build took.
+#
+#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|opm|paths] ...
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+bin=${CLUSTER_BIN:-$root/.cluster/bin}
+# The Go these machines have builds every pin; never let Go fetch another toolchain.
+export GOTOOLCHAIN=local GOFLAGS=-mod=mod
+
+mod() { (cd "$1" && go list -m -f "$3" "$2"); }
+version() { mod "$1" "$2" '{{.Version}}'; }
+# A release's time, as the module proxy records it: the time of the tagged commit, which is what
+# the projects' own release builds stamp as their build date.
+released() { mod "$1" "$2" '{{.Time.UTC.Format "2006-01-02T15:04:05Z"}}'; }
+kube=$(version "$here" k8s.io/kubernetes)
+etcd=$(version "$here" go.etcd.io/etcd/server/v3)
+opm=$(version "$here/opm" github.com/operator-framework/operator-registry)
+
+# The git commit each pinned release was tagged at. Module zips carry no git metadata, so it is
+# recorded here, from the projects' release records; a new pin needs its line.
+#   k8s.io/kubernetes v1.34.4: tag v1.34.4 of github.com/kubernetes/kubernetes
+#   go.etcd.io/etcd v3.6.4: `etcd --version` of the release build ("Git SHA: 5400cdc")
+#   operator-registry v1.61.0: tag v1.61.0 of github.com/operator-framework/operator-registry
+commit() {
+  case "$1@$2" in
+    kubernetes@v1.34.4) echo 14507e2fb33b11d2712ccbaed0bc282c27a4a04a ;;
+    etcd@v3.6.4) echo 5400cdc ;;
+    operator-registry@v1.61.0) echo b951856d801cab0e2ab128c2515f50c3b63824ba ;;
+    *) echo "cluster/build.sh: no git commit recorded for $1 $2; add it to commit() in cluster/build.sh" >&2; return 1 ;;
+  esac
+}
+
+# What kube-apiserver's /version reports, set as Kubernetes' own build does (hack/lib/version.sh).
+# gitTreeState "archive": built from the released source archive, not a git work tree.
+kube_commit=$(commit kubernetes "$kube")
+minor=$(echo "$kube" | cut -d. -f2)
+kube_ldflags="-s -w"
+for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+  kube_ldflags+=" -X $pkg.gitVersion=$kube -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitCommit=$kube_commit -X $pkg.gitTreeState=archive -X $pkg.buildDate=$(released "$here" k8s.io/kubernetes)"
+done
+etcd_ldflags="-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$(commit etcd "$etcd")"
+# opm as operator-registry's Makefile builds it: signatures checked in Go (no gpgme C library),
+# sqlite with JSON support, its version stamped.
+opm_pkg=github.com/operator-framework/operator-registry/cmd/opm
+opm_ldflags="-s -w -X $opm_pkg/version.opmVersion=$opm -X $opm_pkg/version.gitCommit=$(commit operator-registry "$opm") -X $opm_pkg/version.buildDate=$(released "$here/opm" github.com/operator-framework/operator-registry)"
+opm_tags=containers_image_openpgp,json1,netgo,osusergo
+
+locked=
+build() { # name version module-dir package ldflags [tags]
+  local name=$1 ver=$2 dir=$3 pkg=$4 ldflags=$5 tags=${6:-}
+  # One build at a time: two clusters started together wait for one another instead of
+  # fighting over the same output.
+  if [ -z "$locked" ]; then mkdir -p "$bin"; exec 9>"$bin/.lock"; flock 9; locked=1; fi
+  local out="$bin/$name-$ver/$name"
+  local recipe="go=$(go env GOVERSION) pkg=$pkg tags=$tags ldflags=$ldflags"
+  if [ -x "$out" ] && [ "$(cat "$out.recipe" 2>/dev/null)" = "$recipe" ]; then echo "$name $ver: built already"; return; fi
+  mkdir -p "$(dirname "$out")"
+  local t0=$SECONDS
+  (cd "$dir" && go build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$out.partial" "$pkg")
+  mv "$out.partial" "$out"
+  echo "$recipe" >"$out.recipe"
+  echo "$name $ver: built in $((SECONDS - t0)) s"
+}
+
+for p in "${@:-all}"; do
+  case "$p" in
+    all)
+      build etcd "$etcd" "$here" ./etcd "$etcd_ldflags"
+      build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags"
+      build opm "$opm" "$here/opm" "$opm_pkg" "$opm_ldflags" "$opm_tags"
+      build kube-controller-manager "$kube" "$here" k8s.io/kubernetes/cmd/kube-controller-manager "$kube_ldflags"
+      ;;
+    etcd) build etcd "$etcd" "$here" ./etcd "$etcd_ldflags" ;;
+    kube-apiserver) build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags" ;;
+    kube-controller-manager) build kube-controller-manager "$kube" "$here" k8s.io/kubernetes/cmd/kube-controller-manager "$kube_ldflags" ;;
+    opm) build opm "$opm" "$here/opm" "$opm_pkg" "$opm_ldflags" "$opm_tags" ;;
+    paths) echo "etcd=$bin/etcd-$etcd/etcd"; echo "kube-apiserver=$bin/kube-apiserver-$kube/kube-apiserver"; echo "kube-controller-manager=$bin/kube-controller-manager-$kube/kube-controller-manager"; echo "opm=$bin/opm-$opm/opm" ;;
+    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|opm|paths] ..." >&2; exit 2 ;;
+  esac
+done

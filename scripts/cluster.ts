@@ -1,0 +1,301 @@
+// `npm run cluster -- --catalog DIR… [--data-dir DIR] [--port N]`: the real cluster, as plain
+// processes on loopback: etcd, kube-apiserver (serving certificates, a service-account key, RBAC,
+// the aggregator's front-proxy client), kube-controller-manager and `opm serve` for each catalog,
+// all built from their Go modules by cluster/build.sh (cluster/README.md). It writes an admin
+// kubeconfig and the sandbox's seed users (alice: admin of team1; bob: view), installs OLM's CRDs
+// and aggregated roles from OLM's release module, and prints `kubeconfig: PATH`, one
+// `catalog NAME: ADDRESS` per catalog, then `cluster ready`.
+// Ctrl-C or SIGTERM stops every process it started; if this process dies any other way (even
+// kill -9), a watchdog stops them.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+
+const root = join(import.meta.dirname, '..');
+const usage = `usage: npm run cluster -- [--catalog DIR ...] [--data-dir DIR] [--port N]
+
+  --catalog DIR   an FBC catalog folder, served by \`opm serve\` on a loopback port (repeatable)
+  --data-dir DIR  where certificates, etcd's data, kubeconfigs and logs go (default .cluster)
+  --port N        kube-apiserver's port on 127.0.0.1 (default 0: a free one)`;
+
+// The sandbox's seed users (lib/sandbox/auth/bootstrap-rbac.ts), as static tokens.
+const SEED = [
+  { name: 'admin', groups: ['system:masters'] },
+  { name: 'alice', groups: [] as string[] },
+  { name: 'bob', groups: [] as string[] },
+];
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const c = connect({ host: '127.0.0.1', port });
+    c.once('connect', () => (c.destroy(), res(true)));
+    c.once('error', () => res(false));
+  });
+}
+
+/** The registry's gRPC health service answers SERVING. */
+let Health: grpc.ServiceClientConstructor | undefined;
+function serving(address: string): Promise<boolean> {
+  if (!Health) {
+    const def = protoLoader.loadSync(join(root, 'proto', 'health.proto'), { keepCase: true, defaults: true, enums: String });
+    Health = ((((grpc.loadPackageDefinition(def).grpc as grpc.GrpcObject).health as grpc.GrpcObject).v1 as grpc.GrpcObject).Health as grpc.ServiceClientConstructor);
+  }
+  const client = new Health(address, grpc.credentials.createInsecure());
+  return new Promise((res) => {
+    (client as unknown as { Check: (req: object, opts: grpc.CallOptions, cb: (err: unknown, r?: { status: string }) => void) => void }).Check({ service: '' }, { deadline: Date.now() + 5000 }, (err, r) => {
+      client.close();
+      res(!err && r?.status === 'SERVING');
+    });
+  });
+}
+
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs: number, alive: () => void): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    alive();
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function openssl(args: string[]): void {
+  const r = spawnSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr?.toString() ?? r.error?.message}`);
+}
+
+/**
+ * Made once per data folder: a cluster CA and kube-apiserver's serving certificate (127.0.0.1,
+ * localhost and the in-cluster names), the front-proxy CA and the client certificate the
+ * aggregator presents to API services, and the service-account signing key pair.
+ */
+function certificates(dir: string): void {
+  const p = (n: string) => join(dir, n);
+  if (['ca.crt', 'apiserver.crt', 'front-proxy-ca.crt', 'front-proxy-client.crt', 'sa.pub'].every((n) => existsSync(p(n)))) return;
+  const ca = (name: string, cn: string) => openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', p(`${name}.key`), '-out', p(`${name}.crt`), '-days', '3650', '-subj', `/CN=${cn}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature']);
+  const leaf = (name: string, signer: string, subj: string, ext: string) => {
+    writeFileSync(p(`${name}.ext`), ext);
+    openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', p(`${name}.key`), '-out', p(`${name}.csr`), '-subj', subj]);
+    openssl(['x509', '-req', '-in', p(`${name}.csr`), '-CA', p(`${signer}.crt`), '-CAkey', p(`${signer}.key`), '-CAcreateserial', '-out', p(`${name}.crt`), '-days', '3650', '-extfile', p(`${name}.ext`)]);
+  };
+  ca('ca', 'olm-console-real-cluster-ca');
+  leaf('apiserver', 'ca', '/CN=kube-apiserver', 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,IP:10.96.0.1\nextendedKeyUsage=serverAuth\n');
+  ca('front-proxy-ca', 'olm-console-front-proxy-ca');
+  leaf('front-proxy-client', 'front-proxy-ca', '/CN=front-proxy-client', 'extendedKeyUsage=clientAuth\n');
+  openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', p('sa.key')]);
+  openssl(['pkey', '-in', p('sa.key'), '-pubout', '-out', p('sa.pub')]);
+}
+
+/** The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`. */
+function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
+  const ctx = user === 'admin' ? 'real' : `real-${user}`;
+  return [
+    'apiVersion: v1', 'kind: Config',
+    'clusters:', '- name: real', '  cluster:', `    server: ${server}`, `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    'users:', `- name: ${user}`, '  user:', `    token: ${token}`,
+    'contexts:', `- name: ${ctx}`, '  context:', '    cluster: real', `    user: ${user}`, '    namespace: default',
+    `current-context: ${ctx}`, '',
+  ].join('\n');
+}
+
+/**
+ * OLM's release manifests, from the operator-lifecycle-manager module at the version
+ * cluster/olm.version pins: its CRDs (OLM's copies of operator-framework/api's published CRD
+ * manifests) and the aggregated ClusterRoles that give the admin, edit and view roles their OLM
+ * rights (part 2 runs OLM itself from the same module).
+ */
+function olmManifests(): { crds: string[]; aggregatedRoles: string } {
+  const version = readFileSync(join(root, 'cluster', 'olm.version'), 'utf8').trim();
+  const r = spawnSync('go', ['mod', 'download', '-json', `github.com/operator-framework/operator-lifecycle-manager@${version}`], { cwd: join(root, 'cluster'), env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } });
+  if (r.status !== 0) throw new Error(`go mod download github.com/operator-framework/operator-lifecycle-manager@${version} failed: ${r.stderr.toString()}${r.stdout.toString()}`);
+  const dir = join((JSON.parse(r.stdout.toString()) as { Dir: string }).Dir, 'deploy', 'chart');
+  return {
+    crds: readdirSync(join(dir, 'crds')).filter((n) => n.endsWith('.crd.yaml')).sort().map((n) => join(dir, 'crds', n)),
+    aggregatedRoles: join(dir, 'templates', '0000_50_olm_09-aggregated.clusterrole.yaml'),
+  };
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+/**
+ * Outlives this process just long enough to notice its end: it is told each child's pid on its
+ * stdin, and when that pipe closes without a clean stop (this process was killed, even by
+ * SIGKILL), it stops them: SIGTERM, then SIGKILL 10 s later.
+ */
+const watchdog = spawn('sh', ['-c', 'pids=; while read -r p; do pids="$pids $p"; done; [ -z "$pids" ] && exit 0; kill -TERM $pids 2>/dev/null; sleep 10; kill -KILL $pids 2>/dev/null; exit 0'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+watchdog.unref();
+
+/** Stops the children, last started first (opm, controller manager, API server, etcd), each within 15 s. */
+async function stopAll(): Promise<void> {
+  stopping = true;
+  for (const c of [...children].reverse()) {
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    const gone = new Promise<void>((res) => c.once('exit', () => res()));
+    c.kill('SIGTERM');
+    const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+    await gone;
+    clearTimeout(timer);
+  }
+  // Everything stopped cleanly: the watchdog has nothing left to do.
+  if (watchdog.exitCode === null) watchdog.kill('SIGKILL');
+}
+
+function onSignal(): void {
+  if (stopping) return;
+  void stopAll().then(() => process.exit(0));
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
+// An exit not by a signal (an error below): no time to wait, so every child gets its SIGTERM
+// now and the watchdog, whose stdin this exit closes, its SIGKILL if it outstays 10 s.
+process.once('exit', () => {
+  stopping = true;
+  const left = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  for (const c of left) c.kill('SIGTERM');
+  if (!left.length && watchdog.exitCode === null) watchdog.kill('SIGKILL');
+});
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, help: { type: 'boolean', short: 'h', default: false } } }));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const requestedPort = Number(values.port);
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) throw new Error(`--port must be a number between 0 and 65535, got "${values.port}"`);
+  const dataDir = resolve(values['data-dir']);
+  for (const c of values.catalog) if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
+  mkdirSync(join(dataDir, 'logs'), { recursive: true });
+
+  const build = spawnSync('bash', [join(root, 'cluster', 'build.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (build.status !== 0) throw new Error('cluster/build.sh failed');
+  const paths = Object.fromEntries(spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths']).stdout.toString().trim().split('\n').map((l) => l.split('=') as [string, string]));
+
+  const run = (name: string, bin: string, args: string[]): ChildProcess => {
+    const log = join(dataDir, 'logs', `${name}.log`);
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (d: Buffer) => {
+      tail = (tail + d.toString()).slice(-4000);
+      writeFileSync(log, d, { flag: 'a' });
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        console.error(`${name} exited (${signal ?? code}); its log: ${log}\n${tail}`);
+        void stopAll().then(() => process.exit(1));
+      }
+    });
+    if (child.pid) watchdog.stdin!.write(`${child.pid}\n`);
+    children.push(child);
+    return child;
+  };
+  const alive = (c: ChildProcess, name: string) => () => {
+    if (c.exitCode !== null || c.signalCode !== null) throw new Error(`${name} exited (${c.signalCode ?? c.exitCode})`);
+  };
+
+  certificates(dataDir);
+  const tokensFile = join(dataDir, 'tokens.json');
+  const tokens: Record<string, string> = existsSync(tokensFile) ? JSON.parse(readFileSync(tokensFile, 'utf8')) : {};
+  for (const u of SEED) tokens[u.name] ??= `real-${u.name}-${randomBytes(16).toString('hex')}`;
+  writeFileSync(tokensFile, JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(join(dataDir, 'tokens.csv'), SEED.map((u) => `${tokens[u.name]},${u.name},${u.name}${u.groups.length ? `,"${u.groups.join(',')}"` : ''}`).join('\n') + '\n', { mode: 0o600 });
+
+  const [etcdClient, etcdPeer] = [await freePort(), await freePort()];
+  const etcd = run('etcd', paths.etcd!, ['--name', 'real', '--data-dir', join(dataDir, 'etcd'), '--listen-client-urls', `http://127.0.0.1:${etcdClient}`, '--advertise-client-urls', `http://127.0.0.1:${etcdClient}`, '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeer}`, '--initial-cluster', `real=http://127.0.0.1:${etcdPeer}`, '--log-level', 'warn']);
+  await until('etcd', () => accepts(etcdClient), 30_000, alive(etcd, 'etcd'));
+
+  const port = requestedPort || (await freePort());
+  const d = (n: string) => join(dataDir, n);
+  const apiserver = run('kube-apiserver', paths['kube-apiserver']!, [
+    `--etcd-servers=http://127.0.0.1:${etcdClient}`,
+    '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${port}`,
+    `--tls-cert-file=${d('apiserver.crt')}`, `--tls-private-key-file=${d('apiserver.key')}`, `--client-ca-file=${d('ca.crt')}`,
+    `--token-auth-file=${d('tokens.csv')}`, '--authorization-mode=RBAC',
+    `--service-account-key-file=${d('sa.pub')}`, `--service-account-signing-key-file=${d('sa.key')}`, '--service-account-issuer=https://kubernetes.default.svc',
+    '--service-cluster-ip-range=10.96.0.0/16',
+    `--requestheader-client-ca-file=${d('front-proxy-ca.crt')}`, '--requestheader-allowed-names=front-proxy-client',
+    '--requestheader-username-headers=X-Remote-User', '--requestheader-group-headers=X-Remote-Group', '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    `--proxy-client-cert-file=${d('front-proxy-client.crt')}`, `--proxy-client-key-file=${d('front-proxy-client.key')}`,
+    '--enable-aggregator-routing=true',
+  ]);
+  const server = `https://127.0.0.1:${port}`;
+  const caPem = readFileSync(d('ca.crt'), 'utf8');
+  const kubeconfig = d('kubeconfig');
+  for (const u of SEED) writeFileSync(u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`), kubeconfigYaml(server, caPem, u.name, tokens[u.name]!), { mode: 0o600 });
+  const kubectl = (args: string[], input?: string) => {
+    const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input });
+    if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  };
+  const kubectlOk = (args: string[]) => spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args]);
+  await until('kube-apiserver /readyz', async () => kubectlOk(['get', '--raw', '/readyz']).status === 0, 120_000, alive(apiserver, 'kube-apiserver'));
+
+  // kube-controller-manager: ClusterRole aggregation (the admin, edit and view roles get OLM's
+  // rights through it), garbage collection, namespace deletion, service-account tokens.
+  const kcm = run('kube-controller-manager', paths['kube-controller-manager']!, [
+    `--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
+    '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
+    `--service-account-private-key-file=${d('sa.key')}`, `--root-ca-file=${d('ca.crt')}`,
+    '--cluster-name=olm-console-real',
+  ]);
+  const adminRoleHas = (resource: string) => async () => new RegExp(`\\b${resource}\\b`).test(kubectlOk(['get', 'clusterrole', 'admin', '-o', 'jsonpath={.rules[*].resources}']).stdout.toString());
+  await until('kube-controller-manager to aggregate the admin role', adminRoleHas('serviceaccounts'), 60_000, alive(kcm, 'kube-controller-manager'));
+
+  // The sandbox's seed users: alice administers team1 only, bob views everything.
+  kubectl(['apply', '-f', '-'], [
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team1',
+    'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: seed:alice-admin\n  namespace: team1\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: admin\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: alice',
+    'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: seed:bob-view\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: view\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: bob',
+  ].join('\n---\n'));
+  // OLM's CRDs and aggregated roles as its release installs them (server-side: some CRDs
+  // exceed the size of the annotation a client-side apply keeps).
+  const olm = olmManifests();
+  kubectl(['apply', '--server-side', '--force-conflicts', ...olm.crds.flatMap((f) => ['-f', f])]);
+  kubectl(['apply', '--server-side', '--force-conflicts', '-f', olm.aggregatedRoles]);
+  await until('the admin role to carry OLM\'s rights', adminRoleHas('subscriptions'), 60_000, alive(kcm, 'kube-controller-manager'));
+  kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
+  // Established is not yet listable: a new CRD's storage answers 429 "storage is (re)initializing" for a moment.
+  await until('the OLM kinds to be listable', async () => spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'get', 'clusterserviceversions,subscriptions,installplans,catalogsources,operatorgroups,operatorconditions,olmconfigs,operators', '-A']).status === 0, 60_000, alive(apiserver, 'kube-apiserver'));
+
+  console.log(`kubeconfig: ${kubeconfig}`);
+  for (const dir of values.catalog) {
+    const name = basename(resolve(dir));
+    const p = await freePort();
+    // The cache is built at start (not required to exist); pprof on a free loopback port, so
+    // several opm processes do not fight over its default :6060. (opm listens on every
+    // interface: `opm serve` has no address flag.)
+    const opm = run(`opm-${name}`, paths.opm!, ['serve', resolve(dir), '-p', String(p), '--cache-dir', d(join('opm-cache', name)), '--cache-enforce-integrity=false', '--pprof-addr', `127.0.0.1:${await freePort()}`, '-t', d(join('logs', `opm-${name}.termination-log`))]);
+    await until(`opm serve ${dir}`, async () => (await accepts(p)) && (await serving(`127.0.0.1:${p}`)), 120_000, alive(opm, `opm serve ${dir}`));
+    console.log(`catalog ${name}: 127.0.0.1:${p}`);
+  }
+  console.log('cluster ready');
+}
+
+main().catch((err: unknown) => {
+  console.error(`npm run cluster: ${(err as Error).message}`);
+  process.exit(1);
+});
