@@ -1,0 +1,96 @@
+// `npm run conformance`: the same requests against the sandbox and the real cluster (scripts/
+// cluster.ts: kube-apiserver, etcd and `opm serve`, built from their Go modules), on the same
+// catalogs: every shared catalog and a generated one. Prints a table of divergences and, last,
+// `N checks, D divergences (E explained)`; exits non-zero on any divergence the README's table of
+// known differences does not explain.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CATALOG_DIR_ANNOTATION } from '../lib/sandbox/olm/catalog-sources';
+import { startSandbox } from '../lib/sandbox/server/sandbox';
+import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
+import { apiChecks } from './checks/api';
+import { registryChecks } from './checks/registry';
+import { knownDifferences, report, runCheck, type Check } from './run-checks';
+import type { Target } from './target';
+
+const root = join(import.meta.dirname, '..');
+const shared = join(root, '..', 'shared', 'catalogs');
+
+/** A small catalog written here, with every edge kind and dependencies, as `olm.bundle.object`s. */
+function generatedCatalog(dir: string): string {
+  return writeFixtureCatalog(join(dir, 'generated'), [
+    { name: 'alpha', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }, { version: '1.2.0', replaces: '1.1.0', skips: ['1.1.1'] }, { version: '2.0.0', replaces: '1.2.0', skipRange: '>=1.0.0 <2.0.0' }] },
+    { name: 'beta', channel: 'fast', bundles: [{ version: '0.1.0', requiresPackage: { packageName: 'alpha', versionRange: '>=1.0.0' } }, { version: '0.2.0', replaces: '0.1.0', requiresGvk: { group: 'alpha.example.com', version: 'v1', kind: 'Alpha' } }] },
+  ]);
+}
+
+async function startReal(catalogs: string[], dataDir: string): Promise<{ target: Target; child: ChildProcess }> {
+  const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dataDir];
+  for (const c of catalogs) args.push('--catalog', c);
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      process.stdout.write(d.toString().replace(/^(?=.)/gm, '[real] '));
+      if (/^cluster ready$/m.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`npm run cluster exited (${code}) before it was ready`)));
+  });
+  const registries: Record<string, string> = {};
+  for (const m of out.matchAll(/^catalog (\S+): (\S+)$/gm)) registries[m[1]!] = m[2]!;
+  const kubeconfig = /^kubeconfig: (.+)$/m.exec(out)![1]!;
+  const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!;
+  return {
+    child,
+    target: { name: 'real', url: server, ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), tokens: JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as Record<string, string>, kubeconfig, registries },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, catalog: { type: 'string', multiple: true } } });
+  const work = mkdtempSync(join(tmpdir(), 'olm-conformance-'));
+  const catalogs = values.catalog ?? ['certified-operators-v4.18', 'gatekeeper-operator-product-v4.20', 'okderators'].map((c) => join(shared, c)).concat(generatedCatalog(work));
+  const t0 = Date.now();
+  const [sb, real] = await Promise.all([startSandbox({ port: 0, kubeconfigPath: join(work, 'sandbox', 'kubeconfig'), catalogs, deploymentDelayMs: 0 }), startReal(catalogs, join(work, 'real'))]);
+  const registries: Record<string, string> = {};
+  for (const c of catalogs) {
+    const name = basename(c);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      // The sandbox names each CatalogSource after its folder, made a valid name; the annotation keeps the folder.
+      const all = sb.api.storeList(sb.api.resources.all().find((r) => r.resource === 'catalogsources')!, 'olm') as { metadata: { annotations?: Record<string, string> }; status?: { connectionState?: { address?: string; lastObservedState?: string } } }[];
+      const cs = all.find((o) => o.metadata.annotations?.[CATALOG_DIR_ANNOTATION] === resolve(c));
+      if (cs?.status?.connectionState?.lastObservedState === 'READY' && cs.status.connectionState.address) {
+        registries[name] = cs.status.connectionState.address;
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`the sandbox's catalog ${name} did not become READY`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  const sandbox: Target = { name: 'sandbox', url: sb.url, ca: sb.caPem, tokens: sb.tokens, kubeconfig: sb.kubeconfigPath, registries };
+  console.log(`both clusters ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  const checks: Check[] = [...apiChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox)].filter((c) => !values.only || c.id.includes(values.only));
+  const known = knownDifferences(readFileSync(join(root, 'README.md'), 'utf8'));
+  const verdicts = [];
+  for (const check of checks) verdicts.push(await runCheck(check, sandbox, real.target, known));
+  const r = report(verdicts);
+  const exited = new Promise((r) => real.child.once('exit', r));
+  real.child.kill('SIGTERM');
+  await Promise.all([exited, sb.stop()]);
+  // Its children (etcd, kube-apiserver, opm) may write a last log line while they stop.
+  await new Promise((r) => setTimeout(r, 1000));
+  rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+  console.log(`${r.checks} checks, ${r.divergences} divergences (${r.explained} explained)`);
+  process.exit(r.divergences > r.explained ? 1 : 0);
+}
+
+main().catch((err: unknown) => {
+  console.error(`conformance: ${(err as Error).stack ?? err}`);
+  process.exit(2);
+});

@@ -1,0 +1,73 @@
+// Running checks on both clusters and judging the answers: each check's answers are normalised
+// and compared; a check that differs is a divergence, explained when the README's table of
+// known differences names it (with the reason), unexplained otherwise.
+import { differences, normalise, type Difference, type NormaliseOptions } from './compare';
+import type { Target } from './target';
+
+export interface Check {
+  id: string;
+  run(t: Target): Promise<unknown>;
+  normalise?: NormaliseOptions;
+}
+
+export interface Verdict {
+  id: string;
+  differences: Difference[];
+  /** The reason from the known-differences table, when the divergence is explained there. */
+  explained?: string;
+  error?: string;
+}
+
+/** Replacements that make two clusters' answers comparable: their registry addresses and API URLs. */
+export function replacementsFor(t: Target): [string, string][] {
+  const out: [string, string][] = [[t.url, '<api-server>'], [new URL(t.url).host, '<api-server>']];
+  for (const [name, address] of Object.entries(t.registries)) out.push([address, `<registry ${name}>`]);
+  return out.sort((a, b) => b[0].length - a[0].length);
+}
+
+export async function runCheck(check: Check, sandbox: Target, real: Target, known: Map<string, string>): Promise<Verdict> {
+  const results: unknown[] = [];
+  try {
+    for (const t of [sandbox, real]) results.push(normalise(await check.run(t), { ...check.normalise, replace: [...(check.normalise?.replace ?? []), ...replacementsFor(t)] }));
+  } catch (err) {
+    return { id: check.id, differences: [], error: (err as Error).message, explained: known.get(check.id) };
+  }
+  const diffs = differences(results[0], results[1]);
+  return { id: check.id, differences: diffs, ...(diffs.length && known.has(check.id) ? { explained: known.get(check.id) } : {}) };
+}
+
+/** The known differences: rows of the README's table under "Known differences from the real cluster". */
+export function knownDifferences(readme: string): Map<string, string> {
+  const start = readme.indexOf('### Known differences from the real cluster');
+  const out = new Map<string, string>();
+  if (start < 0) return out;
+  const section = readme.slice(start).split('\n').slice(1);
+  for (const line of section) {
+    if (line.startsWith('#')) break;
+    const m = /^\|\s*`([^`]+)`\s*\|(.+)\|\s*$/.exec(line);
+    if (m) out.set(m[1]!, m[2]!.trim().replace(/\s*\|\s*/g, ': '));
+  }
+  return out;
+}
+
+const short = (v: unknown) => {
+  const s = v === undefined ? '(absent)' : JSON.stringify(v);
+  return s.length > 90 ? `${s.slice(0, 87)}…` : s;
+};
+
+export function report(verdicts: Verdict[], print: (line: string) => void = console.log): { checks: number; divergences: number; explained: number } {
+  const diverging = verdicts.filter((v) => v.differences.length || v.error);
+  if (diverging.length) {
+    print('| check | where | sandbox | real | explained |');
+    print('|---|---|---|---|---|');
+    for (const v of diverging) {
+      if (v.error) print(`| ${v.id} | (the check failed) | ${v.error.replace(/\|/g, '/')} | | ${v.explained ?? 'no'} |`);
+      for (const d of v.differences.slice(0, 8)) print(`| ${v.id} | ${d.path} | ${short(d.sandbox)} | ${short(d.real)} | ${v.explained ? 'yes' : 'no'} |`);
+      if (v.differences.length > 8) print(`| ${v.id} | … ${v.differences.length - 8} more | | | |`);
+    }
+  }
+  const explained = diverging.filter((v) => v.explained).length;
+  const bugs = diverging.filter((v) => v.explained?.includes('sandbox bug')).length;
+  if (bugs) print(`${bugs} of the explained divergences are open sandbox bugs (README, "Known differences from the real cluster")`);
+  return { checks: verdicts.length, divergences: diverging.length, explained };
+}
