@@ -11,8 +11,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 bin=${CLUSTER_BIN:-$root/.cluster/bin}
-# The Go these machines have builds every pin; never let Go fetch another toolchain.
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod
+# The Go these machines have builds every pin; never let Go fetch another toolchain. go.mod and
+# go.sum are complete: a build never changes them (-mod=readonly), so it builds exactly the pins.
+export GOTOOLCHAIN=local GOFLAGS=-mod=readonly
 
 mod() { (cd "$1" && go list -m -f "$3" "$2"); }
 version() { mod "$1" "$2" '{{.Version}}'; }

@@ -242,6 +242,16 @@ async function main(): Promise<void> {
     `--proxy-client-cert-file=${d('front-proxy-client.crt')}`, `--proxy-client-key-file=${d('front-proxy-client.key')}`,
     '--enable-aggregator-routing=true',
   ]);
+  // The catalogs meanwhile: opm needs nothing of the cluster. Its cache is built at start (not
+  // required to exist); pprof on a free loopback port, so several opm processes do not fight
+  // over its default :6060. (opm listens on every interface: `opm serve` has no address flag.)
+  const catalogs: { dir: string; name: string; port: number; opm: ChildProcess }[] = [];
+  for (const dir of values.catalog) {
+    const name = basename(resolve(dir));
+    const p = await freePort();
+    const opm = run(`opm-${name}`, paths.opm!, ['serve', resolve(dir), '-p', String(p), '--cache-dir', d(join('opm-cache', name)), '--cache-enforce-integrity=false', '--pprof-addr', `127.0.0.1:${await freePort()}`, '-t', d(join('logs', `opm-${name}.termination-log`))]);
+    catalogs.push({ dir, name, port: p, opm });
+  }
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
   const kubeconfig = d('kubeconfig');
@@ -282,15 +292,9 @@ async function main(): Promise<void> {
   await until('the OLM kinds to be listable', async () => spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'get', 'clusterserviceversions,subscriptions,installplans,catalogsources,operatorgroups,operatorconditions,olmconfigs,operators', '-A']).status === 0, 60_000, alive(apiserver, 'kube-apiserver'));
 
   console.log(`kubeconfig: ${kubeconfig}`);
-  for (const dir of values.catalog) {
-    const name = basename(resolve(dir));
-    const p = await freePort();
-    // The cache is built at start (not required to exist); pprof on a free loopback port, so
-    // several opm processes do not fight over its default :6060. (opm listens on every
-    // interface: `opm serve` has no address flag.)
-    const opm = run(`opm-${name}`, paths.opm!, ['serve', resolve(dir), '-p', String(p), '--cache-dir', d(join('opm-cache', name)), '--cache-enforce-integrity=false', '--pprof-addr', `127.0.0.1:${await freePort()}`, '-t', d(join('logs', `opm-${name}.termination-log`))]);
-    await until(`opm serve ${dir}`, async () => (await accepts(p)) && (await serving(`127.0.0.1:${p}`)), 120_000, alive(opm, `opm serve ${dir}`));
-    console.log(`catalog ${name}: 127.0.0.1:${p}`);
+  for (const c of catalogs) {
+    await until(`opm serve ${c.dir}`, async () => (await accepts(c.port)) && (await serving(`127.0.0.1:${c.port}`)), 120_000, alive(c.opm, `opm serve ${c.dir}`));
+    console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
   console.log('cluster ready');
 }
