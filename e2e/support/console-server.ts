@@ -34,6 +34,8 @@ export interface RunningConsole {
   /** Everything the server has printed so far. */
   output(): string;
   stop(): Promise<void>;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
 }
 
 /** Starts the production console server on a free loopback port and waits until it answers. */
@@ -47,6 +49,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
     { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -68,6 +71,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
   return {
     url,
     startedAt,
+    exited,
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import type { CatalogInfo } from '../hub/package-summary';
 import { csvOfBundle, type CsvLike } from '../olm/resources/csv-description';
 import { summarizeManifest, summarizePackage, summaryHead, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
+import { catalogBytes, catalogPackages, catalogReadDuration, catalogReads } from '../observability/metrics';
 import { keepHeadMetadataOnly } from './head-metadata';
 import { RegistryClient } from './registry-client';
 import { RegistryRoutes, type RegistryRoute } from './registry-route';
@@ -22,6 +23,17 @@ const FRESH_MS = 60_000;
 // for hundreds of megabytes); background re-reads are spaced so they take at most ~2.5% of it.
 const REREAD_COST_SHARE = 40;
 /** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
+/** About how many bytes a ListBundles answer was: its text fields (the bulk of it). */
+function messageBytes(bundles: { csvJson?: string; object?: string[]; properties?: { value?: string }[] }[]): number {
+  let n = 0;
+  for (const b of bundles) {
+    n += b.csvJson?.length ?? 0;
+    for (const o of b.object ?? []) n += o.length;
+    for (const p of b.properties ?? []) n += p.value?.length ?? 0;
+  }
+  return n;
+}
+
 export const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
 
 export type IndexedCatalog = CatalogInfo;
@@ -62,6 +74,12 @@ const MAX_CACHED_CSVS = 300;
 /** One per console process: catalog content is the same for everyone. */
 export class CatalogIndex {
   private readonly entries = new Map<string, Entry>();
+
+  /** For readiness: the catalogs read, and those whose last read failed with nothing to serve. */
+  health(): { catalogs: number; unusable: { catalog: string; problem: string }[] } {
+    const unusable = [...this.entries.values()].filter((e) => e.problem && !e.catalog).map((e) => ({ catalog: e.key, problem: e.problem! }));
+    return { catalogs: this.entries.size, unusable };
+  }
   private readonly inflight = new Map<string, Promise<Entry>>();
   // Full CSVs (GetBundle) and icons are fetched on demand and kept, bounded: they are what a
   // details page and the tiles need, and the registry serves them one bundle at a time.
@@ -116,10 +134,15 @@ export class CatalogIndex {
         const heads = await this.headCsvs(client, way.dial, catalog);
         const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref, heads.get(p.name)));
         const freshForMs = Math.max(FRESH_MS, (performance.now() - started) * REREAD_COST_SHARE);
+        catalogReads.inc({ catalog: key, outcome: 'ok' });
+        catalogReadDuration.observe({ catalog: key }, (performance.now() - started) / 1000);
+        catalogPackages.set({ catalog: key }, catalog.packages.size);
+        catalogBytes.set({ catalog: key }, messageBytes(bundles));
         const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), freshForMs, catalog, summaries };
         this.entries.set(key, entry);
         return entry;
       } catch (err) {
+        catalogReads.inc({ catalog: key, outcome: 'failed' });
         // Keep what was read before, and say why it is not fresh.
         const cached = this.entries.get(key);
         const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: this.now(), freshForMs: FRESH_MS, catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { clusterErrors, clusterRequests, kubeVerb } from '../observability/metrics';
 import { errorFromNetwork, errorFromResponse } from './errors';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -65,10 +66,22 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest, accept = 'ap
     opts.headers = { ...opts.headers, 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length };
   }
   const lib = url.protocol === 'https:' ? https : http;
+  const verb = kubeVerb(req.method, req.path, req.query);
   return new Promise((resolve, reject) => {
-    const r = lib.request(url, opts, (res) => resolve({ res, url }));
+    const r = lib.request(url, opts, (res) => {
+      const code = String(res.statusCode ?? 0);
+      clusterRequests.inc({ verb, code });
+      if ((res.statusCode ?? 0) >= 400) clusterErrors.inc({ verb, code });
+      resolve({ res, url });
+    });
     r.on('timeout', () => r.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
-    r.on('error', (err) => reject(req.signal?.aborted ? err : errorFromNetwork(err, server)));
+    r.on('error', (err) => {
+      if (!req.signal?.aborted) {
+        clusterRequests.inc({ verb, code: 'network' });
+        clusterErrors.inc({ verb, code: 'network' });
+      }
+      reject(req.signal?.aborted ? err : errorFromNetwork(err, server));
+    });
     if (payload) r.write(payload);
     r.end();
   });

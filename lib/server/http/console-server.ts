@@ -2,10 +2,15 @@
 // anything is read or rendered. The Host must be one the administrator configured (DNS
 // rebinding), bodies are limited and must be JSON, logins are rate-limited per client address,
 // and every response carries the security headers (with a fresh script nonce for Next.js).
-import { randomBytes } from 'node:crypto';
+// It is also where the console is operated from: a JSON log line and metrics per request,
+// /healthz and /metrics, and a graceful stop on SIGTERM.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
+import type { Logger } from 'pino';
+import { eventStreams, httpDuration, httpRequests, METRICS_CONTENT_TYPE, metricsText } from '../../observability/metrics';
+import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, type Refusal } from '../security/request-guard';
@@ -21,12 +26,23 @@ export interface ConsoleServerOptions {
   port: number;
   host: string;
   env?: Record<string, string | undefined>;
+  log: Logger;
 }
 
 export interface RunningServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops gracefully: no new connections, /readyz answers 503, event streams are ended with a
+   * retry hint (browsers reconnect, to another replica behind a Service), requests in flight
+   * may finish within `graceMs`; then every connection is closed.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Who made the request, for the log: the session's user, never a token or a cookie. */
+function userOf(req: IncomingMessage, key: SessionKey, tls: boolean): string | undefined {
+  return openSession(cookieValue(req, sessionCookieName(tls)), key)?.username;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -72,15 +88,18 @@ function refreshSessionCookie(key: SessionKey, tls: boolean, req: IncomingMessag
   res.setHeader('Set-Cookie', sessionCookieHeader(sealSession(fresh, key), { secure: tls, maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)) }));
 }
 
+/** Paths probes and scrapers use: they name the pod's address, reveal nothing personal, and need no configured name. */
+const OPERATIONAL = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOrigins: string[], req: IncomingMessage, res: ServerResponse, key: SessionKey = SessionKey.fromEnv()): boolean {
   const path = (req.url ?? '/').split('?')[0]!;
   const method = req.method ?? 'GET';
-  // Kubelet probes name the pod's IP; they reveal nothing and must not need a configured name.
   if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
     res.end('ok\n');
     return false;
   }
+  if (OPERATIONAL.has(path)) return true;
   const hostFacts = { host: header(req, 'host'), forwardedHost: header(req, 'x-forwarded-host') };
   const host = checkHost(policy, hostFacts);
   if (!host.ok) {
@@ -118,6 +137,7 @@ export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOr
 
 export async function startConsoleServer(o: ConsoleServerOptions): Promise<RunningServer> {
   const env = o.env ?? process.env;
+  const log = o.log;
   const policy = originPolicyFromEnv({ ...env, OLM_CONSOLE_PORT: String(o.port) });
   const imageOrigins = imageOriginsFromEnv(env);
   const limiter = new RateLimiter(LOGIN_ATTEMPTS.limit, LOGIN_ATTEMPTS.windowMs);
@@ -128,9 +148,58 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const app = next({ dev: false, dir: o.dir, hostname: o.host, port: o.port, httpServer: server });
   const handle = app.getRequestHandler();
   await app.prepare();
+  const routeOf: RouteNamer = routeNamer(buildRoutePatterns(o.dir));
+  const streams = new Set<ServerResponse>();
+  const inflight = new Set<ServerResponse>();
+  let stopping = false;
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = OPERATIONAL.has(path) || path === '/healthz' ? path : routeOf(path);
+    const incomingId = policy.trustProxy ? header(req, 'x-request-id') : undefined;
+    const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    const stream = path === '/api/events';
+    if (stream) {
+      streams.add(res);
+      eventStreams.inc();
+    } else {
+      inflight.add(res);
+    }
+    res.once('close', () => {
+      const status = String(res.statusCode);
+      const seconds = (performance.now() - started) / 1000;
+      httpRequests.inc({ route, method: req.method ?? 'GET', status });
+      if (stream) {
+        streams.delete(res);
+        eventStreams.dec();
+      } else {
+        inflight.delete(res);
+        httpDuration.observe({ route, method: req.method ?? 'GET', status }, seconds);
+      }
+      if (route === '/metrics' || route === '/healthz' || route === '/readyz' || route === '/_next/*') return;
+      const tls = header(req, 'x-olm-console-tls') === 'true';
+      const line = { requestId, method: req.method, route, path, status: res.statusCode, durationMs: Math.round(seconds * 1000), user: userOf(req, key, tls) };
+      if (res.statusCode >= 500) log.error(line, 'request failed');
+      else log.info(line, 'request');
+    });
+
+    if (path === '/metrics' && req.method === 'GET') {
+      void metricsText().then((text) => {
+        res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
+        res.end(text);
+      });
+      return;
+    }
+    if (stopping && path === '/readyz') {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end('not ready:\n- shutting down\n');
+      return;
+    }
     if (!guardRequest(policy, limiter, imageOrigins, req, res, key)) return;
     handle(req, res).catch((err: unknown) => {
+      log.error({ requestId, route, err }, 'the console failed to answer');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end(`the console failed: ${(err as Error).message}\n`);
     });
@@ -144,10 +213,20 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   return {
     server,
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${addr.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async (graceMs = 20_000) => {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // A retry hint, then the end: EventSource reconnects (with Last-Event-ID) to whichever replica answers.
+      for (const res of streams) {
+        res.write('retry: 1000\n\n');
+        res.end();
+      }
+      const deadline = Date.now() + graceMs;
+      while (inflight.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      log.info({ unfinished: inflight.size }, inflight.size ? 'stopping with requests unfinished after the grace period' : 'stopped');
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }
