@@ -67,4 +67,23 @@ describe('startInformer', () => {
       inf.stop();
     }
   });
+
+  test('each cut stream is picked up again at once: the backoff starts over once a watch is established', async () => {
+    const retries: number[] = [];
+    let watching = 0;
+    const inf = startInformer<KObject>(client, CM, { namespace: 'team1', onEvent: () => undefined, onState: (s) => { if (s.state === 'retrying') retries.push(s.attempt); else if (s.state === 'watching') watching++; }, maxBackoffMs: 30_000 });
+    try {
+      await inf.synced;
+      await until(() => watching >= 1, 'the watch');
+      for (let cut = 1; cut <= 5; cut++) {
+        const before = watching;
+        sb.api.dropWatches();
+        await until(() => watching > before, `the watch again after cut ${cut}`, 3_000);
+      }
+      // Were the attempts counted across cuts, the fifth would wait 8 s and the loop above time out.
+      assert.ok(retries.every((a) => a === 1), `attempts after each cut: ${retries.join(', ')}`);
+    } finally {
+      inf.stop();
+    }
+  });
 });

@@ -59,6 +59,8 @@ class GoneError extends Error {}
 export function startInformer<T extends KubeObject>(client: KubeClient, type: ResourceType, opts: InformerOptions<T>): Informer<T> {
   const objects = new Map<string, T>();
   let resourceVersion: string | undefined;
+  /** Failures in a row since a watch was last established (the backoff's exponent). */
+  let attempt = 0;
   let stopped = false;
   const abort = new AbortController();
   let markSynced: () => void = () => {};
@@ -119,6 +121,9 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
       }
       throw errorFromResponse(code, body, `watch ${type.plural}`);
     }
+    // The watch is established: whatever failed before is over, so the next cut retries at once
+    // instead of after a backoff grown by earlier, already recovered, failures.
+    attempt = 0;
     opts.onState?.({ state: 'watching', resourceVersion: resourceVersion ?? '' });
     res.setEncoding('utf8');
     let buffer = '';
@@ -155,7 +160,6 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
   }
 
   async function loop(): Promise<void> {
-    let attempt = 0;
     let needList = !opts.resumeFrom;
     if (opts.resumeFrom) {
       resourceVersion = opts.resumeFrom;
