@@ -12,8 +12,9 @@ export function iconUrl(p: Pick<PackageSummary, 'name' | 'catalog' | 'headVersio
   return `/api/catalog/packages/${encodeURIComponent(p.catalog.namespace)}/${encodeURIComponent(p.catalog.name)}/${encodeURIComponent(p.name)}/icon${qs ? `?${qs}` : ''}`;
 }
 
-export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary, 'name' | 'displayName' | 'catalog' | 'headVersion'>; namespace?: string; size: number }) {
-  const [failed, setFailed] = useState(false);
+export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary, 'name' | 'displayName' | 'catalog' | 'headVersion' | 'hasIcon'>; namespace?: string; size: number }) {
+  // Known to have no icon: the letter at once, and no request that could only answer 404.
+  const [failed, setFailed] = useState(pkg.hasIcon === false);
   // The image is asked for once the browser is idle: results paint first, icons (fetched,
   // decoded, rastered) follow, so typing in the hub never waits on them.
   const [idle, setIdle] = useState(false);

@@ -40,6 +40,14 @@ describe('summarizePackage', () => {
     assert.equal(cnp.defaultChannel, 'fast');
     assert.equal(cnp.provider, 'EDB');
   });
+
+  test('says whether the package has an icon, so the hub asks only for icons that exist', () => {
+    // certified-operators-v4.18/kurrentdb-operator: no `icon` on its olm.package and no base64data anywhere;
+    // cloud-native-postgresql/catalog.yaml line 3: `icon:` with data.
+    assert.equal(certified.find((s) => s.name === 'kurrentdb-operator')!.hasIcon, false);
+    assert.equal(certified.find((s) => s.name === 'cloud-native-postgresql')!.hasIcon, true);
+    assert.equal(byName.get('pgpilot')!.hasIcon, true);
+  });
 });
 
 describe('searchPackages', () => {

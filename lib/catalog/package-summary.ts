@@ -56,7 +56,13 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
     arch: supportedLabels(labels, Keys.archLabelPrefix),
     os: supportedLabels(labels, Keys.osLabelPrefix),
+    ...(csv ? { hasIcon: !!pkg.icon || carriesIcon(spec.icon) } : {}),
   };
+}
+
+/** A CSV's `spec.icon` with data (opm writes the package's icon there, or an empty one). */
+function carriesIcon(icon: unknown): boolean {
+  return Array.isArray(icon) && icon.some((i) => typeof (i as { base64data?: unknown })?.base64data === 'string' && (i as { base64data: string }).base64data.length > 0);
 }
 
 interface ManifestLike {

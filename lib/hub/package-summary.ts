@@ -23,6 +23,11 @@ export interface PackageSummary {
   /** Architectures and operating systems the head declares (`operatorframework.io/arch.*`). */
   arch: string[];
   os: string[];
+  /**
+   * Whether the head CSV carries an icon: `false` when the catalog is known to have none (the
+   * page shows a letter and asks for nothing), absent when not known (the icon route is asked).
+   */
+  hasIcon?: boolean;
   /** Namespaces with a Subscription to this package from this catalog (per person, per request). */
   installedIn?: string[];
 }
