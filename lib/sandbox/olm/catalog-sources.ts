@@ -118,7 +118,7 @@ export class CatalogSources {
       apiVersion: 'operators.coreos.com/v1alpha1',
       kind: 'CatalogSource',
       metadata: { name, namespace, annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) } },
-      spec: { sourceType: 'grpc', displayName: as.displayName ?? basename(resolve(dir)), publisher: as.publisher ?? 'olm-console sandbox', updateStrategy: { registryPoll: { interval: '10m' } } },
+      spec: { sourceType: 'grpc', displayName: as.displayName ?? basename(resolve(dir)), publisher: as.publisher ?? 'olm-console', updateStrategy: { registryPoll: { interval: '10m' } } },
     });
   }
 

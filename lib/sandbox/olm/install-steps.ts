@@ -60,14 +60,21 @@ export function csvForInstall(pkg: PackageModel, bundle: BundleModel, namespace:
   return csv;
 }
 
-export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined, catalog: { name: string; namespace: string }): PlanStep[] {
-  const objects = bundleObjects(bundle);
-  const csv = csvForInstall(pkg, bundle, namespace, replaces);
-  const spec = csv.spec as { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] }; install?: { spec?: { permissions?: { serviceAccountName: string; rules: unknown[] }[]; clusterPermissions?: { serviceAccountName: string; rules: unknown[] }[] } } };
-  const out: KObject[] = [csv];
-  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as KObject[];
+/**
+ * What the bundle's image would hold: its CSV (its own `olm.bundle.object`, or made from
+ * `olm.csv.metadata` as opm makes it), its CRDs (the bundle's, then any owned CRD it lacks, made
+ * from the CSV's description), then its other objects. The real cluster's catalogs carry these
+ * inline (scripts/cluster-catalogs.ts), so real OLM installs exactly what the sandbox installs.
+ */
+export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject[] {
+  const objects = bundleObjects(bundle) as KObject[];
+  const csvJson = csvJsonOf(pkg, bundle, objects);
+  const csv = csvJson ? (JSON.parse(csvJson) as KObject) : undefined;
+  if (csv && !objects.some((o) => o.kind === 'ClusterServiceVersion')) delete csv.status;
+  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   const haveCrd = new Set(crds.map((c) => c.metadata?.name));
-  for (const d of spec.customresourcedefinitions?.owned ?? []) {
+  const owned = ((csv?.spec as { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] } } | undefined)?.customresourcedefinitions?.owned ?? []);
+  for (const d of owned) {
     if (d.name && !haveCrd.has(d.name)) {
       const made = crdFromDescription(d);
       if (made) {
@@ -76,7 +83,16 @@ export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace
       }
     }
   }
-  out.push(...crds);
+  const others = objects.filter((o) => o.kind !== 'ClusterServiceVersion' && o.kind !== 'CustomResourceDefinition');
+  return [...(csv ? [csv] : []), ...crds, ...others];
+}
+
+export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined, catalog: { name: string; namespace: string }): PlanStep[] {
+  const manifests = bundleManifests(pkg, bundle);
+  const csv = csvForInstall(pkg, bundle, namespace, replaces);
+  const spec = csv.spec as { install?: { spec?: { permissions?: { serviceAccountName: string; rules: unknown[] }[]; clusterPermissions?: { serviceAccountName: string; rules: unknown[] }[] } } };
+  const crds = manifests.filter((o) => o.kind === 'CustomResourceDefinition');
+  const out: KObject[] = [csv, ...crds];
   const accounts = new Set<string>();
   for (const p of spec.install?.spec?.permissions ?? []) {
     accounts.add(p.serviceAccountName);
@@ -91,10 +107,9 @@ export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace
     out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
   }
   for (const sa of accounts) if (sa !== 'default') out.splice(1 + crds.length, 0, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace } });
-  for (const o of objects) {
+  for (const o of manifests) {
     if (o.kind === 'ClusterServiceVersion' || o.kind === 'CustomResourceDefinition') continue;
-    const k = o as KObject;
-    out.push({ ...k, metadata: { ...k.metadata, namespace } });
+    out.push({ ...o, metadata: { ...o.metadata, namespace } });
   }
   return out.map((o) => {
     const { group, version } = gv(o.apiVersion);
