@@ -1,10 +1,14 @@
-// `npm run cluster -- --catalog DIR… [--data-dir DIR] [--port N]`: the real cluster, as plain
-// processes on loopback: etcd, kube-apiserver (serving certificates, a service-account key, RBAC,
-// the aggregator's front-proxy client), kube-controller-manager and `opm serve` for each catalog,
-// all built from their Go modules by cluster/build.sh (cluster/README.md). It writes an admin
-// kubeconfig and the sandbox's seed users (alice: admin of team1; bob: view), installs OLM's CRDs
-// and aggregated roles from OLM's release module, and prints `kubeconfig: PATH`, one
-// `catalog NAME: ADDRESS` per catalog, then `cluster ready`.
+// `npm run cluster -- --catalog DIR… [--registry DIR…] [--flavor F] [--data-dir DIR] [--port N]`:
+// the real cluster, as plain processes on loopback: etcd, kube-apiserver (serving certificates, a
+// service-account key, RBAC, the aggregator's front-proxy client), kube-controller-manager,
+// kube-scheduler, kwok (one fake node whose pods run), OLM's olm and catalog operators and
+// package-server, and `opm serve` for each catalog, all built from their Go modules by
+// cluster/build.sh (cluster/README.md). It writes an admin kubeconfig and the sandbox's seed users
+// (alice: admin of team1; bob: view), installs OLM as its release does (CRDs, aggregated roles,
+// namespaces, OperatorGroups, OLMConfig, the packages API), adds each catalog as a CatalogSource,
+// and prints `kubeconfig: PATH`, one `catalog NAME: ADDRESS` per catalog, one
+// `registry NAME: ADDRESS` per `--registry`, then `cluster ready` once every CatalogSource is
+// READY and its packages are listed.
 // Ctrl-C or SIGTERM stops every process it started; if this process dies any other way (even
 // kill -9), a watchdog stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -15,11 +19,20 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
+import { renderInlineCatalog } from './cluster-catalogs';
+import { catalogSource, KWOK_NODE, kwokNode, olmInstallObjects, olmNamespaces, packageServerObjects, PACKAGESERVER_SERVICE, type Flavor } from './cluster-olm';
 
 const root = join(import.meta.dirname, '..');
-const usage = `usage: npm run cluster -- [--catalog DIR ...] [--data-dir DIR] [--port N]
+const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N]
 
-  --catalog DIR   an FBC catalog folder, served by \`opm serve\` on a loopback port (repeatable)
+  --catalog DIR   an FBC catalog folder OLM installs from: a copy whose bundles carry their
+                  manifests inline (scripts/cluster-catalogs.ts), served by \`opm serve\` on a
+                  loopback port and added as a CatalogSource (repeatable)
+  --registry DIR  an FBC catalog folder served by \`opm serve\` as it is, with no CatalogSource:
+                  the registry API to compare with the sandbox's (repeatable)
+  --flavor F      upstream (namespaces olm, operators; the default) or openshift
+                  (openshift-operator-lifecycle-manager, openshift-operators, openshift-marketplace)
   --data-dir DIR  where certificates, etcd's data, kubeconfigs and logs go (default .cluster)
   --port N        kube-apiserver's port on 127.0.0.1 (default 0: a free one)`;
 
@@ -102,6 +115,16 @@ function certificates(dir: string): void {
   openssl(['pkey', '-in', p('sa.key'), '-pubout', '-out', p('sa.pub')]);
 }
 
+/** package-server's serving certificate, for the name the aggregator checks (`<service>.<namespace>.svc`). */
+function packageServerCertificate(dir: string, namespace: string): void {
+  const p = (n: string) => join(dir, n);
+  const names = `subjectAltName=DNS:${PACKAGESERVER_SERVICE}.${namespace}.svc,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n`;
+  if (existsSync(p('packageserver.crt')) && readFileSync(p('packageserver.ext'), 'utf8') === names) return;
+  writeFileSync(p('packageserver.ext'), names);
+  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', p('packageserver.key'), '-out', p('packageserver.csr'), '-subj', '/CN=packageserver']);
+  openssl(['x509', '-req', '-in', p('packageserver.csr'), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('packageserver.crt'), '-days', '3650', '-extfile', p('packageserver.ext')]);
+}
+
 /** The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`. */
 function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
   const ctx = user === 'admin' ? 'real' : `real-${user}`;
@@ -174,7 +197,7 @@ process.once('exit', () => {
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, registry: { type: 'string', multiple: true, default: [] }, flavor: { type: 'string', default: 'upstream' }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, help: { type: 'boolean', short: 'h', default: false } } }));
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${usage}`);
     process.exit(2);
@@ -185,17 +208,19 @@ async function main(): Promise<void> {
   }
   const requestedPort = Number(values.port);
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) throw new Error(`--port must be a number between 0 and 65535, got "${values.port}"`);
+  if (values.flavor !== 'upstream' && values.flavor !== 'openshift') throw new Error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
+  const flavor: Flavor = values.flavor;
   const dataDir = resolve(values['data-dir']);
-  for (const c of values.catalog) if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
+  for (const c of [...values.catalog, ...values.registry]) if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
 
   const build = spawnSync('bash', [join(root, 'cluster', 'build.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0) throw new Error('cluster/build.sh failed');
   const paths = Object.fromEntries(spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths']).stdout.toString().trim().split('\n').map((l) => l.split('=') as [string, string]));
 
-  const run = (name: string, bin: string, args: string[]): ChildProcess => {
+  const run = (name: string, bin: string, args: string[], env: Record<string, string> = {}): ChildProcess => {
     const log = join(dataDir, 'logs', `${name}.log`);
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let tail = '';
     const keep = (d: Buffer) => {
       tail = (tail + d.toString()).slice(-4000);
@@ -240,17 +265,25 @@ async function main(): Promise<void> {
     `--requestheader-client-ca-file=${d('front-proxy-ca.crt')}`, '--requestheader-allowed-names=front-proxy-client',
     '--requestheader-username-headers=X-Remote-User', '--requestheader-group-headers=X-Remote-Group', '--requestheader-extra-headers-prefix=X-Remote-Extra-',
     `--proxy-client-cert-file=${d('front-proxy-client.crt')}`, `--proxy-client-key-file=${d('front-proxy-client.key')}`,
-    '--enable-aggregator-routing=true',
+    // Off, so the aggregator dials a Service's own address: package-server's ExternalName
+    // Service names the loopback (scripts/cluster-olm.ts).
+    '--enable-aggregator-routing=false',
   ]);
   // The catalogs meanwhile: opm needs nothing of the cluster. Its cache is built at start (not
   // required to exist); pprof on a free loopback port, so several opm processes do not fight
   // over its default :6060. (opm listens on every interface: `opm serve` has no address flag.)
-  const catalogs: { dir: string; name: string; port: number; opm: ChildProcess }[] = [];
-  for (const dir of values.catalog) {
-    const name = basename(resolve(dir));
+  const served: { dir: string; name: string; displayName: string; port: number; opm: ChildProcess; kind: 'catalog' | 'registry' }[] = [];
+  const serve = async (dir: string, name: string, displayName: string, kind: 'catalog' | 'registry') => {
     const p = await freePort();
-    const opm = run(`opm-${name}`, paths.opm!, ['serve', resolve(dir), '-p', String(p), '--cache-dir', d(join('opm-cache', name)), '--cache-enforce-integrity=false', '--pprof-addr', `127.0.0.1:${await freePort()}`, '-t', d(join('logs', `opm-${name}.termination-log`))]);
-    catalogs.push({ dir, name, port: p, opm });
+    const opm = run(`opm-${kind}-${name}`, paths.opm!, ['serve', dir, '-p', String(p), '--cache-dir', d(join('opm-cache', kind, name)), '--cache-enforce-integrity=false', '--pprof-addr', `127.0.0.1:${await freePort()}`, '-t', d(join('logs', `opm-${kind}-${name}.termination-log`))]);
+    served.push({ dir, name, displayName, port: p, opm, kind });
+  };
+  for (const dir of values.registry) await serve(resolve(dir), basename(resolve(dir)), basename(resolve(dir)), 'registry');
+  for (const dir of values.catalog) {
+    const name = catalogSourceName(dir);
+    const copy = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
+    console.log(`inline copy of ${name}: ${copy.bundles} bundles (${copy.derived} derived from olm.csv.metadata)${copy.reused ? ', copy reused' : ''}`);
+    await serve(copy.dir, name, basename(resolve(dir)), 'catalog');
   }
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
@@ -291,9 +324,60 @@ async function main(): Promise<void> {
   // Established is not yet listable: a new CRD's storage answers 429 "storage is (re)initializing" for a moment.
   await until('the OLM kinds to be listable', async () => spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'get', 'clusterserviceversions,subscriptions,installplans,catalogsources,operatorgroups,operatorconditions,olmconfigs,operators', '-A']).status === 0, 60_000, alive(apiserver, 'kube-apiserver'));
 
+  const apply = (objects: object[]) => kubectl(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'));
+  const ns = olmNamespaces(flavor);
+  apply(olmInstallObjects(flavor));
+
+  // Pods: kube-scheduler binds them, kwok runs them on its node (Running, Ready, an IP).
+  run('kube-scheduler', paths['kube-scheduler']!, [
+    `--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
+    '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
+  ]);
+  const kwok = run('kwok', paths.kwok!, [
+    `--kubeconfig=${kubeconfig}`, `--manage-single-node=${KWOK_NODE}`,
+    '--cidr=10.244.0.0/16', '--node-ip=10.0.0.2', `--server-address=127.0.0.1:${await freePort()}`,
+  ]);
+  apply([kwokNode()]);
+  await until('the kwok node to be Ready', async () => kubectlOk(['get', 'node', KWOK_NODE, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']).stdout.toString() === 'True', 60_000, alive(kwok, 'kwok'));
+
+  // OLM's operators, as its Deployments run them (deploy/chart), as processes with the admin's
+  // kubeconfig. Their health ports are fixed (:8080); a clash only costs the health endpoint.
+  const olmEnv = { KUBECONFIG: kubeconfig, OPERATOR_NAMESPACE: ns.olm, OPERATOR_NAME: 'olm-operator' };
+  run('olm-operator', paths.olm!, ['--namespace', ns.olm, '--writeStatusName', ''], olmEnv);
+  run('catalog-operator', paths.catalog!, ['--namespace', ns.catalog, '--kubeconfig', kubeconfig, '--writeStatusName', ''], { ...olmEnv, OPERATOR_NAME: 'catalog-operator' });
+  packageServerCertificate(dataDir, ns.olm);
+  const psPort = await freePort();
+  // package-server v0.38.0 gives --kubeconfig to its authentication options twice and never to
+  // its authorization options (pkg/package-server/server/server.go), which therefore always read
+  // the in-cluster config: the KUBERNETES_SERVICE_* variables and the service-account files at
+  // their fixed path. So it runs in a mount namespace of its own where that path holds the CA
+  // and a token of ours (`unshare`, root): the machine's own /var/run is left untouched.
+  const inCluster = d('package-server-serviceaccount');
+  mkdirSync(inCluster, { recursive: true });
+  writeFileSync(join(inCluster, 'ca.crt'), caPem);
+  writeFileSync(join(inCluster, 'token'), tokens.admin!, { mode: 0o600 });
+  writeFileSync(join(inCluster, 'namespace'), ns.olm);
+  const packageServer = run('package-server', 'unshare', [
+    '--mount', '--propagation', 'private', 'sh', '-c',
+    'mount -t tmpfs tmpfs /var/run && mkdir -p /var/run/secrets/kubernetes.io/serviceaccount && mount --bind "$0" /var/run/secrets/kubernetes.io/serviceaccount && exec "$@"',
+    inCluster, paths['package-server']!,
+    `--secure-port=${psPort}`, '--bind-address=127.0.0.1', `--global-namespace=${ns.catalog}`,
+    `--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
+    `--tls-cert-file=${d('packageserver.crt')}`, `--tls-private-key-file=${d('packageserver.key')}`,
+  ], { ...olmEnv, KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(port) });
+  apply(packageServerObjects(flavor, psPort, caPem));
+  await until('the packages API to be available', async () => kubectlOk(['get', 'apiservice', 'v1.packages.operators.coreos.com', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}']).stdout.toString() === 'True', 120_000, alive(packageServer, 'package-server'));
+
   console.log(`kubeconfig: ${kubeconfig}`);
-  for (const c of catalogs) {
+  for (const c of served) {
     await until(`opm serve ${c.dir}`, async () => (await accepts(c.port)) && (await serving(`127.0.0.1:${c.port}`)), 120_000, alive(c.opm, `opm serve ${c.dir}`));
+    if (c.kind === 'registry') console.log(`registry ${c.name}: 127.0.0.1:${c.port}`);
+  }
+  const sources = served.filter((c) => c.kind === 'catalog');
+  apply(sources.map((c) => catalogSource(flavor, c.name, c.displayName, `127.0.0.1:${c.port}`)));
+  for (const c of sources) {
+    await until(`CatalogSource ${c.name} to be READY`, async () => kubectlOk(['get', 'catalogsource', '-n', ns.catalog, c.name, '-o', 'jsonpath={.status.connectionState.lastObservedState}']).stdout.toString() === 'READY', 120_000, alive(c.opm, `opm serve ${c.dir}`));
+    await until(`the packages of ${c.name} to be listed`, async () => kubectlOk(['get', 'packagemanifests', '-n', ns.catalog, '-l', `catalog=${c.name}`, '-o', 'name']).stdout.toString().trim() !== '', 120_000, alive(packageServer, 'package-server'));
     console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
   console.log('cluster ready');
