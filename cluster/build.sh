@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the real cluster's programs at the versions pinned in cluster/go.mod (kube-apiserver,
-# kube-controller-manager, etcd) and cluster/opm/go.mod (opm), into
+# kube-controller-manager, kube-scheduler, etcd), cluster/opm/go.mod (opm), cluster/olm/go.mod
+# (OLM's olm, catalog and package-server) and cluster/kwok/go.mod (kwok), into
 # .cluster/bin/<program>-<version>/<program> at the repository's root (ignored by git; the
 # CLUSTER_BIN environment variable moves it). A program already built at its version, with the
 # same flags, is not built again, so only the first run (or a version change) pays for compiling.
 # Prints how long each build took.
 #
-#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|opm|paths] ...
+#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|paths] ...
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -23,17 +24,32 @@ released() { mod "$1" "$2" '{{.Time.UTC.Format "2006-01-02T15:04:05Z"}}'; }
 kube=$(version "$here" k8s.io/kubernetes)
 etcd=$(version "$here" go.etcd.io/etcd/server/v3)
 opm=$(version "$here/opm" github.com/operator-framework/operator-registry)
+olm=$(version "$here/olm" github.com/operator-framework/operator-lifecycle-manager)
+kwok=$(version "$here/kwok" sigs.k8s.io/kwok)
+# cluster/olm.version names the release whose CRDs and roles scripts/cluster.ts installs: the OLM
+# that runs must be that one.
+if [ "$olm" != "$(cat "$here/olm.version")" ]; then
+  echo "cluster/build.sh: cluster/olm/go.mod pins OLM $olm but cluster/olm.version says $(cat "$here/olm.version"); make them agree" >&2
+  exit 1
+fi
 
 # The git commit each pinned release was tagged at. Module zips carry no git metadata, so it is
 # recorded here, from the projects' release records; a new pin needs its line.
 #   k8s.io/kubernetes v1.34.4: tag v1.34.4 of github.com/kubernetes/kubernetes
 #   go.etcd.io/etcd v3.6.4: `etcd --version` of the release build ("Git SHA: 5400cdc")
 #   operator-registry v1.61.0: tag v1.61.0 of github.com/operator-framework/operator-registry
+#   operator-lifecycle-manager v0.38.0: tag v0.38.0 (annotated) of
+#     github.com/operator-framework/operator-lifecycle-manager; every file of the module's zip is
+#     the same git blob as in that commit's tree
+#   kwok v0.7.0: tag v0.7.0 of github.com/kubernetes-sigs/kwok; every file of the module's zip is
+#     the same git blob as in that commit's tree
 commit() {
   case "$1@$2" in
     kubernetes@v1.34.4) echo 14507e2fb33b11d2712ccbaed0bc282c27a4a04a ;;
     etcd@v3.6.4) echo 5400cdc ;;
     operator-registry@v1.61.0) echo b951856d801cab0e2ab128c2515f50c3b63824ba ;;
+    operator-lifecycle-manager@v0.38.0) echo 6838e5e8be6bf78ea11bcc3e7b2964a29df0664e ;;
+    kwok@v0.7.0) echo c04392afe3cc6929cd3cc79f61d8bdcd83a8ba5d ;;
     *) echo "cluster/build.sh: no git commit recorded for $1 $2; add it to commit() in cluster/build.sh" >&2; return 1 ;;
   esac
 }
@@ -52,19 +68,29 @@ etcd_ldflags="-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$(commit etcd "$etc
 opm_pkg=github.com/operator-framework/operator-registry/cmd/opm
 opm_ldflags="-s -w -X $opm_pkg/version.opmVersion=$opm -X $opm_pkg/version.gitCommit=$(commit operator-registry "$opm") -X $opm_pkg/version.buildDate=$(released "$here/opm" github.com/operator-framework/operator-registry)"
 opm_tags=containers_image_openpgp,json1,netgo,osusergo
+# OLM as its Makefile builds it (GO_BUILD_LDFLAGS, GO_BUILD_TAGS): without cgo, sqlite with JSON
+# support, OLMVersion (`git describe --tags` at the tag: the tag) and GitCommit (`git rev-parse
+# HEAD`) stamped; its -extldflags -static is moot without cgo.
+olm_mod=github.com/operator-framework/operator-lifecycle-manager
+olm_ldflags="-s -w -X $olm_mod/pkg/version.OLMVersion=$olm -X $olm_mod/pkg/version.GitCommit=$(commit operator-lifecycle-manager "$olm")"
+olm_tags=json1
+# kwok as its release build makes it (hack/releases.sh, from `make build`): without cgo, its version
+# stamped (`git describe --tags` at the tag); nothing else it stamps matters to the kwok command.
+kwok_ldflags="-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$kwok"
+commit kwok "$kwok" >/dev/null # a new pin needs its commit line too
 
 locked=
-build() { # name version module-dir package ldflags [tags]
-  local name=$1 ver=$2 dir=$3 pkg=$4 ldflags=$5 tags=${6:-}
+build() { # name version module-dir package ldflags [tags] [cgo: 0 or 1, else Go's default]
+  local name=$1 ver=$2 dir=$3 pkg=$4 ldflags=$5 tags=${6:-} cgo=${7:-}
   # One build at a time: two clusters started together wait for one another instead of
   # fighting over the same output.
   if [ -z "$locked" ]; then mkdir -p "$bin"; exec 9>"$bin/.lock"; flock 9; locked=1; fi
   local out="$bin/$name-$ver/$name"
-  local recipe="go=$(go env GOVERSION) pkg=$pkg tags=$tags ldflags=$ldflags"
+  local recipe="go=$(go env GOVERSION) pkg=$pkg tags=$tags ldflags=$ldflags${cgo:+ cgo=$cgo}"
   if [ -x "$out" ] && [ "$(cat "$out.recipe" 2>/dev/null)" = "$recipe" ]; then echo "$name $ver: built already"; return; fi
   mkdir -p "$(dirname "$out")"
   local t0=$SECONDS
-  (cd "$dir" && go build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$out.partial" "$pkg")
+  (cd "$dir" && if [ -n "$cgo" ]; then export CGO_ENABLED=$cgo; fi && go build -trimpath -tags "$tags" -ldflags "$ldflags" -o "$out.partial" "$pkg")
   mv "$out.partial" "$out"
   echo "$recipe" >"$out.recipe"
   echo "$name $ver: built in $((SECONDS - t0)) s"
@@ -77,12 +103,24 @@ for p in "${@:-all}"; do
       build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags"
       build opm "$opm" "$here/opm" "$opm_pkg" "$opm_ldflags" "$opm_tags"
       build kube-controller-manager "$kube" "$here" k8s.io/kubernetes/cmd/kube-controller-manager "$kube_ldflags"
+      build kube-scheduler "$kube" "$here" k8s.io/kubernetes/cmd/kube-scheduler "$kube_ldflags"
+      build kwok "$kwok" "$here/kwok" sigs.k8s.io/kwok/cmd/kwok "$kwok_ldflags" "" 0
+      build olm "$olm" "$here/olm" "$olm_mod/cmd/olm" "$olm_ldflags" "$olm_tags" 0
+      build catalog "$olm" "$here/olm" "$olm_mod/cmd/catalog" "$olm_ldflags" "$olm_tags" 0
+      build package-server "$olm" "$here/olm" "$olm_mod/cmd/package-server" "$olm_ldflags" "$olm_tags" 0
       ;;
     etcd) build etcd "$etcd" "$here" ./etcd "$etcd_ldflags" ;;
     kube-apiserver) build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags" ;;
     kube-controller-manager) build kube-controller-manager "$kube" "$here" k8s.io/kubernetes/cmd/kube-controller-manager "$kube_ldflags" ;;
+    kube-scheduler) build kube-scheduler "$kube" "$here" k8s.io/kubernetes/cmd/kube-scheduler "$kube_ldflags" ;;
     opm) build opm "$opm" "$here/opm" "$opm_pkg" "$opm_ldflags" "$opm_tags" ;;
-    paths) echo "etcd=$bin/etcd-$etcd/etcd"; echo "kube-apiserver=$bin/kube-apiserver-$kube/kube-apiserver"; echo "kube-controller-manager=$bin/kube-controller-manager-$kube/kube-controller-manager"; echo "opm=$bin/opm-$opm/opm" ;;
-    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|opm|paths] ..." >&2; exit 2 ;;
+    kwok) build kwok "$kwok" "$here/kwok" sigs.k8s.io/kwok/cmd/kwok "$kwok_ldflags" "" 0 ;;
+    olm|catalog|package-server) build "$p" "$olm" "$here/olm" "$olm_mod/cmd/$p" "$olm_ldflags" "$olm_tags" 0 ;;
+    paths)
+      echo "etcd=$bin/etcd-$etcd/etcd"; echo "kube-apiserver=$bin/kube-apiserver-$kube/kube-apiserver"; echo "kube-controller-manager=$bin/kube-controller-manager-$kube/kube-controller-manager"; echo "opm=$bin/opm-$opm/opm"
+      echo "kube-scheduler=$bin/kube-scheduler-$kube/kube-scheduler"; echo "kwok=$bin/kwok-$kwok/kwok"
+      for c in olm catalog package-server; do echo "$c=$bin/$c-$olm/$c"; done
+      ;;
+    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|paths] ..." >&2; exit 2 ;;
   esac
 done
