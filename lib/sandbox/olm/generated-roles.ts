@@ -24,7 +24,7 @@ export function fnv64a(text: string): string {
 
 const BASE62 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-function base62(buf: Buffer): string {
+export function base62(buf: Buffer): string {
   let n = BigInt(`0x${buf.toString('hex')}`);
   let out = '';
   while (n > 0n) {

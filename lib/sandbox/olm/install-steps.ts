@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { bundleObjects, type BundleModel, type PackageModel } from '../../olm/fbc/model';
 import { csvJsonOf } from '../registry/messages';
+import { base62 } from './generated-roles';
+import { goJson, goRule, type Permission } from './requirements';
 import type { KObject } from '../store/types';
 
 export interface PlanStep {
@@ -13,8 +15,24 @@ export interface PlanStep {
   status: string;
 }
 
-function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 10);
+/** A permission in the field order of OLM's Go type, as its name hash reads it. */
+function goPermission(p: Permission) {
+  return { serviceAccountName: p.serviceAccountName, rules: (p.rules ?? []).map(goRule) };
+}
+
+/** The Role (or ClusterRole) and binding OLM generates for one permission of a CSV share this name. */
+export function olmRoleName(csvName: string, namespace: string, p: Permission, cluster: boolean): string {
+  return cluster ? olmGeneratedName(csvName, { name: csvName, namespace, permission: goPermission(p) }) : olmGeneratedName(`${csvName}-${p.serviceAccountName}`, { name: csvName, permission: goPermission(p) });
+}
+
+/**
+ * The name OLM gives a generated Role or ClusterRole (resolver/rbac.go generateName): the base,
+ * cut so the whole fits 63 characters, then base62(sha224) of the JSON of what it is made from.
+ * The same bundle gets the same names on the sandbox as on a real cluster.
+ */
+export function olmGeneratedName(base: string, from: unknown): string {
+  const hash = base62(createHash('sha224').update(`${goJson(from)}\n`).digest()); // json.Encoder ends with a newline
+  return `${base.length + hash.length > 63 ? base.slice(0, 63 - hash.length - 1) : base}-${hash}`;
 }
 
 function crdFromDescription(d: { name?: string; version?: string; kind?: string; displayName?: string }): KObject | undefined {
@@ -90,19 +108,19 @@ export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject
 export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined, catalog: { name: string; namespace: string }): PlanStep[] {
   const manifests = bundleManifests(pkg, bundle);
   const csv = csvForInstall(pkg, bundle, namespace, replaces);
-  const spec = csv.spec as { install?: { spec?: { permissions?: { serviceAccountName: string; rules: unknown[] }[]; clusterPermissions?: { serviceAccountName: string; rules: unknown[] }[] } } };
+  const spec = csv.spec as { install?: { spec?: { permissions?: Permission[]; clusterPermissions?: Permission[] } } };
   const crds = manifests.filter((o) => o.kind === 'CustomResourceDefinition');
   const out: KObject[] = [csv, ...crds];
   const accounts = new Set<string>();
   for (const p of spec.install?.spec?.permissions ?? []) {
     accounts.add(p.serviceAccountName);
-    const name = `${bundle.name}-${p.serviceAccountName}-${shortHash(JSON.stringify(p.rules))}`.slice(0, 253);
+    const name = olmRoleName(bundle.name, namespace, p, false);
     out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace }, rules: p.rules });
     out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name, namespace }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
   }
   for (const p of spec.install?.spec?.clusterPermissions ?? []) {
     accounts.add(p.serviceAccountName);
-    const name = `${bundle.name}-${shortHash(`${p.serviceAccountName}${JSON.stringify(p.rules)}`)}`.slice(0, 253);
+    const name = olmRoleName(bundle.name, namespace, p, true);
     out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules: p.rules });
     out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
   }

@@ -140,10 +140,19 @@ describe('OLM emulation', () => {
     await custom.patchNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'olm', plural: 'catalogsources', name: 'cat-v1', body: { metadata: { annotations: { [CATALOG_DIR_ANNOTATION]: cs.metadata.annotations![CATALOG_DIR_ANNOTATION]! } } } }, merge);
   });
 
-  test('two OperatorGroups: TooManyOperatorGroups; an unsupported mode: UnsupportedOperatorGroup, recovering when fixed', async () => {
+  test('two OperatorGroups: nothing resolves, an installed CSV fails TooManyOperatorGroups; an unsupported mode: UnsupportedOperatorGroup, recovering when fixed', async () => {
     await ns('crowded');
-    for (const n of ['a', 'b']) await create('operatorgroups', 'crowded', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: n }, spec: {} }, 'v1');
+    for (const n of ['a', 'b']) await create('operatorgroups', 'crowded', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: n }, spec: { targetNamespaces: ['crowded'] } }, 'v1');
     await subscribe('crowded', 'ladder');
+    // OLM's resolver stops at "found 2 operatorGroups, expected 1" (resolver/fail_forward.go):
+    // the Subscription gets its catalog health and nothing else.
+    const seen = await until(async () => ((await get('subscriptions', 'crowded', 'ladder')).status as { catalogHealth?: unknown[] } | undefined)?.catalogHealth && (await get('subscriptions', 'crowded', 'ladder')), 'catalog health');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(await list('installplans', 'crowded'), []);
+    assert.deepEqual(((seen.status as { conditions?: { type: string }[] }).conditions ?? []).map((c) => c.type), ['CatalogSourcesUnhealthy']);
+    await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1', namespace: 'crowded', plural: 'operatorgroups', name: 'b' });
+    await until(async () => (await phaseOf('crowded', 'ladder.v1.2.0'))?.phase === 'Succeeded', 'installed once one group is left');
+    await create('operatorgroups', 'crowded', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'b' }, spec: { targetNamespaces: ['crowded'] } }, 'v1');
     await until(async () => (await phaseOf('crowded', 'ladder.v1.2.0'))?.reason === 'TooManyOperatorGroups', 'TooManyOperatorGroups');
 
     await ns('own');
@@ -163,6 +172,10 @@ describe('OLM emulation', () => {
     const cond = await until(async () => ((await get('subscriptions', 'operators', 'needy')).status as { conditions?: { type: string; reason: string; message: string }[] } | undefined)?.conditions?.find((c) => c.type === 'ResolutionFailed'), 'ResolutionFailed');
     assert.equal(cond.reason, 'ConstraintsNotSatisfiable');
     assert.match(cond.message, /^constraints not satisfiable: .*group: nowhere\.example\.com, version: v1, kind: Ghost/);
+    // Resolution is per namespace: while needy cannot be satisfied, nothing else in it resolves.
+    const webhook = await until(async () => ((await get('subscriptions', 'operators', 'webhook')).status as { conditions?: { type: string; message: string }[] } | undefined)?.conditions?.find((c) => c.type === 'ResolutionFailed'), 'the same failure on webhook');
+    assert.equal(webhook.message, cond.message);
+    await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: 'operators', plural: 'subscriptions', name: 'needy' });
 
     sb.olm.catalogs.setBroken('olm', 'cat-v1', true);
     const unhealthy = await until(async () => ((await get('subscriptions', 'operators', 'webhook')).status as { conditions: { type: string; status: string; reason: string; message: string }[] }).conditions.find((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True'), 'CatalogSourcesUnhealthy');
@@ -236,7 +249,7 @@ describe('OLM emulation', () => {
       return s?.reason === 'OperatorConditionNotUpgradeable' ? s : undefined;
     }, 'the new version held in Pending');
     assert.equal(st.phase, 'Pending');
-    assert.equal((st as { message?: string }).message, 'operator is not upgradeable: schema migration in progress');
+    assert.equal((st as { message?: string }).message, 'operator is not upgradeable: the operator is not upgradeable: schema migration in progress');
     await custom.patchNamespacedCustomObject({ group: OLM, version: 'v2', namespace: 'held', plural: 'operatorconditions', name: 'ladder.v1.0.0', body: { spec: { conditions: [{ type: 'Upgradeable', status: 'True', reason: 'Done', message: 'ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } } }, merge);
     await until(async () => (await phaseOf('held', 'ladder.v1.1.0'))?.phase === 'Succeeded', 'the upgrade goes on once Upgradeable');
   });

@@ -16,7 +16,8 @@ import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import type { CatalogSources } from './catalog-sources';
 import { crdRoles, operatorGroupRoles } from './generated-roles';
-import { stepsForBundle, type PlanStep } from './install-steps';
+import { olmRoleName, stepsForBundle, type PlanStep } from './install-steps';
+import { minKubeVersionStatus, permissionStatuses, type Permission } from './requirements';
 import { dependencyInstalls, satisfiesRequiredRanges, unmetDependencies, type DependencyInstall as Dep, type PackageRange } from '../../olm/resolution/dependencies';
 import type { CatalogEntry } from './catalog-sources';
 import { dependencySources, resolveSubscription, type Resolution } from './resolver';
@@ -253,11 +254,17 @@ export class Operators {
       return !!st.installPlanRef?.name && st.state === 'UpgradePending';
     };
     if (subs.every(waiting)) return;
+    // Resolution starts by reading the namespace's one OperatorGroup (fail-forward): with none or
+    // several it stops there, writing nothing (§2, "Inferred"; resolver/fail_forward.go).
+    if (this.api.storeList(this.ogs, ns).length !== 1) return;
     const catalogs = this.catalogs.healthy().filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
     const installedCsvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
     const installedApis = installedCsvs.flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
     const work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[] = [];
-    for (const sub of subs) {
+    // Resolution is one problem for the whole namespace: the first Subscription (by name) that
+    // cannot be satisfied fails it, and every Subscription gets that same condition.
+    let failure: { reason: string; message: string } | undefined;
+    for (const sub of [...subs].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))) {
       if (waiting(sub)) continue;
       const spec = sub.spec as { name: string; source: string; sourceNamespace: string; channel?: string; startingCSV?: string };
       const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string; conditions?: Cond[] };
@@ -271,21 +278,27 @@ export class Operators {
       if (r.kind === 'install' && installed && !satisfiesRequiredRanges(r.pkg.name, r.bundle.version, requiredRangesOf(installedCsvs))) r = { kind: 'none' };
       let conditions = st.conditions;
       if (r.kind === 'failed') {
-        conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: r.reason, message: r.message });
-        this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+        failure ??= { reason: r.reason, message: r.message };
         continue;
       }
       if (r.kind === 'install') {
         const unmet = unmetDependencies(r.bundle, dependencySources(catalogs), installedApis);
         if (unmet.length) {
-          conditions = setCondition(conditions, { type: 'ResolutionFailed', status: 'True', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${unmet.join(', ')}` });
-          this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+          failure ??= { reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${unmet.join(', ')}` };
           continue;
         }
       }
       conditions = removeCondition(conditions, 'ResolutionFailed');
       if (r.kind === 'install' && r.bundle.name !== st.currentCSV) work.push({ sub: { ...sub, status: { ...(sub.status as object), conditions } }, r });
       else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
+    }
+    if (failure) {
+      for (const stale of subs) {
+        const sub = this.exists(this.subs, ns, stale.metadata.name ?? '') ?? stale;
+        const conditions = setCondition((sub.status as { conditions?: Cond[] } | undefined)?.conditions, { type: 'ResolutionFailed', status: 'True', ...failure });
+        if (JSON.stringify(conditions) !== JSON.stringify((sub.status as { conditions?: Cond[] } | undefined)?.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+      }
+      return;
     }
     if (work.length === 0) return;
     // Dependencies go into the same plan, with a Subscription OLM creates for each.
@@ -306,6 +319,12 @@ export class Operators {
     const steps: PlanStep[] = [
       ...work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace })),
       ...deps.flatMap((d) => stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.source.name, namespace: d.source.namespace })),
+      // Each dependency gets a Subscription of its own, created when the plan runs (resolver/steps.go).
+      ...deps.map((d) => {
+        const name = `${d.pkg.name}-${d.channel}-${d.source.name}-${d.source.namespace}`;
+        const sub = { apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', metadata: { name, namespace: ns }, spec: { source: d.source.name, sourceNamespace: d.source.namespace, name: d.pkg.name, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' } };
+        return { resolving: d.bundle.name, resource: { group: OLM, version: 'v1alpha1', kind: 'Subscription', name, manifest: JSON.stringify(sub), sourceName: d.source.name, sourceNamespace: d.source.namespace }, status: 'Unknown' };
+      }),
     ];
     const labels: Record<string, string> = {};
     for (const { sub } of work) labels[`operators.coreos.com/${(sub.spec as { name: string }).name}.${ns}`] = '';
@@ -334,24 +353,6 @@ export class Operators {
         conditions: (sub.status as { conditions?: Cond[] }).conditions,
         currentCSV: r.bundle.name,
         installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid, resourceVersion: plan.metadata.resourceVersion },
-        installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
-        installPlanGeneration: generation,
-        state: 'UpgradePending',
-        lastUpdated: now(),
-      });
-    }
-    for (const d of deps) {
-      const name = `${d.pkg.name}-${d.channel}-${d.source.name}-${d.source.namespace}`.toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 253);
-      if (this.exists(this.subs, ns, name)) continue;
-      const created = this.api.createObject(this.subs, {
-        apiVersion: `${OLM}/v1alpha1`,
-        kind: 'Subscription',
-        metadata: { name, namespace: ns, labels: { 'olm.managed': 'true', [`operators.coreos.com/${d.pkg.name}.${ns}`]: '' }, annotations: { 'olm.generated-by': plan.metadata.name ?? '' } },
-        spec: { name: d.pkg.name, source: d.source.name, sourceNamespace: d.source.namespace, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' },
-      });
-      this.writeStatus(this.subs, created, {
-        currentCSV: d.bundle.name,
-        installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid },
         installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
         installPlanGeneration: generation,
         state: 'UpgradePending',
@@ -397,6 +398,7 @@ export class Operators {
           if (r.kind === 'CustomResourceDefinition') this.api.updateObject(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion } } as KObject);
         } else {
           if (r.kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
+          if (r.kind === 'Subscription') obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
           this.api.createObject(r, obj);
           step.status = 'Created';
         }
@@ -508,10 +510,25 @@ export class Operators {
       case 'Pending': {
         const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
         const required = [...(spec.customresourcedefinitions?.owned ?? []), ...(spec.customresourcedefinitions?.required ?? [])];
-        const requirementStatus = required.map((d) => {
+        const crdStatuses = required.map((d) => {
           const crd = this.exists(crdRes, undefined, d.name);
           return { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: d.name, status: crd ? 'Present' : 'NotPresent', message: crd ? 'CRD is present and Established condition is true' : 'CRD is not present', ...(crd ? { uuid: crd.metadata.uid } : {}) };
         });
+        const install = (spec.install?.spec ?? {}) as { permissions?: Permission[]; clusterPermissions?: Permission[] };
+        const requirementStatus = [
+          ...minKubeVersionStatus(name, (csv.spec as { minKubeVersion?: string }).minKubeVersion, this.api.version.gitVersion),
+          ...crdStatuses,
+          ...permissionStatuses(
+            { namespaced: install.permissions ?? [], cluster: install.clusterPermissions ?? [] },
+            (sa) => !!this.exists(this.res('', 'v1', 'serviceaccounts'), ns, sa),
+            (p, cluster) => {
+              // OLM's own Role (ClusterRole) and binding for this account, by the name it gives them.
+              const roleName = olmRoleName(name, ns, p, cluster);
+              const kinds = cluster ? ['clusterroles', 'clusterrolebindings'] : ['roles', 'rolebindings'];
+              return kinds.every((k) => !!this.exists(this.res('rbac.authorization.k8s.io', 'v1', k), cluster ? undefined : ns, roleName));
+            },
+          ),
+        ];
         if (requirementStatus.some((r) => r.status !== 'Present')) {
           this.setPhase(csv, 'Pending', 'RequirementsNotMet', 'one or more requirements couldn\'t be found', { requirementStatus });
           return;
@@ -702,9 +719,26 @@ export class Operators {
   // ---- Subscription status (§2.1, §2.2) ----
 
   private syncSubscriptionStatus(ns: string): void {
-    for (const sub of this.api.storeList(this.subs, ns)) {
-      const spec = sub.spec as { source: string; sourceNamespace: string };
-      const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string }; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
+    for (let sub of this.api.storeList(this.subs, ns)) {
+      // OLM's adoption controller labels every Subscription with its Operator, named
+      // <package>.<namespace>, whether or not the package resolves.
+      const operatorLabel = `operators.coreos.com/${(sub.spec as { name?: string }).name}.${ns}`;
+      if ((sub.spec as { name?: string }).name && sub.metadata.labels?.[operatorLabel] === undefined) {
+        sub = this.api.updateObject(this.subs, { ...sub, metadata: { ...sub.metadata, labels: { ...sub.metadata.labels, [operatorLabel]: '' } } });
+      }
+      const spec = sub.spec as { source: string; sourceNamespace: string; startingCSV?: string };
+      const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string } & Record<string, unknown>; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
+      // A Subscription an InstallPlan created for a dependency points at that plan
+      // (ensureSubscriptionInstallPlanState).
+      const generatedBy = sub.metadata.annotations?.['olm.generated-by'];
+      const generator = generatedBy && !st.installPlanRef ? this.exists(this.plans, ns, generatedBy) : undefined;
+      if (generator) {
+        st.installPlanRef = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, namespace: ns, uid: generator.metadata.uid, resourceVersion: generator.metadata.resourceVersion };
+        st.installplan = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, uuid: generator.metadata.uid };
+        st.state = 'UpgradePending';
+        st.currentCSV = spec.startingCSV;
+        st.lastUpdated = now();
+      }
       const entry = this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
       const healthy = !!entry && entry.healthy;
       const relevant = this.catalogs.healthy().concat([...this.catalogs.entries.values()].filter((e) => !e.healthy)).filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace);

@@ -50,8 +50,9 @@ function describe(csv: Csv, version: string | undefined): Record<string, unknown
     maturity: spec.maturity,
     description: spec.description,
     installModes: spec.installModes,
-    customresourcedefinitions: crds ? { owned: cutDown(crds.owned), required: cutDown(crds.required) } : undefined,
-    apiservicedefinitions: apis ? { owned: cutDown(apis.owned), required: cutDown(apis.required) } : undefined,
+    // Struct fields in package-server's Go types: written even when the CSV has none (`{}`).
+    customresourcedefinitions: { owned: cutDown(crds?.owned), required: cutDown(crds?.required) },
+    apiservicedefinitions: { owned: cutDown(apis?.owned), required: cutDown(apis?.required) },
     nativeApis: spec.nativeAPIs,
     minKubeVersion: spec.minKubeVersion,
     relatedImages: related.size ? [...related] : undefined,

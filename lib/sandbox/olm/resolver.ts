@@ -26,17 +26,18 @@ export interface InstalledFacts {
   version?: string;
 }
 
-function unsatisfiable(message: string): Resolution {
-  return { kind: 'failed', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${message}` };
+/** The solver's words for a Subscription it cannot satisfy: why, then the subscription's own constraint. */
+function unsatisfiable(subName: string, message: string): Resolution {
+  return { kind: 'failed', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${message}, subscription ${subName} exists` };
 }
 
 export function resolveSubscription(subName: string, spec: SubscriptionSpec, catalogs: readonly CatalogEntry[], installed: InstalledFacts | undefined): Resolution {
   const catalog = catalogs.find((c) => c.name === spec.source && c.namespace === spec.sourceNamespace);
   const where = `the catalog referenced by subscription ${subName}`;
-  if (!catalog?.catalog) return unsatisfiable(`no operators found from catalog ${spec.source} in namespace ${spec.sourceNamespace} referenced by subscription ${subName}`);
+  if (!catalog?.catalog) return unsatisfiable(subName, `no operators found from catalog ${spec.source} in namespace ${spec.sourceNamespace} referenced by subscription ${subName}`);
   const pkg = catalog.catalog.packages.get(spec.name);
-  if (!pkg) return unsatisfiable(`no operators found in package ${spec.name} in ${where}`);
-  if (spec.channel && !pkg.channels.has(spec.channel)) return unsatisfiable(`no operators found in channel ${spec.channel} of package ${spec.name} in ${where}`);
+  if (!pkg) return unsatisfiable(subName, `no operators found in package ${spec.name} in ${where}`);
+  if (spec.channel && !pkg.channels.has(spec.channel)) return unsatisfiable(subName, `no operators found in channel ${spec.channel} of package ${spec.name} in ${where}`);
 
   if (installed) {
     let next: NextUpdate;
@@ -51,7 +52,7 @@ export function resolveSubscription(subName: string, spec: SubscriptionSpec, cat
   if (spec.startingCSV) {
     const entry = pkg.channels.get(channel)?.entries.find((e) => e.name === spec.startingCSV);
     const bundle = entry ? pkg.bundles.get(entry.name) : undefined;
-    if (!bundle) return unsatisfiable(`no operators found with name ${spec.startingCSV} in channel ${channel} of package ${spec.name} in ${where}`);
+    if (!bundle) return unsatisfiable(subName, `no operators found with name ${spec.startingCSV} in channel ${channel} of package ${spec.name} in ${where}`);
     return { kind: 'install', pkg, bundle, channel, catalog, replaces: entry?.replaces };
   }
   const target = freshInstallTarget(packageChannelGraph(pkg, channel)!);

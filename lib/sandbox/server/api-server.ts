@@ -56,7 +56,7 @@ export class ApiServer {
   private readonly openWatches = new Set<ServerResponse>();
   /** One serialisation per event and version, shared by every watcher that receives it. */
   private readonly eventJson = new WeakMap<object, Map<string, string>>();
-  private readonly version: { major: string; minor: string; gitVersion: string };
+  readonly version: { major: string; minor: string; gitVersion: string };
   private gcTimer?: NodeJS.Timeout;
 
   constructor(opts: ApiServerOptions) {

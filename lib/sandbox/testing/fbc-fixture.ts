@@ -11,6 +11,8 @@ export interface FixtureBundle {
   installModes?: Partial<Record<'OwnNamespace' | 'SingleNamespace' | 'MultiNamespace' | 'AllNamespaces', boolean>>;
   requiresPackage?: { packageName: string; versionRange: string };
   requiresGvk?: { group: string; version: string; kind: string };
+  /** The channels listing this bundle (default: the package's channel). */
+  channels?: string[];
 }
 
 export interface FixturePackage {
@@ -33,10 +35,13 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
     const plural = `${kind.toLowerCase()}s`;
     const channel = p.channel ?? 'stable';
     const docs: unknown[] = [{ schema: 'olm.package', name: p.name, defaultChannel: channel }];
-    docs.push({
-      schema: 'olm.channel', package: p.name, name: channel,
-      entries: p.bundles.map((b) => ({ name: `${p.name}.v${b.version}`, ...(b.replaces ? { replaces: `${p.name}.v${b.replaces}` } : {}), ...(b.skips ? { skips: b.skips.map((s) => `${p.name}.v${s}`) } : {}), ...(b.skipRange ? { skipRange: b.skipRange } : {}) })),
-    });
+    const channels = [...new Set([channel, ...p.bundles.flatMap((b) => b.channels ?? [])])];
+    for (const c of channels) {
+      docs.push({
+        schema: 'olm.channel', package: p.name, name: c,
+        entries: p.bundles.filter((b) => (b.channels ?? [channel]).includes(c)).map((b) => ({ name: `${p.name}.v${b.version}`, ...(b.replaces ? { replaces: `${p.name}.v${b.replaces}` } : {}), ...(b.skips ? { skips: b.skips.map((s) => `${p.name}.v${s}`) } : {}), ...(b.skipRange ? { skipRange: b.skipRange } : {}) })),
+      });
+    }
     for (const b of p.bundles) {
       const modes = { OwnNamespace: true, SingleNamespace: true, MultiNamespace: false, AllNamespaces: true, ...b.installModes };
       const csv = {

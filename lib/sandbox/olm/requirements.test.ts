@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { minKubeVersionStatus, permissionStatuses } from './requirements';
+
+// Expected words as real OLM v0.38.0 wrote them on a real cluster (v1.34.4) for the demo
+// catalog's pgpilot.v1.4.0, and as olm/requirements.go words the other cases.
+test('minKubeVersion: met, unmet, absent', () => {
+  assert.deepEqual(minKubeVersionStatus('pgpilot.v1.4.0', '1.25.0', 'v1.34.4'), [{ group: 'operators.coreos.com', version: 'v1alpha1', kind: 'ClusterServiceVersion', name: 'pgpilot.v1.4.0', status: 'Present', message: 'CSV minKubeVersion (1.25.0) less than server version (v1.34.4)' }]);
+  assert.equal(minKubeVersionStatus('x', '1.40.0', 'v1.34.4')[0]!.message, 'CSV version requirement not met: minKubeVersion (1.40.0) > server version (1.34.4)');
+  assert.deepEqual(minKubeVersionStatus('x', undefined, 'v1.34.4'), []);
+});
+
+test('service accounts: missing, rules not granted, rules granted (Go JSON of each rule)', () => {
+  const perms = { namespaced: [{ serviceAccountName: 'op', rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] }], cluster: [{ serviceAccountName: 'op', rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] }] };
+  assert.deepEqual(permissionStatuses(perms, () => false, () => true).map((s) => [s.name, s.status, s.message]), [['op', 'NotPresent', 'Service account does not exist']]);
+  const notGranted = permissionStatuses(perms, () => true, (_p, cluster) => !cluster)[0]!;
+  assert.equal(notGranted.status, 'PresentNotSatisfied');
+  assert.equal(notGranted.message, 'Policy rule not satisfied for service account');
+  const granted = permissionStatuses(perms, () => true, () => true)[0]!;
+  assert.equal(granted.status, 'Present');
+  assert.deepEqual(granted.dependents!.map((d) => [d.kind, d.status, d.message]), [
+    ['PolicyRule', 'Satisfied', 'namespaced rule:{"verbs":["get","list"],"apiGroups":[""],"resources":["pods"]}'],
+    ['PolicyRule', 'Satisfied', 'cluster rule:{"verbs":["get"],"nonResourceURLs":["/metrics"]}'],
+  ]);
+});
