@@ -12,8 +12,9 @@ import { CATALOG_DIR_ANNOTATION } from '../lib/sandbox/olm/catalog-sources';
 import { startSandbox } from '../lib/sandbox/server/sandbox';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { apiChecks } from './checks/api';
+import { olmChecks } from './checks/olm';
 import { registryChecks } from './checks/registry';
-import { knownDifferences, report, runCheck, type Check } from './run-checks';
+import { knownDifferences, report, runChecks, type Check } from './run-checks';
 import type { Target } from './target';
 
 const root = join(import.meta.dirname, '..');
@@ -22,14 +23,29 @@ const shared = join(root, '..', 'shared', 'catalogs');
 /** A small catalog written here, with every edge kind and dependencies, as `olm.bundle.object`s. */
 function generatedCatalog(dir: string): string {
   return writeFixtureCatalog(join(dir, 'generated'), [
-    { name: 'alpha', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }, { version: '1.2.0', replaces: '1.1.0', skips: ['1.1.1'] }, { version: '2.0.0', replaces: '1.2.0', skipRange: '>=1.0.0 <2.0.0' }] },
+    {
+      name: 'alpha',
+      bundles: [
+        { version: '1.0.0' },
+        { version: '1.1.0', replaces: '1.0.0' },
+        { version: '1.2.0', replaces: '1.1.0', skips: ['1.1.1'] },
+        { version: '2.0.0', replaces: '1.2.0', skipRange: '>=1.0.0 <2.0.0', channels: ['stable', 'fast'] },
+        { version: '2.1.0', replaces: '2.0.0', channels: ['fast'] },
+      ],
+    },
+    // AllNamespaces only: copied everywhere.
+    { name: 'gamma', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false } }] },
+    // MultiNamespace only: unsupported in an OwnNamespace group.
+    { name: 'delta', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false, MultiNamespace: true, AllNamespaces: false } }] },
     { name: 'beta', channel: 'fast', bundles: [{ version: '0.1.0', requiresPackage: { packageName: 'alpha', versionRange: '>=1.0.0' } }, { version: '0.2.0', replaces: '0.1.0', requiresGvk: { group: 'alpha.example.com', version: 'v1', kind: 'Alpha' } }] },
   ]);
 }
 
-async function startReal(catalogs: string[], dataDir: string): Promise<{ target: Target; child: ChildProcess }> {
+/** The real cluster: every catalog's registry served as it is, and OLM's CatalogSources for `olmCatalogs`. */
+async function startReal(catalogs: string[], olmCatalogs: string[], dataDir: string): Promise<{ target: Target; child: ChildProcess }> {
   const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dataDir];
-  for (const c of catalogs) args.push('--catalog', c);
+  for (const c of catalogs) args.push('--registry', c);
+  for (const c of olmCatalogs) args.push('--catalog', c);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
@@ -41,7 +57,7 @@ async function startReal(catalogs: string[], dataDir: string): Promise<{ target:
     child.once('exit', (code) => reject(new Error(`npm run cluster exited (${code}) before it was ready`)));
   });
   const registries: Record<string, string> = {};
-  for (const m of out.matchAll(/^catalog (\S+): (\S+)$/gm)) registries[m[1]!] = m[2]!;
+  for (const m of out.matchAll(/^registry (\S+): (\S+)$/gm)) registries[m[1]!] = m[2]!;
   const kubeconfig = /^kubeconfig: (.+)$/m.exec(out)![1]!;
   const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!;
   return {
@@ -53,9 +69,10 @@ async function startReal(catalogs: string[], dataDir: string): Promise<{ target:
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: 'string' }, catalog: { type: 'string', multiple: true } } });
   const work = mkdtempSync(join(tmpdir(), 'olm-conformance-'));
-  const catalogs = values.catalog ?? ['certified-operators-v4.18', 'gatekeeper-operator-product-v4.20', 'okderators'].map((c) => join(shared, c)).concat(generatedCatalog(work));
+  const generated = generatedCatalog(work);
+  const catalogs = values.catalog ?? ['certified-operators-v4.18', 'gatekeeper-operator-product-v4.20', 'okderators'].map((c) => join(shared, c)).concat(generated);
   const t0 = Date.now();
-  const [sb, real] = await Promise.all([startSandbox({ port: 0, kubeconfigPath: join(work, 'sandbox', 'kubeconfig'), catalogs, deploymentDelayMs: 0 }), startReal(catalogs, join(work, 'real'))]);
+  const [sb, real] = await Promise.all([startSandbox({ port: 0, kubeconfigPath: join(work, 'sandbox', 'kubeconfig'), catalogs, deploymentDelayMs: 0 }), startReal(catalogs, [generated], join(work, 'real'))]);
   const registries: Record<string, string> = {};
   for (const c of catalogs) {
     const name = basename(c);
@@ -75,10 +92,9 @@ async function main(): Promise<void> {
   const sandbox: Target = { name: 'sandbox', url: sb.url, ca: sb.caPem, tokens: sb.tokens, kubeconfig: sb.kubeconfigPath, registries };
   console.log(`both clusters ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const checks: Check[] = [...apiChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox)].filter((c) => !values.only || c.id.includes(values.only));
+  const checks: Check[] = [...apiChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox), ...olmChecks].filter((c) => !values.only || c.id.includes(values.only));
   const known = knownDifferences(readFileSync(join(root, 'README.md'), 'utf8'));
-  const verdicts = [];
-  for (const check of checks) verdicts.push(await runCheck(check, sandbox, real.target, known));
+  const verdicts = await runChecks(checks, sandbox, real.target, known);
   const r = report(verdicts);
   const exited = new Promise((r) => real.child.once('exit', r));
   real.child.kill('SIGTERM');

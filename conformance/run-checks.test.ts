@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { knownDifferences, report, runCheck } from './run-checks';
+import { knownDifferences, report, runCheck, runChecks } from './run-checks';
 import type { Target } from './target';
 
 const target = (name: 'sandbox' | 'real', url: string): Target => ({ name, url, ca: '', tokens: {}, kubeconfig: '', registries: { cat: name === 'sandbox' ? '127.0.0.1:1111' : '127.0.0.1:2222' } });
@@ -26,4 +26,25 @@ test('a check that differs is a divergence, explained only when the table names 
   const lines: string[] = [];
   assert.deepEqual(report([same, differs, known], (l) => lines.push(l)), { checks: 3, divergences: 2, explained: 1 });
   assert.ok(lines.some((l) => l.startsWith('| differs | $.code | 400 | 415 | no |')));
+});
+
+test('independent checks run alongside the others; verdicts keep the checks order', async () => {
+  const sandbox = target('sandbox', 'https://127.0.0.1:6443');
+  const real = target('real', 'https://127.0.0.1:7443');
+  const running = new Set<string>();
+  let overlapped = false;
+  const slow = (id: string, independent: boolean) => ({
+    id,
+    independent,
+    run: async () => {
+      running.add(id);
+      if (running.size > 1) overlapped = true;
+      await new Promise((r) => setTimeout(r, 30));
+      running.delete(id);
+      return { id };
+    },
+  });
+  const verdicts = await runChecks([slow('a', false), slow('b', true), slow('c', true), slow('d', false)], sandbox, real, new Map());
+  assert.deepEqual(verdicts.map((v) => v.id), ['a', 'b', 'c', 'd']);
+  assert.ok(overlapped, 'the independent checks ran alongside others');
 });

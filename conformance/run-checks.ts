@@ -1,6 +1,8 @@
 // Running checks on both clusters and judging the answers: each check's answers are normalised
 // and compared; a check that differs is a divergence, explained when the README's table of
 // known differences names it (with the reason), unexplained otherwise.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { differences, normalise, type Difference, type NormaliseOptions } from './compare';
 import type { Target } from './target';
 
@@ -8,6 +10,8 @@ export interface Check {
   id: string;
   run(t: Target): Promise<unknown>;
   normalise?: NormaliseOptions;
+  /** Touches nothing another check reads (its own namespace): it may run alongside the others. */
+  independent?: boolean;
 }
 
 export interface Verdict {
@@ -26,14 +30,33 @@ export function replacementsFor(t: Target): [string, string][] {
 }
 
 export async function runCheck(check: Check, sandbox: Target, real: Target, known: Map<string, string>): Promise<Verdict> {
-  const results: unknown[] = [];
+  let results: unknown[];
   try {
-    for (const t of [sandbox, real]) results.push(normalise(await check.run(t), { ...check.normalise, replace: [...(check.normalise?.replace ?? []), ...replacementsFor(t)] }));
+    // The two clusters share nothing, so the check runs on both at once.
+    results = await Promise.all([sandbox, real].map(async (t) => normalise(await check.run(t), { ...check.normalise, replace: [...(check.normalise?.replace ?? []), ...replacementsFor(t)] })));
   } catch (err) {
     return { id: check.id, differences: [], error: (err as Error).message, explained: known.get(check.id) };
   }
+  const dump = process.env.CONFORMANCE_DUMP;
+  if (dump) {
+    // Both answers whole, for reading a divergence the table shows only the start of.
+    mkdirSync(dump, { recursive: true });
+    writeFileSync(join(dump, `${check.id.replace(/[^a-zA-Z0-9.-]+/g, '_')}.json`), JSON.stringify({ sandbox: results[0], real: results[1] }, null, 1));
+  }
   const diffs = differences(results[0], results[1]);
   return { id: check.id, differences: diffs, ...(diffs.length && known.has(check.id) ? { explained: known.get(check.id) } : {}) };
+}
+
+/**
+ * Runs every check, in order, except that the independent ones run together: a scenario that
+ * waits a minute for OLM does not hold up the others. Verdicts come back in the checks' order.
+ */
+export async function runChecks(checks: Check[], sandbox: Target, real: Target, known: Map<string, string>): Promise<Verdict[]> {
+  const verdicts: Verdict[] = new Array(checks.length);
+  const together = Promise.all(checks.map((c, i) => (c.independent ? runCheck(c, sandbox, real, known).then((v) => (verdicts[i] = v)) : undefined)));
+  for (const [i, c] of checks.entries()) if (!c.independent) verdicts[i] = await runCheck(c, sandbox, real, known);
+  await together;
+  return verdicts;
 }
 
 /** The known differences: rows of the README's table under "Known differences from the real cluster". */

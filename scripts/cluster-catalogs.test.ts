@@ -73,8 +73,8 @@ describe('renderInlineCatalog', () => {
     const bin = opm();
     assert.ok(bin, 'opm is not built: run cluster/build.sh opm');
     for (const dir of ['gatekeeper', 'fixture']) {
-      const r = spawnSync(bin!, ['validate', join(work, dir)]);
-      assert.equal(r.status, 0, r.stderr.toString());
+      const r: ReturnType<typeof spawnSync> = spawnSync(bin!, ['validate', join(work, dir)]);
+      assert.equal(r.status, 0, String(r.stderr));
     }
   });
 });

@@ -48,7 +48,9 @@ export function renderInlineCatalog(source: string, out: string): RenderedCatalo
         if (bundle.bundleObjectCount === 0) derived++;
         const properties = (Array.isArray(blob.properties) ? blob.properties : []).filter((p: { type?: string }) => p?.type !== PROPERTY_BUNDLE_OBJECT);
         for (const m of manifests) properties.push({ type: PROPERTY_BUNDLE_OBJECT, value: { data: Buffer.from(JSON.stringify(m)).toString('base64') } });
-        const { image: _image, ...rest } = blob;
+        // No image: opm then sends an empty bundle path, and OLM installs from the inline objects.
+        const rest = { ...blob };
+        delete rest.image;
         written = { ...rest, properties };
       }
     }

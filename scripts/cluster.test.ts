@@ -9,20 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { clusterProgramsMissing } from './cluster-programs';
 
 const root = join(import.meta.dirname, '..');
 const catalog = join(root, '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
 
-/** The programs cluster/build.sh would start, or why they cannot be. */
-function built(): string | undefined {
-  const r = spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths'], { encoding: 'utf8' });
-  if (r.status !== 0) return `cluster/build.sh paths failed: ${r.stderr || r.error?.message}`;
-  const missing = r.stdout.trim().split('\n').map((l) => l.split('=')[1]!).filter((p) => !existsSync(p));
-  if (missing.length) return `not built (run cluster/build.sh): ${missing.join(', ')}`;
-  if (!existsSync(catalog)) return `no catalog at ${catalog}`;
-  return undefined;
-}
-const skip = built();
+const skip = clusterProgramsMissing() ?? (existsSync(catalog) ? undefined : `no catalog at ${catalog}`);
 
 /** The kube-apiserver release cluster/go.mod pins. */
 function pinnedKubernetes(): string {

@@ -304,6 +304,9 @@ async function main(): Promise<void> {
     '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
     `--service-account-private-key-file=${d('sa.key')}`, `--root-ca-file=${d('ca.crt')}`,
     '--cluster-name=olm-console-real',
+    // kwok's node is fake and always there; when a heartbeat comes late under load the node
+    // lifecycle controller marks its pods not Ready, and kwok never makes them Ready again.
+    '--controllers=*,-node-lifecycle-controller',
   ]);
   const adminRoleHas = (resource: string) => async () => new RegExp(`\\b${resource}\\b`).test(kubectlOk(['get', 'clusterrole', 'admin', '-o', 'jsonpath={.rules[*].resources}']).stdout.toString());
   await until('kube-controller-manager to aggregate the admin role', adminRoleHas('serviceaccounts'), 60_000, alive(kcm, 'kube-controller-manager'));
@@ -339,6 +342,11 @@ async function main(): Promise<void> {
   ]);
   apply([kwokNode()]);
   await until('the kwok node to be Ready', async () => kubectlOk(['get', 'node', KWOK_NODE, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']).stdout.toString() === 'True', 60_000, alive(kwok, 'kwok'));
+  // A new node is tainted not-ready (admission, TaintNodesByCondition); the node lifecycle
+  // controller, left out above, is what lifts the taint once the node is Ready.
+  if (kubectlOk(['get', 'node', KWOK_NODE, '-o', 'jsonpath={.spec.taints[*].key}']).stdout.toString().includes('node.kubernetes.io/not-ready')) {
+    kubectl(['taint', 'node', KWOK_NODE, 'node.kubernetes.io/not-ready:NoSchedule-']);
+  }
 
   // OLM's operators, as its Deployments run them (deploy/chart), as processes with the admin's
   // kubeconfig. Their health ports are fixed (:8080); a clash only costs the health endpoint.

@@ -1,0 +1,454 @@
+// OLM as a person or the console reads it: scripted scenarios run the same way on the sandbox and
+// on real OLM (scripts/cluster.ts), each in a namespace of its own, against the generated catalog
+// (conformance/main.ts). Each returns the objects a person reads once the scenario has settled:
+// Subscription status and conditions, InstallPlans with their steps, CSV phase, reason, message,
+// conditions and requirement status, OperatorGroup status, PackageManifests, Events.
+import type { Check } from '../run-checks';
+import { call, type Target } from '../target';
+
+const CATALOG = 'generated';
+const CATALOG_NS = 'olm';
+type Obj = { metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string>; creationTimestamp?: string; ownerReferences?: unknown[] }; spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
+
+async function must(t: Target, method: string, path: string, body?: unknown): Promise<Obj> {
+  const r = await call(t, { method, path, body, ...(method === 'PATCH' ? { contentType: 'application/merge-patch+json' } : {}) });
+  if (r.status >= 300) throw new Error(`${t.name}: ${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r.body as Obj;
+}
+
+async function list(t: Target, path: string): Promise<Obj[]> {
+  return ((await must(t, 'GET', path)) as unknown as { items: Obj[] }).items.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+}
+
+/** Polls until `probe` answers something, or fails after `ms` with what it last saw. */
+async function until<T>(t: Target, what: string, probe: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`${t.name}: timed out after ${ms / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Waits until nothing a person reads in the namespace changes for `quietMs`: OLM has settled. */
+async function settled(t: Target, ns: string, quietMs = 6_000): Promise<void> {
+  let last = '';
+  let since = Date.now();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const now = JSON.stringify(await Promise.all(['subscriptions', 'installplans', 'clusterserviceversions'].map((r) => list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/${r}`).then((items) => items.map((i) => [i.metadata.name, i.status])))));
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return;
+    if (Date.now() > deadline) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function namespace(t: Target, name: string): Promise<void> {
+  const r = await call(t, { method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+  if (r.status !== 201) throw new Error(`${t.name}: creating namespace ${name}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)} (a namespace left by an earlier run?)`);
+}
+
+async function operatorGroup(t: Target, ns: string, name: string, spec: Record<string, unknown>): Promise<void> {
+  await must(t, 'POST', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`, { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name }, spec });
+}
+
+async function subscribe(t: Target, ns: string, name: string, spec: Record<string, unknown>): Promise<void> {
+  await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name }, spec: { source: CATALOG, sourceNamespace: CATALOG_NS, ...spec } });
+}
+
+const conditions = (o: Obj | undefined) => ((o?.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[]).map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' })).sort((a, b) => a.type.localeCompare(b.type));
+
+/** What a person reads of a Subscription. */
+function subscriptionView(s: Obj) {
+  const st = (s.status ?? {}) as Record<string, unknown>;
+  return {
+    name: s.metadata.name,
+    state: st.state ?? '',
+    currentCSV: st.currentCSV ?? '',
+    installedCSV: st.installedCSV ?? '',
+    installPlanGeneration: st.installPlanGeneration,
+    installPlanRef: st.installPlanRef ? { kind: (st.installPlanRef as Obj).kind, apiVersion: (st.installPlanRef as Obj).apiVersion } : undefined,
+    // Only the generated catalog is a CatalogSource on both clusters (the sandbox also has one for
+    // each catalog the registry checks read): health of the others is not comparable.
+    catalogHealth: ((st.catalogHealth ?? []) as { catalogSourceRef: { name: string; namespace: string }; healthy: boolean }[]).filter((h) => h.catalogSourceRef.name === CATALOG).map((h) => ({ source: `${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name}`, healthy: h.healthy })),
+    conditions: conditions(s),
+    labels: s.metadata.labels ?? {},
+  };
+}
+
+/**
+ * Created and Present both say the object is there. Which one real OLM writes depends on timing
+ * it does not control: a CRD another namespace's plan created a moment earlier is Present, and a
+ * plan executed again after a conflicting status write finds every object Present.
+ */
+const stepStatus = (s: string) => (s === 'Created' || s === 'Present' ? 'Created or Present' : s);
+
+/** What a person reads of an InstallPlan (its generated name replaced by its order). */
+function planView(p: Obj, i: number) {
+  const st = (p.status ?? {}) as Record<string, unknown>;
+  return {
+    plan: i,
+    approval: p.spec?.approval,
+    approved: p.spec?.approved,
+    clusterServiceVersionNames: p.spec?.clusterServiceVersionNames,
+    generation: p.spec?.generation,
+    phase: st.phase ?? '',
+    conditions: conditions(p).map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message })),
+    steps: ((st.plan ?? []) as { resolving: string; status: string; resource: { group: string; version: string; kind: string; name: string; sourceName: string; sourceNamespace: string } }[])
+      .map((s) => ({ resolving: s.resolving, status: stepStatus(s.status), kind: s.resource.kind, group: s.resource.group, version: s.resource.version, name: s.resource.name, source: `${s.resource.sourceNamespace}/${s.resource.sourceName}` }))
+      .sort((a, b) => `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`)),
+    bundleLookups: ((st.bundleLookups ?? []) as unknown[]).length,
+    owners: (p.metadata.ownerReferences ?? []).length,
+  };
+}
+
+/** What a person reads of a CSV. */
+function csvView(c: Obj) {
+  const st = (c.status ?? {}) as Record<string, unknown>;
+  const a = c.metadata.annotations ?? {};
+  return {
+    name: c.metadata.name,
+    phase: st.phase ?? '',
+    reason: st.reason ?? '',
+    message: st.message ?? '',
+    history: ((st.conditions ?? []) as { phase: string; reason: string }[]).map((x) => `${x.phase}/${x.reason}`),
+    requirementStatus: ((st.requirementStatus ?? []) as { group: string; version: string; kind: string; name: string; status: string; message: string }[]).map((r) => ({ kind: r.kind, group: r.group, version: r.version, name: r.name, status: r.status, message: r.message })).sort((x, y) => `${x.kind}/${x.name}`.localeCompare(`${y.kind}/${y.name}`)),
+    annotations: Object.fromEntries(['olm.operatorGroup', 'olm.operatorNamespace', 'olm.targetNamespaces', 'olm.providedAPIs'].filter((k) => k in a).map((k) => [k, a[k]])),
+    copied: c.metadata.labels?.['olm.copiedFrom'] ?? '',
+  };
+}
+
+/**
+ * What a person reads in a namespace. Copied CSVs are left out unless asked for: the
+ * AllNamespaces scenario copies its CSV into every namespace, the other scenarios' too.
+ */
+async function readNamespace(t: Target, ns: string, withCopies = false) {
+  const base = `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}`;
+  const [subs, plans, csvs, groups] = await Promise.all([list(t, `${base}/subscriptions`), list(t, `${base}/installplans`), list(t, `${base}/clusterserviceversions`), list(t, `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`)]);
+  return {
+    subscriptions: subs.map(subscriptionView),
+    // In the order OLM made them (two plans can share a creation second, and their names are random).
+    installPlans: plans.sort((a, b) => ((a.spec?.generation as number) ?? 0) - ((b.spec?.generation as number) ?? 0)).map(planView),
+    csvs: csvs.filter((c) => withCopies || !c.metadata.labels?.['olm.copiedFrom']).map(csvView),
+    operatorGroups: groups.map((g) => ({ name: g.metadata.name, namespaces: g.status?.namespaces, annotations: Object.fromEntries(Object.entries(g.metadata.annotations ?? {}).filter(([k]) => k.startsWith('olm.'))) })),
+  };
+}
+
+const csvPhase = (t: Target, ns: string, name: string, phase: string, reason?: string) => () =>
+  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) => (r.status === 200 && (r.body as Obj).status?.phase === phase && (!reason || (r.body as Obj).status?.reason === reason) ? true : undefined));
+
+const csvGone = (t: Target, ns: string, name: string) => () =>
+  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) => (r.status === 404 ? true : undefined));
+
+const planWaiting = (t: Target, ns: string, csv: string) => async () =>
+  (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval' && (p.spec?.clusterServiceVersionNames as string[] | undefined)?.includes(csv));
+
+const approve = (t: Target, ns: string, plan: Obj) => must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`, { spec: { approved: true } });
+
+/** The Subscription's conditions, once one of `type` is there. */
+const subscriptionCondition = (t: Target, ns: string, name: string, type: string) => async () =>
+  ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}`)).status?.conditions as { type: string }[] | undefined)?.some((c) => c.type === type) || undefined;
+
+/** The Subscription has been seen by the catalog operator: it carries its catalogs' health. */
+const subscriptionSynced = (t: Target, ns: string, name: string) => () =>
+  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}` }).then((r) => (r.status === 200 && (r.body as Obj).status?.catalogHealth ? true : undefined));
+
+export const olmChecks: Check[] = [
+  {
+    id: 'olm/packagemanifest of a generated package',
+    independent: true,
+    run: async (t) => {
+      const pm = await must(t, 'GET', `/apis/packages.operators.coreos.com/v1/namespaces/${CATALOG_NS}/packagemanifests/alpha`);
+      return { metadata: { name: pm.metadata.name, namespace: pm.metadata.namespace, labels: pm.metadata.labels }, spec: pm.spec, status: pm.status };
+    },
+    normalise: { dropKeys: ['icon'] },
+  },
+  {
+    id: 'olm/automatic install in an OwnNamespace group',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-auto';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic' });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/startingCSV walked to the head, one InstallPlan per hop',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-walk';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic', startingCSV: 'alpha.v1.0.0' });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'), 240_000);
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/manual approval: plan waits, approved plan installs',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-manual';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
+      const plan = await until(t, 'an InstallPlan to require approval', async () => (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval'));
+      await settled(t, ns);
+      const waiting = await readNamespace(t, ns);
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`, { spec: { approved: true } });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { waiting, approved: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/subscription to a package the catalog lacks',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-nopkg';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'nope', { name: 'no-such-package', channel: 'stable' });
+      await until(t, 'a ResolutionFailed condition', async () => ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/nope`)).status?.conditions as { type: string }[] | undefined)?.some((c) => c.type === 'ResolutionFailed') || undefined);
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/no OperatorGroup, then one',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-noog';
+      await namespace(t, ns);
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'the Subscription to be synced', subscriptionSynced(t, ns, 'alpha'));
+      await settled(t, ns);
+      const without = await readNamespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { without, with: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/two OperatorGroups in one namespace',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-twoog';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og-a', { targetNamespaces: [ns] });
+      await operatorGroup(t, ns, 'og-b', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'the Subscription to be synced', subscriptionSynced(t, ns, 'alpha'));
+      await settled(t, ns);
+      const two = await readNamespace(t, ns);
+      await must(t, 'DELETE', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups/og-b`);
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      const one = await readNamespace(t, ns);
+      await operatorGroup(t, ns, 'og-b', { targetNamespaces: [ns] });
+      await until(t, 'alpha.v2.0.0 to fail', csvPhase(t, ns, 'alpha.v2.0.0', 'Failed'));
+      await settled(t, ns);
+      return { two, one, twoAgain: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/dependency installed with its dependant',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-deps';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', startingCSV: 'beta.v0.1.0', installPlanApproval: 'Manual' });
+      await until(t, 'an InstallPlan', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval') ? true : undefined));
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/one Manual InstallPlan shared by two Subscriptions',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-shared';
+      await namespace(t, ns);
+      // Both Subscriptions exist before the OperatorGroup, so one resolution sees both.
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
+      await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', installPlanApproval: 'Automatic' });
+      await until(t, 'the Subscriptions to be synced', async () => (await subscriptionSynced(t, ns, 'alpha')()) && (await subscriptionSynced(t, ns, 'beta')()));
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      const plan = await until(t, 'a plan waiting for approval', planWaiting(t, ns, 'alpha.v2.0.0'));
+      await settled(t, ns);
+      const waiting = await readNamespace(t, ns);
+      await approve(t, ns, plan);
+      await until(t, 'both CSVs to succeed', async () => (await csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded')()) && (await csvPhase(t, ns, 'beta.v0.2.0', 'Succeeded')()));
+      await settled(t, ns);
+      return { waiting, approved: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/channel change upgrades along the new channel',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-channel';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`, { spec: { channel: 'fast' } });
+      await until(t, 'alpha.v2.1.0 to succeed', csvPhase(t, ns, 'alpha.v2.1.0', 'Succeeded'));
+      await until(t, 'alpha.v2.0.0 to go', csvGone(t, ns, 'alpha.v2.0.0'));
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/subscription to a channel or a catalog that does not exist',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-nochannel';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'nochannel', { name: 'alpha', channel: 'no-such-channel' });
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'nocatalog' }, spec: { name: 'alpha', channel: 'stable', source: 'no-such-catalog', sourceNamespace: CATALOG_NS } });
+      await until(t, 'ResolutionFailed', subscriptionCondition(t, ns, 'nochannel', 'ResolutionFailed'));
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/catalog unhealthy, then healthy',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-unhealthy';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      // A catalog of the namespace's own, at an address nothing answers on.
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'local' }, spec: { sourceType: 'grpc', address: '127.0.0.1:1', displayName: 'local' } });
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'alpha' }, spec: { name: 'alpha', channel: 'stable', source: 'local', sourceNamespace: ns } });
+      await until(t, 'CatalogSourcesUnhealthy', async () => ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`)).status?.conditions as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True') || undefined);
+      await settled(t, ns);
+      const view = (n: Awaited<ReturnType<typeof readNamespace>>, cs: Obj) => ({ ...n, subscriptions: n.subscriptions.map((x) => ({ ...x, catalogHealth: undefined })), catalogSource: { state: (cs.status?.connectionState as { lastObservedState?: string } | undefined)?.lastObservedState, address: (cs.status?.connectionState as { address?: string } | undefined)?.address } });
+      const unhealthy = view(await readNamespace(t, ns), await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`));
+      // Pointed at the address the generated CatalogSource is served on (on the real cluster, the
+      // copy whose bundles are inline; the one served as it is would need unpack Jobs).
+      const generated = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${CATALOG_NS}/catalogsources/${CATALOG}`);
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`, { spec: { address: (generated.status?.connectionState as { address: string }).address } });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { unhealthy, healthy: view(await readNamespace(t, ns), await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`)) };
+    },
+  },
+  {
+    id: 'olm/install mode the OperatorGroup does not allow, then fixed',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-mode';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'delta', { name: 'delta', channel: 'stable' });
+      await until(t, 'delta.v1.0.0 to fail', csvPhase(t, ns, 'delta.v1.0.0', 'Failed', 'UnsupportedOperatorGroup'));
+      await settled(t, ns);
+      const unsupported = await readNamespace(t, ns);
+      // A second target namespace makes the group MultiNamespace, which delta supports.
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups/og`, { spec: { targetNamespaces: [ns, 'default'] } });
+      await until(t, 'delta.v1.0.0 to succeed', csvPhase(t, ns, 'delta.v1.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { unsupported, fixed: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/OperatorCondition Upgradeable=False holds an upgrade',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-held';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual', startingCSV: 'alpha.v1.0.0' });
+      await approve(t, ns, await until(t, 'the first plan', planWaiting(t, ns, 'alpha.v1.0.0')));
+      await until(t, 'alpha.v1.0.0 to succeed', csvPhase(t, ns, 'alpha.v1.0.0', 'Succeeded'));
+      const ocPath = `/apis/operators.coreos.com/v2/namespaces/${ns}/operatorconditions/alpha.v1.0.0`;
+      await until(t, 'its OperatorCondition', async () => ((await call(t, { path: ocPath })).status === 200 ? true : undefined));
+      await must(t, 'PATCH', ocPath, { spec: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'a migration is running', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+      const next = await until(t, 'the upgrade plan', planWaiting(t, ns, 'alpha.v2.0.0'));
+      await approve(t, ns, next);
+      await until(t, 'alpha.v2.0.0 to be held', csvPhase(t, ns, 'alpha.v2.0.0', 'Pending'));
+      await settled(t, ns);
+      const held = await readNamespace(t, ns);
+      await must(t, 'PATCH', ocPath, { spec: { conditions: [{ type: 'Upgradeable', status: 'True', reason: 'Done', message: 'the migration is done', lastTransitionTime: '2026-01-01T00:01:00Z' }] } });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { held, released: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/CSV deleted under its Subscription, then uninstall leaves the CRD',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-deleted';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', startingCSV: 'beta.v0.2.0' });
+      await until(t, 'beta.v0.2.0 to succeed', csvPhase(t, ns, 'beta.v0.2.0', 'Succeeded'));
+      await settled(t, ns);
+      await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/beta.v0.2.0`);
+      await until(t, 'the CSV to go', csvGone(t, ns, 'beta.v0.2.0'));
+      await settled(t, ns);
+      const deleted = await readNamespace(t, ns);
+      for (const s of await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`)) await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${s.metadata.name}`);
+      for (const c of await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions`)) await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${c.metadata.name}`);
+      await settled(t, ns);
+      const crd = await call(t, { path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/betas.beta.example.com' });
+      return { deleted, uninstalled: await readNamespace(t, ns), crdKept: crd.status };
+    },
+  },
+  {
+    id: 'olm/scoped OperatorGroup whose service account has no rights',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-scoped';
+      await namespace(t, ns);
+      await must(t, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer' } });
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns], serviceAccountName: 'installer' });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'the InstallPlan to fail', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'Failed') ? true : undefined));
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
+    id: 'olm/AllNamespaces: copied into every namespace, disableCopiedCSVs on and off',
+    run: async (t) => {
+      const ns = 'operators';
+      await subscribe(t, ns, 'gamma', { name: 'gamma', channel: 'stable' });
+      await until(t, 'gamma.v1.0.0 to succeed', csvPhase(t, ns, 'gamma.v1.0.0', 'Succeeded'));
+      const later = 'conf-olm-later';
+      await namespace(t, later);
+      await until(t, 'a copy in a namespace made later', csvPhase(t, later, 'gamma.v1.0.0', 'Succeeded', 'Copied'));
+      await settled(t, later);
+      const copied = (await readNamespace(t, later, true)).csvs;
+      const olmConfig = async () => {
+        const c = await must(t, 'GET', '/apis/operators.coreos.com/v1/olmconfigs/cluster');
+        return { spec: c.spec, conditions: ((c.status?.conditions ?? []) as { type: string; status: string; reason: string; message: string }[]).map((x) => ({ type: x.type, status: x.status, reason: x.reason, message: x.message })) };
+      };
+      await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', { spec: { features: { disableCopiedCSVs: true } } });
+      await until(t, 'the copy to go', csvGone(t, later, 'gamma.v1.0.0'));
+      await until(t, 'DisabledCopiedCSVs', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'True') ? true : undefined));
+      const disabled = { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs };
+      await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', { spec: { features: { disableCopiedCSVs: false } } });
+      await until(t, 'the copy back', csvPhase(t, later, 'gamma.v1.0.0', 'Succeeded', 'Copied'));
+      await until(t, 'DisabledCopiedCSVs False', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'False') ? true : undefined));
+      const events = (await list(t, `/api/v1/namespaces/${ns}/events`)).filter((e) => (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0').map((e) => ({ reason: e.reason, type: e.type }));
+      return { copied, disabled, enabled: { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs }, csvEvents: [...new Set(events.map((e) => `${e.type}/${e.reason}`))].sort() };
+    },
+  },
+];
