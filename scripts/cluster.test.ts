@@ -1,6 +1,6 @@
 // `npm run cluster` end to end: the real etcd, kube-apiserver, kube-controller-manager and opm,
 // started on a temporary data folder with one catalog, then asked what the sandbox is asked:
-// /version, namespaces, the seed users' rights, OLM's CRDs, the catalog over the registry gRPC
+// /version, namespaces, the seed users' rights, OLM's CRDs, real OLM's CatalogSource and packages, the catalog over the registry gRPC
 // API; and SIGTERM must leave no process behind. Skipped when cluster/build.sh has not built the
 // programs (they take minutes to build; this test does not build them).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -83,7 +83,8 @@ else describe('npm run cluster (the real cluster)', () => {
       cluster.once('exit', (code) => (clearTimeout(timer), rej(new Error(`npm run cluster exited (${code}):\n${output}`))));
     });
     kubeconfig = /^kubeconfig: (.+)$/m.exec(output)![1]!;
-    registry = /^catalog gatekeeper-operator-product-v4\.20: (127\.0\.0\.1:\d+)$/m.exec(output)![1]!;
+    // The CatalogSource is named after the folder, made a valid name.
+    registry = /^catalog gatekeeper-operator-product-v4-20: (127\.0\.0\.1:\d+)$/m.exec(output)![1]!;
   });
 
   after(() => {
@@ -138,6 +139,14 @@ else describe('npm run cluster (the real cluster)', () => {
     assert.equal(csv.code, 0, csv.stderr);
     const sub = kubectl(join(dir, 'kubeconfig-alice'), ['get', 'subscriptions', '-n', 'team1']);
     assert.equal(sub.code, 0, sub.stderr);
+  });
+
+  test('real OLM serves the catalog: a READY CatalogSource, its packages through package-server', () => {
+    const cs = kubectl(kubeconfig, ['get', 'catalogsource', '-n', 'olm', 'gatekeeper-operator-product-v4-20', '-o', 'jsonpath={.status.connectionState.lastObservedState}']);
+    assert.equal(cs.stdout, 'READY', cs.stderr);
+    const pm = kubectl(join(dir, 'kubeconfig-bob'), ['get', 'packagemanifests', '-n', 'olm', '-o', 'name']);
+    assert.equal(pm.code, 0, pm.stderr);
+    assert.match(pm.stdout, /packagemanifest\.packages\.operators\.coreos\.com\/gatekeeper-operator-product/);
   });
 
   test('opm serves the catalog over the registry gRPC API', async () => {
