@@ -17,7 +17,11 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
   const qc = useQueryClient();
   const progress = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<SubscriptionProgress>(`/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal) });
   const stage = progress.data ? stageOf(progress.data) : undefined;
-  const done = stage?.stage === 'succeeded' || stage?.stage === 'failed';
+  // Real OLM can report the CSV Succeeded before another sync rewrites the Subscription's
+  // conditions: following stops only once they no longer say a plan is installing, or the page
+  // would keep showing "InstallPlanPending: Installing" under "Installed".
+  const installing = progress.data?.conditions.some((c) => c.type === 'InstallPlanPending' && c.status === 'True' && c.reason === 'Installing') ?? false;
+  const done = stage?.stage === 'failed' || (stage?.stage === 'succeeded' && !installing);
   const live = useLiveRefresh(key, namespace, ['subscriptions', 'installplans', 'clusterserviceversions'], !done);
   const approvePerm = usePermission(namespace, 'approveInstallPlan');
   const approve = useMutation({
