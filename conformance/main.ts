@@ -4,7 +4,7 @@
 // `N checks, D divergences (E explained)`; exits non-zero on any divergence the README's table of
 // known differences does not explain.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -101,6 +101,8 @@ async function main(): Promise<void> {
   await Promise.all([exited, sb.stop()]);
   // Its children (etcd, kube-apiserver, opm) may write a last log line while they stop.
   await new Promise((r) => setTimeout(r, 1000));
+  // With CONFORMANCE_DUMP, the real cluster's logs are kept beside the answers.
+  if (process.env.CONFORMANCE_DUMP) cpSync(join(work, 'real', 'logs'), join(process.env.CONFORMANCE_DUMP, 'real-logs'), { recursive: true });
   rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
   console.log(`${r.checks} checks, ${r.divergences} divergences (${r.explained} explained)`);
   process.exit(r.divergences > r.explained ? 1 : 0);

@@ -38,8 +38,11 @@ export function supportsTargetNamespaces(installModes: readonly InstallMode[], o
     if (t === operatorNamespace) return has('OwnNamespace') ? { ok: true, mode: 'OwnNamespace' } : unsupported('OwnNamespace InstallModeType not supported, cannot configure to watch own namespace');
     return has('SingleNamespace') ? { ok: true, mode: 'SingleNamespace' } : unsupported('SingleNamespace InstallModeType not supported, cannot configure to watch one namespace');
   }
-  if (targets.includes('')) return unsupported('operatorgroup has invalid selected namespaces, "" (all namespaces) cannot be combined with other namespaces');
+  // In OLM's order (InstallModeSet.Supports): MultiNamespace first, then each namespace in turn.
   if (!has('MultiNamespace')) return unsupported(`MultiNamespace InstallModeType not supported, cannot configure to watch ${targets.length} namespaces`);
-  if (targets.includes(operatorNamespace) && !has('OwnNamespace')) return unsupported('OwnNamespace InstallModeType not supported, cannot configure to watch own namespace');
+  for (const t of targets) {
+    if (t === operatorNamespace && !has('OwnNamespace')) return unsupported('OwnNamespace InstallModeType not supported, cannot configure to watch own namespace');
+    if (t === '') return unsupported('operatorgroup has invalid selected namespaces, NamespaceAll found when |selected namespaces| > 1');
+  }
   return { ok: true, mode: 'MultiNamespace' };
 }

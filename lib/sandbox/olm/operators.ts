@@ -165,9 +165,24 @@ export class Operators {
         ? setCondition(conditions, { type: 'MultipleOperatorGroup', status: 'True', reason: 'MultipleOperatorGroupsFound', message: 'Multiple OperatorGroup found in the same namespace' })
         : removeCondition(conditions, 'MultipleOperatorGroup');
       const same = JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) && JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
-      if (!same) this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
+      if (!same) {
+        this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
+        // A group whose status changed annotates every CSV of its namespace as its own
+        // (operatorgroup.go annotateCSVs), even while another group there makes them fail.
+        this.annotateCsvs(ns, og.metadata.name ?? '', namespaces);
+      }
       this.pruneProvidedApis(og);
       this.ensureOperatorGroupRoles(og);
+    }
+  }
+
+  private annotateCsvs(ns: string, og: string, targets: string[]): void {
+    const want = { 'olm.operatorGroup': og, 'olm.operatorNamespace': ns, 'olm.targetNamespaces': targetNamespacesAnnotation(targets) };
+    for (const csv of this.api.storeList(this.csvs, ns)) {
+      if (isCopiedCsv(csv as unknown as ClusterServiceVersion) || csv.metadata.deletionTimestamp) continue;
+      const have = csv.metadata.annotations ?? {};
+      if (Object.entries(want).every(([k, v]) => have[k] === v)) continue;
+      this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, annotations: { ...have, ...want } } });
     }
   }
 
@@ -229,9 +244,8 @@ export class Operators {
     const still = new Set(provided);
     const want = formatProvidedAPIs([...parseProvidedAPIs(have)].filter((a) => still.has(a)));
     if (have === want) return;
-    const annotations = { ...cur.metadata.annotations };
-    if (want) annotations['olm.providedAPIs'] = want;
-    else delete annotations['olm.providedAPIs'];
+    // Pruned to nothing, the annotation stays, empty, as OLM leaves it.
+    const annotations = { ...cur.metadata.annotations, 'olm.providedAPIs': want };
     this.api.updateObject(this.ogs, { ...cur, metadata: { ...cur.metadata, annotations } });
   }
 
@@ -257,9 +271,38 @@ export class Operators {
     // Resolution starts by reading the namespace's one OperatorGroup (fail-forward): with none or
     // several it stops there, writing nothing (§2, "Inferred"; resolver/fail_forward.go).
     if (this.api.storeList(this.ogs, ns).length !== 1) return;
+    // A catalog given by an address nothing answers on: OLM's resolver cannot list its bundles, and
+    // the namespace's resolution fails on it with gRPC's words for a refused connection.
+    const unreachable = subs.map((s) => {
+      const spec = s.spec as { source?: string; sourceNamespace?: string };
+      return this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
+    }).find((src) => !!src && !src.dir && !!src.address && !src.healthy && !src.connecting);
+    if (unreachable) {
+      const message = `error using catalogsource ${unreachable.namespace}/${unreachable.name}: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${unreachable.address}: connect: connection refused"`;
+      this.failResolution(ns, subs, { reason: 'ErrorPreventedResolution', message });
+      return;
+    }
     const catalogs = this.catalogs.healthy().filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
     const installedCsvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
     const installedApis = installedCsvs.flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    // An existing CSV no Subscription refers to (the one being replaced, while its replacement
+    // waits) provides the same API as one a Subscription requires: OLM's solver finds the two
+    // cannot both stay, and says so in its own words.
+    const owned = (c: KObject) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind }));
+    const referenced = new Map<string, string>();
+    for (const sub of subs) {
+      const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string };
+      for (const n of [st.currentCSV, st.installedCSV]) if (n && !referenced.has(n)) referenced.set(n, sub.metadata.name ?? '');
+    }
+    for (const orphan of installedCsvs.filter((c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp)) {
+      for (const api of owned(orphan)) {
+        const other = installedCsvs.find((c) => c !== orphan && referenced.has(c.metadata.name ?? '') && owned(c).some((a) => a.group === api.group && a.version === api.version && a.kind === api.kind));
+        if (!other) continue;
+        const [a, b, sub] = [orphan.metadata.name ?? '', other.metadata.name ?? '', referenced.get(other.metadata.name ?? '')!];
+        this.failResolution(ns, subs, { reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: @existing/${ns}//${a} and @existing/${ns}//${b} provide ${api.kind} (${api.group}/${api.version}), clusterserviceversion ${a} exists and is not referenced by a subscription, subscription ${sub} exists, subscription ${sub} requires @existing/${ns}//${b}` });
+        return;
+      }
+    }
     const work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[] = [];
     // Resolution is one problem for the whole namespace: the first Subscription (by name) that
     // cannot be satisfied fails it, and every Subscription gets that same condition.
@@ -293,11 +336,7 @@ export class Operators {
       else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
     }
     if (failure) {
-      for (const stale of subs) {
-        const sub = this.exists(this.subs, ns, stale.metadata.name ?? '') ?? stale;
-        const conditions = setCondition((sub.status as { conditions?: Cond[] } | undefined)?.conditions, { type: 'ResolutionFailed', status: 'True', ...failure });
-        if (JSON.stringify(conditions) !== JSON.stringify((sub.status as { conditions?: Cond[] } | undefined)?.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
-      }
+      this.failResolution(ns, subs, failure);
       return;
     }
     if (work.length === 0) return;
@@ -305,11 +344,22 @@ export class Operators {
     const subscribed = new Set(subs.map((s) => (s.spec as { name: string }).name));
     const deps: DependencyInstall[] = [];
     for (const { r } of work) {
-      for (const d of dependencyInstalls(r.bundle, dependencySources(catalogs), [...installedApis, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
+      // What the plan's own bundles provide needs no dependency install.
+      const planned = work.flatMap((w) => w.r.bundle.providedApis);
+      for (const d of dependencyInstalls(r.bundle, dependencySources(catalogs), [...installedApis, ...planned, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
         if (!deps.some((x) => x.bundle.name === d.bundle.name)) deps.push(d);
       }
     }
     this.createInstallPlan(ns, subs, work, deps);
+  }
+
+  /** One ResolutionFailed condition on every Subscription of the namespace (setSubsCond). */
+  private failResolution(ns: string, subs: KObject[], failure: { reason: string; message: string }): void {
+    for (const stale of subs) {
+      const sub = this.exists(this.subs, ns, stale.metadata.name ?? '') ?? stale;
+      const conditions = setCondition((sub.status as { conditions?: Cond[] } | undefined)?.conditions, { type: 'ResolutionFailed', status: 'True', ...failure });
+      if (JSON.stringify(conditions) !== JSON.stringify((sub.status as { conditions?: Cond[] } | undefined)?.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+    }
   }
 
   private createInstallPlan(ns: string, subs: KObject[], work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[], deps: DependencyInstall[] = []): void {
@@ -381,34 +431,53 @@ export class Operators {
       return;
     }
     const steps = (cur.plan ?? []).map((s) => ({ ...s, resource: { ...s.resource } }));
-    const order = (k: string) => (k === 'CustomResourceDefinition' ? 0 : k === 'ClusterServiceVersion' ? 2 : 1);
-    const startTime = now();
+    const startTime = (cur as { startTime?: string }).startTime ?? now();
+    const todo = (s: PlanStep) => s.status === 'Unknown' || s.status === 'NotPresent';
+    // Real OLM creates the CSV first and its olm operator checks it before the catalog operator
+    // has written the service accounts and roles of the same plan: every new CSV passes through
+    // Pending/RequirementsNotMet. The sandbox makes that order explicit: CRDs and CSVs first, the
+    // rest once each CSV this plan created has had its first requirement check.
+    const early = (k: string) => (k === 'CustomResourceDefinition' ? 0 : k === 'ClusterServiceVersion' ? 1 : 2);
     try {
-      for (const step of [...steps].sort((a, b) => order(a.resource.kind) - order(b.resource.kind))) {
-        const obj = JSON.parse(step.resource.manifest) as KObject;
-        const r = this.api.resources.find(step.resource.group, step.resource.version, this.pluralOf(step.resource.group, step.resource.version, step.resource.kind));
-        if (!r) {
-          step.status = 'UnsupportedResource';
-          throw new ApiStatusError(422, 'Invalid', `${step.resource.kind} is not a supported resource`);
-        }
-        obj.metadata.labels = { ...obj.metadata.labels, 'olm.managed': 'true' };
-        const found = this.exists(r, obj.metadata.namespace, obj.metadata.name ?? '');
-        if (found) {
-          step.status = 'Present';
-          if (r.kind === 'CustomResourceDefinition') this.api.updateObject(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion } } as KObject);
-        } else {
-          if (r.kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
-          if (r.kind === 'Subscription') obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
-          this.api.createObject(r, obj);
-          step.status = 'Created';
-        }
+      for (const step of steps.filter((x) => todo(x) && early(x.resource.kind) < 2).sort((a, b) => early(a.resource.kind) - early(b.resource.kind))) this.executeStep(plan, step);
+      const unchecked = steps.some((x) => {
+        if (x.resource.kind !== 'ClusterServiceVersion' || x.status !== 'Created') return false;
+        const csv = this.exists(this.csvs, plan.metadata.namespace, x.resource.name);
+        const cst = (csv?.status ?? {}) as { phase?: string; reason?: string };
+        return !!csv && (!cst.phase || (cst.phase === 'Pending' && cst.reason === 'RequirementsUnknown'));
+      });
+      if (unchecked) {
+        this.writeStatus(this.plans, plan, { ...cur, plan: steps, startTime });
+        return;
       }
+      for (const step of steps.filter(todo)) this.executeStep(plan, step);
     } catch (err) {
       const message = `error creating objects: ${(err as Error).message}`;
       this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message, startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
       return;
     }
     this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Complete', startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
+  }
+
+  /** Creates one step's object (a CRD is updated when it exists); sets the step's status. */
+  private executeStep(plan: KObject, step: PlanStep): void {
+    const obj = JSON.parse(step.resource.manifest) as KObject;
+    const r = this.api.resources.find(step.resource.group, step.resource.version, this.pluralOf(step.resource.group, step.resource.version, step.resource.kind));
+    if (!r) {
+      step.status = 'UnsupportedResource';
+      throw new ApiStatusError(422, 'Invalid', `${step.resource.kind} is not a supported resource`);
+    }
+    obj.metadata.labels = { ...obj.metadata.labels, 'olm.managed': 'true' };
+    const found = this.exists(r, obj.metadata.namespace, obj.metadata.name ?? '');
+    if (found) {
+      step.status = 'Present';
+      if (r.kind === 'CustomResourceDefinition') this.api.updateObject(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion } } as KObject);
+      return;
+    }
+    if (r.kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
+    if (r.kind === 'Subscription') obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
+    this.api.createObject(r, obj);
+    step.status = 'Created';
   }
 
   private pluralOf(group: string, version: string, kind: string): string {
@@ -508,6 +577,17 @@ export class Operators {
         this.setPhase(csv, 'Pending', 'RequirementsUnknown', 'requirements not yet checked');
         return;
       case 'Pending': {
+        // The installed version may hold its replacement back (OperatorCondition
+        // Upgradeable=False); OLM asks before it checks requirements.
+        if (spec.replaces) {
+          const old = others.find((c) => c.metadata.name === spec.replaces);
+          const oc = old ? this.exists(this.res(OLM, 'v2', 'operatorconditions'), ns, old.metadata.name ?? '') : undefined;
+          const block = oc ? upgradeBlock(oc as unknown as OperatorCondition) : { blocked: false as const };
+          if (block.blocked) {
+            this.setPhase(csv, 'Pending', 'OperatorConditionNotUpgradeable', block.message);
+            return;
+          }
+        }
         const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
         const required = [...(spec.customresourcedefinitions?.owned ?? []), ...(spec.customresourcedefinitions?.required ?? [])];
         const crdStatuses = required.map((d) => {
@@ -535,13 +615,6 @@ export class Operators {
         }
         if (spec.replaces) {
           const old = others.find((c) => c.metadata.name === spec.replaces);
-          // The installed version may hold its replacement back (OperatorCondition Upgradeable=False).
-          const oc = old ? this.exists(this.res(OLM, 'v2', 'operatorconditions'), ns, old.metadata.name ?? '') : undefined;
-          const block = oc ? upgradeBlock(oc as unknown as OperatorCondition) : { blocked: false as const };
-          if (block.blocked) {
-            this.setPhase(csv, 'Pending', 'OperatorConditionNotUpgradeable', block.message);
-            return;
-          }
           if (old && (old.status as { phase?: string } | undefined)?.phase !== 'Replacing') return;
         }
         this.setPhase(csv, 'InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install', { requirementStatus });
@@ -740,9 +813,12 @@ export class Operators {
         st.lastUpdated = now();
       }
       const entry = this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
-      const healthy = !!entry && entry.healthy;
+      const healthy = !!entry && (entry.healthy || (!entry.dir && !!entry.address));
       const relevant = this.catalogs.healthy().concat([...this.catalogs.entries.values()].filter((e) => !e.healthy)).filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace);
-      st.catalogHealth = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace }, healthy: e.healthy, lastUpdated: st.lastUpdated ?? now() })).sort((a, b) => a.catalogSourceRef.name.localeCompare(b.catalogSourceRef.name));
+      // OLM assumes a catalog given only by address is healthy (GrpcAddressRegistryReconciler
+      // has no health check): only the catalogs it serves itself can be unhealthy here.
+      const healthOf = (e: CatalogEntry) => e.healthy || (!e.dir && !!e.address);
+      st.catalogHealth = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace }, healthy: healthOf(e), lastUpdated: st.lastUpdated ?? now() })).sort((a, b) => a.catalogSourceRef.name.localeCompare(b.catalogSourceRef.name));
       st.conditions = healthy
         ? setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' })
         : setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'True', reason: 'UnhealthyCatalogSourceFound', message: `targeted catalogsource ${spec.sourceNamespace}/${spec.source} ${entry ? 'unhealthy' : 'missing'}` });

@@ -43,7 +43,7 @@ export function minKubeVersionStatus(csvName: string, minKubeVersion: string | u
 /**
  * One status per service account: NotPresent while the account is missing; otherwise Present
  * with every rule Satisfied when OLM's own roles for it are there (`rolesExist`), else
- * PresentNotSatisfied.
+ * PresentNotSatisfied; granted namespaced rules leave no entry, as in OLM.
  */
 export function permissionStatuses(perms: { namespaced: Permission[]; cluster: Permission[] }, saExists: (name: string) => boolean, rolesExist: (p: Permission, cluster: boolean) => boolean): RequirementStatus[] {
   const out = new Map<string, RequirementStatus>();
@@ -55,6 +55,10 @@ export function permissionStatuses(perms: { namespaced: Permission[]; cluster: P
         continue;
       }
       const met = rolesExist(p, scope === 'cluster');
+      // OLM's check of rules it created itself ends its loop early, before it records the account
+      // (permissionStatus, `permissionsPreviouslyCreated` ... `continue`): a service account whose
+      // namespaced rules OLM granted is not listed. Its cluster rules, read another way, are.
+      if (met && scope === 'namespaced') continue;
       for (const r of p.rules ?? []) status.dependents!.push({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'PolicyRule', status: met ? 'Satisfied' : 'NotSatisfied', message: `${scope} rule:${goJson(goRule(r))}` });
       if (!met) Object.assign(status, { status: 'PresentNotSatisfied', message: 'Policy rule not satisfied for service account' });
       out.set(p.serviceAccountName, status);
