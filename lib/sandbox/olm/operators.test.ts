@@ -250,6 +250,11 @@ describe('OLM emulation', () => {
     }, 'the new version held in Pending');
     assert.equal(st.phase, 'Pending');
     assert.equal((st as { message?: string }).message, 'operator is not upgradeable: the operator is not upgradeable: schema migration in progress');
+    // While both CSVs exist, the solver cannot keep the one no Subscription refers to (real OLM
+    // v0.38.0 wrote this on the Subscription, naming the API or the package the two share).
+    const failed = await until(async () => ((await get('subscriptions', 'held', 'ladder')).status as { conditions?: { type: string; reason: string; message: string }[] }).conditions?.find((c) => c.type === 'ResolutionFailed'), 'ResolutionFailed while both CSVs exist');
+    assert.equal(failed.reason, 'ConstraintsNotSatisfiable');
+    assert.equal(failed.message, 'constraints not satisfiable: @existing/held//ladder.v1.0.0 and @existing/held//ladder.v1.1.0 provide Ladder (ladder.example.com/v1), clusterserviceversion ladder.v1.0.0 exists and is not referenced by a subscription, subscription ladder exists, subscription ladder requires @existing/held//ladder.v1.1.0');
     await custom.patchNamespacedCustomObject({ group: OLM, version: 'v2', namespace: 'held', plural: 'operatorconditions', name: 'ladder.v1.0.0', body: { spec: { conditions: [{ type: 'Upgradeable', status: 'True', reason: 'Done', message: 'ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } } }, merge);
     await until(async () => (await phaseOf('held', 'ladder.v1.1.0'))?.phase === 'Succeeded', 'the upgrade goes on once Upgradeable');
   });
@@ -266,6 +271,34 @@ describe('OLM emulation', () => {
     assert.equal((await until(async () => ((await roles()).length === 3 ? roles() : undefined), 'three roles for the OperatorGroup')).length, 3);
     await custom.deleteNamespacedCustomObject({ group: OLM, version: 'v1', namespace: 'held', plural: 'operatorgroups', name: 'og' });
     await until(async () => (await roles()).length === 0, 'the OperatorGroup roles gone');
+  });
+
+  test('a new CSV passes Pending/RequirementsNotMet (its service account not yet made), as on a real cluster', async () => {
+    await ns('history');
+    await create('operatorgroups', 'history', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['history'] } }, 'v1');
+    await subscribe('history', 'webhook');
+    await until(async () => (await phaseOf('history', 'webhook.v1.0.0'))?.phase === 'Succeeded', 'Succeeded');
+    const st = (await get('clusterserviceversions', 'history', 'webhook.v1.0.0')).status as { conditions: { phase: string; reason: string }[]; requirementStatus: { kind: string; name: string }[] };
+    // The history real OLM v0.38.0 wrote for every fresh install (InstallWaiting comes and goes with the rollout).
+    assert.deepEqual(st.conditions.map((c) => `${c.phase}/${c.reason}`).filter((h) => h !== 'Installing/InstallWaiting'), ['Pending/RequirementsUnknown', 'Pending/RequirementsNotMet', 'InstallReady/AllRequirementsMet', 'Installing/InstallSucceeded', 'Succeeded/InstallSucceeded']);
+    // An account whose namespaced rules OLM granted is not listed, as real OLM lists them.
+    assert.deepEqual(st.requirementStatus.map((r) => `${r.kind}/${r.name}`), ['CustomResourceDefinition/webhooks.webhook.example.com']);
+  });
+
+  test('a catalog given by an address nothing answers on: healthy to the Subscription, resolution fails in gRPC\'s words', async () => {
+    await ns('dead');
+    await create('operatorgroups', 'dead', { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: ['dead'] } }, 'v1');
+    await create('catalogsources', 'dead', { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', metadata: { name: 'local' }, spec: { sourceType: 'grpc', address: '127.0.0.1:1' } });
+    await create('subscriptions', 'dead', { apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', metadata: { name: 'webhook' }, spec: { name: 'webhook', source: 'local', sourceNamespace: 'dead', channel: 'stable' } });
+    const conds = await until(async () => {
+      const c = ((await get('subscriptions', 'dead', 'webhook')).status as { conditions?: { type: string; status: string; reason: string; message: string }[] } | undefined)?.conditions;
+      return c?.some((x) => x.type === 'ResolutionFailed') ? c : undefined;
+    }, 'ResolutionFailed');
+    // Both as real OLM v0.38.0 wrote them for a namespaced CatalogSource at 127.0.0.1:1.
+    assert.deepEqual(conds.find((c) => c.type === 'CatalogSourcesUnhealthy'), { ...conds.find((c) => c.type === 'CatalogSourcesUnhealthy'), status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' });
+    const failed = conds.find((c) => c.type === 'ResolutionFailed')!;
+    assert.equal(failed.reason, 'ErrorPreventedResolution');
+    assert.equal(failed.message, 'error using catalogsource dead/local: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:1: connect: connection refused"');
   });
 
   test('Subscriptions in one namespace share one InstallPlan, with the strictest approval', async () => {
