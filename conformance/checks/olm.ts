@@ -3,6 +3,7 @@
 // (conformance/main.ts). Each returns the objects a person reads once the scenario has settled:
 // Subscription status and conditions, InstallPlans with their steps, CSV phase, reason, message,
 // conditions and requirement status, OperatorGroup status, PackageManifests, Events.
+import { DENIED_ANNOTATION } from '../../lib/server/day-two';
 import type { Check } from '../run-checks';
 import { call, type Target } from '../target';
 
@@ -230,6 +231,26 @@ export const olmChecks: Check[] = [
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
       return { waiting, approved: await readNamespace(t, ns) };
+    },
+  },
+  {
+    id: 'olm/a Manual plan denied as the console denies it, then a later plan approved',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-deny';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual', startingCSV: 'alpha.v1.0.0' });
+      const first = await until(t, 'the first plan', planWaiting(t, ns, 'alpha.v1.0.0'));
+      // OLM has no "deny": the console leaves the plan unapproved and notes who declined it.
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${first.metadata.name}`, { metadata: { annotations: { [DENIED_ANNOTATION]: JSON.stringify({ by: 'conformance' }) } } });
+      await settled(t, ns);
+      const denied = await readNamespace(t, ns);
+      await approve(t, ns, first);
+      await until(t, 'alpha.v1.0.0 to succeed', csvPhase(t, ns, 'alpha.v1.0.0', 'Succeeded'));
+      await until(t, 'the upgrade plan', planWaiting(t, ns, 'alpha.v2.0.0'));
+      await settled(t, ns);
+      return { denied, approvedLater: await readNamespace(t, ns) };
     },
   },
   {
