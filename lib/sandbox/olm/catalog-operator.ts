@@ -1,0 +1,369 @@
+// The sandbox's catalog operator (OLM's catalog-operator): resolves a namespace's Subscriptions
+// against the catalogs (§2, §3, §6.2), writes the InstallPlan, executes its steps once approved,
+// and keeps each Subscription's status in line with its plan, its catalog and what is installed.
+// The CSVs a plan creates are the OLM operator's from there on (olm-operator.ts).
+import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
+import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
+import { dependencyInstalls, satisfiesRequiredRanges, unmetDependencies, type DependencyInstall as Dep, type PackageRange } from '../../olm/resolution/dependencies';
+import type { ApiServer } from '../server/api-server';
+import { ApiStatusError } from '../server/http-util';
+import type { KObject } from '../store/types';
+import type { CatalogEntry, CatalogSources } from './catalog-sources';
+import { stepsForBundle, type PlanStep } from './install-steps';
+import { CSV_FINALIZER, OLM, OperatorBase, now, removeCondition, setCondition, type Cond } from './operator-base';
+import { dependencySources, resolveSubscription, type Resolution } from './resolver';
+
+type DependencyInstall = Dep<CatalogEntry>;
+
+const MAX_PLANS = 5;
+
+/** The `olm.package.required` ranges of the installed CSVs (from the properties OLM annotates them with). */
+function requiredRangesOf(installed: readonly KObject[]): PackageRange[] {
+  const out: PackageRange[] = [];
+  for (const csv of installed) {
+    const text = csv.metadata.annotations?.['operatorframework.io/properties'];
+    if (!text) continue;
+    try {
+      for (const p of (JSON.parse(text) as { properties?: { type: string; value: { packageName?: string; versionRange?: string } }[] }).properties ?? []) {
+        if (p.type === 'olm.package.required' && p.value.packageName && p.value.versionRange) out.push({ packageName: p.value.packageName, versionRange: p.value.versionRange });
+      }
+    } catch {
+      // an unreadable annotation constrains nothing
+    }
+  }
+  return out;
+}
+
+export class CatalogOperator extends OperatorBase {
+  /** Fault injection: the next InstallPlan to execute fails with this message. */
+  failNextInstallPlan?: string;
+
+  constructor(
+    api: ApiServer,
+    private readonly catalogs: CatalogSources,
+  ) {
+    super(api);
+  }
+
+  private get subs() {
+    return this.res(OLM, 'v1alpha1', 'subscriptions');
+  }
+  private get plans() {
+    return this.res(OLM, 'v1alpha1', 'installplans');
+  }
+
+  // ---- Catalog operator: resolution (§2, §3, §6.2) ----
+
+  resolve(ns: string): void {
+    const subs = this.api.storeList(this.subs, ns);
+    if (subs.length === 0) return;
+    // The resolution gate: a namespace whose every Subscription waits on its InstallPlan is
+    // not resolved again until that plan finishes or goes away.
+    const waiting = (s: KObject) => {
+      const st = (s.status ?? {}) as { installPlanRef?: { name?: string }; state?: string };
+      return !!st.installPlanRef?.name && st.state === 'UpgradePending';
+    };
+    if (subs.every(waiting)) return;
+    // Resolution starts by reading the namespace's one OperatorGroup (fail-forward): with none or
+    // several it stops there, writing nothing (§2, "Inferred"; resolver/fail_forward.go).
+    if (this.api.storeList(this.ogs, ns).length !== 1) return;
+    // A catalog given by an address nothing answers on: OLM's resolver cannot list its bundles, and
+    // the namespace's resolution fails on it with gRPC's words for a refused connection.
+    const unreachable = subs.map((s) => {
+      const spec = s.spec as { source?: string; sourceNamespace?: string };
+      return this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
+    }).find((src) => !!src && !src.dir && !!src.address && !src.healthy && !src.connecting);
+    if (unreachable) {
+      const message = `error using catalogsource ${unreachable.namespace}/${unreachable.name}: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${unreachable.address}: connect: connection refused"`;
+      this.failResolution(ns, subs, { reason: 'ErrorPreventedResolution', message });
+      return;
+    }
+    const catalogs = this.catalogs.healthy().filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
+    const installedCsvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
+    const installedApis = installedCsvs.flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    // An existing CSV no Subscription refers to (the one being replaced, while its replacement
+    // waits) provides the same API as one a Subscription requires: OLM's solver finds the two
+    // cannot both stay, and says so in its own words.
+    const owned = (c: KObject) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind }));
+    const referenced = new Map<string, string>();
+    for (const sub of subs) {
+      const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string };
+      for (const n of [st.currentCSV, st.installedCSV]) if (n && !referenced.has(n)) referenced.set(n, sub.metadata.name ?? '');
+    }
+    for (const orphan of installedCsvs.filter((c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp)) {
+      for (const api of owned(orphan)) {
+        const other = installedCsvs.find((c) => c !== orphan && referenced.has(c.metadata.name ?? '') && owned(c).some((a) => a.group === api.group && a.version === api.version && a.kind === api.kind));
+        if (!other) continue;
+        const [a, b, sub] = [orphan.metadata.name ?? '', other.metadata.name ?? '', referenced.get(other.metadata.name ?? '')!];
+        this.failResolution(ns, subs, { reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: @existing/${ns}//${a} and @existing/${ns}//${b} provide ${api.kind} (${api.group}/${api.version}), clusterserviceversion ${a} exists and is not referenced by a subscription, subscription ${sub} exists, subscription ${sub} requires @existing/${ns}//${b}` });
+        return;
+      }
+    }
+    const work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[] = [];
+    // Resolution is one problem for the whole namespace: the first Subscription (by name) that
+    // cannot be satisfied fails it, and every Subscription gets that same condition.
+    let failure: { reason: string; message: string } | undefined;
+    for (const sub of [...subs].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))) {
+      if (waiting(sub)) continue;
+      const spec = sub.spec as { name: string; source: string; sourceNamespace: string; channel?: string; startingCSV?: string };
+      const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string; conditions?: Cond[] };
+      const installedName = st.installedCSV ?? st.currentCSV;
+      const installed = installedName ? installedCsvs.find((c) => c.metadata.name === installedName) : undefined;
+      // A currentCSV that is not there yet is still being installed: nothing new to resolve.
+      if (st.currentCSV && !installed && (sub.status as { installPlanRef?: unknown } | undefined)?.installPlanRef) continue;
+      let r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined);
+      // The solver keeps every installed operator's package dependencies true: an upgrade that
+      // would leave another operator's required range is not taken.
+      if (r.kind === 'install' && installed && !satisfiesRequiredRanges(r.pkg.name, r.bundle.version, requiredRangesOf(installedCsvs))) r = { kind: 'none' };
+      let conditions = st.conditions;
+      if (r.kind === 'failed') {
+        failure ??= { reason: r.reason, message: r.message };
+        continue;
+      }
+      if (r.kind === 'install') {
+        const unmet = unmetDependencies(r.bundle, dependencySources(catalogs), installedApis);
+        if (unmet.length) {
+          failure ??= { reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${unmet.join(', ')}` };
+          continue;
+        }
+      }
+      conditions = removeCondition(conditions, 'ResolutionFailed');
+      if (r.kind === 'install' && r.bundle.name !== st.currentCSV) work.push({ sub: { ...sub, status: { ...(sub.status as object), conditions } }, r });
+      else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
+    }
+    if (failure) {
+      this.failResolution(ns, subs, failure);
+      return;
+    }
+    if (work.length === 0) return;
+    // Dependencies go into the same plan, with a Subscription OLM creates for each.
+    const subscribed = new Set(subs.map((s) => (s.spec as { name: string }).name));
+    const deps: DependencyInstall[] = [];
+    for (const { r } of work) {
+      // What the plan's own bundles provide needs no dependency install.
+      const planned = work.flatMap((w) => w.r.bundle.providedApis);
+      for (const d of dependencyInstalls(r.bundle, dependencySources(catalogs), [...installedApis, ...planned, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
+        if (!deps.some((x) => x.bundle.name === d.bundle.name)) deps.push(d);
+      }
+    }
+    this.createInstallPlan(ns, subs, work, deps);
+  }
+
+  /** One ResolutionFailed condition on every Subscription of the namespace (setSubsCond). */
+  private failResolution(ns: string, subs: KObject[], failure: { reason: string; message: string }): void {
+    for (const stale of subs) {
+      const sub = this.exists(this.subs, ns, stale.metadata.name ?? '') ?? stale;
+      const conditions = setCondition((sub.status as { conditions?: Cond[] } | undefined)?.conditions, { type: 'ResolutionFailed', status: 'True', ...failure });
+      if (JSON.stringify(conditions) !== JSON.stringify((sub.status as { conditions?: Cond[] } | undefined)?.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+    }
+  }
+
+  private createInstallPlan(ns: string, subs: KObject[], work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[], deps: DependencyInstall[] = []): void {
+    const manual = subs.some((s) => (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual');
+    const existing = this.api.storeList(this.plans, ns);
+    const generation = 1 + Math.max(0, ...existing.map((p) => (p.spec as { generation?: number }).generation ?? 0), ...subs.map((s) => (s.status as { installPlanGeneration?: number } | undefined)?.installPlanGeneration ?? 0));
+    const steps: PlanStep[] = [
+      ...work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace })),
+      ...deps.flatMap((d) => stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.source.name, namespace: d.source.namespace })),
+      // Each dependency gets a Subscription of its own, created when the plan runs (resolver/steps.go).
+      ...deps.map((d) => {
+        const name = `${d.pkg.name}-${d.channel}-${d.source.name}-${d.source.namespace}`;
+        const sub = { apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', metadata: { name, namespace: ns }, spec: { source: d.source.name, sourceNamespace: d.source.namespace, name: d.pkg.name, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' } };
+        return { resolving: d.bundle.name, resource: { group: OLM, version: 'v1alpha1', kind: 'Subscription', name, manifest: JSON.stringify(sub), sourceName: d.source.name, sourceNamespace: d.source.namespace }, status: 'Unknown' };
+      }),
+    ];
+    const labels: Record<string, string> = {};
+    for (const { sub } of work) labels[`operators.coreos.com/${(sub.spec as { name: string }).name}.${ns}`] = '';
+    let plan = this.api.createObject(this.plans, {
+      apiVersion: `${OLM}/v1alpha1`,
+      kind: 'InstallPlan',
+      metadata: {
+        generateName: 'install-',
+        namespace: ns,
+        labels,
+        ownerReferences: subs.map((s) => ({ apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', name: s.metadata.name ?? '', uid: s.metadata.uid ?? '', blockOwnerDeletion: false, controller: false })),
+      },
+      spec: { clusterServiceVersionNames: [...work.map((w) => w.r.bundle.name), ...deps.map((d) => d.bundle.name)], approval: manual ? 'Manual' : 'Automatic', approved: !manual, generation },
+    });
+    // Second write, as OLM does: the status with the plan.
+    plan = this.writeStatus(this.plans, plan, {
+      phase: manual ? 'RequiresApproval' : 'Installing',
+      catalogSources: [...new Set([...work.map((w) => w.r.catalog.name), ...deps.map((d) => d.source.name)])],
+      plan: steps,
+      bundleLookups: [],
+    });
+    for (const { sub, r } of work) {
+      const fresh = this.exists(this.subs, ns, sub.metadata.name ?? '') ?? sub;
+      this.writeStatus(this.subs, fresh, {
+        ...(fresh.status as object),
+        conditions: (sub.status as { conditions?: Cond[] }).conditions,
+        currentCSV: r.bundle.name,
+        installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid, resourceVersion: plan.metadata.resourceVersion },
+        installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
+        installPlanGeneration: generation,
+        state: 'UpgradePending',
+        lastUpdated: now(),
+      });
+    }
+    // At most five InstallPlans per namespace: the oldest generations go.
+    const all = this.api.storeList(this.plans, ns).sort((a, b) => ((a.spec as { generation?: number }).generation ?? 0) - ((b.spec as { generation?: number }).generation ?? 0));
+    for (const old of all.slice(0, Math.max(0, all.length - MAX_PLANS))) this.api.deleteObject(this.plans, ns, old.metadata.name ?? '');
+  }
+
+  // ---- InstallPlan execution (§3) ----
+
+  executePlans(ns: string): void {
+    for (const plan of this.api.storeList(this.plans, ns)) this.executePlan(plan);
+  }
+
+  private executePlan(plan: KObject): void {
+    const st = (plan.status ?? {}) as { phase?: string; plan?: PlanStep[]; conditions?: Cond[] };
+    const spec = plan.spec as { approved?: boolean };
+    if (st.phase === 'RequiresApproval' && spec.approved) {
+      plan = this.writeStatus(this.plans, plan, { ...st, phase: 'Installing' });
+    }
+    const cur = (plan.status ?? {}) as typeof st;
+    if (cur.phase !== 'Installing') return;
+    if (this.failNextInstallPlan) {
+      const message = this.failNextInstallPlan;
+      this.failNextInstallPlan = undefined;
+      this.writeStatus(this.plans, plan, { ...cur, phase: 'Failed', message, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      return;
+    }
+    const steps = (cur.plan ?? []).map((s) => ({ ...s, resource: { ...s.resource } }));
+    const startTime = (cur as { startTime?: string }).startTime ?? now();
+    const todo = (s: PlanStep) => s.status === 'Unknown' || s.status === 'NotPresent';
+    // Real OLM creates the CSV first and its olm operator checks it before the catalog operator
+    // has written the service accounts and roles of the same plan: every new CSV passes through
+    // Pending/RequirementsNotMet. The sandbox makes that order explicit: CRDs and CSVs first, the
+    // rest once each CSV this plan created has had its first requirement check.
+    const early = (k: string) => (k === 'CustomResourceDefinition' ? 0 : k === 'ClusterServiceVersion' ? 1 : 2);
+    try {
+      for (const step of steps.filter((x) => todo(x) && early(x.resource.kind) < 2).sort((a, b) => early(a.resource.kind) - early(b.resource.kind))) this.executeStep(plan, step);
+      const unchecked = steps.some((x) => {
+        if (x.resource.kind !== 'ClusterServiceVersion' || x.status !== 'Created') return false;
+        const csv = this.exists(this.csvs, plan.metadata.namespace, x.resource.name);
+        const cst = (csv?.status ?? {}) as { phase?: string; reason?: string };
+        return !!csv && (!cst.phase || (cst.phase === 'Pending' && cst.reason === 'RequirementsUnknown'));
+      });
+      if (unchecked) {
+        this.writeStatus(this.plans, plan, { ...cur, plan: steps, startTime });
+        return;
+      }
+      for (const step of steps.filter(todo)) this.executeStep(plan, step);
+    } catch (err) {
+      const message = `error creating objects: ${(err as Error).message}`;
+      this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message, startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      return;
+    }
+    this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Complete', startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
+  }
+
+  /** Creates one step's object (a CRD is updated when it exists); sets the step's status. */
+  private executeStep(plan: KObject, step: PlanStep): void {
+    const obj = JSON.parse(step.resource.manifest) as KObject;
+    const r = this.api.resources.find(step.resource.group, step.resource.version, this.pluralOf(step.resource.group, step.resource.version, step.resource.kind));
+    if (!r) {
+      step.status = 'UnsupportedResource';
+      throw new ApiStatusError(422, 'Invalid', `${step.resource.kind} is not a supported resource`);
+    }
+    obj.metadata.labels = { ...obj.metadata.labels, 'olm.managed': 'true' };
+    const found = this.exists(r, obj.metadata.namespace, obj.metadata.name ?? '');
+    if (found) {
+      step.status = 'Present';
+      if (r.kind === 'CustomResourceDefinition') this.api.updateObject(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion } } as KObject);
+      return;
+    }
+    if (r.kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
+    if (r.kind === 'Subscription') obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
+    this.api.createObject(r, obj);
+    step.status = 'Created';
+  }
+
+  private pluralOf(group: string, version: string, kind: string): string {
+    return this.api.resources.all().find((r) => r.group === group && r.versions.includes(version) && r.kind === kind)?.resource ?? `${kind.toLowerCase()}s`;
+  }
+
+  // ---- Subscription status (§2.1, §2.2) ----
+
+  syncSubscriptionStatus(ns: string): void {
+    for (let sub of this.api.storeList(this.subs, ns)) {
+      // OLM's adoption controller labels every Subscription with its Operator, named
+      // <package>.<namespace>, whether or not the package resolves.
+      const operatorLabel = `operators.coreos.com/${(sub.spec as { name?: string }).name}.${ns}`;
+      if ((sub.spec as { name?: string }).name && sub.metadata.labels?.[operatorLabel] === undefined) {
+        sub = this.api.updateObject(this.subs, { ...sub, metadata: { ...sub.metadata, labels: { ...sub.metadata.labels, [operatorLabel]: '' } } });
+      }
+      const spec = sub.spec as { source: string; sourceNamespace: string; startingCSV?: string };
+      const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string } & Record<string, unknown>; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
+      // A Subscription an InstallPlan created for a dependency points at that plan
+      // (ensureSubscriptionInstallPlanState).
+      const generatedBy = sub.metadata.annotations?.['olm.generated-by'];
+      const generator = generatedBy && !st.installPlanRef ? this.exists(this.plans, ns, generatedBy) : undefined;
+      if (generator) {
+        st.installPlanRef = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, namespace: ns, uid: generator.metadata.uid, resourceVersion: generator.metadata.resourceVersion };
+        st.installplan = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, uuid: generator.metadata.uid };
+        st.state = 'UpgradePending';
+        st.currentCSV = spec.startingCSV;
+        st.lastUpdated = now();
+      }
+      const entry = this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
+      const healthy = !!entry && (entry.healthy || (!entry.dir && !!entry.address));
+      const relevant = this.catalogs.healthy().concat([...this.catalogs.entries.values()].filter((e) => !e.healthy)).filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace);
+      // OLM assumes a catalog given only by address is healthy (GrpcAddressRegistryReconciler
+      // has no health check): only the catalogs it serves itself can be unhealthy here.
+      const healthOf = (e: CatalogEntry) => e.healthy || (!e.dir && !!e.address);
+      st.catalogHealth = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace }, healthy: healthOf(e), lastUpdated: st.lastUpdated ?? now() })).sort((a, b) => a.catalogSourceRef.name.localeCompare(b.catalogSourceRef.name));
+      st.conditions = healthy
+        ? setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' })
+        : setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'True', reason: 'UnhealthyCatalogSourceFound', message: `targeted catalogsource ${spec.sourceNamespace}/${spec.source} ${entry ? 'unhealthy' : 'missing'}` });
+
+      const planName = st.installPlanRef?.name;
+      const plan = planName ? this.exists(this.plans, ns, planName) : undefined;
+      const phase = (plan?.status as { phase?: string } | undefined)?.phase;
+      if (planName && !plan) {
+        if (st.state === 'UpgradePending') {
+          delete st.installPlanRef;
+          delete st.installplan;
+          delete st.currentCSV;
+          st.state = '';
+        } else st.conditions = setCondition(st.conditions, { type: 'InstallPlanMissing', status: 'True', reason: 'ReferencedInstallPlanNotFound' });
+      }
+      if (plan) {
+        st.conditions = removeCondition(st.conditions, 'InstallPlanMissing');
+        const installed = (plan.status as { conditions?: Cond[] } | undefined)?.conditions?.find((c) => c.type === 'Installed');
+        if (phase === 'Complete') {
+          st.conditions = removeCondition(removeCondition(st.conditions, 'InstallPlanPending'), 'InstallPlanFailed');
+        } else if (phase === 'Failed') {
+          st.conditions = setCondition(removeCondition(st.conditions, 'InstallPlanPending'), { type: 'InstallPlanFailed', status: 'True', reason: installed?.reason ?? 'InstallPlanFailed', message: installed?.message ?? '' });
+        } else {
+          st.conditions = setCondition(st.conditions, { type: 'InstallPlanPending', status: 'True', reason: phase || 'InstallPlanNotYetReconciled', ...(installed?.message ? { message: installed.message } : {}) });
+        }
+      }
+      // Deprecation of what is installed, from the catalog (§2.2): package, channel, bundle, roll-up.
+      const pkgModel = entry?.catalog?.packages.get((sub.spec as { name: string }).name);
+      const channel = (sub.spec as { channel?: string }).channel;
+      const depr: Cond[] = [];
+      if (pkgModel && st.installedCSV) {
+        if (pkgModel.deprecation) depr.push({ type: 'PackageDeprecated', status: 'True', message: `olm.package/${pkgModel.name}: ${pkgModel.deprecation}` });
+        const chDep = channel ? pkgModel.channels.get(channel)?.deprecation : undefined;
+        if (chDep) depr.push({ type: 'ChannelDeprecated', status: 'True', message: `olm.channel/${channel}: ${chDep}` });
+        const bDep = pkgModel.bundles.get(st.installedCSV)?.deprecation;
+        if (bDep) depr.push({ type: 'BundleDeprecated', status: 'True', message: `olm.bundle/${st.installedCSV}: ${bDep}` });
+      }
+      if (depr.length) depr.push({ type: 'Deprecated', status: 'True', message: depr.map((c) => c.message).join('; ') });
+      for (const t of ['PackageDeprecated', 'ChannelDeprecated', 'BundleDeprecated', 'Deprecated']) {
+        const c = depr.find((d) => d.type === t);
+        st.conditions = c ? setCondition(st.conditions, c) : removeCondition(st.conditions, t);
+      }
+      if (st.currentCSV) {
+        if (this.exists(this.csvs, ns, st.currentCSV)) {
+          st.state = 'AtLatestKnown';
+          st.installedCSV = st.currentCSV;
+        } else st.state = 'UpgradePending';
+      }
+      const next = { ...st, lastUpdated: JSON.stringify({ ...st, lastUpdated: undefined }) === JSON.stringify({ ...(sub.status as object), lastUpdated: undefined }) ? st.lastUpdated : now() };
+      this.writeStatus(this.subs, sub, next);
+    }
+  }
+}
