@@ -1,11 +1,13 @@
 // `npm start`: build the console when the build is missing or older than the sources, then serve
 // it. A stale build is the trap this guards against: after a `git pull`, `next start` would
 // happily serve yesterday's pages. With no cluster configured it first starts the sandbox
-// cluster (its own process) and points the console at it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// cluster (its own process) and points the console at it; a sandbox that dies is started again
+// on the same port, data file and kubeconfig (sandbox-supervisor.ts), so the console runs on.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SandboxSupervisor } from './sandbox-supervisor';
 import { planStart } from './start-options';
 
 const root = join(import.meta.dirname, '..');
@@ -34,25 +36,6 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
   --trust-proxy      believe X-Forwarded-Host/-Proto/-For: only behind a proxy you run
   Combinations that name two clusters (--sandbox with --kubeconfig, --in-cluster with either)
   are refused; --per-user-tokens works with the sandbox too (log in with .sandbox/tokens.json).`;
-
-/** Starts the sandbox in its own process and resolves once it listens. */
-function startSandbox(catalogs: string[]): Promise<{ child: ChildProcess; url: string; kubeconfig: string }> {
-  const kubeconfig = join(root, '.sandbox', 'kubeconfig');
-  const args = ['--import', 'tsx', join(root, 'lib', 'sandbox', 'main.ts'), '--port', '0', '--kubeconfig', kubeconfig, '--data', join(root, '.sandbox', 'data.jsonl')];
-  for (const c of catalogs) args.push('--catalog', c);
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const text = d.toString();
-      out += text;
-      process.stdout.write(text.replace(/^(?=.)/gm, '[sandbox] '));
-      const m = /listening on (https:\/\/[^\s]+)/.exec(out);
-      if (m) resolve({ child, url: m[1]!, kubeconfig });
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it listened`)));
-  });
-}
 
 function newestSourceMtime(): number {
   let newest = 0;
@@ -130,29 +113,36 @@ async function main(): Promise<void> {
   }
 
   const env: NodeJS.ProcessEnv = { ...process.env, ...plan.env };
-  let sandbox: ChildProcess | undefined;
+  let sandbox: SandboxSupervisor | undefined;
   if (plan.sandbox) {
-    const sb = await startSandbox(plan.catalogs);
-    sandbox = sb.child;
+    sandbox = new SandboxSupervisor({ root, kubeconfig: join(root, '.sandbox', 'kubeconfig'), dataFile: join(root, '.sandbox', 'data.jsonl'), catalogs: plan.catalogs });
+    const sb = await sandbox.start();
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
     console.log(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
+    sandbox.on('restarting', ({ how, delayMs }) => console.error(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
+    sandbox.on('listening', ({ url, restarts }) => {
+      if (restarts) console.log(`the sandbox is back at ${url} (restart ${restarts})`);
+    });
   } else {
     console.log(plan.describe);
   }
 
   const child = spawn(process.execPath, ['--import', 'tsx', serverMain, '--port', plan.env.OLM_CONSOLE_PORT!, '--host', values.host], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
+  // Ctrl-C and SIGTERM stop both; the supervisor restarts nothing once asked to stop.
   const stopAll = (sig: NodeJS.Signals) => {
     child.kill(sig);
-    sandbox?.kill(sig);
+    void sandbox?.stop(sig);
   };
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => stopAll(sig));
   child.on('exit', (code) => {
-    sandbox?.kill('SIGTERM');
+    // stop() sends the signal at once; the sandbox finishes stopping by itself.
+    void sandbox?.stop('SIGTERM');
     process.exit(code ?? 0);
   });
-  sandbox?.on('exit', (code) => {
-    if (child.exitCode === null) {
-      console.error(`the sandbox stopped (${code}); stopping the console`);
+  // Given up on (crashing again and again) or stopped on purpose: the console stops too.
+  sandbox?.on('stopped', ({ reason }) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      console.error(`${reason}; stopping the console`);
       child.kill('SIGTERM');
     }
   });

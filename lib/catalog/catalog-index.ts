@@ -1,6 +1,7 @@
 // The console's catalog index: one entry per CatalogSource, read from its registry gRPC API
 // (ListBundles gives the whole graph), shared by every user and served to a person only for the
 // catalogs whose namespace they may list PackageManifests in (SelfSubjectAccessReview).
+import { status } from '@grpc/grpc-js';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import type { Catalog } from '../olm/fbc/catalog';
@@ -13,27 +14,28 @@ import { csvOfBundle, type CsvLike } from '../olm/resources/csv-description';
 import { summarizeManifest, summarizePackage, summaryHead, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
 import { catalogBytes, catalogPackages, catalogReadDuration, catalogReads } from '../observability/metrics';
+import { logger } from '../observability/logger';
+import { bundleMessageChars, parseCsvCapped, slimListedBundle } from './bundle-caps';
 import { keepHeadMetadataOnly } from './head-metadata';
-import { RegistryClient } from './registry-client';
-import { RegistryRoutes, type RegistryRoute } from './registry-route';
+import { MAX_REGISTRY_MESSAGE_BYTES, RegistryClient, RegistryError } from './registry-client';
+import { identityOf, RegistryRoutes, type RegistryRoute } from './registry-route';
 
 const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
 // for hundreds of megabytes); background re-reads are spaced so they take at most ~2.5% of it.
 const REREAD_COST_SHARE = 40;
-/** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
-/** About how many bytes a ListBundles answer was: its text fields (the bulk of it). */
-function messageBytes(bundles: { csvJson?: string; object?: string[]; properties?: { value?: string }[] }[]): number {
-  let n = 0;
-  for (const b of bundles) {
-    n += b.csvJson?.length ?? 0;
-    for (const o of b.object ?? []) n += o.length;
-    for (const p of b.properties ?? []) n += p.value?.length ?? 0;
-  }
-  return n;
-}
+/**
+ * After a failed read, how long before the same person's requests read that catalog again:
+ * 5 s, doubling with each failure in a row, at most 5 minutes. A failed read is not free (a
+ * registry that accepts connections and then fails a 10 MB message costs what a good read does,
+ * 25 times a request served from the index), and until the pause is over the last good index,
+ * or packageserver's PackageManifests, are served. New content (the CatalogSource's
+ * connection, pod or image poll changes) is read at once, pause or not.
+ */
+export const FAILED_READ_BACKOFF = { firstMs: 5_000, maxMs: 5 * 60_000 };
 
+/** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
 export const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
 
 export type IndexedCatalog = CatalogInfo;
@@ -45,12 +47,28 @@ interface Entry {
   /** How the last read reached the registry. */
   route?: RegistryRoute;
   version: string;
+  /** When `catalog` was read; without one, when the last read ended. */
   fetchedAt: number;
   /** How long this read counts as fresh: a minute, longer for catalogs that are slow to read. */
   freshForMs: number;
   catalog?: Catalog;
   summaries: PackageSummary[];
+  /** Why the last read failed; with `catalog`, what is served is the read of `fetchedAt`. */
   problem?: string;
+}
+
+/** A person's failed reads of one catalog in a row, and when they may read it again. */
+interface Backoff {
+  version: string;
+  failures: number;
+  retryAt: number;
+  /** The packages packageserver listed for this person meanwhile (kept until `retryAt`). */
+  manifests?: PackageSummary[];
+}
+
+/** What a stale entry's problem says: which read is served, and why there is no newer one. */
+function staleProblem(e: Entry): string {
+  return `the last read of its registry failed, so the packages read at ${new Date(e.fetchedAt).toISOString()} are shown: ${e.problem}`;
 }
 
 export interface PackageRef {
@@ -70,26 +88,59 @@ export interface IconBytes {
 }
 
 const MAX_CACHED_CSVS = 300;
+/**
+ * And at most this many characters of them: descriptions are capped (bundle-caps.ts), but a CSV
+ * also carries its icon, examples and CRD descriptions. The largest CSV in ../shared/catalogs is
+ * 0.5 MB, most are under 50 KB.
+ */
+const MAX_CACHED_CSV_CHARS = 64 * 1024 * 1024;
+
+export interface CatalogIndexOptions {
+  /** The largest registry message accepted (tests lower it). */
+  maxMessageBytes?: number;
+}
 
 /** One per console process: catalog content is the same for everyone. */
 export class CatalogIndex {
   private readonly entries = new Map<string, Entry>();
 
-  /** For readiness: the catalogs read, and those whose last read failed with nothing to serve. */
-  health(): { catalogs: number; unusable: { catalog: string; problem: string }[] } {
-    const unusable = [...this.entries.values()].filter((e) => e.problem && !e.catalog).map((e) => ({ catalog: e.key, problem: e.problem! }));
-    return { catalogs: this.entries.size, unusable };
+  /**
+   * For readiness: the catalogs read; those whose last read failed with nothing to serve
+   * (unusable); and those served from an earlier read because the last one failed (stale, with
+   * the time of the read served).
+   */
+  health(): { catalogs: number; unusable: { catalog: string; problem: string }[]; stale: { catalog: string; problem: string; since: string }[] } {
+    const failed = [...this.entries.values()].filter((e) => e.problem);
+    return {
+      catalogs: this.entries.size,
+      unusable: failed.filter((e) => !e.catalog).map((e) => ({ catalog: e.key, problem: e.problem! })),
+      stale: failed.filter((e) => e.catalog).map((e) => ({ catalog: e.key, problem: e.problem!, since: new Date(e.fetchedAt).toISOString() })),
+    };
   }
   private readonly inflight = new Map<string, Promise<Entry>>();
+  /** Per catalog and person (`key|identity`): a failed read may have failed for that person only. */
+  private readonly backoffs = new Map<string, Backoff>();
   // Full CSVs (GetBundle) and icons are fetched on demand and kept, bounded: they are what a
   // details page and the tiles need, and the registry serves them one bundle at a time.
   private readonly csvs = new Map<string, Record<string, unknown> | null>();
+  private readonly csvChars = new Map<string, number>();
+  private csvCharsTotal = 0;
   private readonly icons = new Map<string, IconBytes | null>();
 
   private readonly routes: RegistryRoutes;
+  private readonly maxMessageBytes: number;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    opts: CatalogIndexOptions = {},
+  ) {
     this.routes = new RegistryRoutes(now);
+    this.maxMessageBytes = opts.maxMessageBytes ?? MAX_REGISTRY_MESSAGE_BYTES;
+  }
+
+  /** Whether a read of the catalog `namespace/name` is under way. */
+  reading(key: string): boolean {
+    return this.inflight.has(key);
   }
 
   /** The way to this catalog's registry for this person, or why there is none. */
@@ -102,22 +153,44 @@ export class CatalogIndex {
    * connection to its registry, which changes when OLM rolls a new catalog pod): a new version
    * is read at once; within a version, content older than a minute (40 times the read's own
    * duration, for catalogs slower to read than 1.5 s) is served while a re-read runs in the
-   * background, so no request waits on a big catalog twice.
+   * background, so no request waits on a big catalog twice. After a failed read, the same
+   * person's requests do not read again until their backoff is over (FAILED_READ_BACKOFF); the
+   * last good content, if any, is served meanwhile, marked with the problem.
    */
-  private async read(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>): Promise<Entry> {
+  private async read(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>, who: string): Promise<Entry> {
     const cached = this.entries.get(key);
     const same = cached && cached.address === address && cached.version === version;
-    // A failed read is not kept as fresh: it may have failed for this person only (a port-forward
-    // they may not open), and the next person may get through.
     if (same && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) return cached;
+    // A failed read is not kept as fresh for everyone: it may have failed for this person only (a
+    // port-forward they may not open), and the next person may get through. The person it
+    // failed for waits out their backoff.
+    if (same && cached.problem && this.activeBackoff(key, who, version)) return cached;
     if (same && cached.catalog) {
-      void this.fetch(key, address, version, ref, route).catch(() => undefined);
+      void this.fetch(key, address, version, ref, route, who).catch(() => undefined);
       return cached;
     }
-    return this.fetch(key, address, version, ref, route);
+    return this.fetch(key, address, version, ref, route, who);
   }
 
-  private fetch(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>): Promise<Entry> {
+  /** This person's backoff for this catalog's content, while it lasts. */
+  private activeBackoff(key: string, who: string, version: string): Backoff | undefined {
+    const b = this.backoffs.get(`${key}|${who}`);
+    return b && b.version === version && this.now() < b.retryAt ? b : undefined;
+  }
+
+  private failed(key: string, who: string, version: string): void {
+    const bk = `${key}|${who}`;
+    const prev = this.backoffs.get(bk);
+    const failures = prev && prev.version === version ? prev.failures + 1 : 1;
+    const pause = Math.min(FAILED_READ_BACKOFF.firstMs * 2 ** (failures - 1), FAILED_READ_BACKOFF.maxMs);
+    this.backoffs.set(bk, { version, failures, retryAt: this.now() + pause });
+  }
+
+  private forgetBackoffs(key: string): void {
+    for (const bk of this.backoffs.keys()) if (bk.startsWith(`${key}|`)) this.backoffs.delete(bk);
+  }
+
+  private fetch(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>, who: string): Promise<Entry> {
     const pending = this.inflight.get(key);
     if (pending) return pending;
     const job = (async () => {
@@ -125,10 +198,16 @@ export class CatalogIndex {
       const started = performance.now();
       try {
         const way = await route();
-        client = new RegistryClient(way.dial, 20_000);
+        client = new RegistryClient(way.dial, 20_000, this.maxMessageBytes);
         const names = await client.listPackages();
         const packages = await Promise.all(names.map((n) => client!.getPackage(n)));
-        const bundles = await client.listBundles();
+        // Each message is slimmed as it arrives: its manifests (a catalog of inline bundles sends
+        // every CSV and CRD, tens of megabytes) are never all held at once.
+        let bytes = 0;
+        const bundles = await client.listBundles((b) => {
+          bytes += bundleMessageChars(b);
+          return slimListedBundle(b);
+        });
         keepHeadMetadataOnly(packages, bundles);
         const catalog = catalogFromRegistry(packages, bundles);
         const heads = await this.headCsvs(client, way.dial, catalog);
@@ -137,15 +216,17 @@ export class CatalogIndex {
         catalogReads.inc({ catalog: key, outcome: 'ok' });
         catalogReadDuration.observe({ catalog: key }, (performance.now() - started) / 1000);
         catalogPackages.set({ catalog: key }, catalog.packages.size);
-        catalogBytes.set({ catalog: key }, messageBytes(bundles));
+        catalogBytes.set({ catalog: key }, bytes);
         const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), freshForMs, catalog, summaries };
         this.entries.set(key, entry);
+        this.forgetBackoffs(key);
         return entry;
       } catch (err) {
         catalogReads.inc({ catalog: key, outcome: 'failed' });
-        // Keep what was read before, and say why it is not fresh.
+        this.failed(key, who, version);
+        // Keep what was read before (and when), and say why it is not fresh.
         const cached = this.entries.get(key);
-        const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: this.now(), freshForMs: FRESH_MS, catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
+        const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: cached?.catalog ? cached.fetchedAt : this.now(), freshForMs: FRESH_MS, catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
         this.entries.set(key, entry);
         return entry;
       } finally {
@@ -160,7 +241,9 @@ export class CatalogIndex {
   /**
    * The CSVs of the tiles' heads that ListBundles did not carry (a bundle whose CSV is only in
    * `olm.bundle.object`, which the registry strips from properties), one GetBundleForChannel
-   * each, a few at a time; kept as the full CSVs the details pages ask for next.
+   * each, a few at a time; kept as the full CSVs the details pages ask for next. One head that
+   * cannot be had (over the message limit, not JSON, not found) leaves its tile described from
+   * the package alone; the registry failing altogether fails the read.
    */
   private async headCsvs(client: RegistryClient, dial: string, catalog: Catalog): Promise<Map<string, CsvLike>> {
     const missing: { pkg: string; channel: string; csvName: string }[] = [];
@@ -173,11 +256,18 @@ export class CatalogIndex {
     const worker = async () => {
       while (next < missing.length) {
         const m = missing[next++]!;
-        const b = await client.getBundleForChannel(m.pkg, m.channel);
-        if (!b.csvJson) continue;
-        const csv = JSON.parse(b.csvJson) as Record<string, unknown>;
-        this.remember(this.csvs, `${dial}|${m.pkg}|${m.channel}|${m.csvName}`, csv);
-        out.set(m.pkg, csv as CsvLike);
+        let b;
+        try {
+          b = await client.getBundleForChannel(m.pkg, m.channel);
+        } catch (err) {
+          if (!(err instanceof RegistryError) || !ONE_BUNDLE_FAILURES.has(err.code)) throw err;
+          logger().warn({ registry: dial, package: m.pkg, channel: m.channel, err: err.message }, 'catalog index: a channel head could not be read; its tile is described from the package');
+          continue;
+        }
+        const parsed = b.csvJson ? parseCsvCapped(b.csvJson) : undefined;
+        if (!parsed) continue;
+        this.rememberCsv(`${dial}|${m.pkg}|${m.channel}|${m.csvName}`, parsed.csv, parsed.chars);
+        out.set(m.pkg, parsed.csv as CsvLike);
       }
     };
     await Promise.all(Array.from({ length: Math.min(8, missing.length) }, worker));
@@ -188,7 +278,10 @@ export class CatalogIndex {
   private forget(present: ReadonlySet<string>, covered: 'all' | ReadonlySet<string>): void {
     for (const key of this.entries.keys()) {
       const ns = key.slice(0, key.indexOf('/'));
-      if ((covered === 'all' || covered.has(ns)) && !present.has(key)) this.entries.delete(key);
+      if ((covered === 'all' || covered.has(ns)) && !present.has(key)) {
+        this.entries.delete(key);
+        this.forgetBackoffs(key);
+      }
     }
   }
 
@@ -209,7 +302,7 @@ export class CatalogIndex {
       const displayName = cs.spec.displayName || ref.catalog;
       const address = cs.status?.connectionState?.address || cs.spec.address || '';
       const ready = cs.status?.connectionState?.lastObservedState === 'READY';
-      const entry = ready && address ? await this.read(key, address, contentVersion(cs), { name: ref.catalog, namespace: ref.namespace, displayName }, this.routeFor(client, cs)) : this.entries.get(key);
+      const entry = ready && address ? await this.read(key, address, contentVersion(cs), { name: ref.catalog, namespace: ref.namespace, displayName }, this.routeFor(client, cs), identityOf(client)) : this.entries.get(key);
       if (entry?.catalog) {
         const pkg = entry.catalog.packages.get(ref.package);
         if (!pkg) return undefined;
@@ -244,16 +337,35 @@ export class CatalogIndex {
     return value;
   }
 
-  /** The bundle's whole CSV (GetBundle gives csvJson; ListBundles leaves it out), or undefined. */
+  /** Keeps a CSV (capped already) of about `chars` characters; the oldest go past either bound. */
+  private rememberCsv(key: string, csv: Record<string, unknown> | null, chars: number): Record<string, unknown> | null {
+    this.csvCharsTotal -= this.csvChars.get(key) ?? 0;
+    this.csvs.delete(key);
+    this.csvs.set(key, csv);
+    this.csvChars.set(key, chars);
+    this.csvCharsTotal += chars;
+    while (this.csvs.size > 1 && (this.csvs.size > MAX_CACHED_CSVS || this.csvCharsTotal > MAX_CACHED_CSV_CHARS)) {
+      const oldest = this.csvs.keys().next().value!;
+      this.csvs.delete(oldest);
+      this.csvCharsTotal -= this.csvChars.get(oldest) ?? 0;
+      this.csvChars.delete(oldest);
+    }
+    return csv;
+  }
+
+  /**
+   * The bundle's whole CSV (GetBundle gives csvJson; ListBundles leaves it out), its
+   * descriptions capped (bundle-caps.ts), or undefined.
+   */
   async fullCsv(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown> | undefined> {
     const key = `${address}|${pkg}|${channel}|${csvName}`;
     if (this.csvs.has(key)) return this.csvs.get(key) ?? undefined;
     if (!address) return undefined;
-    const client = new RegistryClient(address, 10_000);
+    const client = new RegistryClient(address, 10_000, this.maxMessageBytes);
     try {
       const b = await client.getBundle(pkg, channel, csvName);
-      const csv = b.csvJson ? (JSON.parse(b.csvJson) as Record<string, unknown>) : null;
-      return this.remember(this.csvs, key, csv) ?? undefined;
+      const parsed = b.csvJson ? parseCsvCapped(b.csvJson) : undefined;
+      return this.rememberCsv(key, parsed?.csv ?? null, parsed?.chars ?? 0) ?? undefined;
     } catch {
       // The list's metadata still describes the version; a failed fetch is not remembered.
       return undefined;
@@ -274,7 +386,7 @@ export class CatalogIndex {
     if (this.icons.has(key)) return this.icons.get(key) ?? undefined;
     if (pkg.icon) return this.remember<IconBytes | null>(this.icons, key, { data: Buffer.from(pkg.icon.base64data, 'base64'), mediatype: pkg.icon.mediatype }) ?? undefined;
     if (!address) return undefined;
-    const registry = new RegistryClient(address, 10_000);
+    const registry = new RegistryClient(address, 10_000, this.maxMessageBytes);
     try {
       const channel = pkg.defaultChannel ?? [...pkg.channels.keys()][0] ?? '';
       const b = await registry.getBundleForChannel(pkg.name, channel);
@@ -308,6 +420,7 @@ export class CatalogIndex {
     const allowed = new Map<string, boolean>();
     const stamps: string[] = [];
     let cacheable = true;
+    const who = identityOf(client);
     for (const cs of sources) {
       const ns = cs.metadata?.namespace ?? '';
       const name = cs.metadata?.name ?? '';
@@ -321,20 +434,23 @@ export class CatalogIndex {
         stamps.push(`${ns}/${name}:${state}`);
         continue;
       }
-      const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName }, this.routeFor(client, cs));
+      const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName }, this.routeFor(client, cs), who);
       if (!entry.catalog) {
         // The registry could not be read (for this person): packageserver still lists the
-        // packages, without their edges.
-        const pms = await catalogManifests(client, ns, name);
-        if (pms.length > 0) {
-          const summaries = pms.map((pm) => summarizeManifest(pm));
+        // packages, without their edges. Within the person's backoff the list is kept with it:
+        // a catalog's PackageManifests can weigh as much as its registry read.
+        const backoff = this.activeBackoff(`${ns}/${name}`, who, contentVersion(cs));
+        const summaries = backoff?.manifests ?? (await catalogManifests(client, ns, name)).map((pm) => summarizeManifest(pm));
+        if (backoff) backoff.manifests = summaries;
+        if (summaries.length > 0) {
           catalogs.push({ ...base, source: 'packagemanifests', problem: `read through PackageManifests, without upgrade edges: ${entry.problem ?? 'the registry could not be read'}`, packages: summaries.length });
           cacheable = false;
           packages.push(...summaries);
           continue;
         }
       }
-      catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...(entry.problem ? { problem: entry.problem } : {}), packages: entry.summaries.length });
+      const stale = entry.catalog && entry.problem ? { problem: staleProblem(entry), staleSince: new Date(entry.fetchedAt).toISOString() } : entry.problem ? { problem: entry.problem } : {};
+      catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...stale, packages: entry.summaries.length });
       stamps.push(`${ns}/${name}:${entry.fetchedAt}:${entry.problem ?? ''}:${base.displayName}`);
       packages.push(...entry.summaries);
     }
@@ -366,7 +482,7 @@ export class CatalogIndex {
         const first = pms[0]!.status;
         const base = { name: first.catalogSource, namespace: first.catalogSourceNamespace, displayName: first.catalogSourceDisplayName || first.catalogSource, publisher: first.catalogSourcePublisher ?? '', state: 'READY' };
         const cached = this.entries.get(key);
-        if (cached?.catalog && this.now() - cached.fetchedAt < cached.freshForMs) {
+        if (cached?.catalog && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) {
           catalogs.push({ ...base, source: 'registry', packages: cached.summaries.length });
           stamps.push(`${key}:${cached.fetchedAt}`);
           packages.push(...cached.summaries);
@@ -427,6 +543,13 @@ async function mayListPackages(client: KubeClient, namespace: string): Promise<b
   });
   return r.status?.allowed === true;
 }
+
+/**
+ * Failures of one GetBundleForChannel that say nothing about the rest of the catalog: the bundle
+ * is over the message limit (RESOURCE_EXHAUSTED), or the registry could not make it (UNKNOWN,
+ * INTERNAL: not found, no single head, a broken CSV).
+ */
+const ONE_BUNDLE_FAILURES = new Set<number>([status.RESOURCE_EXHAUSTED, status.UNKNOWN, status.INTERNAL]);
 
 const GLOBAL_KEY = Symbol.for('olm-console.catalog-index');
 

@@ -1,6 +1,6 @@
 // A client of the operator-registry gRPC API (../shared/registry-api.md), as the console uses it
-// to read a catalog's whole graph in one ListBundles stream. Every call has a deadline; errors
-// say which catalog address failed and why.
+// to read a catalog's whole graph in one ListBundles stream. Every call has a deadline and a
+// deliberate message size limit; errors say which catalog address failed and why.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -14,6 +14,21 @@ export type RegistryGvk = GvkMessage;
 export type RegistryBundle = BundleMessage;
 export type RegistryPackage = PackageMessage;
 export type RegistryChannelEntry = ChannelEntryMessage;
+
+/**
+ * The largest single message the console takes from a registry, in bytes. grpc-js refuses
+ * anything over 4 MB unless told otherwise, and ListBundles sends each (bundle, channel) pair as
+ * one message: a bundle without an image (catalogs that inline their bundles, as `opm` serves
+ * them and `npm run cluster` writes them) carries its CSV twice (`csvJson` and `object`) and every
+ * other manifest, so one bundle with a 5 MB description made its whole catalog unreadable
+ * (issue 19). The largest bundle in ../shared/catalogs, inlined, is 1.2 MB (okderators'
+ * gitops-operator); 16 MiB is thirteen times that: a CSV at etcd's 1.5 MiB object limit twice
+ * and a dozen megabytes of CRDs besides. The limit bounds what one message costs while it is
+ * decoded (its buffer and its strings, two to three times its size, one message at a time per
+ * read); what the index keeps of it is capped separately (bundle-caps.ts). A bundle over it still
+ * fails the stream it is in (gRPC cannot skip a message), and the error says so.
+ */
+export const MAX_REGISTRY_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export class RegistryError extends Error {
   constructor(
@@ -50,12 +65,14 @@ export class RegistryClient {
   constructor(
     readonly address: string,
     private readonly timeoutMs = 30_000,
+    private readonly maxMessageBytes = MAX_REGISTRY_MESSAGE_BYTES,
   ) {
     const s = load();
     const creds = grpc.credentials.createInsecure();
-    this.registry = new s.Registry(address, creds);
-    this.experimental = new s.Experimental(address, creds);
-    this.health = new s.Health(address, creds);
+    const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes };
+    this.registry = new s.Registry(address, creds, options);
+    this.experimental = new s.Experimental(address, creds, options);
+    this.health = new s.Health(address, creds, options);
   }
 
   close(): void {
@@ -65,7 +82,12 @@ export class RegistryClient {
   }
 
   private wrap(method: string, err: grpc.ServiceError): RegistryError {
-    return new RegistryError(this.address, err.code, `catalog registry at ${this.address}: ${method} failed: ${err.details || err.message}`);
+    const why = err.details || err.message;
+    if (err.code === grpc.status.RESOURCE_EXHAUSTED && /larger than/i.test(why)) {
+      const mib = Math.round((this.maxMessageBytes / (1024 * 1024)) * 10) / 10;
+      return new RegistryError(this.address, err.code, `catalog registry at ${this.address}: ${method} failed: a bundle's message is larger than the ${mib} MiB the console accepts from a registry (${why})`);
+    }
+    return new RegistryError(this.address, err.code, `catalog registry at ${this.address}: ${method} failed: ${why}`);
   }
 
   private unary<T>(client: grpc.Client, method: string, req: unknown): Promise<T> {
@@ -74,11 +96,12 @@ export class RegistryClient {
     });
   }
 
-  private stream<T>(client: grpc.Client, method: string, req: unknown): Promise<T[]> {
+  /** `each` turns every message into what is kept, as it arrives (by default, the message). */
+  private stream<T>(client: grpc.Client, method: string, req: unknown, each: (m: T) => T = (m) => m): Promise<T[]> {
     return new Promise((resolve, reject) => {
       const out: T[] = [];
       const call = (client as unknown as Callable)[method]!(req, { deadline: Date.now() + this.timeoutMs }) as grpc.ClientReadableStream<T>;
-      call.on('data', (m: T) => out.push(m));
+      call.on('data', (m: T) => out.push(each(m)));
       call.on('error', (err: grpc.ServiceError) => reject(this.wrap(method, err)));
       call.on('end', () => resolve(out));
     });
@@ -111,8 +134,12 @@ export class RegistryClient {
   getDefaultBundleThatProvides(gvk: Omit<RegistryGvk, 'plural'>): Promise<RegistryBundle> {
     return this.unary(this.registry, 'GetDefaultBundleThatProvides', gvk);
   }
-  listBundles(): Promise<RegistryBundle[]> {
-    return this.stream(this.registry, 'ListBundles', {});
+  /**
+   * Every (bundle, channel) pair. `each` turns each message into what is kept as it arrives, so a
+   * big catalog's manifests need not all be held until the stream ends.
+   */
+  listBundles(each?: (b: RegistryBundle) => RegistryBundle): Promise<RegistryBundle[]> {
+    return this.stream(this.registry, 'ListBundles', {}, each);
   }
   listPackageCustomSchemas(packageName: string, schema: string): Promise<unknown[]> {
     return this.stream(this.experimental, 'ExperimentalListPackageCustomSchemas', { packageName, schema });

@@ -50,7 +50,7 @@ export function reachable(address: string, ms = 1_500): Promise<boolean> {
 }
 
 /** Tells identities apart without keeping their secrets. */
-function identityOf(client: KubeClient): string {
+export function identityOf(client: KubeClient): string {
   const kc = client.kubeConfig;
   return createHash('sha256').update(JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()])).digest('hex').slice(0, 16);
 }

@@ -48,6 +48,11 @@ export interface CatalogInfo {
   source?: 'registry' | 'packagemanifests';
   /** Why the content could not be read. */
   problem?: string;
+  /**
+   * When the content shown was read, if the latest read of the registry failed and an earlier
+   * read is served (ISO time); `problem` says why.
+   */
+  staleSince?: string;
   packages: number;
 }
 
