@@ -2,7 +2,9 @@
 // KubeConfig (and so one identity). Errors are KubeErrors carrying the API server's reason.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type ResourceType } from '../olm/resources/common';
+import { isKubeError } from './errors';
 import { kubeRequest, kubeRequestBytes, type Query } from './http';
+import { isObjectWeSent, type RetryMode } from './retry';
 
 export type { ResourceType };
 
@@ -88,22 +90,57 @@ export class KubeClient {
     return { items, metadata: { resourceVersion } };
   }
 
-  create<T extends object>(t: ResourceType, obj: T, opts: { namespace?: string; dryRun?: boolean } = {}): Promise<T> {
+  /**
+   * Creates an object. Sent again after transient failures when that cannot make a second
+   * object (retry.ts): a fixed name, a review, a dry run. When an earlier attempt got no clear
+   * answer and the retry is refused as AlreadyExists, the object there is read and returned if
+   * it is the one we sent (our earlier attempt made it); otherwise the 409 is passed on.
+   */
+  async create<T extends object>(t: ResourceType, obj: T, opts: { namespace?: string; dryRun?: boolean } = {}): Promise<T> {
     const meta = (obj as AnyObject).metadata;
     const namespace = opts.namespace ?? meta?.namespace;
     const body = { apiVersion: apiVersionOf(t), kind: t.kind, ...obj };
-    return kubeRequest<T>(this.kubeConfig, {
-      method: 'POST', path: resourcePath(t, namespace), body, query: { dryRun: opts.dryRun ? 'All' : undefined },
-      what: `create ${t.kind} ${meta?.name ?? meta?.generateName ?? ''}`.trim(),
-    });
+    // Reviews (SelfSubjectAccessReview…) and dry runs store nothing; generateName could make two.
+    const retry: RetryMode = opts.dryRun || t.plural.endsWith('reviews') ? 'idempotent' : meta?.name ? 'create' : 'unsafe';
+    try {
+      return await kubeRequest<T>(this.kubeConfig, {
+        method: 'POST', path: resourcePath(t, namespace), body, query: { dryRun: opts.dryRun ? 'All' : undefined }, retry,
+        what: `create ${t.kind} ${meta?.name ?? meta?.generateName ?? ''}`.trim(),
+      });
+    } catch (err) {
+      if (retry !== 'create' || !isKubeError(err, 409) || err.reason !== 'AlreadyExists' || !err.earlierAttemptUncertain) throw err;
+      let found: T;
+      try {
+        found = await this.get<T>(t, meta!.name!, namespace);
+      } catch (getErr) {
+        err.message = `${err.message} (an earlier attempt of this create got no clear answer, and reading the object to tell whether it made it failed: ${(getErr as Error).message})`;
+        throw err;
+      }
+      if (isObjectWeSent(body, found)) return found;
+      err.message = `${err.message} (an earlier attempt of this create got no clear answer; the object there is not the one sent)`;
+      throw err;
+    }
   }
 
-  replace<T extends object>(t: ResourceType, obj: T, subresource?: string): Promise<T> {
+  /**
+   * Updates an object at the resourceVersion it carries. Sent again after transient failures (a
+   * second copy can never apply twice: it gets 409 Conflict). When that 409 follows an attempt
+   * that got no clear answer, the object is read: if it now holds what we sent, our earlier
+   * attempt was applied and the update is done; otherwise the conflict is passed on.
+   */
+  async replace<T extends object>(t: ResourceType, obj: T, subresource?: string): Promise<T> {
     const meta = (obj as AnyObject).metadata;
     const name = meta?.name ?? '';
-    return kubeRequest<T>(this.kubeConfig, {
-      method: 'PUT', path: resourcePath(t, meta?.namespace, name, subresource), body: obj, what: `update ${t.kind} ${name}`,
-    });
+    try {
+      return await kubeRequest<T>(this.kubeConfig, {
+        method: 'PUT', path: resourcePath(t, meta?.namespace, name, subresource), body: obj, what: `update ${t.kind} ${name}`,
+      });
+    } catch (err) {
+      if (subresource || !isKubeError(err, 409) || err.reason !== 'Conflict' || !err.earlierAttemptUncertain) throw err;
+      const found = await this.get<T>(t, name, meta?.namespace).catch(() => undefined);
+      if (found && isObjectWeSent(obj, found)) return found;
+      throw err;
+    }
   }
 
   patch<T extends object>(t: ResourceType, name: string, patch: unknown, opts: { namespace?: string; type?: PatchType; subresource?: string } = {}): Promise<T> {
@@ -114,12 +151,18 @@ export class KubeClient {
     });
   }
 
-  delete(t: ResourceType, name: string, opts: { namespace?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string } = {}): Promise<unknown> {
+  /** Deletes an object; a 404 after an attempt that got no clear answer means that attempt deleted it. */
+  async delete(t: ResourceType, name: string, opts: { namespace?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string } = {}): Promise<unknown> {
     const body = {
       kind: 'DeleteOptions', apiVersion: 'v1',
       ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
       ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}),
     };
-    return kubeRequest(this.kubeConfig, { method: 'DELETE', path: resourcePath(t, opts.namespace, name), body, what: `delete ${t.kind} ${name}` });
+    try {
+      return await kubeRequest(this.kubeConfig, { method: 'DELETE', path: resourcePath(t, opts.namespace, name), body, what: `delete ${t.kind} ${name}` });
+    } catch (err) {
+      if (isKubeError(err, 404) && err.earlierAttemptUncertain) return { kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, kind: t.plural } };
+      throw err;
+    }
   }
 }

@@ -14,6 +14,20 @@ export class KubeError extends Error {
   readonly code: number;
   readonly reason: string;
   readonly details?: unknown;
+  /**
+   * Set when nothing answered (the socket error's code: ECONNREFUSED, ECONNRESET, ETIMEDOUT…),
+   * so that the retry policy (retry.ts) can tell a refused connection from a server's 503.
+   */
+  network?: string;
+  /** How long the server asked us to wait (`Retry-After`, or Status details.retryAfterSeconds). */
+  retryAfterMs?: number;
+  /** How many times the request was sent before this error was final (retry.ts). */
+  attempts?: number;
+  /**
+   * An earlier attempt of this request got no clear answer (a 5xx, a reset), so the server may
+   * have carried it out: a 409 AlreadyExists after it may be our own create, a 404 our own delete.
+   */
+  earlierAttemptUncertain?: boolean;
 
   constructor(body: KubeErrorBody) {
     super(body.message);
@@ -41,6 +55,7 @@ const reasonsByCode: Record<number, string> = {
   422: 'Invalid',
   429: 'TooManyRequests',
   500: 'InternalError',
+  502: 'BadGateway',
   503: 'ServiceUnavailable',
   504: 'Timeout',
 };
@@ -52,12 +67,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** The error for a non-2xx answer; `body` is the parsed JSON (a metav1.Status) or raw text. */
 export function errorFromResponse(httpCode: number, body: unknown, what: string): KubeError {
   if (isRecord(body) && body.kind === 'Status') {
-    return new KubeError({
+    const err = new KubeError({
       code: typeof body.code === 'number' ? body.code : httpCode,
       reason: typeof body.reason === 'string' && body.reason ? body.reason : (reasonsByCode[httpCode] ?? 'Unknown'),
       message: typeof body.message === 'string' && body.message ? body.message : `${what}: HTTP ${httpCode}`,
       details: body.details,
     });
+    const after = isRecord(body.details) ? body.details.retryAfterSeconds : undefined;
+    if (typeof after === 'number' && after > 0) err.retryAfterMs = after * 1000;
+    return err;
   }
   const text = typeof body === 'string' ? body.trim().slice(0, 500) : '';
   return new KubeError({
@@ -71,6 +89,13 @@ const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 
 
 /** The error for a request that got no answer at all. */
 export function errorFromNetwork(err: unknown, server: string): KubeError {
+  const out = networkError(err, server);
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  out.network = code || (err as Error | undefined)?.name || 'unknown';
+  return out;
+}
+
+function networkError(err: unknown, server: string): KubeError {
   const e = err as NodeJS.ErrnoException | undefined;
   const code = e?.code ?? '';
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || e?.name === 'TimeoutError') {

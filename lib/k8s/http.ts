@@ -1,11 +1,13 @@
 // One HTTP exchange with the API server, authenticated by a KubeConfig (token, client
 // certificate, exec plugin: whatever the KubeConfig's user carries). Plain node:http(s), so
 // that JSON requests and long-lived watch streams share one code path and one error mapping.
+// JSON and byte requests are sent again after transient failures as retry.ts decides.
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { clusterErrors, clusterRequests, kubeVerb } from '../observability/metrics';
-import { errorFromNetwork, errorFromResponse } from './errors';
+import { clusterErrors, clusterRequests, clusterRetries, kubeVerb } from '../observability/metrics';
+import { errorFromNetwork, errorFromResponse, KubeError } from './errors';
+import { parseRetryAfter, retryModeFor, withRetry, type RetryMode } from './retry';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -21,6 +23,8 @@ export interface KubeRequest {
   signal?: AbortSignal;
   /** A long-lived stream (watch): its own connection, outside the kept-alive pool. */
   stream?: boolean;
+  /** Whether it may be sent again after a transient failure (retry.ts); by default from the method. */
+  retry?: RetryMode;
 }
 
 // One pool of kept-alive TLS connections per identity: without it every request would pay a
@@ -93,10 +97,6 @@ async function readBytes(res: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function readBody(res: http.IncomingMessage): Promise<string> {
-  return (await readBytes(res)).toString('utf8');
-}
-
 function parse(text: string): unknown {
   if (!text) return undefined;
   try {
@@ -106,20 +106,53 @@ function parse(text: string): unknown {
   }
 }
 
-/** Sends a request and returns the parsed JSON body; a non-2xx answer throws a KubeError. */
-/** A request whose answer is not JSON (an icon): the bytes and the server's content type. */
-export async function kubeRequestBytes(kc: KubeConfig, req: KubeRequest): Promise<{ body: Buffer; contentType: string }> {
-  const { res } = await openRequest(kc, { timeoutMs: 30_000, ...req }, '*/*');
-  const body = await readBytes(res);
-  const code = res.statusCode ?? 500;
-  if (code < 200 || code >= 300) throw errorFromResponse(code, parse(body.toString('utf8')), req.what ?? `${req.method} ${req.path}`);
-  return { body, contentType: String(res.headers['content-type'] ?? '') };
+/** The error for a non-2xx answer, with the wait the server asked for. */
+function answerError(code: number, res: http.IncomingMessage, body: unknown, what: string): KubeError {
+  const err = errorFromResponse(code, body, what);
+  const asked = parseRetryAfter(res.headers['retry-after']);
+  if (asked !== undefined) err.retryAfterMs = asked;
+  return err;
 }
 
-export async function kubeRequest<T = unknown>(kc: KubeConfig, req: KubeRequest): Promise<T> {
-  const { res } = await openRequest(kc, { timeoutMs: 30_000, ...req });
-  const body = parse(await readBody(res));
-  const code = res.statusCode ?? 500;
-  if (code < 200 || code >= 300) throw errorFromResponse(code, body, req.what ?? `${req.method} ${req.path}`);
-  return body as T;
+/** One attempt: the answer's bytes, or a KubeError (a body cut off midway is a lost answer). */
+async function exchange(kc: KubeConfig, req: KubeRequest, accept: string): Promise<{ res: http.IncomingMessage; body: Buffer }> {
+  const { res } = await openRequest(kc, req, accept);
+  try {
+    return { res, body: await readBytes(res) };
+  } catch (err) {
+    if (req.signal?.aborted) throw err;
+    throw errorFromNetwork(err, serverOf(kc));
+  }
+}
+
+function retrying<T>(req: KubeRequest, attempt: () => Promise<T>): Promise<T> {
+  const verb = kubeVerb(req.method, req.path, req.query);
+  return withRetry(attempt, {
+    mode: req.retry ?? retryModeFor(req.method, req.contentType),
+    signal: req.signal,
+    onRetry: (err) => clusterRetries.inc({ verb, code: err.network !== undefined ? 'network' : String(err.code) }),
+  });
+}
+
+/** A request whose answer is not JSON (an icon): the bytes and the server's content type. */
+export function kubeRequestBytes(kc: KubeConfig, req: KubeRequest): Promise<{ body: Buffer; contentType: string }> {
+  const r = { timeoutMs: 30_000, ...req };
+  return retrying(r, async () => {
+    const { res, body } = await exchange(kc, r, '*/*');
+    const code = res.statusCode ?? 500;
+    if (code < 200 || code >= 300) throw answerError(code, res, parse(body.toString('utf8')), req.what ?? `${req.method} ${req.path}`);
+    return { body, contentType: String(res.headers['content-type'] ?? '') };
+  });
+}
+
+/** Sends a request and returns the parsed JSON body; a non-2xx answer throws a KubeError. */
+export function kubeRequest<T = unknown>(kc: KubeConfig, req: KubeRequest): Promise<T> {
+  const r = { timeoutMs: 30_000, ...req };
+  return retrying(r, async () => {
+    const { res, body: bytes } = await exchange(kc, r, 'application/json');
+    const body = parse(bytes.toString('utf8'));
+    const code = res.statusCode ?? 500;
+    if (code < 200 || code >= 300) throw answerError(code, res, body, req.what ?? `${req.method} ${req.path}`);
+    return body as T;
+  });
 }

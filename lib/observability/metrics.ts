@@ -25,6 +25,7 @@ export const httpDuration = histogram('olm_console_http_request_duration_seconds
 export const eventStreams = gauge('olm_console_event_streams_open', 'Server-Sent Event streams open (/api/events).');
 export const clusterRequests = counter('olm_console_cluster_requests_total', 'Requests to the Kubernetes API server, by verb and status code.', ['verb', 'code']);
 export const clusterErrors = counter('olm_console_cluster_request_errors_total', 'Kubernetes API requests that failed (non-2xx or no answer), by verb and code (`network` when nothing answered).', ['verb', 'code']);
+export const clusterRetries = counter('olm_console_cluster_request_retries_total', 'Kubernetes API requests sent again after a transient failure (lib/k8s/retry.ts), by verb and the code that failed (`network` when nothing answered).', ['verb', 'code']);
 export const catalogReads = counter('olm_console_catalog_index_reads_total', 'Reads of a catalog registry into the shared index, by outcome.', ['catalog', 'outcome']);
 export const catalogReadDuration = histogram('olm_console_catalog_index_read_duration_seconds', 'How long a catalog registry read took.', ['catalog'], [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]);
 export const catalogPackages = gauge('olm_console_catalog_index_packages', 'Packages in the shared index, per catalog.', ['catalog']);

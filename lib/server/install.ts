@@ -33,6 +33,20 @@ export const InstallBody = z.strictObject({
 });
 export type InstallBody = z.infer<typeof InstallBody>;
 
+/**
+ * One step of an install, named in the error when it fails for good (lib/k8s has already sent
+ * it again after transient failures): the Kubernetes code and reason are kept, the message says
+ * what the install was doing ("listing the OperatorGroups in namespace x failed: …").
+ */
+export async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof KubeError) throw new ApiError(err.code, err.reason, `${what} failed: ${err.message}`, { step: what, ...(err.details === undefined ? {} : { status: err.details }) });
+    throw err;
+  }
+}
+
 async function listOrEmpty<T extends object>(client: KubeClient, t: ResourceType, namespace?: string): Promise<T[] | undefined> {
   try {
     return (await client.listAll<T>(t, namespace ? { namespace } : {})).items;
@@ -115,15 +129,15 @@ async function deniedReason(client: KubeClient, verb: string, group: string, res
 /** Everything the planner needs, read as the person. */
 export async function gatherInstallFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody): Promise<InstallFacts> {
   const [{ facts: version, catalog }, exists, groups, subs, allSubs, clusterGroups, denyNs, denyOg, denySub] = await Promise.all([
-    versionFacts(lookup, body),
-    namespaceExists(client, body.namespace),
-    listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE, body.namespace),
-    listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, body.namespace),
-    listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE),
-    listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE),
-    deniedReason(client, 'create', '', 'namespaces'),
-    deniedReason(client, 'create', OPERATOR_GROUP_TYPE.group, OPERATOR_GROUP_TYPE.plural, body.namespace),
-    deniedReason(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, body.namespace),
+    step(body.version ? `reading version ${body.version} of package ${body.package}` : `reading the head of channel ${body.channel} of package ${body.package}`, () => versionFacts(lookup, body)),
+    step(`reading Namespace ${body.namespace}`, () => namespaceExists(client, body.namespace)),
+    step(`listing the OperatorGroups in namespace ${body.namespace}`, () => listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE, body.namespace)),
+    step(`listing the Subscriptions in namespace ${body.namespace}`, () => listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, body.namespace)),
+    step('listing the Subscriptions in every namespace', () => listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE)),
+    step('listing the OperatorGroups in every namespace', () => listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE)),
+    step('checking whether you may create namespaces', () => deniedReason(client, 'create', '', 'namespaces')),
+    step(`checking whether you may create OperatorGroups in namespace ${body.namespace}`, () => deniedReason(client, 'create', OPERATOR_GROUP_TYPE.group, OPERATOR_GROUP_TYPE.plural, body.namespace)),
+    step(`checking whether you may create Subscriptions in namespace ${body.namespace}`, () => deniedReason(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, body.namespace)),
   ]);
   if (groups === undefined || subs === undefined) {
     throw new ApiError(403, 'Forbidden', `you may not list the OperatorGroups and Subscriptions of namespace ${body.namespace}, which an install there needs`);
@@ -181,7 +195,10 @@ function describe(r: ObjectRef): string {
 /**
  * Creates the plan's objects in order. A Namespace that appeared meanwhile is used as is; any
  * other failure deletes what this call created, newest first, and reports the failure with
- * what was undone (and anything that could not be).
+ * what was undone (and anything that could not be). Each create and delete has already been
+ * sent again after transient failures (lib/k8s/retry.ts): a failure here is final. A create
+ * whose lost answer had in fact made the object comes back as made, with its uid, so it is
+ * rolled back like the others.
  */
 export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Promise<ApplyResult> {
   const created: { ref: ObjectRef; uid?: string }[] = [];
@@ -214,7 +231,7 @@ export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Pr
       const what = `creating ${describe(refOf(o))} failed: ${(err as Error).message}`;
       const rolled = undone.length ? `; removed what this install had created (${undone.map(describe).join(', ')})` : '';
       const left = leftBehind.length ? `; could not remove ${leftBehind.map((l) => `${describe(l.ref)} (${l.message})`).join(', ')}: delete it by hand` : '';
-      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, { failed: refOf(o), rolledBack: undone, leftBehind: leftBehind.map((l) => l.ref) });
+      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, { step: `creating ${describe(refOf(o))}`, failed: refOf(o), rolledBack: undone, leftBehind: leftBehind.map((l) => l.ref) });
     }
   }
   return { created: created.map((c) => c.ref), reused };

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { KubeClient } from '@/lib/k8s/client';
 import { kubeConfigForToken, resolveClusterAccess } from '@/lib/k8s/cluster-config';
 import { isKubeError } from '@/lib/k8s/errors';
+import { retryPolicy } from '@/lib/k8s/retry';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
@@ -107,10 +108,11 @@ describe('POST /api/install/plan and /api/install', () => {
   });
 
   test('a failed Subscription write removes the Namespace and OperatorGroup this install created', async () => {
-    assert.ok(sb.faults.apply({ failCreate: { resource: 'subscriptions', namespace: 'rollback-ns', times: 1 } }).ok);
+    // Failing every attempt: a create that fails fewer times is sent again and succeeds (lib/k8s/retry.ts).
+    assert.ok(sb.faults.apply({ failCreate: { resource: 'subscriptions', namespace: 'rollback-ns', times: retryPolicy().maxAttempts } }).ok);
     const a = await send<ApplyBody>(apply, install({ package: 'cachely', channel: 'alpha', namespace: 'rollback-ns', installMode: 'OwnNamespace' }));
     assert.equal(a.status, 500);
-    assert.match(a.body.error.message, /creating Subscription rollback-ns\/cachely failed/);
+    assert.match(a.body.error.message, /creating Subscription rollback-ns\/cachely failed: .* \(tried \d+ times in/);
     assert.match(a.body.error.message, /removed what this install had created \(OperatorGroup rollback-ns\/rollback-ns-operators, Namespace rollback-ns\)/);
     // The namespace is terminating or gone; either way nothing of the install is left.
     await assert.rejects(admin.get(OPERATOR_GROUP_TYPE, 'rollback-ns-operators', 'rollback-ns'), (e) => isKubeError(e, 404));

@@ -2,11 +2,13 @@
 // Namespace, OperatorGroup, Subscription in order, undoing this request's writes if a later one
 // fails. 201 with what was created; 200 when the same install is already there (re-sending is
 // harmless); 409 with the blockers when the cluster's state conflicts; 400 for an install mode
-// the version does not support.
+// the version does not support. Every cluster call is sent again after transient failures as
+// lib/k8s/retry.ts allows; one that still fails is named in the error (the step, with the
+// Kubernetes code and reason), after what was created has been removed.
 import { planInstall } from '@/lib/olm/install/plan';
 import { ApiError, errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
-import { applyPlan, gatherInstallFacts, InstallBody } from '@/lib/server/install';
+import { applyPlan, gatherInstallFacts, InstallBody, step } from '@/lib/server/install';
 import { findPackage } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
@@ -15,7 +17,9 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const body = await readJson(req, InstallBody);
-    const { lookup } = await findPackage(req, { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package }, body.viewerNamespace ?? body.namespace);
+    const { lookup } = await step(`finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`, () =>
+      findPackage(req, { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package }, body.viewerNamespace ?? body.namespace),
+    );
     const plan = planInstall(await gatherInstallFacts(client, lookup, body));
     const first = plan.blockers[0];
     if (first) {

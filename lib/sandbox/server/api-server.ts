@@ -29,12 +29,43 @@ interface ResourcePath {
   subresource?: string;
 }
 
+/**
+ * A failed answer (fault injection): a Status (with `Retry-After` when set), or the connection
+ * closed with no answer (`reset`). With `after`, the request is carried out first and only its
+ * answer is lost, as when an API server times out after etcd committed a write.
+ */
+export type FaultAnswer = ({ code: number; reason: string; message: string; retryAfterSeconds?: number } | { reset: true }) & { after?: boolean };
+
+function answerFault(req: IncomingMessage, res: ServerResponse, fault: FaultAnswer): void {
+  if ('reset' in fault) {
+    req.socket.destroy();
+    return;
+  }
+  if (fault.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(fault.retryAfterSeconds));
+  sendStatus(res, fault.code, fault.reason, fault.message);
+}
+
+/** Lets the request run, then answers the fault instead of what the handler wrote. */
+function loseAnswer(req: IncomingMessage, res: ServerResponse, fault: FaultAnswer): void {
+  const original = { writeHead: res.writeHead, write: res.write, end: res.end };
+  res.writeHead = function (this: ServerResponse) {
+    return this;
+  } as typeof res.writeHead;
+  res.write = (() => true) as typeof res.write;
+  res.end = function (this: ServerResponse) {
+    Object.assign(res, original);
+    for (const h of res.getHeaderNames()) res.removeHeader(h);
+    answerFault(req, res, fault);
+    return this;
+  } as typeof res.end;
+}
+
 /** Hooks the OLM emulation (part 2) and fault injection attach to. */
 export interface ApiHooks {
   /** Called after every committed change, with the resource it belongs to. */
   onChange?: (r: ServedResource, e: WatchEvent) => void;
-  /** Return a status to fail the request with (fault injection), or undefined. */
-  fault?: (req: IncomingMessage) => { code: number; reason: string; message: string } | undefined;
+  /** Return how to fail the request (fault injection), or undefined. */
+  fault?: (req: IncomingMessage) => FaultAnswer | undefined;
   /** Extra latency (fault injection). */
   delayMs?: () => number;
   /** Sandbox-only paths under /sandbox/ (fault control), for cluster-admins. */
@@ -178,7 +209,8 @@ export class ApiServer {
       return;
     }
     const fault = this.hooks.fault?.(req);
-    if (fault) return sendStatus(res, fault.code, fault.reason, fault.message);
+    if (fault && !fault.after) return answerFault(req, res, fault);
+    if (fault) loseAnswer(req, res, fault);
 
     const user = this.authenticate(req);
     if (!user) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');

@@ -3,34 +3,54 @@
 //   { "catalogUnhealthy": { "namespace": "olm", "name": "demo", "unhealthy": true },
 //     "failNextInstallPlan": "image pull failed",
 //     "dropWatches": true,
-//     "errors": { "share": 0.2, "code": 500 },      // or 429; share 0 turns it off
+//     "errors": { "share": 0.2, "code": 500 },      // or 429, 503, 504, "reset"; share 0 turns it off
 //     "latencyMs": 300,
 //     "failCreate": { "resource": "subscriptions", "namespace": "x", "times": 1 } }  // 500 on creates
+// `errors` may also say `"retryAfterSeconds": N` (a Retry-After header on the failed answers) and
+// `"after": true`: writes (POST, PUT, PATCH, DELETE) are carried out, and only then answered with
+// the error or a closed connection, as when an API server loses the answer to a committed write.
+// `"reset"` closes the connection without an answer. `failCreate` takes `"after": true` too, and
+// may be a list (one entry per resource); a new `failCreate` replaces the previous ones.
 // `GET /sandbox/faults` shows what is set.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Olm } from '../olm/olm';
-import type { ApiServer } from './api-server';
+import type { ApiServer, FaultAnswer } from './api-server';
 import { readJsonBody, sendJson, sendStatus } from './http-util';
+
+const FailCreate = z.object({ resource: z.string().min(1), namespace: z.string().min(1).optional(), times: z.number().int().min(0).max(100), message: z.string().min(1).optional(), after: z.boolean().optional() });
+type FailCreate = z.infer<typeof FailCreate>;
 
 const FaultRequest = z
   .object({
     catalogUnhealthy: z.object({ namespace: z.string().min(1), name: z.string().min(1), unhealthy: z.boolean() }).optional(),
     failNextInstallPlan: z.string().min(1).optional(),
     dropWatches: z.boolean().optional(),
-    errors: z.object({ share: z.number().min(0).max(1), code: z.union([z.literal(500), z.literal(429), z.literal(503)]) }).optional(),
+    errors: z
+      .object({
+        share: z.number().min(0).max(1),
+        code: z.union([z.literal(500), z.literal(429), z.literal(503), z.literal(504), z.literal('reset')]),
+        retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+        after: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     latencyMs: z.number().int().min(0).max(60_000).optional(),
     // Fails the next creates of one resource (in one namespace): for testing what a client
     // does when a write in the middle of a sequence fails.
-    failCreate: z.object({ resource: z.string().min(1), namespace: z.string().min(1).optional(), times: z.number().int().min(0).max(100), message: z.string().min(1).optional() }).optional(),
+    failCreate: z.union([FailCreate, z.array(FailCreate).max(10)]).optional(),
   })
   .strict();
 
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export class Faults {
   private errorShare = 0;
-  private errorCode: 500 | 429 | 503 = 500;
+  private errorCode: 500 | 429 | 503 | 504 | 'reset' = 500;
+  private errorRetryAfter?: number;
+  private errorAfter = false;
   private latency = 0;
-  private failCreate?: { resource: string; namespace?: string; times: number; message?: string };
+  private failCreate: FailCreate[] = [];
 
   constructor(
     private readonly api: ApiServer,
@@ -42,27 +62,41 @@ export class Faults {
       if (targeted) return targeted;
       if (this.errorShare <= 0) return undefined;
       if (Math.random() >= this.errorShare) return undefined;
-      return this.errorCode === 429
-        ? { code: 429, reason: 'TooManyRequests', message: 'the sandbox is throttling requests (fault injection); retry later' }
-        : { code: this.errorCode, reason: this.errorCode === 503 ? 'ServiceUnavailable' : 'InternalError', message: 'Internal error occurred: injected by the sandbox fault settings' };
+      return { ...this.errorAnswer(), after: this.errorAfter && WRITES.has(req.method ?? '') };
     };
     api.hooks.delayMs = () => this.latency;
   }
 
-  private targetedFailure(method: string, url: string): { code: number; reason: string; message: string } | undefined {
-    const f = this.failCreate;
-    if (!f || f.times <= 0 || method !== 'POST') return undefined;
+  private errorAnswer(): FaultAnswer {
+    const retryAfterSeconds = this.errorRetryAfter;
+    switch (this.errorCode) {
+      case 'reset':
+        return { reset: true };
+      case 429:
+        return { code: 429, reason: 'TooManyRequests', message: 'the sandbox is throttling requests (fault injection); retry later', retryAfterSeconds };
+      case 503:
+        return { code: 503, reason: 'ServiceUnavailable', message: 'Internal error occurred: injected by the sandbox fault settings', retryAfterSeconds };
+      case 504:
+        return { code: 504, reason: 'Timeout', message: 'Timeout: request did not complete within the allowed duration (injected by the sandbox fault settings)', retryAfterSeconds };
+      default:
+        return { code: 500, reason: 'InternalError', message: 'Internal error occurred: injected by the sandbox fault settings', retryAfterSeconds };
+    }
+  }
+
+  private targetedFailure(method: string, url: string): FaultAnswer | undefined {
+    if (method !== 'POST') return undefined;
     const path = url.split('?')[0]!.split('/');
     const plural = path[path.length - 1];
     const nsAt = path.indexOf('namespaces');
     const namespace = nsAt >= 0 && nsAt < path.length - 2 ? path[nsAt + 1] : undefined;
-    if (plural !== f.resource || (f.namespace !== undefined && namespace !== f.namespace)) return undefined;
+    const f = this.failCreate.find((r) => r.times > 0 && plural === r.resource && (r.namespace === undefined || namespace === r.namespace));
+    if (!f) return undefined;
     f.times--;
-    return { code: 500, reason: 'InternalError', message: f.message ?? `Internal error occurred: creating ${f.resource} failed (sandbox fault injection)` };
+    return { code: 500, reason: 'InternalError', message: f.message ?? `Internal error occurred: creating ${f.resource} failed (sandbox fault injection)`, after: f.after };
   }
 
   state() {
-    return { errors: { share: this.errorShare, code: this.errorCode }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null, failCreate: this.failCreate ?? null };
+    return { errors: { share: this.errorShare, code: this.errorCode, ...(this.errorRetryAfter !== undefined ? { retryAfterSeconds: this.errorRetryAfter } : {}), ...(this.errorAfter ? { after: true } : {}) }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null, failCreate: this.failCreate.length === 0 ? null : this.failCreate.length === 1 ? this.failCreate[0] : this.failCreate };
   }
 
   /** Applies a fault request; returns what happened, or an error message for a bad request. */
@@ -81,9 +115,11 @@ export class Faults {
     if (f.errors) {
       this.errorShare = f.errors.share;
       this.errorCode = f.errors.code;
+      this.errorRetryAfter = f.errors.retryAfterSeconds;
+      this.errorAfter = f.errors.after ?? false;
     }
     if (f.latencyMs !== undefined) this.latency = f.latencyMs;
-    if (f.failCreate) this.failCreate = { ...f.failCreate };
+    if (f.failCreate) this.failCreate = (Array.isArray(f.failCreate) ? f.failCreate : [f.failCreate]).map((r) => ({ ...r }));
     return { ok: true, result: { ...result, ...this.state() } };
   }
 

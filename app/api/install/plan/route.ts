@@ -4,7 +4,7 @@
 import { planInstall } from '@/lib/olm/install/plan';
 import { errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
-import { gatherInstallFacts, InstallBody } from '@/lib/server/install';
+import { gatherInstallFacts, InstallBody, step } from '@/lib/server/install';
 import { findPackage } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,9 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const body = await readJson(req, InstallBody);
-    const { lookup } = await findPackage(req, { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package }, body.viewerNamespace ?? body.namespace);
+    const { lookup } = await step(`finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`, () =>
+      findPackage(req, { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package }, body.viewerNamespace ?? body.namespace),
+    );
     const plan = planInstall(await gatherInstallFacts(client, lookup, body));
     return Response.json(plan, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
