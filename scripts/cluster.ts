@@ -327,7 +327,8 @@ async function main(): Promise<void> {
   // Established is not yet listable: a new CRD's storage answers 429 "storage is (re)initializing" for a moment.
   await until('the OLM kinds to be listable', async () => spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'get', 'clusterserviceversions,subscriptions,installplans,catalogsources,operatorgroups,operatorconditions,olmconfigs,operators', '-A']).status === 0, 60_000, alive(apiserver, 'kube-apiserver'));
 
-  const apply = (objects: object[]) => kubectl(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'));
+  // kubectl refuses an empty apply; a cluster without catalogs has none to apply.
+  const apply = (objects: object[]) => objects.length && kubectl(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'));
   const ns = olmNamespaces(flavor);
   apply(olmInstallObjects(flavor));
 

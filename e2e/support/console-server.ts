@@ -17,14 +17,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Builds the console once if there is no production build yet. */
+/** Builds the console once (`npm run build`: Next.js and the runtime folder) if there is no build yet. */
 export function ensureBuilt(): void {
-  if (existsSync(join(root, '.next', 'BUILD_ID'))) return;
-  const res = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (res.status !== 0) throw new Error('next build failed');
+  if (existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(join(root, '.next', 'standalone', 'server.mjs'))) return;
+  const res = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error('npm run build failed');
 }
 
 export interface RunningConsole {

@@ -74,10 +74,17 @@ export function requestSession(req: Request): Session | undefined {
   return revocations().isRevoked(session) ? undefined : session;
 }
 
-/** A bearer token set by an authenticating proxy in front of the console. */
+/**
+ * The person's token as an authenticating proxy in front of the console passes it: `Authorization:
+ * Bearer` (oauth2-proxy's --pass-authorization-header) or `X-Forwarded-Access-Token` (OpenShift's
+ * oauth-proxy --pass-access-token), which the HTTP server drops unless --trust-proxy is set.
+ * Either is only a credential the API server still checks, never an identity the console believes.
+ */
 export function proxyToken(req: Request): string | undefined {
   const m = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '');
-  return m?.[1];
+  if (m) return m[1];
+  const forwarded = req.headers.get('x-forwarded-access-token')?.trim();
+  return forwarded && /^\S+$/.test(forwarded) ? forwarded : undefined;
 }
 
 export function requestClient(req: Request): { client: KubeClient; session?: Session } {

@@ -122,6 +122,19 @@ describe('/api/session in per-user token mode', () => {
     assert.ok(list.every((p) => !p.allowed), 'bob may view, not change');
   });
 
+  test('behind an authenticating proxy the page is logged in at once, as the person whose token the proxy passes', async () => {
+    const ways: Record<string, string>[] = [{ authorization: `Bearer ${sb.tokens.bob}` }, { 'x-forwarded-access-token': sb.tokens.bob! }];
+    for (const headers of ways) {
+      const res = await session.GET(new Request(`${origin}/api/session`, { headers }));
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { loggedIn: boolean; username: string; csrfToken: string };
+      assert.deepEqual([body.loggedIn, body.username], [true, 'bob'], JSON.stringify(headers));
+      assert.ok(body.csrfToken && res.headers.get('set-cookie'), 'a session cookie still carries the CSRF token');
+    }
+    const bad = await session.GET(new Request(`${origin}/api/session`, { headers: { 'x-forwarded-access-token': 'not-a-token' } }));
+    assert.equal(bad.status, 401, 'a token the cluster rejects is not a login');
+  });
+
   test('login from another site is refused before the token is looked at', async () => {
     const res = await login(sb.tokens.alice!, 'https://evil.example');
     assert.equal(res.status, 403);

@@ -6,7 +6,7 @@ import type { KubeObject } from '@/lib/k8s/client';
 import { KubeError } from '@/lib/k8s/errors';
 import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
-import { clientForToken, clusterAccess, isSecureRequest, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
+import { clientForToken, clusterAccess, isSecureRequest, proxyToken, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
 import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
 import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
 
@@ -33,8 +33,14 @@ export async function GET(req: Request): Promise<Response> {
     let session = requestSession(req);
     let username = session?.username;
     let loggedIn = !!session?.token;
+    const fromProxy = mode === 'token' ? proxyToken(req) : undefined;
     if (mode === 'kubeconfig') {
       username = await whoAmI(requestClient(req).client);
+      loggedIn = true;
+    } else if (fromProxy) {
+      // Behind an authenticating proxy the person is logged in already; the session cookie
+      // still carries the CSRF token their page echoes on writes.
+      username = await whoAmI(clientForToken(fromProxy));
       loggedIn = true;
     }
     const fresh = !session;

@@ -18,7 +18,7 @@ import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessio
 
 /** The header the server sets to the client's address for the routes; any incoming value is dropped. */
 export const PEER_HEADER = 'x-olm-console-peer';
-const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded'];
+const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded', 'x-forwarded-access-token'];
 
 export interface ConsoleServerOptions {
   /** The Next.js project folder (with its `.next` build). */
