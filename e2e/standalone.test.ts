@@ -95,6 +95,8 @@ test('started elsewhere with node only, it serves pages, assets, the API and the
     const line = rt.output().split('\n').find((l) => l.includes('"route":"/api/catalog/packages"'));
     assert.ok(line, 'requests are logged');
     assert.equal((JSON.parse(line) as { status: number }).status, 200);
+    const plain = rt.output().split('\n').filter((l) => l && !/^\{.*\}$/.test(l));
+    assert.deepEqual(plain, [], 'every line a log collector reads is JSON (Next.js\'s own lines too)');
   } finally {
     assert.equal(await rt.stop(), 0, 'SIGTERM stops it cleanly');
   }
