@@ -161,6 +161,22 @@ async function readNamespace(t: Target, ns: string, withCopies = false) {
   };
 }
 
+/**
+ * What a person reads in a namespace whose OperatorGroup names a service account: besides the
+ * usual, the group's account and conditions, and each plan's message and account.
+ */
+async function readScoped(t: Target, ns: string) {
+  const read = await readNamespace(t, ns);
+  const plans = (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).sort((a, b) => ((a.spec?.generation as number) ?? 0) - ((b.spec?.generation as number) ?? 0));
+  const groups = await list(t, `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`);
+  const account = (ref: unknown) => (ref ? { kind: (ref as Obj).kind, name: (ref as Obj).name, namespace: (ref as Obj).namespace } : undefined);
+  return {
+    ...read,
+    installPlans: read.installPlans.map((p, i) => ({ ...p, message: plans[i]?.status?.message ?? '', attenuatedServiceAccountRef: account(plans[i]?.status?.attenuatedServiceAccountRef) })),
+    operatorGroups: read.operatorGroups.map((g, i) => ({ ...g, serviceAccountName: groups[i]?.spec?.serviceAccountName, serviceAccountRef: account(groups[i]?.status?.serviceAccountRef), conditions: conditions(groups[i]) })),
+  };
+}
+
 const csvPhase = (t: Target, ns: string, name: string, phase: string, reason?: string) => () =>
   call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) => (r.status === 200 && (r.body as Obj).status?.phase === phase && (!reason || (r.body as Obj).status?.reason === reason) ? true : undefined));
 
@@ -470,6 +486,42 @@ export const olmChecks: Check[] = [
     },
   },
   {
+    id: 'olm/scoped OperatorGroup naming a service account that does not exist',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-scoped-missing';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns], serviceAccountName: 'installer' });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'the plan to say why it waits', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some((p) => (p.status?.conditions as { reason?: string }[] | undefined)?.some((c) => c.reason === 'InstallCheckFailed')) ? true : undefined));
+      await until(t, 'the group to say so', async () => (((await must(t, 'GET', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups/og`)).status?.conditions as unknown[] | undefined)?.length ? true : undefined));
+      // Real OLM retries both (rewriting their times) with a growing backoff; what they say stays.
+      await settled(t, ns);
+      return readScoped(t, ns);
+    },
+  },
+  {
+    id: 'olm/scoped OperatorGroup whose service account has no rights, then granted',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-scoped';
+      await namespace(t, ns);
+      // The account first, then the group that names it (as OLM's docs do it).
+      await must(t, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer' } });
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns], serviceAccountName: 'installer' });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'the plan to be refused', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some((p) => /forbidden/.test((p.status?.message as string | undefined) ?? '')) ? true : undefined));
+      await settled(t, ns);
+      const refused = await readScoped(t, ns);
+      // OLM's docs: a Role granting everything in the namespace, bound to the account.
+      await must(t, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'scoped' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] });
+      await must(t, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'scoped-bindings' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'scoped' }, subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: ns }] });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { refused, granted: await readScoped(t, ns) };
+    },
+  },
+  {
     id: 'olm/AllNamespaces: copied into every namespace, disableCopiedCSVs on and off',
     run: async (t) => {
       const ns = 'operators';
@@ -487,7 +539,9 @@ export const olmChecks: Check[] = [
       await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', { spec: { features: { disableCopiedCSVs: true } } });
       await until(t, 'the copy to go', csvGone(t, later, 'gamma.v1.0.0'));
       await until(t, 'DisabledCopiedCSVs', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'True') ? true : undefined));
-      const disabled = { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs };
+      const disabledEvents = async () => (await list(t, `/api/v1/namespaces/${ns}/events`)).filter((e) => e.reason === 'DisabledCopiedCSVs' && (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0').map((e) => ({ type: e.type, message: e.message }));
+      await until(t, 'a DisabledCopiedCSVs event', async () => ((await disabledEvents()).length ? true : undefined)).catch(() => undefined);
+      const disabled = { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs, events: await disabledEvents() };
       await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', { spec: { features: { disableCopiedCSVs: false } } });
       await until(t, 'the copy back', csvPhase(t, later, 'gamma.v1.0.0', 'Succeeded', 'Copied'));
       await until(t, 'DisabledCopiedCSVs False', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'False') ? true : undefined));

@@ -112,19 +112,23 @@ export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace
   const crds = manifests.filter((o) => o.kind === 'CustomResourceDefinition');
   const out: KObject[] = [csv, ...crds];
   const accounts = new Set<string>();
+  // As resolver/rbac.go writes them: namespaced objects owned by the CSV (its uid is filled in
+  // when the step runs), every RBAC object labelled with its owner.
+  const owner = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: bundle.name, uid: '', controller: false, blockOwnerDeletion: false }];
+  const labels = { 'olm.owner': bundle.name, 'olm.owner.kind': 'ClusterServiceVersion', 'olm.owner.namespace': namespace };
   for (const p of spec.install?.spec?.permissions ?? []) {
     accounts.add(p.serviceAccountName);
     const name = olmRoleName(bundle.name, namespace, p, false);
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace }, rules: p.rules });
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name, namespace }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace, labels, ownerReferences: owner }, rules: p.rules });
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name, namespace, labels, ownerReferences: owner }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
   }
   for (const p of spec.install?.spec?.clusterPermissions ?? []) {
     accounts.add(p.serviceAccountName);
     const name = olmRoleName(bundle.name, namespace, p, true);
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules: p.rules });
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules: p.rules });
+    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name, labels }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
   }
-  for (const sa of accounts) if (sa !== 'default') out.splice(1 + crds.length, 0, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace } });
+  for (const sa of accounts) if (sa !== 'default') out.splice(1 + crds.length, 0, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace, ownerReferences: owner } });
   for (const o of manifests) {
     if (o.kind === 'ClusterServiceVersion' || o.kind === 'CustomResourceDefinition') continue;
     out.push({ ...o, metadata: { ...o.metadata, namespace } });

@@ -17,7 +17,9 @@ import type { KObject } from '../store/types';
 import { crdRoles, operatorGroupRoles } from './generated-roles';
 import { olmRoleName } from './install-steps';
 import { CSV_FINALIZER, OLM, OperatorBase, now, removeCondition, setCondition, type Cond } from './operator-base';
-import { minKubeVersionStatus, permissionStatuses, type Permission } from './requirements';
+import { minKubeVersionStatus, permissionStatuses, type AccountState, type Permission, type RequirementStatus } from './requirements';
+import { rulesFor, type PolicyRule } from '../auth/rbac';
+import { checkAccess, namespaceServiceAccount, ruleGranted, serviceAccountRef, serviceAccountUser, type ServiceAccountRef } from './scoped';
 
 const OG_FAILURE_REASONS = new Set(['NoOperatorGroup', 'TooManyOperatorGroups', 'UnsupportedOperatorGroup', 'NoTargetNamespaces', 'InvalidInstallModes', 'InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs']);
 const NOT_COPIABLE = new Set(['Copied', ...OG_FAILURE_REASONS]);
@@ -28,6 +30,9 @@ export interface OperatorOptions {
 }
 
 export class OlmOperator extends OperatorBase {
+  /** The namespace's OLM-managed RBAC when each CSV was refused its install (by CSV uid). */
+  private readonly refusedRbac = new Map<string, string>();
+
   constructor(
     api: ApiServer,
     private readonly opts: OperatorOptions,
@@ -72,17 +77,23 @@ export class OlmOperator extends OperatorBase {
 
   syncOperatorGroups(ns: string): void {
     const groups = this.api.storeList(this.ogs, ns);
-    for (const og of groups) {
+    for (let og of groups) {
       const targets = operatorGroupTargets(og as unknown as OperatorGroup, this.namespaceFacts());
       const namespaces = 'namespaces' in targets ? targets.namespaces : [];
-      const prev = (og.status ?? {}) as { namespaces?: string[]; conditions?: Cond[]; lastUpdated?: string };
-      let conditions = prev.conditions ?? [];
+      let conditions = ((og.status ?? {}) as { conditions?: Cond[] }).conditions ?? [];
       conditions = groups.length > 1
         ? setCondition(conditions, { type: 'MultipleOperatorGroup', status: 'True', reason: 'MultipleOperatorGroupsFound', message: 'Multiple OperatorGroup found in the same namespace' })
         : removeCondition(conditions, 'MultipleOperatorGroup');
+      // The group's service account (scoped/syncer.go), before anything else of the group: a
+      // group naming an account that does not exist says so and goes no further.
+      const synced = this.syncServiceAccount(og, conditions);
+      if (!synced) continue;
+      og = synced.og;
+      conditions = synced.conditions;
+      const prev = (og.status ?? {}) as { namespaces?: string[]; conditions?: Cond[]; lastUpdated?: string; serviceAccountRef?: ServiceAccountRef };
       const same = JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) && JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
       if (!same) {
-        this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
+        this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), ...(prev.serviceAccountRef ? { serviceAccountRef: prev.serviceAccountRef } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
         // A group whose status changed annotates every CSV of its namespace as its own
         // (operatorgroup.go annotateCSVs), even while another group there makes them fail.
         this.annotateCsvs(ns, og.metadata.name ?? '', namespaces);
@@ -90,6 +101,47 @@ export class OlmOperator extends OperatorBase {
       this.pruneProvidedApis(og);
       this.ensureOperatorGroupRoles(og);
     }
+  }
+
+  /**
+   * UserDefinedServiceAccountSyncer.SyncOperatorGroup: `status.serviceAccountRef` follows
+   * `spec.serviceAccountName`; an account that does not exist gives the group the condition
+   * OperatorGroupServiceAccount and a status without a reference, and the rest of the group's
+   * sync does not run (no target namespaces are written). An account that exists is labelled
+   * `olm.managed` so OLM's filtered caches see it. Answers the group and its conditions to go
+   * on with, or nothing.
+   */
+  private syncServiceAccount(og: KObject, conditions: Cond[]): { og: KObject; conditions: Cond[] } | undefined {
+    const ns = og.metadata.namespace ?? '';
+    const name = (og.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? '';
+    const st = (og.status ?? {}) as { serviceAccountRef?: ServiceAccountRef; conditions?: Cond[] };
+    const write = (ref: ServiceAccountRef | undefined, conds: Cond[]) => {
+      const { serviceAccountRef: _r, conditions: _c, ...rest } = st;
+      void _r;
+      void _c;
+      return this.writeStatus(this.ogs, og, { ...rest, ...(ref ? { serviceAccountRef: ref } : {}), lastUpdated: now(), ...(conds.length ? { conditions: conds } : {}) });
+    };
+    if (!name) {
+      if (!st.serviceAccountRef) return { og, conditions };
+      const conds = removeCondition(conditions, 'OperatorGroupServiceAccount');
+      return { og: write(undefined, conds), conditions: conds };
+    }
+    const saRes = this.res('', 'v1', 'serviceaccounts');
+    let sa = this.exists(saRes, ns, name);
+    if (!sa) {
+      const conds = setCondition(conditions, { type: 'OperatorGroupServiceAccount', status: 'True', reason: 'ServiceAccountNotFound', message: `ServiceAccount ${name} not found` });
+      // OLM writes this on every retry; once is what a person reads.
+      if (st.serviceAccountRef || JSON.stringify(conds) !== JSON.stringify(st.conditions ?? [])) write(undefined, conds);
+      return undefined;
+    }
+    if (sa.metadata.labels?.['olm.managed'] !== 'true') sa = this.api.updateObject(saRes, { ...sa, metadata: { ...sa.metadata, labels: { ...sa.metadata.labels, 'olm.managed': 'true' } } });
+    const ref = serviceAccountRef(sa);
+    if (JSON.stringify(st.serviceAccountRef) === JSON.stringify(ref)) return { og, conditions };
+    const conds = removeCondition(conditions, 'OperatorGroupServiceAccount');
+    og = write(ref, conds);
+    // A new reference gives a CSV whose install the account was refused another try.
+    this.retryRefusedInstalls(ns, og.metadata.name ?? '');
+    return { og, conditions: conds };
   }
 
   private annotateCsvs(ns: string, og: string, targets: string[]): void {
@@ -212,6 +264,16 @@ export class OlmOperator extends OperatorBase {
       if (csv.metadata.finalizers?.includes(CSV_FINALIZER)) this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, finalizers: csv.metadata.finalizers.filter((f) => f !== CSV_FINALIZER) } });
       return;
     }
+    // An install the group's account was refused is not tried again (syncClusterServiceVersion
+    // skips it) until the namespace's RBAC OLM watches changes or the group's account is synced.
+    if ((csv.status as { reason?: string } | undefined)?.reason === 'InstallComponentFailedNoRetry') {
+      const at = this.refusedRbac.get(csv.metadata.uid ?? '');
+      const nowRbac = this.managedRbacFingerprint(ns);
+      if (at === undefined) this.refusedRbac.set(csv.metadata.uid ?? '', nowRbac);
+      if (at === undefined || at === nowRbac) return;
+      this.refusedRbac.delete(csv.metadata.uid ?? '');
+      csv = this.setPhase(csv, 'Pending', 'DetectedClusterChange', 'Cluster resources changed state');
+    }
     this.ensureOperatorCondition(csv);
     const spec = csv.spec as { installModes?: { type: string; supported: boolean }[]; replaces?: string; install?: { spec?: { deployments?: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }[] } }; customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[]; required?: { name: string; version: string; kind: string }[] } };
     const st = (csv.status ?? {}) as { phase?: string; reason?: string };
@@ -280,40 +342,35 @@ export class OlmOperator extends OperatorBase {
             return;
           }
         }
-        const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
-        const required = [...(spec.customresourcedefinitions?.owned ?? []), ...(spec.customresourcedefinitions?.required ?? [])];
-        const crdStatuses = required.map((d) => {
-          const crd = this.exists(crdRes, undefined, d.name);
-          return { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: d.name, status: crd ? 'Present' : 'NotPresent', message: crd ? 'CRD is present and Established condition is true' : 'CRD is not present', ...(crd ? { uuid: crd.metadata.uid } : {}) };
-        });
-        const install = (spec.install?.spec ?? {}) as { permissions?: Permission[]; clusterPermissions?: Permission[] };
-        const requirementStatus = [
-          ...minKubeVersionStatus(name, (csv.spec as { minKubeVersion?: string }).minKubeVersion, this.api.version.gitVersion),
-          ...crdStatuses,
-          ...permissionStatuses(
-            { namespaced: install.permissions ?? [], cluster: install.clusterPermissions ?? [] },
-            (sa) => !!this.exists(this.res('', 'v1', 'serviceaccounts'), ns, sa),
-            (p, cluster) => {
-              // OLM's own Role (ClusterRole) and binding for this account, by the name it gives them.
-              const roleName = olmRoleName(name, ns, p, cluster);
-              const kinds = cluster ? ['clusterroles', 'clusterrolebindings'] : ['roles', 'rolebindings'];
-              return kinds.every((k) => !!this.exists(this.res('rbac.authorization.k8s.io', 'v1', k), cluster ? undefined : ns, roleName));
-            },
-          ),
-        ];
+        const requirementStatus = this.requirementStatus(csv);
         if (requirementStatus.some((r) => r.status !== 'Present')) {
           this.setPhase(csv, 'Pending', 'RequirementsNotMet', 'one or more requirements couldn\'t be found', { requirementStatus });
           return;
         }
         if (spec.replaces) {
+          // Not yet: the CSV it replaces is not Replacing (OLM has written what it found, though).
           const old = others.find((c) => c.metadata.name === spec.replaces);
-          if (old && (old.status as { phase?: string } | undefined)?.phase !== 'Replacing') return;
+          if (old && (old.status as { phase?: string } | undefined)?.phase !== 'Replacing') {
+            this.writeStatus(this.csvs, csv, { ...(csv.status as object), requirementStatus });
+            return;
+          }
         }
         this.setPhase(csv, 'InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install', { requirementStatus });
         return;
       }
       case 'InstallReady': {
-        for (const d of spec.install?.spec?.deployments ?? []) this.ensureDeployment(csv, d);
+        // With a group that names an account, the deployments are written with its token
+        // (parseStrategiesAndUpdateStatus); while OLM cannot say which account, nothing is done.
+        const scope = namespaceServiceAccount(this.api.storeList(this.ogs, ns));
+        if (scope.error) return;
+        try {
+          for (const d of spec.install?.spec?.deployments ?? []) this.ensureDeployment(csv, d, scope.ref);
+        } catch (err) {
+          if (!(err instanceof ApiStatusError && err.code === 403)) throw err;
+          // A refusal is an unrecoverable strategy error, its message wrapped twice.
+          this.setPhase(csv, 'Failed', 'InstallComponentFailedNoRetry', `install strategy failed: install strategy failed: ${err.message}`);
+          return;
+        }
         this.setPhase(csv, 'Installing', 'InstallSucceeded', 'waiting for install components to report healthy');
         return;
       }
@@ -332,7 +389,24 @@ export class OlmOperator extends OperatorBase {
           this.setPhase(csv, 'Replacing', 'BeingReplaced', `being replaced by csv: ${replacer.metadata.name}`);
           return;
         }
+        // Requirements are checked again: an account whose rules went away fails the CSV.
+        const requirementStatus = this.requirementStatus(csv);
+        if (requirementStatus.some((r) => r.status !== 'Present')) {
+          this.setPhase(csv, 'Failed', 'RequirementsNotMet', 'requirements no longer met', { requirementStatus });
+          return;
+        }
         this.syncCopies(csv, og!, targets);
+        return;
+      }
+      case 'Failed': {
+        // Requirements again: still unmet sends the CSV back to Pending; met, with its
+        // deployments available, it has succeeded again (updateInstallStatus).
+        const requirementStatus = this.requirementStatus(csv);
+        if (requirementStatus.some((r) => r.status !== 'Present')) {
+          this.setPhase(csv, 'Pending', 'RequirementsNotMet', 'requirements not met', { requirementStatus });
+          return;
+        }
+        if ((spec.install?.spec?.deployments ?? []).every((d) => this.deploymentAvailable(ns, d.name))) this.setPhase(csv, 'Succeeded', 'InstallSucceeded', 'install strategy completed with no errors');
         return;
       }
       case 'Replacing': {
@@ -346,6 +420,67 @@ export class OlmOperator extends OperatorBase {
         return;
       default:
         return;
+    }
+  }
+
+  /**
+   * requirementAndPermissionStatus: minKubeVersion, each owned or required CRD, and each service
+   * account of the install strategy with its rules. An account another CSV owns (and this one
+   * does not) is not this CSV's yet; rules are met by the roles OLM made for this CSV, or else by
+   * whatever RBAC grants the account (OLM's rule checker reads every role and binding).
+   */
+  private requirementStatus(csv: KObject): RequirementStatus[] {
+    const ns = csv.metadata.namespace ?? '';
+    const name = csv.metadata.name ?? '';
+    const spec = csv.spec as { minKubeVersion?: string; install?: { spec?: { permissions?: Permission[]; clusterPermissions?: Permission[] } }; customresourcedefinitions?: { owned?: { name: string }[]; required?: { name: string }[] } };
+    const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
+    const required = [...(spec.customresourcedefinitions?.owned ?? []), ...(spec.customresourcedefinitions?.required ?? [])];
+    const crdStatuses = required.map((d) => {
+      const crd = this.exists(crdRes, undefined, d.name);
+      return { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: d.name, status: crd ? 'Present' : 'NotPresent', message: crd ? 'CRD is present and Established condition is true' : 'CRD is not present', ...(crd ? { uuid: crd.metadata.uid } : {}) };
+    });
+    const install = spec.install?.spec ?? {};
+    const saRes = this.res('', 'v1', 'serviceaccounts');
+    const held = new Map<string, PolicyRule[]>();
+    return [
+      ...minKubeVersionStatus(name, spec.minKubeVersion, this.api.version.gitVersion),
+      ...crdStatuses,
+      ...permissionStatuses({ namespaced: install.permissions ?? [], cluster: install.clusterPermissions ?? [] }, {
+        account: (sa): AccountState => {
+          const found = this.exists(saRes, ns, sa);
+          if (!found) return 'missing';
+          const owners = found.metadata.ownerReferences ?? [];
+          return owners.some((o) => o.kind === 'ClusterServiceVersion') && !owners.some((o) => o.uid === csv.metadata.uid) ? 'ownedByAnother' : 'present';
+        },
+        previouslyCreated: (p, cluster) => {
+          // OLM's own Role (ClusterRole) and binding for this account, by the name it gives them, labelled as this CSV's.
+          const roleName = olmRoleName(name, ns, p, cluster);
+          const kinds = cluster ? ['clusterroles', 'clusterrolebindings'] : ['roles', 'rolebindings'];
+          return kinds.every((k) => this.exists(this.res('rbac.authorization.k8s.io', 'v1', k), cluster ? undefined : ns, roleName)?.metadata.labels?.['olm.owner'] === name);
+        },
+        ruleSatisfied: (sa, rule, cluster) => {
+          // The checker's user is the account alone (toDefaultInfo: no groups).
+          const key = `${sa}/${cluster}`;
+          if (!held.has(key)) held.set(key, rulesFor(this.api.rbac, { name: `system:serviceaccount:${ns}:${sa}`, groups: [] }, cluster ? undefined : ns));
+          return ruleGranted(held.get(key)!, cluster ? undefined : ns, rule);
+        },
+      }),
+    ];
+  }
+
+  /** The Roles, RoleBindings and ServiceAccounts OLM's filtered caches see (label `olm.managed`), as they are now. */
+  private managedRbacFingerprint(ns: string): string {
+    return ['roles', 'rolebindings'].map((k) => this.res('rbac.authorization.k8s.io', 'v1', k)).concat(this.res('', 'v1', 'serviceaccounts'))
+      .flatMap((r) => this.api.storeList(r, ns).filter((o) => o.metadata.labels?.['olm.managed'] === 'true').map((o) => `${r.resource}/${o.metadata.name}@${o.metadata.resourceVersion}`)).sort().join(',');
+  }
+
+  /** The group's CSVs whose install its account was refused try again (operatorgroup.go). */
+  private retryRefusedInstalls(ns: string, og: string): void {
+    for (const csv of this.api.storeList(this.csvs, ns)) {
+      if (csv.metadata.annotations?.['olm.operatorGroup'] !== og) continue;
+      if ((csv.status as { reason?: string } | undefined)?.reason !== 'InstallComponentFailedNoRetry') continue;
+      this.refusedRbac.delete(csv.metadata.uid ?? '');
+      this.setPhase(csv, 'Pending', 'DetectedClusterChange', 'Cluster resources changed state');
     }
   }
 
@@ -370,8 +505,15 @@ export class OlmOperator extends OperatorBase {
     if (conditions.length || (oc.status as { conditions?: unknown[] } | undefined)?.conditions?.length) this.writeStatus(ocRes, oc, { conditions });
   }
 
-  private ensureDeployment(csv: KObject, d: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }): void {
+  private ensureDeployment(csv: KObject, d: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }, account?: ServiceAccountRef): void {
     const ns = csv.metadata.namespace ?? '';
+    if (account) {
+      // CreateOrRollingUpdateDeployment with the account's token: a get, then a create or a patch.
+      const user = serviceAccountUser(account.namespace, account.name);
+      checkAccess(this.api.rbac, user, { verb: 'get', group: 'apps', resource: 'deployments', namespace: ns, name: d.name });
+      const there = !!this.exists(this.deployments, ns, d.name);
+      checkAccess(this.api.rbac, user, { verb: there ? 'patch' : 'create', group: 'apps', resource: 'deployments', namespace: ns, ...(there ? { name: d.name } : {}) });
+    }
     const metadata = {
       name: d.name,
       namespace: ns,
@@ -417,7 +559,13 @@ export class OlmOperator extends OperatorBase {
     const ns = csv.metadata.namespace ?? '';
     const reason = (csv.status as { reason?: string } | undefined)?.reason ?? '';
     const ownOnly = targets.length === 1 && targets[0] === ns;
-    if (ownOnly || NOT_COPIABLE.has(reason) || this.copiesDisabled(targets)) {
+    if (this.copiesDisabled(targets)) {
+      this.deleteCopies(csv, []);
+      this.ensureCopyingDisabledEvent(csv);
+      return;
+    }
+    if (isAllNamespaces(targets)) this.deleteCopyingDisabledEvents(csv);
+    if (ownOnly || NOT_COPIABLE.has(reason)) {
       this.deleteCopies(csv, []);
       return;
     }
@@ -448,6 +596,35 @@ export class OlmOperator extends OperatorBase {
       cur = this.api.updateObject(this.csvs, { ...cur, metadata: { ...cur.metadata, labels, annotations }, spec: csv.spec } as KObject);
     }
     this.writeStatus(this.csvs, cur, status);
+  }
+
+  private copyingDisabledEvents(csv: KObject): KObject[] {
+    return this.api.storeList(this.res('', 'v1', 'events'), csv.metadata.namespace).filter((e) => {
+      const io = (e as { involvedObject?: { name?: string; uid?: string } }).involvedObject;
+      return (e as { reason?: string }).reason === 'DisabledCopiedCSVs' && io?.name === csv.metadata.name && io?.uid === csv.metadata.uid;
+    });
+  }
+
+  /**
+   * OLM keeps exactly one Warning event per CSV while its copies are disabled
+   * (createCSVCopyingDisabledEvent), and deletes it once copying is back.
+   */
+  private ensureCopyingDisabledEvent(csv: KObject): void {
+    const existing = this.copyingDisabledEvents(csv);
+    if (existing.length === 1) return;
+    this.deleteCopyingDisabledEvents(csv);
+    this.event(csv, 'Warning', 'DisabledCopiedCSVs', `CSV copying disabled for ${csv.metadata.namespace}/${csv.metadata.name}`);
+  }
+
+  private deleteCopyingDisabledEvents(csv: KObject): void {
+    const evRes = this.res('', 'v1', 'events');
+    for (const e of this.copyingDisabledEvents(csv)) {
+      try {
+        this.api.deleteObject(evRes, e.metadata.namespace, e.metadata.name ?? '');
+      } catch {
+        // gone already
+      }
+    }
   }
 
   /** Deletes this CSV's copies everywhere except in `keep`. */

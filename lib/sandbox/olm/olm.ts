@@ -27,7 +27,9 @@ export interface OlmOptions {
   catalogAddress?: 'loopback' | 'service';
 }
 
-const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'operatorconditions', 'deployments']);
+// Roles, bindings and service accounts too: a scoped plan retries, and a CSV's requirements are
+// checked again, when they change.
+const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'operatorconditions', 'deployments', 'roles', 'rolebindings', 'serviceaccounts']);
 
 export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress);
@@ -78,6 +80,8 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       if (api.storeGet(api.resources.find('', 'v1', 'namespaces')!, undefined, ns)) operators.reconcileNamespace(ns);
     });
   };
+  // A plan retrying an error other than Forbidden fails once its retry timeout is up.
+  operators.requeueAfter = (ns, ms) => setTimeout(() => reconcileLater(ns), ms).unref();
   const everyOperatorNamespace = () => {
     const names = new Set<string>();
     for (const res of ['subscriptions', 'clusterserviceversions', 'operatorgroups']) {

@@ -126,8 +126,15 @@ describe('OLM emulation', () => {
     }, 'DisabledCopiedCSVs=True on the OLMConfig');
     assert.equal(cfg.reason, 'CopiedCSVsDisabled');
     assert.equal((await phaseOf('operators', 'webhook.v1.0.0'))?.phase, 'Succeeded', 'the operator itself stays');
+    const disabledEvents = async () => (await core.listNamespacedEvent({ namespace: 'operators' })).items.filter((e) => e.reason === 'DisabledCopiedCSVs' && e.involvedObject.name === 'webhook.v1.0.0');
+    const [warning] = await until(async () => ((await disabledEvents()).length ? disabledEvents() : undefined), 'a DisabledCopiedCSVs event on the CSV');
+    assert.equal(warning!.type, 'Warning');
+    assert.equal(warning!.message, 'CSV copying disabled for operators/webhook.v1.0.0');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await disabledEvents()).length, 1, 'one event per CSV, however many syncs');
     await custom.patchClusterCustomObject({ group: OLM, version: 'v1', plural: 'olmconfigs', name: 'cluster', body: { spec: { features: { disableCopiedCSVs: false } } } }, merge);
     await until(() => get('clusterserviceversions', 'team1', 'webhook.v1.0.0'), 'copies back');
+    await until(async () => (await disabledEvents()).length === 0, 'the event removed once copying is back');
   });
 
   test('new catalog content drives an automatic upgrade', async () => {

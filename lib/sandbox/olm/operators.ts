@@ -27,6 +27,11 @@ export class Operators {
     this.catalog.failNextInstallPlan = message;
   }
 
+  /** How the wiring runs a namespace's pass again later. */
+  set requeueAfter(fn: (ns: string, ms: number) => void) {
+    this.catalog.requeueAfter = fn;
+  }
+
   /** One pass over a namespace, in the order OLM's two operators would act on it; the caller repeats it until the cluster is quiet. */
   reconcileNamespace(ns: string): void {
     this.olm.syncOperatorGroups(ns);

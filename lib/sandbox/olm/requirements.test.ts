@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { minKubeVersionStatus, permissionStatuses } from './requirements';
+import { minKubeVersionStatus, permissionStatuses, type AccountState, type Rule } from './requirements';
 
 // Expected words as real OLM v0.38.0 wrote them on a real cluster (v1.34.4) for the demo
 // catalog's pgpilot.v1.4.0, and as olm/requirements.go words the other cases.
@@ -10,18 +10,24 @@ test('minKubeVersion: met, unmet, absent', () => {
   assert.deepEqual(minKubeVersionStatus('x', undefined, 'v1.34.4'), []);
 });
 
-test('service accounts: missing, rules not granted, rules granted (Go JSON of each rule)', () => {
+test('service accounts: missing, owned by another CSV, rules not granted, rules granted (Go JSON of each rule)', () => {
   const perms = { namespaced: [{ serviceAccountName: 'op', rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] }], cluster: [{ serviceAccountName: 'op', rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] }] };
-  assert.deepEqual(permissionStatuses(perms, () => false, () => true).map((s) => [s.name, s.status, s.message]), [['op', 'NotPresent', 'Service account does not exist']]);
-  const notGranted = permissionStatuses(perms, () => true, (_p, cluster) => !cluster)[0]!;
+  const checks = (account: AccountState, made: boolean, granted: (cluster: boolean) => boolean) => ({ account: () => account, previouslyCreated: () => made, ruleSatisfied: (_sa: string, _r: Rule, cluster: boolean) => granted(cluster) });
+  assert.deepEqual(permissionStatuses(perms, checks('missing', true, () => true)).map((s) => [s.name, s.status, s.message]), [['op', 'NotPresent', 'Service account does not exist']]);
+  // Real OLM v0.38.0 on an upgrade, before the plan added the new CSV to the account's owners.
+  assert.deepEqual(permissionStatuses(perms, checks('ownedByAnother', false, () => true)), [{ group: '', version: 'v1', kind: 'ServiceAccount', name: 'op', status: 'PresentNotSatisfied', message: 'Service account is owned by another ClusterServiceVersion' }]);
+  const notGranted = permissionStatuses(perms, checks('present', true, (cluster) => !cluster))[0]!;
   assert.equal(notGranted.status, 'PresentNotSatisfied');
   assert.equal(notGranted.message, 'Policy rule not satisfied for service account');
   // Real OLM v0.38.0 listed pgpilot.v1.4.0's account with one dependent (its cluster rule), and
   // the generated catalog's alpha (namespaced rules only) with no account entry at all.
-  const granted = permissionStatuses(perms, () => true, () => true)[0]!;
+  const granted = permissionStatuses(perms, checks('present', true, () => true))[0]!;
   assert.equal(granted.status, 'Present');
   assert.deepEqual(granted.dependents!.map((d) => [d.kind, d.status, d.message]), [['PolicyRule', 'Satisfied', 'cluster rule:{"verbs":["get"],"nonResourceURLs":["/metrics"]}']]);
-  assert.deepEqual(permissionStatuses({ namespaced: perms.namespaced, cluster: [] }, () => true, () => true), []);
-  const firstCheck = permissionStatuses({ namespaced: perms.namespaced, cluster: [] }, () => true, () => false)[0]!;
+  assert.deepEqual(permissionStatuses({ namespaced: perms.namespaced, cluster: [] }, checks('present', true, () => true)), []);
+  // Rules RBAC grants through roles OLM did not make for this CSV (an older version's): listed, satisfied.
+  const byRbac = permissionStatuses({ namespaced: perms.namespaced, cluster: [] }, checks('present', false, () => true))[0]!;
+  assert.deepEqual([byRbac.status, byRbac.dependents!.map((d) => d.status)], ['Present', ['Satisfied']]);
+  const firstCheck = permissionStatuses({ namespaced: perms.namespaced, cluster: [] }, checks('present', false, () => false))[0]!;
   assert.deepEqual(firstCheck.dependents!.map((d) => d.message), ['namespaced rule:{"verbs":["get","list"],"apiGroups":[""],"resources":["pods"]}']);
 });

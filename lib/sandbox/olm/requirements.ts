@@ -40,29 +40,50 @@ export function minKubeVersionStatus(csvName: string, minKubeVersion: string | u
   return [{ ...base, status: 'Present', message: `CSV minKubeVersion (${minKubeVersion}) less than server version (${serverGitVersion})` }];
 }
 
+/** What OLM finds of a service account before it looks at rules (permissionStatus). */
+export type AccountState = 'missing' | 'ownedByAnother' | 'present';
+
+export interface PermissionChecks {
+  account(name: string): AccountState;
+  /** The Role (ClusterRole) and binding OLM generates for this permission exist, labelled as this CSV's (permissionsPreviouslyCreated). */
+  previouslyCreated(p: Permission, cluster: boolean): boolean;
+  /** RBAC grants the account this rule (CSVRuleChecker over every role and binding). */
+  ruleSatisfied(account: string, rule: Rule, cluster: boolean): boolean;
+}
+
 /**
- * One status per service account: NotPresent while the account is missing; otherwise Present
- * with every rule Satisfied when OLM's own roles for it are there (`rolesExist`), else
- * PresentNotSatisfied; granted namespaced rules leave no entry, as in OLM.
+ * One status per service account, as olm/requirements.go permissionStatus writes them:
+ * NotPresent while the account is missing; PresentNotSatisfied while another CSV owns it and
+ * this one does not; otherwise its rules, first by the roles OLM made for this CSV, then by RBAC
+ * itself.
  */
-export function permissionStatuses(perms: { namespaced: Permission[]; cluster: Permission[] }, saExists: (name: string) => boolean, rolesExist: (p: Permission, cluster: boolean) => boolean): RequirementStatus[] {
+export function permissionStatuses(perms: { namespaced: Permission[]; cluster: Permission[] }, checks: PermissionChecks): RequirementStatus[] {
   const out = new Map<string, RequirementStatus>();
   for (const [list, scope] of [[perms.namespaced, 'namespaced'], [perms.cluster, 'cluster']] as const) {
     for (const p of list) {
-      const status = out.get(p.serviceAccountName) ?? { group: '', version: 'v1', kind: 'ServiceAccount', name: p.serviceAccountName, status: 'Present', dependents: [] };
-      if (!saExists(p.serviceAccountName)) {
+      const status: RequirementStatus = out.get(p.serviceAccountName) ?? { group: '', version: 'v1', kind: 'ServiceAccount', name: p.serviceAccountName, status: 'Present', dependents: [] };
+      const state = checks.account(p.serviceAccountName);
+      if (state === 'missing') {
         out.set(p.serviceAccountName, { ...status, status: 'NotPresent', message: 'Service account does not exist' });
         continue;
       }
-      const met = rolesExist(p, scope === 'cluster');
-      // OLM's check of rules it created itself ends its loop early, before it records the account
-      // (permissionStatus, `permissionsPreviouslyCreated` ... `continue`): a service account whose
-      // namespaced rules OLM granted is not listed. Its cluster rules, read another way, are.
-      if (met && scope === 'namespaced') continue;
-      for (const r of p.rules ?? []) status.dependents!.push({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'PolicyRule', status: met ? 'Satisfied' : 'NotSatisfied', message: `${scope} rule:${goJson(goRule(r))}` });
-      if (!met) Object.assign(status, { status: 'PresentNotSatisfied', message: 'Policy rule not satisfied for service account' });
+      if (state === 'ownedByAnother') {
+        out.set(p.serviceAccountName, { ...status, status: 'PresentNotSatisfied', message: 'Service account is owned by another ClusterServiceVersion' });
+        continue;
+      }
+      // The roles OLM made for this CSV: the loop ends early, before it records the account
+      // (`permissionsPreviouslyCreated` ... `continue`), so an account whose namespaced rules OLM
+      // granted itself is not listed. For cluster rules the binding's label hash is computed with
+      // kind Role and never matches a ClusterRoleBinding's: they are always checked the other way.
+      if (scope === 'namespaced' && checks.previouslyCreated(p, false)) continue;
+      for (const r of p.rules ?? []) {
+        const met = checks.ruleSatisfied(p.serviceAccountName, r, scope === 'cluster');
+        status.dependents!.push({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'PolicyRule', status: met ? 'Satisfied' : 'NotSatisfied', message: `${scope} rule:${goJson(goRule(r))}` });
+        if (!met) Object.assign(status, { status: 'PresentNotSatisfied', message: 'Policy rule not satisfied for service account' });
+      }
       out.set(p.serviceAccountName, status);
     }
   }
-  return [...out.values()];
+  // `dependents` is omitempty in OLM's type.
+  return [...out.values()].map(({ dependents, ...s }) => (dependents?.length ? { ...s, dependents } : s));
 }
