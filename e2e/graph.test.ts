@@ -1,6 +1,10 @@
 // The upgrade-graph viewer in Debian's Chromium, on a real catalog from ../shared/catalogs whose
-// stable channel has replaces, skips and skipRange edges (gatekeeper-operator-product, v4.20).
+// stable channel has replaces, skips and skipRange edges (gatekeeper-operator-product, v4.20), and
+// on a long channel: portworx-certified's stable (48 versions, from certified-operators-v4.18),
+// served alone from a temporary catalog folder.
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -12,21 +16,29 @@ import { startConsole, type RunningConsole } from './support/console-server';
 const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
 const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
 const PKG = 'gatekeeper-operator-product';
+const LONG_PKG = 'portworx-certified';
+const LONG_SOURCE = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18', LONG_PKG);
+const px = (version: string) => `portworx-operator.v${version}`;
 
 describe('upgrade graph viewer', () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
   let server: RunningConsole;
   let browser: Browser;
   let base: string;
+  let longBase: string;
+  const longDir = join(mkdtempSync(join(tmpdir(), 'olm-graph-e2e-')), 'long-channel');
 
   before(async () => {
-    sb = await withSandbox({ catalogs: [CATALOG_DIR], demo: false });
+    cpSync(LONG_SOURCE, join(longDir, LONG_PKG), { recursive: true });
+    sb = await withSandbox({ catalogs: [CATALOG_DIR, longDir], demo: false });
     const kube = clientAs(sb, 'admin');
-    const catalog = await waitFor('the catalog ready', async () => {
-      const cs = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items[0];
-      return cs?.status?.connectionState?.lastObservedState === 'READY' ? cs.metadata?.name : undefined;
-    });
-    base = `/operatorhub/olm/${catalog}/${PKG}/graph`;
+    const ready = await waitFor('the catalogs ready', async () => {
+      const items = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items;
+      const names = items.filter((cs) => cs.status?.connectionState?.lastObservedState === 'READY').map((cs) => cs.metadata?.name ?? '');
+      return names.length === 2 ? names : undefined;
+    }, 60_000);
+    base = `/operatorhub/olm/${ready.find((n) => n !== 'long-channel')}/${PKG}/graph`;
+    longBase = `/operatorhub/olm/long-channel/${LONG_PKG}/graph`;
     server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
     browser = await launchBrowser();
   });
@@ -34,11 +46,12 @@ describe('upgrade graph viewer', () => {
     await browser?.close();
     await server?.stop();
     await sb?.close();
+    rmSync(join(longDir, '..'), { recursive: true, force: true });
   });
 
-  const open = async (query: string): Promise<Page> => {
+  const open = async (query: string, at = base): Promise<Page> => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${server.url}${base}${query}`);
+    await page.goto(`${server.url}${at}${query}`);
     await page.locator('[role="application"][data-ready="true"]').waitFor();
     return page;
   };
@@ -94,5 +107,68 @@ describe('upgrade graph viewer', () => {
     await legend.getByText(/^skips \(3\)$/).waitFor();
     assert.equal(await legend.getByText(/^channel .* edges\)$/).count(), 0, 'one channel again: no channel colours');
     await page.close();
+  });
+
+  /**
+   * What Cytoscape shows: its zoom, each named bundle's label size on screen in pixels, and
+   * whether the bundle is inside the visible extent. Cytoscape keeps itself on its container.
+   */
+  const seen = (page: Page, names: string[]) =>
+    page.locator('[role="application"][data-ready="true"]').evaluate((el, ids) => {
+      type Cy = { zoom(): number; extent(): { x1: number; x2: number }; getElementById(id: string): { position(): { x: number }; renderedStyle(p: string): string } };
+      const cy = (el as unknown as { _cyreg: { cy: Cy } })._cyreg.cy;
+      const ext = cy.extent();
+      return {
+        zoom: cy.zoom(),
+        nodes: Object.fromEntries(ids.map((id) => {
+          const n = cy.getElementById(id);
+          return [id, { px: parseFloat(n.renderedStyle('font-size')), inView: n.position().x >= ext.x1 && n.position().x <= ext.x2 }];
+        })),
+      };
+    }, names);
+
+  test('a long channel: the text above names its size and head; the first view shows the newest versions with labels to read', async () => {
+    const page = await open('?channel=stable', longBase);
+    const summary = page.getByText(/^Channel stable: 48 versions, head 26\.3\.1\.$/);
+    assert.ok(await summary.isVisible(), 'the channel, its size and its head are said in text');
+    const canvas = page.getByRole('application');
+    assert.ok((await summary.boundingBox())!.y < (await canvas.boundingBox())!.y, 'above the canvas');
+    assert.equal(await canvas.getAttribute('aria-describedby'), await summary.getAttribute('id'));
+    const newest = ['25.5.0', '25.6.1', '26.2.0', '26.3.0', '26.3.1'].map(px);
+    const view = await seen(page, [...newest, px('1.6.1')]);
+    for (const id of newest) {
+      assert.ok(view.nodes[id]!.inView, `${id} is in the first view`);
+      assert.ok(view.nodes[id]!.px >= 10, `${id}'s label is ${view.nodes[id]!.px}px on screen (zoom ${view.zoom})`);
+    }
+    assert.equal(view.nodes[px('1.6.1')]!.inView, false, 'the oldest are left to the overview');
+    // The overview: the rest of the channel, moved to by keyboard.
+    const overview = page.getByRole('slider', { name: /Overview of every version/ });
+    assert.match((await overview.getAttribute('aria-valuetext')) ?? '', /^25\.5\.0 to 26\.3\.1 shown, 10 of 48 versions$/);
+    await overview.focus();
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => /^1\.6\.1 to /.test(document.querySelector('[role="slider"]')?.getAttribute('aria-valuetext') ?? ''));
+    assert.ok((await seen(page, [px('1.6.1')])).nodes[px('1.6.1')]!.inView);
+    // Show all: every version, the others' labels too small to draw, the head's still readable.
+    await page.getByRole('button', { name: 'Show all' }).click();
+    const all = await seen(page, [px('1.6.1'), px('26.3.1'), px('24.2.0')]);
+    assert.ok(all.nodes[px('1.6.1')]!.inView && all.nodes[px('26.3.1')]!.inView);
+    assert.ok(all.nodes[px('26.3.1')]!.px >= 12, `the head's label stays readable: ${all.nodes[px('26.3.1')]!.px}px`);
+    assert.ok(all.nodes[px('24.2.0')]!.px < 7, 'an ordinary label is not drawn this small');
+    await page.close();
+  });
+
+  test('a long channel from an older version: the text names it, the first view starts there, readable', async () => {
+    const near = await open(`?channel=stable&from=${px('26.1.0')}`, longBase);
+    await near.getByText(/^Channel stable: 48 versions, head 26\.3\.1; path from 26\.1\.0\.$/).waitFor();
+    const both = await seen(near, [px('26.1.0'), px('26.3.1')]);
+    assert.ok(both.nodes[px('26.1.0')]!.inView && both.nodes[px('26.3.1')]!.inView, 'the start and the head in one view');
+    assert.ok(both.nodes[px('26.1.0')]!.px >= 10 && both.nodes[px('26.3.1')]!.px >= 10);
+    await near.close();
+    // 20 InstallPlans back: not with the head at a readable zoom, so the view starts at it.
+    const far = await open(`?channel=stable&from=${px('24.2.0')}`, longBase);
+    const view = await seen(far, [px('24.2.0'), px('24.2.1')]);
+    assert.ok(view.nodes[px('24.2.0')]!.inView && view.nodes[px('24.2.0')]!.px >= 10, JSON.stringify(view));
+    assert.ok(view.nodes[px('24.2.1')]!.inView && view.nodes[px('24.2.1')]!.px >= 10, JSON.stringify(view));
+    await far.close();
   });
 });

@@ -4,10 +4,11 @@
 // bundle and offers the path from there in the full viewer, which this links to.
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { drawChannel } from '@/lib/hub/graph-drawing';
 import { ErrorNotice } from '../common/notice';
 import type { PackageRefProps } from '../details/package-details-view';
+import { ChannelSummary } from './channel-summary';
 import { GraphCanvas } from './graph-canvas';
 import { GraphLegend } from './graph-legend';
 import { graphQuery } from './graph-query';
@@ -23,6 +24,7 @@ interface Props extends PackageRefProps {
 export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Props) {
   const graph = useQuery(graphQuery(pkg, channel, installed, namespace));
   const [selected, setSelected] = useState<string | undefined>();
+  const summaryId = useId();
   const g = graph.data;
   const drawing = useMemo(() => (g ? drawChannel(g, installed) : undefined), [g, installed]);
   const viewer = (from?: string) => `/operatorhub/${encodeURIComponent(pkg.catalogNamespace)}/${encodeURIComponent(pkg.catalog)}/${encodeURIComponent(pkg.pkg)}/graph?${new URLSearchParams({ channel, namespace, ...(from ? { from } : {}), ...(installed ? { installed } : {}) })}`;
@@ -33,7 +35,8 @@ export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Pro
   return (
     <figure className="space-y-2" aria-label={`Upgrade graph of ${channel}`}>
       {!g.edgesKnown && <p className="text-sm text-amber-900">Edges unknown: {g.note ?? 'the catalog is read through PackageManifests'}. The versions are shown in order.</p>}
-      <GraphCanvas drawing={drawing} selected={selected} onSelect={setSelected} height="h-72" label={`Upgrade graph of ${channel}, installed version marked: use the arrow keys to move between versions`} />
+      <ChannelSummary id={summaryId} graphs={[g]} installed={installed} />
+      <GraphCanvas drawing={drawing} selected={selected} onSelect={setSelected} focus={[installed]} describedBy={summaryId} height="h-72" label={`Upgrade graph of ${channel}, installed version marked: use the arrow keys to move between versions`} />
       <GraphLegend counts={g.edgeCounts} withInstalled={!!installed} />
       <figcaption className="flex flex-wrap gap-x-4 text-sm">
         {node ? (

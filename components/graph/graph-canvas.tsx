@@ -3,15 +3,28 @@
 // kind (replaces straight, skips arched above, skipRange arched below; in an overlay, coloured by
 // channel), the head, deprecated, never-target and installed bundles marked, the chosen path
 // highlighted. Cytoscape is loaded only in the browser. Arrow keys move between versions.
-import type { Core, ElementDefinition } from 'cytoscape';
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
-import { drawingBounds, type Bounds, type Drawing } from '@/lib/hub/graph-drawing';
+// The first view is lib/hub/graph-viewport's: the whole channel when its labels can be read so,
+// else the newest versions and the installed one at a readable zoom, with an overview of the rest
+// beneath. The head, the installed, the path's start and the selected bundle keep a readable
+// label at any zoom.
+import type { Core, ElementDefinition, NodeCollection } from 'cytoscape';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import type { Drawing } from '@/lib/hub/graph-drawing';
+import { firstView, fitAll, LABEL_FONT, visibleRange, type Viewport } from '@/lib/hub/graph-viewport';
+import { GraphOverview } from './graph-overview';
 
 export interface GraphCanvasHandle {
+  /** Every version in view. */
   fit(): void;
+  /** Back to the first view. */
+  reset(): void;
   zoom(by: number): void;
   focus(name: string): void;
 }
+
+/** The smallest, in screen pixels, the labels of the head, installed and selected bundles get. */
+const PINNED_LABEL_PX = 12;
+const PINNED = 'node.head, node.installed, node.start, node:selected';
 
 function elements(d: Drawing): ElementDefinition[] {
   return [
@@ -21,7 +34,7 @@ function elements(d: Drawing): ElementDefinition[] {
 }
 
 const STYLE = [
-  { selector: 'node', style: { label: 'data(label)', 'background-color': '#ffffff', 'border-width': 2, 'border-color': '#64748b', width: 18, height: 18, 'font-size': 11, 'text-valign': 'top', 'text-margin-y': -6, color: '#0f172a', 'min-zoomed-font-size': 7 } },
+  { selector: 'node', style: { label: 'data(label)', 'background-color': '#ffffff', 'border-width': 2, 'border-color': '#64748b', width: 18, height: 18, 'font-size': LABEL_FONT, 'text-wrap': 'wrap', 'text-valign': 'top', 'text-margin-y': -6, color: '#0f172a', 'min-zoomed-font-size': 7 } },
   { selector: 'node.head', style: { 'background-color': '#047857', 'border-color': '#065f46', width: 24, height: 24 } },
   { selector: 'node.never', style: { 'border-style': 'dashed', 'background-color': '#f1f5f9', color: '#64748b' } },
   { selector: 'node.deprecated', style: { 'border-color': '#d97706', 'background-color': '#fef3c7' } },
@@ -29,6 +42,8 @@ const STYLE = [
   { selector: 'node.start', style: { 'background-color': '#0369a1' } },
   { selector: 'node.installed', style: { 'border-style': 'double', 'border-width': 6, 'border-color': '#0c4a6e', 'font-weight': 'bold' } },
   { selector: 'node:selected', style: { 'overlay-color': '#0284c7', 'overlay-opacity': 0.25, 'overlay-padding': 6 } },
+  // Always labelled, over whatever edges pass behind: the head, installed, start and selected.
+  { selector: PINNED, style: { 'min-zoomed-font-size': 0, 'text-background-color': '#ffffff', 'text-background-opacity': 0.9, 'text-background-padding': '2px', 'text-background-shape': 'roundrectangle', 'font-weight': 'bold', 'z-index': 20 } },
   { selector: 'edge', style: { width: 1.5, 'curve-style': 'unbundled-bezier', 'control-point-distances': 'data(lift)', 'control-point-weights': 0.5, 'target-arrow-shape': 'triangle', 'arrow-scale': 0.8 } },
   // Arrows point the way an update travels, from the older bundle to the newer.
   { selector: 'edge.replaces', style: { 'line-color': '#475569', 'target-arrow-color': '#475569', 'curve-style': 'straight' } },
@@ -41,12 +56,19 @@ const STYLE = [
   { selector: 'edge.on-path', style: { width: 4, 'line-color': '#0369a1', 'target-arrow-color': '#0369a1', 'z-index': 10 } },
 ];
 
-/** Fit the whole graph, but never blow a handful of versions up past a readable size. */
-function fitReadable(c: Core, b: Bounds): void {
-  const pad = 30;
-  const zoom = Math.min(1.2, (c.width() - 2 * pad) / Math.max(1, b.x2 - b.x1), (c.height() - 2 * pad) / Math.max(1, b.y2 - b.y1));
-  const level = Math.max(c.minZoom(), zoom);
-  c.viewport({ zoom: level, pan: { x: c.width() / 2 - level * (b.x1 + b.x2) / 2, y: c.height() / 2 - level * (b.y1 + b.y2) / 2 } });
+/**
+ * The pinned bundles' labels grow as the graph zooms out, so they stay readable (the others fade
+ * under Cytoscape's min-zoomed-font-size): a style bypass on a handful of nodes.
+ */
+function pinLabels(c: Core, held: { current: NodeCollection | undefined }): void {
+  const now = c.nodes(PINNED);
+  if (held.current) held.current.difference(now).removeStyle('font-size');
+  now.style('font-size', Math.max(LABEL_FONT, PINNED_LABEL_PX / c.zoom()));
+  held.current = now;
+}
+
+function apply(c: Core, v: Viewport): void {
+  c.viewport({ zoom: Math.max(c.minZoom(), Math.min(c.maxZoom(), v.zoom)), pan: v.pan });
 }
 
 interface Props {
@@ -54,16 +76,27 @@ interface Props {
   selected?: string;
   onSelect: (name: string) => void;
   label: string;
+  /** The id of text that describes the graph (the channel, its size, its head). */
+  describedBy?: string;
+  /** Bundles the first view shows when it can (installed, path start); read when the drawing changes. */
+  focus?: (string | undefined)[];
   /** Tailwind height class; the full viewer is taller than the one embedded in a tab. */
   height?: string;
 }
 
-export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCanvas({ drawing, selected, onSelect, label, height = 'h-[28rem]' }, ref) {
+export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCanvas({ drawing, selected, onSelect, label, describedBy, focus, height = 'h-[28rem]' }, ref) {
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | undefined>(undefined);
   const onSelectRef = useRef(onSelect);
+  const focusRef = useRef(focus);
+  const selectedRef = useRef(selected);
+  const pinned = useRef<NodeCollection | undefined>(undefined);
+  // What the overview draws: the model-space x range in view, and whether there is more outside.
+  const [view, setView] = useState<{ x1: number; x2: number; partial: boolean } | undefined>();
   useEffect(() => {
     onSelectRef.current = onSelect;
+    focusRef.current = focus;
+    selectedRef.current = selected;
   });
 
   useEffect(() => {
@@ -72,7 +105,22 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
       if (!alive || !box.current) return;
       const t0 = performance.now();
       const c = cytoscape({ container: box.current, elements: elements(drawing), style: STYLE as never, layout: { name: 'preset' }, minZoom: 0.05, maxZoom: 3, wheelSensitivity: 0.3, boxSelectionEnabled: false, autoungrabify: true });
-      fitReadable(c, drawingBounds(drawing));
+      if (selectedRef.current) c.getElementById(selectedRef.current).select();
+      const first = firstView(drawing, c.width(), c.height(), [...(focusRef.current ?? []), selectedRef.current]);
+      apply(c, first);
+      pinLabels(c, pinned);
+      let frame = 0;
+      const report = () => {
+        frame = 0;
+        if (!alive) return;
+        const r = visibleRange({ zoom: c.zoom(), pan: c.pan() }, c.width());
+        setView({ ...r, partial: !first.all });
+      };
+      c.on('viewport', () => {
+        pinLabels(c, pinned);
+        if (!frame) frame = requestAnimationFrame(report);
+      });
+      report();
       c.on('tap', 'node', (e) => onSelectRef.current(e.target.id()));
       cy.current = c;
       // For bench/graph-browser.bench.ts: how long building, placing and fitting took in Cytoscape,
@@ -86,6 +134,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     });
     return () => {
       alive = false;
+      pinned.current = undefined;
       cy.current?.destroy();
       cy.current = undefined;
     };
@@ -96,10 +145,23 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     if (!c) return;
     c.nodes().unselect();
     if (selected) c.getElementById(selected).select();
+    pinLabels(c, pinned);
   }, [selected, drawing]);
 
+  const centreOn = (x: number) => {
+    const c = cy.current;
+    if (c) c.pan({ x: c.width() / 2 - c.zoom() * x, y: c.pan().y });
+  };
+
   useImperativeHandle(ref, () => ({
-    fit: () => cy.current && fitReadable(cy.current, drawingBounds(drawing)),
+    fit: () => {
+      const c = cy.current;
+      if (c) apply(c, fitAll(drawing, c.width(), c.height(), c.minZoom()));
+    },
+    reset: () => {
+      const c = cy.current;
+      if (c) apply(c, firstView(drawing, c.width(), c.height(), [...(focus ?? []), selected]));
+    },
     zoom: (by) => {
       const c = cy.current;
       if (c) c.zoom({ level: c.zoom() * by, renderedPosition: { x: c.width() / 2, y: c.height() / 2 } });
@@ -123,5 +185,10 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     }
   };
 
-  return <div ref={box} role="application" aria-label={label} aria-roledescription="upgrade graph" tabIndex={0} onKeyDown={onKey} className={`${height} w-full rounded border border-slate-300 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600`} />;
+  return (
+    <div className="space-y-1">
+      <div ref={box} role="application" aria-label={label} aria-describedby={describedBy} aria-roledescription="upgrade graph" tabIndex={0} onKeyDown={onKey} className={`${height} w-full rounded border border-slate-300 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600`} />
+      {view?.partial && <GraphOverview drawing={drawing} view={view} selected={selected} onMove={centreOn} />}
+    </div>
+  );
 });

@@ -16,6 +16,7 @@ import { drawChannel, overlayChannels } from '@/lib/hub/graph-drawing';
 import { byVersion } from '@/lib/hub/graph-layout';
 import { ErrorNotice, Warning } from '../common/notice';
 import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { ChannelSummary } from './channel-summary';
 import { GraphCanvas, type GraphCanvasHandle } from './graph-canvas';
 import { GraphLegend } from './graph-legend';
 import { graphQuery } from './graph-query';
@@ -101,7 +102,8 @@ export function GraphViewer(props: PackageRefProps) {
           <input id="graph-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="e.g. 3.14.0" className="w-40 rounded border border-slate-300 px-2 py-1.5" />
         </form>
         <div className="flex gap-1 pb-0.5">
-          <button type="button" onClick={() => canvas.current?.fit()} className="rounded border border-slate-300 bg-white px-2 py-1">Fit</button>
+          <button type="button" onClick={() => canvas.current?.fit()} className="rounded border border-slate-300 bg-white px-2 py-1">Show all</button>
+          <button type="button" onClick={() => canvas.current?.reset()} title="The newest versions and the installed one, at a readable size" className="rounded border border-slate-300 bg-white px-2 py-1">Reset view</button>
           <button type="button" aria-label="Zoom in" onClick={() => canvas.current?.zoom(1.25)} className="rounded border border-slate-300 bg-white px-2 py-1">+</button>
           <button type="button" aria-label="Zoom out" onClick={() => canvas.current?.zoom(0.8)} className="rounded border border-slate-300 bg-white px-2 py-1">−</button>
         </div>
@@ -135,7 +137,8 @@ export function GraphViewer(props: PackageRefProps) {
 
       <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
         <div className="space-y-2">
-          <GraphCanvas ref={canvas} drawing={drawn!} selected={selected} onSelect={setSelected} label={`Upgrade graph of ${[g.channel, ...otherGraphs.map((o) => o.channel)].join(', ')}: use the arrow keys to move between versions`} />
+          <ChannelSummary id="graph-summary" graphs={[g, ...otherGraphs]} installed={installed} from={g.path?.from} />
+          <GraphCanvas ref={canvas} drawing={drawn!} selected={selected} onSelect={setSelected} focus={[installed, g.path?.from]} describedBy="graph-summary" label={`Upgrade graph of ${[g.channel, ...otherGraphs.map((o) => o.channel)].join(', ')}: use the arrow keys to move between versions`} />
           <GraphLegend counts={drawn?.legend ? undefined : g.edgeCounts} channels={drawn?.legend} withInstalled={!!installed} />
         </div>
         <aside aria-label="Selected version" className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm">

@@ -10,6 +10,7 @@ import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
+import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
 import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { PlanPreview } from './plan-preview';
@@ -112,7 +113,7 @@ export function InstallWizard(props: PackageRefProps) {
         <form className="space-y-5" onSubmit={(e) => e.preventDefault()} aria-label="Install choices">
           <label className="flex flex-col text-sm">
             <span className="font-medium">Update channel</span>
-            <select value={d.selected.channel} onChange={(e) => { setChannel(e.target.value); setVersion(undefined); }} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            <select value={d.selected.channel} onChange={(e) => { setChannel(e.target.value); setVersion(undefined); }} aria-describedby={ch.deprecation ? 'channel-deprecation' : undefined} className="rounded border border-slate-300 bg-white px-2 py-1.5">
               {d.channels.map((c) => (
                 <option key={c.name} value={c.name}>
                   {c.name}
@@ -122,6 +123,12 @@ export function InstallWizard(props: PackageRefProps) {
               ))}
             </select>
           </label>
+          {ch.deprecation && (
+            <p id="channel-deprecation" className="-mt-3 flex items-start gap-2 text-xs text-amber-900">
+              <DeprecatedBadge description={`Channel ${ch.name} is deprecated: ${ch.deprecation}`} />
+              <span>{ch.deprecation}</span>
+            </p>
+          )}
           <label className="flex flex-col text-sm">
             <span className="font-medium">Version</span>
             <select value={d.selected.csvName} onChange={(e) => setVersion(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">

@@ -11,6 +11,7 @@ import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { usePermission } from '@/lib/client/permissions';
 import { Badge, upgradeTone } from '../common/badges';
+import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
 import { NamespaceSelect } from './namespace-select';
 import { UninstallDialog } from './uninstall-dialog';
@@ -158,6 +159,12 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
     <tr className="border-b border-slate-200 align-top">
       <td className="py-2 pr-3">
         {name}
+        {row.deprecation && (
+          <>
+            {' '}
+            <DeprecatedBadge description={row.deprecation.text} />
+          </>
+        )}
         <div className="text-xs text-slate-600">
           {row.version ? `${row.version}` : ''}
           {row.provider ? ` by ${row.provider}` : ''}

@@ -35,7 +35,8 @@ test('a path: its steps highlighted, the other edges dimmed, the start and the i
   assert.ok(d.edges.filter((e) => !e.classes.includes('on-path')).every((e) => e.classes.includes('dim')));
   const start = d.nodes.find((n) => n.id === v('3.17.0'))!;
   assert.deepEqual(start.classes, ['on-path', 'start', 'installed']);
-  assert.equal(start.label, '3.17.0 (installed)');
+  assert.equal(start.label, '3.17.0\ninstalled');
+  assert.equal(drawChannel(graph('stable'), v('3.21.0')).nodes.find((n) => n.id === v('3.21.0'))!.label, '3.21.0\nhead, installed');
   assert.equal(drawChannel(graph('stable')).edges.some((e) => e.classes.includes('dim')), false, 'no path, nothing dimmed');
 });
 
@@ -70,7 +71,7 @@ test('the drawing\'s bounds hold every bundle with its label and the highest and
   const xs = d.nodes.map((n) => n.x);
   assert.equal(b.x1, Math.min(...xs) - 14);
   assert.equal(b.x2, Math.max(...xs) + 14);
-  assert.equal(b.y1, -14 - 22, 'the main line\'s labels are the top: every skips arc here starts on the lower lane');
+  assert.equal(b.y1, -14 - 40, 'the main line\'s two-line labels are the top: every skips arc here starts on the lower lane');
   // A quadratic curve peaks halfway to its control point: every arc's peak is inside.
   const y = new Map(d.nodes.map((n) => [n.id, n.y]));
   for (const e of d.edges) {

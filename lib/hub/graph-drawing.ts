@@ -61,7 +61,14 @@ function nodeClasses(n: GraphViewNode, extra: { onPath: boolean; start: boolean;
   ].filter((c): c is string => typeof c === 'string');
 }
 
-const label = (n: GraphViewNode, installed?: string) => `${n.version ?? n.name}${n.name === installed ? ' (installed)' : ''}`;
+/**
+ * A bundle's label: its version, and on a second line in words whether it is the head or the
+ * installed one (two short lines stay narrower than the gap between versions).
+ */
+function label(n: GraphViewNode, installed?: string): string {
+  const notes = [n.isHead && 'head', n.name === installed && 'installed'].filter(Boolean);
+  return `${n.version ?? n.name}${notes.length ? `\n${notes.join(', ')}` : ''}`;
+}
 
 /** One channel, with the path OLM walks from `g.path.from` highlighted and the other edges dimmed. */
 export function drawChannel(g: GraphView, installed?: string): Drawing {
@@ -148,7 +155,7 @@ export interface Bounds {
  * The box the drawing fills, arcs and labels included, from positions alone: asking Cytoscape
  * for it measures every edge's curve, a tenth of the time a large channel takes to show.
  */
-export function drawingBounds(d: Drawing, margin = { node: 14, label: 22 }): Bounds {
+export function drawingBounds(d: Drawing, margin = { node: 14, label: 40 }): Bounds {
   if (d.nodes.length === 0) return { x1: 0, y1: 0, x2: 0, y2: 0 };
   const at = new Map(d.nodes.map((n) => [n.id, n]));
   let x1 = Infinity;

@@ -52,3 +52,17 @@ test('a Subscription with nothing installed yet is an installing row', () => {
   assert.equal(row!.status.label, 'Installing');
   assert.equal(row!.key, 'x/new');
 });
+
+test('a row carries what its Subscription says is deprecated; a copy, which has no Subscription, does not', () => {
+  const deprecated: Subscription = {
+    ...sub('a', 'op', 'op.v1'),
+    status: { ...sub('a', 'op', 'op.v1').status!, conditions: [{ type: 'ChannelDeprecated', status: 'True', message: 'olm.channel/stable: use fast' }, { type: 'Deprecated', status: 'True', message: 'olm.channel/stable: use fast' }] },
+  };
+  const rows = installedOperators({ csvs: [csv('a', 'op.v1', { targets: 'a,b' }), csv('b', 'op.v1', { copiedFrom: 'a' }), csv('c', 'other.v1', { targets: 'c' })], subscriptions: [deprecated, sub('c', 'other', 'other.v1')], installPlans: [], copiesDisabled: false });
+  const row = (ns: string) => rows.find((r) => r.namespace === ns)!;
+  assert.deepEqual(row('a').deprecation?.notes, [{ scope: 'channel', name: 'stable', message: 'use fast' }]);
+  assert.equal(row('b').deprecation, undefined);
+  assert.equal(row('c').deprecation, undefined);
+  const [installing] = installedOperators({ csvs: [], subscriptions: [{ ...deprecated, status: { ...deprecated.status!, installedCSV: undefined } }], installPlans: [], copiesDisabled: false });
+  assert.equal(installing!.deprecation?.text, 'Channel stable is deprecated: use fast.');
+});

@@ -6,6 +6,7 @@ import { isCopiedCsv, operatorNamespaceOf, targetNamespacesOf, type ClusterServi
 import type { InstallPlan } from '../resources/install-plan';
 import type { Subscription } from '../resources/subscription';
 import { csvDisplayStatus, type CsvDisplayStatus } from './csv-status';
+import { subscriptionDeprecation, type Deprecation } from './deprecation';
 import { subscriptionUpgradeStatus, type UpgradeStatus } from './subscription-status';
 
 export interface InstalledOperatorRow {
@@ -21,6 +22,8 @@ export interface InstalledOperatorRow {
   managedNamespaces?: 'all' | string[];
   status: CsvDisplayStatus;
   upgrade?: UpgradeStatus;
+  /** What the catalog deprecates of the package, channel or bundle, from the Subscription's conditions. */
+  deprecation?: Deprecation;
   lastUpdated?: string;
   /** In a namespace view: this row is OLM's copy of an operator installed in `from`. */
   copiedFrom?: string;
@@ -85,6 +88,7 @@ export function installedOperators(input: InstalledOperatorsInput): InstalledOpe
       managedNamespaces: targets === undefined ? undefined : targets.length === 1 && targets[0] === '' ? 'all' : targets,
       status: csvDisplayStatus(csv),
       ...(sub ? { upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plansByNs.get(ns) ?? [] }) } : {}),
+      ...deprecationOf(sub),
       lastUpdated: csv.status?.lastUpdateTime ?? sub?.status?.lastUpdated,
       ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
       copies: copied ? { count: 0, disabled: input.copiesDisabled } : { count: copyCount(csv, input), disabled: input.copiesDisabled },
@@ -103,11 +107,17 @@ export function installedOperators(input: InstalledOperatorsInput): InstalledOpe
       subscription: subscriptionFacts(sub),
       status: { phase: 'Installing', reason: sub.status?.state ?? '', label: 'Installing', detail: upgrade.detail, severity: 'progressing' },
       upgrade,
+      ...deprecationOf(sub),
       lastUpdated: sub.status?.lastUpdated,
       copies: { count: 0, disabled: input.copiesDisabled },
     });
   }
   return rows.sort((a, b) => a.displayName.localeCompare(b.displayName) || a.namespace.localeCompare(b.namespace));
+}
+
+function deprecationOf(sub: Subscription | undefined): { deprecation?: Deprecation } {
+  const d = sub && subscriptionDeprecation(sub);
+  return d ? { deprecation: d } : {};
 }
 
 function subscriptionFacts(sub: Subscription): NonNullable<InstalledOperatorRow['subscription']> {
