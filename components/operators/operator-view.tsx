@@ -1,6 +1,6 @@
 'use client';
-// One installed operator, live, in tabs: Details, Subscription, InstallPlans, YAML, Events; and
-// Uninstall. A copied CSV says where the operator really is and links there.
+// One installed operator, live, in tabs: Details, Subscription, Conditions, InstallPlans, YAML,
+// Events; and Uninstall. A copied CSV says where the operator really is and links there.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
@@ -15,6 +15,7 @@ import { Markdown } from '../common/markdown';
 import { ErrorNotice, Warning } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
 import { CreateInstance } from './create-instance';
+import { OperatorConditionsTab } from './operator-conditions-tab';
 import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
 import { UninstallDialog } from './uninstall-dialog';
@@ -23,6 +24,7 @@ import { useSuccessor } from './use-successor';
 const TABS = [
   { key: 'details', label: 'Details' },
   { key: 'subscription', label: 'Subscription' },
+  { key: 'conditions', label: 'Conditions' },
   { key: 'installplans', label: 'InstallPlans' },
   { key: 'yaml', label: 'YAML' },
   { key: 'events', label: 'Events' },
@@ -160,6 +162,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
           </p>
         )}
         {tab === 'subscription' && d.subscription && <SubscriptionTab details={d} namespace={namespace} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />}
+        {tab === 'conditions' && <OperatorConditionsTab namespace={namespace} name={name} copiedFrom={d.copiedFrom} />}
         {tab === 'installplans' && (
           d.installPlans.length === 0 ? <p className="text-sm text-slate-600">No InstallPlans in {namespace}.</p> : (
             <table aria-label="InstallPlans" className="w-full border-collapse text-sm">

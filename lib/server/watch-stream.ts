@@ -13,6 +13,7 @@ import { CATALOG_SOURCE_TYPE } from '../olm/resources/catalog-source';
 import { CSV_TYPE } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { INSTALL_PLAN_TYPE } from '../olm/resources/install-plan';
+import { OLM_CONFIG_TYPE } from '../olm/resources/olm-config';
 import { OPERATOR_CONDITION_TYPE } from '../olm/resources/operator-condition';
 import { OPERATOR_GROUP_TYPE } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '../olm/resources/subscription';
@@ -28,6 +29,7 @@ export const WATCHABLE: Record<string, ResourceType> = {
   operatorgroups: OPERATOR_GROUP_TYPE,
   catalogsources: CATALOG_SOURCE_TYPE,
   operatorconditions: OPERATOR_CONDITION_TYPE,
+  olmconfigs: OLM_CONFIG_TYPE,
   namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
 };

@@ -17,3 +17,17 @@ export function copiedCsvsDisabled(config: OLMConfig | undefined): boolean {
 export function disabledCopiedCsvsCondition(config: OLMConfig | undefined): Condition | undefined {
   return findCondition(config?.status?.conditions, 'DisabledCopiedCSVs');
 }
+
+/**
+ * The DisabledCopiedCSVs condition in words (OLM's syncOLMConfig, §4.4), or what its absence
+ * means: OLM has not acted on the setting yet.
+ */
+export function explainCopiedCsvsCondition(config: OLMConfig | undefined): { state: 'disabled' | 'disabling' | 'enabled' | 'restoring' | 'pending'; text: string } {
+  const wanted = copiedCsvsDisabled(config);
+  const c = disabledCopiedCsvsCondition(config);
+  if (!c) return { state: 'pending', text: `OLM has not reported on copied CSVs yet; they are ${wanted ? 'to be disabled' : 'enabled'} by the spec.` };
+  if (wanted && c.status === 'True') return { state: 'disabled', text: 'Copied CSVs are off, and OLM found none left for operators installed for all namespaces.' };
+  if (wanted) return { state: 'disabling', text: c.reason === 'CopiedCSVsDisabled' ? 'Copied CSVs are off, but OLM still finds copies of operators installed for all namespaces: it is removing them.' : 'Copied CSVs are being turned off: OLM has not acted on the change yet.' };
+  if (c.reason === 'CopiedCSVsDisabled') return { state: 'restoring', text: 'Copied CSVs are being turned back on: OLM has not acted on the change yet.' };
+  return { state: c.message?.includes('missing') ? 'restoring' : 'enabled', text: c.message?.includes('missing') ? 'Copied CSVs are on; OLM is still making some of them.' : 'Copied CSVs are on: each operator installed for all namespaces is listed in every namespace.' };
+}

@@ -18,6 +18,11 @@ describe('upgradeBlock (olm-behaviour §4.2)', () => {
     assert.equal(upgradeBlock({ metadata: { generation: 1 }, spec: { overrides: [{ type: 'Upgradeable', status: 'False', message: 'admin says wait' }] } }).blocked, true);
   });
 
+  test('an override that is not True blocks, Unknown included (isOperatorUpgradeable returns true only for True)', () => {
+    const r = upgradeBlock({ metadata: { generation: 1 }, spec: { overrides: [{ type: 'Upgradeable', status: 'Unknown', message: 'unsure' }] } });
+    assert.deepEqual(r, { blocked: true, message: 'operator is not upgradeable: the operator is not upgradeable: unsure' });
+  });
+
   test('a stale observedGeneration blocks', () => {
     const r = upgradeBlock({ metadata: { generation: 3 }, status: { conditions: [{ type: 'Upgradeable', status: 'True', observedGeneration: 2 }] } });
     assert.equal(r.blocked, true);
