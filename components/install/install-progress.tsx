@@ -8,6 +8,7 @@ import { dump } from 'js-yaml';
 import { useState } from 'react';
 import { apiGet, apiWrite } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
+import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
 import { INSTALL_STAGES as STAGES, stageOf, type SubscriptionProgress } from '@/lib/olm/status/install-progress';
 import { ErrorNotice } from '../common/notice';
@@ -39,11 +40,7 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
       <h1 className="text-2xl font-bold">
         Installing {p.subscription.spec.name} in {namespace}
       </h1>
-      {live === 'reconnecting' && (
-        <p role="status" className="text-sm text-amber-800">
-          Reconnecting to the cluster: what you see may be behind.
-        </p>
-      )}
+      <LiveNotice state={live} inline={false} className="text-sm text-amber-800" reconnecting="Reconnecting to the cluster: what you see may be behind." />
       <ol aria-label="Install steps" className="flex flex-wrap gap-2">
         {STAGES.map((s, i) => (
           <li key={s.key} aria-current={s.key === stage.stage ? 'step' : undefined} className={`rounded-full px-3 py-1 text-sm ${s.key === stage.stage ? 'bg-sky-700 font-semibold text-white' : i < reached ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-100 text-slate-500'}`}>

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import type { OperatorConditionRow, OperatorConditionView } from '@/lib/api/operator-conditions';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
+import { LiveNotice } from '@/components/common/live-notice';
 import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
 import { OverrideForm, OverridePlanPanel, type OverrideRequestBody } from './operator-conditions-override';
@@ -26,11 +27,11 @@ function SourceBadge({ row }: { row: OperatorConditionRow }) {
 function Verdict({ view }: { view: OperatorConditionView }) {
   const u = view.upgrade;
   if (!u) return null;
-  const by = u.decidedBy === 'override' ? 'an administrator\'s override' : u.decidedBy === 'operator' ? 'the operator\'s own Upgradeable condition' : 'nothing: the operator reports no Upgradeable condition';
+  const reason = u.decidedBy === 'override' ? 'Decided by an administrator\'s override.' : u.decidedBy === 'operator' ? 'Decided by the operator\'s own Upgradeable condition.' : 'The operator reports no Upgradeable condition and there is no override, so nothing holds upgrades back.';
   return (
     <p aria-label="Upgrade verdict" className={`rounded border px-3 py-2 text-sm ${u.blocked ? 'border-amber-300 bg-amber-50' : 'border-emerald-200 bg-emerald-50'}`}>
       <Badge tone={u.blocked ? 'warning' : 'ok'}>{u.blocked ? 'Upgrades held back' : 'Upgrades allowed'}</Badge>{' '}
-      Decided by {by}.{u.blocked && u.message ? ` A new version would wait Pending with OLM's message “${u.message}”.` : ''}
+      {reason}{u.blocked && u.message ? ` A new version would wait Pending with OLM's message “${u.message}”.` : ''}
     </p>
   );
 }
@@ -43,7 +44,7 @@ export function OperatorConditionsTab({ namespace, name, copiedFrom }: { namespa
     enabled: !copiedFrom,
   });
   const view = q.data;
-  useLiveRefresh(key, namespace, ['operatorconditions'], view?.state === 'present');
+  const live = useLiveRefresh(key, namespace, ['operatorconditions'], view?.state === 'present');
   const [editing, setEditing] = useState<{ type?: string } | null>(null);
   const [review, setReview] = useState<OverrideRequestBody | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -67,6 +68,7 @@ export function OperatorConditionsTab({ namespace, name, copiedFrom }: { namespa
         override a condition (<code>spec.overrides</code>), and OLM then goes by the override, not by the operator. OLM acts on <strong>Upgradeable</strong> only:
         while it is False, OLM does not upgrade this operator.
       </p>
+      <LiveNotice state={live} inline={false} className="text-sm text-amber-800" />
       {view.state === 'absent' && <p className="text-sm text-slate-600">{view.message}.</p>}
       {view.state === 'forbidden' && (
         <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">You may not read this OperatorCondition: {view.message}</p>

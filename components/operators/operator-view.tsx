@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
+import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
 import { Badge, upgradeTone } from '../common/badges';
 import { ConditionsTable } from '../common/conditions-table';
@@ -85,7 +86,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
             <Badge tone={d.status.severity} title={d.status.detail}>{d.status.label}</Badge>
             {d.subscription && <Badge tone={upgradeTone(d.subscription.upgrade.kind)} title={d.subscription.upgrade.detail}>{d.subscription.upgrade.label}</Badge>}
-            {live === 'reconnecting' && <span role="status" className="text-amber-800">Reconnecting to the cluster…</span>}
+            <LiveNotice state={live} />
           </p>
         </div>
         {!d.copiedFrom && (

@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react';
 import type { InstalledOperatorRow, InstalledOperatorsResponse } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
+import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
 import { Badge, upgradeTone } from '../common/badges';
 import { DeprecatedBadge } from '../common/deprecated-badge';
@@ -107,7 +108,7 @@ export function OperatorsList() {
             <input type="checkbox" checked={showCopies} onChange={(e) => setShowCopies(e.target.checked)} /> Show copied operators
           </label>
         )}
-        {live === 'reconnecting' && <p role="status" className="pb-1.5 text-amber-800">Reconnecting to the cluster: the list may be behind.</p>}
+        <LiveNotice state={live} inline={false} className="pb-1.5 text-amber-800" reconnecting="Reconnecting to the cluster: the list may be behind." />
       </div>
 
       {list.data?.copiedCsvsDisabled && (

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { OlmConfigView } from '@/lib/api/olm-config';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
+import { LiveNotice } from '@/components/common/live-notice';
 import { ErrorNotice } from '../common/notice';
 import { CopiedCsvsSetting } from './copied-csvs-setting';
 
@@ -19,7 +20,7 @@ export function ClusterSettingsView() {
         <h1 className="text-2xl font-bold">Cluster settings</h1>
         <p className="text-sm text-slate-600">
           How OLM behaves for the whole cluster, from its OLMConfig <code>cluster</code>.
-          {live === 'reconnecting' && <span role="status" className="ml-2 text-amber-800">Reconnecting to the cluster…</span>}
+          <LiveNotice state={live} className="ml-2 text-amber-800" />
         </p>
       </header>
       {q.error && <ErrorNotice error={q.error} what="OLMConfig cluster could not be read" />}

@@ -6,7 +6,8 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'unavailable';
+/** `limited`: connected, but the cluster refused one of the page's watches (the person may list, not watch). */
+export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'unavailable' | 'limited';
 
 export function watchUrl(namespace: string | undefined, kinds: readonly string[]): string {
   const q = new URLSearchParams();
@@ -30,26 +31,40 @@ export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kin
     const source = new EventSource(url, { withCredentials: true });
     let pending: ReturnType<typeof setTimeout> | undefined;
     let snapshots = 0;
+    // Watches the server stopped because the cluster refused them (403/401): they never come
+    // back on this connection, so the page is not "reconnecting" but partly static.
+    const refused = new Set<string>();
+    const settle = (s: LiveState) => setState(s === 'live' && refused.size > 0 ? 'limited' : s);
     const refresh = () => {
       pending ??= setTimeout(() => {
         pending = undefined;
         void qc.invalidateQueries({ queryKey: JSON.parse(keyText) as QueryKey });
       }, 150);
     };
-    source.addEventListener('open', () => setState('live'));
+    source.addEventListener('open', () => settle('live'));
     source.addEventListener('snapshot', () => {
       // The first snapshot of each watch is what the page already read; later ones follow a gap.
       snapshots += 1;
       if (snapshots > kinds.length) refresh();
-      setState('live');
+      settle('live');
     });
     source.addEventListener('change', refresh);
     source.addEventListener('status', (e) => {
       const data = JSON.parse((e as MessageEvent<string>).data) as { state?: string };
-      setState(data.state === 'retrying' ? 'reconnecting' : 'live');
+      settle(data.state === 'retrying' ? 'reconnecting' : 'live');
       if (data.state === 'watching') refresh();
     });
-    source.addEventListener('error', () => setState(source.readyState === EventSource.CLOSED ? 'unavailable' : 'reconnecting'));
+    // The same listener hears the connection's errors and the server's `event: error` messages,
+    // which name a refused watch and carry data.
+    source.addEventListener('error', (e) => {
+      if (e instanceof MessageEvent && typeof e.data === 'string') {
+        const data = JSON.parse(e.data) as { watch?: string };
+        if (data.watch) refused.add(data.watch);
+        settle('live');
+        return;
+      }
+      setState(source.readyState === EventSource.CLOSED ? 'unavailable' : 'reconnecting');
+    });
     return () => {
       if (pending) clearTimeout(pending);
       source.close();
