@@ -107,10 +107,10 @@ export function buildPackageManifest(cs: CatalogSourceFacts, pkg: PackageModel):
     'provider-url': provider.url ?? '',
     ...defaultHead.csv.metadata?.labels,
   };
-  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/os') || k.startsWith('operatorframework.io/arch'))) {
-    labels['operatorframework.io/os.linux'] = 'supported';
-    labels['operatorframework.io/arch.amd64'] = 'supported';
-  }
+  // package-server's setDefaultOsArchLabels: each default stands alone, so a CSV that names only
+  // its architectures still gets os.linux.
+  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/os'))) labels['operatorframework.io/os.linux'] = 'supported';
+  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/arch'))) labels['operatorframework.io/arch.amd64'] = 'supported';
   const manifest: KObject = {
     apiVersion: 'packages.operators.coreos.com/v1',
     kind: 'PackageManifest',

@@ -13,6 +13,8 @@ export interface FixtureBundle {
   requiresGvk?: { group: string; version: string; kind: string };
   /** The channels listing this bundle (default: the package's channel). */
   channels?: string[];
+  /** The CSV's own labels (OS and architecture support, for instance). */
+  labels?: Record<string, string>;
 }
 
 export interface FixturePackage {
@@ -46,7 +48,7 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
       const modes = { OwnNamespace: true, SingleNamespace: true, MultiNamespace: false, AllNamespaces: true, ...b.installModes };
       const csv = {
         apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion',
-        metadata: { name: `${p.name}.v${b.version}`, annotations: { capabilities: 'Basic Install' } },
+        metadata: { name: `${p.name}.v${b.version}`, annotations: { capabilities: 'Basic Install' }, ...(b.labels ? { labels: b.labels } : {}) },
         spec: {
           displayName: p.name, version: b.version, provider: { name: 'Example' },
           installModes: Object.entries(modes).map(([type, supported]) => ({ type, supported })),
