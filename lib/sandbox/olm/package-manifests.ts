@@ -36,8 +36,15 @@ function describe(csv: Csv, version: string | undefined): Record<string, unknown
   const apis = spec.apiservicedefinitions as { owned?: unknown; required?: unknown } | undefined;
   const related = new Set<string>();
   for (const r of (spec.relatedImages as { image?: string }[] | undefined) ?? []) if (r.image) related.add(r.image);
-  const deployments = ((spec.install as { spec?: { deployments?: { spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }[] } } | undefined)?.spec?.deployments) ?? [];
-  for (const d of deployments) for (const c of d.spec?.template?.spec?.containers ?? []) if (c.image) related.add(c.image);
+  // operator-registry's GetOperatorImages: containers and init containers of a `deployment`
+  // install strategy only.
+  type Pod = { containers?: { image?: string }[]; initContainers?: { image?: string }[] };
+  const install = spec.install as { strategy?: string; spec?: { deployments?: { spec?: { template?: { spec?: Pod } } }[] } } | undefined;
+  const deployments = install?.strategy === 'deployment' ? (install.spec?.deployments ?? []) : [];
+  for (const d of deployments) {
+    const pod = d.spec?.template?.spec;
+    for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) if (c.image) related.add(c.image);
+  }
   const out: Record<string, unknown> = {
     displayName: spec.displayName,
     icon: spec.icon,

@@ -15,6 +15,8 @@ export interface FixtureBundle {
   channels?: string[];
   /** The CSV's own labels (OS and architecture support, for instance). */
   labels?: Record<string, string>;
+  /** An init container's image in the operator's Deployment. */
+  initImage?: string;
 }
 
 export interface FixturePackage {
@@ -57,7 +59,7 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
             strategy: 'deployment',
             spec: {
               permissions: [{ serviceAccountName: `${p.name}-operator`, rules: [{ apiGroups: [group], resources: ['*'], verbs: ['*'] }] }],
-              deployments: [{ name: `${p.name}-operator`, spec: { replicas: 1, selector: { matchLabels: { app: p.name } }, template: { metadata: { labels: { app: p.name } }, spec: { serviceAccountName: `${p.name}-operator`, containers: [{ name: 'manager', image: `quay.example.com/${p.name}:${b.version}` }] } } } }],
+              deployments: [{ name: `${p.name}-operator`, spec: { replicas: 1, selector: { matchLabels: { app: p.name } }, template: { metadata: { labels: { app: p.name } }, spec: { serviceAccountName: `${p.name}-operator`, containers: [{ name: 'manager', image: `quay.example.com/${p.name}:${b.version}` }], ...(b.initImage ? { initContainers: [{ name: 'init', image: b.initImage }] } : {}) } } } }],
             },
           },
         },
