@@ -162,6 +162,27 @@ else describe('npm run cluster (the real cluster)', () => {
     }
   });
 
+  test('a crashed OLM operator is started again, as a kubelet restarts its pod, and OLM serves on', async () => {
+    const catalogOperator = () => descendants(cluster.pid!).find((p) => /\/\.cluster\/bin\/catalog-\S+ --namespace/.test(p.cmd));
+    const first = catalogOperator();
+    assert.ok(first, 'catalog-operator is running');
+    // SIGQUIT makes a Go program dump its goroutines and exit 2, as a panic does.
+    process.kill(first.pid, 'SIGQUIT');
+    const deadline = Date.now() + 30_000;
+    let again = catalogOperator();
+    while ((!again || again.pid === first.pid) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      again = catalogOperator();
+    }
+    assert.ok(again && again.pid !== first.pid, `a new catalog-operator within 30 s:\n${output.slice(-2000)}`);
+    assert.match(output, /catalog-operator exited \(2\); its log: \S+catalog-operator-\d+\.log/);
+    assert.match(output, /catalog-operator: restart 1 in 1 s/);
+    assert.equal(cluster.exitCode, null, 'the cluster goes on');
+    // The restarted catalog operator keeps the CatalogSource READY.
+    const cs = kubectl(kubeconfig, ['get', 'catalogsource', '-n', 'olm', 'gatekeeper-operator-product-v4-20', '-o', 'jsonpath={.status.connectionState.lastObservedState}']);
+    assert.equal(cs.stdout, 'READY', cs.stderr);
+  });
+
   test('SIGTERM stops every process it started', async () => {
     const started = descendants(cluster.pid!).filter((p) => p.cmd);
     for (const program of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'opm']) {

@@ -13,8 +13,9 @@
 // kill -9), a watchdog stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
@@ -218,20 +219,49 @@ async function main(): Promise<void> {
   if (build.status !== 0) throw new Error('cluster/build.sh failed');
   const paths = Object.fromEntries(spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths']).stdout.toString().trim().split('\n').map((l) => l.split('=') as [string, string]));
 
-  const run = (name: string, bin: string, args: string[], env: Record<string, string> = {}): ChildProcess => {
+  // `restart`: the program stands for a pod a kubelet would restart (OLM's operators): a crash is
+  // reported, with its panic, and the program started again after a back-off, as CrashLoopBackOff
+  // does (10 s doubling to 5 min there; 1 s doubling to 30 s here). Anything else ends the cluster.
+  const restarts = new Map<string, number>();
+  const run = (name: string, bin: string, args: string[], env: Record<string, string> = {}, restart = false): ChildProcess => {
     const log = join(dataDir, 'logs', `${name}.log`);
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let tail = '';
+    // A Go program's crash starts with "panic:" or "fatal error:" and the failing goroutine; the
+    // other goroutines' stacks follow and fill any tail, so that start is kept on its own.
+    let crash = '';
     const keep = (d: Buffer) => {
-      tail = (tail + d.toString()).slice(-4000);
+      const text = d.toString();
+      tail = (tail + text).slice(-4000);
+      if (!crash) {
+        const at = tail.search(/^(panic: |fatal error: )/m);
+        if (at >= 0) crash = tail.slice(at);
+      } else if (crash.length < 6000) crash = (crash + text).slice(0, 6000);
       writeFileSync(log, d, { flag: 'a' });
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     child.once('exit', (code, signal) => {
       if (!stopping) {
-        console.error(`${name} exited (${signal ?? code}); its log: ${log}\n${tail}`);
-        void stopAll().then(() => process.exit(1));
+        // The data folder goes with the cluster: keep the whole log where it can still be read.
+        const kept = join(tmpdir(), `olm-cluster-${name}-${Date.now()}.log`);
+        try {
+          copyFileSync(log, kept);
+        } catch {
+          // the log was never written
+        }
+        console.error(`${name} exited (${signal ?? code}); its log: ${kept}\n${crash ? `${crash}\n…\n` : ''}${tail}`);
+        if (!restart) {
+          void stopAll().then(() => process.exit(1));
+          return;
+        }
+        const n = (restarts.get(name) ?? 0) + 1;
+        restarts.set(name, n);
+        const wait = Math.min(30_000, 1000 * 2 ** (n - 1));
+        console.error(`${name}: restart ${n} in ${wait / 1000} s, as a kubelet restarts a crashed pod`);
+        setTimeout(() => {
+          if (!stopping) run(name, bin, args, env, restart);
+        }, wait).unref();
       }
     });
     if (child.pid) watchdog.stdin!.write(`${child.pid}\n`);
@@ -352,8 +382,8 @@ async function main(): Promise<void> {
   // OLM's operators, as its Deployments run them (deploy/chart), as processes with the admin's
   // kubeconfig. Their health ports are fixed (:8080); a clash only costs the health endpoint.
   const olmEnv = { KUBECONFIG: kubeconfig, OPERATOR_NAMESPACE: ns.olm, OPERATOR_NAME: 'olm-operator' };
-  run('olm-operator', paths.olm!, ['--namespace', ns.olm, '--writeStatusName', ''], olmEnv);
-  run('catalog-operator', paths.catalog!, ['--namespace', ns.catalog, '--kubeconfig', kubeconfig, '--writeStatusName', ''], { ...olmEnv, OPERATOR_NAME: 'catalog-operator' });
+  run('olm-operator', paths.olm!, ['--namespace', ns.olm, '--writeStatusName', ''], olmEnv, true);
+  run('catalog-operator', paths.catalog!, ['--namespace', ns.catalog, '--kubeconfig', kubeconfig, '--writeStatusName', ''], { ...olmEnv, OPERATOR_NAME: 'catalog-operator' }, true);
   packageServerCertificate(dataDir, ns.olm);
   const psPort = await freePort();
   // package-server v0.38.0 gives --kubeconfig to its authentication options twice and never to
