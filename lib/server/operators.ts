@@ -86,7 +86,7 @@ interface KubeEvent {
   count?: number;
   lastTimestamp?: string;
   eventTime?: string;
-  metadata?: { creationTimestamp?: string };
+  metadata?: { creationTimestamp?: string; resourceVersion?: string };
   involvedObject?: { kind?: string; name?: string };
 }
 
@@ -134,9 +134,10 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
       : {}),
     events: events
       .filter((e) => related.has(e.involvedObject?.name ?? ''))
-      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, object: `${e.involvedObject?.kind ?? ''}/${e.involvedObject?.name ?? ''}`, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp }))
-      .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''))
-      .slice(0, 200),
+      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, object: `${e.involvedObject?.kind ?? ''}/${e.involvedObject?.name ?? ''}`, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp, rv: e.metadata?.resourceVersion }))
+      .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? '') || newerFirst(a.rv, b.rv))
+      .slice(0, 200)
+      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, object: e.object, count: e.count, lastTimestamp: e.lastTimestamp })),
   };
   if (sub) {
     const health = await catalogSourceHealth(client, sub.spec.sourceNamespace, sub.spec.source);
@@ -224,4 +225,15 @@ export function checkFresh(kind: string, name: string, current: string | undefin
   if (seen !== undefined && current !== seen) {
     throw new ApiError(409, 'Conflict', `${kind} ${name} changed since you loaded it (${now}); reload it and try again`, { resourceVersion: current });
   }
+}
+
+/**
+ * Events carry times to the second, and an install writes several in one: within a second the
+ * later write goes first. resourceVersions are opaque to clients, but kube-apiserver's (and the
+ * sandbox's) are etcd revisions that grow; when either is not a number the order is left as is.
+ */
+function newerFirst(a: string | undefined, b: string | undefined): number {
+  if (!a || !b || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return 0;
+  const d = BigInt(b) - BigInt(a);
+  return d > 0n ? 1 : d < 0n ? -1 : 0;
 }

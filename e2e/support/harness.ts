@@ -1,0 +1,72 @@
+// The set-up every browser test repeats: a sandbox, the console against it (as the admin's
+// kubeconfig, and in per-user-token mode), Debian's Chromium, an admin API client, and pages
+// opened at a path. `useHarness` registers it on the surrounding describe's before/after.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { KubeClient } from '../../lib/k8s/client';
+import type { SandboxOptions } from '../../lib/sandbox/server/sandbox';
+import { withSandbox } from '../../lib/sandbox/testing/sandbox-fixture';
+import { clientAs } from '../../lib/server/testing/cluster';
+import { launchBrowser } from './browser';
+import { startConsole, type RunningConsole } from './console-server';
+import { loggedInPage } from './login';
+
+export interface Harness {
+  sb: Awaited<ReturnType<typeof withSandbox>>;
+  kube: KubeClient;
+  /** The console with the admin's kubeconfig. */
+  admin: RunningConsole;
+  /** The console in per-user-token mode (people log in with their own token). */
+  perUser: RunningConsole;
+  browser: Browser;
+  /** A new tab of the admin's console at `path`. */
+  open(path: string): Promise<Page>;
+  /** A new tab of the per-user console, logged in as a seed user (alice, bob), at `path`. */
+  openAs(user: string, path: string): Promise<Page>;
+  /** A full-page screenshot in test-results/<suite>/<name>.png, to look at. */
+  shot(page: Page, name: string): Promise<void>;
+}
+
+export interface HarnessOptions {
+  sandbox?: SandboxOptions;
+  /** Folder under test-results for screenshots. */
+  suite: string;
+  /** Cluster state the tests start from, made with the admin client before the consoles start. */
+  seed?: (kube: KubeClient, sb: Harness['sb']) => Promise<void>;
+}
+
+export function useHarness(opts: HarnessOptions): Harness {
+  const h = {} as Harness;
+  const shots = join(import.meta.dirname, '..', '..', 'test-results', opts.suite);
+  before(async () => {
+    mkdirSync(shots, { recursive: true });
+    h.sb = await withSandbox({ deploymentDelayMs: 200, ...opts.sandbox });
+    h.kube = clientAs(h.sb, 'admin');
+    await opts.seed?.(h.kube, h.sb);
+    h.admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath });
+    h.perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
+    h.browser = await launchBrowser();
+    h.open = async (path) => {
+      const page = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.goto(`${h.admin.url}${path}`);
+      return page;
+    };
+    h.openAs = async (user, path) => {
+      const token = h.sb.tokens[user];
+      if (!token) throw new Error(`no seed user ${user}`);
+      const page = await loggedInPage(h.browser, h.perUser.url, token);
+      await page.goto(`${h.perUser.url}${path}`);
+      return page;
+    };
+    h.shot = async (page, name) => void (await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true, animations: 'disabled' }));
+  });
+  after(async () => {
+    await h.browser?.close();
+    await h.admin?.stop();
+    await h.perUser?.stop();
+    await h.sb?.close();
+  });
+  return h;
+}
