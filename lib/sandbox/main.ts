@@ -1,10 +1,12 @@
 // `npm run sandbox`: the sandbox cluster alone, on 127.0.0.1.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_USERS } from './auth/bootstrap-rbac';
 import { startSandbox, type Flavor } from './server/sandbox';
 
 const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upstream|openshift] [--kubeconfig PATH] [--catalog DIR ...]
-       [--catalog-address loopback|service]
+       [--catalog-address loopback|service] [--catalog-image IMAGE=DIR ...]
 
   --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
   --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
@@ -23,7 +25,12 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     loopback (default): a catalog's status names its registry's 127.0.0.1 port;
                     service: OLM's in-cluster address (<name>.<namespace>.svc:50051), with the
                     catalog pod and Service OLM runs, reachable only by pods/portforward (as
-                    kubectl port-forward or the console do against a real cluster)`;
+                    kubectl port-forward or the console do against a real cluster)
+  --catalog-image IMAGE=DIR
+                    an image the sandbox can "pull" (repeatable): a CatalogSource whose spec.image
+                    is IMAGE serves the FBC folder DIR, and with updateStrategy.registryPoll the
+                    folder is read again each interval (status.latestImageRegistryPoll), as OLM
+                    polls the image for a new digest`;
 
 function main(): void {
   let values;
@@ -37,6 +44,7 @@ function main(): void {
         catalog: { type: 'string', multiple: true, default: [] },
         'deployment-delay': { type: 'string', default: '1500' },
         'catalog-address': { type: 'string', default: 'loopback' },
+        'catalog-image': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -67,7 +75,21 @@ function main(): void {
     console.error(`--catalog-address must be loopback or service, got "${catalogAddress}"`);
     process.exit(2);
   }
-  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog, deploymentDelayMs, catalogAddress })
+  const catalogImages: Record<string, string> = {};
+  for (const pair of values['catalog-image']) {
+    const at = pair.indexOf('=');
+    if (at <= 0 || at === pair.length - 1) {
+      console.error(`--catalog-image takes IMAGE=DIR (for example quay.io/acme/catalog:latest=./catalogs/acme), got "${pair}"`);
+      process.exit(2);
+    }
+    const dir = resolve(pair.slice(at + 1));
+    if (!existsSync(dir)) {
+      console.error(`--catalog-image ${pair}: no folder ${dir}`);
+      process.exit(2);
+    }
+    catalogImages[pair.slice(0, at)] = dir;
+  }
+  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog, deploymentDelayMs, catalogAddress, catalogImages })
     .then((sb) => {
       console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
       console.log(`kubeconfig: ${sb.kubeconfigPath}   (kubectl --kubeconfig ${sb.kubeconfigPath} get namespaces)`);

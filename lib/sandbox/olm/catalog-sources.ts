@@ -3,7 +3,8 @@
 // written as OLM writes them (../shared/olm-behaviour.md §1.2); in `service` mode, with the pod and
 // Service OLM runs for it and the in-cluster address, reachable by port-forward. Address-only sources are
 // health-checked over gRPC. The loaded catalogs feed packageserver.
-import { basename, resolve } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { describeProblems, type Catalog } from '../../olm/fbc/catalog';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
@@ -16,6 +17,7 @@ import type { ForwardTarget } from '../server/port-forward';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { buildPackageManifest, type BuiltManifest, type CatalogSourceFacts } from './package-manifests';
+import { pollDue, registryPoll } from './registry-poll';
 
 /** The annotation naming the FBC folder a sandbox CatalogSource serves. */
 export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';
@@ -44,6 +46,14 @@ export interface CatalogEntry {
   namespace: string;
   name: string;
   dir?: string;
+  /** The image an image-backed source names, served from the folder --catalog-image maps it to. */
+  image?: string;
+  /** Files, sizes and times of the folder when last read: a poll reloads only when it changed. */
+  signature?: string;
+  /** status.latestImageRegistryPoll */
+  latestPoll?: string;
+  /** status.reason when the spec is at fault (InvalidIntervalError). */
+  reason?: string;
   address?: string;
   registry?: RegistryServer;
   catalog?: Catalog;
@@ -85,8 +95,16 @@ export class CatalogSources {
      * catalog pod and Service OLM would create.
      */
     readonly addressMode: 'loopback' | 'service' = 'loopback',
+    /**
+     * Catalog images the sandbox can "pull": image reference → FBC folder (--catalog-image). A
+     * CatalogSource naming one is served from the folder, and polled as OLM polls its image.
+     */
+    private readonly images: ReadonlyMap<string, string> = new Map(),
   ) {
-    this.healthTimer = setInterval(() => void this.checkAddresses(), 5_000);
+    this.healthTimer = setInterval(() => {
+      void this.checkAddresses();
+      void this.pollImages();
+    }, images.size ? 1_000 : 5_000);
     this.healthTimer.unref();
   }
 
@@ -129,14 +147,20 @@ export class CatalogSources {
     const key = `${namespace}/${name}`;
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { key, namespace, name, manifests: new Map(), healthy: false, connecting: true };
+      entry = { key, namespace, name, manifests: new Map(), healthy: false, connecting: true, latestPoll: (cs.status as { latestImageRegistryPoll?: string } | undefined)?.latestImageRegistryPoll };
       this.entries.set(key, entry);
       this.writeStatus(entry);
     }
     const spec = (cs.spec ?? {}) as { address?: string; image?: string; sourceType?: string };
-    const dir = cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
+    const annotated = cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
+    const imageDir = !annotated && spec.image ? this.images.get(spec.image) : undefined;
+    const dir = annotated ?? imageDir;
+    entry.image = imageDir ? spec.image : undefined;
+    const poll = entry.image ? registryPoll(cs) : undefined;
+    entry.reason = poll?.parsingError ? 'InvalidIntervalError' : undefined;
     if (dir) {
       if (entry.dir !== dir || !entry.registry) await this.serveDir(entry, cs, dir);
+      if (poll?.parsingError) entry.message = poll.parsingError;
     } else if (spec.address) {
       if (entry.address !== spec.address) entry.fetchedAt = undefined;
       entry.address = spec.address;
@@ -144,7 +168,7 @@ export class CatalogSources {
     } else {
       entry.healthy = false;
       entry.message = spec.image
-        ? `the sandbox cannot pull catalog images; give the CatalogSource an FBC folder (annotation ${CATALOG_DIR_ANNOTATION}) or a registry address (spec.address)`
+        ? `the sandbox cannot pull catalog images: ${spec.image} is not one it was started with (--catalog-image IMAGE=DIR); give the CatalogSource an FBC folder (annotation ${CATALOG_DIR_ANNOTATION}) or a registry address (spec.address)`
         : 'the CatalogSource names no content: set spec.address, or the annotation ' + CATALOG_DIR_ANNOTATION;
     }
     if (this.broken.has(key)) entry.healthy = false;
@@ -162,6 +186,7 @@ export class CatalogSources {
       return;
     }
     const problems = describeProblems(catalog);
+    entry.signature = folderSignature(dir);
     entry.dir = dir;
     entry.catalog = catalog;
     if (entry.registry) entry.registry.setCatalog(catalog);
@@ -218,6 +243,29 @@ export class CatalogSources {
     }
   }
 
+  /**
+   * Image-backed sources whose poll is due: the folder is read again when it changed (a new image
+   * digest, in OLM's terms) and latestImageRegistryPoll is written either way, as OLM writes it
+   * when it starts the update pod.
+   */
+  private polling = false;
+  private async pollImages(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const e of this.entries.values()) {
+        if (!e.image || !e.dir) continue;
+        const cur = this.api.storeGet(this.resource, e.namespace, e.name);
+        if (!cur || !pollDue(cur, Date.now())) continue;
+        e.latestPoll = now();
+        if (folderSignature(e.dir) !== e.signature) await this.serveDir(e, cur, e.dir);
+        this.writeStatus(e);
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+
   /** The catalog pod and Service OLM runs for a grpc CatalogSource, owned by it (deleted with it). */
   private ensurePodAndService(entry: CatalogEntry, cs: KObject): void {
     const pods = this.api.resources.find('', 'v1', 'pods')!;
@@ -267,7 +315,8 @@ export class CatalogSources {
         : { protocol: 'grpc', createdAt: prev.registryService?.createdAt ?? now() },
       connectionState: { address: this.reportedAddress(entry), lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
       ...(entry.message ? { message: entry.message } : {}),
-      ...(!entry.healthy && !entry.address && !entry.connecting ? { reason: 'SpecInvalidError' } : {}),
+      ...(entry.reason ? { reason: entry.reason } : !entry.healthy && !entry.address && !entry.connecting ? { reason: 'SpecInvalidError' } : {}),
+      ...(entry.latestPoll ? { latestImageRegistryPoll: entry.latestPoll } : {}),
     };
     if (JSON.stringify(cur.status) === JSON.stringify(status)) return;
     this.api.updateObject(this.resource, { ...cur, status }, 'status');
@@ -314,4 +363,29 @@ export function healthCheck(address: string): Promise<boolean> {
       resolve(!err && res?.status === 'SERVING');
     });
   });
+}
+
+/** Every file under a folder with its size and modification time, in a stable order. */
+function folderSignature(dir: string): string {
+  const parts: string[] = [];
+  const walk = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = join(d, n);
+      try {
+        const st = statSync(p);
+        if (st.isDirectory()) walk(p);
+        else parts.push(`${p}:${st.size}:${st.mtimeMs}`);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  walk(dir);
+  return parts.join('\n');
 }

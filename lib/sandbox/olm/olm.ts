@@ -25,6 +25,8 @@ export interface OlmOptions {
   deploymentDelayMs?: number;
   /** How served catalogs' addresses are reported (see CatalogSources). */
   catalogAddress?: 'loopback' | 'service';
+  /** Catalog image → FBC folder: image-backed CatalogSources the sandbox can serve (--catalog-image). */
+  catalogImages?: Record<string, string>;
 }
 
 // Roles, bindings and service accounts too: a scoped plan retries, and a CSV's requirements are
@@ -32,7 +34,7 @@ export interface OlmOptions {
 const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'operatorconditions', 'deployments', 'roles', 'rolebindings', 'serviceaccounts']);
 
 export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
-  const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress);
+  const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress, new Map(Object.entries(opts.catalogImages ?? {})));
   api.hooks.portForward = (ns, pod, port) => catalogs.forwardTarget(ns, pod, port);
   api.hooks.admit = admitCatalogDir;
   const operators = new Operators(api, catalogs, { deploymentDelayMs: opts.deploymentDelayMs ?? 1500 });

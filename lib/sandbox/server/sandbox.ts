@@ -37,6 +37,8 @@ export interface SandboxOptions {
    * reachable only by port-forward, as in a real cluster; default `loopback` (127.0.0.1:port).
    */
   catalogAddress?: 'loopback' | 'service';
+  /** Catalog image reference → FBC folder, for CatalogSources with `spec.image` (--catalog-image). */
+  catalogImages?: Record<string, string>;
 }
 
 export interface Sandbox {
@@ -144,7 +146,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
   ]);
   api.start();
-  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs, catalogAddress: opts.catalogAddress });
+  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs, catalogAddress: opts.catalogAddress, catalogImages: opts.catalogImages });
   const faults = new Faults(api, olm);
   api.hooks.sandboxPath = async (req, res, path) => {
     if (path === '/sandbox/faults') return faults.handle(req, res);
