@@ -1,39 +1,78 @@
 'use client';
 // Every CatalogSource the person may see: who publishes it, where its content comes from, its
 // priority, its health in words (what TRANSIENT_FAILURE means, and which Subscriptions it holds
-// back), and its packages; live.
-import { useQuery } from '@tanstack/react-query';
+// back), and its packages; live. Adding a catalog by image, editing an image-backed one and
+// deleting one go through the server's plan first, as the person, each control disabled with the
+// cluster's reason when the person may not.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useState } from 'react';
 import type { CatalogSourcesResponse } from '@/lib/api/catalog-sources';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
+import { DeleteCatalogSource } from './catalog-source-delete';
+import { CatalogSourceEditor } from './catalog-source-editor';
 
 export function CatalogSourcesView() {
   const key = ['catalogsources'];
+  const qc = useQueryClient();
   const list = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<CatalogSourcesResponse>('/api/catalogsources', signal) });
   useLiveRefresh(key, undefined, ['catalogsources']);
+  // One change at a time: adding, or editing / deleting the row named `namespace/name`.
+  const [open, setOpen] = useState<{ kind: 'add' } | { kind: 'edit' | 'delete'; id: string } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   if (list.error) return <ErrorNotice error={list.error} what="Catalog sources could not be read" />;
   if (!list.data) return <p role="status">Loading catalog sources…</p>;
-  const rows = list.data.catalogSources;
+  const { catalogSources: rows, canCreate, globalNamespaces } = list.data;
+  const finish = (message: string) => {
+    setOpen(null);
+    setDone(message);
+    void qc.invalidateQueries({ queryKey: key });
+  };
   return (
     <section aria-labelledby="catalogs-title" className="space-y-4">
-      <h1 id="catalogs-title" className="text-2xl font-bold">Catalog sources</h1>
+      <div className="flex flex-wrap items-start gap-3">
+        <h1 id="catalogs-title" className="mr-auto text-2xl font-bold">Catalog sources</h1>
+        <div className="flex flex-col items-end gap-1">
+          <button type="button" disabled={!canCreate.allowed || open !== null} aria-describedby={canCreate.allowed ? undefined : 'add-denied'} onClick={() => { setDone(null); setOpen({ kind: 'add' }); }} className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+            Add catalog source
+          </button>
+          {!canCreate.allowed && <p id="add-denied" className="max-w-md text-right text-xs text-slate-600">You may not add catalogs: {canCreate.reason}</p>}
+        </div>
+      </div>
       <p className="text-sm text-slate-600">When two catalogs offer the same package, OLM prefers the one with the higher priority. {rows.length} catalog{rows.length === 1 ? '' : 's'}.</p>
+      {done && <p role="status" className="rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">{done}</p>}
+      {open?.kind === 'add' && <CatalogSourceEditor globalNamespaces={globalNamespaces} onDone={finish} onCancel={() => setOpen(null)} />}
       <ul aria-label="Catalog sources" className="space-y-4">
-        {rows.map((c) => (
-          <li key={`${c.namespace}/${c.name}`} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+        {rows.map((c) => {
+          const id = `${c.namespace}/${c.name}`;
+          return (
+          <li key={id} aria-label={`Catalog source ${id}`} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
             <div className="flex flex-wrap items-baseline gap-3">
               <h2 className="text-lg font-semibold">{c.displayName}</h2>
-              <span className="text-sm text-slate-600">{c.namespace}/{c.name}</span>
+              <span className="text-sm text-slate-600">{id}</span>
               <Badge tone={c.health.healthy ? 'ok' : 'error'}>{c.health.state}</Badge>
+              <span className="ml-auto flex gap-2">
+                <button type="button" disabled={!c.canEdit.allowed || open !== null} title={c.canEdit.allowed ? undefined : `Not editable here: ${c.canEdit.reason}`} onClick={() => { setDone(null); setOpen({ kind: 'edit', id }); }} className="rounded border border-slate-300 px-2.5 py-1 text-sm disabled:cursor-not-allowed disabled:text-slate-400">Edit</button>
+                <button type="button" disabled={!c.canDelete.allowed || open !== null} title={c.canDelete.allowed ? undefined : `You may not delete it: ${c.canDelete.reason}`} onClick={() => { setDone(null); setOpen({ kind: 'delete', id }); }} className="rounded border border-red-300 px-2.5 py-1 text-sm text-red-800 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400">Delete</button>
+              </span>
             </div>
+            {(!c.canEdit.allowed || !c.canDelete.allowed) && (
+              <p className="text-xs text-slate-600">
+                {!c.canEdit.allowed && <span className="block">Edit is not offered: {c.canEdit.reason}</span>}
+                {!c.canDelete.allowed && <span className="block">Delete is not offered: {c.canDelete.reason}</span>}
+              </p>
+            )}
+            {open?.kind === 'edit' && open.id === id && <CatalogSourceEditor row={c} globalNamespaces={globalNamespaces} onDone={finish} onCancel={() => setOpen(null)} />}
+            {open?.kind === 'delete' && open.id === id && <DeleteCatalogSource row={c} onDone={finish} onCancel={() => setOpen(null)} />}
             <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-0.5 text-sm">
               <dt className="text-slate-600">Publisher</dt><dd>{c.publisher || '—'}</dd>
               <dt className="text-slate-600">Type</dt><dd>{c.sourceType}{c.origin ? ` · ${c.origin}` : ''}{c.pollInterval ? ` · polled every ${c.pollInterval}` : ''}</dd>
               <dt className="text-slate-600">Priority</dt><dd>{c.priority}</dd>
               <dt className="text-slate-600">Last connect</dt><dd>{c.health.lastConnect ? new Date(c.health.lastConnect).toLocaleString() : '—'}</dd>
+              {c.lastPoll && <><dt className="text-slate-600">Last image poll</dt><dd>{new Date(c.lastPoll).toLocaleString()}</dd></>}
               <dt className="text-slate-600">Packages</dt><dd>{c.packages.length}{c.readVia === 'packagemanifests' ? ' (read through PackageManifests: no upgrade edges)' : ''}</dd>
             </dl>
             <p className={`text-sm ${c.health.healthy ? 'text-slate-700' : 'text-red-900'}`}>{c.health.explanation}</p>
@@ -53,7 +92,7 @@ export function CatalogSourcesView() {
             )}
             {c.packages.length > 0 && (
               <details className="text-sm">
-                <summary className="cursor-pointer text-sky-700">Show its {c.packages.length} packages</summary>
+                <summary className="cursor-pointer text-sky-700">Show its {c.packages.length === 1 ? 'package' : `${c.packages.length} packages`}</summary>
                 <ul className="mt-1 columns-2 gap-6 sm:columns-3">
                   {c.packages.map((p) => (
                     <li key={p}>
@@ -64,7 +103,8 @@ export function CatalogSourcesView() {
               </details>
             )}
           </li>
-        ))}
+          );
+        })}
       </ul>
     </section>
   );

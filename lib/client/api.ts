@@ -66,7 +66,7 @@ export function getSession(refresh = false): Promise<SessionInfo> {
   return session;
 }
 
-export async function apiWrite<T>(path: string, method: 'POST' | 'PATCH' | 'DELETE', body?: unknown): Promise<T> {
+export async function apiWrite<T>(path: string, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', body?: unknown): Promise<T> {
   const { csrfToken } = await getSession();
   const res = await fetch(path, {
     method,

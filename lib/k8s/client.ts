@@ -152,11 +152,12 @@ export class KubeClient {
   }
 
   /** Deletes an object; a 404 after an attempt that got no clear answer means that attempt deleted it. */
-  async delete(t: ResourceType, name: string, opts: { namespace?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string } = {}): Promise<unknown> {
+  async delete(t: ResourceType, name: string, opts: { namespace?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string; resourceVersion?: string } = {}): Promise<unknown> {
+    const preconditions = { ...(opts.uid ? { uid: opts.uid } : {}), ...(opts.resourceVersion ? { resourceVersion: opts.resourceVersion } : {}) };
     const body = {
       kind: 'DeleteOptions', apiVersion: 'v1',
       ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
-      ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}),
+      ...(Object.keys(preconditions).length ? { preconditions } : {}),
     };
     try {
       return await kubeRequest(this.kubeConfig, { method: 'DELETE', path: resourcePath(t, opts.namespace, name), body, what: `delete ${t.kind} ${name}` });

@@ -1,10 +1,13 @@
 // GET /api/catalogsources?namespace=N: every CatalogSource the person may see, with health in
-// words, packages, and the Subscriptions an unhealthy one holds back. `namespace` is where to
-// look when the person cannot list CatalogSources cluster-wide.
+// words, packages, the Subscriptions an unhealthy one holds back, and what the person may change
+// (SelfSubjectAccessReview). `namespace` is where to look when the person cannot list
+// CatalogSources cluster-wide.
+// POST /api/catalogsources {namespace, name, source}: adds an image-backed catalog as the person.
 import { z } from 'zod';
-import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { dnsLabel, errorResponse, readJson, readQuery } from '@/lib/server/api-error';
+import { applyCatalogSourceChange, CatalogSourceChangeBody } from '@/lib/server/catalog-source-edit';
 import { listCatalogSources } from '@/lib/server/catalog-sources';
-import { requestClient } from '@/lib/server/context';
+import { requestClient, writeClient } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,6 +18,18 @@ export async function GET(req: Request): Promise<Response> {
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
     return Response.json(await listCatalogSources(client, q.namespace), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+const CreateBody = CatalogSourceChangeBody.options[0].omit({ action: true });
+
+export async function POST(req: Request): Promise<Response> {
+  try {
+    const { client } = writeClient(req);
+    const body = await readJson(req, CreateBody);
+    return Response.json(await applyCatalogSourceChange(client, { action: 'create', ...body }), { status: 201 });
   } catch (err) {
     return errorResponse(err);
   }

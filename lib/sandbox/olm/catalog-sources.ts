@@ -17,7 +17,7 @@ import type { ForwardTarget } from '../server/port-forward';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { buildPackageManifest, type BuiltManifest, type CatalogSourceFacts } from './package-manifests';
-import { pollDue, registryPoll } from './registry-poll';
+import { pollDue, registryPoll } from '../../olm/catalog/registry-poll';
 
 /** The annotation naming the FBC folder a sandbox CatalogSource serves. */
 export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';

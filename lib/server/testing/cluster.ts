@@ -38,6 +38,8 @@ export interface Subscribe {
   startingCSV?: string;
   /** The OperatorGroup to create: targets ([''] for all), or none when the namespace has one. */
   targets?: string[];
+  /** The CatalogSource in the global namespace olm (default: the demo catalog). */
+  source?: string;
 }
 
 export async function subscribe(client: KubeClient, s: Subscribe): Promise<void> {
@@ -48,7 +50,7 @@ export async function subscribe(client: KubeClient, s: Subscribe): Promise<void>
   }
   await client.create<Subscription>(SUBSCRIPTION_TYPE, {
     metadata: { name: s.package, namespace: s.namespace },
-    spec: { name: s.package, source: 'olm-console-demo', sourceNamespace: 'olm', channel: s.channel, installPlanApproval: s.approval ?? 'Automatic', ...(s.startingCSV ? { startingCSV: s.startingCSV } : {}) },
+    spec: { name: s.package, source: s.source ?? 'olm-console-demo', sourceNamespace: 'olm', channel: s.channel, installPlanApproval: s.approval ?? 'Automatic', ...(s.startingCSV ? { startingCSV: s.startingCSV } : {}) },
   });
 }
 

@@ -1,0 +1,19 @@
+// POST /api/catalogsources/plan {action: create|update|delete, namespace, name, source?, seen?}:
+// a dry run of adding, editing or deleting a catalog. Answers the exact object (or the spec
+// fields that change), the Subscriptions that install from it, what OLM then does, and whether
+// the person may do it (SelfSubjectAccessReview). Nothing is written.
+import { errorResponse, readJson } from '@/lib/server/api-error';
+import { CatalogSourceChangeBody, planCatalogSourceChange } from '@/lib/server/catalog-source-edit';
+import { writeClient } from '@/lib/server/context';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(req: Request): Promise<Response> {
+  try {
+    const { client } = writeClient(req);
+    const body = await readJson(req, CatalogSourceChangeBody);
+    return Response.json(await planCatalogSourceChange(client, body), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
