@@ -2,39 +2,18 @@
 // build and a sandbox with the demo catalog. What the browser did is checked in the cluster with
 // the Kubernetes API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { KubeClient } from '../lib/k8s/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
-import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { clientAs, waitFor } from '../lib/server/testing/cluster';
-import { launchBrowser } from './support/browser';
+import { waitFor } from '../lib/server/testing/cluster';
+import { useHarness } from './support/harness';
 import { loggedInPage } from './support/login';
-import { startConsole, type RunningConsole } from './support/console-server';
 
 describe('OperatorHub, details and install', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
-  let admin: RunningConsole;
-  let perUser: RunningConsole;
-  let browser: Browser;
-  let kube: KubeClient;
+  const h = useHarness({ suite: 'operatorhub', sandbox: { deploymentDelayMs: 300 } });
 
-  before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 300 });
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
-    perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
-    browser = await launchBrowser();
-    kube = clientAs(sb, 'admin');
-  });
-  after(async () => {
-    await browser?.close();
-    await admin?.stop();
-    await perUser?.stop();
-    await sb?.close();
-  });
-
-  const open = async (path: string, server = admin): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  const open = async (path: string, server = h.admin): Promise<Page> => {
+    const page = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
     await page.goto(`${server.url}${path}`);
     return page;
   };
@@ -66,7 +45,7 @@ describe('OperatorHub, details and install', () => {
   });
 
   test('the first tiles come with the HTML, before any script runs', async () => {
-    const html = await (await fetch(`${admin.url}/operatorhub`)).text();
+    const html = await (await fetch(`${h.admin.url}/operatorhub`)).text();
     assert.match(html, /<ul aria-label="Operators"/);
     for (const name of ['Backstop', 'PgPilot', 'VaultKeeper']) assert.ok(html.includes(`>${name}</h3>`), `${name}'s tile is in the server's HTML`);
   });
@@ -109,7 +88,7 @@ describe('OperatorHub, details and install', () => {
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/operators\/certwarden$/);
     await page.getByRole('status').filter({ hasText: /^Installed: certwarden\.v/ }).waitFor({ timeout: 20_000 });
-    const sub = await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
+    const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
     assert.equal(sub.spec.installPlanApproval, 'Automatic');
     await page.close();
   });
@@ -132,7 +111,7 @@ describe('OperatorHub, details and install', () => {
     await page.getByRole('button', { name: 'Create PostgresCluster' }).click();
     await page.getByText(/Created PostgresCluster/).waitFor();
     const sub = await waitFor('installed', async () => {
-      const s = await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1-operator');
+      const s = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1-operator');
       return s.status?.installedCSV ? s : undefined;
     });
     assert.deepEqual([sub.spec.installPlanApproval, sub.spec.startingCSV, sub.status?.installedCSV], ['Manual', 'pgpilot.v1.2.0', 'pgpilot.v1.2.0']);
@@ -152,8 +131,8 @@ describe('OperatorHub, details and install', () => {
   });
 
   test('a person who may only view sees Install disabled, with the reason', async () => {
-    const page = await loggedInPage(browser, perUser.url, sb.tokens.bob!);
-    await page.goto(`${perUser.url}/operatorhub/olm/olm-console-demo/gatewise`);
+    const page = await loggedInPage(h.browser, h.perUser.url, h.sb.tokens.bob!);
+    await page.goto(`${h.perUser.url}/operatorhub/olm/olm-console-demo/gatewise`);
     await page.getByRole('heading', { level: 1, name: 'Gatewise' }).waitFor();
     const install = page.getByRole('button', { name: 'Install' });
     await install.waitFor();

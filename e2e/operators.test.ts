@@ -4,18 +4,15 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { KubeClient } from '../lib/k8s/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { isKubeError } from '../lib/k8s/errors';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
-import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
-import { launchBrowser } from './support/browser';
+import { ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { useHarness } from './support/harness';
 import { loggedInPage } from './support/login';
-import { startConsole, type RunningConsole } from './support/console-server';
 
 const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
 const PG = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
@@ -23,17 +20,28 @@ const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customreso
 const OGS = { group: 'operators.coreos.com', version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' };
 
 describe('Installed operators, InstallPlans, uninstall, catalog sources', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
-  let admin: RunningConsole;
-  let perUser: RunningConsole;
-  let browser: Browser;
-  let kube: KubeClient;
-
-  const sub = (ns: string, name: string) => kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
+  const h = useHarness({
+    suite: 'operators',
+    seed: async (kube) => {
+      // certwarden for all namespaces (copied everywhere); pgpilot in its own namespace; a second
+      // pgpilot under Manual approval, started two versions back.
+      await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+      await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
+      await subscribe(kube, { namespace: 'pgm', package: 'pgpilot', channel: 'fast', targets: ['pgm'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
+      await ensureNamespace(kube, 'team1');
+      const first = await waitFor('the first pgm plan', async () => (await sub('pgm', 'pgpilot')).status?.installPlanRef?.name);
+      const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'pgm');
+      await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
+      await waitForCsv(kube, 'operators', await installed('operators', 'certwarden'));
+      await waitForCsv(kube, 'pg', await installed('pg', 'pgpilot'));
+      await waitForCsv(kube, 'pgm', await installed('pgm', 'pgpilot'));
+    },
+  });
+  const sub = (ns: string, name: string) => h.kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
   const installed = (ns: string, name: string) => waitFor(`${ns}/${name} installed`, async () => (await sub(ns, name)).status?.installedCSV);
   const exists = async (t: typeof CSVS, name: string, ns?: string) => {
     try {
-      await kube.get(t, name, ns);
+      await h.kube.get(t, name, ns);
       return true;
     } catch (err) {
       if (isKubeError(err, 404)) return false;
@@ -41,34 +49,8 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     }
   };
 
-  before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 200 });
-    kube = clientAs(sb, 'admin');
-    // certwarden for all namespaces (copied everywhere); pgpilot in its own namespace; a second
-    // pgpilot under Manual approval, started two versions back.
-    await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
-    await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
-    await subscribe(kube, { namespace: 'pgm', package: 'pgpilot', channel: 'fast', targets: ['pgm'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
-    await ensureNamespace(kube, 'team1');
-    const first = await waitFor('the first pgm plan', async () => (await sub('pgm', 'pgpilot')).status?.installPlanRef?.name);
-    const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'pgm');
-    await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
-    await waitForCsv(kube, 'operators', await installed('operators', 'certwarden'));
-    await waitForCsv(kube, 'pg', await installed('pg', 'pgpilot'));
-    await waitForCsv(kube, 'pgm', await installed('pgm', 'pgpilot'));
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
-    perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await admin?.stop();
-    await perUser?.stop();
-    await sb?.close();
-  });
-
-  const open = async (path: string, server = admin): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  const open = async (path: string, server = h.admin): Promise<Page> => {
+    const page = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
     await page.goto(`${server.url}${path}`);
     return page;
   };
@@ -133,7 +115,7 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   test('the Subscription tab draws the channel with the installed version; the viewer says what holds the next plan back', async () => {
     const s = await sub('pgm', 'pgpilot');
     const installed = s.status!.installedCSV!;
-    const pending = await waitFor('the plan waiting', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved));
+    const pending = await waitFor('the plan waiting', async () => (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved));
     const target = pending.spec.clusterServiceVersionNames[0]!;
     const page = await open(`/operators/pgm/${installed}?tab=subscription`);
     const figure = page.getByRole('figure', { name: `Upgrade graph of ${s.spec.channel}` });
@@ -165,33 +147,33 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     const before = (await sub('pgm', 'pgpilot')).status?.installedCSV;
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('Complete').first().waitFor({ timeout: 20_000 });
-    assert.equal((await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, planName, 'pgm')).spec.approved, true);
+    assert.equal((await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, planName, 'pgm')).spec.approved, true);
     const next = await waitFor('the upgrade installed', async () => {
       const s = await sub('pgm', 'pgpilot');
       return s.status?.installedCSV && s.status.installedCSV !== before ? s.status.installedCSV : undefined;
     });
-    await waitForCsv(kube, 'pgm', next);
+    await waitForCsv(h.kube, 'pgm', next);
 
     // The next upgrade waits again: deny it.
     const nextPlan = await waitFor('the next plan waiting', async () => {
-      const plans = (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items;
+      const plans = (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items;
       return plans.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name;
     });
     // Someone changes the plan while this page, its live stream cut, still shows the old one:
     // the cluster refuses the stale write, and the page reads the plan again and says so.
-    const stalePage = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    const stalePage = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
     await stalePage.route('**/api/events?**', (r) => r.abort());
-    await stalePage.goto(`${admin.url}/installplans/pgm/${nextPlan}`);
+    await stalePage.goto(`${h.admin.url}/installplans/pgm/${nextPlan}`);
     await stalePage.getByRole('button', { name: 'Deny' }).waitFor();
-    await kube.patch(INSTALL_PLAN_TYPE, nextPlan, { metadata: { annotations: { 'example.com/touched': 'by someone else' } } }, { namespace: 'pgm' });
+    await h.kube.patch(INSTALL_PLAN_TYPE, nextPlan, { metadata: { annotations: { 'example.com/touched': 'by someone else' } } }, { namespace: 'pgm' });
     await stalePage.getByRole('button', { name: 'Deny' }).click();
     await stalePage.getByRole('alert').filter({ hasText: 'The plan changed since this page read it, so nothing was done' }).waitFor();
     await stalePage.close();
 
-    await page.goto(`${admin.url}/installplans/pgm/${nextPlan}`);
+    await page.goto(`${h.admin.url}/installplans/pgm/${nextPlan}`);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByText(/stays unapproved/).first().waitFor();
-    const denied = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, nextPlan, 'pgm');
+    const denied = await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, nextPlan, 'pgm');
     assert.equal(denied.spec.approved, false);
     assert.ok(denied.metadata?.annotations?.['olm-console.io/denied'], 'who denied and when is recorded');
     await page.close();
@@ -200,36 +182,36 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   test('a new version published in the catalog waits for approval under Manual; approving it upgrades', async () => {
     const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
     const annotation = 'sandbox.olm-console.dev/catalog-dir';
-    const v1 = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'rel-1-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }] }]);
-    const v2 = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'rel-2-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }]);
-    await kube.create(CATSRC, { metadata: { name: 'releases', namespace: 'olm', annotations: { [annotation]: v1 } }, spec: { sourceType: 'grpc', displayName: 'Releases' } });
-    await ensureNamespace(kube, 'widgets');
-    await kube.create(OGS, { metadata: { name: 'widgets-og', namespace: 'widgets' }, spec: { targetNamespaces: ['widgets'] } });
-    await kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'widget', namespace: 'widgets' }, spec: { name: 'widget', source: 'releases', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Manual' } });
+    const v1 = writeFixtureCatalog(mkdtempSync(join(h.sb.dir, 'rel-1-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }] }]);
+    const v2 = writeFixtureCatalog(mkdtempSync(join(h.sb.dir, 'rel-2-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }]);
+    await h.kube.create(CATSRC, { metadata: { name: 'releases', namespace: 'olm', annotations: { [annotation]: v1 } }, spec: { sourceType: 'grpc', displayName: 'Releases' } });
+    await ensureNamespace(h.kube, 'widgets');
+    await h.kube.create(OGS, { metadata: { name: 'widgets-og', namespace: 'widgets' }, spec: { targetNamespaces: ['widgets'] } });
+    await h.kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'widget', namespace: 'widgets' }, spec: { name: 'widget', source: 'releases', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Manual' } });
     const first = await waitFor('the first widget plan', async () => (await sub('widgets', 'widget')).status?.installPlanRef?.name);
-    const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'widgets');
-    await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
-    await waitForCsv(kube, 'widgets', 'widget.v1.0.0');
+    const plan = await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'widgets');
+    await h.kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
+    await waitForCsv(h.kube, 'widgets', 'widget.v1.0.0');
 
     const page = await open('/operators?namespace=widgets');
     const row = rows(page).filter({ hasText: 'widget' });
     await row.getByText('Up to date').waitFor();
     // Publish 1.1.0: the catalog's content changes, as when a new index image is polled.
     await new Promise((r) => setTimeout(r, 1100));
-    const cs = await kube.get<{ metadata: { annotations?: Record<string, string> } }>(CATSRC, 'releases', 'olm');
-    await kube.replace(CATSRC, { ...cs, metadata: { ...cs.metadata, annotations: { ...cs.metadata.annotations, [annotation]: v2 } } });
+    const cs = await h.kube.get<{ metadata: { annotations?: Record<string, string> } }>(CATSRC, 'releases', 'olm');
+    await h.kube.replace(CATSRC, { ...cs, metadata: { ...cs.metadata, annotations: { ...cs.metadata.annotations, [annotation]: v2 } } });
     await row.getByRole('link', { name: '1 requires approval' }).click({ timeout: 20_000 });
     await page.getByText('Installs widget.v1.1.0.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).click();
-    await waitForCsv(kube, 'widgets', 'widget.v1.1.0');
+    await waitForCsv(h.kube, 'widgets', 'widget.v1.1.0');
     assert.equal((await sub('widgets', 'widget')).status?.installedCSV, 'widget.v1.1.0');
-    await page.goto(`${admin.url}/operators?namespace=widgets`);
+    await page.goto(`${h.admin.url}/operators?namespace=widgets`);
     await rows(page).filter({ hasText: 'widget' }).getByText('Up to date').waitFor();
     await page.close();
   });
 
   test('uninstall with operands: they go first, then the Subscription and CSV; CRDs and the OperatorGroup stay', async () => {
-    await kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'pg' }, spec: { instances: 1 } });
+    await h.kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'pg' }, spec: { instances: 1 } });
     const csv = await installed('pg', 'pgpilot');
     const page = await open(`/operators/pg/${csv}`);
     await page.getByRole('button', { name: 'Uninstall' }).click();
@@ -251,7 +233,7 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   });
 
   test('uninstall without operands leaves them, from the list', async () => {
-    await kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'kept', namespace: 'pgm' }, spec: { instances: 1 } });
+    await h.kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'kept', namespace: 'pgm' }, spec: { instances: 1 } });
     const csv = await installed('pgm', 'pgpilot');
     const page = await open('/operators?namespace=pgm');
     await rows(page).filter({ hasText: 'PgPilot' }).getByRole('button', { name: 'Uninstall PgPilot from pgm' }).click();
@@ -275,9 +257,9 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   });
 
   test('a person who may only view sees Uninstall disabled, with the reason', async () => {
-    const page = await loggedInPage(browser, perUser.url, sb.tokens.bob!);
+    const page = await loggedInPage(h.browser, h.perUser.url, h.sb.tokens.bob!);
     const csv = await installed('operators', 'certwarden');
-    await page.goto(`${perUser.url}/operators/operators/${csv}`);
+    await page.goto(`${h.perUser.url}/operators/operators/${csv}`);
     await page.getByRole('heading', { level: 1, name: 'CertWarden' }).waitFor();
     const button = page.getByRole('button', { name: 'Uninstall' });
     await page.waitForFunction(() => document.querySelector('#uninstall-blocked') !== null);
