@@ -225,7 +225,13 @@ async function main(): Promise<void> {
   const restarts = new Map<string, number>();
   const run = (name: string, bin: string, args: string[], env: Record<string, string> = {}, restart = false): ChildProcess => {
     const log = join(dataDir, 'logs', `${name}.log`);
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    // OLM wraps its clients in a "validating round tripper" whenever CI is set in its environment
+    // (pkg/controller/operators/validatingroundtripper, meant for OLM's own CI): it panics on any
+    // create without the olm.managed label, a TokenRequest for a scoped install's service account
+    // included, which exits the catalog operator with status 2. A cluster's pods never have our CI.
+    delete childEnv.CI;
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
     let tail = '';
     // A Go program's crash starts with "panic:" or "fatal error:" and the failing goroutine; the
     // other goroutines' stacks follow and fill any tail, so that start is kept on its own.
