@@ -1,8 +1,8 @@
 // Installs and changes the first wave's browser tests left out, in Debian's Chromium against a
 // production build and a sandbox with the demo catalog: an AllNamespaces operator in a global
 // namespace of the person's own, a MultiNamespace install, the approval strategy changed on the
-// Subscription tab, the Events tab, and a deprecated bundle marked on the graph. What the browser
-// did is checked in the cluster with the Kubernetes API.
+// Subscription tab, the Events tab, a deprecated bundle marked on the graph, and an install exported
+// for GitOps. What the browser did is checked in the cluster with the Kubernetes API.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CSV_TYPE, type ClusterServiceVersion } from '../lib/olm/resources/cluster-service-version';
@@ -116,6 +116,24 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     const aside = page.getByRole('complementary', { name: 'Selected version' });
     await aside.getByText(/^Deprecated: Flagpole 1\.0\.0 leaks/).waitFor();
     await h.shot(page, 'deprecated-bundle-graph');
+    await page.close();
+  });
+
+  test('Export for GitOps: the MultiNamespace install as a kustomize tree, the Subscription in the application\'s folder', async () => {
+    const csv = await installed('backup-ops', 'backstop');
+    const page = await h.open(`/operators/backup-ops/${csv}?tab=yaml`);
+    const section = page.getByRole('region', { name: 'Export for GitOps' });
+    await section.getByLabel('Application folder').fill('backups');
+    await section.getByRole('button', { name: 'Show the files' }).click();
+    const files = section.getByRole('list', { name: 'Exported files' });
+    await files.waitFor();
+    const paths = await files.getByRole('listitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')));
+    assert.deepEqual(paths, ['kustomization.yaml', 'cluster-scope/kustomization.yaml', 'cluster-scope/namespaces/backup-ops.yaml', `cluster-scope/operatorgroups/backup-ops/${(await h.kube.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'backup-ops' })).items[0]!.metadata!.name}.yaml`, 'backups/kustomization.yaml', 'backups/subscriptions/backstop.yaml']);
+    const sub = (await files.getByRole('listitem', { name: 'backups/subscriptions/backstop.yaml' }).locator('pre').textContent()) ?? '';
+    assert.match(sub, /installPlanApproval: Manual/, 'the approval changed in the test before');
+    assert.doesNotMatch(sub, /resourceVersion|uid:|status:/);
+    assert.match((await section.getByRole('link', { name: 'Download the tree (.tar)' }).getAttribute('href')) ?? '', /application=backups&format=tar$/);
+    await h.shot(page, 'gitops-export');
     await page.close();
   });
 });

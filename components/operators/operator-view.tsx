@@ -16,6 +16,7 @@ import { Markdown } from '../common/markdown';
 import { ErrorNotice, Warning } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
 import { CreateInstance } from './create-instance';
+import { GitopsExport } from './gitops-export';
 import { OperatorConditionsTab } from './operator-conditions-tab';
 import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
@@ -186,6 +187,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
         )}
         {tab === 'yaml' && (
           <div className="space-y-4">
+            {!d.copiedFrom && d.subscription && <GitopsExport namespace={namespace} name={name} />}
             <h2 className="font-semibold">ClusterServiceVersion {name}</h2>
             <YamlBlock object={d.csv} label="CSV YAML" />
             {d.subscription && (
