@@ -4,6 +4,10 @@
 // Subscription tab, the Events tab, a deprecated bundle marked on the graph, and an install exported
 // for GitOps. What the browser did is checked in the cluster with the Kubernetes API.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CSV_TYPE, type ClusterServiceVersion } from '../lib/olm/resources/cluster-service-version';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../lib/olm/resources/operator-group';
@@ -135,5 +139,26 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     assert.match((await section.getByRole('link', { name: 'Download the tree (.tar)' }).getAttribute('href')) ?? '', /application=backups&format=tar$/);
     await h.shot(page, 'gitops-export');
     await page.close();
+  });
+
+  test('Export for GitOps from the install wizard: the plan as a tree, downloaded as a tar, nothing installed', async () => {
+    const page = await h.open('/operatorhub/olm/olm-console-demo/quillmq/install');
+    await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
+    await page.getByLabel('Installed namespace').fill('queues');
+    await page.getByRole('list', { name: 'Objects' }).getByText('Subscription queues/quillmq').waitFor();
+    await page.getByText('Export for GitOps instead').click();
+    await page.getByLabel('Application folder').fill('messaging');
+    const files = page.getByRole('list', { name: 'Exported files' });
+    await files.getByRole('listitem', { name: 'messaging/subscriptions/quillmq.yaml' }).waitFor();
+    assert.ok(await files.getByRole('listitem', { name: 'cluster-scope/namespaces/queues.yaml' }).isVisible());
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the tree (.tar)' }).click()]);
+    assert.equal(download.suggestedFilename(), 'messaging-quillmq-gitops.tar');
+    const path = join(mkdtempSync(join(tmpdir(), 'wizard-export-')), 'tree.tar');
+    await download.saveAs(path);
+    const listed = spawnSync('tar', ['-tf', path], { encoding: 'utf8' }).stdout.trim().split('\n');
+    assert.ok(listed.includes('messaging/subscriptions/quillmq.yaml') && listed.includes('kustomization.yaml'), listed.join(', '));
+    await h.shot(page, 'wizard-gitops-export');
+    await page.close();
+    await assert.rejects(h.kube.get(SUBSCRIPTION_TYPE, 'quillmq', 'queues'), /not found/, 'exporting installs nothing');
   });
 });

@@ -13,6 +13,7 @@ import type { InstallModeType } from '@/lib/olm/resources/cluster-service-versio
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
 import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';
 
 interface NamespaceList {
@@ -212,6 +213,7 @@ export function InstallWizard(props: PackageRefProps) {
           {plan.error && <ErrorNotice error={plan.error} what="The install could not be planned" />}
           {planValid && !plan.data && !plan.error && <p role="status">Planning…</p>}
           {plan.data && <PlanPreview plan={plan.data} />}
+          {plan.data && plan.data.blockers.length === 0 && !plan.data.alreadyInstalled && <PlanExport plan={plan.data} />}
           {install.error && <InstallError error={install.error} />}
           <div className="flex items-center gap-3">
             <button type="button" disabled={disabled} onClick={() => install.mutate()} aria-describedby={cannot ? 'install-cannot' : undefined} className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600">

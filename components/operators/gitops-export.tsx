@@ -6,18 +6,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiGet } from '@/lib/client/api';
 import type { GitopsExport as Export } from '@/lib/api/gitops-export';
-import { ErrorNotice, Warning } from '../common/notice';
+import { GitopsFiles } from '../common/gitops-files';
+import { ErrorNotice } from '../common/notice';
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-function CopyButton({ text, what }: { text: string; what: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button type="button" aria-label={`Copy ${what}`} onClick={() => void navigator.clipboard.writeText(text).then(() => setCopied(true))} className="rounded border border-slate-300 px-2 py-0.5 text-xs">
-      {copied ? 'Copied' : 'Copy'}
-    </button>
-  );
-}
 
 export function GitopsExport({ namespace, name }: { namespace: string; name: string }) {
   const [application, setApplication] = useState(namespace);
@@ -44,29 +36,7 @@ export function GitopsExport({ namespace, name }: { namespace: string; name: str
       </form>
       {q.error && <ErrorNotice error={q.error} what="The install could not be exported" />}
       {shown !== null && !q.data && !q.error && <p role="status">Reading the install…</p>}
-      {q.data && (
-        <div className="space-y-3">
-          {q.data.notes.length > 0 && (
-            <Warning title="Check before you commit">
-              <ul className="list-disc pl-5">{q.data.notes.map((n) => <li key={n}>{n}</li>)}</ul>
-            </Warning>
-          )}
-          <a className="inline-block rounded border border-sky-700 px-3 py-1.5 text-sm font-semibold text-sky-800" href={`${base}&format=tar`} download>
-            Download the tree (.tar)
-          </a>
-          <ul aria-label="Exported files" className="space-y-3">
-            {q.data.files.map((f) => (
-              <li key={f.path} aria-label={f.path} className="space-y-1">
-                <div className="flex items-center gap-2">
-                  <code className="text-sm font-semibold">{f.path}</code>
-                  <CopyButton text={f.content} what={f.path} />
-                </div>
-                <pre tabIndex={0} className="max-h-72 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{f.content}</pre>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {q.data && <GitopsFiles files={q.data.files} notes={q.data.notes} tar={{ href: `${base}&format=tar` }} />}
     </section>
   );
 }
