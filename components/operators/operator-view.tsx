@@ -17,6 +17,7 @@ import { ErrorNotice, Warning } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
 import { CreateInstance } from './create-instance';
 import { GitopsExport } from './gitops-export';
+import { InstancesTab } from './instances-tab';
 import { OperatorConditionsTab } from './operator-conditions-tab';
 import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
@@ -27,6 +28,7 @@ const TABS = [
   { key: 'details', label: 'Details' },
   { key: 'subscription', label: 'Subscription' },
   { key: 'conditions', label: 'Conditions' },
+  { key: 'instances', label: 'Instances' },
   { key: 'installplans', label: 'InstallPlans' },
   { key: 'yaml', label: 'YAML' },
   { key: 'events', label: 'Events' },
@@ -165,6 +167,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
         )}
         {tab === 'subscription' && d.subscription && <SubscriptionTab details={d} namespace={namespace} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />}
         {tab === 'conditions' && <OperatorConditionsTab namespace={namespace} name={name} copiedFrom={d.copiedFrom} />}
+        {tab === 'instances' && <InstancesTab namespace={namespace} name={name} />}
         {tab === 'installplans' && (
           d.installPlans.length === 0 ? <p className="text-sm text-slate-600">No InstallPlans in {namespace}.</p> : (
             <table aria-label="InstallPlans" className="w-full border-collapse text-sm">

@@ -6,7 +6,7 @@
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { CREATED_BY_LABEL } from '../olm/install/plan';
-import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, targetNamespacesOf, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, ownedCrds, targetNamespacesOf, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
@@ -15,22 +15,6 @@ import type { OperandRef, UninstallPreview, UninstallStep } from '../api/operato
 import { ApiError } from './api-error';
 
 
-
-interface OwnedCrd {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-  name: string;
-}
-
-function ownedCrds(csv: ClusterServiceVersion): OwnedCrd[] {
-  return (csv.spec.customresourcedefinitions?.owned ?? []).flatMap((d) => {
-    const dot = d.name.indexOf('.');
-    if (dot < 0) return [];
-    return [{ plural: d.name.slice(0, dot), group: d.name.slice(dot + 1), version: d.version, kind: d.kind, name: d.name }];
-  });
-}
 
 async function listOperands(client: KubeClient, csv: ClusterServiceVersion): Promise<UninstallPreview['operands']> {
   const targets = targetNamespacesOf(csv) ?? [csv.metadata?.namespace ?? ''];

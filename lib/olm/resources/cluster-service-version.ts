@@ -158,3 +158,23 @@ export function watchesAllNamespaces(csv: ClusterServiceVersion): boolean {
   const t = targetNamespacesOf(csv);
   return t !== undefined && t.length === 1 && t[0] === '';
 }
+
+/** An API the operator owns: its CRD's group, plural and the version the CSV describes. */
+export interface OwnedCrd {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  /** The CRD's name, `<plural>.<group>`. */
+  name: string;
+  description: CrdDescription;
+}
+
+/** The CSV's owned CRDs as API coordinates; a name that is not `<plural>.<group>` is left out. */
+export function ownedCrds(csv: ClusterServiceVersion): OwnedCrd[] {
+  return (csv.spec.customresourcedefinitions?.owned ?? []).flatMap((d) => {
+    const dot = d.name.indexOf('.');
+    if (dot < 0) return [];
+    return [{ plural: d.name.slice(0, dot), group: d.name.slice(dot + 1), version: d.version, kind: d.kind, name: d.name, description: d }];
+  });
+}

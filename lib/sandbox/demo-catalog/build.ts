@@ -9,11 +9,21 @@ import yaml from 'js-yaml';
 
 type Mode = 'OwnNamespace' | 'SingleNamespace' | 'MultiNamespace' | 'AllNamespaces';
 
+interface Descriptor {
+  path: string;
+  displayName: string;
+  description?: string;
+  'x-descriptors'?: string[];
+}
+
 interface Crd {
   kind: string;
   plural: string;
   group: string;
   description: string;
+  /** How consoles label and show fields of the spec and status (the CSV's descriptors). */
+  specDescriptors?: Descriptor[];
+  statusDescriptors?: Descriptor[];
 }
 
 interface Bundle {
@@ -109,7 +119,21 @@ const packages: Pkg[] = [
     description: 'Fail-over is automatic and takes seconds. Backups go to any S3-compatible store.',
     icon: icons.elephant, keywords: ['postgres', 'postgresql', 'database', 'sql'], defaultChannel: 'stable', channels: ['stable', 'fast', 'candidate'],
     owned: [
-      { kind: 'PostgresCluster', plural: 'postgresclusters', group: 'pgpilot.example.com', description: 'A PostgreSQL cluster with its replicas and pooler.' },
+      {
+        kind: 'PostgresCluster', plural: 'postgresclusters', group: 'pgpilot.example.com', description: 'A PostgreSQL cluster with its replicas and pooler.',
+        specDescriptors: [
+          { path: 'instances', displayName: 'Instances', description: 'PostgreSQL servers: one primary, the rest streaming replicas.', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:podCount'] },
+          { path: 'version', displayName: 'PostgreSQL version', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:select:15', 'urn:alm:descriptor:com.tectonic.ui:select:16'] },
+          { path: 'backups.enabled', displayName: 'Backups', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:booleanSwitch'] },
+        ],
+        statusDescriptors: [
+          { path: 'phase', displayName: 'Phase', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes.phase'] },
+          { path: 'conditions', displayName: 'Conditions', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes.conditions'] },
+          { path: 'connectionSecret', displayName: 'Connection secret', description: 'Host, port, user and password of the primary.', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes:Secret'] },
+          { path: 'dashboard', displayName: 'Dashboard', 'x-descriptors': ['urn:alm:descriptor:org.w3:link'] },
+          { path: 'pods', displayName: 'Pods', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:podStatuses'] },
+        ],
+      },
       { kind: 'PostgresBackup', plural: 'postgresbackups', group: 'pgpilot.example.com', description: 'A one-off or scheduled backup of a cluster.' },
     ],
     modes: ALL_MODES,
@@ -309,7 +333,7 @@ function csvFor(p: Pkg, b: Bundle): Record<string, unknown> {
       minKubeVersion: p.minKubeVersion ?? '1.24.0',
       installModes: ALL_MODES.map((type) => ({ type, supported: modes.includes(type) })),
       customresourcedefinitions: {
-        owned: p.owned.map((c) => ({ name: `${c.plural}.${c.group}`, version: 'v1', kind: c.kind, displayName: c.kind, description: c.description })),
+        owned: p.owned.map((c) => ({ name: `${c.plural}.${c.group}`, version: 'v1', kind: c.kind, displayName: c.kind, description: c.description, ...(c.specDescriptors ? { specDescriptors: c.specDescriptors } : {}), ...(c.statusDescriptors ? { statusDescriptors: c.statusDescriptors } : {}) })),
         ...(p.required ? { required: p.required.map((c) => ({ name: `${c.plural}.${c.group}`, version: 'v1', kind: c.kind, displayName: c.kind, description: c.description })) } : {}),
       },
       install: {

@@ -1,0 +1,33 @@
+// GET …/instances/<group>/<version>/<plural>/<instanceNamespace>/<instance>: one operand with its
+// state, conditions, spec and status read through the CSV's descriptors, events, and whether the
+// person may delete it. DELETE: deletes it as the person; answers it as it is then (finalizers
+// still holding it) or `{gone: true}`. Only APIs the operator owns are served here (else 404).
+import { z } from 'zod';
+import { dnsLabel, dnsSubdomain, errorResponse } from '@/lib/server/api-error';
+import { requestClient, writeClient } from '@/lib/server/context';
+import { deleteOperand, operandDetails } from '@/lib/server/operands';
+import { parseParams } from '@/lib/server/package-lookup';
+
+export const dynamic = 'force-dynamic';
+
+const Params = z.strictObject({ namespace: dnsLabel, name: dnsSubdomain, group: dnsSubdomain, version: dnsLabel, plural: dnsLabel, instanceNamespace: dnsLabel, instance: dnsSubdomain });
+
+export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const p = parseParams(Params, await ctx.params);
+    const { client } = requestClient(req);
+    return Response.json(await operandDetails(client, p.namespace, p.name, p, p.instanceNamespace, p.instance), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+export async function DELETE(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const p = parseParams(Params, await ctx.params);
+    const { client } = writeClient(req);
+    return Response.json(await deleteOperand(client, p.namespace, p.name, p, p.instanceNamespace, p.instance));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,132 @@
+// An installed operator's operands, read as the person: every instance of each API its CSV owns,
+// in the namespaces it watches (all of them for an all-namespaces operator, then only those the
+// person may list), with each one's state in a word; one instance with its spec and status read
+// through the CSV's descriptors, its conditions and events; and its deletion as the person.
+import type { OperandApi, OperandDetails, OperandList, OperandRow } from '../api/operands';
+import type { KubeClient } from '../k8s/client';
+import { isKubeError } from '../k8s/errors';
+import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, ownedCrds, targetNamespacesOf, type ClusterServiceVersion, type OwnedCrd } from '../olm/resources/cluster-service-version';
+import type { Condition, ResourceType } from '../olm/resources/common';
+import { descriptorRows, operandState } from '../olm/resources/descriptors';
+import { ApiError } from './api-error';
+import { EVENT_TYPE, trimmed } from './operators';
+import { accessReview } from './permissions';
+
+interface Operand {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; creationTimestamp?: string; deletionTimestamp?: string; finalizers?: string[] };
+  spec?: unknown;
+  status?: unknown;
+}
+
+const MAX_ROWS = 500;
+
+function typeOf(crd: OwnedCrd): ResourceType {
+  return { group: crd.group, version: crd.version, plural: crd.plural, namespaced: true, kind: crd.kind };
+}
+
+function apiOf(crd: OwnedCrd): OperandApi {
+  return { group: crd.group, version: crd.version, plural: crd.plural, kind: crd.kind, displayName: crd.description.displayName || crd.kind, ...(crd.description.description ? { description: crd.description.description } : {}) };
+}
+
+async function operatorCsv(client: KubeClient, namespace: string, name: string): Promise<ClusterServiceVersion> {
+  const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
+  // A copy owns the same APIs; its instances are the operator's, listed from where it runs.
+  if (isCopiedCsv(csv)) {
+    const source = operatorNamespaceOf(csv);
+    if (source) return client.get<ClusterServiceVersion>(CSV_TYPE, name, source);
+  }
+  return csv;
+}
+
+function row(o: Operand, crd: OwnedCrd): OperandRow {
+  return {
+    name: o.metadata?.name ?? '',
+    ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
+    ...(o.metadata?.creationTimestamp ? { createdAt: o.metadata.creationTimestamp } : {}),
+    state: operandState(o, crd.description.statusDescriptors),
+    ...(o.metadata?.deletionTimestamp ? { deleting: { since: o.metadata.deletionTimestamp, finalizers: o.metadata.finalizers ?? [] } } : {}),
+  };
+}
+
+export async function listOperands(client: KubeClient, namespace: string, name: string): Promise<OperandList> {
+  const csv = await operatorCsv(client, namespace, name);
+  const targets = targetNamespacesOf(csv) ?? [csv.metadata?.namespace ?? namespace];
+  const all = targets.length === 1 && targets[0] === '';
+  const watched = all ? [] : [...new Set(targets.filter(Boolean))];
+  const apis = await Promise.all(
+    ownedCrds(csv).map(async (crd) => {
+      const items: Operand[] = [];
+      const problems: string[] = [];
+      const listIn = async (ns?: string) => {
+        try {
+          items.push(...(await client.listAll<Operand>(typeOf(crd), ns ? { namespace: ns } : {})).items);
+          return true;
+        } catch (err) {
+          if (isKubeError(err, 404)) {
+            problems.push(`${crd.plural}.${crd.group}/${crd.version} is not served (its CRD is missing or does not serve ${crd.version})`);
+            return true;
+          }
+          if (!isKubeError(err, 403)) throw err;
+          if (ns) problems.push(`you may not list ${crd.plural} in ${ns}`);
+          return false;
+        }
+      };
+      if (all) {
+        if (!(await listIn())) problems.push(`you may not list ${crd.plural} in every namespace; the operator watches all of them`);
+      } else {
+        for (const ns of watched) await listIn(ns);
+      }
+      const sorted = items.sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+      return { ...apiOf(crd), items: sorted.slice(0, MAX_ROWS).map((o) => row(o, crd)), total: sorted.length, ...(problems.length ? { problem: [...new Set(problems)].join('; ') } : {}) };
+    }),
+  );
+  return { apis, scope: all ? 'every namespace' : watched.join(', ') };
+}
+
+function ownedApi(csv: ClusterServiceVersion, group: string, version: string, plural: string): OwnedCrd {
+  const crd = ownedCrds(csv).find((c) => c.group === group && c.version === version && c.plural === plural);
+  if (!crd) throw new ApiError(404, 'NotFound', `${plural}.${group}/${version} is not an API ${csv.metadata?.name} provides`);
+  return crd;
+}
+
+export async function operandDetails(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string, instance: string): Promise<OperandDetails> {
+  const csv = await operatorCsv(client, namespace, name);
+  const crd = ownedApi(csv, api.group, api.version, api.plural);
+  const [object, canDelete] = await Promise.all([client.get<Operand>(typeOf(crd), instance, instanceNamespace), accessReview(client, 'delete', crd.group, crd.plural, instanceNamespace)]);
+  let events: OperandDetails['events'] = [];
+  try {
+    const list = await client.listAll<{ type?: string; reason?: string; message?: string; count?: number; lastTimestamp?: string; eventTime?: string; involvedObject?: { kind?: string; name?: string }; metadata?: { creationTimestamp?: string } }>(EVENT_TYPE, { namespace: instanceNamespace, fieldSelector: `involvedObject.name=${instance}` });
+    events = list.items
+      .filter((e) => e.involvedObject?.kind === crd.kind)
+      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp }))
+      .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
+  } catch (err) {
+    if (!isKubeError(err, 403)) throw err;
+  }
+  const conditions = ((object.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).filter((c) => c && typeof c.type === 'string');
+  return {
+    api: apiOf(crd),
+    object: trimmed(object) as OperandDetails['object'],
+    state: operandState(object, crd.description.statusDescriptors),
+    conditions,
+    spec: descriptorRows(object.spec, crd.description.specDescriptors),
+    status: descriptorRows(object.status, crd.description.statusDescriptors),
+    events,
+    canDelete,
+  };
+}
+
+/** Deletes the instance as the person; its finalizers then hold it until the operator is done. */
+export async function deleteOperand(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string, instance: string): Promise<OperandRow | { gone: true }> {
+  const csv = await operatorCsv(client, namespace, name);
+  const crd = ownedApi(csv, api.group, api.version, api.plural);
+  await client.delete(typeOf(crd), instance, { namespace: instanceNamespace });
+  try {
+    return row(await client.get<Operand>(typeOf(crd), instance, instanceNamespace), crd);
+  } catch (err) {
+    if (isKubeError(err, 404)) return { gone: true };
+    throw err;
+  }
+}
