@@ -230,6 +230,45 @@ export const apiChecks: Check[] = [
     },
   },
   {
+    id: 'finalizers/a deleted CRD deletes its instances, waiting for their finalizers',
+    run: async (t) => {
+      await ensureNamespace(t, NS);
+      const group = 'conformance.example.com';
+      const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`;
+      const poll = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+        for (let i = 0; i < 300; i++) {
+          const v = await probe();
+          if (v !== undefined) return v;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`${t.name}: timed out waiting for ${what}`);
+      };
+      await call(t, {
+        method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+        body: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${group}` }, spec: { group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } },
+      });
+      const widgets = `/apis/${group}/v1/namespaces/${NS}/widgets`;
+      await poll('the CRD to be served', async () => ((await call(t, { path: widgets })).status === 200 ? true : undefined));
+      await call(t, { method: 'POST', path: widgets, body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'held', finalizers: ['conformance.example.com/hold'] }, spec: { size: 1 } } });
+      const del = await call(t, { method: 'DELETE', path: crdPath });
+      type Crd = { metadata?: { deletionTimestamp?: string; finalizers?: string[] }; status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
+      const instance = await poll('the instance marked for deletion', async () => {
+        const w = await call(t, { path: `${widgets}/held` });
+        return (w.body as Crd).metadata?.deletionTimestamp ? { status: w.status, finalizers: (w.body as Crd).metadata?.finalizers } : undefined;
+      });
+      // Read once the instances are being deleted: kube-apiserver first says InstanceDeletionPending
+      // and its CRD finalizer moves on to InstanceDeletionInProgress as it deletes them.
+      const terminating = await poll('Terminating=True', async () => {
+        const crd = (await call(t, { path: crdPath })).body as Crd;
+        const c = crd.status?.conditions?.find((x) => x.type === 'Terminating');
+        return c?.status === 'True' ? { finalizers: crd.metadata?.finalizers, marked: !!crd.metadata?.deletionTimestamp, condition: { status: c.status, reason: c.reason, message: c.message } } : undefined;
+      });
+      await call(t, { method: 'PATCH', path: `${widgets}/held`, contentType: 'application/merge-patch+json', body: { metadata: { finalizers: null } } });
+      const gone = await poll('the CRD to go', async () => ((await call(t, { path: crdPath })).status === 404 ? 404 : undefined));
+      return { deleted: del.status, terminating, instance, crdAfterRelease: gone };
+    },
+  },
+  {
     id: 'watch/events in order, bookmarks asked for',
     run: async (t) => {
       await ensureNamespace(t, 'conformance-watch');

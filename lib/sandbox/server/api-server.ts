@@ -13,6 +13,9 @@ import { acceptPortForward, refuseUpgrade, type ForwardTarget } from './port-for
 import { ApiStatusError, invalidName, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 
+const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+const isCrd = (r: ServedResource) => r.group === CRD_RESOURCE.group && r.resource === CRD_RESOURCE.resource;
+
 export interface ApiServerOptions {
   store: Store;
   /** Bearer token → user. */
@@ -571,6 +574,7 @@ export class ApiServer {
     if (!o.metadata.name && o.metadata.generateName) o.metadata.name = `${o.metadata.generateName}${randomSuffix()}`;
     const name = o.metadata.name ?? '';
     if (!name) throw new ApiStatusError(422, 'Invalid', `${r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+    if (r.terminating) throw new ApiStatusError(403, 'Forbidden', `${r.resource}.${r.group} "${name}" is forbidden: create not allowed while custom resource definition is terminating`, { name, group: r.group, kind: r.resource });
     const bad = invalidName(name, r.resource === 'namespaces' ? 'label' : r.group === 'rbac.authorization.k8s.io' ? 'path-segment' : 'subdomain');
     if (bad) throw this.invalid(r, name, 'metadata.name', bad);
     if (r.namespaced) this.requireNamespace(o.metadata.namespace);
@@ -668,6 +672,15 @@ export class ApiServer {
       const terminating = { ...current, metadata: { ...current.metadata, finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'kubernetes'])] }, status: { phase: 'Terminating' } };
       this.store.update(key, terminating, {});
       this.store.update(key, { ...this.store.get(key, undefined, name)!, status: { phase: 'Terminating' } }, { subresource: 'status' });
+    }
+    if (!opts.dryRun && isCrd(r) && !current.metadata.deletionTimestamp && !current.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)) {
+      // kube-apiserver's CRD storage adds this finalizer on delete; its CRD finalizer controller
+      // (sweep) deletes every instance, then removes it.
+      this.store.update(key, { ...current, metadata: { ...current.metadata, finalizers: [...(current.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER] } }, {});
+      const marked = this.store.get(key, undefined, name)!;
+      const st = (marked.status ?? {}) as { conditions?: { type: string }[] };
+      const pending = { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      this.store.update(key, { ...marked, status: { ...st, conditions: [...(st.conditions ?? []).filter((c) => c.type !== 'Terminating'), pending] } }, { subresource: 'status' });
     }
     if (!opts.dryRun && policy === 'Orphan') this.orphanDependents(current.metadata.uid ?? '');
     if (!opts.dryRun && policy === 'Foreground' && this.hasDependents(current.metadata.uid ?? '')) {
@@ -776,6 +789,40 @@ export class ApiServer {
   }
 
   /**
+   * The CRD finalizer controller (apiextensions-apiserver's crd_finalizer.go): a deleted CRD says
+   * `Terminating=True` (InstanceDeletionInProgress) while its instances are deleted — each one's
+   * own finalizers honoured — then `Terminating=False` (InstanceDeletionCompleted) and lets go.
+   * kube-apiserver gives up waiting after a minute and tries again; the sandbox simply waits.
+   * Answers whether it removed the finalizer.
+   */
+  private cleanUpCrd(crd: KObject): boolean {
+    const spec = crd.spec as { group?: string; names?: { plural?: string } };
+    const instances = this.allObjects().filter(({ r }) => r.group === spec.group && r.resource === spec.names?.plural);
+    for (const { r, o } of instances) {
+      if (!o.metadata.deletionTimestamp) this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', { propagationPolicy: 'Background' });
+    }
+    const left = this.allObjects().some(({ r }) => r.group === spec.group && r.resource === spec.names?.plural);
+    const condition = left
+      ? { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }
+      : { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' };
+    const key = storeKey(CRD_RESOURCE);
+    const cur = this.store.get(key, undefined, crd.metadata.name ?? '');
+    if (!cur) return false;
+    const st = (cur.status ?? {}) as { conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+    const prev = st.conditions?.find((c) => c.type === 'Terminating');
+    if (!prev || prev.status !== condition.status || prev.reason !== condition.reason) {
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const conditions = [...(st.conditions ?? []).filter((c) => c.type !== 'Terminating'), { ...condition, lastTransitionTime: prev?.status === condition.status ? prev.lastTransitionTime : now }];
+      this.updateObject(CRD_RESOURCE, { ...cur, status: { ...st, conditions } }, 'status');
+    }
+    if (left) return false;
+    const fresh = this.store.get(key, undefined, crd.metadata.name ?? '');
+    if (!fresh) return false;
+    this.updateObject(CRD_RESOURCE, { ...fresh, metadata: { ...fresh.metadata, finalizers: (fresh.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER) } });
+    return true;
+  }
+
+  /**
    * One pass of the controllers a real cluster runs for the API machinery: dependents whose
    * owners are all gone are deleted; foreground deletions finish when their dependents are gone;
    * terminating namespaces are emptied and then removed.
@@ -806,6 +853,9 @@ export class ApiServer {
             this.updateObject(r, { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'foregroundDeletion') } });
             changed = true;
           }
+        }
+        if (isCrd(r) && o.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)) {
+          if (this.cleanUpCrd(o)) changed = true;
         }
         if (r.resource === 'namespaces' && r.group === '') {
           const ns = o.metadata.name;

@@ -38,6 +38,8 @@ export interface ServedResource {
   /** Only create is served (reviews). */
   createOnly?: boolean;
   crd?: boolean;
+  /** Its CRD is being deleted: still served, but no new instances (kube-apiserver's crdHandler). */
+  terminating?: boolean;
   provider?: ReadProvider;
 }
 
@@ -130,6 +132,7 @@ export function resourceFromCrd(crd: KObject): ServedResource | undefined {
     // A CRD without printer columns shows only Age, as the API server does.
     columns: cols && cols.length ? cols : [age],
     crd: true,
+    ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }
 
@@ -166,7 +169,6 @@ export class ResourceTable {
   setCrds(crds: Iterable<KObject>): void {
     for (const [k, r] of this.byGroupResource) if (r.crd) this.byGroupResource.delete(k);
     for (const crd of crds) {
-      if (crd.metadata.deletionTimestamp) continue;
       const r = resourceFromCrd(crd);
       if (r && !this.byGroupResource.has(`${r.group}/${r.resource}`)) this.byGroupResource.set(`${r.group}/${r.resource}`, r);
     }
