@@ -212,6 +212,9 @@ async function main(): Promise<void> {
   if (values.flavor !== 'upstream' && values.flavor !== 'openshift') throw new Error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
   const flavor: Flavor = values.flavor;
   const dataDir = resolve(values['data-dir']);
+  // Its own kubectl discovery cache: ~/.kube/cache is keyed by host:port, and a sandbox may have
+  // had this port before, with other resources.
+  process.env.KUBECACHEDIR ??= join(dataDir, 'kubectl-cache');
   for (const c of [...values.catalog, ...values.registry]) if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
 

@@ -3,7 +3,8 @@
 // `npm test`: every *.test.ts outside e2e/; `npm run e2e`: the Playwright specs in e2e/.
 // Node 20's --test takes no globs, so the files are found here.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -34,5 +35,9 @@ if (files.length === 0) {
 
 const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2'];
 if (e2e) args.push('--test-concurrency=1');
-const child = spawn(process.execPath, [...args, ...files], { cwd: root, stdio: 'inherit' });
+// kubectl caches discovery per host:port under ~/.kube/cache; tests start clusters on ports a
+// different cluster (the real one, a sandbox) may have used before, and a stale cache makes
+// kubectl resolve names to resources this cluster does not serve. A fresh cache per run.
+const env = { ...process.env, KUBECACHEDIR: process.env.KUBECACHEDIR ?? mkdtempSync(join(tmpdir(), 'olm-console-kubecache-')) };
+const child = spawn(process.execPath, [...args, ...files], { cwd: root, stdio: 'inherit', env });
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
