@@ -44,6 +44,21 @@ describe('OperatorHub, details and install', () => {
     await page.close();
   });
 
+  test('infrastructure features by name, the older annotation list and the newer annotations alike', async () => {
+    const page = await open('/operatorhub');
+    await page.getByRole('list', { name: 'Operators' }).waitFor();
+    const features = page.getByRole('group', { name: 'Infrastructure features' });
+    // CertWarden and GPU Forge list "fips" in operators.openshift.io/infrastructure-features;
+    // VaultKeeper says features.operators.openshift.io/fips-compliant: "true" (the demo catalog).
+    await features.getByRole('checkbox', { name: /^FIPS mode \(3\)/ }).check();
+    await page.getByRole('status').filter({ hasText: '3 of 12 operators' }).waitFor();
+    assert.deepEqual((await tiles(page).getByRole('heading').allTextContents()).sort(), ['CertWarden', 'GPU Forge', 'VaultKeeper']);
+    await features.getByRole('checkbox', { name: /^FIPS mode/ }).uncheck();
+    await features.getByRole('checkbox', { name: /^Short-lived tokens \(AWS STS\) \(1\)/ }).check();
+    await page.getByRole('status').filter({ hasText: '1 of 12 operators' }).waitFor();
+    await page.close();
+  });
+
   test('the first tiles come with the HTML, before any script runs', async () => {
     const html = await (await fetch(`${h.admin.url}/operatorhub`)).text();
     assert.match(html, /<ul aria-label="Operators"/);

@@ -21,7 +21,7 @@ describe('summarizePackage', () => {
     assert.equal(pg.defaultChannel, 'stable');
     assert.equal(pg.headVersion, '1.4.0');
     assert.deepEqual(pg.installModes, ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace']);
-    assert.deepEqual(pg.infrastructureFeatures, ['disconnected', 'proxy-aware']);
+    assert.deepEqual(pg.infrastructureFeatures, ['Disconnected', 'Proxy-aware']);
     assert.ok(pg.shortDescription.length > 0 && pg.shortDescription.length <= 221);
   });
 

@@ -8,6 +8,7 @@ import { installModeChoices } from '../olm/install-modes/wizard';
 import type { InstallMode } from '../olm/resources/cluster-service-version';
 import type { PackageSummary } from '../hub/package-summary';
 import { csvOfBundle, jsonStringList, str, supportedLabels, type CsvLike } from '../olm/resources/csv-description';
+import { infrastructureFeatures } from '../olm/resources/infrastructure-features';
 
 export type { PackageSummary };
 
@@ -50,7 +51,7 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
     defaultChannel: channel,
     headVersion: head?.version,
     installModes: installModeChoices(Array.isArray(spec.installModes) ? (spec.installModes as InstallMode[]) : undefined),
-    infrastructureFeatures: jsonStringList(ann[Keys.infrastructureFeatures]),
+    infrastructureFeatures: infrastructureFeatures(ann as Record<string, unknown>),
     validSubscription: jsonStringList(ann[Keys.validSubscription]),
     deprecation: pkg.deprecation,
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
@@ -101,7 +102,7 @@ export function summarizeManifest(pm: ManifestLike): PackageSummary {
     defaultChannel: channel?.name,
     headVersion: desc.version,
     installModes: installModeChoices(Array.isArray(desc.installModes) ? (desc.installModes as InstallMode[]) : undefined),
-    infrastructureFeatures: jsonStringList(ann[Keys.infrastructureFeatures]),
+    infrastructureFeatures: infrastructureFeatures(ann as Record<string, unknown>),
     validSubscription: jsonStringList(ann[Keys.validSubscription]),
     deprecation: st.deprecation?.message,
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',

@@ -9,7 +9,7 @@ test('sparse or odd metadata reads as absent, never a crash', () => {
   assert.deepEqual(d.categories, ['A', 'B']);
   assert.deepEqual(d.keywords, []);
   assert.deepEqual(d.examples, []);
-  assert.deepEqual(d.infrastructureFeatures, ['disconnected', '5']);
+  assert.deepEqual(d.infrastructureFeatures, ['Disconnected'], 'known features only, by their names');
   assert.deepEqual(d.maintainers, [{ name: 'Ann', email: undefined }]);
   assert.deepEqual(d.installModes.filter((m) => m.supported).map((m) => m.type), ['OwnNamespace']);
   assert.equal(describeCsv(undefined, 'pkg').displayName, 'pkg');

@@ -5,6 +5,7 @@
 import { bundleCsv, type BundleModel } from '../fbc/model';
 import { Keys } from './common';
 import { INSTALL_MODE_TYPES, type InstallModeType } from './cluster-service-version';
+import { infrastructureFeatures } from './infrastructure-features';
 
 /** The loosest shape a CSV-like object has: only `metadata.annotations/labels` and `spec`. */
 export interface CsvLike {
@@ -231,7 +232,7 @@ export function describeCsv(csv: CsvLike | undefined, fallbackName = ''): CsvDes
     suggestedNamespaceTemplate: namespaceTemplate(ann[Keys.suggestedNamespaceTemplate]),
     initializationResource: initializationResource(ann[Keys.initializationResource]),
     examples: examples(ann[Keys.almExamples]),
-    infrastructureFeatures: jsonStringList(ann[Keys.infrastructureFeatures]),
+    infrastructureFeatures: infrastructureFeatures(ann as Record<string, unknown>),
     validSubscription: jsonStringList(ann[Keys.validSubscription]),
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
     arch: supportedLabels(labels, Keys.archLabelPrefix),

@@ -197,6 +197,11 @@ const packages: Pkg[] = [
     required: [{ kind: 'Certificate', plural: 'certificates', group: 'certwarden.example.com', description: 'TLS for the vault endpoint.' }],
     modes: ['OwnNamespace', 'SingleNamespace'],
     annotations: {
+      // Infrastructure features in the newer form only (OpenShift 4.10 and later).
+      'features.operators.openshift.io/disconnected': 'true',
+      'features.operators.openshift.io/fips-compliant': 'true',
+      'features.operators.openshift.io/proxy-aware': 'false',
+      'features.operators.openshift.io/token-auth-aws': 'true',
       'operatorframework.io/suggested-namespace-template': JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vaultkeeper-system', labels: { 'security.example.com/tier': 'restricted' }, annotations: { 'openshift.io/node-selector': '' } } }),
       'operator.openshift.io/uninstall-message': 'Unseal keys live in the Vault resources. Export them before you remove VaultKeeper, or the data in existing vaults cannot be read again.',
       'operators.openshift.io/valid-subscription': '["VaultKeeper Enterprise", "Northgate Platform Plus"]',
