@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import { ErrorNotice } from '../common/notice';
+import { CrdRemovalPanel, crdRemovalReady } from './crd-removal';
 
 const OUTCOME: Record<UninstallStep['outcome'], string> = { deleted: 'deleted', 'already-gone': 'already gone', failed: 'failed', 'not-done': 'not done' };
 
@@ -31,8 +32,11 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
   const preview = useQuery({ queryKey: ['uninstall-preview', namespace, csv], queryFn: ({ signal }) => apiGet<UninstallPreview>(base, signal), staleTime: 0 });
   const [operands, setOperands] = useState(false);
   const [group, setGroup] = useState(false);
+  const [complete, setComplete] = useState(false);
+  const [typed, setTyped] = useState('');
+  const removal = useQuery({ queryKey: ['uninstall-preview-complete', namespace, csv], queryFn: ({ signal }) => apiGet<UninstallPreview>(`${base}?complete=true`, signal), enabled: complete, staleTime: 0 });
   const run = useMutation({
-    mutationFn: () => apiWrite<{ steps: UninstallStep[] }>(base, 'POST', { deleteOperands: operands, deleteOperatorGroup: group }),
+    mutationFn: () => apiWrite<{ steps: UninstallStep[] }>(base, 'POST', { deleteOperands: operands, deleteOperatorGroup: group, ...(complete ? { deleteCrds: true, confirmation: typed.trim() } : {}) }),
     onSettled: () => qc.invalidateQueries({ queryKey: ['operators'] }),
   });
   useEffect(() => {
@@ -61,11 +65,11 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
             <div className="grid gap-4 sm:grid-cols-2">
               <section aria-labelledby="removes-title">
                 <h3 id="removes-title" className="font-semibold">Removed</h3>
-                <ul className="list-disc pl-5 text-sm">{p.removes.map((r) => <li key={r}>{r}</li>)}</ul>
+                <ul className="list-disc pl-5 text-sm">{[...p.removes, ...(complete ? ['the operator\'s CustomResourceDefinitions and every instance of them'] : [])].map((r) => <li key={r}>{r}</li>)}</ul>
               </section>
               <section aria-labelledby="stays-title">
                 <h3 id="stays-title" className="font-semibold">Stays</h3>
-                <ul className="list-disc pl-5 text-sm">{p.stays.map((r) => <li key={r}>{r}</li>)}</ul>
+                <ul className="list-disc pl-5 text-sm">{p.stays.filter((r) => !complete || !/^the CustomResourceDefinitions |operands? \(unless you delete them\)$/.test(r)).map((r) => <li key={r}>{r}</li>)}</ul>
               </section>
             </div>
             {p.operandDeleteDisabled ? (
@@ -87,6 +91,12 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
               <p className="text-sm text-slate-600">This operator has no operands{p.operands.problems.length ? ' that you may list' : ''}.</p>
             )}
             {p.operands.problems.map((m) => <p key={m} className="text-xs text-amber-800">{m}</p>)}
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={complete} onChange={(e) => { setComplete(e.target.checked); setTyped(''); }} /> Remove completely: also delete the operator&apos;s CRDs, and with them every instance in the cluster (OLM never does)
+            </label>
+            {complete && removal.error && <ErrorNotice error={removal.error} what="What a complete removal would take could not be read" />}
+            {complete && !removal.data && !removal.error && <p role="status" className="text-sm">Counting every instance in the cluster…</p>}
+            {complete && removal.data?.crdRemoval && <CrdRemovalPanel removal={removal.data.crdRemoval} typed={typed} onType={setTyped} />}
             {p.operatorGroup?.createdByConsole && p.operatorGroup.lastOperator && (
               <label className="flex items-center gap-2 text-sm">
                 <input type="checkbox" checked={group} onChange={(e) => setGroup(e.target.checked)} /> Also remove OperatorGroup {p.operatorGroup.name}: the console created it and no other operator uses it
@@ -94,7 +104,7 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
             )}
           </>
         )}
-        {run.isPending && <p role="status">Uninstalling{operands ? ': deleting the operands first and waiting until they are gone' : ''}…</p>}
+        {run.isPending && <p role="status">Uninstalling{complete ? ': deleting every instance first, then the operator, then its CRDs' : operands ? ': deleting the operands first and waiting until they are gone' : ''}…</p>}
         {run.isSuccess && (
           <div role="status" className="space-y-2">
             <p className="font-semibold text-emerald-800">{p?.displayName ?? csv} is uninstalled.</p>
@@ -117,8 +127,8 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
               <button type="button" className="rounded border border-slate-300 px-4 py-1.5" onClick={() => ref.current?.close()}>
                 Cancel
               </button>
-              <button type="button" disabled={!p || run.isPending} onClick={() => run.mutate()} className="rounded bg-red-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300">
-                Uninstall
+              <button type="button" disabled={!p || run.isPending || (complete && !crdRemovalReady(removal.data?.crdRemoval, typed))} onClick={() => run.mutate()} className="rounded bg-red-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300">
+                {complete ? 'Uninstall and remove the CRDs' : 'Uninstall'}
               </button>
             </>
           )}

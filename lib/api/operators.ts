@@ -78,7 +78,31 @@ export interface UninstallPreview {
   removes: string[];
   stays: string[];
   operands: { total: number; byNamespace: Record<string, OperandRef[]>; problems: string[] };
+  /** With `?complete=true`: what removing the CRDs too would take. */
+  crdRemoval?: CrdRemoval;
   operatorGroup?: { name: string; createdByConsole: boolean; lastOperator: boolean };
+}
+
+/** Removing the operator's CRDs with it: what they hold and who else uses them. */
+export interface CrdRemoval {
+  crds: {
+    name: string;
+    kind: string;
+    /** Instances in the whole cluster, by namespace ('' for cluster-scoped ones). */
+    instances: number;
+    byNamespace: Record<string, number>;
+    /** Instances already being deleted, held by these finalizers. */
+    holding: { namespace?: string; name: string; finalizers: string[] }[];
+  }[];
+  instances: number;
+  /** Other operators that own or require one of the CRDs: each one refuses the removal. */
+  usedBy: { crd: string; csv: string; namespace: string; relation: 'owns' | 'requires' }[];
+  /** What could not be checked (a person who may not list every namespace): each one refuses it. */
+  problems: string[];
+  /** `delete customresourcedefinitions`, by SelfSubjectAccessReview. */
+  allowed: { allowed: boolean; reason?: string };
+  /** What to type to confirm deleting the instances (empty when there are none). */
+  confirmation: string;
 }
 
 export interface UninstallStep {

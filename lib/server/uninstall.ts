@@ -11,7 +11,9 @@ import type { ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
-import type { OperandRef, UninstallPreview, UninstallStep } from '../api/operators';
+import type { CrdRemoval, OperandRef, UninstallPreview, UninstallStep } from '../api/operators';
+import { crdsInUse, instanceConfirmation } from '../olm/install/crd-removal';
+import { accessReview } from './permissions';
 import { ApiError } from './api-error';
 
 
@@ -58,6 +60,64 @@ async function load(client: KubeClient, namespace: string, name: string): Promis
   return { csv, sub, subs: subs.items, group: groups.items.length === 1 ? groups.items[0] : undefined };
 }
 
+const CRD_TYPE: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+
+interface Instance {
+  metadata?: { name?: string; namespace?: string; deletionTimestamp?: string; finalizers?: string[] };
+}
+
+/** Every instance of the CSV's CRDs in the whole cluster, and who else owns or requires them. */
+async function crdRemoval(client: KubeClient, csv: ClusterServiceVersion): Promise<CrdRemoval & { refs: OperandRef[] }> {
+  const owned = ownedCrds(csv);
+  const problems: string[] = [];
+  const refs: OperandRef[] = [];
+  const crds: CrdRemoval['crds'] = [];
+  for (const crd of owned) {
+    let scope = 'Namespaced';
+    try {
+      scope = ((await client.get<{ spec?: { scope?: string } }>(CRD_TYPE, crd.name)).spec?.scope) ?? 'Namespaced';
+    } catch (err) {
+      if (isKubeError(err, 404)) continue; // already gone: nothing to remove
+      if (!isKubeError(err, 403)) throw err;
+      problems.push(`you may not read CustomResourceDefinition ${crd.name}`);
+    }
+    const type: ResourceType = { group: crd.group, version: crd.version, plural: crd.plural, namespaced: scope !== 'Cluster', kind: crd.kind };
+    let items: Instance[] = [];
+    try {
+      items = (await client.listAll<Instance>(type)).items;
+    } catch (err) {
+      if (isKubeError(err, 403)) problems.push(`you may not list ${crd.plural}.${crd.group} in every namespace, so its instances cannot all be counted`);
+      else if (!isKubeError(err, 404)) throw err;
+    }
+    const byNamespace: Record<string, number> = {};
+    for (const o of items) {
+      byNamespace[o.metadata?.namespace ?? ''] = (byNamespace[o.metadata?.namespace ?? ''] ?? 0) + 1;
+      refs.push({ apiVersion: `${crd.group}/${crd.version}`, kind: crd.kind, plural: crd.plural, name: o.metadata?.name ?? '', ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}) });
+    }
+    const holding = items.filter((o) => o.metadata?.deletionTimestamp).map((o) => ({ ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata?.name ?? '', finalizers: o.metadata?.finalizers ?? [] }));
+    crds.push({ name: crd.name, kind: crd.kind, instances: items.length, byNamespace, holding });
+  }
+  let usedBy: CrdRemoval['usedBy'] = [];
+  try {
+    const csvs = (await client.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: '!olm.copiedFrom' })).items;
+    usedBy = crdsInUse(crds.map((c) => c.name), csvs, { namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '' });
+  } catch (err) {
+    if (!isKubeError(err, 403)) throw err;
+    problems.push('you may not list ClusterServiceVersions in every namespace, so it cannot be checked that no other operator uses these CRDs');
+  }
+  const allowed = await accessReview(client, 'delete', 'apiextensions.k8s.io', 'customresourcedefinitions');
+  const instances = crds.reduce((n, c) => n + c.instances, 0);
+  return { crds, instances, usedBy, problems, allowed, confirmation: instances ? instanceConfirmation(instances) : '', refs };
+}
+
+export async function uninstallPreviewWithCrds(client: KubeClient, namespace: string, name: string): Promise<UninstallPreview> {
+  const preview = await uninstallPreview(client, namespace, name);
+  const { csv } = await load(client, namespace, name);
+  const { refs: _refs, ...removal } = await crdRemoval(client, csv);
+  void _refs;
+  return { ...preview, crdRemoval: removal };
+}
+
 export async function uninstallPreview(client: KubeClient, namespace: string, name: string): Promise<UninstallPreview> {
   const { csv, sub, subs, group } = await load(client, namespace, name);
   const d = describeCsv(csv as unknown as Parameters<typeof describeCsv>[0], name);
@@ -96,6 +156,10 @@ export async function uninstallPreview(client: KubeClient, namespace: string, na
 export interface UninstallOptions {
   deleteOperands: boolean;
   deleteOperatorGroup: boolean;
+  /** Also delete the operator's CRDs, and with them every instance in the cluster. */
+  deleteCrds?: boolean;
+  /** The words the person typed: instanceConfirmation(n) for the n instances that go. */
+  confirmation?: string;
   /** How long to wait for operands to go (their finalizers need the operator running). */
   operandTimeoutMs?: number;
 }
@@ -140,8 +204,24 @@ export async function uninstall(client: KubeClient, namespace: string, name: str
   }
   const steps: UninstallStep[] = [];
   const plan: { kind: string; name: string; namespace?: string; run: () => Promise<'deleted' | 'already-gone'> }[] = [];
-  const operands = Object.values(preview.operands.byNamespace).flat();
-  if (opts.deleteOperands) {
+  let operands = Object.values(preview.operands.byNamespace).flat();
+  let removal: Awaited<ReturnType<typeof crdRemoval>> | undefined;
+  if (opts.deleteCrds) {
+    const { csv } = await load(client, namespace, name);
+    removal = await crdRemoval(client, csv);
+    if (removal.usedBy.length) throw new ApiError(409, 'Conflict', `the CRDs stay: ${removal.usedBy.map((u) => `${u.namespace}/${u.csv} ${u.relation} ${u.crd}`).join('; ')}. Uninstall without removing the CRDs, or remove that operator first`, { usedBy: removal.usedBy });
+    if (removal.problems.length) throw new ApiError(403, 'Forbidden', `a complete removal cannot be checked: ${removal.problems.join('; ')}`);
+    if (!removal.allowed.allowed) throw new ApiError(403, 'Forbidden', `you may not delete CustomResourceDefinitions: ${removal.allowed.reason ?? 'the cluster refused'}`);
+    if (removal.instances > 0 && opts.confirmation !== removal.confirmation) {
+      throw new ApiError(409, 'Conflict', `deleting the CRDs deletes their ${removal.instances} instance${removal.instances === 1 ? '' : 's'} in the whole cluster: confirm by typing "${removal.confirmation}"`, { confirmation: removal.confirmation });
+    }
+    if (removal.instances > 0 && preview.operandDeleteDisabled) {
+      throw new ApiError(400, 'BadRequest', `${preview.displayName} asks consoles not to delete its operands (console.openshift.io/disable-operand-delete); its CRDs can go only once their instances are gone`);
+    }
+    // Every instance goes first, in every namespace, while the operator still runs their finalizers.
+    operands = removal.refs;
+  }
+  if (opts.deleteOperands || opts.deleteCrds) {
     for (const o of operands) plan.push({ kind: o.kind, name: o.name, namespace: o.namespace, run: () => del(client, { group: o.apiVersion.split('/')[0]!, version: o.apiVersion.split('/')[1]!, plural: o.plural, namespaced: true, kind: o.kind }, o.name, o.namespace, 'Foreground') });
   }
   const waitIndex = plan.length;
@@ -151,7 +231,7 @@ export async function uninstall(client: KubeClient, namespace: string, name: str
   if (opts.deleteOperatorGroup && og?.createdByConsole && og.lastOperator) plan.push({ kind: 'OperatorGroup', name: og.name, namespace, run: () => del(client, OPERATOR_GROUP_TYPE, og.name, namespace, 'Background') });
 
   for (const [i, step] of plan.entries()) {
-    if (i === waitIndex && opts.deleteOperands && operands.length > 0) {
+    if (i === waitIndex && (opts.deleteOperands || opts.deleteCrds) && operands.length > 0) {
       const left = await waitGone(client, operands, opts.operandTimeoutMs ?? 60_000);
       if (left.length > 0) {
         const remaining = plan.slice(i).map((s) => ({ kind: s.kind, name: s.name, namespace: s.namespace, outcome: 'not-done' as const }));
@@ -166,6 +246,17 @@ export async function uninstall(client: KubeClient, namespace: string, name: str
       const code = isKubeError(err) ? err.code : 500;
       const finish = [step, ...plan.slice(i + 1)].map((s) => kubectlDelete(s.kind, s.name, s.namespace)).join('; ');
       throw new ApiError(code, isKubeError(err) ? err.reason : 'InternalError', `deleting ${step.kind} ${step.name} failed: ${(err as Error).message}. Done so far: ${steps.map((s) => `${s.kind} ${s.name}`).join(', ') || 'nothing'}. To finish by hand: ${finish}`, { steps: [...steps, failed, ...remaining] });
+    }
+  }
+  if (removal) {
+    const crdSteps = removal.crds.map((c) => ({ kind: 'CustomResourceDefinition', name: c.name }));
+    for (const [i, c] of crdSteps.entries()) {
+      try {
+        steps.push({ ...c, outcome: await del(client, CRD_TYPE, c.name, undefined, 'Background') });
+      } catch (err) {
+        const remaining = crdSteps.slice(i + 1).map((r) => ({ ...r, outcome: 'not-done' as const }));
+        throw new ApiError(isKubeError(err) ? err.code : 500, isKubeError(err) ? err.reason : 'InternalError', `deleting CustomResourceDefinition ${c.name} failed: ${(err as Error).message}. The operator is uninstalled; to finish by hand: ${[c, ...crdSteps.slice(i + 1)].map((r) => `kubectl delete crd ${r.name}`).join('; ')}`, { steps: [...steps, { ...c, outcome: 'failed', message: (err as Error).message }, ...remaining] });
+      }
     }
   }
   return { preview, steps };

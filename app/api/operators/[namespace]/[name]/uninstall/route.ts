@@ -1,22 +1,33 @@
-// GET /api/operators/<namespace>/<csv>/uninstall: what an uninstall removes and keeps, the
-// operands by namespace, the operator's own uninstall message.
-// POST the same with { deleteOperands, deleteOperatorGroup }: operands first (foreground,
-// waited for), then the Subscription, the CSV, and the console-made OperatorGroup if asked.
+// GET /api/operators/<namespace>/<csv>/uninstall[?complete=true]: what an uninstall removes and
+// keeps, the operands by namespace, the operator's own uninstall message; with complete=true also
+// what removing its CRDs would take (every instance in the cluster, other operators using them).
+// POST the same with { deleteOperands, deleteOperatorGroup, deleteCrds?, confirmation? }:
+// operands first (foreground, waited for) — with deleteCrds every instance in the cluster, once
+// `confirmation` names their count —, then the Subscription, the CSV, the console-made
+// OperatorGroup if asked, and the CRDs.
 import { z } from 'zod';
-import { errorResponse, readJson } from '@/lib/server/api-error';
+import { errorResponse, readJson, readQuery } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { objectParams } from '@/lib/server/route-params';
-import { uninstall, uninstallPreview } from '@/lib/server/uninstall';
+import { uninstall, uninstallPreview, uninstallPreviewWithCrds } from '@/lib/server/uninstall';
 
 export const dynamic = 'force-dynamic';
 
-const Body = z.strictObject({ deleteOperands: z.boolean().default(false), deleteOperatorGroup: z.boolean().default(false) });
+const Body = z.strictObject({
+  deleteOperands: z.boolean().default(false),
+  deleteOperatorGroup: z.boolean().default(false),
+  deleteCrds: z.boolean().default(false),
+  confirmation: z.string().max(64).optional(),
+});
+const Query = z.strictObject({ complete: z.enum(['true', 'false'], { message: 'complete is true or false' }).optional() });
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
     const { namespace, name } = await objectParams(ctx);
+    const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    return Response.json(await uninstallPreview(client, namespace, name), { headers: { 'Cache-Control': 'no-store' } });
+    const preview = q.complete === 'true' ? await uninstallPreviewWithCrds(client, namespace, name) : await uninstallPreview(client, namespace, name);
+    return Response.json(preview, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
   }
