@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { CSV_TYPE, type ClusterServiceVersion } from '../lib/olm/resources/cluster-service-version';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
-import { ensureNamespace, waitFor } from '../lib/server/testing/cluster';
+import { ensureNamespace, subscribe, waitFor } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
 
 describe('Install modes, approval, events and deprecated bundles in the browser', () => {
@@ -160,5 +160,24 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     await h.shot(page, 'wizard-gitops-export');
     await page.close();
     await assert.rejects(h.kube.get(SUBSCRIPTION_TYPE, 'quillmq', 'queues'), /not found/, 'exporting installs nothing');
+  });
+
+  test('a Manual plan shared by two operators names each one\'s part before anyone approves it', async () => {
+    await subscribe(h.kube, { namespace: 'shared', package: 'pgpilot', channel: 'stable', approval: 'Manual' });
+    await subscribe(h.kube, { namespace: 'shared', package: 'cachely', channel: 'alpha', approval: 'Manual' });
+    await h.kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'shared-og', namespace: 'shared' }, spec: { targetNamespaces: ['shared'] } }, { namespace: 'shared' });
+    const plan = await waitFor('one plan for both', async () => {
+      const [a, b] = await Promise.all([h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'shared'), h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'shared')]);
+      const n = a.status?.installPlanRef?.name;
+      return n && n === b.status?.installPlanRef?.name ? n : undefined;
+    });
+    const page = await h.open(`/installplans/shared/${plan}`);
+    const parts = page.getByRole('region', { name: 'Operators in this plan' });
+    await parts.getByText('2 operators\' changes in one plan').waitFor();
+    assert.match((await parts.textContent()) ?? '', /approving this plan approves all of these/);
+    assert.match((await parts.textContent()) ?? '', /pgpilot\.v[\d.]+ installs for Subscription pgpilot/);
+    assert.match((await parts.textContent()) ?? '', /cachely\.v[\d.]+ installs for Subscription cachely/);
+    await h.shot(page, 'shared-plan');
+    await page.close();
   });
 });

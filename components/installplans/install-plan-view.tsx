@@ -35,7 +35,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
 
   if (plan.error) return <ErrorNotice error={plan.error} what={`InstallPlan ${namespace}/${name} could not be read`} />;
   if (!plan.data) return <p role="status">Loading InstallPlan {name}…</p>;
-  const { summary, subscriptions, stepGroups, denied } = plan.data;
+  const { summary, subscriptions, stepGroups, denied, parts } = plan.data;
   const blocked = perm.allowed === false ? `You may not approve InstallPlans in ${namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined;
 
   return (
@@ -59,6 +59,22 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
         )}
         {summary.message && <p className="text-sm text-red-800">{summary.message}</p>}
       </header>
+      {parts.length > 1 && (
+        <section aria-label="Operators in this plan" className="space-y-2 rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+          <h2 className="font-semibold">{parts.length} operators&apos; changes in one plan</h2>
+          <p>OLM resolves a namespace as a whole and writes one InstallPlan for everything it found to do there, so {summary.needsApproval ? 'approving this plan approves all of these; denying it holds them all back' : 'these went together'}:</p>
+          <ul className="list-disc pl-5">
+            {parts.map((p) => (
+              <li key={p.csv}>
+                <strong>{p.csv}</strong>{' '}
+                {p.change === 'upgrade' ? `upgrades ${p.from} (Subscription ${p.subscription})` : p.change === 'install' ? `installs for Subscription ${p.subscription}` : 'is a dependency: the plan creates its Subscription'}
+                {' '}— {p.steps} step{p.steps === 1 ? '' : 's'} ({Object.entries(p.kinds).map(([k, n]) => `${n} ${k}`).join(', ')})
+              </li>
+            ))}
+          </ul>
+          {summary.needsApproval && <p className="text-slate-700">To approve one operator&apos;s change without the others, the operators have to be in different namespaces: OLM plans each namespace on its own.</p>}
+        </section>
+      )}
       {stale && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">The plan changed since this page read it, so nothing was done: {stale}. It has been read again; check it and act again if you still want to.</p>}
       {denied && summary.needsApproval && (
         <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">

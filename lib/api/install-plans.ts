@@ -1,6 +1,9 @@
 // `GET /api/installplans/<ns>/<name>` and the approve/deny answers. Types only.
 import type { InstallPlan, Step } from '../olm/resources/install-plan';
 import type { InstallPlanSummary, StepGroupName, StepManifest } from '../olm/status/install-plan-status';
+import type { PlanPart } from '../olm/status/plan-parts';
+
+export type { PlanPart };
 
 export interface InstallPlanDetails {
   plan: InstallPlan;
@@ -9,6 +12,8 @@ export interface InstallPlanDetails {
   subscriptions: string[];
   denied?: { at?: string; by?: string };
   stepGroups: { group: StepGroupName; done: number; steps: (Step & { manifest: StepManifest })[] }[];
+  /** Each operator's part of the plan: whose install, upgrade or dependency approving it approves. */
+  parts: PlanPart[];
 }
 
 export interface DenyAnswer {
