@@ -31,6 +31,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/catalogsources" className="text-sm text-slate-200 hover:text-white">
               Catalog sources
             </Link>
+            <Link href="/cluster-upgrade" className="text-sm text-slate-200 hover:text-white">
+              Cluster upgrade
+            </Link>
             <Link href="/settings" className="text-sm text-slate-200 hover:text-white">
               Cluster settings
             </Link>

@@ -28,6 +28,8 @@ interface Crd {
 
 interface Bundle {
   version: string;
+  /** `olm.maxOpenShiftVersion`: the newest OpenShift minor it runs on. */
+  maxOpenShiftVersion?: string;
   replaces?: string;
   skips?: string[];
   skipRange?: string;
@@ -140,9 +142,10 @@ const packages: Pkg[] = [
     annotations: { 'operatorframework.io/suggested-namespace': 'pgpilot-system', 'operatorframework.io/initialization-resource': JSON.stringify({ apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main' }, spec: { instances: 3, version: '16' } }), 'operators.openshift.io/infrastructure-features': '["disconnected", "proxy-aware"]' },
     minKubeVersion: '1.25.0',
     bundles: [
-      { version: '1.0.0', channels: ['stable', 'fast'] },
-      { version: '1.1.0', replaces: '1.0.0', channels: ['stable', 'fast'] },
-      { version: '1.2.0', replaces: '1.1.0', channels: ['stable', 'fast'] },
+      // Before 1.3.0 PgPilot used an API that OpenShift 4.19 no longer serves.
+      { version: '1.0.0', channels: ['stable', 'fast'], maxOpenShiftVersion: '4.18' },
+      { version: '1.1.0', replaces: '1.0.0', channels: ['stable', 'fast'], maxOpenShiftVersion: '4.18' },
+      { version: '1.2.0', replaces: '1.1.0', channels: ['stable', 'fast'], maxOpenShiftVersion: '4.18' },
       { version: '1.3.0', replaces: '1.2.0', channels: ['stable', 'fast'] },
       { version: '1.4.0', replaces: '1.3.0', skipRange: '>=1.0.0 <1.4.0', channels: ['stable', 'fast'] },
       { version: '1.5.0', replaces: '1.4.0', channels: ['fast'] },
@@ -399,6 +402,7 @@ function blobsFor(p: Pkg): unknown[] {
         ...p.owned.map((c) => ({ type: 'olm.gvk', value: { group: c.group, version: 'v1', kind: c.kind } })),
         ...(b.requiresGvk ?? []).map((g) => ({ type: 'olm.gvk.required', value: g })),
         ...(b.requiresPackage ?? []).map((r) => ({ type: 'olm.package.required', value: r })),
+        ...(b.maxOpenShiftVersion ? [{ type: 'olm.maxOpenShiftVersion', value: b.maxOpenShiftVersion }] : []),
         { type: 'olm.bundle.object', value: { data: b64(csv) } },
         ...p.owned.map((c) => ({ type: 'olm.bundle.object', value: { data: b64(crdFor(c)) } })),
       ],

@@ -1,0 +1,22 @@
+// GET /api/cluster-upgrade[?target=M.N]: every installed operator against an OpenShift minor
+// (default: the next minor of OpenShift's ClusterVersion), read as the person: olm.maxOpenShiftVersion
+// as OLM judges it with OLM's own ClusterOperator message, Upgradeable=False, deprecations, and the
+// nearest version that clears a maxOpenShiftVersion blocker.
+import { z } from 'zod';
+import { errorResponse, readQuery } from '@/lib/server/api-error';
+import { clusterUpgradeReadiness } from '@/lib/server/cluster-upgrade';
+import { requestClient } from '@/lib/server/context';
+
+export const dynamic = 'force-dynamic';
+
+const Query = z.strictObject({ target: z.string().regex(/^\d{1,3}\.\d{1,3}$/, 'target is an OpenShift minor version such as 4.19').optional() });
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const q = readQuery(req.url, Query);
+    const { client } = requestClient(req);
+    return Response.json(await clusterUpgradeReadiness(client, q.target), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,84 @@
+'use client';
+// Cluster-upgrade readiness: every installed operator against an OpenShift minor, what blocks the
+// cluster's upgrade (olm.maxOpenShiftVersion, with OLM's own message) or the operator's own
+// (Upgradeable=False, deprecations), and for each maxOpenShiftVersion blocker the hops OLM would
+// take to the first version that clears it, linked to the operator's graph.
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import type { ReadinessReport } from '@/lib/api/cluster-upgrade';
+import { apiGet } from '@/lib/client/api';
+import { Badge } from '../common/badges';
+import { ErrorNotice } from '../common/notice';
+
+const KIND_TEXT = { maxOpenShiftVersion: 'Blocks the cluster upgrade', upgradeable: 'Holds its own upgrades', deprecated: 'Deprecated' } as const;
+
+export function ReadinessView() {
+  const [input, setInput] = useState('');
+  const [target, setTarget] = useState<string | undefined>();
+  const q = useQuery({ queryKey: ['cluster-upgrade', target], queryFn: ({ signal }) => apiGet<ReadinessReport>(`/api/cluster-upgrade${target ? `?target=${encodeURIComponent(target)}` : ''}`, signal), refetchInterval: 15_000 });
+  const r = q.data;
+  const blocking = r?.rows.filter((row) => row.blockers.some((b) => b.kind === 'maxOpenShiftVersion')) ?? [];
+  return (
+    <article className="space-y-5">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-bold">Cluster upgrade readiness</h1>
+        <p className="text-sm text-slate-700">
+          OLM on OpenShift refuses a minor upgrade while an installed operator says, in <code>olm.maxOpenShiftVersion</code>, that it does not run on it
+          (ClusterOperator <code>operator-lifecycle-manager</code>, <code>Upgradeable=False</code>). Here every installed operator is checked against a version, with
+          the way out OLM can take.
+        </p>
+      </header>
+      <form className="flex flex-wrap items-end gap-2 text-sm" onSubmit={(e) => { e.preventDefault(); setTarget(input.trim() || undefined); }}>
+        <label className="flex flex-col">
+          <span className="font-medium">Target OpenShift version</span>
+          <input value={input} onChange={(e) => setInput(e.target.value)} placeholder={r?.target ?? '4.19'} aria-invalid={!!input && !/^\d+\.\d+$/.test(input.trim())} className="w-32 rounded border border-slate-300 px-2 py-1" />
+        </label>
+        <button type="submit" className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white">Check</button>
+      </form>
+      {q.error && <ErrorNotice error={q.error} what="Readiness could not be read" />}
+      {!r && !q.error && <p role="status">Checking every installed operator…</p>}
+      {r && (
+        <>
+          <p role="status" className="text-sm">
+            This cluster runs {r.cluster.kind === 'openshift' ? 'OpenShift' : 'Kubernetes'} {r.cluster.version}.{' '}
+            {r.target ? (blocking.length ? `${blocking.length} operator${blocking.length === 1 ? ' blocks' : 's block'} an upgrade to ${r.target}.` : `No operator blocks an upgrade to ${r.target}.`) : 'Give the OpenShift version to check against: this cluster reports none.'}
+          </p>
+          {r.olmMessage && (
+            <div role="note" aria-label="OLM's message" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
+              <p className="font-semibold">{r.cluster.kind === 'openshift' ? 'What OLM says on the ClusterOperator' : 'What OLM on OpenShift would say on its ClusterOperator'}</p>
+              <pre className="whitespace-pre-wrap text-xs">{r.olmMessage}</pre>
+            </div>
+          )}
+          {r.problems.map((p) => <p key={p} className="text-sm text-amber-800">{p}.</p>)}
+          <table aria-label="Installed operators" className="w-full border-collapse text-sm">
+            <thead>
+              <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Operator</th><th className="py-1.5 pr-3">Runs on OpenShift up to</th><th className="py-1.5 pr-3">Blockers</th><th className="py-1.5">Way out</th></tr>
+            </thead>
+            <tbody>
+              {r.rows.map((row) => (
+                <tr key={`${row.namespace}/${row.csv}`} className="border-b border-slate-100 align-top">
+                  <td className="py-1.5 pr-3"><Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}`}>{row.csv}</Link><span className="block text-xs text-slate-600">{row.namespace}</span></td>
+                  <td className="py-1.5 pr-3">{row.maxOpenShiftVersion ?? 'not limited'}</td>
+                  <td className="py-1.5 pr-3">
+                    {row.blockers.length === 0 ? <Badge tone="ok">None</Badge> : (
+                      <ul className="space-y-1">{row.blockers.map((b) => <li key={b.kind + b.message}><Badge tone={b.kind === 'maxOpenShiftVersion' ? 'error' : 'warning'}>{KIND_TEXT[b.kind]}</Badge> {b.message}</li>)}</ul>
+                    )}
+                  </td>
+                  <td className="py-1.5">
+                    {row.wayOut ? (
+                      <span>
+                        Upgrade to <strong>{row.wayOut.version ?? row.wayOut.to}</strong> on {row.wayOut.channel}: {row.wayOut.hops.length} InstallPlan{row.wayOut.hops.length === 1 ? '' : 's'} ({row.wayOut.hops.join(' → ')}).{' '}
+                        <Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}?tab=subscription`}>Subscription</Link>
+                      </span>
+                    ) : row.noWayOut ? <span className="text-slate-700">{row.noWayOut}</span> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,39 @@
+// `GET /api/cluster-upgrade?target=M.N`: every installed operator against a cluster minor version.
+// Types only.
+export interface ReadinessBlocker {
+  kind: 'maxOpenShiftVersion' | 'upgradeable' | 'deprecated';
+  message: string;
+}
+
+export interface WayOut {
+  /** The first version on the operator's path that clears the blocker, and the hops to it (one InstallPlan each). */
+  to: string;
+  version?: string;
+  hops: string[];
+  channel: string;
+}
+
+export interface ReadinessRow {
+  namespace: string;
+  subscription: string;
+  package: string;
+  csv: string;
+  version?: string;
+  /** `olm.maxOpenShiftVersion` as OLM reads it: the value, or why OLM refuses it. */
+  maxOpenShiftVersion?: string;
+  blockers: ReadinessBlocker[];
+  wayOut?: WayOut;
+  /** Why no way out is given for a maxOpenShiftVersion blocker. */
+  noWayOut?: string;
+}
+
+export interface ReadinessReport {
+  /** The cluster's version: OpenShift's ClusterVersion desired version, else Kubernetes' /version. */
+  cluster: { kind: 'openshift' | 'kubernetes'; version: string };
+  /** The OpenShift minor the operators are checked against; absent when none applies. */
+  target?: string;
+  /** OLM's own words for the ClusterOperator condition, when something blocks the target. */
+  olmMessage?: string;
+  rows: ReadinessRow[];
+  problems: string[];
+}
