@@ -257,6 +257,20 @@ export class OlmOperator extends OperatorBase {
   }
 
   private syncCsv(csv: KObject): void {
+    this.syncCsvPhase(csv);
+    // OLM requeues the copy of every CSV it synced, whatever its phase, unless the CSV is
+    // uncopiable (api's IsUncopiable: no phase yet, or a Copied / OperatorGroup failure reason).
+    const ns = csv.metadata.namespace ?? '';
+    const cur = this.exists(this.csvs, ns, csv.metadata.name ?? '');
+    if (!cur || cur.metadata.deletionTimestamp) return;
+    const st = (cur.status ?? {}) as { phase?: string; reason?: string };
+    if (!st.phase || NOT_COPIABLE.has(st.reason ?? '')) return;
+    const { og } = this.operatorGroupOf(ns);
+    if (!og) return;
+    this.syncCopies(cur, og, ((og.status as { namespaces?: string[] } | undefined)?.namespaces) ?? []);
+  }
+
+  private syncCsvPhase(csv: KObject): void {
     const ns = csv.metadata.namespace ?? '';
     const name = csv.metadata.name ?? '';
     if (csv.metadata.deletionTimestamp) {
@@ -395,7 +409,7 @@ export class OlmOperator extends OperatorBase {
           this.setPhase(csv, 'Failed', 'RequirementsNotMet', 'requirements no longer met', { requirementStatus });
           return;
         }
-        this.syncCopies(csv, og!, targets);
+        // Copies are synced after every phase (syncCsv).
         return;
       }
       case 'Failed': {
