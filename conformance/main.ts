@@ -37,6 +37,8 @@ function generatedCatalog(dir: string): string {
     { name: 'gamma', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false } }] },
     // MultiNamespace only: unsupported in an OwnNamespace group.
     { name: 'delta', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false, MultiNamespace: true, AllNamespaces: false } }] },
+    // A Deployment with env and tolerations of its own, for the Subscription config check.
+    { name: 'epsilon', bundles: [{ version: '1.0.0', env: [{ name: 'LOG_LEVEL', value: 'info' }, { name: 'WATCH_NAMESPACE', value: '' }], tolerations: [{ key: 'bundle', operator: 'Exists' }] }] },
     { name: 'beta', channel: 'fast', bundles: [{ version: '0.1.0', requiresPackage: { packageName: 'alpha', versionRange: '>=1.0.0' } }, { version: '0.2.0', replaces: '0.1.0', requiresGvk: { group: 'alpha.example.com', version: 'v1', kind: 'Alpha' } }] },
   ]);
 }

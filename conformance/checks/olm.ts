@@ -486,6 +486,24 @@ export const olmChecks: Check[] = [
     },
   },
   {
+    id: 'olm/Subscription deleted and made again while its CSV stays',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-recreate';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic' });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`);
+      await until(t, 'the Subscription to go', () => call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha` }).then((r) => (r.status === 404 ? true : undefined)));
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic' });
+      await until(t, 'the new Subscription resolved or refused', async () => ((await subscriptionCondition(t, ns, 'alpha', 'ResolutionFailed')()) || (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`)).status?.installedCSV ? true : undefined));
+      await settled(t, ns);
+      return readNamespace(t, ns);
+    },
+  },
+  {
     id: 'olm/scoped OperatorGroup naming a service account that does not exist',
     independent: true,
     run: async (t) => {
@@ -549,6 +567,61 @@ export const olmChecks: Check[] = [
       await until(t, 'every copy back', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && /present across the cluster/.test(c.message)) ? true : undefined), 60_000).catch(() => undefined);
       const events = (await list(t, `/api/v1/namespaces/${ns}/events`)).filter((e) => (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0').map((e) => ({ reason: e.reason, type: e.type })).filter((e) => e.reason !== 'InstallWaiting');
       return { copied, disabled, enabled: { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs }, csvEvents: [...new Set(events.map((e) => `${e.type}/${e.reason}`))].sort() };
+    },
+  },
+  {
+    id: 'olm/Subscription config written into the operator\'s Deployment, and written again when it changes',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-config';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await subscribe(t, ns, 'epsilon', {
+        name: 'epsilon', channel: 'stable', installPlanApproval: 'Automatic',
+        config: {
+          env: [{ name: 'LOG_LEVEL', value: 'debug' }, { name: 'EXTRA', value: '1' }],
+          envFrom: [{ configMapRef: { name: 'settings' } }],
+          // Only what the cluster's one (kwok) node satisfies: a pod that cannot be scheduled keeps
+          // the CSV Installing, and OLM checks a Deployment's readiness before its spec hash.
+          nodeSelector: { 'kubernetes.io/os': 'linux', type: 'kwok' },
+          tolerations: [{ key: 'bundle', operator: 'Exists' }, { key: 'infra', operator: 'Equal', value: 'reserved', effect: 'NoSchedule' }],
+          resources: { requests: { cpu: '100m' }, limits: { memory: '256Mi' } },
+          volumes: [{ name: 'trusted-ca', configMap: { name: 'ca-bundle', items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }] } }],
+          volumeMounts: [{ name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem', readOnly: true }],
+          annotations: { 'team.example.com/owner': 'platform' },
+        },
+      });
+      await until(t, 'epsilon.v1.0.0 to succeed', csvPhase(t, ns, 'epsilon.v1.0.0', 'Succeeded'));
+      await settled(t, ns);
+      /** What a person reads of the operator's Deployment: what the config touches. */
+      const deployment = async () => {
+        const d = await must(t, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/epsilon-operator`);
+        const pod = ((d.spec as { template: { metadata?: { annotations?: Record<string, string> }; spec: Record<string, unknown> } }).template);
+        const containers = (pod.spec.containers ?? []) as { name: string; env?: unknown; envFrom?: unknown; resources?: unknown; volumeMounts?: unknown }[];
+        return {
+          containers: containers.map((c) => ({ name: c.name, env: c.env, envFrom: c.envFrom, resources: c.resources, volumeMounts: c.volumeMounts })),
+          nodeSelector: pod.spec.nodeSelector,
+          tolerations: pod.spec.tolerations,
+          affinity: pod.spec.affinity,
+          volumes: ((pod.spec.volumes ?? []) as { name: string; configMap?: { name: string; items?: unknown } }[]).map((v) => ({ name: v.name, configMap: v.configMap?.name, items: v.configMap?.items })),
+          annotation: d.metadata.annotations?.['team.example.com/owner'],
+          podAnnotation: pod.metadata?.annotations?.['team.example.com/owner'],
+          hashLabel: !!d.metadata.labels?.['olm.deployment-spec-hash'],
+        };
+      };
+      const first = await deployment();
+      const before = (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`)).status?.conditions as { phase: string }[];
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/epsilon`, { spec: { config: { env: [{ name: 'LOG_LEVEL', value: 'warn' }], resources: null, envFrom: null, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }] } } } } } });
+      await until(t, 'the Deployment written again', async () => ((await deployment()).affinity ? true : undefined));
+      await until(t, 'epsilon.v1.0.0 to succeed again', async () => {
+        const c = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`);
+        return c.status?.phase === 'Succeeded' && ((c.status?.conditions as unknown[]) ?? []).length > before.length ? true : undefined;
+      });
+      await settled(t, ns);
+      const csv = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`);
+      // The hashes in the message are OLM's own (a hash of its Go structs): their presence is what compares.
+      const after = ((csv.status?.conditions ?? []) as { phase: string; reason: string; message: string }[]).slice(before.length).map((c) => `${c.phase}/${c.reason}: ${c.message.replace(/hash=\w+/g, 'hash=…')}`).filter((h) => !h.startsWith('Installing/InstallWaiting'));
+      return { first, afterChange: await deployment(), transitions: after, phase: csv.status?.phase };
     },
   },
 ];

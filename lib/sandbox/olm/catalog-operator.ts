@@ -95,9 +95,6 @@ export class CatalogOperator extends OperatorBase {
     super(api);
   }
 
-  private get subs() {
-    return this.res(OLM, 'v1alpha1', 'subscriptions');
-  }
   private get plans() {
     return this.res(OLM, 'v1alpha1', 'installplans');
   }
@@ -166,7 +163,8 @@ export class CatalogOperator extends OperatorBase {
       // operator finishes a plan before it gets to resolve the namespace again, in practice.
       const ref = (sub.status as { installPlanRef?: { name?: string } } | undefined)?.installPlanRef?.name;
       if (ref && (this.exists(this.plans, ns, ref)?.status as { phase?: string } | undefined)?.phase === 'Installing') continue;
-      let r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined);
+      const orphans = installedCsvs.filter((c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp).map((c) => c.metadata.name ?? '');
+      let r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined, ns, orphans);
       // The solver keeps every installed operator's package dependencies true: an upgrade that
       // would leave another operator's required range is not taken.
       if (r.kind === 'install' && installed && !satisfiesRequiredRanges(r.pkg.name, r.bundle.version, requiredRangesOf(installedCsvs))) r = { kind: 'none' };

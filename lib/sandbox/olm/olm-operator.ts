@@ -3,7 +3,7 @@
 // deployments — and keeps what hangs off CSVs and OperatorGroups in line: OperatorConditions,
 // Copied CSVs, the OperatorGroup's status and annotations, the generated roles, and OLMConfig's
 // status. It acts on the CSVs the catalog operator's InstallPlans create (catalog-operator.ts).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
 import { isCopiedCsv, isReplacementOf } from '../../olm/resources/cluster-service-version';
 import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
@@ -11,6 +11,7 @@ import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
 import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
 import { upgradeBlock, type OperatorCondition } from '../../olm/resources/operator-condition';
+import { configureDeployment, type ClusterProxy, type DeploymentSpec, type SubscriptionConfig } from '../../olm/resources/subscription-config';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
@@ -23,10 +24,29 @@ import { checkAccess, namespaceServiceAccount, ruleGranted, serviceAccountRef, s
 
 const OG_FAILURE_REASONS = new Set(['NoOperatorGroup', 'TooManyOperatorGroups', 'UnsupportedOperatorGroup', 'NoTargetNamespaces', 'InvalidInstallModes', 'InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs']);
 const NOT_COPIABLE = new Set(['Copied', ...OG_FAILURE_REASONS]);
+/** The label in which OLM keeps the hash of the Deployment spec it wrote (install/deployment.go). */
+const SPEC_HASH_LABEL = 'olm.deployment-spec-hash';
+
+type StrategyDeployment = { name: string; spec: Record<string, unknown>; label?: Record<string, string> };
 
 export interface OperatorOptions {
   /** How long created Deployments take to report available (there is no kubelet). */
   deploymentDelayMs: number;
+}
+
+/**
+ * The spec as OLM sends it, encoded from Go's types: an env var's empty value is omitted
+ * (omitempty) and a container's resources, a struct, are always there, `{}` when empty.
+ */
+function goEncoded(spec: DeploymentSpec): DeploymentSpec {
+  const pod = spec.template?.spec;
+  if (!pod) return spec;
+  const container = (c: NonNullable<typeof pod.containers>[number]) => ({
+    ...c,
+    ...(c.env ? { env: c.env.map((e) => (e.value === '' ? { name: e.name, ...(e.valueFrom ? { valueFrom: e.valueFrom } : {}) } : e)) } : {}),
+    resources: c.resources ?? {},
+  });
+  return { ...spec, template: { ...spec.template, spec: { ...pod, containers: (pod.containers ?? []).map(container), ...(pod.initContainers ? { initContainers: pod.initContainers.map(container) } : {}) } } };
 }
 
 export class OlmOperator extends OperatorBase {
@@ -394,6 +414,7 @@ export class OlmOperator extends OperatorBase {
           this.setPhase(csv, 'Installing', 'InstallWaiting', `installing: waiting for deployment ${waitingFor.name} to become ready: deployment "${waitingFor.name}" not available: Deployment does not have minimum availability.`);
           return;
         }
+        if (this.reinstallIfChanged(csv, spec.install?.spec?.deployments ?? [], 'InstallWaiting')) return;
         this.setPhase(csv, 'Succeeded', 'InstallSucceeded', 'install strategy completed with no errors');
         return;
       }
@@ -409,6 +430,9 @@ export class OlmOperator extends OperatorBase {
           this.setPhase(csv, 'Failed', 'RequirementsNotMet', 'requirements no longer met', { requirementStatus });
           return;
         }
+        // A Deployment that is no longer what OLM would write (the Subscription's config or the
+        // cluster proxy changed) is written again (updateInstallStatus).
+        this.reinstallIfChanged(csv, spec.install?.spec?.deployments ?? [], 'ComponentUnhealthy');
         // Copies are synced after every phase (syncCsv).
         return;
       }
@@ -519,7 +543,52 @@ export class OlmOperator extends OperatorBase {
     if (conditions.length || (oc.status as { conditions?: unknown[] } | undefined)?.conditions?.length) this.writeStatus(ocRes, oc, { conditions });
   }
 
-  private ensureDeployment(csv: KObject, d: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }, account?: ServiceAccountRef): void {
+  /**
+   * The config of the Subscription whose installed CSV this is (overrides/config.go findOwner),
+   * and on OpenShift the cluster proxy's status.
+   */
+  private deploymentInputs(csv: KObject): { config?: SubscriptionConfig; proxy?: ClusterProxy } {
+    const owner = this.api.storeList(this.subs, csv.metadata.namespace).find((s) => (s.status as { installedCSV?: string } | undefined)?.installedCSV === csv.metadata.name);
+    const proxyRes = this.api.resources.find('config.openshift.io', 'v1', 'proxies');
+    const p = proxyRes ? ((this.exists(proxyRes, undefined, 'cluster')?.status ?? {}) as { httpProxy?: string; httpsProxy?: string; noProxy?: string }) : undefined;
+    return {
+      config: (owner?.spec as { config?: SubscriptionConfig } | undefined)?.config,
+      ...(p ? { proxy: { HTTP_PROXY: p.httpProxy, HTTPS_PROXY: p.httpsProxy, NO_PROXY: p.noProxy } } : {}),
+    };
+  }
+
+  /**
+   * What OLM would write for one deployment of the strategy now, and its hash
+   * (install/deployment.go deploymentForSpec): the CSV's annotations on the pod template, the
+   * Subscription's config, then OPERATOR_CONDITION_NAME in every container and one old
+   * ReplicaSet kept.
+   */
+  private desiredDeployment(csv: KObject, d: StrategyDeployment): { spec: DeploymentSpec; annotations: Record<string, string>; hash: string } {
+    const { config, proxy } = this.deploymentInputs(csv);
+    const base = d.spec as DeploymentSpec;
+    const template = { ...(base.template ?? {}), metadata: { ...(base.template?.metadata ?? {}), annotations: { ...(base.template?.metadata?.annotations ?? {}), ...(csv.metadata.annotations ?? {}) } } };
+    const configured = configureDeployment({ ...base, template }, {}, config, proxy);
+    const withCondition = configureDeployment(configured.spec, {}, { env: [{ name: 'OPERATOR_CONDITION_NAME', value: csv.metadata.name ?? '' }] });
+    const out = { spec: goEncoded({ ...withCondition.spec, revisionHistoryLimit: 1 }), annotations: configured.annotations };
+    const hash = BigInt(`0x${createHash('sha256').update(JSON.stringify([d.name, out.spec])).digest('hex').slice(0, 12)}`).toString(36);
+    return { ...out, hash };
+  }
+
+  /** OLM's CheckInstalled spec-hash step: a changed Deployment sends the CSV back to InstallReady. */
+  private reinstallIfChanged(csv: KObject, deployments: StrategyDeployment[], reason: string): boolean {
+    const ns = csv.metadata.namespace ?? '';
+    for (const d of deployments) {
+      const there = this.exists(this.deployments, ns, d.name);
+      const old = there?.metadata.labels?.[SPEC_HASH_LABEL];
+      const { hash } = this.desiredDeployment(csv, d);
+      if (!there || old === hash) continue;
+      this.setPhase(csv, 'InstallReady', reason, old ? `installing: deployment changed old hash=${old}, new hash=${hash}` : `installing: deployment ${d.name} doesn't have a spec hash, update it`);
+      return true;
+    }
+    return false;
+  }
+
+  private ensureDeployment(csv: KObject, d: StrategyDeployment, account?: ServiceAccountRef): void {
     const ns = csv.metadata.namespace ?? '';
     if (account) {
       // CreateOrRollingUpdateDeployment with the account's token: a get, then a create or a patch.
@@ -528,21 +597,23 @@ export class OlmOperator extends OperatorBase {
       const there = !!this.exists(this.deployments, ns, d.name);
       checkAccess(this.api.rbac, user, { verb: there ? 'patch' : 'create', group: 'apps', resource: 'deployments', namespace: ns, ...(there ? { name: d.name } : {}) });
     }
+    const desired = this.desiredDeployment(csv, d);
     const metadata = {
       name: d.name,
       namespace: ns,
-      labels: { ...d.label, 'olm.owner': csv.metadata.name ?? '', 'olm.owner.kind': 'ClusterServiceVersion', 'olm.owner.namespace': ns, 'olm.managed': 'true' },
+      labels: { ...d.label, 'olm.owner': csv.metadata.name ?? '', 'olm.owner.kind': 'ClusterServiceVersion', 'olm.owner.namespace': ns, 'olm.managed': 'true', [SPEC_HASH_LABEL]: desired.hash },
+      ...(Object.keys(desired.annotations).length ? { annotations: desired.annotations } : {}),
       ownerReferences: [{ apiVersion: `${OLM}/v1alpha1`, kind: 'ClusterServiceVersion', name: csv.metadata.name ?? '', uid: csv.metadata.uid ?? '', controller: false, blockOwnerDeletion: false }],
     };
     const existing = this.exists(this.deployments, ns, d.name);
     if (existing) {
       // An upgrade takes over the previous version's deployment: new spec, new owner, and it
       // rolls out again (not available until the new pods would be).
-      this.api.updateObject(this.deployments, { ...existing, metadata: { ...existing.metadata, ...metadata, resourceVersion: existing.metadata.resourceVersion }, spec: d.spec } as KObject);
+      this.api.updateObject(this.deployments, { ...existing, metadata: { ...existing.metadata, ...metadata, resourceVersion: existing.metadata.resourceVersion }, spec: desired.spec } as KObject);
       const cur = this.exists(this.deployments, ns, d.name)!;
       this.api.updateObject(this.deployments, { ...cur, status: {} } as KObject, 'status');
     } else {
-      this.api.createObject(this.deployments, { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: d.spec });
+      this.api.createObject(this.deployments, { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: desired.spec });
     }
     // There is no kubelet: the deployment reports available after a delay.
     const t = setTimeout(() => {

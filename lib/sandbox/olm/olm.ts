@@ -107,7 +107,8 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       if (e.type === 'DELETED') enqueue(async () => operators.sweepOrphanCopies());
       return;
     }
-    if (r.resource === 'olmconfigs' || r.resource === 'customresourcedefinitions') {
+    // The cluster proxy reaches every operator's Deployment (OLM's proxy syncer requeues them all).
+    if (r.resource === 'olmconfigs' || r.resource === 'customresourcedefinitions' || (r.group === 'config.openshift.io' && r.resource === 'proxies')) {
       everyOperatorNamespace();
       return;
     }

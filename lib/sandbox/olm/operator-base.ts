@@ -44,6 +44,9 @@ export abstract class OperatorBase {
   protected get ogs() {
     return this.res(OLM, 'v1', 'operatorgroups');
   }
+  protected get subs() {
+    return this.res(OLM, 'v1alpha1', 'subscriptions');
+  }
 
   protected writeStatus(r: ServedResource, obj: KObject, status: unknown): KObject {
     if (JSON.stringify(obj.status) === JSON.stringify(status)) return obj;

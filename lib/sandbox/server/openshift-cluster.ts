@@ -1,6 +1,8 @@
 // What the sandbox's OpenShift flavour has of OpenShift's own cluster objects: the ClusterVersion
 // `version` (config.openshift.io/v1, as openshift/api types it) saying which release the cluster
-// runs and which updates its channel offers, so consoles can ask what OpenShift would say.
+// runs and which updates its channel offers, so consoles can ask what OpenShift would say; and the
+// Proxy `cluster`, whose status OLM passes to every operator as HTTP(S)_PROXY / NO_PROXY (empty
+// here, as on a cluster without a proxy: set its status to see OLM inject it).
 import { ApiStatusError } from './http-util';
 import type { ApiServer } from './api-server';
 import type { KObject } from '../store/types';
@@ -61,4 +63,27 @@ export function ensureClusterVersion(api: ApiServer): void {
       ],
     },
   }, 'status');
+}
+
+export const PROXY_CRD: KObject = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'proxies.config.openshift.io' },
+  spec: {
+    group: 'config.openshift.io',
+    scope: 'Cluster',
+    names: { plural: 'proxies', singular: 'proxy', kind: 'Proxy', listKind: 'ProxyList' },
+    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+/** Creates Proxy `cluster` (no proxy, no extra trusted CA), unless it exists. */
+export function ensureClusterProxy(api: ApiServer): void {
+  const r = api.resources.find('config.openshift.io', 'v1', 'proxies');
+  if (!r || api.storeGet(r, undefined, 'cluster')) return;
+  try {
+    api.createObject(r, { apiVersion: 'config.openshift.io/v1', kind: 'Proxy', metadata: { name: 'cluster' }, spec: { trustedCA: { name: '' } } });
+  } catch (err) {
+    if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
+  }
 }

@@ -15,7 +15,7 @@ import { ApiServer } from './api-server';
 import { ApiStatusError } from './http-util';
 import { ensureServingCert } from './tls';
 import { Faults } from './faults';
-import { CLUSTER_VERSION_CRD, ensureClusterVersion } from './openshift-cluster';
+import { CLUSTER_VERSION_CRD, ensureClusterProxy, ensureClusterVersion, PROXY_CRD } from './openshift-cluster';
 
 export type Flavor = 'upstream' | 'openshift';
 
@@ -127,9 +127,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = await Store.open({ dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined, historyLimit: opts.historyLimit });
   const api = new ApiServer({ store, tokens: users });
   const ns = flavorNamespaces(flavor);
-  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD] : [])]);
+  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD] : [])]);
   api.syncCrds();
-  if (flavor === 'openshift') ensureClusterVersion(api);
+  if (flavor === 'openshift') {
+    ensureClusterVersion(api);
+    ensureClusterProxy(api);
+  }
   ensure(api, ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
   ensure(api, bootstrapClusterRoles());
   ensure(api, bootstrapBindings());

@@ -17,6 +17,9 @@ export interface FixtureBundle {
   labels?: Record<string, string>;
   /** An init container's image in the operator's Deployment. */
   initImage?: string;
+  /** The manager container's env and the pod's tolerations, as the bundle ships them. */
+  env?: { name: string; value: string }[];
+  tolerations?: Record<string, string>[];
 }
 
 export interface FixturePackage {
@@ -59,7 +62,7 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
             strategy: 'deployment',
             spec: {
               permissions: [{ serviceAccountName: `${p.name}-operator`, rules: [{ apiGroups: [group], resources: ['*'], verbs: ['*'] }] }],
-              deployments: [{ name: `${p.name}-operator`, spec: { replicas: 1, selector: { matchLabels: { app: p.name } }, template: { metadata: { labels: { app: p.name } }, spec: { serviceAccountName: `${p.name}-operator`, containers: [{ name: 'manager', image: `quay.example.com/${p.name}:${b.version}` }], ...(b.initImage ? { initContainers: [{ name: 'init', image: b.initImage }] } : {}) } } } }],
+              deployments: [{ name: `${p.name}-operator`, spec: { replicas: 1, selector: { matchLabels: { app: p.name } }, template: { metadata: { labels: { app: p.name } }, spec: { serviceAccountName: `${p.name}-operator`, containers: [{ name: 'manager', image: `quay.example.com/${p.name}:${b.version}`, ...(b.env ? { env: b.env } : {}) }], ...(b.initImage ? { initContainers: [{ name: 'init', image: b.initImage }] } : {}), ...(b.tolerations ? { tolerations: b.tolerations } : {}) } } } }],
             },
           },
         },
