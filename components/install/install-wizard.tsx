@@ -1,7 +1,8 @@
 'use client';
 // The install wizard: channel, version, install mode (every mode the version supports), the
 // namespace to install into and the ones to watch, approval. Each choice is planned by the
-// backend at once, and the plan — objects, warnings, blockers — is shown before the button.
+// backend at once, and the plan — objects, warnings, blockers — is shown before the button. An
+// Advanced section sets the operator's pod placement and configuration (Subscription spec.config).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
@@ -13,6 +14,9 @@ import type { InstallModeType } from '@/lib/olm/resources/cluster-service-versio
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
 import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { configFromForm, emptyForm, validateForm } from '@/lib/olm/install/operator-config-form';
+import type { PodPlacementFacts } from '@/lib/server/subscription-config';
+import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';
 
@@ -56,6 +60,10 @@ export function InstallWizard(props: PackageRefProps) {
   const installNs = nsChoice ?? defaultNs;
   const [watched, setWatched] = useState<string[]>([]);
   const [approval, setApproval] = useState<'Automatic' | 'Manual'>('Automatic');
+  const [configForm, setConfigForm] = useState(emptyForm);
+  const configProblems = validateForm(configForm);
+  const config = configFromForm(configForm);
+  const placementFacts = useQuery({ queryKey: ['pod-placement'], queryFn: ({ signal }) => apiGet<PodPlacementFacts>('/api/pod-placement', signal), staleTime: 60_000 });
   const nonHead = d ? !d.selected.isHead : false;
 
   const body =
@@ -70,6 +78,7 @@ export function InstallWizard(props: PackageRefProps) {
             ...(mode === 'SingleNamespace' || mode === 'MultiNamespace' ? { targetNamespaces: watched } : {}),
             approval: nonHead ? 'Manual' : approval,
             ...(viewer ? { viewerNamespace: viewer } : {}),
+            ...(config && configProblems.length === 0 ? { config } : {}),
           }
         : undefined;
   const planBody = useDeferredValue(body);
@@ -94,7 +103,7 @@ export function InstallWizard(props: PackageRefProps) {
   const otherNamespaces = existing.map((n) => n.name).filter((n) => n !== installNs);
   const blockers = plan.data?.blockers ?? [];
   const cannot = may.allowed === false ? `You may not install operators in ${installNs}: ${may.reason ?? 'the cluster refused'}` : undefined;
-  const disabled = !planValid || !plan.data || plan.isFetching || blockers.length > 0 || !!cannot || install.isPending;
+  const disabled = !planValid || !plan.data || plan.isFetching || blockers.length > 0 || !!cannot || install.isPending || configProblems.length > 0;
   const detailsHref = `/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`;
 
   return (
@@ -203,6 +212,14 @@ export function InstallWizard(props: PackageRefProps) {
               </label>
             ))}
           </fieldset>
+
+          <details className="rounded border border-slate-200 bg-white p-3" open={!!config || configProblems.length > 0 || undefined}>
+            <summary className="cursor-pointer text-sm font-medium">Advanced: pod placement and configuration{config ? ' (set)' : ''}</summary>
+            <p className="mt-2 text-xs text-slate-600">Written to the Subscription&apos;s spec.config; OLM applies it to the operator&apos;s Deployments. It can be changed after the install, on the operator&apos;s Subscription tab.</p>
+            <div className="mt-3">
+              <OperatorConfigFields idPrefix="install-config" form={configForm} onChange={setConfigForm} problems={configProblems} openshift={placementFacts.data?.openshift ?? false} clusterProxy={placementFacts.data?.clusterProxy} nodes={placementFacts.data?.nodes} />
+            </div>
+          </details>
         </form>
 
         <section aria-labelledby="plan-title" className="min-w-0 space-y-3">
@@ -212,6 +229,7 @@ export function InstallWizard(props: PackageRefProps) {
           {!planValid && <p className="text-sm text-slate-600">Choose a valid namespace to see the plan.</p>}
           {plan.error && <ErrorNotice error={plan.error} what="The install could not be planned" />}
           {planValid && !plan.data && !plan.error && <p role="status">Planning…</p>}
+          {configProblems.length > 0 && <p role="alert" className="text-sm text-red-800">The pod configuration has {configProblems.length === 1 ? 'a field' : `${configProblems.length} fields`} to fix (Advanced section); the plan shows the install without it.</p>}
           {plan.data && <PlanPreview plan={plan.data} />}
           {plan.data && plan.data.blockers.length === 0 && !plan.data.alreadyInstalled && <PlanExport plan={plan.data} />}
           {install.error && <InstallError error={install.error} />}

@@ -3,7 +3,9 @@
 // warning, and what blocks it.
 import { dump } from 'js-yaml';
 import { useState } from 'react';
+import { describeConfig } from '@/lib/olm/install/operator-config-form';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
+import type { SubscriptionConfig } from '@/lib/olm/resources/subscription-config';
 
 export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
   const [open, setOpen] = useState<string | undefined>();
@@ -25,6 +27,13 @@ export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
                   {open === key ? 'Hide YAML' : 'View YAML'}
                 </button>
               </div>
+              {o.kind === 'Subscription' && (o.object.spec as { config?: SubscriptionConfig } | undefined)?.config && (
+                <ul aria-label="Pod configuration" className="mt-1 list-disc pl-5 text-sm text-slate-700">
+                  {describeConfig((o.object.spec as { config: SubscriptionConfig }).config).map((l) => (
+                    <li key={l}>{l}</li>
+                  ))}
+                </ul>
+              )}
               {open === key && (
                 <pre id={id} className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
                   {dump(o.object, { lineWidth: 120, noRefs: true })}

@@ -3,7 +3,7 @@
 // offered; the others say why) or approval (which OLM applies per namespace), the installed and
 // current CSV, the path to the channel head (listed, and drawn on the channel's graph) with the
 // next InstallPlan's target and what holds it back, the conditions, the catalog's health, and the
-// InstallPlans waiting for approval.
+// InstallPlans waiting for approval; and the operator's pod placement and configuration.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { ConditionsTable } from '../common/conditions-table';
 import { ErrorNotice } from '../common/notice';
 import { ChannelGraphPanel } from '../graph/channel-graph-panel';
 import { NextUpgrade } from '../graph/installed-note';
+import { OperatorConfigSection } from './operator-config-section';
 
 export function SubscriptionTab({ details, namespace, onChanged }: { details: OperatorDetails; namespace: string; onChanged: () => void }) {
   const sub = details.subscription!;
@@ -105,6 +106,8 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
       </form>
       {save.isSuccess && <p role="status" className="text-sm text-emerald-800">Saved.{save.data.warnings.length ? ` ${save.data.warnings.join('. ')}.` : ''}</p>}
       {save.error && <ErrorNotice error={save.error} what="The Subscription was not changed" />}
+
+      <OperatorConfigSection namespace={namespace} name={s.metadata?.name ?? ''} />
 
       <section aria-labelledby="path-title" className="space-y-2">
         <h3 id="path-title" className="font-semibold">Update path to the channel head</h3>

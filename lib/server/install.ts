@@ -15,6 +15,7 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscript
 import { ApiError, dnsLabel, dnsSubdomain } from './api-error';
 import { packageName } from './package-lookup';
 import { accessReview } from './permissions';
+import { assertValidConfig, SubscriptionConfigSchema } from './subscription-config';
 
 export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
 
@@ -30,6 +31,8 @@ export const InstallBody = z.strictObject({
   approval: z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' }),
   /** Where the person sees the catalog, when they cannot read its namespace. */
   viewerNamespace: dnsLabel.optional(),
+  /** The Subscription's `spec.config`: the operator's pod placement and configuration. */
+  config: SubscriptionConfigSchema.optional(),
 });
 export type InstallBody = z.infer<typeof InstallBody>;
 
@@ -159,7 +162,9 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     installMode: body.installMode,
     targetNamespaces: body.targetNamespaces,
     approval: body.approval,
+    ...(body.config && Object.keys(body.config).length ? { config: body.config } : {}),
   };
+  assertValidConfig(request.config);
   return {
     request,
     version,

@@ -1,14 +1,26 @@
-// The os/arch pairs of the cluster's nodes, read with the person's own identity. Only someone
+// The os/arch pairs of the cluster's nodes (and each node's labels and taints), read with the person's own identity. Only someone
 // who may list nodes learns them; for anyone else the answer is "unknown", never a guess.
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import type { Platform } from '@/lib/hub/platforms';
+import type { NodeFacts } from '@/lib/olm/resources/node-placement';
 
 const NODE_TYPE = { group: '', version: 'v1', plural: 'nodes', namespaced: false, kind: 'Node' };
 
 interface NodeLike {
-  metadata?: { labels?: Record<string, string> };
+  metadata?: { name?: string; labels?: Record<string, string> };
+  spec?: { unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] };
   status?: { nodeInfo?: { architecture?: string; operatingSystem?: string } };
+}
+
+/** Each node's labels, taints and cordon, for the placement check; undefined when the person may not list nodes. */
+export async function nodeFacts(client: KubeClient): Promise<NodeFacts[] | undefined> {
+  try {
+    return (await client.listAll<NodeLike>(NODE_TYPE)).items.map((n) => ({ name: n.metadata?.name ?? '', labels: n.metadata?.labels ?? {}, taints: (n.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })), ...(n.spec?.unschedulable ? { unschedulable: true } : {}) }));
+  } catch (err) {
+    if (isKubeError(err, 403)) return undefined;
+    throw err;
+  }
 }
 
 export async function nodePlatforms(client: KubeClient): Promise<Platform[] | undefined> {

@@ -79,3 +79,14 @@ test('dependencies are said: OLM installs them with their own Subscriptions', ()
   const w = p.warnings.find((n) => n.code === 'dependencies')!;
   assert.match(w.message, /package certwarden >=1\.0\.0 <2\.0\.0, an operator providing Certificate\.v1\.certwarden\.example\.com/);
 });
+
+test('the pod configuration goes into the Subscription; the same install with another configuration is not the same', () => {
+  const config = { nodeSelector: { 'node-role.kubernetes.io/infra': '' }, env: [{ name: 'LOG_LEVEL', value: 'debug' }] };
+  const p = planInstall(facts({}, { config }));
+  assert.deepEqual((p.objects.find((o) => o.kind === 'Subscription')!.object as unknown as Subscription).spec.config, config);
+  const existing: Subscription = { ...sub('gatewise', 'gatewise', 'Automatic'), spec: { ...sub('gatewise', 'gatewise', 'Automatic').spec, config: { env: [{ value: 'debug', name: 'LOG_LEVEL' }], nodeSelector: { 'node-role.kubernetes.io/infra': '' } } } };
+  assert.equal(planInstall(facts({ subscriptions: [existing] }, { config })).alreadyInstalled, true, 'key order aside, the same');
+  const other = planInstall(facts({ subscriptions: [existing] }, { config: { nodeSelector: { zone: 'a' } } }));
+  assert.equal(other.alreadyInstalled, false);
+  assert.match(other.blockers[0]!.message, /with another pod configuration/);
+});

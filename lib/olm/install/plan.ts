@@ -11,6 +11,7 @@ import { Keys } from '../resources/common';
 import type { NamespaceTemplate } from '../resources/csv-description';
 import type { OperatorGroup } from '../resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Approval, type Subscription } from '../resources/subscription';
+import { sameConfig, type SubscriptionConfig } from '../resources/subscription-config';
 import { groupSurface, operatorGroupsIntersect, parseProvidedAPIs } from '../install-modes/provided-apis';
 import { planOperatorGroup, targetsFor } from '../install-modes/wizard';
 
@@ -25,6 +26,8 @@ export interface InstallRequest {
   /** Watched namespaces for SingleNamespace / MultiNamespace. */
   targetNamespaces?: string[];
   approval: Approval;
+  /** The Subscription's `spec.config` (pod placement, resources, environment…), if any. */
+  config?: SubscriptionConfig;
 }
 
 export interface VersionFacts {
@@ -187,17 +190,18 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
       channel: r.channel,
       installPlanApproval: approval,
       ...(nonHead ? { startingCSV: f.version.csvName } : {}),
+      ...(r.config ? { config: r.config as Record<string, unknown> } : {}),
     },
   };
   const same = f.subscriptions.find((s) => s.spec.name === r.package);
   let alreadyInstalled = false;
   if (same) {
-    const matches = same.spec.source === r.catalog.name && same.spec.sourceNamespace === r.catalog.namespace && (same.spec.channel ?? '') === r.channel && (same.spec.installPlanApproval ?? 'Automatic') === approval && (same.spec.startingCSV ?? undefined) === subscription.spec.startingCSV;
+    const matches = same.spec.source === r.catalog.name && same.spec.sourceNamespace === r.catalog.namespace && (same.spec.channel ?? '') === r.channel && (same.spec.installPlanApproval ?? 'Automatic') === approval && (same.spec.startingCSV ?? undefined) === subscription.spec.startingCSV && sameConfig(same.spec.config, subscription.spec.config);
     if (matches) {
       alreadyInstalled = true;
       objects.push({ action: 'reuse', kind: 'Subscription', name: same.metadata?.name ?? r.package, namespace: r.namespace, object: same as unknown as Record<string, unknown> });
     } else {
-      blockers.push({ code: 'alreadyInstalledHere', message: `${r.package} is already subscribed in ${r.namespace} (Subscription ${same.metadata?.name}, channel ${same.spec.channel ?? 'default'}, ${same.spec.installPlanApproval ?? 'Automatic'} approval, from ${same.spec.sourceNamespace}/${same.spec.source}); change that subscription, or uninstall it first` });
+      blockers.push({ code: 'alreadyInstalledHere', message: `${r.package} is already subscribed in ${r.namespace} (Subscription ${same.metadata?.name}, channel ${same.spec.channel ?? 'default'}, ${same.spec.installPlanApproval ?? 'Automatic'} approval, from ${same.spec.sourceNamespace}/${same.spec.source}${sameConfig(same.spec.config, subscription.spec.config) ? '' : ', with another pod configuration'}); change that subscription, or uninstall it first` });
     }
   } else {
     const taken = f.subscriptions.find((s) => s.metadata?.name === r.package);
