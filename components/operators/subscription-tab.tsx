@@ -3,7 +3,8 @@
 // offered; the others say why) or approval (which OLM applies per namespace), the installed and
 // current CSV, the path to the channel head (listed, and drawn on the channel's graph) with the
 // next InstallPlan's target and what holds it back, the conditions, the catalog's health, and the
-// InstallPlans waiting for approval; and the operator's pod placement and configuration.
+// InstallPlans waiting for approval; the operator's pod placement and configuration; and the way
+// back to an earlier version.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -16,6 +17,7 @@ import { ErrorNotice } from '../common/notice';
 import { ChannelGraphPanel } from '../graph/channel-graph-panel';
 import { NextUpgrade } from '../graph/installed-note';
 import { OperatorConfigSection } from './operator-config-section';
+import { RollbackSection } from './rollback-section';
 
 export function SubscriptionTab({ details, namespace, onChanged }: { details: OperatorDetails; namespace: string; onChanged: () => void }) {
   const sub = details.subscription!;
@@ -137,6 +139,8 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
           </Link>
         </p>
       </section>
+
+      {details.csv.metadata?.name && <RollbackSection namespace={namespace} csvName={details.csv.metadata.name} />}
 
       {details.catalog && (
         <section aria-labelledby="catalog-title">

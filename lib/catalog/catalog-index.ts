@@ -374,6 +374,32 @@ export class CatalogIndex {
     }
   }
 
+  /**
+   * The CRDs a bundle ships, from GetBundle's objects (not cached: asked for once per rollback
+   * plan), or why they are not known: a bundle served as an image carries no objects until OLM
+   * unpacks it.
+   */
+  async bundleCrds(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
+    if (!address) return 'the catalog is not reachable through its registry';
+    const client = new RegistryClient(address, 10_000, this.maxMessageBytes);
+    try {
+      const b = await client.getBundle(pkg, channel, csvName);
+      const objects = (b.object ?? []).flatMap((o) => {
+        try {
+          return [JSON.parse(o) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+      if (!objects.length) return `its bundle is the image ${b.bundlePath || 'of the catalog'}, whose manifests OLM reads only when it installs it`;
+      return objects.filter((o) => o.kind === 'CustomResourceDefinition');
+    } catch (err) {
+      return `the catalog's registry did not answer: ${(err as Error).message}`;
+    } finally {
+      client.close();
+    }
+  }
+
   /** The package icon: the default channel head's CSV icon, from the registry or packageserver. */
   async icon(client: KubeClient, lookup: PackageLookup): Promise<IconBytes | undefined> {
     if (lookup.source === 'packagemanifests') {

@@ -60,7 +60,8 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
     assert.equal(stale.status, 409, 'the person saw stable; it is fast now');
     assert.match(stale.body.error.message, /its channel is now fast \(you saw stable\)/);
     // OLM writing status since the page loaded is no conflict: only the fields the person saw count.
-    await admin.replace<Subscription>(SUBSCRIPTION_TYPE, { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata?.annotations, touched: 'yes' } } });
+    // (A merge patch: OLM may write the status at any moment, so a PUT at `current`'s version could itself conflict.)
+    await admin.patch(SUBSCRIPTION_TYPE, 'pgpilot', { metadata: { annotations: { touched: 'yes' } } }, { namespace: 'pg', type: 'merge' });
     const res = await patch('pg', 'pgpilot', { approval: 'Manual', seen: { channel: current.spec.channel, approval: 'Automatic' } });
     assert.equal(res.status, 200);
     assert.equal(res.body.subscription.spec.installPlanApproval, 'Manual');

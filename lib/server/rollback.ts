@@ -1,0 +1,167 @@
+// Rolling an operator back to an earlier version, as the person: gather what lib/olm's planner
+// needs (the Subscription that installed the CSV, the channel's earlier versions from the
+// registry, the cluster's CRDs and the earlier bundle's, what the person may do), and apply the
+// plan — Subscription and CSV deleted, the Subscription made again at the earlier version — putting
+// the original Subscription back if the new one cannot be made.
+import { sharedCatalogIndex } from '../catalog/catalog-index';
+import type { KubeClient } from '../k8s/client';
+import { isKubeError, KubeError } from '../k8s/errors';
+import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts, type RollbackPlan } from '../olm/install/rollback';
+import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import type { ResourceType } from '../olm/resources/common';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
+import { compareVersions, tryParseVersion } from '../olm/semver/version';
+import { ApiError } from './api-error';
+import { accessReview } from './permissions';
+
+const CRD_TYPE: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+
+export interface RollbackView {
+  installed: { csvName: string; version?: string };
+  subscription: string;
+  channel?: string;
+  earlier: { csvName: string; version?: string }[];
+  /** Absent until a target is chosen. */
+  plan?: RollbackPlan;
+  target?: string;
+}
+
+type Crd = { metadata?: { name?: string }; spec?: { versions?: BundleCrd['versions'] }; status?: { storedVersions?: string[] } };
+
+async function gather(client: KubeClient, namespace: string, csvName: string): Promise<{ csv: ClusterServiceVersion; sub: Subscription; earlier: RollbackView['earlier']; address?: string; channel: string; problem?: string }> {
+  const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace);
+  if (csv.metadata?.labels?.['olm.copiedFrom']) throw new ApiError(400, 'BadRequest', `${csvName} in ${namespace} is a copy of the operator installed in ${csv.metadata.labels['olm.copiedFrom']}: roll it back there`);
+  const subs = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items;
+  const sub = subs.find((s) => s.status?.installedCSV === csvName) ?? subs.find((s) => s.status?.currentCSV === csvName);
+  if (!sub) throw new ApiError(409, 'Conflict', `no Subscription in ${namespace} has ${csvName} installed: there is nothing to re-subscribe`);
+  const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
+  if (!lookup) return { csv, sub, earlier: [], channel: sub.spec.channel ?? '', problem: `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or you may not see it)` };
+  if (lookup.source !== 'registry') return { csv, sub, earlier: [], channel: sub.spec.channel ?? '', problem: 'the catalog is readable only through PackageManifests, which list only each channel\'s head' };
+  const channel = sub.spec.channel || lookup.pkg.defaultChannel || '';
+  const installedVersion = tryParseVersion(csv.spec.version);
+  const entries = lookup.pkg.channels.get(channel)?.entries ?? [];
+  const earlier = entries
+    .map((e) => ({ csvName: e.name, version: lookup.pkg.bundles.get(e.name)?.version }))
+    .filter((e) => {
+      const v = tryParseVersion(e.version);
+      return e.csvName !== csvName && !!v && !!installedVersion && compareVersions(v, installedVersion) < 0;
+    })
+    .sort((a, b) => compareVersions(tryParseVersion(b.version)!, tryParseVersion(a.version)!));
+  return { csv, sub, earlier, address: lookup.address, channel };
+}
+
+async function clusterCrds(client: KubeClient, csv: ClusterServiceVersion): Promise<ClusterCrd[] | string> {
+  const names = (csv.spec.customresourcedefinitions?.owned ?? []).map((d) => d.name);
+  try {
+    const out: ClusterCrd[] = [];
+    for (const name of [...new Set(names)]) {
+      try {
+        const crd = await client.get<Crd>(CRD_TYPE, name);
+        out.push({ name, versions: crd.spec?.versions ?? [], storedVersions: crd.status?.storedVersions ?? [] });
+      } catch (err) {
+        if (!isKubeError(err, 404)) throw err;
+      }
+    }
+    return out;
+  } catch (err) {
+    if (isKubeError(err, 403)) return `you may not read CustomResourceDefinitions: ${(err as Error).message}`;
+    throw err;
+  }
+}
+
+export async function rollbackView(client: KubeClient, namespace: string, csvName: string, target?: string): Promise<RollbackView> {
+  const g = await gather(client, namespace, csvName);
+  const view: RollbackView = { installed: { csvName, version: g.csv.spec.version }, subscription: g.sub.metadata?.name ?? '', ...(g.channel ? { channel: g.channel } : {}), earlier: g.earlier };
+  if (g.problem) throw new ApiError(409, 'Conflict', `the earlier versions of ${g.sub.spec.name} cannot be listed: ${g.problem}`);
+  if (!target) return view;
+  const found = g.earlier.find((e) => e.csvName === target || e.version === target);
+  const targetRef = found ?? { csvName: target };
+  const [crds, targetCrds, delSub, delCsv, createSub] = await Promise.all([
+    clusterCrds(client, g.csv),
+    found ? sharedCatalogIndex().bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, found.csvName) : Promise.resolve('not an earlier version of the channel'),
+    accessReview(client, 'delete', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
+    accessReview(client, 'delete', CSV_TYPE.group, CSV_TYPE.plural, namespace),
+    accessReview(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
+  ]);
+  const facts: RollbackFacts = {
+    namespace,
+    subscription: g.sub,
+    installed: view.installed,
+    target: targetRef,
+    earlier: g.earlier,
+    clusterCrds: crds,
+    targetCrds: typeof targetCrds === 'string' ? targetCrds : targetCrds.map((c) => ({ name: (c.metadata as { name?: string } | undefined)?.name ?? '', versions: ((c.spec as { versions?: BundleCrd['versions'] } | undefined)?.versions) ?? [] })),
+    denied: { ...(delSub.allowed ? {} : { deleteSubscription: delSub.reason }), ...(delCsv.allowed ? {} : { deleteCsv: delCsv.reason }), ...(createSub.allowed ? {} : { createSubscription: createSub.reason }) },
+  };
+  return { ...view, target: targetRef.csvName, plan: planRollback(facts) };
+}
+
+export interface RollbackResult {
+  subscription: { namespace: string; name: string };
+  steps: { step: string; outcome: 'done' | 'failed' | 'undone'; message?: string }[];
+}
+
+async function waitGone(client: KubeClient, t: ResourceType, name: string, namespace: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await client.get(t, name, namespace);
+    } catch (err) {
+      if (isKubeError(err, 404)) return true;
+      throw err;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Plans again (the browser's plan is not trusted) and applies it: the CSV named is the one the
+ * person looked at, and if no Subscription has it installed any more, nothing is done (gather's 409).
+ */
+export async function applyRollback(client: KubeClient, namespace: string, csvName: string, target: string): Promise<RollbackResult> {
+  const view = await rollbackView(client, namespace, csvName, target);
+  const plan = view.plan!;
+  if (plan.blocked) throw new ApiError(409, 'Conflict', plan.risks.filter((r) => r.level === 'blocker').map((r) => r.message).join('; '), { risks: plan.risks });
+  const subName = view.subscription;
+  const original = await client.get<Subscription>(SUBSCRIPTION_TYPE, subName, namespace);
+  const steps: RollbackResult['steps'] = [];
+  const fail = (what: string, err: unknown, extra = ''): never => {
+    const k = err instanceof KubeError ? err : undefined;
+    throw new ApiError(k?.code ?? 500, k?.reason ?? 'InternalError', `${what} failed: ${(err as Error).message}${extra}`, { steps: [...steps, { step: what, outcome: 'failed', message: (err as Error).message }] });
+  };
+  try {
+    await client.delete(SUBSCRIPTION_TYPE, subName, { namespace, uid: original.metadata?.uid });
+    steps.push({ step: `delete Subscription ${namespace}/${subName}`, outcome: 'done' });
+  } catch (err) {
+    fail(`deleting Subscription ${namespace}/${subName}`, err);
+  }
+  const putBack = async (): Promise<string> => {
+    try {
+      await client.create<Subscription>(SUBSCRIPTION_TYPE, { apiVersion: original.apiVersion, kind: original.kind, metadata: { name: subName, namespace, ...(original.metadata?.labels ? { labels: original.metadata.labels } : {}), ...(original.metadata?.annotations ? { annotations: original.metadata.annotations } : {}) }, spec: original.spec }, { namespace });
+      steps.push({ step: `delete Subscription ${namespace}/${subName}`, outcome: 'undone', message: 'the original Subscription was made again' });
+      return `; the original Subscription was made again, so OLM installs ${csvName} again`;
+    } catch (e) {
+      return `; the original Subscription could not be made again (${(e as Error).message}): create it by hand`;
+    }
+  };
+  try {
+    await client.delete(CSV_TYPE, csvName, { namespace });
+    steps.push({ step: `delete ClusterServiceVersion ${namespace}/${csvName}`, outcome: 'done' });
+  } catch (err) {
+    // The Subscription is not put back: OLM refuses a Subscription while a CSV of its package
+    // that no Subscription refers to is there.
+    if (!isKubeError(err, 404)) fail(`deleting ClusterServiceVersion ${namespace}/${csvName}`, err, `; the Subscription is gone and ${csvName} keeps running without one: delete the CSV, then create the Subscription starting at ${view.target}`);
+  }
+  // OLM refuses a fresh Subscription while a CSV of its package is still there.
+  if (!(await waitGone(client, CSV_TYPE, csvName, namespace, 60_000))) {
+    throw new ApiError(504, 'Timeout', `ClusterServiceVersion ${namespace}/${csvName} is still there a minute after it was deleted (its finalizers hold it); the Subscription was not made again: create it starting at ${target} once it is gone`, { steps, subscription: plan.subscription });
+  }
+  try {
+    await client.create<Subscription>(SUBSCRIPTION_TYPE, plan.subscription, { namespace });
+    steps.push({ step: `create Subscription ${namespace}/${subName} starting at ${view.target}`, outcome: 'done' });
+  } catch (err) {
+    fail(`creating Subscription ${namespace}/${subName} starting at ${view.target}`, err, await putBack());
+  }
+  return { subscription: { namespace, name: subName }, steps };
+}
