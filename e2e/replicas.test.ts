@@ -97,7 +97,7 @@ test('a stream cut by a replica stopping resumes on the other from Last-Event-ID
   assert.deepEqual(servedBy(/GET \/api\/events/), [0, 1]);
 });
 
-test('a live page in the browser follows a rollout: its stream moves to the other replica and the page shows what changed meanwhile', async () => {
+test('a live page in the browser follows a rollout, past a 503 on the way: its stream moves to the other replica and the page shows what changed meanwhile', async () => {
   const page = await loggedInPage(browser, balancer.url, sb.tokens.alice!);
   await page.goto(`${balancer.url}/operators?namespace=team1`);
   await page.getByText('No operators are installed in team1').waitFor();
@@ -105,9 +105,18 @@ test('a live page in the browser follows a rollout: its stream moves to the othe
   const liveOn = servedBy(/GET \/api\/events/);
   assert.equal(liveOn.at(-1), 1, 'the page\'s stream is on the second replica (the first stopped before)');
 
+  // The first reconnection meets what a load balancer answers for a replica going away: EventSource
+  // gives up for good on an HTTP error, and the page must open a new stream by itself.
+  let refusedOnce = false;
+  await page.route('**/api/events**', (route) => {
+    if (refusedOnce) return route.continue();
+    refusedOnce = true;
+    return route.fulfill({ status: 503, contentType: 'text/plain', body: 'no healthy upstream' });
+  });
   await replicas[1]!.stop();
   await subscribe(kube, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
   await page.getByRole('table', { name: 'Installed operators' }).getByRole('row').filter({ hasText: 'PgPilot' }).waitFor({ timeout: 20_000 });
+  assert.equal(refusedOnce, true, 'a reconnection was refused with 503 on the way');
   assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true, 'the same page, not a reload');
   assert.equal(servedBy(/GET \/api\/events/).at(-1), 2, 'the stream reconnected to the third replica');
   await page.screenshot({ path: '/tmp/replicas-failover.png' });

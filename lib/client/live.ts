@@ -2,7 +2,8 @@
 // Live pages: one EventSource per tab on /api/events, multiplexing the watches the open page
 // needs. A change to any watched kind in the namespace marks the page's query stale, and TanStack
 // Query reads it again (a burst of changes causes one read). EventSource reconnects by itself
-// and sends Last-Event-ID, so the server resumes each watch where it was.
+// and sends Last-Event-ID, so the server resumes each watch where it was; after an HTTP error,
+// when EventSource gives up, a new one is opened with backoff and the page read again.
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
@@ -28,9 +29,11 @@ export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kin
       const t = setInterval(() => void qc.invalidateQueries({ queryKey: JSON.parse(keyText) as QueryKey }), 3000);
       return () => clearInterval(t);
     }
-    const source = new EventSource(url, { withCredentials: true });
+    let source: EventSource | undefined;
     let pending: ReturnType<typeof setTimeout> | undefined;
-    let snapshots = 0;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let stopped = false;
     // Watches the server stopped because the cluster refused them (403/401): they never come
     // back on this connection, so the page is not "reconnecting" but partly static.
     const refused = new Set<string>();
@@ -41,33 +44,56 @@ export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kin
         void qc.invalidateQueries({ queryKey: JSON.parse(keyText) as QueryKey });
       }, 150);
     };
-    source.addEventListener('open', () => settle('live'));
-    source.addEventListener('snapshot', () => {
-      // The first snapshot of each watch is what the page already read; later ones follow a gap.
-      snapshots += 1;
-      if (snapshots > kinds.length) refresh();
-      settle('live');
-    });
-    source.addEventListener('change', refresh);
-    source.addEventListener('status', (e) => {
-      const data = JSON.parse((e as MessageEvent<string>).data) as { state?: string };
-      settle(data.state === 'retrying' ? 'reconnecting' : 'live');
-      if (data.state === 'watching') refresh();
-    });
-    // The same listener hears the connection's errors and the server's `event: error` messages,
-    // which name a refused watch and carry data.
-    source.addEventListener('error', (e) => {
-      if (e instanceof MessageEvent && typeof e.data === 'string') {
-        const data = JSON.parse(e.data) as { watch?: string };
-        if (data.watch) refused.add(data.watch);
+    const connect = (again: boolean) => {
+      const es = new EventSource(url, { withCredentials: true });
+      source = es;
+      let snapshots = 0;
+      es.addEventListener('open', () => {
+        failures = 0;
+        // A new connection resumes nothing: what changed while there was none is read again.
+        if (again) refresh();
         settle('live');
-        return;
-      }
-      setState(source.readyState === EventSource.CLOSED ? 'unavailable' : 'reconnecting');
-    });
+      });
+      es.addEventListener('snapshot', () => {
+        // The first snapshot of each watch is what the page already read; later ones follow a gap.
+        snapshots += 1;
+        if (snapshots > kinds.length) refresh();
+        settle('live');
+      });
+      es.addEventListener('change', refresh);
+      es.addEventListener('status', (e) => {
+        const data = JSON.parse((e as MessageEvent<string>).data) as { state?: string };
+        settle(data.state === 'retrying' ? 'reconnecting' : 'live');
+        if (data.state === 'watching') refresh();
+      });
+      // The same listener hears the connection's errors and the server's `event: error` messages,
+      // which name a refused watch and carry data.
+      es.addEventListener('error', (e) => {
+        if (e instanceof MessageEvent && typeof e.data === 'string') {
+          const data = JSON.parse(e.data) as { watch?: string };
+          if (data.watch) refused.add(data.watch);
+          settle('live');
+          return;
+        }
+        if (es.readyState !== EventSource.CLOSED) {
+          setState('reconnecting');
+          return;
+        }
+        // EventSource gives up for good on an HTTP error (a 502 or 503 from a replica going away
+        // during a rollout, say): open a new one, backing off, until the server answers again.
+        es.close();
+        if (stopped) return;
+        failures += 1;
+        setState(failures > 5 ? 'unavailable' : 'reconnecting');
+        reopen = setTimeout(() => connect(true), Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5)));
+      });
+    };
+    connect(false);
     return () => {
+      stopped = true;
       if (pending) clearTimeout(pending);
-      source.close();
+      if (reopen) clearTimeout(reopen);
+      source?.close();
     };
   }, [qc, url, keyText, active, kinds.length]);
   return active ? state : 'live';
