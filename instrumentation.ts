@@ -4,6 +4,12 @@ export async function register(): Promise<void> {
   const { clusterAccess, revocations } = await import('./lib/server/context');
   // Logouts made on other replicas are known before the first request.
   revocations();
+  const { approverSetting, approverClient, startUpgradeApprover } = await import('./lib/server/upgrade-target');
+  const approver = approverSetting();
+  if (approver) {
+    const { logger } = await import('./lib/observability/logger');
+    startUpgradeApprover(await approverClient(approver), logger());
+  }
   if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();
   if (access.mode !== 'kubeconfig' || !access.shared) return;

@@ -118,6 +118,9 @@ async function main(): Promise<void> {
     sandbox = new SandboxSupervisor({ root, kubeconfig: join(root, '.sandbox', 'kubeconfig'), dataFile: join(root, '.sandbox', 'data.jsonl'), catalogs: plan.catalogs });
     const sb = await sandbox.start();
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
+    // On the sandbox, upgrade targets are approved by the console's own identity (the sandbox's
+    // admin) unless told otherwise; on a real cluster the administrator chooses (README).
+    env.OLM_CONSOLE_UPGRADE_APPROVER ??= 'console';
     console.log(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
     sandbox.on('restarting', ({ how, delayMs }) => console.error(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
     sandbox.on('listening', ({ url, restarts }) => {

@@ -3,8 +3,8 @@
 // offered; the others say why) or approval (which OLM applies per namespace), the installed and
 // current CSV, the path to the channel head (listed, and drawn on the channel's graph) with the
 // next InstallPlan's target and what holds it back, the conditions, the catalog's health, and the
-// InstallPlans waiting for approval; the operator's pod placement and configuration; and the way
-// back to an earlier version.
+// InstallPlans waiting for approval; an upgrade target; the operator's pod placement and
+// configuration; and the way back to an earlier version.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -18,6 +18,7 @@ import { ChannelGraphPanel } from '../graph/channel-graph-panel';
 import { NextUpgrade } from '../graph/installed-note';
 import { OperatorConfigSection } from './operator-config-section';
 import { RollbackSection } from './rollback-section';
+import { UpgradeTargetSection } from './upgrade-target-section';
 
 export function SubscriptionTab({ details, namespace, onChanged }: { details: OperatorDetails; namespace: string; onChanged: () => void }) {
   const sub = details.subscription!;
@@ -130,6 +131,7 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
           <p className="text-sm text-slate-600">{details.updatePathProblem ?? 'Unknown.'}</p>
         )}
         <NextUpgrade details={details} />
+        <UpgradeTargetSection namespace={namespace} name={s.metadata?.name ?? ''} pkg={s.spec.name} />
         {currentChannel && (
           <ChannelGraphPanel catalogNamespace={s.spec.sourceNamespace} catalog={s.spec.source} pkg={s.spec.name} channel={currentChannel} installed={s.status?.installedCSV} namespace={namespace} />
         )}

@@ -33,6 +33,8 @@ export interface HarnessOptions {
   sandbox?: SandboxOptions;
   /** Folder under test-results for screenshots. */
   suite: string;
+  /** More environment for both consoles (a feature's settings). */
+  consoleEnv?: Record<string, string>;
   /** Cluster state the tests start from, made with the admin client before the consoles start. */
   seed?: (kube: KubeClient, sb: Harness['sb']) => Promise<void>;
 }
@@ -45,8 +47,8 @@ export function useHarness(opts: HarnessOptions): Harness {
     h.sb = await withSandbox({ deploymentDelayMs: 200, ...opts.sandbox });
     h.kube = clientAs(h.sb, 'admin');
     await opts.seed?.(h.kube, h.sb);
-    h.admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath });
-    h.perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
+    h.admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, ...opts.consoleEnv });
+    h.perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token', ...opts.consoleEnv });
     h.browser = await launchBrowser();
     h.open = async (path) => {
       const page = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });

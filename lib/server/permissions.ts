@@ -73,3 +73,11 @@ export async function consolePermissions(client: KubeClient, namespace: string):
     }),
   );
 }
+
+const SELF_SUBJECT_REVIEW = { group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', namespaced: false, kind: 'SelfSubjectReview' };
+
+/** Who the client acts as, by the cluster's SelfSubjectReview ('' when it says nothing). */
+export async function whoAmI(client: KubeClient): Promise<string> {
+  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string } } }>(SELF_SUBJECT_REVIEW, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+  return r.status?.userInfo?.username ?? '';
+}

@@ -2,24 +2,17 @@
 // write (a session cookie is set if there is none). POST {token}: log in with your own bearer
 // token (per-user mode), checked with the cluster before it is kept. DELETE: log out.
 import { z } from 'zod';
-import type { KubeObject } from '@/lib/k8s/client';
 import { KubeError } from '@/lib/k8s/errors';
 import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
 import { clientForToken, clusterAccess, isSecureRequest, proxyToken, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
+import { whoAmI } from '@/lib/server/permissions';
 import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
 import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
 
 const TTL_SECONDS = SESSION_TTL_SECONDS;
-const SSR = { group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', namespaced: false, kind: 'SelfSubjectReview' };
-
-async function whoAmI(client: ReturnType<typeof clientForToken>): Promise<string> {
-  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string } } }>(SSR, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
-  return r.status?.userInfo?.username ?? '';
-}
-
 function withCookie(body: unknown, session: Session, req: Request, status = 200): Response {
   return Response.json(body, {
     status,
