@@ -1,7 +1,8 @@
 'use client';
 // An install as it happens: resolving → waiting for approval (the plan's components and Approve
 // right here) → installing (CSV phase and reason) → succeeded (with "Create <Kind>" when the
-// operator names an initialization resource), or the failure in OLM's words. The state comes
+// operator names an initialization resource), or the failure in OLM's words with the documented
+// repair ("Refresh the Subscription"). The state comes
 // from the cluster each time, so leaving and coming back shows the same thing.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dump } from 'js-yaml';
@@ -12,6 +13,7 @@ import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
 import { INSTALL_STAGES as STAGES, stageOf, type SubscriptionProgress } from '@/lib/olm/status/install-progress';
 import { ErrorNotice } from '../common/notice';
+import { RefreshSubscription } from '../operators/refresh-subscription';
 
 export function InstallProgress({ namespace, name }: { namespace: string; name: string }) {
   const key = ['subscription-progress', namespace, name];
@@ -76,6 +78,8 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
           {approve.error && <ErrorNotice error={approve.error} what="Approval failed" />}
         </section>
       )}
+
+      {stage.stage === 'failed' && <RefreshSubscription namespace={namespace} name={name} onDone={() => void qc.invalidateQueries({ queryKey: key })} />}
 
       {stage.stage === 'succeeded' && p.csv?.initializationResource && <CreateInitResource namespace={namespace} csv={p.csv.name} resource={p.csv.initializationResource} />}
 

@@ -17,6 +17,7 @@ import { ErrorNotice } from '../common/notice';
 import { ChannelGraphPanel } from '../graph/channel-graph-panel';
 import { NextUpgrade } from '../graph/installed-note';
 import { OperatorConfigSection } from './operator-config-section';
+import { RefreshSubscription } from './refresh-subscription';
 import { RollbackSection } from './rollback-section';
 import { UpgradeTargetSection } from './upgrade-target-section';
 
@@ -141,6 +142,10 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
           </Link>
         </p>
       </section>
+
+      {s.status?.conditions?.some((c) => ['InstallPlanFailed', 'BundleUnpackFailed', 'ResolutionFailed'].includes(c.type) && c.status === 'True') && (
+        <RefreshSubscription namespace={namespace} name={s.metadata?.name ?? ''} onDone={onChanged} />
+      )}
 
       {details.csv.metadata?.name && <RollbackSection namespace={namespace} csvName={details.csv.metadata.name} />}
 

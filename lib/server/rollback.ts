@@ -5,7 +5,7 @@
 // the original Subscription back if the new one cannot be made.
 import { sharedCatalogIndex } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
-import { isKubeError, KubeError } from '../k8s/errors';
+import { isKubeError } from '../k8s/errors';
 import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts, type RollbackPlan } from '../olm/install/rollback';
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
@@ -13,6 +13,7 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscript
 import { compareVersions, tryParseVersion } from '../olm/semver/version';
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
+import { resubscribe, type ResubscribeResult } from './resubscribe';
 
 const CRD_TYPE: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
 
@@ -96,24 +97,7 @@ export async function rollbackView(client: KubeClient, namespace: string, csvNam
   return { ...view, target: targetRef.csvName, plan: planRollback(facts) };
 }
 
-export interface RollbackResult {
-  subscription: { namespace: string; name: string };
-  steps: { step: string; outcome: 'done' | 'failed' | 'undone'; message?: string }[];
-}
-
-async function waitGone(client: KubeClient, t: ResourceType, name: string, namespace: string, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await client.get(t, name, namespace);
-    } catch (err) {
-      if (isKubeError(err, 404)) return true;
-      throw err;
-    }
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+export type RollbackResult = ResubscribeResult;
 
 /**
  * Plans again (the browser's plan is not trusted) and applies it: the CSV named is the one the
@@ -123,45 +107,6 @@ export async function applyRollback(client: KubeClient, namespace: string, csvNa
   const view = await rollbackView(client, namespace, csvName, target);
   const plan = view.plan!;
   if (plan.blocked) throw new ApiError(409, 'Conflict', plan.risks.filter((r) => r.level === 'blocker').map((r) => r.message).join('; '), { risks: plan.risks });
-  const subName = view.subscription;
-  const original = await client.get<Subscription>(SUBSCRIPTION_TYPE, subName, namespace);
-  const steps: RollbackResult['steps'] = [];
-  const fail = (what: string, err: unknown, extra = ''): never => {
-    const k = err instanceof KubeError ? err : undefined;
-    throw new ApiError(k?.code ?? 500, k?.reason ?? 'InternalError', `${what} failed: ${(err as Error).message}${extra}`, { steps: [...steps, { step: what, outcome: 'failed', message: (err as Error).message }] });
-  };
-  try {
-    await client.delete(SUBSCRIPTION_TYPE, subName, { namespace, uid: original.metadata?.uid });
-    steps.push({ step: `delete Subscription ${namespace}/${subName}`, outcome: 'done' });
-  } catch (err) {
-    fail(`deleting Subscription ${namespace}/${subName}`, err);
-  }
-  const putBack = async (): Promise<string> => {
-    try {
-      await client.create<Subscription>(SUBSCRIPTION_TYPE, { apiVersion: original.apiVersion, kind: original.kind, metadata: { name: subName, namespace, ...(original.metadata?.labels ? { labels: original.metadata.labels } : {}), ...(original.metadata?.annotations ? { annotations: original.metadata.annotations } : {}) }, spec: original.spec }, { namespace });
-      steps.push({ step: `delete Subscription ${namespace}/${subName}`, outcome: 'undone', message: 'the original Subscription was made again' });
-      return `; the original Subscription was made again, so OLM installs ${csvName} again`;
-    } catch (e) {
-      return `; the original Subscription could not be made again (${(e as Error).message}): create it by hand`;
-    }
-  };
-  try {
-    await client.delete(CSV_TYPE, csvName, { namespace });
-    steps.push({ step: `delete ClusterServiceVersion ${namespace}/${csvName}`, outcome: 'done' });
-  } catch (err) {
-    // The Subscription is not put back: OLM refuses a Subscription while a CSV of its package
-    // that no Subscription refers to is there.
-    if (!isKubeError(err, 404)) fail(`deleting ClusterServiceVersion ${namespace}/${csvName}`, err, `; the Subscription is gone and ${csvName} keeps running without one: delete the CSV, then create the Subscription starting at ${view.target}`);
-  }
-  // OLM refuses a fresh Subscription while a CSV of its package is still there.
-  if (!(await waitGone(client, CSV_TYPE, csvName, namespace, 60_000))) {
-    throw new ApiError(504, 'Timeout', `ClusterServiceVersion ${namespace}/${csvName} is still there a minute after it was deleted (its finalizers hold it); the Subscription was not made again: create it starting at ${target} once it is gone`, { steps, subscription: plan.subscription });
-  }
-  try {
-    await client.create<Subscription>(SUBSCRIPTION_TYPE, plan.subscription, { namespace });
-    steps.push({ step: `create Subscription ${namespace}/${subName} starting at ${view.target}`, outcome: 'done' });
-  } catch (err) {
-    fail(`creating Subscription ${namespace}/${subName} starting at ${view.target}`, err, await putBack());
-  }
-  return { subscription: { namespace, name: subName }, steps };
+  const original = await client.get<Subscription>(SUBSCRIPTION_TYPE, view.subscription, namespace);
+  return resubscribe(client, { namespace, original, csv: csvName, also: [], next: plan.subscription, describeNext: `starting at ${view.target}` });
 }

@@ -1,0 +1,81 @@
+// Refreshing a failing Subscription through the route, against the sandbox: an InstallPlan made to
+// fail (the sandbox's fault), the repair planned with OLM's reason, applied — the failed plan, the
+// Subscription and whatever CSV it left deleted, the Subscription made again as it was — and OLM
+// installs the operator. A healthy Subscription and a viewer are refused, and nothing is written.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeClient } from '@/lib/k8s/client';
+import { kubeRequest } from '@/lib/k8s/http';
+import type { RefreshPlan } from '@/lib/olm/install/refresh';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
+import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
+import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { consoleRequest } from '@/lib/server/testing/console-request';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+describe('/api/subscriptions/<ns>/<name>/refresh', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let GET: Handler;
+  let POST: Handler;
+  let admin: KubeClient;
+  let failedPlan = '';
+  before(async () => {
+    sb = await withSandbox({ deploymentDelayMs: 0 });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    ({ GET, POST } = await import('./route'));
+    admin = clientAs(sb, 'admin');
+    const kc = new KubeConfig();
+    kc.loadFromFile(sb.kubeconfigPath);
+    await kubeRequest(kc, { method: 'POST', path: '/sandbox/faults', body: { failNextInstallPlan: 'image quay.example.com/demo/cachely-bundle:v0.9.2 could not be pulled' }, retry: 'none' });
+    await subscribe(admin, { namespace: 'team1', package: 'cachely', channel: 'alpha', targets: ['team1'] });
+    await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
+    await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
+    failedPlan = await waitFor('the failed plan', async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find((p) => p.status?.phase === 'Failed')?.metadata?.name);
+    await waitFor('the Subscription to say so', async () => ((await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).status?.conditions?.some((c) => c.type === 'InstallPlanFailed' && c.status === 'True') ? true : undefined));
+  });
+  after(() => sb.close());
+
+  const call = async (h: Handler, method: string, ns = 'team1', name = 'cachely', user = 'admin') => {
+    const res = await h(consoleRequest(`/api/subscriptions/${ns}/${name}/refresh`, { method, token: sb.tokens[user]! }), { params: Promise.resolve({ namespace: ns, name }) });
+    return { status: res.status, body: (await res.json()) as { plan?: RefreshPlan; steps?: { step: string; outcome: string }[]; error?: { message: string } } };
+  };
+
+  test('the repair planned: why it fails, in OLM\'s words, and each step', async () => {
+    const { status, body } = await call(GET, 'GET');
+    assert.equal(status, 200);
+    const plan = body.plan!;
+    assert.ok(plan.failing.some((f) => /could not be pulled/.test(f)), JSON.stringify(plan.failing));
+    assert.deepEqual(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`), ['delete Subscription cachely', `delete InstallPlan ${failedPlan}`, 'create Subscription cachely']);
+    assert.deepEqual(plan.subscription.spec, (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).spec);
+    assert.deepEqual(plan.blockers, []);
+  });
+
+  test('refused: a healthy Subscription, and a viewer', async () => {
+    const healthy = await call(POST, 'POST', 'pg', 'pgpilot');
+    assert.equal(healthy.status, 409);
+    assert.match(healthy.body.error!.message, /Subscription pgpilot is not failing/);
+    const bob = await call(POST, 'POST', 'team1', 'cachely', 'bob');
+    assert.equal(bob.status, 409);
+    assert.match(bob.body.error!.message, /you may not delete the Subscription in team1/);
+    assert.ok(await admin.get(INSTALL_PLAN_TYPE, failedPlan, 'team1'), 'nothing was deleted');
+  });
+
+  test('applied: the failed plan goes, the Subscription is made again, OLM installs the operator', async () => {
+    const before = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1');
+    const res = await call(POST, 'POST');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.ok(res.body.steps!.every((s) => s.outcome === 'done' || s.outcome === 'already gone'), JSON.stringify(res.body.steps));
+    const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1');
+    assert.notEqual(sub.metadata?.uid, before.metadata?.uid, 'a new Subscription');
+    assert.deepEqual(sub.spec, before.spec);
+    await waitFor('cachely installed', async () => {
+      const s = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1');
+      return s.status?.installedCSV && s.status.state === 'AtLatestKnown' ? true : undefined;
+    });
+    await assert.rejects(admin.get(INSTALL_PLAN_TYPE, failedPlan, 'team1'), /not found/);
+  });
+});
