@@ -73,6 +73,23 @@ describe('Pod placement and configuration', () => {
     await page.close();
   });
 
+  test('a trusted CA bundle from a ConfigMap that does not exist yet: created for OpenShift to fill', async () => {
+    const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'openshift-operators');
+    const page = await h.open(`/operators/openshift-operators/${sub.status!.installedCSV}?tab=subscription`);
+    await page.getByRole('form', { name: 'Operator configuration' }).waitFor();
+    await page.getByLabel('ConfigMap').fill('trusted-ca');
+    assert.equal(await page.getByLabel(/^Key/).inputValue(), 'ca-bundle.crt', 'OpenShift\'s key, filled in');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    const missing = page.getByRole('alert').filter({ hasText: 'ConfigMap trusted-ca does not exist in openshift-operators' });
+    await missing.waitFor();
+    await h.shot(page, 'ca-bundle-missing');
+    await missing.getByRole('button', { name: 'Create ConfigMap trusted-ca for OpenShift to fill' }).click();
+    await missing.waitFor({ state: 'detached' });
+    const cm = await h.kube.get<{ metadata?: { labels?: Record<string, string> } }>({ group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' }, 'trusted-ca', 'openshift-operators');
+    assert.equal(cm.metadata?.labels?.['config.openshift.io/inject-trusted-cabundle'], 'true');
+    await page.close();
+  });
+
   test('a viewer sees the configuration but may not change it, and is told why', async () => {
     const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'openshift-operators');
     const page = await h.openAs('bob', `/operators/openshift-operators/${sub.status!.installedCSV}?tab=subscription`);

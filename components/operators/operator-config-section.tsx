@@ -33,6 +33,10 @@ export function OperatorConfigSection({ namespace, name }: { namespace: string; 
       await qc.invalidateQueries({ queryKey: key });
     },
   });
+  const createCa = useMutation({
+    mutationFn: (configMap: string) => apiWrite(`${url}/ca-bundle`, 'POST', { configMap }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: key }),
+  });
   const denied = perm.allowed === false ? `You may not change subscriptions in ${namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined;
 
   if (q.error) return <ErrorNotice error={q.error} what="The operator's configuration could not be read" />;
@@ -56,6 +60,21 @@ export function OperatorConfigSection({ namespace, name }: { namespace: string; 
           }}
         >
           <OperatorConfigFields idPrefix="sub-config" form={form} onChange={(f) => setDraft({ form: f, base: draft?.base ?? baseJson })} problems={problems} disabled={!!denied} openshift={loaded.openshift} clusterProxy={loaded.clusterProxy} nodes={loaded.nodes} />
+          {loaded.caBundle?.state === 'missing' && (
+            <div role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+              <p>
+                ConfigMap {loaded.caBundle.configMap} does not exist in {namespace}: the operator&apos;s pods cannot start until it does.
+                {loaded.openshift ? ' Created with the injection label, OpenShift fills it with the cluster\'s trusted CAs.' : ' Create it with your CA certificates.'}
+              </p>
+              {loaded.openshift && (
+                <button type="button" disabled={createCa.isPending} onClick={() => createCa.mutate(loaded.caBundle!.configMap)} className="mt-1 rounded border border-amber-700 px-2 py-1 font-semibold text-amber-900 disabled:text-slate-400">
+                  Create ConfigMap {loaded.caBundle.configMap} for OpenShift to fill
+                </button>
+              )}
+              {createCa.error && <ErrorNotice error={createCa.error} what="The ConfigMap was not created" />}
+            </div>
+          )}
+          {loaded.caBundle?.state === 'present' && loaded.openshift && !loaded.caBundle.injected && <p className="text-xs text-slate-600">ConfigMap {loaded.caBundle.configMap} is not labelled {'config.openshift.io/inject-trusted-cabundle=true'}: OpenShift does not fill it; it holds what you put there.</p>}
           {changed && next && (
             <div role="note" aria-label="What will change" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
               <p className="font-semibold">On save, the operator:</p>

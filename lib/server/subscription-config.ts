@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import { formFromConfig, validateForm, type FieldProblem } from '../olm/install/operator-config-form';
+import { formFromConfig, OPENSHIFT_INJECT_CA_LABEL, validateForm, type FieldProblem } from '../olm/install/operator-config-form';
 import type { ResourceType } from '../olm/resources/common';
 import { sameConfig, type ClusterProxy, type Container, type DeploymentSpec, type SubscriptionConfig } from '../olm/resources/subscription-config';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
@@ -73,6 +73,8 @@ export interface OperatorConfigView {
   openshift: boolean;
   /** The cluster's nodes, when the person may list them: where the pods could run. */
   nodes?: NodeFacts[];
+  /** The ConfigMap the config mounts as the trusted CA bundle, and whether it is there. */
+  caBundle?: { configMap: string; state: 'present' | 'missing' | 'unknown'; injected?: boolean };
 }
 
 /** What a configuration form needs of the cluster: OpenShift or not, its proxy, its nodes. */
@@ -138,6 +140,8 @@ export async function operatorConfig(client: KubeClient, namespace: string, name
     ...(sub.spec.config ? { config: sub.spec.config as SubscriptionConfig } : {}),
     ...(await podPlacementFacts(client)),
   };
+  const cm = formFromConfig(view.config).caBundle.configMap;
+  if (cm) view.caBundle = await caBundleState(client, namespace, cm);
   if (!installed) return { ...view, deployments: [] };
   try {
     const list = await client.listAll<Deployment>(DEPLOYMENT_TYPE, { namespace, labelSelector: `olm.owner=${installed},olm.owner.namespace=${namespace}` });
@@ -170,4 +174,29 @@ export async function saveOperatorConfig(client: KubeClient, namespace: string, 
       if (!isKubeError(err, 409) || attempt >= 5) throw err;
     }
   }
+}
+
+const CONFIGMAP_TYPE: ResourceType = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+
+async function caBundleState(client: KubeClient, namespace: string, name: string): Promise<NonNullable<OperatorConfigView['caBundle']>> {
+  try {
+    const cm = await client.get<{ metadata?: { labels?: Record<string, string> } }>(CONFIGMAP_TYPE, name, namespace);
+    return { configMap: name, state: 'present', injected: cm.metadata?.labels?.[OPENSHIFT_INJECT_CA_LABEL] === 'true' };
+  } catch (err) {
+    if (isKubeError(err, 404)) return { configMap: name, state: 'missing' };
+    if (isKubeError(err, 403)) return { configMap: name, state: 'unknown' };
+    throw err;
+  }
+}
+
+/**
+ * On OpenShift, the ConfigMap a config mounts as its trusted CA bundle, created empty with the
+ * label that makes OpenShift fill it with the cluster's trusted CAs (key ca-bundle.crt). Elsewhere
+ * nobody fills it, so it is refused: the person supplies their own certificates.
+ */
+export async function createCaBundleConfigMap(client: KubeClient, namespace: string, name: string): Promise<{ configMap: string; namespace: string }> {
+  const { openshift } = await clusterProxy(client);
+  if (!openshift) throw new ApiError(409, 'Conflict', `this cluster is not OpenShift: nothing fills a ConfigMap labelled ${OPENSHIFT_INJECT_CA_LABEL}; create ${name} in ${namespace} with your CA certificates instead`);
+  await client.create(CONFIGMAP_TYPE, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { [OPENSHIFT_INJECT_CA_LABEL]: 'true' } } }, { namespace });
+  return { configMap: name, namespace };
 }
