@@ -10,6 +10,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { apiWrite } from '@/lib/client/api';
+import { stoppedConditions } from '@/lib/olm/resources/subscription';
 import { usePermission } from '@/lib/client/permissions';
 import { Badge, upgradeTone } from '../common/badges';
 import { ConditionsTable } from '../common/conditions-table';
@@ -143,7 +144,7 @@ export function SubscriptionTab({ details, namespace, onChanged }: { details: Op
         </p>
       </section>
 
-      {s.status?.conditions?.some((c) => ['InstallPlanFailed', 'BundleUnpackFailed', 'ResolutionFailed'].includes(c.type) && c.status === 'True') && (
+      {stoppedConditions(s.status?.conditions).length > 0 && (
         <RefreshSubscription namespace={namespace} name={s.metadata?.name ?? ''} onDone={onChanged} />
       )}
 

@@ -8,7 +8,7 @@
 // image in its `pull` init container.
 import type { InstallPlan } from '../resources/install-plan';
 import type { Subscription } from '../resources/subscription';
-import { SUBSCRIPTION_TYPE } from '../resources/subscription';
+import { stoppedConditions, SUBSCRIPTION_TYPE } from '../resources/subscription';
 
 export const BUNDLE_UNPACK_REF_LABEL = 'operatorframework.io/bundle-unpack-ref';
 
@@ -49,8 +49,6 @@ export interface RefreshPlan {
   notes: string[];
 }
 
-const TRUE = (s: Subscription, type: string) => s.status?.conditions?.find((c) => c.type === type && c.status === 'True');
-
 /** The plans this Subscription's status points to or that were made for it. */
 function plansOf(sub: Subscription, plans: readonly InstallPlan[]): InstallPlan[] {
   const uid = sub.metadata?.uid;
@@ -63,10 +61,7 @@ export function planRefresh(f: RefreshFacts): RefreshPlan {
   const ns = sub.metadata?.namespace ?? '';
   const name = sub.metadata?.name ?? '';
   const failing: string[] = [];
-  for (const type of ['InstallPlanFailed', 'BundleUnpackFailed', 'ResolutionFailed']) {
-    const c = TRUE(sub, type);
-    if (c) failing.push(`${type}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
-  }
+  for (const c of stoppedConditions(sub.status?.conditions)) failing.push(`${c.type}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
   const mine = plansOf(sub, f.plans);
   const failedPlans = mine.filter((p) => p.status?.phase === 'Failed');
   // A failed plan whose message a condition already quotes is not said twice.

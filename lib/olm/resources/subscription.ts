@@ -42,6 +42,18 @@ export interface Subscription extends KubeObject {
   };
 }
 
+/**
+ * The conditions by which OLM says it has stopped moving a Subscription: it retries none of them
+ * by itself (a failed InstallPlan is never run again; a failed unpack or resolution waits for a
+ * change), so they are what a repair answers.
+ */
+export const STOPPED_CONDITION_TYPES: readonly string[] = ['ResolutionFailed', 'InstallPlanFailed', 'BundleUnpackFailed'];
+
+/** The Subscription's conditions that say OLM has stopped, in the order above. */
+export function stoppedConditions<C extends { type: string; status: string }>(conditions: readonly C[] | undefined): C[] {
+  return STOPPED_CONDITION_TYPES.flatMap((t) => (conditions ?? []).filter((c) => c.type === t && c.status === 'True'));
+}
+
 export function isManual(sub: Pick<Subscription, 'spec'>): boolean {
   return sub.spec.installPlanApproval === 'Manual';
 }

@@ -1,7 +1,7 @@
 // Where an install stands, from the Subscription, its InstallPlan and the CSV: the steps a
 // progress view shows (resolving, approval, installing, succeeded) or the failure in OLM's words.
 import type { CsvDescription } from '../resources/csv-description';
-import type { Subscription } from '../resources/subscription';
+import { stoppedConditions, type Subscription } from '../resources/subscription';
 import type { CsvDisplayStatus } from './csv-status';
 import type { InstallPlanSummary } from './install-plan-status';
 import type { ConditionRow, UpgradeStatus } from './subscription-status';
@@ -24,7 +24,7 @@ export const INSTALL_STAGES: { key: Stage; label: string }[] = [
 ];
 
 export function stageOf(p: SubscriptionProgress): { stage: Stage; detail: string } {
-  const failedCondition = p.conditions.find((c) => c.status === 'True' && ['ResolutionFailed', 'InstallPlanFailed', 'BundleUnpackFailed'].includes(c.type));
+  const failedCondition = stoppedConditions(p.conditions)[0];
   if (p.csv?.phase === 'Failed') return { stage: 'failed', detail: `${p.csv.reason}: ${p.csv.message ?? ''}` };
   if (p.installPlan?.summary.phase === 'Failed') return { stage: 'failed', detail: p.installPlan.summary.message ?? 'the InstallPlan failed' };
   if (p.csv?.phase === 'Succeeded') return { stage: 'succeeded', detail: p.csv.status.detail };
