@@ -6,7 +6,7 @@
 // real OLM with the same rules.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { configureDeployment, injectedEnv, proxyOverridden, type DeploymentSpec } from './subscription-config';
+import { configureDeployment, injectedEnv, operatorDeployment, proxyOverridden, type DeploymentSpec } from './subscription-config';
 
 const bundle = (): DeploymentSpec => ({
   replicas: 1,
@@ -94,4 +94,11 @@ describe('the cluster proxy', () => {
     assert.deepEqual(injectedEnv({ env: [{ name: 'NO_PROXY', value: '' }] }, proxy), [{ name: 'NO_PROXY', value: '' }]);
     assert.equal(proxyOverridden([{ name: 'http_proxy', value: 'x' }]), false);
   });
+});
+
+test('operatorDeployment: the CSV\'s annotations on the pods, the config, then OPERATOR_CONDITION_NAME last, one old ReplicaSet kept (install/deployment.go deploymentForSpec)', () => {
+  const out = operatorDeployment(bundle(), { name: 'x.v1.0.0', annotations: { 'olm.operatorGroup': 'og', 'kept.example.com/a': 'csv' } }, { env: [{ name: 'NEW', value: '1' }] });
+  assert.deepEqual(pod(out.spec).containers![1]!.env, [{ name: 'NEW', value: '1' }, { name: 'OPERATOR_CONDITION_NAME', value: 'x.v1.0.0' }]);
+  assert.deepEqual(out.spec.template!.metadata!.annotations, { 'kept.example.com/a': 'csv', 'olm.operatorGroup': 'og' });
+  assert.equal(out.spec.revisionHistoryLimit, 1);
 });

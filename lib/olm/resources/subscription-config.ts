@@ -222,6 +222,19 @@ export function configureDeployment(spec: DeploymentSpec, annotations: Record<st
   return { spec: { ...spec, template }, annotations: outAnnotations };
 }
 
+/**
+ * The Deployment spec OLM writes for one entry of a CSV's install strategy
+ * (install/deployment.go deploymentForSpec, v0.38.0): the CSV's annotations on the pod template
+ * (over the bundle's), the Subscription's config (configureDeployment), then
+ * OPERATOR_CONDITION_NAME in every container, and one old ReplicaSet kept.
+ */
+export function operatorDeployment(spec: DeploymentSpec, csv: { name: string; annotations?: Record<string, string> }, config: SubscriptionConfig | undefined, proxy?: ClusterProxy): ConfiguredDeployment {
+  const template = { ...(spec.template ?? {}), metadata: { ...(spec.template?.metadata ?? {}), annotations: { ...(spec.template?.metadata?.annotations ?? {}), ...(csv.annotations ?? {}) } } };
+  const configured = configureDeployment({ ...spec, template }, {}, config, proxy);
+  const withCondition = configureDeployment(configured.spec, {}, { env: [{ name: 'OPERATOR_CONDITION_NAME', value: csv.name }] });
+  return { spec: { ...withCondition.spec, revisionHistoryLimit: 1 }, annotations: configured.annotations };
+}
+
 function stable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stable);
   if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]));

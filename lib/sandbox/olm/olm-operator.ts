@@ -11,7 +11,7 @@ import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
 import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
 import { upgradeBlock, type OperatorCondition } from '../../olm/resources/operator-condition';
-import { configureDeployment, type ClusterProxy, type DeploymentSpec, type SubscriptionConfig } from '../../olm/resources/subscription-config';
+import { operatorDeployment, type ClusterProxy, type DeploymentSpec, type SubscriptionConfig } from '../../olm/resources/subscription-config';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
@@ -557,19 +557,11 @@ export class OlmOperator extends OperatorBase {
     };
   }
 
-  /**
-   * What OLM would write for one deployment of the strategy now, and its hash
-   * (install/deployment.go deploymentForSpec): the CSV's annotations on the pod template, the
-   * Subscription's config, then OPERATOR_CONDITION_NAME in every container and one old
-   * ReplicaSet kept.
-   */
+  /** What OLM would write for one deployment of the strategy now (lib/olm's rule), and its hash. */
   private desiredDeployment(csv: KObject, d: StrategyDeployment): { spec: DeploymentSpec; annotations: Record<string, string>; hash: string } {
     const { config, proxy } = this.deploymentInputs(csv);
-    const base = d.spec as DeploymentSpec;
-    const template = { ...(base.template ?? {}), metadata: { ...(base.template?.metadata ?? {}), annotations: { ...(base.template?.metadata?.annotations ?? {}), ...(csv.metadata.annotations ?? {}) } } };
-    const configured = configureDeployment({ ...base, template }, {}, config, proxy);
-    const withCondition = configureDeployment(configured.spec, {}, { env: [{ name: 'OPERATOR_CONDITION_NAME', value: csv.metadata.name ?? '' }] });
-    const out = { spec: goEncoded({ ...withCondition.spec, revisionHistoryLimit: 1 }), annotations: configured.annotations };
+    const olm = operatorDeployment(d.spec as DeploymentSpec, { name: csv.metadata.name ?? '', annotations: csv.metadata.annotations }, config, proxy);
+    const out = { spec: goEncoded(olm.spec), annotations: olm.annotations };
     const hash = BigInt(`0x${createHash('sha256').update(JSON.stringify([d.name, out.spec])).digest('hex').slice(0, 12)}`).toString(36);
     return { ...out, hash };
   }
