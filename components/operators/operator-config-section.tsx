@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { apiGet, apiWrite } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
 import { configFromForm, describeConfig, formFromConfig, validateForm, type ConfigForm } from '@/lib/olm/install/operator-config-form';
-import type { DeploymentConfigView, OperatorConfigView } from '@/lib/server/subscription-config';
+import type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '@/lib/server/subscription-config';
 import { ErrorNotice } from '../common/notice';
 import { OperatorConfigFields } from './operator-config-fields';
 
@@ -17,6 +17,7 @@ export function OperatorConfigSection({ namespace, name }: { namespace: string; 
   const key = ['operator-config', namespace, name];
   const q = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<OperatorConfigView>(url, signal), refetchInterval: 5000 });
   const perm = usePermission(namespace, 'changeSubscription');
+  const placementFacts = useQuery({ queryKey: ['pod-placement'], queryFn: ({ signal }) => apiGet<PodPlacementFacts>('/api/pod-placement', signal), staleTime: 60_000 });
   const [draft, setDraft] = useState<{ form: ConfigForm; base: string } | undefined>();
   const qc = useQueryClient();
   const loaded = q.data;
@@ -59,7 +60,7 @@ export function OperatorConfigSection({ namespace, name }: { namespace: string; 
             save.mutate();
           }}
         >
-          <OperatorConfigFields idPrefix="sub-config" form={form} onChange={(f) => setDraft({ form: f, base: draft?.base ?? baseJson })} problems={problems} disabled={!!denied} openshift={loaded.openshift} clusterProxy={loaded.clusterProxy} nodes={loaded.nodes} />
+          <OperatorConfigFields idPrefix="sub-config" form={form} onChange={(f) => setDraft({ form: f, base: draft?.base ?? baseJson })} problems={problems} disabled={!!denied} openshift={loaded.openshift} clusterProxy={loaded.clusterProxy} nodes={placementFacts.data?.nodes} />
           {loaded.caBundle?.state === 'missing' && (
             <div role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
               <p>

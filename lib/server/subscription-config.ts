@@ -71,8 +71,6 @@ export interface OperatorConfigView {
   /** OpenShift: the cluster's Proxy status, which OLM passes on unless the config names a proxy variable. */
   clusterProxy?: ClusterProxy;
   openshift: boolean;
-  /** The cluster's nodes, when the person may list them: where the pods could run. */
-  nodes?: NodeFacts[];
   /** The ConfigMap the config mounts as the trusted CA bundle, and whether it is there. */
   caBundle?: { configMap: string; state: 'present' | 'missing' | 'unknown'; injected?: boolean };
 }
@@ -135,10 +133,14 @@ export async function clusterProxy(client: KubeClient): Promise<{ openshift: boo
 export async function operatorConfig(client: KubeClient, namespace: string, name: string): Promise<OperatorConfigView> {
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
   const installed = sub.status?.installedCSV;
+  const proxy = await clusterProxy(client);
   const view: OperatorConfigView = {
     subscription: { namespace, name, ...(installed ? { installedCSV: installed } : {}) },
     ...(sub.spec.config ? { config: sub.spec.config as SubscriptionConfig } : {}),
-    ...(await podPlacementFacts(client)),
+    // The nodes are not read here: this view is read again every few seconds, and listing every
+    // node of a large cluster that often is waste (GET /api/pod-placement, read once a minute).
+    openshift: proxy.openshift,
+    ...(proxy.proxy ? { clusterProxy: proxy.proxy } : {}),
   };
   const cm = formFromConfig(view.config).caBundle.configMap;
   if (cm) view.caBundle = await caBundleState(client, namespace, cm);
