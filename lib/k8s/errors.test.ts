@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { errorFromNetwork, errorFromResponse } from './errors';
 
 describe('errorFromResponse', () => {
@@ -37,5 +41,20 @@ describe('errorFromNetwork', () => {
     const tls = errorFromNetwork(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), 's');
     assert.equal(tls.code, 502);
     assert.match(tls.message, /TLS/);
+  });
+});
+
+describe('a KubeError from another copy of the module', () => {
+  test('is still a KubeError (Next.js may load lib/k8s once per route bundle)', async () => {
+    const mine = await import('./errors');
+    // A second bundle's copy: the same source loaded from another file.
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-'));
+    copyFileSync(new URL('./errors.ts', import.meta.url), join(dir, 'errors.ts'));
+    const other = (await import(pathToFileURL(join(dir, 'errors.ts')).href)) as typeof mine;
+    assert.notEqual(other.KubeError, mine.KubeError, 'two copies of the class');
+    const e = other.errorFromResponse(403, { kind: 'Status', code: 403, reason: 'Forbidden', message: 'no' }, 'get x');
+    assert.ok(mine.isKubeError(e, 403));
+    assert.ok(e instanceof mine.KubeError);
+    assert.equal(new Error('x') instanceof mine.KubeError, false);
   });
 });

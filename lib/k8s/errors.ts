@@ -10,7 +10,16 @@ export interface KubeErrorBody {
   details?: unknown;
 }
 
+// Next.js may load this module once per route bundle while objects (the shared catalog index)
+// live across bundles: `instanceof` asks for a brand every copy of the class sets, not for one
+// copy's prototype.
+const KUBE_ERROR = Symbol.for('olm-console.KubeError');
+
 export class KubeError extends Error {
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return typeof v === 'object' && v !== null && (v as { [KUBE_ERROR]?: boolean })[KUBE_ERROR] === true;
+  }
+  readonly [KUBE_ERROR] = true;
   readonly code: number;
   readonly reason: string;
   readonly details?: unknown;

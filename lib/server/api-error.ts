@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { KubeError } from '../k8s/errors';
 import { SelectionError } from '../catalog/package-details';
 
+// Branded as KubeError is (lib/k8s/errors.ts): one route bundle may throw what another's catches.
+const API_ERROR = Symbol.for('olm-console.ApiError');
+
 export class ApiError extends Error {
+  static override [Symbol.hasInstance](v: unknown): boolean {
+    return typeof v === 'object' && v !== null && (v as { [API_ERROR]?: boolean })[API_ERROR] === true;
+  }
+  readonly [API_ERROR] = true;
   constructor(
     readonly code: number,
     readonly reason: string,
