@@ -87,6 +87,8 @@ export class CatalogOperator extends OperatorBase {
   requeueAfter?: (ns: string, ms: number) => void;
   /** The namespace's RBAC when each failed scoped plan was first seen failed (by plan uid). */
   private readonly failedRbac = new Map<string, string>();
+  /** How often each plan (by uid) has been refused in a row: its retry backs off as OLM's queue does. */
+  private readonly refusals = new Map<string, number>();
 
   constructor(
     api: ApiServer,
@@ -360,6 +362,14 @@ export class CatalogOperator extends OperatorBase {
         if (err.forbidden || elapsed < PLAN_RETRY_TIMEOUT_MS) {
           this.writeStatus(this.plans, plan, { ...cur, plan: steps, startTime, message: `retrying execution due to error: ${err.message}` });
           if (!err.forbidden) this.requeueAfter?.(ns, PLAN_RETRY_TIMEOUT_MS - elapsed + 50);
+          else {
+            // OLM's sync returns the error and its rate-limited queue tries the plan again after
+            // 5 ms doubling up to 1000 s (client-go's default controller rate limiter): a right
+            // granted cluster-wide, which no namespace event announces, is found that way.
+            const n = (this.refusals.get(plan.metadata.uid ?? '') ?? 0) + 1;
+            this.refusals.set(plan.metadata.uid ?? '', n);
+            this.requeueAfter?.(ns, Math.min(5 * 2 ** n, 1_000_000));
+          }
           return;
         }
         this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message: err.message, startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message: err.message }) });
@@ -373,6 +383,7 @@ export class CatalogOperator extends OperatorBase {
       this.writeStatus(this.plans, plan, { ...cur, plan: steps, startTime });
       return;
     }
+    this.refusals.delete(plan.metadata.uid ?? '');
     const { message: _m, ...rest } = cur;
     void _m;
     this.writeStatus(this.plans, plan, { ...rest, plan: steps, phase: 'Complete', startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
