@@ -13,6 +13,7 @@ import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
 import { INSTALL_STAGES as STAGES, stageOf, type SubscriptionProgress } from '@/lib/olm/status/install-progress';
 import { ErrorNotice } from '../common/notice';
+import { PermissionFailureNotice } from '../common/permission-failure';
 import { RefreshSubscription } from '../operators/refresh-subscription';
 
 export function InstallProgress({ namespace, name }: { namespace: string; name: string }) {
@@ -55,6 +56,9 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
         {stage.stage === 'succeeded' ? `Installed: ${p.csv?.name} is ready. ` : ''}
         {stage.detail}
       </p>
+      {/* OLM retries a refused write as long as it is refused: the plan stays Installing, saying why. */}
+      <PermissionFailureNotice message={p.installPlan?.summary.message} namespace={namespace} />
+      {p.csv?.message !== p.installPlan?.summary.message && <PermissionFailureNotice message={p.csv?.message} namespace={namespace} />}
 
       {stage.stage === 'approval' && p.installPlan && (
         <section aria-labelledby="approve-title" className="space-y-3 rounded border border-slate-200 bg-white p-4">

@@ -12,6 +12,7 @@ import { usePermission } from '@/lib/client/permissions';
 import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
+import { PermissionFailureNotice } from '../common/permission-failure';
 
 const GROUP_TITLES: Record<string, string> = { ClusterServiceVersion: 'ClusterServiceVersions', CustomResourceDefinition: 'CustomResourceDefinitions', RBAC: 'RBAC and service accounts', Subscription: 'Subscriptions', Other: 'Other resources' };
 
@@ -59,6 +60,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
         )}
         {summary.message && <p className="text-sm text-red-800">{summary.message}</p>}
       </header>
+      <PermissionFailureNotice message={summary.message} namespace={namespace} />
       {parts.length > 1 && (
         <section aria-label="Operators in this plan" className="space-y-2 rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
           <h2 className="font-semibold">{parts.length} operators&apos; changes in one plan</h2>

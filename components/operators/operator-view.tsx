@@ -23,6 +23,7 @@ import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
 import { UninstallDialog } from './uninstall-dialog';
 import { useSuccessor } from './use-successor';
+import { PermissionFailureNotice } from '../common/permission-failure';
 
 const TABS = [
   { key: 'details', label: 'Details' },
@@ -117,6 +118,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
         </Warning>
       )}
       {d.status.severity !== 'ok' && <p className="text-sm text-slate-700">{d.status.detail}{d.status.message ? ` OLM says: ${d.status.message}` : ''}</p>}
+      {d.status.severity !== 'ok' && <PermissionFailureNotice message={d.status.message} namespace={namespace} />}
 
       <div role="tablist" aria-label="Operator" className="flex gap-1 border-b border-slate-300">
         {TABS.filter((t) => t.key !== 'subscription' || d.subscription).map((t) => (
