@@ -19,6 +19,7 @@ import type { PodPlacementFacts } from '@/lib/server/subscription-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';
+import { ServiceAccountFields, type ServiceAccountChoice } from './service-account-fields';
 
 interface NamespaceList {
   canListAll: boolean;
@@ -65,6 +66,8 @@ export function InstallWizard(props: PackageRefProps) {
   const config = configFromForm(configForm);
   const placementFacts = useQuery({ queryKey: ['pod-placement'], queryFn: ({ signal }) => apiGet<PodPlacementFacts>('/api/pod-placement', signal), staleTime: 60_000 });
   const nonHead = d ? !d.selected.isHead : false;
+  const [account, setAccount] = useState<ServiceAccountChoice>({ on: false, name: 'olm-installer', grant: true });
+  const accountOk = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(account.name) && account.name.length <= 253;
 
   const body =
     d && mode
@@ -79,6 +82,7 @@ export function InstallWizard(props: PackageRefProps) {
             approval: nonHead ? 'Manual' : approval,
             ...(viewer ? { viewerNamespace: viewer } : {}),
             ...(config && configProblems.length === 0 ? { config } : {}),
+            ...(account.on && accountOk ? { serviceAccount: { name: account.name, grant: account.grant } } : {}),
           }
         : undefined;
   const planBody = useDeferredValue(body);
@@ -103,7 +107,7 @@ export function InstallWizard(props: PackageRefProps) {
   const otherNamespaces = existing.map((n) => n.name).filter((n) => n !== installNs);
   const blockers = plan.data?.blockers ?? [];
   const cannot = may.allowed === false ? `You may not install operators in ${installNs}: ${may.reason ?? 'the cluster refused'}` : undefined;
-  const disabled = !planValid || !plan.data || plan.isFetching || blockers.length > 0 || !!cannot || install.isPending || configProblems.length > 0;
+  const disabled = !planValid || !plan.data || plan.isFetching || blockers.length > 0 || !!cannot || install.isPending || configProblems.length > 0 || (account.on && !accountOk);
   const detailsHref = `/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`;
 
   return (
@@ -212,6 +216,8 @@ export function InstallWizard(props: PackageRefProps) {
               </label>
             ))}
           </fieldset>
+
+          <ServiceAccountFields plan={plan.data} value={account} onChange={setAccount} nameOk={accountOk} />
 
           <details className="rounded border border-slate-200 bg-white p-3" open={!!config || configProblems.length > 0 || undefined}>
             <summary className="cursor-pointer text-sm font-medium">Advanced: pod placement and configuration{config ? ' (set)' : ''}</summary>

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { describeConfig } from '@/lib/olm/install/operator-config-form';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import type { SubscriptionConfig } from '@/lib/olm/resources/subscription-config';
+import { ScopedRights } from './service-account-rights';
 
 export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
   const [open, setOpen] = useState<string | undefined>();
@@ -43,6 +44,7 @@ export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
           );
         })}
       </ol>
+      {plan.scoped && <ScopedRights scoped={plan.scoped} />}
       {plan.blockers.length > 0 && (
         <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
           <p className="font-semibold">The install cannot go ahead as chosen</p>

@@ -375,11 +375,11 @@ export class CatalogIndex {
   }
 
   /**
-   * The CRDs a bundle ships, from GetBundle's objects (not cached: asked for once per rollback
-   * plan), or why they are not known: a bundle served as an image carries no objects until OLM
-   * unpacks it.
+   * The manifests a bundle ships, from GetBundle's objects (not cached: asked for once per
+   * rollback or scoped-install plan), or why they are not known: a bundle served as an image
+   * carries no objects until OLM unpacks it.
    */
-  async bundleCrds(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
+  async bundleObjects(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
     if (!address) return 'the catalog is not reachable through its registry';
     const client = new RegistryClient(address, 10_000, this.maxMessageBytes);
     try {
@@ -392,12 +392,18 @@ export class CatalogIndex {
         }
       });
       if (!objects.length) return `its bundle is the image ${b.bundlePath || 'of the catalog'}, whose manifests OLM reads only when it installs it`;
-      return objects.filter((o) => o.kind === 'CustomResourceDefinition');
+      return objects;
     } catch (err) {
       return `the catalog's registry did not answer: ${(err as Error).message}`;
     } finally {
       client.close();
     }
+  }
+
+  /** The CRDs a bundle ships, or why they are not known. */
+  async bundleCrds(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
+    const objects = await this.bundleObjects(address, pkg, channel, csvName);
+    return typeof objects === 'string' ? objects : objects.filter((o) => o.kind === 'CustomResourceDefinition');
   }
 
   /** The package icon: the default channel head's CSV icon, from the registry or packageserver. */

@@ -8,7 +8,8 @@ import type { KubeClient } from '../k8s/client';
 import { isKubeError, KubeError } from '../k8s/errors';
 import { type InstallFacts, type InstallPlanResult, type InstallRequest, type PlannedObject, type VersionFacts } from '../olm/install/plan';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
-import { INSTALL_MODE_TYPES } from '../olm/resources/cluster-service-version';
+import { INSTALL_MODE_TYPES, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import type { BundleContent } from '../olm/install/scoped-install';
 import type { ResourceType } from '../olm/resources/common';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
@@ -18,6 +19,8 @@ import { accessReview } from './permissions';
 import { assertValidConfig, SubscriptionConfigSchema } from './subscription-config';
 
 export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
+const SERVICE_ACCOUNT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
+const rbacType = (kind: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: `${kind.toLowerCase()}s`, namespaced, kind });
 
 export const InstallBody = z.strictObject({
   catalog: z.strictObject({ namespace: dnsLabel, name: dnsSubdomain }),
@@ -33,6 +36,8 @@ export const InstallBody = z.strictObject({
   viewerNamespace: dnsLabel.optional(),
   /** The Subscription's `spec.config`: the operator's pod placement and configuration. */
   config: SubscriptionConfigSchema.optional(),
+  /** Install with a service account's rights; `grant` creates the Role and bindings it needs. */
+  serviceAccount: z.strictObject({ name: dnsSubdomain, grant: z.boolean() }).optional(),
 });
 export type InstallBody = z.infer<typeof InstallBody>;
 
@@ -163,8 +168,11 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     targetNamespaces: body.targetNamespaces,
     approval: body.approval,
     ...(body.config && Object.keys(body.config).length ? { config: body.config } : {}),
+    ...(body.serviceAccount ? { serviceAccount: body.serviceAccount } : {}),
   };
   assertValidConfig(request.config);
+  const scoped = body.serviceAccount?.name ?? groups.find((g) => g.spec?.serviceAccountName)?.spec?.serviceAccountName;
+  const account = scoped ? await step(`reading what installing with service account ${scoped} needs`, () => scopedFacts(client, lookup, body, version.csvName)) : ({ denied: {} } as ScopedFacts);
   return {
     request,
     version,
@@ -174,11 +182,53 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     subscriptions: subs,
     elsewhere: allSubs?.filter((s) => s.spec.name === body.package && s.spec.source === body.catalog.name).map((s) => ({ namespace: s.metadata?.namespace ?? '', name: s.metadata?.name ?? '' })),
     clusterGroups,
-    denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub },
+    denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub, ...account.denied },
+    ...(account.serviceAccounts ? { serviceAccounts: account.serviceAccounts } : {}),
+    ...(account.bundle ? { bundle: account.bundle } : {}),
   };
 }
 
-const TYPES: Record<PlannedObject['kind'], ResourceType> = { Namespace: NAMESPACE_TYPE, OperatorGroup: OPERATOR_GROUP_TYPE, Subscription: SUBSCRIPTION_TYPE };
+type ScopedFacts = Pick<InstallFacts, 'serviceAccounts' | 'bundle'> & { denied: InstallFacts['denied'] };
+
+/** What an install with a service account needs to know: the bundle's rules, the accounts, the person's rights. */
+async function scopedFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody, csvName: string): Promise<ScopedFacts> {
+  const ns = body.namespace;
+  const [accounts, bundle, denySa, ...denyRbac] = await Promise.all([
+    listOrEmpty<{ metadata?: { name?: string } }>(client, SERVICE_ACCOUNT_TYPE, ns),
+    bundleContent(lookup, body.channel, csvName),
+    deniedReason(client, 'create', '', 'serviceaccounts', ns),
+    ...(['roles', 'rolebindings'] as const).map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns)),
+    ...(['clusterroles', 'clusterrolebindings'] as const).map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r)),
+  ]);
+  const clusterWide = 'csv' in bundle && (bundle.csv.spec.install?.spec?.clusterPermissions ?? []).length > 0;
+  const grantRbac = denyRbac.slice(0, clusterWide ? 4 : 2).find((d) => d !== undefined);
+  return {
+    serviceAccounts: accounts?.map((a) => a.metadata?.name ?? ''),
+    bundle,
+    denied: { ...(denySa ? { createServiceAccount: denySa } : {}), ...(grantRbac ? { grantRbac } : {}) },
+  };
+}
+
+/** The bundle's CSV and manifests from the catalog's registry, or why they are not known. */
+async function bundleContent(lookup: PackageLookup, channel: string, csvName: string): Promise<BundleContent> {
+  if (lookup.source !== 'registry') return { unknown: 'the catalog is read through packageserver, whose PackageManifests carry no permissions' };
+  const objects = await sharedCatalogIndex().bundleObjects(lookup.address, lookup.pkg.name, channel, csvName);
+  if (typeof objects === 'string') return { unknown: `the bundle of ${csvName} is not readable (${objects})` };
+  const csv = objects.find((o) => o.kind === 'ClusterServiceVersion') as ClusterServiceVersion | undefined;
+  if (!csv) return { unknown: `the bundle of ${csvName} has no ClusterServiceVersion manifest` };
+  return { csv, objects };
+}
+
+const TYPES: Record<PlannedObject['kind'], ResourceType> = {
+  Namespace: NAMESPACE_TYPE,
+  ServiceAccount: SERVICE_ACCOUNT_TYPE,
+  Role: rbacType('Role', true),
+  RoleBinding: rbacType('RoleBinding', true),
+  ClusterRole: rbacType('ClusterRole', false),
+  ClusterRoleBinding: rbacType('ClusterRoleBinding', false),
+  OperatorGroup: OPERATOR_GROUP_TYPE,
+  Subscription: SUBSCRIPTION_TYPE,
+};
 
 export interface ObjectRef {
   kind: PlannedObject['kind'];

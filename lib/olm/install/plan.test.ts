@@ -90,3 +90,42 @@ test('the pod configuration goes into the Subscription; the same install with an
   assert.equal(other.alreadyInstalled, false);
   assert.match(other.blockers[0]!.message, /with another pod configuration/);
 });
+
+const bundleCsv = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'gatewise.v1.0.0' }, spec: { install: { strategy: 'deployment', spec: { permissions: [{ serviceAccountName: 'gw', rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }] } } } } as never;
+
+test('a new group named with a service account: the account before the group, the group names it', () => {
+  const p = planInstall(facts({ serviceAccounts: [], bundle: { csv: bundleCsv, objects: [] } }, { serviceAccount: { name: 'installer', grant: false } }));
+  assert.deepEqual(p.objects.map((o) => `${o.action} ${o.kind} ${o.name}`), ['reuse Namespace gw', 'create ServiceAccount installer', 'create OperatorGroup gw-operators', 'create Subscription gatewise']);
+  assert.equal((p.objects[2]!.object as OperatorGroup).spec?.serviceAccountName, 'installer');
+  assert.deepEqual([p.scoped?.serviceAccount, p.scoped?.groupIsNew, p.scoped?.granted, p.scoped?.accountExists], ['installer', true, false, false]);
+  // Not granted: the Role is there to hand over, and the plan says the InstallPlan will wait.
+  assert.ok(p.scoped?.rbac.objects.some((o) => o.kind === 'Role'));
+  assert.match(p.warnings.find((w) => w.code === 'scopedInstall')?.message ?? '', /installer's rights.*InstallPlan waits/);
+});
+
+test('granting creates the Role and binding before the group; refused without the right to', () => {
+  const p = planInstall(facts({ serviceAccounts: ['installer'], bundle: { csv: bundleCsv, objects: [] } }, { serviceAccount: { name: 'installer', grant: true } }));
+  assert.deepEqual(p.objects.map((o) => `${o.action} ${o.kind}`), ['reuse Namespace', 'reuse ServiceAccount', 'create Role', 'create RoleBinding', 'create OperatorGroup', 'create Subscription']);
+  const denied = planInstall(facts({ serviceAccounts: ['installer'], bundle: { csv: bundleCsv, objects: [] }, denied: { grantRbac: 'RBAC: no create on roles' } }, { serviceAccount: { name: 'installer', grant: true } }));
+  assert.match(denied.blockers.map((b) => b.message).join(), /may not grant service account installer its rights: RBAC: no create on roles/);
+});
+
+test("an existing group's account is used, and another one cannot be asked for", () => {
+  const group: OperatorGroup = { metadata: { name: 'scoped', namespace: 'gw' }, spec: { targetNamespaces: ['gw'], serviceAccountName: 'deployer' } };
+  const p = planInstall(facts({ operatorGroups: [group], serviceAccounts: ['deployer'] }));
+  assert.deepEqual([p.scoped?.serviceAccount, p.scoped?.groupIsNew, p.scoped?.accountExists], ['deployer', false, true]);
+  assert.match(p.scoped?.rbac.unknownRules ?? '', /not read/);
+  const other = planInstall(facts({ operatorGroups: [group], serviceAccounts: ['deployer'] }, { serviceAccount: { name: 'installer', grant: false } }));
+  assert.deepEqual(other.blockers.map((b) => b.code), ['serviceAccountMismatch']);
+  const plain = planInstall(facts({ operatorGroups: [{ metadata: { name: 'g', namespace: 'gw' }, spec: { targetNamespaces: ['gw'] } }] }, { serviceAccount: { name: 'installer', grant: false } }));
+  assert.match(plain.blockers[0]?.message ?? '', /names no service account/);
+});
+
+test('a missing account the person may not create: a blocker for a new group, a warning for an existing one', () => {
+  const denied = { createServiceAccount: 'no create on serviceaccounts' };
+  const mine = planInstall(facts({ serviceAccounts: [], denied }, { serviceAccount: { name: 'installer', grant: false } }));
+  assert.match(mine.blockers.map((b) => b.message).join(), /installer does not exist .* may not create it/);
+  const theirs = planInstall(facts({ operatorGroups: [{ metadata: { name: 's', namespace: 'gw' }, spec: { targetNamespaces: ['gw'], serviceAccountName: 'installer' } }], serviceAccounts: [], denied }));
+  assert.deepEqual(theirs.blockers, []);
+  assert.ok(theirs.warnings.some((w) => /installs nothing here until it exists/.test(w.message)));
+});

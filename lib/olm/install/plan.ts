@@ -14,6 +14,7 @@ import { SUBSCRIPTION_TYPE, type Approval, type Subscription } from '../resource
 import { sameConfig, type SubscriptionConfig } from '../resources/subscription-config';
 import { groupSurface, operatorGroupsIntersect, parseProvidedAPIs } from '../install-modes/provided-apis';
 import { planOperatorGroup, targetsFor } from '../install-modes/wizard';
+import { scopedInstallRbac, type BundleContent, type ScopedRbac } from './scoped-install';
 
 export interface InstallRequest {
   catalog: { namespace: string; name: string };
@@ -28,6 +29,11 @@ export interface InstallRequest {
   approval: Approval;
   /** The Subscription's `spec.config` (pod placement, resources, environment…), if any. */
   config?: SubscriptionConfig;
+  /**
+   * Install with a service account's rights (the OperatorGroup's `serviceAccountName`): named
+   * for a group the install creates; `grant` also creates the Role and bindings the bundle needs.
+   */
+  serviceAccount?: { name: string; grant: boolean };
 }
 
 export interface VersionFacts {
@@ -59,10 +65,14 @@ export interface InstallFacts {
   /** Every OperatorGroup of the cluster, when the person may list them (provided-API conflicts). */
   clusterGroups?: OperatorGroup[];
   /** What the person may not do, with the cluster's reason (from SelfSubjectAccessReview). */
-  denied: { createNamespace?: string; createOperatorGroup?: string; createSubscription?: string };
+  denied: { createNamespace?: string; createOperatorGroup?: string; createSubscription?: string; createServiceAccount?: string; grantRbac?: string };
+  /** The service accounts of the namespace, when an install with one is planned and they are readable. */
+  serviceAccounts?: string[];
+  /** The bundle's CSV and manifests, read when an install with a service account is planned. */
+  bundle?: BundleContent;
 }
 
-export type PlannedKind = 'Namespace' | 'OperatorGroup' | 'Subscription';
+export type PlannedKind = 'Namespace' | 'ServiceAccount' | 'Role' | 'RoleBinding' | 'ClusterRole' | 'ClusterRoleBinding' | 'OperatorGroup' | 'Subscription';
 
 export interface PlannedObject {
   action: 'create' | 'reuse';
@@ -88,7 +98,9 @@ export type NoticeCode =
   | 'nonStandalone'
   | 'namespaceUnknown'
   | 'namespaceNotSuggested'
-  | 'dependencies';
+  | 'dependencies'
+  | 'scopedInstall'
+  | 'serviceAccountMismatch';
 
 export interface Notice {
   code: NoticeCode;
@@ -106,6 +118,21 @@ export interface InstallPlanResult {
   blockers: Notice[];
   /** The same Subscription already exists: applying again changes nothing. */
   alreadyInstalled: boolean;
+  /** OLM installs with the OperatorGroup's service account: which, and the rights it needs. */
+  scoped?: ScopedInstall;
+}
+
+export interface ScopedInstall {
+  serviceAccount: string;
+  operatorGroup: string;
+  /** The install creates the OperatorGroup (and so chose the account). */
+  groupIsNew: boolean;
+  accountExists: boolean | 'unknown';
+  rbac: ScopedRbac;
+  /** The plan creates the rbac objects. */
+  granted: boolean;
+  /** OLM installs the version's dependencies in the same plan, as the same account. */
+  dependencies?: string;
 }
 
 /** Marks what the console made, so uninstall can offer to remove a group it created. */
@@ -152,13 +179,18 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
     warnings.push({ code: 'namespaceNotSuggested', message: `the operator suggests namespace ${template.name}${Object.keys(template.labels).length ? ', created with its labels' : ''}; installing into ${r.namespace} does not apply the template's labels and annotations` });
   }
 
-  // OperatorGroup.
+  // OperatorGroup, and the service account it may name.
+  let scoped: ScopedInstall | undefined;
   if (targets.length > 0) {
     const og = planOperatorGroup(f.operatorGroups, r.namespace, targets, f.version.installModes, operatorGroupName(r.namespace));
     if (og.action === 'conflict') {
       if (!blockers.some((b) => b.code === 'unsupportedInstallMode')) blockers.push({ code: 'operatorGroupConflict', message: og.message });
     } else {
-      const group = og.action === 'create' ? { ...og.operatorGroup, metadata: { ...og.operatorGroup.metadata, labels: { [CREATED_BY_LABEL]: 'olm-console' } } } : og.operatorGroup;
+      const named = og.action === 'create' && r.serviceAccount ? { ...og.operatorGroup.spec, serviceAccountName: r.serviceAccount.name } : og.operatorGroup.spec;
+      const group: OperatorGroup = og.action === 'create' ? { ...og.operatorGroup, metadata: { ...og.operatorGroup.metadata, labels: { [CREATED_BY_LABEL]: 'olm-console' } }, spec: named } : og.operatorGroup;
+      const account = planServiceAccount(f, group, og.action === 'create', warnings, blockers);
+      scoped = account?.scoped;
+      objects.push(...(account?.objects ?? []));
       objects.push({ action: og.action, kind: 'OperatorGroup', name: group.metadata?.name ?? '', namespace: r.namespace, object: group as Record<string, unknown> });
       if (og.action === 'create' && f.denied.createOperatorGroup) blockers.push({ code: 'forbidden', message: `namespace ${r.namespace} has no OperatorGroup and you may not create one: ${f.denied.createOperatorGroup}` });
     }
@@ -238,5 +270,48 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
   for (const d of f.version.deprecations) warnings.push({ code: 'deprecated', message: d });
   if (f.version.nonStandalone) warnings.push({ code: 'nonStandalone', message: `${r.package} is marked non-standalone: it is meant to be installed as a dependency of another operator` });
 
-  return { objects, approval, startingCSV: subscription.spec.startingCSV, targets, warnings, blockers, alreadyInstalled };
+  return { objects, approval, startingCSV: subscription.spec.startingCSV, targets, warnings, blockers, alreadyInstalled, ...(scoped ? { scoped } : {}) };
+}
+
+/**
+ * With a group that names a service account, OLM installs with that account's rights
+ * (doc/design/scoped-operator-install.md): the account, and the Role and bindings this bundle
+ * needs, are planned before the group, as OLM's docs order them.
+ */
+function planServiceAccount(f: InstallFacts, group: OperatorGroup, groupIsNew: boolean, warnings: Notice[], blockers: Notice[]): { objects: PlannedObject[]; scoped: ScopedInstall } | undefined {
+  const r = f.request;
+  const groupName = group.metadata?.name ?? '';
+  const name = group.spec?.serviceAccountName;
+  if (!groupIsNew && r.serviceAccount && r.serviceAccount.name !== name) {
+    blockers.push({ code: 'serviceAccountMismatch', message: `OperatorGroup ${groupName} of namespace ${r.namespace} ${name ? `names service account ${name}` : 'names no service account'}, and OLM installs every operator there with ${name ? 'that account' : 'its own rights'}: change the group, or install without choosing an account` });
+    return undefined;
+  }
+  if (!name) return undefined;
+  const accountExists = f.serviceAccounts ? f.serviceAccounts.includes(name) : 'unknown';
+  const rbac = scopedInstallRbac(r.namespace, name, r.package, f.bundle ?? { unknown: 'the bundle was not read' });
+  const granted = !!r.serviceAccount?.grant;
+  const objects: PlannedObject[] = [];
+  warnings.push({ code: 'scopedInstall', message: `OperatorGroup ${groupName} names service account ${name}: OLM creates this operator's objects and Deployments with ${name}'s rights, not its own${granted ? '' : '; until the account holds the rights listed under "Service account rights", the InstallPlan waits and says which one it lacks'}` });
+  if (accountExists === false) {
+    objects.push({ action: 'create', kind: 'ServiceAccount', name, namespace: r.namespace, object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: r.namespace } } });
+    if (f.denied.createServiceAccount) {
+      const message = `service account ${name} does not exist in ${r.namespace} and you may not create it: ${f.denied.createServiceAccount}`;
+      if (groupIsNew) blockers.push({ code: 'forbidden', message: `${message}; ask an administrator to create it, or install without a service account` });
+      else warnings.push({ code: 'forbidden', message: `${message}; OLM installs nothing here until it exists` });
+    }
+  } else if (accountExists === 'unknown') {
+    warnings.push({ code: 'namespaceUnknown', message: `you may not list the service accounts of ${r.namespace}: the plan assumes ${name} exists (OLM waits until it does)` });
+  } else {
+    objects.push({ action: 'reuse', kind: 'ServiceAccount', name, namespace: r.namespace, object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: r.namespace } } });
+  }
+  if (granted) {
+    for (const o of rbac.objects) {
+      const meta = o.metadata as { name: string; namespace?: string };
+      objects.push({ action: 'create', kind: o.kind as PlannedKind, name: meta.name, ...(meta.namespace ? { namespace: meta.namespace } : {}), object: o });
+    }
+    if (f.denied.grantRbac) blockers.push({ code: 'forbidden', message: `you may not grant service account ${name} its rights: ${f.denied.grantRbac}; install without granting them and hand the Role below to an administrator` });
+  }
+  const deps = [...(f.version.requiredPackages ?? []).map((p) => p.packageName), ...(f.version.requiredApis ?? [])];
+  const dependencies = deps.length ? `${f.version.csvName} depends on ${deps.join(', ')}: what OLM installs for them goes into the same InstallPlan and is written as ${name} too, with its own rules, which are not in this Role` : undefined;
+  return { objects, scoped: { serviceAccount: name, operatorGroup: groupName, groupIsNew, accountExists, rbac, granted, ...(dependencies ? { dependencies } : {}) } };
 }
