@@ -89,6 +89,8 @@ describe('/api/operatorhub on OpenShift', () => {
       assert.equal(status, 200);
       assert.equal(body.canChange.allowed, false);
       assert.match(body.canChange.reason ?? '', new RegExp(`${user}.*operatorhubs`));
+      assert.equal(body.state, 'forbidden', JSON.stringify(body));
+      assert.match(body.message ?? '', new RegExp(`User "${user}" cannot get resource "operatorhubs"`));
     }
     const rv = (await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).metadata?.resourceVersion;
     const denied = await send(PATCH, { change: { kind: 'all', disabled: true }, seen: rv }, 'bob');
