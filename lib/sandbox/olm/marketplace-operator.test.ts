@@ -16,6 +16,7 @@ import { OPERATOR_HUB_TYPE, type OperatorHub } from '../../olm/catalog/operator-
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../../olm/resources/catalog-source';
 import { clientAs, waitFor } from '../../server/testing/cluster';
 import { writeFixtureCatalog } from '../testing/fbc-fixture';
+import { startSandbox } from '../server/sandbox';
 import { withSandbox } from '../testing/sandbox-fixture';
 
 const NS = 'openshift-marketplace';
@@ -127,5 +128,28 @@ test('upstream has no OperatorHub: the API is not served and the object is a 404
     await assert.rejects(kube.get(OPERATOR_HUB_TYPE, 'cluster'), (err) => isKubeError(err, 404));
   } finally {
     await sb.close();
+  }
+});
+
+test('a disabled default stays gone when the sandbox starts again on its data file', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'olm-marketplace-restart-'));
+  writeFixtureCatalog(join(root, 'redhat-operators'), [{ name: 'red', bundles: [{ version: '1.0.0' }] }]);
+  const opts = { port: 0, flavor: 'openshift' as const, dataFile: join(root, 'data.jsonl'), kubeconfigPath: join(root, 'kubeconfig'), catalogs: [join(root, 'redhat-operators')] };
+  try {
+    const first = await startSandbox(opts);
+    const kube = clientAs(first, 'admin');
+    const hub = await kube.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster');
+    await kube.replace(OPERATOR_HUB_TYPE, { ...hub, spec: { disableAllDefaultSources: true } });
+    await waitFor('deleted', async () => (await kube.listAll(CATALOG_SOURCE_TYPE, { namespace: NS })).items.length === 0 ? true : undefined);
+    await first.stop();
+    const second = await startSandbox(opts);
+    try {
+      await second.olm.settled();
+      assert.deepEqual((await clientAs(second, 'admin').listAll(CATALOG_SOURCE_TYPE, { namespace: NS })).items, []);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
