@@ -93,6 +93,9 @@ describe('Catalog sources: add by image, edit, delete', () => {
     const row = page.getByRole('listitem', { name: 'Catalog source olm/acme' });
     assert.equal(await row.getByRole('button', { name: 'Delete' }).isDisabled(), true);
     await row.getByText(/Delete is not offered: .*cannot delete resource "catalogsources"/).waitFor();
+    // Upstream has no OperatorHub config: the page says so rather than offering a switch.
+    await page.getByRole('region', { name: 'Default sources' }).getByText(/upstream OLM, which has no switch to disable a catalog/).waitFor();
+    assert.equal(await page.getByRole('switch').count(), 0);
     await h.shot(page, 'viewer');
     await page.close();
   });

@@ -3,7 +3,8 @@
 // priority, its health in words (what TRANSIENT_FAILURE means, and which Subscriptions it holds
 // back), and its packages; live. Adding a catalog by image, editing an image-backed one and
 // deleting one go through the server's plan first, as the person, each control disabled with the
-// cluster's reason when the person may not.
+// cluster's reason when the person may not. Above them, the default sources' switches (OpenShift's
+// OperatorHub config), or what upstream OLM offers instead.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -14,6 +15,7 @@ import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
 import { DeleteCatalogSource } from './catalog-source-delete';
 import { CatalogSourceEditor } from './catalog-source-editor';
+import { DefaultSources } from './default-sources';
 
 export function CatalogSourcesView() {
   const key = ['catalogsources'];
@@ -44,6 +46,7 @@ export function CatalogSourcesView() {
       </div>
       <p className="text-sm text-slate-600">When two catalogs offer the same package, OLM prefers the one with the higher priority. {rows.length} catalog{rows.length === 1 ? '' : 's'}.</p>
       {done && <p role="status" className="rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">{done}</p>}
+      <DefaultSources globalNamespaces={globalNamespaces} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />
       {open?.kind === 'add' && <CatalogSourceEditor globalNamespaces={globalNamespaces} onDone={finish} onCancel={() => setOpen(null)} />}
       <ul aria-label="Catalog sources" className="space-y-4">
         {rows.map((c) => {

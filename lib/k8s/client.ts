@@ -143,6 +143,21 @@ export class KubeClient {
     }
   }
 
+  /**
+   * Whether the cluster serves a resource, by its group-version's discovery document: how an
+   * optional API (OpenShift's, say) is told apart from an object that does not exist, both 404s.
+   */
+  async serves(t: ResourceType): Promise<boolean> {
+    const path = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;
+    try {
+      const list = await kubeRequest<{ resources?: { name?: string }[] }>(this.kubeConfig, { method: 'GET', path, what: `discover ${t.group || 'core'}/${t.version}` });
+      return (list.resources ?? []).some((r) => r.name === t.plural);
+    } catch (err) {
+      if (isKubeError(err, 404)) return false;
+      throw err;
+    }
+  }
+
   patch<T extends object>(t: ResourceType, name: string, patch: unknown, opts: { namespace?: string; type?: PatchType; subresource?: string } = {}): Promise<T> {
     const type = opts.type ?? 'merge';
     return kubeRequest<T>(this.kubeConfig, {

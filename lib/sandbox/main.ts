@@ -11,7 +11,9 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
   --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
   --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
   --flavor F        upstream (namespaces olm, operators) or openshift (openshift-marketplace,
-                    openshift-operators); default upstream
+                    openshift-operators, ClusterVersion, Proxy, and OperatorHub cluster whose
+                    switches turn the --catalog catalogs, its default sources, off and on);
+                    default upstream
   --kubeconfig PATH where to write the admin kubeconfig (default .sandbox/kubeconfig); the seed
                     users' kubeconfigs and tokens.json are written beside it
   --deployment-delay MS

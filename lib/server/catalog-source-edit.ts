@@ -9,6 +9,7 @@ import { GLOBAL_CATALOG_NAMESPACES } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { catalogSourceFromForm, editedSpec, formProblems, specChanges, type CatalogSourceForm } from '../olm/catalog/catalog-source-form';
+import { marketplaceManagedNote } from '../olm/catalog/operator-hub-config';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { ApiError, dnsLabel } from './api-error';
@@ -98,14 +99,17 @@ export async function planCatalogSourceChange(client: KubeClient, change: Catalo
     checkForm(change.source);
     const object: CatalogSource = { ...cs, spec: editedSpec(cs, change.source) };
     const changes = specChanges(cs.spec, object.spec);
-    const warnings = changes.length === 0 ? ['Nothing changes.'] : [];
+    const managed = marketplaceManagedNote(cs, 'update');
+    const warnings = [...(managed ? [managed] : []), ...(changes.length === 0 ? ['Nothing changes.'] : [])];
     if (changes.some((c) => c.field === 'spec.image')) warnings.push(`OLM replaces the catalog pod to serve the new image${automatic ? `: ${automatic} Subscription(s) with Automatic approval upgrade at once if it has newer versions on their channels` : ''}.`);
     if (changes.some((c) => c.field === 'spec.priority')) warnings.push('Priority decides which catalog OLM installs from when two offer the same package; Subscriptions name their catalog, so installed operators are not moved.');
     return { ...base, object, changes, warnings };
   }
   const n = base.subscriptions.length;
   const readAt = cs.metadata?.resourceVersion;
+  const managed = marketplaceManagedNote(cs, 'delete');
   const warnings = [
+    ...(managed ? [managed] : []),
     `OLM deletes the catalog pod and Service; its packages leave OperatorHub.`,
     n ? `${n} Subscription(s) install from it: their operators keep running, but OLM can no longer upgrade them, and their CatalogSourcesUnhealthy condition turns True ("targeted catalogsource ${namespace}/${name} missing") until a catalog of that name is back.` : 'No Subscription you can see installs from it.',
   ];

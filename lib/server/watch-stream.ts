@@ -14,6 +14,7 @@ import { CSV_TYPE } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { INSTALL_PLAN_TYPE } from '../olm/resources/install-plan';
 import { OLM_CONFIG_TYPE } from '../olm/resources/olm-config';
+import { OPERATOR_HUB_TYPE } from '../olm/catalog/operator-hub-config';
 import { OPERATOR_CONDITION_TYPE } from '../olm/resources/operator-condition';
 import { OPERATOR_GROUP_TYPE } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '../olm/resources/subscription';
@@ -30,6 +31,8 @@ export const WATCHABLE: Record<string, ResourceType> = {
   catalogsources: CATALOG_SOURCE_TYPE,
   operatorconditions: OPERATOR_CONDITION_TYPE,
   olmconfigs: OLM_CONFIG_TYPE,
+  // OpenShift's OperatorHub `cluster` (watched only where the API is served).
+  operatorhubs: OPERATOR_HUB_TYPE,
   namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
 };

@@ -78,6 +78,22 @@ export function catalogSourceName(dir: string): string {
   return n || 'catalog';
 }
 
+export interface SeedAs {
+  name?: string;
+  displayName?: string;
+  publisher?: string;
+}
+
+/** The CatalogSource the sandbox makes for a catalog folder (--catalog, the demo). */
+export function catalogSourceDefinition(dir: string, as: SeedAs, namespace: string): KObject {
+  return {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'CatalogSource',
+    metadata: { name: as.name ?? catalogSourceName(dir), namespace, annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) } },
+    spec: { sourceType: 'grpc', displayName: as.displayName ?? basename(resolve(dir)), publisher: as.publisher ?? 'olm-console', updateStrategy: { registryPoll: { interval: '10m' } } },
+  };
+}
+
 export class CatalogSources {
   readonly entries = new Map<string, CatalogEntry>();
   private readonly healthTimer: NodeJS.Timeout;
@@ -129,15 +145,10 @@ export class CatalogSources {
   }
 
   /** Creates the CatalogSource for a folder given with --catalog, unless it exists. */
-  seed(dir: string, as: { name?: string; displayName?: string; publisher?: string } = {}, namespace = this.globalNamespace): void {
-    const name = as.name ?? catalogSourceName(dir);
-    if (this.api.storeGet(this.resource, namespace, name)) return;
-    this.api.createObject(this.resource, {
-      apiVersion: 'operators.coreos.com/v1alpha1',
-      kind: 'CatalogSource',
-      metadata: { name, namespace, annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) } },
-      spec: { sourceType: 'grpc', displayName: as.displayName ?? basename(resolve(dir)), publisher: as.publisher ?? 'olm-console', updateStrategy: { registryPoll: { interval: '10m' } } },
-    });
+  seed(dir: string, as: SeedAs = {}, namespace = this.globalNamespace): void {
+    const cs = catalogSourceDefinition(dir, as, namespace);
+    if (this.api.storeGet(this.resource, namespace, cs.metadata.name ?? '')) return;
+    this.api.createObject(this.resource, cs);
   }
 
   /** Brings the registry and status of one CatalogSource in line with its spec. */

@@ -4,13 +4,16 @@
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import { DEMO_CATALOG_DIR, DEMO_CATALOG_SOURCE } from '../demo-catalog/location';
-import { admitCatalogDir, CatalogSources } from './catalog-sources';
+import { admitCatalogDir, catalogSourceDefinition, CatalogSources } from './catalog-sources';
+import { MarketplaceOperator } from './marketplace-operator';
 import { Operators } from './operators';
 import { packageManifestResource } from './packageserver';
 
 export interface Olm {
   catalogs: CatalogSources;
   operators: Operators;
+  /** OpenShift's marketplace operator (the OpenShift flavour): the default sources and OperatorHub `cluster`. */
+  marketplace?: MarketplaceOperator;
   /** Resolves once every queued controller pass has run (tests wait on it). */
   settled(): Promise<void>;
   stop(): Promise<void>;
@@ -27,6 +30,11 @@ export interface OlmOptions {
   catalogAddress?: 'loopback' | 'service';
   /** Catalog image → FBC folder: image-backed CatalogSources the sandbox can serve (--catalog-image). */
   catalogImages?: Record<string, string>;
+  /**
+   * OpenShift: the seeded catalogs are the marketplace operator's default sources, created,
+   * deleted and put back as OperatorHub `cluster` says, instead of created once.
+   */
+  marketplace?: boolean;
 }
 
 // Roles, bindings and service accounts too: a scoped plan retries, and a CSV's requirements are
@@ -37,6 +45,8 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress, new Map(Object.entries(opts.catalogImages ?? {})));
   api.hooks.portForward = (ns, pod, port) => catalogs.forwardTarget(ns, pod, port);
   api.hooks.admit = admitCatalogDir;
+  const seeds = [...opts.catalogDirs.map((dir) => ({ dir, as: {} })), ...(opts.demo ? [{ dir: DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : [])];
+  const marketplace = opts.marketplace ? new MarketplaceOperator(api, opts.catalogNamespace, seeds.map((s) => catalogSourceDefinition(s.dir, s.as, opts.catalogNamespace))) : undefined;
   const operators = new Operators(api, catalogs, { deploymentDelayMs: opts.deploymentDelayMs ?? 1500 });
   api.resources.addProvided(packageManifestResource(catalogs));
   const queue: (() => Promise<void>)[] = [];
@@ -100,6 +110,12 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
     if (r.group === 'operators.coreos.com' && r.resource === 'catalogsources') {
       if (e.type === 'DELETED') catalogs.forget(o.metadata.namespace ?? '', o.metadata.name ?? '');
       else enqueue(() => catalogs.reconcile(api.storeGet(r, o.metadata.namespace, o.metadata.name ?? '') ?? o));
+      // The marketplace operator's CatalogSource controller sees updates and deletions of its defaults.
+      if (marketplace?.watches(o.metadata.namespace, o.metadata.name) && e.type !== 'ADDED') enqueue(async () => marketplace.reconcileSource(o.metadata.name ?? ''));
+      return;
+    }
+    if (marketplace && r.group === 'config.openshift.io' && r.resource === 'operatorhubs' && o.metadata.name === 'cluster') {
+      enqueue(async () => marketplace.reconcileHub());
       return;
     }
     if (r.resource === 'namespaces' && r.group === '') {
@@ -120,8 +136,8 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       if (r.resource === 'operatorgroups' && e.type === 'DELETED') enqueue(async () => operators.sweepOperatorGroupRoles());
     }
   };
-  for (const dir of opts.catalogDirs) catalogs.seed(dir);
-  if (opts.demo) catalogs.seed(DEMO_CATALOG_DIR, DEMO_CATALOG_SOURCE);
+  if (marketplace) marketplace.reconcileHub();
+  else for (const s of seeds) catalogs.seed(s.dir, s.as);
   const csRes = api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
   // Catalogs kept in a data file come back too; every reconcile goes through the one queue, so
   // a CatalogSource is never reconciled twice at once.
@@ -132,6 +148,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   return {
     catalogs,
     operators,
+    ...(marketplace ? { marketplace } : {}),
     settled: async () => {
       // Let timers that report Deployments available fire, then drain.
       for (let i = 0; i < 3; i++) {

@@ -2,7 +2,8 @@
 // `version` (config.openshift.io/v1, as openshift/api types it) saying which release the cluster
 // runs and which updates its channel offers, so consoles can ask what OpenShift would say; and the
 // Proxy `cluster`, whose status OLM passes to every operator as HTTP(S)_PROXY / NO_PROXY (empty
-// here, as on a cluster without a proxy: set its status to see OLM inject it).
+// here, as on a cluster without a proxy: set its status to see OLM inject it); and the OperatorHub
+// `cluster`, whose switches the marketplace operator (../olm/marketplace-operator.ts) acts on.
 import { ApiStatusError } from './http-util';
 import type { ApiServer } from './api-server';
 import type { KObject } from '../store/types';
@@ -83,6 +84,29 @@ export function ensureClusterProxy(api: ApiServer): void {
   if (!r || api.storeGet(r, undefined, 'cluster')) return;
   try {
     api.createObject(r, { apiVersion: 'config.openshift.io/v1', kind: 'Proxy', metadata: { name: 'cluster' }, spec: { trustedCA: { name: '' } } });
+  } catch (err) {
+    if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
+  }
+}
+
+export const OPERATOR_HUB_CRD: KObject = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'operatorhubs.config.openshift.io' },
+  spec: {
+    group: 'config.openshift.io',
+    scope: 'Cluster',
+    names: { plural: 'operatorhubs', singular: 'operatorhub', kind: 'OperatorHub', listKind: 'OperatorHubList' },
+    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+/** Creates OperatorHub `cluster` with an empty spec (every default source enabled), unless it exists, as OpenShift's release payload does. */
+export function ensureOperatorHub(api: ApiServer): void {
+  const r = api.resources.find('config.openshift.io', 'v1', 'operatorhubs');
+  if (!r || api.storeGet(r, undefined, 'cluster')) return;
+  try {
+    api.createObject(r, { apiVersion: 'config.openshift.io/v1', kind: 'OperatorHub', metadata: { name: 'cluster' }, spec: {} });
   } catch (err) {
     if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
   }

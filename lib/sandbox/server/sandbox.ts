@@ -15,7 +15,7 @@ import { ApiServer } from './api-server';
 import { ApiStatusError } from './http-util';
 import { ensureServingCert } from './tls';
 import { Faults } from './faults';
-import { CLUSTER_VERSION_CRD, ensureClusterProxy, ensureClusterVersion, PROXY_CRD } from './openshift-cluster';
+import { CLUSTER_VERSION_CRD, ensureClusterProxy, ensureClusterVersion, ensureOperatorHub, OPERATOR_HUB_CRD, PROXY_CRD } from './openshift-cluster';
 
 export type Flavor = 'upstream' | 'openshift';
 
@@ -127,11 +127,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = await Store.open({ dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined, historyLimit: opts.historyLimit });
   const api = new ApiServer({ store, tokens: users });
   const ns = flavorNamespaces(flavor);
-  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD] : [])]);
+  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD] : [])]);
   api.syncCrds();
   if (flavor === 'openshift') {
     ensureClusterVersion(api);
     ensureClusterProxy(api);
+    ensureOperatorHub(api);
   }
   ensure(api, ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
   ensure(api, bootstrapClusterRoles());
@@ -151,7 +152,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
   ]);
   api.start();
-  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs, catalogAddress: opts.catalogAddress, catalogImages: opts.catalogImages });
+  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs, catalogAddress: opts.catalogAddress, catalogImages: opts.catalogImages, marketplace: flavor === 'openshift' });
   const faults = new Faults(api, olm);
   api.hooks.sandboxPath = async (req, res, path) => {
     if (path === '/sandbox/faults') return faults.handle(req, res);

@@ -1,0 +1,30 @@
+// GET /api/operatorhub: the Catalogs page's "Default sources": whether the cluster serves
+// OpenShift's OperatorHub API, OperatorHub `cluster` with each default source's switch, what the
+// marketplace operator reported, the Subscriptions that install from each source, and whether the
+// person may change it (SelfSubjectAccessReview `update operatorhubs`).
+// PATCH /api/operatorhub { change, seen }: one switch as the person, at the resourceVersion they
+// loaded (`seen`); any change since is a 409.
+import { errorResponse, readJson } from '@/lib/server/api-error';
+import { requestClient, writeClient } from '@/lib/server/context';
+import { applyOperatorHubSwitch, OperatorHubApplyBody, operatorHubView } from '@/lib/server/operator-hub';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const { client } = requestClient(req);
+    return Response.json(await operatorHubView(client), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+export async function PATCH(req: Request): Promise<Response> {
+  try {
+    const { client } = writeClient(req);
+    const body = await readJson(req, OperatorHubApplyBody);
+    return Response.json(await applyOperatorHubSwitch(client, body));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
