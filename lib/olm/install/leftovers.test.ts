@@ -56,7 +56,7 @@ describe('whatIsLeft', () => {
     }));
     assert.deepEqual(l.parts.map((p) => p.id), ['ClusterServiceVersion:flagpole.v1.2.0', 'InstallPlan:install-abc', 'OperatorGroup:flags-og', `CustomResourceDefinition:${CRD}`, `Instances:${CRD}`]);
     assert.match(part(l, 'ClusterServiceVersion:flagpole.v1.2.0')!.why[0]!, /No Subscription names it any more: OLM keeps the operator running \(Succeeded\) but never upgrades it/);
-    assert.equal(part(l, `Instances:${CRD}`)!.state, '2 instances: 1 in flags, 1 in elsewhere');
+    assert.equal(part(l, `Instances:${CRD}`)!.state, '2 instances: 1 in elsewhere, 1 in flags');
     assert.deepEqual(part(l, `CustomResourceDefinition:${CRD}`)!.requires, [`Instances:${CRD}`]);
     assert.equal(l.displayName, 'Flagpole');
     assert.equal(l.empty, false);
@@ -146,8 +146,8 @@ describe('planCleanup', () => {
     const p = planCleanup(full(), ['OperatorGroup:flags-og', `CustomResourceDefinition:${CRD}`, 'InstallPlan:install-abc', 'Subscription:flagpole', `Finalizers:${CRD}`]);
     assert.deepEqual(p.blockers, []);
     assert.deepEqual(p.steps.map((s) => `${s.action} ${s.kind} ${s.name}`), [
-      'delete Flag dark-mode',
       'delete Flag stray',
+      'delete Flag dark-mode',
       'delete Subscription flagpole',
       'delete ClusterServiceVersion flagpole.v1.2.0',
       'delete InstallPlan install-abc',

@@ -246,7 +246,7 @@ function crdParts(c: CrdFacts, f: LeftoverFacts, ours: { namespace: string; name
   const users = otherUsers(c.name, f, ours);
   const inUse = typeof users === 'string' ? `it cannot be checked that no other operator uses it: ${users}` : users.length ? `another operator uses it: ${users.join('; ')}` : undefined;
   const listed = typeof c.instances === 'string' ? undefined : c.instances;
-  const items: InstanceRef[] = (listed ?? []).map((o) => ({ ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata?.name ?? '', ...(o.metadata?.deletionTimestamp ? { deletionTimestamp: o.metadata.deletionTimestamp } : {}), finalizers: o.metadata?.finalizers ?? [] }));
+  const items: InstanceRef[] = [...(listed ?? [])].sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '')).map((o) => ({ ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata?.name ?? '', ...(o.metadata?.deletionTimestamp ? { deletionTimestamp: o.metadata.deletionTimestamp } : {}), finalizers: o.metadata?.finalizers ?? [] }));
   const byNamespace: Record<string, number> = {};
   for (const i of items) byNamespace[i.namespace ?? ''] = (byNamespace[i.namespace ?? ''] ?? 0) + 1;
   const counts = Object.entries(byNamespace).map(([n, k]) => `${k} in ${n || 'the cluster scope'}`).join(', ');
