@@ -172,3 +172,15 @@ describe('planCleanup', () => {
     assert.match(planCleanup(l, [`Instances:${CRD}`]).notes.join(' '), /stay until whoever owns it removes it: flags\/dark-mode/);
   });
 });
+
+describe('halfGone', () => {
+  test('a CSV being deleted, a CSV no Subscription names, a Subscription whose installed CSV is gone; not a copy, not an install under way', async () => {
+    const { halfGone } = await import('./leftovers');
+    assert.equal(halfGone(csv('a', { deleting: true, finalizers: ['operators.coreos.com/csv-cleanup'] }), sub('a', 'a')), 'its CSV is being deleted, held by operators.coreos.com/csv-cleanup');
+    assert.equal(halfGone(csv('a'), undefined), 'no Subscription names its CSV');
+    assert.equal(halfGone(undefined, sub('a', 'a.v1')), 'its installed CSV a.v1 is gone');
+    assert.equal(halfGone(csv('a', { copiedFrom: 'x' }), undefined), undefined);
+    assert.equal(halfGone(undefined, sub('a')), undefined);
+    assert.equal(halfGone(csv('a'), sub('a', 'a')), undefined);
+  });
+});

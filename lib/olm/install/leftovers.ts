@@ -94,6 +94,19 @@ export interface Leftovers {
   notes: string[];
 }
 
+/**
+ * Whether an Installed Operators row is an operator half gone, in words: a CSV being deleted, a CSV
+ * no Subscription names, or a Subscription whose installed CSV is gone. Undefined for a whole one
+ * (and for a Subscription still installing, which has no installed CSV yet).
+ */
+export function halfGone(csv: ClusterServiceVersion | undefined, sub: Subscription | undefined): string | undefined {
+  if (csv && isCopiedCsv(csv)) return undefined;
+  if (csv?.metadata?.deletionTimestamp) return `its CSV is being deleted${csv.metadata.finalizers?.length ? `, held by ${csv.metadata.finalizers.join(', ')}` : ''}`;
+  if (csv && !sub) return 'no Subscription names its CSV';
+  if (!csv && sub?.status?.installedCSV) return `its installed CSV ${sub.status.installedCSV} is gone`;
+  return undefined;
+}
+
 export const partId = (kind: PartKind, name: string): string => `${kind}:${name}`;
 
 const nameOf = (o: { metadata?: { name?: string } }): string => o.metadata?.name ?? '';
