@@ -15,9 +15,11 @@ import { ConditionsTable } from '../common/conditions-table';
 import { Markdown } from '../common/markdown';
 import { ErrorNotice, Warning } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
+import { halfGone } from '@/lib/olm/install/leftovers';
 import { CreateInstance } from './create-instance';
 import { GitopsExport } from './gitops-export';
 import { InstancesTab } from './instances-tab';
+import { leftoversHref } from './leftovers-href';
 import { OperatorConditionsTab } from './operator-conditions-tab';
 import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
@@ -73,6 +75,8 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
   // Said only when this CSV really replaced it, whatever the URL claims.
   const replaced = params.get('replaced');
   const upgradedFrom = replaced && d.csv.spec.replaces === replaced ? replaced : undefined;
+  // A CSV deleted by hand, or left by an uninstall that stopped: where to see and clean up the rest.
+  const half = d.copiedFrom || d.replacedBy ? undefined : halfGone(d.csv, d.subscription?.object);
   const uninstallBlocked = uninstallPerm.allowed === false ? `You may not uninstall in ${namespace}: ${uninstallPerm.reason ?? 'the cluster refused'}` : undefined;
 
   return (
@@ -110,6 +114,12 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
       {d.replacedBy && (
         <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
           OLM has installed <Link className="text-sky-700 underline" href={operatorHref(namespace, d.replacedBy.csv, tab)}>{d.replacedBy.csv}</Link> in place of this version (Subscription {d.replacedBy.subscription}); {name} stays until its replacement runs.
+        </p>
+      )}
+      {half && (
+        <p role="note" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
+          This operator is half gone: {half}.{' '}
+          <Link className="font-semibold text-sky-700 underline" href={leftoversHref(namespace, { csv: name, ...(d.subscription ? { subscription: d.subscription.object.metadata?.name } : {}) })}>See what is left</Link>
         </p>
       )}
       {d.copiedFrom && (

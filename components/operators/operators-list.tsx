@@ -14,6 +14,7 @@ import { usePermission } from '@/lib/client/permissions';
 import { Badge, upgradeTone } from '../common/badges';
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
+import { leftoversHref } from './leftovers-href';
 import { NamespaceSelect } from './namespace-select';
 import { UninstallDialog } from './uninstall-dialog';
 
@@ -179,6 +180,14 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
           </div>
         )}
         {!row.copiedFrom && row.copies.count > 0 && <div className="text-xs text-slate-600">{row.copies.count} copies in watched namespaces</div>}
+        {row.halfGone && (
+          <div className="text-xs text-amber-900">
+            Half gone: {row.halfGone}.{' '}
+            <Link className="font-semibold text-sky-700 underline" href={leftoversHref(row.namespace, { ...(row.subscription ? { subscription: row.subscription.name } : {}), ...(row.csvName ? { csv: row.csvName } : {}) })} aria-label={`What is left of ${row.displayName} in ${row.namespace}`}>
+              What is left
+            </Link>
+          </div>
+        )}
       </td>
       <td className="py-2 pr-3">{row.namespace}</td>
       <td className="py-2 pr-3">{managed(row)}</td>

@@ -6,8 +6,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
+import Link from 'next/link';
 import { ErrorNotice } from '../common/notice';
 import { CrdRemovalPanel, crdRemovalReady } from './crd-removal';
+import { leftoversHref } from './leftovers-href';
 
 const OUTCOME: Record<UninstallStep['outcome'], string> = { deleted: 'deleted', 'already-gone': 'already gone', failed: 'failed', 'not-done': 'not done' };
 
@@ -115,6 +117,9 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
           <div className="space-y-2">
             <ErrorNotice error={run.error} what="The uninstall stopped" />
             {failedSteps && <Steps steps={failedSteps} />}
+            <p className="text-sm">
+              <Link className="font-semibold text-sky-700 underline" href={leftoversHref(namespace, { csv, ...(p?.subscription ? { subscription: p.subscription } : {}) })}>See what is left</Link> and clean up the parts you choose.
+            </p>
           </div>
         )}
         <div className="flex justify-end gap-3">

@@ -2,6 +2,7 @@
 // are never rows of their own in the all-namespaces view: a source row carries how many copies
 // OLM keeps (its OperatorGroup's targets, or every namespace), so thousands of copies cost a
 // number, not a list. In one namespace a copy is a row saying where it comes from.
+import { halfGone } from '../install/leftovers';
 import { isCopiedCsv, operatorNamespaceOf, targetNamespacesOf, type ClusterServiceVersion } from '../resources/cluster-service-version';
 import type { InstallPlan } from '../resources/install-plan';
 import type { Subscription } from '../resources/subscription';
@@ -29,6 +30,8 @@ export interface InstalledOperatorRow {
   copiedFrom?: string;
   /** Copies OLM keeps in the namespaces the operator watches (0 when copies are disabled). */
   copies: { count: number; disabled: boolean };
+  /** An operator half gone (a failed uninstall, a CSV deleted by hand), in words: see what is left. */
+  halfGone?: string;
 }
 
 export interface InstalledOperatorsInput {
@@ -92,6 +95,7 @@ export function installedOperators(input: InstalledOperatorsInput): InstalledOpe
       lastUpdated: csv.status?.lastUpdateTime ?? sub?.status?.lastUpdated,
       ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
       copies: copied ? { count: 0, disabled: input.copiesDisabled } : { count: copyCount(csv, input), disabled: input.copiesDisabled },
+      ...withHalfGone(halfGone(csv, sub)),
     });
   }
   // Subscriptions whose CSV is not there yet: the operator is being installed.
@@ -110,9 +114,14 @@ export function installedOperators(input: InstalledOperatorsInput): InstalledOpe
       ...deprecationOf(sub),
       lastUpdated: sub.status?.lastUpdated,
       copies: { count: 0, disabled: input.copiesDisabled },
+      ...withHalfGone(halfGone(undefined, sub)),
     });
   }
   return rows.sort((a, b) => a.displayName.localeCompare(b.displayName) || a.namespace.localeCompare(b.namespace));
+}
+
+function withHalfGone(why: string | undefined): { halfGone?: string } {
+  return why ? { halfGone: why } : {};
 }
 
 function deprecationOf(sub: Subscription | undefined): { deprecation?: Deprecation } {

@@ -5,12 +5,15 @@
 //     "dropWatches": true,
 //     "errors": { "share": 0.2, "code": 500 },      // or 429, 503, 504, "reset"; share 0 turns it off
 //     "latencyMs": 300,
-//     "failCreate": { "resource": "subscriptions", "namespace": "x", "times": 1 } }  // 500 on creates
+//     "failCreate": { "resource": "subscriptions", "namespace": "x", "times": 1 },   // 500 on creates
+//     "failDelete": { "resource": "clusterserviceversions", "namespace": "x", "times": 1 } }  // and deletes
 // `errors` may also say `"retryAfterSeconds": N` (a Retry-After header on the failed answers) and
 // `"after": true`: writes (POST, PUT, PATCH, DELETE) are carried out, and only then answered with
 // the error or a closed connection, as when an API server loses the answer to a committed write.
 // `"reset"` closes the connection without an answer. `failCreate` takes `"after": true` too, and
-// may be a list (one entry per resource); a new `failCreate` replaces the previous ones.
+// may be a list (one entry per resource); a new `failCreate` replaces the previous ones. `failDelete`
+// is the same for deletes: a real API server fails one when etcd does ("etcdserver: request timed
+// out") or an admission webhook refuses it, and a client sees the same thing — the object stays.
 // `GET /sandbox/faults` shows what is set.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -39,6 +42,8 @@ const FaultRequest = z
     // Fails the next creates of one resource (in one namespace): for testing what a client
     // does when a write in the middle of a sequence fails.
     failCreate: z.union([FailCreate, z.array(FailCreate).max(10)]).optional(),
+    // The same for deletes: what a client does when one delete of several fails.
+    failDelete: z.union([FailCreate, z.array(FailCreate).max(10)]).optional(),
   })
   .strict();
 
@@ -51,6 +56,7 @@ export class Faults {
   private errorAfter = false;
   private latency = 0;
   private failCreate: FailCreate[] = [];
+  private failDelete: FailCreate[] = [];
 
   constructor(
     private readonly api: ApiServer,
@@ -84,19 +90,22 @@ export class Faults {
   }
 
   private targetedFailure(method: string, url: string): FaultAnswer | undefined {
-    if (method !== 'POST') return undefined;
+    if (method !== 'POST' && method !== 'DELETE') return undefined;
     const path = url.split('?')[0]!.split('/');
-    const plural = path[path.length - 1];
+    // A create is sent to the collection, a delete to the object (one segment further).
+    const plural = path[path.length - (method === 'POST' ? 1 : 2)];
     const nsAt = path.indexOf('namespaces');
     const namespace = nsAt >= 0 && nsAt < path.length - 2 ? path[nsAt + 1] : undefined;
-    const f = this.failCreate.find((r) => r.times > 0 && plural === r.resource && (r.namespace === undefined || namespace === r.namespace));
+    const rules = method === 'POST' ? this.failCreate : this.failDelete;
+    const f = rules.find((r) => r.times > 0 && plural === r.resource && (r.namespace === undefined || namespace === r.namespace));
     if (!f) return undefined;
     f.times--;
-    return { code: 500, reason: 'InternalError', message: f.message ?? `Internal error occurred: creating ${f.resource} failed (sandbox fault injection)`, after: f.after };
+    const verb = method === 'POST' ? 'creating' : 'deleting';
+    return { code: 500, reason: 'InternalError', message: f.message ?? `Internal error occurred: ${verb} ${f.resource} failed (sandbox fault injection)`, after: f.after };
   }
 
   state() {
-    return { errors: { share: this.errorShare, code: this.errorCode, ...(this.errorRetryAfter !== undefined ? { retryAfterSeconds: this.errorRetryAfter } : {}), ...(this.errorAfter ? { after: true } : {}) }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null, failCreate: this.failCreate.length === 0 ? null : this.failCreate.length === 1 ? this.failCreate[0] : this.failCreate };
+    return { errors: { share: this.errorShare, code: this.errorCode, ...(this.errorRetryAfter !== undefined ? { retryAfterSeconds: this.errorRetryAfter } : {}), ...(this.errorAfter ? { after: true } : {}) }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null, failCreate: this.failCreate.length === 0 ? null : this.failCreate.length === 1 ? this.failCreate[0] : this.failCreate, failDelete: this.failDelete.length === 0 ? null : this.failDelete.length === 1 ? this.failDelete[0] : this.failDelete };
   }
 
   /** Applies a fault request; returns what happened, or an error message for a bad request. */
@@ -120,6 +129,7 @@ export class Faults {
     }
     if (f.latencyMs !== undefined) this.latency = f.latencyMs;
     if (f.failCreate) this.failCreate = (Array.isArray(f.failCreate) ? f.failCreate : [f.failCreate]).map((r) => ({ ...r }));
+    if (f.failDelete) this.failDelete = (Array.isArray(f.failDelete) ? f.failDelete : [f.failDelete]).map((r) => ({ ...r }));
     return { ok: true, result: { ...result, ...this.state() } };
   }
 
