@@ -2,7 +2,8 @@
 // one index image (--catalog-image): an admin adds a catalog by image (validation as they type,
 // the plan, then the CatalogSource), sees its packages in OperatorHub, changes its priority and
 // polling, and deletes it after the plan names the Subscription that installs from it; a viewer
-// sees the controls disabled with the cluster's reason. Checked with the Kubernetes API.
+// sees the controls disabled with the cluster's reason; a catalog of the global namespace is
+// disabled and enabled again where OLM has no switch. Checked with the Kubernetes API.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,6 +121,28 @@ describe('Catalog sources: add by image, edit, delete', () => {
       }
     });
     await page.getByRole('listitem', { name: 'Catalog source olm/acme' }).waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  test('upstream, a catalog of the global namespace is disabled (kept to enable again) and enabled as it was', async () => {
+    const demo = 'olm-console-demo';
+    const spec = (await h.kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, demo, 'olm')).spec;
+    const page = await h.open('/catalogsources');
+    const row = page.getByRole('listitem', { name: `Catalog source olm/${demo}` });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    const confirm = row.getByRole('region', { name: `Disable catalog source olm/${demo}` });
+    await confirm.getByText(/keeps its definition in ConfigMap olm\/olm-console-disabled-catalogs, so that Enable makes it again as it is/).waitFor();
+    await h.shot(page, 'disable-plan');
+    await confirm.getByRole('button', { name: 'Disable catalog source' }).click();
+    await page.getByRole('status').filter({ hasText: `Disabled catalog source olm/${demo}` }).waitFor();
+    await row.waitFor({ state: 'detached' });
+    const disabled = page.getByRole('listitem', { name: `Disabled catalog olm/${demo}` });
+    await disabled.getByText(/disabled .* by admin/).waitFor();
+    await h.shot(page, 'disabled');
+    await disabled.getByRole('button', { name: `Enable ${demo}` }).click();
+    await page.getByRole('status').filter({ hasText: `Enabled catalog source olm/${demo}.` }).waitFor();
+    await row.waitFor();
+    assert.deepEqual((await h.kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, demo, 'olm')).spec, spec);
     await page.close();
   });
 });

@@ -3,7 +3,8 @@
 // priority, its health in words (what TRANSIENT_FAILURE means, and which Subscriptions it holds
 // back), and its packages; live. Adding a catalog by image, editing an image-backed one and
 // deleting one go through the server's plan first, as the person, each control disabled with the
-// cluster's reason when the person may not. Above them, the default sources' switches (OpenShift's
+// cluster's reason when the person may not; so does disabling one of a global namespace, where OLM
+// has no switch (deleted, its definition kept to enable it again). Above them, the default sources' switches (OpenShift's
 // OperatorHub config), or what upstream OLM offers instead.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -14,6 +15,7 @@ import { useLiveRefresh } from '@/lib/client/live';
 import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
 import { DeleteCatalogSource } from './catalog-source-delete';
+import { DisabledCatalogs, DisableCatalogSource } from './catalog-source-disable';
 import { CatalogSourceEditor } from './catalog-source-editor';
 import { DefaultSources } from './default-sources';
 
@@ -23,7 +25,7 @@ export function CatalogSourcesView() {
   const list = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<CatalogSourcesResponse>('/api/catalogsources', signal) });
   useLiveRefresh(key, undefined, ['catalogsources']);
   // One change at a time: adding, or editing / deleting the row named `namespace/name`.
-  const [open, setOpen] = useState<{ kind: 'add' } | { kind: 'edit' | 'delete'; id: string } | null>(null);
+  const [open, setOpen] = useState<{ kind: 'add' } | { kind: 'edit' | 'delete' | 'disable'; id: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   if (list.error) return <ErrorNotice error={list.error} what="Catalog sources could not be read" />;
   if (!list.data) return <p role="status">Loading catalog sources…</p>;
@@ -47,6 +49,7 @@ export function CatalogSourcesView() {
       <p className="text-sm text-slate-600">When two catalogs offer the same package, OLM prefers the one with the higher priority. {rows.length} catalog{rows.length === 1 ? '' : 's'}.</p>
       {done && <p role="status" className="rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">{done}</p>}
       <DefaultSources globalNamespaces={globalNamespaces} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />
+      <DisabledCatalogs catalogs={list.data.disabled} problems={list.data.disabledProblems} onDone={finish} />
       {open?.kind === 'add' && <CatalogSourceEditor globalNamespaces={globalNamespaces} onDone={finish} onCancel={() => setOpen(null)} />}
       <ul aria-label="Catalog sources" className="space-y-4">
         {rows.map((c) => {
@@ -59,6 +62,7 @@ export function CatalogSourcesView() {
               <Badge tone={c.health.healthy ? 'ok' : 'error'}>{c.health.state}</Badge>
               <span className="ml-auto flex gap-2">
                 <button type="button" disabled={!c.canEdit.allowed || open !== null} title={c.canEdit.allowed ? undefined : `Not editable here: ${c.canEdit.reason}`} onClick={() => { setDone(null); setOpen({ kind: 'edit', id }); }} className="rounded border border-slate-300 px-2.5 py-1 text-sm disabled:cursor-not-allowed disabled:text-slate-400">Edit</button>
+                {globalNamespaces.includes(c.namespace) && <button type="button" disabled={!c.canDisable.allowed || open !== null} title={c.canDisable.allowed ? 'Delete it, keeping its definition to enable it again' : `Not offered: ${c.canDisable.reason}`} onClick={() => { setDone(null); setOpen({ kind: 'disable', id }); }} className="rounded border border-amber-300 px-2.5 py-1 text-sm text-amber-900 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400">Disable</button>}
                 <button type="button" disabled={!c.canDelete.allowed || open !== null} title={c.canDelete.allowed ? undefined : `You may not delete it: ${c.canDelete.reason}`} onClick={() => { setDone(null); setOpen({ kind: 'delete', id }); }} className="rounded border border-red-300 px-2.5 py-1 text-sm text-red-800 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400">Delete</button>
               </span>
             </div>
@@ -70,6 +74,7 @@ export function CatalogSourcesView() {
             )}
             {open?.kind === 'edit' && open.id === id && <CatalogSourceEditor row={c} globalNamespaces={globalNamespaces} onDone={finish} onCancel={() => setOpen(null)} />}
             {open?.kind === 'delete' && open.id === id && <DeleteCatalogSource row={c} onDone={finish} onCancel={() => setOpen(null)} />}
+            {open?.kind === 'disable' && open.id === id && <DisableCatalogSource row={c} onDone={finish} onCancel={() => setOpen(null)} />}
             <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-0.5 text-sm">
               <dt className="text-slate-600">Publisher</dt><dd>{c.publisher || '—'}</dd>
               <dt className="text-slate-600">Type</dt><dd>{c.sourceType}{c.origin ? ` · ${c.origin}` : ''}{c.pollInterval ? ` · polled every ${c.pollInterval}` : ''}</dd>

@@ -49,8 +49,9 @@ function UpstreamNote({ globalNamespaces }: { globalNamespaces: string[] }) {
       <h2 id="default-sources-title" className="text-lg font-semibold">Default sources</h2>
       <p>
         This cluster runs upstream OLM, which has no switch to disable a catalog (OpenShift&apos;s OperatorHub config is not served here). A catalog in the global catalog
-        namespace <code>{ns}</code> serves every namespace for as long as its CatalogSource exists: to stop offering one, delete it below (the operators installed from it
-        keep running but report CatalogSourcesUnhealthy); to offer it again, add it again.
+        namespace <code>{ns}</code> serves every namespace for as long as its CatalogSource exists. <strong>Disable</strong> below deletes it and keeps its definition in
+        ConfigMap <code>{ns}/olm-console-disabled-catalogs</code>, so that <strong>Enable</strong> makes it again as it was; meanwhile the operators installed from it
+        keep running but report CatalogSourcesUnhealthy.
       </p>
     </section>
   );

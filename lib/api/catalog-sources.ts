@@ -1,6 +1,7 @@
 // `GET /api/catalogsources`: every CatalogSource the person may see, with its health in words,
 // its packages, and the Subscriptions its ill health holds back. Types only.
 import type { CatalogSourceForm } from '../olm/catalog/catalog-source-form';
+import type { DisabledCatalog } from '../olm/catalog/disabled-catalogs';
 import type { CatalogSource } from '../olm/resources/catalog-source';
 import type { CatalogHealth } from '../olm/status/catalog-health';
 
@@ -40,6 +41,8 @@ export interface CatalogSourceRow {
   /** `update` and `delete` catalogsources in its namespace, by SelfSubjectAccessReview; why editing is not offered. */
   canEdit: Allowed;
   canDelete: Allowed;
+  /** Disable (delete, keeping its definition to enable it again): catalogs of a global namespace that OpenShift's marketplace operator does not manage. */
+  canDisable: Allowed;
 }
 
 export interface CatalogSourcesResponse {
@@ -48,13 +51,19 @@ export interface CatalogSourcesResponse {
   globalNamespaces: string[];
   /** `create` catalogsources in the first global namespace. */
   canCreate: Allowed;
+  /** Catalogs disabled through the console, recorded in each global namespace's ConfigMap. */
+  disabled: DisabledCatalog[];
+  /** Records that could not be read or are stale. */
+  disabledProblems: string[];
 }
 
 /** `seen`: the metadata.generation the person saw, as a string. */
 export type CatalogSourceChange =
   | { action: 'create'; namespace: string; name: string; source: CatalogSourceForm }
   | { action: 'update'; namespace: string; name: string; source: CatalogSourceForm; seen: string }
-  | { action: 'delete'; namespace: string; name: string; seen: string };
+  | { action: 'delete'; namespace: string; name: string; seen: string }
+  | { action: 'disable'; namespace: string; name: string; seen: string }
+  | { action: 'enable'; namespace: string; name: string };
 
 export interface CatalogSourcePlan {
   action: CatalogSourceChange['action'];

@@ -30,7 +30,11 @@ export const CatalogSourceChangeBody = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('create'), namespace: dnsLabel, name: CatalogName, source: Form }),
   z.strictObject({ action: z.literal('update'), namespace: dnsLabel, name: dnsLabel, source: Form, seen: Seen }),
   z.strictObject({ action: z.literal('delete'), namespace: dnsLabel, name: dnsLabel, seen: Seen }),
-], { message: 'action must be create, update or delete' });
+  z.strictObject({ action: z.literal('disable'), namespace: dnsLabel, name: dnsLabel, seen: Seen }),
+  z.strictObject({ action: z.literal('enable'), namespace: dnsLabel, name: dnsLabel }),
+], { message: 'action must be create, update, delete, disable or enable' });
+
+export const DisableBody = z.strictObject({ seen: Seen });
 
 export const CatalogSourceUpdateBody = z.strictObject({ source: Form, seen: Seen });
 
@@ -72,7 +76,9 @@ function reach(namespace: string): string {
   return GLOBAL_CATALOG_NAMESPACES.includes(namespace) ? 'Subscriptions in every namespace can install from it' : `only Subscriptions in ${namespace} can install from it (${namespace} is not a global catalog namespace)`;
 }
 
-export async function planCatalogSourceChange(client: KubeClient, change: CatalogSourceChange): Promise<CatalogSourcePlan> {
+type EditChange = Extract<CatalogSourceChange, { action: 'create' | 'update' | 'delete' }>;
+
+export async function planCatalogSourceChange(client: KubeClient, change: EditChange): Promise<CatalogSourcePlan> {
   const { namespace, name } = change;
   const verb = change.action;
   const [allowed, subs] = await Promise.all([accessReview(client, verb, 'operators.coreos.com', 'catalogsources', namespace) as Promise<Allowed>, change.action === 'create' ? Promise.resolve({ subscriptions: [] }) : subscriptionsOf(client, namespace, name)]);
@@ -116,7 +122,7 @@ export async function planCatalogSourceChange(client: KubeClient, change: Catalo
   return { ...base, warnings, ...(readAt ? { readAt } : {}) };
 }
 
-export async function applyCatalogSourceChange(client: KubeClient, change: CatalogSourceChange): Promise<CatalogSourceApplied> {
+export async function applyCatalogSourceChange(client: KubeClient, change: EditChange): Promise<CatalogSourceApplied> {
   const { namespace, name } = change;
   if (change.action === 'create') {
     const plan = await planCatalogSourceChange(client, change);

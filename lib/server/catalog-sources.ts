@@ -13,6 +13,8 @@ import { isKubeError } from '../k8s/errors';
 import { NAMESPACE_TYPE } from './install';
 import { accessReview } from './permissions';
 import { listVisible } from './visible-list';
+import { listDisabledCatalogs } from './catalog-source-disable';
+import { isManagedByMarketplace } from '../olm/catalog/operator-hub-config';
 
 const CATALOG_SOURCES = ['operators.coreos.com', 'catalogsources'] as const;
 
@@ -68,6 +70,7 @@ export async function listCatalogSources(client: KubeClient, namespace: string |
       ...(cs.spec.image ? { form: formFromCatalogSource(cs) } : {}),
       canEdit: !cs.spec.image ? { allowed: false, reason: cs.spec.address ? 'it is served from an address (spec.address), not pulled from an image: change it with kubectl' : 'it is not pulled from an image: change it with kubectl' } : rights.get(ns)!.edit,
       canDelete: rights.get(ns)!.del,
+      canDisable: !GLOBAL_CATALOG_NAMESPACES.includes(ns) ? { allowed: false, reason: `${ns} is not a global catalog namespace: delete the catalog instead` } : isManagedByMarketplace(cs) ? { allowed: false, reason: 'one of OpenShift\'s default sources: use its switch under Default sources' } : rights.get(ns)!.del,
       packages: index.packages.filter((p) => p.catalog.namespace === ns && p.catalog.name === name).map((p) => p.name).sort(),
       blockedSubscriptions: blocked
         .filter((s) => s.spec.source === name && s.spec.sourceNamespace === ns)
@@ -76,5 +79,6 @@ export async function listCatalogSources(client: KubeClient, namespace: string |
   });
   // OLM prefers higher priority; within it, by namespace and name for a stable order.
   rows.sort((a, b) => b.priority - a.priority || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
-  return { catalogSources: rows, globalNamespaces: globals, canCreate };
+  const disabled = await listDisabledCatalogs(client, items);
+  return { catalogSources: rows, globalNamespaces: globals, canCreate, disabled: disabled.catalogs, disabledProblems: disabled.problems };
 }
