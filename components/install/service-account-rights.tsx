@@ -18,7 +18,7 @@ export function ScopedRights({ scoped }: { scoped: ScopedInstall }) {
       </p>
       {scoped.rbac.clusterWide && <p className="text-amber-900">The operator asks for cluster-wide rights, so the account must hold them cluster-wide (a ClusterRole and ClusterRoleBinding): its reach goes beyond the namespace.</p>}
       {scoped.rbac.unknownRules && <p className="text-amber-900">Not complete: {scoped.rbac.unknownRules}.</p>}
-      {scoped.dependencies && <p className="text-amber-900">Not complete: {scoped.dependencies}.</p>}
+      {scoped.dependencies && <p className={scoped.dependencies.included ? 'text-slate-700' : 'text-amber-900'}>{scoped.dependencies.included ? '' : 'Not complete: '}{scoped.dependencies.message}.</p>}
       <RbacYaml objects={scoped.rbac.objects} fileName={`${scoped.serviceAccount}-rights.yaml`} label={`Role for service account ${scoped.serviceAccount}`} />
     </section>
   );

@@ -400,6 +400,15 @@ export class CatalogIndex {
     }
   }
 
+  /**
+   * The packages of a catalog this index has read, for a caller that has already looked the
+   * catalog up as the person (lookupPackage): what OLM's resolver would pick dependencies from.
+   */
+  packagesOf(namespace: string, name: string): PackageModel[] | undefined {
+    const packages = this.entries.get(`${namespace}/${name}`)?.catalog?.packages;
+    return packages ? [...packages.values()] : undefined;
+  }
+
   /** The CRDs a bundle ships, or why they are not known. */
   async bundleCrds(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
     const objects = await this.bundleObjects(address, pkg, channel, csvName);

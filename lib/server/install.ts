@@ -8,7 +8,8 @@ import type { KubeClient } from '../k8s/client';
 import { isKubeError, KubeError } from '../k8s/errors';
 import { type InstallFacts, type InstallPlanResult, type InstallRequest, type PlannedObject, type VersionFacts } from '../olm/install/plan';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
-import { INSTALL_MODE_TYPES, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { CSV_TYPE, INSTALL_MODE_TYPES, ownedCrds, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { dependencyInstalls } from '../olm/resolution/dependencies';
 import type { BundleContent } from '../olm/install/scoped-install';
 import type { ResourceType } from '../olm/resources/common';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
@@ -185,17 +186,19 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub, ...account.denied },
     ...(account.serviceAccounts ? { serviceAccounts: account.serviceAccounts } : {}),
     ...(account.bundle ? { bundle: account.bundle } : {}),
+    ...(account.dependencyBundles ? { dependencyBundles: account.dependencyBundles } : {}),
   };
 }
 
-type ScopedFacts = Pick<InstallFacts, 'serviceAccounts' | 'bundle'> & { denied: InstallFacts['denied'] };
+type ScopedFacts = Pick<InstallFacts, 'serviceAccounts' | 'bundle' | 'dependencyBundles'> & { denied: InstallFacts['denied'] };
 
 /** What an install with a service account needs to know: the bundle's rules, the accounts, the person's rights. */
 async function scopedFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody, csvName: string): Promise<ScopedFacts> {
   const ns = body.namespace;
-  const [accounts, bundle, denySa, ...denyRbac] = await Promise.all([
+  const [accounts, bundle, dependencyBundles, denySa, ...denyRbac] = await Promise.all([
     listOrEmpty<{ metadata?: { name?: string } }>(client, SERVICE_ACCOUNT_TYPE, ns),
     bundleContent(lookup, body.channel, csvName),
+    dependencyContents(client, lookup, ns, csvName),
     deniedReason(client, 'create', '', 'serviceaccounts', ns),
     ...(['roles', 'rolebindings'] as const).map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns)),
     ...(['clusterroles', 'clusterrolebindings'] as const).map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r)),
@@ -205,14 +208,34 @@ async function scopedFacts(client: KubeClient, lookup: PackageLookup, body: Inst
   return {
     serviceAccounts: accounts?.map((a) => a.metadata?.name ?? ''),
     bundle,
+    ...(dependencyBundles ? { dependencyBundles } : {}),
     denied: { ...(denySa ? { createServiceAccount: denySa } : {}), ...(grantRbac ? { grantRbac } : {}) },
   };
 }
 
+/**
+ * The bundles OLM would install with this one to meet its dependencies, resolved as OLM's
+ * resolver does from the same catalog (which it tries first), given what the namespace has.
+ */
+async function dependencyContents(client: KubeClient, lookup: PackageLookup, ns: string, csvName: string): Promise<InstallFacts['dependencyBundles']> {
+  if (lookup.source !== 'registry') return undefined;
+  const bundle = lookup.pkg.bundles.get(csvName);
+  if (!bundle || (!bundle.requiredApis.length && !bundle.requiredPackages.length)) return undefined;
+  const packages = sharedCatalogIndex().packagesOf(lookup.catalog.namespace, lookup.catalog.name);
+  if (!packages) return { names: [], contents: [], unresolved: 'the catalog has not been read whole' };
+  const [csvs, subs] = await Promise.all([listOrEmpty<ClusterServiceVersion>(client, CSV_TYPE, ns), listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, ns)]);
+  const provided = (csvs ?? []).flatMap((c) => ownedCrds(c).map((d) => ({ group: d.group, version: d.version, kind: d.kind })));
+  const installs = dependencyInstalls(bundle, [{ tag: lookup.address, packages }], provided, new Set((subs ?? []).map((s) => s.spec.name)));
+  const met = installs.flatMap((d) => [...d.bundle.providedApis.map((g) => `${g.kind}.${g.version}.${g.group}`), d.pkg.name]);
+  const unmet = [...bundle.requiredPackages.map((p) => p.packageName), ...bundle.requiredApis.map((g) => `${g.kind}.${g.version}.${g.group}`)].filter((d) => !met.includes(d) && !(subs ?? []).some((s) => s.spec.name === d) && !provided.some((g) => `${g.kind}.${g.version}.${g.group}` === d));
+  const contents = await Promise.all(installs.map((d) => bundleContent(lookup, d.channel, d.bundle.name, d.pkg.name)));
+  return { names: installs.map((d) => d.bundle.name), contents, ...(unmet.length ? { unresolved: `${unmet.join(', ')} would come from another catalog` } : {}) };
+}
+
 /** The bundle's CSV and manifests from the catalog's registry, or why they are not known. */
-async function bundleContent(lookup: PackageLookup, channel: string, csvName: string): Promise<BundleContent> {
+async function bundleContent(lookup: PackageLookup, channel: string, csvName: string, pkg = lookup.source === 'registry' ? lookup.pkg.name : ''): Promise<BundleContent> {
   if (lookup.source !== 'registry') return { unknown: 'the catalog is read through packageserver, whose PackageManifests carry no permissions' };
-  const objects = await sharedCatalogIndex().bundleObjects(lookup.address, lookup.pkg.name, channel, csvName);
+  const objects = await sharedCatalogIndex().bundleObjects(lookup.address, pkg, channel, csvName);
   if (typeof objects === 'string') return { unknown: `the bundle of ${csvName} is not readable (${objects})` };
   const csv = objects.find((o) => o.kind === 'ClusterServiceVersion') as ClusterServiceVersion | undefined;
   if (!csv) return { unknown: `the bundle of ${csvName} has no ClusterServiceVersion manifest` };

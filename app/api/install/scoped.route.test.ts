@@ -71,9 +71,18 @@ describe('installing with a service account', () => {
     assert.equal(a.status, 201, JSON.stringify(a.body));
     const group = (await admin.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'scoped-one' })).items[0];
     assert.equal(group?.spec?.serviceAccountName, 'installer');
+    // quillmq depends on tenant-core: the grant covers what OLM installs for it too, so the one
+    // plan completes and both operators run.
+    assert.match(p.body.scoped?.dependencies?.message ?? '', /OLM installs tenant-core\.v[\d.]+ with it/);
+    assert.equal(p.body.scoped?.dependencies?.included, true);
     await succeeded('scoped-one');
-    const plans = (await admin.list<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'scoped-one' })).items;
+    const plans = await until('the plan to complete', async () => {
+      const items = (await admin.list<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'scoped-one' })).items;
+      return items.every((x) => x.status?.phase === 'Complete') ? items : undefined;
+    });
     assert.deepEqual(plans.map((x) => (x.status as { attenuatedServiceAccountRef?: { name?: string } } | undefined)?.attenuatedServiceAccountRef?.name), ['installer']);
+    const csvs = (await admin.list<ClusterServiceVersion>(CSV_TYPE, { namespace: 'scoped-one' })).items;
+    assert.deepEqual(csvs.map((c) => [c.metadata?.name?.split('.v')[0], c.status?.phase]).sort(), [['quillmq', 'Succeeded'], ['tenant-core', 'Succeeded']]);
   });
 
   test('a namespace admin installs where the group names an account; OLM waits for the rights, which an administrator applies from the plan', async () => {

@@ -129,3 +129,15 @@ test('a missing account the person may not create: a blocker for a new group, a 
   assert.deepEqual(theirs.blockers, []);
   assert.ok(theirs.warnings.some((w) => /installs nothing here until it exists/.test(w.message)));
 });
+
+test('dependencies: their rules are in the grant when they could be resolved, said missing when not', () => {
+  const version = { ...facts().version, requiredPackages: [{ packageName: 'tenant-core', versionRange: '>=0.1.0' }] };
+  const dep = { csv: { ...(bundleCsv as object), metadata: { name: 'tenant-core.v0.3.0' }, spec: { install: { strategy: 'deployment', spec: { permissions: [{ serviceAccountName: 't', rules: [{ apiGroups: ['tenancy.example.com'], resources: ['tenants'], verbs: ['*'] }] }] } } } }, objects: [] } as never;
+  const resolved = planInstall(facts({ version, serviceAccounts: [], bundle: { csv: bundleCsv, objects: [] }, dependencyBundles: { names: ['tenant-core.v0.3.0'], contents: [dep] } }, { serviceAccount: { name: 'installer', grant: true } }));
+  assert.equal(resolved.scoped?.dependencies?.included, true);
+  const role = resolved.scoped?.rbac.objects.find((o) => o.kind === 'Role') as { rules: { apiGroups?: string[] }[] };
+  assert.ok(role.rules.some((r) => r.apiGroups?.includes('tenancy.example.com')), 'the dependency’s own rule is granted');
+  const unknown = planInstall(facts({ version, serviceAccounts: [], bundle: { csv: bundleCsv, objects: [] } }, { serviceAccount: { name: 'installer', grant: true } }));
+  assert.equal(unknown.scoped?.dependencies?.included, false);
+  assert.match(unknown.scoped?.dependencies?.message ?? '', /with rules not in this Role/);
+});

@@ -70,6 +70,11 @@ export interface InstallFacts {
   serviceAccounts?: string[];
   /** The bundle's CSV and manifests, read when an install with a service account is planned. */
   bundle?: BundleContent;
+  /**
+   * The dependencies OLM would install with it (resolved from the same catalog, as OLM tries it
+   * first) and their bundles; `unresolved` says why they could not all be known.
+   */
+  dependencyBundles?: { names: string[]; contents: BundleContent[]; unresolved?: string };
 }
 
 export type PlannedKind = 'Namespace' | 'ServiceAccount' | 'Role' | 'RoleBinding' | 'ClusterRole' | 'ClusterRoleBinding' | 'OperatorGroup' | 'Subscription';
@@ -131,8 +136,8 @@ export interface ScopedInstall {
   rbac: ScopedRbac;
   /** The plan creates the rbac objects. */
   granted: boolean;
-  /** OLM installs the version's dependencies in the same plan, as the same account. */
-  dependencies?: string;
+  /** OLM installs the version's dependencies in the same plan, as the same account: whether their rules are in `rbac`, in words. */
+  dependencies?: { included: boolean; message: string };
 }
 
 /** Marks what the console made, so uninstall can offer to remove a group it created. */
@@ -288,7 +293,7 @@ function planServiceAccount(f: InstallFacts, group: OperatorGroup, groupIsNew: b
   }
   if (!name) return undefined;
   const accountExists = f.serviceAccounts ? f.serviceAccounts.includes(name) : 'unknown';
-  const rbac = scopedInstallRbac(r.namespace, name, r.package, f.bundle ?? { unknown: 'the bundle was not read' });
+  const rbac = scopedInstallRbac(r.namespace, name, r.package, f.bundle ?? { unknown: 'the bundle was not read' }, f.dependencyBundles?.contents ?? []);
   const granted = !!r.serviceAccount?.grant;
   const objects: PlannedObject[] = [];
   warnings.push({ code: 'scopedInstall', message: `OperatorGroup ${groupName} names service account ${name}: OLM creates this operator's objects and Deployments with ${name}'s rights, not its own${granted ? '' : '; until the account holds the rights listed under "Service account rights", the InstallPlan waits and says which one it lacks'}` });
@@ -312,6 +317,15 @@ function planServiceAccount(f: InstallFacts, group: OperatorGroup, groupIsNew: b
     if (f.denied.grantRbac) blockers.push({ code: 'forbidden', message: `you may not grant service account ${name} its rights: ${f.denied.grantRbac}; install without granting them and hand the Role below to an administrator` });
   }
   const deps = [...(f.version.requiredPackages ?? []).map((p) => p.packageName), ...(f.version.requiredApis ?? [])];
-  const dependencies = deps.length ? `${f.version.csvName} depends on ${deps.join(', ')}: what OLM installs for them goes into the same InstallPlan and is written as ${name} too, with its own rules, which are not in this Role` : undefined;
+  const resolved = f.dependencyBundles;
+  const included = !!resolved && !resolved.unresolved;
+  const dependencies = !deps.length
+    ? undefined
+    : {
+        included,
+        message: included
+          ? `${f.version.csvName} depends on ${deps.join(', ')}: OLM installs ${resolved!.names.join(', ') || 'nothing more'} with it, in the same InstallPlan and as ${name}, so their rules are in this Role too`
+          : `${f.version.csvName} depends on ${deps.join(', ')}: what OLM installs for them goes into the same InstallPlan and is written as ${name} too, with rules not in this Role${resolved?.unresolved ? ` (${resolved.unresolved})` : ''}`,
+      };
   return { objects, scoped: { serviceAccount: name, operatorGroup: groupName, groupIsNew, accountExists, rbac, granted, ...(dependencies ? { dependencies } : {}) } };
 }

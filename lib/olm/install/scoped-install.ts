@@ -86,14 +86,16 @@ function writeRules(content: BundleContent): { namespaced: PolicyRule[]; cluster
  * The Role, ClusterRole and bindings that let `serviceAccount` of `namespace` install the bundle
  * there, named after the package so that several operators' grants stay apart.
  */
-export function scopedInstallRbac(namespace: string, serviceAccount: string, pkg: string, content: BundleContent): ScopedRbac {
-  const writes = writeRules(content);
-  const install = 'csv' in content ? content.csv.spec.install?.spec : undefined;
-  const own = rulesOf(install?.permissions);
+export function scopedInstallRbac(namespace: string, serviceAccount: string, pkg: string, content: BundleContent, dependencies: readonly BundleContent[] = []): ScopedRbac {
+  // The dependencies OLM installs in the same plan are written as the same account.
+  const contents = [content, ...dependencies];
+  const writes = contents.map(writeRules);
+  const installs = contents.map((c) => ('csv' in c ? c.csv.spec.install?.spec : undefined));
+  const own = installs.flatMap((i) => rulesOf(i?.permissions));
   // A Role cannot carry non-resource URLs; such a rule is held cluster-wide.
-  const ownCluster = [...rulesOf(install?.clusterPermissions), ...own.filter((r) => r.nonResourceURLs?.length)];
-  const namespacedRules = mergeRules([...writes.namespaced, ...own.filter((r) => !r.nonResourceURLs?.length)]);
-  const clusterRules = mergeRules([...writes.cluster, ...ownCluster]);
+  const ownCluster = [...installs.flatMap((i) => rulesOf(i?.clusterPermissions)), ...own.filter((r) => r.nonResourceURLs?.length)];
+  const namespacedRules = mergeRules([...writes.flatMap((w) => w.namespaced), ...own.filter((r) => !r.nonResourceURLs?.length)]);
+  const clusterRules = mergeRules([...writes.flatMap((w) => w.cluster), ...ownCluster]);
   const name = `${pkg}-installer`.slice(0, 63);
   const subject = { kind: 'ServiceAccount', name: serviceAccount, namespace };
   const objects: Record<string, unknown>[] = [
@@ -112,7 +114,7 @@ export function scopedInstallRbac(namespace: string, serviceAccount: string, pkg
   return {
     objects,
     clusterWide: clusterRules.length > 0,
-    ...('unknown' in content ? { unknownRules: `the rules the operator itself asks for are not known here (${content.unknown}); the account must hold them too, since OLM grants the operator only what the account holds` } : {}),
+    ...(contents.some((c) => 'unknown' in c) ? { unknownRules: `the rules the operator${dependencies.length ? ' or its dependencies' : ''} itself asks for are not known here (${contents.flatMap((c) => ('unknown' in c ? [c.unknown] : [])).join('; ')}); the account must hold them too, since OLM grants the operator only what the account holds` } : {}),
   };
 }
 
