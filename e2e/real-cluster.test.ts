@@ -2,7 +2,8 @@
 // kube-apiserver, etcd, kwok and OLM v0.38.0 itself) serving the demo catalog, as the sandbox's
 // browser tests do them (operatorhub.test.ts, operators.test.ts): install at an older version
 // under Manual approval, approve, approve the upgrade, uninstall; an AllNamespaces operator's
-// Copied CSVs in another namespace. Every step the browser takes is checked in the cluster with
+// Copied CSVs in another namespace; an install with a service account whose rights the wizard
+// grants. Every step the browser takes is checked in the cluster with
 // the Kubernetes API. Skipped when cluster/build.sh has not built the programs.
 // Real OLM works on its own schedule (resync, backoff), so every wait polls for a long time and
 // nothing asserts how long anything took. E2E_SCREENSHOTS=DIR keeps a screenshot of each step.
@@ -268,6 +269,30 @@ else describe('the console against the real cluster', () => {
     await row.waitFor({ timeout: 60_000 });
     assert.match((await row.textContent()) ?? '', /Copied from operators/);
     await shot(page, '10-alice-team1');
+    await page.close();
+  });
+
+  test('install with a service account: the wizard grants what QuillMQ and its dependency need, and real OLM installs as the account', async () => {
+    const ns = 'scoped-real';
+    const page = await open(`/operatorhub/olm/${CATALOG}/quillmq/install`);
+    await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
+    await page.getByLabel('Installed namespace').fill(ns);
+    await page.getByLabel('Install with a service account').check();
+    const rights = page.getByRole('region', { name: 'Service account rights' });
+    await rights.getByText(/so their rules are in this Role too/).waitFor();
+    await shot(page, '11-scoped-wizard');
+    await page.getByRole('button', { name: 'Install', exact: true }).click();
+    await page.waitForURL(new RegExp(`/installs/${ns}/quillmq$`));
+    await page.getByRole('status').filter({ hasText: /^Installed: quillmq\.v/ }).waitFor({ timeout: OLM_WAIT });
+    // Real OLM wrote the plan as the account, and was refused nothing: every step done.
+    const plan = await eventually('the plan to complete', async () => {
+      const plans = (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items;
+      return plans.length === 1 && plans[0]!.status?.phase === 'Complete' ? plans[0]! : undefined;
+    });
+    assert.equal((plan.status as { attenuatedServiceAccountRef?: { name?: string } }).attenuatedServiceAccountRef?.name, 'olm-installer');
+    for (const name of plan.spec.clusterServiceVersionNames) await csvSucceeded(ns, name);
+    assert.ok(plan.spec.clusterServiceVersionNames.some((n) => n.startsWith('tenant-core.')), 'the dependency came in the same plan');
+    await shot(page, '12-scoped-installed');
     await page.close();
   });
 });
