@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CSV_TYPE, type ClusterServiceVersion } from '../lib/olm/resources/cluster-service-version';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../lib/olm/resources/operator-group';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
 import { ensureNamespace, subscribe, waitFor } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
@@ -178,6 +179,31 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     assert.match((await parts.textContent()) ?? '', /pgpilot\.v[\d.]+ installs for Subscription pgpilot/);
     assert.match((await parts.textContent()) ?? '', /cachely\.v[\d.]+ installs for Subscription cachely/);
     await h.shot(page, 'shared-plan');
+
+    // The way out the page offers: move one of them to a namespace of its own, planned first.
+    await parts.getByRole('button', { name: 'Move cachely to its own namespace…' }).click();
+    const move = page.getByRole('region', { name: 'Move cachely to its own namespace' });
+    await move.getByLabel('New namespace').fill('cachely-own');
+    const steps = move.getByRole('list', { name: 'Move steps' });
+    await steps.getByText('Create Namespace cachely-own').waitFor();
+    await steps.getByText('Delete Subscription shared/cachely').waitFor();
+    await steps.getByText(/Create Subscription cachely-own\/cachely \(channel alpha, Manual approval/).waitFor();
+    await move.getByText(/shared's InstallPlans then carry only pgpilot/).waitFor();
+    await h.shot(page, 'move-plan');
+    await move.getByRole('button', { name: 'Move to cachely-own' }).click();
+    await page.getByRole('status').filter({ hasText: 'Moved: cachely is now subscribed in cachely-own.' }).waitFor();
+    await assert.rejects(h.kube.get(SUBSCRIPTION_TYPE, 'cachely', 'shared'), /not found/);
+    const moved = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'cachely-own');
+    assert.deepEqual([moved.spec.channel, moved.spec.installPlanApproval], ['alpha', 'Manual']);
+    // OLM plans each namespace on its own now: pgpilot's plan carries pgpilot alone.
+    await waitFor('a plan for pgpilot alone', async () => {
+      const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'shared');
+      const name = sub.status?.installPlanRef?.name;
+      if (!name) return undefined;
+      const p = await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, name, 'shared');
+      return p.spec.clusterServiceVersionNames.every((n) => n.startsWith('pgpilot.')) ? true : undefined;
+    });
+    await h.shot(page, 'moved');
     await page.close();
   });
 });

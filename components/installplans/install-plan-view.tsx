@@ -13,6 +13,7 @@ import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
 import { PermissionFailureNotice } from '../common/permission-failure';
+import { MoveOperator } from './move-operator';
 
 const GROUP_TITLES: Record<string, string> = { ClusterServiceVersion: 'ClusterServiceVersions', CustomResourceDefinition: 'CustomResourceDefinitions', RBAC: 'RBAC and service accounts', Subscription: 'Subscriptions', Other: 'Other resources' };
 
@@ -25,6 +26,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const perm = usePermission(namespace, 'approveInstallPlan');
   const [stale, setStale] = useState<string | undefined>();
   const [open, setOpen] = useState<string | undefined>();
+  const [moving, setMoving] = useState<string | undefined>();
   const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion });
   const onError = (err: Error) => {
     // 409: the plan moved on since this page read it; read it again and say what happened.
@@ -74,7 +76,19 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
               </li>
             ))}
           </ul>
-          {summary.needsApproval && <p className="text-slate-700">To approve one operator&apos;s change without the others, the operators have to be in different namespaces: OLM plans each namespace on its own.</p>}
+          {summary.needsApproval && (
+            <>
+              <p className="text-slate-700">To approve one operator&apos;s change without the others, the operators have to be in different namespaces: OLM plans each namespace on its own. The console can plan that move:</p>
+              <div className="flex flex-wrap gap-2">
+                {parts.filter((p) => p.subscription).map((p) => (
+                  <button key={p.subscription} type="button" disabled={moving !== undefined} onClick={() => setMoving(p.subscription)} className="rounded border border-sky-300 bg-white px-2.5 py-1 text-sm text-sky-900 disabled:text-slate-400">
+                    Move {p.subscription} to its own namespace…
+                  </button>
+                ))}
+              </div>
+              {moving && <MoveOperator namespace={namespace} subscription={moving} onCancel={() => setMoving(undefined)} />}
+            </>
+          )}
         </section>
       )}
       {stale && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">The plan changed since this page read it, so nothing was done: {stale}. It has been read again; check it and act again if you still want to.</p>}

@@ -166,6 +166,31 @@ export const olmChecks: Check[] = [
     },
   },
   {
+    id: 'olm/one of two Subscriptions sharing a waiting Manual plan deleted',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-shared-split';
+      await namespace(t, ns);
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
+      await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', installPlanApproval: 'Manual' });
+      await until(t, 'the Subscriptions to be synced', async () => (await subscriptionSynced(t, ns, 'alpha')()) && (await subscriptionSynced(t, ns, 'beta')()));
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      await until(t, 'a plan waiting for approval', planWaiting(t, ns, 'alpha.v2.0.0'));
+      await settled(t, ns);
+      // What the console's move does to the one left behind: its partner's Subscription goes. OLM
+      // keeps the waiting plan as it is (both CSVs in it) ...
+      await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/beta`);
+      await settled(t, ns);
+      const kept = await readNamespace(t, ns);
+      // ... until it goes too: then OLM plans the namespace again, for alpha alone.
+      const [waiting] = await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);
+      await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${waiting!.metadata.name}`);
+      await until(t, 'a plan for alpha alone', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some((p) => JSON.stringify(p.spec?.clusterServiceVersionNames) === '["alpha.v2.0.0"]') ? true : undefined));
+      await settled(t, ns);
+      return { kept, replanned: await readNamespace(t, ns) };
+    },
+  },
+  {
     id: 'olm/channel change upgrades along the new channel',
     independent: true,
     run: async (t) => {

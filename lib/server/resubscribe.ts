@@ -87,11 +87,14 @@ export async function resubscribe(client: KubeClient, r: ResubscribeRequest): Pr
       throw new ApiError(504, 'Timeout', `ClusterServiceVersion ${namespace}/${csv} is still there a minute after it was deleted (its finalizers hold it); the Subscription was not made again: create it ${r.describeNext} once it is gone`, { steps, subscription: r.next });
     }
   }
+  // A move makes it in another namespace.
+  const nextNs = r.next.metadata?.namespace ?? namespace;
+  const nextName = r.next.metadata?.name ?? subName;
   try {
-    await client.create<Subscription>(SUBSCRIPTION_TYPE, r.next, { namespace });
-    steps.push({ step: `create Subscription ${namespace}/${subName} ${r.describeNext}`, outcome: 'done' });
+    await client.create<Subscription>(SUBSCRIPTION_TYPE, r.next, { namespace: nextNs });
+    steps.push({ step: `create Subscription ${nextNs}/${nextName} ${r.describeNext}`, outcome: 'done' });
   } catch (err) {
-    fail(`creating Subscription ${namespace}/${subName} ${r.describeNext}`, err, await putBack());
+    fail(`creating Subscription ${nextNs}/${nextName} ${r.describeNext}`, err, await putBack());
   }
-  return { subscription: { namespace, name: subName }, steps };
+  return { subscription: { namespace: nextNs, name: nextName }, steps };
 }
