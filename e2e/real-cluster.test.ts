@@ -2,8 +2,8 @@
 // kube-apiserver, etcd, kwok and OLM v0.38.0 itself) serving the demo catalog, as the sandbox's
 // browser tests do them (operatorhub.test.ts, operators.test.ts): install at an older version
 // under Manual approval, approve, approve the upgrade, uninstall; an AllNamespaces operator's
-// Copied CSVs in another namespace; an install with a service account whose rights the wizard
-// grants. Every step the browser takes is checked in the cluster with
+// Copied CSVs in another namespace; an upgrade up to a chosen version, approved by the console's
+// approver; an install with a service account whose rights the wizard grants. Every step the browser takes is checked in the cluster with
 // the Kubernetes API. Skipped when cluster/build.sh has not built the programs.
 // Real OLM works on its own schedule (resync, backoff), so every wait polls for a long time and
 // nothing asserts how long anything took. E2E_SCREENSHOTS=DIR keeps a screenshot of each step.
@@ -20,7 +20,7 @@ import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/instal
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
-import { clientAs } from '../lib/server/testing/cluster';
+import { clientAs, subscribe } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
 import { loggedInPage } from './support/login';
@@ -59,7 +59,8 @@ else describe('the console against the real cluster', () => {
   before(async () => {
     cluster = await startRealCluster([DEMO]);
     kube = clientAs(cluster, 'admin');
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: cluster.kubeconfigPath });
+    // The upgrade approver acts as the console's own identity (only on Subscriptions given a target).
+    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: cluster.kubeconfigPath, OLM_CONSOLE_UPGRADE_APPROVER: 'console' });
     perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: cluster.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
     browser = await launchBrowser();
   });
@@ -269,6 +270,29 @@ else describe('the console against the real cluster', () => {
     await row.waitFor({ timeout: 60_000 });
     assert.match((await row.textContent()) ?? '', /Copied from operators/);
     await shot(page, '10-alice-team1');
+    await page.close();
+  });
+
+  test('upgrade up to a version: the console approves the predicted hop on real OLM and stops there', async () => {
+    const ns = 'target-real';
+    await subscribe(kube, { namespace: ns, package: 'pgpilot', channel: 'fast', targets: [ns], approval: 'Manual', startingCSV: 'pgpilot.v1.0.0', source: CATALOG });
+    const first = await eventually('the first plan', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.find((p) => p.status?.phase === 'RequiresApproval'));
+    await kube.patch(INSTALL_PLAN_TYPE, first.metadata!.name!, { spec: { approved: true } }, { namespace: ns, type: 'merge' });
+    await csvSucceeded(ns, 'pgpilot.v1.0.0');
+    const page = await open(`/operators/${ns}/pgpilot.v1.0.0?tab=subscription`);
+    const section = page.getByRole('region', { name: 'Upgrade up to a version' });
+    await section.getByLabel('Target version').selectOption({ label: '1.4.0' }, { timeout: OLM_WAIT });
+    await section.getByText('OLM takes one InstallPlan: 1.0.0 → 1.4.0, and stops.').waitFor();
+    await section.getByRole('button', { name: 'Upgrade up to 1.4.0' }).click();
+    await section.getByText(/Upgrading up to 1\.4\.0, set by /).waitFor();
+    await shot(page, '13-upgrade-target');
+    await csvSucceeded(ns, 'pgpilot.v1.4.0');
+    await eventually('the target reached and removed', async () => {
+      const s = await sub(ns, 'pgpilot');
+      return s.status?.installedCSV === 'pgpilot.v1.4.0' && !s.metadata?.annotations?.['olm-console.io/upgrade-target'] ? true : undefined;
+    });
+    // Real OLM then offers 1.5.0: that plan waits for a person.
+    await eventually('the plan past the target to wait', async () => ((await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.some((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0')) ? true : undefined));
     await page.close();
   });
 
