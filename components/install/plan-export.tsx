@@ -17,7 +17,13 @@ export function PlanExport({ plan }: { plan: InstallPlanResult }) {
   const namespace = sub?.metadata?.namespace ?? '';
   const [application, setApplication] = useState(namespace);
   const valid = LABEL.test(application) && application.length <= 63 && application !== 'cluster-scope';
-  const files = useMemo(() => (sub && og && valid ? gitopsTree({ subscription: sub, operatorGroup: og, namespace: ns, application }) : []), [sub, og, ns, application, valid]);
+  // A scoped install's account and the rights it needs, whether or not the install would grant them.
+  const access = useMemo(() => {
+    if (!plan.scoped) return [];
+    const account = (plan.objects.find((o) => o.kind === 'ServiceAccount')?.object as KubeObjectLike | undefined) ?? { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: plan.scoped.serviceAccount, namespace: sub?.metadata?.namespace } };
+    return [account, ...(plan.scoped.rbac.objects as KubeObjectLike[])];
+  }, [plan, sub]);
+  const files = useMemo(() => (sub && og && valid ? gitopsTree({ subscription: sub, operatorGroup: og, namespace: ns, application, access }) : []), [sub, og, ns, application, valid, access]);
   if (!sub || !og) return null;
   const global = targetsAllNamespaces(og);
   return (
@@ -26,6 +32,7 @@ export function PlanExport({ plan }: { plan: InstallPlanResult }) {
       <div className="mt-2 space-y-3">
         <p className="text-slate-700">
           The same install as a kustomize tree to commit: <code>cluster-scope/</code> for the Namespace, the OperatorGroup
+          {plan.scoped ? `, service account ${plan.scoped.serviceAccount} and the rights it needs` : ''}
           {global ? ' and this all-namespaces Subscription' : ''}; {global ? 'no application folder' : 'the Subscription in the application\u2019s folder'}. <code>kubectl apply -k</code> of it installs what Install would.
         </p>
         <label className="flex flex-col">

@@ -9,7 +9,7 @@ import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, type ClusterServiceVersion 
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { ApiError } from './api-error';
-import { NAMESPACE_TYPE } from './install';
+import { NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE } from './install';
 
 export async function exportInstalledOperator(client: KubeClient, namespace: string, name: string, application?: string): Promise<GitopsExport> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
@@ -29,6 +29,19 @@ export async function exportInstalledOperator(client: KubeClient, namespace: str
   if (sub.spec.startingCSV && sub.status?.installedCSV && sub.spec.startingCSV !== sub.status.installedCSV) {
     notes.push(`The Subscription starts at ${sub.spec.startingCSV} and has since moved to ${sub.status.installedCSV}: applied to an empty cluster it installs ${sub.spec.startingCSV} first${sub.spec.installPlanApproval === 'Manual' ? ' and waits for each upgrade to be approved' : ' and upgrades from there'}.`);
   }
+  // A scoped install: the account the group names goes with it. Which Roles grant it its rights is
+  // recorded nowhere, so those are said, not guessed.
+  const account = groups.items[0]!.spec?.serviceAccountName;
+  const access: KubeObjectLike[] = [];
+  if (account) {
+    try {
+      access.push(await client.get<KubeObjectLike>(SERVICE_ACCOUNT_TYPE, account, namespace));
+    } catch (err) {
+      if (!isKubeError(err, 403) && !isKubeError(err, 404)) throw err;
+      access.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: account, namespace } });
+    }
+    notes.push(`OperatorGroup ${groups.items[0]!.metadata?.name} names service account ${account}: OLM installs as that account, so the Roles and bindings that grant it its rights belong in the tree too; which ones do is not recorded on the cluster, so add them (the install wizard shows what this operator needs).`);
+  }
   const app = application || namespace;
-  return { application: app, files: gitopsTree({ subscription: sub as unknown as KubeObjectLike, operatorGroup: groups.items[0] as unknown as KubeObjectLike, namespace: ns, application: app }), notes };
+  return { application: app, files: gitopsTree({ subscription: sub as unknown as KubeObjectLike, operatorGroup: groups.items[0] as unknown as KubeObjectLike, namespace: ns, application: app, access }), notes };
 }

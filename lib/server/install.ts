@@ -20,7 +20,7 @@ import { accessReview } from './permissions';
 import { assertValidConfig, SubscriptionConfigSchema } from './subscription-config';
 
 export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
-const SERVICE_ACCOUNT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
+export const SERVICE_ACCOUNT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
 const rbacType = (kind: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: `${kind.toLowerCase()}s`, namespaced, kind });
 
 export const InstallBody = z.strictObject({

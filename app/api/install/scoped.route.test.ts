@@ -83,6 +83,13 @@ describe('installing with a service account', () => {
     assert.deepEqual(plans.map((x) => (x.status as { attenuatedServiceAccountRef?: { name?: string } } | undefined)?.attenuatedServiceAccountRef?.name), ['installer']);
     const csvs = (await admin.list<ClusterServiceVersion>(CSV_TYPE, { namespace: 'scoped-one' })).items;
     assert.deepEqual(csvs.map((c) => [c.metadata?.name?.split('.v')[0], c.status?.phase]).sort(), [['quillmq', 'Succeeded'], ['tenant-core', 'Succeeded']]);
+    // Exported for GitOps, the install carries its account, and says its rights must be added.
+    const quill = csvs.find((c) => c.metadata?.name?.startsWith('quillmq.'))!.metadata!.name!;
+    const { GET: exportRoute } = await import('../operators/[namespace]/[name]/export/route');
+    const res = await exportRoute(consoleRequest(`/api/operators/scoped-one/${quill}/export`, { method: 'GET', token: sb.tokens.admin! }), { params: Promise.resolve({ namespace: 'scoped-one', name: quill }) });
+    const exported = (await res.json()) as { files: { path: string; content: string }[]; notes: string[] };
+    assert.ok(exported.files.some((f) => f.path === 'cluster-scope/serviceaccounts/scoped-one/installer.yaml'), JSON.stringify(exported.files.map((f) => f.path)));
+    assert.match(exported.notes.join('\n'), /names service account installer: .* add them/);
   });
 
   test('a namespace admin installs where the group names an account; OLM waits for the rights, which an administrator applies from the plan', async () => {

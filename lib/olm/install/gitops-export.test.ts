@@ -53,3 +53,16 @@ test('an operator for all namespaces: its Subscription is cluster-scoped too, an
   assert.deepEqual((load(files[0]!.content) as { resources: string[] }).resources, ['cluster-scope']);
   assert.deepEqual(load(files[3]!.content), { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: 'operators' }, spec: {} });
 });
+
+test('a scoped install: the service account and its rights go to cluster-scope, as a person writes them', () => {
+  const og = { ...readOg, spec: { ...readOg.spec, serviceAccountName: 'installer' } };
+  const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: 'pg', uid: 'u4', resourceVersion: '7' }, secrets: [{ name: 'installer-token-x' }] };
+  const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'pgpilot-installer', namespace: 'pg' }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }] };
+  const crb = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'pg-pgpilot-installer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'pg-pgpilot-installer' }, subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'pg' }] };
+  const files = gitopsTree({ subscription: readSub, operatorGroup: og, namespace: readNs, access: [sa, role, crb] });
+  const byPath = Object.fromEntries(files.map((f) => [f.path, load(f.content)]));
+  assert.deepEqual((byPath['cluster-scope/kustomization.yaml'] as { resources: string[] }).resources, ['namespaces/pg.yaml', 'serviceaccounts/pg/installer.yaml', 'roles/pg/pgpilot-installer.yaml', 'clusterrolebindings/pg-pgpilot-installer.yaml', 'operatorgroups/pg/pg-og.yaml']);
+  assert.deepEqual(byPath['cluster-scope/serviceaccounts/pg/installer.yaml'], { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: 'pg' } });
+  assert.deepEqual(byPath['cluster-scope/roles/pg/pgpilot-installer.yaml'], role);
+  assert.deepEqual(byPath['cluster-scope/clusterrolebindings/pg-pgpilot-installer.yaml'], crb);
+});

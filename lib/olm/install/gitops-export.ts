@@ -1,7 +1,8 @@
 // An install as files for Git: a kustomize tree split as the GitOps layout keeps cluster-wide
 // pieces apart from an application's. `cluster-scope/` holds what a cluster administrator owns —
 // the Namespace, its OperatorGroup and, for an operator installed for all namespaces, its
-// Subscription; a Subscription scoped to chosen namespaces goes to the application's folder.
+// Subscription, and the service account a scoped install runs as with the rights granted to it;
+// a Subscription scoped to chosen namespaces goes to the application's folder.
 // Every object is cleaned of what the API server or OLM writes (status, uid, resourceVersion,
 // managedFields, timestamps, OLM's labels and annotations), so the tree applies to an empty
 // cluster as it is (`kubectl apply -k`).
@@ -23,6 +24,11 @@ export interface ExportInput {
   namespace?: KubeObjectLike;
   /** The application folder's name (default: the Subscription's namespace). */
   application?: string;
+  /**
+   * With an OperatorGroup that names a service account: the account and the Role, ClusterRole and
+   * bindings that grant it what the install needs — an administrator's, so in `cluster-scope/`.
+   */
+  access?: KubeObjectLike[];
 }
 
 export interface ExportFile {
@@ -62,6 +68,18 @@ export function cleanObject(o: KubeObjectLike, defaults: { apiVersion: string; k
   return { apiVersion: o.apiVersion ?? defaults.apiVersion, kind, metadata, ...(spec && Object.keys(spec as object).length ? { spec } : kind === 'OperatorGroup' ? { spec: {} } : {}) };
 }
 
+// What RBAC objects carry besides metadata: a person writes these, never the API server.
+const RBAC_FIELDS = ['rules', 'aggregationRule', 'roleRef', 'subjects', 'imagePullSecrets', 'secrets', 'automountServiceAccountToken'] as const;
+
+/** A service account or RBAC object as a person would write it. */
+export function cleanAccessObject(o: KubeObjectLike): KubeObjectLike {
+  const base = cleanObject(o, { apiVersion: o.apiVersion ?? 'v1', kind: o.kind ?? '' });
+  const rest = Object.fromEntries(RBAC_FIELDS.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
+  // A ServiceAccount's token secrets are the cluster's, not the person's.
+  if (o.kind === 'ServiceAccount') delete rest.secrets;
+  return { ...base, ...rest };
+}
+
 /** An OperatorGroup with neither target namespaces nor a selector targets all namespaces. */
 export function targetsAllNamespaces(og: KubeObjectLike): boolean {
   const spec = (og.spec ?? {}) as { targetNamespaces?: string[]; selector?: unknown };
@@ -85,8 +103,13 @@ export function gitopsTree(input: ExportInput): ExportFile[] {
   const global = targetsAllNamespaces(og);
   const app = input.application || ns;
 
+  const access = (input.access ?? []).map(cleanAccessObject).map((o) => ({
+    path: `cluster-scope/${(o.kind ?? '').toLowerCase()}s/${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}.yaml`,
+    content: yaml(o),
+  }));
   const cluster: ExportFile[] = [
     { path: `cluster-scope/namespaces/${ns}.yaml`, content: yaml(namespace) },
+    ...access,
     { path: `cluster-scope/operatorgroups/${ns}/${og.metadata?.name}.yaml`, content: yaml(og) },
     ...(global ? [{ path: `cluster-scope/subscriptions/${ns}/${subName}.yaml`, content: yaml(sub) }] : []),
   ];
