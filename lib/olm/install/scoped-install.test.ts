@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterServiceVersion, PolicyRule } from '../resources/cluster-service-version';
-import { grantRules, guessResource, scopedInstallRbac } from './scoped-install';
+import { guessResource } from '../resources/common';
+import { grantRules, scopedInstallRbac } from './scoped-install';
 
 function csv(permissions: PolicyRule[], clusterPermissions: PolicyRule[] = []): ClusterServiceVersion {
   return {

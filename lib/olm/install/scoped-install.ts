@@ -8,6 +8,7 @@
 // operator's Roles and ClusterRoles the account must hold every rule in them itself — the CSV's
 // `permissions` in the namespace, its `clusterPermissions` cluster-wide.
 import type { ClusterServiceVersion, PolicyRule, StrategyPermissions } from '../resources/cluster-service-version';
+import { guessResource } from '../resources/common';
 
 /** What is known of the bundle: its CSV and other manifests, or why they are not known. */
 export type BundleContent = { csv: ClusterServiceVersion; objects: { apiVersion?: string; kind?: string }[] } | { unknown: string };
@@ -26,14 +27,6 @@ const WRITE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delet
 
 // Kinds OLM may find among a bundle's manifests that the API server keeps cluster-wide.
 const CLUSTER_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'ConsoleYAMLSample', 'ConsoleQuickStart', 'ConsoleCLIDownload', 'ConsoleLink', 'ConsolePlugin', 'CustomResourceDefinition', 'APIService', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
-
-/** The resource a kind is served as, by the API machinery's own guess (lower case, plural). */
-export function guessResource(kind: string): string {
-  const k = kind.toLowerCase();
-  if (k.endsWith('s')) return `${k}es`;
-  if (k.endsWith('y') && !/[aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
-  return `${k}s`;
-}
 
 function groupOf(apiVersion: string | undefined): string {
   const v = apiVersion ?? '';

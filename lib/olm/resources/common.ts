@@ -123,3 +123,14 @@ export function apiVersionOf(t: ResourceType): string {
 export function findCondition<C extends { type: string }>(conditions: readonly C[] | undefined, type: string): C | undefined {
   return conditions?.find((c) => c.type === type);
 }
+
+/**
+ * The resource a kind is served as when nothing names it, by the API machinery's own guess
+ * (meta.UnsafeGuessKindToResource: lower case, plural).
+ */
+export function guessResource(kind: string): string {
+  const k = kind.toLowerCase();
+  if (k.endsWith('s')) return `${k}es`;
+  if (k.endsWith('y') && !/[aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
+  return `${k}s`;
+}

@@ -3,7 +3,8 @@
 // made from the CSV's owned CRD descriptions when the catalog carries only metadata), the RBAC of
 // its install strategy, and the bundle's other objects.
 import { createHash } from 'node:crypto';
-import { bundleObjects, type BundleModel, type PackageModel } from '../../olm/fbc/model';
+import { bundleObjects, type BundleModel, type Gvk, type PackageModel } from '../../olm/fbc/model';
+import { guessResource } from '../../olm/resources/common';
 import { csvJsonOf } from '../registry/messages';
 import { base62 } from './generated-roles';
 import { goJson, goRule, type Permission } from './requirements';
@@ -35,20 +36,41 @@ export function olmGeneratedName(base: string, from: unknown): string {
   return `${base.length + hash.length > 63 ? base.slice(0, 63 - hash.length - 1) : base}-${hash}`;
 }
 
-function crdFromDescription(d: { name?: string; version?: string; kind?: string; displayName?: string }): KObject | undefined {
-  if (!d.name || !d.version || !d.kind) return undefined;
-  const [plural, ...rest] = d.name.split('.');
+// Kubernetes' version priority (GA, then beta, then alpha; higher numbers first), as the API
+// server orders a CRD's versions: the first is the one the sandbox stores.
+function versionPriority(v: string): [number, number, number] {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+  if (!m) return [-1, 0, 0];
+  return [m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1, Number(m[1]), Number(m[3] ?? 0)];
+}
+
+const byPriority = (a: string, b: string) => {
+  const [x, y] = [versionPriority(a), versionPriority(b)];
+  return y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || a.localeCompare(b);
+};
+
+/**
+ * A CRD the bundle image would hold, made from what the catalog says of it: the CSV's `owned`
+ * entries of that name (one per version) and the bundle's `olm.gvk` properties of its group and
+ * kind, every version served; the highest by Kubernetes' priority stored. The catalog says
+ * nothing of its scope or schema: Namespaced, and any field accepted.
+ */
+function crdFromDescriptions(name: string, entries: { version?: string; kind?: string }[], providedApis: readonly Gvk[]): KObject | undefined {
+  const kind = entries.find((e) => e.kind)?.kind;
+  const [plural, ...rest] = name.split('.');
   const group = rest.join('.');
-  if (!plural || !group) return undefined;
+  if (!kind || !plural || !group) return undefined;
+  const versions = [...new Set([...entries.map((e) => e.version), ...providedApis.filter((g) => g.group === group && g.kind === kind).map((g) => g.version)].filter((v): v is string => !!v))].sort(byPriority);
+  if (!versions.length) return undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: d.name },
+    metadata: { name },
     spec: {
       group,
-      names: { plural, singular: d.kind.toLowerCase(), kind: d.kind, listKind: `${d.kind}List` },
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       scope: 'Namespaced',
-      versions: [{ name: d.version, served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: versions.map((v, i) => ({ name: v, served: true, storage: i === 0, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
     },
   };
 }
@@ -94,12 +116,21 @@ export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject
   const owned = ((csv?.spec as { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] } } | undefined)?.customresourcedefinitions?.owned ?? []);
   for (const d of owned) {
     if (d.name && !haveCrd.has(d.name)) {
-      const made = crdFromDescription(d);
+      const made = crdFromDescriptions(d.name, owned.filter((o) => o.name === d.name), bundle.providedApis);
       if (made) {
         crds.push(made);
         haveCrd.add(d.name);
       }
     }
+  }
+  // APIs the bundle provides (olm.gvk) that no owned entry describes: a CRD the CSV does not
+  // name, its plural guessed as the API machinery guesses it; an API service's are not CRDs.
+  const apiServices = ((csv?.spec as { apiservicedefinitions?: { owned?: { group?: string; kind?: string }[] } } | undefined)?.apiservicedefinitions?.owned ?? []);
+  const described = (g: Gvk) => crds.some((c) => (c.spec as { group?: string; names?: { kind?: string } }).group === g.group && (c.spec as { names?: { kind?: string } }).names?.kind === g.kind);
+  for (const g of bundle.providedApis) {
+    if (described(g) || apiServices.some((a) => a.group === g.group && a.kind === g.kind)) continue;
+    const made = crdFromDescriptions(`${guessResource(g.kind)}.${g.group}`, [{ kind: g.kind, version: g.version }], bundle.providedApis);
+    if (made) crds.push(made);
   }
   const others = objects.filter((o) => o.kind !== 'ClusterServiceVersion' && o.kind !== 'CustomResourceDefinition');
   return [...(csv ? [csv] : []), ...crds, ...others];
