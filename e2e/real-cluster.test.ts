@@ -1,10 +1,11 @@
 // The console's main journeys in Debian's Chromium against the real cluster (`npm run cluster`:
 // kube-apiserver, etcd, kwok and OLM v0.38.0 itself) serving the demo catalog, as the sandbox's
-// browser tests do them (operatorhub.test.ts, operators.test.ts): install at an older version
-// under Manual approval, approve, approve the upgrade, uninstall; an AllNamespaces operator's
-// Copied CSVs in another namespace; an upgrade up to a chosen version, approved by the console's
-// approver; an install with a service account whose rights the wizard grants. Every step the browser takes is checked in the cluster with
-// the Kubernetes API. Skipped when cluster/build.sh has not built the programs.
+// browser tests do them: install at an older version under Manual approval, approve, approve the
+// upgrade, uninstall; an AllNamespaces operator's Copied CSVs in another namespace, turned off and
+// on in the cluster settings; an upgrade up to a chosen version, approved by the console's
+// approver; pod configuration on the Subscription tab; an install with a service account whose
+// rights the wizard grants. Every step the browser takes is checked in the cluster with the
+// Kubernetes API. Skipped when cluster/build.sh has not built the programs.
 // Real OLM works on its own schedule (resync, backoff), so every wait polls for a long time and
 // nothing asserts how long anything took. E2E_SCREENSHOTS=DIR keeps a screenshot of each step.
 import assert from 'node:assert/strict';
@@ -273,6 +274,25 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
+  test('cluster settings: copied CSVs turned off and on again in the browser, and real OLM removes and restores the copies', async () => {
+    const copies = async () => (await kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom=operators' })).items.length;
+    const before = await eventually('copies to exist', async () => ((await copies()) > 0 ? copies() : undefined));
+    const page = await open('/settings');
+    const toggle = page.getByRole('switch', { name: 'Disable copied CSVs' });
+    await toggle.waitFor();
+    await toggle.click();
+    const review = page.getByRole('region', { name: 'Review: turn copied CSVs off' });
+    await review.getByRole('button', { name: 'Turn copied CSVs off' }).click();
+    await page.getByLabel('DisabledCopiedCSVs condition').filter({ hasText: 'DisabledCopiedCSVs=True (CopiedCSVsDisabled)' }).waitFor({ timeout: OLM_WAIT });
+    await eventually('real OLM to delete the copies', async () => ((await copies()) === 0 ? true : undefined));
+    await shot(page, '11-copies-off');
+    await toggle.click();
+    await page.getByRole('region', { name: 'Review: turn copied CSVs on' }).getByRole('button', { name: 'Turn copied CSVs on' }).click();
+    await page.getByLabel('DisabledCopiedCSVs condition').filter({ hasText: 'CopiedCSVsEnabled' }).waitFor({ timeout: OLM_WAIT });
+    await eventually('real OLM to copy again', async () => ((await copies()) >= before ? true : undefined));
+    await page.close();
+  });
+
   test('upgrade up to a version: the console approves the predicted hop on real OLM and stops there', async () => {
     const ns = 'target-real';
     await subscribe(kube, { namespace: ns, package: 'pgpilot', channel: 'fast', targets: [ns], approval: 'Manual', startingCSV: 'pgpilot.v1.0.0', source: CATALOG });
@@ -293,6 +313,27 @@ else describe('the console against the real cluster', () => {
     });
     // Real OLM then offers 1.5.0: that plan waits for a person.
     await eventually('the plan past the target to wait', async () => ((await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.some((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0')) ? true : undefined));
+    await page.close();
+  });
+
+  test('pod configuration saved on the Subscription tab: real OLM writes it into the operator\'s Deployment, and the page shows it', async () => {
+    const ns = 'target-real';
+    const csv = (await sub(ns, 'pgpilot')).status!.installedCSV!;
+    const page = await open(`/operators/${ns}/${csv}?tab=subscription`);
+    await page.getByRole('form', { name: 'Operator configuration' }).waitFor();
+    await page.getByRole('button', { name: 'Add a variable' }).click();
+    await page.getByLabel('Variable 1 name').fill('LOG_LEVEL');
+    await page.getByLabel('Variable 1 value').fill('debug');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved. OLM is writing the Deployment again.' }).waitFor();
+    const deployment = page.getByRole('region', { name: /^Deployment / });
+    await deployment.getByText(/LOG_LEVEL=debug/).waitFor({ timeout: OLM_WAIT });
+    const written = await eventually('the Deployment to carry it', async () => {
+      const items = (await kube.listAll<{ spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } } }>(DEPLOYMENTS, { namespace: ns })).items;
+      return items.length && items.every((d) => d.spec.template.spec.containers.every((c) => c.env?.some((e) => e.name === 'LOG_LEVEL' && e.value === 'debug'))) ? true : undefined;
+    });
+    assert.equal(written, true);
+    await shot(page, '14-pod-config');
     await page.close();
   });
 
