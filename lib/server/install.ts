@@ -18,6 +18,7 @@ import { ApiError, dnsLabel, dnsSubdomain } from './api-error';
 import { packageName } from './package-lookup';
 import { accessReview } from './permissions';
 import { assertValidConfig, SubscriptionConfigSchema } from './subscription-config';
+import { CONSOLE_OPERATOR_TYPE, enableConsolePlugins, gatherOpenShiftFacts, OpenShiftInstallFields, openShiftChoices } from './openshift-install';
 
 export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
 export const SERVICE_ACCOUNT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
@@ -39,6 +40,7 @@ export const InstallBody = z.strictObject({
   config: SubscriptionConfigSchema.optional(),
   /** Install with a service account's rights; `grant` creates the Role and bindings it needs. */
   serviceAccount: z.strictObject({ name: dnsSubdomain, grant: z.boolean() }).optional(),
+  ...OpenShiftInstallFields,
 });
 export type InstallBody = z.infer<typeof InstallBody>;
 
@@ -98,6 +100,7 @@ async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{
         deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
         requiredPackages: bundle?.requiredPackages ?? [],
         requiredApis: (bundle?.requiredApis ?? []).map((g) => `${g.kind}.${g.version}.${g.group}`),
+        openshiftOptions: d.selected.csv?.openshiftOptions,
       },
       catalog: { displayName: lookup.catalog.displayName },
     };
@@ -117,6 +120,7 @@ async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{
       suggestedNamespaceTemplate: head?.suggestedNamespaceTemplate,
       nonStandalone: head?.nonStandalone ?? false,
       deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
+      openshiftOptions: head?.openshiftOptions,
     },
     catalog: { displayName: d.catalog.displayName, publisher: lookup.manifest.status.catalogSourcePublisher },
   };
@@ -137,7 +141,8 @@ async function deniedReason(client: KubeClient, verb: string, group: string, res
 
 /** Everything the planner needs, read as the person. */
 export async function gatherInstallFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody): Promise<InstallFacts> {
-  const [{ facts: version, catalog }, exists, groups, subs, allSubs, clusterGroups, denyNs, denyOg, denySub] = await Promise.all([
+  const openshift = openShiftChoices(body);
+  const [{ facts: version, catalog }, exists, groups, subs, allSubs, clusterGroups, denyNs, denyOg, denySub, openshiftCluster, denyMonitoring] = await Promise.all([
     step(body.version ? `reading version ${body.version} of package ${body.package}` : `reading the head of channel ${body.channel} of package ${body.package}`, () => versionFacts(lookup, body)),
     step(`reading Namespace ${body.namespace}`, () => namespaceExists(client, body.namespace)),
     step(`listing the OperatorGroups in namespace ${body.namespace}`, () => listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE, body.namespace)),
@@ -147,6 +152,8 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     step('checking whether you may create namespaces', () => deniedReason(client, 'create', '', 'namespaces')),
     step(`checking whether you may create OperatorGroups in namespace ${body.namespace}`, () => deniedReason(client, 'create', OPERATOR_GROUP_TYPE.group, OPERATOR_GROUP_TYPE.plural, body.namespace)),
     step(`checking whether you may create Subscriptions in namespace ${body.namespace}`, () => deniedReason(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, body.namespace)),
+    step('reading the OpenShift cluster objects the install options depend on', () => gatherOpenShiftFacts(client)),
+    body.clusterMonitoring ? step(`checking whether you may create Roles and RoleBindings in namespace ${body.namespace}`, () => monitoringDenied(client, body.namespace)) : undefined,
   ]);
   if (groups === undefined || subs === undefined) {
     throw new ApiError(403, 'Forbidden', `you may not list the OperatorGroups and Subscriptions of namespace ${body.namespace}, which an install there needs`);
@@ -170,6 +177,7 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     approval: body.approval,
     ...(body.config && Object.keys(body.config).length ? { config: body.config } : {}),
     ...(body.serviceAccount ? { serviceAccount: body.serviceAccount } : {}),
+    ...(openshift ? { openshift } : {}),
   };
   assertValidConfig(request.config);
   const scoped = body.serviceAccount?.name ?? groups.find((g) => g.spec?.serviceAccountName)?.spec?.serviceAccountName;
@@ -183,11 +191,17 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     subscriptions: subs,
     elsewhere: allSubs?.filter((s) => s.spec.name === body.package && s.spec.source === body.catalog.name).map((s) => ({ namespace: s.metadata?.namespace ?? '', name: s.metadata?.name ?? '' })),
     clusterGroups,
-    denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub, ...account.denied },
+    denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub, ...account.denied, ...(denyMonitoring ? { monitoringRbac: denyMonitoring } : {}) },
+    ...(openshiftCluster ? { openshiftCluster } : {}),
     ...(account.serviceAccounts ? { serviceAccounts: account.serviceAccounts } : {}),
     ...(account.bundle ? { bundle: account.bundle } : {}),
     ...(account.dependencyBundles ? { dependencyBundles: account.dependencyBundles } : {}),
   };
+}
+
+async function monitoringDenied(client: KubeClient, ns: string): Promise<string | undefined> {
+  const [role, binding] = await Promise.all(['roles', 'rolebindings'].map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns)));
+  return role ?? binding;
 }
 
 type ScopedFacts = Pick<InstallFacts, 'serviceAccounts' | 'bundle' | 'dependencyBundles'> & { denied: InstallFacts['denied'] };
@@ -251,6 +265,7 @@ const TYPES: Record<PlannedObject['kind'], ResourceType> = {
   ClusterRoleBinding: rbacType('ClusterRoleBinding', false),
   OperatorGroup: OPERATOR_GROUP_TYPE,
   Subscription: SUBSCRIPTION_TYPE,
+  Console: CONSOLE_OPERATOR_TYPE,
 };
 
 export interface ObjectRef {
@@ -262,6 +277,8 @@ export interface ObjectRef {
 export interface ApplyResult {
   created: ObjectRef[];
   reused: ObjectRef[];
+  /** Existing objects changed (Console `cluster`'s plugins). */
+  changed: ObjectRef[];
 }
 
 const refOf = (o: PlannedObject): ObjectRef => ({ kind: o.kind, name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) });
@@ -271,7 +288,9 @@ function describe(r: ObjectRef): string {
 }
 
 /**
- * Creates the plan's objects in order. A Namespace that appeared meanwhile is used as is; any
+ * Creates the plan's objects in order; the one change of an existing object (Console `cluster`'s
+ * plugins) is planned last, so when it fails the objects created before it are removed as for any
+ * failure, and when anything before it fails it has not been made. A Namespace that appeared meanwhile is used as is; any
  * other failure deletes what this call created, newest first, and reports the failure with
  * what was undone (and anything that could not be). Each create and delete has already been
  * sent again after transient failures (lib/k8s/retry.ts): a failure here is final. A create
@@ -281,12 +300,18 @@ function describe(r: ObjectRef): string {
 export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Promise<ApplyResult> {
   const created: { ref: ObjectRef; uid?: string }[] = [];
   const reused: ObjectRef[] = [];
+  const changed: ObjectRef[] = [];
   for (const o of plan.objects) {
     if (o.action === 'reuse') {
       reused.push(refOf(o));
       continue;
     }
     try {
+      if (o.action === 'patch') {
+        await enableConsolePlugins(client, o.adds ?? []);
+        changed.push(refOf(o));
+        continue;
+      }
       const made = await client.create<{ metadata?: { uid?: string } }>(TYPES[o.kind], o.object, { namespace: o.namespace });
       created.push({ ref: refOf(o), uid: made.metadata?.uid });
     } catch (err) {
@@ -306,11 +331,12 @@ export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Pr
         }
       }
       const base = err instanceof KubeError ? err : undefined;
-      const what = `creating ${describe(refOf(o))} failed: ${(err as Error).message}`;
+      const verb = o.action === 'patch' ? 'changing' : 'creating';
+      const what = `${verb} ${describe(refOf(o))} failed: ${(err as Error).message}`;
       const rolled = undone.length ? `; removed what this install had created (${undone.map(describe).join(', ')})` : '';
       const left = leftBehind.length ? `; could not remove ${leftBehind.map((l) => `${describe(l.ref)} (${l.message})`).join(', ')}: delete it by hand` : '';
-      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, { step: `creating ${describe(refOf(o))}`, failed: refOf(o), rolledBack: undone, leftBehind: leftBehind.map((l) => l.ref) });
+      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, { step: `${verb} ${describe(refOf(o))}`, failed: refOf(o), rolledBack: undone, leftBehind: leftBehind.map((l) => l.ref) });
     }
   }
-  return { created: created.map((c) => c.ref), reused };
+  return { created: created.map((c) => c.ref), reused, changed };
 }

@@ -42,11 +42,11 @@ interface ReviewStatus extends KubeObject {
 }
 
 /** One SelfSubjectAccessReview: may this person do `verb` on `resource` (in `namespace`)? */
-export async function accessReview(client: KubeClient, verb: string, group: string, resource: string, namespace?: string): Promise<{ allowed: boolean; reason?: string }> {
+export async function accessReview(client: KubeClient, verb: string, group: string, resource: string, namespace?: string, name?: string): Promise<{ allowed: boolean; reason?: string }> {
   const review = await client.create<ReviewStatus>(SSAR, {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectAccessReview',
-    spec: { resourceAttributes: { verb, group, resource, ...(namespace ? { namespace } : {}) } },
+    spec: { resourceAttributes: { verb, group, resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) } },
   });
   const allowed = review.status?.allowed === true;
   const where = namespace ? ` in namespace ${namespace}` : '';

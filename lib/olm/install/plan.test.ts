@@ -141,3 +141,50 @@ test('dependencies: their rules are in the grant when they could be resolved, sa
   assert.equal(unknown.scoped?.dependencies?.included, false);
   assert.match(unknown.scoped?.dependencies?.message ?? '', /with rules not in this Role/);
 });
+
+// OpenShift's install options in the plan: expectations from openshift/console's
+// operator-hub-subscribe.tsx (env names, Manual approval, label, Role/RoleBinding, Console patch).
+const osCluster = (mode: string, issuer: string): NonNullable<InstallFacts['openshiftCluster']> => ({
+  infrastructure: { state: 'read', object: { status: { platformStatus: { type: 'AWS' } } } },
+  authentication: { state: 'read', object: { spec: { serviceAccountIssuer: issuer } } },
+  cloudCredential: { state: 'read', object: { spec: { credentialsMode: mode } } },
+  console: { state: 'read', object: { spec: { plugins: ['kept'] } } },
+});
+const osVersion = { csvName: 'gpu.v1', isHead: true, installModes: allModes, providedApis: [], nonStandalone: false, deprecations: [], openshiftOptions: { tokenAuth: ['AWS' as const], plugins: ['gpu-console'], clusterMonitoring: true } };
+
+test('OpenShift in AWS STS mode: ROLEARN in spec.config.env beside the pod configuration, and Manual approval', () => {
+  const p = planInstall(facts({ version: osVersion, openshiftCluster: osCluster('Manual', 'https://oidc.example.com') }, { config: { env: [{ name: 'LOG', value: 'debug' }] }, openshift: { tokenAuth: { provider: 'AWS', values: { roleARN: 'arn:aws:iam::123456789012:role/gpu' } } } }));
+  assert.deepEqual(p.blockers, []);
+  assert.equal(p.approval, 'Manual');
+  const s = p.objects.find((o) => o.kind === 'Subscription')!.object as unknown as Subscription;
+  assert.equal(s.spec.installPlanApproval, 'Manual');
+  assert.deepEqual((s.spec.config as { env: unknown }).env, [{ name: 'LOG', value: 'debug' }, { name: 'ROLEARN', value: 'arn:aws:iam::123456789012:role/gpu' }]);
+  assert.ok(p.warnings.some((w) => w.code === 'tokenAuthForcesManual'));
+  assert.equal(p.openshift?.tokenAuth.offered, true);
+});
+
+test('token values on a cluster not in token mode are refused with why', () => {
+  const p = planInstall(facts({ version: osVersion, openshiftCluster: osCluster('', '') }, { openshift: { tokenAuth: { provider: 'AWS', values: { roleARN: 'arn:aws:iam::123456789012:role/gpu' } } } }));
+  assert.match(p.blockers[0]!.message, /cloud token authentication does not apply: .*not Manual/);
+  assert.equal(p.approval, 'Automatic');
+});
+
+test('monitoring and a plugin: the labelled namespace, Prometheus\' Role and RoleBinding after it, the Console changed last', () => {
+  const p = planInstall(facts({ version: osVersion, namespaceExists: false, openshiftCluster: osCluster('', '') }, { namespace: 'openshift-gpu', openshift: { clusterMonitoring: true, enablePlugins: ['gpu-console'] } }));
+  assert.deepEqual(p.blockers, []);
+  assert.deepEqual(p.objects.map((o) => `${o.action} ${o.kind} ${o.name}`), ['create Namespace openshift-gpu', 'create Role openshift-gpu-prometheus', 'create RoleBinding openshift-gpu-prometheus', 'create OperatorGroup openshift-gpu-operators', 'create Subscription gatewise', 'patch Console cluster']);
+  assert.deepEqual((p.objects[0]!.object as { metadata: { labels: unknown } }).metadata.labels, { 'openshift.io/cluster-monitoring': 'true' });
+  const console = p.objects.at(-1)!;
+  assert.deepEqual((console.object as { spec: unknown }).spec, { plugins: ['kept', 'gpu-console'] });
+  assert.deepEqual(console.adds, ['gpu-console']);
+  assert.ok(p.warnings.some((w) => w.code === 'untrustedPlugin'), 'demo is not redhat-operators');
+});
+
+test('monitoring for an existing namespace, a plugin the CSV does not declare, options off OpenShift: blocked', () => {
+  const p = planInstall(facts({ version: osVersion, openshiftCluster: osCluster('', '') }, { namespace: 'openshift-gpu', openshift: { clusterMonitoring: true, enablePlugins: ['other'] } }));
+  assert.deepEqual(p.blockers.map((b) => b.code), ['optionNotApplicable', 'optionNotApplicable']);
+  assert.match(p.blockers.map((b) => b.message).join('\n'), /no console plugin named other[\s\S]*already exists/);
+  const up = planInstall(facts({ version: osVersion }, { openshift: { clusterMonitoring: true } }));
+  assert.match(up.blockers[0]!.message, /this cluster is not OpenShift/);
+  assert.equal(up.openshift, undefined);
+});

@@ -15,6 +15,8 @@ import { sameConfig, type SubscriptionConfig } from '../resources/subscription-c
 import { groupSurface, operatorGroupsIntersect, parseProvidedAPIs } from '../install-modes/provided-apis';
 import { planOperatorGroup, targetsFor } from '../install-modes/wizard';
 import { scopedInstallRbac, type BundleContent, type ScopedRbac } from './scoped-install';
+import type { CsvOpenShiftOptions, OpenShiftClusterFacts, OpenShiftOptionsView } from './openshift-options';
+import { planOpenShiftOptions, type OpenShiftChoices, type OpenShiftNoticeCode } from './openshift-plan';
 
 export interface InstallRequest {
   catalog: { namespace: string; name: string };
@@ -34,6 +36,8 @@ export interface InstallRequest {
    * for a group the install creates; `grant` also creates the Role and bindings the bundle needs.
    */
   serviceAccount?: { name: string; grant: boolean };
+  /** OpenShift's install options: cloud token values, console plugins to enable, cluster monitoring. */
+  openshift?: OpenShiftChoices;
 }
 
 export interface VersionFacts {
@@ -50,6 +54,8 @@ export interface VersionFacts {
   /** `olm.package.required` (package and range) and `olm.gvk.required` (Kind.version.group). */
   requiredPackages?: { packageName: string; versionRange: string }[];
   requiredApis?: string[];
+  /** What the CSV's annotations say about OpenShift's install options. */
+  openshiftOptions?: CsvOpenShiftOptions;
 }
 
 export interface InstallFacts {
@@ -65,7 +71,7 @@ export interface InstallFacts {
   /** Every OperatorGroup of the cluster, when the person may list them (provided-API conflicts). */
   clusterGroups?: OperatorGroup[];
   /** What the person may not do, with the cluster's reason (from SelfSubjectAccessReview). */
-  denied: { createNamespace?: string; createOperatorGroup?: string; createSubscription?: string; createServiceAccount?: string; grantRbac?: string };
+  denied: { createNamespace?: string; createOperatorGroup?: string; createSubscription?: string; createServiceAccount?: string; grantRbac?: string; monitoringRbac?: string };
   /** The service accounts of the namespace, when an install with one is planned and they are readable. */
   serviceAccounts?: string[];
   /** The bundle's CSV and manifests, read when an install with a service account is planned. */
@@ -75,12 +81,18 @@ export interface InstallFacts {
    * first) and their bundles; `unresolved` says why they could not all be known.
    */
   dependencyBundles?: { names: string[]; contents: BundleContent[]; unresolved?: string };
+  /** OpenShift's cluster objects the install options read; absent on other clusters. */
+  openshiftCluster?: OpenShiftClusterFacts;
 }
 
-export type PlannedKind = 'Namespace' | 'ServiceAccount' | 'Role' | 'RoleBinding' | 'ClusterRole' | 'ClusterRoleBinding' | 'OperatorGroup' | 'Subscription';
+export type PlannedKind = 'Namespace' | 'ServiceAccount' | 'Role' | 'RoleBinding' | 'ClusterRole' | 'ClusterRoleBinding' | 'OperatorGroup' | 'Subscription' | 'Console';
 
 export interface PlannedObject {
-  action: 'create' | 'reuse';
+  /** `patch`: an existing object changed (only Console `cluster`'s spec.plugins), `change` says how. */
+  action: 'create' | 'reuse' | 'patch';
+  change?: string;
+  /** For `patch`: the plugins to add, the rest of the list being whatever it is when applied. */
+  adds?: string[];
   kind: PlannedKind;
   name: string;
   namespace?: string;
@@ -105,7 +117,8 @@ export type NoticeCode =
   | 'namespaceNotSuggested'
   | 'dependencies'
   | 'scopedInstall'
-  | 'serviceAccountMismatch';
+  | 'serviceAccountMismatch'
+  | OpenShiftNoticeCode;
 
 export interface Notice {
   code: NoticeCode;
@@ -125,6 +138,8 @@ export interface InstallPlanResult {
   alreadyInstalled: boolean;
   /** OLM installs with the OperatorGroup's service account: which, and the rights it needs. */
   scoped?: ScopedInstall;
+  /** On OpenShift: which of its install options apply to this version and namespace, and why not. */
+  openshift?: OpenShiftOptionsView;
 }
 
 export interface ScopedInstall {
@@ -165,6 +180,19 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
     blockers.push({ code: 'unsupportedInstallMode', message: `${f.version.csvName} does not support ${r.installMode}; it supports ${supported.join(', ') || 'no install mode'}` });
   }
 
+  // OpenShift's options change the Namespace, add objects after it and shape the Subscription.
+  const os = planOpenShiftOptions({
+    choices: r.openshift ?? {},
+    cluster: f.openshiftCluster,
+    csv: f.version.openshiftOptions ?? { tokenAuth: [], plugins: [], clusterMonitoring: false },
+    catalogName: r.catalog.name,
+    namespace: r.namespace,
+    createsNamespace: f.namespaceExists === false,
+    config: r.config,
+    monitoringRbacDenied: f.denied.monitoringRbac,
+  });
+  blockers.push(...os.blockers);
+
   // Namespace.
   const template = f.version.suggestedNamespaceTemplate;
   // A namespace the person may not read but may not create either is taken to exist: creating
@@ -176,10 +204,12 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
   } else {
     if (f.namespaceExists === 'unknown') warnings.push({ code: 'namespaceUnknown', message: `you may not read namespace ${r.namespace}; the plan creates it, and uses it as it is if it exists` });
     const fromTemplate = template?.name === r.namespace ? template : undefined;
-    const metadata = { name: r.namespace, ...(fromTemplate && Object.keys(fromTemplate.labels).length ? { labels: fromTemplate.labels } : {}), ...(fromTemplate && Object.keys(fromTemplate.annotations).length ? { annotations: fromTemplate.annotations } : {}) };
+    const labels = { ...(fromTemplate?.labels ?? {}), ...os.namespaceLabels };
+    const metadata = { name: r.namespace, ...(Object.keys(labels).length ? { labels } : {}), ...(fromTemplate && Object.keys(fromTemplate.annotations).length ? { annotations: fromTemplate.annotations } : {}) };
     objects.push({ action: 'create', kind: 'Namespace', name: r.namespace, object: { apiVersion: 'v1', kind: 'Namespace', metadata } });
     if (f.denied.createNamespace) blockers.push({ code: 'forbidden', message: `namespace ${r.namespace} does not exist and you may not create it: ${f.denied.createNamespace}` });
   }
+  for (const o of os.afterNamespace) objects.push({ action: 'create', ...o });
   if (template && template.name !== r.namespace) {
     warnings.push({ code: 'namespaceNotSuggested', message: `the operator suggests namespace ${template.name}${Object.keys(template.labels).length ? ', created with its labels' : ''}; installing into ${r.namespace} does not apply the template's labels and annotations` });
   }
@@ -203,7 +233,10 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
 
   // Subscription.
   const nonHead = !f.version.isHead;
-  const approval: Approval = nonHead ? 'Manual' : r.approval;
+  const approval: Approval = nonHead || os.forceManual ? 'Manual' : r.approval;
+  if (os.forceManual && !nonHead && r.approval === 'Automatic') {
+    warnings.push({ code: 'tokenAuthForcesManual', message: `${os.view?.tokenAuth.reason}: the Subscription is made with Manual approval, as OpenShift's console makes it, so each upgrade waits until someone has checked the cloud role still grants what the new version needs` });
+  }
   if (nonHead && r.approval === 'Automatic') {
     warnings.push({ code: 'nonHeadForcesManual', message: `${f.version.csvName} is not the head of channel ${r.channel}${f.version.headCsvName ? ` (${f.version.headCsvName} is)` : ''}: with Automatic approval OLM would upgrade it at once, so the Subscription is made with Manual approval` });
   }
@@ -227,7 +260,7 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
       channel: r.channel,
       installPlanApproval: approval,
       ...(nonHead ? { startingCSV: f.version.csvName } : {}),
-      ...(r.config ? { config: r.config as Record<string, unknown> } : {}),
+      ...(os.config ? { config: os.config as Record<string, unknown> } : {}),
     },
   };
   const same = f.subscriptions.find((s) => s.spec.name === r.package);
@@ -275,7 +308,13 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
   for (const d of f.version.deprecations) warnings.push({ code: 'deprecated', message: d });
   if (f.version.nonStandalone) warnings.push({ code: 'nonStandalone', message: `${r.package} is marked non-standalone: it is meant to be installed as a dependency of another operator` });
 
-  return { objects, approval, startingCSV: subscription.spec.startingCSV, targets, warnings, blockers, alreadyInstalled, ...(scoped ? { scoped } : {}) };
+  // Last: nothing after it can fail and leave the Console changed for an operator not installed.
+  if (os.consolePlugins) {
+    const { before, after } = os.consolePlugins;
+    objects.push({ action: 'patch', kind: 'Console', name: 'cluster', adds: after.filter((p) => !before.includes(p)), change: `spec.plugins: ${before.length ? before.join(', ') : '(none)'} → ${after.join(', ')}`, object: { apiVersion: 'operator.openshift.io/v1', kind: 'Console', metadata: { name: 'cluster' }, spec: { plugins: after } } });
+  }
+  warnings.push(...os.warnings);
+  return { objects, approval, startingCSV: subscription.spec.startingCSV, targets, warnings, blockers, alreadyInstalled, ...(scoped ? { scoped } : {}), ...(os.view ? { openshift: os.view } : {}) };
 }
 
 /**

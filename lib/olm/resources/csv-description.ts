@@ -6,6 +6,7 @@ import { bundleCsv, type BundleModel } from '../fbc/model';
 import { Keys } from './common';
 import { INSTALL_MODE_TYPES, type InstallModeType } from './cluster-service-version';
 import { infrastructureFeatures } from './infrastructure-features';
+import { csvOpenShiftOptions, type CsvOpenShiftOptions } from '../install/openshift-options';
 
 /** The loosest shape a CSV-like object has: only `metadata.annotations/labels` and `spec`. */
 export interface CsvLike {
@@ -58,6 +59,8 @@ export interface CsvDescription {
   /** Examples of the provided APIs (`alm-examples`), for "create an instance". */
   examples: Record<string, unknown>[];
   infrastructureFeatures: string[];
+  /** Cloud token support, console plugins and the cluster-monitoring request, for OpenShift's install options. */
+  openshiftOptions: CsvOpenShiftOptions;
   validSubscription: string[];
   nonStandalone: boolean;
   arch: string[];
@@ -233,6 +236,7 @@ export function describeCsv(csv: CsvLike | undefined, fallbackName = ''): CsvDes
     initializationResource: initializationResource(ann[Keys.initializationResource]),
     examples: examples(ann[Keys.almExamples]),
     infrastructureFeatures: infrastructureFeatures(ann as Record<string, unknown>),
+    openshiftOptions: csvOpenShiftOptions(ann as Record<string, unknown>),
     validSubscription: jsonStringList(ann[Keys.validSubscription]),
     nonStandalone: str(ann[Keys.operatorType]) === 'non-standalone',
     arch: supportedLabels(labels, Keys.archLabelPrefix),
