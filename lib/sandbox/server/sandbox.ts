@@ -1,5 +1,6 @@
 // Starting the sandbox cluster: the store, the API server, the objects a fresh cluster has, and
 // a kubeconfig per seed user so kubectl and the console can connect.
+import { ensureOpenShiftConfig, OPENSHIFT_CONFIG_CRDS } from './openshift-config';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -127,12 +128,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = await Store.open({ dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined, historyLimit: opts.historyLimit });
   const api = new ApiServer({ store, tokens: users });
   const ns = flavorNamespaces(flavor);
-  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD] : [])]);
+  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD, ...OPENSHIFT_CONFIG_CRDS] : [])]);
   api.syncCrds();
   if (flavor === 'openshift') {
     ensureClusterVersion(api);
     ensureClusterProxy(api);
     ensureOperatorHub(api);
+    ensureOpenShiftConfig(api);
   }
   ensure(api, ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
   ensure(api, bootstrapClusterRoles());
