@@ -1,0 +1,116 @@
+// OpenShift's install options through the plan and apply routes against the sandbox's OpenShift
+// flavour, as a console page sends them. What OpenShift writes — ROLEARN in spec.config.env with
+// Manual approval, the openshift.io/cluster-monitoring label with Role and RoleBinding
+// <ns>-prometheus for openshift-monitoring/prometheus-k8s, the plugin in Console cluster's
+// spec.plugins — is from openshift/console's operator-hub-subscribe.tsx; it is read back from the
+// cluster with the admin's client, not from the routes' answers.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { KubeClient } from '@/lib/k8s/client';
+import { kubeConfigForToken, resolveClusterAccess } from '@/lib/k8s/cluster-config';
+import { isKubeError } from '@/lib/k8s/errors';
+import { retryPolicy } from '@/lib/k8s/retry';
+import type { InstallPlanResult } from '@/lib/olm/install/plan';
+import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
+import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { NAMESPACE_TYPE } from '@/lib/server/install';
+import { AUTHENTICATION_TYPE, CLOUD_CREDENTIAL_TYPE, CONSOLE_OPERATOR_TYPE } from '@/lib/server/openshift-install';
+import { consoleRequest } from '@/lib/server/testing/console-request';
+
+type Handler = (req: Request) => Promise<Response>;
+type ErrorBody = { error: { code: number; reason: string; message: string; details?: { blockers?: { code: string; message: string }[]; rolledBack?: { kind: string }[] } } };
+const ROLE = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', namespaced: true, kind: 'Role' };
+const BINDING = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', namespaced: true, kind: 'RoleBinding' };
+const demo = { namespace: 'openshift-marketplace', name: 'olm-console-demo' };
+const ARN = 'arn:aws:iam::123456789012:role/vaultkeeper';
+
+describe('OpenShift install options through /api/install/plan and /api/install', () => {
+  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  let plan: Handler;
+  let apply: Handler;
+  let admin: KubeClient;
+  before(async () => {
+    sb = await withSandbox({ flavor: 'openshift' });
+    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
+    process.env.OLM_CONSOLE_AUTH = 'token';
+    plan = (await import('./plan/route')).POST;
+    apply = (await import('./route')).POST;
+    admin = new KubeClient(kubeConfigForToken(resolveClusterAccess({ kubeconfig: sb.kubeconfigPath, perUserTokens: true }, {}), sb.tokens.admin!));
+  });
+  after(() => sb.close());
+
+  const send = async <T>(h: Handler, body: unknown, user = 'admin') => {
+    const res = await h(consoleRequest('/api/install', { method: 'POST', token: sb.tokens[user]!, body }));
+    return { status: res.status, body: (await res.json()) as T & ErrorBody };
+  };
+  const vaultkeeper = (over: Record<string, unknown> = {}) => ({ catalog: demo, package: 'vaultkeeper', channel: 'stable', namespace: 'vault', installMode: 'OwnNamespace', approval: 'Automatic', ...over });
+
+  test('not in token mode: nothing offered, and token values are refused with why', async () => {
+    const p = await send<InstallPlanResult>(plan, vaultkeeper());
+    assert.equal(p.status, 200);
+    assert.equal(p.body.openshift?.tokenAuth.offered, false);
+    assert.match(p.body.openshift!.tokenAuth.reason, /not Manual/);
+    const refused = await send<InstallPlanResult>(apply, vaultkeeper({ tokenAuth: { aws: { roleARN: ARN } } }));
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.error.message, /cloud token authentication does not apply/);
+  });
+
+  test('AWS STS switched on: ROLEARN in the Subscription\'s spec.config.env, Manual approval', async () => {
+    await admin.patch(CLOUD_CREDENTIAL_TYPE, 'cluster', { spec: { credentialsMode: 'Manual' } }, { type: 'merge' });
+    await admin.patch(AUTHENTICATION_TYPE, 'cluster', { spec: { serviceAccountIssuer: 'https://oidc.sandbox.example.com' } }, { type: 'merge' });
+    const p = await send<InstallPlanResult>(plan, vaultkeeper());
+    assert.equal(p.body.openshift?.tokenAuth.offered, true);
+    assert.equal(p.body.openshift?.tokenAuth.provider, 'AWS');
+    assert.equal(p.body.approval, 'Manual', 'OpenShift makes it Manual even before a value is given');
+    const bad = await send(plan, vaultkeeper({ tokenAuth: { aws: { roleARN: 'my-role' } } }));
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error.message, /tokenAuth/);
+    const a = await send<{ approval: string }>(apply, vaultkeeper({ tokenAuth: { aws: { roleARN: ARN } } }));
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'vaultkeeper', 'vault');
+    assert.equal(sub.spec.installPlanApproval, 'Manual');
+    assert.deepEqual((sub.spec.config as { env?: unknown }).env, [{ name: 'ROLEARN', value: ARN }]);
+  });
+
+  test('monitoring and a plugin: the labelled namespace, Prometheus\' Role and RoleBinding, the plugin enabled', async () => {
+    const body = { catalog: demo, package: 'gpu-forge', channel: 'stable', namespace: 'openshift-gpu-forge', installMode: 'AllNamespaces', approval: 'Automatic', clusterMonitoring: true, enablePlugins: ['gpu-forge-console'] };
+    const p = await send<InstallPlanResult>(plan, body);
+    assert.deepEqual(p.body.blockers, []);
+    assert.deepEqual(p.body.objects.map((o) => `${o.action} ${o.kind}`), ['create Namespace', 'create Role', 'create RoleBinding', 'create OperatorGroup', 'create Subscription', 'patch Console']);
+    assert.ok(p.body.warnings.some((w) => w.code === 'untrustedPlugin'));
+    const a = await send<{ changed: { kind: string }[] }>(apply, body);
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    assert.deepEqual(a.body.changed.map((c) => c.kind), ['Console']);
+    const ns = await admin.get<{ metadata: { labels?: Record<string, string> } }>(NAMESPACE_TYPE, 'openshift-gpu-forge');
+    assert.equal(ns.metadata.labels?.['openshift.io/cluster-monitoring'], 'true');
+    const role = await admin.get<{ rules: unknown }>(ROLE, 'openshift-gpu-forge-prometheus', 'openshift-gpu-forge');
+    assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }]);
+    const rb = await admin.get<{ subjects: unknown; roleRef: unknown }>(BINDING, 'openshift-gpu-forge-prometheus', 'openshift-gpu-forge');
+    assert.deepEqual(rb.subjects, [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }]);
+    const console = await admin.get<{ spec: { plugins?: string[] } }>(CONSOLE_OPERATOR_TYPE, 'cluster');
+    assert.deepEqual(console.spec.plugins, ['gpu-forge-console']);
+  });
+
+  test('a failure before the Console change removes the Role, RoleBinding and namespace, and leaves the Console as it was', async () => {
+    await admin.patch(CONSOLE_OPERATOR_TYPE, 'cluster', { spec: { plugins: ['someone-elses'] } }, { type: 'merge' });
+    assert.ok(sb.faults.apply({ failCreate: { resource: 'subscriptions', namespace: 'openshift-gpu-two', times: retryPolicy().maxAttempts } }).ok);
+    const body = { catalog: demo, package: 'gpu-forge', channel: 'stable', namespace: 'openshift-gpu-two', installMode: 'AllNamespaces', approval: 'Automatic', clusterMonitoring: true, enablePlugins: ['gpu-forge-console'] };
+    const a = await send(apply, body);
+    assert.equal(a.status, 500);
+    assert.deepEqual(a.body.error.details?.rolledBack?.map((r) => r.kind), ['OperatorGroup', 'RoleBinding', 'Role', 'Namespace']);
+    const console = await admin.get<{ spec: { plugins?: string[] } }>(CONSOLE_OPERATOR_TYPE, 'cluster');
+    assert.deepEqual(console.spec.plugins, ['someone-elses']);
+    await assert.rejects(admin.get(ROLE, 'openshift-gpu-two-prometheus', 'openshift-gpu-two'), (e) => isKubeError(e, 404));
+  });
+
+  test('a person who may not change the Console is told so, and cannot enable a plugin', async () => {
+    // alice administers team1 only: she sees the catalog from there.
+    const body = { catalog: demo, package: 'gpu-forge', channel: 'stable', namespace: 'team1', viewerNamespace: 'team1', installMode: 'AllNamespaces', approval: 'Automatic' };
+    const p = await send<InstallPlanResult>(plan, body, 'alice');
+    assert.equal(p.status, 200, JSON.stringify(p.body));
+    assert.equal(p.body.openshift?.plugins.offered, false);
+    assert.match(p.body.openshift!.plugins.reason!, /^(you may not change Console cluster|plugins are enabled in Console cluster .* you may not read)/);
+    const refused = await send(plan, { ...body, enablePlugins: ['gpu-forge-console'] }, 'alice');
+    assert.match(JSON.stringify(refused.body), /console plugins cannot be enabled/);
+  });
+});
