@@ -19,6 +19,7 @@ import type { PodPlacementFacts } from '@/lib/server/subscription-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';
+import { emptyOpenShiftChoice, openShiftBody, OpenShiftOptionFields, type OpenShiftChoice } from './openshift-option-fields';
 import { ServiceAccountFields, type ServiceAccountChoice } from './service-account-fields';
 
 interface NamespaceList {
@@ -68,6 +69,10 @@ export function InstallWizard(props: PackageRefProps) {
   const nonHead = d ? !d.selected.isHead : false;
   const [account, setAccount] = useState<ServiceAccountChoice>({ on: false, name: 'olm-installer', grant: true });
   const accountOk = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(account.name) && account.name.length <= 253;
+  const [osChoice, setOsChoice] = useState<OpenShiftChoice>(emptyOpenShiftChoice);
+  // What OpenShift's options the last plan offered: the next request carries the choices for them.
+  const [osView, setOsView] = useState<InstallPlanResult['openshift']>();
+  const tokenForced = !!osView?.tokenAuth.offered;
 
   const body =
     d && mode
@@ -79,10 +84,11 @@ export function InstallWizard(props: PackageRefProps) {
             namespace: installNs,
             installMode: mode,
             ...(mode === 'SingleNamespace' || mode === 'MultiNamespace' ? { targetNamespaces: watched } : {}),
-            approval: nonHead ? 'Manual' : approval,
+            approval: nonHead || tokenForced ? 'Manual' : approval,
             ...(viewer ? { viewerNamespace: viewer } : {}),
             ...(config && configProblems.length === 0 ? { config } : {}),
             ...(account.on && accountOk ? { serviceAccount: { name: account.name, grant: account.grant } } : {}),
+            ...openShiftBody(osView, osChoice),
           }
         : undefined;
   const planBody = useDeferredValue(body);
@@ -94,6 +100,7 @@ export function InstallWizard(props: PackageRefProps) {
     placeholderData: (prev) => prev,
     staleTime: 0,
   });
+  if (plan.data && plan.data.openshift !== osView && JSON.stringify(plan.data.openshift) !== JSON.stringify(osView)) setOsView(plan.data.openshift);
   const may = usePermission(dnsOk(installNs) ? installNs : undefined, 'install');
   const install = useMutation({
     mutationFn: () => apiWrite<{ subscription: { namespace: string; name: string } }>('/api/install', 'POST', body),
@@ -208,14 +215,17 @@ export function InstallWizard(props: PackageRefProps) {
             <legend className="text-sm font-medium">Update approval</legend>
             {(['Automatic', 'Manual'] as const).map((a) => (
               <label key={a} className="flex items-start gap-2 text-sm">
-                <input type="radio" name="approval" className="mt-1" checked={(nonHead ? 'Manual' : approval) === a} disabled={nonHead && a === 'Automatic'} onChange={() => setApproval(a)} />
+                <input type="radio" name="approval" className="mt-1" checked={(nonHead || tokenForced ? 'Manual' : approval) === a} disabled={(nonHead || tokenForced) && a === 'Automatic'} onChange={() => setApproval(a)} />
                 <span>
                   <span className="font-medium">{a}</span>
                   <span className="block text-slate-600">{a === 'Automatic' ? 'OLM installs upgrades as soon as the channel offers them.' : 'Every install and upgrade waits until someone approves its InstallPlan. InstallPlans are per namespace: other operators there wait too when they share a plan.'}</span>
                 </span>
               </label>
             ))}
+            {tokenForced && !nonHead && <p className="text-xs text-amber-800">Manual, as OpenShift requires on a cluster with short-lived cloud tokens: each upgrade waits until someone has checked the cloud role still grants what the new version needs.</p>}
           </fieldset>
+
+          <OpenShiftOptionFields plan={plan.data} value={osChoice} onChange={setOsChoice} />
 
           <ServiceAccountFields plan={plan.data} value={account} onChange={setAccount} nameOk={accountOk} />
 

@@ -1,12 +1,19 @@
 'use client';
-// The backend's plan: every object the install creates or reuses (viewable as YAML), every
-// warning, and what blocks it.
+// The backend's plan: every object the install creates, reuses or changes (viewable as YAML),
+// every warning, and what blocks it.
 import { dump } from 'js-yaml';
 import { useState } from 'react';
 import { describeConfig } from '@/lib/olm/install/operator-config-form';
-import type { InstallPlanResult } from '@/lib/olm/install/plan';
+import type { InstallPlanResult, PlannedObject } from '@/lib/olm/install/plan';
 import type { SubscriptionConfig } from '@/lib/olm/resources/subscription-config';
 import { ScopedRights } from './service-account-rights';
+
+const BADGE: Record<PlannedObject['action'], { text: string; style: string }> = {
+  create: { text: 'Create', style: 'bg-sky-100 text-sky-900' },
+  reuse: { text: 'Use existing', style: 'bg-slate-100 text-slate-700' },
+  // Changing an existing cluster-wide object deserves more notice than making a new one.
+  patch: { text: 'Change', style: 'bg-amber-100 text-amber-900' },
+};
 
 export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
   const [open, setOpen] = useState<string | undefined>();
@@ -15,11 +22,12 @@ export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
       <ol className="space-y-2" aria-label="Objects">
         {plan.objects.map((o) => {
           const key = `${o.kind}/${o.name}`;
-          const id = `yaml-${o.kind}`;
+          const id = `yaml-${o.kind}-${o.name}`.replace(/[^\w-]/g, '-');
+          const labels = o.kind === 'Namespace' && o.action === 'create' ? (o.object.metadata as { labels?: Record<string, string> } | undefined)?.labels : undefined;
           return (
             <li key={key} className="rounded border border-slate-200 bg-white p-3">
               <div className="flex flex-wrap items-center gap-2">
-                <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${o.action === 'create' ? 'bg-sky-100 text-sky-900' : 'bg-slate-100 text-slate-700'}`}>{o.action === 'create' ? 'Create' : 'Use existing'}</span>
+                <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${BADGE[o.action].style}`}>{BADGE[o.action].text}</span>
                 <span className="font-medium">
                   {o.kind} {o.namespace ? `${o.namespace}/` : ''}
                   {o.name}
@@ -28,6 +36,8 @@ export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
                   {open === key ? 'Hide YAML' : 'View YAML'}
                 </button>
               </div>
+              {o.change && <p className="mt-1 text-sm text-slate-700">{o.change}</p>}
+              {labels && Object.keys(labels).length > 0 && <p className="mt-1 text-sm text-slate-700">Labels: {Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(', ')}</p>}
               {o.kind === 'Subscription' && (o.object.spec as { config?: SubscriptionConfig } | undefined)?.config && (
                 <ul aria-label="Pod configuration" className="mt-1 list-disc pl-5 text-sm text-slate-700">
                   {describeConfig((o.object.spec as { config: SubscriptionConfig }).config).map((l) => (

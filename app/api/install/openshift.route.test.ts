@@ -73,7 +73,7 @@ describe('OpenShift install options through /api/install/plan and /api/install',
   });
 
   test('monitoring and a plugin: the labelled namespace, Prometheus\' Role and RoleBinding, the plugin enabled', async () => {
-    const body = { catalog: demo, package: 'gpu-forge', channel: 'stable', namespace: 'openshift-gpu-forge', installMode: 'AllNamespaces', approval: 'Automatic', clusterMonitoring: true, enablePlugins: ['gpu-forge-console'] };
+    const body = { catalog: demo, package: 'routekit', channel: 'stable', namespace: 'openshift-routekit', installMode: 'AllNamespaces', approval: 'Automatic', clusterMonitoring: true, enablePlugins: ['routekit-console'] };
     const p = await send<InstallPlanResult>(plan, body);
     assert.deepEqual(p.body.blockers, []);
     assert.deepEqual(p.body.objects.map((o) => `${o.action} ${o.kind}`), ['create Namespace', 'create Role', 'create RoleBinding', 'create OperatorGroup', 'create Subscription', 'patch Console']);
@@ -81,36 +81,36 @@ describe('OpenShift install options through /api/install/plan and /api/install',
     const a = await send<{ changed: { kind: string }[] }>(apply, body);
     assert.equal(a.status, 201, JSON.stringify(a.body));
     assert.deepEqual(a.body.changed.map((c) => c.kind), ['Console']);
-    const ns = await admin.get<{ metadata: { labels?: Record<string, string> } }>(NAMESPACE_TYPE, 'openshift-gpu-forge');
+    const ns = await admin.get<{ metadata: { labels?: Record<string, string> } }>(NAMESPACE_TYPE, 'openshift-routekit');
     assert.equal(ns.metadata.labels?.['openshift.io/cluster-monitoring'], 'true');
-    const role = await admin.get<{ rules: unknown }>(ROLE, 'openshift-gpu-forge-prometheus', 'openshift-gpu-forge');
+    const role = await admin.get<{ rules: unknown }>(ROLE, 'openshift-routekit-prometheus', 'openshift-routekit');
     assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }]);
-    const rb = await admin.get<{ subjects: unknown; roleRef: unknown }>(BINDING, 'openshift-gpu-forge-prometheus', 'openshift-gpu-forge');
+    const rb = await admin.get<{ subjects: unknown; roleRef: unknown }>(BINDING, 'openshift-routekit-prometheus', 'openshift-routekit');
     assert.deepEqual(rb.subjects, [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }]);
     const console = await admin.get<{ spec: { plugins?: string[] } }>(CONSOLE_OPERATOR_TYPE, 'cluster');
-    assert.deepEqual(console.spec.plugins, ['gpu-forge-console']);
+    assert.deepEqual(console.spec.plugins, ['routekit-console']);
   });
 
   test('a failure before the Console change removes the Role, RoleBinding and namespace, and leaves the Console as it was', async () => {
     await admin.patch(CONSOLE_OPERATOR_TYPE, 'cluster', { spec: { plugins: ['someone-elses'] } }, { type: 'merge' });
-    assert.ok(sb.faults.apply({ failCreate: { resource: 'subscriptions', namespace: 'openshift-gpu-two', times: retryPolicy().maxAttempts } }).ok);
-    const body = { catalog: demo, package: 'gpu-forge', channel: 'stable', namespace: 'openshift-gpu-two', installMode: 'AllNamespaces', approval: 'Automatic', clusterMonitoring: true, enablePlugins: ['gpu-forge-console'] };
+    assert.ok(sb.faults.apply({ failCreate: { resource: 'subscriptions', namespace: 'openshift-routekit-two', times: retryPolicy().maxAttempts } }).ok);
+    const body = { catalog: demo, package: 'routekit', channel: 'stable', namespace: 'openshift-routekit-two', installMode: 'AllNamespaces', approval: 'Automatic', clusterMonitoring: true, enablePlugins: ['routekit-console'] };
     const a = await send(apply, body);
     assert.equal(a.status, 500);
     assert.deepEqual(a.body.error.details?.rolledBack?.map((r) => r.kind), ['OperatorGroup', 'RoleBinding', 'Role', 'Namespace']);
     const console = await admin.get<{ spec: { plugins?: string[] } }>(CONSOLE_OPERATOR_TYPE, 'cluster');
     assert.deepEqual(console.spec.plugins, ['someone-elses']);
-    await assert.rejects(admin.get(ROLE, 'openshift-gpu-two-prometheus', 'openshift-gpu-two'), (e) => isKubeError(e, 404));
+    await assert.rejects(admin.get(ROLE, 'openshift-routekit-two-prometheus', 'openshift-routekit-two'), (e) => isKubeError(e, 404));
   });
 
   test('a person who may not change the Console is told so, and cannot enable a plugin', async () => {
     // alice administers team1 only: she sees the catalog from there.
-    const body = { catalog: demo, package: 'gpu-forge', channel: 'stable', namespace: 'team1', viewerNamespace: 'team1', installMode: 'AllNamespaces', approval: 'Automatic' };
+    const body = { catalog: demo, package: 'routekit', channel: 'stable', namespace: 'team1', viewerNamespace: 'team1', installMode: 'AllNamespaces', approval: 'Automatic' };
     const p = await send<InstallPlanResult>(plan, body, 'alice');
     assert.equal(p.status, 200, JSON.stringify(p.body));
     assert.equal(p.body.openshift?.plugins.offered, false);
     assert.match(p.body.openshift!.plugins.reason!, /^(you may not change Console cluster|plugins are enabled in Console cluster .* you may not read)/);
-    const refused = await send(plan, { ...body, enablePlugins: ['gpu-forge-console'] }, 'alice');
+    const refused = await send(plan, { ...body, enablePlugins: ['routekit-console'] }, 'alice');
     assert.match(JSON.stringify(refused.body), /console plugins cannot be enabled/);
   });
 });

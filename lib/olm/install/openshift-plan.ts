@@ -73,7 +73,7 @@ export function planOpenShiftOptions(i: OpenShiftPlanInput): OpenShiftPlanPart {
         const replaced = own.filter((e) => names.includes(e.name)).map((e) => e.name);
         if (replaced.length) part.warnings.push({ code: 'tokenAuthEnvReplaced', message: `the pod configuration's ${replaced.join(', ')} is replaced by the cloud token value` });
         part.config = { ...(i.config ?? {}), env: [...own.filter((e) => !names.includes(e.name)), ...env] };
-        part.warnings.push({ code: 'tokenAuth', message: `${env.map((e) => e.name).join(', ')} go into the Subscription's spec.config.env: OLM passes them to the operator, which asks the cloud for short-lived tokens with them` });
+        part.warnings.push({ code: 'tokenAuth', message: `${env.map((e) => e.name).join(', ')} ${env.length === 1 ? 'goes' : 'go'} into the Subscription's spec.config.env: OLM passes them to the operator, which asks the cloud for short-lived tokens with them` });
       }
     }
   } else if (c.tokenAuth) {

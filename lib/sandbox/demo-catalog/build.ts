@@ -245,14 +245,7 @@ const packages: Pkg[] = [
     icon: icons.chip, keywords: ['gpu', 'device plugin', 'accelerator'], defaultChannel: 'stable', channels: ['stable'],
     owned: [{ kind: 'ClusterPolicy', plural: 'clusterpolicies', group: 'gpuforge.example.com', description: 'Which drivers and plugins run where.' }],
     modes: ['AllNamespaces'],
-    annotations: {
-      'operators.openshift.io/infrastructure-features': '["disconnected", "fips", "proxy-aware"]',
-      'operators.openshift.io/valid-subscription': '["Anvil Compute Support"]',
-      // OpenShift install options: a console plugin to enable, and cluster monitoring for an
-      // openshift-* namespace the install creates (the README's install-wizard section).
-      'console.openshift.io/plugins': '["gpu-forge-console"]',
-      'operatorframework.io/cluster-monitoring': 'true',
-    },
+    annotations: { 'operators.openshift.io/infrastructure-features': '["disconnected", "fips", "proxy-aware"]', 'operators.openshift.io/valid-subscription': '["Anvil Compute Support"]' },
     labels: { 'operatorframework.io/arch.amd64': 'supported', 'operatorframework.io/arch.arm64': 'supported', 'operatorframework.io/os.linux': 'supported' },
     bundles: [{ version: '24.3.0+build.5' }, { version: '24.3.1+build.2', replaces: '24.3.0+build.5' }],
   },
@@ -286,6 +279,12 @@ const packages: Pkg[] = [
     icon: icons.route, keywords: ['ingress', 'gateway', 'development'], defaultChannel: 'stable', channels: ['stable'],
     owned: [{ kind: 'Gateway', plural: 'gateways', group: 'net.example.com', description: 'A gateway and its listeners.' }],
     modes: ['AllNamespaces', 'OwnNamespace', 'SingleNamespace'],
+    annotations: {
+      // OpenShift install options: a console plugin to enable, and cluster monitoring for an
+      // openshift-* namespace the install creates (the README's install-wizard section).
+      'console.openshift.io/plugins': '["routekit-console"]',
+      'operatorframework.io/cluster-monitoring': 'true',
+    },
     bundles: [{ version: '0.3.0' }],
   },
   {
