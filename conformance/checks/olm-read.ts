@@ -74,6 +74,17 @@ export async function subscribe(t: Target, ns: string, name: string, spec: Recor
   await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name }, spec: { source: CATALOG, sourceNamespace: CATALOG_NS, ...spec } });
 }
 
+/**
+ * The labels OLM's adoption controller writes (`operators.coreos.com/<pkg>.<ns>`) and those its
+ * API labeler is written to write (`olm.api.<hash>`, a hash the same on every cluster): the rest
+ * are the bundle's or the console's. OLM v0.38.0 never writes the latter (transitionCSVState hands
+ * the labeler a pointer its type switch does not match); reading them shows the sandbox does not either.
+ */
+export const olmLabels = (o: Obj) => Object.fromEntries(Object.entries(o.metadata.labels ?? {}).filter(([k]) => k.startsWith('operators.coreos.com/') || k.startsWith('olm.api.')).sort(([a], [b]) => a.localeCompare(b)));
+
+/** Which time stamps a condition carries (their values differ between any two clusters). */
+const stamps = (c: Record<string, unknown>) => ['lastHeartbeatTime', 'lastTransitionTime', 'lastUpdateTime'].filter((k) => c[k]);
+
 export const conditions = (o: Obj | undefined) => ((o?.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[]).map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' })).sort((a, b) => a.type.localeCompare(b.type));
 
 /** What a person reads of a Subscription. */
@@ -112,12 +123,15 @@ export function planView(p: Obj, i: number) {
     clusterServiceVersionNames: [...((p.spec?.clusterServiceVersionNames as string[] | undefined) ?? [])].sort(),
     generation: p.spec?.generation,
     phase: st.phase ?? '',
-    conditions: conditions(p).map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message })),
+    conditions: conditions(p).map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message, stamps: stamps(((st.conditions ?? []) as Record<string, unknown>[]).find((x) => x.type === c.type) ?? {}) })),
     steps: ((st.plan ?? []) as { resolving: string; status: string; resource: { group: string; version: string; kind: string; name: string; sourceName: string; sourceNamespace: string } }[])
       .map((s) => ({ resolving: s.resolving, status: stepStatus(s.status), kind: s.resource.kind, group: s.resource.group, version: s.resource.version, name: s.resource.name, source: `${s.resource.sourceNamespace}/${s.resource.sourceName}` }))
       .sort((a, b) => `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`)),
     bundleLookups: ((st.bundleLookups ?? []) as unknown[]).length,
+    // OLM's Go type omits an empty list: whether the key is there at all is what a client sees.
+    bundleLookupsKey: 'bundleLookups' in st,
     owners: (p.metadata.ownerReferences ?? []).length,
+    labels: olmLabels(p),
   };
 }
 
@@ -136,6 +150,7 @@ export function csvView(c: Obj) {
     requirementStatus: ((st.requirementStatus ?? []) as { group: string; version: string; kind: string; name: string; status: string; message: string }[]).map((r) => ({ kind: r.kind, group: r.group, version: r.version, name: r.name, status: r.status, message: r.message })).sort((x, y) => `${x.kind}/${x.name}`.localeCompare(`${y.kind}/${y.name}`)),
     annotations: Object.fromEntries(['olm.operatorGroup', 'olm.operatorNamespace', 'olm.targetNamespaces', 'olm.providedAPIs'].filter((k) => k in a).map((k) => [k, a[k]])),
     copied: c.metadata.labels?.['olm.copiedFrom'] ?? '',
+    labels: olmLabels(c),
   };
 }
 
@@ -192,3 +207,22 @@ export const subscriptionCondition = (t: Target, ns: string, name: string, type:
 export const subscriptionSynced = (t: Target, ns: string, name: string) => () =>
   call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}` }).then((r) => (r.status === 200 && (r.body as Obj).status?.catalogHealth ? true : undefined));
 
+
+/**
+ * The cluster-scoped Operator OLM makes for a package installed in a namespace (named
+ * `<package>.<namespace>`) and what it lists as its components. A Deployment's, CRD's or
+ * InstallPlan's condition messages and reasons name generated objects (ReplicaSets) or depend on
+ * timing: of a component's conditions, types and statuses compare (a CSV's one condition is its phase).
+ */
+export async function readOperator(t: Target, name: string) {
+  const r = await call(t, { path: `/apis/operators.coreos.com/v1/operators/${name}` });
+  if (r.status !== 200) return { status: r.status };
+  const op = r.body as Obj;
+  const components = (op.status?.components ?? {}) as { labelSelector?: unknown; refs?: { kind: string; apiVersion: string; namespace?: string; name: string; conditions?: { type: string; status: string }[] }[] };
+  return {
+    status: r.status,
+    labelSelector: components.labelSelector,
+    // An InstallPlan's name is generated.
+    refs: (components.refs ?? []).map((x) => ({ kind: x.kind, apiVersion: x.apiVersion, namespace: x.namespace ?? '', name: x.kind === 'InstallPlan' ? '<plan>' : x.name, conditions: (x.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort() })),
+  };
+}

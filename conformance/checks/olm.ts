@@ -6,7 +6,7 @@
 import { DENIED_ANNOTATION } from '../../lib/server/day-two';
 import type { Check } from '../run-checks';
 import { call } from '../target';
-import { CATALOG, CATALOG_NS, type Obj, must, list, until, settled, namespace, operatorGroup, subscribe, readNamespace, csvPhase, csvGone, planWaiting, approve, subscriptionCondition, subscriptionSynced } from './olm-read';
+import { CATALOG, CATALOG_NS, type Obj, must, list, until, settled, namespace, operatorGroup, subscribe, readNamespace, csvPhase, csvGone, planWaiting, approve, subscriptionCondition, subscriptionSynced, readOperator } from './olm-read';
 
 export const olmChecks: Check[] = [
   {
@@ -28,7 +28,11 @@ export const olmChecks: Check[] = [
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic' });
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
-      return readNamespace(t, ns);
+      // The adoption controller's work: the Operator alpha.<ns> and the label on the CRD it owns
+      // (other namespaces' checks install alpha too and add labels of their own to the same CRD).
+      const label = `operators.coreos.com/alpha.${ns}`;
+      const crd = await must(t, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/alphas.alpha.example.com');
+      return { ...(await readNamespace(t, ns)), operator: await readOperator(t, `alpha.${ns}`), crdLabelled: label in (crd.metadata.labels ?? {}) };
     },
   },
   {
@@ -253,6 +257,36 @@ export const olmChecks: Check[] = [
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
       return { unhealthy, healthy: view(await readNamespace(t, ns), await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`)) };
+    },
+  },
+  {
+    id: 'olm/another catalog of the namespace invalid while the one subscribed to is healthy, then fixed',
+    independent: true,
+    run: async (t) => {
+      const ns = 'conf-olm-otherinvalid';
+      await namespace(t, ns);
+      await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
+      // Neither image nor address: OLM marks it SpecInvalidError, which its health check counts as
+      // unhealthy (an address nothing answers on would count as healthy: OLM checks no address),
+      // and every catalog of the namespace is a source its resolution must be able to use.
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'broken' }, spec: { sourceType: 'grpc', displayName: 'broken' } });
+      await until(t, 'the catalog to be found invalid', async () => ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/broken`)).status?.reason === 'SpecInvalidError' ? true : undefined));
+      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
+      await until(t, 'ResolutionFailed', subscriptionCondition(t, ns, 'alpha', 'ResolutionFailed'));
+      await settled(t, ns);
+      // The health of this namespace's catalogs; the global namespace's differ between the clusters
+      // (the sandbox serves a catalog there for each the registry checks read).
+      const read = async () => {
+        const sub = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`);
+        const here = ((sub.status?.catalogHealth ?? []) as { catalogSourceRef: { name: string; namespace: string }; healthy: boolean }[]).filter((h) => h.catalogSourceRef.namespace === ns).map((h) => ({ name: h.catalogSourceRef.name, healthy: h.healthy }));
+        return { ...(await readNamespace(t, ns)), catalogHealthHere: here };
+      };
+      const invalid = await read();
+      const generated = ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${CATALOG_NS}/catalogsources/${CATALOG}`)).status?.connectionState as { address: string }).address;
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/broken`, { spec: { address: generated } });
+      await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
+      await settled(t, ns);
+      return { invalid, fixed: await read() };
     },
   },
   {

@@ -9,11 +9,13 @@ import type { UserInfo } from '../auth/rbac';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
-import type { CatalogEntry, CatalogSources } from './catalog-sources';
+import { CATALOG_DIR_ANNOTATION, type CatalogEntry, type CatalogSources } from './catalog-sources';
 import { stepsForBundle, type PlanStep } from './install-steps';
+import { updateCatalogHealth, type CatalogHealth } from './catalog-health';
+import { PlanStepError, createPrefix, planCondition, updatePrefix, type PlanStatus } from './plan-status';
 import { CSV_FINALIZER, OLM, OperatorBase, now, removeCondition, setCondition, type Cond } from './operator-base';
 import { dependencySources, resolveSubscription, type Resolution } from './resolver';
-import { checkAccess, checkNoEscalation, namespaceServiceAccount, serviceAccountUser, type ServiceAccountRef } from './scoped';
+import { checkAccess, checkNoEscalation, namespaceServiceAccount, serviceAccountUser } from './scoped';
 
 type DependencyInstall = Dep<CatalogEntry>;
 
@@ -21,47 +23,6 @@ const MAX_PLANS = 5;
 /** The catalog operator's --install-plan-retry-timeout: errors other than Forbidden fail a plan after this long. */
 const PLAN_RETRY_TIMEOUT_MS = 60_000;
 const RBAC_KINDS = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
-
-type PlanStatus = { phase?: string; plan?: PlanStep[]; bundleLookups?: unknown[]; conditions?: Cond[]; message?: string; startTime?: string; attenuatedServiceAccountRef?: ServiceAccountRef };
-
-/** An error ExecutePlan returns, in step_ensurer.go's words; `forbidden` when the API server refused the account. */
-class PlanStepError extends Error {
-  constructor(
-    message: string,
-    readonly forbidden: boolean,
-  ) {
-    super(message);
-  }
-}
-
-/** step_ensurer.go's words for a create that failed. */
-function createPrefix(kind: string, name: string): string {
-  switch (kind) {
-    case 'ClusterServiceVersion': return `error creating csv ${name}`;
-    case 'Subscription': return `error creating subscription ${name}`;
-    case 'ServiceAccount': return `error creating service account: ${name}`;
-    case 'Role': return `error creating role ${name}`;
-    case 'RoleBinding': return `error creating rolebinding ${name}`;
-    case 'ClusterRole': return `error creating clusterrole ${name}`;
-    case 'ClusterRoleBinding': return `error creating clusterrolebinding ${name}`;
-    case 'Service': return `error updating service: ${name}`;
-    case 'ConfigMap': return `error updating configmap: ${name}`;
-    default: return `error creating unstructured object ${name}`;
-  }
-}
-
-/** …and for an update of one that was there. */
-function updatePrefix(kind: string, name: string): string {
-  switch (kind) {
-    case 'Role': return `error updating role ${name}`;
-    case 'RoleBinding': return `error updating rolebinding ${name}`;
-    case 'ClusterRole': return `error updating clusterrole ${name}`;
-    case 'ClusterRoleBinding': return `error updating clusterrolebinding ${name}`;
-    case 'Service': return `error updating service: ${name}`;
-    case 'ConfigMap': return `error updating configmap: ${name}`;
-    default: return `error updating unstructured object ${name}`;
-  }
-}
 
 /** The `olm.package.required` ranges of the installed CSVs (from the properties OLM annotates them with). */
 function requiredRangesOf(installed: readonly KObject[]): PackageRange[] {
@@ -101,6 +62,10 @@ export class CatalogOperator extends OperatorBase {
     return this.res(OLM, 'v1alpha1', 'installplans');
   }
 
+  private get catalogSources() {
+    return this.res(OLM, 'v1alpha1', 'catalogsources');
+  }
+
   // ---- Catalog operator: resolution (§2, §3, §6.2) ----
 
   resolve(ns: string): void {
@@ -116,15 +81,23 @@ export class CatalogOperator extends OperatorBase {
     // Resolution starts by reading the namespace's one OperatorGroup (fail-forward): with none or
     // several it stops there, writing nothing (§2, "Inferred"; resolver/fail_forward.go).
     if (this.api.storeList(this.ogs, ns).length !== 1) return;
-    // A catalog given by an address nothing answers on: OLM's resolver cannot list its bundles, and
-    // the namespace's resolution fails on it with gRPC's words for a refused connection.
-    const unreachable = subs.map((s) => {
-      const spec = s.spec as { source?: string; sourceNamespace?: string };
-      return this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
-    }).find((src) => !!src && !src.dir && !!src.address && !src.healthy && !src.connecting);
-    if (unreachable) {
-      const message = `error using catalogsource ${unreachable.namespace}/${unreachable.name}: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${unreachable.address}: connect: connection refused"`;
-      this.failResolution(ns, subs, { reason: 'ErrorPreventedResolution', message });
+    // Every catalog of the namespace and the global namespace is a source of the resolution, and
+    // one OLM cannot use fails it (cache.go's NamespacedOperatorCache.Error): one with neither image
+    // nor address has no registry client; one given by an address nothing answers on cannot list
+    // its bundles, in gRPC's words for a refused connection.
+    const global = this.catalogs.globalNamespace;
+    const sourceErrors: string[] = [];
+    for (const cs of [...this.api.storeList(this.catalogSources, ns), ...(ns === global ? [] : this.api.storeList(this.catalogSources, global))]) {
+      const spec = (cs.spec ?? {}) as { sourceType?: string; image?: string; address?: string };
+      const key = `${cs.metadata.namespace}/${cs.metadata.name}`;
+      const entry = this.catalogs.entries.get(key);
+      // (A catalog the sandbox serves from a folder, by annotation, is one with an image to OLM.)
+      if (spec.sourceType === 'grpc' && !spec.image && !spec.address && !cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION]) sourceErrors.push(`error using catalogsource ${key}: no registry client established for catalogsource ${key}`);
+      else if (entry && !entry.dir && !!entry.address && !entry.healthy && !entry.connecting) sourceErrors.push(`error using catalogsource ${key}: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${entry.address}: connect: connection refused"`);
+    }
+    if (sourceErrors.length) {
+      // Several are joined as Kubernetes' aggregate error joins them (in no fixed order in OLM).
+      this.failResolution(ns, subs, { reason: 'ErrorPreventedResolution', message: sourceErrors.length === 1 ? sourceErrors[0]! : `[${sourceErrors.join(', ')}]` });
       return;
     }
     const catalogs = this.catalogs.healthy().filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
@@ -230,15 +203,13 @@ export class CatalogOperator extends OperatorBase {
         return { resolving: d.bundle.name, resource: { group: OLM, version: 'v1alpha1', kind: 'Subscription', name, manifest: JSON.stringify(sub), sourceName: d.source.name, sourceNamespace: d.source.namespace }, status: 'Unknown' };
       }),
     ];
-    const labels: Record<string, string> = {};
-    for (const { sub } of work) labels[`operators.coreos.com/${(sub.spec as { name: string }).name}.${ns}`] = '';
     let plan = this.api.createObject(this.plans, {
       apiVersion: `${OLM}/v1alpha1`,
       kind: 'InstallPlan',
       metadata: {
         generateName: 'install-',
         namespace: ns,
-        labels,
+        // No labels: the adoption controller labels the plan each Subscription points at (adoption.ts).
         ownerReferences: subs.map((s) => ({ apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', name: s.metadata.name ?? '', uid: s.metadata.uid ?? '', blockOwnerDeletion: false, controller: false })),
       },
       spec: { clusterServiceVersionNames: [...work.map((w) => w.r.bundle.name), ...deps.map((d) => d.bundle.name)], approval: manual ? 'Manual' : 'Automatic', approved: !manual, generation },
@@ -247,8 +218,8 @@ export class CatalogOperator extends OperatorBase {
     plan = this.writeStatus(this.plans, plan, {
       phase: manual ? 'RequiresApproval' : 'Installing',
       catalogSources: [...new Set([...work.map((w) => w.r.catalog.name), ...deps.map((d) => d.source.name)])],
+      // No bundleLookups: this plan's bundles are inline, and OLM's Go type omits an empty list.
       plan: steps,
-      bundleLookups: [],
     });
     for (const { sub, r } of work) {
       const fresh = this.exists(this.subs, ns, sub.metadata.name ?? '') ?? sub;
@@ -303,12 +274,12 @@ export class CatalogOperator extends OperatorBase {
     // cannot be said, the plan says why and waits.
     const scope = namespaceServiceAccount(this.api.storeList(this.ogs, ns));
     if (scope.error) {
-      this.writeStatus(this.plans, plan, { ...st, conditions: setCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'InstallCheckFailed', message: scope.error }) });
+      this.writeStatus(this.plans, plan, { ...st, conditions: planCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'InstallCheckFailed', message: scope.error }) });
       return;
     }
     // Once it can, the condition is reset (to reason Unknown, as OLM resets it), not removed.
     if (st.conditions?.find((c) => c.type === 'Installed')?.reason === 'InstallCheckFailed') {
-      plan = this.writeStatus(this.plans, plan, { ...st, conditions: setCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'Unknown' }) });
+      plan = this.writeStatus(this.plans, plan, { ...st, conditions: planCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'Unknown' }) });
       st = plan.status as PlanStatus;
     }
     if (scope.ref && JSON.stringify(st.attenuatedServiceAccountRef) !== JSON.stringify(scope.ref)) {
@@ -326,7 +297,7 @@ export class CatalogOperator extends OperatorBase {
     if (this.failNextInstallPlan) {
       const message = this.failNextInstallPlan;
       this.failNextInstallPlan = undefined;
-      this.writeStatus(this.plans, plan, { ...cur, phase: 'Failed', message, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      this.writeStatus(this.plans, plan, { ...cur, phase: 'Failed', message, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
       return;
     }
     const steps = (cur.plan ?? []).map((s) => ({ ...s, resource: { ...s.resource } }));
@@ -372,11 +343,11 @@ export class CatalogOperator extends OperatorBase {
           }
           return;
         }
-        this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message: err.message, startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message: err.message }) });
+        this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message: err.message, startTime, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message: err.message }) });
         return;
       }
       const message = `error creating objects: ${(err as Error).message}`;
-      this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message, startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message, startTime, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
       return;
     }
     if (steps.some(todo)) {
@@ -386,7 +357,7 @@ export class CatalogOperator extends OperatorBase {
     this.refusals.delete(plan.metadata.uid ?? '');
     const { message: _m, ...rest } = cur;
     void _m;
-    this.writeStatus(this.plans, plan, { ...rest, plan: steps, phase: 'Complete', startTime, conditions: setCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
+    this.writeStatus(this.plans, plan, { ...rest, plan: steps, phase: 'Complete', startTime, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
   }
 
   /**
@@ -509,13 +480,7 @@ export class CatalogOperator extends OperatorBase {
   // ---- Subscription status (§2.1, §2.2) ----
 
   syncSubscriptionStatus(ns: string): void {
-    for (let sub of this.api.storeList(this.subs, ns)) {
-      // OLM's adoption controller labels every Subscription with its Operator, named
-      // <package>.<namespace>, whether or not the package resolves.
-      const operatorLabel = `operators.coreos.com/${(sub.spec as { name?: string }).name}.${ns}`;
-      if ((sub.spec as { name?: string }).name && sub.metadata.labels?.[operatorLabel] === undefined) {
-        sub = this.api.updateObject(this.subs, { ...sub, metadata: { ...sub.metadata, labels: { ...sub.metadata.labels, [operatorLabel]: '' } } });
-      }
+    for (const sub of this.api.storeList(this.subs, ns)) {
       const spec = sub.spec as { source: string; sourceNamespace: string; startingCSV?: string };
       const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string } & Record<string, unknown>; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
       // A Subscription an InstallPlan created for a dependency points at that plan
@@ -530,15 +495,19 @@ export class CatalogOperator extends OperatorBase {
         st.lastUpdated = now();
       }
       const entry = this.catalogs.entries.get(`${spec.sourceNamespace}/${spec.source}`);
-      const healthy = !!entry && (entry.healthy || (!entry.dir && !!entry.address));
-      const relevant = this.catalogs.healthy().concat([...this.catalogs.entries.values()].filter((e) => !e.healthy)).filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace);
-      // OLM assumes a catalog given only by address is healthy (GrpcAddressRegistryReconciler
-      // has no health check): only the catalogs it serves itself can be unhealthy here.
+      // Every catalog of the namespace and of the global namespace, as OLM lists them (sorted by
+      // namespace and name run together). OLM assumes a catalog given only by address is healthy
+      // (GrpcAddressRegistryReconciler has no health check): only those it serves can be unhealthy.
+      const relevant = [...this.catalogs.entries.values()].filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace)
+        .sort((a, b) => (a.namespace + a.name < b.namespace + b.name ? -1 : a.namespace + a.name > b.namespace + b.name ? 1 : 0));
       const healthOf = (e: CatalogEntry) => e.healthy || (!e.dir && !!e.address);
-      st.catalogHealth = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace }, healthy: healthOf(e), lastUpdated: st.lastUpdated ?? now() })).sort((a, b) => a.catalogSourceRef.name.localeCompare(b.catalogSourceRef.name));
-      st.conditions = healthy
-        ? setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' })
-        : setCondition(st.conditions, { type: 'CatalogSourcesUnhealthy', status: 'True', reason: 'UnhealthyCatalogSourceFound', message: `targeted catalogsource ${spec.sourceNamespace}/${spec.source} ${entry ? 'unhealthy' : 'missing'}` });
+      const t = now();
+      const health: CatalogHealth[] = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace, uid: this.exists(this.catalogSources, e.namespace, e.name)?.metadata.uid }, healthy: healthOf(e), lastUpdated: t }));
+      const updated = updateCatalogHealth(spec, { conditions: st.conditions, catalogHealth: st.catalogHealth as CatalogHealth[] | undefined }, health, t);
+      if (updated) {
+        st.conditions = updated.conditions;
+        st.catalogHealth = updated.catalogHealth;
+      }
 
       const planName = st.installPlanRef?.name;
       const plan = planName ? this.exists(this.plans, ns, planName) : undefined;

@@ -612,7 +612,15 @@ export class OlmOperator extends OperatorBase {
       const cur = this.exists(this.deployments, ns, d.name);
       if (!cur) return;
       const replicas = ((cur.spec as { replicas?: number }).replicas ?? 1);
-      this.api.updateObject(this.deployments, { ...cur, status: { observedGeneration: cur.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas, conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastTransitionTime: now() }] } }, 'status');
+      // The two conditions the deployment controller leaves on a rolled-out Deployment. The
+      // sandbox makes no ReplicaSets: the one named is the name the template's hash would give it.
+      const at = now();
+      const replicaSet = `${d.name}-${createHash('sha256').update(JSON.stringify((cur.spec as { template?: unknown }).template ?? {})).digest('hex').slice(0, 10)}`;
+      const conditions = [
+        { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: at, lastTransitionTime: at },
+        { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${replicaSet}" has successfully progressed.`, lastUpdateTime: at, lastTransitionTime: at },
+      ];
+      this.api.updateObject(this.deployments, { ...cur, status: { observedGeneration: cur.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas, conditions } }, 'status');
     }, this.opts.deploymentDelayMs);
     t.unref();
   }

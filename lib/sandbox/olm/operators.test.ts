@@ -106,6 +106,35 @@ describe('OLM emulation', () => {
     assert.deepEqual([...new Set(steps.map((s) => s.resource.kind))].sort(), ['ClusterServiceVersion', 'CustomResourceDefinition', 'Role', 'RoleBinding', 'ServiceAccount']);
   });
 
+  test('adoption (OLM adoption_controller.go): the operator label on the Subscription, its installed CSV, what that CSV owns and its CRD, and only the latest InstallPlan; the Operator lists them', async () => {
+    // After the ladder walk above: three plans, the Subscription pointing at the last.
+    const key = 'operators.coreos.com/ladder.ladder';
+    const sub = await get('subscriptions', 'ladder', 'ladder');
+    const latest = (sub.status as { installPlanRef: { name: string } }).installPlanRef.name;
+    const plans = await until(async () => {
+      const all = await list('installplans', 'ladder');
+      return all.filter((p) => key in (p.metadata.labels ?? {})).length === 1 ? all : undefined;
+    }, 'older plans disowned');
+    assert.deepEqual(plans.filter((p) => key in (p.metadata.labels ?? {})).map((p) => p.metadata.name), [latest]);
+    assert.equal(plans.length, 3);
+    assert.ok(key in (sub.metadata.labels ?? {}));
+    assert.ok(key in ((await get('clusterserviceversions', 'ladder', 'ladder.v1.2.0')).metadata.labels ?? {}));
+    const dep = await apps.readNamespacedDeployment({ namespace: 'ladder', name: 'ladder-operator' });
+    assert.ok(key in (dep.metadata?.labels ?? {}));
+    const crd = (await custom.getClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: 'ladders.ladder.example.com' })) as Obj;
+    assert.ok(key in (crd.metadata.labels ?? {}));
+    const operator = (await until(async () => {
+      const o = (await custom.getClusterCustomObject({ group: OLM, version: 'v1', plural: 'operators', name: 'ladder.ladder' })) as Obj;
+      return (o.status as { components?: unknown } | undefined)?.components ? o : undefined;
+    }, 'the Operator ladder.ladder')) as Obj;
+    const components = (operator.status as { components: { labelSelector: unknown; refs: { kind: string; name: string; conditions?: { type: string }[] }[] } }).components;
+    assert.deepEqual(components.labelSelector, { matchExpressions: [{ key, operator: 'Exists' }] });
+    const kinds = components.refs.map((r) => r.kind);
+    assert.deepEqual(kinds, [...kinds].sort(), 'refs sorted by kind first');
+    for (const k of ['ClusterServiceVersion', 'CustomResourceDefinition', 'Deployment', 'InstallPlan', 'Subscription', 'ServiceAccount']) assert.ok(kinds.includes(k), `a ${k} among the components`);
+    assert.deepEqual(components.refs.find((r) => r.kind === 'ClusterServiceVersion')?.conditions?.map((c) => c.type), ['Succeeded'], "a CSV's one condition is its phase");
+  });
+
   test('AllNamespaces: Copied CSVs everywhere, also in later namespaces; disableCopiedCSVs removes them; re-enabled they return', async () => {
     await subscribe('operators', 'webhook');
     await until(async () => (await phaseOf('operators', 'webhook.v1.0.0'))?.phase === 'Succeeded', 'webhook Succeeded');

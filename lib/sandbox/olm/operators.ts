@@ -2,8 +2,10 @@
 // pass reads the namespace's Subscriptions, InstallPlans, CSVs and OperatorGroup and moves them
 // one step the way OLM does (../shared/olm-behaviour.md §2–§5). The rules about graphs, install
 // modes and targets are lib/olm's; the two controllers (catalog-operator.ts, olm-operator.ts)
-// write the resulting objects and statuses. This file wires them and orders one pass.
+// write the resulting objects and statuses; the adoption controller (adoption.ts) labels what
+// belongs to each operator and keeps its Operator object. This file wires them and orders one pass.
 import type { ApiServer } from '../server/api-server';
+import { AdoptionController } from './adoption';
 import type { CatalogSources } from './catalog-sources';
 import { CatalogOperator } from './catalog-operator';
 import { OlmOperator, type OperatorOptions } from './olm-operator';
@@ -13,10 +15,12 @@ export type { OperatorOptions };
 export class Operators {
   private readonly catalog: CatalogOperator;
   private readonly olm: OlmOperator;
+  private readonly adoption: AdoptionController;
 
   constructor(api: ApiServer, catalogs: CatalogSources, opts: OperatorOptions) {
     this.catalog = new CatalogOperator(api, catalogs);
     this.olm = new OlmOperator(api, opts);
+    this.adoption = new AdoptionController(api);
   }
 
   /** Fault injection: the next InstallPlan to execute fails with this message. */
@@ -39,6 +43,7 @@ export class Operators {
     this.catalog.executePlans(ns);
     this.olm.syncCsvs(ns);
     this.catalog.syncSubscriptionStatus(ns);
+    this.adoption.sync(ns);
     this.olm.syncOlmConfig();
   }
 

@@ -824,7 +824,7 @@ export class ApiServer {
 
   /**
    * One pass of the controllers a real cluster runs for the API machinery: dependents whose
-   * owners are all gone are deleted; foreground deletions finish when their dependents are gone;
+   * owners are all gone are deleted, references to gone owners dropped from the others; foreground deletions finish when their dependents are gone;
    * terminating namespaces are emptied and then removed.
    */
   sweep(): void {
@@ -841,6 +841,14 @@ export class ApiServer {
           } catch (err) {
             if (!(err instanceof ApiStatusError && err.code === 404)) throw err;
           }
+        } else if (refs.some((ref) => !live.has(ref.uid)) && !o.metadata.deletionTimestamp) {
+          // Some owners left: the garbage collector only drops the references to the gone ones.
+          const fresh = this.store.get(storeKey(r), o.metadata.namespace, o.metadata.name ?? '');
+          if (!fresh) continue;
+          const kept = (fresh.metadata.ownerReferences ?? []).filter((ref) => live.has(ref.uid));
+          if (!kept.length) continue;
+          this.updateObject(r, { ...fresh, metadata: { ...fresh.metadata, ownerReferences: kept } });
+          changed = true;
         }
       }
       for (const { r, o } of this.allObjects()) {
