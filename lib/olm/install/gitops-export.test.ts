@@ -12,7 +12,7 @@ const readSub = {
   spec: { name: 'pgpilot', channel: 'stable', source: 'olm-console-demo', sourceNamespace: 'olm', installPlanApproval: 'Manual', startingCSV: 'pgpilot.v1.2.0' },
   status: { installedCSV: 'pgpilot.v1.2.0' },
 };
-const readOg = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'pg-og', namespace: 'pg', uid: 'u2', annotations: { 'olm.providedAPIs': 'PostgresCluster.v1.pgpilot.example.com' }, labels: { 'olm-console.io/created-by': 'olm-console' } }, spec: { targetNamespaces: ['pg'], upgradeStrategy: { name: 'Default' } }, status: { namespaces: ['pg'] } };
+const readOg = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'pg-og', namespace: 'pg', uid: 'u2', annotations: { 'olm.providedAPIs': 'PostgresCluster.v1.pgpilot.example.com' }, labels: { 'olm-console.io/created-by': 'olm-console' } }, spec: { targetNamespaces: ['pg'], upgradeStrategy: 'Default' }, status: { namespaces: ['pg'] } };
 const readNs = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'pg', uid: 'u3', labels: { 'kubernetes.io/metadata.name': 'pg', 'olm.operatorgroup.uid/abc': '', 'pod-security.kubernetes.io/enforce': 'restricted' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
 
 test('cleaning keeps identity, a person\'s labels and annotations, and the spec', () => {

@@ -9,7 +9,8 @@ export interface OperatorGroup extends KubeObject {
     selector?: LabelSelector;
     serviceAccountName?: string;
     staticProvidedAPIs?: boolean;
-    upgradeStrategy?: { name: 'Default' | 'TechPreviewUnsafeFailForward' | string };
+    /** A string in OLM's v1 CRD (an enum, defaulted to `Default` by the API server), not an object. */
+    upgradeStrategy?: 'Default' | 'TechPreviewUnsafeFailForward';
   };
   status?: {
     namespaces?: string[];
