@@ -63,7 +63,7 @@ export const schemaChecks: Check[] = [
       return [specOf(created), statusOf(wrong)];
     },
   },
-  ...['subscriptions.spec', 'operatorgroups.spec', 'catalogsources.spec.grpcPodConfig', 'installplans.spec', 'clusterserviceversions.spec.install', 'olmconfigs.spec.features', 'operatorconditions.spec'].map((what) => ({
+  ...['subscriptions', 'operatorgroups', 'subscriptions.spec', 'operatorgroups.spec', 'catalogsources.spec.grpcPodConfig', 'installplans.spec', 'clusterserviceversions.spec.install', 'olmconfigs.spec.features', 'operatorconditions.spec'].map((what) => ({
     id: `olm/kubectl explain ${what} reads the CRD schema`,
     run: (t: Target) => explain(t, what),
   })),

@@ -10,6 +10,7 @@ import { toTable } from '../apimachinery/table';
 import { authorize, forbiddenMessage, rulesFor, type RbacSource, type RequestAttributes, type UserInfo } from '../auth/rbac';
 import { keyId, qualifiedResource, Store } from '../store/store';
 import { StoreError, type KObject, type WatchEvent } from '../store/types';
+import { openApiGroupVersion, openApiRoot } from './openapi';
 import { acceptPortForward, refuseUpgrade, type ForwardTarget } from './port-forward';
 import { ApiStatusError, invalidName, invalidObject, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
@@ -308,9 +309,9 @@ export class ApiServer {
         groups: this.resources.groups().map((g) => this.groupJson(g.name, g.versions)),
       });
     }
-    if (path === '/openapi/v3') return sendJson(res, 200, this.openApiRoot());
+    if (path === '/openapi/v3') return sendJson(res, 200, openApiRoot(this.resources));
     if (path.startsWith('/openapi/v3/')) {
-      const doc = this.openApiGroupVersion(path.slice('/openapi/v3/'.length));
+      const doc = openApiGroupVersion(this.resources, path.slice('/openapi/v3/'.length), this.version.gitVersion);
       return doc ? sendJson(res, 200, doc) : sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     }
     const segs = path.split('/').filter(Boolean);
@@ -329,42 +330,6 @@ export class ApiServer {
       return sendJson(res, 200, list);
     }
     return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-  }
-
-  /**
-   * A minimal OpenAPI v3: per group-version, every resource's paths with the operations and the
-   * `fieldValidation` parameter, which is what kubectl reads to decide that the server validates
-   * fields itself (so `kubectl apply` needs no client-side schema), and the schemas of custom
-   * resources (for `kubectl explain`). Built-in kinds have no schema here.
-   */
-  private openApiRoot() {
-    const paths: Record<string, { serverRelativeURL: string }> = { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=sandbox' } };
-    for (const g of this.resources.groups()) for (const v of g.versions) paths[`apis/${g.name}/${v}`] = { serverRelativeURL: `/openapi/v3/apis/${g.name}/${v}?hash=sandbox` };
-    return { paths };
-  }
-
-  private openApiGroupVersion(gvPath: string) {
-    const segs = gvPath.split('/');
-    const [group, version] = segs[0] === 'api' ? ['', segs[1] ?? ''] : [segs[1] ?? '', segs[2] ?? ''];
-    const list = this.resources.byGroup(group).filter((r) => r.versions.includes(version));
-    if (list.length === 0) return undefined;
-    const params = ['fieldValidation', 'fieldManager', 'dryRun', 'pretty'].map((name) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } }));
-    const paths: Record<string, unknown> = {};
-    const schemas: Record<string, unknown> = {};
-    for (const r of list) {
-      const gvk = { 'x-kubernetes-group-version-kind': { group, version, kind: r.kind } };
-      const base = `/${group ? `apis/${group}` : 'api'}/${version}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
-      // A CRD's schema is published as kube-apiserver names it (reversed group, version, kind),
-      // tagged with its GVK, which is how `kubectl explain` finds it.
-      const schema = r.schemas?.[version];
-      const schemaName = `${group.split('.').reverse().join('.')}.${version}.${r.kind}`;
-      if (schema) schemas[schemaName] = { ...schema, 'x-kubernetes-group-version-kind': [{ group, kind: r.kind, version }] };
-      const content = schema ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } } : {};
-      const op = (action: string) => ({ ...gvk, 'x-kubernetes-action': action, parameters: params, responses: { '200': { description: 'OK', ...(action === 'list' || action === 'deletecollection' ? {} : content) } } });
-      paths[base] = r.createOnly ? { post: op('post') } : { get: op('list'), post: op('post'), delete: op('deletecollection') };
-      if (!r.createOnly) paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
-    }
-    return { openapi: '3.0.0', info: { title: 'Kubernetes', version: this.version.gitVersion }, paths, components: { schemas } };
   }
 
   private groupJson(name: string, versions: string[]) {
