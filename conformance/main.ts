@@ -14,6 +14,7 @@ import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { apiChecks } from './checks/api';
 import { olmChecks } from './checks/olm';
 import { registryChecks } from './checks/registry';
+import { schemaChecks } from './checks/schemas';
 import { scopedChecks } from './checks/scoped';
 import { knownDifferences, report, runChecks, type Check } from './run-checks';
 import type { Target } from './target';
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
   const sandbox: Target = { name: 'sandbox', url: sb.url, ca: sb.caPem, tokens: sb.tokens, kubeconfig: sb.kubeconfigPath, registries };
   console.log(`both clusters ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const checks: Check[] = [...apiChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox), ...olmChecks, ...scopedChecks].filter((c) => !values.only || c.id.includes(values.only));
+  const checks: Check[] = [...apiChecks, ...schemaChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox), ...olmChecks, ...scopedChecks].filter((c) => !values.only || c.id.includes(values.only));
   const known = knownDifferences(readFileSync(join(root, 'README.md'), 'utf8'));
   const verdicts = await runChecks(checks, sandbox, real.target, known);
   const r = report(verdicts);

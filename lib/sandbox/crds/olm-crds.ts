@@ -1,8 +1,17 @@
 // The OLM CustomResourceDefinitions as OLM ships them, as far as a client can see: names,
-// versions, scope, short names, categories, printer columns, status subresource
-// (../shared/olm-behaviour.md §1.1). Schemas accept any fields, as the sandbox does no
-// structural validation beyond the API machinery's own.
+// versions, scope, short names, categories, printer columns, status subresource and each
+// version's OpenAPI v3 schema (olm-schemas*.ts), which the API server enforces and serves
+// (../shared/olm-behaviour.md §1.1).
+import type { Schema } from '../apimachinery/structural';
 import type { KObject } from '../store/types';
+import { V1ALPHA1_SCHEMAS } from './olm-schemas';
+import { V1_SCHEMAS } from './olm-schemas-v1';
+
+function schemaOf(kind: string, version: string): Schema {
+  const s = version === 'v1alpha1' ? V1ALPHA1_SCHEMAS[kind] : V1_SCHEMAS[kind]?.[version];
+  if (!s) throw new Error(`no schema for ${kind} ${version}`);
+  return s;
+}
 
 interface Col {
   name: string;
@@ -83,7 +92,7 @@ function crd(s: CrdSpec): KObject {
         storage: v.storage,
         subresources: { status: {} },
         ...(s.columns ? { additionalPrinterColumns: s.columns } : {}),
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        schema: { openAPIV3Schema: schemaOf(s.kind, v.name) },
       })),
     },
   };

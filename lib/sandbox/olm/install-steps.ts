@@ -80,6 +80,17 @@ function gv(apiVersion: string): { group: string; version: string } {
   return { group: g!, version: v! };
 }
 
+/**
+ * opm's stand-in CSV for a bundle known only by `olm.csv.metadata` has `deployments: null`; the
+ * API server drops that null and then refuses the CSV (the CRD requires the list). The CSV in a
+ * bundle's image always has the list, so the sandbox's stand-in for the image has it, empty.
+ */
+function withDeploymentList(csv: KObject): KObject {
+  const install = (csv.spec as { install?: { spec?: { deployments?: unknown } } } | undefined)?.install;
+  if (install && (install.spec?.deployments === null || install.spec?.deployments === undefined)) install.spec = { ...install.spec, deployments: [] };
+  return csv;
+}
+
 /** The CSV object OLM writes into the namespace for this bundle. */
 export function csvForInstall(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined): KObject {
   const csv = JSON.parse(csvJsonOf(pkg, bundle) || '{}') as KObject;
@@ -96,6 +107,7 @@ export function csvForInstall(pkg: PackageModel, bundle: BundleModel, namespace:
   spec.displayName ??= bundle.name;
   spec.install ??= { strategy: 'deployment' };
   csv.spec = spec;
+  withDeploymentList(csv);
   csv.metadata.annotations = { ...csv.metadata.annotations, 'operatorframework.io/properties': JSON.stringify({ properties: bundle.properties }) };
   return csv;
 }
@@ -110,7 +122,10 @@ export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject
   const objects = bundleObjects(bundle) as KObject[];
   const csvJson = csvJsonOf(pkg, bundle, objects);
   const csv = csvJson ? (JSON.parse(csvJson) as KObject) : undefined;
-  if (csv && !objects.some((o) => o.kind === 'ClusterServiceVersion')) delete csv.status;
+  if (csv && !objects.some((o) => o.kind === 'ClusterServiceVersion')) {
+    delete csv.status;
+    withDeploymentList(csv);
+  }
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   const haveCrd = new Set(crds.map((c) => c.metadata?.name));
   const owned = ((csv?.spec as { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] } } | undefined)?.customresourcedefinitions?.owned ?? []);

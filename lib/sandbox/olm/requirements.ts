@@ -84,6 +84,7 @@ export function permissionStatuses(perms: { namespaced: Permission[]; cluster: P
       out.set(p.serviceAccountName, status);
     }
   }
-  // `dependents` is omitempty in OLM's type.
-  return [...out.values()].map(({ dependents, ...s }) => (dependents?.length ? { ...s, dependents } : s));
+  // `dependents` is omitempty in OLM's type; `message` is not (an account whose rules are all met
+  // has an empty one), and the CRD requires it.
+  return [...out.values()].map(({ dependents, ...s }) => ({ ...s, message: s.message ?? '', ...(dependents?.length ? { dependents } : {}) }));
 }

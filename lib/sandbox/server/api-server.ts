@@ -4,13 +4,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../apimachinery/patch';
+import { applyDefaults, normalize, validate, type FieldError } from '../apimachinery/structural';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from '../apimachinery/selectors';
 import { toTable } from '../apimachinery/table';
 import { authorize, forbiddenMessage, rulesFor, type RbacSource, type RequestAttributes, type UserInfo } from '../auth/rbac';
 import { keyId, qualifiedResource, Store } from '../store/store';
 import { StoreError, type KObject, type WatchEvent } from '../store/types';
+import { openApiGroupVersion, openApiRoot } from './openapi';
 import { acceptPortForward, refuseUpgrade, type ForwardTarget } from './port-forward';
-import { ApiStatusError, invalidName, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
+import { ApiStatusError, invalidName, invalidObject, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 
 const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -307,9 +309,9 @@ export class ApiServer {
         groups: this.resources.groups().map((g) => this.groupJson(g.name, g.versions)),
       });
     }
-    if (path === '/openapi/v3') return sendJson(res, 200, this.openApiRoot());
+    if (path === '/openapi/v3') return sendJson(res, 200, openApiRoot(this.resources));
     if (path.startsWith('/openapi/v3/')) {
-      const doc = this.openApiGroupVersion(path.slice('/openapi/v3/'.length));
+      const doc = openApiGroupVersion(this.resources, path.slice('/openapi/v3/'.length), this.version.gitVersion);
       return doc ? sendJson(res, 200, doc) : sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     }
     const segs = path.split('/').filter(Boolean);
@@ -328,34 +330,6 @@ export class ApiServer {
       return sendJson(res, 200, list);
     }
     return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-  }
-
-  /**
-   * A minimal OpenAPI v3: per group-version, every resource's paths with the operations and the
-   * `fieldValidation` parameter, which is what kubectl reads to decide that the server validates
-   * fields itself (so `kubectl apply` needs no client-side schema).
-   */
-  private openApiRoot() {
-    const paths: Record<string, { serverRelativeURL: string }> = { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=sandbox' } };
-    for (const g of this.resources.groups()) for (const v of g.versions) paths[`apis/${g.name}/${v}`] = { serverRelativeURL: `/openapi/v3/apis/${g.name}/${v}?hash=sandbox` };
-    return { paths };
-  }
-
-  private openApiGroupVersion(gvPath: string) {
-    const segs = gvPath.split('/');
-    const [group, version] = segs[0] === 'api' ? ['', segs[1] ?? ''] : [segs[1] ?? '', segs[2] ?? ''];
-    const list = this.resources.byGroup(group).filter((r) => r.versions.includes(version));
-    if (list.length === 0) return undefined;
-    const params = ['fieldValidation', 'fieldManager', 'dryRun', 'pretty'].map((name) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } }));
-    const paths: Record<string, unknown> = {};
-    for (const r of list) {
-      const gvk = { 'x-kubernetes-group-version-kind': { group, version, kind: r.kind } };
-      const base = `/${group ? `apis/${group}` : 'api'}/${version}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
-      const op = (action: string) => ({ ...gvk, 'x-kubernetes-action': action, parameters: params, responses: { '200': { description: 'OK' } } });
-      paths[base] = r.createOnly ? { post: op('post') } : { get: op('list'), post: op('post'), delete: op('deletecollection') };
-      if (!r.createOnly) paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
-    }
-    return { openapi: '3.0.0', info: { title: 'Kubernetes', version: this.version.gitVersion }, paths, components: { schemas: {} } };
   }
 
   private groupJson(name: string, versions: string[]) {
@@ -539,9 +513,22 @@ export class ApiServer {
   }
 
   private invalid(r: ServedResource, name: string, field: string, message: string): ApiStatusError {
-    return new ApiStatusError(422, 'Invalid', `${r.kind} "${name}" is invalid: ${field}: Invalid value: "${name}": ${message}`, {
-      name, group: r.group, kind: r.kind, causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${message}`, field }],
-    });
+    return invalidObject(r.group, r.kind, name, [{ type: 'FieldValueInvalid', field, value: name, hasValue: true, detail: message }]);
+  }
+
+  /**
+   * A custom resource as kube-apiserver decodes and validates it against its CRD's schema for
+   * the version the client used: unknown fields pruned, nulls dropped, defaults applied (then
+   * the storage version's defaults, as a read from storage would add them), and the field
+   * errors the schema finds. Kinds without a schema (built-ins) are left as they are.
+   */
+  private conform(r: ServedResource, o: KObject, version: string): FieldError[] {
+    const schema = r.schemas?.[version];
+    if (!schema) return [];
+    normalize(o, schema);
+    const storage = r.schemas?.[r.versions[0]!];
+    if (storage && storage !== schema) applyDefaults(o, storage);
+    return validate(o, schema);
   }
 
   private requireNamespace(ns: string | undefined): void {
@@ -570,13 +557,16 @@ export class ApiServer {
   }
 
   /** Creates an object as the API server would for a client (used by controllers too). */
-  createObject(r: ServedResource, o: KObject, dryRun = false): KObject {
+  createObject(r: ServedResource, o: KObject, dryRun = false, version = r.versions[0]!): KObject {
     if (!o.metadata.name && o.metadata.generateName) o.metadata.name = `${o.metadata.generateName}${randomSuffix()}`;
     const name = o.metadata.name ?? '';
-    if (!name) throw new ApiStatusError(422, 'Invalid', `${r.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+    if (!name) throw invalidObject(r.group, r.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', hasValue: false, detail: 'name or generateName is required' }]);
     if (r.terminating) throw new ApiStatusError(403, 'Forbidden', `${r.resource}.${r.group} "${name}" is forbidden: create not allowed while custom resource definition is terminating`, { name, group: r.group, kind: r.resource });
     const bad = invalidName(name, r.resource === 'namespaces' ? 'label' : r.group === 'rbac.authorization.k8s.io' ? 'path-segment' : 'subdomain');
-    if (bad) throw this.invalid(r, name, 'metadata.name', bad);
+    // Metadata errors come first, then the schema's, in one list, as the CRD strategy reports them.
+    const errs: FieldError[] = bad ? [{ type: 'FieldValueInvalid', field: 'metadata.name', value: name, hasValue: true, detail: bad }] : [];
+    errs.push(...this.conform(r, o, version));
+    if (errs.length) throw invalidObject(r.group, r.kind, name, errs);
     if (r.namespaced) this.requireNamespace(o.metadata.namespace);
     if (r.kind === 'Secret' && r.group === '' && !o.type) o.type = 'Opaque';
     if (r.resource === 'namespaces' && r.group === '') {
@@ -600,12 +590,14 @@ export class ApiServer {
     // create an object with a status of its choosing; its controllers write status.
     if (r.hasStatus) delete o.status;
     this.admit(r, user, o);
-    const created = this.createObject(r, o, url.searchParams.get('dryRun') === 'All');
+    const created = this.createObject(r, o, url.searchParams.get('dryRun') === 'All', rp.version);
     sendJson(res, 201, this.present(r, rp.version, created));
   }
 
   /** Replaces an object (or its status) as the API server would (used by controllers too). */
-  updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false): KObject {
+  updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false, version = r.versions[0]!): KObject {
+    const errs = this.conform(r, o, version);
+    if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
     const before = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '')?.metadata.resourceVersion;
     const updated = this.store.update(storeKey(r), o, { subresource: subresource === 'status' ? 'status' : undefined, dryRun });
     // A no-op update changes nothing and wakes no controller, as on a real API server.
@@ -623,7 +615,7 @@ export class ApiServer {
     const current = this.store.get(storeKey(r), rp.namespace, rp.name);
     if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
     if (rp.subresource !== 'status') this.admit(r, user, o, current);
-    const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
+    const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All', rp.version);
     sendJson(res, 200, this.present(r, rp.version, updated));
   }
 
@@ -657,7 +649,7 @@ export class ApiServer {
     const patchRv = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
     o.metadata.resourceVersion = patchRv ?? current.metadata.resourceVersion;
     if (rp.subresource !== 'status') this.admit(r, user, o, current);
-    const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
+    const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All', rp.version);
     sendJson(res, 200, this.present(r, rp.version, updated));
   }
 

@@ -1,6 +1,7 @@
 // Small HTTP helpers for the API server: Status objects in Kubernetes' shape, JSON bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../apimachinery/protobuf';
+import { errorBody, type FieldError } from '../apimachinery/structural';
 
 export class ApiStatusError extends Error {
   constructor(
@@ -87,4 +88,17 @@ export function invalidName(name: string, rule: 'label' | 'subdomain' | 'path-se
   }
   if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) return `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
   return undefined;
+}
+
+/**
+ * The 422 a write with invalid fields gets (apimachinery's errors.NewInvalid): the kind qualified
+ * by its group, the field errors as causes, and in the message one error as it is or several in
+ * brackets, each message once.
+ */
+export function invalidObject(group: string, kind: string, name: string, errs: FieldError[]): ApiStatusError {
+  const lines = [...new Set(errs.map((e) => `${e.field}: ${errorBody(e)}`))];
+  const what = lines.length === 0 ? '' : lines.length === 1 ? `: ${lines[0]}` : `: [${lines.join(', ')}]`;
+  return new ApiStatusError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid${what}`, {
+    name, group, kind, causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+  });
 }

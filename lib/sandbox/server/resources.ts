@@ -1,6 +1,7 @@
 // What the sandbox serves: the built-in kinds, and every kind a CustomResourceDefinition in the
 // store declares (the OLM CRDs installed at start, and operators' CRDs installed later). This
 // table drives discovery, routing, scope, short names, categories and Table columns.
+import type { Schema } from '../apimachinery/structural';
 import type { TableColumn } from '../apimachinery/table';
 import type { KObject, ResourceKey } from '../store/types';
 
@@ -41,6 +42,8 @@ export interface ServedResource {
   /** Its CRD is being deleted: still served, but no new instances (kube-apiserver's crdHandler). */
   terminating?: boolean;
   provider?: ReadProvider;
+  /** A CRD's OpenAPI v3 schema per served version: what writes are pruned, defaulted and validated by. */
+  schemas?: Record<string, Schema>;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -106,6 +109,7 @@ interface CrdVersion {
   storage?: boolean;
   subresources?: { status?: unknown };
   additionalPrinterColumns?: PrinterColumn[];
+  schema?: { openAPIV3Schema?: Schema };
 }
 
 /** The resource a CRD declares, or undefined when the CRD is malformed. */
@@ -132,6 +136,7 @@ export function resourceFromCrd(crd: KObject): ServedResource | undefined {
     // A CRD without printer columns shows only Age, as the API server does.
     columns: cols && cols.length ? cols : [age],
     crd: true,
+    schemas: Object.fromEntries(served.flatMap((v) => (v.schema?.openAPIV3Schema ? [[v.name, v.schema.openAPIV3Schema]] : []))),
     ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }

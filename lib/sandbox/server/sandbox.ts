@@ -115,6 +115,19 @@ function ensure(api: ApiServer, objects: KObject[]): void {
   }
 }
 
+/**
+ * The OLM CRDs as this version of the sandbox defines them: created, or replaced when a data file
+ * kept an older definition (one without the schemas, say), as an OLM upgrade replaces its CRDs.
+ */
+function ensureOlmCrds(api: ApiServer): void {
+  const crds = api.resources.all().find((r) => r.resource === 'customresourcedefinitions')!;
+  for (const crd of olmCrds()) {
+    const existing = api.storeGet(crds, undefined, crd.metadata.name ?? '');
+    if (!existing) ensure(api, [crd]);
+    else if (JSON.stringify(existing.spec) !== JSON.stringify(crd.spec)) api.updateObject(crds, { ...existing, spec: crd.spec });
+  }
+}
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const flavor = opts.flavor ?? 'upstream';
   const kubeconfigPath = resolve(opts.kubeconfigPath ?? join('.sandbox', 'kubeconfig'));
@@ -128,7 +141,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = await Store.open({ dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined, historyLimit: opts.historyLimit });
   const api = new ApiServer({ store, tokens: users });
   const ns = flavorNamespaces(flavor);
-  ensure(api, [...olmCrds(), ...(flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD, ...OPENSHIFT_CONFIG_CRDS] : [])]);
+  ensureOlmCrds(api);
+  ensure(api, flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD, ...OPENSHIFT_CONFIG_CRDS] : []);
   api.syncCrds();
   if (flavor === 'openshift') {
     ensureClusterVersion(api);
