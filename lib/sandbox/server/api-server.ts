@@ -12,6 +12,7 @@ import { StoreError, type KObject, type WatchEvent } from '../store/types';
 import { acceptPortForward, refuseUpgrade, type ForwardTarget } from './port-forward';
 import { ApiStatusError, invalidName, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
+import { validateCustomResource } from './cr-validation';
 
 const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 const isCrd = (r: ServedResource) => r.group === CRD_RESOURCE.group && r.resource === CRD_RESOURCE.resource;
@@ -600,6 +601,7 @@ export class ApiServer {
     // create an object with a status of its choosing; its controllers write status.
     if (r.hasStatus) delete o.status;
     this.admit(r, user, o);
+    if (r.crd) validateCustomResource(r, rp.version, o);
     const created = this.createObject(r, o, url.searchParams.get('dryRun') === 'All');
     sendJson(res, 201, this.present(r, rp.version, created));
   }
@@ -623,6 +625,7 @@ export class ApiServer {
     const current = this.store.get(storeKey(r), rp.namespace, rp.name);
     if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
     if (rp.subresource !== 'status') this.admit(r, user, o, current);
+    if (r.crd && rp.subresource !== 'status') validateCustomResource(r, rp.version, o);
     const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
     sendJson(res, 200, this.present(r, rp.version, updated));
   }
@@ -657,6 +660,7 @@ export class ApiServer {
     const patchRv = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
     o.metadata.resourceVersion = patchRv ?? current.metadata.resourceVersion;
     if (rp.subresource !== 'status') this.admit(r, user, o, current);
+    if (r.crd && rp.subresource !== 'status') validateCustomResource(r, rp.version, o);
     const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All');
     sendJson(res, 200, this.present(r, rp.version, updated));
   }

@@ -38,6 +38,8 @@ export interface ServedResource {
   /** Only create is served (reviews). */
   createOnly?: boolean;
   crd?: boolean;
+  /** A CRD's `openAPIV3Schema` by served version: what custom resources are validated against (cr-validation.ts). */
+  schemas?: Record<string, unknown>;
   /** Its CRD is being deleted: still served, but no new instances (kube-apiserver's crdHandler). */
   terminating?: boolean;
   provider?: ReadProvider;
@@ -106,6 +108,7 @@ interface CrdVersion {
   storage?: boolean;
   subresources?: { status?: unknown };
   additionalPrinterColumns?: PrinterColumn[];
+  schema?: { openAPIV3Schema?: unknown };
 }
 
 /** The resource a CRD declares, or undefined when the CRD is malformed. */
@@ -132,6 +135,7 @@ export function resourceFromCrd(crd: KObject): ServedResource | undefined {
     // A CRD without printer columns shows only Age, as the API server does.
     columns: cols && cols.length ? cols : [age],
     crd: true,
+    schemas: Object.fromEntries(served.map((v) => [v.name, v.schema?.openAPIV3Schema])),
     ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }
