@@ -15,8 +15,12 @@ function Help({ field, path }: { field: Field; path: FieldPath }) {
 }
 
 function Label({ field, path, htmlFor }: { field: Field; path: FieldPath; htmlFor?: string }) {
-  const text = <>{field.label}{field.required && <span className="text-red-700" aria-hidden="true"> *</span>}</>;
-  return htmlFor ? <label htmlFor={htmlFor} className="block text-sm font-medium">{text}{field.required && <span className="sr-only"> (required)</span>}</label> : <span id={`${fieldId(path)}-label`} className="block text-sm font-medium">{text}</span>;
+  // The mark stays outside the label, so a field's name is its label alone; inputs say
+  // aria-required themselves.
+  const mark = field.required && <span className="text-red-700" aria-hidden="true"> *</span>;
+  return htmlFor
+    ? <div className="text-sm font-medium"><label htmlFor={htmlFor}>{field.label}</label>{mark}</div>
+    : <div className="text-sm font-medium"><span id={`${fieldId(path)}-label`}>{field.label}</span>{mark}</div>;
 }
 
 export function FieldList({ fields, path }: { fields: readonly Field[]; path: FieldPath }) {

@@ -13,8 +13,8 @@ export function FormView({ model, schemaProblem }: { model: FormModel; schemaPro
   return (
     <div className="space-y-4">
       <div className="space-y-1">
-        <label htmlFor={fieldId(namePath)} className="block text-sm font-medium">Name<span className="text-red-700" aria-hidden="true"> *</span></label>
-        <input id={fieldId(namePath)} type="text" autoComplete="off" value={typeof name === 'string' ? name : ''} onChange={(e) => set(namePath, e.target.value || undefined)} aria-describedby={`${fieldId(namePath)}-issues`} className="w-full max-w-md rounded border border-slate-300 px-2 py-1 text-sm" />
+        <div className="text-sm font-medium"><label htmlFor={fieldId(namePath)}>Name</label><span className="text-red-700" aria-hidden="true"> *</span></div>
+        <input id={fieldId(namePath)} type="text" aria-required="true" autoComplete="off" value={typeof name === 'string' ? name : ''} onChange={(e) => set(namePath, e.target.value || undefined)} aria-describedby={`${fieldId(namePath)}-issues`} className="w-full max-w-md rounded border border-slate-300 px-2 py-1 text-sm" />
         <FieldIssues path={namePath} />
       </div>
       {schemaProblem && <p className="text-sm text-amber-800">No schema: {schemaProblem}.</p>}

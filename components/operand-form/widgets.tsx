@@ -28,7 +28,8 @@ export function ScalarInput({ field: f, path, label }: { field: Scalar; path: Fi
   const field = f;
   const value = getAt(object, path);
   const id = fieldId(path);
-  const common = { id, 'aria-describedby': describedBy(path, field), 'aria-invalid': hasIssue(path)(issues) || undefined };
+  // A list item has no <label> of its own: its name is the list's, numbered.
+  const common = { id, 'aria-describedby': describedBy(path, field), 'aria-invalid': hasIssue(path)(issues) || undefined, 'aria-required': field.required || undefined, ...(inList ? { 'aria-label': label } : {}) };
   if (field.type === 'boolean') {
     const on = value === true;
     if (field.widget === 'checkbox') return <input type="checkbox" {...common} aria-label={label} checked={on} onChange={(e) => set(path, e.target.checked)} />;
