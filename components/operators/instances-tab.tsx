@@ -9,6 +9,7 @@ import type { OperandList } from '@/lib/api/operands';
 import { apiGet } from '@/lib/client/api';
 import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
+import { createOperandHref } from './create-href';
 
 export function instanceHref(namespace: string, csv: string, api: { group: string; version: string; plural: string }, instanceNamespace: string, instance: string): string {
   return `/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}/instances/${[api.group, api.version, api.plural, instanceNamespace, instance].map(encodeURIComponent).join('/')}`;
@@ -34,6 +35,7 @@ export function InstancesTab({ namespace, name }: { namespace: string; name: str
           <h2 className="font-semibold">
             {api.displayName} <span className="text-sm font-normal text-slate-600">{api.kind} · {api.group}/{api.version} · {api.total}</span>
           </h2>
+          <Link className="text-sm text-sky-700 underline" href={createOperandHref(namespace, name, api)}>Create {api.kind}</Link>
           {api.problem && <p className="text-sm text-amber-800">{api.problem}.</p>}
           {api.items.length === 0 ? (
             <p className="text-sm text-slate-600">None{api.problem ? ' that you can see' : ''}.</p>

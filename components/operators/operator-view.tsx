@@ -16,7 +16,7 @@ import { Markdown } from '../common/markdown';
 import { ErrorNotice, Warning } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
 import { halfGone } from '@/lib/olm/install/leftovers';
-import { CreateInstance } from './create-instance';
+import { createOperandHref } from './create-href';
 import { GitopsExport } from './gitops-export';
 import { InstancesTab } from './instances-tab';
 import { leftoversHref } from './leftovers-href';
@@ -146,16 +146,13 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
               <section aria-labelledby="provided-title" className="space-y-2">
                 <h2 id="provided-title" className="text-lg font-semibold">Provided APIs</h2>
                 {desc.providedApis.length === 0 && <p className="text-sm text-slate-600">None.</p>}
-                {desc.providedApis.map((api) => {
-                  const example = desc.examples.find((e) => e.kind === api.kind && e.apiVersion === `${api.group}/${api.version}`);
-                  return (
-                    <div key={api.name} className="rounded border border-slate-200 p-3">
-                      <p className="font-medium">{api.displayName || api.kind} <span className="text-xs text-slate-500">{api.group}/{api.version}</span></p>
-                      {api.description && <p className="text-sm text-slate-700">{api.description}</p>}
-                      {example && !d.copiedFrom && <CreateInstance namespace={namespace} csv={name} kind={api.kind} example={example} />}
-                    </div>
-                  );
-                })}
+                {desc.providedApis.map((api) => (
+                  <div key={api.name} className="rounded border border-slate-200 p-3">
+                    <p className="font-medium">{api.displayName || api.kind} <span className="text-xs text-slate-500">{api.group}/{api.version}</span></p>
+                    {api.description && <p className="text-sm text-slate-700">{api.description}</p>}
+                    {api.crd && !d.copiedFrom && <Link className="text-sm text-sky-700 underline" href={createOperandHref(namespace, name, { group: api.group, version: api.version, plural: api.name.slice(0, api.name.indexOf('.')) })}>Create {api.kind}</Link>}
+                  </div>
+                ))}
               </section>
               <section aria-labelledby="csv-conditions-title">
                 <h2 id="csv-conditions-title" className="mb-1 text-lg font-semibold">Status history</h2>

@@ -30,7 +30,7 @@ function apiOf(crd: OwnedCrd): OperandApi {
   return { group: crd.group, version: crd.version, plural: crd.plural, kind: crd.kind, displayName: crd.description.displayName || crd.kind, ...(crd.description.description ? { description: crd.description.description } : {}) };
 }
 
-async function operatorCsv(client: KubeClient, namespace: string, name: string): Promise<ClusterServiceVersion> {
+export async function operatorCsv(client: KubeClient, namespace: string, name: string): Promise<ClusterServiceVersion> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
   // A copy owns the same APIs; its instances are the operator's, listed from where it runs.
   if (isCopiedCsv(csv)) {
@@ -85,7 +85,7 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
   return { apis, scope: all ? 'every namespace' : watched.join(', ') };
 }
 
-function ownedApi(csv: ClusterServiceVersion, group: string, version: string, plural: string): OwnedCrd {
+export function ownedApi(csv: ClusterServiceVersion, group: string, version: string, plural: string): OwnedCrd {
   const crd = ownedCrds(csv).find((c) => c.group === group && c.version === version && c.plural === plural);
   if (!crd) throw new ApiError(404, 'NotFound', `${plural}.${group}/${version} is not an API ${csv.metadata?.name} provides`);
   return crd;

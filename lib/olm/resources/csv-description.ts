@@ -22,6 +22,8 @@ export interface ApiDescription {
   name: string;
   displayName?: string;
   description?: string;
+  /** An owned CRD (instances can be created from a form), not an aggregated API. */
+  crd?: boolean;
 }
 
 export interface NamespaceTemplate {
@@ -147,7 +149,7 @@ function crdApis(v: unknown): ApiDescription[] {
     const kind = str(r?.kind);
     if (!r || !name || !kind) return [];
     const group = name.includes('.') ? name.slice(name.indexOf('.') + 1) : '';
-    return [{ group, version: str(r.version) ?? '', kind, name, displayName: str(r.displayName), description: str(r.description) }];
+    return [{ group, version: str(r.version) ?? '', kind, name, displayName: str(r.displayName), description: str(r.description), crd: true }];
   });
 }
 

@@ -1,10 +1,12 @@
 // POST /api/operands/<namespace> { csv, object }: creates an instance of an API the operator's
-// CSV owns (its initialization resource, or an example), as the person. Only kinds the CSV
-// owns can be created here, so this is not a general-purpose write.
+// CSV owns (its initialization resource, an example, or the create form's object), as the person,
+// with a dry run first. Only kinds the CSV owns can be created here, so this is not a
+// general-purpose write. Kubernetes' errors (a 422's reason and causes) are passed on as given.
 import { z } from 'zod';
 import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
 import { ApiError, dnsLabel, dnsSubdomain, errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
+import { createOperand } from '@/lib/server/operand-form';
 import { parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
@@ -28,7 +30,7 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
     const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find((c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version);
     if (!owned) throw new ApiError(400, 'BadRequest', `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`);
     const plural = owned.name.slice(0, owned.name.indexOf('.'));
-    const created = await client.create({ group, version, plural, namespaced: true, kind: body.object.kind }, { ...body.object, metadata: { ...body.object.metadata, namespace } }, { namespace });
+    const created = await createOperand(client, { group, version, plural, namespaced: true, kind: body.object.kind }, { ...body.object, metadata: { ...body.object.metadata, namespace } }, namespace);
     return Response.json(created, { status: 201 });
   } catch (err) {
     return errorResponse(err);

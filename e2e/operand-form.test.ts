@@ -1,0 +1,103 @@
+// Creating an operand from the form, in Debian's Chromium against a production build and a sandbox
+// serving a real catalog (okderators): local-storage-operator's bundle carries its LocalVolume CRD
+// inline, so the form is built from that CRD's real schema and the CSV's descriptors. The person
+// fills it in, is told what is wrong before anything is sent, sees the YAML follow the form and
+// the form follow the YAML, creates it, finds it on the Instances tab with the state the operator
+// reports, opens it and deletes it. Alice, who may not read CRDs, gets the descriptors' fields
+// only and the API server's 422 under the field it names. Status is written here through the
+// status subresource, as local-storage-operator would write it.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { subscribe, waitForCsv } from '../lib/server/testing/cluster';
+import { useHarness } from './support/harness';
+
+const CATALOG = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'okderators');
+const CSV = 'local-storage-operator.v4.15.0-2024-04-16-164915';
+const LV = { group: 'local.storage.openshift.io', version: 'v1', plural: 'localvolumes', namespaced: true, kind: 'LocalVolume' };
+const CREATE = `/operators/team1/${CSV}/create/local.storage.openshift.io/v1/localvolumes`;
+type Obj = { metadata?: { name?: string }; spec?: unknown; status?: unknown };
+
+describe('Create an operand from a form', () => {
+  const h = useHarness({
+    suite: 'operand-form',
+    sandbox: { catalogs: [CATALOG] },
+    seed: async (kube) => {
+      await subscribe(kube, { namespace: 'team1', package: 'local-storage-operator', channel: 'alpha', source: 'okderators', targets: ['team1'] });
+      await waitForCsv(kube, 'team1', CSV);
+    },
+  });
+
+  test('from Instances: the form, its checks, YAML both ways, created, listed with its state, opened, deleted', async () => {
+    const page = await h.open(`/operators/team1/${CSV}?tab=instances`);
+    await page.getByRole('link', { name: 'Create LocalVolume', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create Local Volume' }).waitFor();
+    assert.equal(await page.getByRole('tab', { name: 'Form' }).getAttribute('aria-selected'), 'true');
+    // Labelled by the CSV's spec descriptors, in their order.
+    const spec = (await page.getByRole('group', { name: 'Spec' }).textContent()) ?? '';
+    const at = ['Requested management state', 'LogLevel', 'NodeSelector', 'StorageClassDevices', 'Tolerations'].map((l) => spec.indexOf(l));
+    assert.ok(at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1]!)), `labels in the descriptors' order, then the schema's: ${at.join(', ')}`);
+
+    await page.getByLabel('Name', { exact: true }).fill('disks');
+    // The schema's pattern, checked as the person types.
+    await page.getByLabel('Requested management state').fill('Sometimes');
+    await page.getByText('Invalid value: "Sometimes": should match \'^(Managed|Unmanaged|Force|Removed)$\'').first().waitFor();
+    await page.getByLabel('Requested management state').fill('Managed');
+    // The schema's enum is a select.
+    await page.getByLabel('LogLevel').selectOption('Debug');
+    await page.getByRole('button', { name: 'Add to StorageClassDevices' }).click();
+    await page.getByRole('button', { name: 'Create LocalVolume' }).click();
+    // Each device requires storageClassName: nothing is sent until it is there.
+    await page.getByRole('alert').filter({ hasText: 'spec.storageClassDevices[0].storageClassName: Required value' }).waitFor();
+    assert.equal((await h.kube.list(LV, { namespace: 'team1' })).items.length, 0);
+    await page.getByLabel('Storage class name').fill('local-sc');
+    await page.getByRole('button', { name: 'Add to Device paths' }).click();
+    await page.getByLabel('Device paths 1').fill('/dev/vdb');
+    await h.shot(page, 'form');
+
+    // The YAML view holds the same object; an edit there is the form's too.
+    await page.getByRole('tab', { name: 'YAML' }).click();
+    const yaml = page.getByLabel('LocalVolume YAML');
+    const text = await yaml.inputValue();
+    assert.match(text, /managementState: Managed\n {2}logLevel: Debug\n {2}storageClassDevices:\n {4}- storageClassName: local-sc\n {6}devicePaths:\n {8}- \/dev\/vdb/);
+    await yaml.fill(text.replace('local-sc', 'local-fast'));
+    await h.shot(page, 'yaml');
+    await page.getByRole('tab', { name: 'Form' }).click();
+    assert.equal(await page.getByLabel('Storage class name').inputValue(), 'local-fast');
+
+    await page.getByRole('button', { name: 'Create LocalVolume' }).click();
+    await page.getByRole('heading', { level: 1, name: 'disks' }).waitFor();
+    const stored = await h.kube.get<Obj>(LV, 'disks', 'team1');
+    assert.deepEqual(stored.spec, { managementState: 'Managed', logLevel: 'Debug', storageClassDevices: [{ storageClassName: 'local-fast', devicePaths: ['/dev/vdb'] }] });
+
+    // local-storage-operator reports an Available condition.
+    await h.kube.replace(LV, { ...stored, status: { managementState: 'Managed', conditions: [{ type: 'Available', status: 'True', reason: 'DaemonSetsAvailable', message: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, 'status');
+    await page.goto(`${h.admin.url}/operators/team1/${CSV}?tab=instances`);
+    const table = page.getByRole('table', { name: 'LocalVolume instances' });
+    await table.getByRole('row').filter({ hasText: 'disks' }).filter({ hasText: 'Available' }).waitFor();
+    await h.shot(page, 'instances');
+    await table.getByRole('link', { name: 'disks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'disks' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete disks?' }).getByRole('button', { name: 'Delete LocalVolume' }).click();
+    await page.getByText('disks is deleted').waitFor();
+    assert.equal((await h.kube.list(LV, { namespace: 'team1' })).items.length, 0);
+    await page.close();
+  });
+
+  test('without the CRD\'s schema: the descriptors\' fields, and the API server\'s 422 under the field it names', async () => {
+    const page = await h.openAs('alice', CREATE);
+    await page.getByText(/you may not read the CRD localvolumes\.local\.storage\.openshift\.io/).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('mine');
+    // Without the schema the form cannot know the pattern: the API server checks it.
+    await page.getByLabel('Requested management state').fill('Sometimes');
+    await page.getByRole('button', { name: 'Create LocalVolume' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The API server refused it' }).waitFor();
+    const issue = page.locator('#f-spec_managementState-issues');
+    assert.equal(await issue.textContent(), 'Invalid value: "Sometimes": spec.managementState in body should match \'^(Managed|Unmanaged|Force|Removed)$\'');
+    assert.equal(await page.getByLabel('Requested management state').getAttribute('aria-invalid'), 'true');
+    await h.shot(page, 'server-422');
+    assert.equal((await h.kube.list(LV, { namespace: 'team1' })).items.length, 0);
+    await page.close();
+  });
+});

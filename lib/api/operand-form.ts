@@ -1,0 +1,15 @@
+// `/api/operators/<ns>/<csv>/forms/<group>/<version>/<plural>`: what the browser builds the
+// create form of an operator's API from. Types only.
+import type { OperandApi } from './operands';
+
+export interface OperandFormSource {
+  api: OperandApi;
+  /** The CRD version's `openAPIV3Schema`, read from the cluster; absent when it could not be. */
+  schema?: unknown;
+  /** Why there is no schema (the person may not read the CRD, it does not serve the version…). */
+  schemaProblem?: string;
+  /** The CSV's spec descriptors of this API, in its order. */
+  specDescriptors: unknown[];
+  /** The CSV's example of this API (alm-examples), to start from. */
+  example?: Record<string, unknown>;
+}

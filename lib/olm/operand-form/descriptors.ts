@@ -1,0 +1,73 @@
+// The CSV's spec descriptors as the form reads them: a descriptor's path (`a.b`, `a[0].b`) turned
+// into the schema path it labels (`a.b`, `a[*].b`: a descriptor on one list item labels them all,
+// as consoles read it), and the `urn:alm:descriptor:*` x-descriptors this form honours
+// (operator-framework's descriptor list). Others (fieldGroup, fieldDependency…) are ignored.
+
+export interface SpecDescriptor {
+  path: string;
+  displayName?: string;
+  description?: string;
+  'x-descriptors'?: string[];
+}
+
+export type DescriptorHint =
+  | 'text' | 'number' | 'podCount' | 'switch' | 'checkbox' | 'select' | 'password'
+  | 'resources' | 'namespace' | 'secret' | 'configmap';
+
+export interface DescriptorInfo {
+  /** Index in the CSV's list: the form's order. */
+  order: number;
+  displayName?: string;
+  description?: string;
+  hint?: DescriptorHint;
+  /** Values of `com.tectonic.ui:select:<value>`. */
+  options: string[];
+  hidden: boolean;
+  advanced: boolean;
+}
+
+const X = 'urn:alm:descriptor:';
+
+/** `a[0].b` and `a.b[3]` → `a[*].b`, `a.b[*]`: the schema path a descriptor labels. */
+export function schemaPathOf(descriptorPath: string): string {
+  return descriptorPath.replace(/\[\d+\]/g, '[*]');
+}
+
+function hintOf(xs: readonly string[]): DescriptorHint | undefined {
+  const has = (x: string) => xs.includes(`${X}${x}`);
+  if (has('com.tectonic.ui:resourceRequirements')) return 'resources';
+  if (has('io.kubernetes:Namespace')) return 'namespace';
+  if (has('io.kubernetes:Secret')) return 'secret';
+  if (has('io.kubernetes:ConfigMap')) return 'configmap';
+  if (has('com.tectonic.ui:password')) return 'password';
+  if (has('com.tectonic.ui:booleanSwitch')) return 'switch';
+  if (has('com.tectonic.ui:checkbox')) return 'checkbox';
+  if (xs.some((x) => x.startsWith(`${X}com.tectonic.ui:select:`))) return 'select';
+  if (has('com.tectonic.ui:podCount')) return 'podCount';
+  if (has('com.tectonic.ui:number')) return 'number';
+  if (has('com.tectonic.ui:text')) return 'text';
+  return undefined;
+}
+
+/** The spec descriptors by schema path; the first descriptor of a path wins, as in a list. */
+export function descriptorIndex(descriptors: readonly unknown[] | undefined): Map<string, DescriptorInfo> {
+  const out = new Map<string, DescriptorInfo>();
+  (descriptors ?? []).forEach((raw, order) => {
+    if (!raw || typeof raw !== 'object') return;
+    const d = raw as SpecDescriptor;
+    if (typeof d.path !== 'string' || !d.path) return;
+    const key = schemaPathOf(d.path);
+    if (out.has(key)) return;
+    const xs = Array.isArray(d['x-descriptors']) ? d['x-descriptors'].filter((x): x is string => typeof x === 'string') : [];
+    out.set(key, {
+      order,
+      ...(typeof d.displayName === 'string' && d.displayName ? { displayName: d.displayName } : {}),
+      ...(typeof d.description === 'string' && d.description ? { description: d.description } : {}),
+      hint: hintOf(xs),
+      options: xs.filter((x) => x.startsWith(`${X}com.tectonic.ui:select:`)).map((x) => x.slice(`${X}com.tectonic.ui:select:`.length)),
+      hidden: xs.includes(`${X}com.tectonic.ui:hidden`),
+      advanced: xs.includes(`${X}com.tectonic.ui:advanced`),
+    });
+  });
+  return out;
+}

@@ -1,0 +1,85 @@
+// Checks before submit, in the API server's words, and a 422's causes read back onto fields. The
+// Status below has the shape kube-apiserver returns for a CR that fails its CRD's schema
+// (apimachinery's StatusError: reason Invalid, details.causes[].field/message/reason).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildFormModel } from './schema';
+import { issuesAt, issuesFromStatus, validateObject } from './validate';
+import { fromYaml, getAt, initialObject, removeItem, setAt, toYaml } from './values';
+
+const schema = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      required: ['size'],
+      properties: {
+        size: { type: 'integer', minimum: 1, maximum: 9 },
+        mode: { type: 'string', enum: ['Managed', 'Removed'] },
+        name: { type: 'string', pattern: '^[a-z]+$', maxLength: 5 },
+        port: { 'x-kubernetes-int-or-string': true },
+        devices: { type: 'array', maxItems: 2, items: { type: 'object', required: ['storageClassName'], properties: { storageClassName: { type: 'string' } } } },
+      },
+    },
+  },
+};
+
+describe('validateObject', () => {
+  const model = buildFormModel(schema);
+  const obj = (spec: unknown, name = 'ok') => ({ apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name }, spec });
+
+  test('a valid object has no issue', () => {
+    assert.deepEqual(validateObject(model, obj({ size: 3, mode: 'Managed', name: 'abc', port: 'http', devices: [{ storageClassName: 'local' }] })), []);
+  });
+
+  test('each rule of the schema, at its field', () => {
+    const issues = validateObject(model, obj({ size: 10, mode: 'Other', name: 'ABCDEFG', port: true, devices: [{}, { storageClassName: 'a' }, { storageClassName: 'b' }] }, 'Bad_Name'));
+    assert.deepEqual(issues.map((i) => i.field), ['metadata.name', 'spec.size', 'spec.mode', 'spec.name', 'spec.name', 'spec.port', 'spec.devices', 'spec.devices[0].storageClassName']);
+    assert.match(issues[1]!.message, /should be less than or equal to 9/);
+    assert.match(issues[2]!.message, /Unsupported value: "Other": supported values: "Managed", "Removed"/);
+    assert.equal(issuesAt(issues, ['spec', 'devices', 0, 'storageClassName'])[0]?.message, 'Required value');
+  });
+
+  test('required only when the parent is there, and types', () => {
+    assert.deepEqual(validateObject(model, obj(undefined)), []);
+    assert.deepEqual(validateObject(model, obj({})).map((i) => `${i.field}: ${i.message}`), ['spec.size: Required value']);
+    assert.deepEqual(validateObject(model, obj({ size: '3' })).map((i) => i.field), ['spec.size']);
+  });
+});
+
+describe('issuesFromStatus', () => {
+  test('the causes of a 422 become field issues', () => {
+    const details = { name: 'a', group: 'x.example.com', kind: 'X', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 10: spec.size in body should be less than or equal to 9', field: 'spec.size' }, { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.devices[0].storageClassName' }, { reason: 'FieldValueInvalid', message: 'whole object' }] };
+    const issues = issuesFromStatus(details);
+    assert.deepEqual(issues.map((i) => i.field), ['spec.size', 'spec.devices[0].storageClassName', '']);
+    assert.equal(issuesAt(issues, ['spec', 'size']).length, 1);
+    assert.deepEqual(issuesFromStatus(undefined), []);
+  });
+});
+
+describe('values', () => {
+  test('set and clear a nested field; clearing removes emptied parents', () => {
+    let o: Record<string, unknown> = { spec: {} };
+    o = setAt(o, ['spec', 'devices', 0, 'storageClassName'], 'local');
+    assert.deepEqual(o, { spec: { devices: [{ storageClassName: 'local' }] } });
+    o = setAt(o, ['spec', 'a', 'b'], 1);
+    o = setAt(o, ['spec', 'a', 'b'], undefined);
+    assert.deepEqual(o, { spec: { devices: [{ storageClassName: 'local' }] } });
+    o = removeItem(o, ['spec', 'devices', 0]);
+    assert.deepEqual(o, {});
+  });
+
+  test('YAML both ways; what is not one object is refused', () => {
+    const o = { apiVersion: 'v1', spec: { a: [1, 'b'] } };
+    assert.deepEqual(fromYaml(toYaml(o)), { object: o });
+    assert.ok('error' in fromYaml('- a\n- b'));
+    assert.ok('error' in fromYaml('a: [1'));
+    assert.equal(getAt(o, ['spec', 'a', 1]), 'b');
+  });
+
+  test('the starting object: the CSV example, in the chosen namespace', () => {
+    const example = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'sample', namespace: 'elsewhere', labels: { a: 'b' } }, spec: { size: 1 } };
+    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1', example), { apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name: 'sample', labels: { a: 'b' }, namespace: 'team1' }, spec: { size: 1 } });
+    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1'), { apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name: 'example-x', namespace: 'team1' }, spec: {} });
+  });
+});
