@@ -103,6 +103,20 @@ describe('OpenShift install options through /api/install/plan and /api/install',
     await assert.rejects(admin.get(ROLE, 'openshift-routekit-two-prometheus', 'openshift-routekit-two'), (e) => isKubeError(e, 404));
   });
 
+  test('monitoring on an openshift-* namespace that already exists: refused with how to label it by hand, nothing written', async () => {
+    await admin.create(NAMESPACE_TYPE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openshift-routekit-mine' } });
+    const body = { catalog: demo, package: 'routekit', channel: 'stable', namespace: 'openshift-routekit-mine', installMode: 'AllNamespaces', approval: 'Automatic' };
+    const p = await send<InstallPlanResult>(plan, body);
+    assert.equal(p.body.openshift?.monitoring.offered, false);
+    assert.match(p.body.openshift!.monitoring.reason!, /already exists/);
+    const refused = await send(apply, { ...body, clusterMonitoring: true });
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.error.message, /oc label namespace openshift-routekit-mine openshift\.io\/cluster-monitoring=true/);
+    const ns = await admin.get<{ metadata: { labels?: Record<string, string> } }>(NAMESPACE_TYPE, 'openshift-routekit-mine');
+    assert.equal(ns.metadata.labels?.['openshift.io/cluster-monitoring'], undefined);
+    await assert.rejects(admin.get(ROLE, 'openshift-routekit-mine-prometheus', 'openshift-routekit-mine'), (e) => isKubeError(e, 404));
+  });
+
   test('a person who may not change the Console is told so, and cannot enable a plugin', async () => {
     // alice administers team1 only: she sees the catalog from there.
     const body = { catalog: demo, package: 'routekit', channel: 'stable', namespace: 'team1', viewerNamespace: 'team1', installMode: 'AllNamespaces', approval: 'Automatic' };

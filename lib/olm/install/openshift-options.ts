@@ -5,6 +5,8 @@
 // openshift/api's config/v1 and operator/v1 types); the README's install-wizard section lists them.
 // Pure: lib/server reads the cluster objects as the person, this decides what they mean.
 
+import { monitoringOption, requestsMonitoring } from './cluster-monitoring';
+
 /** The clouds whose short-lived tokens OpenShift's console knows, named as it names them. */
 export type TokenAuthProvider = 'AWS' | 'Azure' | 'GCP';
 export const TOKEN_AUTH_PROVIDERS: readonly TokenAuthProvider[] = ['AWS', 'Azure', 'GCP'];
@@ -16,10 +18,8 @@ export const TOKEN_AUTH_ANNOTATIONS: Record<TokenAuthProvider, string> = {
   GCP: 'features.operators.openshift.io/token-auth-gcp',
 };
 export const CONSOLE_PLUGINS_ANNOTATION = 'console.openshift.io/plugins';
-export const CLUSTER_MONITORING_ANNOTATION = 'operatorframework.io/cluster-monitoring';
-export const CLUSTER_MONITORING_LABEL = 'openshift.io/cluster-monitoring';
-/** Prometheus of OpenShift's cluster monitoring: the account a monitored namespace lets in. */
-export const PROMETHEUS_ACCOUNT = { name: 'prometheus-k8s', namespace: 'openshift-monitoring' } as const;
+// Cluster monitoring's rules live in their own module; these are re-exported for existing callers.
+export { CLUSTER_MONITORING_ANNOTATION, CLUSTER_MONITORING_LABEL, PROMETHEUS_ACCOUNT, prometheusRbac } from './cluster-monitoring';
 /** The one catalog whose plugins OpenShift's console enables by default (its isCatalogSourceTrusted). */
 export const TRUSTED_PLUGIN_CATALOG = 'redhat-operators';
 
@@ -68,8 +68,7 @@ export function csvOpenShiftOptions(annotations: Record<string, unknown> | undef
   return {
     tokenAuth: TOKEN_AUTH_PROVIDERS.filter((p) => isTrue(TOKEN_AUTH_ANNOTATIONS[p])),
     plugins: pluginList(ann[CONSOLE_PLUGINS_ANNOTATION]),
-    // OpenShift's console compares the value with "true" exactly.
-    clusterMonitoring: ann[CLUSTER_MONITORING_ANNOTATION] === 'true',
+    clusterMonitoring: requestsMonitoring(ann),
   };
 }
 
@@ -139,6 +138,8 @@ export interface OptionsContext {
   namespace: string;
   /** The install creates the namespace (it does not exist yet). */
   createsNamespace: boolean;
+  /** False when the version's CSV could not be read, so `csv` is a stand-in that says nothing. */
+  csvKnown?: boolean;
 }
 
 export function openShiftOptions(c: OptionsContext): OpenShiftOptionsView {
@@ -157,11 +158,8 @@ export function openShiftOptions(c: OptionsContext): OpenShiftOptionsView {
   else if (c.cluster.pluginsDenied) pluginReason = `you may not change Console cluster: ${c.cluster.pluginsDenied}`;
   const plugins = { names: c.csv.plugins, offered: !pluginReason, trusted, alreadyEnabled: c.csv.plugins.filter((p) => enabled.includes(p)), ...(pluginReason ? { reason: pluginReason } : {}) };
 
-  let monitoringReason: string | undefined;
-  if (!c.csv.clusterMonitoring) monitoringReason = `this version does not ask for cluster monitoring (${CLUSTER_MONITORING_ANNOTATION}: "true")`;
-  else if (!c.namespace.startsWith('openshift-')) monitoringReason = `cluster monitoring is offered only for namespaces whose name starts with openshift-, not ${c.namespace}`;
-  else if (!c.createsNamespace) monitoringReason = `namespace ${c.namespace} already exists: the label and Prometheus' rights are set only on a namespace the install creates`;
-  return { tokenAuth, plugins, monitoring: { offered: !monitoringReason, ...(monitoringReason ? { reason: monitoringReason } : {}) } };
+  const monitoring = monitoringOption({ requested: c.csvKnown === false ? 'unknown' : c.csv.clusterMonitoring, namespace: c.namespace, createsNamespace: c.createsNamespace });
+  return { tokenAuth, plugins, monitoring };
 }
 
 /** The variables a token-auth choice adds to spec.config.env, in OpenShift's order, empty ones left out. */
@@ -180,25 +178,4 @@ export function missingTokenValues(provider: TokenAuthProvider, values: Record<s
 /** Console `cluster`'s plugins after enabling some: the current list, the new names added once. */
 export function pluginsAfter(current: readonly string[], enable: readonly string[]): string[] {
   return [...current, ...enable.filter((p, i) => !current.includes(p) && enable.indexOf(p) === i)];
-}
-
-/** The Role and RoleBinding that let cluster monitoring's Prometheus scrape a namespace. */
-export function prometheusRbac(namespace: string): { role: Record<string, unknown>; binding: Record<string, unknown>; name: string } {
-  const name = `${namespace}-prometheus`;
-  return {
-    name,
-    role: {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name, namespace },
-      rules: [{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }],
-    },
-    binding: {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name, namespace },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: [{ kind: 'ServiceAccount', name: PROMETHEUS_ACCOUNT.name, namespace: PROMETHEUS_ACCOUNT.namespace }],
-    },
-  };
 }

@@ -5,9 +5,10 @@
 // earlier write leaves the Console untouched and nothing needs undoing there.
 import type { EnvVar, SubscriptionConfig } from '../resources/subscription-config';
 import {
-  CLUSTER_MONITORING_LABEL, missingTokenValues, openShiftOptions, pluginsAfter, prometheusRbac, tokenAuthEnv,
+  missingTokenValues, openShiftOptions, pluginsAfter, tokenAuthEnv,
   type CsvOpenShiftOptions, type OpenShiftClusterFacts, type OpenShiftOptionsView, type TokenAuthProvider,
 } from './openshift-options';
+import { CLUSTER_MONITORING_LABEL, monitoringPlanWords, prometheusRbac } from './cluster-monitoring';
 
 /** The person's choices, as the install request carries them. */
 export interface OpenShiftChoices {
@@ -21,6 +22,8 @@ export interface OpenShiftPlanInput {
   /** Undefined: not an OpenShift cluster. */
   cluster?: OpenShiftClusterFacts;
   csv: CsvOpenShiftOptions;
+  /** False when the version's CSV could not be read: its options are then not known, not absent. */
+  csvKnown?: boolean;
   catalogName: string;
   namespace: string;
   createsNamespace: boolean;
@@ -52,7 +55,7 @@ export function planOpenShiftOptions(i: OpenShiftPlanInput): OpenShiftPlanPart {
     if (c.tokenAuth || c.enablePlugins?.length || c.clusterMonitoring) part.blockers.push({ code: 'optionNotApplicable', message: 'cloud token authentication, console plugins and cluster monitoring are OpenShift install options, and this cluster is not OpenShift' });
     return part;
   }
-  const view = openShiftOptions({ csv: i.csv, cluster: i.cluster, catalogName: i.catalogName, namespace: i.namespace, createsNamespace: i.createsNamespace });
+  const view = openShiftOptions({ csv: i.csv, cluster: i.cluster, catalogName: i.catalogName, namespace: i.namespace, createsNamespace: i.createsNamespace, ...(i.csvKnown === false ? { csvKnown: false } : {}) });
   part.view = view;
 
   // Cloud tokens: OpenShift's console makes the Subscription Manual whenever it offers them, so a
@@ -105,7 +108,7 @@ export function planOpenShiftOptions(i: OpenShiftPlanInput): OpenShiftPlanPart {
       part.namespaceLabels[CLUSTER_MONITORING_LABEL] = 'true';
       const rbac = prometheusRbac(i.namespace);
       part.afterNamespace.push({ kind: 'Role', name: rbac.name, namespace: i.namespace, object: rbac.role }, { kind: 'RoleBinding', name: rbac.name, namespace: i.namespace, object: rbac.binding });
-      part.warnings.push({ code: 'clusterMonitoring', message: `namespace ${i.namespace} is labelled ${CLUSTER_MONITORING_LABEL}=true, and Role and RoleBinding ${rbac.name} let openshift-monitoring/prometheus-k8s read its services, endpoints and pods: the cluster's Prometheus scrapes the operator's metrics, which then sit beside the platform's own, so enable it only for an operator you trust with that` });
+      part.warnings.push({ code: 'clusterMonitoring', message: monitoringPlanWords(i.namespace) });
       if (i.monitoringRbacDenied) part.blockers.push({ code: 'forbidden', message: `you may not create the Role and RoleBinding cluster monitoring needs in ${i.namespace}: ${i.monitoringRbacDenied}` });
     }
   }

@@ -188,3 +188,11 @@ test('monitoring for an existing namespace, a plugin the CSV does not declare, o
   assert.match(up.blockers[0]!.message, /this cluster is not OpenShift/);
   assert.equal(up.openshift, undefined);
 });
+
+test('monitoring asked where the CSV was not read: refused as not known, not as "does not ask"', () => {
+  const p = planInstall(facts({ version: { ...osVersion, openshiftOptions: undefined }, namespaceExists: false, openshiftCluster: osCluster('', '') }, { namespace: 'openshift-gpu', openshift: { clusterMonitoring: true } }));
+  assert.match(p.blockers[0]!.message, /cluster monitoring cannot be enabled: whether this version asks for cluster monitoring is not known/);
+  assert.ok(!p.objects.some((o) => o.kind === 'Role'));
+  const existing = planInstall(facts({ version: osVersion, openshiftCluster: osCluster('', '') }, { namespace: 'openshift-gpu', openshift: { clusterMonitoring: true } }));
+  assert.match(existing.blockers[0]!.message, /label it by hand \(oc label namespace openshift-gpu openshift\.io\/cluster-monitoring=true\)/);
+});

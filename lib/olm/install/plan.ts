@@ -185,6 +185,7 @@ export function planInstall(f: InstallFacts): InstallPlanResult {
     choices: r.openshift ?? {},
     cluster: f.openshiftCluster,
     csv: f.version.openshiftOptions ?? { tokenAuth: [], plugins: [], clusterMonitoring: false },
+    csvKnown: !!f.version.openshiftOptions,
     catalogName: r.catalog.name,
     namespace: r.namespace,
     createsNamespace: f.namespaceExists === false,
