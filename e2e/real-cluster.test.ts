@@ -23,6 +23,7 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subsc
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { clientAs, subscribe } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
+import { reportRealClusterFailure } from './support/real-cluster-report';
 import { startConsole, type RunningConsole } from './support/console-server';
 import { loggedInPage } from './support/login';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
@@ -77,6 +78,15 @@ else describe('the console against the real cluster', () => {
     await page.goto(`${server.url}${path}`);
     return page;
   };
+  // A failed step reports what OLM was doing (report module), since a timeout alone does not say.
+  const journey = (name: string, fn: () => Promise<void>) => test(name, async () => {
+    try {
+      await fn();
+    } catch (err) {
+      await reportRealClusterFailure(name, cluster, kube, browser);
+      throw err;
+    }
+  });
   const shot = async (page: Page, name: string) => {
     const dir = process.env.E2E_SCREENSHOTS;
     if (!dir) return;
@@ -99,7 +109,7 @@ else describe('the console against the real cluster', () => {
   });
   const sub = (ns: string, name: string) => kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
 
-  test('OperatorHub: install PgPilot 1.2.0 with Manual approval, approve its InstallPlan, it runs', async () => {
+  journey('OperatorHub: install PgPilot 1.2.0 with Manual approval, approve its InstallPlan, it runs', async () => {
     const page = await open('/operatorhub');
     await page.getByRole('list', { name: 'Operators' }).waitFor();
     await page.getByLabel('Filter by keyword').fill('postgres');
@@ -154,7 +164,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('the upgrade waits for approval; approved in the browser, the new version replaces the old', async () => {
+  journey('the upgrade waits for approval; approved in the browser, the new version replaces the old', async () => {
     const page = await open(`/operators?namespace=${NS}`);
     const row = rows(page).filter({ hasText: 'PgPilot' });
     await row.getByRole('link', { name: '1 requires approval' }).click({ timeout: OLM_WAIT });
@@ -186,7 +196,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('uninstall in the browser: Subscription, CSV, its Deployment and the console\'s OperatorGroup go; CRDs stay', async () => {
+  journey('uninstall in the browser: Subscription, CSV, its Deployment and the console\'s OperatorGroup go; CRDs stay', async () => {
     const page = await open(`/operators/${NS}/pgpilot.v1.4.0`);
     await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
     await page.getByRole('button', { name: 'Uninstall' }).click();
@@ -212,7 +222,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('AllNamespaces: CertWarden installed into operators from the browser, its Copied CSV shown in team1', async () => {
+  journey('AllNamespaces: CertWarden installed into operators from the browser, its Copied CSV shown in team1', async () => {
     const page = await open(`/operatorhub/olm/${CATALOG}/certwarden/install`);
     await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
     assert.equal(await page.getByRole('radio', { name: /All namespaces/ }).isChecked(), true);
@@ -261,7 +271,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('alice, admin of team1 only, sees the copy in team1 with her own token', async () => {
+  journey('alice, admin of team1 only, sees the copy in team1 with her own token', async () => {
     const aliceKube = clientAs(cluster, 'alice');
     const copies = (await aliceKube.listAll<ClusterServiceVersion>(CSV_TYPE, { namespace: 'team1' })).items.filter(isCopiedCsv);
     assert.equal(copies.length, 1, 'the cluster lets alice read the copy');
@@ -274,7 +284,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('cluster settings: copied CSVs turned off and on again in the browser, and real OLM removes and restores the copies', async () => {
+  journey('cluster settings: copied CSVs turned off and on again in the browser, and real OLM removes and restores the copies', async () => {
     const copies = async () => (await kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom=operators' })).items.length;
     const before = await eventually('copies to exist', async () => ((await copies()) > 0 ? copies() : undefined));
     const page = await open('/settings');
@@ -293,7 +303,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('upgrade up to a version: the console approves the predicted hop on real OLM and stops there', async () => {
+  journey('upgrade up to a version: the console approves the predicted hop on real OLM and stops there', async () => {
     const ns = 'target-real';
     await subscribe(kube, { namespace: ns, package: 'pgpilot', channel: 'fast', targets: [ns], approval: 'Manual', startingCSV: 'pgpilot.v1.0.0', source: CATALOG });
     const first = await eventually('the first plan', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.find((p) => p.status?.phase === 'RequiresApproval'));
@@ -316,7 +326,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('pod configuration saved on the Subscription tab: real OLM writes it into the operator\'s Deployment, and the page shows it', async () => {
+  journey('pod configuration saved on the Subscription tab: real OLM writes it into the operator\'s Deployment, and the page shows it', async () => {
     const ns = 'target-real';
     const csv = (await sub(ns, 'pgpilot')).status!.installedCSV!;
     const page = await open(`/operators/${ns}/${csv}?tab=subscription`);
@@ -337,7 +347,7 @@ else describe('the console against the real cluster', () => {
     await page.close();
   });
 
-  test('install with a service account: the wizard grants what QuillMQ and its dependency need, and real OLM installs as the account', async () => {
+  journey('install with a service account: the wizard grants what QuillMQ and its dependency need, and real OLM installs as the account', async () => {
     const ns = 'scoped-real';
     const page = await open(`/operatorhub/olm/${CATALOG}/quillmq/install`);
     await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
