@@ -75,4 +75,10 @@ describe('structural schemas', () => {
     assert.deepEqual(validate({ n: 3.5, q: '1Gi' }, s), []);
     assert.equal(validate({ q: true }, s)[0]?.type, 'FieldValueTypeInvalid');
   });
+
+  test('a pattern JavaScript reads only outside unicode mode is still checked, and one it cannot read is not a failed write', () => {
+    const s: Schema = { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z0-9\\_-]+$' }, odd: { type: 'string', pattern: '^(?P<x>a)$' } } };
+    assert.deepEqual(validate({ id: 'disk_1-a', odd: 'b' }, s), []);
+    assert.deepEqual(validate({ id: 'disk.1' }, s).map((e) => e.field), ['id']);
+  });
 });

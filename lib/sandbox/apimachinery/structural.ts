@@ -103,6 +103,29 @@ export function applyDefaults(x: Json, s: Schema | undefined): void {
   for (const key of Object.keys(x)) applyDefaults(x[key], propertySchema(s, key));
 }
 
+const patterns = new Map<string, RegExp | null>();
+
+/**
+ * A schema's pattern as a JavaScript RegExp. Patterns are Go RE2 syntax; most read the same in
+ * JavaScript's unicode mode, some (an escaped `_`) only without it. One neither
+ * accepts is not checked rather than failing the write: third-party CRDs carry such patterns.
+ */
+function compiled(pattern: string): RegExp | undefined {
+  if (!patterns.has(pattern)) {
+    let re: RegExp | null = null;
+    for (const flags of ['u', '']) {
+      try {
+        re = new RegExp(pattern, flags);
+        break;
+      } catch {
+        // try the next reading
+      }
+    }
+    patterns.set(pattern, re);
+  }
+  return patterns.get(pattern) ?? undefined;
+}
+
 /** The OpenAPI type name of a JSON value, as kube-openapi's type validator names it. */
 function typeName(x: Json): string {
   if (x === null) return 'null';
@@ -149,7 +172,8 @@ export function validate(x: Json, s: Schema | undefined, path = ''): FieldError[
     const len = [...x].length;
     if (s.maxLength !== undefined && len > s.maxLength) errs.push({ type: 'FieldValueTooLong', field: path, hasValue: false, detail: `may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}` });
     if (s.minLength !== undefined && len < s.minLength) errs.push(invalid(path, x, `${name} in body should be at least ${s.minLength} chars long`));
-    if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(x)) errs.push(invalid(path, x, `${name} in body should match '${s.pattern}'`));
+    const re = s.pattern === undefined ? undefined : compiled(s.pattern);
+    if (re && !re.test(x)) errs.push(invalid(path, x, `${name} in body should match '${s.pattern}'`));
   }
   if (typeof x === 'number') {
     if (s.minimum !== undefined && x < s.minimum) errs.push(invalid(path, x, `${name} in body should be greater than or equal to ${s.minimum}`));
