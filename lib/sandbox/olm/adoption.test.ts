@@ -16,6 +16,9 @@ describe('adoption', () => {
   test("component refs: a CSV's one condition is its phase; metadata-only kinds carry none", () => {
     const csv = componentRef({ r: res('ClusterServiceVersion', 'clusterserviceversions', 'operators.coreos.com'), version: 'v1alpha1' }, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'a.v1', namespace: 'ns' }, status: { phase: 'Succeeded', reason: 'InstallSucceeded', message: 'done', lastUpdateTime: 't' } });
     assert.deepEqual(csv, { kind: 'ClusterServiceVersion', apiVersion: 'operators.coreos.com/v1alpha1', name: 'a.v1', namespace: 'ns', conditions: [{ type: 'Succeeded', status: 'True', reason: 'InstallSucceeded', message: 'done', lastUpdateTime: 't' }] });
+    // A CSV OLM has not given a phase yet: type "" and status are still there, as the Operator CRD requires.
+    const fresh = componentRef({ r: res('ClusterServiceVersion', 'clusterserviceversions', 'operators.coreos.com'), version: 'v1alpha1' }, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'a.v2', namespace: 'ns' } });
+    assert.deepEqual(fresh.conditions, [{ type: '', status: 'True' }]);
     const role = componentRef({ r: res('Role', 'roles', 'rbac.authorization.k8s.io'), version: 'v1' }, { metadata: { name: 'r', namespace: 'ns' }, status: { conditions: [{ type: 'X' }] } } as never);
     assert.equal('conditions' in role, false);
     const crd = componentRef({ r: res('CustomResourceDefinition', 'customresourcedefinitions', 'apiextensions.k8s.io'), version: 'v1' }, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.a.example.com' }, status: { conditions: [{ type: 'Established', status: 'True' }] } });

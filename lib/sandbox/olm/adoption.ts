@@ -51,8 +51,10 @@ export function componentRef({ r, version }: Component, o: KObject): Record<stri
   // A CSV's one condition is its phase (operator.go's csvConditionsJQ); others, their status conditions.
   if (r.kind === 'ClusterServiceVersion') {
     const st = (o.status ?? {}) as { phase?: string; reason?: string; message?: string; lastUpdateTime?: string; lastTransitionTime?: string };
-    const c = { type: st.phase ?? '', status: 'True', reason: st.reason, message: st.message, lastUpdateTime: st.lastUpdateTime, lastTransitionTime: st.lastTransitionTime };
-    return { ...ref, conditions: [Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined && v !== ''))] };
+    // Type and status are always written (Go's Condition has no omitempty on them): a CSV with no
+    // phase yet has type "", which the Operator CRD's required list accepts.
+    const optional = { reason: st.reason, message: st.message, lastUpdateTime: st.lastUpdateTime, lastTransitionTime: st.lastTransitionTime };
+    return { ...ref, conditions: [{ type: st.phase ?? '', status: 'True', ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined && v !== '')) }] };
   }
   const conditions = (o.status as { conditions?: unknown[] } | undefined)?.conditions;
   return conditions?.length ? { ...ref, conditions } : ref;

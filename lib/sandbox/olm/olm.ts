@@ -16,6 +16,11 @@ export interface Olm {
   marketplace?: MarketplaceOperator;
   /** Resolves once every queued controller pass has run (tests wait on it). */
   settled(): Promise<void>;
+  /**
+   * Each error a controller pass ended with, oldest first (at most 100): a write its own API
+   * server refused is a sandbox bug, so the test fixture fails on any.
+   */
+  controllerErrors: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -51,6 +56,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   api.resources.addProvided(packageManifestResource(catalogs));
   const queue: (() => Promise<void>)[] = [];
   const passes = new Map<string, number>();
+  const controllerErrors: string[] = [];
   let running = false;
   let idle: Promise<void> = Promise.resolve();
   let markIdle = () => {};
@@ -68,6 +74,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
           await queue.shift()!();
         } catch (err) {
           console.error(`sandbox OLM controller error: ${(err as Error).message}`);
+          if (controllerErrors.length < 100) controllerErrors.push((err as Error).message);
         }
       }
       running = false;
@@ -149,6 +156,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
     catalogs,
     operators,
     ...(marketplace ? { marketplace } : {}),
+    controllerErrors,
     settled: async () => {
       // Let timers that report Deployments available fire, then drain.
       for (let i = 0; i < 3; i++) {
