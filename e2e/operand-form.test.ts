@@ -70,8 +70,8 @@ describe('Create an operand from a form', () => {
     const stored = await h.kube.get<Obj>(LV, 'disks', 'team1');
     assert.deepEqual(stored.spec, { managementState: 'Managed', logLevel: 'Debug', storageClassDevices: [{ storageClassName: 'local-fast', devicePaths: ['/dev/vdb'] }] });
 
-    // local-storage-operator reports an Available condition.
-    await h.kube.replace(LV, { ...stored, status: { managementState: 'Managed', conditions: [{ type: 'Available', status: 'True', reason: 'DaemonSetsAvailable', message: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, 'status');
+    // local-storage-operator reports an Available condition (and readyReplicas, which its CRD requires).
+    await h.kube.replace(LV, { ...stored, status: { managementState: 'Managed', readyReplicas: 1, conditions: [{ type: 'Available', status: 'True', reason: 'DaemonSetsAvailable', message: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, 'status');
     await page.goto(`${h.admin.url}/operators/team1/${CSV}?tab=instances`);
     const table = page.getByRole('table', { name: 'LocalVolume instances' });
     await table.getByRole('row').filter({ hasText: 'disks' }).filter({ hasText: 'Available' }).waitFor();
