@@ -5,11 +5,14 @@
 // the form follow the YAML, creates it, finds it on the Instances tab with the state the operator
 // reports, opens it and deletes it. Alice, who may not read CRDs, gets the descriptors' fields
 // only and the API server's 422 under the field it names. Status is written here through the
-// status subresource, as local-storage-operator would write it.
+// status subresource, as local-storage-operator would write it. loki-operator (same catalog)
+// watches every namespace and names a Secret and a ConfigMap in its LokiStack's descriptors: the
+// person chooses the namespace and is offered that namespace's Secrets; bob, who may not list
+// Secrets, is told so and types a name.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { subscribe, waitForCsv } from '../lib/server/testing/cluster';
+import { ensureNamespace, subscribe, waitForCsv } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
 
 const CATALOG = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'okderators');
@@ -17,6 +20,10 @@ const CSV = 'local-storage-operator.v4.15.0-2024-04-16-164915';
 const LV = { group: 'local.storage.openshift.io', version: 'v1', plural: 'localvolumes', namespaced: true, kind: 'LocalVolume' };
 const CREATE = `/operators/team1/${CSV}/create/local.storage.openshift.io/v1/localvolumes`;
 type Obj = { metadata?: { name?: string }; spec?: unknown; status?: unknown };
+const LOKI_CSV = 'loki-operator.v5.9.0-2024-05-06-220335';
+const LOKI = { group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks', namespaced: true, kind: 'LokiStack' };
+const CREATE_LOKI = `/operators/operators/${LOKI_CSV}/create/loki.grafana.com/v1/lokistacks`;
+const SECRET = { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' };
 
 describe('Create an operand from a form', () => {
   const h = useHarness({
@@ -25,6 +32,12 @@ describe('Create an operand from a form', () => {
     seed: async (kube) => {
       await subscribe(kube, { namespace: 'team1', package: 'local-storage-operator', channel: 'alpha', source: 'okderators', targets: ['team1'] });
       await waitForCsv(kube, 'team1', CSV);
+      // The sandbox's global OperatorGroup in operators: loki-operator watches every namespace.
+      await subscribe(kube, { namespace: 'operators', package: 'loki-operator', channel: 'alpha', source: 'okderators' });
+      await waitForCsv(kube, 'operators', LOKI_CSV);
+      await ensureNamespace(kube, 'team2');
+      await kube.create(SECRET, { metadata: { name: 'loki-s3', namespace: 'team2' }, data: { bucketnames: Buffer.from('logs').toString('base64') } });
+      await kube.create(SECRET, { metadata: { name: 'team1-only', namespace: 'team1' }, data: { k: Buffer.from('v').toString('base64') } });
     },
   });
 
@@ -98,6 +111,48 @@ describe('Create an operand from a form', () => {
     assert.equal(await page.getByLabel('Requested management state').getAttribute('aria-invalid'), 'true');
     await h.shot(page, 'server-422');
     assert.equal((await h.kube.list(LV, { namespace: 'team1' })).items.length, 0);
+    await page.close();
+  });
+
+  test('another namespace the operator watches, and a Secret picked from that namespace\'s', async () => {
+    const page = await h.open(CREATE_LOKI);
+    await page.getByRole('heading', { level: 1, name: 'Create LokiStack' }).waitFor();
+    const namespace = page.getByLabel('Namespace', { exact: true });
+    // Starts where the operator runs; it watches every namespace, so any the admin can list.
+    assert.equal(await namespace.inputValue(), 'operators');
+    await page.getByText('The operator watches every namespace.').waitFor();
+    await namespace.selectOption('team2');
+    const secret = page.getByLabel('Object Storage Secret Name');
+    // team2's Secrets are offered, not team1's.
+    const offered = page.locator(`datalist#${await secret.getAttribute('id')}-names option`);
+    await offered.first().waitFor({ state: 'attached' });
+    assert.deepEqual(await offered.evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['loki-s3']);
+    await secret.fill('loki-s3');
+    await page.getByLabel('Object Storage Secret Type').selectOption('s3');
+    await page.getByText('in team2', { exact: false }).first().waitFor();
+    await h.shot(page, 'pickers');
+
+    // The YAML view holds the choice too.
+    await page.getByRole('tab', { name: 'YAML' }).click();
+    assert.match(await page.getByLabel('LokiStack YAML').inputValue(), /\n {2}namespace: team2\n/);
+    await page.getByRole('tab', { name: 'Form' }).click();
+
+    await page.getByRole('button', { name: 'Create LokiStack' }).click();
+    await page.getByRole('heading', { level: 1, name: 'lokistack-sample' }).waitFor();
+    const stored = await h.kube.get<Obj & { spec: { storage?: { secret?: unknown } } }>(LOKI, 'lokistack-sample', 'team2');
+    assert.deepEqual(stored.spec.storage?.secret, { name: 'loki-s3', type: 's3' });
+    assert.equal((await h.kube.list(LOKI, { namespace: 'operators' })).items.length, 0);
+    await page.close();
+  });
+
+  test('a person who may not list Secrets is told so and types a name', async () => {
+    const page = await h.openAs('bob', CREATE_LOKI);
+    await page.getByRole('heading', { level: 1, name: 'Create LokiStack' }).waitFor();
+    await page.getByText('you may not list Secrets in operators; type a name').waitFor();
+    const secret = page.getByLabel('Object Storage Secret Name');
+    await secret.fill('typed-by-hand');
+    assert.equal(await secret.inputValue(), 'typed-by-hand');
+    await h.shot(page, 'picker-forbidden');
     await page.close();
   });
 });

@@ -3,16 +3,19 @@
 // the CSV's spec descriptors (lib/olm/operand-form), started from the CSV's example, with the
 // same object as YAML in the other view. Issues the form sees are shown before anything is sent;
 // the API server's (a dry run, then the create, both as the person) come back onto the fields.
+// A namespaced operand goes to the namespace chosen among those its operator watches (the
+// object's metadata.namespace, so both views and the pickers follow it).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import type { OperandFormSource } from '@/lib/api/operand-form';
 import { ApiClientError, apiGet, apiWrite } from '@/lib/client/api';
+import { defaultOperandNamespace } from '@/lib/olm/operand-form/namespaces';
 import { buildFormModel } from '@/lib/olm/operand-form/schema';
 import type { FieldIssue, FieldPath } from '@/lib/olm/operand-form/types';
 import { issuesFromStatus, validateObject } from '@/lib/olm/operand-form/validate';
-import { initialObject, removeItem, setAt, type Obj } from '@/lib/olm/operand-form/values';
+import { getAt, initialObject, removeItem, setAt, type Obj } from '@/lib/olm/operand-form/values';
 import { ErrorNotice } from '../common/notice';
 import { instanceHref } from '../operators/instances-tab';
 import { operatorHref } from '../operators/operators-list';
@@ -38,10 +41,15 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
   const view = params.get('view') === 'yaml' ? 'yaml' : 'form';
   const { api } = source;
   const model = useMemo(() => buildFormModel(source.schema, source.specDescriptors), [source]);
-  const [object, setObject] = useState<Obj>(() => initialObject(api, namespace, source.example));
+  // A cluster-scoped API has no choice to make: the create route's namespace is the page's.
+  const home = source.namespaced ? defaultOperandNamespace(source.watched, source.operatorNamespace) : namespace;
+  const [object, setObject] = useState<Obj>(() => initialObject(api, home, source.example));
   const [attempted, setAttempted] = useState(false);
   const [serverIssues, setServerIssues] = useState<FieldIssue[]>([]);
-  const own = useMemo(() => validateObject(model, object), [model, object]);
+  const chosen = getAt(object, ['metadata', 'namespace']);
+  // The YAML view may drop the key: the API server would then take the request's namespace.
+  const target = source.namespaced && typeof chosen === 'string' ? chosen : home;
+  const own = useMemo(() => [...(target ? [] : [{ field: 'metadata.namespace', message: 'Required value: the namespace to create it in' }]), ...validateObject(model, object)], [model, object, target]);
   // "Required" only once the person tries to create: an empty form is not yet wrong.
   const issues = [...serverIssues, ...(attempted ? own : own.filter((i) => !i.message.startsWith('Required')))];
   const edit = (next: Obj) => {
@@ -49,14 +57,14 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
     setServerIssues([]);
   };
   const state: OperandFormState = {
-    object, issues, namespace,
+    object, issues, namespace: target,
     set: (path: FieldPath, value: unknown) => edit(setAt(object, path, value)),
     removeItem: (path: FieldPath) => edit(removeItem(object, path)),
   };
   const create = useMutation({
-    mutationFn: () => apiWrite<{ metadata?: { name?: string } }>(`/api/operands/${encodeURIComponent(namespace)}`, 'POST', { csv, object }),
+    mutationFn: () => apiWrite<{ metadata?: { name?: string } }>(`/api/operands/${encodeURIComponent(target)}`, 'POST', { csv, operatorNamespace: source.operatorNamespace, object }),
     onError: (err) => setServerIssues(err instanceof ApiClientError ? issuesFromStatus(err.body.details) : []),
-    onSuccess: (created) => router.push(instanceHref(namespace, csv, api, namespace, created.metadata?.name ?? '')),
+    onSuccess: (created) => router.push(instanceHref(namespace, csv, api, target, created.metadata?.name ?? '')),
   });
   const submit = () => {
     setAttempted(true);
@@ -67,7 +75,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
     <FormContext.Provider value={state}>
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">Create {api.displayName}</h1>
-        <p className="text-sm"><Link className="text-sky-700 underline" href={`${operatorHref(namespace, csv)}?tab=instances`}>{csv}</Link> · {api.kind} · {api.group}/{api.version} · in {namespace}</p>
+        <p className="text-sm"><Link className="text-sky-700 underline" href={`${operatorHref(namespace, csv)}?tab=instances`}>{csv}</Link> · {api.kind} · {api.group}/{api.version}{source.namespaced && <> · in {target || '(no namespace yet)'}</>}</p>
         {api.description && <p className="max-w-3xl text-sm text-slate-700">{api.description}</p>}
         <div role="tablist" aria-label="Edit as" className="flex gap-1 border-b border-slate-300">
           {(['form', 'yaml'] as const).map((v) => (
@@ -78,7 +86,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
         </div>
         <div role="tabpanel">
           {view === 'form'
-            ? <FormView model={model} schemaProblem={source.schemaProblem} />
+            ? <FormView model={model} schemaProblem={source.schemaProblem} watched={source.namespaced ? source.watched : undefined} />
             : <SyncedYaml value={object} onChange={(v) => edit(v as Obj)} label={`${api.kind} YAML`} rows={24} check={(v) => (v && typeof v === 'object' && !Array.isArray(v) ? undefined : 'the YAML must be one object (a mapping)')} />}
         </div>
         <IssueSummary issues={issues} title={serverIssues.length ? 'The API server refused it' : `Fix ${issues.length === 1 ? 'this' : 'these'} before creating`} />

@@ -1,17 +1,22 @@
 'use client';
-// The form view of the create page: the operand's name, then its spec's fields as the field model
-// lays them out (or, when the schema leaves the whole spec open, why there are none).
+// The form view of the create page: the operand's namespace (for a namespaced API) and name,
+// then its spec's fields as the field model lays them out (or, when the schema leaves the whole
+// spec open, why there are none).
+import type { WatchedNamespaces } from '@/lib/olm/operand-form/namespaces';
 import type { FormModel } from '@/lib/olm/operand-form/types';
 import { getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, FieldIssues, useOperandForm } from './form-context';
 import { FieldList } from './form-fields';
+import { NamespaceChoice } from './namespace-choice';
 
-export function FormView({ model, schemaProblem }: { model: FormModel; schemaProblem?: string }) {
-  const { object, set } = useOperandForm();
+export function FormView({ model, schemaProblem, watched }: { model: FormModel; schemaProblem?: string; watched?: WatchedNamespaces }) {
+  const { object, set, namespace } = useOperandForm();
   const name = getAt(object, ['metadata', 'name']);
   const namePath = ['metadata', 'name'];
   return (
     <div className="space-y-4">
+      {watched && <NamespaceChoice watched={watched} value={namespace} onChange={(v) => set(['metadata', 'namespace'], v)} />}
+      <FieldIssues path={['metadata', 'namespace']} />
       <div className="space-y-1">
         <div className="text-sm font-medium"><label htmlFor={fieldId(namePath)}>Name</label><span className="text-red-700" aria-hidden="true"> *</span></div>
         <input id={fieldId(namePath)} type="text" aria-required="true" autoComplete="off" value={typeof name === 'string' ? name : ''} onChange={(e) => set(namePath, e.target.value || undefined)} aria-describedby={`${fieldId(namePath)}-issues`} className="w-full max-w-md rounded border border-slate-300 px-2 py-1 text-sm" />

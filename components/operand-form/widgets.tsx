@@ -1,12 +1,13 @@
 'use client';
 // One input per scalar field, chosen by the field model's type and widget: text (or password),
 // number, a switch or checkbox, a select of the schema's enum or the descriptor's options, a
-// namespace picker. An emptied input removes its key, so the API server's defaults apply.
+// namespace picker, a Secret or ConfigMap picker. An emptied input removes its key, so the API server's defaults apply.
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/client/api';
 import type { Field, FieldPath } from '@/lib/olm/operand-form/types';
 import { fieldPathString, getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, useOperandForm } from './form-context';
+import { ObjectNamePicker, type InputProps } from './object-name-picker';
 
 type Scalar = Extract<Field, { type: 'string' | 'integer' | 'number' | 'boolean' }>;
 
@@ -53,7 +54,7 @@ export function ScalarInput({ field: f, path, label }: { field: Scalar; path: Fi
   return <StringInput field={field as Extract<Field, { type: 'string' }>} path={path} common={common} value={value} inList={inList} />;
 }
 
-function StringInput({ field, path, common, value, inList }: { field: Extract<Field, { type: 'string' }>; path: FieldPath; common: Record<string, unknown>; value: unknown; inList: boolean }) {
+function StringInput({ field, path, common, value, inList }: { field: Extract<Field, { type: 'string' }>; path: FieldPath; common: InputProps; value: unknown; inList: boolean }) {
   const { set } = useOperandForm();
   const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   // int-or-string (ports, quantities): a whole number is sent as a number, as YAML would.
@@ -67,10 +68,13 @@ function StringInput({ field, path, common, value, inList }: { field: Extract<Fi
     );
   }
   if (field.widget === 'namespace') return <NamespacePicker common={common} value={text} onChange={write} />;
+  if (field.widget === 'secret' || field.widget === 'configmap') {
+    return <ObjectNamePicker kind={field.widget === 'secret' ? 'secrets' : 'configmaps'} common={common} value={text} onChange={write} className={INPUT} />;
+  }
   return (
     <input
       type={field.widget === 'password' ? 'password' : 'text'} {...common} className={INPUT} value={text} autoComplete="off"
-      placeholder={field.widget === 'secret' ? 'name of a Secret in this namespace' : field.widget === 'configmap' ? 'name of a ConfigMap in this namespace' : field.default !== undefined ? `default: ${String(field.default)}` : field.pattern ? `matches ${field.pattern}` : undefined}
+      placeholder={field.default !== undefined ? `default: ${String(field.default)}` : field.pattern ? `matches ${field.pattern}` : undefined}
       onChange={(e) => write(e.target.value)}
     />
   );

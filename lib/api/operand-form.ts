@@ -1,5 +1,6 @@
 // `/api/operators/<ns>/<csv>/forms/<group>/<version>/<plural>`: what the browser builds the
 // create form of an operator's API from. Types only.
+import type { WatchedNamespaces } from '../olm/operand-form/namespaces';
 import type { OperandApi } from './operands';
 
 export interface OperandFormSource {
@@ -12,4 +13,10 @@ export interface OperandFormSource {
   specDescriptors: unknown[];
   /** The CSV's example of this API (alm-examples), to start from. */
   example?: Record<string, unknown>;
+  /** The CRD's scope; namespaced when the CRD could not be read (the create route assumes it). */
+  namespaced: boolean;
+  /** Where the operator runs (a copied CSV's form is served from its source). */
+  operatorNamespace: string;
+  /** Where its operands can go: the namespaces the operator watches. */
+  watched: WatchedNamespaces;
 }

@@ -5,6 +5,8 @@
 import type { OperandFormSource } from '../api/operand-form';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
+import { watchedNamespaces } from '../olm/operand-form/namespaces';
+import { targetNamespacesOf } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { operatorCsv, ownedApi } from './operands';
@@ -12,7 +14,7 @@ import { operatorCsv, ownedApi } from './operands';
 const CRD_TYPE: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
 
 interface Crd {
-  spec?: { versions?: { name?: string; served?: boolean; schema?: { openAPIV3Schema?: unknown } }[] };
+  spec?: { scope?: string; versions?: { name?: string; served?: boolean; schema?: { openAPIV3Schema?: unknown } }[] };
 }
 
 export async function operandFormSource(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }): Promise<OperandFormSource> {
@@ -23,12 +25,16 @@ export async function operandFormSource(client: KubeClient, namespace: string, n
     api: { group: crd.group, version: crd.version, plural: crd.plural, kind: crd.kind, displayName: crd.description.displayName || crd.kind, ...(crd.description.description ? { description: crd.description.description } : {}) },
     specDescriptors: Array.isArray(crd.description.specDescriptors) ? crd.description.specDescriptors : [],
     ...(example ? { example } : {}),
+    namespaced: true,
+    operatorNamespace: csv.metadata?.namespace ?? namespace,
+    watched: watchedNamespaces(targetNamespacesOf(csv), csv.metadata?.namespace ?? namespace),
   };
   try {
     const object = await client.get<Crd>(CRD_TYPE, crd.name);
     const version = object.spec?.versions?.find((v) => v.name === crd.version);
-    if (!version?.served) return { ...out, schemaProblem: `the CRD ${crd.name} does not serve ${crd.version}` };
-    return version.schema?.openAPIV3Schema ? { ...out, schema: version.schema.openAPIV3Schema } : { ...out, schemaProblem: `the CRD ${crd.name} has no schema for ${crd.version}` };
+    const read = { ...out, namespaced: object.spec?.scope !== 'Cluster' };
+    if (!version?.served) return { ...read, schemaProblem: `the CRD ${crd.name} does not serve ${crd.version}` };
+    return version.schema?.openAPIV3Schema ? { ...read, schema: version.schema.openAPIV3Schema } : { ...read, schemaProblem: `the CRD ${crd.name} has no schema for ${crd.version}` };
   } catch (err) {
     // Without the schema the form still has the descriptors' fields; the API server still checks.
     if (isKubeError(err, 403)) return { ...out, schemaProblem: `you may not read the CRD ${crd.name}, so the form has only the fields the operator describes` };

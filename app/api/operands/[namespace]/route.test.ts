@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
+import { clientAs, ensureNamespace, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
 import { consoleRequest } from '@/lib/server/testing/console-request';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -18,11 +18,15 @@ describe('POST /api/operands/<namespace>', () => {
     const admin = clientAs(sb, 'admin');
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
+    // Backstop watches its own namespace and team1 (MultiNamespace).
+    await ensureNamespace(admin, 'team1');
+    await subscribe(admin, { namespace: 'bk', package: 'backstop', channel: 'v1', targets: ['bk', 'team1'] });
+    await waitForCsv(admin, 'bk', 'backstop.v1.1.0');
   });
   after(() => sb.close());
 
-  const post = async (body: unknown, user = 'admin') => {
-    const res = await POST(consoleRequest('/api/operands/pg', { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: 'pg' }) });
+  const post = async (body: unknown, user = 'admin', namespace = 'pg') => {
+    const res = await POST(consoleRequest(`/api/operands/${namespace}`, { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace }) });
     return { status: res.status, body: (await res.json()) as { metadata?: { name?: string; namespace?: string }; error?: { message: string } } };
   };
 
@@ -42,5 +46,19 @@ describe('POST /api/operands/<namespace>', () => {
     assert.match(foreign.body.error!.message, /does not own Certificate/);
     const viewer = await post({ csv: 'pgpilot.v1.4.0', object: { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'b' } } }, 'bob');
     assert.equal(viewer.status, 403);
+  });
+
+  test('the form\'s choice of namespace: any the operator watches, read from where it runs', async () => {
+    const plan = (name: string) => ({ apiVersion: 'backstop.example.com/v1', kind: 'BackupPlan', metadata: { name }, spec: { schedule: '@daily' } });
+    const r = await post({ csv: 'backstop.v1.1.0', operatorNamespace: 'bk', object: plan('nightly') }, 'admin', 'team1');
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.deepEqual([r.body.metadata?.name, r.body.metadata?.namespace], ['nightly', 'team1']);
+    // pg is not one of backstop's: nothing there would act on it.
+    const elsewhere = await post({ csv: 'backstop.v1.1.0', operatorNamespace: 'bk', object: plan('stray') }, 'admin', 'pg');
+    assert.equal(elsewhere.status, 400);
+    assert.match(elsewhere.body.error!.message, /backstop\.v1\.1\.0 does not watch the namespace pg/);
+    const badNs = await post({ csv: 'backstop.v1.1.0', operatorNamespace: 'Not_A_Namespace', object: plan('x') }, 'admin', 'team1');
+    assert.equal(badNs.status, 400);
+    assert.match(badNs.body.error!.message, /operatorNamespace/);
   });
 });

@@ -2,17 +2,25 @@
 // CSV owns (its initialization resource, an example, or the create form's object), as the person,
 // with a dry run first. Only kinds the CSV owns can be created here, so this is not a
 // general-purpose write. Kubernetes' errors (a 422's reason and causes) are passed on as given.
+// The create form sends `operatorNamespace` when the operand goes to another namespace the
+// operator watches: the CSV is read where the operator runs (a copy may be missing or unreadable
+// in the target), and a namespace the operator does not watch is refused, as nothing there would
+// reconcile it.
 import { z } from 'zod';
-import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
+import type { KubeClient } from '@/lib/k8s/client';
+import { watchedNamespaces, watches } from '@/lib/olm/operand-form/namespaces';
+import { CSV_TYPE, targetNamespacesOf, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
 import { ApiError, dnsLabel, dnsSubdomain, errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
 import { createOperand } from '@/lib/server/operand-form';
+import { operatorCsv } from '@/lib/server/operands';
 import { parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
 
 const Body = z.strictObject({
   csv: dnsSubdomain,
+  operatorNamespace: dnsLabel.optional(),
   object: z.object({
     apiVersion: z.string().regex(/^[a-z0-9.-]+\/[a-z0-9]+$/, 'must be group/version'),
     kind: z.string().min(1).max(63),
@@ -25,7 +33,7 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
     const { namespace } = parseParams(z.object({ namespace: dnsLabel }), await ctx.params);
     const { client } = writeClient(req);
     const body = await readJson(req, Body);
-    const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
+    const csv = body.operatorNamespace ? await watchingCsv(client, body.operatorNamespace, body.csv, namespace) : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
     const [group, version] = body.object.apiVersion.split('/') as [string, string];
     const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find((c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version);
     if (!owned) throw new ApiError(400, 'BadRequest', `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`);
@@ -35,4 +43,13 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
   } catch (err) {
     return errorResponse(err);
   }
+}
+
+async function watchingCsv(client: KubeClient, operatorNamespace: string, name: string, target: string): Promise<ClusterServiceVersion> {
+  const csv = await operatorCsv(client, operatorNamespace, name);
+  const home = csv.metadata?.namespace ?? operatorNamespace;
+  if (!watches(watchedNamespaces(targetNamespacesOf(csv), home), target)) {
+    throw new ApiError(400, 'BadRequest', `${name} does not watch the namespace ${target}, so it would never act on an instance there; choose one of the namespaces it watches`);
+  }
+  return csv;
 }

@@ -50,6 +50,8 @@ describe('the create form of an operator\'s API', () => {
     assert.equal(spec.managementState?.pattern, '^(Managed|Unmanaged|Force|Removed)$');
     assert.deepEqual(spec.storageClassDevices?.items?.required, ['storageClassName']);
     assert.deepEqual((r.body.specDescriptors as { path: string }[]).map((d) => d.path), ['managementState', 'logLevel', 'nodeSelector', 'storageClassDevices']);
+    // Where an instance can go: the CRD is namespaced and the operator watches lso only.
+    assert.deepEqual([r.body.namespaced, r.body.operatorNamespace, r.body.watched], [true, 'lso', { all: false, namespaces: ['lso'] }]);
   });
 
   test('an API the operator does not own is not served', async () => {

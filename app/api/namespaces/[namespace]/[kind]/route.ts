@@ -1,0 +1,26 @@
+// GET /api/namespaces/<namespace>/<secrets|configmaps>: the names (never the data) of the
+// Secrets or ConfigMaps in a namespace, read as the person, for the operand form's pickers. The
+// API server's refusal (a 403 for a person who may not list Secrets there) is passed on as given,
+// so the picker can say why it offers nothing.
+import { z } from 'zod';
+import { dnsLabel, errorResponse } from '@/lib/server/api-error';
+import { requestClient } from '@/lib/server/context';
+import { objectNames } from '@/lib/server/object-names';
+import { parseParams } from '@/lib/server/package-lookup';
+
+export const dynamic = 'force-dynamic';
+
+const Params = z.strictObject({
+  namespace: dnsLabel,
+  kind: z.enum(['secrets', 'configmaps'], { message: 'must be secrets or configmaps' }),
+});
+
+export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
+  try {
+    const p = parseParams(Params, await ctx.params);
+    const { client } = requestClient(req);
+    return Response.json(await objectNames(client, p.kind, p.namespace), { headers: { 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,28 @@
+// Where an operand can go: the namespaces its operator watches. OLM writes the OperatorGroup's
+// `status.namespaces` onto each of its CSVs as the `olm.targetNamespaces` annotation, so the CSV
+// alone says it; `[""]` (or nothing at all, as an OperatorGroup without targets) means every
+// namespace. An operand anywhere else would never be reconciled.
+
+export type WatchedNamespaces = { all: true } | { all: false; namespaces: string[] };
+
+/** From the CSV's target namespaces (`undefined` when OLM has not written them yet). */
+export function watchedNamespaces(targets: readonly string[] | undefined, operatorNamespace: string): WatchedNamespaces {
+  // Before OLM has resolved the group the operator's own namespace is the one sure answer.
+  if (targets === undefined) return { all: false, namespaces: [operatorNamespace] };
+  const named = [...new Set(targets.map((t) => t.trim()).filter(Boolean))];
+  if (!named.length) return { all: true };
+  return { all: false, namespaces: named.sort() };
+}
+
+export function watches(watched: WatchedNamespaces, namespace: string): boolean {
+  return watched.all || watched.namespaces.includes(namespace);
+}
+
+/**
+ * The namespace the form starts with: the operator's own when it watches it (the usual install),
+ * else the first it watches (a SingleNamespace operator whose group targets another namespace).
+ */
+export function defaultOperandNamespace(watched: WatchedNamespaces, operatorNamespace: string): string {
+  if (watched.all || watched.namespaces.includes(operatorNamespace)) return operatorNamespace;
+  return watched.namespaces[0] ?? operatorNamespace;
+}
