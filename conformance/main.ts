@@ -15,6 +15,7 @@ import { apiChecks } from './checks/api';
 import { olmChecks } from './checks/olm';
 import { registryChecks } from './checks/registry';
 import { schemaChecks } from './checks/schemas';
+import { failForwardChecks } from './checks/fail-forward';
 import { scopedChecks } from './checks/scoped';
 import { knownDifferences, report, runChecks, type Check } from './run-checks';
 import type { Target } from './target';
@@ -41,6 +42,8 @@ function generatedCatalog(dir: string): string {
     { name: 'delta', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false, MultiNamespace: true, AllNamespaces: false } }] },
     // A Deployment with env and tolerations of its own, for the Subscription config check.
     { name: 'epsilon', bundles: [{ version: '1.0.0', env: [{ name: 'LOG_LEVEL', value: 'info' }, { name: 'WATCH_NAMESPACE', value: '' }], tolerations: [{ key: 'bundle', operator: 'Exists' }] }] },
+    // A CSV OLM's CRD refuses (a webhook type outside its enum): its plan fails after the retry timeout.
+    { name: 'zeta', bundles: [{ version: '1.0.0', csvSpec: { webhookdefinitions: [{ type: 'AuditWebhook', generateName: 'vzeta.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', deploymentName: 'zeta-operator', containerPort: 443 }] } }] },
     { name: 'beta', channel: 'fast', bundles: [{ version: '0.1.0', requiresPackage: { packageName: 'alpha', versionRange: '>=1.0.0' } }, { version: '0.2.0', replaces: '0.1.0', requiresGvk: { group: 'alpha.example.com', version: 'v1', kind: 'Alpha' } }] },
   ]);
 }
@@ -96,7 +99,7 @@ async function main(): Promise<void> {
   const sandbox: Target = { name: 'sandbox', url: sb.url, ca: sb.caPem, tokens: sb.tokens, kubeconfig: sb.kubeconfigPath, registries };
   console.log(`both clusters ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const checks: Check[] = [...apiChecks, ...schemaChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox), ...olmChecks, ...scopedChecks].filter((c) => !values.only || c.id.includes(values.only));
+  const checks: Check[] = [...apiChecks, ...schemaChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox), ...olmChecks, ...scopedChecks, ...failForwardChecks].filter((c) => !values.only || c.id.includes(values.only));
   const known = knownDifferences(readFileSync(join(root, 'README.md'), 'utf8'));
   const verdicts = await runChecks(checks, sandbox, real.target, known);
   const r = report(verdicts);

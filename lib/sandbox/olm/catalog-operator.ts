@@ -444,7 +444,14 @@ export class CatalogOperator extends OperatorBase {
     if (!found) {
       if (kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
       if (kind === 'Subscription') obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
-      this.api.createObject(r, obj);
+      try {
+        this.api.createObject(r, obj);
+      } catch (err) {
+        // Refused by the API server (a CSV its CRD's schema rejects): the step's error, retried
+        // until the plan's timeout like any other that is not Forbidden.
+        if (err instanceof ApiStatusError) throw new PlanStepError(`${createPrefix(kind, name)}: ${err.message}`, err.code === 403);
+        throw err;
+      }
       step.status = 'Created';
       return;
     }
@@ -485,12 +492,15 @@ export class CatalogOperator extends OperatorBase {
       const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string } & Record<string, unknown>; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
       // A Subscription an InstallPlan created for a dependency points at that plan
       // (ensureSubscriptionInstallPlanState).
+      const failForward = this.failForward(ns);
       const generatedBy = sub.metadata.annotations?.['olm.generated-by'];
       const generator = generatedBy && !st.installPlanRef ? this.exists(this.plans, ns, generatedBy) : undefined;
       if (generator) {
         st.installPlanRef = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, namespace: ns, uid: generator.metadata.uid, resourceVersion: generator.metadata.resourceVersion };
         st.installplan = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, uuid: generator.metadata.uid };
-        st.state = 'UpgradePending';
+        // Under fail-forward a plan that failed leaves its Subscription UpgradeFailed, which
+        // lets the namespace be resolved again (ensureSubscriptionInstallPlanState).
+        st.state = failForward && (generator.status as { phase?: string } | undefined)?.phase === 'Failed' ? 'UpgradeFailed' : 'UpgradePending';
         st.currentCSV = spec.startingCSV;
         st.lastUpdated = now();
       }
@@ -551,7 +561,7 @@ export class CatalogOperator extends OperatorBase {
         if (this.exists(this.csvs, ns, st.currentCSV)) {
           st.state = 'AtLatestKnown';
           st.installedCSV = st.currentCSV;
-        } else st.state = 'UpgradePending';
+        } else st.state = failForward && phase === 'Failed' ? 'UpgradeFailed' : 'UpgradePending';
       }
       const next = { ...st, lastUpdated: JSON.stringify({ ...st, lastUpdated: undefined }) === JSON.stringify({ ...(sub.status as object), lastUpdated: undefined }) ? st.lastUpdated : now() };
       this.writeStatus(this.subs, sub, next);

@@ -437,6 +437,11 @@ export class OlmOperator extends OperatorBase {
         return;
       }
       case 'Failed': {
+        // Fail-forward lets a newer CSV replace a failed one (syncClusterServiceVersion).
+        if (replacer && this.failForward(ns)) {
+          this.setPhase(csv, 'Replacing', 'BeingReplaced', `Fail Forward is enabled, allowing Failed csv to be replaced by csv: ${replacer.metadata.name}`);
+          return;
+        }
         // Requirements again: still unmet sends the CSV back to Pending; met, with its
         // deployments available, it has succeeded again (updateInstallStatus).
         const requirementStatus = this.requirementStatus(csv);

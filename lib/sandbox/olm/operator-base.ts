@@ -48,6 +48,15 @@ export abstract class OperatorBase {
     return this.res(OLM, 'v1alpha1', 'subscriptions');
   }
 
+  /**
+   * The namespace's one OperatorGroup asks for `TechPreviewUnsafeFailForward` upgrades
+   * (resolver/fail_forward.go IsFailForwardEnabled: none or several is not fail-forward).
+   */
+  protected failForward(ns: string): boolean {
+    const groups = this.api.storeList(this.ogs, ns);
+    return groups.length === 1 && (groups[0]!.spec as { upgradeStrategy?: string } | undefined)?.upgradeStrategy === 'TechPreviewUnsafeFailForward';
+  }
+
   protected writeStatus(r: ServedResource, obj: KObject, status: unknown): KObject {
     if (JSON.stringify(obj.status) === JSON.stringify(status)) return obj;
     return this.api.updateObject(r, { ...obj, status } as KObject, 'status');

@@ -20,6 +20,8 @@ export interface FixtureBundle {
   /** The manager container's env and the pod's tolerations, as the bundle ships them. */
   env?: { name: string; value: string }[];
   tolerations?: Record<string, string>[];
+  /** More CSV spec fields, as the bundle ships them (one its CRD refuses, to fail a plan). */
+  csvSpec?: Record<string, unknown>;
 }
 
 export interface FixturePackage {
@@ -58,6 +60,7 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
           displayName: p.name, version: b.version, provider: { name: 'Example' },
           installModes: Object.entries(modes).map(([type, supported]) => ({ type, supported })),
           customresourcedefinitions: { owned: [{ name: `${plural}.${group}`, version: 'v1', kind, displayName: kind }] },
+          ...b.csvSpec,
           install: {
             strategy: 'deployment',
             spec: {
