@@ -178,8 +178,13 @@ else describe('npm run cluster (the real cluster)', () => {
     assert.match(output, /catalog-operator exited \(2\); its log: \S+catalog-operator-\d+\.log/);
     assert.match(output, /catalog-operator: restart 1 in 1 s/);
     assert.equal(cluster.exitCode, null, 'the cluster goes on');
-    // The restarted catalog operator keeps the CatalogSource READY.
-    const cs = kubectl(kubeconfig, ['get', 'catalogsource', '-n', 'olm', 'gatekeeper-operator-product-v4-20', '-o', 'jsonpath={.status.connectionState.lastObservedState}']);
+    // The restarted catalog operator connects to the registry again (IDLE, CONNECTING) and the
+    // CatalogSource is READY again.
+    let cs = kubectl(kubeconfig, ['get', 'catalogsource', '-n', 'olm', 'gatekeeper-operator-product-v4-20', '-o', 'jsonpath={.status.connectionState.lastObservedState}']);
+    for (const until = Date.now() + 60_000; cs.stdout !== 'READY' && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 500));
+      cs = kubectl(kubeconfig, ['get', 'catalogsource', '-n', 'olm', 'gatekeeper-operator-product-v4-20', '-o', 'jsonpath={.status.connectionState.lastObservedState}']);
+    }
     assert.equal(cs.stdout, 'READY', cs.stderr);
   });
 

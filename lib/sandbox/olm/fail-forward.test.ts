@@ -6,10 +6,21 @@
 // The Subscription side (UpgradeFailed) is compared with real OLM by the conformance suite.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { withSandbox } from '../testing/sandbox-fixture';
 
 const OLM = 'operators.coreos.com';
+const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+async function until<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 type Csv = { metadata: { name: string }; status?: { phase?: string; reason?: string; message?: string } };
 
 function csv(name: string, replaces?: string) {
@@ -27,7 +38,7 @@ describe('fail-forward upgrades of a Failed CSV', () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
   let custom: CustomObjectsApi;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 30 });
+    sb = await withSandbox({ deploymentDelayMs: 3_600_000 });
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigPath);
     custom = kc.makeApiClient(CustomObjectsApi);
@@ -36,34 +47,37 @@ describe('fail-forward upgrades of a Failed CSV', () => {
 
   const get = (ns: string, name: string) => custom.getNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: ns, plural: 'clusterserviceversions', name }).then((o) => o as Csv, () => undefined);
 
-  /** ff.v1 made Failed (its Deployment never came), then ff.v2 replacing it, in a namespace of its own. */
+  /**
+   * ff.v1 made Failed by hand while its Deployment rolls out (the sandbox's rollout delay is set
+   * past the test, so nothing becomes available and the Failed phase stays), then ff.v2
+   * replacing it, in a namespace of its own.
+   */
   async function failedThenReplaced(ns: string, upgradeStrategy: string): Promise<void> {
-    await sb.api.createObject(sb.api.resources.find('', 'v1', 'namespaces')!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    sb.api.createObject(sb.api.resources.find('', 'v1', 'namespaces')!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     await custom.createNamespacedCustomObject({ group: OLM, version: 'v1', namespace: ns, plural: 'operatorgroups', body: { apiVersion: `${OLM}/v1`, kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { targetNamespaces: [ns], upgradeStrategy } } });
     await custom.createNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: ns, plural: 'clusterserviceversions', body: csv('ff.v1.0.0') });
-    await sb.olm.settled();
-    const v1 = (await get(ns, 'ff.v1.0.0'))!;
-    await custom.replaceNamespacedCustomObjectStatus({ group: OLM, version: 'v1alpha1', namespace: ns, plural: 'clusterserviceversions', name: 'ff.v1.0.0', body: { ...v1, status: { ...v1.status, phase: 'Failed', reason: 'InstallCheckFailed', message: 'install timeout' } } });
-    await sb.api.deleteObject(sb.api.resources.find('apps', 'v1', 'deployments')!, ns, 'ff.v1.0.0-manager');
+    await until(async () => (await get(ns, 'ff.v1.0.0'))?.status?.phase === 'Installing', 'ff.v1.0.0 Installing');
+    await custom.patchNamespacedCustomObjectStatus({ group: OLM, version: 'v1alpha1', namespace: ns, plural: 'clusterserviceversions', name: 'ff.v1.0.0', body: { status: { phase: 'Failed', reason: 'InstallCheckFailed', message: 'install timeout' } } }, merge);
+    await until(async () => (await get(ns, 'ff.v1.0.0'))?.status?.phase === 'Failed', 'ff.v1.0.0 Failed');
     await custom.createNamespacedCustomObject({ group: OLM, version: 'v1alpha1', namespace: ns, plural: 'clusterserviceversions', body: csv('ff.v2.0.0', 'ff.v1.0.0') });
-    await sb.olm.settled();
-    await new Promise((r) => setTimeout(r, 200));
     await sb.olm.settled();
   }
 
   test('TechPreviewUnsafeFailForward: the Failed CSV is Replacing in OLM\'s words, and its replacement installs', async () => {
     await failedThenReplaced('ff-forward', 'TechPreviewUnsafeFailForward');
-    const v2 = await get('ff-forward', 'ff.v2.0.0');
-    assert.equal(v2?.status?.phase, 'Succeeded');
-    const v1 = await get('ff-forward', 'ff.v1.0.0');
-    // Once its replacement has succeeded the old CSV is deleted; until then it is Replacing.
-    if (v1) assert.deepEqual([v1.status?.phase, v1.status?.reason], ['Replacing', 'BeingReplaced']);
-    const events = (sb.api.storeList(sb.api.resources.find('', 'v1', 'events')!, 'ff-forward') as unknown as { reason?: string; message?: string }[]);
-    assert.ok(events.some((e) => e.reason === 'BeingReplaced' && e.message === 'Fail Forward is enabled, allowing Failed csv to be replaced by csv: ff.v2.0.0'), 'the transition is recorded in OLM\'s words');
+    const v1 = await until(async () => {
+      const c = await get('ff-forward', 'ff.v1.0.0');
+      return c?.status?.phase === 'Replacing' ? c : undefined;
+    }, 'ff.v1.0.0 Replacing');
+    assert.deepEqual([v1.status?.reason, v1.status?.message], ['BeingReplaced', 'Fail Forward is enabled, allowing Failed csv to be replaced by csv: ff.v2.0.0']);
+    // The replacement goes on with its install (its Deployment never becomes available here).
+    await until(async () => (await get('ff-forward', 'ff.v2.0.0'))?.status?.phase === 'Installing', 'ff.v2.0.0 Installing');
   });
 
   test('Default: the Failed CSV stays Failed and its replacement waits', async () => {
     await failedThenReplaced('ff-default', 'Default');
+    await new Promise((r) => setTimeout(r, 300));
+    await sb.olm.settled();
     assert.deepEqual([(await get('ff-default', 'ff.v1.0.0'))?.status?.phase, (await get('ff-default', 'ff.v2.0.0'))?.status?.phase], ['Failed', 'Pending']);
   });
 });

@@ -99,8 +99,12 @@ describe('OLM emulation', () => {
     const csv = await get('clusterserviceversions', 'ladder', 'ladder.v1.2.0');
     assert.equal(csv.spec.replaces, 'ladder.v1.1.0');
     assert.equal(csv.metadata.annotations?.['olm.targetNamespaces'], 'ladder');
-    const dep = await apps.readNamespacedDeployment({ namespace: 'ladder', name: 'ladder-operator' });
-    assert.equal(dep.status?.availableReplicas, 1);
+    // The Subscription is AtLatestKnown once the CSV exists; its Deployment reports available a
+    // little later (the sandbox's rollout delay), as on a cluster.
+    const dep = await until(async () => {
+      const d = await apps.readNamespacedDeployment({ namespace: 'ladder', name: 'ladder-operator' });
+      return d.status?.availableReplicas === 1 && d.metadata?.ownerReferences?.[0]?.name === 'ladder.v1.2.0' ? d : undefined;
+    }, 'the v1.2.0 Deployment available');
     assert.equal(dep.metadata?.ownerReferences?.[0]?.name, 'ladder.v1.2.0');
     const steps = ((await list('installplans', 'ladder'))[0]!.status as { plan: { resource: { kind: string }; status: string }[] }).plan;
     assert.deepEqual([...new Set(steps.map((s) => s.resource.kind))].sort(), ['ClusterServiceVersion', 'CustomResourceDefinition', 'Role', 'RoleBinding', 'ServiceAccount']);
