@@ -57,6 +57,8 @@ export const olmChecks: Check[] = [
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
       const plan = await until(t, 'an InstallPlan to require approval', async () => (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval'));
+      // A busy real OLM writes the plan's state onto the Subscription on a later pass.
+      await until(t, 'the Subscription to say its plan waits', subscriptionCondition(t, ns, 'alpha', 'InstallPlanPending'));
       await settled(t, ns);
       const waiting = await readNamespace(t, ns);
       await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`, { spec: { approved: true } });
