@@ -43,7 +43,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
   const model = useMemo(() => buildFormModel(source.schema, source.specDescriptors), [source]);
   // A cluster-scoped API has no choice to make: the create route's namespace is the page's.
   const home = source.namespaced ? defaultOperandNamespace(source.watched, source.operatorNamespace) : namespace;
-  const [object, setObject] = useState<Obj>(() => initialObject(api, home, source.example));
+  const [object, setObject] = useState<Obj>(() => initialObject(api, source.namespaced ? home : undefined, source.example));
   const [attempted, setAttempted] = useState(false);
   const [serverIssues, setServerIssues] = useState<FieldIssue[]>([]);
   const chosen = getAt(object, ['metadata', 'namespace']);
@@ -64,7 +64,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
   const create = useMutation({
     mutationFn: () => apiWrite<{ metadata?: { name?: string } }>(`/api/operands/${encodeURIComponent(target)}`, 'POST', { csv, operatorNamespace: source.operatorNamespace, object }),
     onError: (err) => setServerIssues(err instanceof ApiClientError ? issuesFromStatus(err.body.details) : []),
-    onSuccess: (created) => router.push(instanceHref(namespace, csv, api, target, created.metadata?.name ?? '')),
+    onSuccess: (created) => router.push(instanceHref(namespace, csv, api, source.namespaced ? target : undefined, created.metadata?.name ?? '')),
   });
   const submit = () => {
     setAttempted(true);
@@ -75,7 +75,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
     <FormContext.Provider value={state}>
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">Create {api.displayName}</h1>
-        <p className="text-sm"><Link className="text-sky-700 underline" href={`${operatorHref(namespace, csv)}?tab=instances`}>{csv}</Link> · {api.kind} · {api.group}/{api.version}{source.namespaced && <> · in {target || '(no namespace yet)'}</>}</p>
+        <p className="text-sm"><Link className="text-sky-700 underline" href={`${operatorHref(namespace, csv)}?tab=instances`}>{csv}</Link> · {api.kind} · {api.group}/{api.version}{source.namespaced ? <> · in {target || '(no namespace yet)'}</> : <> · cluster-scoped</>}</p>
         {api.description && <p className="max-w-3xl text-sm text-slate-700">{api.description}</p>}
         <div role="tablist" aria-label="Edit as" className="flex gap-1 border-b border-slate-300">
           {(['form', 'yaml'] as const).map((v) => (

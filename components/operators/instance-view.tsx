@@ -6,6 +6,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { namespaceOfSegment, placeOf } from '@/lib/api/instance-path';
 import type { OperandDetails } from '@/lib/api/operands';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import type { DescriptorRow } from '@/lib/olm/resources/descriptors';
@@ -58,6 +59,9 @@ function Descriptors({ rows, label }: { rows: DescriptorRow[]; label: string }) 
 
 export function InstanceView({ namespace, csv, group, version, plural, instanceNamespace, instance }: { namespace: string; csv: string; group: string; version: string; plural: string; instanceNamespace: string; instance: string }) {
   const path = `/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}/instances/${[group, version, plural, instanceNamespace, instance].map(encodeURIComponent).join('/')}`;
+  // `_cluster` in the path stands for no namespace: an instance of a cluster-scoped API.
+  const where = namespaceOfSegment(instanceNamespace);
+  const qualified = where ? `${where}/${instance}` : instance;
   const [deleting, setDeleting] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const q = useQuery({ queryKey: ['operand', path], queryFn: ({ signal }) => apiGet<OperandDetails>(path, signal), refetchInterval: deleting ? 1000 : 5000, retry: false });
@@ -71,7 +75,7 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
       </p>
     );
   }
-  if (q.error) return <ErrorNotice error={q.error} what={`${instanceNamespace}/${instance} could not be read`} />;
+  if (q.error) return <ErrorNotice error={q.error} what={`${qualified} could not be read`} />;
   const d = q.data;
   if (!d) return <p role="status">Reading {instance}…</p>;
   const meta = d.object.metadata ?? {};
@@ -84,7 +88,7 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
       <header className="flex flex-wrap items-start gap-3">
         <div className="mr-auto">
           <h1 className="text-2xl font-bold">{instance}</h1>
-          <p className="text-slate-600">{d.api.displayName === d.api.kind ? d.api.kind : `${d.api.displayName} (${d.api.kind})`}, {d.api.group}/{d.api.version}, in {instanceNamespace}</p>
+          <p className="text-slate-600">{d.api.displayName === d.api.kind ? d.api.kind : `${d.api.displayName} (${d.api.kind})`}, {d.api.group}/{d.api.version}, {placeOf(where)}</p>
           <p className="mt-1"><Badge tone={d.state.tone} title={d.state.detail}>{d.state.label}</Badge>{d.state.detail && <span className="ml-2 text-sm text-slate-600">{d.state.detail}</span>}</p>
         </div>
         <div className="flex flex-col items-end gap-1">
@@ -96,7 +100,7 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
       </header>
       {confirm && !deleting && (
         <div role="alertdialog" aria-label={`Delete ${instance}?`} className="space-y-2 rounded border border-red-200 bg-red-50 p-3 text-sm">
-          <p>Delete {d.api.kind} {instanceNamespace}/{instance}? The operator tears down what it runs for it{finalizers.length ? `; its finalizers (${finalizers.join(', ')}) keep it until the operator has done so` : ''}.</p>
+          <p>Delete {d.api.kind} {qualified}? The operator tears down what it runs for it{finalizers.length ? `; its finalizers (${finalizers.join(', ')}) keep it until the operator has done so` : ''}.</p>
           {del.error && <ErrorNotice error={del.error} what={`${instance} was not deleted`} />}
           <div className="flex gap-2">
             <button type="button" disabled={del.isPending} onClick={() => del.mutate()} className="rounded bg-red-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300">Delete {d.api.kind}</button>

@@ -81,6 +81,18 @@ export const apiChecks: Check[] = [
     run: async (t) => statusOf(await call(t, { path: '/api/v1/namespaces/nope' })),
   },
   {
+    // A cluster-scoped kind asked for under a namespace: a built-in and a CRD's kind (OLM's Operator).
+    id: 'errors/404 cluster-scoped kind under a namespace',
+    run: async (t) => {
+      const withType = (a: Answer) => ({ ...statusOf(a), contentType: a.contentType });
+      return [
+        withType(await call(t, { path: '/api/v1/namespaces/default/nodes' })),
+        withType(await call(t, { path: '/apis/operators.coreos.com/v1/namespaces/default/operators' })),
+        withType(await call(t, { method: 'POST', path: '/apis/operators.coreos.com/v1/namespaces/default/operators', body: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator', metadata: { name: 'nowhere' } } })),
+      ];
+    },
+  },
+  {
     id: 'errors/409 already exists',
     run: async (t) => statusOf(await call(t, { method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } })),
   },

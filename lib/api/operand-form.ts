@@ -13,7 +13,7 @@ export interface OperandFormSource {
   specDescriptors: unknown[];
   /** The CSV's example of this API (alm-examples), to start from. */
   example?: Record<string, unknown>;
-  /** The CRD's scope; namespaced when the CRD could not be read (the create route assumes it). */
+  /** The API's scope, as the cluster's discovery says (readable where the CRD may not be). */
   namespaced: boolean;
   /** Where the operator runs (a copied CSV's form is served from its source). */
   operatorNamespace: string;

@@ -7,6 +7,8 @@ export interface OperandApi {
   version: string;
   plural: string;
   kind: string;
+  /** False for a cluster-scoped API: its instances have no namespace. */
+  namespaced: boolean;
   displayName: string;
   description?: string;
 }

@@ -43,6 +43,14 @@ export interface ListOptions {
   continue?: string;
 }
 
+/** One entry of a group-version's discovery document (`APIResourceList.resources`). */
+export interface DiscoveredResource {
+  name: string;
+  namespaced: boolean;
+  kind: string;
+  verbs?: string[];
+}
+
 export type PatchType = 'merge' | 'json' | 'strategic';
 const patchContentTypes: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
@@ -148,12 +156,17 @@ export class KubeClient {
    * optional API (OpenShift's, say) is told apart from an object that does not exist, both 404s.
    */
   async serves(t: ResourceType): Promise<boolean> {
-    const path = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;
+    return ((await this.discover(t.group, t.version)) ?? []).some((r) => r.name === t.plural);
+  }
+
+  /** The resources a group-version serves (its discovery document), or undefined where it is not served. */
+  async discover(group: string, version: string): Promise<DiscoveredResource[] | undefined> {
+    const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
     try {
-      const list = await kubeRequest<{ resources?: { name?: string }[] }>(this.kubeConfig, { method: 'GET', path, what: `discover ${t.group || 'core'}/${t.version}` });
-      return (list.resources ?? []).some((r) => r.name === t.plural);
+      const list = await kubeRequest<{ resources?: DiscoveredResource[] }>(this.kubeConfig, { method: 'GET', path, what: `discover ${group || 'core'}/${version}` });
+      return list.resources ?? [];
     } catch (err) {
-      if (isKubeError(err, 404)) return false;
+      if (isKubeError(err, 404)) return undefined;
       throw err;
     }
   }

@@ -9,6 +9,7 @@ import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, ownedCrds, targetNamespaces
 import type { Condition, ResourceType } from '../olm/resources/common';
 import { descriptorRows, operandState } from '../olm/resources/descriptors';
 import { ApiError } from './api-error';
+import { operandTypes } from './api-scope';
 import { EVENT_TYPE, trimmed } from './operators';
 import { accessReview } from './permissions';
 
@@ -22,13 +23,13 @@ interface Operand {
 
 const MAX_ROWS = 500;
 
-function typeOf(crd: OwnedCrd): ResourceType {
-  return { group: crd.group, version: crd.version, plural: crd.plural, namespaced: true, kind: crd.kind };
+export function apiOf(crd: OwnedCrd, type: ResourceType): OperandApi {
+  return { group: crd.group, version: crd.version, plural: crd.plural, kind: crd.kind, namespaced: type.namespaced, displayName: crd.description.displayName || crd.kind, ...(crd.description.description ? { description: crd.description.description } : {}) };
 }
 
-function apiOf(crd: OwnedCrd): OperandApi {
-  return { group: crd.group, version: crd.version, plural: crd.plural, kind: crd.kind, displayName: crd.description.displayName || crd.kind, ...(crd.description.description ? { description: crd.description.description } : {}) };
-}
+// Events about a cluster-scoped object are recorded in `default` (client-go's recorder puts an
+// event in its object's namespace, and "" becomes default).
+const CLUSTER_EVENTS_NAMESPACE = 'default';
 
 export async function operatorCsv(client: KubeClient, namespace: string, name: string): Promise<ClusterServiceVersion> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
@@ -55,13 +56,15 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
   const targets = targetNamespacesOf(csv) ?? [csv.metadata?.namespace ?? namespace];
   const all = targets.length === 1 && targets[0] === '';
   const watched = all ? [] : [...new Set(targets.filter(Boolean))];
+  const typeOf = operandTypes(client);
   const apis = await Promise.all(
     ownedCrds(csv).map(async (crd) => {
+      const type = await typeOf(crd);
       const items: Operand[] = [];
       const problems: string[] = [];
       const listIn = async (ns?: string) => {
         try {
-          items.push(...(await client.listAll<Operand>(typeOf(crd), ns ? { namespace: ns } : {})).items);
+          items.push(...(await client.listAll<Operand>(type, ns ? { namespace: ns } : {})).items);
           return true;
         } catch (err) {
           if (isKubeError(err, 404)) {
@@ -73,13 +76,16 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
           return false;
         }
       };
-      if (all) {
+      // A cluster-scoped API's instances are the cluster's, whatever namespaces the operator watches.
+      if (!type.namespaced) {
+        if (!(await listIn())) problems.push(`you may not list ${crd.plural}, which are cluster-scoped`);
+      } else if (all) {
         if (!(await listIn())) problems.push(`you may not list ${crd.plural} in every namespace; the operator watches all of them`);
       } else {
         for (const ns of watched) await listIn(ns);
       }
       const sorted = items.sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
-      return { ...apiOf(crd), items: sorted.slice(0, MAX_ROWS).map((o) => row(o, crd)), total: sorted.length, ...(problems.length ? { problem: [...new Set(problems)].join('; ') } : {}) };
+      return { ...apiOf(crd, type), items: sorted.slice(0, MAX_ROWS).map((o) => row(o, crd)), total: sorted.length, ...(problems.length ? { problem: [...new Set(problems)].join('; ') } : {}) };
     }),
   );
   return { apis, scope: all ? 'every namespace' : watched.join(', ') };
@@ -91,15 +97,27 @@ export function ownedApi(csv: ClusterServiceVersion, group: string, version: str
   return crd;
 }
 
-export async function operandDetails(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string, instance: string): Promise<OperandDetails> {
-  const csv = await operatorCsv(client, namespace, name);
+/**
+ * The owned API and its type, checked against where the path says the instance is: a namespace
+ * for a namespaced API, none for a cluster-scoped one.
+ */
+async function instanceApi(client: KubeClient, csv: ClusterServiceVersion, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined): Promise<{ crd: OwnedCrd; type: ResourceType }> {
   const crd = ownedApi(csv, api.group, api.version, api.plural);
-  const [object, canDelete] = await Promise.all([client.get<Operand>(typeOf(crd), instance, instanceNamespace), accessReview(client, 'delete', crd.group, crd.plural, instanceNamespace)]);
+  const type = await operandTypes(client)(crd);
+  if (type.namespaced && !instanceNamespace) throw new ApiError(404, 'NotFound', `${crd.plural}.${crd.group} are namespaced: give the instance's namespace, not _cluster`);
+  if (!type.namespaced && instanceNamespace) throw new ApiError(404, 'NotFound', `${crd.plural}.${crd.group} are cluster-scoped: an instance has no namespace (use _cluster in its place)`);
+  return { crd, type };
+}
+
+export async function operandDetails(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined, instance: string): Promise<OperandDetails> {
+  const csv = await operatorCsv(client, namespace, name);
+  const { crd, type } = await instanceApi(client, csv, api, instanceNamespace);
+  const [object, canDelete] = await Promise.all([client.get<Operand>(type, instance, instanceNamespace), accessReview(client, 'delete', crd.group, crd.plural, instanceNamespace)]);
   let events: OperandDetails['events'] = [];
   try {
-    const list = await client.listAll<{ type?: string; reason?: string; message?: string; count?: number; lastTimestamp?: string; eventTime?: string; involvedObject?: { kind?: string; name?: string }; metadata?: { creationTimestamp?: string } }>(EVENT_TYPE, { namespace: instanceNamespace, fieldSelector: `involvedObject.name=${instance}` });
+    const list = await client.listAll<{ type?: string; reason?: string; message?: string; count?: number; lastTimestamp?: string; eventTime?: string; involvedObject?: { kind?: string; name?: string; namespace?: string }; metadata?: { creationTimestamp?: string } }>(EVENT_TYPE, { namespace: instanceNamespace ?? CLUSTER_EVENTS_NAMESPACE, fieldSelector: `involvedObject.name=${instance}` });
     events = list.items
-      .filter((e) => e.involvedObject?.kind === crd.kind)
+      .filter((e) => e.involvedObject?.kind === crd.kind && (instanceNamespace !== undefined || !e.involvedObject.namespace))
       .map((e) => ({ type: e.type, reason: e.reason, message: e.message, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp }))
       .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
   } catch (err) {
@@ -107,7 +125,7 @@ export async function operandDetails(client: KubeClient, namespace: string, name
   }
   const conditions = ((object.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).filter((c) => c && typeof c.type === 'string');
   return {
-    api: apiOf(crd),
+    api: apiOf(crd, type),
     object: trimmed(object) as OperandDetails['object'],
     state: operandState(object, crd.description.statusDescriptors),
     conditions,
@@ -119,12 +137,12 @@ export async function operandDetails(client: KubeClient, namespace: string, name
 }
 
 /** Deletes the instance as the person; its finalizers then hold it until the operator is done. */
-export async function deleteOperand(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string, instance: string): Promise<OperandRow | { gone: true }> {
+export async function deleteOperand(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined, instance: string): Promise<OperandRow | { gone: true }> {
   const csv = await operatorCsv(client, namespace, name);
-  const crd = ownedApi(csv, api.group, api.version, api.plural);
-  await client.delete(typeOf(crd), instance, { namespace: instanceNamespace });
+  const { crd, type } = await instanceApi(client, csv, api, instanceNamespace);
+  await client.delete(type, instance, { namespace: instanceNamespace });
   try {
-    return row(await client.get<Operand>(typeOf(crd), instance, instanceNamespace), crd);
+    return row(await client.get<Operand>(type, instance, instanceNamespace), crd);
   } catch (err) {
     if (isKubeError(err, 404)) return { gone: true };
     throw err;

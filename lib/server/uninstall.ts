@@ -13,6 +13,7 @@ import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operat
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import type { CrdRemoval, OperandRef, UninstallPreview, UninstallStep } from '../api/operators';
 import { crdsInUse, instanceConfirmation } from '../olm/install/crd-removal';
+import { operandTypes } from './api-scope';
 import { accessReview } from './permissions';
 import { ApiError } from './api-error';
 
@@ -25,9 +26,11 @@ async function listOperands(client: KubeClient, csv: ClusterServiceVersion): Pro
   const byNamespace: Record<string, OperandRef[]> = {};
   const problems: string[] = [];
   let total = 0;
+  const typeOf = operandTypes(client);
   for (const crd of ownedCrds(csv)) {
-    const type: ResourceType = { group: crd.group, version: crd.version, plural: crd.plural, namespaced: true, kind: crd.kind };
-    for (const ns of namespaces) {
+    const type = await typeOf(crd);
+    // A cluster-scoped API's instances are listed once, cluster-wide: they are the operator's wherever it watches.
+    for (const ns of type.namespaced ? namespaces : [undefined]) {
       try {
         const items = (await client.listAll<{ metadata?: { name?: string; namespace?: string } }>(type, ns ? { namespace: ns } : {})).items;
         for (const o of items) {

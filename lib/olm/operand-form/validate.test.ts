@@ -82,4 +82,9 @@ describe('values', () => {
     assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1', example), { apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name: 'sample', labels: { a: 'b' }, namespace: 'team1' }, spec: { size: 1 } });
     assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1'), { apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name: 'example-x', namespace: 'team1' }, spec: {} });
   });
+
+  test('the starting object of a cluster-scoped API has no namespace, even when the example gives one', () => {
+    const example = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'sample', namespace: 'elsewhere' }, spec: {} };
+    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, undefined, example).metadata, { name: 'sample' });
+  });
 });

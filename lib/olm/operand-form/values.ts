@@ -77,9 +77,10 @@ export function fromYaml(text: string): { object: Obj } | { error: string } {
  * The object the form starts from: the CSV's example of this API (alm-examples) when there is
  * one, with its kind and apiVersion set to this API's and its namespace to where it is created.
  */
-export function initialObject(api: { group: string; version: string; kind: string }, namespace: string, example?: Obj): Obj {
+/** The object the form starts from; a cluster-scoped API's has no namespace. */
+export function initialObject(api: { group: string; version: string; kind: string }, namespace: string | undefined, example?: Obj): Obj {
   const meta = isObj(example?.metadata) ? { ...example.metadata } : {};
   delete meta.namespace;
   const name = typeof meta.name === 'string' && meta.name ? meta.name : `example-${api.kind.toLowerCase()}`;
-  return { apiVersion: `${api.group}/${api.version}`, kind: api.kind, metadata: { ...meta, name, namespace }, spec: isObj(example?.spec) ? example.spec : {}, ...Object.fromEntries(Object.entries(example ?? {}).filter(([k]) => !['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k))) };
+  return { apiVersion: `${api.group}/${api.version}`, kind: api.kind, metadata: { ...meta, name, ...(namespace ? { namespace } : {}) }, spec: isObj(example?.spec) ? example.spec : {}, ...Object.fromEntries(Object.entries(example ?? {}).filter(([k]) => !['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k))) };
 }

@@ -237,7 +237,15 @@ export class ApiServer {
     if (rp.subresource && !(rp.subresource === 'status' && served.hasStatus) && !(served.resource === 'namespaces' && rp.subresource === 'finalize') && !served.provider?.subresources?.includes(rp.subresource)) {
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     }
-    if (!served.namespaced) rp.namespace = undefined;
+    // A cluster-scoped kind has no namespaced path. kube-apiserver has no route for it: a built-in
+    // answers its usual 404 Status, a CRD's kind falls through the CRD handler to Go's plain
+    // http.NotFound (compared with the real cluster by conformance's errors checks).
+    if (!served.namespaced && rp.namespace !== undefined) {
+      if (!served.crd) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource', {});
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('404 page not found\n');
+      return;
+    }
 
     const method = req.method ?? 'GET';
     const isWatch = method === 'GET' && !rp.name && ['true', '1'].includes(url.searchParams.get('watch') ?? '');

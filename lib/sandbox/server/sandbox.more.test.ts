@@ -1,5 +1,6 @@
 // More of the API's contract: the OpenShift flavor's namespaces, custom resources of a CRD created
-// at run time, 410 Expired for a continue token past the kept history, SelfSubjectRulesReview.
+// at run time, 410 Expired for a continue token past the kept history, no namespaced path for a
+// cluster-scoped kind, SelfSubjectRulesReview.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ApiException, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
@@ -58,6 +59,24 @@ describe('API contract details', () => {
     assert.ok(err instanceof ApiException);
     assert.equal(err.code, 410);
     assert.equal(JSON.parse(err.body as string).reason, 'Expired');
+  });
+
+  test('a cluster-scoped kind has no namespaced path: reads and writes there are 404 and store nothing', async () => {
+    const notFound = async (p: Promise<unknown>) => {
+      const err = await p.then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof ApiException, String(err));
+      return err;
+    };
+    const crdKind = await notFound(admin.custom.listNamespacedCustomObject({ group: 'operators.coreos.com', version: 'v1', namespace: 'default', plural: 'operators' }));
+    assert.equal(crdKind.code, 404);
+    assert.equal(crdKind.body, '404 page not found\n');
+    const write = await notFound(admin.custom.createNamespacedCustomObject({ group: 'operators.coreos.com', version: 'v1', namespace: 'default', plural: 'operators', body: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator', metadata: { name: 'nowhere' } } }));
+    assert.equal(write.code, 404);
+    const operators = (await admin.custom.listClusterCustomObject({ group: 'operators.coreos.com', version: 'v1', plural: 'operators' })) as { items: { metadata: { name: string } }[] };
+    assert.ok(!operators.items.some((o) => o.metadata.name === 'nowhere'));
+    const builtin = await notFound(admin.custom.getNamespacedCustomObject({ group: 'rbac.authorization.k8s.io', version: 'v1', namespace: 'default', plural: 'clusterroles', name: 'admin' }));
+    assert.equal(builtin.code, 404);
+    assert.equal(JSON.parse(builtin.body as string).message, 'the server could not find the requested resource');
   });
 
   test('SelfSubjectRulesReview lists what a namespace admin may do there', async () => {

@@ -29,6 +29,8 @@ export interface FixturePackage {
   /** CRD group owned by every bundle: `<plural>.<group>` with kind `<Name>` */
   group?: string;
   kind?: string;
+  /** The owned CRD's scope (default Namespaced). */
+  scope?: 'Namespaced' | 'Cluster';
   channel?: string;
   bundles: FixtureBundle[];
 }
@@ -72,7 +74,7 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
       };
       const crd = {
         apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${group}` },
-        spec: { group, names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+        spec: { group, names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` }, scope: p.scope ?? 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
       };
       docs.push({
         schema: 'olm.bundle', package: p.name, name: `${p.name}.v${b.version}`, image: `quay.example.com/${p.name}-bundle:${b.version}`,

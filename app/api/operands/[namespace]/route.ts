@@ -5,13 +5,14 @@
 // The create form sends `operatorNamespace` when the operand goes to another namespace the
 // operator watches: the CSV is read where the operator runs (a copy may be missing or unreadable
 // in the target), and a namespace the operator does not watch is refused, as nothing there would
-// reconcile it.
+// reconcile it. An instance of a cluster-scoped API (the scope from the cluster's discovery) is
+// created without a namespace; the path's namespace is then only where its CSV is read.
 import { z } from 'zod';
-import type { KubeClient } from '@/lib/k8s/client';
 import { watchedNamespaces, watches } from '@/lib/olm/operand-form/namespaces';
 import { CSV_TYPE, targetNamespacesOf, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
 import { ApiError, dnsLabel, dnsSubdomain, errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
+import { operandTypes } from '@/lib/server/api-scope';
 import { createOperand } from '@/lib/server/operand-form';
 import { operatorCsv } from '@/lib/server/operands';
 import { parseParams } from '@/lib/server/package-lookup';
@@ -33,23 +34,27 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
     const { namespace } = parseParams(z.object({ namespace: dnsLabel }), await ctx.params);
     const { client } = writeClient(req);
     const body = await readJson(req, Body);
-    const csv = body.operatorNamespace ? await watchingCsv(client, body.operatorNamespace, body.csv, namespace) : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
     const [group, version] = body.object.apiVersion.split('/') as [string, string];
+    const csv = body.operatorNamespace ? await operatorCsv(client, body.operatorNamespace, body.csv) : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
     const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find((c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version);
     if (!owned) throw new ApiError(400, 'BadRequest', `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`);
-    const plural = owned.name.slice(0, owned.name.indexOf('.'));
-    const created = await createOperand(client, { group, version, plural, namespaced: true, kind: body.object.kind }, { ...body.object, metadata: { ...body.object.metadata, namespace } }, namespace);
+    const type = await operandTypes(client)({ group, version, plural: owned.name.slice(0, owned.name.indexOf('.')), kind: body.object.kind });
+    if (!type.namespaced) {
+      const metadata = { ...body.object.metadata };
+      delete metadata.namespace;
+      return Response.json(await createOperand(client, type, { ...body.object, metadata }, undefined), { status: 201 });
+    }
+    if (body.operatorNamespace) assertWatches(csv, body.operatorNamespace, body.csv, namespace);
+    const created = await createOperand(client, type, { ...body.object, metadata: { ...body.object.metadata, namespace } }, namespace);
     return Response.json(created, { status: 201 });
   } catch (err) {
     return errorResponse(err);
   }
 }
 
-async function watchingCsv(client: KubeClient, operatorNamespace: string, name: string, target: string): Promise<ClusterServiceVersion> {
-  const csv = await operatorCsv(client, operatorNamespace, name);
+function assertWatches(csv: ClusterServiceVersion, operatorNamespace: string, name: string, target: string): void {
   const home = csv.metadata?.namespace ?? operatorNamespace;
   if (!watches(watchedNamespaces(targetNamespacesOf(csv), home), target)) {
     throw new ApiError(400, 'BadRequest', `${name} does not watch the namespace ${target}, so it would never act on an instance there; choose one of the namespaces it watches`);
   }
-  return csv;
 }
