@@ -42,7 +42,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
   const { api } = source;
   const model = useMemo(() => buildFormModel(source.schema, source.specDescriptors), [source]);
   // A cluster-scoped API has no choice to make: the create route's namespace is the page's.
-  const home = source.namespaced ? defaultOperandNamespace(source.watched, source.operatorNamespace) : namespace;
+  const home = source.namespaced ? defaultOperandNamespace(source.watched, source.operatorNamespace, namespace) : namespace;
   const [object, setObject] = useState<Obj>(() => initialObject(api, source.namespaced ? home : undefined, source.example));
   const [attempted, setAttempted] = useState(false);
   const [serverIssues, setServerIssues] = useState<FieldIssue[]>([]);

@@ -22,4 +22,8 @@ test('the default is the operator\'s namespace unless it does not watch it', () 
   assert.equal(defaultOperandNamespace({ all: true }, 'operators'), 'operators');
   assert.equal(defaultOperandNamespace({ all: false, namespaces: ['ops', 'team1'] }, 'ops'), 'ops');
   assert.equal(defaultOperandNamespace({ all: false, namespaces: ['team1', 'team2'] }, 'ops'), 'team1');
+  // Opened from a copied CSV's page: the namespace the person was looking at, if the operator serves it.
+  assert.equal(defaultOperandNamespace({ all: true }, 'operators', 'team2'), 'team2');
+  assert.equal(defaultOperandNamespace({ all: false, namespaces: ['ops', 'team1'] }, 'ops', 'team1'), 'team1');
+  assert.equal(defaultOperandNamespace({ all: false, namespaces: ['ops', 'team1'] }, 'ops', 'elsewhere'), 'ops');
 });

@@ -19,10 +19,13 @@ export function watches(watched: WatchedNamespaces, namespace: string): boolean 
 }
 
 /**
- * The namespace the form starts with: the operator's own when it watches it (the usual install),
- * else the first it watches (a SingleNamespace operator whose group targets another namespace).
+ * The namespace the form starts with: the one the person came from when the operator watches it
+ * (the page of OLM's copy of the CSV in a namespace the operator serves), else the operator's own
+ * when it watches it (the usual install), else the first it watches (a SingleNamespace operator
+ * whose group targets another namespace).
  */
-export function defaultOperandNamespace(watched: WatchedNamespaces, operatorNamespace: string): string {
+export function defaultOperandNamespace(watched: WatchedNamespaces, operatorNamespace: string, from?: string): string {
+  if (from && watches(watched, from)) return from;
   if (watched.all || watched.namespaces.includes(operatorNamespace)) return operatorNamespace;
   return watched.namespaces[0] ?? operatorNamespace;
 }
