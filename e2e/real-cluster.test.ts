@@ -173,7 +173,9 @@ else describe('the console against the real cluster', () => {
     const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, planName, NS);
     // 1.4.0's skipRange covers 1.2.0, so OLM goes straight to the head, past 1.3.0.
     assert.deepEqual([plan.status?.phase, plan.spec.approved, plan.spec.clusterServiceVersionNames], ['RequiresApproval', false, ['pgpilot.v1.4.0']]);
-    assert.equal((await sub(NS, 'pgpilot')).status?.installPlanRef?.name, planName, 'the plan the page opened is the Subscription\'s');
+    // Real OLM creates the plan (owned by the Subscription, so the list offers it at once) and
+    // points the Subscription's installPlanRef at it in a later write.
+    await eventually('the Subscription to reference the plan the page opened', async () => ((await sub(NS, 'pgpilot')).status?.installPlanRef?.name === planName ? true : undefined));
     await page.getByText('Installs pgpilot.v1.4.0.').waitFor();
     await page.getByRole('heading', { name: /ClusterServiceVersions/ }).waitFor();
     await shot(page, '4-upgrade-plan');

@@ -137,9 +137,10 @@ describe('pages', () => {
 
 describe('request bodies', () => {
   test('over 1 MiB: 413 before it is read; not JSON: 415; chunked without a length: 411', async () => {
-    const big = Buffer.alloc(2 * 1024 * 1024, 'a');
+    // Only the headers announce 2 MiB; none of it is sent, so the answer can only come from the
+    // header (and a client still writing when the server closes would get EPIPE instead of it).
     const t0 = Date.now();
-    const tooBig = await raw(`${kubeconfigConsole.url}/api/install`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(big.length) }, body: big });
+    const tooBig = await raw(`${kubeconfigConsole.url}/api/install`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } });
     assert.equal(tooBig.status, 413);
     assert.match(tooBig.body, /at most 1048576/);
     assert.ok(Date.now() - t0 < 5_000);
