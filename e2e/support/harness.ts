@@ -21,6 +21,8 @@ export interface Harness {
   /** The console in per-user-token mode (people log in with their own token). */
   perUser: RunningConsole;
   browser: Browser;
+  /** A new tab at the tests' viewport, at no page yet: to listen to it from its first request. */
+  newPage(): Promise<Page>;
   /** A new tab of the admin's console at `path`. */
   open(path: string): Promise<Page>;
   /** A new tab of the per-user console, logged in as a seed user (alice, bob), at `path`. */
@@ -50,8 +52,9 @@ export function useHarness(opts: HarnessOptions): Harness {
     h.admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, ...opts.consoleEnv });
     h.perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token', ...opts.consoleEnv });
     h.browser = await launchBrowser();
+    h.newPage = () => h.browser.newPage({ viewport: { width: 1360, height: 900 } });
     h.open = async (path) => {
-      const page = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await h.newPage();
       await page.goto(`${h.admin.url}${path}`);
       return page;
     };
