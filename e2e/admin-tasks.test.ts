@@ -5,77 +5,48 @@
 // browser did is checked in the cluster with the Kubernetes API. Screenshots of each page go to
 // test-results/admin-tasks/.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { KubeClient } from '../lib/k8s/client';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { CSV_TYPE, type ClusterServiceVersion } from '../lib/olm/resources/cluster-service-version';
 import { OLM_CONFIG_TYPE, type OLMConfig } from '../lib/olm/resources/olm-config';
 import { OPERATOR_CONDITION_TYPE, type OperatorCondition } from '../lib/olm/resources/operator-condition';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
-import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
 import { NAMESPACE_TYPE } from '../lib/server/install';
-import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
-import { loggedInPage } from './support/login';
-
-const shots = join(import.meta.dirname, '..', 'test-results', 'admin-tasks');
+import { ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { useHarness } from './support/harness';
 
 describe('Administrator tasks: operator condition overrides, cluster settings', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
-  let admin: RunningConsole;
-  let perUser: RunningConsole;
-  let browser: Browser;
-  let kube: KubeClient;
   let cert: string;
   let namespaces: number;
 
-  const copies = async (name: string) => (await kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom' })).items.filter((c) => c.metadata?.name === name).length;
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true, animations: 'disabled' });
-
-  before(async () => {
-    mkdirSync(shots, { recursive: true });
-    sb = await withSandbox({ deploymentDelayMs: 200 });
-    kube = clientAs(sb, 'admin');
-    await ensureNamespace(kube, 'team1');
-    await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
-    await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
-    await waitForCsv(kube, 'pg', 'pgpilot.v1.4.0');
-    cert = await waitFor('certwarden installed', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.installedCSV);
-    await waitForCsv(kube, 'operators', cert);
-    namespaces = (await kube.listAll(NAMESPACE_TYPE)).items.length;
-    await waitFor('certwarden copied everywhere', async () => ((await copies(cert)) === namespaces - 1 ? true : undefined));
-    // PgPilot says, as operators do through operator-lib, that an upgrade is not safe now.
-    await kube.patch(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', { spec: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'schema migration running', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, { namespace: 'pg', type: 'merge' });
-    await waitFor('OLM mirrors the condition', async () => ((await kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).status?.conditions?.some((c) => c.type === 'Upgradeable' && c.status === 'False') ? true : undefined));
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
-    perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await admin?.stop();
-    await perUser?.stop();
-    await sb?.close();
+  const h = useHarness({
+    suite: 'admin-tasks',
+    seed: async (kube) => {
+      await ensureNamespace(kube, 'team1');
+      await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+      await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
+      await waitForCsv(kube, 'pg', 'pgpilot.v1.4.0');
+      cert = await waitFor('certwarden installed', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.installedCSV);
+      await waitForCsv(kube, 'operators', cert);
+      namespaces = (await kube.listAll(NAMESPACE_TYPE)).items.length;
+      await waitFor('certwarden copied everywhere', async () => ((await copies(cert)) === namespaces - 1 ? true : undefined));
+      // PgPilot says, as operators do through operator-lib, that an upgrade is not safe now.
+      await kube.patch(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', { spec: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'schema migration running', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, { namespace: 'pg', type: 'merge' });
+      await waitFor('OLM mirrors the condition', async () => ((await kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).status?.conditions?.some((c) => c.type === 'Upgradeable' && c.status === 'False') ? true : undefined));
+    },
   });
 
-  const open = async (path: string): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${admin.url}${path}`);
-    return page;
-  };
+  const copies = async (name: string) => (await h.kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom' })).items.filter((c) => c.metadata?.name === name).length;
   const upgradeableRow = (page: Page) => page.getByRole('table', { name: 'Operator conditions' }).getByRole('row').filter({ hasText: 'Upgradeable' });
 
   test('an admin overrides Upgradeable=False with True, sees the override as the source, and removes it', async () => {
-    const page = await open('/operators/pg/pgpilot.v1.4.0?tab=conditions');
+    const page = await h.open('/operators/pg/pgpilot.v1.4.0?tab=conditions');
     await page.getByRole('tab', { name: 'Conditions', selected: true }).waitFor();
     const row = upgradeableRow(page);
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /Upgradeable\s*False\s*Operator\s*Migrating\s*schema migration running/);
     assert.match((await page.getByLabel('Upgrade verdict').textContent()) ?? '', /Upgrades held back.*the operator's own Upgradeable condition/);
-    await shot(page, 'conditions-operator-false');
+    await h.shot(page, 'conditions-operator-false');
 
     await page.getByRole('button', { name: 'Override a condition' }).click();
     const form = page.getByRole('form', { name: 'Override a condition' });
@@ -91,15 +62,15 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     await review.getByLabel('Override patch').waitFor();
     assert.match((await review.getByRole('note').textContent()) ?? '', /bypasses the operator's own safety check/);
     assert.match((await review.getByLabel('Override patch').textContent()) ?? '', /overrides:[\s\S]*type: Upgradeable[\s\S]*status: 'True'[\s\S]*reason: KnownIssue/);
-    await shot(page, 'conditions-override-review');
+    await h.shot(page, 'conditions-override-review');
     await review.getByRole('button', { name: 'Apply override' }).click();
     await page.getByRole('status').filter({ hasText: 'Override set as you' }).waitFor();
     await row.filter({ hasText: 'Override' }).waitFor();
     assert.match((await row.textContent()) ?? '', /Upgradeable\s*True\s*Override\s*KnownIssue.*Overridden: the operator says False \(Migrating: schema migration running\)/);
     assert.match((await page.getByLabel('Upgrade verdict').textContent()) ?? '', /Upgrades allowed.*an administrator's override/);
-    const oc = await kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg');
+    const oc = await h.kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg');
     assert.deepEqual(oc.spec?.overrides?.map((o) => [o.type, o.status, o.reason]), [['Upgradeable', 'True', 'KnownIssue']]);
-    await shot(page, 'conditions-override-set');
+    await h.shot(page, 'conditions-override-set');
 
     await row.getByRole('button', { name: 'Remove override' }).click();
     const removal = page.getByRole('region', { name: 'Review: remove the Upgradeable override' });
@@ -107,52 +78,51 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     await removal.getByRole('button', { name: 'Remove override' }).click();
     await page.getByRole('status').filter({ hasText: 'Override removed as you' }).waitFor();
     await row.filter({ hasText: 'Operator' }).waitFor();
-    assert.equal((await kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).spec?.overrides, undefined);
+    assert.equal((await h.kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).spec?.overrides, undefined);
     await page.close();
   });
 
   test('bob (view) sees Override and the copied-CSVs switch disabled, with the cluster\'s reason', async () => {
-    const page = await loggedInPage(browser, perUser.url, sb.tokens.bob!);
-    await page.goto(`${perUser.url}/operators/pg/pgpilot.v1.4.0?tab=conditions`);
+    const page = await h.openAs('bob', '/operators/pg/pgpilot.v1.4.0?tab=conditions');
     const button = page.getByRole('button', { name: 'Override a condition' });
     await page.locator('#override-denied').waitFor();
     assert.equal(await button.isDisabled(), true);
     assert.match((await page.locator('#override-denied').textContent()) ?? '', /You may not override conditions in pg: .*bob.*operatorconditions/);
     assert.match((await page.getByRole('note').filter({ hasText: 'You may not read this OperatorCondition' }).textContent()) ?? '', /bob/);
-    await shot(page, 'conditions-viewer');
+    await h.shot(page, 'conditions-viewer');
 
-    await page.goto(`${perUser.url}/settings`);
+    await page.goto(`${h.perUser.url}/settings`);
     await page.locator('#copied-denied').waitFor();
     assert.equal(await page.getByRole('switch', { name: 'Disable copied CSVs' }).isDisabled(), true);
     assert.match((await page.locator('#copied-denied').textContent()) ?? '', /You may not change OLM's cluster settings: .*bob.*olmconfigs/);
-    await shot(page, 'settings-viewer');
+    await h.shot(page, 'settings-viewer');
     await page.close();
   });
 
   test('an admin turns copied CSVs off, seeing first how many go; the condition changes live; then on again', async () => {
-    const page = await open('/settings');
+    const page = await h.open('/settings');
     const toggle = page.getByRole('switch', { name: 'Disable copied CSVs' });
     await toggle.waitFor();
     assert.equal(await toggle.getAttribute('aria-checked'), 'false');
     const removes = namespaces - 1;
     assert.match((await page.getByLabel('Effect of switching').textContent()) ?? '', new RegExp(`Turning copied CSVs off removes ${removes} copied CSVs`));
     assert.match((await page.getByLabel('DisabledCopiedCSVs condition').textContent()) ?? '', /DisabledCopiedCSVs=False \(CopiedCSVsEnabled\)/);
-    await shot(page, 'settings-copies-on');
+    await h.shot(page, 'settings-copies-on');
 
     await toggle.click();
     const review = page.getByRole('region', { name: 'Review: turn copied CSVs off' });
     await review.getByLabel('Effect of the change').waitFor();
     assert.match((await review.getByLabel('Effect of the change').textContent()) ?? '', new RegExp(`removes ${removes} copied CSVs.*OLM deletes ${removes} copied CSVs of 1 operator`));
     assert.match((await review.getByLabel('OLMConfig change').textContent()) ?? '', /disableCopiedCSVs: true/);
-    await shot(page, 'settings-review-off');
+    await h.shot(page, 'settings-review-off');
     await review.getByRole('button', { name: 'Turn copied CSVs off' }).click();
     await page.getByRole('status').filter({ hasText: 'Applied as you' }).waitFor();
     await page.getByLabel('DisabledCopiedCSVs condition').filter({ hasText: 'DisabledCopiedCSVs=True (CopiedCSVsDisabled)' }).waitFor({ timeout: 20_000 });
     assert.equal(await toggle.getAttribute('aria-checked'), 'true');
-    assert.equal((await kube.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).spec?.features?.disableCopiedCSVs, true);
+    assert.equal((await h.kube.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).spec?.features?.disableCopiedCSVs, true);
     assert.equal(await copies(cert), 0);
     await page.getByLabel('Effect of switching').filter({ hasText: `Turning copied CSVs on brings back ${removes} copied CSVs` }).waitFor();
-    await shot(page, 'settings-copies-off');
+    await h.shot(page, 'settings-copies-off');
 
     await toggle.click();
     const back = page.getByRole('region', { name: 'Review: turn copied CSVs on' });

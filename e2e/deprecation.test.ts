@@ -4,33 +4,23 @@
 // conditions) and the install wizard's channel picker say "Deprecated", with the catalog's words
 // as the badge's description; an operator nothing deprecates has no badge.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import type { KubeClient } from '../lib/k8s/client';
+import { CATALOG_SOURCE_TYPE } from '../lib/olm/resources/catalog-source';
 import { OPERATOR_GROUP_TYPE } from '../lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
-import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, waitFor, waitForCsv } from '../lib/server/testing/cluster';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
+import { ensureNamespace, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { useHarness } from './support/harness';
 
-const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
 const CHANNEL_MESSAGE = 'The legacy channel gets no more updates; switch to stable.';
 const BUNDLE_MESSAGE = 'oldtimer 1.0.0 logs tokens (OT-2026-1); use 1.1.0.';
 
 describe('deprecation badges', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
-  let server: RunningConsole;
-  let browser: Browser;
-  let kube: KubeClient;
-  const root = mkdtempSync(join(tmpdir(), 'olm-deprecation-e2e-'));
-  const dir = join(root, 'deprecations');
-
-  async function install(ns: string, pkg: string, channel: string): Promise<string> {
+  async function install(kube: KubeClient, ns: string, pkg: string, channel: string): Promise<string> {
     await ensureNamespace(kube, ns);
     await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: `${ns}-og`, namespace: ns }, spec: { targetNamespaces: [ns] } });
     await kube.create<Subscription>(SUBSCRIPTION_TYPE, { metadata: { name: pkg, namespace: ns }, spec: { name: pkg, source: 'deprecations', sourceNamespace: 'olm', channel, installPlanApproval: 'Automatic' } });
@@ -39,47 +29,40 @@ describe('deprecation badges', () => {
     return csv;
   }
 
-  before(async () => {
-    writeFixtureCatalog(dir, [
-      { name: 'oldtimer', channel: 'stable', bundles: [{ version: '1.0.0', channels: ['stable', 'legacy'] }, { version: '1.1.0', replaces: '1.0.0' }] },
-      { name: 'fresh', bundles: [{ version: '2.0.0' }] },
-    ]);
-    writeFileSync(join(dir, 'oldtimer', 'deprecations.json'), JSON.stringify({
-      schema: 'olm.deprecations', package: 'oldtimer',
-      entries: [
-        { reference: { schema: 'olm.channel', name: 'legacy' }, message: CHANNEL_MESSAGE },
-        { reference: { schema: 'olm.bundle', name: 'oldtimer.v1.0.0' }, message: BUNDLE_MESSAGE },
-      ],
-    }));
-    sb = await withSandbox({ catalogs: [dir], demo: false, deploymentDelayMs: 200 });
-    kube = clientAs(sb, 'admin');
-    await waitFor('the catalog ready', async () => {
-      const cs = (await kube.listAll<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items[0];
-      return cs?.status?.connectionState?.lastObservedState === 'READY' ? true : undefined;
-    });
-    await install('legacy-ns', 'oldtimer', 'legacy');
-    await install('fresh-ns', 'fresh', 'stable');
-    await waitFor('OLM says the channel is deprecated', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'oldtimer', 'legacy-ns')).status?.conditions?.some((c) => c.type === 'ChannelDeprecated' && c.status === 'True') || undefined);
-    server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await sb?.close();
-    rmSync(root, { recursive: true, force: true });
+  const h = useHarness({
+    suite: 'deprecation',
+    writeCatalogs: (tmp) => {
+      const dir = join(tmp, 'deprecations');
+      writeFixtureCatalog(dir, [
+        { name: 'oldtimer', channel: 'stable', bundles: [{ version: '1.0.0', channels: ['stable', 'legacy'] }, { version: '1.1.0', replaces: '1.0.0' }] },
+        { name: 'fresh', bundles: [{ version: '2.0.0' }] },
+      ]);
+      writeFileSync(join(dir, 'oldtimer', 'deprecations.json'), JSON.stringify({
+        schema: 'olm.deprecations', package: 'oldtimer',
+        entries: [
+          { reference: { schema: 'olm.channel', name: 'legacy' }, message: CHANNEL_MESSAGE },
+          { reference: { schema: 'olm.bundle', name: 'oldtimer.v1.0.0' }, message: BUNDLE_MESSAGE },
+        ],
+      }));
+      return [dir];
+    },
+    sandbox: { demo: false },
+    seed: async (kube) => {
+      await waitFor('the catalog ready', async () => {
+        const cs = (await kube.listAll<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, { namespace: 'olm' })).items[0];
+        return cs?.status?.connectionState?.lastObservedState === 'READY' ? true : undefined;
+      });
+      await install(kube, 'legacy-ns', 'oldtimer', 'legacy');
+      await install(kube, 'fresh-ns', 'fresh', 'stable');
+      await waitFor('OLM says the channel is deprecated', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'oldtimer', 'legacy-ns')).status?.conditions?.some((c) => c.type === 'ChannelDeprecated' && c.status === 'True') || undefined);
+    },
   });
 
-  const open = async (path: string): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${server.url}${path}`);
-    return page;
-  };
   /** The text of the elements a node's aria-describedby names: its accessible description. */
   const description = (l: Locator) => l.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim());
 
   test('Installed Operators: the deprecated operator\'s row has a Deprecated badge with the catalog\'s words; the other has none', async () => {
-    const page = await open('/operators');
+    const page = await h.open('/operators');
     const rows = page.getByRole('table', { name: 'Installed operators' }).getByRole('row');
     const old = rows.filter({ hasText: 'oldtimer' });
     await old.waitFor();
@@ -95,7 +78,7 @@ describe('deprecation badges', () => {
   });
 
   test('install wizard: the channel picker marks a deprecated channel with a badge and says why', async () => {
-    const page = await open('/operatorhub/olm/deprecations/oldtimer/install?channel=legacy');
+    const page = await h.open('/operatorhub/olm/deprecations/oldtimer/install?channel=legacy');
     const picker = page.getByRole('combobox', { name: /^Update channel/ });
     await picker.waitFor();
     assert.deepEqual(await picker.locator('option').allTextContents(), ['legacy (deprecated)', 'stable (default)']);

@@ -3,55 +3,46 @@
 // on a long channel: portworx-certified's stable (48 versions, from certified-operators-v4.18),
 // served alone from a temporary catalog folder.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { clientAs, waitFor } from '../lib/server/testing/cluster';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { CATALOG_SOURCE_TYPE } from '../lib/olm/resources/catalog-source';
+import { waitFor } from '../lib/server/testing/cluster';
+import { useHarness } from './support/harness';
 
 const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
-const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
 const PKG = 'gatekeeper-operator-product';
 const LONG_PKG = 'portworx-certified';
 const LONG_SOURCE = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18', LONG_PKG);
 const px = (version: string) => `portworx-operator.v${version}`;
 
 describe('upgrade graph viewer', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
-  let server: RunningConsole;
-  let browser: Browser;
   let base: string;
   let longBase: string;
-  const longDir = join(mkdtempSync(join(tmpdir(), 'olm-graph-e2e-')), 'long-channel');
 
-  before(async () => {
-    cpSync(LONG_SOURCE, join(longDir, LONG_PKG), { recursive: true });
-    sb = await withSandbox({ catalogs: [CATALOG_DIR, longDir], demo: false });
-    const kube = clientAs(sb, 'admin');
-    const ready = await waitFor('the catalogs ready', async () => {
-      const items = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items;
-      const names = items.filter((cs) => cs.status?.connectionState?.lastObservedState === 'READY').map((cs) => cs.metadata?.name ?? '');
-      return names.length === 2 ? names : undefined;
-    }, 60_000);
-    base = `/operatorhub/olm/${ready.find((n) => n !== 'long-channel')}/${PKG}/graph`;
-    longBase = `/operatorhub/olm/long-channel/${LONG_PKG}/graph`;
-    server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await sb?.close();
-    rmSync(join(longDir, '..'), { recursive: true, force: true });
+  const h = useHarness({
+    suite: 'graph',
+    sandbox: { catalogs: [CATALOG_DIR], demo: false },
+    // The long channel served alone: its package copied into a catalog folder of its own.
+    writeCatalogs: (tmp) => {
+      const longDir = join(tmp, 'long-channel');
+      cpSync(LONG_SOURCE, join(longDir, LONG_PKG), { recursive: true });
+      return [longDir];
+    },
+    seed: async (kube) => {
+      const ready = await waitFor('the catalogs ready', async () => {
+        const items = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, { namespace: 'olm' })).items;
+        const names = items.filter((cs) => cs.status?.connectionState?.lastObservedState === 'READY').map((cs) => cs.metadata?.name ?? '');
+        return names.length === 2 ? names : undefined;
+      }, 60_000);
+      base = `/operatorhub/olm/${ready.find((n) => n !== 'long-channel')}/${PKG}/graph`;
+      longBase = `/operatorhub/olm/long-channel/${LONG_PKG}/graph`;
+    },
   });
 
   const open = async (query: string, at = base): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    await page.goto(`${server.url}${at}${query}`);
+    const page = await h.open(`${at}${query}`);
     await page.locator('[role="application"][data-ready="true"]').waitFor();
     return page;
   };

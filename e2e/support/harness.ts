@@ -1,7 +1,8 @@
 // The set-up every browser test repeats: a sandbox, the console against it (as the admin's
 // kubeconfig, and in per-user-token mode), Debian's Chromium, an admin API client, and pages
 // opened at a path. `useHarness` registers it on the surrounding describe's before/after.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -21,6 +22,8 @@ export interface Harness {
   /** The console in per-user-token mode (people log in with their own token). */
   perUser: RunningConsole;
   browser: Browser;
+  /** A new tab at the tests' viewport, at no page yet: to listen to it from its first request. */
+  newPage(): Promise<Page>;
   /** A new tab of the admin's console at `path`. */
   open(path: string): Promise<Page>;
   /** A new tab of the per-user console, logged in as a seed user (alice, bob), at `path`. */
@@ -31,6 +34,13 @@ export interface Harness {
 
 export interface HarnessOptions {
   sandbox?: SandboxOptions;
+  /**
+   * Catalogs a suite writes for itself (a fixture catalog, one package copied out of a real
+   * catalog), which must be on disk before the sandbox starts: given a fresh temporary folder,
+   * writes them in it and returns their folders. The sandbox serves them after
+   * `sandbox.catalogs`; the temporary folder is removed after the suite.
+   */
+  writeCatalogs?: (tmp: string) => string[] | Promise<string[]>;
   /** Folder under test-results for screenshots. */
   suite: string;
   /** More environment for both consoles (a feature's settings). */
@@ -42,16 +52,23 @@ export interface HarnessOptions {
 export function useHarness(opts: HarnessOptions): Harness {
   const h = {} as Harness;
   const shots = join(import.meta.dirname, '..', '..', 'test-results', opts.suite);
+  let tmp: string | undefined;
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    h.sb = await withSandbox({ deploymentDelayMs: 200, ...opts.sandbox });
+    const sandbox: SandboxOptions = { deploymentDelayMs: 200, ...opts.sandbox };
+    if (opts.writeCatalogs) {
+      tmp = mkdtempSync(join(tmpdir(), `olm-e2e-${opts.suite}-`));
+      sandbox.catalogs = [...(sandbox.catalogs ?? []), ...(await opts.writeCatalogs(tmp))];
+    }
+    h.sb = await withSandbox(sandbox);
     h.kube = clientAs(h.sb, 'admin');
     await opts.seed?.(h.kube, h.sb);
     h.admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, ...opts.consoleEnv });
     h.perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token', ...opts.consoleEnv });
     h.browser = await launchBrowser();
+    h.newPage = () => h.browser.newPage({ viewport: { width: 1360, height: 900 } });
     h.open = async (path) => {
-      const page = await h.browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await h.newPage();
       await page.goto(`${h.admin.url}${path}`);
       return page;
     };
@@ -68,7 +85,11 @@ export function useHarness(opts: HarnessOptions): Harness {
     await h.browser?.close();
     await h.admin?.stop();
     await h.perUser?.stop();
-    await h.sb?.close();
+    try {
+      await h.sb?.close();
+    } finally {
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+    }
   });
   return h;
 }
