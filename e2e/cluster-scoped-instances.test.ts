@@ -3,8 +3,6 @@
 // instance made lands on its page at `_cluster`, the Instances tab lists it without a Namespace
 // column although the operator watches only its own namespace, and it is deleted from its page.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { OPERATOR_GROUP_TYPE } from '../lib/olm/resources/operator-group';
@@ -14,13 +12,12 @@ import { ensureNamespace, waitFor, waitForCsv } from '../lib/server/testing/clus
 import { useHarness } from './support/harness';
 
 const FLEET = { group: 'fleetwarden.example.com', version: 'v1', plural: 'fleets', namespaced: false, kind: 'Fleet' };
-const catalog = join(mkdtempSync(join(tmpdir(), 'olm-cluster-scoped-e2e-')), 'fleets');
-writeFixtureCatalog(catalog, [{ name: 'fleetwarden', kind: 'Fleet', scope: 'Cluster', bundles: [{ version: '1.0.0' }] }]);
 
 describe('instances of a cluster-scoped API', () => {
   const h = useHarness({
     suite: 'cluster-scoped-instances',
-    sandbox: { catalogs: [catalog], demo: false },
+    sandbox: { demo: false },
+    writeCatalogs: (tmp) => [writeFixtureCatalog(join(tmp, 'fleets'), [{ name: 'fleetwarden', kind: 'Fleet', scope: 'Cluster', bundles: [{ version: '1.0.0' }] }])],
     seed: async (kube) => {
       await ensureNamespace(kube, 'fw');
       await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'fw', namespace: 'fw' }, spec: { targetNamespaces: ['fw'] } });
