@@ -11,11 +11,9 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { KubeClient } from '@/lib/k8s/client';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { subscribe, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const apiDir = import.meta.dirname;
 
@@ -88,7 +86,7 @@ function diff(a: Snapshot, b: Snapshot): string[] {
 }
 
 describe('fuzzing every API route', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let admin: KubeClient;
   const routes: Route[] = [];
   let cases = 0;
@@ -96,11 +94,7 @@ describe('fuzzing every API route', () => {
   let real: (pattern: string) => Record<string, string>;
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     // Something installed, so names that exist are among the targets.
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
@@ -118,9 +112,8 @@ describe('fuzzing every API route', () => {
       routes.push({ pattern: `/api/${dir.join('/')}`, params: dir.filter((d) => d.startsWith('[')).map((d) => d.slice(1, -1)), methods });
     }
   });
-  after(async () => {
+  after(() => {
     console.log(`fuzz: ${cases} cases over ${routes.reduce((n, r) => n + Object.keys(r.methods).length, 0)} route methods (${RUNS} per property)`);
-    await sb.close();
   });
 
   test('the routes were found', () => {
@@ -148,7 +141,7 @@ describe('fuzzing every API route', () => {
             let path = route.pattern;
             for (const [k, v] of Object.entries(params)) path = path.replace(`[${k}]`, encodeURIComponent(v));
             const search = new URLSearchParams(q).toString();
-            const req = consoleRequest(`${path}${search ? `?${search}` : ''}`, { token: sb.tokens.admin!, method, ...(write ? { body: '__raw__' } : {}), csrf: withCsrf ? undefined : null });
+            const req = sb.request(`${path}${search ? `?${search}` : ''}`, { method, ...(write ? { body: '__raw__' } : {}), csrf: withCsrf ? undefined : null });
             const sent = write ? new Request(req, { body: raw, method }) : req;
             const beforeState = write ? await snapshot(admin) : undefined;
             const res = await handler(sent, { params: Promise.resolve(params) });

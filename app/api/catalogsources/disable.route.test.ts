@@ -4,45 +4,35 @@
 // and Enable makes the same CatalogSource again. A failed delete leaves nothing recorded. Checked
 // with the Kubernetes API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { CatalogSourcePlan, CatalogSourcesResponse } from '@/lib/api/catalog-sources';
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { retryPolicy } from '@/lib/k8s/retry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '@/lib/olm/resources/catalog-source';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 import { CONFIG_MAP_TYPE } from '@/lib/server/catalog-source-disable';
-import { clientAs, subscribe, waitFor } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { subscribe, waitFor } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
-type ErrorBody = { error: { code: number; reason: string; message: string } };
 type Params = { params: Promise<{ namespace: string; name: string }> };
 type Handler = (req: Request, ctx: Params) => Promise<Response>;
 const DEMO = 'olm-console-demo';
 
 describe('catalog sources: disable and enable where OLM has no switch', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let kube: KubeClient;
   let GET: (req: Request) => Promise<Response>, PLAN: (req: Request) => Promise<Response>, DISABLE: Handler, ENABLE: Handler;
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    kube = clientAs(sb, 'admin');
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
+    kube = sb.admin;
     ({ GET } = await import('./route'));
     ({ POST: PLAN } = await import('./plan/route'));
     ({ POST: DISABLE } = await import('./[namespace]/[name]/disable/route'));
     ({ POST: ENABLE } = await import('./[namespace]/[name]/enable/route'));
   });
-  after(() => sb?.close());
 
-  const call = async <T>(handler: Handler | ((req: Request) => Promise<Response>), path: string, body?: unknown, user = 'admin', params = { namespace: 'olm', name: DEMO }, method = 'POST') => {
-    const res = await (handler as Handler)(consoleRequest(path, { method, token: sb.tokens[user]!, ...(body === undefined ? {} : { body }) }), { params: Promise.resolve(params) });
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const call = <T>(handler: Handler | ((req: Request) => Promise<Response>), path: string, body?: unknown, user = 'admin', params = { namespace: 'olm', name: DEMO }, method = 'POST') => sb.call<T & ErrorBody>(handler, path, { method, user, body, params });
   const list = async (user = 'admin') => (await call<CatalogSourcesResponse>(GET, '/api/catalogsources', undefined, user, undefined, 'GET')).body;
 
   test('disabling deletes the CatalogSource, records it, and its Subscriptions lose their catalog', async () => {

@@ -13,41 +13,29 @@ import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '@/lib/olm/resources/catalog-source';
 import { writeFixtureCatalog } from '@/lib/sandbox/testing/fbc-fixture';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe, waitFor } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { subscribe, waitFor } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
-type ErrorBody = { error: { code: number; reason: string; message: string } };
 type Params = { params: Promise<{ namespace: string; name: string }> };
 type Handler = (req: Request, ctx: Params) => Promise<Response>;
 const IMAGE = 'quay.example.com/acme/catalog:latest';
 
 describe('catalog sources: add, edit, delete', () => {
   const root = mkdtempSync(join(tmpdir(), 'olm-console-catalog-edit-'));
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  writeFixtureCatalog(join(root, 'acme'), [{ name: 'anvil', bundles: [{ version: '1.0.0' }] }]);
+  const sb = routeSandbox({ deploymentDelayMs: 0, catalogImages: { [IMAGE]: join(root, 'acme') } });
   let kube: KubeClient;
   let GET: (req: Request) => Promise<Response>, POST: (req: Request) => Promise<Response>, PLAN: (req: Request) => Promise<Response>, PUT: Handler, DELETE: Handler;
 
   before(async () => {
-    writeFixtureCatalog(join(root, 'acme'), [{ name: 'anvil', bundles: [{ version: '1.0.0' }] }]);
-    sb = await withSandbox({ deploymentDelayMs: 0, catalogImages: { [IMAGE]: join(root, 'acme') } });
-    kube = clientAs(sb, 'admin');
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
+    kube = sb.admin;
     ({ GET, POST } = await import('./route'));
     ({ POST: PLAN } = await import('./plan/route'));
     ({ PUT, DELETE } = await import('./[namespace]/[name]/route'));
   });
-  after(async () => {
-    await sb?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  after(() => rmSync(root, { recursive: true, force: true }));
 
-  const call = async <T>(handler: Handler | ((req: Request) => Promise<Response>), path: string, method: string, body?: unknown, user = 'admin', params: { namespace: string; name: string } = { namespace: '', name: '' }) => {
-    const res = await (handler as Handler)(consoleRequest(path, { method, token: sb.tokens[user]!, ...(body === undefined ? {} : { body }) }), { params: Promise.resolve(params) });
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const call = <T>(handler: Handler | ((req: Request) => Promise<Response>), path: string, method: string, body?: unknown, user = 'admin', params: { namespace: string; name: string } = { namespace: '', name: '' }) => sb.call<T & ErrorBody>(handler, path, { method, user, body, params });
   const list = async (user = 'admin') => (await call<CatalogSourcesResponse>(GET, '/api/catalogsources', 'GET', undefined, user)).body;
   const source = { image: IMAGE, displayName: 'Acme', publisher: 'Acme Corp', priority: 5, pollInterval: '10m' };
 

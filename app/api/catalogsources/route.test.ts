@@ -1,28 +1,19 @@
 // The catalog sources route against the sandbox: the demo catalog with its packages and health,
 // and an unhealthy catalog explained with the Subscriptions it holds back.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { CatalogSourcesResponse } from '@/lib/api/catalog-sources';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe, waitFor } from '@/lib/server/testing/cluster';
-
-type ErrorBody = { error: { code: number; reason: string; message: string } };
+import { subscribe, waitFor } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
 describe('GET /api/catalogsources', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: (req: Request) => Promise<Response>;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
-  const get = async (query = '', user = 'admin') => {
-    const res = await GET(new Request(`http://console.local/api/catalogsources${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }));
-    return { status: res.status, body: (await res.json()) as CatalogSourcesResponse & ErrorBody };
-  };
+  const get = (query = '', user = 'admin') => sb.call<CatalogSourcesResponse & ErrorBody>(GET, `/api/catalogsources${query}`, { user, bearer: true });
 
   test('the demo catalog: type, health, packages read through its registry', async () => {
     const { status, body } = await get();
@@ -38,8 +29,7 @@ describe('GET /api/catalogsources', () => {
   });
 
   test('an unhealthy catalog says what that means and which subscriptions wait on it', async () => {
-    const admin = clientAs(sb, 'admin');
-    await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+    await subscribe(sb.admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
     assert.ok(sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'olm-console-demo', unhealthy: true } }).ok);
     const demo = await waitFor('the subscription blocked', async () => {
       const c = (await get()).body.catalogSources.find((x) => x.name === 'olm-console-demo');

@@ -2,38 +2,29 @@
 // bundle says olm.maxOpenShiftVersion 4.18) blocks 4.19 in OLM's words, with the hop OLM takes to
 // the first version that runs there; nothing blocks 4.18; a bad target is a 400.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { ReadinessReport } from '@/lib/api/cluster-upgrade';
 import { INSTALL_PLAN_TYPE } from '@/lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type ErrorBody = { error: { code: number; message: string } };
 
 describe('GET /api/cluster-upgrade', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: (req: Request) => Promise<Response>;
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    const kube = clientAs(sb, 'admin');
+    const kube = sb.admin;
     await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
     const plan = await waitFor('the first plan', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg')).status?.installPlanRef?.name);
     await kube.patch(INSTALL_PLAN_TYPE, plan, { spec: { approved: true } }, { namespace: 'pg', type: 'merge' });
     await waitForCsv(kube, 'pg', 'pgpilot.v1.2.0');
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
-  const get = async (query = '') => {
-    const res = await GET(consoleRequest(`/api/cluster-upgrade${query}`, { token: sb.tokens.admin! }));
-    return { status: res.status, body: (await res.json()) as ReadinessReport & ErrorBody };
-  };
+  const get = (query = '') => sb.call<ReadinessReport & ErrorBody>(GET, `/api/cluster-upgrade${query}`);
 
   test('4.19: PgPilot 1.2.0 blocks it in OLM\'s words, and one InstallPlan to 1.4.0 clears it', async () => {
     const { status, body } = await get('?target=4.19');

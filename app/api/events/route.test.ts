@@ -2,33 +2,29 @@
 // person may not make reported while the others go on, heartbeats, resuming with Last-Event-ID,
 // following the cluster through a restart, and every watch closed when the tab goes.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace } from '@/lib/server/testing/cluster';
+import { before, describe, test } from 'node:test';
+import { ensureNamespace } from '@/lib/server/testing/cluster';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 import { sseReader } from '@/lib/server/testing/sse-reader';
 
 const cm = (name: string) => ({ metadata: { name, namespace: 'watched' }, spec: { name: 'x', source: 'nowhere', sourceNamespace: 'olm' } });
 const SUBS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
 
 describe('GET /api/events', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ demo: false });
   let GET: (req: Request) => Promise<Response>;
   before(async () => {
-    sb = await withSandbox({ demo: false });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
-    await ensureNamespace(clientAs(sb, 'admin'), 'watched');
+    await ensureNamespace(sb.admin, 'watched');
   });
-  after(() => sb.close());
 
   const open = (query: string, user = 'admin', headers: Record<string, string> = {}) => {
     const abort = new AbortController();
-    return { abort, res: GET(new Request(`http://console.local/api/events?${query}`, { signal: abort.signal, headers: { authorization: `Bearer ${sb.tokens[user]!}`, ...headers } })) };
+    return { abort, res: GET(sb.request(`/api/events?${query}`, { user, bearer: true, headers, signal: abort.signal })) };
   };
 
   test('a snapshot, then changes; a forbidden watch is reported and the others go on', async () => {
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     await admin.create(SUBS, cm('before'));
     const { abort, res } = open('w=subs:subscriptions:watched&w=secret:subscriptions:kube-system', 'alice');
     const r0 = await res;
@@ -55,7 +51,7 @@ describe('GET /api/events', () => {
   });
 
   test('operatorcsvs watches the operators\' own CSVs, never OLM\'s copies', async () => {
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
     const csv = (name: string, labels: Record<string, string>) => ({ metadata: { name, namespace: 'watched', labels }, spec: { displayName: name, install: { strategy: 'deployment', spec: { deployments: [] } }, installModes: [] } });
     await admin.create(CSVS, csv('own.v1.0.0', {}));
@@ -73,7 +69,7 @@ describe('GET /api/events', () => {
   });
 
   test('resuming with Last-Event-ID sends only what happened since, no snapshot', async () => {
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     const first = open('w=subs:subscriptions:watched');
     const a = sseReader(await first.res);
     const snap = await a.next((e) => e.event === 'snapshot');

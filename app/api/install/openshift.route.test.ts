@@ -5,17 +5,15 @@
 // spec.plugins — is from openshift/console's operator-hub-subscribe.tsx; it is read back from the
 // cluster with the admin's client, not from the routes' answers.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { KubeClient } from '@/lib/k8s/client';
-import { kubeConfigForToken, resolveClusterAccess } from '@/lib/k8s/cluster-config';
+import { before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { retryPolicy } from '@/lib/k8s/retry';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 import { NAMESPACE_TYPE } from '@/lib/server/install';
 import { AUTHENTICATION_TYPE, CLOUD_CREDENTIAL_TYPE, CONSOLE_OPERATOR_TYPE } from '@/lib/server/openshift-install';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
 type ErrorBody = { error: { code: number; reason: string; message: string; details?: { blockers?: { code: string; message: string }[]; rolledBack?: { kind: string }[] } } };
@@ -25,24 +23,17 @@ const demo = { namespace: 'openshift-marketplace', name: 'olm-console-demo' };
 const ARN = 'arn:aws:iam::123456789012:role/vaultkeeper';
 
 describe('OpenShift install options through /api/install/plan and /api/install', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ flavor: 'openshift' });
   let plan: Handler;
   let apply: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ flavor: 'openshift' });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     plan = (await import('./plan/route')).POST;
     apply = (await import('./route')).POST;
-    admin = new KubeClient(kubeConfigForToken(resolveClusterAccess({ kubeconfig: sb.kubeconfigPath, perUserTokens: true }, {}), sb.tokens.admin!));
+    admin = sb.admin;
   });
-  after(() => sb.close());
 
-  const send = async <T>(h: Handler, body: unknown, user = 'admin') => {
-    const res = await h(consoleRequest('/api/install', { method: 'POST', token: sb.tokens[user]!, body }));
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const send = <T>(h: Handler, body: unknown, user = 'admin') => sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body });
   const vaultkeeper = (over: Record<string, unknown> = {}) => ({ catalog: demo, package: 'vaultkeeper', channel: 'stable', namespace: 'vault', installMode: 'OwnNamespace', approval: 'Automatic', ...over });
 
   test('not in token mode: nothing offered, and token values are refused with why', async () => {

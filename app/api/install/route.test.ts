@@ -2,17 +2,15 @@
 // (session cookie, CSRF header, same Origin); what was written is read back from the cluster
 // with the admin's own client, not from the route's answer.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { KubeClient } from '@/lib/k8s/client';
-import { kubeConfigForToken, resolveClusterAccess } from '@/lib/k8s/cluster-config';
+import { before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { retryPolicy } from '@/lib/k8s/retry';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 import { NAMESPACE_TYPE } from '@/lib/server/install';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
 type ErrorBody = { error: { code: number; reason: string; message: string; details?: { blockers?: { code: string }[]; rolledBack?: unknown[] } } };
@@ -21,24 +19,17 @@ type ApplyBody = { alreadyInstalled: boolean; created: { kind: string; name: str
 const demo = { namespace: 'olm', name: 'olm-console-demo' };
 
 describe('POST /api/install/plan and /api/install', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let plan: Handler;
   let apply: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     plan = (await import('./plan/route')).POST;
     apply = (await import('./route')).POST;
-    admin = new KubeClient(kubeConfigForToken(resolveClusterAccess({ kubeconfig: sb.kubeconfigPath, perUserTokens: true }, {}), sb.tokens.admin!));
+    admin = sb.admin;
   });
-  after(() => sb.close());
 
-  const send = async <T>(h: Handler, body: unknown, user = 'admin', extra: { origin?: string; csrf?: string | null } = {}) => {
-    const res = await h(consoleRequest('/api/install', { method: 'POST', token: sb.tokens[user]!, body, ...extra }));
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const send = <T>(h: Handler, body: unknown, user = 'admin', extra: { origin?: string; csrf?: string | null } = {}) => sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body, ...extra });
   const install = (over: Record<string, unknown>) => ({ catalog: demo, approval: 'Automatic', ...over });
 
   test('AllNamespaces into the global operators namespace: reuses its group, creates the Subscription; again is a no-op', async () => {

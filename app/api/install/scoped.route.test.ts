@@ -2,20 +2,17 @@
 // routes against the sandbox, whose OLM writes as the account and whose API server judges it as
 // real ones do (conformance: olm/scoped…). What OLM did is read back from the cluster.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { KubeClient } from '@/lib/k8s/client';
-import { kubeConfigForToken, resolveClusterAccess } from '@/lib/k8s/cluster-config';
+import { before, describe, test } from 'node:test';
+import type { KubeClient } from '@/lib/k8s/client';
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
 import type { ResourceType } from '@/lib/olm/resources/common';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string } };
 
 const demo = { namespace: 'olm', name: 'olm-console-demo' };
 const SA: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
@@ -32,24 +29,17 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 }
 
 describe('installing with a service account', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let plan: Handler;
   let apply: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     plan = (await import('./plan/route')).POST;
     apply = (await import('./route')).POST;
-    admin = new KubeClient(kubeConfigForToken(resolveClusterAccess({ kubeconfig: sb.kubeconfigPath, perUserTokens: true }, {}), sb.tokens.admin!));
+    admin = sb.admin;
   });
-  after(() => sb.close());
 
-  const send = async <T>(h: Handler, body: unknown, user = 'admin') => {
-    const res = await h(consoleRequest('/api/install', { method: 'POST', token: sb.tokens[user]!, body }));
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const send = <T>(h: Handler, body: unknown, user = 'admin') => sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body });
   const install = (namespace: string, over: Record<string, unknown> = {}) => ({ catalog: demo, approval: 'Automatic', package: 'quillmq', channel: 'stable', namespace, installMode: 'OwnNamespace', ...over });
   const succeeded = (namespace: string) =>
     until(`the operator in ${namespace} to succeed`, async () => {
@@ -86,8 +76,7 @@ describe('installing with a service account', () => {
     // Exported for GitOps, the install carries its account, and says its rights must be added.
     const quill = csvs.find((c) => c.metadata?.name?.startsWith('quillmq.'))!.metadata!.name!;
     const { GET: exportRoute } = await import('../operators/[namespace]/[name]/export/route');
-    const res = await exportRoute(consoleRequest(`/api/operators/scoped-one/${quill}/export`, { method: 'GET', token: sb.tokens.admin! }), { params: Promise.resolve({ namespace: 'scoped-one', name: quill }) });
-    const exported = (await res.json()) as { files: { path: string; content: string }[]; notes: string[] };
+    const { body: exported } = await sb.call<{ files: { path: string; content: string }[]; notes: string[] }>(exportRoute, `/api/operators/scoped-one/${quill}/export`, { params: { namespace: 'scoped-one', name: quill } });
     assert.ok(exported.files.some((f) => f.path === 'cluster-scope/serviceaccounts/scoped-one/installer.yaml'), JSON.stringify(exported.files.map((f) => f.path)));
     assert.match(exported.notes.join('\n'), /names service account installer: .* add them/);
   });

@@ -3,7 +3,7 @@
 // write was made, reset connections. lib/k8s/retry.ts sends the calls again; what was written is
 // read back from the cluster with the admin's own client.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, before, describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
@@ -11,24 +11,20 @@ import { kubeRequest } from '@/lib/k8s/http';
 import { DEFAULT_RETRY_POLICY, setRetryPolicy } from '@/lib/k8s/retry';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 import { NAMESPACE_TYPE } from '@/lib/server/install';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
 type Answer = { created?: { kind: string; name: string }[]; error?: { code: number; reason: string; message: string; details?: { step?: string } } };
 
 describe('POST /api/install through transient API errors', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let apply: Handler;
   let adminKc: KubeConfig;
   let admin: KubeClient;
   let n = 0;
 
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     apply = (await import('./route')).POST;
     adminKc = new KubeConfig();
     adminKc.loadFromFile(sb.kubeconfigPath);
@@ -38,7 +34,6 @@ describe('POST /api/install through transient API errors', () => {
     setRetryPolicy(DEFAULT_RETRY_POLICY);
     await faults({ errors: { share: 0, code: 500 }, failCreate: [] });
   });
-  after(() => sb.close());
 
   /** Sets the sandbox's faults the way kubectl does: POST /sandbox/faults, as a cluster-admin. */
   const faults = (body: unknown) => kubeRequest(adminKc, { method: 'POST', path: '/sandbox/faults', body, retry: 'none' });
@@ -46,8 +41,7 @@ describe('POST /api/install through transient API errors', () => {
   const install = async (pkg: 'cachely' | 'pgpilot', namespace = `transient-${++n}`) => {
     const channel = pkg === 'cachely' ? 'alpha' : 'stable';
     const body = { catalog: { namespace: 'olm', name: 'olm-console-demo' }, package: pkg, channel, namespace, installMode: 'OwnNamespace', approval: 'Automatic' };
-    const res = await apply(consoleRequest('/api/install', { method: 'POST', token: sb.tokens.admin!, body }));
-    return { namespace, status: res.status, body: (await res.json()) as Answer };
+    return { namespace, ...(await sb.call<Answer>(apply, '/api/install', { method: 'POST', body })) };
   };
 
   /** What is in the namespace once the faults are off: exactly one OperatorGroup and one Subscription. */

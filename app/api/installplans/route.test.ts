@@ -2,49 +2,36 @@
 // its steps, approval with a stale and a fresh resourceVersion, the upgrade plan that follows,
 // deny, and a person who may not approve.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import type { InstallPlanSummary } from '@/lib/olm/status/install-plan-status';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string } };
 type ListBody = { installPlans: { name: string; namespace: string; resourceVersion: string; subscriptions: string[]; summary: InstallPlanSummary }[] };
 type DetailBody = { summary: InstallPlanSummary; subscriptions: string[]; denied?: { at: string; by?: string }; stepGroups: { group: string; steps: { resource: { kind: string }; manifest: unknown }[] }[] };
 
 describe('InstallPlans: list, details, approve, deny', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let list: (req: Request) => Promise<Response>;
   let detail: Handler;
   let approve: Handler;
   let deny: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     list = (await import('./route')).GET;
     detail = (await import('./[namespace]/[name]/route')).GET;
     approve = (await import('./[namespace]/[name]/approve/route')).POST;
     deny = (await import('./[namespace]/[name]/deny/route')).POST;
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['pg'] });
   });
-  after(() => sb.close());
 
-  const getAs = async <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => {
-    const res = await h(new Request(`http://console.local${path}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve(params) });
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
-  const post = async <T>(h: Handler, name: string, body: unknown, user = 'admin') => {
-    const res = await h(consoleRequest(`/api/installplans/pg/${name}`, { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: 'pg', name }) });
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const getAs = <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => sb.call<T & ErrorBody>(h, path, { user, bearer: true, params });
+  const post = <T>(h: Handler, name: string, body: unknown, user = 'admin') => sb.call<T & ErrorBody>(h, `/api/installplans/pg/${name}`, { method: 'POST', user, body, params: { namespace: 'pg', name } });
   const waiting = () =>
-    waitFor('a plan waiting for approval', async () => (await getAs<ListBody>(list as Handler, '/api/installplans?namespace=pg')).body.installPlans.find((p) => p.summary.needsApproval));
+    waitFor('a plan waiting for approval', async () => (await getAs<ListBody>(list, '/api/installplans?namespace=pg')).body.installPlans.find((p) => p.summary.needsApproval));
 
   test('a Manual install waits for approval; stale approvals are refused; approval installs it', async () => {
     const plan = await waiting();

@@ -1,31 +1,24 @@
 // Namespaces for the install wizard, against the sandbox: with their OperatorGroups and which
 // are global; a namespace-only person gets the namespace they name.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace } from '@/lib/server/testing/cluster';
+import { before, describe, test } from 'node:test';
+import { ensureNamespace } from '@/lib/server/testing/cluster';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 
 type Body = { canListAll: boolean; globalNamespaces: string[]; namespaces: { name: string; operatorGroups: { name: string; targets: 'all' | string[] }[] }[] };
 
 describe('GET /api/namespaces', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let GET: (req: Request) => Promise<Response>;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     await ensureNamespace(admin, 'platform-ops');
     await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'everything', namespace: 'platform-ops' }, spec: {} });
   });
-  after(() => sb.close());
 
-  const get = async (query: string, user: string) => {
-    const res = await GET(new Request(`http://console.local/api/namespaces${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }));
-    return { status: res.status, body: (await res.json()) as Body };
-  };
+  const get = (query: string, user: string) => sb.call<Body>(GET, `/api/namespaces${query}`, { user, bearer: true });
 
   test('every namespace with its groups; global ones named, custom ones included', async () => {
     const { status, body } = await get('', 'admin');

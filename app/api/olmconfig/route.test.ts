@@ -4,20 +4,17 @@
 // may switch it (admin; not alice or bob, with the reason), a switch by someone else since the
 // person looked, and bad bodies.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
 import { OLM_CONFIG_TYPE, type OLMConfig } from '@/lib/olm/resources/olm-config';
 import type { OlmConfigApplied, OlmConfigPlan, OlmConfigView } from '@/lib/api/olm-config';
 import { NAMESPACE_TYPE } from '@/lib/server/install';
-import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type ErrorBody = { error: { code: number; reason: string; message: string } };
+import { ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
 describe('/api/olmconfig', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: (req: Request) => Promise<Response>;
   let PATCH: (req: Request) => Promise<Response>;
   let PLAN: (req: Request) => Promise<Response>;
@@ -28,13 +25,9 @@ describe('/api/olmconfig', () => {
   const condition = async () => (await admin.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).status?.conditions?.find((c) => c.type === 'DisabledCopiedCSVs');
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET, PATCH } = await import('./route'));
     ({ POST: PLAN } = await import('./plan/route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await ensureNamespace(admin, 'team1');
     await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg', 'team1'] });
@@ -45,16 +38,10 @@ describe('/api/olmconfig', () => {
     await waitFor('certwarden copied everywhere', async () => ((await copiesOf(cert)) === namespaces - 1 ? true : undefined));
     await waitFor('pgpilot copied into team1', async () => ((await copiesOf('pgpilot.v1.4.0')) === 1 ? true : undefined));
   });
-  after(() => sb.close());
 
-  const get = async (user = 'admin') => {
-    const res = await GET(consoleRequest('/api/olmconfig', { token: sb.tokens[user]! }));
-    return { status: res.status, body: (await res.json()) as OlmConfigView & ErrorBody };
-  };
-  const send = async <T>(handler: (req: Request) => Promise<Response>, body: unknown, user = 'admin', opts: { csrf?: null } = {}) => {
-    const res = await handler(consoleRequest(handler === PLAN ? '/api/olmconfig/plan' : '/api/olmconfig', { method: handler === PLAN ? 'POST' : 'PATCH', token: sb.tokens[user]!, body, ...opts }));
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const get = (user = 'admin') => sb.call<OlmConfigView & ErrorBody>(GET, '/api/olmconfig', { user });
+  const send = <T>(handler: (req: Request) => Promise<Response>, body: unknown, user = 'admin', opts: { csrf?: null } = {}) =>
+    sb.call<T & ErrorBody>(handler, handler === PLAN ? '/api/olmconfig/plan' : '/api/olmconfig', { method: handler === PLAN ? 'POST' : 'PATCH', user, body, ...opts });
 
   test('GET: the setting, its condition in words, and what turning copies off would remove', async () => {
     const { status, body } = await get();

@@ -17,18 +17,16 @@ import { CATALOG_SOURCE_TYPE, type CatalogSource } from '@/lib/olm/resources/cat
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import { writeFixtureCatalog } from '@/lib/sandbox/testing/fbc-fixture';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
-type ErrorBody = { error: { code: number; reason: string; message: string } };
 const NS = 'openshift-marketplace';
 
 describe('/api/operatorhub on OpenShift', () => {
   const root = mkdtempSync(join(tmpdir(), 'olm-operatorhub-route-'));
   writeFixtureCatalog(join(root, 'redhat-operators'), [{ name: 'red', bundles: [{ version: '1.0.0' }] }]);
   writeFixtureCatalog(join(root, 'community-operators'), [{ name: 'comm', bundles: [{ version: '1.0.0' }] }]);
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ flavor: 'openshift', deploymentDelayMs: 0, catalogs: [join(root, 'redhat-operators'), join(root, 'community-operators')] });
   let GET: (req: Request) => Promise<Response>;
   let PATCH: (req: Request) => Promise<Response>;
   let PLAN: (req: Request) => Promise<Response>;
@@ -44,32 +42,21 @@ describe('/api/operatorhub on OpenShift', () => {
   };
 
   before(async () => {
-    sb = await withSandbox({ flavor: 'openshift', deploymentDelayMs: 0, catalogs: [join(root, 'redhat-operators'), join(root, 'community-operators')] });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET, PATCH } = await import('./route'));
     ({ POST: PLAN } = await import('./plan/route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await ensureNamespace(admin, 'red');
     await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'red', namespace: 'red' }, spec: { targetNamespaces: ['red'] } }, { namespace: 'red' });
     await admin.create<Subscription>(SUBSCRIPTION_TYPE, { metadata: { name: 'red', namespace: 'red' }, spec: { name: 'red', source: 'redhat-operators', sourceNamespace: NS, channel: 'stable' } }, { namespace: 'red' });
     await waitForCsv(admin, 'red', 'red.v1.0.0');
     await waitFor('status written', async () => ((await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).status?.sources?.length === 2 ? true : undefined));
   });
-  after(async () => {
-    await sb.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  after(() => rmSync(root, { recursive: true, force: true }));
 
-  const get = async (user = 'admin') => {
-    const res = await GET(consoleRequest('/api/operatorhub', { token: sb.tokens[user]! }));
-    return { status: res.status, body: (await res.json()) as OperatorHubView & ErrorBody };
-  };
-  const send = async <T>(handler: (req: Request) => Promise<Response>, body: unknown, user = 'admin', opts: { csrf?: null } = {}) => {
+  const get = (user = 'admin') => sb.call<OperatorHubView & ErrorBody>(GET, '/api/operatorhub', { user });
+  const send = <T>(handler: (req: Request) => Promise<Response>, body: unknown, user = 'admin', opts: { csrf?: null } = {}) => {
     const plan = handler === PLAN;
-    const res = await handler(consoleRequest(plan ? '/api/operatorhub/plan' : '/api/operatorhub', { method: plan ? 'POST' : 'PATCH', token: sb.tokens[user]!, body, ...opts }));
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
+    return sb.call<T & ErrorBody>(handler, plan ? '/api/operatorhub/plan' : '/api/operatorhub', { method: plan ? 'POST' : 'PATCH', user, body, ...opts });
   };
 
   test('GET: each default source, what the marketplace operator reported, its CatalogSource and Subscriptions', async () => {
@@ -140,7 +127,7 @@ describe('/api/operatorhub on OpenShift', () => {
   test('deleting a managed default from the catalog list is planned with the marketplace operator\'s answer: it comes back', async () => {
     const { POST } = await import('../catalogsources/plan/route');
     const cs = (await source('community-operators'))!;
-    const res = await POST(consoleRequest('/api/catalogsources/plan', { method: 'POST', token: sb.tokens.admin!, body: { action: 'delete', namespace: NS, name: 'community-operators', seen: String(cs.metadata?.generation) } }));
+    const res = await POST(sb.request('/api/catalogsources/plan', { method: 'POST', body: { action: 'delete', namespace: NS, name: 'community-operators', seen: String(cs.metadata?.generation) } }));
     const plan = (await res.json()) as { warnings: string[] };
     assert.equal(res.status, 200, JSON.stringify(plan));
     assert.match(plan.warnings[0] ?? '', /marketplace operator manages community-operators.*creates the CatalogSource again.*disable community-operators under Default sources/);

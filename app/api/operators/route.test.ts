@@ -2,40 +2,30 @@
 // into a count, a namespace view showing a copy as a copy, the copies listed a page at a time,
 // one operator's details, and an operator that is still being installed.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import type { InstalledOperatorsResponse, OperatorDetails } from '@/lib/api/operators';
-import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string } };
+import { ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let list: (req: Request) => Promise<Response>;
   let details: Handler;
   let copies: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     list = (await import('./route')).GET;
     details = (await import('./[namespace]/[name]/route')).GET;
     copies = (await import('./[namespace]/[name]/copies/route')).GET;
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     for (let i = 0; i < 4; i++) await ensureNamespace(admin, `extra-${i}`);
     await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
     const csv = await waitFor('certwarden installed', async () => (await admin.get<{ status?: { installedCSV?: string } }>({ group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' }, 'certwarden', 'operators')).status?.installedCSV);
     await waitForCsv(admin, 'operators', csv);
   });
-  after(() => sb.close());
 
-  const get = async <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => {
-    const res = await h(new Request(`http://console.local${path}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve(params) });
-    return { status: res.status, body: (await res.json()) as T & ErrorBody };
-  };
+  const get = <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => sb.call<T & ErrorBody>(h, path, { user, bearer: true, params });
 
   test('all namespaces: one row per operator, its copies a count', async () => {
     const { status, body } = await get<InstalledOperatorsResponse>(list as Handler, '/api/operators');

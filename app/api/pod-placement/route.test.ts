@@ -3,27 +3,21 @@
 // only that it is OpenShift. (Upstream, with no Proxy
 // API, the answer is `openshift: false`: see the config route's test.)
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { ResourceType } from '@/lib/olm/resources/common';
-import { clientAs } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 const PROXY: ResourceType = { group: 'config.openshift.io', version: 'v1', plural: 'proxies', namespaced: false, kind: 'Proxy' };
 
 describe('GET /api/pod-placement (OpenShift)', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ flavor: 'openshift' });
   let GET: (req: Request) => Promise<Response>;
   before(async () => {
-    sb = await withSandbox({ flavor: 'openshift' });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
   const read = async (user = 'admin') => {
-    const res = await GET(consoleRequest('/api/pod-placement', { token: sb.tokens[user]! }));
+    const res = await GET(sb.request('/api/pod-placement', { user }));
     assert.equal(res.status, 200);
     return res.json();
   };
@@ -36,7 +30,7 @@ describe('GET /api/pod-placement (OpenShift)', () => {
   });
 
   test('a proxy configured: its status, as OLM reads it', async () => {
-    await clientAs(sb, 'admin').patch(PROXY, 'cluster', { status: { httpProxy: 'http://proxy:3128', noProxy: '.svc' } }, { type: 'merge', subresource: 'status' });
+    await sb.admin.patch(PROXY, 'cluster', { status: { httpProxy: 'http://proxy:3128', noProxy: '.svc' } }, { type: 'merge', subresource: 'status' });
     assert.deepEqual((await read()).clusterProxy, { HTTP_PROXY: 'http://proxy:3128', HTTPS_PROXY: '', NO_PROXY: '.svc' });
   });
 

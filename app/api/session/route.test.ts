@@ -2,25 +2,21 @@
 // log out; writes from another site are refused. Route handlers called as Next.js calls them,
 // the sandbox as the cluster.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { before, describe, test } from 'node:test';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
 const origin = 'http://console.local';
 
 describe('/api/session in per-user token mode', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ demo: false });
   let session: { GET: Handler; POST: Handler; DELETE: Handler };
   let permissions: { GET: Handler };
   before(async () => {
-    sb = await withSandbox({ demo: false });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     process.env.OLM_CONSOLE_PUBLIC_URL = origin;
     session = await import('./route');
     permissions = await import('../me/permissions/route');
   });
-  after(() => sb.close());
 
   const login = (token: string, from = origin) =>
     session.POST(new Request(`${origin}/api/session`, { method: 'POST', headers: { origin: from, host: 'console.local', 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));

@@ -1,27 +1,20 @@
 // OperatorHub's list against the sandbox's demo catalog, through the route handler, as the admin
 // and as a namespace-only user.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe } from '@/lib/server/testing/cluster';
+import { before, describe, test } from 'node:test';
+import { subscribe } from '@/lib/server/testing/cluster';
+import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Body = { catalogs: { name: string; state: string; source?: string; packages: number }[]; facets: Record<string, Record<string, number>>; total: number; packages: { name: string; displayName: string; provider: string; catalog: { name: string }; installedIn?: string[] }[] };
 
 describe('GET /api/catalog/packages', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let GET: (req: Request) => Promise<Response>;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
-  const get = async (query: string, user = 'admin') => {
-    const res = await GET(new Request(`http://console.local/api/catalog/packages${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }));
-    return { status: res.status, body: (await res.json()) as Body };
-  };
+  const get = (query: string, user = 'admin') => sb.call<Body>(GET, `/api/catalog/packages${query}`, { user, bearer: true });
 
   test('every tile of the demo catalog, read through its registry, without the non-standalone one', async () => {
     const { status, body } = await get('');
@@ -64,15 +57,15 @@ describe('GET /api/catalog/packages', () => {
     const byProvider = (await get('?sort=provider')).body.packages.map((p) => p.provider);
     assert.deepEqual(byProvider, [...byProvider].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
     assert.equal((await get('?sort=price')).status, 400);
-    const first = await GET(new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${sb.tokens.admin!}` } }));
+    const first = await GET(sb.request('/api/catalog/packages', { bearer: true }));
     const etag = first.headers.get('etag')!;
     assert.ok(etag);
-    const again = await GET(new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${sb.tokens.admin!}`, 'if-none-match': etag } }));
+    const again = await GET(sb.request('/api/catalog/packages', { bearer: true, headers: { 'if-none-match': etag } }));
     assert.equal(again.status, 304);
   });
 
   test('installed state: where each package is installed, as a facet and a filter', async () => {
-    await subscribe(clientAs(sb, 'admin'), { namespace: 'cw', package: 'certwarden', channel: 'stable', targets: [''] });
+    await subscribe(sb.admin, { namespace: 'cw', package: 'certwarden', channel: 'stable', targets: [''] });
     const { body } = await get('?installState=installed');
     assert.deepEqual(body.packages.map((p) => [p.name, p.installedIn]), [['certwarden', ['cw']]]);
     assert.equal(body.facets.installState!.installed, 1);

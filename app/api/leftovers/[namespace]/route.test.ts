@@ -4,7 +4,7 @@
 // a chosen cleanup and applies it; a delete the API server fails stops it and says what remains.
 // Checked afterwards with the Kubernetes API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
@@ -14,18 +14,16 @@ import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import type { CleanupResultStep, PlannedCleanup } from '@/lib/server/leftovers';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type ErrorBody = { error: { code: number; reason: string; message: string; details?: { steps?: CleanupResultStep[] } } };
 const FLAGS = { group: 'flagpole.example.com', version: 'v1', plural: 'flags', namespaced: true, kind: 'Flag' };
 const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
 const CRD_NAME = 'flags.flagpole.example.com';
 
 describe('what is left of an operator, and its cleanup', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
   let PLAN: Handler;
@@ -33,8 +31,7 @@ describe('what is left of an operator, and its cleanup', () => {
   let csv: string;
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await ensureNamespace(admin, 'flags');
     await ensureNamespace(admin, 'elsewhere');
     await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'flags-og', namespace: 'flags', labels: { 'olm-console.io/created-by': 'olm-console' } }, spec: { targetNamespaces: ['flags'] } });
@@ -45,27 +42,14 @@ describe('what is left of an operator, and its cleanup', () => {
     await admin.create(FLAGS, { apiVersion: 'flagpole.example.com/v1', kind: 'Flag', metadata: { name: 'stray', namespace: 'elsewhere' } }, { namespace: 'elsewhere' });
     // The uninstall got as far as the Subscription.
     await admin.delete(SUBSCRIPTION_TYPE, 'flagpole', { namespace: 'flags' });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET, POST } = await import('./route'));
     ({ POST: PLAN } = await import('./plan/route'));
   });
-  after(() => sb.close());
 
-  const params = { params: Promise.resolve({ namespace: 'flags' }) };
-  const read = async (user = 'admin') => {
-    const res = await GET(consoleRequest(`/x?csv=${csv}`, { token: sb.tokens[user]! }), params);
-    return { status: res.status, body: (await res.json()) as { leftovers: Leftovers } & ErrorBody };
-  };
-  const plan = async (parts: string[], user = 'admin') => {
-    const res = await PLAN(consoleRequest('/x', { method: 'POST', token: sb.tokens[user]!, body: { csv, parts } }), params);
-    return { status: res.status, body: (await res.json()) as { plan: PlannedCleanup } & ErrorBody };
-  };
-  const apply = async (parts: string[], seen: string[], user = 'admin', csrf?: null) => {
-    const res = await POST(consoleRequest('/x', { method: 'POST', token: sb.tokens[user]!, body: { csv, parts, seen }, ...(csrf === null ? { csrf } : {}) }), params);
-    return { status: res.status, body: (await res.json()) as { steps: CleanupResultStep[] } & ErrorBody };
-  };
+  const params = { namespace: 'flags' };
+  const read = (user = 'admin') => sb.call<{ leftovers: Leftovers } & ErrorBody>(GET, `/x?csv=${csv}`, { user, params });
+  const plan = (parts: string[], user = 'admin') => sb.call<{ plan: PlannedCleanup } & ErrorBody>(PLAN, '/x', { method: 'POST', user, body: { csv, parts }, params });
+  const apply = (parts: string[], seen: string[], user = 'admin', csrf?: null) => sb.call<{ steps: CleanupResultStep[] } & ErrorBody>(POST, '/x', { method: 'POST', user, body: { csv, parts, seen }, csrf, params });
   const exists = async (t: typeof CRD, name: string, ns?: string) => {
     try {
       await admin.get(t, name, ns);

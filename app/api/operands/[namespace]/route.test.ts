@@ -1,21 +1,15 @@
 // Creating the operator's own resources (its initialization resource) through the route.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { before, describe, test } from 'node:test';
+import { ensureNamespace, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('POST /api/operands/<namespace>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let POST: Handler;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ POST } = await import('./route'));
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
     // Backstop watches its own namespace and team1 (MultiNamespace).
@@ -23,12 +17,9 @@ describe('POST /api/operands/<namespace>', () => {
     await subscribe(admin, { namespace: 'bk', package: 'backstop', channel: 'v1', targets: ['bk', 'team1'] });
     await waitForCsv(admin, 'bk', 'backstop.v1.1.0');
   });
-  after(() => sb.close());
 
-  const post = async (body: unknown, user = 'admin', namespace = 'pg') => {
-    const res = await POST(consoleRequest(`/api/operands/${namespace}`, { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace }) });
-    return { status: res.status, body: (await res.json()) as { metadata?: { name?: string; namespace?: string }; error?: { message: string } } };
-  };
+  const post = (body: unknown, user = 'admin', namespace = 'pg') =>
+    sb.call<{ metadata?: { name?: string; namespace?: string }; error?: { message: string } }>(POST, `/api/operands/${namespace}`, { method: 'POST', user, body, params: { namespace } });
 
   test('an API the operator owns is created in the namespace, as the person', async () => {
     const r = await post({ csv: 'pgpilot.v1.4.0', object: { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main' }, spec: { instances: 1 } } });

@@ -2,22 +2,20 @@
 // in a namespace before its OperatorGroup are resolved together into one plan (as OLM does), and
 // the answer names each operator's part of it.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { InstallPlanDetails } from '@/lib/api/install-plans';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, subscribe, waitFor } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { subscribe, waitFor } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('GET /api/installplans/<ns>/<name>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
-  let GET: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
+  let GET: Handler;
   let plan: string;
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    const kube = clientAs(sb, 'admin');
+    const kube = sb.admin;
     await subscribe(kube, { namespace: 'shared', package: 'pgpilot', channel: 'stable', approval: 'Manual' });
     await subscribe(kube, { namespace: 'shared', package: 'cachely', channel: 'alpha', approval: 'Manual' });
     await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'shared-og', namespace: 'shared' }, spec: { targetNamespaces: ['shared'] } }, { namespace: 'shared' });
@@ -26,15 +24,11 @@ describe('GET /api/installplans/<ns>/<name>', () => {
       const n = a.status?.installPlanRef?.name;
       return n && n === b.status?.installPlanRef?.name ? n : undefined;
     });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
   test('a shared Manual plan names each operator\'s part', async () => {
-    const res = await GET(consoleRequest(`/api/installplans/shared/${plan}`, { token: sb.tokens.admin! }), { params: Promise.resolve({ namespace: 'shared', name: plan }) });
+    const res = await GET(sb.request(`/api/installplans/shared/${plan}`), { params: Promise.resolve({ namespace: 'shared', name: plan }) });
     assert.equal(res.status, 200);
     const body = (await res.json()) as InstallPlanDetails;
     assert.equal(body.summary.needsApproval, true);

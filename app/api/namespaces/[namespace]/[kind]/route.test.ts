@@ -1,26 +1,21 @@
 // The pickers' names against the sandbox: names only, as the person; the API server's refusal
 // passed on with its reason; bad input refused before anything is asked.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { before, describe, test } from 'node:test';
+import { ensureNamespace } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Body = { names?: string[]; more?: boolean; error?: { code: number; reason: string; message: string } };
 
 const SECRET = { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' };
 const CONFIG_MAP = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
 
 describe('GET /api/namespaces/<namespace>/<secrets|configmaps>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let GET: Handler;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     await ensureNamespace(admin, 'team1');
     await ensureNamespace(admin, 'team2');
     await admin.create(SECRET, { metadata: { name: 's3-credentials', namespace: 'team1' }, data: { password: Buffer.from('hunter2').toString('base64') } });
@@ -28,10 +23,9 @@ describe('GET /api/namespaces/<namespace>/<secrets|configmaps>', () => {
     await admin.create(CONFIG_MAP, { metadata: { name: 'ca-bundle', namespace: 'team1' }, data: { 'ca.crt': 'PEM' } });
     await admin.create(SECRET, { metadata: { name: 'elsewhere', namespace: 'team2' }, data: { k: 'dg==' } });
   });
-  after(() => sb.close());
 
   const get = async (namespace: string, kind: string, user = 'admin') => {
-    const res = await GET(consoleRequest(`/api/namespaces/${namespace}/${kind}`, { token: sb.tokens[user]! }), { params: Promise.resolve({ namespace, kind }) });
+    const res = await GET(sb.request(`/api/namespaces/${namespace}/${kind}`, { user }), { params: Promise.resolve({ namespace, kind }) });
     const text = await res.text();
     return { status: res.status, text, body: JSON.parse(text) as Body };
   };

@@ -4,24 +4,20 @@
 // honours it as OLM does), removing it, a change by someone else since the person looked, and bad
 // bodies.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { OPERATOR_CONDITION_TYPE, type OperatorCondition } from '@/lib/olm/resources/operator-condition';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import type { OperatorConditionsList, OperatorConditionView, OverrideApplied, OverridePlan } from '@/lib/api/operator-conditions';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string } };
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
 const NOT_SAFE = { type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'schema migration running', lastTransitionTime: '2026-01-01T00:00:00Z' };
 
 describe('/api/operatorconditions/<ns>/<csv>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let PATCH: Handler;
   let PLAN: Handler;
@@ -45,14 +41,10 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
   };
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET, PATCH } = await import('./route'));
     ({ POST: PLAN } = await import('./plan/route'));
     ({ GET: LIST } = await import('../../route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await subscribe(admin, { namespace: 'team1', package: 'cachely', channel: 'alpha', targets: ['team1'] });
     await subscribe(admin, { namespace: 'pgm', package: 'pgpilot', channel: 'stable', targets: ['pgm'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
@@ -67,17 +59,10 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     held = { from: 'pgpilot.v1.2.0', to };
     await waitForCsv(admin, 'pgm', to, 'Pending');
   });
-  after(() => sb.close());
 
-  const params = (namespace: string, name: string) => ({ params: Promise.resolve({ namespace, name }) });
-  const get = async (ns: string, name: string, user = 'admin') => {
-    const res = await GET(consoleRequest(`/api/operatorconditions/${ns}/${name}`, { token: sb.tokens[user]! }), params(ns, name));
-    return { status: res.status, body: (await res.json()) as OperatorConditionView & ErrorBody };
-  };
-  const write = async (handler: Handler, ns: string, name: string, body: unknown, user = 'admin', opts: { csrf?: null } = {}) => {
-    const res = await handler(consoleRequest(`/api/operatorconditions/${ns}/${name}`, { method: handler === PLAN ? 'POST' : 'PATCH', token: sb.tokens[user]!, body, ...opts }), params(ns, name));
-    return { status: res.status, body: (await res.json()) as OverrideApplied & OverridePlan & ErrorBody };
-  };
+  const get = (ns: string, name: string, user = 'admin') => sb.call<OperatorConditionView & ErrorBody>(GET, `/api/operatorconditions/${ns}/${name}`, { user, params: { namespace: ns, name } });
+  const write = (handler: Handler, ns: string, name: string, body: unknown, user = 'admin', opts: { csrf?: null } = {}) =>
+    sb.call<OverrideApplied & OverridePlan & ErrorBody>(handler, `/api/operatorconditions/${ns}/${name}`, { method: handler === PLAN ? 'POST' : 'PATCH', user, body, ...opts, params: { namespace: ns, name } });
   const override = { action: 'set', type: 'Upgradeable', status: 'True', reason: 'KnownIssue', message: 'this version always reports a migration', seen: null };
 
   test('GET: each condition with its source, what OLM decides, and that an admin may override', async () => {
@@ -188,14 +173,14 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
   });
 
   test('GET /api/operatorconditions lists every OperatorCondition the person may list', async () => {
-    const res = await LIST(consoleRequest('/api/operatorconditions', { token: sb.tokens.admin! }));
+    const res = await LIST(sb.request('/api/operatorconditions'));
     assert.equal(res.status, 200);
     const body = (await res.json()) as OperatorConditionsList;
     const names = body.operatorConditions.map((o) => `${o.namespace}/${o.name}`);
     assert.ok(names.includes('pg/pgpilot.v1.4.0') && names.includes('team1/cachely.v0.9.2'), names.join());
-    const bob = await LIST(consoleRequest('/api/operatorconditions?namespace=pg', { token: sb.tokens.bob! }));
+    const bob = await LIST(sb.request('/api/operatorconditions?namespace=pg', { user: 'bob' }));
     assert.equal(bob.status, 403);
-    const badNs = await LIST(consoleRequest('/api/operatorconditions?namespace=Not_A_Name', { token: sb.tokens.admin! }));
+    const badNs = await LIST(sb.request('/api/operatorconditions?namespace=Not_A_Name'));
     assert.equal(badNs.status, 400);
   });
 });

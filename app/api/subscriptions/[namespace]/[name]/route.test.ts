@@ -2,39 +2,30 @@
 // one it cannot (and why), an unknown one, approval with its effect on the namespace, a change
 // by someone else since the person looked.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Body = { subscription: Subscription; warnings: string[]; error: { code: number; message: string } };
 
 describe('PATCH /api/subscriptions/<ns>/<name>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let PATCH: Handler;
   let GET: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ PATCH, GET } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await subscribe(admin, { namespace: 'pg', package: 'cachely', channel: 'alpha' });
     await subscribe(admin, { namespace: 'bs', package: 'backstop', channel: 'v1', targets: ['bs'] });
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
     await waitForCsv(admin, 'bs', 'backstop.v1.1.0');
   });
-  after(() => sb.close());
 
-  const patch = async (ns: string, name: string, body: unknown, user = 'admin') => {
-    const res = await PATCH(consoleRequest(`/api/subscriptions/${ns}/${name}`, { method: 'PATCH', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: ns, name }) });
-    return { status: res.status, body: (await res.json()) as Body };
-  };
+  const patch = (ns: string, name: string, body: unknown, user = 'admin') => sb.call<Body>(PATCH, `/api/subscriptions/${ns}/${name}`, { method: 'PATCH', user, body, params: { namespace: ns, name } });
 
   test('to a channel with an upgrade from the installed version: OLM moves on', async () => {
     const res = await patch('pg', 'pgpilot', { channel: 'fast' });
@@ -81,7 +72,7 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
   });
 
   test('GET: the progress of an install — Subscription, its InstallPlan and the CSV', async () => {
-    const res = await GET(new Request('http://console.local/x', { headers: { authorization: `Bearer ${sb.tokens.bob!}` } }), { params: Promise.resolve({ namespace: 'bs', name: 'backstop' }) });
+    const res = await GET(sb.request('/x', { user: 'bob', bearer: true }), { params: Promise.resolve({ namespace: 'bs', name: 'backstop' }) });
     assert.equal(res.status, 200);
     const body = (await res.json()) as { upgrade: { kind: string }; installPlan?: { summary: { phase: string }; components: { kind: string }[] }; csv?: { name: string; phase: string } };
     assert.equal(body.csv?.name, 'backstop.v1.1.0');

@@ -15,12 +15,9 @@ import type { KubeClient } from '@/lib/k8s/client';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
 import { writeFixtureCatalog } from '@/lib/sandbox/testing/fbc-fixture';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Ctx = { params: Promise<Record<string, string>> };
-type Handler = (req: Request, ctx: Ctx) => Promise<Response>;
 type ErrorBody = { error: { code: number; message: string } };
 const FLEET = { group: 'fleetwarden.example.com', version: 'v1', plural: 'fleets', namespaced: false, kind: 'Fleet' };
 const EVENTS = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
@@ -28,7 +25,8 @@ const CSV = 'fleetwarden.v1.0.0';
 
 describe('operands of a cluster-scoped API', () => {
   const root = mkdtempSync(join(tmpdir(), 'olm-cluster-scoped-'));
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  writeFixtureCatalog(join(root, 'fleets'), [{ name: 'fleetwarden', kind: 'Fleet', scope: 'Cluster', bundles: [{ version: '1.0.0' }] }]);
+  const sb = routeSandbox({ catalogs: [join(root, 'fleets')], demo: false, deploymentDelayMs: 0 });
   let kube: KubeClient;
   let CREATE: Handler;
   let LIST: Handler;
@@ -38,30 +36,22 @@ describe('operands of a cluster-scoped API', () => {
   let UNINSTALL: Handler;
 
   before(async () => {
-    writeFixtureCatalog(join(root, 'fleets'), [{ name: 'fleetwarden', kind: 'Fleet', scope: 'Cluster', bundles: [{ version: '1.0.0' }] }]);
-    sb = await withSandbox({ catalogs: [join(root, 'fleets')], demo: false, deploymentDelayMs: 0 });
-    kube = clientAs(sb, 'admin');
+    kube = sb.admin;
     await ensureNamespace(kube, 'fw');
     await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'fw', namespace: 'fw' }, spec: { targetNamespaces: ['fw'] } });
     await kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'fleetwarden', namespace: 'fw' }, spec: { name: 'fleetwarden', source: 'fleets', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Automatic' } });
     await waitFor('fleetwarden installed', async () => ((await kube.get<{ status?: { installedCSV?: string } }>(SUBSCRIPTION_TYPE, 'fleetwarden', 'fw')).status?.installedCSV ? true : undefined), 30_000);
     await waitForCsv(kube, 'fw', CSV);
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ POST: CREATE } = await import('@/app/api/operands/[namespace]/route'));
     ({ GET: LIST } = await import('./route'));
     ({ GET, DELETE } = await import('./[group]/[version]/[plural]/[instanceNamespace]/[instance]/route'));
     ({ GET: FORM } = await import('../forms/[group]/[version]/[plural]/route'));
     ({ GET: UNINSTALL } = await import('../uninstall/route'));
   });
-  after(async () => {
-    await sb?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  after(() => rmSync(root, { recursive: true, force: true }));
 
   const json = async <T>(res: Response) => ({ status: res.status, body: (await res.json()) as T & ErrorBody });
-  const admin = (path: string, method = 'GET', body?: unknown) => consoleRequest(path, { token: sb.tokens.admin!, method, body });
+  const admin = (path: string, method = 'GET', body?: unknown) => sb.request(path, { method, body });
   const at = (instanceNamespace: string, instance: string) => ({ params: Promise.resolve({ namespace: 'fw', name: CSV, group: FLEET.group, version: 'v1', plural: 'fleets', instanceNamespace, instance }) });
   const operator = { params: Promise.resolve({ namespace: 'fw', name: CSV }) };
 

@@ -4,45 +4,34 @@
 // approval, and once its InstallPlan is approved OLM installs that version while the operator's
 // instances stay.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import type { RollbackPlan } from '@/lib/olm/install/rollback';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import type { RollbackView } from '@/lib/server/rollback';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const PG = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
 
 describe('/api/operators/<ns>/<csv>/rollback', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET, POST } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
     await admin.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'team1' }, spec: { instances: 3 } }, { namespace: 'team1' });
   });
-  after(() => sb.close());
 
-  const params = (csv = 'pgpilot.v1.4.0') => ({ params: Promise.resolve({ namespace: 'team1', name: csv }) });
-  const read = async (to?: string, user = 'admin') => {
-    const res = await GET(consoleRequest(`/api/operators/team1/pgpilot.v1.4.0/rollback${to ? `?to=${to}` : ''}`, { token: sb.tokens[user]! }), params());
-    return { status: res.status, body: (await res.json()) as RollbackView & { error?: { message: string } } };
-  };
-  const apply = async (to: string, user = 'admin') => {
-    const res = await POST(consoleRequest('/api/operators/team1/pgpilot.v1.4.0/rollback', { method: 'POST', token: sb.tokens[user]!, body: { to } }), params());
-    return { status: res.status, body: (await res.json()) as { subscription?: { name: string }; steps?: { step: string; outcome: string }[]; error?: { message: string; details?: { risks?: RollbackPlan['risks'] } } } };
-  };
+  const params = { namespace: 'team1', name: 'pgpilot.v1.4.0' };
+  const read = (to?: string, user = 'admin') => sb.call<RollbackView & { error?: { message: string } }>(GET, `/api/operators/team1/pgpilot.v1.4.0/rollback${to ? `?to=${to}` : ''}`, { user, params });
+  const apply = (to: string, user = 'admin') =>
+    sb.call<{ subscription?: { name: string }; steps?: { step: string; outcome: string }[]; error?: { message: string; details?: { risks?: RollbackPlan['risks'] } } }>(POST, '/api/operators/team1/pgpilot.v1.4.0/rollback', { method: 'POST', user, body: { to }, params });
 
   test('the earlier versions of the channel, newest first', async () => {
     const { status, body } = await read();

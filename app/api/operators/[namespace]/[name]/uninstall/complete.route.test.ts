@@ -3,24 +3,22 @@
 // the count; refused while another operator owns the same CRD, or for a person who may not delete
 // CRDs. Checked afterwards with the Kubernetes API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 import type { Subscription } from '@/lib/olm/resources/subscription';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type ErrorBody = { error: { code: number; message: string } };
 const PLANS = { group: 'backstop.example.com', version: 'v1', plural: 'backupplans', namespaced: true, kind: 'BackupPlan' };
 const FLAGS = { group: 'flagpole.example.com', version: 'v1', plural: 'flags', namespaced: true, kind: 'Flag' };
 const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
 
 describe('complete removal: uninstall with the CRDs', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
   let admin: KubeClient;
@@ -28,8 +26,7 @@ describe('complete removal: uninstall with the CRDs', () => {
   let flagpole: string;
 
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'backup', package: 'backstop', channel: 'v2', targets: ['backup'] });
     backstop = await waitFor('backstop installed', async () => (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'backstop', 'backup')).status?.installedCSV);
     await waitForCsv(admin, 'backup', backstop);
@@ -44,21 +41,11 @@ describe('complete removal: uninstall with the CRDs', () => {
     await subscribe(admin, { namespace: 'pg-b', package: 'pgpilot', channel: 'stable', targets: ['pg-b'] });
     await waitForCsv(admin, 'pg-a', 'pgpilot.v1.4.0');
     await waitForCsv(admin, 'pg-b', 'pgpilot.v1.4.0');
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
-    process.env.OLM_CONSOLE_WARM_INDEX = 'false';
     ({ GET, POST } = await import('./route'));
   });
-  after(() => sb.close());
 
-  const preview = async (ns: string, name: string, user = 'admin') => {
-    const res = await GET(consoleRequest('/x?complete=true', { token: sb.tokens[user]! }), { params: Promise.resolve({ namespace: ns, name }) });
-    return { status: res.status, body: (await res.json()) as UninstallPreview & ErrorBody };
-  };
-  const run = async (ns: string, name: string, body: unknown, user = 'admin') => {
-    const res = await POST(consoleRequest('/x', { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: ns, name }) });
-    return { status: res.status, body: (await res.json()) as { steps: UninstallStep[] } & ErrorBody };
-  };
+  const preview = (ns: string, name: string, user = 'admin') => sb.call<UninstallPreview & ErrorBody>(GET, '/x?complete=true', { user, params: { namespace: ns, name } });
+  const run = (ns: string, name: string, body: unknown, user = 'admin') => sb.call<{ steps: UninstallStep[] } & ErrorBody>(POST, '/x', { method: 'POST', user, body, params: { namespace: ns, name } });
   const exists = async (t: typeof CRD, name: string, ns?: string) => {
     try {
       await admin.get(t, name, ns);

@@ -2,45 +2,33 @@
 // by namespace, the operator's message), with and without operands, the console-made group, and
 // the checks afterwards made with the Kubernetes API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
 import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type ErrorBody = { error: { code: number; message: string } };
 
 const PG_CLUSTER = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
 const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
 
 describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET, POST } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
   });
-  after(() => sb.close());
 
-  const preview = async (ns: string, name: string, user = 'admin') => {
-    const res = await GET(new Request('http://console.local/x', { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve({ namespace: ns, name }) });
-    return { status: res.status, body: (await res.json()) as UninstallPreview & ErrorBody };
-  };
-  const run = async (ns: string, name: string, body: unknown, user = 'admin') => {
-    const res = await POST(consoleRequest('/x', { method: 'POST', token: sb.tokens[user]!, body }), { params: Promise.resolve({ namespace: ns, name }) });
-    return { status: res.status, body: (await res.json()) as { steps: UninstallStep[] } & ErrorBody };
-  };
+  const preview = (ns: string, name: string, user = 'admin') => sb.call<UninstallPreview & ErrorBody>(GET, '/x', { user, bearer: true, params: { namespace: ns, name } });
+  const run = (ns: string, name: string, body: unknown, user = 'admin') => sb.call<{ steps: UninstallStep[] } & ErrorBody>(POST, '/x', { method: 'POST', user, body, params: { namespace: ns, name } });
   const gone = async (t: typeof CSV_TYPE, name: string, ns?: string) => {
     try {
       await admin.get(t, name, ns);

@@ -3,42 +3,30 @@
 // Deployment, refused when invalid, when someone changed it meanwhile, or when the person may
 // only view.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import type { SubscriptionConfig } from '@/lib/olm/resources/subscription-config';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import type { OperatorConfigView } from '@/lib/server/subscription-config';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('/api/subscriptions/<ns>/<name>/config', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let PUT: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET, PUT } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
   });
-  after(() => sb.close());
 
-  const params = { params: Promise.resolve({ namespace: 'team1', name: 'pgpilot' }) };
-  const read = async (user = 'admin') => {
-    const res = await GET(consoleRequest('/api/subscriptions/team1/pgpilot/config', { token: sb.tokens[user]! }), params);
-    return { status: res.status, body: (await res.json()) as OperatorConfigView };
-  };
-  const put = async (body: unknown, user = 'admin') => {
-    const res = await PUT(consoleRequest('/api/subscriptions/team1/pgpilot/config', { method: 'PUT', token: sb.tokens[user]!, body }), params);
-    return { status: res.status, body: (await res.json()) as { changed?: boolean; error?: { code: number; message: string; details?: { problems?: { field: string }[] } } } };
-  };
+  const params = { namespace: 'team1', name: 'pgpilot' };
+  const read = (user = 'admin') => sb.call<OperatorConfigView>(GET, '/api/subscriptions/team1/pgpilot/config', { user, params });
+  const put = (body: unknown, user = 'admin') =>
+    sb.call<{ changed?: boolean; error?: { code: number; message: string; details?: { problems?: { field: string }[] } } }>(PUT, '/api/subscriptions/team1/pgpilot/config', { method: 'PUT', user, body, params });
 
   test('no config yet: the Deployment as the bundle has it', async () => {
     const { status, body } = await read();

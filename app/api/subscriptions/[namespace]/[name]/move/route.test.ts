@@ -4,7 +4,7 @@
 // to a viewer with the reason, then applied — OLM installs the same version in the new namespace,
 // the old Subscription and CSV are gone, and what Cachely's plans carry is Cachely's alone.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import type { MovePlan } from '@/lib/olm/install/move';
@@ -12,14 +12,11 @@ import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluste
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('/api/subscriptions/<ns>/<name>/move', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
   let admin: KubeClient;
@@ -28,22 +25,17 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
     await admin.patch(INSTALL_PLAN_TYPE, plan.metadata!.name!, { spec: { approved: true } }, { namespace: ns, type: 'merge' });
   };
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET, POST } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await subscribe(admin, { namespace: 'shared', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['shared'] });
     await approveWaiting('shared');
     await waitForCsv(admin, 'shared', 'pgpilot.v1.2.0');
     await subscribe(admin, { namespace: 'shared', package: 'cachely', channel: 'alpha', approval: 'Manual' });
   });
-  after(() => sb.close());
 
-  const call = async (h: Handler, method: string, to: string, user = 'admin') => {
+  const call = (h: Handler, method: string, to: string, user = 'admin') => {
     const path = `/api/subscriptions/shared/pgpilot/move${method === 'GET' ? `?to=${to}` : ''}`;
-    const res = await h(consoleRequest(path, { method, token: sb.tokens[user]!, ...(method === 'POST' ? { body: { to } } : {}) }), { params: Promise.resolve({ namespace: 'shared', name: 'pgpilot' }) });
-    return { status: res.status, body: (await res.json()) as MovePlan & { steps?: { step: string; outcome: string }[]; subscription?: { namespace: string }; error?: { message: string } } };
+    return sb.call<MovePlan & { steps?: { step: string; outcome: string }[]; subscription?: { namespace: string }; error?: { message: string } }>(h, path, { method, user, ...(method === 'POST' ? { body: { to } } : {}), params: { namespace: 'shared', name: 'pgpilot' } });
   };
 
   test('the move planned: a namespace and a group that keep PgPilot watching shared, then the same version there', async () => {

@@ -3,31 +3,25 @@
 // Subscription and whatever CSV it left deleted, the Subscription made again as it was — and OLM
 // installs the operator. A healthy Subscription and a viewer are refused, and nothing is written.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeClient } from '@/lib/k8s/client';
 import { kubeRequest } from '@/lib/k8s/http';
 import type { RefreshPlan } from '@/lib/olm/install/refresh';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('/api/subscriptions/<ns>/<name>/refresh', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
   let admin: KubeClient;
   let failedPlan = '';
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET, POST } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigPath);
     await kubeRequest(kc, { method: 'POST', path: '/sandbox/faults', body: { failNextInstallPlan: 'image quay.example.com/demo/cachely-bundle:v0.9.2 could not be pulled' }, retry: 'none' });
@@ -37,12 +31,9 @@ describe('/api/subscriptions/<ns>/<name>/refresh', () => {
     failedPlan = await waitFor('the failed plan', async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find((p) => p.status?.phase === 'Failed')?.metadata?.name);
     await waitFor('the Subscription to say so', async () => ((await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).status?.conditions?.some((c) => c.type === 'InstallPlanFailed' && c.status === 'True') ? true : undefined));
   });
-  after(() => sb.close());
 
-  const call = async (h: Handler, method: string, ns = 'team1', name = 'cachely', user = 'admin') => {
-    const res = await h(consoleRequest(`/api/subscriptions/${ns}/${name}/refresh`, { method, token: sb.tokens[user]! }), { params: Promise.resolve({ namespace: ns, name }) });
-    return { status: res.status, body: (await res.json()) as { plan?: RefreshPlan; steps?: { step: string; outcome: string }[]; error?: { message: string } } };
-  };
+  const call = (h: Handler, method: string, ns = 'team1', name = 'cachely', user = 'admin') =>
+    sb.call<{ plan?: RefreshPlan; steps?: { step: string; outcome: string }[]; error?: { message: string } }>(h, `/api/subscriptions/${ns}/${name}/refresh`, { method, user, params: { namespace: ns, name } });
 
   test('the repair planned: why it fails, in OLM\'s words, and each step', async () => {
     const { status, body } = await call(GET, 'GET');

@@ -9,16 +9,14 @@ import type { KubeClient } from '@/lib/k8s/client';
 import { UPGRADE_TARGET_ANNOTATION } from '@/lib/olm/install/upgrade-target';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { clientAs, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
+import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 import { approverClient, approverPass, type UpgradeTargetView } from '@/lib/server/upgrade-target';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const EVENTS = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
 
 describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let PUT: Handler;
   let DELETE: Handler;
@@ -26,12 +24,9 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
   let approver: KubeClient;
   const waitingPlan = (csv: string) => waitFor(`a plan for ${csv} waiting`, async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find((p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes(csv)));
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     process.env.OLM_CONSOLE_UPGRADE_APPROVER = 'console';
     ({ GET, PUT, DELETE } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     approver = await approverClient('console');
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'fast', targets: ['team1'], approval: 'Manual', startingCSV: 'pgpilot.v1.0.0' });
     const first = await waitingPlan('pgpilot.v1.0.0');
@@ -41,14 +36,10 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
   });
   after(() => {
     delete process.env.OLM_CONSOLE_UPGRADE_APPROVER;
-    return sb.close();
   });
 
-  const params = (name = 'pgpilot') => ({ params: Promise.resolve({ namespace: 'team1', name }) });
-  const call = async (h: Handler, method: string, body?: unknown, user = 'admin', name = 'pgpilot') => {
-    const res = await h(consoleRequest(`/api/subscriptions/team1/${name}/upgrade-target`, { method, token: sb.tokens[user]!, ...(body ? { body } : {}) }), params(name));
-    return { status: res.status, body: (await res.json()) as UpgradeTargetView & { error?: { message: string } } };
-  };
+  const call = (h: Handler, method: string, body?: unknown, user = 'admin', name = 'pgpilot') =>
+    sb.call<UpgradeTargetView & { error?: { message: string } }>(h, `/api/subscriptions/team1/${name}/upgrade-target`, { method, user, ...(body ? { body } : {}), params: { namespace: 'team1', name } });
 
   test('the path offered from 1.0.0: one InstallPlan a hop', async () => {
     const { status, body } = await call(GET, 'GET');

@@ -1,30 +1,19 @@
 // A package's details through the route handler, against the sandbox's demo catalog: channels,
 // versions, a chosen version's CSV facts, and the 404s and 400s a person can act on.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { PackageDetails } from '@/lib/catalog/package-details';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string } };
+import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let GET: Handler;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
-  const get = async (pkg: string, query = '', user = 'admin', catalog = 'olm-console-demo') => {
-    const res = await GET(new Request(`http://console.local/api/catalog/packages/olm/${catalog}/${pkg}${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), {
-      params: Promise.resolve({ namespace: 'olm', catalog, package: pkg }),
-    });
-    return { status: res.status, body: (await res.json()) as PackageDetails & ErrorBody };
-  };
+  const get = (pkg: string, query = '', user = 'admin', catalog = 'olm-console-demo') =>
+    sb.call<PackageDetails & ErrorBody>(GET, `/api/catalog/packages/olm/${catalog}/${pkg}${query}`, { user, bearer: true, params: { namespace: 'olm', catalog, package: pkg } });
 
   test('the default channel head, described from its full CSV', async () => {
     const { status, body } = await get('pgpilot');
@@ -101,7 +90,7 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
   });
 
   test('bad names are 400s naming the parameter', async () => {
-    const res = await GET(new Request('http://console.local/x', { headers: { authorization: `Bearer ${sb.tokens.admin!}` } }), { params: Promise.resolve({ namespace: 'Bad_NS', catalog: 'c', package: 'p' }) });
+    const res = await GET(sb.request('/x', { bearer: true }), { params: Promise.resolve({ namespace: 'Bad_NS', catalog: 'c', package: 'p' }) });
     assert.equal(res.status, 400);
     assert.match(((await res.json()) as ErrorBody).error.message, /^namespace: /);
     const q = await get('pgpilot', `?channel=${'x'.repeat(300)}`);

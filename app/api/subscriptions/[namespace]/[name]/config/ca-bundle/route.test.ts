@@ -2,40 +2,32 @@
 // one that does not exist, the config view says so, and an administrator creates it labelled for
 // OpenShift to fill; a viewer is refused by the cluster; a second create is the API server's 409.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import { OPENSHIFT_INJECT_CA_LABEL } from '@/lib/olm/install/operator-config-form';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import { operatorConfig } from '@/lib/server/subscription-config';
-import { clientAs, waitFor } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
+import { waitFor } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const CM = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
 
 describe('POST /api/subscriptions/<ns>/<name>/config/ca-bundle (OpenShift)', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0, flavor: 'openshift' });
   let POST: Handler;
   let admin: KubeClient;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0, flavor: 'openshift' });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ POST } = await import('./route'));
-    admin = clientAs(sb, 'admin');
+    admin = sb.admin;
     await admin.create<Subscription>(SUBSCRIPTION_TYPE, {
       metadata: { name: 'certwarden', namespace: 'openshift-operators' },
       spec: { name: 'certwarden', source: 'olm-console-demo', sourceNamespace: 'openshift-marketplace', channel: 'stable', installPlanApproval: 'Automatic', config: { volumes: [{ name: 'trusted-ca-bundle', configMap: { name: 'trusted-ca', items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }] } }], volumeMounts: [{ name: 'trusted-ca-bundle', mountPath: '/etc/pki/ca-trust/extracted/pem', readOnly: true }] } },
     });
     await waitFor('installed', async () => (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'openshift-operators')).status?.installedCSV);
   });
-  after(() => sb.close());
 
-  const post = async (user: string) => {
-    const res = await POST(consoleRequest('/api/subscriptions/openshift-operators/certwarden/config/ca-bundle', { method: 'POST', token: sb.tokens[user]!, body: { configMap: 'trusted-ca' } }), { params: Promise.resolve({ namespace: 'openshift-operators', name: 'certwarden' }) });
-    return { status: res.status, body: (await res.json()) as { error?: { message: string } } };
-  };
+  const post = (user: string) =>
+    sb.call<{ error?: { message: string } }>(POST, '/api/subscriptions/openshift-operators/certwarden/config/ca-bundle', { method: 'POST', user, body: { configMap: 'trusted-ca' }, params: { namespace: 'openshift-operators', name: 'certwarden' } });
 
   test('missing, then created labelled for OpenShift to fill; refused for a viewer and a second time', async () => {
     assert.deepEqual((await operatorConfig(admin, 'openshift-operators', 'certwarden')).caBundle, { configMap: 'trusted-ca', state: 'missing' });

@@ -4,45 +4,37 @@
 // gets the PackageManifests, and is told the edges are unknown and why.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { GraphView } from '@/lib/catalog/graph-view';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-import { clientAs, waitFor } from '@/lib/server/testing/cluster';
+import { waitFor } from '@/lib/server/testing/cluster';
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const CATALOG_DIR = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', '..', '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
 const CATALOG = 'gatekeeper-operator-product-v4-20';
 const PKG = 'gatekeeper-operator-product';
 const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
 
 describe('catalogs reached by port-forward to their pod', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ catalogs: [CATALOG_DIR], demo: false, catalogAddress: 'service' });
   let graph: Handler;
   let list: (req: Request) => Promise<Response>;
   let details: Handler;
   before(async () => {
-    sb = await withSandbox({ catalogs: [CATALOG_DIR], demo: false, catalogAddress: 'service' });
     await waitFor('the catalog ready', async () => {
-      const cs = await clientAs(sb, 'admin').get<{ status?: { connectionState?: { lastObservedState?: string; address?: string } } }>(CATSRC, CATALOG, 'olm');
+      const cs = await sb.admin.get<{ status?: { connectionState?: { lastObservedState?: string; address?: string } } }>(CATSRC, CATALOG, 'olm');
       return cs.status?.connectionState?.lastObservedState === 'READY' ? cs : undefined;
     });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET: graph } = await import('./route'));
     ({ GET: list } = await import('../../../../route'));
     ({ GET: details } = await import('../route'));
   });
-  after(() => sb.close());
 
-  const auth = (user: string) => ({ headers: { authorization: `Bearer ${sb.tokens[user]!}` } });
-  const getGraph = async (user: string) => {
-    const res = await graph(new Request(`http://console.local/api/catalog/packages/olm/${CATALOG}/${PKG}/graph?channel=stable`, auth(user)), { params: Promise.resolve({ namespace: 'olm', catalog: CATALOG, package: PKG }) });
-    return { status: res.status, body: (await res.json()) as GraphView };
-  };
+  const requestAs = (path: string, user: string) => sb.request(path, { user, bearer: true });
+  const getGraph = (user: string) => sb.call<GraphView>(graph, `/api/catalog/packages/olm/${CATALOG}/${PKG}/graph?channel=stable`, { user, bearer: true, params: { namespace: 'olm', catalog: CATALOG, package: PKG } });
 
   // First, before anyone's request has read the registry into the shared index.
   test('a viewer, who may not port-forward, gets the PackageManifests and is told why there are no edges', async () => {
-    const res = await list(new Request('http://console.local/api/catalog/packages', auth('bob')));
+    const res = await list(requestAs('/api/catalog/packages', 'bob'));
     assert.equal(res.status, 200);
     const body = (await res.json()) as { catalogs: { name: string; source?: string; problem?: string }[]; packages: { name: string }[] };
     const cat = body.catalogs.find((c) => c.name === CATALOG)!;
@@ -56,7 +48,7 @@ describe('catalogs reached by port-forward to their pod', () => {
   });
 
   test('an admin gets the registry through the port-forward: every edge of the channel', async () => {
-    const res = await list(new Request('http://console.local/api/catalog/packages', auth('admin')));
+    const res = await list(requestAs('/api/catalog/packages', 'admin'));
     const body = (await res.json()) as { catalogs: { name: string; source?: string; problem?: string }[] };
     const cat = body.catalogs.find((c) => c.name === CATALOG)!;
     assert.equal(cat.source, 'registry', cat.problem);
@@ -67,7 +59,7 @@ describe('catalogs reached by port-forward to their pod', () => {
     assert.deepEqual(g.body.edgeCounts, { replaces: 8, skips: 3, skipRange: 60 });
     assert.equal(g.body.head, `${PKG}.v3.21.0`);
     // One bundle's whole CSV (GetBundle) comes the same way.
-    const d = await details(new Request(`http://console.local/api/catalog/packages/olm/${CATALOG}/${PKG}?channel=stable`, auth('admin')), { params: Promise.resolve({ namespace: 'olm', catalog: CATALOG, package: PKG }) });
+    const d = await details(requestAs(`/api/catalog/packages/olm/${CATALOG}/${PKG}?channel=stable`, 'admin'), { params: Promise.resolve({ namespace: 'olm', catalog: CATALOG, package: PKG }) });
     assert.equal(d.status, 200);
     const csv = ((await d.json()) as { selected: { csv?: { description: string } } }).selected.csv;
     assert.ok((csv?.description.length ?? 0) > 100, 'the long description, from the full CSV');

@@ -1,30 +1,19 @@
 // A channel's graph and update paths through the route handler, against the demo catalog; and
 // the same package seen only through PackageManifests, where the edges are unknown and said so.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { GraphView } from '@/lib/catalog/graph-view';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string } };
+import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/graph', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let GET: Handler;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
-  const get = async (pkg: string, query = '', user = 'admin') => {
-    const res = await GET(new Request(`http://console.local/api/catalog/packages/olm/olm-console-demo/${pkg}/graph${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), {
-      params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: pkg }),
-    });
-    return { status: res.status, body: (await res.json()) as GraphView & ErrorBody };
-  };
+  const get = (pkg: string, query = '', user = 'admin') =>
+    sb.call<GraphView & ErrorBody>(GET, `/api/catalog/packages/olm/olm-console-demo/${pkg}/graph${query}`, { user, bearer: true, params: { namespace: 'olm', catalog: 'olm-console-demo', package: pkg } });
 
   // First, before anyone's request has read the registry into the shared index.
   test('through PackageManifests only: versions in channel order, edges unknown', async () => {

@@ -4,34 +4,25 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { KubeClient } from '@/lib/k8s/client';
 import { CATALOG_SOURCE_TYPE } from '@/lib/olm/resources/catalog-source';
 import { CATALOG_DIR_ANNOTATION } from '@/lib/sandbox/olm/catalog-sources';
-import { clientAs, waitFor } from '@/lib/server/testing/cluster';
+import { waitFor } from '@/lib/server/testing/cluster';
 import { SVG_CSP } from '@/lib/catalog/icon';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/icon', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox();
   let GET: Handler;
   before(async () => {
-    sb = await withSandbox();
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
   });
-  after(() => sb.close());
 
   const get = (pkg: string, opts: { user?: string; query?: string; etag?: string } = {}) =>
-    GET(
-      new Request(`http://console.local/api/catalog/packages/olm/olm-console-demo/${pkg}/icon${opts.query ?? ''}`, {
-        headers: { authorization: `Bearer ${sb.tokens[opts.user ?? 'admin']!}`, ...(opts.etag ? { 'if-none-match': opts.etag } : {}) },
-      }),
-      { params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: pkg }) },
-    );
+    GET(sb.request(`/api/catalog/packages/olm/olm-console-demo/${pkg}/icon${opts.query ?? ''}`, { user: opts.user, bearer: true, ...(opts.etag ? { headers: { 'if-none-match': opts.etag } } : {}) }), {
+      params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: pkg }),
+    });
 
   test('an SVG icon, with its CSP, nosniff, ETag and a day of caching', async () => {
     const res = await get('pgpilot');
@@ -70,11 +61,11 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/icon', () => {
       { schema: 'olm.bundle', package: 'evil-icon', name: 'evil-icon.v1.0.0', image: 'example.com/evil-icon:1', properties: [{ type: 'olm.package', value: { packageName: 'evil-icon', version: '1.0.0' } }, { type: 'olm.csv.metadata', value: csv }] },
     ];
     writeFileSync(join(dir, 'catalog.json'), docs.map((d) => JSON.stringify(d)).join('\n'));
-    const admin: KubeClient = clientAs(sb, 'admin');
+    const admin: KubeClient = sb.admin;
     await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'evil', namespace: 'olm', annotations: { [CATALOG_DIR_ANNOTATION]: dir } }, spec: { sourceType: 'grpc' } });
     await waitFor('the evil catalog ready', async () => ((await admin.get<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, 'evil', 'olm')).status?.connectionState?.lastObservedState === 'READY' ? true : undefined));
     const at = (user: string, query = '') =>
-      GET(new Request(`http://console.local/api/catalog/packages/olm/evil/evil-icon/icon${query}`, { headers: { authorization: `Bearer ${sb.tokens[user]!}` } }), { params: Promise.resolve({ namespace: 'olm', catalog: 'evil', package: 'evil-icon' }) });
+      GET(sb.request(`/api/catalog/packages/olm/evil/evil-icon/icon${query}`, { user, bearer: true }), { params: Promise.resolve({ namespace: 'olm', catalog: 'evil', package: 'evil-icon' }) });
     const viaRegistry = await at('admin');
     assert.equal(viaRegistry.status, 415);
     assert.match(((await viaRegistry.json()) as { error: { message: string } }).error.message, /not an image type the console serves/);

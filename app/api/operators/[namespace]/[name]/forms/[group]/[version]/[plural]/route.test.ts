@@ -3,43 +3,33 @@
 // it with its real schema, and the route reads that schema back as the person.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { OperandFormSource } from '@/lib/api/operand-form';
-import { withSandbox } from '@/lib/sandbox/testing/sandbox-fixture';
 import { clientAs, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
-import { consoleRequest } from '@/lib/server/testing/console-request';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 const CATALOG = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', '..', '..', '..', '..', 'shared', 'catalogs', 'okderators');
 const CSV = 'local-storage-operator.v4.15.0-2024-04-16-164915';
 const LV = { group: 'local.storage.openshift.io', version: 'v1', plural: 'localvolumes', namespaced: true, kind: 'LocalVolume' };
 
 describe('the create form of an operator\'s API', () => {
-  let sb: Awaited<ReturnType<typeof withSandbox>>;
+  const sb = routeSandbox({ deploymentDelayMs: 0, catalogs: [CATALOG] });
   let GET: Handler;
   let POST: Handler;
   before(async () => {
-    sb = await withSandbox({ deploymentDelayMs: 0, catalogs: [CATALOG] });
-    process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
-    process.env.OLM_CONSOLE_AUTH = 'token';
     ({ GET } = await import('./route'));
     ({ POST } = await import('../../../../../../../operands/[namespace]/route'));
-    const admin = clientAs(sb, 'admin');
+    const admin = sb.admin;
     await subscribe(admin, { namespace: 'lso', package: 'local-storage-operator', channel: 'alpha', source: 'okderators', targets: ['lso'] });
     await waitForCsv(admin, 'lso', CSV);
   });
-  after(() => sb.close());
 
-  const get = async (plural: string, user = 'admin') => {
+  const get = (plural: string, user = 'admin') => {
     const params = { namespace: 'lso', name: CSV, group: 'local.storage.openshift.io', version: 'v1', plural };
-    const res = await GET(consoleRequest(`/api/operators/lso/${CSV}/forms/local.storage.openshift.io/v1/${plural}`, { token: sb.tokens[user]! }), { params: Promise.resolve(params) });
-    return { status: res.status, body: (await res.json()) as OperandFormSource & { error?: { message: string } } };
+    return sb.call<OperandFormSource & { error?: { message: string } }>(GET, `/api/operators/lso/${CSV}/forms/local.storage.openshift.io/v1/${plural}`, { user, params });
   };
-  const post = async (object: unknown, user = 'admin') => {
-    const res = await POST(consoleRequest('/api/operands/lso', { method: 'POST', token: sb.tokens[user]!, body: { csv: CSV, object } }), { params: Promise.resolve({ namespace: 'lso' }) });
-    return { status: res.status, body: (await res.json()) as { metadata?: { name?: string }; error?: { code: number; reason: string; message: string; details?: { causes?: { field?: string }[] } } } };
-  };
+  const post = (object: unknown, user = 'admin') =>
+    sb.call<{ metadata?: { name?: string }; error?: { code: number; reason: string; message: string; details?: { causes?: { field?: string }[] } } }>(POST, '/api/operands/lso', { method: 'POST', user, body: { csv: CSV, object }, params: { namespace: 'lso' } });
 
   test('the CRD\'s schema as the bundle carries it, with the CSV\'s descriptors', async () => {
     const r = await get('localvolumes');
