@@ -8,7 +8,8 @@
 // status subresource, as local-storage-operator would write it. loki-operator (same catalog)
 // watches every namespace and names a Secret and a ConfigMap in its LokiStack's descriptors: the
 // person chooses the namespace and is offered that namespace's Secrets; bob, who may not list
-// Secrets, is told so and types a name.
+// Secrets, is told so and types a name. netobserv-operator (same catalog, its CRD given by image)
+// shows its Kafka settings only once the deployment model is Kafka (a fieldDependency descriptor).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -24,6 +25,8 @@ const LOKI_CSV = 'loki-operator.v5.9.0-2024-05-06-220335';
 const LOKI = { group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks', namespaced: true, kind: 'LokiStack' };
 const CREATE_LOKI = `/operators/operators/${LOKI_CSV}/create/loki.grafana.com/v1/lokistacks`;
 const SECRET = { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' };
+const NETOBSERV_CSV = 'netobserv-operator.v1.6.1';
+const CREATE_FLOWS = `/operators/operators/${NETOBSERV_CSV}/create/flows.netobserv.io/v1beta2/flowcollectors`;
 
 describe('Create an operand from a form', () => {
   const h = useHarness({
@@ -35,6 +38,8 @@ describe('Create an operand from a form', () => {
       // The sandbox's global OperatorGroup in operators: loki-operator watches every namespace.
       await subscribe(kube, { namespace: 'operators', package: 'loki-operator', channel: 'alpha', source: 'okderators' });
       await waitForCsv(kube, 'operators', LOKI_CSV);
+      await subscribe(kube, { namespace: 'operators', package: 'netobserv-operator', channel: 'alpha', source: 'okderators' });
+      await waitForCsv(kube, 'operators', NETOBSERV_CSV);
       await ensureNamespace(kube, 'team2');
       await kube.create(SECRET, { metadata: { name: 'loki-s3', namespace: 'team2' }, data: { bucketnames: Buffer.from('logs').toString('base64') } });
       await kube.create(SECRET, { metadata: { name: 'team1-only', namespace: 'team1' }, data: { k: Buffer.from('v').toString('base64') } });
@@ -153,6 +158,23 @@ describe('Create an operand from a form', () => {
     await secret.fill('typed-by-hand');
     assert.equal(await secret.inputValue(), 'typed-by-hand');
     await h.shot(page, 'picker-forbidden');
+    await page.close();
+  });
+
+  test('a field that depends on another appears once that one holds its value (fieldDependency)', async () => {
+    const page = await h.open(CREATE_FLOWS);
+    await page.getByRole('heading', { level: 1, name: 'Create Flow Collector' }).waitFor();
+    const deploymentModel = page.getByLabel('Deployment model', { exact: true });
+    await deploymentModel.waitFor();
+    const kafka = page.getByText('Kafka configuration', { exact: true });
+    assert.equal(await kafka.count(), 0, 'hidden while the model is not Kafka');
+    // The CRD comes by image, so its schema is open: the example's numbers and lists are not refused as strings.
+    assert.equal(await page.getByText('Fix these before creating').count(), 0);
+    await deploymentModel.fill('Kafka');
+    await kafka.waitFor();
+    await h.shot(page, 'field-dependency');
+    await deploymentModel.fill('Direct');
+    await kafka.waitFor({ state: 'detached' });
     await page.close();
   });
 });

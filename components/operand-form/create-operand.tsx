@@ -57,7 +57,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
     setServerIssues([]);
   };
   const state: OperandFormState = {
-    object, issues, namespace: target,
+    object, issues, namespace: target, spec: model.spec,
     set: (path: FieldPath, value: unknown) => edit(setAt(object, path, value)),
     removeItem: (path: FieldPath) => edit(removeItem(object, path)),
   };

@@ -1,9 +1,10 @@
 'use client';
 // What every field of the create form needs without passing it down by hand: the object being
 // edited (the one state the form and YAML views share), how to write one path of it, the issues
-// to show under each field, and the namespace the operand goes to (for pickers).
+// to show under each field, the namespace the operand goes to (for pickers), and the spec's
+// fields (a field's dependency is judged against another field's default).
 import { createContext, useContext } from 'react';
-import type { FieldIssue, FieldPath } from '@/lib/olm/operand-form/types';
+import type { FieldIssue, FieldPath, ObjectField } from '@/lib/olm/operand-form/types';
 import { fieldPathString, type Obj } from '@/lib/olm/operand-form/values';
 
 export interface OperandFormState {
@@ -12,6 +13,7 @@ export interface OperandFormState {
   removeItem(path: FieldPath): void;
   issues: readonly FieldIssue[];
   namespace: string;
+  spec: ObjectField;
 }
 
 export const FormContext = createContext<OperandFormState | null>(null);

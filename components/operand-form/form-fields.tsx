@@ -3,6 +3,7 @@
 // advanced ones folded away), a list with add and remove, a map of keys to values, a scalar with
 // its label, help and issues, and what only YAML can edit. Catalog text (descriptions) is shown
 // as plain text.
+import { dependencyMet } from '@/lib/olm/operand-form/dependencies';
 import type { Field, FieldPath } from '@/lib/olm/operand-form/types';
 import { getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, FieldIssues, useOperandForm } from './form-context';
@@ -24,8 +25,11 @@ function Label({ field, path, htmlFor }: { field: Field; path: FieldPath; htmlFo
 }
 
 export function FieldList({ fields, path }: { fields: readonly Field[]; path: FieldPath }) {
-  const basic = fields.filter((f) => !f.advanced);
-  const advanced = fields.filter((f) => f.advanced);
+  const { object, spec } = useOperandForm();
+  // A field that depends on another (fieldDependency) is shown only while that one holds its value.
+  const shown = fields.filter((f) => dependencyMet(f, object, spec));
+  const basic = shown.filter((f) => !f.advanced);
+  const advanced = shown.filter((f) => f.advanced);
   return (
     <div className="space-y-3">
       {basic.map((f) => <FieldRow key={f.key} field={f} path={[...path, f.key]} />)}
@@ -70,6 +74,10 @@ export function FieldRow({ field, path }: { field: Field; path: FieldPath }) {
         </div>
       );
     default:
+      // A field of no known type holding a list or an object (the example's) is edited as YAML.
+      if (field.type === 'string' && field.untyped && value !== null && typeof value === 'object') {
+        return <FieldRow field={{ ...field, type: 'raw', reason: 'its type is not known: the schema is open' }} path={path} />;
+      }
       return (
         <div className="space-y-1">
           <Label field={field} path={path} htmlFor={fieldId(path)} />

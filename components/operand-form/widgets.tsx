@@ -54,11 +54,19 @@ export function ScalarInput({ field: f, path, label }: { field: Scalar; path: Fi
   return <StringInput field={field as Extract<Field, { type: 'string' }>} path={path} common={common} value={value} inList={inList} />;
 }
 
+/** A scalar as YAML 1.2's core schema reads it: numbers, true/false, else the text. */
+function yamlScalar(s: string): string | number | boolean {
+  if (s === 'true' || s === 'false') return s === 'true';
+  return /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.test(s) ? Number(s) : s;
+}
+
 function StringInput({ field, path, common, value, inList }: { field: Extract<Field, { type: 'string' }>; path: FieldPath; common: InputProps; value: unknown; inList: boolean }) {
   const { set } = useOperandForm();
-  const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-  // int-or-string (ports, quantities): a whole number is sent as a number, as YAML would.
-  const write = (s: string) => set(path, s === '' ? (inList ? '' : undefined) : field.intOrString && /^-?\d+$/.test(s) ? Number(s) : s);
+  const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  // int-or-string (ports, quantities): a whole number is sent as a number, as YAML would; a field
+  // of no known type takes numbers and true/false as YAML reads them.
+  const typed = (s: string) => (field.untyped ? yamlScalar(s) : field.intOrString && /^-?\d+$/.test(s) ? Number(s) : s);
+  const write = (s: string) => set(path, s === '' ? (inList ? '' : undefined) : typed(s));
   if (field.widget === 'select' && field.enum) {
     return (
       <select {...common} className={INPUT} value={text} onChange={(e) => write(e.target.value)}>

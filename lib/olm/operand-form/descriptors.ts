@@ -1,7 +1,8 @@
 // The CSV's spec descriptors as the form reads them: a descriptor's path (`a.b`, `a[0].b`) turned
 // into the schema path it labels (`a.b`, `a[*].b`: a descriptor on one list item labels them all,
 // as consoles read it), and the `urn:alm:descriptor:*` x-descriptors this form honours
-// (operator-framework's descriptor list). Others (fieldGroup, fieldDependency…) are ignored.
+// (operator-framework's descriptor list), `fieldDependency` among them. Others (fieldGroup,
+// selector, affinities…) are ignored: the schema's own fields stand in for them.
 
 export interface SpecDescriptor {
   path: string;
@@ -10,9 +11,11 @@ export interface SpecDescriptor {
   'x-descriptors'?: string[];
 }
 
+const X = 'urn:alm:descriptor:';
+
 export type DescriptorHint =
   | 'text' | 'number' | 'podCount' | 'switch' | 'checkbox' | 'select' | 'password'
-  | 'resources' | 'namespace' | 'secret' | 'configmap';
+  | 'resources' | 'namespace' | 'secret' | 'configmap' | 'imagePullPolicy';
 
 export interface DescriptorInfo {
   /** Index in the CSV's list: the form's order. */
@@ -24,9 +27,24 @@ export interface DescriptorInfo {
   options: string[];
   hidden: boolean;
   advanced: boolean;
+  /** `com.tectonic.ui:fieldDependency:<path>:<value>`: shown only while the field at `path` (dotted, from the spec) holds `value`. */
+  dependsOn?: { path: string; value: string };
 }
 
-const X = 'urn:alm:descriptor:';
+/** The values Kubernetes accepts for a container's imagePullPolicy (core/v1 PullPolicy). */
+export const IMAGE_PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+
+const DEPENDENCY = `${X}com.tectonic.ui:fieldDependency:`;
+
+function dependencyOf(xs: readonly string[]): DescriptorInfo['dependsOn'] {
+  const x = xs.find((s) => s.startsWith(DEPENDENCY));
+  if (!x) return undefined;
+  // A path has no colon; the value may (everything after the path's colon).
+  const rest = x.slice(DEPENDENCY.length);
+  const i = rest.indexOf(':');
+  return i > 0 ? { path: rest.slice(0, i), value: rest.slice(i + 1) } : undefined;
+}
+
 
 /** `a[0].b` and `a.b[3]` → `a[*].b`, `a.b[*]`: the schema path a descriptor labels. */
 export function schemaPathOf(descriptorPath: string): string {
@@ -40,6 +58,7 @@ function hintOf(xs: readonly string[]): DescriptorHint | undefined {
   if (has('io.kubernetes:Secret')) return 'secret';
   if (has('io.kubernetes:ConfigMap')) return 'configmap';
   if (has('com.tectonic.ui:password')) return 'password';
+  if (has('com.tectonic.ui:imagePullPolicy')) return 'imagePullPolicy';
   if (has('com.tectonic.ui:booleanSwitch')) return 'switch';
   if (has('com.tectonic.ui:checkbox')) return 'checkbox';
   if (xs.some((x) => x.startsWith(`${X}com.tectonic.ui:select:`))) return 'select';
@@ -67,6 +86,7 @@ export function descriptorIndex(descriptors: readonly unknown[] | undefined): Ma
       options: xs.filter((x) => x.startsWith(`${X}com.tectonic.ui:select:`)).map((x) => x.slice(`${X}com.tectonic.ui:select:`.length)),
       hidden: xs.includes(`${X}com.tectonic.ui:hidden`),
       advanced: xs.includes(`${X}com.tectonic.ui:advanced`),
+      ...(dependencyOf(xs) ? { dependsOn: dependencyOf(xs) } : {}),
     });
   });
   return out;

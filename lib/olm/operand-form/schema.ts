@@ -4,7 +4,7 @@
 // nested objects, lists and maps, labelled and ordered by the descriptors. What the schema leaves
 // open (x-kubernetes-preserve-unknown-fields, no properties) gets the fields its descriptors name,
 // as consoles do for CRDs without a schema; what is left becomes a YAML-edited "raw" field.
-import { descriptorIndex, type DescriptorInfo } from './descriptors';
+import { descriptorIndex, IMAGE_PULL_POLICIES, type DescriptorInfo } from './descriptors';
 import type { Field, FormModel } from './types';
 
 type Schema = Record<string, unknown>;
@@ -40,7 +40,10 @@ function base(key: string, path: string, required: boolean, schema: Schema, ctx:
   const d = ctx.index.get(path);
   if (d) ctx.used.add(path);
   const description = d?.description ?? (typeof schema.description === 'string' ? schema.description : undefined);
-  return { key, label: d?.displayName ?? humanize(key), ...(description ? { description } : {}), required, advanced: !!d?.advanced, described: !!d };
+  return {
+    key, label: d?.displayName ?? humanize(key), ...(description ? { description } : {}), required, advanced: !!d?.advanced, described: !!d,
+    ...(d?.dependsOn ? { dependsOn: { path: d.dependsOn.path.split('.'), value: d.dependsOn.value } } : {}),
+  };
 }
 
 function order(fields: Field[], path: string, ctx: Ctx): Field[] {
@@ -75,7 +78,9 @@ function fromDescriptors(path: string, ctx: Ctx, depth: number): Field[] {
     const p = join(path, head);
     const d = ctx.index.get(p);
     const f = nested && d?.hint !== 'resources' ? build({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, head, p, false, ctx, depth + 1) : build(schemaForHint(d), head, p, false, ctx, depth + 1);
-    if (f) fields.push(f);
+    // Without a widget nothing says what the value is (a number, a list…): a string would refuse
+    // the operator's own example.
+    if (f) fields.push(f.type === 'string' && !d?.hint ? { ...f, untyped: true } : f);
   }
   return order(fields, path, ctx);
 }
@@ -92,6 +97,8 @@ function schemaForHint(d: DescriptorInfo | undefined): Schema {
       return { type: 'object' };
     case 'select':
       return { type: 'string', enum: d.options };
+    case 'imagePullPolicy':
+      return { type: 'string', enum: IMAGE_PULL_POLICIES };
     default:
       return { type: 'string' };
   }
@@ -113,7 +120,9 @@ function build(schema: Schema, key: string, path: string, required: boolean, ctx
   const type = typeof schema.type === 'string' ? schema.type : isSchema(schema.properties) ? 'object' : undefined;
   switch (type) {
     case 'string': {
-      const enumValues = Array.isArray(schema.enum) ? schema.enum.filter((v): v is string => typeof v === 'string') : d?.hint === 'select' && d.options.length ? d.options : undefined;
+      const enumValues = Array.isArray(schema.enum) ? schema.enum.filter((v): v is string => typeof v === 'string')
+        : d?.hint === 'select' && d.options.length ? d.options
+          : d?.hint === 'imagePullPolicy' ? IMAGE_PULL_POLICIES : undefined;
       const hint = d?.hint;
       const widget = enumValues ? 'select' : hint === 'password' || hint === 'namespace' || hint === 'secret' || hint === 'configmap' ? hint : schema.format === 'password' ? 'password' : 'text';
       return {

@@ -47,6 +47,23 @@ describe('validateObject', () => {
   });
 });
 
+describe('an open schema: fields from descriptors that name no widget', () => {
+  // As netobserv-operator's FlowCollector descriptors over a CRD given only by image (okderators):
+  // `agent.ebpf.sampling` and `agent.ebpf.excludeInterfaces` name no x-descriptor, and the
+  // operator's example sets them to 50 and ["lo"].
+  const open = buildFormModel({ type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }, [
+    { path: 'agent.ebpf.sampling', displayName: 'Sampling' },
+    { path: 'agent.ebpf.excludeInterfaces', displayName: 'Exclude interfaces' },
+    { path: 'agent.ebpf.privileged', displayName: 'Privileged mode', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:booleanSwitch'] },
+  ]);
+  test('take the example\'s values whatever their type', () => {
+    assert.deepEqual(validateObject(open, { metadata: { name: 'cluster' }, spec: { agent: { ebpf: { sampling: 50, excludeInterfaces: ['lo'], privileged: false } } } }), []);
+  });
+  test('a widget still says the type', () => {
+    assert.deepEqual(validateObject(open, { metadata: { name: 'cluster' }, spec: { agent: { ebpf: { privileged: 'yes' } } } }).map((i) => i.field), ['spec.agent.ebpf.privileged']);
+  });
+});
+
 describe('issuesFromStatus', () => {
   test('the causes of a 422 become field issues', () => {
     const details = { name: 'a', group: 'x.example.com', kind: 'X', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 10: spec.size in body should be less than or equal to 9', field: 'spec.size' }, { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.devices[0].storageClassName' }, { reason: 'FieldValueInvalid', message: 'whole object' }] };

@@ -2,7 +2,8 @@
 // (its validation of a CRD's structural schema: "Required value", "Unsupported value", "should be
 // greater than or equal to"), and the API server's own 422 answer read back onto the fields.
 // The API server stays the judge: these checks only spare the person a round trip.
-import type { Field, FieldIssue, FormModel } from './types';
+import { dependencyMet } from './dependencies';
+import type { Field, FieldIssue, FormModel, ObjectField } from './types';
 import { fieldPathString, getAt, type Obj } from './values';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -10,6 +11,7 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 function typeOk(f: Field, v: unknown): string | undefined {
   switch (f.type) {
     case 'string':
+      if (f.untyped) return undefined;
       if (f.intOrString ? typeof v === 'string' || Number.isInteger(v) : typeof v === 'string') return undefined;
       return `Invalid value: ${JSON.stringify(v)}: must be of type ${f.intOrString ? 'integer or string' : 'string'}`;
     case 'integer':
@@ -38,7 +40,13 @@ function patternOk(pattern: string, value: string): boolean {
   }
 }
 
-function check(f: Field, v: unknown, path: (string | number)[], out: FieldIssue[]): void {
+/** What a field's dependency is judged against: the whole object and the spec's fields. */
+interface Ctx {
+  object: Obj;
+  spec: ObjectField;
+}
+
+function check(f: Field, v: unknown, path: (string | number)[], out: FieldIssue[], ctx: Ctx): void {
   const field = fieldPathString(path);
   const bad = typeOk(f, v);
   if (bad) {
@@ -62,16 +70,16 @@ function check(f: Field, v: unknown, path: (string | number)[], out: FieldIssue[
     for (const c of f.fields) {
       const cv = o[c.key];
       if (cv === undefined || cv === null) {
-        if (c.required) out.push({ field: fieldPathString([...path, c.key]), message: 'Required value' });
-      } else check(c, cv, [...path, c.key], out);
+        if (c.required && dependencyMet(c, ctx.object, ctx.spec)) out.push({ field: fieldPathString([...path, c.key]), message: 'Required value' });
+      } else check(c, cv, [...path, c.key], out, ctx);
     }
   } else if (f.type === 'array') {
     const list = v as unknown[];
     if (f.minItems !== undefined && list.length < f.minItems) out.push({ field, message: `Invalid value: ${list.length}: should have at least ${f.minItems} items` });
     if (f.maxItems !== undefined && list.length > f.maxItems) out.push({ field, message: `Too many: ${list.length}: must have at most ${f.maxItems} items` });
-    list.forEach((item, i) => check(f.items, item, [...path, i], out));
+    list.forEach((item, i) => check(f.items, item, [...path, i], out, ctx));
   } else if (f.type === 'map') {
-    for (const [k, item] of Object.entries(v as Obj)) check(f.values, item, [...path, k], out);
+    for (const [k, item] of Object.entries(v as Obj)) check(f.values, item, [...path, k], out, ctx);
   }
 }
 
@@ -84,7 +92,7 @@ export function validateObject(model: FormModel, obj: Obj): FieldIssue[] {
   const spec = obj.spec;
   if (spec === undefined || spec === null) {
     if (model.specRequired) out.push({ field: 'spec', message: 'Required value' });
-  } else check(model.spec, spec, ['spec'], out);
+  } else check(model.spec, spec, ['spec'], out, { object: obj, spec: model.spec });
   return out;
 }
 
