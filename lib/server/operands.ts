@@ -8,6 +8,7 @@ import { isKubeError } from '../k8s/errors';
 import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, ownedCrds, targetNamespacesOf, type ClusterServiceVersion, type OwnedCrd } from '../olm/resources/cluster-service-version';
 import type { Condition, ResourceType } from '../olm/resources/common';
 import { descriptorRows, operandState } from '../olm/resources/descriptors';
+import { operandListScopes, watchedNamespaces } from '../olm/operand-form/namespaces';
 import { ApiError } from './api-error';
 import { operandTypes } from './api-scope';
 import { EVENT_TYPE, trimmed } from './operators';
@@ -53,9 +54,7 @@ function row(o: Operand, crd: OwnedCrd): OperandRow {
 
 export async function listOperands(client: KubeClient, namespace: string, name: string): Promise<OperandList> {
   const csv = await operatorCsv(client, namespace, name);
-  const targets = targetNamespacesOf(csv) ?? [csv.metadata?.namespace ?? namespace];
-  const all = targets.length === 1 && targets[0] === '';
-  const watched = all ? [] : [...new Set(targets.filter(Boolean))];
+  const watched = watchedNamespaces(targetNamespacesOf(csv), csv.metadata?.namespace ?? namespace);
   const typeOf = operandTypes(client);
   const apis = await Promise.all(
     ownedCrds(csv).map(async (crd) => {
@@ -76,19 +75,15 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
           return false;
         }
       };
-      // A cluster-scoped API's instances are the cluster's, whatever namespaces the operator watches.
-      if (!type.namespaced) {
-        if (!(await listIn())) problems.push(`you may not list ${crd.plural}, which are cluster-scoped`);
-      } else if (all) {
-        if (!(await listIn())) problems.push(`you may not list ${crd.plural} in every namespace; the operator watches all of them`);
-      } else {
-        for (const ns of watched) await listIn(ns);
+      for (const ns of operandListScopes(watched, type.namespaced)) {
+        if (ns) await listIn(ns);
+        else if (!(await listIn())) problems.push(type.namespaced ? `you may not list ${crd.plural} in every namespace; the operator watches all of them` : `you may not list ${crd.plural}, which are cluster-scoped`);
       }
       const sorted = items.sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
       return { ...apiOf(crd, type), items: sorted.slice(0, MAX_ROWS).map((o) => row(o, crd)), total: sorted.length, ...(problems.length ? { problem: [...new Set(problems)].join('; ') } : {}) };
     }),
   );
-  return { apis, scope: all ? 'every namespace' : watched.join(', ') };
+  return { apis, scope: watched.all ? 'every namespace' : watched.namespaces.join(', ') };
 }
 
 export function ownedApi(csv: ClusterServiceVersion, group: string, version: string, plural: string): OwnedCrd {

@@ -13,6 +13,7 @@ import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operat
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import type { CrdRemoval, OperandRef, UninstallPreview, UninstallStep } from '../api/operators';
 import { crdsInUse, instanceConfirmation } from '../olm/install/crd-removal';
+import { operandListScopes, watchedNamespaces } from '../olm/operand-form/namespaces';
 import { operandTypes } from './api-scope';
 import { accessReview } from './permissions';
 import { ApiError } from './api-error';
@@ -20,17 +21,17 @@ import { ApiError } from './api-error';
 
 
 async function listOperands(client: KubeClient, csv: ClusterServiceVersion): Promise<UninstallPreview['operands']> {
-  const targets = targetNamespacesOf(csv) ?? [csv.metadata?.namespace ?? ''];
-  const all = targets.length === 1 && targets[0] === '';
-  const namespaces = all ? [undefined] : [...new Set([...targets.filter(Boolean), csv.metadata?.namespace ?? ''])];
+  const home = csv.metadata?.namespace ?? '';
+  const watched = watchedNamespaces(targetNamespacesOf(csv), home);
   const byNamespace: Record<string, OperandRef[]> = {};
   const problems: string[] = [];
   let total = 0;
   const typeOf = operandTypes(client);
   for (const crd of ownedCrds(csv)) {
     const type = await typeOf(crd);
-    // A cluster-scoped API's instances are listed once, cluster-wide: they are the operator's wherever it watches.
-    for (const ns of type.namespaced ? namespaces : [undefined]) {
+    const scopes = operandListScopes(watched, type.namespaced);
+    // Its own namespace too, watched or not: what goes with the operator is looked for there as well.
+    for (const ns of scopes[0] === undefined ? scopes : [...new Set([...scopes, home])]) {
       try {
         const items = (await client.listAll<{ metadata?: { name?: string; namespace?: string } }>(type, ns ? { namespace: ns } : {})).items;
         for (const o of items) {

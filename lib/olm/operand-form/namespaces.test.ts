@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultOperandNamespace, watchedNamespaces, watches } from './namespaces';
+import { defaultOperandNamespace, operandListScopes, watchedNamespaces, watches } from './namespaces';
 
 test('[""] and an empty list are every namespace; names are deduplicated and sorted', () => {
   assert.deepEqual(watchedNamespaces([''], 'operators'), { all: true });
@@ -26,4 +26,10 @@ test('the default is the operator\'s namespace unless it does not watch it', () 
   assert.equal(defaultOperandNamespace({ all: true }, 'operators', 'team2'), 'team2');
   assert.equal(defaultOperandNamespace({ all: false, namespaces: ['ops', 'team1'] }, 'ops', 'team1'), 'team1');
   assert.equal(defaultOperandNamespace({ all: false, namespaces: ['ops', 'team1'] }, 'ops', 'elsewhere'), 'ops');
+});
+
+test('where an API\'s instances are listed: cluster-wide for a cluster-scoped API or an all-namespaces operator, else each watched namespace', () => {
+  assert.deepEqual(operandListScopes({ all: false, namespaces: ['ops', 'team1'] }, true), ['ops', 'team1']);
+  assert.deepEqual(operandListScopes({ all: true }, true), [undefined]);
+  assert.deepEqual(operandListScopes({ all: false, namespaces: ['ops'] }, false), [undefined]);
 });

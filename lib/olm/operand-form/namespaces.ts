@@ -14,6 +14,14 @@ export function watchedNamespaces(targets: readonly string[] | undefined, operat
   return { all: false, namespaces: named.sort() };
 }
 
+/**
+ * Where an owned API's instances are listed: once, cluster-wide (`undefined`), for a
+ * cluster-scoped API or an operator that watches every namespace; else in each watched namespace.
+ */
+export function operandListScopes(watched: WatchedNamespaces, namespaced: boolean): (string | undefined)[] {
+  return !namespaced || watched.all ? [undefined] : watched.namespaces;
+}
+
 export function watches(watched: WatchedNamespaces, namespace: string): boolean {
   return watched.all || watched.namespaces.includes(namespace);
 }

@@ -16,9 +16,8 @@ import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
 import { writeFixtureCatalog } from '@/lib/sandbox/testing/fbc-fixture';
 import { ensureNamespace, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
-import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
+import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type ErrorBody = { error: { code: number; message: string } };
 const FLEET = { group: 'fleetwarden.example.com', version: 'v1', plural: 'fleets', namespaced: false, kind: 'Fleet' };
 const EVENTS = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
 const CSV = 'fleetwarden.v1.0.0';
