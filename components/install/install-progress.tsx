@@ -29,7 +29,7 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
   const live = useLiveRefresh(key, namespace, ['subscriptions', 'installplans', 'clusterserviceversions'], !done);
   const approvePerm = usePermission(namespace, 'approveInstallPlan');
   const approve = useMutation({
-    mutationFn: () => apiWrite(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(progress.data!.installPlan!.name)}/approve`, 'POST', { resourceVersion: progress.data!.installPlan!.resourceVersion }),
+    mutationFn: () => apiWrite(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(progress.data!.installPlan!.name)}/approve`, 'POST', { resourceVersion: progress.data!.installPlan!.resourceVersion, clusterServiceVersionNames: progress.data!.installPlan!.summary.csvNames }),
     onSettled: () => qc.invalidateQueries({ queryKey: key }),
   });
 

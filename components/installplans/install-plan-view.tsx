@@ -27,7 +27,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const [stale, setStale] = useState<string | undefined>();
   const [open, setOpen] = useState<string | undefined>();
   const [moving, setMoving] = useState<string | undefined>();
-  const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion });
+  const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion, clusterServiceVersionNames: plan.data?.plan.spec.clusterServiceVersionNames });
   const onError = (err: Error) => {
     // 409: the plan moved on since this page read it; read it again and say what happened.
     if (err instanceof ApiClientError && err.code === 409) setStale(err.message);

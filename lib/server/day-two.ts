@@ -1,9 +1,12 @@
 // Day-two writes, as the person: approving or denying an InstallPlan, changing a Subscription's
-// channel or approval. An InstallPlan write names the resourceVersion the person saw; a stale one
-// is a 409 saying what changed, and the write itself is a PUT with that version, so two people
-// approving at once cannot both win. A Subscription's status moves on its own all the time (OLM
-// writes conditions and states), so a Subscription write names the channel and approval the
-// person saw instead: only a change to those by someone else is a conflict.
+// channel or approval. An InstallPlan decision names the plan the person saw (its resourceVersion
+// and the CSVs it installs): real OLM keeps writing to a waiting plan (status, the adoption label
+// its olm-operator adds once the Subscription points at it), so a newer resourceVersion alone is
+// not a conflict; a plan that installs other CSVs, was approved or moved on is a 409 saying what
+// changed. The write itself is a PUT of what was just read, so two people deciding at once cannot
+// both win. A Subscription's status moves on its own all the time, so a Subscription write names
+// the channel and approval the person saw instead: only a change to those by someone else is a
+// conflict.
 import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { channelSwitch } from '../olm/graph/update-path';
@@ -22,15 +25,46 @@ import { checkFresh, trimmed } from './operators';
 
 export const DENIED_ANNOTATION = 'olm-console.io/denied';
 
-export async function approveInstallPlan(client: KubeClient, namespace: string, name: string, seen: string | undefined): Promise<{ plan: InstallPlan; summary: InstallPlanSummary }> {
-  const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
-  const summary = installPlanSummary(plan);
-  checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen, `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}`);
-  if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved (${summary.label})`);
-  if (summary.phase !== 'RequiresApproval') throw new ApiError(409, 'Conflict', `InstallPlan ${name} is ${summary.label.toLowerCase()}, not waiting for approval`);
-  const annotations = { ...plan.metadata?.annotations };
-  delete annotations[DENIED_ANNOTATION];
-  const updated = await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, { ...plan, metadata: { ...plan.metadata, annotations }, spec: { ...plan.spec, approved: true } });
+/** What a person decides on: the plan as they saw it. */
+export interface SeenPlan {
+  resourceVersion?: string;
+  clusterServiceVersionNames?: string[];
+}
+
+function samePlan(plan: InstallPlan, seen: SeenPlan): boolean {
+  if (seen.resourceVersion === undefined || seen.resourceVersion === plan.metadata?.resourceVersion) return true;
+  // A later resourceVersion of a plan still waiting with the same CSVs is OLM's bookkeeping.
+  const names = seen.clusterServiceVersionNames;
+  if (!names || plan.spec.approved || installPlanSummary(plan).phase !== 'RequiresApproval') return false;
+  const now = [...plan.spec.clusterServiceVersionNames].sort();
+  return names.length === now.length && [...names].sort().every((n, i) => n === now[i]);
+}
+
+/**
+ * Reads the plan, checks it is still the one the person saw, and PUTs the change; a write that
+ * loses to OLM's own (409) is read and checked again.
+ */
+async function decide(client: KubeClient, namespace: string, name: string, seen: SeenPlan, change: (plan: InstallPlan, summary: InstallPlanSummary) => InstallPlan): Promise<InstallPlan> {
+  for (let attempt = 1; ; attempt++) {
+    const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
+    const summary = installPlanSummary(plan);
+    if (!samePlan(plan, seen)) checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen.resourceVersion, `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}, installing ${plan.spec.clusterServiceVersionNames.join(', ')}`);
+    try {
+      return await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, change(plan, summary));
+    } catch (err) {
+      if (!isKubeError(err, 409) || attempt >= 5) throw err;
+    }
+  }
+}
+
+export async function approveInstallPlan(client: KubeClient, namespace: string, name: string, seen: SeenPlan): Promise<{ plan: InstallPlan; summary: InstallPlanSummary }> {
+  const updated = await decide(client, namespace, name, seen, (plan, summary) => {
+    if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved (${summary.label})`);
+    if (summary.phase !== 'RequiresApproval') throw new ApiError(409, 'Conflict', `InstallPlan ${name} is ${summary.label.toLowerCase()}, not waiting for approval`);
+    const annotations = { ...plan.metadata?.annotations };
+    delete annotations[DENIED_ANNOTATION];
+    return { ...plan, metadata: { ...plan.metadata, annotations }, spec: { ...plan.spec, approved: true } };
+  });
   return { plan: trimmed(updated), summary: installPlanSummary(updated) };
 }
 
@@ -38,17 +72,18 @@ export async function approveInstallPlan(client: KubeClient, namespace: string, 
  * OLM has no "deny": an unapproved plan just waits. Deny records who declined and when, so the
  * console can show it, and leaves the plan unapproved; the operator stays on its version.
  */
-export async function denyInstallPlan(client: KubeClient, namespace: string, name: string, seen: string | undefined, who: string | undefined): Promise<{ plan: InstallPlan; summary: InstallPlanSummary; explanation: string }> {
-  const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
-  const summary = installPlanSummary(plan);
-  checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen, `it is now ${summary.label.toLowerCase()}`);
-  if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved; OLM cannot take an approval back. To undo what it installs, uninstall or install another version`);
-  const note = JSON.stringify({ at: new Date().toISOString(), ...(who ? { by: who } : {}) });
-  const updated = await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, { ...plan, metadata: { ...plan.metadata, annotations: { ...plan.metadata?.annotations, [DENIED_ANNOTATION]: note } } });
+export async function denyInstallPlan(client: KubeClient, namespace: string, name: string, seen: SeenPlan, who: string | undefined): Promise<{ plan: InstallPlan; summary: InstallPlanSummary; explanation: string }> {
+  let csvs: string[] = [];
+  const updated = await decide(client, namespace, name, seen, (plan) => {
+    if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved; OLM cannot take an approval back. To undo what it installs, uninstall or install another version`);
+    csvs = plan.spec.clusterServiceVersionNames;
+    const note = JSON.stringify({ at: new Date().toISOString(), ...(who ? { by: who } : {}) });
+    return { ...plan, metadata: { ...plan.metadata, annotations: { ...plan.metadata?.annotations, [DENIED_ANNOTATION]: note } } };
+  });
   return {
     plan: trimmed(updated),
     summary: installPlanSummary(updated),
-    explanation: `InstallPlan ${name} stays unapproved: OLM installs nothing from it, and the operators it names (${plan.spec.clusterServiceVersionNames.join(', ')}) stay on their current versions. It stays listed as waiting; when the catalog offers a newer version OLM makes a new plan. To stop upgrades for good, switch the subscription to another channel or uninstall the operator.`,
+    explanation: `InstallPlan ${name} stays unapproved: OLM installs nothing from it, and the operators it names (${csvs.join(', ')}) stay on their current versions. It stays listed as waiting; when the catalog offers a newer version OLM makes a new plan. To stop upgrades for good, switch the subscription to another channel or uninstall the operator.`,
   };
 }
 

@@ -1,9 +1,11 @@
 // InstallPlans through the routes against the sandbox: a Manual install waiting for approval,
-// its steps, approval with a stale and a fresh resourceVersion, the upgrade plan that follows,
-// deny, and a person who may not approve.
+// its steps, approval with a stale and a fresh resourceVersion, approval of a plan OLM has
+// written to since (same CSVs) and of one that changed, the upgrade plan that follows, deny, and
+// a person who may not approve.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
+import { INSTALL_PLAN_TYPE } from '@/lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
 import type { InstallPlanSummary } from '@/lib/olm/status/install-plan-status';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
@@ -44,7 +46,16 @@ describe('InstallPlans: list, details, approve, deny', () => {
     const stale = await post(approve, plan.name, { resourceVersion: '1' });
     assert.equal(stale.status, 409);
     assert.match(stale.body.error.message, /changed since you loaded it/);
-    const ok = await post<{ summary: InstallPlanSummary }>(approve, plan.name, { resourceVersion: plan.resourceVersion });
+    // Real OLM writes to a waiting plan after the person has loaded it (its olm-operator labels
+    // the plan a Subscription points at): the plan they saw is still the one that waits.
+    const touched = await admin.patch<{ metadata?: { resourceVersion?: string } }>(INSTALL_PLAN_TYPE, plan.name, { metadata: { annotations: { 'example.com/touched': 'yes' } } }, { namespace: 'pg', type: 'merge' });
+    assert.notEqual(touched.metadata?.resourceVersion, plan.resourceVersion);
+    const other = await post(approve, plan.name, { resourceVersion: plan.resourceVersion, clusterServiceVersionNames: ['pgpilot.v1.4.0'] });
+    assert.equal(other.status, 409);
+    assert.match(other.body.error.message, /changed since you loaded it \(it is now requires approval, installing pgpilot\.v1\.2\.0\)/);
+    const bare = await post(approve, plan.name, { resourceVersion: plan.resourceVersion });
+    assert.equal(bare.status, 409, 'without the CSVs seen, only the resourceVersion can say it is the same plan');
+    const ok = await post<{ summary: InstallPlanSummary }>(approve, plan.name, { resourceVersion: plan.resourceVersion, clusterServiceVersionNames: plan.summary.csvNames });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.summary.approved, true);
     await waitForCsv(admin, 'pg', 'pgpilot.v1.2.0');

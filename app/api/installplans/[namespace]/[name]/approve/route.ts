@@ -1,9 +1,10 @@
-// POST /api/installplans/<namespace>/<name>/approve { resourceVersion }: approves a plan that
-// waits for approval; a plan that changed since the person saw it is a 409 saying how.
+// POST /api/installplans/<namespace>/<name>/approve { resourceVersion, clusterServiceVersionNames }:
+// approves a plan that waits for approval; a plan that is no longer the one the person saw is a
+// 409 saying how.
 import { errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
 import { approveInstallPlan } from '@/lib/server/day-two';
-import { objectParams, Optimistic } from '@/lib/server/route-params';
+import { objectParams, SeenPlan } from '@/lib/server/route-params';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,8 +12,8 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
   try {
     const { namespace, name } = await objectParams(ctx);
     const { client } = writeClient(req);
-    const body = await readJson(req, Optimistic);
-    return Response.json(await approveInstallPlan(client, namespace, name, body.resourceVersion));
+    const body = await readJson(req, SeenPlan);
+    return Response.json(await approveInstallPlan(client, namespace, name, body));
   } catch (err) {
     return errorResponse(err);
   }

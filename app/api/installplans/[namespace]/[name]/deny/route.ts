@@ -1,9 +1,9 @@
-// POST /api/installplans/<namespace>/<name>/deny { resourceVersion }: leaves the plan
-// unapproved, records who declined it, and explains what that means in OLM.
+// POST /api/installplans/<namespace>/<name>/deny { resourceVersion, clusterServiceVersionNames }:
+// leaves the plan unapproved, records who declined it, and explains what that means in OLM.
 import { errorResponse, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
 import { denyInstallPlan } from '@/lib/server/day-two';
-import { objectParams, Optimistic } from '@/lib/server/route-params';
+import { objectParams, SeenPlan } from '@/lib/server/route-params';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,8 +11,8 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
   try {
     const { namespace, name } = await objectParams(ctx);
     const { client, session } = writeClient(req);
-    const body = await readJson(req, Optimistic);
-    return Response.json(await denyInstallPlan(client, namespace, name, body.resourceVersion, session?.username));
+    const body = await readJson(req, SeenPlan);
+    return Response.json(await denyInstallPlan(client, namespace, name, body, session?.username));
   } catch (err) {
     return errorResponse(err);
   }
