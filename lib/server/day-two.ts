@@ -48,7 +48,7 @@ async function decide(client: KubeClient, namespace: string, name: string, seen:
   for (let attempt = 1; ; attempt++) {
     const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
     const summary = installPlanSummary(plan);
-    if (!samePlan(plan, seen)) checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen.resourceVersion, `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}, installing ${plan.spec.clusterServiceVersionNames.join(', ')}`);
+    if (!samePlan(plan, seen)) checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen.resourceVersion, `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}; it installs ${plan.spec.clusterServiceVersionNames.join(', ')}`);
     try {
       return await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, change(plan, summary));
     } catch (err) {

@@ -52,7 +52,7 @@ describe('InstallPlans: list, details, approve, deny', () => {
     assert.notEqual(touched.metadata?.resourceVersion, plan.resourceVersion);
     const other = await post(approve, plan.name, { resourceVersion: plan.resourceVersion, clusterServiceVersionNames: ['pgpilot.v1.4.0'] });
     assert.equal(other.status, 409);
-    assert.match(other.body.error.message, /changed since you loaded it \(it is now requires approval, installing pgpilot\.v1\.2\.0\)/);
+    assert.match(other.body.error.message, /changed since you loaded it \(it is now requires approval; it installs pgpilot\.v1\.2\.0\)/);
     const bare = await post(approve, plan.name, { resourceVersion: plan.resourceVersion });
     assert.equal(bare.status, 409, 'without the CSVs seen, only the resourceVersion can say it is the same plan');
     const ok = await post<{ summary: InstallPlanSummary }>(approve, plan.name, { resourceVersion: plan.resourceVersion, clusterServiceVersionNames: plan.summary.csvNames });
