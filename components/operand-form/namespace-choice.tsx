@@ -2,7 +2,8 @@
 // Where the operand goes, for a namespaced API: one of the namespaces its operator watches (a
 // select of them), or for an operator that watches all, any namespace the person can list (a
 // free name when they may not list namespaces). An operator that watches one namespace leaves
-// nothing to choose. The choice is the object's metadata.namespace, so the YAML view shows it
+// nothing to choose, nor does a form read from OLM's copy (for a person who may not read the
+// operator's own CSV). The choice is the object's metadata.namespace, so the YAML view shows it
 // and an edit there moves it too.
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/client/api';
@@ -11,9 +12,12 @@ import type { WatchedNamespaces } from '@/lib/olm/operand-form/namespaces';
 const INPUT = 'w-full max-w-md rounded border border-slate-300 px-2 py-1 text-sm';
 const ID = 'f-metadata_namespace';
 
-interface Props { watched: WatchedNamespaces; value: string; onChange: (v: string) => void }
+interface Props { watched: WatchedNamespaces; copyOnly?: { operatorNamespace: string }; value: string; onChange: (v: string) => void }
 
-export function NamespaceChoice({ watched, value, onChange }: Props) {
+export function NamespaceChoice({ watched, copyOnly, value, onChange }: Props) {
+  if (copyOnly && !watched.all && watched.namespaces[0] === value) {
+    return <p className="text-sm"><span className="font-medium">Namespace</span>: {value} <span className="text-slate-600">(the operator runs in {copyOnly.operatorNamespace}, where you may not read it; OLM copied it here because it watches this namespace)</span></p>;
+  }
   if (!watched.all && watched.namespaces.length === 1 && watched.namespaces[0] === value) {
     return <p className="text-sm"><span className="font-medium">Namespace</span>: {value} <span className="text-slate-600">(the only one its operator watches)</span></p>;
   }

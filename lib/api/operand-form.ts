@@ -19,4 +19,9 @@ export interface OperandFormSource {
   operatorNamespace: string;
   /** Where its operands can go: the namespaces the operator watches. */
   watched: WatchedNamespaces;
+  /**
+   * The person may not read the operator's CSV where it runs: the form comes from OLM's copy in
+   * the page's namespace, and `watched` is that namespace alone (a copy does not say the rest).
+   */
+  copyOnly?: { operatorNamespace: string };
 }

@@ -6,7 +6,7 @@ import type { OperandFormSource } from '../api/operand-form';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { watchedNamespaces } from '../olm/operand-form/namespaces';
-import { targetNamespacesOf } from '../olm/resources/cluster-service-version';
+import { isCopiedCsv, operatorNamespaceOf, targetNamespacesOf } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { operandTypes } from './api-scope';
@@ -28,8 +28,9 @@ export async function operandFormSource(client: KubeClient, namespace: string, n
     specDescriptors: Array.isArray(crd.description.specDescriptors) ? crd.description.specDescriptors : [],
     ...(example ? { example } : {}),
     namespaced: type.namespaced,
-    operatorNamespace: csv.metadata?.namespace ?? namespace,
+    operatorNamespace: operatorNamespaceOf(csv) ?? namespace,
     watched: watchedNamespaces(targetNamespacesOf(csv), csv.metadata?.namespace ?? namespace),
+    ...(isCopiedCsv(csv) ? { copyOnly: { operatorNamespace: operatorNamespaceOf(csv) ?? namespace } } : {}),
   };
   try {
     const object = await client.get<Crd>(CRD_TYPE, crd.name);

@@ -32,14 +32,39 @@ export function apiOf(crd: OwnedCrd, type: ResourceType): OperandApi {
 // event in its object's namespace, and "" becomes default).
 const CLUSTER_EVENTS_NAMESPACE = 'default';
 
+/**
+ * The CSV that says what the operator owns and watches. A copy owns the same APIs; its instances
+ * are the operator's, listed from where it runs. A person who may read only the copy (a namespace
+ * admin in a namespace an all-namespaces operator serves) gets the copy: OLM copies the spec as it
+ * is, and the copy carries no `olm.targetNamespaces`, so all it says of what the operator watches
+ * is its own namespace, the one place that person works in anyway.
+ */
 export async function operatorCsv(client: KubeClient, namespace: string, name: string): Promise<ClusterServiceVersion> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
-  // A copy owns the same APIs; its instances are the operator's, listed from where it runs.
-  if (isCopiedCsv(csv)) {
-    const source = operatorNamespaceOf(csv);
-    if (source) return client.get<ClusterServiceVersion>(CSV_TYPE, name, source);
+  const source = isCopiedCsv(csv) ? operatorNamespaceOf(csv) : undefined;
+  if (!source || source === namespace) return csv;
+  try {
+    return await client.get<ClusterServiceVersion>(CSV_TYPE, name, source);
+  } catch (err) {
+    if (isKubeError(err, 403)) return csv;
+    throw err;
   }
-  return csv;
+}
+
+/**
+ * The operator's CSV for an operand going to `target`, read where the operator runs; for a person
+ * who may not read it there, OLM's copy in `target` from that namespace, whose presence says the
+ * operator watches `target`.
+ */
+export async function operatorCsvFor(client: KubeClient, operatorNamespace: string, name: string, target: string): Promise<ClusterServiceVersion> {
+  try {
+    return await operatorCsv(client, operatorNamespace, name);
+  } catch (err) {
+    if (!isKubeError(err, 403) || target === operatorNamespace) throw err;
+    const copy = await client.get<ClusterServiceVersion>(CSV_TYPE, name, target).catch(() => undefined);
+    if (!copy || !isCopiedCsv(copy) || operatorNamespaceOf(copy) !== operatorNamespace) throw err;
+    return copy;
+  }
 }
 
 function row(o: Operand, crd: OwnedCrd): OperandRow {

@@ -14,7 +14,7 @@ import { ApiError, dnsLabel, dnsSubdomain, errorResponse, readJson } from '@/lib
 import { writeClient } from '@/lib/server/context';
 import { operandTypes } from '@/lib/server/api-scope';
 import { createOperand } from '@/lib/server/operand-form';
-import { operatorCsv } from '@/lib/server/operands';
+import { operatorCsvFor } from '@/lib/server/operands';
 import { parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
@@ -35,7 +35,7 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
     const { client } = writeClient(req);
     const body = await readJson(req, Body);
     const [group, version] = body.object.apiVersion.split('/') as [string, string];
-    const csv = body.operatorNamespace ? await operatorCsv(client, body.operatorNamespace, body.csv) : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
+    const csv = body.operatorNamespace ? await operatorCsvFor(client, body.operatorNamespace, body.csv, namespace) : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
     const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find((c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version);
     if (!owned) throw new ApiError(400, 'BadRequest', `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`);
     const type = await operandTypes(client)({ group, version, plural: owned.name.slice(0, owned.name.indexOf('.')), kind: body.object.kind });

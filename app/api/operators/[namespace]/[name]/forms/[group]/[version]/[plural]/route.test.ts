@@ -1,6 +1,8 @@
 // The create form's sources, and creating from the form, against a sandbox serving a real catalog
 // (okderators): local-storage-operator's bundle carries its LocalVolume CRD inline, so OLM creates
-// it with its real schema, and the route reads that schema back as the person.
+// it with its real schema, and the route reads that schema back as the person. loki-operator
+// (same catalog) watches every namespace: alice, admin of team1 only, builds its form from OLM's
+// copy in team1 and creates there, though she may not read the operator's own CSV.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -11,6 +13,8 @@ import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 const CATALOG = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', '..', '..', '..', '..', 'shared', 'catalogs', 'okderators');
 const CSV = 'local-storage-operator.v4.15.0-2024-04-16-164915';
 const LV = { group: 'local.storage.openshift.io', version: 'v1', plural: 'localvolumes', namespaced: true, kind: 'LocalVolume' };
+const LOKI_CSV = 'loki-operator.v5.9.0-2024-05-06-220335';
+const LOKI = { group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks', namespaced: true, kind: 'LokiStack' };
 
 describe('the create form of an operator\'s API', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0, catalogs: [CATALOG] });
@@ -22,6 +26,9 @@ describe('the create form of an operator\'s API', () => {
     const admin = sb.admin;
     await subscribe(admin, { namespace: 'lso', package: 'local-storage-operator', channel: 'alpha', source: 'okderators', targets: ['lso'] });
     await waitForCsv(admin, 'lso', CSV);
+    await subscribe(admin, { namespace: 'operators', package: 'loki-operator', channel: 'alpha', source: 'okderators' });
+    await waitForCsv(admin, 'operators', LOKI_CSV);
+    await waitForCsv(admin, 'team1', LOKI_CSV);
   });
 
   const get = (plural: string, user = 'admin') => {
@@ -64,5 +71,27 @@ describe('the create form of an operator\'s API', () => {
     assert.deepEqual(stored.spec, { storageClassDevices: [{ storageClassName: 'local-sc', devicePaths: ['/dev/vdb'] }] });
     const viewer = await post({ apiVersion: 'local.storage.openshift.io/v1', kind: 'LocalVolume', metadata: { name: 'mine' } }, 'bob');
     assert.equal(viewer.status, 403);
+  });
+
+  test('a namespace admin who may read only OLM\'s copy builds the form from it and creates in that namespace', async () => {
+    const path = `/api/operators/team1/${LOKI_CSV}/forms/loki.grafana.com/v1/lokistacks`;
+    const form = await sb.call<OperandFormSource>(GET, path, { user: 'alice', params: { namespace: 'team1', name: LOKI_CSV, group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks' } });
+    assert.equal(form.status, 200, JSON.stringify(form.body));
+    assert.deepEqual([form.body.operatorNamespace, form.body.watched, form.body.copyOnly], ['operators', { all: false, namespaces: ['team1'] }, { operatorNamespace: 'operators' }]);
+    assert.ok((form.body.specDescriptors as { path: string }[]).some((d) => d.path === 'storage.secret.name'), 'the copy carries the operator\'s descriptors');
+    const admin = await sb.call<OperandFormSource>(GET, path.replace('team1', 'operators'), { user: 'admin', params: { namespace: 'operators', name: LOKI_CSV, group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks' } });
+    assert.deepEqual([admin.body.watched, admin.body.copyOnly], [{ all: true }, undefined], 'an administrator reads the operator\'s own CSV');
+
+    // The example leaves out the secret's type, which the CRD requires (the form asks for it).
+    const example = form.body.example as { spec: { storage: { secret: Record<string, unknown> } } };
+    const object = { ...example, metadata: { name: 'team-logs', namespace: 'team1' }, spec: { ...example.spec, storage: { ...example.spec.storage, secret: { ...example.spec.storage.secret, type: 's3' } } } };
+    const create = (namespace: string) => sb.call<{ error?: { code: number; message: string } }>(POST, `/api/operands/${namespace}`, { method: 'POST', user: 'alice', body: { csv: LOKI_CSV, operatorNamespace: 'operators', object: { ...object, metadata: { ...object.metadata, namespace } } }, params: { namespace } });
+    const created = await create('team1');
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal((await clientAs(sb, 'admin').get<{ metadata?: { name?: string } }>(LOKI, 'team-logs', 'team1')).metadata?.name, 'team-logs');
+    // Elsewhere neither the operator's CSV nor a copy is hers to read: the API server's refusal.
+    const elsewhere = await create('team2');
+    assert.equal(elsewhere.status, 403, JSON.stringify(elsewhere.body));
+    assert.match(elsewhere.body.error!.message, /clusterserviceversions/);
   });
 });
