@@ -10,7 +10,11 @@
 // person chooses the namespace and is offered that namespace's Secrets; bob, who may not list
 // Secrets, is told so and types a name. netobserv-operator (same catalog, its CRD given by image)
 // shows its Kafka settings only once the deployment model is Kafka (a fieldDependency descriptor).
+// cloudnative-pg (certified-operators, its package served as a catalog of its own) names a
+// StorageClass and a PriorityClass in its Cluster's descriptors: the cluster's are offered; alice,
+// who may not list them, is told so and types a name.
 import assert from 'node:assert/strict';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ensureNamespace, subscribe, waitForCsv } from '../lib/server/testing/cluster';
@@ -27,11 +31,20 @@ const CREATE_LOKI = `/operators/operators/${LOKI_CSV}/create/loki.grafana.com/v1
 const SECRET = { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' };
 const NETOBSERV_CSV = 'netobserv-operator.v1.6.1';
 const CREATE_FLOWS = `/operators/operators/${NETOBSERV_CSV}/create/flows.netobserv.io/v1beta2/flowcollectors`;
+const CNPG = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18', 'cloudnative-pg');
+const CNPG_CSV = 'cloudnative-pg.v1.30.0';
+const PG_CLUSTER = { group: 'postgresql.cnpg.io', version: 'v1', plural: 'clusters', namespaced: true, kind: 'Cluster' };
+const CREATE_PG = `/operators/operators/${CNPG_CSV}/create/postgresql.cnpg.io/v1/clusters`;
+const STORAGE_CLASS = { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', namespaced: false, kind: 'StorageClass' };
 
 describe('Create an operand from a form', () => {
   const h = useHarness({
     suite: 'operand-form',
     sandbox: { catalogs: [CATALOG] },
+    writeCatalogs: (tmp) => {
+      cpSync(CNPG, join(tmp, 'certified-pg', 'cloudnative-pg'), { recursive: true });
+      return [join(tmp, 'certified-pg')];
+    },
     seed: async (kube) => {
       await subscribe(kube, { namespace: 'team1', package: 'local-storage-operator', channel: 'alpha', source: 'okderators', targets: ['team1'] });
       await waitForCsv(kube, 'team1', CSV);
@@ -40,6 +53,9 @@ describe('Create an operand from a form', () => {
       await waitForCsv(kube, 'operators', LOKI_CSV);
       await subscribe(kube, { namespace: 'operators', package: 'netobserv-operator', channel: 'alpha', source: 'okderators' });
       await waitForCsv(kube, 'operators', NETOBSERV_CSV);
+      await subscribe(kube, { namespace: 'operators', package: 'cloudnative-pg', channel: 'stable-v1', source: 'certified-pg' });
+      await waitForCsv(kube, 'operators', CNPG_CSV);
+      for (const name of ['fast-ssd', 'standard']) await kube.create(STORAGE_CLASS, { metadata: { name }, provisioner: 'example.com/disk' });
       await ensureNamespace(kube, 'team2');
       await kube.create(SECRET, { metadata: { name: 'loki-s3', namespace: 'team2' }, data: { bucketnames: Buffer.from('logs').toString('base64') } });
       await kube.create(SECRET, { metadata: { name: 'team1-only', namespace: 'team1' }, data: { k: Buffer.from('v').toString('base64') } });
@@ -175,6 +191,46 @@ describe('Create an operand from a form', () => {
     await h.shot(page, 'field-dependency');
     await deploymentModel.fill('Direct');
     await kafka.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  test('a StorageClass and a PriorityClass picked from the cluster\'s', async () => {
+    const page = await h.open(CREATE_PG);
+    await page.getByRole('heading', { level: 1, name: 'Create Cluster' }).waitFor();
+    const storageClass = page.getByLabel('Storage Class', { exact: true });
+    const names = async (field: typeof storageClass) => {
+      const list = page.locator(`datalist[id="${await field.getAttribute('id')}-names"] option`);
+      await list.first().waitFor({ state: 'attached' });
+      return list.evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    };
+    assert.deepEqual(await names(storageClass), ['fast-ssd', 'standard']);
+    await storageClass.fill('fast-ssd');
+    const priority = page.getByLabel('Priority Class Name', { exact: true });
+    await page.locator('details', { has: priority }).last().locator('> summary').click();
+    assert.deepEqual(await names(priority), ['system-cluster-critical', 'system-node-critical']);
+    await priority.fill('system-cluster-critical');
+    await h.shot(page, 'cluster-pickers');
+    await page.getByRole('tab', { name: 'YAML' }).click();
+    const yaml = await page.getByLabel('Cluster YAML').inputValue();
+    assert.match(yaml, /\n {2}priorityClassName: system-cluster-critical\n/);
+    assert.match(yaml, /\n {4}storageClass: fast-ssd\n/);
+    await page.getByRole('tab', { name: 'Form' }).click();
+    await page.getByRole('button', { name: 'Create Cluster' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create Cluster' }).waitFor({ state: 'detached' });
+    const [stored] = (await h.kube.list<Obj & { spec: { priorityClassName?: string; storage?: { storageClass?: string } } }>(PG_CLUSTER, { namespace: 'operators' })).items;
+    assert.deepEqual([stored?.spec.storage?.storageClass, stored?.spec.priorityClassName], ['fast-ssd', 'system-cluster-critical']);
+    await page.close();
+  });
+
+  test('alice, admin of team1 only, builds the form from OLM\'s copy; she may not list StorageClasses, is told so and types a name', async () => {
+    const page = await h.openAs('alice', `/operators/team1/${CNPG_CSV}/create/postgresql.cnpg.io/v1/clusters`);
+    await page.getByRole('heading', { level: 1, name: 'Create Cluster' }).waitFor();
+    await page.getByText('(the operator runs in operators, where you may not read it; OLM copied it here because it watches this namespace)').waitFor();
+    await page.getByText('you may not list StorageClasses; type a name').waitFor();
+    const storageClass = page.getByLabel('Storage Class', { exact: true });
+    await storageClass.fill('typed-by-hand');
+    assert.equal(await storageClass.inputValue(), 'typed-by-hand');
+    await h.shot(page, 'cluster-picker-forbidden');
     await page.close();
   });
 });

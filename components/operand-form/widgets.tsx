@@ -1,13 +1,17 @@
 'use client';
 // One input per scalar field, chosen by the field model's type and widget: text (or password),
 // number, a switch or checkbox, a select of the schema's enum or the descriptor's options, a
-// namespace picker, a Secret or ConfigMap picker. An emptied input removes its key, so the API server's defaults apply.
+// namespace picker, a picker of the Secrets, ConfigMaps, StorageClasses or PriorityClasses a field
+// names. An emptied input removes its key, so the API server's defaults apply.
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/client/api';
-import type { Field, FieldPath } from '@/lib/olm/operand-form/types';
+import type { NamedKind } from '@/lib/api/object-names';
+import type { Field, FieldPath, ReferenceWidget } from '@/lib/olm/operand-form/types';
 import { fieldPathString, getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, useOperandForm } from './form-context';
 import { ObjectNamePicker, type InputProps } from './object-name-picker';
+
+const PICKED_KINDS: Record<ReferenceWidget, NamedKind> = { secret: 'secrets', configmap: 'configmaps', storageclass: 'storageclasses', priorityclass: 'priorityclasses' };
 
 type Scalar = Extract<Field, { type: 'string' | 'integer' | 'number' | 'boolean' }>;
 
@@ -76,9 +80,8 @@ function StringInput({ field, path, common, value, inList }: { field: Extract<Fi
     );
   }
   if (field.widget === 'namespace') return <NamespacePicker common={common} value={text} onChange={write} />;
-  if (field.widget === 'secret' || field.widget === 'configmap') {
-    return <ObjectNamePicker kind={field.widget === 'secret' ? 'secrets' : 'configmaps'} common={common} value={text} onChange={write} className={INPUT} />;
-  }
+  const picks = PICKED_KINDS[field.widget as ReferenceWidget];
+  if (picks) return <ObjectNamePicker kind={picks} common={common} value={text} onChange={write} className={INPUT} />;
   return (
     <input
       type={field.widget === 'password' ? 'password' : 'text'} {...common} className={INPUT} value={text} autoComplete="off"

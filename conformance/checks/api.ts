@@ -65,6 +65,17 @@ export const apiChecks: Check[] = [
     id: 'discovery/resources/v1 (the kinds the console uses)',
     run: async (t) => resourceFacts((await call(t, { path: '/api/v1' })).body as { resources: ApiResource[] }, ['namespaces', 'configmaps', 'secrets', 'serviceaccounts', 'services', 'events', 'pods', 'nodes']),
   },
+  ...[['storage.k8s.io/v1', 'storageclasses'], ['scheduling.k8s.io/v1', 'priorityclasses']].map(([gv, resource]) => ({
+    id: `discovery/resources/${gv} (${resource}, named by operand form pickers)`,
+    run: async (t: Target) => resourceFacts((await call(t, { path: `/apis/${gv}` })).body as { resources: ApiResource[] }, [resource!]),
+  })),
+  {
+    id: 'built-in PriorityClasses (the ones kube-apiserver creates at start)',
+    run: async (t) => {
+      const list = (await call(t, { path: '/apis/scheduling.k8s.io/v1/priorityclasses' })).body as { items: { metadata: { name: string }; value: number; globalDefault?: boolean; description?: string; preemptionPolicy?: string }[] };
+      return list.items.map((p) => ({ name: p.metadata.name, value: p.value, globalDefault: p.globalDefault ?? false, description: p.description, preemptionPolicy: p.preemptionPolicy })).sort((a, b) => a.name.localeCompare(b.name));
+    },
+  },
   {
     id: 'version/shape',
     run: async (t) => {
@@ -130,12 +141,22 @@ export const apiChecks: Check[] = [
     },
   })),
   {
+    id: 'table/priorityclasses (a built-in\'s printer: fields JSON omits print as Go zero values)',
+    run: async (t) => {
+      const r = await call(t, { path: '/apis/scheduling.k8s.io/v1/priorityclasses', accept: TABLE });
+      const body = r.body as { columnDefinitions?: { name: string; type: string }[]; rows?: { cells: unknown[] }[] };
+      const columns = body.columnDefinitions?.map((c) => `${c.name}:${c.type}`) ?? [];
+      const age = columns.indexOf('Age:string');
+      return { status: r.status, columns, rows: (body.rows ?? []).map((row) => row.cells.filter((_, i) => i !== age)).sort((a, b) => String(a[0]).localeCompare(String(b[0]))) };
+    },
+  },
+  {
     id: 'rbac/SelfSubjectAccessReview for the seed users',
     run: async (t) => {
       const asks: [string, Record<string, string>][] = [];
       for (const user of ['alice', 'bob']) {
         for (const ns of ['team1', 'default']) {
-          for (const [verb, group, resource] of [['create', 'operators.coreos.com', 'subscriptions'], ['patch', 'operators.coreos.com', 'installplans'], ['delete', 'operators.coreos.com', 'clusterserviceversions'], ['list', 'packages.operators.coreos.com', 'packagemanifests'], ['create', 'operators.coreos.com', 'operatorgroups'], ['create', 'operators.coreos.com', 'catalogsources'], ['create', '', 'pods/portforward'], ['list', '', 'secrets']]) {
+          for (const [verb, group, resource] of [['create', 'operators.coreos.com', 'subscriptions'], ['patch', 'operators.coreos.com', 'installplans'], ['delete', 'operators.coreos.com', 'clusterserviceversions'], ['list', 'packages.operators.coreos.com', 'packagemanifests'], ['create', 'operators.coreos.com', 'operatorgroups'], ['create', 'operators.coreos.com', 'catalogsources'], ['create', '', 'pods/portforward'], ['list', '', 'secrets'], ['list', 'storage.k8s.io', 'storageclasses'], ['list', 'scheduling.k8s.io', 'priorityclasses']]) {
             const [res, sub] = resource!.split('/');
             asks.push([user, { namespace: ns!, verb: verb!, group: group!, resource: res!, ...(sub ? { subresource: sub } : {}) }]);
           }

@@ -76,6 +76,9 @@ export const olmChecks: Check[] = [
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual', startingCSV: 'alpha.v1.0.0' });
       const first = await until(t, 'the first plan', planWaiting(t, ns, 'alpha.v1.0.0'));
+      // Real OLM says so on the Subscription in a later sync, which a loaded machine can hold back
+      // past the quiet time `settled` waits for.
+      await until(t, 'the Subscription to say the plan waits', subscriptionCondition(t, ns, 'alpha', 'InstallPlanPending'));
       // OLM has no "deny": the console leaves the plan unapproved and notes who declined it.
       await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${first.metadata.name}`, { metadata: { annotations: { [DENIED_ANNOTATION]: JSON.stringify({ by: 'conformance' }) } } });
       await settled(t, ns);

@@ -1,8 +1,10 @@
 // The CSV's spec descriptors as the form reads them: a descriptor's path (`a.b`, `a[0].b`) turned
 // into the schema path it labels (`a.b`, `a[*].b`: a descriptor on one list item labels them all,
 // as consoles read it), and the `urn:alm:descriptor:*` x-descriptors this form honours
-// (operator-framework's descriptor list), `fieldDependency` among them. Others (fieldGroup,
-// selector, affinities…) are ignored: the schema's own fields stand in for them.
+// (operator-framework's descriptor list), `fieldDependency` among them, and the
+// `io.kubernetes:<Kind>` references a picker can offer names for (Namespace, Secret, ConfigMap,
+// StorageClass, PriorityClass). Others (fieldGroup, selector, affinities, tolerations…) are
+// ignored: the schema's own fields stand in for them.
 
 export interface SpecDescriptor {
   path: string;
@@ -15,7 +17,7 @@ const X = 'urn:alm:descriptor:';
 
 export type DescriptorHint =
   | 'text' | 'number' | 'podCount' | 'switch' | 'checkbox' | 'select' | 'password'
-  | 'resources' | 'namespace' | 'secret' | 'configmap' | 'imagePullPolicy';
+  | 'resources' | 'namespace' | 'secret' | 'configmap' | 'storageclass' | 'priorityclass' | 'imagePullPolicy';
 
 export interface DescriptorInfo {
   /** Index in the CSV's list: the form's order. */
@@ -57,6 +59,8 @@ function hintOf(xs: readonly string[]): DescriptorHint | undefined {
   if (has('io.kubernetes:Namespace')) return 'namespace';
   if (has('io.kubernetes:Secret')) return 'secret';
   if (has('io.kubernetes:ConfigMap')) return 'configmap';
+  if (has('io.kubernetes:StorageClass')) return 'storageclass';
+  if (has('io.kubernetes:PriorityClass')) return 'priorityclass';
   if (has('com.tectonic.ui:password')) return 'password';
   if (has('com.tectonic.ui:imagePullPolicy')) return 'imagePullPolicy';
   if (has('com.tectonic.ui:booleanSwitch')) return 'switch';

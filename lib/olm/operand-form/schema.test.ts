@@ -94,6 +94,20 @@ describe('buildFormModel', () => {
     assert.equal(buildFormModel(open).freeForm, 'free-form object');
   });
 
+  test('a field naming a StorageClass or PriorityClass gets a picker of the cluster\'s names', () => {
+    // cloudnative-pg's and cloud-native-postgresql's Cluster descriptors, over a typed and an open schema.
+    const descriptors = [
+      { path: 'storage.storageClass', displayName: 'Storage Class', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes:StorageClass'] },
+      { path: 'priorityClassName', displayName: 'Priority Class Name', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes:PriorityClass', 'urn:alm:descriptor:com.tectonic.ui:advanced'] },
+    ];
+    const typed = buildFormModel({ type: 'object', properties: { spec: { type: 'object', properties: { priorityClassName: { type: 'string' }, storage: { type: 'object', properties: { storageClass: { type: 'string' }, size: { type: 'string' } } } } } } }, descriptors);
+    const open = buildFormModel({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, descriptors);
+    for (const m of [typed, open]) {
+      assert.deepEqual([(find(m.spec.fields, 'storage.storageClass') as { widget?: string }).widget, (find(m.spec.fields, 'priorityClassName') as { widget?: string }).widget], ['storageclass', 'priorityclass']);
+      assert.equal(find(m.spec.fields, 'priorityClassName')?.advanced, true);
+    }
+  });
+
   test('labels for fields no descriptor names', () => {
     assert.equal(humanize('storageClassDevices'), 'Storage class devices');
     assert.equal(humanize('enableTLS'), 'Enable TLS');

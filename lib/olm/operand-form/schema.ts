@@ -5,7 +5,11 @@
 // open (x-kubernetes-preserve-unknown-fields, no properties) gets the fields its descriptors name,
 // as consoles do for CRDs without a schema; what is left becomes a YAML-edited "raw" field.
 import { descriptorIndex, IMAGE_PULL_POLICIES, type DescriptorInfo } from './descriptors';
-import type { Field, FormModel } from './types';
+import { REFERENCE_WIDGETS, type Field, type FormModel, type ReferenceWidget, type StringWidget } from './types';
+
+function isReference(hint: string | undefined): hint is ReferenceWidget {
+  return (REFERENCE_WIDGETS as readonly string[]).includes(hint ?? '');
+}
 
 type Schema = Record<string, unknown>;
 
@@ -124,7 +128,7 @@ function build(schema: Schema, key: string, path: string, required: boolean, ctx
         : d?.hint === 'select' && d.options.length ? d.options
           : d?.hint === 'imagePullPolicy' ? IMAGE_PULL_POLICIES : undefined;
       const hint = d?.hint;
-      const widget = enumValues ? 'select' : hint === 'password' || hint === 'namespace' || hint === 'secret' || hint === 'configmap' ? hint : schema.format === 'password' ? 'password' : 'text';
+      const widget: StringWidget = enumValues ? 'select' : hint === 'password' || hint === 'namespace' || isReference(hint) ? hint : schema.format === 'password' ? 'password' : 'text';
       return {
         ...b, type: 'string', widget, ...(enumValues ? { enum: enumValues } : {}), ...dflt,
         ...(typeof schema.pattern === 'string' ? { pattern: schema.pattern } : {}),

@@ -6,7 +6,11 @@
 export type FieldPath = readonly (string | number)[];
 
 /** The widget a field asks for, from its schema type and its `urn:alm:descriptor:*` x-descriptors. */
-export type StringWidget = 'text' | 'select' | 'password' | 'namespace' | 'secret' | 'configmap';
+export type StringWidget = 'text' | 'select' | 'password' | 'namespace' | ReferenceWidget;
+
+/** A field naming an object of the cluster (`urn:alm:descriptor:io.kubernetes:<Kind>`): a picker of its names. */
+export type ReferenceWidget = 'secret' | 'configmap' | 'storageclass' | 'priorityclass';
+export const REFERENCE_WIDGETS: readonly ReferenceWidget[] = ['secret', 'configmap', 'storageclass', 'priorityclass'];
 
 interface Base {
   /** The property name in its parent (for list items, the list's own key). */

@@ -41,10 +41,15 @@ export function humanAge(iso: string | undefined, now = Date.now()): string {
   return `${Math.floor(d / 365)}y`;
 }
 
-function cell(obj: KObject, c: TableColumn): unknown {
+function cell(obj: KObject, c: TableColumn, customResource: boolean): unknown {
   const v = evalJsonPath(obj, c.jsonPath);
   if (c.type === 'date') return typeof v === 'string' ? humanAge(v) : '<unknown>';
-  if (v === undefined || v === null) return c.type === 'integer' || c.type === 'number' ? null : '';
+  if (v === undefined || v === null) {
+    // A built-in's printer reads Go structs, where a field JSON omits is its zero value.
+    if (!customResource && c.type === 'boolean') return false;
+    if (!customResource && (c.type === 'integer' || c.type === 'number')) return 0;
+    return c.type === 'integer' || c.type === 'number' ? null : '';
+  }
   if (typeof v === 'object') return JSON.stringify(v);
   return v;
 }
@@ -63,7 +68,7 @@ export function toTable(items: KObject[], columns: readonly TableColumn[], meta:
       ...columns.map((c) => ({ name: c.name, type: c.type === 'date' && !customResource ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
     ],
     rows: items.map((o) => ({
-      cells: [o.metadata.name ?? '', ...columns.map((c) => cell(o, c))],
+      cells: [o.metadata.name ?? '', ...columns.map((c) => cell(o, c, customResource))],
       object:
         includeObject === 'None'
           ? undefined

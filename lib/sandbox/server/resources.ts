@@ -90,6 +90,16 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['deploy'], categories: ['all'], hasStatus: true,
     columns: [{ name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' }, { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' }, age],
   }),
+  // Named by operand fields (`io.kubernetes:StorageClass`, `:PriorityClass` descriptors); served
+  // as stored, like the other built-ins, with no defaulting or validation of their fields.
+  builtin('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, {
+    shortNames: ['sc'],
+    columns: [{ name: 'Provisioner', type: 'string', jsonPath: '.provisioner' }, { name: 'ReclaimPolicy', type: 'string', jsonPath: '.reclaimPolicy' }, { name: 'VolumeBindingMode', type: 'string', jsonPath: '.volumeBindingMode' }, { name: 'AllowVolumeExpansion', type: 'boolean', jsonPath: '.allowVolumeExpansion' }, age],
+  }),
+  builtin('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, {
+    shortNames: ['pc'],
+    columns: [{ name: 'Value', type: 'integer', jsonPath: '.value' }, { name: 'Global-Default', type: 'boolean', jsonPath: '.globalDefault' }, age, { name: 'PreemptionPolicy', type: 'string', jsonPath: '.preemptionPolicy' }],
+  }),
   builtin('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),
   builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true, { columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age] }),
   builtin('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),

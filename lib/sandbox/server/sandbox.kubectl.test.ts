@@ -41,6 +41,19 @@ describe('sandbox API with kubectl', { skip: kubectlPath ? false : 'kubectl is n
     assert.equal(olm.code, 0, olm.stderr);
   });
 
+  test('the PriorityClasses kube-apiserver creates, and StorageClasses, as kubectl shows them', async () => {
+    const pc = await k('get', 'pc');
+    assert.equal(pc.code, 0, pc.stderr);
+    assert.match(pc.stdout, /^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE\s+PREEMPTIONPOLICY\n/);
+    assert.match(pc.stdout, /\nsystem-cluster-critical\s+2000000000\s+false\s+\S+\s+PreemptLowerPriority\n/);
+    assert.match(pc.stdout, /\nsystem-node-critical\s+2000001000\s+false\s+/);
+    const file = join(sb.dir, 'sc.yaml');
+    writeFileSync(file, 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-disks\nprovisioner: kubernetes.io/no-provisioner\nreclaimPolicy: Retain\nvolumeBindingMode: WaitForFirstConsumer\n');
+    assert.equal((await k('apply', '-f', file)).code, 0);
+    const sc = await k('get', 'sc');
+    assert.match(sc.stdout, /\nlocal-disks\s+kubernetes\.io\/no-provisioner\s+Retain\s+WaitForFirstConsumer\s+/);
+  });
+
   test('apply creates, apply again is unchanged, a changed file is configured', async () => {
     const file = join(sb.dir, 'og.yaml');
     const doc = (value: string) => `apiVersion: operators.coreos.com/v1

@@ -159,6 +159,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: ns.operators }, spec: {} },
     { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'olm-operators', namespace: ns.olm }, spec: { targetNamespaces: [ns.olm] } },
     { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} },
+    // The two PriorityClasses kube-apiserver creates at start (its scheduling post-start hook).
+    { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-node-critical' }, value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.', preemptionPolicy: 'PreemptLowerPriority' },
+    { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-cluster-critical' }, value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.', preemptionPolicy: 'PreemptLowerPriority' },
     // One node, so consoles can tell which operators' platforms the cluster can run.
     {
       apiVersion: 'v1', kind: 'Node',

@@ -56,7 +56,7 @@ describe('GET /api/namespaces/<namespace>/<secrets|configmaps>', () => {
   test('bad input is a 400 that says what is wrong', async () => {
     const kind = await get('team1', 'pods');
     assert.equal(kind.status, 400);
-    assert.match(kind.body.error!.message, /kind: must be secrets or configmaps/);
+    assert.match(kind.body.error!.message, /kind: must be one of secrets, configmaps/);
     const ns = await get('Not_A_Namespace', 'secrets');
     assert.equal(ns.status, 400);
     assert.match(ns.body.error!.message, /^namespace: /);

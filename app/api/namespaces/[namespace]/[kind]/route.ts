@@ -3,6 +3,7 @@
 // API server's refusal (a 403 for a person who may not list Secrets there) is passed on as given,
 // so the picker can say why it offers nothing.
 import { z } from 'zod';
+import { NAMESPACED_NAMED_KINDS } from '@/lib/api/object-names';
 import { dnsLabel, errorResponse } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { objectNames } from '@/lib/server/object-names';
@@ -12,7 +13,7 @@ export const dynamic = 'force-dynamic';
 
 const Params = z.strictObject({
   namespace: dnsLabel,
-  kind: z.enum(['secrets', 'configmaps'], { message: 'must be secrets or configmaps' }),
+  kind: z.enum(NAMESPACED_NAMED_KINDS, { message: `must be one of ${NAMESPACED_NAMED_KINDS.join(', ')}` }),
 });
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
