@@ -163,8 +163,8 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
               <div><dt className="text-slate-600">Version</dt><dd>{desc.version ?? '—'}</dd></div>
               <div><dt className="text-slate-600">Provider</dt><dd>{desc.provider.name || '—'}</dd></div>
               <div><dt className="text-slate-600">Capability level</dt><dd>{desc.capability || '—'}</dd></div>
-              <div><dt className="text-slate-600">Managed namespaces</dt><dd>{d.operatorGroup ? (d.operatorGroup.targets === 'all' ? 'All namespaces' : d.operatorGroup.targets.join(', ')) : '—'}</dd></div>
-              <div><dt className="text-slate-600">OperatorGroup</dt><dd>{d.operatorGroup ? `${d.operatorGroup.name}${d.operatorGroup.createdByConsole ? ' (created by the console)' : ''}` : 'none'}</dd></div>
+              <div><dt className="text-slate-600">Managed namespaces</dt><dd>{managedNamespaces(d.operatorGroup, namespace)}</dd></div>
+              <div><dt className="text-slate-600">OperatorGroup</dt><dd>{d.operatorGroup ? `${d.operatorGroup.name}${d.operatorGroup.namespace !== namespace ? ` in ${d.operatorGroup.namespace}` : ''}${d.operatorGroup.createdByConsole ? ' (created by the console)' : ''}` : 'none'}</dd></div>
               {desc.containerImage && <div><dt className="text-slate-600">Container image</dt><dd className="break-all">{desc.containerImage}</dd></div>}
             </dl>
           </div>
@@ -231,4 +231,12 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
     {dialog}
     </>
   );
+}
+
+function managedNamespaces(og: OperatorDetails['operatorGroup'], namespace: string): string {
+  if (!og) return '—';
+  if (og.targets === 'all') return 'All namespaces';
+  // OLM copies a CSV only into namespaces its operator watches; the rest is in a group the person may not read.
+  if (!og.targets) return `${namespace}, and any others its OperatorGroup in ${og.namespace} names (you may not read it)`;
+  return og.targets.join(', ');
 }

@@ -51,7 +51,11 @@ export interface OperatorDetails {
   /** The health of the Subscription's catalog, when the person may read the CatalogSource. */
   catalog?: { namespace: string; name: string; state: string; healthy: boolean; lastConnect?: string; explanation: string };
   installPlans: { name: string; summary: InstallPlanSummary; createdAt?: string; resourceVersion?: string }[];
-  operatorGroup?: { name: string; targets: 'all' | string[]; createdByConsole: boolean; conditions?: Condition[] };
+  /**
+   * The operator's OperatorGroup: for OLM's copy of a CSV, the one where the operator runs (named
+   * by the copy's `olm.operatorGroup`), whose targets are absent when the person may not read it.
+   */
+  operatorGroup?: { name: string; namespace: string; targets?: 'all' | string[]; createdByConsole: boolean; conditions?: Condition[] };
   events: { type?: string; reason?: string; message?: string; object: string; count?: number; lastTimestamp?: string }[];
   /** The path OLM walks from the installed CSV to the channel head, when the catalog is readable. */
   updatePath?: GraphView['path'] & { channel: string; head?: string; edgesKnown: boolean };

@@ -114,7 +114,9 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
   // A copy is replaced with its source: its page follows the Subscription where the operator is.
   const source = copied ? operatorNamespaceOf(csv) : undefined;
   const sourceSubscription = source ? (await listOr<Subscription>(client, SUBSCRIPTION_TYPE, source)).find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name)?.metadata?.name : undefined;
-  const og = groups[0];
+  // A copy's namespace may have a group of its own, for other operators: the copy's is where it runs.
+  const copyGroup = source ? csv.metadata?.annotations?.['olm.operatorGroup'] : undefined;
+  const og = source ? (await listOr<OperatorGroup>(client, OPERATOR_GROUP_TYPE, source)).find((g) => g.metadata?.name === copyGroup) : groups[0];
   const ogTargets = og?.status?.namespaces ?? og?.spec?.targetNamespaces ?? [];
   const related = new Set([name, ...(sub ? [sub.metadata?.name ?? ''] : []), ...plans.map((p) => p.metadata?.name ?? '')]);
   const details: OperatorDetails = {
@@ -130,8 +132,8 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
       .map((p) => ({ name: p.metadata?.name ?? '', summary: installPlanSummary(p), createdAt: p.metadata?.creationTimestamp, resourceVersion: p.metadata?.resourceVersion }))
       .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
     ...(og
-      ? { operatorGroup: { name: og.metadata?.name ?? '', targets: ogTargets.length === 1 && ogTargets[0] === '' ? 'all' : ogTargets, createdByConsole: og.metadata?.labels?.['olm-console.io/created-by'] === 'olm-console', conditions: og.status?.conditions } }
-      : {}),
+      ? { operatorGroup: { name: og.metadata?.name ?? '', namespace: og.metadata?.namespace ?? namespace, targets: ogTargets.length === 1 && ogTargets[0] === '' ? 'all' : ogTargets, createdByConsole: og.metadata?.labels?.['olm-console.io/created-by'] === 'olm-console', conditions: og.status?.conditions } }
+      : source && copyGroup ? { operatorGroup: { name: copyGroup, namespace: source, createdByConsole: false } } : {}),
     events: events
       .filter((e) => related.has(e.involvedObject?.name ?? ''))
       .map((e) => ({ type: e.type, reason: e.reason, message: e.message, object: `${e.involvedObject?.kind ?? ''}/${e.involvedObject?.name ?? ''}`, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp, rv: e.metadata?.resourceVersion }))

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
 import type { InstalledOperatorsResponse, OperatorDetails } from '@/lib/api/operators';
+import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 import { ensureNamespace, subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
@@ -89,6 +90,18 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(copy.body.copiedFrom, 'operators');
     assert.equal(copy.body.sourceSubscription, 'certwarden', 'a copy names the Subscription that installs its source');
     assert.equal(copy.body.subscription, undefined);
+    // team1's own group, for operators installed there, is not the copy's: its operator's is.
+    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'team1-local', namespace: 'team1' }, spec: { targetNamespaces: ['team1'] } });
+    try {
+      const again = await get<OperatorDetails>(details, '/x', { namespace: 'team1', name: csv });
+      assert.deepEqual(again.body.operatorGroup && { ...again.body.operatorGroup, conditions: undefined }, { name: 'global-operators', namespace: 'operators', targets: 'all', createdByConsole: false, conditions: undefined });
+      // alice may not read it: its name from the copy, its targets unknown.
+      const hers = await get<OperatorDetails>(details, '/x', { namespace: 'team1', name: csv }, 'alice');
+      assert.equal(hers.status, 200);
+      assert.deepEqual(hers.body.operatorGroup, { name: 'global-operators', namespace: 'operators', createdByConsole: false });
+    } finally {
+      await admin.delete(OPERATOR_GROUP_TYPE, 'team1-local', { namespace: 'team1' });
+    }
   });
 
   test('an operator that cannot be resolved shows as installing, with the reason', async () => {
