@@ -30,7 +30,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion, clusterServiceVersionNames: plan.data?.plan.spec.clusterServiceVersionNames });
   const onError = (err: Error) => {
     // 409: the plan moved on since this page read it; read it again and say what happened.
-    if (err instanceof ApiClientError && err.code === 409) setStale(err.message);
+    if (err instanceof ApiClientError && err.code === 409) setStale(err.message.replace(/; reload it and try again$/, ''));
     void qc.invalidateQueries({ queryKey: key });
   };
   const approve = useMutation({ mutationFn: () => act('approve'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
@@ -132,7 +132,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
                       <td className="break-all py-1.5 pr-3 font-medium">{s.resource.name}</td>
                       <td className="py-1.5 pr-3"><Badge tone={s.status === 'Created' || s.status === 'Present' ? 'ok' : s.status === 'Unknown' || s.status === 'NotPresent' ? 'neutral' : 'info'}>{s.status}</Badge></td>
                       <td className="py-1.5">
-                        <button type="button" className="text-sky-700 underline" aria-expanded={open === id} onClick={() => setOpen(open === id ? undefined : id)}>
+                        <button type="button" className="break-all text-left text-sky-700 underline" aria-expanded={open === id} onClick={() => setOpen(open === id ? undefined : id)}>
                           {open === id ? 'Hide manifest' : `View manifest of ${s.resource.name}`}
                         </button>
                       </td>
