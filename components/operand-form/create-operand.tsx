@@ -86,7 +86,7 @@ function Editor({ namespace, csv, source }: Props & { source: OperandFormSource 
         </div>
         <div role="tabpanel">
           {view === 'form'
-            ? <FormView model={model} schemaProblem={source.schemaProblem} watched={source.namespaced ? source.watched : undefined} copyOnly={source.copyOnly} />
+            ? <FormView model={model} schemaProblem={source.schemaProblem} watched={source.namespaced ? source.watched : undefined} copyOf={source.copyOnly ? source.operatorNamespace : undefined} />
             : <SyncedYaml value={object} onChange={(v) => edit(v as Obj)} label={`${api.kind} YAML`} rows={24} check={(v) => (v && typeof v === 'object' && !Array.isArray(v) ? undefined : 'the YAML must be one object (a mapping)')} />}
         </div>
         <IssueSummary issues={issues} title={serverIssues.length ? 'The API server refused it' : `Fix ${issues.length === 1 ? 'this' : 'these'} before creating`} />

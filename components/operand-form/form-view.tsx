@@ -9,13 +9,13 @@ import { fieldId, FieldIssues, useOperandForm } from './form-context';
 import { FieldList } from './form-fields';
 import { NamespaceChoice } from './namespace-choice';
 
-export function FormView({ model, schemaProblem, watched, copyOnly }: { model: FormModel; schemaProblem?: string; watched?: WatchedNamespaces; copyOnly?: { operatorNamespace: string } }) {
+export function FormView({ model, schemaProblem, watched, copyOf }: { model: FormModel; schemaProblem?: string; watched?: WatchedNamespaces; copyOf?: string }) {
   const { object, set, namespace } = useOperandForm();
   const name = getAt(object, ['metadata', 'name']);
   const namePath = ['metadata', 'name'];
   return (
     <div className="space-y-4">
-      {watched && <NamespaceChoice watched={watched} copyOnly={copyOnly} value={namespace} onChange={(v) => set(['metadata', 'namespace'], v)} />}
+      {watched && <NamespaceChoice watched={watched} copyOf={copyOf} value={namespace} onChange={(v) => set(['metadata', 'namespace'], v)} />}
       <FieldIssues path={['metadata', 'namespace']} />
       <div className="space-y-1">
         <div className="text-sm font-medium"><label htmlFor={fieldId(namePath)}>Name</label><span className="text-red-700" aria-hidden="true"> *</span></div>

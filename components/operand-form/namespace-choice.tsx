@@ -12,11 +12,17 @@ import type { WatchedNamespaces } from '@/lib/olm/operand-form/namespaces';
 const INPUT = 'w-full max-w-md rounded border border-slate-300 px-2 py-1 text-sm';
 const ID = 'f-metadata_namespace';
 
-interface Props { watched: WatchedNamespaces; copyOnly?: { operatorNamespace: string }; value: string; onChange: (v: string) => void }
+interface Props {
+  watched: WatchedNamespaces;
+  /** The form comes from OLM's copy: the namespace the operator runs in, whose CSV the person may not read. */
+  copyOf?: string;
+  value: string;
+  onChange: (v: string) => void;
+}
 
-export function NamespaceChoice({ watched, copyOnly, value, onChange }: Props) {
-  if (copyOnly && !watched.all && watched.namespaces[0] === value) {
-    return <p className="text-sm"><span className="font-medium">Namespace</span>: {value} <span className="text-slate-600">(the operator runs in {copyOnly.operatorNamespace}, where you may not read it; OLM copied it here because it watches this namespace)</span></p>;
+export function NamespaceChoice({ watched, copyOf, value, onChange }: Props) {
+  if (copyOf && !watched.all && watched.namespaces[0] === value) {
+    return <p className="text-sm"><span className="font-medium">Namespace</span>: {value} <span className="text-slate-600">(the operator runs in {copyOf}, where you may not read it; OLM copied it here because it watches this namespace)</span></p>;
   }
   if (!watched.all && watched.namespaces.length === 1 && watched.namespaces[0] === value) {
     return <p className="text-sm"><span className="font-medium">Namespace</span>: {value} <span className="text-slate-600">(the only one its operator watches)</span></p>;

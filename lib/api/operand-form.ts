@@ -23,5 +23,5 @@ export interface OperandFormSource {
    * The person may not read the operator's CSV where it runs: the form comes from OLM's copy in
    * the page's namespace, and `watched` is that namespace alone (a copy does not say the rest).
    */
-  copyOnly?: { operatorNamespace: string };
+  copyOnly?: boolean;
 }

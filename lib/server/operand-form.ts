@@ -30,7 +30,7 @@ export async function operandFormSource(client: KubeClient, namespace: string, n
     namespaced: type.namespaced,
     operatorNamespace: operatorNamespaceOf(csv) ?? namespace,
     watched: watchedNamespaces(targetNamespacesOf(csv), csv.metadata?.namespace ?? namespace),
-    ...(isCopiedCsv(csv) ? { copyOnly: { operatorNamespace: operatorNamespaceOf(csv) ?? namespace } } : {}),
+    ...(isCopiedCsv(csv) ? { copyOnly: true } : {}),
   };
   try {
     const object = await client.get<Crd>(CRD_TYPE, crd.name);

@@ -101,22 +101,22 @@ async function listOr<T extends object>(client: KubeClient, t: ResourceType, nam
 
 export async function operatorDetails(client: KubeClient, namespace: string, name: string): Promise<OperatorDetails> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, name, namespace);
+  const copied = isCopiedCsv(csv);
+  // A copy is replaced with its source: its page follows the Subscription where the operator is.
+  const source = copied ? operatorNamespaceOf(csv) : undefined;
+  // A copy's namespace may have a group of its own, for other operators: the copy's is where it runs.
+  const copyGroup = source ? csv.metadata?.annotations?.[Keys.operatorGroup] : undefined;
   const [subs, plans, groups, events, conditions] = await Promise.all([
     listOr<Subscription>(client, SUBSCRIPTION_TYPE, namespace),
     listOr<InstallPlan>(client, INSTALL_PLAN_TYPE, namespace),
-    listOr<OperatorGroup>(client, OPERATOR_GROUP_TYPE, namespace),
+    listOr<OperatorGroup>(client, OPERATOR_GROUP_TYPE, source ?? namespace),
     listOr<KubeEvent>(client, EVENT_TYPE, namespace),
     listOr<OperatorCondition>(client, OPERATOR_CONDITION_TYPE, namespace),
   ]);
-  const copied = isCopiedCsv(csv);
   const sub = copied ? undefined : subs.find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name);
   const replacedBy = copied || sub?.status?.installedCSV === name ? undefined : await successorOf(client, namespace, name, subs);
-  // A copy is replaced with its source: its page follows the Subscription where the operator is.
-  const source = copied ? operatorNamespaceOf(csv) : undefined;
   const sourceSubscription = source ? (await listOr<Subscription>(client, SUBSCRIPTION_TYPE, source)).find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name)?.metadata?.name : undefined;
-  // A copy's namespace may have a group of its own, for other operators: the copy's is where it runs.
-  const copyGroup = source ? csv.metadata?.annotations?.['olm.operatorGroup'] : undefined;
-  const og = source ? (await listOr<OperatorGroup>(client, OPERATOR_GROUP_TYPE, source)).find((g) => g.metadata?.name === copyGroup) : groups[0];
+  const og = source ? groups.find((g) => g.metadata?.name === copyGroup) : groups[0];
   const ogTargets = og?.status?.namespaces ?? og?.spec?.targetNamespaces ?? [];
   const related = new Set([name, ...(sub ? [sub.metadata?.name ?? ''] : []), ...plans.map((p) => p.metadata?.name ?? '')]);
   const details: OperatorDetails = {

@@ -77,7 +77,7 @@ describe('the create form of an operator\'s API', () => {
     const path = `/api/operators/team1/${LOKI_CSV}/forms/loki.grafana.com/v1/lokistacks`;
     const form = await sb.call<OperandFormSource>(GET, path, { user: 'alice', params: { namespace: 'team1', name: LOKI_CSV, group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks' } });
     assert.equal(form.status, 200, JSON.stringify(form.body));
-    assert.deepEqual([form.body.operatorNamespace, form.body.watched, form.body.copyOnly], ['operators', { all: false, namespaces: ['team1'] }, { operatorNamespace: 'operators' }]);
+    assert.deepEqual([form.body.operatorNamespace, form.body.watched, form.body.copyOnly], ['operators', { all: false, namespaces: ['team1'] }, true]);
     assert.ok((form.body.specDescriptors as { path: string }[]).some((d) => d.path === 'storage.secret.name'), 'the copy carries the operator\'s descriptors');
     const admin = await sb.call<OperandFormSource>(GET, path.replace('team1', 'operators'), { user: 'admin', params: { namespace: 'operators', name: LOKI_CSV, group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks' } });
     assert.deepEqual([admin.body.watched, admin.body.copyOnly], [{ all: true }, undefined], 'an administrator reads the operator\'s own CSV');
