@@ -4,6 +4,9 @@
 // cluster. For every case: no 5xx; every 4xx names the problem; and a refused write changes
 // nothing in the cluster (objects and resourceVersions compared before and after); a body with a
 // field no route knows is refused, never acted on with the field dropped.
+// The HTTP server's checks in front of the routes are keyed on the path the router routes: any
+// spelling of a route's path (dot segments, doubled slashes, percent-encoding) is refused or is
+// that route's path to every check.
 // FUZZ_RUNS sets the cases per route and method (default 30); the total is printed.
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
@@ -11,6 +14,8 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { KubeClient } from '@/lib/k8s/client';
+import { checkBody, isLoginAttempt } from '@/lib/server/security/request-guard';
+import { canonicalPath } from '@/lib/server/security/request-path';
 import { subscribe, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
@@ -164,5 +169,46 @@ describe('fuzzing every API route', () => {
         );
       }
     }
+  });
+});
+
+// One way of writing a path segment that a router may read as the same segment, or around it.
+const respell = (seg: string) =>
+  fc.oneof(
+    fc.constant(seg),
+    fc.constant(`./${seg}`),
+    fc.constant(`x/../${seg}`),
+    fc.constant(`/${seg}`),
+    fc.constant(`%2e/${seg}`),
+    fc.constant(`${seg}/.`),
+    fc.constant(seg.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)),
+    fc.constant(seg.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)),
+    fc.constant(`${seg}%2f`),
+    fc.constant(`${seg}%5C`),
+  );
+
+describe('fuzzing the paths in front of the routes', () => {
+  const paths = ['/api/session', '/api/install', '/api/events', '/api/installplans/team1/p/approve', '/api/catalog/packages',
+    '/operators/team1/pgpilot.v1.4.0', '/readyz', '/metrics', '/healthz'];
+
+  test('any spelling of a path is refused, or is that path to every check', () => {
+    let cases = 0;
+    for (const path of paths) {
+      const segments = path.slice(1).split('/');
+      fc.assert(
+        fc.property(fc.tuple(...segments.map(respell)), fc.boolean(), (spelt, trailing) => {
+          cases++;
+          const target = `/${spelt.join('/')}${trailing ? '/' : ''}`;
+          const c = canonicalPath(target);
+          if (!c.ok) return;
+          assert.equal(c.path, path, `${target} passed as ${c.path}`);
+          assert.equal(isLoginAttempt('POST', c.path), path === '/api/session', target);
+          const headers = { get: (n: string) => ({ 'content-type': 'text/plain', 'content-length': '9' })[n] };
+          assert.equal(checkBody('POST', c.path, headers)?.status, path.startsWith('/api/') ? 415 : undefined, target);
+        }),
+        { numRuns: RUNS * 4 },
+      );
+    }
+    console.log(`fuzz: ${cases} path spellings over ${paths.length} paths`);
   });
 });

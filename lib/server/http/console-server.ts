@@ -13,12 +13,13 @@ import { eventStreams, httpDuration, httpRequests, METRICS_CONTENT_TYPE, metrics
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
-import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, type Refusal } from '../security/request-guard';
+import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, TokenSightings, type Refusal } from '../security/request-guard';
+import { canonicalPath } from '../security/request-path';
 import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessionCookieName, SessionKey } from '../session';
 
 /** The header the server sets to the client's address for the routes; any incoming value is dropped. */
 export const PEER_HEADER = 'x-olm-console-peer';
-const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded', 'x-forwarded-access-token'];
+const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded', 'x-forwarded-access-token', 'authorization'];
 
 export interface ConsoleServerOptions {
   /** The Next.js project folder (with its `.next` build). */
@@ -91,8 +92,28 @@ function refreshSessionCookie(key: SessionKey, tls: boolean, req: IncomingMessag
 /** Paths probes and scrapers use: they name the pod's address, reveal nothing personal, and need no configured name. */
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/metrics']);
 
-export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOrigins: string[], req: IncomingMessage, res: ServerResponse, key: SessionKey = SessionKey.fromEnv()): boolean {
-  const path = (req.url ?? '/').split('?')[0]!;
+/** What the guard keeps between requests: login attempts per address, and bearer tokens seen. */
+export interface GuardState {
+  limiter: RateLimiter;
+  tokens: TokenSightings;
+}
+
+export function newGuardState(): GuardState {
+  return { limiter: new RateLimiter(LOGIN_ATTEMPTS.limit, LOGIN_ATTEMPTS.windowMs), tokens: new TokenSightings() };
+}
+
+/** A bearer token (from a trusted proxy) that this address has not used lately: a guess to count. */
+function bearerToken(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization') ?? '');
+  return m?.[1] ?? header(req, 'x-forwarded-access-token')?.trim();
+}
+
+/**
+ * Every check before Next.js, keyed on `path`, the canonical path the router will route
+ * (lib/server/security/request-path.ts). Answers the request itself and returns false when it
+ * refuses it.
+ */
+export function guardRequest(policy: OriginPolicy, state: GuardState, imageOrigins: string[], req: IncomingMessage, res: ServerResponse, path: string, key: SessionKey = SessionKey.fromEnv()): boolean {
   const method = req.method ?? 'GET';
   if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
@@ -109,6 +130,8 @@ export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOr
   const tls = servedOverTls(policy, { ...hostFacts, forwardedProto: header(req, 'x-forwarded-proto') });
   delete req.headers[PEER_HEADER];
   req.headers[PEER_HEADER] = peerAddress(req, policy);
+  // Without a proxy the administrator vouches for, a token in a header is anyone's say-so: the
+  // console reads the person's token from their session only.
   if (!policy.trustProxy) for (const h of FORWARDED) delete req.headers[h];
   // Routes learn TLS from this alone (set here, from what the administrator configured).
   req.headers['x-olm-console-tls'] = tls ? 'true' : 'false';
@@ -119,8 +142,12 @@ export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOr
     refuse(res, path, body);
     return false;
   }
-  if (isLoginAttempt(method, path)) {
-    const verdict = limiter.take(req.headers[PEER_HEADER] as string);
+  const peer = req.headers[PEER_HEADER] as string;
+  const token = policy.trustProxy ? bearerToken(req) : undefined;
+  // A token from the proxy counts as a login the first time this address uses it, so guessing
+  // tokens through the proxy is as slow as guessing them at the login form.
+  if (isLoginAttempt(method, path) || (token && state.tokens.isNew(peer, token))) {
+    const verdict = state.limiter.take(peer);
     if (!verdict.ok) {
       refuse(res, path, { status: 429, reason: 'TooManyRequests', message: `too many login attempts from this address; try again in ${verdict.retryAfterSeconds} s`, headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
       return false;
@@ -131,8 +158,31 @@ export function guardRequest(policy: OriginPolicy, limiter: RateLimiter, imageOr
   const headers = securityHeaders({ nonce, tls, imageOrigins });
   // Next.js reads the nonce for its own inline scripts from the request's CSP header.
   req.headers['content-security-policy'] = headers['Content-Security-Policy'];
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  // An API answer is about one person at one moment: kept by no cache unless its route says so.
+  defaultHeaders(res, path.startsWith('/api/') ? { ...headers, 'Cache-Control': 'no-store' } : headers);
   return true;
+}
+
+function headerNamed(given: unknown, name: string): boolean {
+  if (Array.isArray(given)) return given.some((v, i) => i % 2 === 0 && String(v).toLowerCase() === name);
+  return typeof given === 'object' && given !== null && Object.keys(given).some((k) => k.toLowerCase() === name);
+}
+
+/**
+ * Headers every response carries unless its route set its own. Next.js keeps a header already on
+ * the response over the one its route returns, so a page CSP set up front replaced an SVG icon's
+ * script-free policy; these are filled in as the head is written instead (Node writes every
+ * head, explicit or implicit, through writeHead).
+ */
+function defaultHeaders(res: ServerResponse, defaults: Record<string, string>): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const given = rest.find((a) => typeof a === 'object' && a !== null);
+    for (const [k, v] of Object.entries(defaults)) {
+      if (!res.hasHeader(k) && !headerNamed(given, k.toLowerCase())) res.setHeader(k, v);
+    }
+    return writeHead(status, ...rest);
+  }) as typeof res.writeHead;
 }
 
 export async function startConsoleServer(o: ConsoleServerOptions): Promise<RunningServer> {
@@ -140,7 +190,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const log = o.log;
   const policy = originPolicyFromEnv({ ...env, OLM_CONSOLE_PORT: String(o.port) });
   const imageOrigins = imageOriginsFromEnv(env);
-  const limiter = new RateLimiter(LOGIN_ATTEMPTS.limit, LOGIN_ATTEMPTS.windowMs);
+  const guard = newGuardState();
   // The routes (bundled by Next.js) and this server open the same cookies: one key for both.
   env.OLM_CONSOLE_SESSION_KEY ??= randomBytes(32).toString('hex');
   const key = SessionKey.fromEnv(env);
@@ -155,12 +205,15 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const path = (req.url ?? '/').split('?')[0]!;
-    const route = OPERATIONAL.has(path) || path === '/healthz' ? path : routeOf(path);
+    const canonical = canonicalPath(req.url ?? '/');
+    // The log shows what was asked for; every decision below uses the canonical path.
+    const asked = (req.url ?? '/').split('?')[0]!;
+    const path = canonical.ok ? canonical.path : asked;
+    const route = !canonical.ok ? 'invalid' : OPERATIONAL.has(path) ? path : routeOf(path);
     const incomingId = policy.trustProxy ? header(req, 'x-request-id') : undefined;
     const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    const stream = path === '/api/events';
+    const stream = canonical.ok && path === '/api/events';
     if (stream) {
       streams.add(res);
       eventStreams.inc();
@@ -180,11 +233,15 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       }
       if (route === '/metrics' || route === '/healthz' || route === '/readyz' || route === '/_next/*') return;
       const tls = header(req, 'x-olm-console-tls') === 'true';
-      const line = { requestId, method: req.method, route, path, status: res.statusCode, durationMs: Math.round(seconds * 1000), user: userOf(req, key, tls) };
+      const line = { requestId, method: req.method, route, path: asked, status: res.statusCode, durationMs: Math.round(seconds * 1000), user: userOf(req, key, tls) };
       if (res.statusCode >= 500) log.error(line, 'request failed');
       else log.info(line, 'request');
     });
 
+    if (!canonical.ok) {
+      refuse(res, asked, { status: 400, reason: 'BadRequest', message: `${canonical.message}; ask for the path without it` });
+      return;
+    }
     if (path === '/metrics' && req.method === 'GET') {
       void metricsText().then((text) => {
         res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
@@ -197,7 +254,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       res.end('not ready:\n- shutting down\n');
       return;
     }
-    if (!guardRequest(policy, limiter, imageOrigins, req, res, key)) return;
+    if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
     handle(req, res).catch((err: unknown) => {
       log.error({ requestId, route, err }, 'the console failed to answer');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { contentSecurityPolicy, imageOriginsFromEnv, securityHeaders } from './page-headers';
-import { checkBody, isLoginAttempt, MAX_BODY_BYTES, RateLimiter } from './request-guard';
+import { checkBody, isLoginAttempt, MAX_BODY_BYTES, RateLimiter, TokenSightings } from './request-guard';
 
 const h = (o: Record<string, string>) => ({ get: (n: string) => o[n] ?? null });
 
@@ -15,7 +15,23 @@ describe('request guard', () => {
     assert.equal(checkBody('POST', '/api/install', h({ 'content-length': '-1' }))?.status, 400);
     assert.equal(checkBody('DELETE', '/api/session', h({})), undefined, 'no body at all is fine');
     assert.equal(checkBody('GET', '/api/install', h({ 'content-length': '99999999' })), undefined);
-    assert.equal(checkBody('POST', '/operators', h({ 'content-length': '99999999' })), undefined);
+    assert.equal(checkBody('POST', '/operators', h({ 'content-length': '99999999' }))?.status, 413, 'a page has no use for a big body');
+    assert.equal(checkBody('POST', '/operators', h({ 'content-length': '5', 'content-type': 'text/plain' })), undefined);
+  });
+
+  test('a bearer token is new to an address once within ten minutes: guesses count, a person\'s requests do not', () => {
+    const seen = new TokenSightings();
+    const t = 5_000_000;
+    assert.equal(seen.isNew('10.0.0.1', 'tok-a', t), true);
+    assert.equal(seen.isNew('10.0.0.1', 'tok-a', t + 1000), false, 'the same token again');
+    assert.equal(seen.isNew('10.0.0.1', 'tok-b', t + 1000), true, 'another token is another guess');
+    assert.equal(seen.isNew('10.0.0.2', 'tok-a', t + 1000), true, 'the same token from elsewhere');
+    assert.equal(seen.isNew('10.0.0.1', 'tok-a', t + 12 * 60_000), true, 'long unused');
+    const small = new TokenSightings(60_000, 2);
+    small.isNew('p', 'a', t);
+    small.isNew('p', 'b', t);
+    small.isNew('p', 'c', t);
+    assert.equal(small.isNew('p', 'a', t), true, 'the least recently seen is forgotten first');
   });
 
   test('the rate limiter allows `limit` per window per key, then says how long to wait', () => {

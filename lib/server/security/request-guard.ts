@@ -3,6 +3,8 @@
 // These run in the HTTP server in front of Next.js (lib/server/http), where the body has not been
 // read yet and the peer's address is known.
 
+import { createHash } from 'node:crypto';
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface Refusal {
@@ -14,9 +16,13 @@ export interface Refusal {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Checks an API request's body by its headers alone; undefined when it may be read. */
+/**
+ * Checks a request's body by its headers alone, on the canonical path; undefined when it may be
+ * read. Every path is held to the size (a page has no use for a body, and Next.js would still
+ * read one for a server action); only the API's must be JSON.
+ */
 export function checkBody(method: string, path: string, headers: { get(name: string): string | null | undefined }): Refusal | undefined {
-  if (!path.startsWith('/api/') || !BODY_METHODS.has(method.toUpperCase())) return undefined;
+  if (!BODY_METHODS.has(method.toUpperCase())) return undefined;
   const length = headers.get('content-length');
   if (headers.get('transfer-encoding') && !length) {
     return { status: 411, reason: 'LengthRequired', message: 'send the request body with a Content-Length header (at most 1 MiB)' };
@@ -24,7 +30,7 @@ export function checkBody(method: string, path: string, headers: { get(name: str
   const n = length === null || length === undefined ? 0 : Number(length);
   if (!Number.isSafeInteger(n) || n < 0) return { status: 400, reason: 'BadRequest', message: `Content-Length "${length}" is not a number of bytes` };
   if (n > MAX_BODY_BYTES) return { status: 413, reason: 'RequestEntityTooLarge', message: `the request body is ${n} bytes; the console accepts at most ${MAX_BODY_BYTES} (1 MiB)` };
-  if (n === 0) return undefined;
+  if (n === 0 || !path.startsWith('/api/')) return undefined;
   const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     return { status: 415, reason: 'UnsupportedMediaType', message: `the request body must be JSON (Content-Type: application/json), not "${type || 'none'}"` };
@@ -65,4 +71,28 @@ export const LOGIN_ATTEMPTS = { limit: 10, windowMs: 60_000 };
 
 export function isLoginAttempt(method: string, path: string): boolean {
   return method.toUpperCase() === 'POST' && path === '/api/session';
+}
+
+/**
+ * Bearer tokens an address has used lately (hashed, never kept as they are): a token a proxy
+ * passes on is a login in all but name, so the first request with a token new to the address
+ * is counted against the login limit, and a person's later requests with the same token are not.
+ * Bounded by forgetting the least recently seen.
+ */
+export class TokenSightings {
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs = 10 * 60_000,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  isNew(peer: string, token: string, now = Date.now()): boolean {
+    const key = createHash('sha256').update(peer).update('\0').update(token).digest('base64');
+    const last = this.seen.get(key);
+    this.seen.delete(key);
+    this.seen.set(key, now);
+    if (this.seen.size > this.maxEntries) this.seen.delete(this.seen.keys().next().value!);
+    return last === undefined || now - last > this.ttlMs;
+  }
 }
