@@ -11,6 +11,12 @@ describe('errorResponse', () => {
     assert.deepEqual(await res.json(), { error: { code: 403, reason: 'Forbidden', message: 'subscriptions is forbidden: User "bob" cannot create' } });
   });
 
+  test('an error answer is never stored by a browser or a proxy', () => {
+    for (const err of [new ApiError(401, 'Unauthorized', 'log in'), new ApiError(403, 'Forbidden', 'no'), new Error('x')]) {
+      assert.equal(errorResponse(err).headers.get('cache-control'), 'no-store');
+    }
+  });
+
   test('an unexpected error is a 500 that says what failed', async () => {
     const res = errorResponse(new TypeError('x is undefined'));
     assert.equal(res.status, 500);
@@ -24,6 +30,14 @@ describe('readJson', () => {
   test('a body that fits is returned typed', async () => {
     const req = new Request('http://x/api', { method: 'POST', body: JSON.stringify({ namespace: 'team1', channel: 'stable' }) });
     assert.deepEqual(await readJson(req, schema), { namespace: 'team1', channel: 'stable' });
+  });
+
+  test('a body nested 400,000 deep is a 400 that says so, not a stack overflow', async () => {
+    const deep = '['.repeat(400_000) + ']'.repeat(400_000);
+    const req = new Request('http://x/api', { method: 'POST', body: deep });
+    await assert.rejects(readJson(req, z.unknown()), (e: unknown) => e instanceof ApiError && e.code === 400 && /nests deeper than 256/.test(e.message));
+    const fine = `{"a":${'['.repeat(200)}1${']'.repeat(200)}}`;
+    assert.ok(await readJson(new Request('http://x/api', { method: 'POST', body: fine }), z.object({ a: z.unknown() })));
   });
 
   test('a bad field is a 400 naming the field', async () => {

@@ -47,19 +47,44 @@ export function errorBody(err: unknown): ErrorBody {
   return { error: { code: 500, reason: 'InternalError', message: `the console failed: ${message}` } };
 }
 
+/** An error is about this person's request at this moment: never kept by a browser or a proxy. */
 export function errorResponse(err: unknown): Response {
   const body = errorBody(err);
-  return Response.json(body, { status: body.error.code });
+  return Response.json(body, { status: body.error.code, headers: { 'Cache-Control': 'no-store' } });
+}
+
+/**
+ * How deep a body may nest. JSON.parse takes any depth, but validating and copying a value
+ * recurse, and 400,000 levels overflow the stack; no Kubernetes object a person writes comes near.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Whether a parsed value nests deeper than `max` arrays and objects (walked without recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function parseBody(text: string): unknown {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'BadRequest', 'the request body must be JSON');
+  }
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw new ApiError(400, 'BadRequest', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  return raw;
 }
 
 /** Parses a JSON body against a schema; a body that is not JSON or does not fit is a 400. */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  let raw: unknown;
-  try {
-    raw = await req.json();
-  } catch {
-    throw new ApiError(400, 'BadRequest', 'the request body must be JSON');
-  }
+  const raw = parseBody(await req.text());
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw parsed.error;
   return parsed.data;
@@ -68,14 +93,7 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
 /** Like readJson, for routes whose body may be left out: an empty body parses as `{}`. */
 export async function readOptionalJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
   const text = await req.text();
-  let raw: unknown = {};
-  if (text.trim()) {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new ApiError(400, 'BadRequest', 'the request body must be JSON');
-    }
-  }
+  const raw: unknown = text.trim() ? parseBody(text) : {};
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw parsed.error;
   return parsed.data;

@@ -45,7 +45,13 @@ export async function GET(req: Request): Promise<Response> {
   }
 }
 
-const Login = z.strictObject({ token: z.string().trim().min(1, 'must not be empty').max(16_384, 'is too long for a bearer token') });
+// A bearer token is printable ASCII (RFC 6750's token68 and the JWTs and service-account tokens
+// clusters issue); anything else cannot be sent in a header, and is the person's typo to fix.
+const BEARER = /^[\x21-\x7e]+$/;
+const Login = z.strictObject({
+  token: z.string().trim().min(1, 'must not be empty').max(16_384, 'is too long for a bearer token')
+    .regex(BEARER, 'must be printable ASCII without spaces or control characters, as a bearer token is'),
+});
 const Logout = z.strictObject({ everywhere: z.boolean().optional() });
 
 export async function POST(req: Request): Promise<Response> {
