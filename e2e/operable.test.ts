@@ -5,7 +5,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../lib/olm/resources/catalog-source';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
+import { clientAs, ensureNamespace, waitFor } from '../lib/server/testing/cluster';
 import { startConsole, type RunningConsole } from './support/console-server';
 
 let sb: Awaited<ReturnType<typeof withSandbox>>;
@@ -33,42 +35,69 @@ function get(path: string, host?: string): Promise<{ status: number; body: strin
   });
 }
 
-test('probes answer for any Host (kubelet names the pod\'s address): /healthz, /readyz with what it checked', async () => {
+test('probes answer for any Host (kubelet names the pod\'s address): /healthz, /readyz saying only ok', async () => {
   assert.equal((await get('/healthz', '10.1.2.3:3000')).status, 200);
   const ready = await get('/readyz', '10.1.2.3:3000');
   assert.equal(ready.status, 200, ready.body);
-  assert.match(ready.body, /^ok/);
+  assert.equal(ready.body, 'ok\n');
   assert.equal((await get('/operators', '10.1.2.3:3000')).status, 421, 'pages still need a configured name');
 });
 
-test('/readyz is 503 with the reason when the cluster does not answer', async () => {
+test('/readyz is 503 when the cluster does not answer, naming no address; the reason is logged once', async () => {
   const dead = join(sb.dir, 'kubeconfig-dead');
   writeFileSync(dead, readFileSync(sb.kubeconfigPath, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, 'server: https://127.0.0.1:1'));
   const other = await startConsole({ OLM_CONSOLE_KUBECONFIG: dead, OLM_CONSOLE_WARM_INDEX: 'false' });
   try {
-    const res = await fetch(`${other.url}/readyz`);
-    assert.equal(res.status, 503);
-    assert.match(await res.text(), /not ready:\n- the cluster does not answer: .*127\.0\.0\.1:1/);
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${other.url}/readyz`);
+      assert.deepEqual([res.status, await res.text()], [503, 'not ready: the cluster does not answer\n']);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const logged = other.output().split('\n').filter((l) => l.includes('readiness: the cluster does not answer'));
+    assert.equal(logged.length, 1, 'three probes, one change');
+    assert.match(logged[0]!, /127\.0\.0\.1:1\b/, 'the log says where it asked');
   } finally {
     await other.stop();
   }
 });
 
-test('/metrics in Prometheus text: requests by route, cluster calls by verb and code, open event streams', async () => {
+test('/metrics in Prometheus text: requests by route, cluster calls by verb and code, event streams, catalogs unnamed', async () => {
   const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.alice }) });
   assert.equal(login.status, 200);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   await fetch(`${server.url}/api/operators/team1/nope`, { headers: { cookie } });
   const stream = await fetch(`${server.url}/api/events?w=a:namespaces`, { headers: { cookie } });
+  // A catalog in a namespace the console does not dial (it names the demo catalog's registry):
+  // the index cannot read it, which neither /readyz nor /metrics may name.
+  const admin = clientAs(sb, 'admin');
+  const demo = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'olm-console-demo', 'olm');
+  const registry = demo.status?.connectionState?.address ?? '';
+  await ensureNamespace(admin, 'secretns');
+  await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'hidden-registry', namespace: 'secretns' }, spec: { sourceType: 'grpc', address: registry } });
+  await waitFor('secretns/hidden-registry READY', async () => {
+    const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'hidden-registry', 'secretns');
+    return cs.status?.connectionState?.lastObservedState === 'READY' ? true : undefined;
+  });
+  // bob, who may see every catalog, opens OperatorHub: the shared index reads them.
+  const bob = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.bob }) });
+  const bobCookie = (bob.headers.get('set-cookie') ?? '').split(';')[0]!;
+  assert.equal((await fetch(`${server.url}/api/catalog/packages`, { headers: { cookie: bobCookie } })).status, 200);
   const m = await get('/metrics');
   assert.equal(m.status, 200);
   assert.match(m.type, /^text\/plain/);
-  assert.match(m.body, /^olm_console_http_requests_total\{route="\/api\/session",method="POST",status="200"\} 1$/m);
+  assert.match(m.body, /^olm_console_http_requests_total\{route="\/api\/session",method="POST",status="200"\} 2$/m, 'alice and bob');
   assert.match(m.body, /^olm_console_http_requests_total\{route="\/api\/operators\/\[namespace\]\/\[name\]",method="GET",status="404"\} 1$/m, 'named by route, not by object');
   assert.match(m.body, /^olm_console_http_request_duration_seconds_bucket\{le="[^"]+",route="\/api\/session",method="POST",status="200"\} \d+$/m);
   assert.match(m.body, /^olm_console_cluster_requests_total\{verb="create",code="201"\} \d+$/m, 'the login\'s SelfSubjectReview');
   assert.match(m.body, /^olm_console_cluster_request_errors_total\{verb="get",code="404"\} \d+$/m);
   assert.match(m.body, /^olm_console_event_streams_open 1$/m);
+  // The index bob's OperatorHub read, counted: which catalogs is for the Catalogs page.
+  assert.match(m.body, /^olm_console_catalog_index_catalogs\{state="read"\} 1$/m);
+  assert.match(m.body, /^olm_console_catalog_index_catalogs\{state="unreadable"\} 1$/m);
+  assert.match(m.body, /^olm_console_catalog_index_packages [1-9]\d*$/m);
+  for (const name of ['olm-console-demo', 'secretns', 'hidden-registry', registry, 'catalog="']) assert.ok(!m.body.includes(name), `${name} is not in /metrics`);
+  const ready = await get('/readyz');
+  assert.deepEqual([ready.status, ready.body], [200, 'ok\n'], 'a catalog the index cannot read is not this replica\'s problem');
   await stream.body?.cancel();
 });
 

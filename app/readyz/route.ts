@@ -1,28 +1,32 @@
-// GET /readyz: whether this replica can serve people: the cluster answers (its /version, asked
-// with the console's own identity) and the shared catalog index has something to serve for every
-// catalog it read (a catalog served from an earlier read, its last read failed, is listed but
-// ready). 503 with the reason otherwise. The HTTP server answers it for any Host (probes
-// name the pod's address) and answers 503 itself once it is shutting down.
-import { sharedCatalogIndex } from '@/lib/catalog/catalog-index';
+// GET /readyz: whether this replica can serve people, which is whether the cluster answers (its
+// /version, asked with the console's own identity). The HTTP server answers it for any Host and
+// without a login (probes name the pod's address), and answers 503 itself once it is stopping.
+// The body names nothing: not the API server's address, no namespace, no catalog. Why the cluster
+// did not answer is logged instead; a catalog the index cannot read is not this replica's problem
+// (every replica would fail alike) and is told on the Catalogs page to those who may see it.
 import { kubeRequest } from '@/lib/k8s/http';
+import { logger } from '@/lib/observability/logger';
 import { consoleIdentityClient } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
+const HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
+
+/** The last failure logged: a probe asks every few seconds, and the log says each change once. */
+let lastProblem: string | undefined;
+
 export async function GET(): Promise<Response> {
-  const problems: string[] = [];
   try {
     // Not retried: a probe reports the state of the moment, and asks again itself.
-    await kubeRequest(consoleIdentityClient().kubeConfig, { method: 'GET', path: '/version', timeoutMs: 3_000, retry: 'none' });
+    const client = consoleIdentityClient();
+    await kubeRequest(client.kubeConfig, { method: 'GET', path: '/version', timeoutMs: 3_000, retry: 'none' });
   } catch (err) {
-    problems.push(`the cluster does not answer: ${(err as Error).message}`);
+    const problem = (err as Error).message;
+    if (problem !== lastProblem) logger().warn({ err: problem }, 'readiness: the cluster does not answer');
+    lastProblem = problem;
+    return new Response('not ready: the cluster does not answer\n', { status: 503, headers: HEADERS });
   }
-  const index = sharedCatalogIndex().health();
-  for (const u of index.unusable) problems.push(`catalog ${u.catalog} cannot be read and nothing read before can be served: ${u.problem}`);
-  // A catalog served from an earlier read can still serve people: said, not counted against.
-  const stale = index.stale.map((s) => `- catalog ${s.catalog} is served as read at ${s.since}; reading it again failed: ${s.problem}`);
-  const body = problems.length
-    ? `not ready:\n${problems.map((p) => `- ${p}`).join('\n')}\n${stale.length ? `${stale.join('\n')}\n` : ''}`
-    : `ok (${index.catalogs} catalogs in the index)\n${stale.join('\n')}${stale.length ? '\n' : ''}`;
-  return new Response(body, { status: problems.length ? 503 : 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+  if (lastProblem !== undefined) logger().info('readiness: the cluster answers again');
+  lastProblem = undefined;
+  return new Response('ok\n', { status: 200, headers: HEADERS });
 }

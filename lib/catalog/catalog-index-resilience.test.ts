@@ -84,7 +84,7 @@ describe('CatalogIndex with an oversized bundle', () => {
       ['bigdoc.v1.1.0', 'bigdoc.v1.0.0', ''],
       ['bigdoc.v1.2.0', 'bigdoc.v1.1.0', 'bigdoc.v1.0.0'],
     ]);
-    assert.equal(index.health().unusable.length, 0);
+    assert.equal(index.health().unreadable, 0);
 
     // A version's page asks for the whole CSV: it comes, its description capped with a marker.
     const lookup = await index.lookupPackage(admin, { namespace: 'olm', catalog: 'oversized', package: 'bigdoc' }, []);
@@ -149,7 +149,10 @@ describe('CatalogIndex with an oversized bundle', () => {
       assert.equal(again.packages.filter((p) => p.catalog.name === 'limit-inline').length, 2);
     }
     assert.equal(manifestLists, 1);
-    assert.ok(index.health().unusable.some((u) => u.catalog === 'olm/limit-inline'));
+    // Counted as unreadable (names are for the person's own list above, never for /metrics).
+    const unread = r.catalogs.filter((c) => c.source === 'packagemanifests' && c.problem).map((c) => c.name);
+    assert.ok(unread.includes('limit-inline'));
+    assert.equal(index.health().unreadable, unread.length);
   });
 });
 
@@ -264,8 +267,8 @@ describe('CatalogIndex when a registry goes away after a good read', () => {
     assert.match(stale.info.problem!, new RegExp(`the packages read at ${readAt} are shown`));
     assert.match(stale.info.problem!, /catalog registry at 127\.0\.0\.1:\d+: ListPackages failed/);
     const health = index.health();
-    assert.deepEqual(health.unusable, []);
-    assert.deepEqual(health.stale.map((s) => [s.catalog, s.since]), [['olm/flaky', readAt]]);
+    const counted = [health.read, health.stale, health.unreadable, health.packages];
+    assert.deepEqual(counted, [0, 1, 0, 2], 'served stale, its two packages still');
 
     // Within the backoff, requests (the hub's, a package's) do not dial the registry.
     for (let i = 0; i < 20; i++) {
@@ -295,6 +298,6 @@ describe('CatalogIndex when a registry goes away after a good read', () => {
     const back = await flaky();
     assert.equal(back.info.problem, undefined);
     assert.equal(back.info.staleSince, undefined);
-    assert.deepEqual(index.health().stale, []);
+    assert.deepEqual([index.health().read, index.health().stale], [1, 0]);
   });
 });

@@ -13,7 +13,8 @@ import type { CatalogInfo } from '../hub/package-summary';
 import { csvOfBundle, type CsvLike } from '../olm/resources/csv-description';
 import { summarizeManifest, summarizePackage, summaryHead, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
-import { catalogBytes, catalogPackages, catalogReadDuration, catalogReads } from '../observability/metrics';
+import { catalogReadDuration, catalogReads, reportCatalogIndexTotals } from '../observability/metrics';
+import type { CatalogIndexTotals } from '../observability/metrics';
 import { logger } from '../observability/logger';
 import { bundleMessageChars, parseCsvCapped, slimListedBundle } from './bundle-caps';
 import { keepHeadMetadataOnly } from './head-metadata';
@@ -52,6 +53,8 @@ interface Entry {
   /** How long this read counts as fresh: a minute, longer for catalogs that are slow to read. */
   freshForMs: number;
   catalog?: Catalog;
+  /** Bytes of registry messages in the read of `catalog`. */
+  bytes?: number;
   summaries: PackageSummary[];
   /** Why the last read failed; with `catalog`, what is served is the read of `fetchedAt`. */
   problem?: string;
@@ -105,17 +108,21 @@ export class CatalogIndex {
   private readonly entries = new Map<string, Entry>();
 
   /**
-   * For readiness: the catalogs read; those whose last read failed with nothing to serve
-   * (unusable); and those served from an earlier read because the last one failed (stale, with
-   * the time of the read served).
+   * The index counted, for /metrics: catalogs read, served stale (the last read failed, an earlier
+   * one is served) and unreadable (nothing to serve), with the packages and bytes served. Counts
+   * only: the index is everyone's, and which catalog has a problem is told as the person who may
+   * see it (forUser, the Catalogs page), never to whoever reaches an operational endpoint.
    */
-  health(): { catalogs: number; unusable: { catalog: string; problem: string }[]; stale: { catalog: string; problem: string; since: string }[] } {
-    const failed = [...this.entries.values()].filter((e) => e.problem);
-    return {
-      catalogs: this.entries.size,
-      unusable: failed.filter((e) => !e.catalog).map((e) => ({ catalog: e.key, problem: e.problem! })),
-      stale: failed.filter((e) => e.catalog).map((e) => ({ catalog: e.key, problem: e.problem!, since: new Date(e.fetchedAt).toISOString() })),
-    };
+  health(): CatalogIndexTotals {
+    const t: CatalogIndexTotals = { read: 0, stale: 0, unreadable: 0, packages: 0, bytes: 0 };
+    for (const e of this.entries.values()) {
+      if (!e.problem) t.read++;
+      else if (e.catalog) t.stale++;
+      else t.unreadable++;
+      t.packages += e.catalog?.packages.size ?? 0;
+      if (e.catalog) t.bytes += e.bytes ?? 0;
+    }
+    return t;
   }
   private readonly inflight = new Map<string, Promise<Entry>>();
   /** Per catalog and person (`key|identity`): a failed read may have failed for that person only. */
@@ -213,20 +220,30 @@ export class CatalogIndex {
         const heads = await this.headCsvs(client, way.dial, catalog);
         const summaries = [...catalog.packages.values()].map((p) => summarizePackage(p, ref, heads.get(p.name)));
         const freshForMs = Math.max(FRESH_MS, (performance.now() - started) * REREAD_COST_SHARE);
-        catalogReads.inc({ catalog: key, outcome: 'ok' });
-        catalogReadDuration.observe({ catalog: key }, (performance.now() - started) / 1000);
-        catalogPackages.set({ catalog: key }, catalog.packages.size);
-        catalogBytes.set({ catalog: key }, bytes);
-        const entry: Entry = { key, address, route: way, version, fetchedAt: this.now(), freshForMs, catalog, summaries };
+        catalogReads.inc({ outcome: 'ok' });
+        catalogReadDuration.observe((performance.now() - started) / 1000);
+        const fetchedAt = this.now();
+        const entry: Entry = { key, address, route: way, version, fetchedAt, freshForMs, catalog, bytes, summaries };
         this.entries.set(key, entry);
         this.forgetBackoffs(key);
         return entry;
       } catch (err) {
-        catalogReads.inc({ catalog: key, outcome: 'failed' });
+        catalogReads.inc({ outcome: 'failed' });
         this.failed(key, who, version);
         // Keep what was read before (and when), and say why it is not fresh.
         const cached = this.entries.get(key);
-        const entry: Entry = { key, address, route: cached?.route, version, fetchedAt: cached?.catalog ? cached.fetchedAt : this.now(), freshForMs: FRESH_MS, catalog: cached?.catalog, summaries: cached?.summaries ?? [], problem: (err as Error).message };
+        const entry: Entry = {
+          key,
+          address,
+          route: cached?.route,
+          version,
+          fetchedAt: cached?.catalog ? cached.fetchedAt : this.now(),
+          freshForMs: FRESH_MS,
+          catalog: cached?.catalog,
+          bytes: cached?.bytes,
+          summaries: cached?.summaries ?? [],
+          problem: (err as Error).message,
+        };
         this.entries.set(key, entry);
         return entry;
       } finally {
@@ -597,6 +614,11 @@ const GLOBAL_KEY = Symbol.for('olm-console.catalog-index');
 /** The process's index: one for every route (Next may load a module once per route bundle). */
 export function sharedCatalogIndex(): CatalogIndex {
   const g = globalThis as { [GLOBAL_KEY]?: CatalogIndex };
-  g[GLOBAL_KEY] ??= new CatalogIndex();
+  if (!g[GLOBAL_KEY]) {
+    const index = new CatalogIndex();
+    g[GLOBAL_KEY] = index;
+    // Only this one is counted in /metrics: an index made elsewhere (tests) serves nobody.
+    reportCatalogIndexTotals(() => index.health());
+  }
   return g[GLOBAL_KEY];
 }
