@@ -82,6 +82,23 @@ describe('npm start flags: each combination does what it says, or is refused wit
     for (const bad of ['console.example.com', 'ftp://x', 'https://x/path', 'https://u:p@x']) assert.equal(plan({ publicUrl: bad }).ok, false, bad);
   });
 
+  test('the upgrade approver is off unless --upgrade-approver turns it on, as the console\'s own identity', () => {
+    const clusters = [{}, { sandbox: true }, { perUserTokens: true }, { kubeconfig: '/x' }, { inCluster: true }];
+    for (const f of clusters) {
+      assert.equal(ok(plan(f)).env.OLM_CONSOLE_UPGRADE_APPROVER, undefined, JSON.stringify(f));
+      const on = ok(plan({ ...f, upgradeApprover: true }));
+      assert.equal(on.env.OLM_CONSOLE_UPGRADE_APPROVER, 'console', JSON.stringify(f));
+    }
+  });
+
+  test('--upgrade-approver with OLM_CONSOLE_UPGRADE_APPROVER naming another identity is refused', () => {
+    const p = planStart({ ...base, sandbox: true, upgradeApprover: true }, undefined, 'kubeconfig:/etc/approver');
+    assert.equal(p.ok, false);
+    assert.match(!p.ok ? p.message : '', /the console's own identity; .*"kubeconfig:\/etc\/approver": choose one/);
+    const same = ok(planStart({ ...base, upgradeApprover: true }, undefined, 'console'));
+    assert.equal(same.env.OLM_CONSOLE_UPGRADE_APPROVER, 'console');
+  });
+
   test('a bad port is refused', () => {
     for (const bad of ['0', '70000', 'abc']) assert.equal(plan({ port: bad }).ok, false, bad);
     assert.equal(ok(plan({ port: '8080' })).env.OLM_CONSOLE_PORT, '8080');

@@ -13,6 +13,11 @@ export interface StartFlags {
   catalog: string[];
   publicUrl?: string;
   trustProxy: boolean;
+  /**
+   * Run the approver of upgrade targets as the console's own identity (OLM_CONSOLE_UPGRADE_APPROVER
+   * =console). Optional so that callers without the flag (the image's server) leave it off.
+   */
+  upgradeApprover?: boolean;
 }
 
 export type StartPlan =
@@ -30,8 +35,8 @@ export type StartPlan =
 
 const refuse = (message: string): StartPlan => ({ ok: false, message });
 
-/** The plan for these flags, given $KUBECONFIG. */
-export function planStart(f: StartFlags, envKubeconfig?: string): StartPlan {
+/** The plan for these flags, given $KUBECONFIG and $OLM_CONSOLE_UPGRADE_APPROVER. */
+export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: string): StartPlan {
   const port = Number(f.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) return refuse(`--port must be a number between 1 and 65535, got "${f.port}"`);
   if (f.inCluster && f.sandbox) return refuse('--in-cluster and --sandbox name two different clusters: choose one');
@@ -49,9 +54,18 @@ export function planStart(f: StartFlags, envKubeconfig?: string): StartPlan {
     if (u.pathname !== '/' || u.search || u.hash || u.username) return refuse(`--public-url is an origin (scheme, host, port) without path, query or credentials, got "${f.publicUrl}"`);
   }
 
+  // The approver approves InstallPlans with the console's own identity: off unless asked for by
+  // name, and never two answers to who it acts as.
+  const approver = envApprover?.trim();
+  if (f.upgradeApprover && approver && approver !== 'console') {
+    const named = `OLM_CONSOLE_UPGRADE_APPROVER names "${approver}"`;
+    return refuse(`--upgrade-approver approves as the console's own identity; ${named}: choose one`);
+  }
+
   const env: Record<string, string> = { OLM_CONSOLE_PORT: String(port) };
   if (f.publicUrl) env.OLM_CONSOLE_PUBLIC_URL = new URL(f.publicUrl).origin;
   if (f.trustProxy) env.OLM_CONSOLE_TRUST_PROXY = 'true';
+  if (f.upgradeApprover) env.OLM_CONSOLE_UPGRADE_APPROVER = 'console';
 
   if (f.inCluster) {
     if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; a real cluster reads its CatalogSources');

@@ -19,6 +19,7 @@ const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'po
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]
                          [--sandbox] [--catalog DIR ...] [--public-url URL] [--trust-proxy]
+                         [--upgrade-approver]
 
   --port N           port of the console (default 3000)
   --host ADDR        address to listen on (default 127.0.0.1; the console acts with cluster credentials)
@@ -34,6 +35,11 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
   --public-url URL   the origin people open the console at (https://console.example.com); the
                      console answers only to it and to loopback names at --port
   --trust-proxy      believe X-Forwarded-Host/-Proto/-For: only behind a proxy you run
+  --upgrade-approver approve the InstallPlans on the way to upgrade targets people set, as the
+                     console's own identity (with the sandbox its admin; else the kubeconfig's
+                     user or the pod's service account), and only for targets the console sealed
+                     for someone allowed to approve them; off by default (same as
+                     OLM_CONSOLE_UPGRADE_APPROVER=console)
   Combinations that name two clusters (--sandbox with --kubeconfig, --in-cluster with either)
   are refused; --per-user-tokens works with the sandbox too (log in with .sandbox/tokens.json).`;
 
@@ -75,6 +81,7 @@ async function main(): Promise<void> {
         catalog: { type: 'string', multiple: true, default: [] },
         'public-url': { type: 'string' },
         'trust-proxy': { type: 'boolean', default: false },
+        'upgrade-approver': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -98,8 +105,10 @@ async function main(): Promise<void> {
       catalog: values.catalog,
       publicUrl: values['public-url'],
       trustProxy: values['trust-proxy'],
+      upgradeApprover: values['upgrade-approver'],
     },
     process.env.KUBECONFIG,
+    process.env.OLM_CONSOLE_UPGRADE_APPROVER,
   );
   if (!plan.ok) {
     console.error(`${plan.message}\n\n${usage}`);
@@ -118,9 +127,6 @@ async function main(): Promise<void> {
     sandbox = new SandboxSupervisor({ root, kubeconfig: join(root, '.sandbox', 'kubeconfig'), dataFile: join(root, '.sandbox', 'data.jsonl'), catalogs: plan.catalogs });
     const sb = await sandbox.start();
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
-    // On the sandbox, upgrade targets are approved by the console's own identity (the sandbox's
-    // admin) unless told otherwise; on a real cluster the administrator chooses (README).
-    env.OLM_CONSOLE_UPGRADE_APPROVER ??= 'console';
     console.log(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
     sandbox.on('restarting', ({ how, delayMs }) => console.error(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
     sandbox.on('listening', ({ url, restarts }) => {
@@ -128,6 +134,10 @@ async function main(): Promise<void> {
     });
   } else {
     console.log(plan.describe);
+  }
+  // The approver acts with the console's own identity, so say so whenever it runs.
+  if (env.OLM_CONSOLE_UPGRADE_APPROVER) {
+    console.log(`Upgrade approver: ${env.OLM_CONSOLE_UPGRADE_APPROVER} (only for targets the console sealed)`);
   }
 
   const child = spawn(process.execPath, ['--import', 'tsx', serverMain, '--port', plan.env.OLM_CONSOLE_PORT!, '--host', values.host], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });

@@ -2,7 +2,7 @@
 // "Upgrade up to a version", on a Manual Subscription's tab: pick a version on the update path,
 // see the hops OLM will take (one InstallPlan each), set it as the target; the console's approver
 // approves each plan on the way and stops there, and this section follows it live, with the reason
-// whenever a plan waits. Cancel at any time.
+// whenever a plan waits — or why it refuses a target not set through the console. Cancel at any time.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiGet, apiWrite } from '@/lib/client/api';
@@ -11,6 +11,16 @@ import type { UpgradeTargetView } from '@/lib/server/upgrade-target';
 import { ErrorNotice } from '../common/notice';
 
 const short = (csv: string, pkg: string) => (csv.startsWith(`${pkg}.v`) ? csv.slice(pkg.length + 2) : csv);
+
+/** A target the approver will not act on: set by hand, altered, copied or too old. */
+function RefusedNotice({ reason }: { reason: string }) {
+  return (
+    <p role="alert" className="text-red-800">
+      Refused: the approver approves nothing for this target, because {reason}. Cancel it, and set a target
+      here if one is wanted.
+    </p>
+  );
+}
 
 export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: string; name: string; pkg: string }) {
   const url = `/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/upgrade-target`;
@@ -34,6 +44,16 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
     : perm.allowed === false
       ? `You may not approve InstallPlans in ${namespace}, so you may not set a target that approves them for you: ${perm.reason ?? 'the cluster refused'}`
       : undefined;
+  const cancelButton = (
+    <button
+      type="button"
+      onClick={() => cancel.mutate()}
+      disabled={cancel.isPending || perm.allowed === false}
+      className="rounded border border-slate-300 px-3 py-1.5 font-semibold text-slate-800 disabled:text-slate-400"
+    >
+      Cancel the target
+    </button>
+  );
 
   return (
     <section aria-labelledby="target-title" className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm">
@@ -45,9 +65,11 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
       ) : v.target ? (
         <div className="space-y-2">
           <p>
-            Upgrading up to <strong>{label(v.target.csv)}</strong>, set by {v.target.setBy}
+            {v.refused ? 'A target of' : 'Upgrading up to'} <strong>{label(v.target.csv)}</strong>,{' '}
+            {v.refused ? 'said to be set by' : 'set by'} {v.target.setBy}
             {v.target.setAt ? ` at ${new Date(v.target.setAt).toLocaleString()}` : ''}. Installed: {v.subscription.installedCSV ? label(v.subscription.installedCSV) : 'nothing yet'}.
           </p>
+          {v.refused && <RefusedNotice reason={v.refused} />}
           {v.hops && v.hops.length > 0 && (
             <ol aria-label="Hops to the target" className="list-decimal pl-5">
               {v.hops.map((h) => (
@@ -62,9 +84,12 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
               {v.verdict.action === 'approve' ? `InstallPlan ${v.verdict.plan} is on the way: the approver approves it within seconds.` : v.verdict.action === 'reached' ? `${label(v.target.csv)} is installed: the target is reached.` : `Waiting: ${v.verdict.reason}.`}
             </p>
           )}
-          <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending || perm.allowed === false} className="rounded border border-slate-300 px-3 py-1.5 font-semibold text-slate-800 disabled:text-slate-400">
-            Cancel the target
-          </button>
+          {cancelButton}
+        </div>
+      ) : v.refused ? (
+        <div className="space-y-2">
+          <RefusedNotice reason={v.refused} />
+          {cancelButton}
         </div>
       ) : v.path.length === 0 ? (
         <p className="text-slate-600">{v.pathProblem ? `No upgrade path: ${v.pathProblem}.` : 'The installed version is the newest OLM can reach on this channel.'}</p>

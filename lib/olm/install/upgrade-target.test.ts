@@ -13,8 +13,11 @@ const target = { csv: 'pgpilot.v1.4.0', setBy: 'alice', setAt: '2026-11-25T00:00
 const sub = (installed: string, current: string, approval = 'Manual'): Subscription => ({ metadata: { name: 'pgpilot', namespace: 'pg' }, spec: { name: 'pgpilot', source: 'demo', sourceNamespace: 'olm', channel: 'fast', installPlanApproval: approval }, status: { installedCSV: installed, currentCSV: current } });
 const plan = (csvs: string[], over: Partial<InstallPlan['spec']> = {}, phase = 'RequiresApproval'): InstallPlan => ({ metadata: { name: 'install-abc', namespace: 'pg' }, spec: { clusterServiceVersionNames: csvs, approval: 'Manual', approved: false, ...over }, status: { phase } } as InstallPlan);
 
-test('the target is kept on the Subscription as JSON, and read back only when well formed', () => {
+test('the target is kept on the Subscription as JSON, with its seal, and read back only when well formed', () => {
   assert.deepEqual(readTarget({ metadata: { annotations: { [UPGRADE_TARGET_ANNOTATION]: writeTarget(target) } } }), target);
+  const sealed = { ...target, seal: 'v1.abc' };
+  const annotations = { [UPGRADE_TARGET_ANNOTATION]: writeTarget(sealed) };
+  assert.deepEqual(readTarget({ metadata: { annotations } }), sealed);
   assert.equal(readTarget({ metadata: { annotations: { [UPGRADE_TARGET_ANNOTATION]: '{"csv":1}' } } }), undefined);
   assert.equal(readTarget({ metadata: { annotations: { [UPGRADE_TARGET_ANNOTATION]: 'not json' } } }), undefined);
 });

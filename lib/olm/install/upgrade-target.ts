@@ -3,7 +3,7 @@
 // every CSV it carries is one of the hops up to the target, so the walk stops there, and a plan
 // that goes past the target or also carries another operator's upgrade (plans are shared per
 // namespace) waits, with the reason. The target and who set it live on the Subscription, so they
-// survive restarts and are the same for every replica.
+// survive restarts and are the same for every replica; its seal is made and checked in lib/server.
 import type { UpdateStep } from '../graph/update-path';
 import type { InstallPlan } from '../resources/install-plan';
 import type { Subscription } from '../resources/subscription';
@@ -16,6 +16,8 @@ export interface UpgradeTarget {
   /** Who set it (the person's username, from SelfSubjectReview). */
   setBy: string;
   setAt: string;
+  /** The console's seal over the Subscription, csv, setBy and setAt (lib/server/upgrade-target-seal.ts). */
+  seal?: string;
 }
 
 export function readTarget(sub: Pick<Subscription, 'metadata'>): UpgradeTarget | undefined {
@@ -23,14 +25,16 @@ export function readTarget(sub: Pick<Subscription, 'metadata'>): UpgradeTarget |
   if (!raw) return undefined;
   try {
     const t = JSON.parse(raw) as Partial<UpgradeTarget>;
-    return typeof t.csv === 'string' && t.csv && typeof t.setBy === 'string' ? { csv: t.csv, setBy: t.setBy, setAt: typeof t.setAt === 'string' ? t.setAt : '' } : undefined;
+    if (typeof t.csv !== 'string' || !t.csv || typeof t.setBy !== 'string') return undefined;
+    const setAt = typeof t.setAt === 'string' ? t.setAt : '';
+    return { csv: t.csv, setBy: t.setBy, setAt, ...(typeof t.seal === 'string' ? { seal: t.seal } : {}) };
   } catch {
     return undefined;
   }
 }
 
 export function writeTarget(t: UpgradeTarget): string {
-  return JSON.stringify({ csv: t.csv, setBy: t.setBy, setAt: t.setAt });
+  return JSON.stringify({ csv: t.csv, setBy: t.setBy, setAt: t.setAt, ...(t.seal ? { seal: t.seal } : {}) });
 }
 
 /** The hops from the installed CSV up to `target` on the update path, or why there are none. */
