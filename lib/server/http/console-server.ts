@@ -251,7 +251,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
     }
     if (stopping && path === '/readyz') {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end('not ready:\n- shutting down\n');
+      res.end('not ready: shutting down\n');
       return;
     }
     if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
