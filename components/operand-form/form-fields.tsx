@@ -5,6 +5,7 @@
 // as plain text.
 import { dependencyMet } from '@/lib/olm/operand-form/dependencies';
 import type { Field, FieldPath } from '@/lib/olm/operand-form/types';
+import { uncheckedPattern } from '@/lib/olm/operand-form/validate';
 import { getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, FieldIssues, useOperandForm } from './form-context';
 import { SyncedYaml } from './synced-yaml';
@@ -13,6 +14,12 @@ import { ResourceRequirements, ScalarInput } from './widgets';
 function Help({ field, path }: { field: Field; path: FieldPath }) {
   if (!field.description) return null;
   return <p id={`${fieldId(path)}-help`} title={field.description} className="line-clamp-2 max-w-2xl text-xs text-slate-600">{field.description}</p>;
+}
+
+/** A pattern the browser cannot check (RE2 refuses it) is said, not held against the person. */
+function PatternNote({ field, path }: { field: Field; path: FieldPath }) {
+  const note = uncheckedPattern(field);
+  return note ? <p id={`${fieldId(path)}-pattern`} className="max-w-2xl text-xs text-amber-800">{note}</p> : null;
 }
 
 function Label({ field, path, htmlFor }: { field: Field; path: FieldPath; htmlFor?: string }) {
@@ -83,6 +90,7 @@ export function FieldRow({ field, path }: { field: Field; path: FieldPath }) {
           <Label field={field} path={path} htmlFor={fieldId(path)} />
           <ScalarInput field={field} path={path} label={field.label} />
           <Help field={field} path={path} />
+          <PatternNote field={field} path={path} />
           <FieldIssues path={path} />
         </div>
       );

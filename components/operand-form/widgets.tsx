@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '@/lib/client/api';
 import type { NamedKind } from '@/lib/api/object-names';
 import type { Field, FieldPath, ReferenceWidget } from '@/lib/olm/operand-form/types';
+import { uncheckedPattern } from '@/lib/olm/operand-form/validate';
 import { fieldPathString, getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, useOperandForm } from './form-context';
 import { ObjectNamePicker, type InputProps } from './object-name-picker';
@@ -18,7 +19,9 @@ type Scalar = Extract<Field, { type: 'string' | 'integer' | 'number' | 'boolean'
 const INPUT = 'w-full max-w-md rounded border border-slate-300 px-2 py-1 text-sm';
 
 function describedBy(path: FieldPath, field: Field): string {
-  return [field.description ? `${fieldId(path)}-help` : '', `${fieldId(path)}-issues`].filter(Boolean).join(' ');
+  const id = fieldId(path);
+  const ids = [field.description ? `${id}-help` : '', uncheckedPattern(field) ? `${id}-pattern` : '', `${id}-issues`];
+  return ids.filter(Boolean).join(' ');
 }
 
 function hasIssue(path: FieldPath): (issues: readonly { field: string }[]) => boolean {

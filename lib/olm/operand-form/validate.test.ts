@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildFormModel } from './schema';
-import { issuesAt, issuesFromStatus, validateObject } from './validate';
+import { issuesAt, issuesFromStatus, uncheckedPattern, validateObject } from './validate';
 import { fromYaml, getAt, initialObject, removeItem, setAt, toYaml } from './values';
 
 const schema = {
@@ -44,6 +44,39 @@ describe('validateObject', () => {
     assert.deepEqual(validateObject(model, obj(undefined)), []);
     assert.deepEqual(validateObject(model, obj({})).map((i) => `${i.field}: ${i.message}`), ['spec.size: Required value']);
     assert.deepEqual(validateObject(model, obj({ size: '3' })).map((i) => i.field), ['spec.size']);
+  });
+});
+
+describe('patterns, as the API server reads them (RE2)', () => {
+  const withPattern = (pattern: string) => {
+    const spec = { type: 'object', properties: { id: { type: 'string', pattern } } };
+    return buildFormModel({ type: 'object', properties: { spec } });
+  };
+  const issues = (pattern: string, id: string) => {
+    const found = validateObject(withPattern(pattern), { metadata: { name: 'x' }, spec: { id } });
+    return found.map((i) => `${i.field}: ${i.message}`);
+  };
+
+  test('a catastrophic pattern gives its answer at once instead of freezing the tab', () => {
+    const value = `${'a'.repeat(40)}!`;
+    assert.deepEqual(issues('^(a+)+$', value), [`spec.id: Invalid value: "${value}": should match '^(a+)+$'`]);
+    assert.deepEqual(issues('^(a+)+$', 'a'.repeat(40)), []);
+  });
+
+  test('a pattern RE2 refuses does not block the person, and the form says the API server decides', () => {
+    assert.deepEqual(issues('(?=a)', 'b'), []);
+    const field = withPattern('(?=a)').spec.fields[0]!;
+    assert.equal(uncheckedPattern(field), 'Its pattern (?=a) cannot be checked in the browser (error parsing regexp: '
+      + 'invalid or unsupported Perl syntax: `(?=`): the API server decides when you create it.');
+    assert.equal(uncheckedPattern(withPattern('^[a-z]+$').spec.fields[0]!), undefined);
+  });
+
+  test('ordinary patterns behave as before: DNS-1123 anchored, a bare word found anywhere', () => {
+    const dns = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+    assert.deepEqual(issues(dns, 'my-db-1'), []);
+    assert.deepEqual(issues(dns, 'My_DB'), [`spec.id: Invalid value: "My_DB": should match '${dns}'`]);
+    assert.deepEqual(issues('abc', 'xxabcxx'), []);
+    assert.equal(issues('abc', 'ab').length, 1);
   });
 });
 

@@ -2,6 +2,7 @@
 // (its validation of a CRD's structural schema: "Required value", "Unsupported value", "should be
 // greater than or equal to"), and the API server's own 422 answer read back onto the fields.
 // The API server stays the judge: these checks only spare the person a round trip.
+import { compilePattern } from '../schema/pattern';
 import { dependencyMet } from './dependencies';
 import type { Field, FieldIssue, FormModel, ObjectField } from './types';
 import { fieldPathString, getAt, type Obj } from './values';
@@ -31,13 +32,22 @@ function typeOk(f: Field, v: unknown): string | undefined {
 }
 
 function patternOk(pattern: string, value: string): boolean {
-  try {
-    // Kubernetes uses Go's RE2; ECMAScript agrees on the patterns CRDs use. One that does not
-    // compile here is left to the API server.
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
-    return true;
-  }
+  // Go's RE2 as the API server reads it, linear in the value, so a catalog's `^(a+)+$` cannot
+  // freeze the tab. One RE2 refuses is not held against the person: the API server decides.
+  const re = compilePattern(pattern);
+  return !re.ok || re.matches(value);
+}
+
+/**
+ * What the form says under a string field whose pattern it cannot check (RE2 refuses it: a
+ * lookahead, a backreference); undefined for every other field.
+ */
+export function uncheckedPattern(f: Field): string | undefined {
+  if (f.type !== 'string' || !f.pattern) return undefined;
+  const re = compilePattern(f.pattern);
+  if (re.ok) return undefined;
+  const why = `cannot be checked in the browser (${re.error})`;
+  return `Its pattern ${f.pattern} ${why}: the API server decides when you create it.`;
 }
 
 /** What a field's dependency is judged against: the whole object and the spec's fields. */

@@ -76,9 +76,27 @@ describe('structural schemas', () => {
     assert.equal(validate({ q: true }, s)[0]?.type, 'FieldValueTypeInvalid');
   });
 
-  test('a pattern JavaScript reads only outside unicode mode is still checked, and one it cannot read is not a failed write', () => {
-    const s: Schema = { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z0-9\\_-]+$' }, odd: { type: 'string', pattern: '^(?P<x>a)$' } } };
-    assert.deepEqual(validate({ id: 'disk_1-a', odd: 'b' }, s), []);
-    assert.deepEqual(validate({ id: 'disk.1' }, s).map((e) => e.field), ['id']);
+  test('patterns are read as Go reads them: an escaped `_` and a (?P<name>) group are checked', () => {
+    const id: Schema = { type: 'string', pattern: '^[a-z0-9\\_-]+$' };
+    const s: Schema = { type: 'object', properties: { id, odd: { type: 'string', pattern: '^(?P<x>a)$' } } };
+    assert.deepEqual(validate({ id: 'disk_1-a', odd: 'a' }, s), []);
+    assert.deepEqual(validate({ id: 'disk.1', odd: 'b' }, s).map((e) => e.field), ['id', 'odd']);
+  });
+
+  test('a catastrophic pattern is refused at once, as a pattern mismatch', () => {
+    const s: Schema = { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } };
+    const value = `${'a'.repeat(40)}!`;
+    const errs = validate({ name: value }, s);
+    const want = `name: Invalid value: "${value}": name in body should match '^(a+)+$'`;
+    assert.deepEqual(errs.map((e) => `${e.field}: ${errorBody(e)}`), [want]);
+    assert.deepEqual(validate({ name: 'aaa' }, s), []);
+  });
+
+  test('a pattern RE2 refuses fails the write in kube-openapi\'s words rather than being skipped', () => {
+    const s: Schema = { type: 'object', properties: { name: { type: 'string', pattern: '(?=a)' } } };
+    assert.deepEqual(validate({ name: 'abc' }, s).map((e) => `${e.field}: ${errorBody(e)}`), [
+      'name: Invalid value: "abc": name in body should match \'(?=a), but pattern is invalid: '
+        + 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`\'',
+    ]);
   });
 });

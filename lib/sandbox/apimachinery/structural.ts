@@ -2,7 +2,9 @@
 // structural OpenAPI v3 schema: prune unknown fields, drop nulls a field may not hold, apply
 // defaults, then validate (apiextensions-apiserver's schema/pruning, schema/defaulting and
 // validation packages; kube-openapi's validators give the words of each error). Pure functions:
-// the API server decides when to call them and turns the errors into a 422 Status.
+// the API server decides when to call them and turns the errors into a 422 Status. Patterns
+// are lib/olm's (Go's RE2, as the form in the browser reads them).
+import { compilePattern } from '../../olm/schema/pattern';
 
 /** The part of a CRD's JSONSchemaProps the API server acts on (and `kubectl explain` reads). */
 export interface Schema {
@@ -103,29 +105,6 @@ export function applyDefaults(x: Json, s: Schema | undefined): void {
   for (const key of Object.keys(x)) applyDefaults(x[key], propertySchema(s, key));
 }
 
-const patterns = new Map<string, RegExp | null>();
-
-/**
- * A schema's pattern as a JavaScript RegExp. Patterns are Go RE2 syntax; most read the same in
- * JavaScript's unicode mode, some (an escaped `_`) only without it. One neither
- * accepts is not checked rather than failing the write: third-party CRDs carry such patterns.
- */
-function compiled(pattern: string): RegExp | undefined {
-  if (!patterns.has(pattern)) {
-    let re: RegExp | null = null;
-    for (const flags of ['u', '']) {
-      try {
-        re = new RegExp(pattern, flags);
-        break;
-      } catch {
-        // try the next reading
-      }
-    }
-    patterns.set(pattern, re);
-  }
-  return patterns.get(pattern) ?? undefined;
-}
-
 /** The OpenAPI type name of a JSON value, as kube-openapi's type validator names it. */
 function typeName(x: Json): string {
   if (x === null) return 'null';
@@ -172,8 +151,16 @@ export function validate(x: Json, s: Schema | undefined, path = ''): FieldError[
     const len = [...x].length;
     if (s.maxLength !== undefined && len > s.maxLength) errs.push({ type: 'FieldValueTooLong', field: path, hasValue: false, detail: `may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}` });
     if (s.minLength !== undefined && len < s.minLength) errs.push(invalid(path, x, `${name} in body should be at least ${s.minLength} chars long`));
-    const re = s.pattern === undefined ? undefined : compiled(s.pattern);
-    if (re && !re.test(x)) errs.push(invalid(path, x, `${name} in body should match '${s.pattern}'`));
+    if (s.pattern) {
+      // RE2, linear in the value: a catalog's `^(a+)+$` cannot stall the API server. A pattern Go
+      // refuses fails the write in kube-openapi's words; only a CRD stored before the sandbox
+      // checked patterns on CRD writes can hold one.
+      const re = compilePattern(s.pattern);
+      if (!re.ok) {
+        const why = `${s.pattern}, but pattern is invalid: ${re.error}`;
+        errs.push(invalid(path, x, `${name} in body should match '${why}'`));
+      } else if (!re.matches(x)) errs.push(invalid(path, x, `${name} in body should match '${s.pattern}'`));
+    }
   }
   if (typeof x === 'number') {
     if (s.minimum !== undefined && x < s.minimum) errs.push(invalid(path, x, `${name} in body should be greater than or equal to ${s.minimum}`));

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../apimachinery/patch';
+import { crdSchemaErrors } from '../apimachinery/crd-schema';
 import { applyDefaults, normalize, validate, type FieldError } from '../apimachinery/structural';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from '../apimachinery/selectors';
 import { toTable } from '../apimachinery/table';
@@ -539,6 +540,18 @@ export class ApiServer {
     return validate(o, schema);
   }
 
+  /**
+   * A CRD update's schema errors, less those the stored CRD already has at the same place: kube
+   * never stores such a CRD, but the sandbox's data file may hold one written before it checked
+   * patterns, and that CRD must still take a label or lose its finalizer (and so be deleted).
+   */
+  private newCrdSchemaErrors(o: KObject): FieldError[] {
+    const stored = this.store.get(storeKey(CRD_RESOURCE), undefined, o.metadata.name ?? '');
+    const key = (e: FieldError) => JSON.stringify([e.field, e.value]);
+    const had = new Set(stored ? crdSchemaErrors(stored).map(key) : []);
+    return crdSchemaErrors(o).filter((e) => !had.has(key(e)));
+  }
+
   private requireNamespace(ns: string | undefined): void {
     if (!ns) throw new ApiStatusError(400, 'BadRequest', 'the namespace of the object must be set');
     const nsRes = this.resources.find('', 'v1', 'namespaces')!;
@@ -574,6 +587,7 @@ export class ApiServer {
     // Metadata errors come first, then the schema's, in one list, as the CRD strategy reports them.
     const errs: FieldError[] = bad ? [{ type: 'FieldValueInvalid', field: 'metadata.name', value: name, hasValue: true, detail: bad }] : [];
     errs.push(...this.conform(r, o, version));
+    if (isCrd(r)) errs.push(...crdSchemaErrors(o));
     if (errs.length) throw invalidObject(r.group, r.kind, name, errs);
     if (r.namespaced) this.requireNamespace(o.metadata.namespace);
     if (r.kind === 'Secret' && r.group === '' && !o.type) o.type = 'Opaque';
@@ -605,6 +619,7 @@ export class ApiServer {
   /** Replaces an object (or its status) as the API server would (used by controllers too). */
   updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false, version = r.versions[0]!): KObject {
     const errs = this.conform(r, o, version);
+    if (isCrd(r) && subresource !== 'status') errs.push(...this.newCrdSchemaErrors(o));
     if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
     const before = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '')?.metadata.resourceVersion;
     const updated = this.store.update(storeKey(r), o, { subresource: subresource === 'status' ? 'status' : undefined, dryRun });
