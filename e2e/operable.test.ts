@@ -35,6 +35,15 @@ function get(path: string, host?: string): Promise<{ status: number; body: strin
   });
 }
 
+test('a normal start logs JSON lines only, none above info (no error-level noise a collector would page on)', () => {
+  const lines = server.output().split('\n').filter((l) => l.trim());
+  assert.ok(lines.length > 0, 'the start is logged');
+  for (const l of lines) {
+    const entry = JSON.parse(l) as { level: number; msg: string };
+    assert.ok(entry.level <= 30, `above info at start: ${l}`);
+  }
+});
+
 test('probes answer for any Host (kubelet names the pod\'s address): /healthz, /readyz saying only ok', async () => {
   assert.equal((await get('/healthz', '10.1.2.3:3000')).status, 200);
   const ready = await get('/readyz', '10.1.2.3:3000');

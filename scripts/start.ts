@@ -3,10 +3,12 @@
 // happily serve yesterday's pages. With no cluster configured it first starts the sandbox
 // cluster (its own process) and points the console at it; a sandbox that dies is started again
 // on the same port, data file and kubeconfig (sandbox-supervisor.ts), so the console runs on.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { logFormat, logger } from '../lib/observability/logger';
 import { SandboxSupervisor } from './sandbox-supervisor';
 import { planStart } from './start-options';
 
@@ -57,6 +59,23 @@ function newestSourceMtime(): number {
   for (const d of sourceDirs) visit(join(root, d));
   for (const f of sourceFiles) visit(join(root, f));
   return newest;
+}
+
+/**
+ * Runs `next build` in the run's one log format: as it is on a terminal, each line a log entry
+ * otherwise (a log collector reads JSON lines from the first line of the run to the last).
+ */
+function build(log: ReturnType<typeof logger>): Promise<number> {
+  const json = logFormat() === 'json';
+  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: json ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  if (json) {
+    for (const [stream, level] of [[child.stdout!, 'info'], [child.stderr!, 'warn']] as const) {
+      createInterface({ input: stream }).on('line', (line) => {
+        if (line.trim()) log[level]({ source: 'next build' }, line.trim());
+      });
+    }
+  }
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
 
 function buildIsCurrent(): boolean {
@@ -115,29 +134,32 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
+  const log = logger();
   if (values.rebuild || !buildIsCurrent()) {
-    console.log('Building the console (next build)…');
-    const res = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit' });
-    if (res.status !== 0) process.exit(res.status ?? 1);
+    log.info('building the console (next build): a few minutes the first time, then only after the sources change');
+    const status = await build(log);
+    if (status !== 0) process.exit(status);
   }
 
   const env: NodeJS.ProcessEnv = { ...process.env, ...plan.env };
   let sandbox: SandboxSupervisor | undefined;
   if (plan.sandbox) {
-    sandbox = new SandboxSupervisor({ root, kubeconfig: join(root, '.sandbox', 'kubeconfig'), dataFile: join(root, '.sandbox', 'data.jsonl'), catalogs: plan.catalogs });
+    sandbox = new SandboxSupervisor({ root, kubeconfig: join(root, '.sandbox', 'kubeconfig'), dataFile: join(root, '.sandbox', 'data.jsonl'), catalogs: plan.catalogs, output: (text) => {
+      for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
+    } });
     const sb = await sandbox.start();
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
-    console.log(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
-    sandbox.on('restarting', ({ how, delayMs }) => console.error(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
+    log.info(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
+    sandbox.on('restarting', ({ how, delayMs }) => log.warn(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
     sandbox.on('listening', ({ url, restarts }) => {
-      if (restarts) console.log(`the sandbox is back at ${url} (restart ${restarts})`);
+      if (restarts) log.info(`the sandbox is back at ${url} (restart ${restarts})`);
     });
   } else {
-    console.log(plan.describe);
+    log.info(plan.describe);
   }
   // The approver acts with the console's own identity, so say so whenever it runs.
   if (env.OLM_CONSOLE_UPGRADE_APPROVER) {
-    console.log(`Upgrade approver: ${env.OLM_CONSOLE_UPGRADE_APPROVER} (only for targets the console sealed)`);
+    log.info(`upgrade approver: ${env.OLM_CONSOLE_UPGRADE_APPROVER} (only for targets the console sealed)`);
   }
 
   const child = spawn(process.execPath, ['--import', 'tsx', serverMain, '--port', plan.env.OLM_CONSOLE_PORT!, '--host', values.host], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
@@ -155,7 +177,7 @@ async function main(): Promise<void> {
   // Given up on (crashing again and again) or stopped on purpose: the console stops too.
   sandbox?.on('stopped', ({ reason }) => {
     if (child.exitCode === null && child.signalCode === null) {
-      console.error(`${reason}; stopping the console`);
+      log.error(`${reason}; stopping the console`);
       child.kill('SIGTERM');
     }
   });

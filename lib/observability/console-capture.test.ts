@@ -22,3 +22,18 @@ test('plain text written to stdout and stderr becomes one JSON entry per write, 
     { level: 50, source: 'console', msg: 'Error: boom\n    at somewhere (file.js:1:1)' },
   ]);
 });
+
+test('a Next.js warning on stderr is a warning, and its advice about "next start" is left out', () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+  const log = pino({ base: null, timestamp: false }, sink);
+  const undo = captureConsoleOutput(log);
+  try {
+    console.warn(' ⚠ "next start" does not work with "output: standalone" configuration. Use "node .next/standalone/server.js" instead.');
+    console.warn(' ⚠ Invalid next.config.js options detected');
+  } finally {
+    undo();
+  }
+  const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+  assert.deepEqual(entries, [{ level: 40, source: 'console', msg: 'Invalid next.config.js options detected' }]);
+});

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { planStart } from '../../../scripts/start-options';
 import { captureConsoleOutput } from '../../observability/console-capture';
+import { logFormat } from '../../observability/logger';
 import { consoleIdentityClient } from '../context';
 import { consoleNamespace } from '../session-revocation';
 import { sharedSessionKey } from '../session-key-secret';
@@ -84,7 +85,7 @@ export async function serve(dir: string, argv: string[], log: Logger): Promise<v
     process.exit(2);
   }
   Object.assign(process.env, plan.env);
-  if (process.env.LOG_FORMAT !== 'pretty') captureConsoleOutput(log);
+  if (logFormat() === 'json') captureConsoleOutput(log);
   // Deployed (deploy/base): the key every replica shares, kept in a Secret of the console's namespace.
   const secret = process.env.OLM_CONSOLE_SESSION_SECRET;
   if (secret && !process.env.OLM_CONSOLE_SESSION_KEY) {
