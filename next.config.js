@@ -3,6 +3,9 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The console's HTTP server compresses every answer, API and event streams included
+  // (lib/server/http/console-server.ts); Next.js compressing pages too would be a second layer.
+  compress: false,
   // `.next/standalone`: the server with only the node_modules it needs, which
   // scripts/build-runtime.ts completes into the runtime folder the container image copies.
   output: 'standalone',

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../lib/olm/resources/catalog-source';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
@@ -124,6 +125,52 @@ test('logs are one JSON object per line, with request id, route, status and user
   assert.deepEqual([line.route, line.status, line.user, typeof line.durationMs, typeof line.time, line.level], ['/api/me/permissions', 200, 'bob', 'number', 'number', 30]);
   const all = server.output();
   for (const secret of [sb.tokens.bob!, sb.tokens.alice!, cookie.split('=').slice(1).join('=')]) assert.ok(!all.includes(secret), 'no credential in the logs');
+});
+
+/** A GET with these headers, answered as raw bytes (no decompression on the way). */
+function getBytes(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const r = request(`${server.url}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    r.on('error', reject);
+    r.end();
+  });
+}
+
+test('answers and event streams are gzipped for a client that accepts it, each event as it is sent', async () => {
+  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.alice }) });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const zipped = await getBytes('/api/catalog/packages', { cookie, 'accept-encoding': 'gzip' });
+  assert.equal(zipped.status, 200);
+  assert.equal(zipped.headers['content-encoding'], 'gzip');
+  const list = JSON.parse(gunzipSync(zipped.body).toString()) as { packages: unknown[] };
+  assert.ok(list.packages.length > 0);
+  const plain = await getBytes('/api/catalog/packages', { cookie });
+  assert.equal(plain.headers['content-encoding'], undefined, 'not compressed for a client that does not ask');
+  assert.ok(plain.body.length > 3 * zipped.body.length, `${plain.body.length} bytes plain, ${zipped.body.length} gzipped`);
+
+  // The first event (the snapshot) must come through the gzip stream without waiting for more.
+  const first = await new Promise<string>((resolve, reject) => {
+    const r = request(`${server.url}/api/events?w=a:namespaces`, { headers: { cookie, 'accept-encoding': 'gzip' } }, (res) => {
+      if (res.headers['content-encoding'] !== 'gzip') reject(new Error(`stream not gzipped: ${String(res.headers['content-encoding'])}`));
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`no event within 10 s; got ${JSON.stringify(text)}`)), 10_000);
+      res.pipe(createGunzip()).on('data', (d: Buffer) => {
+        text += d.toString();
+        if (/event: snapshot\n/.test(text)) {
+          clearTimeout(timer);
+          r.destroy();
+          resolve(text);
+        }
+      });
+    });
+    r.on('error', (err) => (err.message.includes('aborted') ? undefined : reject(err)));
+    r.end();
+  });
+  assert.match(first, /event: snapshot/);
 });
 
 test('SIGTERM: event streams end with a retry hint, and the process exits within the grace period', async () => {

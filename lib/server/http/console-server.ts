@@ -6,6 +6,8 @@
 // /healthz and /metrics, and a graceful stop on SIGTERM.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { constants as zlibConstants } from 'node:zlib';
+import compression from 'compression';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
 import type { Logger } from 'pino';
@@ -20,6 +22,9 @@ import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessio
 /** The header the server sets to the client's address for the routes; any incoming value is dropped. */
 export const PEER_HEADER = 'x-olm-console-peer';
 const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded', 'x-forwarded-access-token', 'authorization'];
+
+/** A Connect-style middleware on Node's own request and response (compression is typed for Express). */
+type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 export interface ConsoleServerOptions {
   /** The Next.js project folder (with its `.next` build). */
@@ -199,6 +204,12 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const handle = app.getRequestHandler();
   await app.prepare();
   const routeOf: RouteNamer = routeNamer(buildRoutePatterns(o.dir));
+  // Compression of every answer a client accepts it for (Next.js's own is off: one layer). Event
+  // streams are flushed at every write, so each event still arrives as it is sent. The session
+  // route is left out: it carries the CSRF token, and a compressed secret beside a text an
+  // attacker chooses leaks through its length (BREACH).
+  const compress = compression({ threshold: 1024 }) as unknown as NodeMiddleware;
+  const compressEvents = compression({ threshold: 0, flush: zlibConstants.Z_SYNC_FLUSH }) as unknown as NodeMiddleware;
   const streams = new Set<ServerResponse>();
   const inflight = new Set<ServerResponse>();
   let stopping = false;
@@ -255,11 +266,14 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       return;
     }
     if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
-    handle(req, res).catch((err: unknown) => {
-      log.error({ requestId, route, err }, 'the console failed to answer');
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
-      res.end(`the console failed: ${(err as Error).message}\n`);
-    });
+    const answer = () =>
+      handle(req, res).catch((err: unknown) => {
+        log.error({ requestId, route, err }, 'the console failed to answer');
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end(`the console failed: ${(err as Error).message}\n`);
+      });
+    if (path === '/api/session') answer();
+    else (stream ? compressEvents : compress)(req, res, () => void answer());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
