@@ -3,12 +3,18 @@
 // needs. A change to any watched kind in the namespace marks the page's query stale, and TanStack
 // Query reads it again (a burst of changes causes one read). EventSource reconnects by itself
 // and sends Last-Event-ID, so the server resumes each watch where it was; after an HTTP error,
-// when EventSource gives up, a new one is opened with backoff and the page read again.
+// when EventSource gives up, a new one is opened with backoff and the page read again. When the
+// session is over (the server's `session` event, or an HTTP error and a session that is no
+// longer logged in) the page goes to the login page instead of reconnecting for ever.
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { getSession } from './api';
 
-/** `limited`: connected, but the cluster refused one of the page's watches (the person may list, not watch). */
-export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'unavailable' | 'limited';
+/**
+ * `limited`: connected, but the cluster refused one of the page's watches (the person may list,
+ * not watch). `ended`: the session is over; the page is on its way to the login page.
+ */
+export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'unavailable' | 'limited' | 'ended';
 
 export function watchUrl(namespace: string | undefined, kinds: readonly string[]): string {
   const q = new URLSearchParams();
@@ -38,6 +44,30 @@ export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kin
     // back on this connection, so the page is not "reconnecting" but partly static.
     const refused = new Set<string>();
     const settle = (s: LiveState) => setState(s === 'live' && refused.size > 0 ? 'limited' : s);
+    const ended = () => {
+      stopped = true;
+      source?.close();
+      setState('ended');
+      // A full load rather than a client-side route: nothing the ended session read stays in memory.
+      const here = encodeURIComponent(window.location.pathname + window.location.search);
+      const login = new URL(`/login?next=${here}`, window.location.origin);
+      window.location.assign(login.href);
+    };
+    // Whether an HTTP error means the session is over (idle, logged out elsewhere), not the server.
+    const reopenOrEnd = () => {
+      getSession(true).then(
+        (s) => {
+          if (stopped) return;
+          if (s.mode === 'token' && !s.loggedIn) ended();
+          else reopenLater();
+        },
+        () => reopenLater(),
+      );
+    };
+    const reopenLater = () => {
+      if (stopped) return;
+      reopen = setTimeout(() => connect(true), Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5)));
+    };
     const refresh = () => {
       pending ??= setTimeout(() => {
         pending = undefined;
@@ -61,6 +91,10 @@ export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kin
         settle('live');
       });
       es.addEventListener('change', refresh);
+      es.addEventListener('session', (e) => {
+        const data = JSON.parse((e as MessageEvent<string>).data) as { state?: string };
+        if (data.state === 'ended') ended();
+      });
       es.addEventListener('status', (e) => {
         const data = JSON.parse((e as MessageEvent<string>).data) as { state?: string };
         settle(data.state === 'retrying' ? 'reconnecting' : 'live');
@@ -85,7 +119,7 @@ export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kin
         if (stopped) return;
         failures += 1;
         setState(failures > 5 ? 'unavailable' : 'reconnecting');
-        reopen = setTimeout(() => connect(true), Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5)));
+        reopenOrEnd();
       });
     };
     connect(false);

@@ -17,7 +17,8 @@ test('watch specs: id:kind[:namespace[:name]], each part checked', () => {
   bad(['a:subscriptions:Bad_NS'], /namespace is not a valid name/);
   bad(['a:namespaces:x'], /namespaces are not namespaced/);
   bad(['a:subscriptions:x:y:z'], /too many parts/);
-  bad(Array.from({ length: 21 }, (_, i) => `w${i}:subscriptions`), /at most 20/);
+  bad(Array.from({ length: 17 }, (_, i) => `w${i}:subscriptions`), /at most 16 watches per stream/);
+  assert.equal(parseWatchSpecs(Array.from({ length: 17 }, (_, i) => `w${i}:subscriptions`), 17).length, 17);
 });
 
 test('resume tokens round-trip; anything odd means start over', () => {

@@ -4,7 +4,8 @@
 // resourceVersion, and after a 410 it sends a new snapshot. Every event's id carries each
 // watch's resourceVersion, so a browser reconnecting with Last-Event-ID resumes where it was
 // instead of downloading everything again. Comments every few seconds keep proxies from
-// closing an idle stream.
+// closing an idle stream. A stream acting with a session's token ends when that session does,
+// with a `session` event that tells the page so.
 import { z } from 'zod';
 import type { KubeClient, KubeObject } from '../k8s/client';
 import { startInformer, type Informer } from '../k8s/informer';
@@ -19,6 +20,8 @@ import { OPERATOR_CONDITION_TYPE } from '../olm/resources/operator-condition';
 import { OPERATOR_GROUP_TYPE } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '../olm/resources/subscription';
 import { dnsLabel, dnsSubdomain } from './api-error';
+import { DEFAULT_STREAM_LIMITS } from './stream-limits';
+import type { StreamSessionState } from './stream-session';
 
 export const WATCHABLE: Record<string, ResourceType> = {
   subscriptions: SUBSCRIPTION_TYPE,
@@ -46,12 +49,19 @@ export interface WatchSpec {
   name?: string;
 }
 
-const MAX_WATCHES = 20;
-
-/** `id:kind[:namespace[:name]]`, each part checked; the message names the bad spec. */
-export function parseWatchSpecs(raw: readonly string[]): WatchSpec[] {
+/**
+ * `id:kind[:namespace[:name]]`, each part checked; the message names the bad spec. More watches
+ * than a stream may carry is a 400, not a 429: asking again later would not help.
+ */
+export function parseWatchSpecs(
+  raw: readonly string[],
+  maxWatches = DEFAULT_STREAM_LIMITS.watchesPerStream,
+): WatchSpec[] {
   if (raw.length === 0) throw new z.ZodError([{ code: 'custom', path: ['w'], message: 'name at least one watch, as id:kind[:namespace[:name]]', input: raw }]);
-  if (raw.length > MAX_WATCHES) throw new z.ZodError([{ code: 'custom', path: ['w'], message: `at most ${MAX_WATCHES} watches per stream`, input: raw }]);
+  if (raw.length > maxWatches) {
+    const message = `at most ${maxWatches} watches per stream (OLM_CONSOLE_MAX_WATCHES_PER_STREAM)`;
+    throw new z.ZodError([{ code: 'custom', path: ['w'], message, input: raw }]);
+  }
   const ids = new Set<string>();
   return raw.map((text, i) => {
     const [id = '', kind = '', namespace, name, ...rest] = text.split(':');
@@ -99,6 +109,11 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Told when a watch starts and stops (tests count the open ones). */
   onInformers?: (open: number) => void;
+  /** Asked every `sessionCheckMs` (default 1 s) whether the session the stream acts with still holds. */
+  session?: () => StreamSessionState;
+  sessionCheckMs?: number;
+  /** Called once when the stream ends, whatever ends it. */
+  onClose?: () => void;
 }
 
 export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[], opts: StreamOptions = {}): ReadableStream<Uint8Array> {
@@ -106,7 +121,17 @@ export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[],
   const versions = new Map<string, string>();
   const informers = new Map<string, Informer<KubeObject>>();
   let timer: ReturnType<typeof setInterval> | undefined;
+  let sessionTimer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  const finish = () => {
+    closed = true;
+    if (timer) clearInterval(timer);
+    if (sessionTimer) clearInterval(sessionTimer);
+    for (const i of informers.values()) i.stop();
+    informers.clear();
+    opts.onInformers?.(0);
+    opts.onClose?.();
+  };
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -128,9 +153,7 @@ export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[],
       };
       const close = () => {
         if (closed) return;
-        closed = true;
-        if (timer) clearInterval(timer);
-        for (const id of [...informers.keys()]) stopWatch(id);
+        finish();
         try {
           controller.close();
         } catch {
@@ -138,6 +161,22 @@ export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[],
         }
       };
       opts.signal?.addEventListener('abort', close, { once: true });
+      if (opts.signal?.aborted) {
+        close();
+        return;
+      }
+      if (opts.session) {
+        const check = opts.session;
+        const ended = () => {
+          const s = check();
+          if (s.state === 'live') return false;
+          if (s.state === 'ended') send('session', { state: 'ended', reason: s.reason, message: s.message }, false);
+          close();
+          return true;
+        };
+        if (ended()) return;
+        sessionTimer = setInterval(ended, opts.sessionCheckMs ?? 1_000);
+      }
 
       write(`retry: 2000\n\n`);
       for (const spec of specs) {
@@ -182,11 +221,7 @@ export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[],
       timer = setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), opts.heartbeatMs ?? 15_000);
     },
     cancel() {
-      closed = true;
-      if (timer) clearInterval(timer);
-      for (const i of informers.values()) i.stop();
-      informers.clear();
-      opts.onInformers?.(0);
+      if (!closed) finish();
     },
   });
 }

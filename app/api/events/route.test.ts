@@ -1,10 +1,12 @@
 // The event stream through the route against the sandbox: snapshot then changes, a watch the
 // person may not make reported while the others go on, heartbeats, resuming with Last-Event-ID,
-// following the cluster through a restart, and every watch closed when the tab goes.
+// following the cluster through a restart, and every watch closed when the tab goes; streams
+// per session and per person limited; a stream ended within seconds of its session's logout.
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { ensureNamespace } from '@/lib/server/testing/cluster';
-import { routeSandbox } from '@/lib/server/testing/route-sandbox';
+import { CONSOLE_ORIGIN, loggedInSession } from '@/lib/server/testing/console-request';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 import { sseReader } from '@/lib/server/testing/sse-reader';
 
 const cm = (name: string) => ({ metadata: { name, namespace: 'watched' }, spec: { name: 'x', source: 'nowhere', sourceNamespace: 'olm' } });
@@ -91,5 +93,84 @@ describe('GET /api/events', () => {
     assert.equal(res.status, 400);
     assert.match(((await res.json()) as { error: { message: string } }).error.message, /^w\.0: "x:secrets": kind must be one of/);
     assert.equal((await open('').res).status, 400);
+  });
+
+  describe('limits and the session\'s end', () => {
+    /** Streams opened by a test, closed after it whatever happens. */
+    const opened: AbortController[] = [];
+    after(() => opened.forEach((a) => a.abort()));
+    const stream = (cookie: string) => {
+      const abort = new AbortController();
+      opened.push(abort);
+      const url = `${CONSOLE_ORIGIN}/api/events?w=subs:subscriptions:watched`;
+      const req = new Request(url, { headers: { cookie }, signal: abort.signal });
+      return { abort, res: GET(req) };
+    };
+
+    test('a person\'s 17th stream is a 429 saying what to do; closing one lets in the next', async () => {
+      const open = [];
+      for (let i = 0; i < 16; i++) {
+        // Sixteen browsers' sessions of one person.
+        const s = stream(loggedInSession(sb.tokens.bob!, 'bob').cookie);
+        assert.equal((await s.res).status, 200, `stream ${i + 1}`);
+        open.push(s);
+      }
+      const refused = await stream(loggedInSession(sb.tokens.bob!, 'bob').cookie).res;
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      const { message } = ((await refused.json()) as ErrorBody).error;
+      assert.match(message, /^you have 16 event streams open to this console.*close console tabs you no longer need/);
+      const other = stream(loggedInSession(sb.tokens.alice!, 'alice').cookie);
+      assert.equal((await other.res).status, 200, 'someone else is not refused');
+      other.abort.abort();
+
+      open.pop()!.abort.abort();
+      assert.equal((await stream(loggedInSession(sb.tokens.bob!, 'bob').cookie).res).status, 200);
+      opened.forEach((a) => a.abort());
+    });
+
+    test('one browser session\'s 9th stream is a 429 asking to close other tabs', async () => {
+      const { cookie } = loggedInSession(sb.tokens.bob!, 'bob');
+      for (let i = 0; i < 8; i++) assert.equal((await stream(cookie).res).status, 200, `stream ${i + 1}`);
+      const refused = await stream(cookie).res;
+      assert.equal(refused.status, 429);
+      const { message } = ((await refused.json()) as ErrorBody).error;
+      assert.match(message, /^this browser has 8 event streams open to this console.*close other console tabs/);
+      opened.forEach((a) => a.abort());
+      assert.equal((await stream(cookie).res).status, 200, 'closed streams no longer count');
+      opened.forEach((a) => a.abort());
+    });
+
+    test('a stream opened before logout ends within seconds of it, telling the page its session ended', async () => {
+      const { DELETE } = await import('../session/route');
+      const { session, cookie } = loggedInSession(sb.tokens.admin!, 'admin');
+      const ev = sseReader(await stream(cookie).res);
+      await ev.next((e) => e.event === 'snapshot');
+      const headers = { cookie, origin: CONSOLE_ORIGIN, 'x-csrf-token': session.csrf };
+      const out = await DELETE(new Request(`${CONSOLE_ORIGIN}/api/session`, { method: 'DELETE', headers }));
+      assert.equal(out.status, 204);
+      const t0 = Date.now();
+      const end = await ev.next((e) => e.event === 'session', 5_000);
+      assert.deepEqual([end.data?.state, end.data?.reason], ['ended', 'logged-out']);
+      await assert.rejects(ev.next(() => false, 3_000), /stream ended/);
+      assert.ok(Date.now() - t0 < 3_000, `ended ${Date.now() - t0} ms after the logout`);
+    });
+
+    test('a stream ends within seconds of "log out everywhere" made on another replica', async () => {
+      const { SessionRevocations } = await import('@/lib/server/session-revocation');
+      const { consoleIdentityClient } = await import('@/lib/server/context');
+      const otherReplica = new SessionRevocations(consoleIdentityClient(), 'default', 8 * 3600_000);
+      const { cookie } = loggedInSession(sb.tokens.admin!, 'admin-elsewhere');
+      const ev = sseReader(await stream(cookie).res);
+      await ev.next((e) => e.event === 'snapshot');
+      await otherReplica.revokeUser('admin-elsewhere');
+      const t0 = Date.now();
+      const end = await ev.next((e) => e.event === 'session', 8_000);
+      assert.equal(end.data?.state, 'ended');
+      await assert.rejects(ev.next(() => false, 3_000), /stream ended/);
+      // The console re-reads the record every 2 s and each stream checks every second.
+      assert.ok(Date.now() - t0 < 4_000, `ended ${Date.now() - t0} ms after the logout`);
+    });
   });
 });

@@ -1,8 +1,11 @@
 // Per-user token mode: log in with your own token (checked by the cluster), act as yourself,
-// log out; writes from another site are refused. Route handlers called as Next.js calls them,
-// the sandbox as the cluster.
+// log out; writes from another site are refused; only logged-in sessions' logouts are written to
+// the revocation record, which stays small and loses none under a thousand logouts. Route
+// handlers called as Next.js calls them, the sandbox as the cluster.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { isKubeError } from '@/lib/k8s/errors';
+import { loggedInSession } from '@/lib/server/testing/console-request';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
@@ -134,5 +137,77 @@ describe('/api/session in per-user token mode', () => {
   test('login from another site is refused before the token is looked at', async () => {
     const res = await login(sb.tokens.alice!, 'https://evil.example');
     assert.equal(res.status, 403);
+  });
+
+  const CONFIGMAP = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+  type RecordMap = { metadata: { resourceVersion: string }; data?: { [k: string]: string } };
+  const record = async (): Promise<RecordMap | undefined> => {
+    try {
+      return await sb.admin.get<RecordMap>(CONFIGMAP, 'olm-console-session-revocations', 'default');
+    } catch (err) {
+      if (isKubeError(err, 404)) return undefined;
+      throw err;
+    }
+  };
+  const logout = (cookie: string, csrf: string) => {
+    const headers = { cookie, origin, 'x-csrf-token': csrf };
+    return session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers }));
+  };
+
+  test('an anonymous logout clears the cookie and writes nothing to the revocation record', async () => {
+    const before = (await record())?.metadata.resourceVersion;
+    for (let i = 0; i < 20; i++) {
+      const anon = await session.GET(new Request(`${origin}/api/session`));
+      const { csrfToken } = (await anon.json()) as { csrfToken: string };
+      const out = await logout(cookieOf(anon), csrfToken);
+      assert.equal(out.status, 204);
+      assert.match(out.headers.get('set-cookie') ?? '', /Max-Age=0/);
+    }
+    assert.equal((await record())?.metadata.resourceVersion, before, 'the record is as it was');
+  });
+
+  test('1,000 logouts of a few people, another replica writing too, keep the record small and lose none', async () => {
+    const { SessionRevocations } = await import('@/lib/server/session-revocation');
+    const { sessionKey } = await import('@/lib/server/context');
+    const { openSession } = await import('@/lib/server/session');
+    const { KubeClient } = await import('@/lib/k8s/client');
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const kc = new KubeConfig();
+    kc.loadFromFile(sb.kubeconfigPath);
+    const otherReplica = new SessionRevocations(new KubeClient(kc), 'default', 8 * 3600_000);
+    const people = ['ann', 'ben', 'cas', 'dee', 'eve'];
+    const here = Array.from({ length: 800 }, (_, i) => loggedInSession(sb.tokens.bob!, people[i % people.length]!));
+    const there = Array.from({ length: 200 }, (_, i) => loggedInSession(sb.tokens.bob!, people[i % people.length]!));
+    const [answers] = await Promise.all([
+      Promise.all(here.map((s) => logout(s.cookie, s.session.csrf))),
+      Promise.all(there.map((s) => otherReplica.revokeSession(s.session))),
+    ]);
+    assert.deepEqual([...new Set(answers.map((a) => a.status))], [204], 'every logout was recorded');
+
+    const reader = new SessionRevocations(new KubeClient(kc), 'default', 8 * 3600_000);
+    await reader.reload();
+    const opened = (cookie: string) => openSession(cookie.split('=').slice(1).join('='), sessionKey())!;
+    const lost = [...here, ...there].filter((s) => !reader.isRevoked(opened(s.cookie)));
+    assert.equal(lost.length, 0, `${lost.length} of 1,000 logouts lost`);
+    const data = (await record())!.data ?? {};
+    // What the API server counts against a ConfigMap's 1 MiB: keys and values.
+    const bytes = Object.entries(data).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    // At most eight sessions per person, then a cut-off: some forty entries, not a thousand.
+    assert.ok(bytes < 4_096, `${bytes} bytes in ${Object.keys(data).length} entries`);
+    const fresh = loggedInSession(sb.tokens.bob!, 'ann');
+    assert.equal(reader.isRevoked(fresh.session), false, 'a login after them all is untouched');
+  });
+
+  test('a logout the record cannot take is an error the person sees, and holds on this replica', async () => {
+    const { SessionRevocations, isRevocationWriteError } = await import('@/lib/server/session-revocation');
+    const { clientAs } = await import('@/lib/server/testing/cluster');
+    // bob may view, not write ConfigMaps: a console whose identity lacks the Role.
+    const store = new SessionRevocations(clientAs(sb.sandbox, 'bob'), 'default', 8 * 3600_000);
+    const { session: s } = loggedInSession(sb.tokens.bob!, 'bob');
+    const forbidden = /cannot write ConfigMap default\/olm-console-session-revocations: .*forbidden/i;
+    const refused = (err: unknown) => isRevocationWriteError(err) && forbidden.test(err.message);
+    await assert.rejects(store.revokeSession(s), refused);
+    assert.equal(store.isRevoked(s), true);
+    assert.equal(store.unwritten, 1, 'kept to be written when the console can');
   });
 });

@@ -7,6 +7,7 @@ import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/serve
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
 import { clientForToken, clusterAccess, isSecureRequest, proxyToken, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
 import { whoAmI } from '@/lib/server/permissions';
+import { isRevocationWriteError } from '@/lib/server/session-revocation';
 import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
 import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
 
@@ -74,20 +75,39 @@ export async function POST(req: Request): Promise<Response> {
   }
 }
 
+/**
+ * Logout. Only a logged-in session (per-user mode: one holding the person's token) is written to
+ * the revocation record, so that its saved copies stop working on every replica. Any other
+ * session grants nothing a fresh visit would not (its CSRF token, in kubeconfig mode the
+ * console's shared identity): clearing the cookie is the whole logout, and nothing is written,
+ * so that anyone's anonymous logouts cannot fill the record.
+ */
 export async function DELETE(req: Request): Promise<Response> {
+  const cleared = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
   try {
     const session = requestSession(req);
     const verdict = checkCsrf(req, session);
     if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
     const { everywhere } = await readOptionalJson(req, Logout);
-    if (session) {
-      if (everywhere) {
-        if (!session.username) throw new ApiError(400, 'BadRequest', 'this session has no user to log out everywhere; log in first');
-        await revocations().revokeUser(session.username);
-      }
-      await revocations().revokeSession(session);
+    const loggedIn = session?.token ? session : undefined;
+    if (everywhere && !loggedIn?.username) {
+      throw new ApiError(400, 'BadRequest', 'this session has no user to log out everywhere; log in first');
     }
-    return new Response(null, { status: 204, headers: { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' } });
+    try {
+      // A cut-off at this moment covers this session too.
+      if (everywhere) await revocations().revokeUser(loggedIn!.username!);
+      else if (loggedIn) await revocations().revokeSession(loggedIn);
+    } catch (err) {
+      if (!isRevocationWriteError(err)) throw err;
+      // This replica refuses the session already; the person must know the others do not yet.
+      const message =
+        'you are logged out in this browser and on this replica, but the console could not record the logout ' +
+        `for its other replicas (${err.message}); there a copy of this session's cookie works until the console ` +
+        "manages to write it (it keeps trying). Tell the console's administrator.";
+      const body = { error: { code: 503, reason: 'ServiceUnavailable', message } };
+      return Response.json(body, { status: 503, headers: cleared });
+    }
+    return new Response(null, { status: 204, headers: cleared });
   } catch (err) {
     return errorResponse(err);
   }

@@ -2,7 +2,7 @@
 // with this process's key), the CSRF header and a same-site Origin.
 import { CSRF_HEADER } from '../csrf';
 import { sessionKey } from '../context';
-import { newSession, sealSession, SESSION_COOKIE } from '../session';
+import { newSession, sealSession, SESSION_COOKIE, type Session } from '../session';
 
 export const CONSOLE_ORIGIN = 'http://console.local';
 // Route tests play a console whose public URL is CONSOLE_ORIGIN, as `--public-url` would set it.
@@ -18,4 +18,10 @@ export function consoleRequest(path: string, opts: { token: string; method?: str
   if (opts.csrf !== null) headers[CSRF_HEADER] = opts.csrf ?? session.csrf;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   return new Request(`${CONSOLE_ORIGIN}${path}`, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+}
+
+/** A logged-in session as a login makes one, and its Cookie header: for tests that log it out. */
+export function loggedInSession(token: string, username: string): { session: Session; cookie: string } {
+  const session = newSession(3600, token, username);
+  return { session, cookie: `${SESSION_COOKIE}=${sealSession(session, sessionKey())}` };
 }

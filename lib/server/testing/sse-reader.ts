@@ -2,7 +2,16 @@
 export interface SseEvent {
   event: string;
   id?: string;
-  data?: { watch?: string; type?: string; items?: { metadata?: { name?: string } }[]; object?: { metadata?: { name?: string } }; state?: string; code?: number };
+  data?: {
+    watch?: string;
+    type?: string;
+    items?: { metadata?: { name?: string } }[];
+    object?: { metadata?: { name?: string } };
+    state?: string;
+    code?: number;
+    reason?: string;
+    message?: string;
+  };
   comment?: string;
 }
 
@@ -11,6 +20,9 @@ export function sseReader(res: Response) {
   const decoder = new TextDecoder();
   let buffer = '';
   const queue: SseEvent[] = [];
+  // A read that loses the race against the poll below is kept for the next turn: dropping it
+  // would drop whatever it brings.
+  let reading: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   return {
     async next(pred: (e: SseEvent) => boolean, timeoutMs = 10_000): Promise<SseEvent> {
       const deadline = Date.now() + timeoutMs;
@@ -18,7 +30,11 @@ export function sseReader(res: Response) {
         const i = queue.findIndex(pred);
         if (i >= 0) return queue.splice(i, 1)[0]!;
         if (Date.now() > deadline) throw new Error(`no matching event in ${timeoutMs} ms; saw ${JSON.stringify(queue.map((q) => q.event))}`);
-        const { value, done } = await Promise.race([r.read(), new Promise<{ value: undefined; done: false }>((res) => setTimeout(() => res({ value: undefined, done: false }), 200))]);
+        reading ??= r.read();
+        const idle = { value: undefined, done: false } as const;
+        const poll = new Promise<typeof idle>((res) => setTimeout(() => res(idle), 200));
+        const { value, done } = await Promise.race([reading, poll]);
+        if (value || done) reading = undefined;
         if (done) throw new Error('stream ended');
         if (!value) continue;
         buffer += decoder.decode(value, { stream: true });
