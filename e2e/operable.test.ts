@@ -141,7 +141,7 @@ function getBytes(path: string, headers: Record<string, string>): Promise<{ stat
 }
 
 test('answers and event streams are gzipped for a client that accepts it, each event as it is sent', async () => {
-  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.alice }) });
+  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.bob }) });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   const zipped = await getBytes('/api/catalog/packages', { cookie, 'accept-encoding': 'gzip' });
   assert.equal(zipped.status, 200);

@@ -17,6 +17,7 @@ import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, TokenSightings, type Refusal } from '../security/request-guard';
 import { canonicalPath } from '../security/request-path';
+import { revocations } from '../context';
 import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessionCookieName, SessionKey } from '../session';
 
 /** The header the server sets to the client's address for the routes; any incoming value is dropped. */
@@ -25,6 +26,16 @@ const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', '
 
 /** A Connect-style middleware on Node's own request and response (compression is typed for Express). */
 type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/**
+ * compression's own rule, on the Content-Type as one value: Next.js appends a route's headers, so
+ * a JSON answer's type is a one-element list, which the rule reads as not compressible.
+ */
+function compressible(req: unknown, res: ServerResponse): boolean {
+  const type = res.getHeader('Content-Type');
+  if (Array.isArray(type) && type.length === 1) res.setHeader('Content-Type', type[0]!);
+  return compression.filter(req as never, res as never);
+}
 
 export interface ConsoleServerOptions {
   /** The Next.js project folder (with its `.next` build). */
@@ -85,11 +96,15 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-/** A session in use gets its idle clock reset (a new cookie at most once a minute). */
+/**
+ * A session in use gets its idle clock reset (a new cookie at most once a minute); a session
+ * someone logged out does not, on any replica, so a copied cookie dies of idleness too.
+ */
 function refreshSessionCookie(key: SessionKey, tls: boolean, req: IncomingMessage, res: ServerResponse, path: string): void {
   if (path === '/api/session') return; // login and logout set the cookie themselves
   const session = openSession(cookieValue(req, sessionCookieName(tls)), key);
-  const fresh = session && refreshedSession(session);
+  if (!session || (session.token && revocations().isRevoked(session))) return;
+  const fresh = refreshedSession(session);
   if (!fresh) return;
   res.setHeader('Set-Cookie', sessionCookieHeader(sealSession(fresh, key), { secure: tls, maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)) }));
 }
@@ -208,8 +223,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   // streams are flushed at every write, so each event still arrives as it is sent. The session
   // route is left out: it carries the CSRF token, and a compressed secret beside a text an
   // attacker chooses leaks through its length (BREACH).
-  const compress = compression({ threshold: 1024 }) as unknown as NodeMiddleware;
-  const compressEvents = compression({ threshold: 0, flush: zlibConstants.Z_SYNC_FLUSH }) as unknown as NodeMiddleware;
+  const compress = compression({ threshold: 1024, filter: compressible }) as unknown as NodeMiddleware;
+  const compressEvents = compression({ threshold: 0, flush: zlibConstants.Z_SYNC_FLUSH, filter: compressible }) as unknown as NodeMiddleware;
   const streams = new Set<ServerResponse>();
   const inflight = new Set<ServerResponse>();
   let stopping = false;
@@ -289,10 +304,14 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // A retry hint, then the end: EventSource reconnects (with Last-Event-ID) to whichever replica answers.
-      for (const res of streams) {
+      // A compressed stream ends asynchronously (the compressor flushes its last bytes first):
+      // each is given a moment to finish before connections are closed under it.
+      const ended = [...streams].map((res) => new Promise<void>((resolve) => {
+        res.once('close', () => resolve());
         res.write('retry: 1000\n\n');
         res.end();
-      }
+      }));
+      await Promise.race([Promise.all(ended), new Promise((r) => setTimeout(r, 2_000).unref())]);
       const deadline = Date.now() + graceMs;
       while (inflight.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       log.info({ unfinished: inflight.size }, inflight.size ? 'stopping with requests unfinished after the grace period' : 'stopped');
