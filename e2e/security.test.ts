@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
+import { openSession, sealSession, SessionKey } from '../lib/server/session';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
 
@@ -173,6 +174,28 @@ describe('sessions (per-user tokens, two replicas sharing the session key)', () 
     }
     const write = await fetch(`${tokenConsoleB.url}/api/installplans/team1/x/approve`, { method: 'POST', headers: { cookie: s.cookie, origin: tokenConsoleB.url, 'x-csrf-token': s.csrf, 'content-type': 'application/json' }, body: '{}' });
     assert.equal(write.status, 403);
+  });
+
+  test('a logged-out session\'s cookie is never refreshed, so a copy of it also dies of idleness', async () => {
+    const s = await login(tokenConsoleA, sb.tokens.bob!);
+    // The same session as the browser would hold it two minutes later: due for a refresh.
+    const key = SessionKey.fromEnv({ OLM_CONSOLE_SESSION_KEY: sessionKey });
+    const [name, value] = s.cookie.split('=') as [string, string];
+    const session = openSession(value, key)!;
+    const stale = `${name}=${sealSession({ ...session, lastSeen: session.lastSeen - 120 }, key)}`;
+    const refreshed = await fetch(`${tokenConsoleA.url}/operators`, { headers: { cookie: stale }, redirect: 'manual' });
+    assert.match(refreshed.headers.get('set-cookie') ?? '', new RegExp(`^${name}=`), 'a live session is refreshed');
+    const out = await fetch(`${tokenConsoleA.url}/api/session`, { method: 'DELETE', headers: { cookie: s.cookie, origin: tokenConsoleA.url, 'x-csrf-token': s.csrf } });
+    assert.equal(out.status, 204);
+    const t0 = Date.now();
+    for (const c of [tokenConsoleA, tokenConsoleB]) {
+      for (;;) {
+        const res = await fetch(`${c.url}/operators`, { headers: { cookie: stale }, redirect: 'manual' });
+        if (!res.headers.get('set-cookie')) break;
+        assert.ok(Date.now() - t0 < 10_000, `${c.url} still refreshes the logged-out cookie after 10 s`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   });
 
   test('login attempts are rate-limited per client: the 11th in a minute is 429 with Retry-After', async () => {

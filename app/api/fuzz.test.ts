@@ -6,7 +6,8 @@
 // field no route knows is refused, never acted on with the field dropped.
 // The HTTP server's checks in front of the routes are keyed on the path the router routes: any
 // spelling of a route's path (dot segments, doubled slashes, percent-encoding) is refused or is
-// that route's path to every check.
+// that route's path to every check. Anonymous sessions logging out write nothing, however many;
+// however many event streams one session opens, at most the limit are served.
 // FUZZ_RUNS sets the cases per route and method (default 30); the total is printed.
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { KubeClient } from '@/lib/k8s/client';
+import { CONSOLE_ORIGIN, loggedInSession } from '@/lib/server/testing/console-request';
 import { checkBody, isLoginAttempt } from '@/lib/server/security/request-guard';
 import { canonicalPath } from '@/lib/server/security/request-path';
 import { subscribe, waitForCsv } from '@/lib/server/testing/cluster';
@@ -210,5 +212,68 @@ describe('fuzzing the paths in front of the routes', () => {
       );
     }
     console.log(`fuzz: ${cases} path spellings over ${paths.length} paths`);
+  });
+});
+
+describe('fuzzing sessions and event streams', () => {
+  const sb = routeSandbox({ demo: false });
+  type Plain = (req: Request) => Promise<Response>;
+  let session: { GET: Plain; DELETE: Plain };
+  let events: { GET: Plain };
+  const REVOCATIONS = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+  before(async () => {
+    session = (await import('./session/route')) as unknown as typeof session;
+    events = (await import('./events/route')) as unknown as typeof events;
+  });
+  const record = async () => {
+    const list = await sb.admin.list<{ metadata?: { name?: string; resourceVersion?: string } }>(REVOCATIONS, { namespace: 'default' });
+    const cm = list.items.find((i) => i.metadata?.name === 'olm-console-session-revocations');
+    return cm?.metadata?.resourceVersion ?? 'absent';
+  };
+
+  test('anonymous sessions logging out, in any number and with any body, write nothing to the record', async () => {
+    const before = await record();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.option(fc.record({ everywhere: fc.boolean() }), { nil: undefined }), async (n, body) => {
+        for (let i = 0; i < n; i++) {
+          const got = await session.GET(new Request(`${CONSOLE_ORIGIN}/api/session`));
+          const cookie = (got.headers.get('set-cookie') ?? '').split(';')[0]!;
+          const { csrfToken } = (await got.json()) as { csrfToken: string };
+          const headers: Record<string, string> = { cookie, origin: CONSOLE_ORIGIN, 'x-csrf-token': csrfToken };
+          if (body) headers['content-type'] = 'application/json';
+          const out = await session.DELETE(new Request(`${CONSOLE_ORIGIN}/api/session`, { method: 'DELETE', headers, body: body ? JSON.stringify(body) : undefined }));
+          assert.ok(out.status === 204 || out.status === 400, `anonymous logout → ${out.status}`);
+        }
+      }),
+      { numRuns: Math.max(5, RUNS / 3) },
+    );
+    assert.equal(await record(), before, 'the revocation record was written for sessions nobody logged into');
+  });
+
+  test('one session opening any number of streams with any number of watches is served at most the limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 24 }), { minLength: 1, maxLength: 14 }), async (watchCounts) => {
+        const { cookie } = loggedInSession(sb.tokens.bob!, `fuzz-${Math.random().toString(36).slice(2)}`);
+        const open: { abort: AbortController; res: Response }[] = [];
+        let served = 0;
+        for (const n of watchCounts) {
+          const abort = new AbortController();
+          const query = Array.from({ length: n }, (_, i) => `w=w${i}:namespaces`).join('&');
+          const res = await events.GET(new Request(`${CONSOLE_ORIGIN}/api/events?${query}`, { headers: { cookie }, signal: abort.signal }));
+          if (res.status === 200) served++;
+          else {
+            assert.ok(res.status === 429 || (res.status === 400 && n > 16), `${n} watches → ${res.status}`);
+            assert.equal(res.headers.get('cache-control'), 'no-store');
+          }
+          open.push({ abort, res });
+        }
+        assert.ok(served <= 8, `${served} streams served to one session`);
+        for (const o of open) {
+          await o.res.body?.cancel().catch(() => undefined);
+          o.abort.abort();
+        }
+      }),
+      { numRuns: Math.max(4, RUNS / 5) },
+    );
   });
 });

@@ -39,7 +39,10 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-let revocationStore: SessionRevocations | undefined;
+// One store per process, on globalThis: the HTTP server (loaded through tsx) and each route bundle
+// Next.js builds may hold their own copy of this module, and they must honour the same logouts
+// at once, with one poll of the record between them.
+const shared = globalThis as { olmConsoleRevocations?: SessionRevocations };
 
 /**
  * The console's own identity, for its own bookkeeping only (the session revocation record):
@@ -60,11 +63,12 @@ export function consoleIdentityClient(env: Record<string, string | undefined> = 
 
 /** Logouts every replica honours (started on first use; instrumentation.ts starts it at boot). */
 export function revocations(): SessionRevocations {
-  if (!revocationStore) {
-    revocationStore = new SessionRevocations(consoleIdentityClient(), consoleNamespace(), SESSION_TTL_SECONDS * 1000);
-    revocationStore.start();
+  if (!shared.olmConsoleRevocations) {
+    const store = new SessionRevocations(consoleIdentityClient(), consoleNamespace(), SESSION_TTL_SECONDS * 1000);
+    store.start();
+    shared.olmConsoleRevocations = store;
   }
-  return revocationStore;
+  return shared.olmConsoleRevocations;
 }
 
 /** The person's session: sealed cookie (the `__Host-` one over TLS), alive, not idle, not revoked. */
