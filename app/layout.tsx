@@ -1,7 +1,10 @@
+// The frame of every page: a skip link, the header (navigation, who is logged in) and the main
+// region the link skips to, inside one query client so the header and the page share answers.
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { PageAccessNote } from '@/components/shell/page-access-note';
+import { SiteHeader } from '@/components/shell/site-header';
 import { QueryProvider } from '@/lib/client/query-provider';
 import './globals.css';
 
@@ -17,31 +20,20 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen">
-        <header className="border-b border-slate-200 bg-slate-900 text-white">
-          <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3">
-            <Link href="/" className="text-lg font-semibold tracking-tight">
-              OLM Console
-            </Link>
-            <Link href="/operatorhub" className="text-sm text-slate-200 hover:text-white">
-              OperatorHub
-            </Link>
-            <Link href="/operators" className="text-sm text-slate-200 hover:text-white">
-              Installed Operators
-            </Link>
-            <Link href="/catalogsources" className="text-sm text-slate-200 hover:text-white">
-              Catalog sources
-            </Link>
-            <Link href="/cluster-upgrade" className="text-sm text-slate-200 hover:text-white">
-              Cluster upgrade
-            </Link>
-            <Link href="/settings" className="text-sm text-slate-200 hover:text-white">
-              Cluster settings
-            </Link>
-          </nav>
-        </header>
-        <main className="mx-auto max-w-7xl px-6 py-8">
-          <QueryProvider>{children}</QueryProvider>
-        </main>
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded
+            focus:bg-white focus:px-3 focus:py-2 focus:font-semibold focus:text-slate-900"
+        >
+          Skip to content
+        </a>
+        <QueryProvider>
+          <SiteHeader />
+          <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-8">
+            <PageAccessNote />
+            {children}
+          </main>
+        </QueryProvider>
       </body>
     </html>
   );

@@ -52,7 +52,7 @@ const PROBE = `(() => {
     const t0 = e.timeStamp;
     const value = e.target.value;
     const check = () => {
-      const busy = document.querySelector('section[aria-labelledby="hub-title"]')?.getAttribute('aria-busy') === 'true';
+      const busy = document.querySelector('#hub-results')?.getAttribute('aria-busy') === 'true';
       if (busy) requestAnimationFrame(check);
       else requestAnimationFrame(() => window.__keys.push({ ms: performance.now() - t0, value }));
     };
@@ -110,7 +110,7 @@ async function measure(label: string, dir: string, browser: Browser): Promise<vo
     const box = page!.getByLabel('Filter by keyword');
     for (const word of WORDS) {
       await box.fill('');
-      await page!.waitForFunction(() => document.querySelector('section[aria-labelledby="hub-title"]')?.getAttribute('aria-busy') !== 'true');
+      await page!.waitForFunction(() => document.querySelector('#hub-results')?.getAttribute('aria-busy') !== 'true');
       await box.pressSequentially(word, { delay: 120 });
       await page!.waitForTimeout(200);
     }

@@ -1,5 +1,9 @@
+// The login page (per-user tokens): the form reads `next`, where to go back to afterwards.
+import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { LoginForm } from '@/components/session/login-form';
+
+export const metadata: Metadata = { title: 'Log in · OLM Console' };
 
 export default function LoginPage() {
   return (

@@ -1,6 +1,6 @@
 // The hub's facets: one group of checkboxes per facet, each with the count of packages that
 // choosing it would show among the keyword results.
-import { memo, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { FacetKey, HubViewState } from './url-state';
 
 const TITLES: Record<FacetKey, string> = {
@@ -37,6 +37,8 @@ type Props = {
 // Memoised: typing in the keyword box re-renders it only when the counts it shows change.
 export const FacetPanel = memo(function FacetPanel({ counts, filters, onToggle, labelOf }: Props) {
   const [expanded, setExpanded] = useState<ReadonlySet<FacetKey>>(new Set());
+  // The side panel and the phone's drawer can both be in the page: each its own ids.
+  const prefix = useId();
   return (
     <div className="space-y-5">
       {ORDER.map((key) => {
@@ -52,7 +54,7 @@ export const FacetPanel = memo(function FacetPanel({ counts, filters, onToggle, 
           <fieldset key={key} className="space-y-1">
             <legend className="mb-1 text-sm font-semibold text-slate-800">{TITLES[key]}</legend>
             {visible.map(([value, count]) => {
-              const id = `facet-${key}-${value}`.replace(/[^a-zA-Z0-9_-]/g, '_');
+              const id = `${prefix}facet-${key}-${value}`.replace(/[^a-zA-Z0-9_-]/g, '_');
               const label = key === 'installState' ? (STATE_LABELS[value] ?? value) : labelOf(key, value);
               return (
                 <div key={value} className="flex items-center gap-2 text-sm">

@@ -1,7 +1,8 @@
 'use client';
 // OperatorHub: the whole list is fetched once, then searched, filtered and counted here, per
 // keystroke, off the input's critical path (useDeferredValue), and rendered a page of tiles at a
-// time as the person scrolls. The view state lives in the URL.
+// time as the person scrolls. The view state lives in the URL. The search box comes first, on
+// every screen; the facets are a side panel on wide screens and a drawer on narrow ones.
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
@@ -11,6 +12,8 @@ import type { HubList } from '@/lib/hub/package-summary';
 import { notRunnableReason } from '@/lib/hub/platforms';
 import { searchPackages } from '@/lib/hub/search';
 import { FacetPanel } from './facet-panel';
+import { FiltersButton, FilterDrawer } from './filter-drawer';
+import { NoCatalogs } from './no-catalogs';
 import { PackageTile } from './package-tile';
 import { readViewState, toggle, writeViewState, type FacetKey, type HubViewState } from './url-state';
 
@@ -65,36 +68,40 @@ export function HubView({ initial }: { initial?: HubList }) {
 
   const onToggle = useCallback((key: FacetKey, value: string) => setState((s) => toggle(s, key, value)), []);
   const labelOf = useCallback((key: FacetKey, value: string) => (key === 'catalog' ? (catalogNames.get(value) ?? value) : value), [catalogNames]);
-  const anyFilter = state.q !== '' || Object.values(state.filters).some((v) => v.length > 0);
+  const chosen = Object.values(state.filters).reduce((n, v) => n + v.length, 0);
+  const anyFilter = state.q !== '' || chosen > 0;
   const problems = (list.data?.catalogs ?? []).filter((c) => c.problem);
+  const [drawer, setDrawer] = useState(false);
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+  const noFilters = readViewState(new URLSearchParams()).filters;
+  const facets = list.data && (
+    <FacetPanel counts={counts} filters={state.filters} onToggle={onToggle} labelOf={labelOf} />
+  );
+  const clearFacets = () => setState((s) => ({ ...s, filters: noFilters }));
 
   return (
-    <div className="grid gap-8 md:grid-cols-[16rem_1fr]">
-      <aside aria-label="Filters" className="md:sticky md:top-4 md:self-start">
-        {list.data && <FacetPanel counts={counts} filters={state.filters} onToggle={onToggle} labelOf={labelOf} />}
-      </aside>
-      {/* Busy while the results still show an earlier keystroke's view (useDeferredValue). */}
-      <section aria-labelledby="hub-title" aria-busy={view !== state} className="min-w-0 space-y-4">
-        <div className="flex flex-wrap items-end gap-4">
-          <h1 id="hub-title" className="mr-auto text-2xl font-bold">
-            OperatorHub
-          </h1>
-          <label className="flex flex-col text-sm">
-            <span className="font-medium text-slate-700">Filter by keyword</span>
-            <input
-              type="search"
-              value={state.q}
-              onChange={(e) => setState((s) => ({ ...s, q: e.target.value }))}
-              placeholder="Name, provider, keyword…"
-              className="w-72 rounded border border-slate-300 bg-white px-3 py-1.5 focus:border-sky-600 focus:outline-none focus:ring-2 focus:ring-sky-600/30"
-            />
-          </label>
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
+        <h1 id="hub-title" className="mr-auto text-2xl font-bold">
+          OperatorHub
+        </h1>
+        <label className="flex w-full flex-col text-sm sm:w-auto">
+          <span className="font-medium text-slate-700">Filter by keyword</span>
+          <input
+            type="search"
+            value={state.q}
+            onChange={(e) => setState((s) => ({ ...s, q: e.target.value }))}
+            placeholder="Name, provider, keyword…"
+            className="w-full rounded border border-slate-400 bg-white px-3 py-1.5 sm:w-72"
+          />
+        </label>
+        <div className="flex items-end gap-3">
           <label className="flex flex-col text-sm">
             <span className="font-medium text-slate-700">Sort by</span>
             <select
               value={state.sort ?? ''}
               onChange={(e) => setState((s) => ({ ...s, sort: (e.target.value || undefined) as HubSort | undefined }))}
-              className="rounded border border-slate-300 bg-white px-2 py-1.5"
+              className="rounded border border-slate-400 bg-white px-2 py-1.5"
             >
               <option value="">{state.q ? 'Relevance' : 'Name'}</option>
               <option value="relevance">Relevance</option>
@@ -103,57 +110,115 @@ export function HubView({ initial }: { initial?: HubList }) {
               <option value="catalog">Source</option>
             </select>
           </label>
+          {!!list.data?.catalogs.length && (
+            <FiltersButton className="md:hidden" active={chosen} open={drawer} onOpen={() => setDrawer(true)} />
+          )}
         </div>
+      </div>
 
-        {problems.map((c) => (
-          <p key={`${c.namespace}/${c.name}`} role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            Catalog <strong>{c.displayName}</strong> ({c.namespace}/{c.name}) is not fully available: {c.problem}.
-          </p>
-        ))}
-        {list.data?.catalogs.some((c) => c.source === 'packagemanifests') && (
-          <p role="note" className="text-sm text-slate-600">
-            Some catalogs are read through PackageManifests, which carry no upgrade edges: their graphs show versions only.
-          </p>
-        )}
+      {problems.map((c) => (
+        <p
+          key={`${c.namespace}/${c.name}`}
+          role="status"
+          className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          Catalog <strong>{c.displayName}</strong> ({c.namespace}/{c.name}) is not fully available: {c.problem}.
+        </p>
+      ))}
+      {list.data?.catalogs.some((c) => c.source === 'packagemanifests') && (
+        <p role="note" className="text-sm text-slate-600">
+          Some catalogs are read through PackageManifests, which carry no upgrade edges: their graphs show versions
+          only.
+        </p>
+      )}
 
-        {list.isPending && <p role="status">Loading the catalogs…</p>}
-        {list.error && (
-          <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
-            The catalogs could not be loaded: {list.error instanceof ApiClientError ? `${list.error.body.reason}: ${list.error.message}` : list.error.message}
-          </p>
-        )}
+      <div className="grid gap-8 md:grid-cols-[16rem_1fr]">
+        <aside aria-labelledby="hub-facets-title" className="hidden md:sticky md:top-4 md:block md:self-start">
+          {/* Forty-odd checkboxes stand between the search box and the tiles. */}
+          <a
+            href="#hub-results"
+            className="sr-only focus:not-sr-only focus:mb-2 focus:inline-block focus:text-sm focus:text-sky-800
+              focus:underline"
+          >
+            Skip the filters to the results
+          </a>
+          <h2 id="hub-facets-title" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-600">
+            Filters
+          </h2>
+          {facets}
+        </aside>
+        {/* Busy while the results still show an earlier keystroke's view (useDeferredValue). */}
+        <section
+          id="hub-results"
+          tabIndex={-1}
+          aria-labelledby="hub-results-title"
+          aria-busy={view !== state}
+          className="min-w-0 space-y-4"
+        >
+          <h2 id="hub-results-title" className="sr-only">
+            Operators
+          </h2>
+          {list.isPending && <p role="status">Loading the catalogs…</p>}
+          {list.error && (
+            <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
+              The catalogs could not be loaded:{' '}
+              {list.error instanceof ApiClientError
+                ? `${list.error.body.reason}: ${list.error.message}`
+                : list.error.message}
+            </p>
+          )}
 
-        {list.data && (
-          <>
-            <div className="flex items-center gap-3 text-sm text-slate-600">
-              <p role="status" aria-live="polite">
-                {shown.length} of {all?.length ?? 0} operators
-              </p>
-              {anyFilter && (
-                <button type="button" className="text-sky-700 underline" onClick={() => setState({ q: '', filters: readViewState(new URLSearchParams()).filters, sort: state.sort })}>
-                  Clear all filters
-                </button>
-              )}
-            </div>
-            {shown.length === 0 ? (
-              <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">No operator matches these filters.</p>
-            ) : (
-              <ul aria-label="Operators" className="grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
-                {shown.slice(0, limit).map((p) => (
-                  <PackageTile key={`${p.catalog.namespace}/${p.catalog.name}/${p.name}`} pkg={p} namespace={namespace} notRunnable={notRunnableReason(p, list.data.platforms)} />
-                ))}
-              </ul>
-            )}
-            {shown.length > limit && (
-              <div ref={sentinel} className="flex justify-center py-4">
-                <button type="button" className="rounded border border-slate-300 bg-white px-4 py-1.5 text-sm" onClick={showMore}>
-                  Show more ({shown.length - limit} left)
-                </button>
+          {list.data?.catalogs.length === 0 && <NoCatalogs namespace={namespace} />}
+          {list.data && list.data.catalogs.length > 0 && (
+            <>
+              <div className="flex items-center gap-3 text-sm text-slate-600">
+                <p role="status" aria-live="polite">
+                  {shown.length} of {all?.length ?? 0} operators
+                </p>
+                {anyFilter && (
+                  <button
+                    type="button"
+                    className="text-sky-800 underline"
+                    onClick={() => setState({ q: '', filters: noFilters, sort: state.sort })}
+                  >
+                    Clear all filters
+                  </button>
+                )}
               </div>
-            )}
-          </>
-        )}
-      </section>
+              {shown.length === 0 ? (
+                <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
+                  No operator matches these filters.
+                </p>
+              ) : (
+                <ul aria-label="Operators" className="grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
+                  {shown.slice(0, limit).map((p) => (
+                    <PackageTile
+                      key={`${p.catalog.namespace}/${p.catalog.name}/${p.name}`}
+                      pkg={p}
+                      namespace={namespace}
+                      notRunnable={notRunnableReason(p, list.data.platforms)}
+                    />
+                  ))}
+                </ul>
+              )}
+              {shown.length > limit && (
+                <div ref={sentinel} className="flex justify-center py-4">
+                  <button
+                    type="button"
+                    className="rounded border border-slate-300 bg-white px-4 py-1.5 text-sm"
+                    onClick={showMore}
+                  >
+                    Show more ({shown.length - limit} left)
+                  </button>
+                </div>
+              )}
+            </>
+          )}
+        </section>
+      </div>
+      <FilterDrawer open={drawer} onClose={closeDrawer} shown={shown.length} onClear={clearFacets}>
+        {facets}
+      </FilterDrawer>
     </div>
   );
 }

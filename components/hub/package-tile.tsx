@@ -1,5 +1,6 @@
 // One OperatorHub tile: icon (loaded lazily), name, provider, catalog, the short description,
-// capability level, and where it is installed or that it is deprecated.
+// capability level, and where it is installed or that it is deprecated. The whole tile is one
+// link named by what it shows, so its name starts with the operator's name as a person reads it.
 import Link from 'next/link';
 import { memo } from 'react';
 import type { PackageSummary } from '@/lib/hub/package-summary';
@@ -19,14 +20,22 @@ export const PackageTile = memo(function PackageTile({ pkg, namespace, notRunnab
         href={packageHref(pkg, namespace)}
         // Prefetching every visible tile's page would send dozens of requests per screen.
         prefetch={false}
-        className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm transition hover:border-sky-500 hover:shadow focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600"
-        aria-label={`${pkg.displayName} by ${pkg.provider || 'unknown provider'}, from ${pkg.catalog.displayName || pkg.catalog.name}`}
+        className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm transition
+          hover:border-sky-500 hover:shadow"
+        // The list item contains its paint (content-visibility), which would clip an outline drawn
+        // outside the tile: the focus outline goes inside its border instead.
+        data-focus-inset=""
       >
         <div className="flex items-start gap-3">
           <PackageIcon pkg={pkg} namespace={namespace} size={48} />
           <div className="min-w-0 flex-1">
-            <h3 className="truncate font-semibold text-slate-900">{pkg.displayName}</h3>
-            <p className="truncate text-sm text-slate-600">{pkg.provider ? `by ${pkg.provider}` : 'provider not given'}</p>
+            {/* Long names and providers are cut to one line; the full text on hover. */}
+            <h3 className="truncate font-semibold text-slate-900" title={pkg.displayName}>
+              {pkg.displayName}
+            </h3>
+            <p className="truncate text-sm text-slate-600" title={pkg.provider || undefined}>
+              {pkg.provider ? `by ${pkg.provider}` : 'provider not given'}
+            </p>
           </div>
         </div>
         <div className="flex flex-wrap gap-1 text-xs">

@@ -1,18 +1,18 @@
 'use client';
 // Logging in with one's own token (per-user mode): the token is checked by the cluster and kept
 // in an encrypted, HttpOnly session cookie; the page never stores it.
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { apiGet, getSession, type SessionInfo } from '@/lib/client/api';
+import type { SessionInfo } from '@/lib/client/api';
 import { safeRedirectTarget } from '@/lib/client/redirect';
+import { useSession } from '@/lib/client/session';
 import { ErrorNotice } from '../common/notice';
 
 export function LoginForm() {
-  const router = useRouter();
   const next = useSearchParams().get('next');
   const [token, setToken] = useState('');
-  const session = useQuery({ queryKey: ['session'], queryFn: ({ signal }) => apiGet<SessionInfo>('/api/session', signal) });
+  const { session } = useSession();
   const login = useMutation({
     mutationFn: async () => {
       const res = await fetch('/api/session', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
@@ -20,13 +20,19 @@ export function LoginForm() {
       if (!res.ok) throw new Error(body.error ? `${body.error.reason}: ${body.error.message}` : `HTTP ${res.status}`);
       return body;
     },
-    onSuccess: async () => {
-      await getSession(true);
-      router.push(safeRedirectTarget(next, window.location.origin));
-    },
+    // A full page load, not a client-side push: the header, the permissions and every cached
+    // answer belong to the person now logged in, not to whoever (or no one) was before.
+    onSuccess: () => window.location.assign(safeRedirectTarget(next, window.location.origin)),
   });
-  if (session.data?.mode === 'kubeconfig') {
-    return <p className="text-slate-700">This console acts with its kubeconfig identity ({session.data.username}); there is nothing to log in to.</p>;
+  if (session?.mode === 'kubeconfig') {
+    return (
+      <section className="max-w-xl space-y-3">
+        <h1 className="text-2xl font-bold">Log in</h1>
+        <p className="text-slate-700">
+          This console acts with its kubeconfig identity ({session.username}); there is nothing to log in to.
+        </p>
+      </section>
+    );
   }
   return (
     <form
@@ -37,7 +43,9 @@ export function LoginForm() {
       }}
     >
       <h1 className="text-2xl font-bold">Log in</h1>
-      {session.data?.loggedIn && <p className="text-sm text-slate-700">Logged in as {session.data.username}. Log in again to switch.</p>}
+      {session?.loggedIn && (
+        <p className="text-sm text-slate-700">Logged in as {session.username}. Log in again to switch.</p>
+      )}
       <label className="flex flex-col text-sm">
         <span className="font-medium">Your Kubernetes bearer token</span>
         <textarea value={token} onChange={(e) => setToken(e.target.value)} rows={4} autoComplete="off" spellCheck={false} className="rounded border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs" />

@@ -1,13 +1,17 @@
 'use client';
 // One TanStack Query client per tab: API answers are cached per key and shared by components.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+// Every failed query and mutation passes by the one 401 handler (lib/client/unauthorized.ts).
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ApiClientError } from './api';
+import { redirectIfUnauthorized } from './unauthorized';
 
 export function QueryProvider({ children }: { children: ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
+        queryCache: new QueryCache({ onError: (err) => void redirectIfUnauthorized(err) }),
+        mutationCache: new MutationCache({ onError: (err) => void redirectIfUnauthorized(err) }),
         defaultOptions: {
           queries: {
             staleTime: 30_000,

@@ -1,0 +1,51 @@
+'use client';
+// The main navigation's links: the current one marked (aria-current and a bar, not colour
+// alone), the cluster-wide pages shown once the cluster says the person may use them, and the
+// ones it refuses listed with the reason instead of silently missing.
+import Link from 'next/link';
+import type { PageAccessState } from '@/lib/client/page-access';
+import { HiddenPages, type HiddenPage } from './hidden-pages';
+import { currentState, NAV_ITEMS } from './nav-items';
+
+type Shown = 'yes' | 'pending' | 'no';
+
+export function MainNav({ pathname, access }: { pathname: string; access: PageAccessState }) {
+  const hidden: HiddenPage[] = [];
+  const items = NAV_ITEMS.map((item) => {
+    const answer = item.clusterPage ? access.pages?.get(item.clusterPage) : undefined;
+    // Unanswered (or unanswerable): nothing is hidden on a guess.
+    let shown: Shown = 'yes';
+    if (item.clusterPage && !access.failed) shown = !answer ? 'pending' : answer.allowed ? 'yes' : 'no';
+    if (shown === 'no' && answer) hidden.push({ label: item.label, access: answer });
+    return { item, shown };
+  });
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-2 md:flex-row md:flex-wrap md:items-center md:gap-x-5">
+      <ul className="flex flex-col md:flex-row md:flex-wrap md:items-center md:gap-x-5">
+        {items
+          .filter(({ shown }) => shown !== 'no')
+          .map(({ item, shown }) => {
+            const current = currentState(item, pathname);
+            return (
+              // While the cluster is asked, the link keeps its place unseen, so the row does not
+              // shift for the many who may use it.
+              <li key={item.href} className={shown === 'pending' ? 'invisible' : undefined}>
+                <Link
+                  href={item.href}
+                  aria-current={current}
+                  className={`block border-l-4 py-2 pl-3 text-sm md:border-l-0 md:border-b-2 md:py-1 md:pl-0 ${
+                    current
+                      ? 'border-sky-400 font-semibold text-white'
+                      : 'border-transparent text-slate-200 hover:text-white'
+                  }`}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+      </ul>
+      {hidden.length > 0 && <HiddenPages pages={hidden} />}
+    </nav>
+  );
+}

@@ -1,0 +1,30 @@
+// Which navigation item is current: its own page is `page`, a page within it (details, an
+// install's progress, an InstallPlan) is `true`, and a page of another item is neither.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { currentState, NAV_ITEMS } from './nav-items';
+
+const item = (label: string) => NAV_ITEMS.find((i) => i.label === label)!;
+
+describe('currentState', () => {
+  test('an item\'s own page is the current page', () => {
+    assert.equal(currentState(item('OperatorHub'), '/operatorhub'), 'page');
+    assert.equal(currentState(item('Installed Operators'), '/operators'), 'page');
+  });
+
+  test('a page within an item makes the item current, but not as the page itself', () => {
+    assert.equal(currentState(item('OperatorHub'), '/operatorhub/olm/olm-console-demo/pgpilot'), 'true');
+    assert.equal(currentState(item('OperatorHub'), '/installs/team1/pgpilot'), 'true');
+    assert.equal(currentState(item('Installed Operators'), '/installplans/team1/install-abc'), 'true');
+  });
+
+  test('a page that only starts with the same letters is not within it', () => {
+    assert.equal(currentState(item('Installed Operators'), '/operatorhub'), undefined);
+    assert.equal(currentState(item('Cluster settings'), '/settingsx'), undefined);
+  });
+
+  test('only the cluster-wide pages wait for the cluster\'s answer', () => {
+    const asked = NAV_ITEMS.filter((i) => i.clusterPage).map((i) => i.href);
+    assert.deepEqual(asked, ['/catalogsources', '/cluster-upgrade', '/settings']);
+  });
+});

@@ -1,0 +1,28 @@
+// The console's main navigation: each page, where it counts as current, and, for the pages that
+// rest on a cluster-wide right, the path `/api/me/pages` answers for.
+import type { ClusterPagePath } from '@/lib/api/page-access';
+
+export interface NavItem {
+  href: string;
+  label: string;
+  /** Other paths that belong to this page (an install's progress belongs to OperatorHub). */
+  also?: readonly string[];
+  /** Set for a page the person may be refused as a whole (asked of the cluster). */
+  clusterPage?: ClusterPagePath;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { href: '/operatorhub', label: 'OperatorHub', also: ['/installs'] },
+  { href: '/operators', label: 'Installed Operators', also: ['/installplans', '/leftovers'] },
+  { href: '/catalogsources', label: 'Catalog sources', clusterPage: '/catalogsources' },
+  { href: '/cluster-upgrade', label: 'Cluster upgrade', clusterPage: '/cluster-upgrade' },
+  { href: '/settings', label: 'Cluster settings', clusterPage: '/settings' },
+];
+
+const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
+
+/** `page` on the item's own page, `true` on a page within it (details, an install), else nothing. */
+export function currentState(item: NavItem, pathname: string): 'page' | 'true' | undefined {
+  if (pathname === item.href) return 'page';
+  return under(pathname, item.href) || item.also?.some((p) => under(pathname, p)) ? 'true' : undefined;
+}
