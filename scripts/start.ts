@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logFormat, logger } from '../lib/observability/logger';
+import { sandboxSessionKey } from './sandbox-session-key';
 import { SandboxSupervisor } from './sandbox-supervisor';
 import { planStart } from './start-options';
 
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
     } });
     const sb = await sandbox.start();
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
+    env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));
     log.info(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
     sandbox.on('restarting', ({ how, delayMs }) => log.warn(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
     sandbox.on('listening', ({ url, restarts }) => {
