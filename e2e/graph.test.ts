@@ -10,14 +10,15 @@ import type { Page } from 'playwright-core';
 import { CATALOG_SOURCE_TYPE } from '../lib/olm/resources/catalog-source';
 import { waitFor } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
+import { needsSharedCatalogs, sharedCatalog } from '../lib/testing/shared-catalogs';
 
-const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
+const CATALOG_DIR = sharedCatalog('gatekeeper-operator-product-v4.20');
 const PKG = 'gatekeeper-operator-product';
 const LONG_PKG = 'portworx-certified';
-const LONG_SOURCE = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18', LONG_PKG);
+const LONG_SOURCE = sharedCatalog('certified-operators-v4.18', LONG_PKG);
 const px = (version: string) => `portworx-operator.v${version}`;
 
-describe('upgrade graph viewer', () => {
+describe('upgrade graph viewer', needsSharedCatalogs, () => {
   let base: string;
   let longBase: string;
 

@@ -2,13 +2,13 @@
 // kurrentdb-operator and strategy-operator have none): the page asks only for icons that exist,
 // so the browser logs no 404 (issue 19, item 14), and the site icon is there.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { useHarness } from './support/harness';
+import { needsSharedCatalogs, sharedCatalog } from '../lib/testing/shared-catalogs';
 
-const CERTIFIED = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18');
+const CERTIFIED = sharedCatalog('certified-operators-v4.18');
 
-describe('OperatorHub icons', () => {
+describe('OperatorHub icons', needsSharedCatalogs, () => {
   const h = useHarness({ suite: 'hub-icons', sandbox: { catalogs: [CERTIFIED] } });
 
   test('tiles of packages without an icon show their letter and ask for nothing; no request fails', async () => {

@@ -19,8 +19,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ensureNamespace, subscribe, waitForCsv } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
+import { needsSharedCatalogs, sharedCatalog } from '../lib/testing/shared-catalogs';
 
-const CATALOG = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'okderators');
+const CATALOG = sharedCatalog('okderators');
 const CSV = 'local-storage-operator.v4.15.0-2024-04-16-164915';
 const LV = { group: 'local.storage.openshift.io', version: 'v1', plural: 'localvolumes', namespaced: true, kind: 'LocalVolume' };
 const CREATE = `/operators/team1/${CSV}/create/local.storage.openshift.io/v1/localvolumes`;
@@ -31,13 +32,13 @@ const CREATE_LOKI = `/operators/operators/${LOKI_CSV}/create/loki.grafana.com/v1
 const SECRET = { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' };
 const NETOBSERV_CSV = 'netobserv-operator.v1.6.1';
 const CREATE_FLOWS = `/operators/operators/${NETOBSERV_CSV}/create/flows.netobserv.io/v1beta2/flowcollectors`;
-const CNPG = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18', 'cloudnative-pg');
+const CNPG = sharedCatalog('certified-operators-v4.18', 'cloudnative-pg');
 const CNPG_CSV = 'cloudnative-pg.v1.30.0';
 const PG_CLUSTER = { group: 'postgresql.cnpg.io', version: 'v1', plural: 'clusters', namespaced: true, kind: 'Cluster' };
 const CREATE_PG = `/operators/operators/${CNPG_CSV}/create/postgresql.cnpg.io/v1/clusters`;
 const STORAGE_CLASS = { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', namespaced: false, kind: 'StorageClass' };
 
-describe('Create an operand from a form', () => {
+describe('Create an operand from a form', needsSharedCatalogs, () => {
   const h = useHarness({
     suite: 'operand-form',
     sandbox: { catalogs: [CATALOG] },

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { renderInlineCatalog } from './cluster-catalogs';
+import { needsSharedCatalogs, sharedCatalogs } from '../lib/testing/shared-catalogs';
 
-const shared = join(import.meta.dirname, '..', '..', 'shared', 'catalogs');
+const shared = sharedCatalogs;
 const work = mkdtempSync(join(tmpdir(), 'cluster-catalogs-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -26,7 +27,7 @@ function opm(): string | undefined {
 }
 
 describe('renderInlineCatalog', () => {
-  it('gives every bundle of a metadata-only catalog its CSV and owned CRDs inline, and no image', () => {
+  it('gives every bundle of a metadata-only catalog its CSV and owned CRDs inline, and no image', needsSharedCatalogs, () => {
     const out = join(work, 'gatekeeper');
     const r = renderInlineCatalog(join(shared, 'gatekeeper-operator-product-v4.20'), out);
     assert.deepEqual([r.bundles, r.derived, r.reused], [18, 18, false]);
@@ -69,7 +70,7 @@ describe('renderInlineCatalog', () => {
     assert.deepEqual(blobs(out, 'beta').filter((b) => b.schema === 'olm.channel').map((b) => b.name), ['stable', 'fast']);
   });
 
-  it('is a catalog opm accepts', () => {
+  it('is a catalog opm accepts', needsSharedCatalogs, () => {
     const bin = opm();
     assert.ok(bin, 'opm is not built: run cluster/build.sh opm');
     for (const dir of ['gatekeeper', 'fixture']) {

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clusterProgramsMissing } from './cluster-programs';
+import { sharedCatalog, sharedCatalogsMissing } from '../lib/testing/shared-catalogs';
 
 const root = join(import.meta.dirname, '..');
-const catalog = join(root, '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
+const catalog = sharedCatalog('gatekeeper-operator-product-v4.20');
 
-const skip = clusterProgramsMissing() ?? (existsSync(catalog) ? undefined : `no catalog at ${catalog}`);
+const skip = clusterProgramsMissing() ?? (existsSync(catalog) ? undefined : sharedCatalogsMissing);
 
 /** The kube-apiserver release cluster/go.mod pins. */
 function pinnedKubernetes(): string {

@@ -1,15 +1,15 @@
 // Tile summaries and search over the demo catalog and the real certified catalog.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadCatalog } from '../olm/fbc/load-catalog';
 import { DEMO_CATALOG_DIR } from '../sandbox/demo-catalog/location';
 import { summarizePackage } from './package-summary';
+import { needsSharedCatalogs, sharedCatalog, whenSharedCatalogs } from '../testing/shared-catalogs';
 import { searchPackages } from '../hub/search';
 
 const demo = [...loadCatalog(DEMO_CATALOG_DIR).packages.values()].map((p) => summarizePackage(p, { name: 'olm-console-demo', namespace: 'olm' }));
 const byName = new Map(demo.map((s) => [s.name, s]));
-const certified = [...loadCatalog(join(import.meta.dirname, '..', '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18')).packages.values()].map((p) => summarizePackage(p, { name: 'certified', namespace: 'openshift-marketplace' }));
+const certified = whenSharedCatalogs(() => [...loadCatalog(sharedCatalog('certified-operators-v4.18')).packages.values()].map((p) => summarizePackage(p, { name: 'certified', namespace: 'openshift-marketplace' })));
 
 describe('summarizePackage', () => {
   test('reads the default head: display name, provider, capability, categories, modes, version', () => {
@@ -32,7 +32,7 @@ describe('summarizePackage', () => {
     assert.deepEqual(byName.get('vaultkeeper')!.validSubscription, ['VaultKeeper Enterprise', 'Northgate Platform Plus']);
   });
 
-  test('every package of the real certified catalog summarises without throwing, with a display name', () => {
+  test('every package of the real certified catalog summarises without throwing, with a display name', needsSharedCatalogs, () => {
     assert.equal(certified.length, 59);
     assert.ok(certified.every((s) => s.displayName.length > 0));
     // certified-operators-v4.18/cloud-native-postgresql/catalog.yaml: olm.csv.metadata provider "name: EDB" (e.g. line 1440), defaultChannel fast
@@ -41,7 +41,7 @@ describe('summarizePackage', () => {
     assert.equal(cnp.provider, 'EDB');
   });
 
-  test('says whether the package has an icon, so the hub asks only for icons that exist', () => {
+  test('says whether the package has an icon, so the hub asks only for icons that exist', needsSharedCatalogs, () => {
     // certified-operators-v4.18/kurrentdb-operator: no `icon` on its olm.package and no base64data anywhere;
     // cloud-native-postgresql/catalog.yaml line 3: `icon:` with data.
     assert.equal(certified.find((s) => s.name === 'kurrentdb-operator')!.hasIcon, false);
@@ -64,7 +64,7 @@ describe('searchPackages', () => {
     assert.equal(searchPackages(demo, '').length, 13);
   });
 
-  test('on the real catalog', () => {
+  test('on the real catalog', needsSharedCatalogs, () => {
     const hits = searchPackages(certified, 'postgres').map((h) => h.summary.name);
     assert.ok(hits.includes('cloud-native-postgresql') && hits.includes('crunchy-postgres-operator'), hits.join(', '));
   });

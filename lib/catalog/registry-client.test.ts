@@ -2,17 +2,17 @@
 // served by the sandbox's registry server from gatekeeper, fetched with RegistryClient, rebuilt
 // with catalogFromRegistry.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { describeProblems } from '../olm/fbc/catalog';
 import { catalogFromRegistry } from '../olm/fbc/from-registry';
 import { loadCatalog } from '../olm/fbc/load-catalog';
 import { startRegistryServer } from '../sandbox/registry/registry-server';
 import { RegistryClient } from './registry-client';
+import { needsSharedCatalogs, sharedCatalog } from '../testing/shared-catalogs';
 
-const dir = join(import.meta.dirname, '..', '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
+const dir = sharedCatalog('gatekeeper-operator-product-v4.20');
 
-describe('catalogFromRegistry over a live registry', () => {
+describe('catalogFromRegistry over a live registry', needsSharedCatalogs, () => {
   test('packages, default channels, channel entries with their edges, versions: as in the files', async () => {
     const fromFiles = loadCatalog(dir);
     const server = await startRegistryServer({ catalog: fromFiles });

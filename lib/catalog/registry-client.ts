@@ -1,4 +1,4 @@
-// A client of the operator-registry gRPC API (../shared/registry-api.md), as the console uses it
+// A client of the operator-registry gRPC API (docs/olm/registry-api.md), as the console uses it
 // to read a catalog's whole graph in one ListBundles stream. Every call has a deadline and a
 // deliberate message size limit; errors say which catalog address failed and why.
 import { join } from 'node:path';

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { graphFromModel } from '../catalog/graph-view';
 import { loadCatalog } from '../olm/fbc/load-catalog';
+import { needsSharedCatalogs, sharedCatalog, whenSharedCatalogs } from '../testing/shared-catalogs';
 import { CHANNEL_COLOURS, drawChannel, drawingBounds, overlayChannels } from './graph-drawing';
 
 // gatekeeper-operator-product in ../shared/catalogs: channels 3.15 … 3.21 and stable, with
 // replaces, skips and skipRange; facts below read from its catalog.json by hand.
 const P = 'gatekeeper-operator-product';
-const pkg = loadCatalog(join(import.meta.dirname, '..', '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20')).packages.get(P)!;
+const pkg = whenSharedCatalogs(() => loadCatalog(sharedCatalog('gatekeeper-operator-product-v4.20')).packages.get(P)!);
 const graph = (channel: string, from?: string) => graphFromModel(pkg, channel, from);
 const v = (version: string) => `${P}.v${version}`;
 
-test('one channel: the head, the skipped bundles on their own lane, skips arched above and skipRange below', () => {
+test('one channel: the head, the skipped bundles on their own lane, skips arched above and skipRange below', needsSharedCatalogs, () => {
   const d = drawChannel(graph('stable'));
   const node = (name: string) => d.nodes.find((n) => n.id === name)!;
   assert.deepEqual(node(v('3.21.0')).classes, ['head']);
@@ -27,7 +27,7 @@ test('one channel: the head, the skipped bundles on their own lane, skips arched
   assert.equal(d.order.at(-1), v('3.21.0'));
 });
 
-test('a path: its steps highlighted, the other edges dimmed, the start and the installed bundle marked', () => {
+test('a path: its steps highlighted, the other edges dimmed, the start and the installed bundle marked', needsSharedCatalogs, () => {
   const d = drawChannel(graph('stable', v('3.17.0')), v('3.17.0'));
   const onPath = d.edges.filter((e) => e.classes.includes('on-path'));
   // 3.21.0's skipRange <3.21.0 covers 3.17.0: one InstallPlan, straight to the head.
@@ -40,7 +40,7 @@ test('a path: its steps highlighted, the other edges dimmed, the start and the i
   assert.equal(drawChannel(graph('stable')).edges.some((e) => e.classes.includes('dim')), false, 'no path, nothing dimmed');
 });
 
-test('channels overlaid: every bundle once, each channel its colour and lane, heads of each channel marked', () => {
+test('channels overlaid: every bundle once, each channel its colour and lane, heads of each channel marked', needsSharedCatalogs, () => {
   const d = overlayChannels([graph('stable'), graph('3.17')]);
   assert.equal(d.nodes.length, 13, "stable's 12 bundles and 3.17.3, which only 3.17 has");
   const heads = d.nodes.filter((n) => n.classes.includes('head')).map((n) => n.id).sort();
@@ -57,7 +57,7 @@ test('channels overlaid: every bundle once, each channel its colour and lane, he
   assert.equal(new Set(d.edges.map((e) => e.id)).size, d.edges.length, 'edge ids are unique');
 });
 
-test('overlaid, a bundle goes on the never-a-target lane only when no shown channel upgrades to it', () => {
+test('overlaid, a bundle goes on the never-a-target lane only when no shown channel upgrades to it', needsSharedCatalogs, () => {
   // 3.15.1 is skipped in both stable and 3.15; 3.15.1+0.1727189912.p is a target in both.
   const d = overlayChannels([graph('stable'), graph('3.15')]);
   const never = d.nodes.filter((n) => n.classes.includes('never')).map((n) => n.id).sort();
@@ -65,7 +65,7 @@ test('overlaid, a bundle goes on the never-a-target lane only when no shown chan
   assert.equal(d.nodes.length, 15, 'stable 12 + 3.15.2, 3.15.3, 3.15.4');
 });
 
-test('the drawing\'s bounds hold every bundle with its label and the highest and lowest arc', () => {
+test('the drawing\'s bounds hold every bundle with its label and the highest and lowest arc', needsSharedCatalogs, () => {
   const d = drawChannel(graph('stable'));
   const b = drawingBounds(d);
   const xs = d.nodes.map((n) => n.x);

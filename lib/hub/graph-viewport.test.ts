@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { graphFromModel } from '../catalog/graph-view';
 import { loadCatalog } from '../olm/fbc/load-catalog';
+import { needsSharedCatalogs, sharedCatalog, whenSharedCatalogs } from '../testing/shared-catalogs';
 import { drawChannel, drawingBounds, type Drawing } from './graph-drawing';
 import { firstView, fitAll, LABEL_FONT, MIN_LABEL_PX, NEWEST, READABLE_ZOOM, visibleRange } from './graph-viewport';
 
 // portworx-certified's stable channel in ../shared/catalogs (certified-operators-v4.18): 48
 // versions on one replaces chain, 1.6.1 … 26.3.1 (head). gatekeeper's 3.17 channel: 4 versions.
-const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'catalogs');
-const px = loadCatalog(join(shared, 'certified-operators-v4.18', 'portworx-certified')).packages.get('portworx-certified')!;
-const gk = loadCatalog(join(shared, 'gatekeeper-operator-product-v4.20')).packages.get('gatekeeper-operator-product')!;
-const stable = drawChannel(graphFromModel(px, 'stable'));
+const px = whenSharedCatalogs(() => loadCatalog(sharedCatalog('certified-operators-v4.18', 'portworx-certified')).packages.get('portworx-certified')!);
+const gk = whenSharedCatalogs(() => loadCatalog(sharedCatalog('gatekeeper-operator-product-v4.20')).packages.get('gatekeeper-operator-product')!);
+const stable = whenSharedCatalogs(() => drawChannel(graphFromModel(px, 'stable')));
 const W = 900;
 const H = 448;
 const v = (version: string) => `portworx-operator.v${version}`;
@@ -31,7 +30,7 @@ test('labels are readable at the zoom the first view may go down to', () => {
   assert.ok(MIN_LABEL_PX >= 10);
 });
 
-test('a long channel: the first view is its newest versions at a readable zoom, the head among them', () => {
+test('a long channel: the first view is its newest versions at a readable zoom, the head among them', needsSharedCatalogs, () => {
   assert.equal(stable.nodes.length, 48);
   assert.ok(fitAll(stable, W, H).zoom < READABLE_ZOOM, 'fitted whole, its labels cannot be read');
   const view = firstView(stable, W, H);
@@ -43,7 +42,7 @@ test('a long channel: the first view is its newest versions at a readable zoom, 
   assertShown(stable, view);
 });
 
-test('the installed version is added to the newest when it fits; from far away the view starts there', () => {
+test('the installed version is added to the newest when it fits; from far away the view starts there', needsSharedCatalogs, () => {
   // 25.3.1 is the 12th newest: on a wider canvas it joins the newest 10.
   const near = firstView(stable, 1100, H, [v('25.3.1')]);
   assert.ok(near.zoom >= READABLE_ZOOM);
@@ -60,7 +59,7 @@ test('the installed version is added to the newest when it fits; from far away t
   assertShown(stable, far);
 });
 
-test('a narrow canvas shows fewer of the newest, still readable', () => {
+test('a narrow canvas shows fewer of the newest, still readable', needsSharedCatalogs, () => {
   const view = firstView(stable, 420, 288, [v('26.3.0')]);
   assert.ok(view.zoom >= READABLE_ZOOM);
   assert.ok(view.shown.length >= 3 && view.shown.length < NEWEST, `${view.shown.length} shown`);
@@ -69,7 +68,7 @@ test('a narrow canvas shows fewer of the newest, still readable', () => {
   assertShown(stable, view, 420);
 });
 
-test('a short channel is shown whole, never blown up past 1.2', () => {
+test('a short channel is shown whole, never blown up past 1.2', needsSharedCatalogs, () => {
   const d = drawChannel(graphFromModel(gk, '3.17'));
   const view = firstView(d, W, H);
   assert.equal(view.all, true);
@@ -81,7 +80,7 @@ test('a short channel is shown whole, never blown up past 1.2', () => {
   assert.equal(firstView({ nodes: [], edges: [], order: [] }, W, H).all, true);
 });
 
-test('fitting everything puts every version in view', () => {
+test('fitting everything puts every version in view', needsSharedCatalogs, () => {
   const all = fitAll(stable, W, H);
   const r = visibleRange(all, W);
   const b = drawingBounds(stable);

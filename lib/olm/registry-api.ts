@@ -1,4 +1,4 @@
-// The operator-registry gRPC API's messages as plain objects (../shared/registry-api.md), shared
+// The operator-registry gRPC API's messages as plain objects (docs/olm/registry-api.md), shared
 // by the sandbox's registry server, the console's registry client and the conversion back to FBC.
 
 export interface GvkMessage {

@@ -6,10 +6,11 @@ import { describe, test } from 'node:test';
 import { describeProblems } from './catalog';
 import { loadCatalog } from './load-catalog';
 import { bundleCsv } from './model';
+import { needsSharedCatalogs, sharedCatalogs } from '../../testing/shared-catalogs';
 
-const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
+const catalogs = sharedCatalogs;
 
-describe('certified-operators-v4.18', () => {
+describe('certified-operators-v4.18', needsSharedCatalogs, () => {
   const cat = loadCatalog(join(catalogs, 'certified-operators-v4.18'));
 
   test('loads with no problem: 59 packages, 213 channels, 739 bundles', () => {
@@ -52,7 +53,7 @@ describe('certified-operators-v4.18', () => {
   });
 });
 
-describe('okderators', () => {
+describe('okderators', needsSharedCatalogs, () => {
   const cat = loadCatalog(join(catalogs, 'okderators'));
 
   test('16 packages, one alpha channel each, no problem', () => {
@@ -78,7 +79,7 @@ describe('okderators', () => {
   });
 });
 
-describe('gatekeeper-operator-product-v4.20', () => {
+describe('gatekeeper-operator-product-v4.20', needsSharedCatalogs, () => {
   const cat = loadCatalog(join(catalogs, 'gatekeeper-operator-product-v4.20'));
   const gk = cat.packages.get('gatekeeper-operator-product')!;
 

@@ -1,5 +1,5 @@
 // `opm validate`'s rules for one package, every problem collected (operator-registry's
-// alpha/model Validate; ../shared/olm-behaviour.md §6.1). Problems name the package and,
+// alpha/model Validate; docs/olm/catalogs.md#validation). Problems name the package and,
 // where they belong to one, the channel or bundle and the blob they come from.
 import { findChannelProblems } from '../graph/channel-problems';
 import { tryParseRange } from '../semver/range';

@@ -4,14 +4,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadCatalog } from '../fbc/load-catalog';
+import { needsSharedCatalogs, sharedCatalogs, whenSharedCatalogs } from '../../testing/shared-catalogs';
 import { packageChannelGraph, packageGraphs } from './from-model';
 import { nextUpdateAcrossChannels, updatePath } from './update-path';
 
-const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
-const gk = loadCatalog(join(catalogs, 'gatekeeper-operator-product-v4.20')).packages.get('gatekeeper-operator-product')!;
-const certified = loadCatalog(join(catalogs, 'certified-operators-v4.18'));
+const catalogs = sharedCatalogs;
+const gk = whenSharedCatalogs(() => loadCatalog(join(catalogs, 'gatekeeper-operator-product-v4.20')).packages.get('gatekeeper-operator-product')!);
+const certified = whenSharedCatalogs(() => loadCatalog(join(catalogs, 'certified-operators-v4.18')));
 
-describe('gatekeeper (gatekeeper-operator-product/channels/channel-stable.yaml)', () => {
+describe('gatekeeper (gatekeeper-operator-product/channels/channel-stable.yaml)', needsSharedCatalogs, () => {
   const stable = packageChannelGraph(gk, 'stable')!;
 
   test('the head of stable is v3.21.0, and of 3.15 is v3.15.4', () => {
@@ -51,7 +52,7 @@ describe('gatekeeper (gatekeeper-operator-product/channels/channel-stable.yaml)'
   });
 });
 
-describe('pg4k-pgd stable (certified-operators-v4.18/pg4k-pgd/catalog.yaml)', () => {
+describe('pg4k-pgd stable (certified-operators-v4.18/pg4k-pgd/catalog.yaml)', needsSharedCatalogs, () => {
   const stable = packageChannelGraph(certified.packages.get('pg4k-pgd')!, 'stable')!;
 
   test('v1.2.1 is the head; v1.2.0 skips every 1.1.x and 1.0.1', () => {
@@ -65,7 +66,7 @@ describe('pg4k-pgd stable (certified-operators-v4.18/pg4k-pgd/catalog.yaml)', ()
   });
 });
 
-describe('every channel of the large catalog', () => {
+describe('every channel of the large catalog', needsSharedCatalogs, () => {
   test('has one head, an order, and a path from every entry that ends on the head', () => {
     let channels = 0;
     for (const pkg of certified.packages.values()) {

@@ -1,6 +1,6 @@
 // One channel of one package as a graph: the nodes a console draws, the edges OLM follows, the
 // head, the order OLM's resolver gives the entries, and the channel's problems
-// (../shared/olm-behaviour.md §6.1, §6.2). Pure; the caller supplies entries and bundle facts.
+// (docs/olm/upgrade-graphs.md#channel-head, docs/olm/upgrade-graphs.md#update-paths). Pure; the caller supplies entries and bundle facts.
 import type { ChannelEntry } from '../fbc/types';
 import { rangeContains, tryParseRange, type VersionRange } from '../semver/range';
 import { compareVersions, tryParseVersionTolerant, type SemVer } from '../semver/version';
@@ -44,7 +44,7 @@ export interface GraphNode {
   replaces?: string;
   skips: string[];
   skipRange?: string;
-  /** Why OLM ignores this entry's skipRange (it does so silently, §6.2.7). */
+  /** Why OLM ignores this entry's skipRange (it does so silently, docs/olm/upgrade-graphs.md#ignored-skiprange). */
   skipRangeError?: string;
   /** Entries whose `skips` name this one: OLM never makes it an upgrade target. */
   skippedBy: string[];

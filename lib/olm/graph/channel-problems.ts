@@ -1,5 +1,5 @@
 // A channel's structural problems, as `opm validate` reports them (operator-registry's
-// alpha/model channel validation; ../shared/olm-behaviour.md §6.1). Every problem is collected;
+// alpha/model channel validation; docs/olm/catalogs.md#validation). Every problem is collected;
 // the caller decides what a problem means for the package.
 import type { ChannelEntry } from '../fbc/types';
 

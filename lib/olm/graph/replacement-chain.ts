@@ -1,5 +1,5 @@
 // The order OLM's resolver gives a channel's entries before it picks an update candidate
-// (olm resolver.go sortChannel; ../shared/olm-behaviour.md §6.2 step 4). This is not opm's
+// (olm resolver.go sortChannel; docs/olm/upgrade-graphs.md#channel-order). This is not opm's
 // validation walk: here `skips` count as incoming edges, skipped entries are walked through but
 // left out of the order (so they are never upgrade targets), and several heads are an error.
 import type { ChannelEntry } from '../fbc/types';

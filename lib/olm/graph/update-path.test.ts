@@ -13,7 +13,7 @@ function graph(channelName: string, entries: ChannelEntry[], versions: Record<st
 
 const steps = (p: ReturnType<typeof updatePath>) => p.steps.map((s) => s.to);
 
-describe('the documented examples (olm-behaviour §6.2)', () => {
+describe('the documented examples (docs/olm/upgrade-graphs.md#update-paths)', () => {
   test('0.1.1 → 0.1.2 → 0.1.3: one replaces edge per InstallPlan', () => {
     const g = graph(
       'alpha',

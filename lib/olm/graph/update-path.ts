@@ -1,4 +1,4 @@
-// What OLM installs next, and the whole walk to the head (../shared/olm-behaviour.md §6.2).
+// What OLM installs next, and the whole walk to the head (docs/olm/upgrade-graphs.md#update-paths).
 // OLM orders a channel from the head down the replaces chain (skipped entries left out), then
 // keeps the entries that replace, skip, or skipRange-cover the installed CSV; the first one
 // wins. Each InstallPlan moves one edge, so the path to the head is a sequence of such picks.
@@ -34,7 +34,7 @@ export function acceptsInstalled(entry: Pick<ChannelEntry, 'replaces' | 'skips' 
   if (entry.skipRange) {
     const parsed = tryParseRange(entry.skipRange);
     const version = tryParseVersionTolerant(installed.version);
-    // An unparsable skipRange is ignored by OLM, silently (§6.2.7).
+    // An unparsable skipRange is ignored by OLM, silently (docs/olm/upgrade-graphs.md#ignored-skiprange).
     if ('range' in parsed && version && rangeContains(parsed.range, version)) via.push('skipRange');
   }
   return via;

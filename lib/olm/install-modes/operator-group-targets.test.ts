@@ -8,7 +8,7 @@ const namespaces = [
   { name: 'kube-system' },
 ];
 
-describe('operatorGroupTargets (olm-behaviour §5.1)', () => {
+describe('operatorGroupTargets (docs/olm/operator-groups.md#target-namespaces)', () => {
   test('targetNamespaces win, existing or not, and the selector is ignored', () => {
     assert.deepEqual(operatorGroupTargets({ spec: { targetNamespaces: ['b', 'a', 'ghost'], selector: { matchLabels: { x: 'y' } } } }, namespaces), { namespaces: ['a', 'b', 'ghost'] });
   });

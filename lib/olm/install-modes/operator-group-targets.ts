@@ -1,4 +1,4 @@
-// The namespaces an OperatorGroup selects (`status.namespaces`), as OLM computes them (§5.1).
+// The namespaces an OperatorGroup selects (`status.namespaces`), as OLM computes them (docs/olm/operator-groups.md#target-namespaces).
 import type { OperatorGroup } from '../resources/operator-group';
 import { labelSelectorIsEmpty, matchesLabelSelector } from '../resources/label-selector';
 

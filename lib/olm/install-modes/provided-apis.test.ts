@@ -21,7 +21,7 @@ describe('olm.providedAPIs', () => {
   });
 });
 
-describe('providedApiOutcome: the four rows of §5.3', () => {
+describe('providedApiOutcome: the four rows of docs/olm/operator-groups.md#provided-apis', () => {
   const A = new Set([etcd]);
   test('A∩U ≠ ∅ and A ⊆ P: remove A from P', () => {
     assert.deepEqual(providedApiOutcome(A, new Set([etcd, backup]), new Set([etcd])), { action: 'remove', annotation: backup });

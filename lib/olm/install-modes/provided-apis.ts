@@ -1,5 +1,5 @@
 // `olm.providedAPIs` and the rule that two OperatorGroups whose targets overlap may not both
-// provide the same API (../shared/olm-behaviour.md §5.3).
+// provide the same API (docs/olm/operator-groups.md#provided-apis).
 import { isAllNamespaces } from './operator-group-targets';
 
 export interface ApiKey {
@@ -42,7 +42,7 @@ export type ProvidedApiOutcome =
   | { action: 'fail'; reason: 'InterOperatorGroupOwnerConflict' | 'CannotModifyStaticOperatorGroupProvidedAPIs'; message: string };
 
 /**
- * The §5.3 table: given the CSV's provided APIs, its group's annotation, the union of the
+ * The table of docs/olm/operator-groups.md#provided-apis: given the CSV's provided APIs, its group's annotation, the union of the
  * annotations of intersecting groups, and whether the group is static.
  */
 export function providedApiOutcome(csvApis: ReadonlySet<string>, own: ReadonlySet<string>, others: ReadonlySet<string>, staticProvidedAPIs = false): ProvidedApiOutcome {

@@ -12,7 +12,7 @@ const modes = (own: boolean, single: boolean, multi: boolean, all: boolean): Ins
 const none = modes(false, false, false, false);
 const every = modes(true, true, true, true);
 
-describe('supportsTargetNamespaces: every row of olm-behaviour §7', () => {
+describe('supportsTargetNamespaces: every row of docs/olm/install-modes.md#the-rule', () => {
   test('no targets', () => {
     assert.deepEqual(supportsTargetNamespaces(every, 'ns', []), { ok: false, reason: 'UnsupportedOperatorGroup', message: 'operatorgroup has invalid selected namespaces, cannot configure to watch zero namespaces' });
   });

@@ -1,5 +1,5 @@
 // Does a CSV's installModes allow the namespaces its OperatorGroup targets? OLM's
-// InstallModeSet.Supports, with its exact messages (../shared/olm-behaviour.md §7).
+// InstallModeSet.Supports, with its exact messages (docs/olm/install-modes.md#the-rule).
 import type { InstallMode, InstallModeType } from '../resources/cluster-service-version';
 
 export type SupportVerdict =
@@ -15,7 +15,7 @@ function supportedSet(installModes: readonly InstallMode[]): { set: Map<string, 
   return { set };
 }
 
-/** The install mode a target set needs, per the §7 table. */
+/** The install mode a target set needs, per docs/olm/install-modes.md#the-rule. */
 export function requiredInstallMode(operatorNamespace: string, targets: readonly string[]): InstallModeType | undefined {
   if (targets.length === 0) return undefined;
   if (targets.length === 1) {

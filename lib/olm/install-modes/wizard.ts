@@ -1,5 +1,5 @@
 // What an install wizard may offer for a package version, and the OperatorGroup each choice
-// needs (../shared/olm-behaviour.md §7, last paragraph): every supported mode, including the
+// needs (docs/olm/install-modes.md#wizards): every supported mode, including the
 // ones the OpenShift console does not offer (SingleNamespace into another namespace,
 // MultiNamespace, AllNamespaces into a custom global namespace).
 import type { InstallMode, InstallModeType } from '../resources/cluster-service-version';

@@ -1,5 +1,5 @@
 // The cleanup of the parts of a half-gone operator a person chose, in the order that lets each
-// delete work (../shared/olm-behaviour.md §8): instances first, while an operator that still runs
+// delete work (docs/olm/uninstall.md#suggested-order): instances first, while an operator that still runs
 // can clear their finalizers; the Subscription before the CSV, so OLM does not act on it again;
 // InstallPlans; finalizers only when chosen and only once their controller is gone (or goes in this
 // plan); CRDs after their instances (the API server deletes what remains and holds the CRD while

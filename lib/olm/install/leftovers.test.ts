@@ -1,5 +1,5 @@
 // What is left of a half-gone operator, and the cleanup order. Expectations follow OLM's documented
-// behaviour (../shared/olm-behaviour.md §8: OLM never deletes CRDs, CRs or OperatorGroups; the
+// behaviour (docs/olm/uninstall.md#what-remains: OLM never deletes CRDs, CRs or OperatorGroups; the
 // csv-cleanup finalizer; InstallPlans owned by Subscriptions) and Kubernetes' finalizer rules
 // (foregroundDeletion and orphan belong to the garbage collector).
 import assert from 'node:assert/strict';

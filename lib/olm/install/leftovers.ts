@@ -1,5 +1,5 @@
 // What is left of an operator after an uninstall that stopped half-way (or a CSV deleted by hand),
-// and why each part stays, in words (../shared/olm-behaviour.md §8): OLM never deletes CRDs, their
+// and why each part stays, in words (docs/olm/uninstall.md): OLM never deletes CRDs, their
 // instances or OperatorGroups; InstallPlans go only once every Subscription owning them is gone; a
 // CSV is held by OLM's `operators.coreos.com/csv-cleanup` finalizer until its cluster RBAC is gone;
 // a Subscription whose installed CSV is gone is not resolved again. Pure: the server gathers the
@@ -116,7 +116,7 @@ function operatorCsvNames(anchor: LeftoverAnchor, subs: readonly Subscription[],
   const names = new Set<string>();
   if (anchor.csv) names.add(anchor.csv);
   for (const s of subs) for (const n of [s.status?.installedCSV, s.status?.currentCSV]) if (n) names.add(n);
-  // A CSV being replaced and its successor are the same operator (§2.3 Replacing).
+  // A CSV being replaced and its successor are the same operator (docs/olm/csv-phases.md#phase-machine, Replacing).
   for (let grew = true; grew; ) {
     grew = false;
     for (const c of csvs) {

@@ -1,6 +1,6 @@
 // Moving an operator to a namespace of its own, so that its upgrades stop sharing InstallPlans
 // with the other operators of its namespace (OLM resolves a namespace as a whole and writes one
-// plan for it, ../shared/olm-behaviour.md §3.3). OLM has no move: the Subscription and CSV go
+// plan for it, docs/olm/install-plans.md#one-plan-per-namespace). OLM has no move: the Subscription and CSV go
 // (CRDs and operands stay: OLM never deletes them), and a Subscription to the same package,
 // channel and catalog is made in the new namespace, starting at the version installed now, with
 // an OperatorGroup there that keeps the operator watching what it watched if its install modes

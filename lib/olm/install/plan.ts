@@ -2,9 +2,9 @@
 // Subscription it creates or reuses, every warning about what OLM will do with them, and what
 // blocks it. Pure: the server gathers the cluster's facts as the person, this decides.
 // OLM's rules it applies: one OperatorGroup per namespace and its targets shared by every
-// operator there (§5, §7), one InstallPlan per namespace, so one Manual subscription makes every
-// upgrade in the namespace wait (§3.3), and Automatic approval moving a non-head install to the
-// head at once (§6.2).
+// operator there (docs/olm/operator-groups.md, docs/olm/install-modes.md), one InstallPlan per namespace, so one Manual subscription makes every
+// upgrade in the namespace wait (docs/olm/install-plans.md#one-plan-per-namespace), and Automatic approval moving a non-head install to the
+// head at once (docs/olm/upgrade-graphs.md#update-paths).
 import type { InstallMode, InstallModeType } from '../resources/cluster-service-version';
 import { isCommunityCatalog } from '../resources/catalog-source';
 import { Keys } from '../resources/common';

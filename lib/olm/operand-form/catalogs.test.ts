@@ -6,17 +6,18 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadCatalog } from '../fbc/load-catalog';
+import { needsSharedCatalogs, sharedCatalogs } from '../../testing/shared-catalogs';
 import { bundleObjects } from '../fbc/model';
 import { buildFormModel, walkFields } from './schema';
 import { validateObject } from './validate';
 import { initialObject } from './values';
 
-const root = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
+const root = sharedCatalogs;
 const CATALOGS = ['certified-operators-v4.18', 'okderators', 'gatekeeper-operator-product-v4.20'];
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- third-party JSON, read defensively below
 
-describe('operand forms over the shared catalogs', () => {
+describe('operand forms over the shared catalogs', needsSharedCatalogs, () => {
   test('every owned CRD in a bundle builds a form; what it cannot show as fields is counted', () => {
     const f = { bundles: 0, bundlesWithCrds: 0, crdObjects: 0, crdNames: new Set<string>(), forms: 0, fields: 0, raw: 0, rawByReason: new Map<string, number>(), formsWithRaw: 0, freeFormSpecs: 0, descriptors: 0, unmatched: 0, examples: 0, examplesWithIssues: 0 };
     for (const name of CATALOGS) {

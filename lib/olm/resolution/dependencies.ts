@@ -1,4 +1,4 @@
-// Dependencies as OLM's resolver treats them (../shared/olm-behaviour.md §6.2 step 5): a bundle's
+// Dependencies as OLM's resolver treats them (docs/olm/resolution.md#dependencies): a bundle's
 // `olm.gvk.required` and `olm.package.required` must be met by what the namespace has or by
 // bundles the catalogs offer; an operator installed to meet one is the default-channel head of a
 // package providing the API, or the newest default-channel entry within the package range; and an

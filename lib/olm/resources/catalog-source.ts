@@ -1,4 +1,4 @@
-// CatalogSource (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.2.
+// CatalogSource (operators.coreos.com/v1alpha1), docs/olm/catalogs.md#catalogsource.
 import { OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
 
 /** The port OLM's catalog pods serve the registry gRPC API on (its Service's port too). */

@@ -6,7 +6,7 @@ function csv(namespace: string, labels: Record<string, string> = {}, annotations
   return { metadata: { name: 'etcd.v0.9.2', namespace, labels, annotations }, spec: { displayName: 'etcd', install: { strategy: 'deployment' } }, status: reason ? { phase: 'Succeeded', reason } : undefined };
 }
 
-describe('isCopiedCsv (olm-behaviour §4.4: any of three signs)', () => {
+describe('isCopiedCsv (docs/olm/copied-csvs.md#recognising-a-copy: any of three signs)', () => {
   test('the olm.copiedFrom label', () => assert.equal(isCopiedCsv(csv('team1', { 'olm.copiedFrom': 'operators' })), true));
   test('olm.operatorNamespace naming another namespace', () => assert.equal(isCopiedCsv(csv('team1', {}, { 'olm.operatorNamespace': 'operators' })), true));
   test('reason Copied', () => assert.equal(isCopiedCsv(csv('team1', {}, {}, 'Copied')), true));

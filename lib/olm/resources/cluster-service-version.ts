@@ -1,4 +1,4 @@
-// ClusterServiceVersion (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.6, §4.
+// ClusterServiceVersion (operators.coreos.com/v1alpha1), docs/olm/csv-phases.md.
 import { Keys, OLM_GROUP, type KubeObject, type LabelSelector, type ResourceType } from './common';
 
 export const CSV_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
@@ -118,7 +118,7 @@ export interface ClusterServiceVersion extends KubeObject {
 }
 
 /**
- * A copied CSV is OLM's mirror of an operator in a namespace it watches (§4.4): it has the
+ * A copied CSV is OLM's mirror of an operator in a namespace it watches (docs/olm/copied-csvs.md#recognising-a-copy): it has the
  * `olm.copiedFrom` label, or its `olm.operatorNamespace` is another namespace, or its reason
  * is `Copied`. Any one of the three is enough.
  */
@@ -133,7 +133,7 @@ export function isCopiedCsv(csv: ClusterServiceVersion): boolean {
 /**
  * Whether `next` is the CSV OLM installed in place of the CSV named `name`: OLM rewrites the
  * `spec.replaces` of a CSV it installs to the CSV it actually replaces, whichever edge (replaces,
- * skips, skipRange) led there, so this holds for every upgrade (olm-behaviour.md, InstallPlan steps).
+ * skips, skipRange) led there, so this holds for every upgrade (docs/olm/install-plans.md#steps).
  */
 export function isReplacementOf(next: Pick<ClusterServiceVersion, 'spec'>, name: string): boolean {
   return !!name && next.spec?.replaces === name;

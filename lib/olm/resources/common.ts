@@ -1,5 +1,5 @@
 // Shapes shared by every Kubernetes kind the console reads, and the well-known OLM annotation
-// and label keys, written once (../shared/olm-behaviour.md §4.4 and the OpenShift console's
+// and label keys, written once (docs/olm/labels-and-annotations.md and the OpenShift console's
 // conventions for CSV annotations).
 
 /** How to reach a kind over the API: the URL parts and the kind name. */

@@ -2,13 +2,12 @@
 // features.operators.openshift.io/* annotations, "true" or "false"; the deprecated
 // operators.openshift.io/infrastructure-features list), and over a real catalog.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { channelHeads } from '../graph/channel-problems';
 import { loadCatalog } from '../fbc/load-catalog';
 import { csvOfBundle } from './csv-description';
 import { infrastructureFeatures } from './infrastructure-features';
+import { needsSharedCatalogs, sharedCatalog } from '../../testing/shared-catalogs';
 
 test('the new annotations: "true" counts, "false" does not', () => {
   assert.deepEqual(infrastructureFeatures({
@@ -27,9 +26,9 @@ test('the older list, and the newer form winning where both speak', () => {
   assert.deepEqual(infrastructureFeatures(undefined), []);
 });
 
-const certified = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18');
+const certified = sharedCatalog('certified-operators-v4.18');
 
-test('the certified catalog: packages whose default head names a feature, by either form', { skip: existsSync(certified) ? undefined : `no catalog at ${certified}` }, () => {
+test('the certified catalog: packages whose default head names a feature, by either form', needsSharedCatalogs, () => {
   const catalog = loadCatalog(certified);
   let legacyOnly = 0;
   let either = 0;

@@ -1,10 +1,10 @@
-// InstallPlan (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.5, §3.
+// InstallPlan (operators.coreos.com/v1alpha1), docs/olm/install-plans.md.
 import { OLM_GROUP, type KubeObject, type ObjectReference, type ResourceType } from './common';
 import type { Approval } from './subscription';
 
 export const INSTALL_PLAN_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' };
 
-/** `Planning` is defined but never set by OLM (§3). */
+/** `Planning` is defined but never set by OLM (docs/olm/install-plans.md#phases). */
 export type InstallPlanPhase = '' | 'Planning' | 'RequiresApproval' | 'Installing' | 'Complete' | 'Failed';
 
 /** Note OLM's spelling `WaitingForApi`; `NotCreated` is defined but unused. */

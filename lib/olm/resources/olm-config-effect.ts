@@ -1,5 +1,5 @@
 // What switching OLMConfig `spec.features.disableCopiedCSVs` does to the cluster's Copied CSVs,
-// counted before anyone switches it (../shared/olm-behaviour.md §4.4; OLM's operator.go
+// counted before anyone switches it (docs/olm/olm-config.md#disabling-copied-csvs; OLM's operator.go
 // syncCopyCSV and syncOLMConfig):
 //
 // - It applies only to operators whose OperatorGroup targets all namespaces. Turned on, OLM
@@ -12,7 +12,7 @@
 import { isCopiedCsv, watchesAllNamespaces, type ClusterServiceVersion } from './cluster-service-version';
 import { Keys } from './common';
 
-/** CSV reasons for which OLM keeps no copies (the OperatorGroup problems, §4.4, §5). */
+/** CSV reasons for which OLM keeps no copies (the OperatorGroup problems, docs/olm/copied-csvs.md#when-and-where). */
 const NOT_COPIED = new Set(['NoOperatorGroup', 'TooManyOperatorGroups', 'UnsupportedOperatorGroup', 'NoTargetNamespaces', 'InvalidInstallModes', 'InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs']);
 
 export interface CopiedCsvRef {

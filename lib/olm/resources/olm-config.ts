@@ -1,4 +1,4 @@
-// OLMConfig (operators.coreos.com/v1, cluster-scoped singleton `cluster`), §1.9, §4.4.
+// OLMConfig (operators.coreos.com/v1, cluster-scoped singleton `cluster`), docs/olm/olm-config.md.
 import { findCondition, OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
 
 export const OLM_CONFIG_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1', plural: 'olmconfigs', namespaced: false, kind: 'OLMConfig' };
@@ -19,7 +19,7 @@ export function disabledCopiedCsvsCondition(config: OLMConfig | undefined): Cond
 }
 
 /**
- * The DisabledCopiedCSVs condition in words (OLM's syncOLMConfig, §4.4), or what its absence
+ * The DisabledCopiedCSVs condition in words (OLM's syncOLMConfig, docs/olm/olm-config.md#disabledcopiedcsvs-condition), or what its absence
  * means: OLM has not acted on the setting yet.
  */
 export function explainCopiedCsvsCondition(config: OLMConfig | undefined): { state: 'disabled' | 'disabling' | 'enabled' | 'restoring' | 'pending'; text: string } {

@@ -1,5 +1,5 @@
 // An OperatorCondition as a person reads it, and an administrator's change to its overrides, by
-// OLM's rules (../shared/olm-behaviour.md §1.8, §4.2):
+// OLM's rules (docs/olm/operator-conditions.md#upgradeable):
 //
 // - The operator writes `spec.conditions`; OLM's OperatorCondition controller copies them into
 //   `status.conditions` with `observedGeneration` (operatorcondition_controller.go).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { upgradeBlock } from './operator-condition';
 
-describe('upgradeBlock (olm-behaviour §4.2)', () => {
+describe('upgradeBlock (docs/olm/operator-conditions.md#upgradeable)', () => {
   test('no Upgradeable condition does not block', () => {
     assert.deepEqual(upgradeBlock({ metadata: { generation: 1 } }), { blocked: false });
   });

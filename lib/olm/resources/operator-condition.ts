@@ -1,4 +1,4 @@
-// OperatorCondition (operators.coreos.com/v2), ../shared/olm-behaviour.md §1.8.
+// OperatorCondition (operators.coreos.com/v2), docs/olm/operator-conditions.md.
 import { findCondition, OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
 
 export const OPERATOR_CONDITION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
@@ -14,7 +14,7 @@ export interface OperatorCondition extends KubeObject {
 }
 
 /**
- * Whether this operator blocks its own replacement (§4.2): an `Upgradeable` override decides
+ * Whether this operator blocks its own replacement (docs/olm/operator-conditions.md#upgradeable): an `Upgradeable` override decides
  * when present (only `True` lets the upgrade through: OLM's isOperatorUpgradeable answers "not
  * upgradeable" for any other override status, Unknown included); otherwise `Upgradeable=False`,
  * or a status condition whose observedGeneration lags the object's generation, blocks. Returns

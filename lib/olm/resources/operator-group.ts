@@ -1,4 +1,4 @@
-// OperatorGroup (operators.coreos.com/v1), ../shared/olm-behaviour.md §1.7, §5.
+// OperatorGroup (operators.coreos.com/v1), docs/olm/operator-groups.md.
 import { OLM_GROUP, type Condition, type KubeObject, type LabelSelector, type ObjectReference, type ResourceType } from './common';
 
 export const OPERATOR_GROUP_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' };

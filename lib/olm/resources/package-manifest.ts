@@ -1,4 +1,4 @@
-// PackageManifest (packages.operators.coreos.com/v1, served by packageserver), §1.3.
+// PackageManifest (packages.operators.coreos.com/v1, served by packageserver), docs/olm/packageserver.md.
 import type { CrdDescription, InstallMode } from './cluster-service-version';
 import { PACKAGES_GROUP, type KubeObject, type ResourceType } from './common';
 

@@ -1,4 +1,4 @@
-// Subscription (operators.coreos.com/v1alpha1), ../shared/olm-behaviour.md §1.4, §2.
+// Subscription (operators.coreos.com/v1alpha1), docs/olm/subscriptions.md.
 import { OLM_GROUP, type KubeObject, type ObjectReference, type ResourceType } from './common';
 
 export const SUBSCRIPTION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
@@ -6,7 +6,7 @@ export const SUBSCRIPTION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1a
 /** Only the exact value `Manual` is manual; anything else behaves as Automatic. */
 export type Approval = 'Automatic' | 'Manual';
 
-/** The values OLM defines; `UpgradeAvailable` is defined but never set (§2.1). */
+/** The values OLM defines; `UpgradeAvailable` is defined but never set (docs/olm/subscriptions.md#state). */
 export type SubscriptionState = '' | 'UpgradeAvailable' | 'UpgradePending' | 'AtLatestKnown' | 'UpgradeFailed';
 
 export interface SubscriptionCondition {

@@ -1,5 +1,5 @@
 // Version ranges as OLM evaluates skipRange and olm.package.required (blang/semver v4
-// ParseRange), per ../shared/olm-behaviour.md §6.3. npm's `semver` differs in syntax (`!`,
+// ParseRange), per docs/olm/upgrade-graphs.md#skiprange-syntax. npm's `semver` differs in syntax (`!`,
 // spaces after operators) and excludes pre-releases, so it cannot stand in for this.
 import { compareVersions, formatVersion, parseVersion, SemverError, type SemVer } from './version';
 

@@ -1,4 +1,4 @@
-// A CSV's status in words, for every page that shows one (../shared/olm-behaviour.md §4.2):
+// A CSV's status in words, for every page that shows one (docs/olm/csv-phases.md#phase-machine):
 // the raw phase and reason are kept, a sentence explains them, and a severity drives badges.
 import { isCopiedCsv, operatorNamespaceOf, type ClusterServiceVersion } from '../resources/cluster-service-version';
 

@@ -1,5 +1,5 @@
 // What is deprecated about an installed operator, from its Subscription's conditions as OLM sets
-// them (../shared/olm-behaviour.md §2.2): `PackageDeprecated`, `ChannelDeprecated` and
+// them (docs/olm/subscriptions.md#deprecation-conditions): `PackageDeprecated`, `ChannelDeprecated` and
 // `BundleDeprecated`, status True, no reason, messages `olm.package/<pkg>: <msg>`,
 // `olm.channel/<channel>: <msg>`, `olm.bundle/<csv>: <msg>`; `Deprecated` rolls them up. For
 // the "Deprecated" badge of the Installed Operators list: each catalog message in words.

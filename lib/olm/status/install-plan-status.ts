@@ -1,5 +1,5 @@
 // An InstallPlan for the pages that show one: its phase in words, whether a person must approve
-// it, and its steps grouped by kind (../shared/olm-behaviour.md §3).
+// it, and its steps grouped by kind (docs/olm/install-plans.md).
 import type { InstallPlan, Step } from '../resources/install-plan';
 
 export interface InstallPlanSummary {
@@ -84,7 +84,7 @@ export type StepManifest =
 
 /**
  * A step's manifest is either the object itself (inline JSON) or, for bundles OLM unpacked
- * from an image, a JSON reference to the ConfigMap holding it (§3 "Bundle lookups").
+ * from an image, a JSON reference to the ConfigMap holding it (docs/olm/install-plans.md#bundle-lookups).
  */
 export function parseStepManifest(step: Step): StepManifest {
   const text = step.resource.manifest;

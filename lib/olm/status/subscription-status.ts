@@ -1,6 +1,6 @@
 // A Subscription's upgrade status in one word, as the installed-operators list shows it, and
 // its conditions as a table. OLM never sets `UpgradeAvailable` and `installedCSV` does not mean
-// the CSV succeeded (../shared/olm-behaviour.md §2.1), so the status is derived from the state,
+// the CSV succeeded (docs/olm/subscriptions.md#state), so the status is derived from the state,
 // the referenced InstallPlan and the conditions together.
 import type { InstallPlan } from '../resources/install-plan';
 import type { Subscription } from '../resources/subscription';

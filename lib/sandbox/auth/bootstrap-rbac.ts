@@ -1,5 +1,5 @@
 // The cluster roles a fresh cluster has (cluster-admin, and admin/edit/view built by
-// aggregation), OLM's aggregated roles (aggregate-olm-edit / -view, olm-behaviour §1.1), and the
+// aggregation), OLM's aggregated roles (aggregate-olm-edit / -view, docs/olm/api-surface.md#aggregated-roles), and the
 // seed users of the sandbox with their bindings.
 import type { KObject } from '../store/types';
 

@@ -1,7 +1,7 @@
 // The OLM CustomResourceDefinitions as OLM ships them, as far as a client can see: names,
 // versions, scope, short names, categories, printer columns, status subresource and each
 // version's OpenAPI v3 schema (olm-schemas*.ts), which the API server enforces and serves
-// (../shared/olm-behaviour.md §1.1).
+// (docs/olm/api-surface.md#kinds).
 import type { Schema } from '../apimachinery/structural';
 import type { KObject } from '../store/types';
 import { V1ALPHA1_SCHEMAS } from './olm-schemas';

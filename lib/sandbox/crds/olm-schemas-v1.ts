@@ -1,6 +1,6 @@
 // The OpenAPI v3 schemas of OLM v0.38.0's operators.coreos.com v1, v1alpha2 and v2 kinds:
 // OperatorGroup (with the CRD's default `spec: {upgradeStrategy: Default}`), OperatorCondition,
-// OLMConfig and Operator (../shared/olm-behaviour.md §1, §5.2).
+// OLMConfig and Operator (docs/olm/api-surface.md#kinds, docs/olm/operator-groups.md#upgrade-strategy).
 import type { Schema } from '../apimachinery/structural';
 import { arr, bool, labelSelector, metaCondition, obj, objectReference, root, str, stringList, time } from './schema-helpers';
 

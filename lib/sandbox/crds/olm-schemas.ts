@@ -1,7 +1,7 @@
 // The OpenAPI v3 schemas of OLM v0.38.0's CRDs (operator-framework/api v0.36.0, as OLM's release
 // manifests install them): field names, types, required fields, enums, defaults and patterns, so
 // the sandbox prunes, defaults and refuses what kube-apiserver does, and `kubectl explain` reads
-// them (../shared/olm-behaviour.md §1). Kubernetes types OLM embeds are kept whole (kubeObject).
+// them (docs/olm/api-surface.md#kinds). Kubernetes types OLM embeds are kept whole (kubeObject).
 import type { Schema } from '../apimachinery/structural';
 import {
   arr, bool, envVar, int, int32, intOrString, kubeObject, labelSelector, metaCondition, obj, objectReference, quantity, resources,

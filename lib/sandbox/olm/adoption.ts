@@ -1,5 +1,5 @@
 // The sandbox's adoption and Operator controllers (OLM's adoption_controller.go and
-// operator_controller.go, ../shared/olm-behaviour.md §4.4): a Subscription names an operator
+// operator_controller.go, docs/olm/labels-and-annotations.md#operator-label): a Subscription names an operator
 // `<package>.<namespace>`; the label `operators.coreos.com/<package>.<namespace>` goes on the
 // Subscription, its installed CSV, its latest InstallPlan (and comes off the older ones), and on
 // what that CSV owns (by owner reference or OLM's owner labels) and the CRDs it owns; the

@@ -7,9 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { ApiException, CustomObjectsApi, KubeConfig, PatchStrategy, RbacAuthorizationV1Api, setHeaderOptions } from '@kubernetes/client-node';
 import { withSandbox } from '../testing/sandbox-fixture';
 import { CATALOG_DIR_ANNOTATION } from './catalog-sources';
+import { sharedCatalogs } from '../../testing/shared-catalogs';
 
 const CS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources' };
-const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
+const catalogs = sharedCatalogs;
 
 function custom(file: string): CustomObjectsApi {
   const kc = new KubeConfig();

@@ -1,5 +1,5 @@
 // The sandbox's catalog operator (OLM's catalog-operator): resolves a namespace's Subscriptions
-// against the catalogs (§2, §3, §6.2), writes the InstallPlan, executes its steps once approved,
+// against the catalogs (docs/olm/resolution.md, docs/olm/install-plans.md), writes the InstallPlan, executes its steps once approved,
 // and keeps each Subscription's status in line with its plan, its catalog and what is installed.
 // The CSVs a plan creates are the OLM operator's from there on (olm-operator.ts).
 import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
@@ -66,7 +66,7 @@ export class CatalogOperator extends OperatorBase {
     return this.res(OLM, 'v1alpha1', 'catalogsources');
   }
 
-  // ---- Catalog operator: resolution (§2, §3, §6.2) ----
+  // ---- Catalog operator: resolution (docs/olm/resolution.md) ----
 
   resolve(ns: string): void {
     const subs = this.api.storeList(this.subs, ns);
@@ -79,7 +79,7 @@ export class CatalogOperator extends OperatorBase {
     };
     if (subs.every(waiting)) return;
     // Resolution starts by reading the namespace's one OperatorGroup (fail-forward): with none or
-    // several it stops there, writing nothing (§2, "Inferred"; resolver/fail_forward.go).
+    // several it stops there, writing nothing (docs/olm/resolution.md#operatorgroup-count; resolver/fail_forward.go).
     if (this.api.storeList(this.ogs, ns).length !== 1) return;
     // Every catalog of the namespace and the global namespace is a source of the resolution, and
     // one OLM cannot use fails it (cache.go's NamespacedOperatorCache.Error): one with neither image
@@ -239,7 +239,7 @@ export class CatalogOperator extends OperatorBase {
     for (const old of all.slice(0, Math.max(0, all.length - MAX_PLANS))) this.api.deleteObject(this.plans, ns, old.metadata.name ?? '');
   }
 
-  // ---- InstallPlan execution (§3) ----
+  // ---- InstallPlan execution (docs/olm/install-plans.md#phases) ----
 
   executePlans(ns: string): void {
     for (const plan of this.api.storeList(this.plans, ns)) this.executePlan(plan);
@@ -484,7 +484,7 @@ export class CatalogOperator extends OperatorBase {
     return this.api.resources.all().find((r) => r.group === group && r.versions.includes(version) && r.kind === kind)?.resource ?? `${kind.toLowerCase()}s`;
   }
 
-  // ---- Subscription status (§2.1, §2.2) ----
+  // ---- Subscription status (docs/olm/subscriptions.md#state, docs/olm/subscriptions.md#conditions) ----
 
   syncSubscriptionStatus(ns: string): void {
     for (const sub of this.api.storeList(this.subs, ns)) {
@@ -541,7 +541,7 @@ export class CatalogOperator extends OperatorBase {
           st.conditions = setCondition(st.conditions, { type: 'InstallPlanPending', status: 'True', reason: phase || 'InstallPlanNotYetReconciled', ...(installed?.message ? { message: installed.message } : {}) });
         }
       }
-      // Deprecation of what is installed, from the catalog (§2.2): package, channel, bundle, roll-up.
+      // Deprecation of what is installed, from the catalog (docs/olm/subscriptions.md#deprecation-conditions): package, channel, bundle, roll-up.
       const pkgModel = entry?.catalog?.packages.get((sub.spec as { name: string }).name);
       const channel = (sub.spec as { channel?: string }).channel;
       const depr: Cond[] = [];

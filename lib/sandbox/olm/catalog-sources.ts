@@ -1,6 +1,6 @@
 // CatalogSources in the sandbox: each one whose content is an FBC folder gets its own registry
 // gRPC server on a loopback port, with `status.registryService` and `status.connectionState`
-// written as OLM writes them (../shared/olm-behaviour.md §1.2); in `service` mode, with the pod and
+// written as OLM writes them (docs/olm/catalogs.md#address-and-image-sources); in `service` mode, with the pod and
 // Service OLM runs for it and the in-cluster address, reachable by port-forward. Address-only sources are
 // health-checked over gRPC. The loaded catalogs feed packageserver.
 import { readdirSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The ClusterRoles OLM generates (../shared/olm-behaviour.md §5.4): for every owned CRD of a
+// The ClusterRoles OLM generates (docs/olm/operator-groups.md#generated-clusterroles): for every owned CRD of a
 // Succeeded CSV, admin/edit/view roles on its custom resources (aggregated into the cluster's
 // admin/edit/view, so a namespace admin can create operands) and a crdview role; and for every
 // OperatorGroup, three roles aggregating the per-API roles of the APIs it provides.

@@ -2,21 +2,21 @@
 // CRDs derived from what the catalog says — the CSV's owned entries and the bundle's olm.gvk
 // properties — every version served. Checked on a real catalog's bundle and on a small one.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { catalogFromTexts } from '../../olm/fbc/catalog';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
 import { bundleManifests } from './install-steps';
+import { needsSharedCatalogs, sharedCatalog } from '../../testing/shared-catalogs';
 
 type Crd = { metadata: { name: string }; spec: { group: string; scope: string; names: { kind: string }; versions: { name: string; served: boolean; storage: boolean }[] } };
 const crdsOf = (objects: { kind: string }[]) => objects.filter((o) => o.kind === 'CustomResourceDefinition') as unknown as Crd[];
 const versions = (c: Crd | undefined) => c?.spec.versions.map((v) => `${v.name}${v.storage ? '*' : ''}${v.served ? '' : ' (not served)'}`);
 
-test('a certified bundle whose CSV metadata names no CRD: one CRD per provided API, every version of its olm.gvk served', () => {
+test('a certified bundle whose CSV metadata names no CRD: one CRD per provided API, every version of its olm.gvk served', needsSharedCatalogs, () => {
   // minio-object-store-operator v2025.12.19074437 (certified-operators-v4.18): olm.gvk
   // AdminJob.v1alpha1.aistor.min.io, ObjectStore.v1.aistor.min.io, PolicyBinding.v1alpha1 and
   // v1beta1.sts.min.io; its olm.csv.metadata has no customresourcedefinitions.
-  const catalog = loadCatalog(join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs', 'certified-operators-v4.18'));
+  const catalog = loadCatalog(sharedCatalog('certified-operators-v4.18'));
   const pkg = catalog.packages.get('minio-object-store-operator')!;
   const crds = crdsOf(bundleManifests(pkg, pkg.bundles.get('minio-object-store-operator.v2025.12.19074437')!));
   assert.deepEqual(crds.map((c) => c.metadata.name).sort(), ['adminjobs.aistor.min.io', 'objectstores.aistor.min.io', 'policybindings.sts.min.io']);

@@ -1,4 +1,4 @@
-// The objects an InstallPlan creates for one bundle, in OLM's step form (§3 "Steps"): the CSV
+// The objects an InstallPlan creates for one bundle, in OLM's step form (docs/olm/install-plans.md#steps): the CSV
 // (with `spec.replaces` rewritten to the CSV it actually replaces), its CRDs (from the bundle, or
 // made from the CSV's owned CRD descriptions when the catalog carries only metadata), the RBAC of
 // its install strategy, and the bundle's other objects.

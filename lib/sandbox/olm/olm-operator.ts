@@ -1,4 +1,4 @@
-// The sandbox's OLM operator (OLM's olm-operator): moves each CSV through its phases (§4) —
+// The sandbox's OLM operator (OLM's olm-operator): moves each CSV through its phases (docs/olm/csv-phases.md) —
 // OperatorGroup membership, install modes and provided APIs, requirements (requirements.ts),
 // deployments — and keeps what hangs off CSVs and OperatorGroups in line: OperatorConditions,
 // Copied CSVs, the OperatorGroup's status and annotations, the generated roles, and OLMConfig's
@@ -67,7 +67,7 @@ export class OlmOperator extends OperatorBase {
     return this.res('', 'v1', 'namespaces');
   }
 
-  /** OLMConfig's DisabledCopiedCSVs condition (§4.4). */
+  /** OLMConfig's DisabledCopiedCSVs condition (docs/olm/olm-config.md#disabledcopiedcsvs-condition). */
   syncOlmConfig(): void {
     const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
     const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
@@ -89,7 +89,7 @@ export class OlmOperator extends OperatorBase {
     this.writeStatus(cfgRes, cfg, { ...st, conditions });
   }
 
-  // ---- OperatorGroups (§5.1) ----
+  // ---- OperatorGroups (docs/olm/operator-groups.md#target-namespaces) ----
 
   private namespaceFacts() {
     return this.api.storeList(this.namespaces).filter((n) => !n.metadata.deletionTimestamp).map((n) => ({ name: n.metadata.name ?? '', labels: n.metadata.labels }));
@@ -244,7 +244,7 @@ export class OlmOperator extends OperatorBase {
     return { og: groups[0] };
   }
 
-  // ---- OLM operator: the CSV phase machine (§4) ----
+  // ---- OLM operator: the CSV phase machine (docs/olm/csv-phases.md#phase-machine) ----
 
   syncCsvs(ns: string): void {
     for (const csv of this.api.storeList(this.csvs, ns)) if (!isCopiedCsv(csv as unknown as ClusterServiceVersion)) this.syncCsv(csv);
@@ -313,7 +313,7 @@ export class OlmOperator extends OperatorBase {
     const st = (csv.status ?? {}) as { phase?: string; reason?: string };
     let phase = st.phase ?? '';
 
-    // Pre-checks: OperatorGroup membership and install modes (§4.1, §7).
+    // Pre-checks: OperatorGroup membership and install modes (docs/olm/csv-phases.md#pre-checks, docs/olm/install-modes.md).
     const { og, error } = this.operatorGroupOf(ns);
     if (error) {
       this.setPhase(csv, 'Failed', error.reason, error.message);
@@ -334,7 +334,7 @@ export class OlmOperator extends OperatorBase {
       this.setPhase(csv, 'Failed', verdict.reason, verdict.message);
       return;
     }
-    // Provided APIs: no two intersecting OperatorGroups may provide the same API (§5.3).
+    // Provided APIs: no two intersecting OperatorGroups may provide the same API (docs/olm/operator-groups.md#provided-apis).
     const apis = new Set((spec.customresourcedefinitions?.owned ?? []).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
     if (apis.size > 0) {
       const ownSurface = groupSurface(ns, targets);
@@ -527,7 +527,7 @@ export class OlmOperator extends OperatorBase {
     }
   }
 
-  /** One OperatorCondition per installed CSV (§1.8): owned by it, naming its accounts and deployments. */
+  /** One OperatorCondition per installed CSV (docs/olm/operator-conditions.md#what-olm-creates): owned by it, naming its accounts and deployments. */
   private ensureOperatorCondition(csv: KObject): void {
     const ocRes = this.res(OLM, 'v2', 'operatorconditions');
     const ns = csv.metadata.namespace ?? '';
@@ -637,7 +637,7 @@ export class OlmOperator extends OperatorBase {
     return !!d && (st.availableReplicas ?? 0) >= replicas;
   }
 
-  // ---- Copied CSVs (§4.4) ----
+  // ---- Copied CSVs (docs/olm/copied-csvs.md) ----
 
   private copiesDisabled(targets: readonly string[]): boolean {
     const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');

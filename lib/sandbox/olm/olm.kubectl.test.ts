@@ -8,11 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import yaml from 'js-yaml';
 import { withSandbox } from '../testing/sandbox-fixture';
 import { CATALOG_DIR_ANNOTATION } from './catalog-sources';
+import { needsSharedCatalogs, sharedCatalogs } from '../../testing/shared-catalogs';
 
 const kubectlPath = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
-const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
+const catalogs = sharedCatalogs;
 
-describe('OLM flow with kubectl on the gatekeeper catalog', { skip: kubectlPath ? false : 'kubectl is not installed on this machine' }, () => {
+describe('OLM flow with kubectl on the gatekeeper catalog', { skip: kubectlPath ? needsSharedCatalogs.skip : 'kubectl is not installed on this machine' }, () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
   const k = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

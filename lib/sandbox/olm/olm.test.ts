@@ -9,8 +9,9 @@ import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@
 import { RegistryClient } from '../../catalog/registry-client';
 import { withSandbox } from '../testing/sandbox-fixture';
 import { CATALOG_DIR_ANNOTATION } from './catalog-sources';
+import { needsSharedCatalogs, sharedCatalogs } from '../../testing/shared-catalogs';
 
-const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
+const catalogs = sharedCatalogs;
 const PM = { group: 'packages.operators.coreos.com', version: 'v1', plural: 'packagemanifests' };
 const CS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources' };
 
@@ -45,7 +46,7 @@ async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise
   }
 }
 
-describe('sandbox catalogs and packageserver', () => {
+describe('sandbox catalogs and packageserver', needsSharedCatalogs, () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
   let custom: CustomObjectsApi;
   let alice: CustomObjectsApi;

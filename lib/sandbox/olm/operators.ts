@@ -1,6 +1,6 @@
 // The catalog operator and the OLM operator of the sandbox, level-triggered per namespace: each
 // pass reads the namespace's Subscriptions, InstallPlans, CSVs and OperatorGroup and moves them
-// one step the way OLM does (../shared/olm-behaviour.md §2–§5). The rules about graphs, install
+// one step the way OLM does (docs/olm/README.md). The rules about graphs, install
 // modes and targets are lib/olm's; the two controllers (catalog-operator.ts, olm-operator.ts)
 // write the resulting objects and statuses; the adoption controller (adoption.ts) labels what
 // belongs to each operator and keeps its Operator object. This file wires them and orders one pass.

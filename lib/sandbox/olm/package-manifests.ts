@@ -1,5 +1,5 @@
 // packageserver: one PackageManifest per package per healthy CatalogSource, built as OLM builds
-// it (../shared/olm-behaviour.md §1.3): channels by name with their head as currentCSV and its
+// it (docs/olm/packageserver.md): channels by name with their head as currentCSV and its
 // description, entries by version descending, labels from the catalog and the default head.
 import type { PackageModel } from '../../olm/fbc/model';
 import { compareVersions, tryParseVersionTolerant, type SemVer } from '../../olm/semver/version';

@@ -1,6 +1,6 @@
 // The aggregated PackageManifest API (packages.operators.coreos.com/v1): read-only, computed from
 // the healthy catalogs. A namespaced list shows that namespace's catalogs plus the global catalog
-// namespace's, every item rewritten into the namespace asked for (olm-behaviour §1.3 point 6).
+// namespace's, every item rewritten into the namespace asked for (docs/olm/packageserver.md#namespaces).
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import type { CatalogSources } from './catalog-sources';

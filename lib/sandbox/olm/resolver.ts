@@ -1,4 +1,4 @@
-// What the catalog operator installs for a Subscription (../shared/olm-behaviour.md §6.2): the
+// What the catalog operator installs for a Subscription (docs/olm/resolution.md): the
 // channel's head or `startingCSV` for a fresh install, else the entry nearest the head that
 // replaces, skips or skipRange-covers the installed CSV. The graph rules are lib/olm's; this file
 // only finds the catalog, package and channel, and words the failures as OLM does.

@@ -1,5 +1,5 @@
 // The operator-registry API's messages, built from the FBC model as `opm serve` builds them
-// (../shared/registry-api.md "Behaviour worth knowing"). Pure: the gRPC plumbing is elsewhere.
+// (docs/olm/registry-api.md#behaviour). Pure: the gRPC plumbing is elsewhere.
 import { bundleObjects, type BundleModel, type Gvk, type PackageModel } from '../../olm/fbc/model';
 import { PROPERTY_BUNDLE_OBJECT, PROPERTY_CSV_METADATA, type ChannelEntry } from '../../olm/fbc/types';
 import { channelHeads } from '../../olm/graph/channel-problems';

@@ -9,8 +9,9 @@ import { RegistryClient, RegistryError } from '../../catalog/registry-client';
 import { catalogFromTexts } from '../../olm/fbc/catalog';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
 import { startRegistryServer, type RegistryServer } from './registry-server';
+import { needsSharedCatalogs, sharedCatalogs } from '../../testing/shared-catalogs';
 
-const catalogs = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs');
+const catalogs = sharedCatalogs;
 
 interface RawBlob {
   schema: string;
@@ -34,7 +35,7 @@ function rawBlobs(dir: string): RawBlob[] {
   return out;
 }
 
-describe('registry gRPC server on gatekeeper-operator-product-v4.20', () => {
+describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsSharedCatalogs, () => {
   const dir = join(catalogs, 'gatekeeper-operator-product-v4.20');
   let server: RegistryServer;
   let client: RegistryClient;
@@ -135,7 +136,7 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', () => {
   });
 });
 
-describe('registry gRPC server on okderators', () => {
+describe('registry gRPC server on okderators', needsSharedCatalogs, () => {
   test('manifests: olm.bundle.object CSVs, and CSVs built from olm.csv.metadata', async () => {
     const server = await startRegistryServer({ catalog: loadCatalog(join(catalogs, 'okderators')) });
     const client = new RegistryClient(server.address, 10_000);

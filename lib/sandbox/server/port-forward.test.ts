@@ -3,13 +3,13 @@
 // @kubernetes/client-node's PortForward (an independent client of the same protocol).
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CoreV1Api, CustomObjectsApi, KubeConfig, PortForward } from '@kubernetes/client-node';
 import { healthCheck } from '../olm/catalog-sources';
 import { withSandbox } from '../testing/sandbox-fixture';
+import { needsSharedCatalogs, sharedCatalog } from '../../testing/shared-catalogs';
 
-const CATALOG = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
+const CATALOG = sharedCatalog('gatekeeper-operator-product-v4.20');
 const NAME = 'gatekeeper-operator-product-v4-20';
 
 function kubeConfig(file: string): KubeConfig {
@@ -32,7 +32,7 @@ async function forwardWithClientNode(kc: KubeConfig, pod: string, port: number, 
   return { address: `127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-describe('catalogs behind their pods (catalog-address service)', () => {
+describe('catalogs behind their pods (catalog-address service)', needsSharedCatalogs, () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
   let core: CoreV1Api;
   let pod: string;

@@ -68,7 +68,7 @@ describe('what is left of an operator, and its cleanup', () => {
   test('what is left, and why: the CSV no Subscription names, the group, the CRD, its flags and the finalizer', async () => {
     const r = await read();
     assert.equal(r.status, 200);
-    // The InstallPlan went with its only owner, the Subscription (garbage collection, §8).
+    // The InstallPlan went with its only owner, the Subscription (garbage collection, docs/olm/uninstall.md#deleting-a-subscription).
     assert.deepEqual(r.body.leftovers.parts.map((p) => p.id), [`ClusterServiceVersion:${csv}`, 'OperatorGroup:flags-og', `CustomResourceDefinition:${CRD_NAME}`, `Instances:${CRD_NAME}`, `Finalizers:${CRD_NAME}`]);
     const p = (id: string) => r.body.leftovers.parts.find((x) => x.id === id)!;
     assert.match(p(`ClusterServiceVersion:${csv}`).why[0]!, /No Subscription names it any more/);

@@ -3,18 +3,18 @@
 // through a port-forward to the pod, as the person asking; a person who may not port-forward
 // gets the PackageManifests, and is told the edges are unknown and why.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { GraphView } from '@/lib/catalog/graph-view';
 import { waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
+import { needsSharedCatalogs, sharedCatalog } from '@/lib/testing/shared-catalogs';
 
-const CATALOG_DIR = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', '..', '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
+const CATALOG_DIR = sharedCatalog('gatekeeper-operator-product-v4.20');
 const CATALOG = 'gatekeeper-operator-product-v4-20';
 const PKG = 'gatekeeper-operator-product';
 const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
 
-describe('catalogs reached by port-forward to their pod', () => {
+describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, () => {
   const sb = routeSandbox({ catalogs: [CATALOG_DIR], demo: false, catalogAddress: 'service' });
   let graph: Handler;
   let list: (req: Request) => Promise<Response>;

@@ -4,19 +4,19 @@
 // (same catalog) watches every namespace: alice, admin of team1 only, builds its form from OLM's
 // copy in team1 and creates there, though she may not read the operator's own CSV.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { OperandFormSource } from '@/lib/api/operand-form';
 import { clientAs, subscribe, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
+import { needsSharedCatalogs, sharedCatalog } from '@/lib/testing/shared-catalogs';
 
-const CATALOG = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', '..', '..', '..', '..', 'shared', 'catalogs', 'okderators');
+const CATALOG = sharedCatalog('okderators');
 const CSV = 'local-storage-operator.v4.15.0-2024-04-16-164915';
 const LV = { group: 'local.storage.openshift.io', version: 'v1', plural: 'localvolumes', namespaced: true, kind: 'LocalVolume' };
 const LOKI_CSV = 'loki-operator.v5.9.0-2024-05-06-220335';
 const LOKI = { group: 'loki.grafana.com', version: 'v1', plural: 'lokistacks', namespaced: true, kind: 'LokiStack' };
 
-describe('the create form of an operator\'s API', () => {
+describe('the create form of an operator\'s API', needsSharedCatalogs, () => {
   const sb = routeSandbox({ deploymentDelayMs: 0, catalogs: [CATALOG] });
   let GET: Handler;
   let POST: Handler;
