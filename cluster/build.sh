@@ -2,13 +2,14 @@
 # Builds the real cluster's programs at the versions pinned in cluster/go.mod (kube-apiserver,
 # kube-controller-manager, kube-scheduler, etcd), cluster/opm/go.mod (opm), cluster/olm/go.mod
 # (OLM's olm, catalog and package-server), cluster/kwok/go.mod (kwok) and cluster/olm-v1/go.mod
-# (OLM v1's operator-controller and catalogd), into
+# (OLM v1's operator-controller and catalogd), and the project's own image registry and pusher
+# (cluster/registry, on go-containerregistry), into
 # .cluster/bin/<program>-<version>/<program> at the repository's root (ignored by git; the
 # CLUSTER_BIN environment variable moves it). A program already built at its version, with the
 # same flags, is not built again, so only the first run (or a version change) pays for compiling.
 # Prints how long each build took.
 #
-#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|paths] ...
+#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|paths] ...
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -92,6 +93,9 @@ olmv1_mod=github.com/operator-framework/operator-controller
 olmv1_ver=$olmv1_mod/internal/shared/version
 olmv1_ldflags="-s -w -X $olmv1_ver.version=$olmv1 -X $olmv1_ver.gitCommit=$(commit operator-controller "$olmv1") -X $olmv1_ver.commitDate=$(released "$here/olm-v1" "$olmv1_mod")"
 olmv1_tags=containers_image_openpgp
+# The project's own registry program: its version is its go-containerregistry's and its own
+# source's hash, so a change to either builds it again.
+ggcr=$(version "$here/registry" github.com/google/go-containerregistry)-$(cat "$here/registry/main.go" "$here/registry/go.mod" "$here/registry/go.sum" | sha256sum | cut -c1-12)
 
 locked=
 build() { # name version module-dir package ldflags [tags] [cgo: 0 or 1, else Go's default]
@@ -124,6 +128,7 @@ for p in "${@:-all}"; do
       build package-server "$olm" "$here/olm" "$olm_mod/cmd/package-server" "$olm_ldflags" "$olm_tags" 0
       build operator-controller "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/operator-controller" "$olmv1_ldflags" "$olmv1_tags" 0
       build catalogd "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/catalogd" "$olmv1_ldflags" "$olmv1_tags" 0
+      build registry "$ggcr" "$here/registry" . "-s -w" "" 0
       ;;
     etcd) build etcd "$etcd" "$here" ./etcd "$etcd_ldflags" ;;
     kube-apiserver) build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags" ;;
@@ -132,13 +137,15 @@ for p in "${@:-all}"; do
     opm) build opm "$opm" "$here/opm" "$opm_pkg" "$opm_ldflags" "$opm_tags" ;;
     kwok) build kwok "$kwok" "$here/kwok" sigs.k8s.io/kwok/cmd/kwok "$kwok_ldflags" "" 0 ;;
     olm|catalog|package-server) build "$p" "$olm" "$here/olm" "$olm_mod/cmd/$p" "$olm_ldflags" "$olm_tags" 0 ;;
+    registry) build registry "$ggcr" "$here/registry" . "-s -w" "" 0 ;;
     operator-controller|catalogd) build "$p" "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/$p" "$olmv1_ldflags" "$olmv1_tags" 0 ;;
     paths)
       echo "etcd=$bin/etcd-$etcd/etcd"; echo "kube-apiserver=$bin/kube-apiserver-$kube/kube-apiserver"; echo "kube-controller-manager=$bin/kube-controller-manager-$kube/kube-controller-manager"; echo "opm=$bin/opm-$opm/opm"
       echo "kube-scheduler=$bin/kube-scheduler-$kube/kube-scheduler"; echo "kwok=$bin/kwok-$kwok/kwok"
       for c in olm catalog package-server; do echo "$c=$bin/$c-$olm/$c"; done
       for c in operator-controller catalogd; do echo "$c=$bin/$c-$olmv1/$c"; done
+      echo "registry=$bin/registry-$ggcr/registry"
       ;;
-    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|paths] ..." >&2; exit 2 ;;
+    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|paths] ..." >&2; exit 2 ;;
   esac
 done
