@@ -1,7 +1,8 @@
 // `npm run cluster -- --olm-v1` end to end: the real cluster with OLM v1 (operator-controller,
 // catalogd, the image registry) on a temporary data folder with one catalog. The catalog, pushed
-// as an image, becomes a Serving ClusterCatalog whose content catalogd serves over HTTPS, and
-// SIGTERM leaves no OLM v1 process behind. Skipped when cluster/build.sh has not built the
+// as an image, becomes a Serving ClusterCatalog whose content catalogd serves over HTTPS; a
+// ClusterExtension of its package installs from the bundle image pushed beside it; and SIGTERM
+// leaves no OLM v1 process behind. Skipped when cluster/build.sh has not built the
 // programs (this test does not build them) or the shared catalogs are missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -133,6 +134,31 @@ else describe('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', () => 
     const lines = all.body.trim().split('\n').map((l) => JSON.parse(l) as { schema: string; name?: string; package?: string });
     assert.ok(lines.some((l) => l.schema === 'olm.package' && l.name === 'gatekeeper-operator-product'), all.body.slice(0, 500));
     assert.ok(lines.some((l) => l.schema === 'olm.bundle' && l.package === 'gatekeeper-operator-product'));
+  });
+
+  test('a ClusterExtension of the catalog\'s package installs from its bundle image (Installed=True)', async () => {
+    const objects = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gatekeeper-v1' } },
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: 'gatekeeper-v1' } },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'gatekeeper-v1-installer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'gatekeeper-v1' }] },
+      { apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', metadata: { name: 'gatekeeper' }, spec: { namespace: 'gatekeeper-v1', serviceAccount: { name: 'installer' }, source: { sourceType: 'Catalog', catalog: { packageName: 'gatekeeper-operator-product' } } } },
+    ];
+    const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n'), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    type Ext = { status?: { conditions?: { type: string; status: string; message: string }[]; install?: { bundle: { name: string; version: string } } } };
+    let ext: Ext = {};
+    for (const until = Date.now() + 120_000; Date.now() < until;) {
+      ext = JSON.parse(kubectl(kubeconfig, ['get', 'clusterextension', 'gatekeeper', '-o', 'json']).stdout || '{}') as Ext;
+      if (ext.status?.conditions?.some((c) => c.type === 'Installed' && c.status === 'True')) break;
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+    const installed = ext.status?.conditions?.find((c) => c.type === 'Installed');
+    assert.equal(installed?.status, 'True', JSON.stringify(ext.status));
+    assert.match(installed!.message, /^Installed bundle 127\.0\.0\.1:\d+\/bundles\/gatekeeper-operator-product@sha256:[0-9a-f]{64} successfully$/);
+    // No channel given: the highest version of the package, whatever its channel.
+    assert.equal(ext.status?.install?.bundle.name, 'gatekeeper-operator-product.v3.21.0');
+    const crd = kubectl(kubeconfig, ['get', 'crd', 'gatekeepers.operator.gatekeeper.sh', '-o', 'jsonpath={.metadata.labels.olm\\.operatorframework\\.io/owner-name}']);
+    assert.equal(crd.stdout, 'gatekeeper', crd.stderr);
   });
 
   test('SIGTERM stops OLM v1\'s processes too', async () => {

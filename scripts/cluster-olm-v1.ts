@@ -1,9 +1,10 @@
 // `npm run cluster -- --olm-v1`: OLM v1 on the real cluster, as plain processes beside OLM v0.
 // operator-controller v1.2.0 and catalogd from the module cluster/olm-v1 pins
 // (docs/olm-v1/real-cluster.md), the v1 CRDs from the same module, and an image registry of our own
-// on go-containerregistry (cluster/registry): each `--catalog` is pushed to it as a catalog image
-// (its FBC under /configs, labelled) and added as a ClusterCatalog, which catalogd pulls, unpacks
-// and serves over HTTPS. Running out of a pod, as the module's release manifests (config/) would
+// on go-containerregistry (cluster/registry): each `--catalog`'s bundles are pushed to it as bundle
+// images and the catalog, naming them, as a catalog image (scripts/cluster-olm-v1-catalogs.ts),
+// added as a ClusterCatalog, which catalogd pulls, unpacks and serves over HTTPS; a
+// ClusterExtension installs from those bundle images. Running out of a pod, as the module's release manifests (config/) would
 // run them in one:
 // - certificates from the cluster's CA: catalogd's (content server, webhook) and the registry's;
 //   operator-controller trusts that CA for catalogd (--catalogd-cas-dir) and both pull from the
@@ -16,6 +17,8 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
+import { renderInlineCatalog } from './cluster-catalogs';
+import { renderV1Catalog } from './cluster-olm-v1-catalogs';
 
 export const OLMV1_NAMESPACE = 'olmv1-system';
 export const OLMV1_MODULE = 'github.com/operator-framework/operator-controller';
@@ -126,11 +129,21 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
   const registry = run('olm-v1-registry', paths.registry!, ['serve', '--addr', `127.0.0.1:${regPort}`, '--tls-cert', d('registry.crt'), '--tls-key', d('registry.key')]);
   await until('the image registry', () => accepts(regPort), 30_000, alive(registry, 'registry'));
   const catalogs: { name: string; ref: string }[] = [];
+  const push = (kind: 'catalog' | 'bundle', dir: string, ref: string): string => {
+    const r = spawnSync(paths.registry!, [`push-${kind}`, '--ca', d('ca.crt'), dir, ref], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`registry push-${kind} ${dir} ${ref} failed: ${r.stderr}`);
+    return r.stdout.trim();
+  };
   for (const dir of ctx.catalogs) {
     const name = catalogSourceName(dir);
+    // The inline copy scripts/cluster.ts made (reused), its bundles pushed as images.
+    const inline = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
+    const repo = (pkg: string) => `127.0.0.1:${regPort}/bundles/${pkg}`;
+    const tag = (bundle: string) => bundle.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '').slice(0, 128) || 'bundle';
+    const v1 = renderV1Catalog(inline.dir, join(v1Dir, 'catalogs', name), (bdir, pkg, bundle) => `${repo(pkg)}@${push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`);
     const ref = `127.0.0.1:${regPort}/catalogs/${name}:latest`;
-    const r = spawnSync(paths.registry!, ['push-catalog', '--ca', d('ca.crt'), resolve(dir), ref], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`registry push-catalog ${dir} failed: ${r.stderr}`);
+    push('catalog', v1.dir, ref);
+    console.log(`catalog image ${ref}: ${v1.bundles} bundle images`);
     catalogs.push({ name, ref });
   }
 
