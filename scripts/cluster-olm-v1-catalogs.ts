@@ -29,7 +29,7 @@ function manifestName(i: number, o: { kind?: string; metadata?: { name?: string 
  * Writes into `out` a v1 copy of the inline copy at `inline`, pushing a bundle image per bundle
  * that carries objects (`push(dir, package, bundle)` returns the image reference to write).
  */
-export function renderV1Catalog(inline: string, out: string, push: (dir: string, pkg: string, bundle: string) => string): { dir: string; bundles: number } {
+export async function renderV1Catalog(inline: string, out: string, push: (dir: string, pkg: string, bundle: string) => Promise<string>): Promise<{ dir: string; bundles: number }> {
   rmSync(out, { recursive: true, force: true });
   const bundleDirs = join(out, '..', `${out.split('/').pop()}.bundles`);
   rmSync(bundleDirs, { recursive: true, force: true });
@@ -47,10 +47,17 @@ export function renderV1Catalog(inline: string, out: string, push: (dir: string,
   }
   let bundles = 0;
   for (const { f, blobs } of blobsByFile) {
-    const written = blobs.map((b) => {
-      if (b.schema !== SCHEMA_BUNDLE) return b;
+    const written: Blob[] = [];
+    for (const b of blobs) {
+      if (b.schema !== SCHEMA_BUNDLE) {
+        written.push(b);
+        continue;
+      }
       const objects = (b.properties ?? []).filter((p) => p.type === PROPERTY_BUNDLE_OBJECT && p.value?.data);
-      if (!objects.length) return b;
+      if (!objects.length) {
+        written.push(b);
+        continue;
+      }
       const pkg = String(b.package);
       const name = String(b.name);
       const dir = join(bundleDirs, name);
@@ -72,8 +79,8 @@ export function renderV1Catalog(inline: string, out: string, push: (dir: string,
       ].join('\n'));
       bundles++;
       const properties = (b.properties ?? []).filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT);
-      return { ...b, image: push(dir, pkg, name), properties };
-    });
+      written.push({ ...b, image: await push(dir, pkg, name), properties });
+    }
     const target = join(out, f.slice(inline.length + 1));
     mkdirSync(join(target, '..'), { recursive: true });
     writeFileSync(target, written.map((b) => JSON.stringify(b)).join('\n') + '\n');

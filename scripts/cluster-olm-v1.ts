@@ -13,15 +13,17 @@
 //   ClusterExtension selectors use) registered by URL on loopback rather than through a Service;
 // - no leader election (it needs an in-cluster namespace), private cache folders (both programs
 //   empty theirs at start), every port on loopback and chosen free.
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { renderV1Catalog } from './cluster-olm-v1-catalogs';
 
 export const OLMV1_NAMESPACE = 'olmv1-system';
 export const OLMV1_MODULE = 'github.com/operator-framework/operator-controller';
+const execFileAsync = promisify(execFile);
 const WEBHOOK_PATH = '/mutate-olm-operatorframework-io-v1-clustercatalog';
 
 type Obj = Record<string, unknown>;
@@ -129,10 +131,15 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
   const registry = run('olm-v1-registry', paths.registry!, ['serve', '--addr', `127.0.0.1:${regPort}`, '--tls-cert', d('registry.crt'), '--tls-key', d('registry.key')]);
   await until('the image registry', () => accepts(regPort), 30_000, alive(registry, 'registry'));
   const catalogs: { name: string; ref: string }[] = [];
-  const push = (kind: 'catalog' | 'bundle', dir: string, ref: string): string => {
-    const r = spawnSync(paths.registry!, [`push-${kind}`, '--ca', d('ca.crt'), dir, ref], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`registry push-${kind} ${dir} ${ref} failed: ${r.stderr}`);
-    return r.stdout.trim();
+  // Not spawnSync: while this process waits, it must keep reading the registry's log, or the
+  // registry blocks writing it and the push never ends.
+  const push = async (kind: 'catalog' | 'bundle', dir: string, ref: string): Promise<string> => {
+    try {
+      const { stdout } = await execFileAsync(paths.registry!, [`push-${kind}`, '--ca', d('ca.crt'), dir, ref], { encoding: 'utf8' });
+      return stdout.trim();
+    } catch (err) {
+      throw new Error(`registry push-${kind} ${dir} ${ref} failed: ${(err as { stderr?: string }).stderr ?? (err as Error).message}`);
+    }
   };
   for (const dir of ctx.catalogs) {
     const name = catalogSourceName(dir);
@@ -140,9 +147,9 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     const inline = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
     const repo = (pkg: string) => `127.0.0.1:${regPort}/bundles/${pkg}`;
     const tag = (bundle: string) => bundle.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '').slice(0, 128) || 'bundle';
-    const v1 = renderV1Catalog(inline.dir, join(v1Dir, 'catalogs', name), (bdir, pkg, bundle) => `${repo(pkg)}@${push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`);
+    const v1 = await renderV1Catalog(inline.dir, join(v1Dir, 'catalogs', name), async (bdir, pkg, bundle) => `${repo(pkg)}@${await push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`);
     const ref = `127.0.0.1:${regPort}/catalogs/${name}:latest`;
-    push('catalog', v1.dir, ref);
+    await push('catalog', v1.dir, ref);
     console.log(`catalog image ${ref}: ${v1.bundles} bundle images`);
     catalogs.push({ name, ref });
   }
