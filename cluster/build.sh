@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the real cluster's programs at the versions pinned in cluster/go.mod (kube-apiserver,
 # kube-controller-manager, kube-scheduler, etcd), cluster/opm/go.mod (opm), cluster/olm/go.mod
-# (OLM's olm, catalog and package-server) and cluster/kwok/go.mod (kwok), into
+# (OLM's olm, catalog and package-server), cluster/kwok/go.mod (kwok) and cluster/olm-v1/go.mod
+# (OLM v1's operator-controller and catalogd), and the project's own image registry and pusher
+# (cluster/registry, on go-containerregistry), into
 # .cluster/bin/<program>-<version>/<program> at the repository's root (ignored by git; the
 # CLUSTER_BIN environment variable moves it). A program already built at its version, with the
 # same flags, is not built again, so only the first run (or a version change) pays for compiling.
 # Prints how long each build took.
 #
-#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|paths] ...
+#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|paths] ...
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -26,6 +28,7 @@ etcd=$(version "$here" go.etcd.io/etcd/server/v3)
 opm=$(version "$here/opm" github.com/operator-framework/operator-registry)
 olm=$(version "$here/olm" github.com/operator-framework/operator-lifecycle-manager)
 kwok=$(version "$here/kwok" sigs.k8s.io/kwok)
+olmv1=$(version "$here/olm-v1" github.com/operator-framework/operator-controller)
 # cluster/olm.version names the release whose CRDs and roles scripts/cluster.ts installs: the OLM
 # that runs must be that one.
 if [ "$olm" != "$(cat "$here/olm.version")" ]; then
@@ -43,6 +46,9 @@ fi
 #     the same git blob as in that commit's tree
 #   kwok v0.7.0: tag v0.7.0 of github.com/kubernetes-sigs/kwok; every file of the module's zip is
 #     the same git blob as in that commit's tree
+#   operator-controller v1.2.0: tag v1.2.0 (lightweight) of
+#     github.com/operator-framework/operator-controller; every file of the module's zip is the same
+#     git blob as in that commit's tree
 commit() {
   case "$1@$2" in
     kubernetes@v1.34.4) echo 14507e2fb33b11d2712ccbaed0bc282c27a4a04a ;;
@@ -50,6 +56,7 @@ commit() {
     operator-registry@v1.61.0) echo b951856d801cab0e2ab128c2515f50c3b63824ba ;;
     operator-lifecycle-manager@v0.38.0) echo 6838e5e8be6bf78ea11bcc3e7b2964a29df0664e ;;
     kwok@v0.7.0) echo c04392afe3cc6929cd3cc79f61d8bdcd83a8ba5d ;;
+    operator-controller@v1.2.0) echo c899dc1b2a412b7797ce8435825e58c885a34502 ;;
     *) echo "cluster/build.sh: no git commit recorded for $1 $2; add it to commit() in cluster/build.sh" >&2; return 1 ;;
   esac
 }
@@ -78,6 +85,17 @@ olm_tags=json1
 # stamped (`git describe --tags` at the tag); nothing else it stamps matters to the kwok command.
 kwok_ldflags="-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$kwok"
 commit kwok "$kwok" >/dev/null # a new pin needs its commit line too
+# OLM v1 as its Makefile builds it (GO_BUILD_TAGS, GO_BUILD_LDFLAGS): without cgo, signatures
+# checked in Go (no gpgme), its version stamped (`git describe --tags` at the tag: the tag). Its
+# commit and date come from Go's VCS build info in a git checkout, which a module zip has not; they
+# are stamped instead, as for the others (the tree state is left "unknown").
+olmv1_mod=github.com/operator-framework/operator-controller
+olmv1_ver=$olmv1_mod/internal/shared/version
+olmv1_ldflags="-s -w -X $olmv1_ver.version=$olmv1 -X $olmv1_ver.gitCommit=$(commit operator-controller "$olmv1") -X $olmv1_ver.commitDate=$(released "$here/olm-v1" "$olmv1_mod")"
+olmv1_tags=containers_image_openpgp
+# The project's own registry program: its version is its go-containerregistry's and its own
+# source's hash, so a change to either builds it again.
+ggcr=$(version "$here/registry" github.com/google/go-containerregistry)-$(cat "$here/registry/main.go" "$here/registry/go.mod" "$here/registry/go.sum" | sha256sum | cut -c1-12)
 
 locked=
 build() { # name version module-dir package ldflags [tags] [cgo: 0 or 1, else Go's default]
@@ -108,6 +126,9 @@ for p in "${@:-all}"; do
       build olm "$olm" "$here/olm" "$olm_mod/cmd/olm" "$olm_ldflags" "$olm_tags" 0
       build catalog "$olm" "$here/olm" "$olm_mod/cmd/catalog" "$olm_ldflags" "$olm_tags" 0
       build package-server "$olm" "$here/olm" "$olm_mod/cmd/package-server" "$olm_ldflags" "$olm_tags" 0
+      build operator-controller "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/operator-controller" "$olmv1_ldflags" "$olmv1_tags" 0
+      build catalogd "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/catalogd" "$olmv1_ldflags" "$olmv1_tags" 0
+      build registry "$ggcr" "$here/registry" . "-s -w" "" 0
       ;;
     etcd) build etcd "$etcd" "$here" ./etcd "$etcd_ldflags" ;;
     kube-apiserver) build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags" ;;
@@ -116,11 +137,15 @@ for p in "${@:-all}"; do
     opm) build opm "$opm" "$here/opm" "$opm_pkg" "$opm_ldflags" "$opm_tags" ;;
     kwok) build kwok "$kwok" "$here/kwok" sigs.k8s.io/kwok/cmd/kwok "$kwok_ldflags" "" 0 ;;
     olm|catalog|package-server) build "$p" "$olm" "$here/olm" "$olm_mod/cmd/$p" "$olm_ldflags" "$olm_tags" 0 ;;
+    registry) build registry "$ggcr" "$here/registry" . "-s -w" "" 0 ;;
+    operator-controller|catalogd) build "$p" "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/$p" "$olmv1_ldflags" "$olmv1_tags" 0 ;;
     paths)
       echo "etcd=$bin/etcd-$etcd/etcd"; echo "kube-apiserver=$bin/kube-apiserver-$kube/kube-apiserver"; echo "kube-controller-manager=$bin/kube-controller-manager-$kube/kube-controller-manager"; echo "opm=$bin/opm-$opm/opm"
       echo "kube-scheduler=$bin/kube-scheduler-$kube/kube-scheduler"; echo "kwok=$bin/kwok-$kwok/kwok"
       for c in olm catalog package-server; do echo "$c=$bin/$c-$olm/$c"; done
+      for c in operator-controller catalogd; do echo "$c=$bin/$c-$olmv1/$c"; done
+      echo "registry=$bin/registry-$ggcr/registry"
       ;;
-    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|paths] ..." >&2; exit 2 ;;
+    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|paths] ..." >&2; exit 2 ;;
   esac
 done

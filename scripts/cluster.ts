@@ -22,10 +22,11 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { renderInlineCatalog } from './cluster-catalogs';
+import { startOlmV1 } from './cluster-olm-v1';
 import { catalogSource, KWOK_NODE, kwokNode, olmInstallObjects, olmNamespaces, packageServerObjects, PACKAGESERVER_SERVICE, type Flavor } from './cluster-olm';
 
 const root = join(import.meta.dirname, '..');
-const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N]
+const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--olm-v1]
 
   --catalog DIR   an FBC catalog folder OLM installs from: a copy whose bundles carry their
                   manifests inline (scripts/cluster-catalogs.ts), served by \`opm serve\` on a
@@ -35,7 +36,9 @@ const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...
   --flavor F      upstream (namespaces olm, operators; the default) or openshift
                   (openshift-operator-lifecycle-manager, openshift-operators, openshift-marketplace)
   --data-dir DIR  where certificates, etcd's data, kubeconfigs and logs go (default .cluster)
-  --port N        kube-apiserver's port on 127.0.0.1 (default 0: a free one)`;
+  --port N        kube-apiserver's port on 127.0.0.1 (default 0: a free one)
+  --olm-v1        also OLM v1 (operator-controller, catalogd, an image registry): each --catalog
+                  pushed as a catalog image and added as a ClusterCatalog (scripts/cluster-olm-v1.ts)`;
 
 // The sandbox's seed users (lib/sandbox/auth/bootstrap-rbac.ts), as static tokens.
 const SEED = [
@@ -198,7 +201,7 @@ process.once('exit', () => {
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, registry: { type: 'string', multiple: true, default: [] }, flavor: { type: 'string', default: 'upstream' }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, registry: { type: 'string', multiple: true, default: [] }, flavor: { type: 'string', default: 'upstream' }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, 'olm-v1': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${usage}`);
     process.exit(2);
@@ -428,6 +431,7 @@ async function main(): Promise<void> {
     await until(`the packages of ${c.name} to be listed`, async () => kubectlOk(['get', 'packagemanifests', '-n', ns.catalog, '-l', `catalog=${c.name}`, '-o', 'name']).stdout.toString().trim() !== '', 120_000, alive(packageServer, 'package-server'));
     console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
+  if (values['olm-v1']) await startOlmV1({ root, dataDir, paths, catalogs: values.catalog, run, until, alive, freePort, accepts, kubectl, kubectlOk });
   console.log('cluster ready');
 }
 
