@@ -59,9 +59,9 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     await form.getByRole('button', { name: 'Preview override' }).click();
 
     const review = page.getByRole('region', { name: 'Review: override Upgradeable to True' });
-    await review.getByLabel('Override patch').waitFor();
+    await review.getByLabel('Override patch', { exact: true }).waitFor();
     assert.match((await review.getByRole('note').textContent()) ?? '', /bypasses the operator's own safety check/);
-    assert.match((await review.getByLabel('Override patch').textContent()) ?? '', /overrides:[\s\S]*type: Upgradeable[\s\S]*status: 'True'[\s\S]*reason: KnownIssue/);
+    assert.match((await review.getByLabel('Override patch', { exact: true }).textContent()) ?? '', /overrides:[\s\S]*type: Upgradeable[\s\S]*status: 'True'[\s\S]*reason: KnownIssue/);
     await h.shot(page, 'conditions-override-review');
     await review.getByRole('button', { name: 'Apply override' }).click();
     await page.getByRole('status').filter({ hasText: 'Override set as you' }).waitFor();
@@ -93,7 +93,7 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
 
     await page.goto(`${h.perUser.url}/settings`);
     await page.locator('#copied-denied').waitFor();
-    assert.equal(await page.getByRole('switch', { name: 'Disable copied CSVs' }).isDisabled(), true);
+    assert.equal(await page.getByRole('switch', { name: 'Copied CSVs' }).isDisabled(), true);
     assert.match((await page.locator('#copied-denied').textContent()) ?? '', /You may not change OLM's cluster settings: .*bob.*olmconfigs/);
     await h.shot(page, 'settings-viewer');
     await page.close();
@@ -101,9 +101,9 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
 
   test('an admin turns copied CSVs off, seeing first how many go; the condition changes live; then on again', async () => {
     const page = await h.open('/settings');
-    const toggle = page.getByRole('switch', { name: 'Disable copied CSVs' });
+    const toggle = page.getByRole('switch', { name: 'Copied CSVs' });
     await toggle.waitFor();
-    assert.equal(await toggle.getAttribute('aria-checked'), 'false');
+    assert.equal(await toggle.getAttribute('aria-checked'), 'true', 'copies are on');
     const removes = namespaces - 1;
     assert.match((await page.getByLabel('Effect of switching').textContent()) ?? '', new RegExp(`Turning copied CSVs off removes ${removes} copied CSVs`));
     assert.match((await page.getByLabel('DisabledCopiedCSVs condition').textContent()) ?? '', /DisabledCopiedCSVs=False \(CopiedCSVsEnabled\)/);
@@ -113,12 +113,12 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     const review = page.getByRole('region', { name: 'Review: turn copied CSVs off' });
     await review.getByLabel('Effect of the change').waitFor();
     assert.match((await review.getByLabel('Effect of the change').textContent()) ?? '', new RegExp(`removes ${removes} copied CSVs.*OLM deletes ${removes} copied CSVs of 1 operator`));
-    assert.match((await review.getByLabel('OLMConfig change').textContent()) ?? '', /disableCopiedCSVs: true/);
+    assert.match((await review.getByLabel('OLMConfig change', { exact: true }).textContent()) ?? '', /disableCopiedCSVs: true/);
     await h.shot(page, 'settings-review-off');
     await review.getByRole('button', { name: 'Turn copied CSVs off' }).click();
     await page.getByRole('status').filter({ hasText: 'Applied as you' }).waitFor();
     await page.getByLabel('DisabledCopiedCSVs condition').filter({ hasText: 'DisabledCopiedCSVs=True (CopiedCSVsDisabled)' }).waitFor({ timeout: 20_000 });
-    assert.equal(await toggle.getAttribute('aria-checked'), 'true');
+    assert.equal(await toggle.getAttribute('aria-checked'), 'false', 'copies are off');
     assert.equal((await h.kube.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).spec?.features?.disableCopiedCSVs, true);
     assert.equal(await copies(cert), 0);
     await page.getByLabel('Effect of switching').filter({ hasText: `Turning copied CSVs on brings back ${removes} copied CSVs` }).waitFor();

@@ -43,7 +43,7 @@ describe('Catalog sources: add by image, edit, delete', () => {
     await editor.getByText(/OLM reads it as a Go duration/).waitFor();
     await editor.getByLabel('Polling interval').fill('2s');
     await editor.getByRole('button', { name: 'Review' }).click();
-    const yaml = editor.getByLabel('CatalogSource to create');
+    const yaml = editor.getByLabel('CatalogSource to create', { exact: true });
     await yaml.waitFor();
     assert.match((await yaml.textContent()) ?? '', new RegExp(`image: ${IMAGE.replaceAll('.', '\\.')}[\\s\\S]*interval: 2s`));
     await editor.getByText(/Subscriptions in every namespace can install from it/).waitFor();

@@ -64,7 +64,7 @@ describe('Default sources (OpenShift OperatorHub config)', () => {
     const review = row.getByRole('region', { name: 'Review: Disable redhat-operators' });
     await review.getByText(/deletes CatalogSource openshift-marketplace\/redhat-operators.*1 installed operator subscribes to it and will report CatalogSourcesUnhealthy/).waitFor();
     await review.getByRole('list', { name: 'Subscriptions from redhat-operators' }).getByText('red/red').waitFor();
-    assert.match((await review.getByLabel('OperatorHub change').textContent()) ?? '', /sources:\s*- name: redhat-operators\s*disabled: true/);
+    assert.match((await review.getByLabel('OperatorHub change', { exact: true }).textContent()) ?? '', /sources:\s*- name: redhat-operators\s*disabled: true/);
     await h.shot(page, 'disable-review');
     await review.getByRole('button', { name: 'Disable redhat-operators' }).click();
     await page.getByRole('status').filter({ hasText: 'Applied as you: disable redhat-operators' }).waitFor();

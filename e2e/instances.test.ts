@@ -29,7 +29,7 @@ describe('Instances of an operator\'s APIs', () => {
     await table.waitFor();
     assert.match((await table.getByRole('row').filter({ hasText: 'main' }).textContent()) ?? '', /main\s*pg\s*Ready/);
     assert.match((await table.getByRole('row').filter({ hasText: 'held' }).textContent()) ?? '', /held\s*pg\s*Unknown/);
-    await page.getByRole('region', { name: 'PostgresBackup instances' }).getByText('None.').waitFor();
+    await page.getByRole('region', { name: 'PostgresBackup instances' }).getByText(/^No PostgresBackup yet\. Each PostgresBackup in the namespaces the operator watches appears here/).waitFor();
     await h.shot(page, 'tab');
     await page.close();
   });

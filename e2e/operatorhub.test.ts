@@ -123,7 +123,7 @@ describe('OperatorHub, details and install', () => {
     assert.ok(await page.getByText('pgpilot.v1.2.0').first().isVisible());
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('status').filter({ hasText: /^Installed: pgpilot\.v1\.2\.0/ }).waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: 'Create PostgresCluster' }).click();
+    await page.getByRole('button', { name: 'Create the suggested PostgresCluster' }).click();
     await page.getByText(/Created PostgresCluster/).waitFor();
     const sub = await waitFor('installed', async () => {
       const s = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1-operator');

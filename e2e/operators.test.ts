@@ -93,8 +93,8 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
     assert.ok(await page.getByRole('heading', { name: 'Provided APIs' }).isVisible());
     await page.getByRole('tab', { name: 'YAML' }).click();
-    await page.getByLabel('CSV YAML').waitFor();
-    assert.match((await page.getByLabel('CSV YAML').textContent()) ?? '', /kind: ClusterServiceVersion/);
+    await page.getByLabel('CSV YAML', { exact: true }).waitFor();
+    assert.match((await page.getByLabel('CSV YAML', { exact: true }).textContent()) ?? '', /kind: ClusterServiceVersion/);
     await page.getByRole('tab', { name: 'Subscription' }).click();
     await page.getByRole('table', { name: 'Subscription conditions' }).waitFor();
     assert.match((await page.getByText(/is the head of stable/).textContent()) ?? '', /pgpilot.v1.4.0/);

@@ -290,7 +290,7 @@ else describe('the console against the real cluster', () => {
     const copies = async () => (await kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom=operators' })).items.length;
     const before = await eventually('copies to exist', async () => ((await copies()) > 0 ? copies() : undefined));
     const page = await open('/settings');
-    const toggle = page.getByRole('switch', { name: 'Disable copied CSVs' });
+    const toggle = page.getByRole('switch', { name: 'Copied CSVs' });
     await toggle.waitFor();
     await toggle.click();
     const review = page.getByRole('region', { name: 'Review: turn copied CSVs off' });

@@ -10,6 +10,7 @@ import type { CatalogSourceApplied, CatalogSourceChange, CatalogSourceForm, Cata
 import { apiWrite } from '@/lib/client/api';
 import { formProblems } from '@/lib/olm/catalog/catalog-source-form';
 import { ErrorNotice, Warning } from '../common/notice';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { YamlBlock } from '../common/yaml-block';
 import { PlanSubscriptions } from './plan-subscriptions';
 
@@ -117,16 +118,15 @@ export function CatalogSourceEditor({ row, globalNamespaces, onDone, onCancel }:
           <PlanSubscriptions plan={plan} />
           {plan.changes ? (
             plan.changes.length > 0 && (
-              <table aria-label="Changes" className="w-full border-collapse text-sm">
-                <thead><tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1 pr-3">Field</th><th className="py-1 pr-3">Now</th><th className="py-1">After</th></tr></thead>
-                <tbody>
-                  {plan.changes.map((c) => (
-                    <tr key={c.field} className="border-b border-slate-100 align-top font-mono text-xs">
-                      <td className="py-1 pr-3">{c.field}</td><td className="py-1 pr-3">{c.from === undefined ? '—' : JSON.stringify(c.from)}</td><td className="py-1">{c.to === undefined ? '(removed)' : JSON.stringify(c.to)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <StackedTable label="Changes" columns={['Field', 'Now', 'After']}>
+                {plan.changes.map((c) => (
+                  <StackedRow key={c.field} className="font-mono text-xs">
+                    <StackedCell label="Field">{c.field}</StackedCell>
+                    <StackedCell label="Now">{c.from === undefined ? '—' : JSON.stringify(c.from)}</StackedCell>
+                    <StackedCell label="After">{c.to === undefined ? '(removed)' : JSON.stringify(c.to)}</StackedCell>
+                  </StackedRow>
+                ))}
+              </StackedTable>
             )
           ) : (
             plan.object && (

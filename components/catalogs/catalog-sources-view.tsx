@@ -13,11 +13,13 @@ import type { CatalogSourcesResponse } from '@/lib/api/catalog-sources';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { Badge } from '../common/badges';
-import { ErrorNotice } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
+import { RelativeTime } from '../common/relative-time';
 import { DeleteCatalogSource } from './catalog-source-delete';
 import { DisabledCatalogs, DisableCatalogSource } from './catalog-source-disable';
 import { CatalogSourceEditor } from './catalog-source-editor';
 import { DefaultSources } from './default-sources';
+import { FACTS_GRID } from '../common/facts-grid';
 
 export function CatalogSourcesView() {
   const key = ['catalogsources'];
@@ -27,7 +29,10 @@ export function CatalogSourcesView() {
   // One change at a time: adding, or editing / deleting the row named `namespace/name`.
   const [open, setOpen] = useState<{ kind: 'add' } | { kind: 'edit' | 'delete' | 'disable'; id: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  if (list.error) return <ErrorNotice error={list.error} what="Catalog sources could not be read" />;
+  if (list.error) {
+    const back = [{ href: '/operatorhub', label: 'Browse OperatorHub' }];
+    return <ErrorPanel error={list.error} title="Catalog sources could not be read" onRetry={() => void list.refetch()} back={back} />;
+  }
   if (!list.data) return <p role="status">Loading catalog sources…</p>;
   const { catalogSources: rows, canCreate, globalNamespaces } = list.data;
   const finish = (message: string) => {
@@ -57,8 +62,8 @@ export function CatalogSourcesView() {
           return (
           <li key={id} aria-label={`Catalog source ${id}`} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
             <div className="flex flex-wrap items-baseline gap-3">
-              <h2 className="text-lg font-semibold">{c.displayName}</h2>
-              <span className="text-sm text-slate-600">{id}</span>
+              <h2 className="text-lg font-semibold [overflow-wrap:anywhere]">{c.displayName}</h2>
+              <span className="text-sm text-slate-600 [overflow-wrap:anywhere]">{id}</span>
               <Badge tone={c.health.healthy ? 'ok' : 'error'}>{c.health.state}</Badge>
               <span className="ml-auto flex gap-2">
                 <button type="button" disabled={!c.canEdit.allowed || open !== null} title={c.canEdit.allowed ? undefined : `Not editable here: ${c.canEdit.reason}`} onClick={() => { setDone(null); setOpen({ kind: 'edit', id }); }} className="rounded border border-slate-300 px-2.5 py-1 text-sm disabled:cursor-not-allowed disabled:text-slate-400">Edit</button>
@@ -75,12 +80,12 @@ export function CatalogSourcesView() {
             {open?.kind === 'edit' && open.id === id && <CatalogSourceEditor row={c} globalNamespaces={globalNamespaces} onDone={finish} onCancel={() => setOpen(null)} />}
             {open?.kind === 'delete' && open.id === id && <DeleteCatalogSource row={c} onDone={finish} onCancel={() => setOpen(null)} />}
             {open?.kind === 'disable' && open.id === id && <DisableCatalogSource row={c} onDone={finish} onCancel={() => setOpen(null)} />}
-            <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-0.5 text-sm">
+            <dl className={`${FACTS_GRID.medium} text-sm`}>
               <dt className="text-slate-600">Publisher</dt><dd>{c.publisher || '—'}</dd>
               <dt className="text-slate-600">Type</dt><dd>{c.sourceType}{c.origin ? ` · ${c.origin}` : ''}{c.pollInterval ? ` · polled every ${c.pollInterval}` : ''}</dd>
               <dt className="text-slate-600">Priority</dt><dd>{c.priority}</dd>
-              <dt className="text-slate-600">Last connect</dt><dd>{c.health.lastConnect ? new Date(c.health.lastConnect).toLocaleString() : '—'}</dd>
-              {c.lastPoll && <><dt className="text-slate-600">Last image poll</dt><dd>{new Date(c.lastPoll).toLocaleString()}</dd></>}
+              <dt className="text-slate-600">Last connect</dt><dd><RelativeTime iso={c.health.lastConnect} /></dd>
+              {c.lastPoll && <><dt className="text-slate-600">Last image poll</dt><dd><RelativeTime iso={c.lastPoll} /></dd></>}
               <dt className="text-slate-600">Packages</dt><dd>{c.packages.length}{c.readVia === 'packagemanifests' ? ' (read through PackageManifests: no upgrade edges)' : ''}</dd>
             </dl>
             <p className={`text-sm ${c.health.healthy ? 'text-slate-700' : 'text-red-900'}`}>{c.health.explanation}</p>

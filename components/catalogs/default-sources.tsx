@@ -13,6 +13,7 @@ import { useLiveRefresh } from '@/lib/client/live';
 import { Badge } from '../common/badges';
 import { ErrorNotice } from '../common/notice';
 import { DefaultSourcePlan, switchTitle } from './default-source-plan';
+import { FACTS_GRID } from '../common/facts-grid';
 
 const DECIDED_BY: Record<DefaultSourceRow['decidedBy'], string> = {
   'source entry': 'by its own entry in spec.sources',
@@ -102,7 +103,7 @@ export function DefaultSources({ globalNamespaces, onChanged }: { globalNamespac
               <span className="font-medium">{s.name}</span>
               <span className="text-sm text-slate-700">{v.state === 'present' ? `${s.disabled ? 'Disabled' : 'Enabled'} ${DECIDED_BY[s.decidedBy]}` : 'Switch position unknown (OperatorHub cluster cannot be read)'}</span>
             </div>
-            <dl className="grid grid-cols-[10rem_1fr] gap-x-4 text-sm">
+            <dl className={`${FACTS_GRID.medium} text-sm`}>
               {v.state === 'present' && <><dt className="text-slate-600">Marketplace operator</dt><dd><Reported row={s} /></dd></>}
               <dt className="text-slate-600">CatalogSource</dt>
               <dd>{s.catalogSource ? <><Badge tone={s.catalogSource.health.healthy ? 'ok' : 'error'}>{s.catalogSource.health.state}</Badge>{s.catalogSource.managed ? '' : ' (not marked as the marketplace operator\'s: it is not deleted when disabled)'}</> : 'none'}</dd>

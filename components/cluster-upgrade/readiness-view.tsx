@@ -9,7 +9,8 @@ import { useState } from 'react';
 import type { ReadinessReport } from '@/lib/api/cluster-upgrade';
 import { apiGet } from '@/lib/client/api';
 import { Badge } from '../common/badges';
-import { ErrorNotice } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 
 const KIND_TEXT = { maxOpenShiftVersion: 'Blocks the cluster upgrade', upgradeable: 'Holds its own upgrades', deprecated: 'Deprecated' } as const;
 
@@ -36,7 +37,15 @@ export function ReadinessView() {
         </label>
         <button type="submit" className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white">Check</button>
       </form>
-      {q.error && <ErrorNotice error={q.error} what="Readiness could not be read" />}
+      {q.error && (
+        <ErrorPanel
+          level={2}
+          error={q.error}
+          title="Readiness could not be read"
+          onRetry={() => void q.refetch()}
+          back={[{ href: '/operators', label: 'Installed Operators' }]}
+        />
+      )}
       {!r && !q.error && <p role="status">Checking every installed operator…</p>}
       {r && (
         <>
@@ -47,36 +56,31 @@ export function ReadinessView() {
           {r.olmMessage && (
             <div role="note" aria-label="OLM's message" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
               <p className="font-semibold">{r.cluster.kind === 'openshift' ? 'What OLM says on the ClusterOperator' : 'What OLM on OpenShift would say on its ClusterOperator'}</p>
-              <pre className="whitespace-pre-wrap text-xs">{r.olmMessage}</pre>
+              <pre className="whitespace-pre-wrap text-xs [overflow-wrap:anywhere]">{r.olmMessage}</pre>
             </div>
           )}
           {r.problems.map((p) => <p key={p} className="text-sm text-amber-800">{p}.</p>)}
-          <table aria-label="Installed operators" className="w-full border-collapse text-sm">
-            <thead>
-              <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Operator</th><th className="py-1.5 pr-3">Runs on OpenShift up to</th><th className="py-1.5 pr-3">Blockers</th><th className="py-1.5">Way out</th></tr>
-            </thead>
-            <tbody>
-              {r.rows.map((row) => (
-                <tr key={`${row.namespace}/${row.csv}`} className="border-b border-slate-100 align-top">
-                  <td className="py-1.5 pr-3"><Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}`}>{row.csv}</Link><span className="block text-xs text-slate-600">{row.namespace}</span></td>
-                  <td className="py-1.5 pr-3">{row.maxOpenShiftVersion ?? 'not limited'}</td>
-                  <td className="py-1.5 pr-3">
-                    {row.blockers.length === 0 ? <Badge tone="ok">None</Badge> : (
-                      <ul className="space-y-1">{row.blockers.map((b) => <li key={b.kind + b.message}><Badge tone={b.kind === 'maxOpenShiftVersion' ? 'error' : 'warning'}>{KIND_TEXT[b.kind]}</Badge> {b.message}</li>)}</ul>
-                    )}
-                  </td>
-                  <td className="py-1.5">
-                    {row.wayOut ? (
-                      <span>
-                        Upgrade to <strong>{row.wayOut.version ?? row.wayOut.to}</strong> on {row.wayOut.channel}: {row.wayOut.hops.length} InstallPlan{row.wayOut.hops.length === 1 ? '' : 's'} ({row.wayOut.hops.join(' → ')}).{' '}
-                        <Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}?tab=subscription`}>Subscription</Link>
-                      </span>
-                    ) : row.noWayOut ? <span className="text-slate-700">{row.noWayOut}</span> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackedTable label="Installed operators" columns={['Operator', 'Runs on OpenShift up to', 'Blockers', 'Way out']}>
+            {r.rows.map((row) => (
+              <StackedRow key={`${row.namespace}/${row.csv}`}>
+                <StackedCell label="Operator"><Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}`}>{row.csv}</Link><span className="block text-xs text-slate-600">{row.namespace}</span></StackedCell>
+                <StackedCell label="Runs up to">{row.maxOpenShiftVersion ?? 'not limited'}</StackedCell>
+                <StackedCell label="Blockers">
+                  {row.blockers.length === 0 ? <Badge tone="ok">None</Badge> : (
+                    <ul className="space-y-1">{row.blockers.map((b) => <li key={b.kind + b.message}><Badge tone={b.kind === 'maxOpenShiftVersion' ? 'error' : 'warning'}>{KIND_TEXT[b.kind]}</Badge> {b.message}</li>)}</ul>
+                  )}
+                </StackedCell>
+                <StackedCell label="Way out">
+                  {row.wayOut ? (
+                    <span>
+                      Upgrade to <strong>{row.wayOut.version ?? row.wayOut.to}</strong> on {row.wayOut.channel}: {row.wayOut.hops.length} InstallPlan{row.wayOut.hops.length === 1 ? '' : 's'} ({row.wayOut.hops.join(' → ')}).{' '}
+                      <Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}?tab=subscription`}>Subscription</Link>
+                    </span>
+                  ) : row.noWayOut ? <span className="text-slate-700">{row.noWayOut}</span> : null}
+                </StackedCell>
+              </StackedRow>
+            ))}
+          </StackedTable>
         </>
       )}
     </article>

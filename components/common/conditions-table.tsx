@@ -1,4 +1,8 @@
-// Kubernetes conditions as a table: type, status, reason, message, last transition.
+// Kubernetes conditions as a table: type, status, reason, message, last transition (stacked rows
+// where the table has little room; the time in words, exact on hover).
+import { RelativeTime } from './relative-time';
+import { StackedCell, StackedRow, StackedTable } from './stacked-table';
+
 export interface ConditionLike {
   type?: string;
   status?: string;
@@ -8,30 +12,28 @@ export interface ConditionLike {
   phase?: string;
 }
 
-export function ConditionsTable({ rows, label, first = 'Type' }: { rows: ConditionLike[]; label: string; first?: 'Type' | 'Phase' }) {
+interface Props {
+  rows: ConditionLike[];
+  label: string;
+  first?: 'Type' | 'Phase';
+}
+
+export function ConditionsTable({ rows, label, first = 'Type' }: Props) {
   if (rows.length === 0) return <p className="text-sm text-slate-600">None reported.</p>;
+  const columns = [first, ...(first === 'Type' ? ['Status'] : []), 'Reason', 'Message', 'Last transition'];
   return (
-    <table aria-label={label} className="w-full border-collapse text-sm">
-      <thead>
-        <tr className="border-b border-slate-300 text-left text-slate-600">
-          <th className="py-1.5 pr-3">{first}</th>
-          {first === 'Type' && <th className="py-1.5 pr-3">Status</th>}
-          <th className="py-1.5 pr-3">Reason</th>
-          <th className="py-1.5 pr-3">Message</th>
-          <th className="py-1.5">Last transition</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((c, i) => (
-          <tr key={i} className="border-b border-slate-100 align-top">
-            <td className="py-1.5 pr-3 font-medium">{first === 'Type' ? c.type : c.phase}</td>
-            {first === 'Type' && <td className="py-1.5 pr-3">{c.status}</td>}
-            <td className="py-1.5 pr-3">{c.reason}</td>
-            <td className="py-1.5 pr-3">{c.message}</td>
-            <td className="py-1.5 text-xs text-slate-600">{c.lastTransitionTime ? new Date(c.lastTransitionTime).toLocaleString() : ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <StackedTable label={label} columns={columns}>
+      {rows.map((c, i) => (
+        <StackedRow key={i}>
+          <StackedCell label={first} className="font-medium">{first === 'Type' ? c.type : c.phase}</StackedCell>
+          {first === 'Type' && <StackedCell label="Status">{c.status}</StackedCell>}
+          <StackedCell label="Reason">{c.reason}</StackedCell>
+          <StackedCell label="Message">{c.message}</StackedCell>
+          <StackedCell label="Last transition" className="text-xs text-slate-600">
+            {c.lastTransitionTime ? <RelativeTime iso={c.lastTransitionTime} /> : ''}
+          </StackedCell>
+        </StackedRow>
+      ))}
+    </StackedTable>
   );
 }

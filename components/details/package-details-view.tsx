@@ -12,12 +12,14 @@ import { usePermission } from '@/lib/client/permissions';
 import type { PackageDetails } from '@/lib/hub/catalog-types';
 import { notRunnableReason } from '@/lib/hub/platforms';
 import { isCommunityCatalog } from '@/lib/olm/resources/catalog-source';
-import { ErrorNotice, Warning } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
+import { Warning } from '../common/notice';
 import { Markdown } from '../common/markdown';
 import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
 import { VersionFacts } from './version-facts';
+import { VersionOptions } from './version-options';
 
 export interface PackageRefProps {
   catalogNamespace: string;
@@ -63,7 +65,7 @@ export function PackageDetailsView(props: PackageRefProps) {
     router.replace(`?${q}`, { scroll: false });
   };
 
-  if (details.error) return <ErrorNotice error={details.error} what={`Package ${props.pkg} could not be loaded`} />;
+  if (details.error) return <PackageError error={details.error} {...props} onRetry={() => void details.refetch()} />;
   if (!d) return <p role="status">Loading {props.pkg}…</p>;
 
   const sel = d.selected;
@@ -142,19 +144,13 @@ export function PackageDetailsView(props: PackageRefProps) {
             Version
           </label>
           <select id="details-version" value={sel.csvName} onChange={(e) => choose({ channel: sel.channel, version: e.target.value })} className="rounded border border-slate-300 bg-white px-2 py-1.5">
-            {ch.versions.map((v) => (
-              <option key={v.csvName} value={v.csvName}>
-                {v.version ?? v.csvName}
-                {v.isHead ? ' (latest)' : ''}
-                {v.deprecation ? ' (deprecated)' : ''}
-              </option>
-            ))}
+            <VersionOptions versions={ch.versions} />
           </select>
         </div>
         {details.isFetching && <p role="status" className="self-end text-sm text-slate-500">Loading…</p>}
       </div>
 
-      <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-6">
           {csv ? <Markdown source={csv.description || csv.shortDescription || 'No description.'} className="rounded border border-slate-200 bg-white p-4 text-slate-800" /> : <p className="text-slate-600">{sel.note}</p>}
           <CompactGraph base={packageApiBase(props)} channel={sel.channel} namespace={namespace} viewerHref={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/graph?${new URLSearchParams({ channel: sel.channel, ...(namespace ? { namespace } : {}) })}`} />
@@ -165,5 +161,24 @@ export function PackageDetailsView(props: PackageRefProps) {
         </aside>
       </div>
     </article>
+  );
+}
+
+/** The package could not be read: said in words, with the way back to the hub and the catalogs. */
+export function PackageError(props: PackageRefProps & { error: unknown; onRetry: () => void }) {
+  const { error, catalogNamespace, catalog, pkg, onRetry } = props;
+  const notFound = `Catalog ${catalogNamespace}/${catalog} has no package ${pkg}, or there is no such catalog: ` +
+    'the package may have been removed from the catalog, or the address is mistyped.';
+  return (
+    <ErrorPanel
+      error={error}
+      title={`Package ${pkg} could not be loaded`}
+      notFound={notFound}
+      onRetry={onRetry}
+      back={[
+        { href: '/operatorhub', label: 'Browse OperatorHub' },
+        { href: '/catalogsources', label: 'See the catalog sources' },
+      ]}
+    />
   );
 }

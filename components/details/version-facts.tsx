@@ -6,7 +6,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   return (
     <div>
       <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</dt>
-      <dd className="mt-0.5 break-words text-sm text-slate-800">{children}</dd>
+      <dd className="mt-0.5 text-sm text-slate-800 [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }
@@ -30,11 +30,15 @@ export function VersionFacts({ selected }: { selected: SelectedVersion }) {
       {csv.createdAt && <Row label="Created at">{csv.createdAt}</Row>}
       {csv.support && <Row label="Support">{csv.support}</Row>}
       <Row label="Install modes">
+        {/* Said in words: a faint struck-through name was both unreadable and unexplained. */}
         <ul>
           {csv.installModes.map((m) => (
-            <li key={m.type} className={m.supported ? '' : 'text-slate-400 line-through'}>
+            <li key={m.type}>
+              <span aria-hidden="true" className={m.supported ? 'text-emerald-700' : 'text-slate-600'}>
+                {m.supported ? '✓ ' : '✗ '}
+              </span>
               {m.type}
-              <span className="sr-only">{m.supported ? ' (supported)' : ' (not supported)'}</span>
+              {m.supported ? <span className="sr-only"> (supported)</span> : <span className="text-slate-600"> (not supported)</span>}
             </li>
           ))}
         </ul>

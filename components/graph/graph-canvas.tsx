@@ -101,6 +101,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
 
   useEffect(() => {
     let alive = true;
+    let watch: ResizeObserver | undefined;
     void import('cytoscape').then(({ default: cytoscape }) => {
       if (!alive || !box.current) return;
       const t0 = performance.now();
@@ -123,6 +124,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
       report();
       c.on('tap', 'node', (e) => onSelectRef.current(e.target.id()));
       cy.current = c;
+      // A new width (a phone turned, a window resized) would leave the first view cut off or lost in
+      // space: Cytoscape is told its size, and the first view is shown again at it.
+      let width = c.width();
+      watch = new ResizeObserver(() => {
+        c.resize();
+        if (!alive || Math.abs(c.width() - width) < 40) return;
+        width = c.width();
+        apply(c, firstView(drawing, width, c.height(), [...(focusRef.current ?? []), selectedRef.current]));
+      });
+      watch.observe(box.current);
       // For bench/graph-browser.bench.ts: how long building, placing and fitting took in Cytoscape,
       // and until the frame after Cytoscape's first paint (it draws in an animation frame).
       const el = box.current;
@@ -134,6 +145,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     });
     return () => {
       alive = false;
+      watch?.disconnect();
       pinned.current = undefined;
       cy.current?.destroy();
       cy.current = undefined;

@@ -15,7 +15,8 @@ import type { GraphView } from '@/lib/hub/catalog-types';
 import { drawChannel, overlayChannels } from '@/lib/hub/graph-drawing';
 import { byVersion } from '@/lib/hub/graph-layout';
 import { ErrorNotice, Warning } from '../common/notice';
-import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
+import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { ChannelSummary } from './channel-summary';
 import { GraphCanvas, type GraphCanvasHandle } from './graph-canvas';
 import { GraphLegend } from './graph-legend';
@@ -69,7 +70,7 @@ export function GraphViewer(props: PackageRefProps) {
     canvas.current?.focus(name);
   };
 
-  if (graph.error) return <ErrorNotice error={graph.error} what={`The graph of ${props.pkg} could not be loaded`} />;
+  if (graph.error) return <PackageError error={graph.error} {...props} onRetry={() => void graph.refetch()} />;
   if (!g) return <p role="status">Loading the graph of {props.pkg}…</p>;
   const detailsHref = `/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}`;
   const installHref = (csv: string, channel: string) => `${detailsHref}/install?${new URLSearchParams({ channel, version: csv, ...(namespace ? { namespace } : {}) })}`;
@@ -135,8 +136,8 @@ export function GraphViewer(props: PackageRefProps) {
         </p>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
-        <div className="space-y-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-2">
           <ChannelSummary id="graph-summary" graphs={[g, ...otherGraphs]} installed={installed} from={g.path?.from} />
           <GraphCanvas ref={canvas} drawing={drawn!} selected={selected} onSelect={setSelected} focus={[installed, g.path?.from]} describedBy="graph-summary" label={`Upgrade graph of ${[g.channel, ...otherGraphs.map((o) => o.channel)].join(', ')}: use the arrow keys to move between versions`} />
           <GraphLegend counts={drawn?.legend ? undefined : g.edgeCounts} channels={drawn?.legend} withInstalled={!!installed} />
@@ -148,7 +149,7 @@ export function GraphViewer(props: PackageRefProps) {
             <>
               <h2 className="text-base font-semibold">{node.version ?? node.name}</h2>
               <dl className="space-y-1">
-                <div><dt className="inline text-slate-600">CSV: </dt><dd className="inline break-all">{node.name}</dd></div>
+                <div><dt className="inline text-slate-600">CSV: </dt><dd className="inline [overflow-wrap:anywhere]">{node.name}</dd></div>
                 {facts.data?.selected.csv?.createdAt && <div><dt className="inline text-slate-600">Created: </dt><dd className="inline">{facts.data.selected.csv.createdAt}</dd></div>}
                 {node.replaces && <div><dt className="inline text-slate-600">Replaces: </dt><dd className="inline">{node.replaces}</dd></div>}
                 {node.skips.length > 0 && <div><dt className="inline text-slate-600">Skips: </dt><dd className="inline">{node.skips.join(', ')}</dd></div>}
@@ -170,21 +171,18 @@ export function GraphViewer(props: PackageRefProps) {
 
       <details className="text-sm" open={false}>
         <summary className="cursor-pointer text-sky-700">The same graph as a list</summary>
-        <table aria-label={`Versions of ${g.channel}`} className="mt-2 w-full border-collapse">
-          <thead>
-            <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1 pr-3">Version</th><th className="py-1 pr-3">Upgrades from</th><th className="py-1 pr-3">Notes</th><th className="py-1">Path step</th></tr>
-          </thead>
-          <tbody>
+        <div className="mt-2">
+          <StackedTable label={`Versions of ${g.channel}`} columns={['Version', 'Upgrades from', 'Notes', 'Path step']}>
             {ordered.map((n) => (
-              <tr key={n.name} className="border-b border-slate-100 align-top">
-                <td className="py-1 pr-3"><button type="button" className="text-sky-700 underline" onClick={() => choose(n.name)}>{n.version ?? n.name}</button></td>
-                <td className="py-1 pr-3">{[n.replaces && `replaces ${n.replaces}`, n.skips.length > 0 && `skips ${n.skips.join(', ')}`, n.skipRange && `skipRange ${n.skipRange}`].filter(Boolean).join('; ') || '—'}</td>
-                <td className="py-1 pr-3">{[n.isHead && 'head', n.neverTarget && `never an upgrade target: ${n.neverTarget}`, n.deprecation && `deprecated: ${n.deprecation}`].filter(Boolean).join('; ')}</td>
-                <td className="py-1">{g.path?.from === n.name ? 'start' : step.get(n.name) ? `step ${step.get(n.name)}` : ''}</td>
-              </tr>
+              <StackedRow key={n.name}>
+                <StackedCell label="Version"><button type="button" className="text-sky-700 underline" onClick={() => choose(n.name)}>{n.version ?? n.name}</button></StackedCell>
+                <StackedCell label="Upgrades from">{[n.replaces && `replaces ${n.replaces}`, n.skips.length > 0 && `skips ${n.skips.join(', ')}`, n.skipRange && `skipRange ${n.skipRange}`].filter(Boolean).join('; ') || '—'}</StackedCell>
+                <StackedCell label="Notes">{[n.isHead && 'head', n.neverTarget && `never an upgrade target: ${n.neverTarget}`, n.deprecation && `deprecated: ${n.deprecation}`].filter(Boolean).join('; ')}</StackedCell>
+                <StackedCell label="Path step">{g.path?.from === n.name ? 'start' : step.get(n.name) ? `step ${step.get(n.name)}` : ''}</StackedCell>
+              </StackedRow>
             ))}
-          </tbody>
-        </table>
+          </StackedTable>
+        </div>
       </details>
     </article>
   );

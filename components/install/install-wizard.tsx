@@ -13,7 +13,8 @@ import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
-import { usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { VersionOptions } from '../details/version-options';
 import { configFromForm, emptyForm, validateForm } from '@/lib/olm/install/operator-config-form';
 import type { PodPlacementFacts } from '@/lib/server/subscription-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
@@ -107,7 +108,7 @@ export function InstallWizard(props: PackageRefProps) {
     onSuccess: (r) => router.push(`/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`),
   });
 
-  if (details.error) return <ErrorNotice error={details.error} what={`Package ${props.pkg} could not be loaded`} />;
+  if (details.error) return <PackageError error={details.error} {...props} onRetry={() => void details.refetch()} />;
   if (!d) return <p role="status">Loading {props.pkg}…</p>;
   const ch = d.channels.find((c) => c.name === d.selected.channel)!;
   const existing = namespaces.data?.namespaces ?? [];
@@ -130,7 +131,7 @@ export function InstallWizard(props: PackageRefProps) {
         / Install
       </nav>
       <h1 className="text-2xl font-bold">Install {csv?.displayName ?? d.name}</h1>
-      <div className="grid gap-8 lg:grid-cols-[26rem_1fr]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[26rem_minmax(0,1fr)]">
         <form className="space-y-5" onSubmit={(e) => e.preventDefault()} aria-label="Install choices">
           <label className="flex flex-col text-sm">
             <span className="font-medium">Update channel</span>
@@ -153,12 +154,7 @@ export function InstallWizard(props: PackageRefProps) {
           <label className="flex flex-col text-sm">
             <span className="font-medium">Version</span>
             <select value={d.selected.csvName} onChange={(e) => setVersion(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
-              {ch.versions.map((v) => (
-                <option key={v.csvName} value={v.csvName}>
-                  {v.version ?? v.csvName}
-                  {v.isHead ? ' (latest)' : ''}
-                </option>
-              ))}
+              <VersionOptions versions={ch.versions} />
             </select>
             {nonHead && <span className="mt-1 text-xs text-amber-800">Not the latest in {ch.name}: the Subscription starts at this version with Manual approval, because Automatic would upgrade it to {ch.headVersion ?? ch.head} at once.</span>}
           </label>

@@ -1,20 +1,25 @@
 'use client';
 // One InstallPlan: phase, approval, the CSVs it installs and every operator it touches, its steps
-// grouped by kind with each step's status and manifest; Approve and Deny. A plan that changed
-// since it was read (approved by someone else, replaced) is reloaded, and the page says so.
+// grouped by kind with each step's status and manifest; Approve and Deny, after which the focus
+// goes to the sentence saying what happened (the buttons are gone). A plan that changed since it
+// was read (approved by someone else, replaced) is reloaded, and the page says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { Fragment, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DenyAnswer, InstallPlanDetails } from '@/lib/api/install-plans';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { usePermission } from '@/lib/client/permissions';
 import { Badge } from '../common/badges';
+import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
+import { RelativeTime } from '../common/relative-time';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { YamlBlock } from '../common/yaml-block';
 import { PermissionFailureNotice } from '../common/permission-failure';
 import { MoveOperator } from './move-operator';
 
+const APPROVED = 'rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900';
 const GROUP_TITLES: Record<string, string> = { ClusterServiceVersion: 'ClusterServiceVersions', CustomResourceDefinition: 'CustomResourceDefinitions', RBAC: 'RBAC and service accounts', Subscription: 'Subscriptions', Other: 'Other resources' };
 
 export function InstallPlanView({ namespace, name }: { namespace: string; name: string }) {
@@ -27,6 +32,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const [stale, setStale] = useState<string | undefined>();
   const [open, setOpen] = useState<string | undefined>();
   const [moving, setMoving] = useState<string | undefined>();
+  const outcome = useRef<HTMLParagraphElement>(null);
   const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion, clusterServiceVersionNames: plan.data?.plan.spec.clusterServiceVersionNames });
   const onError = (err: Error) => {
     // 409: the plan moved on since this page read it; read it again and say what happened.
@@ -36,9 +42,25 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const approve = useMutation({ mutationFn: () => act('approve'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
   const deny = useMutation({ mutationFn: () => act('deny'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
 
-  if (plan.error) return <ErrorNotice error={plan.error} what={`InstallPlan ${namespace}/${name} could not be read`} />;
+  useEffect(() => {
+    if (approve.isSuccess || deny.isSuccess) outcome.current?.focus();
+  }, [approve.isSuccess, deny.isSuccess]);
+
+  if (plan.error) {
+    return (
+      <ErrorPanel
+        error={plan.error}
+        title={`InstallPlan ${name} could not be read`}
+        notFound={`There is no InstallPlan ${name} in ${namespace}: ` +
+          'OLM deletes old plans, and a plan is replaced when the Subscription is resolved again.'}
+        onRetry={() => void plan.refetch()}
+        back={[{ href: `/operators?namespace=${encodeURIComponent(namespace)}`, label: `Installed Operators in ${namespace}` }]}
+      />
+    );
+  }
   if (!plan.data) return <p role="status">Loading InstallPlan {name}…</p>;
   const { summary, subscriptions, stepGroups, denied, parts } = plan.data;
+  const installs = summary.csvNames.join(', ') || 'the operator';
   const blocked = perm.allowed === false ? `You may not approve InstallPlans in ${namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined;
 
   return (
@@ -53,7 +75,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
           <span>{summary.manual ? 'Manual approval' : 'Automatic approval'}{summary.approved ? ', approved' : ''}</span>
           <span className="text-slate-600">in {namespace}</span>
         </p>
-        <p className="text-sm">Installs {summary.csvNames.join(', ') || 'nothing named yet'}.</p>
+        <p className="text-sm [overflow-wrap:anywhere]">Installs {summary.csvNames.join(', ') || 'nothing named yet'}.</p>
         {subscriptions.length > 0 && (
           <p className="text-sm">
             {subscriptions.length > 1 ? `Shared by ${subscriptions.length} operators (OLM plans colocated operators together): ` : 'For subscription '}
@@ -94,10 +116,18 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
       {stale && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">The plan changed since this page read it, so nothing was done: {stale}. It has been read again; check it and act again if you still want to.</p>}
       {denied && summary.needsApproval && (
         <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">
-          Denied{denied.by ? ` by ${denied.by}` : ''}{denied.at ? ` at ${new Date(denied.at).toLocaleString()}` : ''}: it stays unapproved, OLM installs nothing from it and the operators stay on their current versions.
+          Denied{denied.by ? ` by ${denied.by}` : ''}{denied.at ? <> <RelativeTime iso={denied.at} /></> : ''}: it stays unapproved, OLM installs nothing from it and the operators stay on their current versions.
         </p>
       )}
-      {deny.isSuccess && <p role="status" className="text-sm">{deny.data.explanation}</p>}
+      {approve.isSuccess && (
+        <p ref={outcome} tabIndex={-1} role="status" className={APPROVED}>
+          Approved.{' '}
+          {summary.done
+            ? `The plan is complete: ${summary.csvNames.join(', ')} installed.`
+            : `OLM is now creating what the plan lists below; this page follows it until ${installs} is installed.`}
+        </p>
+      )}
+      {deny.isSuccess && <p ref={outcome} tabIndex={-1} role="status" className="text-sm">{deny.data.explanation}</p>}
       {summary.needsApproval && (
         <div className="space-y-1">
           <div className="flex gap-3">
@@ -120,40 +150,57 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
           <h2 id={`group-${g.group}`} className="text-lg font-semibold">
             {GROUP_TITLES[g.group] ?? g.group} <span className="text-sm font-normal text-slate-600">({g.done} of {g.steps.length} done)</span>
           </h2>
-          <table aria-label={GROUP_TITLES[g.group] ?? g.group} className="w-full table-fixed border-collapse text-sm">
-            <colgroup><col className="w-56" /><col /><col className="w-28" /><col className="w-72" /></colgroup>
-            <tbody>
-              {g.steps.map((s, i) => {
-                const id = `${g.group}-${i}`;
-                return (
-                  <Fragment key={id}>
-                    <tr className="border-b border-slate-100 align-top">
-                      <td className="py-1.5 pr-3">{s.resource.kind}</td>
-                      <td className="break-all py-1.5 pr-3 font-medium">{s.resource.name}</td>
-                      <td className="py-1.5 pr-3"><Badge tone={s.status === 'Created' || s.status === 'Present' ? 'ok' : s.status === 'Unknown' || s.status === 'NotPresent' ? 'neutral' : 'info'}>{s.status}</Badge></td>
-                      <td className="py-1.5">
-                        <button type="button" className="break-all text-left text-sky-700 underline" aria-expanded={open === id} onClick={() => setOpen(open === id ? undefined : id)}>
-                          {open === id ? 'Hide manifest' : `View manifest of ${s.resource.name}`}
-                        </button>
-                      </td>
-                    </tr>
-                    {open === id && (
-                      <tr>
-                        <td colSpan={4} className="pb-3">
-                          {s.manifest.form === 'object' && <YamlBlock object={s.manifest.object} label={`${s.resource.kind} ${s.resource.name}`} />}
-                          {s.manifest.form === 'reference' && <p className="text-xs">Unpacked from the bundle into ConfigMap {s.manifest.reference.namespace}/{s.manifest.reference.name}.</p>}
-                          {s.manifest.form === 'missing' && <p className="text-xs text-slate-600">OLM has not attached a manifest to this step.</p>}
-                          {s.manifest.form === 'invalid' && <p className="text-xs text-red-800">The manifest could not be read: {s.manifest.error}</p>}
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
+          <StepsTable group={g} open={open} onToggle={(id) => setOpen(open === id ? undefined : id)} />
         </section>
       ))}
     </article>
+  );
+}
+
+type StepGroup = InstallPlanDetails['stepGroups'][number];
+
+/** One kind's steps: the object, its status, its manifest on demand (stacked rows on a phone). */
+interface StepsProps {
+  group: StepGroup;
+  open: string | undefined;
+  onToggle: (id: string) => void;
+}
+
+function stepTone(status: string): string {
+  if (status === 'Created' || status === 'Present') return 'ok';
+  return status === 'Unknown' || status === 'NotPresent' ? 'neutral' : 'info';
+}
+
+function StepsTable({ group: g, open, onToggle }: StepsProps) {
+  return (
+    <StackedTable label={GROUP_TITLES[g.group] ?? g.group} columns={['Kind', 'Name', 'Status', 'Manifest']}>
+      {g.steps.flatMap((s, i) => {
+        const id = `${g.group}-${i}`;
+        const row = (
+          <StackedRow key={id}>
+            <StackedCell label="Kind">{s.resource.kind}</StackedCell>
+            <StackedCell label="Name" className="font-medium">{s.resource.name}</StackedCell>
+            <StackedCell label="Status"><Badge tone={stepTone(s.status)}>{s.status}</Badge></StackedCell>
+            <StackedCell label="Manifest">
+              <button type="button" className="text-left text-sky-700 underline" aria-expanded={open === id} onClick={() => onToggle(id)}>
+                {open === id ? 'Hide manifest' : `View manifest of ${s.resource.name}`}
+              </button>
+            </StackedCell>
+          </StackedRow>
+        );
+        if (open !== id) return [row];
+        return [
+          row,
+          <tr key={`${id}-manifest`} role="row" className="@max-3xl:block">
+            <td role="cell" colSpan={4} className="pb-3 @max-3xl:block">
+              {s.manifest.form === 'object' && <YamlBlock object={s.manifest.object} label={`${s.resource.kind} ${s.resource.name}`} />}
+              {s.manifest.form === 'reference' && <p className="text-xs">Unpacked from the bundle into ConfigMap {s.manifest.reference.namespace}/{s.manifest.reference.name}.</p>}
+              {s.manifest.form === 'missing' && <p className="text-xs text-slate-600">OLM has not attached a manifest to this step.</p>}
+              {s.manifest.form === 'invalid' && <p className="text-xs text-red-800">The manifest could not be read: {s.manifest.error}</p>}
+            </td>
+          </tr>,
+        ];
+      })}
+    </StackedTable>
   );
 }

@@ -16,6 +16,7 @@ import { buildFormModel } from '@/lib/olm/operand-form/schema';
 import type { FieldIssue, FieldPath } from '@/lib/olm/operand-form/types';
 import { issuesFromStatus, validateObject } from '@/lib/olm/operand-form/validate';
 import { getAt, initialObject, removeItem, setAt, type Obj } from '@/lib/olm/operand-form/values';
+import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
 import { instanceHref } from '../operators/instances-tab';
 import { operatorHref } from '../operators/operators-list';
@@ -29,7 +30,17 @@ interface Props { namespace: string; csv: string; group: string; version: string
 export function CreateOperand(p: Props) {
   const url = `/api/operators/${[p.namespace, p.csv, 'forms', p.group, p.version, p.plural].map(encodeURIComponent).join('/')}`;
   const q = useQuery({ queryKey: ['operand-form', p.namespace, p.csv, p.group, p.version, p.plural], queryFn: ({ signal }) => apiGet<OperandFormSource>(url, signal), staleTime: Infinity });
-  if (q.error) return <ErrorNotice error={q.error} what="The form could not be built" />;
+  if (q.error) {
+    return (
+      <ErrorPanel
+        error={q.error}
+        title={`The form to create ${p.plural} could not be built`}
+        notFound={`Operator ${p.csv} in ${p.namespace} does not provide ${p.plural} in ${p.group}/${p.version}, or it is gone.`}
+        onRetry={() => void q.refetch()}
+        back={[{ href: `/operators/${[p.namespace, p.csv].map(encodeURIComponent).join('/')}`, label: `Back to ${p.csv}` }]}
+      />
+    );
+  }
   if (!q.data) return <p role="status">Reading the API&apos;s schema…</p>;
   // Remounted per API: the object being edited belongs to one form.
   return <Editor {...p} source={q.data} />;

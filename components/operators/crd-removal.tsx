@@ -4,6 +4,7 @@
 // what refuses it (another operator owning or requiring a CRD, a check the person's rights do not
 // allow); the person types the count of instances to confirm.
 import type { CrdRemoval } from '@/lib/api/operators';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 
 export function CrdRemovalPanel({ removal, typed, onType }: { removal: CrdRemoval; typed: string; onType: (v: string) => void }) {
   const refused = removal.usedBy.length > 0 || removal.problems.length > 0 || !removal.allowed.allowed;
@@ -12,20 +13,17 @@ export function CrdRemovalPanel({ removal, typed, onType }: { removal: CrdRemova
       {removal.crds.length === 0 ? (
         <p>The operator owns no CRD that is still there.</p>
       ) : (
-        <table aria-label="CRDs to remove" className="w-full border-collapse">
-          <thead><tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1 pr-3">CRD</th><th className="py-1 pr-3">Instances in the cluster</th></tr></thead>
-          <tbody>
-            {removal.crds.map((c) => (
-              <tr key={c.name} className="border-b border-slate-100 align-top">
-                <td className="py-1 pr-3"><code>{c.name}</code> ({c.kind})</td>
-                <td className="py-1 pr-3">
-                  {c.instances === 0 ? 'none' : `${c.instances}: ${Object.entries(c.byNamespace).map(([ns, n]) => `${n} in ${ns || 'the cluster scope'}`).join(', ')}`}
-                  {c.holding.length > 0 && <span className="block text-amber-900">Already being deleted, held by finalizers: {c.holding.map((h) => `${h.namespace ? `${h.namespace}/` : ''}${h.name} (${h.finalizers.join(', ') || 'none'})`).join('; ')}</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackedTable label="CRDs to remove" columns={['CRD', 'Instances in the cluster']}>
+          {removal.crds.map((c) => (
+            <StackedRow key={c.name}>
+              <StackedCell label="CRD"><code>{c.name}</code> ({c.kind})</StackedCell>
+              <StackedCell label="Instances">
+                {c.instances === 0 ? 'none' : `${c.instances}: ${Object.entries(c.byNamespace).map(([ns, n]) => `${n} in ${ns || 'the cluster scope'}`).join(', ')}`}
+                {c.holding.length > 0 && <span className="block text-amber-900">Already being deleted, held by finalizers: {c.holding.map((h) => `${h.namespace ? `${h.namespace}/` : ''}${h.name} (${h.finalizers.join(', ') || 'none'})`).join('; ')}</span>}
+              </StackedCell>
+            </StackedRow>
+          ))}
+        </StackedTable>
       )}
       {removal.usedBy.length > 0 && (
         <div role="alert" className="text-red-900">

@@ -12,8 +12,11 @@ import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import type { DescriptorRow } from '@/lib/olm/resources/descriptors';
 import { Badge } from '../common/badges';
 import { ConditionsTable } from '../common/conditions-table';
+import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
+import { RelativeTime } from '../common/relative-time';
 import { YamlBlock } from '../common/yaml-block';
+import { FACTS_GRID } from '../common/facts-grid';
 
 function Value({ row }: { row: DescriptorRow }) {
   if (row.missing) return <span className="text-slate-500">not set</span>;
@@ -45,7 +48,7 @@ function Descriptors({ rows, label }: { rows: DescriptorRow[]; label: string }) 
   return (
     <section aria-label={label} className="space-y-1">
       <h2 className="font-semibold">{label}</h2>
-      <dl className="grid grid-cols-[14rem_1fr] gap-x-4 gap-y-2 text-sm">
+      <dl className={`${FACTS_GRID.widest} text-sm sm:gap-y-2`}>
         {rows.map((r) => (
           <div key={r.path} className="contents">
             <dt className="text-slate-600" title={r.description}>{r.displayName}</dt>
@@ -75,7 +78,17 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
       </p>
     );
   }
-  if (q.error) return <ErrorNotice error={q.error} what={`${qualified} could not be read`} />;
+  if (q.error) {
+    return (
+      <ErrorPanel
+        error={q.error}
+        title={`${qualified} could not be read`}
+        notFound={`There is no ${qualified}: it may have been deleted.`}
+        onRetry={() => void q.refetch()}
+        back={[{ href: back, label: 'Back to the instances' }]}
+      />
+    );
+  }
   const d = q.data;
   if (!d) return <p role="status">Reading {instance}…</p>;
   const meta = d.object.metadata ?? {};
@@ -110,7 +123,7 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
       )}
       {(meta.deletionTimestamp || deleting) && (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
-          Being deleted{meta.deletionTimestamp ? ` since ${new Date(meta.deletionTimestamp).toLocaleString()}` : ''}: {finalizers.length ? `waiting for the finalizers ${finalizers.join(', ')}, which the operator removes once it has cleaned up.` : 'waiting for the API server.'}
+          Being deleted{meta.deletionTimestamp ? <> since <RelativeTime iso={meta.deletionTimestamp} /></> : ''}: {finalizers.length ? `waiting for the finalizers ${finalizers.join(', ')}, which the operator removes once it has cleaned up.` : 'waiting for the API server.'}
         </p>
       )}
       {d.conditions.length > 0 && (

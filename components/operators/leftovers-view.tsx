@@ -9,6 +9,7 @@ import { useState } from 'react';
 import type { LeftoverPart, Leftovers } from '@/lib/olm/install/leftovers';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import type { CleanupResultStep, PlannedCleanup } from '@/lib/server/leftovers';
+import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
 import { CleanupResult } from './leftovers-result';
 
@@ -79,7 +80,15 @@ export function LeftoversView({ namespace, subscription, csv }: { namespace: str
         <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>Installed Operators</Link> / What is left
       </nav>
       <h1 id="leftovers-title" className="text-2xl font-bold">What is left of {l?.displayName || csv || subscription} in {namespace}</h1>
-      {left.error && <ErrorNotice error={left.error} what="What is left could not be read" />}
+      {left.error && (
+        <ErrorPanel
+          level={2}
+          error={left.error}
+          title="What is left could not be read"
+          onRetry={() => void left.refetch()}
+          back={[{ href: `/operators?namespace=${encodeURIComponent(namespace)}`, label: `Installed Operators in ${namespace}` }]}
+        />
+      )}
       {!l && !left.error && <p role="status">Reading what is left…</p>}
       {l && l.empty && <p role="status" className="rounded border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">Nothing of this operator is left in {namespace}.</p>}
       {l && !l.empty && (

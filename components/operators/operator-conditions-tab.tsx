@@ -11,12 +11,10 @@ import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { LiveNotice } from '@/components/common/live-notice';
 import { Badge } from '../common/badges';
-import { ErrorNotice } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
+import { RelativeTime } from '../common/relative-time';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { OverrideForm, OverridePlanPanel, type OverrideRequestBody } from './operator-conditions-override';
-
-function when(t: string | undefined): string {
-  return t ? new Date(t).toLocaleString() : '';
-}
 
 function SourceBadge({ row }: { row: OperatorConditionRow }) {
   return row.effective.source === 'override'
@@ -56,7 +54,9 @@ export function OperatorConditionsTab({ namespace, name, copiedFrom }: { namespa
       </p>
     );
   }
-  if (q.error) return <ErrorNotice error={q.error} what={`OperatorCondition ${namespace}/${name} could not be read`} />;
+  if (q.error) {
+    return <ErrorPanel level={2} error={q.error} title={`OperatorCondition ${name} could not be read`} onRetry={() => void q.refetch()} />;
+  }
   if (!view) return <p role="status">Reading the OperatorCondition…</p>;
 
   const denied = view.canOverride.allowed ? undefined : `You may not override conditions in ${namespace}: ${view.canOverride.reason ?? 'the cluster refused'}`;
@@ -79,20 +79,14 @@ export function OperatorConditionsTab({ namespace, name, copiedFrom }: { namespa
           {view.rows.length === 0 ? (
             <p className="text-sm text-slate-600">The operator reports no conditions, and there is no override: OLM upgrades it when a new version is available.</p>
           ) : (
-            <table aria-label="Operator conditions" className="w-full border-collapse text-sm">
-              <thead>
-                <tr className="border-b border-slate-300 text-left text-slate-600">
-                  <th className="py-1.5 pr-3">Type</th><th className="py-1.5 pr-3">Status</th><th className="py-1.5 pr-3">Source</th><th className="py-1.5 pr-3">Reason</th><th className="py-1.5 pr-3">Message</th><th className="py-1.5 pr-3">Last transition</th><th className="py-1.5"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
+            <StackedTable label="Operator conditions" columns={['Type', 'Status', 'Source', 'Reason', 'Message', 'Last transition', { label: 'Actions', hidden: true }]}>
                 {view.rows.map((r) => (
-                  <tr key={r.type} className="border-b border-slate-100 align-top">
-                    <td className="py-1.5 pr-3 font-medium">{r.type}{!r.actedOn && <span className="block text-xs font-normal text-slate-500">not acted on by OLM</span>}</td>
-                    <td className="py-1.5 pr-3">{r.effective.status}</td>
-                    <td className="py-1.5 pr-3"><SourceBadge row={r} /></td>
-                    <td className="py-1.5 pr-3">{r.effective.reason}</td>
-                    <td className="py-1.5 pr-3">
+                  <StackedRow key={r.type}>
+                    <StackedCell label="Type" className="font-medium">{r.type}{!r.actedOn && <span className="block text-xs font-normal text-slate-500">not acted on by OLM</span>}</StackedCell>
+                    <StackedCell label="Status">{r.effective.status}</StackedCell>
+                    <StackedCell label="Source"><SourceBadge row={r} /></StackedCell>
+                    <StackedCell label="Reason">{r.effective.reason}</StackedCell>
+                    <StackedCell label="Message">
                       {r.effective.message}
                       {r.override && r.operator && (
                         <span className="mt-1 block text-xs text-slate-600">
@@ -100,9 +94,9 @@ export function OperatorConditionsTab({ namespace, name, copiedFrom }: { namespa
                         </span>
                       )}
                       {!r.override && r.operator?.outdated && <span className="mt-1 block text-xs text-amber-800">OLM has not read the operator&apos;s latest change yet; until it does, this holds upgrades back.</span>}
-                    </td>
-                    <td className="py-1.5 pr-3 text-xs text-slate-600">{when(r.effective.lastTransitionTime)}</td>
-                    <td className="py-1.5">
+                    </StackedCell>
+                    <StackedCell label="Last transition" className="text-xs text-slate-600">{r.effective.lastTransitionTime ? <RelativeTime iso={r.effective.lastTransitionTime} /> : ''}</StackedCell>
+                    <StackedCell>
                       {r.override && (
                         <button type="button" disabled={!!denied || busy} title={denied} onClick={() => {
                           setDone(null);
@@ -111,11 +105,10 @@ export function OperatorConditionsTab({ namespace, name, copiedFrom }: { namespa
                           Remove override
                         </button>
                       )}
-                    </td>
-                  </tr>
+                    </StackedCell>
+                  </StackedRow>
                 ))}
-              </tbody>
-            </table>
+            </StackedTable>
           )}
         </>
       )}

@@ -46,12 +46,12 @@ export function OperatorConfigSection({ namespace, name }: { namespace: string; 
 
   return (
     <section aria-labelledby="config-title" className="space-y-3">
-      <h3 id="config-title" className="font-semibold">
+      <h2 id="config-title" className="text-lg font-semibold">
         Pod placement and configuration
-      </h3>
+      </h2>
       <p className="text-sm text-slate-600">OLM writes this configuration into the operator&apos;s Deployments (and writes them again when it changes, restarting the operator).</p>
       {denied && <p className="text-sm text-slate-600">{denied}</p>}
-      <div className="grid gap-6 xl:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-2">
         <form
           aria-label="Operator configuration"
           className="space-y-4"
@@ -119,10 +119,10 @@ const fmt = (o: unknown) => (o === undefined ? '—' : Object.entries(o as Recor
 function DeploymentCard({ d }: { d: DeploymentConfigView }) {
   return (
     <section aria-label={`Deployment ${d.name}`} className="rounded border border-slate-200 bg-white p-3 text-sm">
-      <h4 className="font-medium">
+      <h3 className="font-medium [overflow-wrap:anywhere]">
         Deployment {d.name} <span className="font-normal text-slate-600">({d.available ? 'available' : 'rolling out'})</span>
-      </h4>
-      <dl className="mt-2 grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1">
+      </h3>
+      <dl className="mt-2 grid grid-cols-[8rem_minmax(0,1fr)] gap-x-3 gap-y-1 [overflow-wrap:anywhere]">
         <dt className="text-slate-600">Node selector</dt>
         <dd>{fmt(d.nodeSelector)}</dd>
         <dt className="text-slate-600">Tolerations</dt>
@@ -135,11 +135,11 @@ function DeploymentCard({ d }: { d: DeploymentConfigView }) {
       {d.containers.map((c) => (
         <div key={c.name} className="mt-2 border-t border-slate-100 pt-2">
           <p className="font-medium">Container {c.name}</p>
-          <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1">
+          <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-x-3 gap-y-1 [overflow-wrap:anywhere]">
             <dt className="text-slate-600">Resources</dt>
             <dd>{fmt(c.resources)}</dd>
             <dt className="text-slate-600">Environment</dt>
-            <dd className="break-all">{c.env.length ? c.env.map((e) => (e.from ? `${e.name} (from ${e.from})` : `${e.name}=${e.value}`)).join(', ') : '—'}{c.envFrom.length ? `; all of ${c.envFrom.join(', ')}` : ''}</dd>
+            <dd>{c.env.length ? c.env.map((e) => (e.from ? `${e.name} (from ${e.from})` : `${e.name}=${e.value}`)).join(', ') : '—'}{c.envFrom.length ? `; all of ${c.envFrom.join(', ')}` : ''}</dd>
             <dt className="text-slate-600">Mounts</dt>
             <dd>{c.volumeMounts.length ? c.volumeMounts.map((m) => `${m.name} at ${m.mountPath}`).join(', ') : '—'}</dd>
           </dl>

@@ -10,10 +10,11 @@ import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
-import { Badge, upgradeTone } from '../common/badges';
+import { Badge, UpgradeBadge } from '../common/badges';
 import { ConditionsTable } from '../common/conditions-table';
 import { Markdown } from '../common/markdown';
-import { ErrorNotice, Warning } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
+import { Warning } from '../common/notice';
 import { YamlBlock } from '../common/yaml-block';
 import { halfGone } from '@/lib/olm/install/leftovers';
 import { createOperandHref } from './create-href';
@@ -21,6 +22,7 @@ import { GitopsExport } from './gitops-export';
 import { InstancesTab } from './instances-tab';
 import { leftoversHref } from './leftovers-href';
 import { OperatorConditionsTab } from './operator-conditions-tab';
+import { EventsTable, InstallPlansTable } from './operator-tables';
 import { operatorHref } from './operators-list';
 import { SubscriptionTab } from './subscription-tab';
 import { UninstallDialog } from './uninstall-dialog';
@@ -63,7 +65,17 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
   if (details.error) {
     return (
       <>
-        <ErrorNotice error={details.error} what={`Operator ${namespace}/${name} could not be read`} />
+        <ErrorPanel
+          error={details.error}
+          title={`Operator ${name} could not be read`}
+          notFound={`There is no operator (ClusterServiceVersion) ${name} in ${namespace}: ` +
+            'it may have been uninstalled, or upgraded to a version with another name.'}
+          onRetry={() => void details.refetch()}
+          back={[
+            { href: `/operators?namespace=${encodeURIComponent(namespace)}`, label: `Installed Operators in ${namespace}` },
+            { href: '/operators', label: 'Installed Operators in all namespaces' },
+          ]}
+        />
         {dialog}
       </>
     );
@@ -93,7 +105,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
           </p>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
             <Badge tone={d.status.severity} title={d.status.detail}>{d.status.label}</Badge>
-            {d.subscription && <Badge tone={upgradeTone(d.subscription.upgrade.kind)} title={d.subscription.upgrade.detail}>{d.subscription.upgrade.label}</Badge>}
+            {d.subscription && <UpgradeBadge upgrade={d.subscription.upgrade} namespace={namespace} />}
             <LiveNotice state={live} />
           </p>
         </div>
@@ -130,7 +142,8 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
       {d.status.severity !== 'ok' && <p className="text-sm text-slate-700">{d.status.detail}{d.status.message ? ` OLM says: ${d.status.message}` : ''}</p>}
       {d.status.severity !== 'ok' && <PermissionFailureNotice message={d.status.message} namespace={namespace} />}
 
-      <div role="tablist" aria-label="Operator" className="flex gap-1 border-b border-slate-300">
+      {/* The tabs wrap onto a second line on a narrow screen rather than run off it. */}
+      <div role="tablist" aria-label="Operator" className="flex flex-wrap gap-x-1 border-b border-slate-300">
         {TABS.filter((t) => t.key !== 'subscription' || d.subscription).map((t) => (
           <button key={t.key} role="tab" id={`tab-${t.key}`} aria-selected={tab === t.key} aria-controls="tab-panel" type="button" onClick={() => choose(t.key)} className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${tab === t.key ? 'border-sky-700 font-semibold text-sky-800' : 'border-transparent text-slate-600 hover:text-slate-900'}`}>
             {t.label}
@@ -140,7 +153,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
       </div>
       <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="min-h-40">
         {tab === 'details' && (
-          <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
             <div className="space-y-5">
               {desc.description ? <Markdown source={desc.description} /> : <p className="text-slate-600">No description.</p>}
               <section aria-labelledby="provided-title" className="space-y-2">
@@ -165,7 +178,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
               <div><dt className="text-slate-600">Capability level</dt><dd>{desc.capability || '—'}</dd></div>
               <div><dt className="text-slate-600">Managed namespaces</dt><dd>{managedNamespaces(d.operatorGroup, namespace)}</dd></div>
               <div><dt className="text-slate-600">OperatorGroup</dt><dd>{d.operatorGroup ? `${d.operatorGroup.name}${d.operatorGroup.namespace !== namespace ? ` in ${d.operatorGroup.namespace}` : ''}${d.operatorGroup.createdByConsole ? ' (created by the console)' : ''}` : 'none'}</dd></div>
-              {desc.containerImage && <div><dt className="text-slate-600">Container image</dt><dd className="break-all">{desc.containerImage}</dd></div>}
+              {desc.containerImage && <div><dt className="text-slate-600">Container image</dt><dd className="[overflow-wrap:anywhere]">{desc.containerImage}</dd></div>}
             </dl>
           </div>
         )}
@@ -177,26 +190,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
         {tab === 'subscription' && d.subscription && <SubscriptionTab details={d} namespace={namespace} onChanged={() => void qc.invalidateQueries({ queryKey: key })} />}
         {tab === 'conditions' && <OperatorConditionsTab namespace={namespace} name={name} copiedFrom={d.copiedFrom} />}
         {tab === 'instances' && <InstancesTab namespace={namespace} name={name} />}
-        {tab === 'installplans' && (
-          d.installPlans.length === 0 ? <p className="text-sm text-slate-600">No InstallPlans in {namespace}.</p> : (
-            <table aria-label="InstallPlans" className="w-full border-collapse text-sm">
-              <thead>
-                <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Name</th><th className="py-1.5 pr-3">Phase</th><th className="py-1.5 pr-3">Approval</th><th className="py-1.5 pr-3">Installs</th><th className="py-1.5">Created</th></tr>
-              </thead>
-              <tbody>
-                {d.installPlans.map((p) => (
-                  <tr key={p.name} className="border-b border-slate-100">
-                    <td className="py-1.5 pr-3"><Link className="text-sky-700 underline" href={`/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(p.name)}`}>{p.name}</Link></td>
-                    <td className="py-1.5 pr-3"><Badge tone={p.summary.needsApproval ? 'warning' : p.summary.phase === 'Failed' ? 'error' : p.summary.done ? 'ok' : 'info'}>{p.summary.label}</Badge></td>
-                    <td className="py-1.5 pr-3">{p.summary.manual ? 'Manual' : 'Automatic'}{p.summary.approved ? ', approved' : ''}</td>
-                    <td className="py-1.5 pr-3">{p.summary.csvNames.join(', ')}</td>
-                    <td className="py-1.5 text-xs text-slate-600">{p.createdAt ? new Date(p.createdAt).toLocaleString() : ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        )}
+        {tab === 'installplans' && <InstallPlansTable namespace={namespace} plans={d.installPlans} />}
         {tab === 'yaml' && (
           <div className="space-y-4">
             {!d.copiedFrom && d.subscription && <GitopsExport namespace={namespace} name={name} />}
@@ -210,22 +204,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
             )}
           </div>
         )}
-        {tab === 'events' && (
-          d.events.length === 0 ? <p className="text-sm text-slate-600">No events about these objects.</p> : (
-            <table aria-label="Events" className="w-full border-collapse text-sm">
-              <thead>
-                <tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Type</th><th className="py-1.5 pr-3">Reason</th><th className="py-1.5 pr-3">Object</th><th className="py-1.5 pr-3">Message</th><th className="py-1.5">Last seen</th></tr>
-              </thead>
-              <tbody>
-                {d.events.map((e, i) => (
-                  <tr key={i} className="border-b border-slate-100 align-top">
-                    <td className="py-1.5 pr-3">{e.type}</td><td className="py-1.5 pr-3">{e.reason}</td><td className="py-1.5 pr-3">{e.object}</td><td className="py-1.5 pr-3">{e.message}{e.count && e.count > 1 ? ` (×${e.count})` : ''}</td><td className="py-1.5 text-xs text-slate-600">{e.lastTimestamp ? new Date(e.lastTimestamp).toLocaleString() : ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        )}
+        {tab === 'events' && <EventsTable events={d.events} />}
       </section>
     </article>
     {dialog}

@@ -11,14 +11,21 @@ import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { LiveNotice } from '@/components/common/live-notice';
 import { usePermission } from '@/lib/client/permissions';
-import { Badge, upgradeTone } from '../common/badges';
+import { Badge, UpgradeBadge } from '../common/badges';
 import { DeprecatedBadge } from '../common/deprecated-badge';
-import { ErrorNotice } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
+import { RelativeTime } from '../common/relative-time';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { leftoversHref } from './leftovers-href';
 import { NamespaceSelect } from './namespace-select';
 import { UninstallDialog } from './uninstall-dialog';
 
 type Sort = 'name' | 'namespace' | 'status' | 'updated';
+
+const COLUMNS = [
+  'Name', 'Namespace', 'Managed namespaces', 'Status', 'Upgrade', 'Last updated',
+  { label: 'Actions', hidden: true },
+];
 
 export function operatorHref(namespace: string, csv: string, tab?: string): string {
   return `/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}${tab ? `?tab=${tab}` : ''}`;
@@ -117,7 +124,15 @@ export function OperatorsList() {
           Copied CSVs are disabled on this cluster (OLMConfig <code>spec.features.disableCopiedCSVs</code>): operators installed for all namespaces do not appear in each namespace, and a namespace&apos;s users see only what is installed in it.
         </p>
       )}
-      {list.error && <ErrorNotice error={list.error} what="Installed operators could not be read" />}
+      {list.error && (
+        <ErrorPanel
+          level={2}
+          error={list.error}
+          title="Installed operators could not be read"
+          onRetry={() => void list.refetch()}
+          back={namespace ? [{ href: '/operators', label: 'All namespaces' }] : []}
+        />
+      )}
       {list.isPending && <p role="status">Loading installed operators…</p>}
       {rows && (
         <>
@@ -130,22 +145,9 @@ export function OperatorsList() {
               {rows.length === 0 && <Link className="text-sky-700 underline" href="/operatorhub">Browse OperatorHub</Link>}
             </p>
           ) : (
-            <table className="w-full border-collapse text-sm" aria-label="Installed operators">
-              <thead>
-                <tr className="border-b border-slate-300 text-left text-slate-600">
-                  <th className="py-2 pr-3">Name</th>
-                  <th className="py-2 pr-3">Namespace</th>
-                  <th className="py-2 pr-3">Managed namespaces</th>
-                  <th className="py-2 pr-3">Status</th>
-                  <th className="py-2 pr-3">Upgrade</th>
-                  <th className="py-2 pr-3">Last updated</th>
-                  <th className="py-2"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((r) => <OperatorRow key={r.key} row={r} onUninstall={setUninstalling} />)}
-              </tbody>
-            </table>
+            <StackedTable label="Installed operators" columns={COLUMNS}>
+              {shown.map((r) => <OperatorRow key={r.key} row={r} onUninstall={setUninstalling} />)}
+            </StackedTable>
           )}
         </>
       )}
@@ -158,8 +160,8 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
   const perm = usePermission(row.copiedFrom ? undefined : row.namespace, 'uninstall');
   const name = row.csvName ? <Link className="font-medium text-sky-800 underline" href={operatorHref(row.namespace, row.csvName)}>{row.displayName}</Link> : row.subscription ? <Link className="font-medium text-sky-800 underline" href={`/installs/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.subscription.name)}`}>{row.displayName}</Link> : row.displayName;
   return (
-    <tr className="border-b border-slate-200 align-top">
-      <td className="py-2 pr-3">
+    <StackedRow>
+      <StackedCell label="Name">
         {name}
         {row.deprecation && (
           <>
@@ -188,28 +190,18 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
             </Link>
           </div>
         )}
-      </td>
-      <td className="py-2 pr-3">{row.namespace}</td>
-      <td className="py-2 pr-3">{managed(row)}</td>
-      <td className="py-2 pr-3">
+      </StackedCell>
+      <StackedCell label="Namespace">{row.namespace}</StackedCell>
+      <StackedCell label="Managed namespaces">{managed(row)}</StackedCell>
+      <StackedCell label="Status">
         <Badge tone={row.status.severity} title={row.status.detail}>{row.status.label}</Badge>
         {row.status.severity !== 'ok' && <div className="mt-0.5 max-w-xs text-xs text-slate-600">{row.status.detail}</div>}
-      </td>
-      <td className="py-2 pr-3">
-        {row.upgrade ? (
-          row.upgrade.kind === 'requires-approval' && row.upgrade.pendingApproval[0] ? (
-            <Link href={`/installplans/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.upgrade.pendingApproval[0])}`} title={row.upgrade.detail}>
-              <Badge tone="warning">{row.upgrade.label}</Badge>
-            </Link>
-          ) : (
-            <Badge tone={upgradeTone(row.upgrade.kind)} title={row.upgrade.detail}>{row.upgrade.label}</Badge>
-          )
-        ) : (
-          '—'
-        )}
-      </td>
-      <td className="py-2 pr-3 text-xs text-slate-600">{row.lastUpdated ? new Date(row.lastUpdated).toLocaleString() : '—'}</td>
-      <td className="py-2 text-right">
+      </StackedCell>
+      <StackedCell label="Upgrade">
+        {row.upgrade ? <UpgradeBadge upgrade={row.upgrade} namespace={row.namespace} /> : '—'}
+      </StackedCell>
+      <StackedCell label="Last updated" className="text-xs text-slate-600"><RelativeTime iso={row.lastUpdated} /></StackedCell>
+      <StackedCell className="text-right @max-3xl:text-left">
         {!row.copiedFrom && row.csvName && (
           <button
             type="button"
@@ -222,7 +214,7 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
             Uninstall
           </button>
         )}
-      </td>
-    </tr>
+      </StackedCell>
+    </StackedRow>
   );
 }

@@ -49,8 +49,9 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
   const p = preview.data;
   const failedSteps = run.error instanceof ApiClientError ? (run.error.body.details as { steps?: UninstallStep[] } | undefined)?.steps : undefined;
   return (
-    <dialog ref={ref} aria-labelledby="uninstall-title" onClose={onClose} className="m-auto w-full max-w-2xl rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40">
-      <div className="max-h-[85vh] space-y-4 overflow-y-auto p-6">
+    <dialog ref={ref} aria-labelledby="uninstall-title" onClose={onClose} className="m-auto w-[calc(100vw-2rem)] max-w-2xl rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40">
+      {/* Sized to the viewport, whatever the page behind it: the dialog scrolls inside, never off-screen. */}
+      <div className="max-h-[calc(100dvh-2rem)] space-y-4 overflow-y-auto p-4 [overflow-wrap:anywhere] sm:p-6">
         <h2 id="uninstall-title" className="text-xl font-bold">
           Uninstall {p?.displayName ?? csv}?
         </h2>
@@ -122,7 +123,7 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
             </p>
           </div>
         )}
-        <div className="flex justify-end gap-3">
+        <div className="flex flex-wrap justify-end gap-3">
           {run.isSuccess ? (
             <button type="button" autoFocus className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white" onClick={() => { ref.current?.close(); onDone?.(); }}>
               Done

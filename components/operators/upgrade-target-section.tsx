@@ -9,6 +9,7 @@ import { apiGet, apiWrite } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
 import type { UpgradeTargetView } from '@/lib/server/upgrade-target';
 import { ErrorNotice } from '../common/notice';
+import { RelativeTime } from '../common/relative-time';
 
 const short = (csv: string, pkg: string) => (csv.startsWith(`${pkg}.v`) ? csv.slice(pkg.length + 2) : csv);
 
@@ -67,7 +68,7 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
           <p>
             {v.refused ? 'A target of' : 'Upgrading up to'} <strong>{label(v.target.csv)}</strong>,{' '}
             {v.refused ? 'said to be set by' : 'set by'} {v.target.setBy}
-            {v.target.setAt ? ` at ${new Date(v.target.setAt).toLocaleString()}` : ''}. Installed: {v.subscription.installedCSV ? label(v.subscription.installedCSV) : 'nothing yet'}.
+            {v.target.setAt ? <> <RelativeTime iso={v.target.setAt} /></> : ''}. Installed: {v.subscription.installedCSV ? label(v.subscription.installedCSV) : 'nothing yet'}.
           </p>
           {v.refused && <RefusedNotice reason={v.refused} />}
           {v.hops && v.hops.length > 0 && (

@@ -6,7 +6,7 @@ import type { OlmConfigView } from '@/lib/api/olm-config';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
 import { LiveNotice } from '@/components/common/live-notice';
-import { ErrorNotice } from '../common/notice';
+import { ErrorPanel } from '../common/error-panel';
 import { CopiedCsvsSetting } from './copied-csvs-setting';
 
 export const OLM_CONFIG_KEY = ['olmconfig'];
@@ -23,7 +23,15 @@ export function ClusterSettingsView() {
           <LiveNotice state={live} className="ml-2 text-amber-800" />
         </p>
       </header>
-      {q.error && <ErrorNotice error={q.error} what="OLMConfig cluster could not be read" />}
+      {q.error && (
+        <ErrorPanel
+          level={2}
+          error={q.error}
+          title="OLMConfig cluster could not be read"
+          onRetry={() => void q.refetch()}
+          back={[{ href: '/operators', label: 'Installed Operators' }]}
+        />
+      )}
       {!q.data && !q.error && <p role="status">Reading OLMConfig cluster…</p>}
       {q.data && <CopiedCsvsSetting view={q.data} onChanged={() => void q.refetch()} />}
     </article>

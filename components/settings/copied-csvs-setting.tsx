@@ -1,5 +1,6 @@
 'use client';
-// OLMConfig `disableCopiedCSVs`: the setting as a switch (disabled with the cluster's reason for
+// OLMConfig `disableCopiedCSVs`: the setting as a switch named for what it does, "Copied CSVs", on
+// when OLM copies (the field's double negative stays out of the label; disabled with the cluster's reason for
 // people who may not update OLMConfig), its DisabledCopiedCSVs condition in words, and, before
 // anyone switches, the effect counted now: how many Copied CSVs go, or come back. Switching is plan
 // then apply: the server's plan (effect, warnings, the exact change), then the update as the
@@ -11,7 +12,10 @@ import type { CopiedCsvEffect, OlmConfigApplied, OlmConfigPlan, OlmConfigView } 
 import { apiWrite } from '@/lib/client/api';
 import { Badge } from '../common/badges';
 import { ErrorNotice, Warning } from '../common/notice';
+import { RelativeTime } from '../common/relative-time';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { YamlBlock } from '../common/yaml-block';
+import { FACTS_GRID } from '../common/facts-grid';
 
 const STATE_TONE: Record<OlmConfigView['explanation']['state'], string> = { enabled: 'ok', disabled: 'ok', disabling: 'progressing', restoring: 'progressing', pending: 'neutral' };
 
@@ -89,6 +93,11 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
   const [applied, setApplied] = useState<string | null>(null);
   const denied = view.canChange.allowed ? undefined : `You may not change OLM's cluster settings: ${view.canChange.reason ?? 'the cluster refused'}`;
   const off = view.disableCopiedCSVs;
+  const switchState = view.state === 'forbidden'
+    ? { word: 'unknown', effect: 'The setting cannot be read.' }
+    : off
+      ? { word: 'Off', effect: 'Operators installed for all namespaces are listed only where they are installed.' }
+      : { word: 'On', effect: 'Operators installed for all namespaces are listed in every namespace.' };
   const c = view.condition;
   return (
     <section aria-labelledby="copied-title" className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
@@ -107,24 +116,27 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
         <button
           type="button"
           role="switch"
-          aria-checked={off}
-          aria-label="Disable copied CSVs"
+          aria-checked={view.state === 'forbidden' ? undefined : !off}
+          aria-labelledby="copied-switch-label"
           aria-describedby={denied ? 'copied-denied' : undefined}
           disabled={!!denied || view.state !== 'present' || reviewing !== null}
           onClick={() => {
             setApplied(null);
             setReviewing(!off);
           }}
-          className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${off ? 'bg-sky-700' : 'bg-slate-300'}`}
+          className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${off ? 'bg-slate-500' : 'bg-sky-700'}`}
         >
-          <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${off ? 'translate-x-5' : 'translate-x-0.5'}`} />
+          <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${off ? 'translate-x-0.5' : 'translate-x-5'}`} />
         </button>
-        <span className="text-sm font-medium">Disable copied CSVs: {view.state === 'forbidden' ? 'unknown (the setting cannot be read)' : off ? 'on (copies off)' : 'off (copies on)'}</span>
+        <span className="text-sm">
+          <span id="copied-switch-label" className="font-medium">Copied CSVs</span>: <strong>{switchState.word}</strong>
+          <span className="block text-slate-600">{switchState.effect}</span>
+        </span>
       </div>
       {denied && <p id="copied-denied" className="text-sm text-slate-600">{denied}</p>}
 
       {view.state !== 'forbidden' && (
-        <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm">
+        <dl className={`${FACTS_GRID.medium} text-sm`}>
           <dt className="text-slate-600">Where OLM is</dt>
           <dd><Badge tone={STATE_TONE[view.explanation.state]}>{view.explanation.state}</Badge> {view.explanation.text}</dd>
           <dt className="text-slate-600">Condition</dt>
@@ -132,7 +144,9 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
             {c ? (
               <>
                 <strong>DisabledCopiedCSVs={c.status}</strong> ({c.reason}): {c.message}
-                {c.lastTransitionTime && <span className="block text-xs text-slate-600">since {new Date(c.lastTransitionTime).toLocaleString()}</span>}
+                {c.lastTransitionTime && (
+                  <span className="block text-xs text-slate-600">since <RelativeTime iso={c.lastTransitionTime} /></span>
+                )}
               </>
             ) : 'not reported yet'}
           </dd>
@@ -170,16 +184,18 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
         ) : view.events.count === 0 ? (
           <p className="text-sm text-slate-600">None: OLM records one on each operator whose copies it removed, and deletes it when copies come back.</p>
         ) : (
-          <table aria-label="DisabledCopiedCSVs events" className="w-full border-collapse text-sm">
-            <thead><tr className="border-b border-slate-300 text-left text-slate-600"><th className="py-1.5 pr-3">Operator</th><th className="py-1.5 pr-3">Type</th><th className="py-1.5 pr-3">Message</th><th className="py-1.5">Last seen</th></tr></thead>
-            <tbody>
-              {view.events.items.map((e) => (
-                <tr key={`${e.namespace}/${e.csv}/${e.lastTimestamp ?? ''}`} className="border-b border-slate-100">
-                  <td className="py-1.5 pr-3">{e.namespace}/{e.csv}</td><td className="py-1.5 pr-3">{e.type}</td><td className="py-1.5 pr-3">{e.message}</td><td className="py-1.5 text-xs text-slate-600">{e.lastTimestamp ? new Date(e.lastTimestamp).toLocaleString() : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackedTable label="DisabledCopiedCSVs events" columns={['Operator', 'Type', 'Message', 'Last seen']}>
+            {view.events.items.map((e) => (
+              <StackedRow key={`${e.namespace}/${e.csv}/${e.lastTimestamp ?? ''}`}>
+                <StackedCell label="Operator">{e.namespace}/{e.csv}</StackedCell>
+                <StackedCell label="Type">{e.type}</StackedCell>
+                <StackedCell label="Message">{e.message}</StackedCell>
+                <StackedCell label="Last seen" className="text-xs text-slate-600">
+                  {e.lastTimestamp ? <RelativeTime iso={e.lastTimestamp} /> : ''}
+                </StackedCell>
+              </StackedRow>
+            ))}
+          </StackedTable>
         )}
         {view.events && view.events.count > view.events.items.length && <p className="text-xs text-slate-600">Showing the latest {view.events.items.length} of {view.events.count}.</p>}
       </section>

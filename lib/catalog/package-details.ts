@@ -46,7 +46,11 @@ function pickVersion(channel: ChannelSummary, wanted: string | undefined, pkg: s
 export function detailsFromModel(pkg: PackageModel, catalog: PackageDetails['catalog'], sel: Selection, fullCsv?: CsvLike): PackageDetails {
   const channels: ChannelSummary[] = [...pkg.channels.keys()].sort().map((name) => {
     const graph = packageChannelGraph(pkg, name)!;
-    const versions = graph.nodes.map((n) => ({ csvName: n.name, version: n.version, deprecation: n.deprecation, isHead: n.name === graph.head }));
+    const versions = graph.nodes.map((n) => {
+      // OLM never upgrades to a bundle another entry skips: the lists mark it.
+      const skipped = n.skippedBy.length > 0 && n.name !== graph.head ? { skippedBy: n.skippedBy } : {};
+      return { csvName: n.name, version: n.version, deprecation: n.deprecation, isHead: n.name === graph.head, ...skipped };
+    });
     const head = graph.head ? pkg.bundles.get(graph.head) : undefined;
     return { name, isDefault: name === pkg.defaultChannel, head: graph.head, headVersion: head?.version, deprecation: pkg.channels.get(name)!.deprecation, versions };
   });

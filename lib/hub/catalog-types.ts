@@ -11,6 +11,8 @@ export interface ChannelVersion {
   version?: string;
   deprecation?: string;
   isHead: boolean;
+  /** Entries whose `skips` name this one: OLM never upgrades to it (absent when none, or unknown). */
+  skippedBy?: string[];
 }
 
 export interface ChannelSummary {

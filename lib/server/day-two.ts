@@ -19,7 +19,7 @@ import { installPlanSummary, type InstallPlanSummary } from '../olm/status/insta
 import { csvDisplayStatus } from '../olm/status/csv-status';
 import { subscriptionConditionRows, subscriptionUpgradeStatus } from '../olm/status/subscription-status';
 import { describeCsv, type CsvLike } from '../olm/resources/csv-description';
-import type { SubscriptionProgress } from '../olm/status/install-progress';
+import { ownedApisOf, type SubscriptionProgress } from '../olm/status/install-progress';
 import { ApiError } from './api-error';
 import { checkFresh, trimmed } from './operators';
 
@@ -163,6 +163,13 @@ async function checkChannel(client: KubeClient, sub: Subscription, channel: stri
 
 
 /** What an install's progress view shows: Subscription → InstallPlan → CSV, each as it stands. */
+type InstalledFacts = Pick<NonNullable<SubscriptionProgress['csv']>, 'initializationResource' | 'ownedApis'>;
+
+/** What an install page offers once the CSV runs: the resource it asks for, and what it owns. */
+function installedFacts(desc: ReturnType<typeof describeCsv>): InstalledFacts {
+  return { initializationResource: desc.initializationResource, ownedApis: ownedApisOf(desc) };
+}
+
 export async function subscriptionProgress(client: KubeClient, namespace: string, name: string): Promise<SubscriptionProgress> {
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
   const plans = (await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace }).catch((err: unknown) => {
@@ -195,7 +202,7 @@ export async function subscriptionProgress(client: KubeClient, namespace: string
             reason: csv.status?.reason ?? '',
             message: csv.status?.message,
             status: csvDisplayStatus(csv),
-            initializationResource: describeCsv(csv as unknown as CsvLike).initializationResource,
+            ...installedFacts(describeCsv(csv as unknown as CsvLike)),
             conditions: (csv.status?.conditions ?? []).map((c) => ({ phase: c.phase, reason: c.reason, message: c.message, lastTransitionTime: c.lastTransitionTime })),
           },
         }

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareVersions, formatVersion, parseVersion, parseVersionTolerant, SemverError, tryParseVersion, tryParseVersionTolerant } from './version';
+import {
+  compareVersions,
+  formatVersion,
+  parseVersion,
+  parseVersionTolerant,
+  SemverError,
+  sortNewestFirst,
+  tryParseVersion,
+  tryParseVersionTolerant,
+} from './version';
 
 const v = parseVersion;
 
@@ -52,4 +61,21 @@ describe('compareVersions (SemVer 2.0 precedence)', () => {
   test('ignores build metadata', () => assert.equal(compareVersions(v('1.0.0+a'), v('1.0.0+b')), 0));
   test('a numeric pre-release identifier sorts below an alphanumeric one', () =>
     assert.equal(compareVersions(v('1.0.0-1'), v('1.0.0-a')), -1));
+});
+
+describe('sortNewestFirst', () => {
+  const byVersion = (versions: (string | undefined)[]) => {
+    const items = versions.map((version, i) => ({ version, name: `b${i}` }));
+    return sortNewestFirst(items, (x) => x.version, (x) => x.name).map((x) => x.version ?? x.name);
+  };
+
+  test('orders by precedence, not by text or catalog order (5.8.5 before 5.4.0 before 5.1.0)', () => {
+    assert.deepEqual(byVersion(['5.1.0', '5.8.5', '5.4.0', '5.10.0']), ['5.10.0', '5.8.5', '5.4.0', '5.1.0']);
+  });
+  test('a pre-release comes below its release, and versions OLM reads tolerantly count', () => {
+    assert.deepEqual(byVersion(['2.0.0-rc.1', '1.5.0', '2.0.0', 'v1.6']), ['2.0.0', '2.0.0-rc.1', 'v1.6', '1.5.0']);
+  });
+  test('items without a readable version go last, by name', () => {
+    assert.deepEqual(byVersion([undefined, '1.0.0', 'nope']), ['1.0.0', 'b0', 'nope']);
+  });
 });

@@ -145,3 +145,23 @@ export function formatVersion(v: SemVer): string {
   if (v.build.length) s += `+${v.build.join('.')}`;
   return s;
 }
+
+/**
+ * Items newest version first, for lists people scan (a channel's versions): by SemVer precedence
+ * of the version `versionOf` gives, read as OLM reads it; items without a readable version go
+ * last, by `nameOf`. Equal precedence (build metadata only) falls back to the name too.
+ */
+export function sortNewestFirst<T>(
+  items: readonly T[],
+  versionOf: (item: T) => string | undefined,
+  nameOf: (item: T) => string,
+): T[] {
+  const keyed = items.map((item) => ({ item, v: tryParseVersionTolerant(versionOf(item)) }));
+  keyed.sort((a, b) => {
+    if (a.v && b.v) return compareVersions(b.v, a.v) || nameOf(a.item).localeCompare(nameOf(b.item));
+    if (a.v) return -1;
+    if (b.v) return 1;
+    return nameOf(a.item).localeCompare(nameOf(b.item));
+  });
+  return keyed.map((k) => k.item);
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { stageOf, type SubscriptionProgress } from './install-progress';
+import { ownedApisOf, stageOf, waitingUpgrade, type SubscriptionProgress } from './install-progress';
 
 const base: SubscriptionProgress = {
   subscription: { metadata: { name: 'p', namespace: 'n' }, spec: { name: 'p', source: 'c', sourceNamespace: 'olm' } },
@@ -26,4 +26,27 @@ test('failures in OLM\'s words: resolution, a failed plan, a failed CSV', () => 
   assert.match(resolution.detail, /ConstraintsNotSatisfiable: no operators found/);
   assert.equal(stageOf({ ...base, installPlan: { ...plan('Failed', true)!, summary: { ...plan('Failed', true)!.summary, message: 'image pull failed' } } }).detail, 'image pull failed');
   assert.equal(stageOf({ ...base, csv: { ...csv('Failed', 'InstallCheckFailed')!, message: 'deployment not ready' } }).stage, 'failed');
+});
+
+test('after the install, the next version\'s plan waiting for approval is named; the install\'s own is not', () => {
+  const installed = { ...base, csv: csv('Succeeded') };
+  const waiting = plan('RequiresApproval', false, true)!;
+  const next = { ...waiting, name: 'install-2', summary: { ...waiting.summary, csvNames: ['p.v2'] } };
+  assert.deepEqual(waitingUpgrade({ ...installed, installPlan: next }), { plan: 'install-2', csvNames: ['p.v2'] });
+  assert.equal(waitingUpgrade({ ...installed, installPlan: plan('Complete', true) }), undefined);
+  assert.equal(waitingUpgrade({ ...base, csv: csv('Installing'), installPlan: next }), undefined, 'not before it succeeded');
+  const upgrade = { ...base.upgrade, pendingApproval: ['install-3'] };
+  const listed = { ...installed, installPlan: plan('Complete', true), upgrade };
+  assert.deepEqual(waitingUpgrade(listed), { plan: 'install-3', csvNames: [] });
+});
+
+test('owned APIs are the CRDs, with the plural their create form needs', () => {
+  const cluster = { group: 'pg.example.com', version: 'v1', kind: 'PostgresCluster', displayName: 'Postgres cluster' };
+  const apis = ownedApisOf({
+    providedApis: [
+      { ...cluster, name: 'postgresclusters.pg.example.com', crd: true },
+      { group: 'metrics.example.com', version: 'v1', kind: 'Usage', name: 'v1.metrics.example.com' },
+    ],
+  });
+  assert.deepEqual(apis, [{ ...cluster, plural: 'postgresclusters' }]);
 });

@@ -11,7 +11,39 @@ export interface SubscriptionProgress {
   conditions: ConditionRow[];
   upgrade: UpgradeStatus;
   installPlan?: { name: string; resourceVersion?: string; summary: InstallPlanSummary; components: { kind: string; name: string; status: string }[] };
-  csv?: { name: string; phase: string; reason: string; message?: string; status: CsvDisplayStatus; initializationResource?: CsvDescription['initializationResource']; conditions: { phase?: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+  csv?: {
+    name: string;
+    phase: string;
+    reason: string;
+    message?: string;
+    status: CsvDisplayStatus;
+    initializationResource?: CsvDescription['initializationResource'];
+    /** The CRDs the operator owns: what someone can create once it runs. */
+    ownedApis?: OwnedApi[];
+    conditions: { phase?: string; reason?: string; message?: string; lastTransitionTime?: string }[];
+  };
+}
+
+export interface OwnedApi {
+  group: string;
+  version: string;
+  kind: string;
+  /** The resource's plural, for the create form's address. */
+  plural: string;
+  displayName?: string;
+}
+
+/** The owned CRDs of a CSV's description (aggregated APIs have no form to create them). */
+export function ownedApisOf(desc: Pick<CsvDescription, 'providedApis'>): OwnedApi[] {
+  return desc.providedApis
+    .filter((a) => a.crd)
+    .map((a) => ({
+      group: a.group,
+      version: a.version,
+      kind: a.kind,
+      plural: a.name.slice(0, a.name.indexOf('.')),
+      ...(a.displayName ? { displayName: a.displayName } : {}),
+    }));
 }
 
 export type Stage = 'resolving' | 'approval' | 'installing' | 'succeeded' | 'failed';
@@ -36,3 +68,18 @@ export function stageOf(p: SubscriptionProgress): { stage: Stage; detail: string
   return { stage: 'resolving', detail: p.upgrade.detail || 'OLM is resolving the bundle and its dependencies' };
 }
 
+
+/**
+ * After an install succeeded, the InstallPlan already waiting for approval (Manual) for the next
+ * version: OLM resolves the next upgrade as soon as the install is done, which is why the
+ * Subscription then says InstallPlanPending=True (RequiresApproval) although nothing is installing.
+ */
+export function waitingUpgrade(p: SubscriptionProgress): { plan: string; csvNames: string[] } | undefined {
+  if (p.csv?.phase !== 'Succeeded') return undefined;
+  const plan = p.installPlan;
+  if (plan?.summary.needsApproval && !plan.summary.csvNames.includes(p.csv.name)) {
+    return { plan: plan.name, csvNames: plan.summary.csvNames };
+  }
+  const other = p.upgrade.pendingApproval.find((n) => n !== plan?.name);
+  return other ? { plan: other, csvNames: [] } : undefined;
+}
