@@ -93,7 +93,7 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
 
     await page.goto(`${h.perUser.url}/settings`);
     await page.locator('#copied-denied').waitFor();
-    assert.equal(await page.getByRole('switch', { name: 'Copied CSVs' }).isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Copied CSVs' }).isDisabled(), true);
     assert.match((await page.locator('#copied-denied').textContent()) ?? '', /You may not change OLM's cluster settings: .*bob.*olmconfigs/);
     await h.shot(page, 'settings-viewer');
     await page.close();

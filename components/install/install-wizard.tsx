@@ -285,8 +285,8 @@ function MultiPicker({ options, value, onChange }: { options: string[]; value: s
       <input type="search" aria-label="Find a namespace" placeholder="Find a namespace…" value={filter} onChange={(e) => setFilter(e.target.value)} className="w-full rounded border border-slate-300 bg-white px-2 py-1" />
       <div className="max-h-48 overflow-y-auto rounded border border-slate-200 bg-white p-2">
         {shown.map((o) => (
-          <label key={o} className="flex items-center gap-2">
-            <input type="checkbox" checked={value.includes(o)} onChange={() => onChange(value.includes(o) ? value.filter((v) => v !== o) : [...value, o])} /> {o}
+          <label key={o} className="flex min-h-7 items-center gap-2">
+            <input type="checkbox" className="h-5 w-5" checked={value.includes(o)} onChange={() => onChange(value.includes(o) ? value.filter((v) => v !== o) : [...value, o])} /> {o}
           </label>
         ))}
         {options.length > shown.length && <p className="text-xs text-slate-500">{options.length - shown.length} more: narrow the search.</p>}

@@ -44,7 +44,8 @@ export function RbacYaml({ objects, fileName, label }: { objects: Record<string,
           Download {fileName}
         </a>
       </div>
-      <pre aria-label={label} className="max-h-80 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+      {/* Focusable, so a keyboard can scroll what does not fit. */}
+      <pre aria-label={label} tabIndex={0} className="max-h-80 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
         {text}
       </pre>
     </div>

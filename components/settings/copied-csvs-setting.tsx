@@ -115,7 +115,8 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
       <div className="flex flex-wrap items-center gap-3">
         <button
           type="button"
-          role="switch"
+          // A switch whose state cannot be read is no switch: a disabled button with the reason.
+          role={view.state === 'forbidden' ? undefined : 'switch'}
           aria-checked={view.state === 'forbidden' ? undefined : !off}
           aria-labelledby="copied-switch-label"
           aria-describedby={denied ? 'copied-denied' : undefined}

@@ -1,6 +1,7 @@
 // The set-up every browser test repeats: a sandbox, the console against it (as the admin's
 // kubeconfig, and in per-user-token mode), Debian's Chromium, an admin API client, and pages
 // opened at a path. `useHarness` registers it on the surrounding describe's before/after.
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import type { KubeClient } from '../../lib/k8s/client';
 import type { SandboxOptions } from '../../lib/sandbox/server/sandbox';
 import { withSandbox } from '../../lib/sandbox/testing/sandbox-fixture';
 import { clientAs } from '../../lib/server/testing/cluster';
+import { accessibilityProblems } from './a11y';
 import { launchBrowser } from './browser';
 import { startConsole, type RunningConsole } from './console-server';
 import { loggedInPage } from './login';
@@ -28,7 +30,10 @@ export interface Harness {
   open(path: string): Promise<Page>;
   /** A new tab of the per-user console, logged in as a seed user (alice, bob), at `path`. */
   openAs(user: string, path: string): Promise<Page>;
-  /** A full-page screenshot in test-results/<suite>/<name>.png, to look at. */
+  /**
+   * A full-page screenshot in test-results/<suite>/<name>.png, to look at; the state must pass
+   * axe and fit a phone (e2e/support/a11y.ts), or the test fails.
+   */
   shot(page: Page, name: string): Promise<void>;
 }
 
@@ -79,7 +84,13 @@ export function useHarness(opts: HarnessOptions): Harness {
       await page.goto(`${h.perUser.url}${path}`);
       return page;
     };
-    h.shot = async (page, name) => void (await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true, animations: 'disabled' }));
+    h.shot = async (page, name) => {
+      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true, animations: 'disabled' });
+      // Every state a suite looks at is checked as people on any screen meet it: axe-core's WCAG
+      // A/AA rules at 1440 and 390 px, and nothing scrolling sideways on the phone.
+      const problems = await accessibilityProblems(page);
+      assert.deepEqual(problems, [], `${opts.suite}/${name}:\n${problems.join('\n')}`);
+    };
   });
   after(async () => {
     await h.browser?.close();
