@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { newSession, type Session } from '../session';
+import { signInProblem } from './errors';
+import { beginSignIn, finishSignIn, refreshTokens } from './flow';
+import { refreshSession } from './refresh';
+import { signInOverHttp, startProvider, type ProviderProcess } from './testing/provider-process';
+
+const ORIGIN = 'http://127.0.0.1:3000';
+const SCOPES = 'openid offline_access email profile groups';
+
+describe('the code flow against the real test provider', () => {
+  let provider: ProviderProcess;
+  before(async () => {
+    provider = await startProvider(60);
+    Object.assign(process.env, provider.env);
+  });
+  after(() => provider?.stop());
+
+  const signIn = async (user = 'alice') => {
+    const { url, state } = await beginSignIn(ORIGIN, '/operators', SCOPES);
+    const callback = await signInOverHttp(provider, url, user, provider.passwords[user]!);
+    return { callback, state };
+  };
+  const problemOf = (p: Promise<unknown>) => p.then(() => 'none', signInProblem);
+
+  test('a sign-in asks for PKCE S256, state and nonce, and comes back with an ID token, refresh token and expiry', async () => {
+    const { url, state } = await beginSignIn(ORIGIN, '/operators', SCOPES);
+    assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(url.searchParams.get('state'), state.state);
+    assert.equal(url.searchParams.get('nonce'), state.nonce);
+    assert.equal(url.searchParams.get('redirect_uri'), `${ORIGIN}/api/auth/callback`);
+    const callback = await signInOverHttp(provider, url, 'alice', provider.passwords.alice!);
+    assert.equal(`${callback.origin}${callback.pathname}`, `${ORIGIN}/api/auth/callback`);
+    const tokens = await finishSignIn(callback, state);
+    assert.equal(tokens.idToken.split('.').length, 3);
+    assert.ok(tokens.refreshToken);
+    const now = Date.now() / 1000;
+    assert.ok(tokens.expiresAt > now + 50 && tokens.expiresAt <= now + 61, `expires in ${tokens.expiresAt - now} s`);
+  });
+
+  test("an answer for another sign-in is refused as the wrong state, one with another sign-in's nonce as the wrong nonce", async () => {
+    const { callback, state } = await signIn();
+    assert.equal(await problemOf(finishSignIn(callback, { ...state, state: 'another-sign-in' })), 'state');
+    const second = await signIn();
+    assert.equal(await problemOf(finishSignIn(second.callback, { ...second.state, nonce: 'another-nonce' })), 'nonce');
+  });
+
+  test('a code is good once: the replay is refused', async () => {
+    const { callback, state } = await signIn();
+    await finishSignIn(callback, state);
+    assert.equal(await problemOf(finishSignIn(callback, state)), 'code');
+  });
+
+  test("a verifier that is not the sign-in's own (PKCE) is refused", async () => {
+    const { callback, state } = await signIn();
+    assert.equal(await problemOf(finishSignIn(callback, { ...state, verifier: 'x'.repeat(43) })), 'code');
+  });
+
+  test('requests of one session refresh once between them, and get the same new tokens', async () => {
+    const { callback, state } = await signIn();
+    const t = await finishSignIn(callback, state);
+    const session: Session = { ...newSession(3600, t.idToken, 'oidc:alice'), auth: 'oidc', refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt };
+    let calls = 0;
+    const counted = (rt: string) => (calls++, refreshTokens(rt));
+    const [a, b] = await Promise.all([refreshSession(session, counted), refreshSession(session, counted)]);
+    // A request a moment later, still with the old cookie, gets the same answer too.
+    const c = await refreshSession(session, counted);
+    assert.equal(calls, 1);
+    assert.ok(a && b && c);
+    assert.equal(a.token, b.token);
+    assert.equal(c.token, a.token);
+    assert.notEqual(a.refreshToken, t.refreshToken, 'the provider rotated the refresh token');
+    assert.equal(a.sid, session.sid, 'the same session, with new tokens');
+  });
+
+  test('a spent refresh token used again ends the grant: why refreshes go one at a time', async () => {
+    const { callback, state } = await signIn();
+    const t = await finishSignIn(callback, state);
+    const fresh = await refreshTokens(t.refreshToken!);
+    await assert.rejects(refreshTokens(t.refreshToken!));
+    await assert.rejects(refreshTokens(fresh.refreshToken!), 'the provider ended the whole grant');
+  });
+
+  test('a refused refresh gives no session: the person signs in again', async () => {
+    const session: Session = { ...newSession(3600, 'x', 'oidc:alice'), auth: 'oidc', refreshToken: 'made-up', tokenExpiresAt: 0 };
+    assert.equal(await refreshSession(session), undefined);
+  });
+});
