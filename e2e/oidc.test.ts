@@ -81,8 +81,9 @@ else describe('sign-in with an identity provider on the real cluster', () => {
     assert.match(r.headers.get('set-cookie') ?? '', /olm_console_signin=.*HttpOnly; SameSite=Lax/);
   });
 
-  test('alice signs in at the provider and lands on the page she asked for', async () => {
-    await page.goto(`${app.url}/api/auth/login?next=${encodeURIComponent('/operatorhub?keyword=db')}`);
+  test('alice signs in at the provider from the login page and lands on the page she asked for', async () => {
+    await page.goto(`${app.url}/login?next=${encodeURIComponent('/operatorhub?keyword=db')}`);
+    await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
     await page.waitForURL((u) => u.origin === issuer);
     await signInAtProvider('alice', 'not her password');
     await page.getByText('Wrong username or password.').waitFor();

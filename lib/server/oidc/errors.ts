@@ -2,7 +2,7 @@
 // or what openid-client's checks of the answer refused. Each ends the same way: sign in again.
 import { AuthorizationResponseError, ClientError, ResponseBodyError } from 'openid-client';
 
-export type SignInProblem = 'missing' | 'stale' | 'state' | 'nonce' | 'audience' | 'issuer' | 'expired' | 'denied' | 'code' | 'provider' | 'cookie-size' | 'refused';
+export type SignInProblem = 'missing' | 'stale' | 'state' | 'nonce' | 'audience' | 'issuer' | 'expired' | 'denied' | 'code' | 'provider' | 'cookie-size' | 'refused' | 'cluster';
 
 export const PROBLEM_TEXT: Record<SignInProblem, string> = {
   missing: 'No sign-in was in progress in this browser: the link back from the identity provider was opened elsewhere, used twice, or made up.',
@@ -16,7 +16,8 @@ export const PROBLEM_TEXT: Record<SignInProblem, string> = {
   code: 'The sign-in code was already used or has expired.',
   provider: 'The identity provider could not be reached or gave an answer the console cannot use.',
   'cookie-size': 'The tokens the identity provider issued are too large for the console\'s session cookie (4 KB). Ask the administrator to have the provider issue fewer claims (groups above all) to this client.',
-  refused: 'The cluster did not accept the identity token.',
+  refused: 'The cluster did not accept the identity token: its API server may not trust this identity provider, or not for this console.',
+  cluster: 'The cluster could not be reached to check who you are.',
 };
 
 /** The problem behind an error from openid-client (or the provider's own error answer). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newSession, type Session } from '../session';
+import { cookieFits, MAX_COOKIE_BYTES, newSession, sealSession, SessionKey, sessionCookieHeader, type Session } from '../session';
 import { signInProblem } from './errors';
 import { beginSignIn, finishSignIn, refreshTokens } from './flow';
 import { refreshSession } from './refresh';
@@ -37,6 +37,17 @@ describe('the code flow against the real test provider', () => {
     assert.ok(tokens.refreshToken);
     const now = Date.now() / 1000;
     assert.ok(tokens.expiresAt > now + 50 && tokens.expiresAt <= now + 61, `expires in ${tokens.expiresAt - now} s`);
+  });
+
+  test("the session cookie holding the provider's tokens fits a browser's 4 KB, over TLS too", async () => {
+    const { callback, state } = await signIn();
+    const t = await finishSignIn(callback, state);
+    const session: Session = { ...newSession(8 * 3600, t.idToken, 'oidc:alice'), auth: 'oidc', refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt };
+    const header = sessionCookieHeader(sealSession(session, SessionKey.random()), { secure: true, maxAgeSeconds: 8 * 3600 });
+    assert.ok(cookieFits(header), `${Buffer.byteLength(header)} bytes`);
+    assert.ok(Buffer.byteLength(header) < MAX_COOKIE_BYTES / 2, `${Buffer.byteLength(header)} bytes: room for a token with many more groups`);
+    const bloated = { ...session, token: `${t.idToken}${'x'.repeat(3000)}` };
+    assert.equal(cookieFits(sessionCookieHeader(sealSession(bloated, SessionKey.random()), { secure: true, maxAgeSeconds: 1 })), false);
   });
 
   test("an answer for another sign-in is refused as the wrong state, one with another sign-in's nonce as the wrong nonce", async () => {

@@ -38,7 +38,7 @@ export async function GET(req: Request): Promise<Response> {
     username = await whoAmI(clientForToken(tokens.idToken));
   } catch (err) {
     if (err instanceof KubeError && err.code === 401) return problemPage('refused', state.next, secure, 403);
-    throw err;
+    return problemPage('cluster', state.next, secure, 502);
   }
   const session = { ...newSession(SESSION_TTL_SECONDS, tokens.idToken, username), auth: 'oidc' as const, refreshToken: tokens.refreshToken, tokenExpiresAt: tokens.expiresAt };
   const setCookie = sessionCookieHeader(sealSession(session, sessionKey()), { secure, maxAgeSeconds: SESSION_TTL_SECONDS });
