@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { OPERATOR_GROUP_TYPE } from '../lib/olm/resources/operator-group';
+import { clientAs } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
@@ -105,10 +107,25 @@ else describe('sign-in with an identity provider on the real cluster', () => {
     assert.equal(team2.body.permissions.find((p) => p.action === 'install')?.allowed, false);
   });
 
-  test('her 60-second ID token is refreshed while she works', async () => {
+  test('her 60-second ID token is refreshed while she works, and her live updates carry on', async () => {
     const before = (await context.cookies()).find((c) => c.name === 'olm_console_session')!.value;
+    // A stream of team1's OperatorGroups, as a page keeps one open: it reconnects as the token
+    // nears expiry, and the reconnect is refreshed.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: string[] };
+      w.seen = [];
+      const es = new EventSource('/api/events?w=og:operatorgroups:team1');
+      es.onopen = () => w.seen.push('open');
+      for (const type of ['snapshot', 'change', 'session', 'error']) es.addEventListener(type, (e) => w.seen.push(`${type} ${(e as MessageEvent).data ?? ''}`));
+    });
     // Past the first token's expiry (the refresh happens in its last 20 s).
     await page.waitForTimeout((ID_TOKEN_SECONDS + 5) * 1000);
+    const name = `after-refresh-${Date.now()}`;
+    await clientAs(cluster, 'admin').create(OPERATOR_GROUP_TYPE, { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name, namespace: 'team1' }, spec: {} }, { namespace: 'team1' });
+    await page.waitForFunction((n) => (window as unknown as { seen: string[] }).seen.some((e) => e.startsWith('change') && e.includes(n)), name, { timeout: 20_000 });
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    assert.ok(seen.filter((e) => e === 'open').length >= 2, `the stream reconnected: ${seen.map((e) => e.slice(0, 40)).join(' | ')}`);
+    assert.ok(!seen.some((e) => e.startsWith('session') || e.startsWith('error {')), seen.join('\n').slice(0, 2000));
     const { status, body } = await api<SessionBody>('/api/session');
     assert.equal(status, 200);
     assert.equal(body.loggedIn, true, 'still signed in after the first ID token expired');
