@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import * as client from 'openid-client';
 import { cookieFits, MAX_COOKIE_BYTES, newSession, sealSession, SessionKey, sessionCookieHeader, type Session } from '../session';
 import { signInProblem } from './errors';
 import { beginSignIn, finishSignIn, refreshTokens } from './flow';
+import { oidcConfiguration } from './provider';
 import { refreshSession } from './refresh';
 import { signInOverHttp, startProvider, type ProviderProcess } from './testing/provider-process';
 
@@ -55,6 +57,18 @@ describe('the code flow against the real test provider', () => {
     assert.equal(await problemOf(finishSignIn(callback, { ...state, state: 'another-sign-in' })), 'state');
     const second = await signIn();
     assert.equal(await problemOf(finishSignIn(second.callback, { ...second.state, nonce: 'another-nonce' })), 'nonce');
+  });
+
+  test("an ID token already expired by the console's clock is refused as expired", async () => {
+    const { callback, state } = await signIn();
+    const base = await oidcConfiguration();
+    // openid-client as finishSignIn uses it, its clock moved two minutes on (past the token's
+    // 60 s and the 30 s tolerance): the real check of the real token's exp.
+    const metadata = { client_secret: provider.clientSecret, [client.clockSkew]: 120 };
+    const skewed = new client.Configuration(base.serverMetadata(), provider.clientId, metadata, client.ClientSecretBasic(provider.clientSecret));
+    skewed[client.customFetch] = base[client.customFetch]!;
+    const checks = { pkceCodeVerifier: state.verifier, expectedState: state.state, expectedNonce: state.nonce, idTokenExpected: true };
+    assert.equal(await problemOf(client.authorizationCodeGrant(skewed, callback, checks)), 'expired');
   });
 
   test('a code is good once: the replay is refused', async () => {
