@@ -19,8 +19,9 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
   });
   after(() => provider?.stop());
 
-  const get = (handler: Handler, path: string, cookie?: string) =>
-    handler(new Request(`${CONSOLE}${path}`, { headers: { host: '127.0.0.1:3000', 'x-olm-console-tls': 'false', ...(cookie ? { cookie } : {}) } }));
+  // As a browser navigates: it asks for HTML.
+  const get = (handler: Handler, path: string, cookie?: string, accept = 'text/html,application/xhtml+xml,*/*;q=0.8') =>
+    handler(new Request(`${CONSOLE}${path}`, { headers: { host: '127.0.0.1:3000', 'x-olm-console-tls': 'false', accept, ...(cookie ? { cookie } : {}) } }));
   const cookieOf = (r: Response) => r.headers.get('set-cookie')!.split(';')[0]!;
 
   test('starting a sign-in is a 302 to the provider with PKCE, and a sealed SameSite=Lax cookie', async () => {
@@ -51,5 +52,14 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
     const html = await r.text();
     assert.match(html, /No sign-in was in progress in this browser/);
     assert.match(html, />Sign in again</);
+  });
+
+  test('a client that does not ask for HTML gets the same words as the API\'s JSON error', async () => {
+    const r = await get(callback, '/api/auth/callback?code=x&state=y', undefined, 'application/json');
+    assert.equal(r.status, 400);
+    const body = (await r.json()) as { error: { code: number; reason: string; message: string; problem: string } };
+    assert.equal(body.error.code, 400);
+    assert.equal(body.error.problem, 'missing');
+    assert.match(body.error.message, /No sign-in was in progress in this browser.*Sign in again: \/api\/auth\/login/);
   });
 });

@@ -24,25 +24,25 @@ function cookie(req: Request, name: string): string | undefined {
 export async function GET(req: Request): Promise<Response> {
   const secure = isSecureRequest(req);
   const verdict = openStateCookie(cookie(req, stateCookieName(secure)), sessionKey());
-  if (!verdict.ok) return problemPage(verdict.reason, '/operatorhub', secure);
+  if (!verdict.ok) return problemPage(req, verdict.reason, '/operatorhub', secure);
   const { state } = verdict;
   const origin = consoleOrigin(req);
   let tokens: OidcTokens;
   try {
     tokens = await finishSignIn(new URL(`${origin}${CALLBACK_PATH}${new URL(req.url).search}`), state);
   } catch (err) {
-    return problemPage(signInProblem(err), state.next, secure);
+    return problemPage(req, signInProblem(err), state.next, secure);
   }
   let username: string;
   try {
     username = await whoAmI(clientForToken(tokens.idToken));
   } catch (err) {
-    if (err instanceof KubeError && err.code === 401) return problemPage('refused', state.next, secure, 403);
-    return problemPage('cluster', state.next, secure, 502);
+    if (err instanceof KubeError && err.code === 401) return problemPage(req, 'refused', state.next, secure, 403);
+    return problemPage(req, 'cluster', state.next, secure, 502);
   }
   const session = { ...newSession(SESSION_TTL_SECONDS, tokens.idToken, username), auth: 'oidc' as const, refreshToken: tokens.refreshToken, tokenExpiresAt: tokens.expiresAt };
   const setCookie = sessionCookieHeader(sealSession(session, sessionKey()), { secure, maxAgeSeconds: SESSION_TTL_SECONDS });
-  if (!cookieFits(setCookie)) return problemPage('cookie-size', state.next, secure, 500);
+  if (!cookieFits(setCookie)) return problemPage(req, 'cookie-size', state.next, secure, 500);
   const headers = new Headers({ Location: state.next, 'Cache-Control': 'no-store' });
   headers.append('Set-Cookie', setCookie);
   headers.append('Set-Cookie', clearedStateCookieHeader(secure));

@@ -23,6 +23,6 @@ export async function GET(req: Request): Promise<Response> {
     const { url, state } = await beginSignIn(origin, next, settings.scopes);
     return new Response(null, { status: 302, headers: { Location: url.href, 'Set-Cookie': stateCookieHeader(state, sessionKey(), secure), 'Cache-Control': 'no-store' } });
   } catch {
-    return problemPage('provider', next, secure, 502);
+    return problemPage(req, 'provider', next, secure, 502);
   }
 }

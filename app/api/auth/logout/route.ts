@@ -1,7 +1,8 @@
 // POST /api/auth/logout (a console page, with its CSRF token): ends the console session as
 // DELETE /api/session does, and answers where to send the browser to end the identity
 // provider's session too (its end_session_endpoint with id_token_hint), or /login.
-import { ApiError, errorResponse } from '@/lib/server/api-error';
+import { z } from 'zod';
+import { ApiError, errorResponse, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf } from '@/lib/server/csrf';
 import { isSecureRequest, requestSession, revocations } from '@/lib/server/context';
 import { endSessionUrl } from '@/lib/server/oidc/flow';
@@ -10,11 +11,15 @@ import { clearedSessionCookieHeader } from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
 
+// No options: a body, if any, is `{}` (an unknown field is refused, as everywhere in the API).
+const Logout = z.strictObject({});
+
 export async function POST(req: Request): Promise<Response> {
   try {
     const session = requestSession(req);
     const verdict = checkCsrf(req, session);
     if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
+    await readOptionalJson(req, Logout);
     const headers = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
     const login = `${consoleOrigin(req)}/login`;
     if (!session?.token) return Response.json({ redirect: '/login' }, { headers });
