@@ -11,13 +11,19 @@ type WithAuth = SessionInfo & { auth?: 'oidc' | 'token' | null };
 
 export function OidcSignIn() {
   const next = useSearchParams().get('next');
-  const session = useQuery({ queryKey: ['session'], queryFn: ({ signal }) => apiGet<WithAuth>('/api/session', signal) });
+  const session = useQuery({
+    queryKey: ['session'],
+    queryFn: ({ signal }) => apiGet<WithAuth>('/api/session', signal),
+  });
   if (session.data?.auth !== 'oidc') return null;
   const target = safeRedirectTarget(next, typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
   return (
     <section className="mb-8 max-w-xl space-y-2" aria-labelledby="oidc-sign-in">
       <h2 id="oidc-sign-in" className="text-lg font-semibold">Sign in with your organisation&apos;s account</h2>
-      <a href={`/api/auth/login?next=${encodeURIComponent(target)}`} className="inline-block rounded bg-sky-700 px-4 py-1.5 font-semibold text-white">
+      <a
+        href={`/api/auth/login?next=${encodeURIComponent(target)}`}
+        className="inline-block rounded bg-sky-700 px-4 py-1.5 font-semibold text-white"
+      >
         Sign in with the identity provider
       </a>
       <p className="text-xs text-slate-600">Or paste a Kubernetes bearer token below.</p>

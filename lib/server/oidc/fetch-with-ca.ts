@@ -3,12 +3,14 @@
 // connection of the process, the cluster's included, trust it).
 import { request } from 'node:https';
 
-type FetchLike = (url: string, options: { body?: unknown; headers: Record<string, string>; method: string; signal?: AbortSignal }) => Promise<Response>;
+type FetchOptions = { body?: unknown; headers: Record<string, string>; method: string; signal?: AbortSignal };
+type FetchLike = (url: string, options: FetchOptions) => Promise<Response>;
 
 export function fetchWithCa(caPem: string): FetchLike {
   return (url, options) =>
     new Promise<Response>((resolve, reject) => {
-      const req = request(url, { method: options.method, headers: options.headers, ca: caPem, signal: options.signal, timeout: 10_000 }, (res) => {
+      const { method, headers: sent, signal } = options;
+      const req = request(url, { method, headers: sent, ca: caPem, signal, timeout: 10_000 }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
@@ -26,6 +28,7 @@ export function fetchWithCa(caPem: string): FetchLike {
       req.on('error', reject);
       const body = options.body;
       if (body === undefined || body === null) req.end();
-      else req.end(body instanceof URLSearchParams ? body.toString() : typeof body === 'string' ? body : Buffer.from(body as ArrayBuffer));
+      else if (body instanceof URLSearchParams || typeof body === 'string') req.end(body.toString());
+      else req.end(Buffer.from(body as ArrayBuffer));
     });
 }

@@ -17,10 +17,16 @@ export interface OidcTokens {
 }
 
 /** Where to send the browser, and the state to keep in its sign-in cookie. */
-export async function beginSignIn(origin: string, next: string, scopes: string, now = Date.now()): Promise<{ url: URL; state: SignInState }> {
+export async function beginSignIn(
+  origin: string,
+  next: string,
+  scopes: string,
+  now = Date.now(),
+): Promise<{ url: URL; state: SignInState }> {
   const config = await oidcConfiguration();
   const verifier = client.randomPKCECodeVerifier();
-  const state: SignInState = { state: client.randomState(), nonce: client.randomNonce(), verifier, next, startedAt: Math.floor(now / 1000) };
+  const startedAt = Math.floor(now / 1000);
+  const state: SignInState = { state: client.randomState(), nonce: client.randomNonce(), verifier, next, startedAt };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: `${origin}${CALLBACK_PATH}`,
     scope: scopes,
@@ -32,7 +38,9 @@ export async function beginSignIn(origin: string, next: string, scopes: string, 
   return { url, state };
 }
 
-function tokensOf(r: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers, previousRefresh?: string): OidcTokens {
+type TokenAnswer = client.TokenEndpointResponse & client.TokenEndpointResponseHelpers;
+
+function tokensOf(r: TokenAnswer, previousRefresh?: string): OidcTokens {
   const claims = r.claims();
   if (!r.id_token || !claims) throw new client.ClientError('the identity provider returned no ID token');
   // A provider that does not rotate refresh tokens sends none on refresh: the old one stays good.
@@ -61,5 +69,6 @@ export async function refreshTokens(refreshToken: string): Promise<OidcTokens> {
 export async function endSessionUrl(idToken: string, postLogoutRedirect: string): Promise<string | undefined> {
   const config = await oidcConfiguration();
   if (!config.serverMetadata().end_session_endpoint) return undefined;
-  return client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: postLogoutRedirect }).href;
+  const params = { id_token_hint: idToken, post_logout_redirect_uri: postLogoutRedirect };
+  return client.buildEndSessionUrl(config, params).href;
 }

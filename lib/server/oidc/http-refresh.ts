@@ -24,8 +24,13 @@ export async function refreshOidcCookie(key: SessionKey, req: IncomingMessage, r
   const fresh = await refreshSession(session);
   // The request goes on with the old token, which the API server refuses once expired: the
   // page then asks the person to sign in again. The server logs why.
-  if (!fresh) throw new Error('the identity provider refused to refresh the token (the grant ended, or the provider cannot be reached)');
+  if (!fresh) {
+    const why = 'the grant ended, or the provider cannot be reached';
+    throw new Error(`the identity provider refused to refresh the token (${why})`);
+  }
   const sealed = sealSession(fresh, key);
-  req.headers.cookie = header.split(';').map((p) => (p.trim().startsWith(`${name}=`) ? ` ${name}=${sealed}` : p)).join(';').trim();
-  res.setHeader('Set-Cookie', sessionCookieHeader(sealed, { secure: tls, maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)) }));
+  const parts = header.split(';').map((p) => (p.trim().startsWith(`${name}=`) ? ` ${name}=${sealed}` : p));
+  req.headers.cookie = parts.join(';').trim();
+  const maxAgeSeconds = Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000));
+  res.setHeader('Set-Cookie', sessionCookieHeader(sealed, { secure: tls, maxAgeSeconds }));
 }

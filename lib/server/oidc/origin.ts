@@ -6,7 +6,8 @@ import { effectiveHost, originPolicyFromEnv } from '../security/origin-policy';
 export function consoleOrigin(req: Request, env: Record<string, string | undefined> = process.env): string {
   const policy = originPolicyFromEnv(env);
   if (policy.publicOrigin) return policy.publicOrigin;
-  const host = effectiveHost(policy, { host: req.headers.get('host'), forwardedHost: req.headers.get('x-forwarded-host') });
+  const facts = { host: req.headers.get('host'), forwardedHost: req.headers.get('x-forwarded-host') };
+  const host = effectiveHost(policy, facts);
   const tls = req.headers.get('x-olm-console-tls') === 'true';
   return `${tls ? 'https' : 'http'}://${host ?? new URL(req.url).host}`;
 }

@@ -10,7 +10,9 @@ let discovered: Promise<client.Configuration> | undefined;
 
 async function discover(s: OidcSettings): Promise<client.Configuration> {
   const customFetch = s.caPem ? fetchWithCa(s.caPem) : undefined;
-  const config = await client.discovery(new URL(s.issuer), s.clientId, s.clientSecret, client.ClientSecretBasic(s.clientSecret), customFetch ? { [client.customFetch]: customFetch as client.CustomFetch } : undefined);
+  const options = customFetch ? { [client.customFetch]: customFetch as client.CustomFetch } : undefined;
+  const auth = client.ClientSecretBasic(s.clientSecret);
+  const config = await client.discovery(new URL(s.issuer), s.clientId, s.clientSecret, auth, options);
   if (customFetch) config[client.customFetch] = customFetch as client.CustomFetch;
   return config;
 }

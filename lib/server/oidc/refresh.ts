@@ -12,7 +12,8 @@ export const REFRESH_MARGIN_SECONDS = 20;
 /** How long a refresh's result answers requests still carrying the cookie it replaced. */
 const REMEMBER_MS = 120_000;
 
-const shared = globalThis as { olmConsoleOidcRefresh?: Map<string, { at: number; result: Promise<Session | undefined> }> };
+type Refreshes = Map<string, { at: number; result: Promise<Session | undefined> }>;
+const shared = globalThis as { olmConsoleOidcRefresh?: Refreshes };
 const refreshes = (shared.olmConsoleOidcRefresh ??= new Map());
 
 export function needsRefresh(s: Session, now = Date.now()): boolean {
@@ -30,7 +31,10 @@ export function refreshSession(s: Session, refresh = refreshTokens, now = Date.n
   const known = refreshes.get(k);
   if (known) return known.result;
   const result = refresh(s.refreshToken!).then(
-    (t): Session => ({ ...s, token: t.idToken, refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt, lastSeen: Math.floor(Date.now() / 1000) }),
+    (t): Session => {
+      const lastSeen = Math.floor(Date.now() / 1000);
+      return { ...s, token: t.idToken, refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt, lastSeen };
+    },
     () => undefined,
   );
   refreshes.set(k, { at: now, result });

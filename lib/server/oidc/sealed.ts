@@ -19,7 +19,8 @@ export function unseal<T>(text: string | undefined, purpose: string, key: Sessio
     const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(purpose));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return JSON.parse(Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')) as T;
+    const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    return JSON.parse(text) as T;
   } catch {
     return undefined;
   }

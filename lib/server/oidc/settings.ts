@@ -35,10 +35,14 @@ export function oidcSettings(env: Record<string, string | undefined> = process.e
   const clientId = env.OLM_CONSOLE_OIDC_CLIENT_ID?.trim();
   if (!clientId) throw new Error('OLM_CONSOLE_OIDC_CLIENT_ID (--oidc-client-id) is required with an OIDC issuer');
   const clientSecret = fromFileOrEnv(env, 'OLM_CONSOLE_OIDC_CLIENT_SECRET');
-  if (!clientSecret) throw new Error('the OIDC client secret is required: OLM_CONSOLE_OIDC_CLIENT_SECRET or --oidc-client-secret-file (OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE)');
+  if (!clientSecret) {
+    const how = 'OLM_CONSOLE_OIDC_CLIENT_SECRET or --oidc-client-secret-file (OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE)';
+    throw new Error(`the OIDC client secret is required: ${how}`);
+  }
   const caFile = env.OLM_CONSOLE_OIDC_CA_FILE;
   const caPem = caFile ? readFileSync(caFile, 'utf8') : env.OLM_CONSOLE_OIDC_CA?.trim() || undefined;
-  return { issuer: issuer.replace(/\/$/, ''), clientId, clientSecret, caPem, scopes: env.OLM_CONSOLE_OIDC_SCOPES?.trim() || SCOPES };
+  const scopes = env.OLM_CONSOLE_OIDC_SCOPES?.trim() || SCOPES;
+  return { issuer: issuer.replace(/\/$/, ''), clientId, clientSecret, caPem, scopes };
 }
 
 export function oidcEnabled(env: Record<string, string | undefined> = process.env): boolean {

@@ -18,16 +18,21 @@ export interface SignInState {
   startedAt: number;
 }
 
+function cookie(secure: boolean, value: string, maxAge: number): string {
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAge}`, ...(secure ? ['Secure'] : [])];
+  return [`${stateCookieName(secure)}=${value}`, ...attributes].join('; ');
+}
+
 export function stateCookieName(secure: boolean): string {
   return secure ? `__Host-${STATE_COOKIE}` : STATE_COOKIE;
 }
 
 export function stateCookieHeader(s: SignInState, key: SessionKey, secure: boolean): string {
-  return [`${stateCookieName(secure)}=${seal(s, PURPOSE, key)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${STATE_TTL_SECONDS}`, ...(secure ? ['Secure'] : [])].join('; ');
+  return cookie(secure, seal(s, PURPOSE, key), STATE_TTL_SECONDS);
 }
 
 export function clearedStateCookieHeader(secure: boolean): string {
-  return [`${stateCookieName(secure)}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0', ...(secure ? ['Secure'] : [])].join('; ');
+  return cookie(secure, '', 0);
 }
 
 export type StateVerdict = { ok: true; state: SignInState } | { ok: false; reason: 'missing' | 'stale' };
@@ -35,7 +40,8 @@ export type StateVerdict = { ok: true; state: SignInState } | { ok: false; reaso
 /** The sign-in this browser started here, unless there is none, it was forged, or it is over ten minutes old. */
 export function openStateCookie(value: string | undefined, key: SessionKey, now = Date.now()): StateVerdict {
   const s = unseal<SignInState>(value, PURPOSE, key);
-  if (!s || typeof s.state !== 'string' || typeof s.nonce !== 'string' || typeof s.verifier !== 'string' || typeof s.next !== 'string') return { ok: false, reason: 'missing' };
+  const fields = [s?.state, s?.nonce, s?.verifier, s?.next];
+  if (!s || fields.some((f) => typeof f !== 'string')) return { ok: false, reason: 'missing' };
   if (now / 1000 - s.startedAt > STATE_TTL_SECONDS) return { ok: false, reason: 'stale' };
   return { ok: true, state: s };
 }

@@ -40,8 +40,14 @@ export async function GET(req: Request): Promise<Response> {
     if (err instanceof KubeError && err.code === 401) return problemPage(req, 'refused', state.next, secure, 403);
     return problemPage(req, 'cluster', state.next, secure, 502);
   }
-  const session = { ...newSession(SESSION_TTL_SECONDS, tokens.idToken, username), auth: 'oidc' as const, refreshToken: tokens.refreshToken, tokenExpiresAt: tokens.expiresAt };
-  const setCookie = sessionCookieHeader(sealSession(session, sessionKey()), { secure, maxAgeSeconds: SESSION_TTL_SECONDS });
+  const session = {
+    ...newSession(SESSION_TTL_SECONDS, tokens.idToken, username),
+    auth: 'oidc' as const,
+    refreshToken: tokens.refreshToken,
+    tokenExpiresAt: tokens.expiresAt,
+  };
+  const sealed = sealSession(session, sessionKey());
+  const setCookie = sessionCookieHeader(sealed, { secure, maxAgeSeconds: SESSION_TTL_SECONDS });
   if (!cookieFits(setCookie)) return problemPage(req, 'cookie-size', state.next, secure, 500);
   const headers = new Headers({ Location: state.next, 'Cache-Control': 'no-store' });
   headers.append('Set-Cookie', setCookie);

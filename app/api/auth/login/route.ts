@@ -21,7 +21,9 @@ export async function GET(req: Request): Promise<Response> {
   const secure = isSecureRequest(req);
   try {
     const { url, state } = await beginSignIn(origin, next, settings.scopes);
-    return new Response(null, { status: 302, headers: { Location: url.href, 'Set-Cookie': stateCookieHeader(state, sessionKey(), secure), 'Cache-Control': 'no-store' } });
+    const cookie = stateCookieHeader(state, sessionKey(), secure);
+    const headers = { Location: url.href, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' };
+    return new Response(null, { status: 302, headers });
   } catch {
     return problemPage(req, 'provider', next, secure, 502);
   }
