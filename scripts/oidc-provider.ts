@@ -12,18 +12,27 @@ import { exportJWK, generateKeyPair } from 'jose';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { oidcCertificates, OIDC_CLIENT_ID, oidcSeed, type OidcSeedUser } from './oidc-seed';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, port: { type: 'string', default: '0' }, 'id-token-ttl': { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string' },
+    port: { type: 'string', default: '0' },
+    'id-token-ttl': { type: 'string', default: '300' },
+  },
+});
 if (!values.dir) throw new Error('usage: scripts/oidc-provider.ts --dir DIR [--port N] [--id-token-ttl SECONDS]');
 const dir = resolve(values.dir);
 const idTokenTtl = Number(values['id-token-ttl']);
-if (!Number.isInteger(idTokenTtl) || idTokenTtl < 10) throw new Error(`--id-token-ttl must be a whole number of seconds, at least 10, got "${values['id-token-ttl']}"`);
+if (!Number.isInteger(idTokenTtl) || idTokenTtl < 10) {
+  throw new Error(`--id-token-ttl must be a whole number of seconds, at least 10, got "${values['id-token-ttl']}"`);
+}
 
 oidcCertificates(dir);
 const seed = oidcSeed(dir);
 const users = new Map<string, OidcSeedUser>(seed.users.map((u) => [u.name, u]));
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>` +
+  `<body><h1>${title}</h1>${body}</body></html>`;
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 function loginForm(uid: string, error?: string): string {
   return page('Sign in to the test identity provider', `${error ? `<p role="alert">${escape(error)}</p>` : ''}
@@ -45,7 +54,8 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
 async function main(): Promise<void> {
   // oidc-provider is an ES module; this project's scripts are CommonJS.
   const { default: Provider } = await import('oidc-provider');
-  const server = createServer({ key: readFileSync(join(dir, 'oidc-server.key')), cert: readFileSync(join(dir, 'oidc-server.crt')) });
+  const tls = { key: readFileSync(join(dir, 'oidc-server.key')), cert: readFileSync(join(dir, 'oidc-server.crt')) };
+  const server = createServer(tls);
   await new Promise<void>((res) => server.listen(Number(values.port), '127.0.0.1', res));
   const issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -72,13 +82,21 @@ async function main(): Promise<void> {
     async findAccount(_ctx, id) {
       const u = users.get(id);
       if (!u) return undefined;
-      return { accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, name: id, groups: u.groups }) };
+      const claims = { sub: id, email: `${id}@example.com`, email_verified: true, name: id, groups: u.groups };
+      return { accountId: id, claims: () => claims };
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
     scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
     // The ID token is what kube-apiserver reads: it carries the scopes' claims (groups above all).
     conformIdTokenClaims: false,
-    ttl: { IdToken: idTokenTtl, AccessToken: idTokenTtl, RefreshToken: eightHours, Session: eightHours, Grant: eightHours, Interaction: 600 },
+    ttl: {
+      IdToken: idTokenTtl,
+      AccessToken: idTokenTtl,
+      RefreshToken: eightHours,
+      Session: eightHours,
+      Grant: eightHours,
+      Interaction: 600,
+    },
     jwks: { keys: [jwk as never] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     pkce: { required: () => true },
@@ -89,7 +107,8 @@ async function main(): Promise<void> {
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx: KoaContextWithOIDC, form: string) {
-          ctx.body = `<!doctype html><title>Signing out</title><body>${form}<input type="hidden" form="op.logoutForm" name="logout" value="yes">` +
+          ctx.body = `<!doctype html><title>Signing out</title><body>${form}` +
+            '<input type="hidden" form="op.logoutForm" name="logout" value="yes">' +
             '<script>document.forms[0].submit()</script></body>';
         },
       },
@@ -105,13 +124,15 @@ async function main(): Promise<void> {
   const oidcHandler = provider.callback();
 
   /** The login screen: a username and a password checked against the seed users. */
-  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined): Promise<void> {
+  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action?: string): Promise<void> {
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) throw new Error('interaction mismatch');
     // A first-party client: signing in is the consent. (oidc-provider asks native clients for
     // consent every time; the grant covers the scopes the console asked for.)
     if (details.prompt.name === 'consent') {
-      const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
       if (!grant) throw new Error('the grant of this sign-in is gone');
       grant.addOIDCScope(String(details.params.scope));
       const grantId = await grant.save();
@@ -131,7 +152,8 @@ async function main(): Promise<void> {
         res.end(loginForm(uid, 'Wrong username or password.'));
         return;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: user.name } }, { mergeWithLastSubmission: false });
+      const result = { login: { accountId: user.name } };
+      await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
       return;
     }
     res.writeHead(405).end();

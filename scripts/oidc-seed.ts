@@ -21,14 +21,23 @@ function openssl(args: string[]): void {
   if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr?.toString() ?? r.error?.message}`);
 }
 
-/** The provider's own CA (oidc-ca.crt) and its serving certificate for 127.0.0.1 and localhost, made once per folder. */
+/** The provider's own CA (oidc-ca.crt) and its certificate for 127.0.0.1 and localhost, made once per folder. */
 export function oidcCertificates(dir: string): void {
   const p = (n: string) => join(dir, n);
   if (existsSync(p('oidc-ca.crt')) && existsSync(p('oidc-server.crt'))) return;
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', p('oidc-ca.key'), '-out', p('oidc-ca.crt'), '-days', '3650', '-subj', '/CN=olm-console-oidc-ca', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature']);
+  openssl([
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', p('oidc-ca.key'), '-out', p('oidc-ca.crt'),
+    '-days', '3650',
+    '-subj', '/CN=olm-console-oidc-ca', '-addext', 'basicConstraints=critical,CA:TRUE',
+    '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
+  ]);
   writeFileSync(p('oidc-server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', p('oidc-server.key'), '-out', p('oidc-server.csr'), '-subj', '/CN=olm-console-oidc']);
-  openssl(['x509', '-req', '-in', p('oidc-server.csr'), '-CA', p('oidc-ca.crt'), '-CAkey', p('oidc-ca.key'), '-CAcreateserial', '-out', p('oidc-server.crt'), '-days', '3650', '-extfile', p('oidc-server.ext')]);
+  const key = ['-keyout', p('oidc-server.key'), '-out', p('oidc-server.csr'), '-subj', '/CN=olm-console-oidc'];
+  openssl(['req', '-newkey', 'rsa:2048', '-nodes', ...key]);
+  openssl([
+    'x509', '-req', '-in', p('oidc-server.csr'), '-CA', p('oidc-ca.crt'), '-CAkey', p('oidc-ca.key'), '-CAcreateserial',
+    '-out', p('oidc-server.crt'), '-days', '3650', '-extfile', p('oidc-server.ext'),
+  ]);
 }
 
 /**
@@ -46,7 +55,8 @@ export function oidcSeed(dir: string): { users: OidcSeedUser[]; clientSecret: st
     writeFileSync(usersFile, JSON.stringify(users, null, 2) + '\n', { mode: 0o600 });
   }
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
-  return { users: JSON.parse(readFileSync(usersFile, 'utf8')) as OidcSeedUser[], clientSecret: readFileSync(secretFile, 'utf8').trim() };
+  const users = JSON.parse(readFileSync(usersFile, 'utf8')) as OidcSeedUser[];
+  return { users, clientSecret: readFileSync(secretFile, 'utf8').trim() };
 }
 
 /**
@@ -61,7 +71,10 @@ export function authenticationConfiguration(issuer: string, caPem: string): stri
     jwt: [
       {
         issuer: { url: issuer, audiences: [OIDC_CLIENT_ID], certificateAuthority: caPem },
-        claimMappings: { username: { claim: 'sub', prefix: OIDC_PREFIX }, groups: { claim: 'groups', prefix: OIDC_PREFIX } },
+        claimMappings: {
+          username: { claim: 'sub', prefix: OIDC_PREFIX },
+          groups: { claim: 'groups', prefix: OIDC_PREFIX },
+        },
       },
     ],
   }, null, 2) + '\n';
@@ -69,8 +82,10 @@ export function authenticationConfiguration(issuer: string, caPem: string): stri
 
 /** RBAC as the seed users have it, for the provider's groups: team1-admins administer team1, viewers view. */
 export function oidcRbacYaml(): string {
-  const binding = (kind: 'RoleBinding' | 'ClusterRoleBinding', name: string, role: string, group: string, namespace?: string) => [
-    'apiVersion: rbac.authorization.k8s.io/v1', `kind: ${kind}`, 'metadata:', `  name: ${name}`, ...(namespace ? [`  namespace: ${namespace}`] : []),
+  type Kind = 'RoleBinding' | 'ClusterRoleBinding';
+  const binding = (kind: Kind, name: string, role: string, group: string, namespace?: string) => [
+    'apiVersion: rbac.authorization.k8s.io/v1', `kind: ${kind}`, 'metadata:', `  name: ${name}`,
+    ...(namespace ? [`  namespace: ${namespace}`] : []),
     'roleRef:', '  apiGroup: rbac.authorization.k8s.io', '  kind: ClusterRole', `  name: ${role}`,
     'subjects:', '- apiGroup: rbac.authorization.k8s.io', '  kind: Group', `  name: "${OIDC_PREFIX}${group}"`,
   ].join('\n');

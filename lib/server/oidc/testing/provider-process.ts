@@ -23,7 +23,9 @@ export interface ProviderProcess {
 
 export async function startProvider(idTokenSeconds = 60): Promise<ProviderProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'olm-console-oidc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'oidc-provider.ts'), '--dir', dir, '--id-token-ttl', String(idTokenSeconds)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const script = join(root, 'scripts', 'oidc-provider.ts');
+  const args = ['--import', 'tsx', script, '--dir', dir, '--id-token-ttl', String(idTokenSeconds)];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d));
   child.stderr!.on('data', (d: Buffer) => (output += d));
@@ -46,7 +48,12 @@ export async function startProvider(idTokenSeconds = 60): Promise<ProviderProces
     clientId: 'olm-console',
     clientSecret: readFileSync(join(dir, 'oidc-client-secret'), 'utf8').trim(),
     passwords: Object.fromEntries(users.map((u) => [u.name, u.password])),
-    env: { OLM_CONSOLE_OIDC_ISSUER: issuer, OLM_CONSOLE_OIDC_CLIENT_ID: 'olm-console', OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE: join(dir, 'oidc-client-secret'), OLM_CONSOLE_OIDC_CA_FILE: join(dir, 'oidc-ca.crt') },
+    env: {
+      OLM_CONSOLE_OIDC_ISSUER: issuer,
+      OLM_CONSOLE_OIDC_CLIENT_ID: 'olm-console',
+      OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE: join(dir, 'oidc-client-secret'),
+      OLM_CONSOLE_OIDC_CA_FILE: join(dir, 'oidc-ca.crt'),
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const gone = new Promise((r) => child.once('exit', r));
@@ -59,10 +66,10 @@ export async function startProvider(idTokenSeconds = 60): Promise<ProviderProces
 }
 
 /**
- * Follows `authorizationUrl` through the provider's login form as `user` (as a browser would, with
+ * Follows `authUrl` through the provider's login form as `user` (as a browser would, with
  * its cookies), and returns the URL the provider redirects back to: the console's callback.
  */
-export async function signInOverHttp(p: ProviderProcess, authorizationUrl: URL, user: string, password: string): Promise<URL> {
+export async function signInOverHttp(p: ProviderProcess, authUrl: URL, user: string, password: string): Promise<URL> {
   const fetch = fetchWithCa(p.caPem);
   const jar = new Map<string, string>();
   const go = async (url: string, method = 'GET', body?: string): Promise<string> => {
@@ -80,7 +87,7 @@ export async function signInOverHttp(p: ProviderProcess, authorizationUrl: URL, 
     if (r.status !== 200) throw new Error(`${method} ${url}: ${r.status}`);
     return url;
   };
-  let at = authorizationUrl.href;
+  let at = authUrl.href;
   for (let hops = 0; hops < 20; hops++) {
     if (!at.startsWith(p.issuer)) return new URL(at);
     const next = await go(at);
