@@ -31,7 +31,15 @@ function consoleEnv(output: string): Record<string, string> {
   };
 }
 
-interface SessionBody { loggedIn: boolean; username: string | null; groups: string[] | null; auth: string | null; csrfToken: string }
+interface SessionBody {
+  loggedIn: boolean;
+  username: string | null;
+  groups: string[] | null;
+  auth: string | null;
+  csrfToken: string;
+}
+type Permissions = { permissions: { action: string; allowed: boolean }[] };
+type Seen = { seen: string[] };
 
 if (skip) test('sign-in with an identity provider on the real cluster', (t) => t.skip(skip));
 else describe('sign-in with an identity provider on the real cluster', () => {
@@ -47,7 +55,8 @@ else describe('sign-in with an identity provider on the real cluster', () => {
     cluster = await startRealCluster([], 240_000, ['--oidc', '--oidc-id-token-ttl', String(ID_TOKEN_SECONDS)]);
     const env = consoleEnv(cluster.output());
     issuer = env.OLM_CONSOLE_OIDC_ISSUER!;
-    const users = JSON.parse(readFileSync(/^oidc users: (.+)$/m.exec(cluster.output())![1]!, 'utf8')) as { name: string; password: string }[];
+    const usersFile = /^oidc users: (.+)$/m.exec(cluster.output())![1]!;
+    const users = JSON.parse(readFileSync(usersFile, 'utf8')) as { name: string; password: string }[];
     passwords = Object.fromEntries(users.map((u) => [u.name, u.password]));
     app = await startConsole(env);
     browser = await launchBrowser();
@@ -99,11 +108,10 @@ else describe('sign-in with an identity provider on the real cluster', () => {
   });
 
   test('she acts in team1 through her group and is refused in team2', async () => {
-    type Perms = { permissions: { action: string; allowed: boolean }[] };
-    const team1 = await api<Perms>('/api/me/permissions?namespace=team1');
+    const team1 = await api<Permissions>('/api/me/permissions?namespace=team1');
     assert.equal(team1.status, 200);
     assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
-    const team2 = await api<Perms>('/api/me/permissions?namespace=team2');
+    const team2 = await api<Permissions>('/api/me/permissions?namespace=team2');
     assert.equal(team2.body.permissions.find((p) => p.action === 'install')?.allowed, false);
   });
 
@@ -116,15 +124,22 @@ else describe('sign-in with an identity provider on the real cluster', () => {
       w.seen = [];
       const es = new EventSource('/api/events?w=og:operatorgroups:team1');
       es.onopen = () => w.seen.push('open');
-      for (const type of ['snapshot', 'change', 'session', 'error']) es.addEventListener(type, (e) => w.seen.push(`${type} ${(e as MessageEvent).data ?? ''}`));
+      for (const type of ['snapshot', 'change', 'session', 'error']) {
+        es.addEventListener(type, (e) => w.seen.push(`${type} ${(e as MessageEvent).data ?? ''}`));
+      }
     });
     // Past the first token's expiry (the refresh happens in its last 20 s).
     await page.waitForTimeout((ID_TOKEN_SECONDS + 5) * 1000);
     const name = `after-refresh-${Date.now()}`;
-    await clientAs(cluster, 'admin').create(OPERATOR_GROUP_TYPE, { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name, namespace: 'team1' }, spec: {} }, { namespace: 'team1' });
-    await page.waitForFunction((n) => (window as unknown as { seen: string[] }).seen.some((e) => e.startsWith('change') && e.includes(n)), name, { timeout: 20_000 });
-    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
-    assert.ok(seen.filter((e) => e === 'open').length >= 2, `the stream reconnected: ${seen.map((e) => e.slice(0, 40)).join(' | ')}`);
+    const metadata = { name, namespace: 'team1' };
+    const group = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata, spec: {} };
+    await clientAs(cluster, 'admin').create(OPERATOR_GROUP_TYPE, group, { namespace: 'team1' });
+    const changed = (n: string) =>
+      (window as unknown as Seen).seen.some((e) => e.startsWith('change') && e.includes(n));
+    await page.waitForFunction(changed, name, { timeout: 20_000 });
+    const seen = await page.evaluate(() => (window as unknown as Seen).seen);
+    const opens = seen.filter((e) => e === 'open').length;
+    assert.ok(opens >= 2, `the stream reconnected: ${seen.map((e) => e.slice(0, 40)).join(' | ')}`);
     assert.ok(!seen.some((e) => e.startsWith('session') || e.startsWith('error {')), seen.join('\n').slice(0, 2000));
     const { status, body } = await api<SessionBody>('/api/session');
     assert.equal(status, 200);
@@ -132,13 +147,14 @@ else describe('sign-in with an identity provider on the real cluster', () => {
     assert.equal(body.username, 'oidc:alice');
     const after = (await context.cookies()).find((c) => c.name === 'olm_console_session')!.value;
     assert.notEqual(after, before, 'the session cookie carries the new token');
-    const team1 = await api<{ permissions: { action: string; allowed: boolean }[] }>('/api/me/permissions?namespace=team1');
+    const team1 = await api<Permissions>('/api/me/permissions?namespace=team1');
     assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
   });
 
   test("logging out ends the provider's session too: signing in again asks for the password", async () => {
     const { body: session } = await api<SessionBody>('/api/session');
-    const out = await api<{ redirect: string }>('/api/auth/logout', { method: 'POST', headers: { 'X-CSRF-Token': session.csrfToken } });
+    const logout = { method: 'POST', headers: { 'X-CSRF-Token': session.csrfToken } };
+    const out = await api<{ redirect: string }>('/api/auth/logout', logout);
     assert.equal(out.status, 200);
     assert.ok(out.body.redirect.startsWith(`${issuer}/session/end`), out.body.redirect);
     assert.match(out.body.redirect, /id_token_hint=/);
@@ -152,7 +168,8 @@ else describe('sign-in with an identity provider on the real cluster', () => {
 
   test('an answer for another sign-in (wrong state) is refused with words, and "Sign in again" works', async () => {
     // The previous test left a sign-in in progress at the provider: a callback with another state.
-    await page.goto(`${app.url}/api/auth/callback?code=made-up&state=not-this-sign-in&iss=${encodeURIComponent(issuer)}`);
+    const iss = encodeURIComponent(issuer);
+    await page.goto(`${app.url}/api/auth/callback?code=made-up&state=not-this-sign-in&iss=${iss}`);
     await page.getByRole('alert').getByText(/wrong state/).waitFor();
     await page.getByRole('link', { name: 'Sign in again' }).click();
     await page.waitForURL((u) => u.origin === issuer);
@@ -162,7 +179,7 @@ else describe('sign-in with an identity provider on the real cluster', () => {
     assert.equal((await api<SessionBody>('/api/session')).body.username, 'oidc:bob');
   });
 
-  test('a callback no sign-in of this browser started (forged, replayed or expired) is refused with words', async () => {
+  test('a callback no sign-in of this browser started (forged, replayed, expired) is refused with words', async () => {
     const other = await browser.newContext({ ignoreHTTPSErrors: true });
     const tab = await other.newPage();
     const r = await tab.goto(`${app.url}/api/auth/callback?code=made-up&state=made-up`);

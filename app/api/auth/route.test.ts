@@ -21,7 +21,9 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
 
   // As a browser navigates: it asks for HTML.
   const get = (handler: Handler, path: string, cookie?: string, accept = 'text/html,application/xhtml+xml,*/*;q=0.8') =>
-    handler(new Request(`${CONSOLE}${path}`, { headers: { host: '127.0.0.1:3000', 'x-olm-console-tls': 'false', accept, ...(cookie ? { cookie } : {}) } }));
+    handler(new Request(`${CONSOLE}${path}`, {
+      headers: { host: '127.0.0.1:3000', 'x-olm-console-tls': 'false', accept, ...(cookie ? { cookie } : {}) },
+    }));
   const cookieOf = (r: Response) => r.headers.get('set-cookie')!.split(';')[0]!;
 
   test('starting a sign-in is a 302 to the provider with PKCE, and a sealed SameSite=Lax cookie', async () => {
@@ -31,14 +33,16 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
     assert.equal(`${to.origin}${to.pathname}`, `${provider.issuer}/auth`);
     assert.equal(to.searchParams.get('redirect_uri'), `${CONSOLE}/api/auth/callback`);
     assert.equal(to.searchParams.get('code_challenge_method'), 'S256');
-    assert.match(r.headers.get('set-cookie')!, /^olm_console_signin=[\w.-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600$/);
+    const cookie = /^olm_console_signin=[\w.-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600$/;
+    assert.match(r.headers.get('set-cookie')!, cookie);
   });
 
   test('a next outside the console is replaced by the console\'s own page', async () => {
     const r = await get(login, '/api/auth/login?next=//evil.example/x');
     const back = await signInOverHttp(provider, new URL(r.headers.get('location')!), 'bob', provider.passwords.bob!);
     // The callback with a tampered state shows the page; its "Sign in again" keeps the safe next.
-    const page = await get(callback, `${back.pathname}${back.search.replace(/state=[^&]+/, 'state=tampered')}`, cookieOf(r));
+    const tampered = `${back.pathname}${back.search.replace(/state=[^&]+/, 'state=tampered')}`;
+    const page = await get(callback, tampered, cookieOf(r));
     assert.equal(page.status, 400);
     const html = await page.text();
     assert.match(html, /wrong state/);

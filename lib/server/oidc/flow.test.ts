@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as client from 'openid-client';
-import { cookieFits, MAX_COOKIE_BYTES, newSession, sealSession, SessionKey, sessionCookieHeader, type Session } from '../session';
+import { cookieFits, MAX_COOKIE_BYTES, newSession, sealSession, SessionKey, sessionCookieHeader } from '../session';
+import type { Session } from '../session';
 import { signInProblem } from './errors';
-import { beginSignIn, finishSignIn, refreshTokens } from './flow';
+import { beginSignIn, finishSignIn, refreshTokens, type OidcTokens } from './flow';
 import { oidcConfiguration } from './provider';
 import { refreshSession } from './refresh';
 import { signInOverHttp, startProvider, type ProviderProcess } from './testing/provider-process';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const SCOPES = 'openid offline_access email profile groups';
+
+/** A session as the callback opens it. */
+function signedIn(t: OidcTokens, ttl: number): Session {
+  const tokens = { refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt };
+  return { ...newSession(ttl, t.idToken, 'oidc:alice'), auth: 'oidc', ...tokens };
+}
 
 describe('the code flow against the real test provider', () => {
   let provider: ProviderProcess;
@@ -26,7 +33,7 @@ describe('the code flow against the real test provider', () => {
   };
   const problemOf = (p: Promise<unknown>) => p.then(() => 'none', signInProblem);
 
-  test('a sign-in asks for PKCE S256, state and nonce, and comes back with an ID token, refresh token and expiry', async () => {
+  test('a sign-in asks for PKCE S256, state and nonce, and brings an ID token, refresh token and expiry', async () => {
     const { url, state } = await beginSignIn(ORIGIN, '/operators', SCOPES);
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
     assert.equal(url.searchParams.get('state'), state.state);
@@ -44,15 +51,17 @@ describe('the code flow against the real test provider', () => {
   test("the session cookie holding the provider's tokens fits a browser's 4 KB, over TLS too", async () => {
     const { callback, state } = await signIn();
     const t = await finishSignIn(callback, state);
-    const session: Session = { ...newSession(8 * 3600, t.idToken, 'oidc:alice'), auth: 'oidc', refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt };
-    const header = sessionCookieHeader(sealSession(session, SessionKey.random()), { secure: true, maxAgeSeconds: 8 * 3600 });
+    const session = signedIn(t, 8 * 3600);
+    const seal = (s: Session) => sealSession(s, SessionKey.random());
+    const header = sessionCookieHeader(seal(session), { secure: true, maxAgeSeconds: 8 * 3600 });
     assert.ok(cookieFits(header), `${Buffer.byteLength(header)} bytes`);
-    assert.ok(Buffer.byteLength(header) < MAX_COOKIE_BYTES / 2, `${Buffer.byteLength(header)} bytes: room for a token with many more groups`);
+    const bytes = Buffer.byteLength(header);
+    assert.ok(bytes < MAX_COOKIE_BYTES / 2, `${bytes} bytes: room for a token with many more groups`);
     const bloated = { ...session, token: `${t.idToken}${'x'.repeat(3000)}` };
-    assert.equal(cookieFits(sessionCookieHeader(sealSession(bloated, SessionKey.random()), { secure: true, maxAgeSeconds: 1 })), false);
+    assert.equal(cookieFits(sessionCookieHeader(seal(bloated), { secure: true, maxAgeSeconds: 1 })), false);
   });
 
-  test("an answer for another sign-in is refused as the wrong state, one with another sign-in's nonce as the wrong nonce", async () => {
+  test("another sign-in's answer is refused as the wrong state, its nonce as the wrong nonce", async () => {
     const { callback, state } = await signIn();
     assert.equal(await problemOf(finishSignIn(callback, { ...state, state: 'another-sign-in' })), 'state');
     const second = await signIn();
@@ -65,9 +74,15 @@ describe('the code flow against the real test provider', () => {
     // openid-client as finishSignIn uses it, its clock moved two minutes on (past the token's
     // 60 s and the 30 s tolerance): the real check of the real token's exp.
     const metadata = { client_secret: provider.clientSecret, [client.clockSkew]: 120 };
-    const skewed = new client.Configuration(base.serverMetadata(), provider.clientId, metadata, client.ClientSecretBasic(provider.clientSecret));
+    const auth = client.ClientSecretBasic(provider.clientSecret);
+    const skewed = new client.Configuration(base.serverMetadata(), provider.clientId, metadata, auth);
     skewed[client.customFetch] = base[client.customFetch]!;
-    const checks = { pkceCodeVerifier: state.verifier, expectedState: state.state, expectedNonce: state.nonce, idTokenExpected: true };
+    const checks = {
+      pkceCodeVerifier: state.verifier,
+      expectedState: state.state,
+      expectedNonce: state.nonce,
+      idTokenExpected: true,
+    };
     assert.equal(await problemOf(client.authorizationCodeGrant(skewed, callback, checks)), 'expired');
   });
 
@@ -85,7 +100,7 @@ describe('the code flow against the real test provider', () => {
   test('requests of one session refresh once between them, and get the same new tokens', async () => {
     const { callback, state } = await signIn();
     const t = await finishSignIn(callback, state);
-    const session: Session = { ...newSession(3600, t.idToken, 'oidc:alice'), auth: 'oidc', refreshToken: t.refreshToken, tokenExpiresAt: t.expiresAt };
+    const session = signedIn(t, 3600);
     let calls = 0;
     const counted = (rt: string) => (calls++, refreshTokens(rt));
     const [a, b] = await Promise.all([refreshSession(session, counted), refreshSession(session, counted)]);
@@ -108,7 +123,7 @@ describe('the code flow against the real test provider', () => {
   });
 
   test('a refused refresh gives no session: the person signs in again', async () => {
-    const session: Session = { ...newSession(3600, 'x', 'oidc:alice'), auth: 'oidc', refreshToken: 'made-up', tokenExpiresAt: 0 };
+    const session = signedIn({ idToken: 'x', refreshToken: 'made-up', expiresAt: 0 }, 3600);
     assert.equal(await refreshSession(session), undefined);
   });
 });
