@@ -69,7 +69,7 @@ function routeCrd(): string | undefined {
 }
 
 describe('deploy/ renders and the API server accepts it', () => {
-  for (const overlay of ['base', 'overlays/upstream', 'overlays/openshift', 'overlays/upstream-with-upgrade-approver']) {
+  for (const overlay of ['base', 'overlays/upstream', 'overlays/upstream-oidc', 'overlays/openshift', 'overlays/upstream-with-upgrade-approver']) {
     test(`${overlay}: kubectl kustomize, then kubectl apply --dry-run=server`, (t) => {
       const yaml = render(overlay);
       const kinds = objects(yaml).map((o) => `${o.kind}/${o.metadata.name}`);

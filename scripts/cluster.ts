@@ -8,7 +8,8 @@
 // namespaces, OperatorGroups, OLMConfig, the packages API), adds each catalog as a CatalogSource,
 // and prints `kubeconfig: PATH`, one `catalog NAME: ADDRESS` per catalog, one
 // `registry NAME: ADDRESS` per `--registry`, then `cluster ready` once every CatalogSource is
-// READY and its packages are listed.
+// READY and its packages are listed. With `--oidc`, also an OIDC provider kube-apiserver trusts
+// (scripts/oidc-provider.ts): it prints `oidc issuer: URL` and `oidc console flags: …` before that.
 // Ctrl-C or SIGTERM stops every process it started; if this process dies any other way (even
 // kill -9), a watchdog stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -23,10 +24,12 @@ import * as protoLoader from '@grpc/proto-loader';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { startOlmV1 } from './cluster-olm-v1';
+import { authenticationConfiguration, OIDC_CLIENT_ID, oidcCertificates, oidcRbacYaml, oidcSeed } from './oidc-seed';
 import { catalogSource, KWOK_NODE, kwokNode, olmInstallObjects, olmNamespaces, packageServerObjects, PACKAGESERVER_SERVICE, type Flavor } from './cluster-olm';
 
 const root = join(import.meta.dirname, '..');
 const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--olm-v1]
+                           [--oidc [--oidc-id-token-ttl SECONDS]]
 
   --catalog DIR   an FBC catalog folder OLM installs from: a copy whose bundles carry their
                   manifests inline (scripts/cluster-catalogs.ts), served by \`opm serve\` on a
@@ -38,7 +41,11 @@ const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...
   --data-dir DIR  where certificates, etcd's data, kubeconfigs and logs go (default .cluster)
   --port N        kube-apiserver's port on 127.0.0.1 (default 0: a free one)
   --olm-v1        also OLM v1 (operator-controller, catalogd, an image registry): each --catalog
-                  pushed as a catalog image and added as a ClusterCatalog (scripts/cluster-olm-v1.ts)`;
+                  pushed as a catalog image and added as a ClusterCatalog (scripts/cluster-olm-v1.ts)
+  --oidc          also an OIDC provider on loopback HTTPS (its own CA; users alice and bob with
+                  passwords in DATA-DIR/oidc-users.json) that kube-apiserver trusts; prints
+                  \`oidc issuer: URL\` and \`oidc console flags: …\` for \`npm start\`
+  --oidc-id-token-ttl S  the provider's ID token lifetime in seconds (default 300)`;
 
 // The sandbox's seed users (lib/sandbox/auth/bootstrap-rbac.ts), as static tokens.
 const SEED = [
@@ -201,7 +208,7 @@ process.once('exit', () => {
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, registry: { type: 'string', multiple: true, default: [] }, flavor: { type: 'string', default: 'upstream' }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, 'olm-v1': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, registry: { type: 'string', multiple: true, default: [] }, flavor: { type: 'string', default: 'upstream' }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, 'olm-v1': { type: 'boolean', default: false }, oidc: { type: 'boolean', default: false }, 'oidc-id-token-ttl': { type: 'string', default: '300' }, help: { type: 'boolean', short: 'h', default: false } } }));
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${usage}`);
     process.exit(2);
@@ -297,11 +304,25 @@ async function main(): Promise<void> {
 
   const port = requestedPort || (await freePort());
   const d = (n: string) => join(dataDir, n);
+  // The identity provider first: kube-apiserver reads its discovery document and keys.
+  let oidcIssuer: string | undefined;
+  if (values.oidc) {
+    oidcCertificates(dataDir);
+    oidcSeed(dataDir);
+    const log = d(join('logs', 'oidc-provider.log'));
+    writeFileSync(log, '');
+    const provider = run('oidc-provider', process.execPath, ['--import', 'tsx', join(root, 'scripts', 'oidc-provider.ts'), '--dir', dataDir, '--id-token-ttl', values['oidc-id-token-ttl']]);
+    await until('the OIDC provider', async () => /^oidc issuer: /m.test(readFileSync(log, 'utf8')), 60_000, alive(provider, 'oidc-provider'));
+    oidcIssuer = /^oidc issuer: (\S+)$/m.exec(readFileSync(log, 'utf8'))![1]!;
+    writeFileSync(d('authentication-config.yaml'), authenticationConfiguration(oidcIssuer, readFileSync(d('oidc-ca.crt'), 'utf8')));
+  }
   const apiserver = run('kube-apiserver', paths['kube-apiserver']!, [
     `--etcd-servers=http://127.0.0.1:${etcdClient}`,
     '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${port}`,
     `--tls-cert-file=${d('apiserver.crt')}`, `--tls-private-key-file=${d('apiserver.key')}`, `--client-ca-file=${d('ca.crt')}`,
     `--token-auth-file=${d('tokens.csv')}`, '--authorization-mode=RBAC',
+    // Structured authentication (apiserver.config.k8s.io/v1) beside the static tokens.
+    ...(oidcIssuer ? [`--authentication-config=${d('authentication-config.yaml')}`] : []),
     `--service-account-key-file=${d('sa.pub')}`, `--service-account-signing-key-file=${d('sa.key')}`, '--service-account-issuer=https://kubernetes.default.svc',
     '--service-cluster-ip-range=10.96.0.0/16',
     `--requestheader-client-ca-file=${d('front-proxy-ca.crt')}`, '--requestheader-allowed-names=front-proxy-client',
@@ -359,6 +380,7 @@ async function main(): Promise<void> {
     'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: seed:alice-admin\n  namespace: team1\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: admin\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: alice',
     'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: seed:bob-view\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: view\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: bob',
   ].join('\n---\n'));
+  if (oidcIssuer) kubectl(['apply', '-f', '-'], oidcRbacYaml());
   // OLM's CRDs and aggregated roles as its release installs them (server-side: some CRDs
   // exceed the size of the annotation a client-side apply keeps).
   const olm = olmManifests();
@@ -432,6 +454,11 @@ async function main(): Promise<void> {
     console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
   if (values['olm-v1']) await startOlmV1({ root, dataDir, paths, catalogs: values.catalog, run, until, alive, freePort, accepts, kubectl, kubectlOk });
+  if (oidcIssuer) {
+    console.log(`oidc issuer: ${oidcIssuer}`);
+    console.log(`oidc users: ${d('oidc-users.json')}`);
+    console.log(`oidc console flags: --kubeconfig ${kubeconfig} --oidc-issuer ${oidcIssuer} --oidc-client-id ${OIDC_CLIENT_ID} --oidc-client-secret-file ${d('oidc-client-secret')} --oidc-ca-file ${d('oidc-ca.crt')}`);
+  }
   console.log('cluster ready');
 }
 

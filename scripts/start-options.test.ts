@@ -103,4 +103,23 @@ describe('npm start flags: each combination does what it says, or is refused wit
     for (const bad of ['0', '70000', 'abc']) assert.equal(plan({ port: bad }).ok, false, bad);
     assert.equal(ok(plan({ port: '8080' })).env.OLM_CONSOLE_PORT, '8080');
   });
+
+  test('--oidc-issuer with --oidc-client-id: per-user sessions, the secret and CA by file, never on the command line', () => {
+    const oidc = { oidcIssuer: 'https://idp.example', oidcClientId: 'console', oidcClientSecretFile: '/s', oidcCaFile: '/ca' };
+    const p = ok(plan({ kubeconfig: 'k', ...oidc }));
+    assert.equal(p.env.OLM_CONSOLE_AUTH, 'token');
+    assert.deepEqual(
+      [p.env.OLM_CONSOLE_OIDC_ISSUER, p.env.OLM_CONSOLE_OIDC_CLIENT_ID, p.env.OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE, p.env.OLM_CONSOLE_OIDC_CA_FILE],
+      ['https://idp.example', 'console', '/s', '/ca'],
+    );
+    assert.match(p.describe, /signs in at https:\/\/idp\.example/);
+    assert.equal(ok(plan({ inCluster: true, ...oidc })).env.OLM_CONSOLE_OIDC_ISSUER, 'https://idp.example');
+  });
+
+  test('OIDC flags half given, an http issuer, or the sandbox are refused with the reason', () => {
+    assert.match((plan({ kubeconfig: 'k', oidcIssuer: 'https://idp.example' }) as { message: string }).message, /go together/);
+    assert.match((plan({ kubeconfig: 'k', oidcClientId: 'c' }) as { message: string }).message, /go together/);
+    assert.match((plan({ kubeconfig: 'k', oidcIssuer: 'http://idp.example', oidcClientId: 'c' }) as { message: string }).message, /must be https/);
+    assert.match((plan({ sandbox: true, oidcIssuer: 'https://idp.example', oidcClientId: 'c' }) as { message: string }).message, /sandbox/);
+  });
 });

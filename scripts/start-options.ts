@@ -18,6 +18,11 @@ export interface StartFlags {
    * =console). Optional so that callers without the flag (the image's server) leave it off.
    */
   upgradeApprover?: boolean;
+  /** Sign-in with an identity provider (implies per-user sessions); the secret and CA by file. */
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcClientSecretFile?: string;
+  oidcCaFile?: string;
 }
 
 export type StartPlan =
@@ -62,7 +67,10 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     return refuse(`--upgrade-approver approves as the console's own identity; ${named}: choose one`);
   }
 
-  const env: Record<string, string> = { OLM_CONSOLE_PORT: String(port) };
+  const oidc = oidcEnv(f);
+  if (!oidc.ok) return oidc;
+  const env: Record<string, string> = { OLM_CONSOLE_PORT: String(port), ...oidc.env };
+  const perUserTokens = f.perUserTokens || !!f.oidcIssuer;
   if (f.publicUrl) env.OLM_CONSOLE_PUBLIC_URL = new URL(f.publicUrl).origin;
   if (f.trustProxy) env.OLM_CONSOLE_TRUST_PROXY = 'true';
   if (f.upgradeApprover) env.OLM_CONSOLE_UPGRADE_APPROVER = 'console';
@@ -76,13 +84,32 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; with --kubeconfig (or $KUBECONFIG) the cluster\'s own CatalogSources are read (add --sandbox and drop the kubeconfig to use the sandbox)');
     const e: Record<string, string> = { ...env, OLM_CONSOLE_KUBECONFIG: kubeconfig };
     if (f.context) e.OLM_CONSOLE_CONTEXT = f.context;
-    if (f.perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
-    const who = f.perUserTokens ? 'each person logs in with their own token' : 'acting as the kubeconfig\'s user';
+    if (perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
+    const who = f.oidcIssuer ? `each person signs in at ${f.oidcIssuer}` : perUserTokens ? 'each person logs in with their own token' : 'acting as the kubeconfig\'s user';
     return { ok: true, sandbox: false, catalogs: [], env: e, describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}` };
   }
   if (f.context) return refuse('--context needs a kubeconfig (--kubeconfig or $KUBECONFIG)');
   const e: Record<string, string> = { ...env };
+  if (f.oidcIssuer) return refuse('--oidc-issuer signs people in to a real cluster whose API server trusts that issuer; the sandbox does not: give --kubeconfig');
   if (f.perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
   const who = f.perUserTokens ? 'each person logs in with a seed user\'s token (.sandbox/tokens.json)' : 'acting as the sandbox\'s admin';
   return { ok: true, sandbox: true, catalogs: f.catalog, env: e, describe: `Cluster: the sandbox; ${who}` };
+}
+
+/** The OLM_CONSOLE_OIDC_* variables for the --oidc-* flags: all of issuer and client id, or none. */
+export function oidcEnv(f: Pick<StartFlags, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecretFile' | 'oidcCaFile'>): { ok: true; env: Record<string, string> } | { ok: false; message: string } {
+  const given = [f.oidcIssuer, f.oidcClientId, f.oidcClientSecretFile, f.oidcCaFile].some((v) => v !== undefined);
+  if (!given) return { ok: true, env: {} };
+  if (!f.oidcIssuer || !f.oidcClientId) return { ok: false, message: '--oidc-issuer and --oidc-client-id go together (the secret by --oidc-client-secret-file or OLM_CONSOLE_OIDC_CLIENT_SECRET)' };
+  let u: URL;
+  try {
+    u = new URL(f.oidcIssuer);
+  } catch {
+    return { ok: false, message: `--oidc-issuer must be a URL such as https://idp.example.com, got "${f.oidcIssuer}"` };
+  }
+  if (u.protocol !== 'https:') return { ok: false, message: `--oidc-issuer must be https (the ID tokens it signs are the people's credentials), got "${f.oidcIssuer}"` };
+  const env: Record<string, string> = { OLM_CONSOLE_OIDC_ISSUER: f.oidcIssuer, OLM_CONSOLE_OIDC_CLIENT_ID: f.oidcClientId };
+  if (f.oidcClientSecretFile) env.OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE = f.oidcClientSecretFile;
+  if (f.oidcCaFile) env.OLM_CONSOLE_OIDC_CA_FILE = f.oidcCaFile;
+  return { ok: true, env };
 }

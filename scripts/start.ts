@@ -22,7 +22,8 @@ const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'po
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]
                          [--sandbox] [--catalog DIR ...] [--public-url URL] [--trust-proxy]
-                         [--upgrade-approver]
+                         [--upgrade-approver] [--oidc-issuer URL --oidc-client-id ID
+                         [--oidc-client-secret-file PATH] [--oidc-ca-file PATH]]
 
   --port N           port of the console (default 3000)
   --host ADDR        address to listen on (default 127.0.0.1; the console acts with cluster credentials)
@@ -43,6 +44,11 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                      user or the pod's service account), and only for targets the console sealed
                      for someone allowed to approve them; off by default (same as
                      OLM_CONSOLE_UPGRADE_APPROVER=console)
+  --oidc-issuer URL  sign people in with this OpenID Connect provider (which the cluster's API
+                     server trusts): implies per-user sessions; with --oidc-client-id ID, the
+                     client secret from --oidc-client-secret-file PATH or
+                     OLM_CONSOLE_OIDC_CLIENT_SECRET, the issuer's CA from --oidc-ca-file PATH
+                     (npm run cluster -- --oidc prints these flags)
   Combinations that name two clusters (--sandbox with --kubeconfig, --in-cluster with either)
   are refused; --per-user-tokens works with the sandbox too (log in with .sandbox/tokens.json).`;
 
@@ -102,6 +108,10 @@ async function main(): Promise<void> {
         'public-url': { type: 'string' },
         'trust-proxy': { type: 'boolean', default: false },
         'upgrade-approver': { type: 'boolean', default: false },
+        'oidc-issuer': { type: 'string' },
+        'oidc-client-id': { type: 'string' },
+        'oidc-client-secret-file': { type: 'string' },
+        'oidc-ca-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -126,6 +136,10 @@ async function main(): Promise<void> {
       publicUrl: values['public-url'],
       trustProxy: values['trust-proxy'],
       upgradeApprover: values['upgrade-approver'],
+      oidcIssuer: values['oidc-issuer'],
+      oidcClientId: values['oidc-client-id'],
+      oidcClientSecretFile: values['oidc-client-secret-file'],
+      oidcCaFile: values['oidc-ca-file'],
     },
     process.env.KUBECONFIG,
     process.env.OLM_CONSOLE_UPGRADE_APPROVER,

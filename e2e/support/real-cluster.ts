@@ -28,12 +28,13 @@ export interface RealCluster {
 
 /**
  * Starts scripts/cluster.ts with `catalogs` as CatalogSources and resolves once it prints
- * `cluster ready` (every catalog READY, its packages listed). Fails with everything it printed
+ * `cluster ready` (every catalog READY, its packages listed); `extraArgs` go to the script as
+ * they are (`--oidc`). Fails with everything it printed
  * when it exits or is not ready in `timeoutMs`.
  */
-export async function startRealCluster(catalogs: string[], timeoutMs = 240_000): Promise<RealCluster> {
+export async function startRealCluster(catalogs: string[], timeoutMs = 240_000, extraArgs: string[] = []): Promise<RealCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'olm-console-real-e2e-'));
-  const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, ...catalogs.flatMap((c) => ['--catalog', c])];
+  const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, ...catalogs.flatMap((c) => ['--catalog', c]), ...extraArgs];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d));

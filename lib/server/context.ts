@@ -6,6 +6,7 @@ import { KubeClient } from '../k8s/client';
 import { kubeConfigForToken, resolveClusterAccess, type ClusterAccess } from '../k8s/cluster-config';
 import { ApiError } from './api-error';
 import { checkCsrf } from './csrf';
+import { oidcEnabled } from './oidc/settings';
 import { consoleNamespace, SessionRevocations } from './session-revocation';
 import { openSession, SESSION_TTL_SECONDS, sessionCookieName, SessionKey, type Session } from './session';
 
@@ -19,7 +20,8 @@ export function clusterAccess(env: Record<string, string | undefined> = process.
       kubeconfig: env.OLM_CONSOLE_KUBECONFIG || undefined,
       context: env.OLM_CONSOLE_CONTEXT || undefined,
       inCluster: env.OLM_CONSOLE_IN_CLUSTER === 'true',
-      perUserTokens: env.OLM_CONSOLE_AUTH === 'token',
+      // Signing in with an identity provider is per-user sessions by definition.
+      perUserTokens: env.OLM_CONSOLE_AUTH === 'token' || oidcEnabled(env),
     },
     env,
   );

@@ -78,6 +78,11 @@ const SELF_SUBJECT_REVIEW = { group: 'authentication.k8s.io', version: 'v1', plu
 
 /** Who the client acts as, by the cluster's SelfSubjectReview ('' when it says nothing). */
 export async function whoAmI(client: KubeClient): Promise<string> {
-  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string } } }>(SELF_SUBJECT_REVIEW, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
-  return r.status?.userInfo?.username ?? '';
+  return (await whoAmIWithGroups(client)).username;
+}
+
+/** The user and groups the API server authenticated the client's credential as (SelfSubjectReview). */
+export async function whoAmIWithGroups(client: KubeClient): Promise<{ username: string; groups: string[] }> {
+  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string; groups?: string[] } } }>(SELF_SUBJECT_REVIEW, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+  return { username: r.status?.userInfo?.username ?? '', groups: r.status?.userInfo?.groups ?? [] };
 }

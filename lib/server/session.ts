@@ -2,7 +2,9 @@
 // and nothing in the cookie can be read or altered in the browser. It holds the person's bearer
 // token (in per-user mode) and the CSRF token their page must echo on every write. A session
 // ends at its absolute expiry, after an idle period, or when it is revoked (logout), which every
-// replica learns from a record in the cluster (session-revocation.ts).
+// replica learns from a record in the cluster (session-revocation.ts). Signed in with an identity
+// provider (lib/server/oidc), the token is the provider's ID token, kept with its refresh token
+// and expiry; the whole cookie must stay under a browser's 4 KB limit (MAX_COOKIE_BYTES).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export const SESSION_COOKIE = 'olm_console_session';
@@ -32,6 +34,11 @@ export interface Session {
   token?: string;
   /** Who the cluster says the token belongs to, for display and "log out everywhere". */
   username?: string;
+  /** 'oidc': `token` is an ID token from the identity provider, refreshed with `refreshToken`. */
+  auth?: 'oidc';
+  refreshToken?: string;
+  /** Unix seconds: when `token` (the ID token) expires. */
+  tokenExpiresAt?: number;
   csrf: string;
   /** Unix milliseconds (a "log out everywhere" ends the sessions issued before its own moment). */
   issuedAt: number;
@@ -106,6 +113,17 @@ export function sessionCookieHeader(value: string, opts: { secure: boolean; maxA
 export function refreshedSession(session: Session, now = Date.now()): Session | undefined {
   const t = Math.floor(now / 1000);
   return t - session.lastSeen >= REFRESH_AFTER_SECONDS ? { ...session, lastSeen: t } : undefined;
+}
+
+/**
+ * Browsers keep a cookie of at most 4096 bytes, name, value and attributes together (RFC 6265
+ * §6.1's minimum, which Chromium and Firefox enforce); a longer one is silently dropped.
+ */
+export const MAX_COOKIE_BYTES = 4096;
+
+/** Whether a Set-Cookie header's cookie fits a browser's limit. */
+export function cookieFits(setCookie: string): boolean {
+  return Buffer.byteLength(setCookie) <= MAX_COOKIE_BYTES;
 }
 
 export function clearedSessionCookieHeader(secure: boolean): string {

@@ -22,3 +22,13 @@ test('a stream\'s session: live, then logged out or expired (ended), or idle in 
   const loggedOut = { state: 'ended', reason: 'logged-out', message: 'this session was logged out; log in again' };
   assert.deepEqual(check(t0 + 60_000), loggedOut);
 });
+
+test("a stream signed in with an identity provider reconnects as its ID token nears expiry (the reconnect refreshes it)", () => {
+  const t0 = Date.parse('2025-06-02T08:00:00Z');
+  const s = { ...newSession(8 * 3600, 'id-token', 'oidc:alice', t0), auth: 'oidc' as const, refreshToken: 'r', tokenExpiresAt: t0 / 1000 + 60 };
+  const check = streamSessionCheck(s, { isRevokedByKeys: () => false }, 30 * 60);
+  assert.equal(check(t0 + 45_000).state, 'live');
+  assert.equal(check(t0 + 51_000).state, 'recheck');
+  const pasted = streamSessionCheck({ ...s, auth: undefined }, { isRevokedByKeys: () => false }, 30 * 60);
+  assert.equal(pasted(t0 + 51_000).state, 'live', 'a pasted token has no expiry the console knows');
+});

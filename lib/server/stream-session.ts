@@ -19,6 +19,9 @@ export type StreamSessionState =
 
 type Revocations = Pick<SessionRevocations, 'isRevokedByKeys'>;
 
+/** Inside the HTTP server's refresh margin (20 s), so the reconnect is the request that refreshes. */
+const TOKEN_RECHECK_SECONDS = 10;
+
 export function streamSessionCheck(
   session: Session,
   revocations: Revocations,
@@ -33,6 +36,11 @@ export function streamSessionCheck(
       return { state: 'ended', reason: 'expired', message: 'this session reached its lifetime; log in again' };
     }
     if ((session.lastSeen + idle) * 1000 <= now) return { state: 'recheck' };
+    // Signed in with an identity provider: the stream's ID token is about to expire. The browser
+    // reconnects, and the HTTP server refreshes the token on that request (lib/server/oidc).
+    if (session.auth === 'oidc' && session.tokenExpiresAt && (session.tokenExpiresAt - TOKEN_RECHECK_SECONDS) * 1000 <= now) {
+      return { state: 'recheck' };
+    }
     return { state: 'live' };
   };
 }

@@ -51,7 +51,7 @@ describe('/api/session in per-user token mode', () => {
     assert.equal(list.find((p) => p.action === 'createNamespace')?.allowed, false, 'and acts as alice, not as the console');
 
     const me = await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(res) } }));
-    assert.deepEqual(await me.json(), { mode: 'token', loggedIn: true, username: 'alice', csrfToken: body.csrfToken, imageOrigins: [] });
+    assert.deepEqual(await me.json(), { mode: 'token', loggedIn: true, username: 'alice', groups: null, auth: 'token', csrfToken: body.csrfToken, imageOrigins: [] });
 
     const crossSite = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin: 'https://evil.example', host: 'console.local', 'x-csrf-token': body.csrfToken } }));
     assert.equal(crossSite.status, 403);

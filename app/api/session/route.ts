@@ -1,12 +1,14 @@
-// The console session. GET: who you are, the mode, and the CSRF token your page sends on every
-// write (a session cookie is set if there is none). POST {token}: log in with your own bearer
+// The console session. GET: who you are (signed in with the identity provider: user and groups
+// as the API server sees them), how you sign in (`auth`), the mode, and the CSRF token your page
+// sends on every write (a session cookie is set if there is none). POST {token}: log in with your own bearer
 // token (per-user mode), checked with the cluster before it is kept. DELETE: log out.
 import { z } from 'zod';
 import { KubeError } from '@/lib/k8s/errors';
 import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
 import { clientForToken, clusterAccess, isSecureRequest, proxyToken, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
-import { whoAmI } from '@/lib/server/permissions';
+import { oidcEnabled } from '@/lib/server/oidc/settings';
+import { whoAmI, whoAmIWithGroups } from '@/lib/server/permissions';
 import { isRevocationWriteError } from '@/lib/server/session-revocation';
 import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
 import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
@@ -26,6 +28,7 @@ export async function GET(req: Request): Promise<Response> {
     const mode = clusterAccess().mode;
     let session = requestSession(req);
     let username = session?.username;
+    let groups: string[] | null = null;
     let loggedIn = !!session?.token;
     const fromProxy = mode === 'token' ? proxyToken(req) : undefined;
     if (mode === 'kubeconfig') {
@@ -36,10 +39,22 @@ export async function GET(req: Request): Promise<Response> {
       // still carries the CSRF token their page echoes on writes.
       username = await whoAmI(clientForToken(fromProxy));
       loggedIn = true;
+    } else if (session?.auth === 'oidc' && session.token) {
+      // Who the API server says the ID token is, groups included: never the token's own claims.
+      try {
+        ({ username, groups } = await whoAmIWithGroups(clientForToken(session.token)));
+      } catch (err) {
+        if (!(err instanceof KubeError && err.code === 401)) throw err;
+        // The token expired and could not be refreshed: sign in again.
+        loggedIn = false;
+        username = undefined;
+      }
     }
     const fresh = !session;
     session ??= newSession(TTL_SECONDS);
-    const body = { mode, loggedIn, username: username ?? null, csrfToken: session.csrf, imageOrigins: imageOriginsFromEnv() };
+    // How this person signed in, or (not yet signed in) how this console offers to sign in.
+    const auth = mode === 'kubeconfig' ? null : loggedIn ? (session.auth === 'oidc' ? 'oidc' : 'token') : oidcEnabled() ? 'oidc' : 'token';
+    const body = { mode, loggedIn, username: username ?? null, groups, auth, csrfToken: session.csrf, imageOrigins: imageOriginsFromEnv() };
     return fresh ? withCookie(body, session, req) : Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);

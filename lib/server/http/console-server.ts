@@ -18,6 +18,8 @@ import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, TokenSightings, type Refusal } from '../security/request-guard';
 import { canonicalPath } from '../security/request-path';
 import { revocations } from '../context';
+import { refreshOidcCookie } from '../oidc/http-refresh';
+import { oidcEnabled } from '../oidc/settings';
 import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessionCookieName, SessionKey } from '../session';
 
 /** The header the server sets to the client's address for the routes; any incoming value is dropped. */
@@ -287,8 +289,10 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(`the console failed: ${(err as Error).message}\n`);
       });
-    if (path === '/api/session') answer();
-    else (stream ? compressEvents : compress)(req, res, () => void answer());
+    const proceed = () => (path === '/api/session' ? answer() : (stream ? compressEvents : compress)(req, res, () => void answer()));
+    // A signed-in person's ID token about to expire is refreshed before any route acts with it.
+    if (oidcEnabled(env)) void refreshOidcCookie(key, req, res).catch((err: unknown) => log.warn({ requestId, err }, 'token refresh failed')).finally(proceed);
+    else proceed();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -34,3 +34,15 @@ test('what needs a checkout, names no cluster or two, or is malformed is refused
   assert.match(refused(['--bogus']), /Unknown option '--bogus'/);
   assert.match(refused(['--public-url', 'ftp://x'], {}), /must be http\(s\)/);
 });
+
+test('the --oidc-* flags sign people in with the provider, on a flag-named or an environment-named cluster', () => {
+  const oidc = ['--oidc-issuer', 'https://idp.example', '--oidc-client-id', 'console', '--oidc-client-secret-file', '/s'];
+  const named = planServe(['--kubeconfig', '/k', ...oidc], {});
+  assert.ok(named.ok);
+  assert.equal(named.env.OLM_CONSOLE_AUTH, 'token');
+  assert.equal(named.env.OLM_CONSOLE_OIDC_ISSUER, 'https://idp.example');
+  const fromEnv = planServe(oidc, { OLM_CONSOLE_IN_CLUSTER: 'true' });
+  assert.ok(fromEnv.ok);
+  assert.deepEqual(fromEnv.env, { OLM_CONSOLE_PORT: '3000', OLM_CONSOLE_OIDC_ISSUER: 'https://idp.example', OLM_CONSOLE_OIDC_CLIENT_ID: 'console', OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE: '/s' });
+  assert.equal(planServe(['--oidc-issuer', 'https://idp.example'], { OLM_CONSOLE_IN_CLUSTER: 'true' }).ok, false);
+});

@@ -5,7 +5,7 @@
 // `npm start`'s alone.
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { planStart } from '../../../scripts/start-options';
+import { oidcEnv, planStart } from '../../../scripts/start-options';
 import { captureConsoleOutput } from '../../observability/console-capture';
 import { logFormat } from '../../observability/logger';
 import { consoleIdentityClient } from '../context';
@@ -15,6 +15,7 @@ import { startConsoleServer } from './console-server';
 
 export const serveUsage = `usage: node server.mjs [--port N] [--host ADDR] [--kubeconfig PATH] [--context NAME]
                       [--in-cluster] [--per-user-tokens] [--public-url URL] [--trust-proxy]
+                      [--oidc-issuer URL --oidc-client-id ID [--oidc-client-secret-file PATH] [--oidc-ca-file PATH]]
 
   The flags mean what they mean for \`npm start\` (see the README), and the environment
   variables they set may be given instead (OLM_CONSOLE_IN_CLUSTER=true, OLM_CONSOLE_KUBECONFIG,
@@ -39,6 +40,10 @@ export function planServe(argv: string[], env: Record<string, string | undefined
         'per-user-tokens': { type: 'boolean', default: false },
         'public-url': { type: 'string' },
         'trust-proxy': { type: 'boolean', default: false },
+        'oidc-issuer': { type: 'string' },
+        'oidc-client-id': { type: 'string' },
+        'oidc-client-secret-file': { type: 'string' },
+        'oidc-ca-file': { type: 'string' },
         sandbox: { type: 'boolean', default: false },
         catalog: { type: 'string', multiple: true, default: [] },
       },
@@ -55,7 +60,9 @@ export function planServe(argv: string[], env: Record<string, string | undefined
     const extra: Record<string, string> = { OLM_CONSOLE_PORT: String(port) };
     if (values['public-url']) extra.OLM_CONSOLE_PUBLIC_URL = new URL(values['public-url']).origin;
     if (values['trust-proxy']) extra.OLM_CONSOLE_TRUST_PROXY = 'true';
-    return { ok: true, port, host: values.host, env: extra };
+    const oidc = oidcEnv({ oidcIssuer: values['oidc-issuer'], oidcClientId: values['oidc-client-id'], oidcClientSecretFile: values['oidc-client-secret-file'], oidcCaFile: values['oidc-ca-file'] });
+    if (!oidc.ok) return oidc;
+    return { ok: true, port, host: values.host, env: { ...extra, ...oidc.env } };
   }
   const plan = planStart(
     {
@@ -69,6 +76,10 @@ export function planServe(argv: string[], env: Record<string, string | undefined
       catalog: [],
       publicUrl: values['public-url'],
       trustProxy: values['trust-proxy'],
+      oidcIssuer: values['oidc-issuer'],
+      oidcClientId: values['oidc-client-id'],
+      oidcClientSecretFile: values['oidc-client-secret-file'],
+      oidcCaFile: values['oidc-ca-file'],
     },
     env.KUBECONFIG,
   );

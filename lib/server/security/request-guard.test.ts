@@ -45,6 +45,11 @@ describe('request guard', () => {
     assert.equal(isLoginAttempt('GET', '/api/session'), false);
   });
 
+  test("the identity provider's redirect back counts as a login attempt; starting a sign-in does not", () => {
+    assert.equal(isLoginAttempt('GET', '/api/auth/callback'), true);
+    assert.equal(isLoginAttempt('GET', '/api/auth/login'), false);
+  });
+
   test('the rate limiter forgets the oldest clients past its bound', () => {
     const r = new RateLimiter(1, 60_000, 2);
     r.take('a', 0);

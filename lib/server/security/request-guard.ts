@@ -69,8 +69,14 @@ export class RateLimiter {
 /** Login attempts: 10 a minute from one address. */
 export const LOGIN_ATTEMPTS = { limit: 10, windowMs: 60_000 };
 
+/**
+ * A token pasted at the login form, or the identity provider's redirect back with a code: each
+ * makes the console call out (the cluster, the provider's token endpoint), and a flood of made-up
+ * codes is a guessing attempt like a flood of tokens.
+ */
 export function isLoginAttempt(method: string, path: string): boolean {
-  return method.toUpperCase() === 'POST' && path === '/api/session';
+  const m = method.toUpperCase();
+  return (m === 'POST' && path === '/api/session') || (m === 'GET' && path === '/api/auth/callback');
 }
 
 /**
