@@ -46,7 +46,10 @@ export function Account({ session, pathname }: { session?: SessionInfo; pathname
       <p className="flex min-w-0 items-center gap-2 text-slate-200">
         <PersonIcon />
         <span className="sr-only">Logged in as </span>
-        <span className="max-w-[16rem] truncate font-medium text-white" title={session.username ?? undefined}>
+        <span
+          className="max-w-[16rem] truncate font-medium text-white"
+          title={[session.username, ...(session.groups?.length ? [`groups: ${session.groups.join(', ')}`] : [])].join('\n')}
+        >
           {session.username}
         </span>
       </p>

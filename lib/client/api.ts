@@ -51,6 +51,10 @@ export interface SessionInfo {
   csrfToken: string;
   /** Origins catalog descriptions may load images from (`OLM_CONSOLE_IMAGE_ORIGINS`). */
   imageOrigins?: string[];
+  /** The person's groups as the API server sees them (SelfSubjectReview), where known. */
+  groups?: string[];
+  /** How the person signed in: a pasted token, or the identity provider (`--oidc-issuer`). */
+  auth?: 'token' | 'oidc';
 }
 
 let session: Promise<SessionInfo> | undefined;

@@ -11,17 +11,21 @@ export function useSession(): { session?: SessionInfo; error: unknown } {
 }
 
 /**
- * Ends the session on the server (its id is recorded as revoked on every replica), then loads the
- * login page afresh, so nothing the person's queries cached stays in the tab.
+ * Ends the session on the server (its id is recorded as revoked on every replica), then loads
+ * where the server says: the login page afresh, so nothing the person's queries cached stays in
+ * the tab, or, after signing in with the identity provider, its end-session page first.
  */
 export async function logOut(): Promise<void> {
   const { csrfToken } = await getSession();
-  const res = await fetch('/api/session', {
-    method: 'DELETE',
+  const res = await fetch('/api/auth/logout', {
+    method: 'POST',
     credentials: 'same-origin',
     headers: { 'x-csrf-token': csrfToken },
   });
-  if (!res.ok && res.status !== 401) throw new Error(`logging out failed with HTTP ${res.status}`);
-  // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose (above)
-  window.location.assign('/login');
+  if (!res.ok && res.status !== 401) {
+    const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+    throw new Error(body?.error?.message ?? `logging out failed with HTTP ${res.status}`);
+  }
+  const { redirect } = res.ok ? ((await res.json()) as { redirect?: string }) : { redirect: undefined };
+  window.location.assign(redirect || '/login');
 }
