@@ -27,8 +27,11 @@ export async function streamOwnership(facts: OwnerFacts): Promise<StreamOwnershi
   const sessionKey = session ? opaqueKey('session', session.sid) : undefined;
   if (mode === 'kubeconfig') {
     // Everyone acts as the kubeconfig's user, so to the cluster they are one person; the session
-    // cookie is not an identity here (it carries a CSRF token only), so it ends nothing.
-    return { owner: { user: 'kubeconfig', session: sessionKey ?? 'no-session' } };
+    // cookie is not an identity here (it carries a CSRF token only), so it ends nothing. Each
+    // browser is counted as a person of its own: counting every visitor as the kubeconfig's user
+    // would let sixteen open tabs, anyone's, stop everyone else's pages following the cluster.
+    const browser = sessionKey ?? 'no-session';
+    return { owner: { user: `browser:${browser}`, session: browser } };
   }
   if (proxyToken) {
     // A request without the page's cookie counts its token as its session.
