@@ -1,5 +1,6 @@
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
+import prettier from 'eslint-config-prettier';
 
 // The layers of ARCHITECTURE.md, enforced: OLM's rules (lib/olm) import nothing of the console,
 // and the sandbox, a cluster of its own, imports only those rules (and test helpers).
@@ -12,10 +13,28 @@ const layers = {
       'error',
       {
         zones: [
-          { target: './lib/olm', from: './lib', except: ['./olm', './testing'], message: 'lib/olm holds OLM\'s rules and imports nothing of the console' },
-          { target: './lib/olm', from: ['./app', './components'], message: 'lib/olm holds OLM\'s rules and imports nothing of the console' },
-          { target: './lib/sandbox', from: './lib', except: ['./sandbox', './olm', './testing'], message: 'the sandbox is a cluster of its own: it depends on lib/olm only' },
-          { target: './lib/sandbox', from: ['./app', './components'], message: 'the sandbox is a cluster of its own: it depends on lib/olm only' },
+          {
+            target: './lib/olm',
+            from: './lib',
+            except: ['./olm', './testing'],
+            message: "lib/olm holds OLM's rules and imports nothing of the console",
+          },
+          {
+            target: './lib/olm',
+            from: ['./app', './components'],
+            message: "lib/olm holds OLM's rules and imports nothing of the console",
+          },
+          {
+            target: './lib/sandbox',
+            from: './lib',
+            except: ['./sandbox', './olm', './testing'],
+            message: 'the sandbox is a cluster of its own: it depends on lib/olm only',
+          },
+          {
+            target: './lib/sandbox',
+            from: ['./app', './components'],
+            message: 'the sandbox is a cluster of its own: it depends on lib/olm only',
+          },
         ],
       },
     ],
@@ -26,6 +45,8 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   layers,
+  // Formatting is Prettier's (npm run lint runs it too); ESLint keeps to what code means.
+  prettier,
   { ignores: ['.next/**', 'node_modules/**', '.sandbox/**', 'next-env.d.ts'] },
 ];
 export default config;

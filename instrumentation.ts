@@ -13,7 +13,11 @@ export async function register(): Promise<void> {
   if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();
   if (access.mode !== 'kubeconfig' || !access.shared) return;
-  const [{ KubeClient }, { warmCatalogIndex }, { logger }] = await Promise.all([import('./lib/k8s/client'), import('./lib/server/warm-index'), import('./lib/observability/logger')]);
+  const [{ KubeClient }, { warmCatalogIndex }, { logger }] = await Promise.all([
+    import('./lib/k8s/client'),
+    import('./lib/server/warm-index'),
+    import('./lib/observability/logger'),
+  ]);
   // Not awaited: the server answers at once, and a request for a catalog still being read joins that read.
   void warmCatalogIndex(new KubeClient(access.shared), { log: (line) => logger().info(line) });
 }

@@ -5,8 +5,8 @@ export default function HomePage() {
         Operator Lifecycle Manager
       </h1>
       <p className="max-w-2xl text-slate-700">
-        Browse the operators your catalogs publish, install them with the install mode, channel and
-        approval you choose, and follow their subscriptions and upgrades.
+        Browse the operators your catalogs publish, install them with the install mode, channel and approval you choose,
+        and follow their subscriptions and upgrades.
       </p>
     </section>
   );

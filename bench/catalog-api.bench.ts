@@ -29,11 +29,24 @@ function over(value: number, budget: number, lowerIsBetter = true): string {
 function rawGet(sb: Sandbox, path: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const u = new URL(path, sb.url);
-    const req = https.request({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, ca: sb.caPem, headers: { authorization: `Bearer ${sb.tokens.admin!}`, accept: 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${path}: HTTP ${res.statusCode}`))));
-    });
+    const req = https.request(
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        ca: sb.caPem,
+        headers: { authorization: `Bearer ${sb.tokens.admin!}`, accept: 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks))
+            : reject(new Error(`${path}: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -43,7 +56,8 @@ async function waitReady(sb: Sandbox, name: string): Promise<void> {
   const cs = sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
   for (let i = 0; i < 6000; i++) {
     const obj = sb.api.storeGet(cs, 'olm', name);
-    const st = (obj?.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState?.lastObservedState;
+    const st = (obj?.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState
+      ?.lastObservedState;
     if (st === 'READY') return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -55,7 +69,8 @@ async function measure(label: string, dir: string, withManifests: boolean): Prom
   const t0 = performance.now();
   const sb = await startSandbox({ port: 0, kubeconfigPath: join(tmp, 'kubeconfig'), catalogs: [dir], demo: false });
   try {
-    const csName = (sb.api.storeList(sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!)[0]!.metadata.name)!;
+    const csName = sb.api.storeList(sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!)[0]!
+      .metadata.name!;
     await waitReady(sb, csName);
     console.log(`\n${label}: sandbox serving it after ${fmt((performance.now() - t0) / 1000)} s`);
     process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
@@ -64,7 +79,11 @@ async function measure(label: string, dir: string, withManifests: boolean): Prom
     // The route's index is shared per process; each catalog gets a fresh one by name anyway.
     const call = async () => {
       const t = performance.now();
-      const res = await GET(new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${sb.tokens.admin!}` } }));
+      const res = await GET(
+        new Request('http://console.local/api/catalog/packages', {
+          headers: { authorization: `Bearer ${sb.tokens.admin!}` },
+        }),
+      );
       const body = Buffer.from(await res.arrayBuffer());
       if (res.status !== 200) throw new Error(`list: ${res.status} ${body.toString().slice(0, 300)}`);
       return { ms: performance.now() - t, body };
@@ -79,13 +98,19 @@ async function measure(label: string, dir: string, withManifests: boolean): Prom
     }
     const list = JSON.parse(body.toString()) as { total: number; packages: PackageSummary[] };
     const gz = gzipSync(body, { level: 6 }).length;
-    console.log(`  console list: ${list.total} packages, ${fmt(body.length / 1024)} KB, ${fmt(gz / 1024)} KB gzipped${label.includes('20x') ? ` (budget 150 KB${over(gz / 1024, 150)})` : ''}`);
-    console.log(`  server time: cold ${fmt(cold.ms)} ms (registry read), warm median ${fmt(median(times))} ms, p95 ${fmt(p95(times))} ms (budget 30 ms${over(median(times), 30)})`);
+    console.log(
+      `  console list: ${list.total} packages, ${fmt(body.length / 1024)} KB, ${fmt(gz / 1024)} KB gzipped${label.includes('20x') ? ` (budget 150 KB${over(gz / 1024, 150)})` : ''}`,
+    );
+    console.log(
+      `  server time: cold ${fmt(cold.ms)} ms (registry read), warm median ${fmt(median(times))} ms, p95 ${fmt(p95(times))} ms (budget 30 ms${over(median(times), 30)})`,
+    );
     if (withManifests) {
       const pm = await rawGet(sb, '/apis/packages.operators.coreos.com/v1/namespaces/olm/packagemanifests');
       const pmGz = gzipSync(pm, { level: 6 }).length;
       const ratio = pmGz / gz;
-      console.log(`  PackageManifest list (namespace olm): ${fmt(pm.length / 1024)} KB, ${fmt(pmGz / 1024)} KB gzipped: the console's list is ${fmt(ratio)}x smaller gzipped (budget 20x${over(ratio, 20, false)})`);
+      console.log(
+        `  PackageManifest list (namespace olm): ${fmt(pm.length / 1024)} KB, ${fmt(pmGz / 1024)} KB gzipped: the console's list is ${fmt(ratio)}x smaller gzipped (budget 20x${over(ratio, 20, false)})`,
+      );
     }
     // The first search prepares each tile's lowercased words once (kept beside the shared
     // summaries); that is paid once per catalog content, not per keystroke.
@@ -107,7 +132,9 @@ async function measure(label: string, dir: string, withManifests: boolean): Prom
       const m = Math.max(...runs);
       if (m > worst.ms) worst = { ms: m, q };
     }
-    console.log(`  keyword search over ${list.packages.length} tiles, ${all.length} searches: median ${fmt(median(per), 2)} ms, p95 ${fmt(p95(all), 2)} ms (budget 10 ms${over(p95(all), 10)}), slowest ${fmt(worst.ms, 2)} ms ("${worst.q}"); preparing the tiles once: ${fmt(prep, 1)} ms`);
+    console.log(
+      `  keyword search over ${list.packages.length} tiles, ${all.length} searches: median ${fmt(median(per), 2)} ms, p95 ${fmt(p95(all), 2)} ms (budget 10 ms${over(p95(all), 10)}), slowest ${fmt(worst.ms, 2)} ms ("${worst.q}"); preparing the tiles once: ${fmt(prep, 1)} ms`,
+    );
   } finally {
     await sb.stop();
     rmSync(tmp, { recursive: true, force: true });
@@ -118,7 +145,8 @@ async function measure(label: string, dir: string, withManifests: boolean): Prom
 // process of its own (this script, run again with the catalog's name).
 async function main(): Promise<void> {
   const which = process.argv[2];
-  if (which === 'real') return measure('certified-operators-v4.18 (real)', join(sharedCatalogs, 'certified-operators-v4.18'), true);
+  if (which === 'real')
+    return measure('certified-operators-v4.18 (real)', join(sharedCatalogs, 'certified-operators-v4.18'), true);
   if (which === 'scaled') {
     const scaled = generateScaledCatalog(join(sharedCatalogs, 'certified-operators-v4.18'), 20);
     try {

@@ -37,7 +37,9 @@ function measure(label: string, dir: string, rounds: number): { ratio: number; h
   console.log(`  bare js-yaml parse   ${fmt(median(bare))} ms (median of ${rounds})`);
   console.log(`  load+validate+index  ${fmt(median(full))} ms (median of ${rounds})`);
   console.log(`  ratio                ${fmt(ratio, 2)}x  (budget 1.30x)  ${ratio <= 1.3 ? 'OK' : 'OVER BUDGET'}`);
-  console.log(`  heap retained        ${fmt(heap)} MB  (${fmt((heap * 1024) / Math.max(1, bundles), 1)} KB per bundle)`);
+  console.log(
+    `  heap retained        ${fmt(heap)} MB  (${fmt((heap * 1024) / Math.max(1, bundles), 1)} KB per bundle)`,
+  );
   return { ratio, heap, bundles };
 }
 
@@ -50,7 +52,9 @@ try {
   const big = measure('scaled x20', scaled.dir, 2);
   const perBundleReal = real.heap / real.bundles;
   const perBundleBig = big.heap / big.bundles;
-  console.log(`  heap per bundle: real ${fmt(perBundleReal * 1024)} KB, scaled ${fmt(perBundleBig * 1024)} KB (linear if about equal)`);
+  console.log(
+    `  heap per bundle: real ${fmt(perBundleReal * 1024)} KB, scaled ${fmt(perBundleBig * 1024)} KB (linear if about equal)`,
+  );
 } finally {
   rmSync(scaled.dir, { recursive: true, force: true });
 }

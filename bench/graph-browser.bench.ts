@@ -19,7 +19,8 @@ import { writeFixtureCatalog, type FixtureBundle } from '../lib/sandbox/testing/
 import { sharedCatalogs } from './support/catalog-files';
 import { fmt, median } from './support/measure';
 
-const over = (v: number, budget: number, lowerIsBetter = true) => ((lowerIsBetter ? v > budget : v < budget) ? ', OVER BUDGET' : '');
+const over = (v: number, budget: number, lowerIsBetter = true) =>
+  (lowerIsBetter ? v > budget : v < budget) ? ', OVER BUDGET' : '';
 
 interface RealChannel {
   dir: string;
@@ -36,7 +37,14 @@ function largestChannel(): RealChannel {
     const dir = join(sharedCatalogs, d.name);
     for (const p of loadCatalog(dir).packages.values()) {
       for (const c of p.channels.values()) {
-        if (c.entries.length > best.entries.length) best = { dir, pkg: p.name, channel: c.name, entries: c.entries, versions: new Map(c.entries.map((e) => [e.name, p.bundles.get(e.name)?.version ?? '0.0.0'])) };
+        if (c.entries.length > best.entries.length)
+          best = {
+            dir,
+            pkg: p.name,
+            channel: c.name,
+            entries: c.entries,
+            versions: new Map(c.entries.map((e) => [e.name, p.bundles.get(e.name)?.version ?? '0.0.0'])),
+          };
       }
     }
   }
@@ -54,8 +62,14 @@ function generatedChannel(real: RealChannel, size: number): FixtureBundle[] {
   const byName = new Map(real.entries.map((e) => [e.name, e]));
   const skipped = new Set(real.entries.flatMap((e) => e.skips ?? []));
   const chain: string[] = [head];
-  for (let e = byName.get(head); e?.replaces && byName.has(e.replaces) && !skipped.has(e.replaces); e = byName.get(e.replaces)) chain.push(e.replaces);
-  const bump = (v: string, copy: number) => v.replace(/^(\d+)/, (m) => String(Number(m) + copy * 100)).replace(/[-+].*$/, '');
+  for (
+    let e = byName.get(head);
+    e?.replaces && byName.has(e.replaces) && !skipped.has(e.replaces);
+    e = byName.get(e.replaces)
+  )
+    chain.push(e.replaces);
+  const bump = (v: string, copy: number) =>
+    v.replace(/^(\d+)/, (m) => String(Number(m) + copy * 100)).replace(/[-+].*$/, '');
   const out: FixtureBundle[] = [];
   for (let copy = 0; out.length < size; copy++) {
     // Whole copies only, so the shape repeats exactly: at least `size` bundles.
@@ -64,7 +78,12 @@ function generatedChannel(real: RealChannel, size: number): FixtureBundle[] {
       const replaces = e.replaces && real.versions.has(e.replaces) ? v(e.replaces) : undefined;
       const skips = (e.skips ?? []).filter((sk) => real.versions.has(sk)).map((sk) => v(sk));
       if (copy > 0 && e.name === head) skips.push(...chain.map((n) => v(n, copy - 1)));
-      out.push({ version: v(e.name), ...(replaces ? { replaces } : {}), ...(skips.length ? { skips } : {}), ...(e.skipRange ? { skipRange: `>=${copy * 100}.0.0 <${v(e.name)}` } : {}) });
+      out.push({
+        version: v(e.name),
+        ...(replaces ? { replaces } : {}),
+        ...(skips.length ? { skips } : {}),
+        ...(e.skipRange ? { skipRange: `>=${copy * 100}.0.0 <${v(e.name)}` } : {}),
+      });
     }
   }
   return out;
@@ -90,7 +109,9 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
     const catalog = await waitReady(sb);
     // Deciding the drawing (lib/hub/graph-drawing) is plain code the page runs before Cytoscape;
     // timed here in Node (the same V8) on the graph the API sends, and added to the total.
-    const res = await fetch(`${server.url}/api/catalog/packages/olm/${catalog}/${pkg}/graph?channel=${encodeURIComponent(channel)}`);
+    const res = await fetch(
+      `${server.url}/api/catalog/packages/olm/${catalog}/${pkg}/graph?channel=${encodeURIComponent(channel)}`,
+    );
     if (!res.ok) throw new Error(`the graph API answered ${res.status}: ${await res.text()}`);
     const view = (await res.json()) as GraphView;
     const deciding: number[] = [];
@@ -107,7 +128,10 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
       await page.goto(`${server.url}/operatorhub/olm/${catalog}/${pkg}/graph?channel=${encodeURIComponent(channel)}`);
       const canvas = page.locator('[role="application"][data-ready="true"]');
       await canvas.waitFor({ timeout: 120_000 }).catch(async (err: unknown) => {
-        throw new Error(`the graph did not draw; the page says: ${(await page.locator('main').textContent())?.slice(0, 500)}`, { cause: err });
+        throw new Error(
+          `the graph did not draw; the page says: ${(await page.locator('main').textContent())?.slice(0, 500)}`,
+          { cause: err },
+        );
       });
       // The first tab pays for the server's first catalog read; layout is the browser's own time.
       layouts.push(Number(await canvas.getAttribute('data-layout-ms')));
@@ -125,7 +149,12 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
         })()`);
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         await page.mouse.down();
-        for (let s = 0; s < 120; s++) await page.mouse.move(box.x + box.width / 2 + Math.sin(s / 10) * 300, box.y + box.height / 2 + Math.cos(s / 10) * 100, { steps: 1 });
+        for (let s = 0; s < 120; s++)
+          await page.mouse.move(
+            box.x + box.width / 2 + Math.sin(s / 10) * 300,
+            box.y + box.height / 2 + Math.cos(s / 10) * 100,
+            { steps: 1 },
+          );
         await page.mouse.up();
         const frames = await page.evaluate(() => {
           const w = window as unknown as { __frames: number[]; __count: boolean };
@@ -139,9 +168,15 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
         const total = layouts.map((l) => l + decide);
         console.log(`\n${label}: ${view.nodes.length} bundles, ${view.edges.length} edges`);
         console.log(`  deciding the drawing (lib/hub/graph-drawing, in Node): median ${fmt(decide, 1)} ms`);
-        console.log(`  + building, placing and fitting in Cytoscape: median ${fmt(median(total), 0)} ms, worst ${fmt(Math.max(...total), 0)} ms over ${layouts.length} tabs (budget 1000 ms${over(Math.max(...total), 1000)})`);
-        console.log(`  until the first frame is painted: median ${fmt(median(painted.map((p) => p + decide)), 0)} ms, worst ${fmt(Math.max(...painted) + decide, 0)} ms`);
-        console.log(`  panning by drag: ${frames.length} frames in ${fmt((frames.at(-1)! - frames[0]!) / 1000, 2)} s, median ${fmt(median(fps), 0)} fps, slowest frame ${fmt(worst, 0)} ms (budget 60 fps${over(median(fps), 58, false)})`);
+        console.log(
+          `  + building, placing and fitting in Cytoscape: median ${fmt(median(total), 0)} ms, worst ${fmt(Math.max(...total), 0)} ms over ${layouts.length} tabs (budget 1000 ms${over(Math.max(...total), 1000)})`,
+        );
+        console.log(
+          `  until the first frame is painted: median ${fmt(median(painted.map((p) => p + decide)), 0)} ms, worst ${fmt(Math.max(...painted) + decide, 0)} ms`,
+        );
+        console.log(
+          `  panning by drag: ${frames.length} frames in ${fmt((frames.at(-1)! - frames[0]!) / 1000, 2)} s, median ${fmt(median(fps), 0)} fps, slowest frame ${fmt(worst, 0)} ms (budget 60 fps${over(median(fps), 58, false)})`,
+        );
       }
       await page.close();
     }
@@ -157,13 +192,31 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   const gen = mkdtempSync(join(tmpdir(), 'olm-bench-graph-catalog-'));
   try {
-    await measure(browser, `largest real channel: ${largest.pkg} / ${largest.channel} (${largest.entries.length} bundles)`, largest.dir, largest.pkg, largest.channel);
+    await measure(
+      browser,
+      `largest real channel: ${largest.pkg} / ${largest.channel} (${largest.entries.length} bundles)`,
+      largest.dir,
+      largest.pkg,
+      largest.channel,
+    );
     const bundles = generatedChannel(largest, 500);
     writeFixtureCatalog(gen, [{ name: 'big-channel', channel: 'stable', bundles }]);
     // The sandbox leaves out a package opm would reject; say why here rather than time out later.
     const problems = [...loadCatalog(gen).packages.values()].flatMap(validatePackage);
-    if (problems.length) throw new Error(`the generated channel is not a valid catalog:\n${problems.slice(0, 10).map((p) => `  ${p.message}`).join('\n')}`);
-    await measure(browser, `generated channel: ${bundles.length} bundles in the shape of ${largest.pkg} / ${largest.channel}`, gen, 'big-channel', 'stable');
+    if (problems.length)
+      throw new Error(
+        `the generated channel is not a valid catalog:\n${problems
+          .slice(0, 10)
+          .map((p) => `  ${p.message}`)
+          .join('\n')}`,
+      );
+    await measure(
+      browser,
+      `generated channel: ${bundles.length} bundles in the shape of ${largest.pkg} / ${largest.channel}`,
+      gen,
+      'big-channel',
+      'stable',
+    );
   } finally {
     await browser.close();
     rmSync(gen, { recursive: true, force: true });

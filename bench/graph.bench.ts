@@ -20,7 +20,9 @@ let paths = 0;
 let longest = 0;
 for (let round = 0; round < 5; round++) {
   const graphs: ChannelGraph[] = [];
-  graphRounds.push(time(() => work.forEach((w) => graphs.push(packageChannelGraph(w.pkg, w.ch, w.facts)!))).ms / work.length);
+  graphRounds.push(
+    time(() => work.forEach((w) => graphs.push(packageChannelGraph(w.pkg, w.ch, w.facts)!))).ms / work.length,
+  );
   // The update path from the oldest entry is the longest walk a channel has.
   pathRounds.push(
     time(() => {
@@ -37,5 +39,9 @@ for (let round = 0; round < 5; round++) {
   );
 }
 console.log(`${work.length} channels of certified-operators-v4.18`);
-console.log(`  channel graph   ${fmt(median(graphRounds), 3)} ms per channel (median of 5 rounds; budget 1 ms) ${median(graphRounds) < 1 ? 'OK' : 'OVER BUDGET'}`);
-console.log(`  update path     ${fmt(median(pathRounds), 3)} ms per channel, from the oldest entry (longest: ${longest} steps; budget 1 ms) ${median(pathRounds) < 1 ? 'OK' : 'OVER BUDGET'}`);
+console.log(
+  `  channel graph   ${fmt(median(graphRounds), 3)} ms per channel (median of 5 rounds; budget 1 ms) ${median(graphRounds) < 1 ? 'OK' : 'OVER BUDGET'}`,
+);
+console.log(
+  `  update path     ${fmt(median(pathRounds), 3)} ms per channel, from the oldest entry (longest: ${longest} steps; budget 1 ms) ${median(pathRounds) < 1 ? 'OK' : 'OVER BUDGET'}`,
+);

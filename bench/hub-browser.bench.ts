@@ -27,7 +27,13 @@ async function waitReady(sb: Sandbox): Promise<void> {
   const cs = sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
   for (let i = 0; i < 6000; i++) {
     const all = sb.api.storeList(cs);
-    const ready = all.length > 0 && all.every((o) => (o.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState?.lastObservedState === 'READY');
+    const ready =
+      all.length > 0 &&
+      all.every(
+        (o) =>
+          (o.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState
+            ?.lastObservedState === 'READY',
+      );
     if (ready) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -65,7 +71,11 @@ async function firstTiles(browser: Browser, url: string): Promise<{ ms: number; 
   await ctx.addInitScript(PROBE);
   const page = await ctx.newPage();
   await page.goto(`${url}/operatorhub`);
-  await page.waitForFunction(() => (window as unknown as { __firstTile?: number }).__firstTile !== undefined, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { __firstTile?: number }).__firstTile !== undefined,
+    undefined,
+    { timeout: 60_000 },
+  );
   const ms = await page.evaluate(() => (window as unknown as { __firstTile: number }).__firstTile);
   return { ms, page };
 }
@@ -88,12 +98,16 @@ async function measure(label: string, dir: string, browser: Browser): Promise<vo
     let readyMs = 0;
     for (;;) {
       if (/catalog index ready/.test(consoleServer.output())) break;
-      if (/catalog index: /.test(consoleServer.output())) throw new Error(`the index did not warm up: ${consoleServer.output()}`);
+      if (/catalog index: /.test(consoleServer.output()))
+        throw new Error(`the index did not warm up: ${consoleServer.output()}`);
       readyMs = performance.now() - consoleServer.startedAt;
       await new Promise((r) => setTimeout(r, 50));
     }
     const first = await firstTiles(browser, consoleServer.url);
-    const total = await first.page.getByRole('status').filter({ hasText: / of \d+ operators/ }).textContent();
+    const total = await first.page
+      .getByRole('status')
+      .filter({ hasText: / of \d+ operators/ })
+      .textContent();
     await first.page.context().close();
     const warm: number[] = [];
     let page: Page | undefined;
@@ -104,8 +118,12 @@ async function measure(label: string, dir: string, browser: Browser): Promise<vo
       page = r.page;
     }
     console.log(`\n${label}: ${total}`);
-    console.log(`  catalog index read at start: ready ${fmt(readyMs / 1000)} s after the server process started; the first visit after that ${fmt(first.ms, 0)} ms (without the warm-up the first visit waits for the read: ${fmt(cold.ms, 0)} ms)`);
-    console.log(`  navigation to first tiles painted: median ${fmt(median(warm), 0)} ms, worst ${fmt(Math.max(...warm), 0)} ms over ${warm.length} fresh tabs (budget 1000 ms${over(Math.max(...warm), 1000)})`);
+    console.log(
+      `  catalog index read at start: ready ${fmt(readyMs / 1000)} s after the server process started; the first visit after that ${fmt(first.ms, 0)} ms (without the warm-up the first visit waits for the read: ${fmt(cold.ms, 0)} ms)`,
+    );
+    console.log(
+      `  navigation to first tiles painted: median ${fmt(median(warm), 0)} ms, worst ${fmt(Math.max(...warm), 0)} ms over ${warm.length} fresh tabs (budget 1000 ms${over(Math.max(...warm), 1000)})`,
+    );
 
     const box = page!.getByLabel('Filter by keyword');
     for (const word of WORDS) {
@@ -117,8 +135,13 @@ async function measure(label: string, dir: string, browser: Browser): Promise<vo
     const keys = await page!.evaluate(() => (window as unknown as { __keys: { ms: number; value: string }[] }).__keys);
     // Emptying the box between words is not a keystroke; keep the typed letters' figures.
     const typed = keys.filter((k) => k.value !== '').map((k) => k.ms);
-    console.log(`  keystroke to results painted, ${typed.length} keystrokes typing ${WORDS.map((w) => `"${w}"`).join(', ')}: median ${fmt(median(typed), 1)} ms, p95 ${fmt(p95(typed), 1)} ms, worst ${fmt(Math.max(...typed), 1)} ms (budget 100 ms${over(p95(typed), 100)})`);
-    const slowest = keys.filter((k) => k.value !== '').sort((a, b) => b.ms - a.ms).slice(0, 4);
+    console.log(
+      `  keystroke to results painted, ${typed.length} keystrokes typing ${WORDS.map((w) => `"${w}"`).join(', ')}: median ${fmt(median(typed), 1)} ms, p95 ${fmt(p95(typed), 1)} ms, worst ${fmt(Math.max(...typed), 1)} ms (budget 100 ms${over(p95(typed), 100)})`,
+    );
+    const slowest = keys
+      .filter((k) => k.value !== '')
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 4);
     console.log(`  slowest keystrokes: ${slowest.map((k) => `"${k.value}" ${fmt(k.ms, 0)} ms`).join(', ')}`);
     await page!.context().close();
   } finally {

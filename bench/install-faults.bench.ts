@@ -40,7 +40,11 @@ async function counterTotal(c: typeof clusterRequests): Promise<number> {
 
 function startSandboxProcess(dir: string): Promise<ChildProcess> {
   const main = join(import.meta.dirname, '..', 'lib', 'sandbox', 'main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', main, '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), '--deployment-delay', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', main, '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), '--deployment-delay', '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -69,7 +73,14 @@ async function main(): Promise<void> {
       const i = n++;
       const [pkg, channel] = i % 2 ? ['pgpilot', 'stable'] : ['cachely', 'alpha'];
       const namespace = `faults-${i}`;
-      const body = { catalog: { namespace: 'olm', name: 'olm-console-demo' }, package: pkg, channel, namespace, installMode: 'OwnNamespace', approval: 'Automatic' };
+      const body = {
+        catalog: { namespace: 'olm', name: 'olm-console-demo' },
+        package: pkg,
+        channel,
+        namespace,
+        installMode: 'OwnNamespace',
+        approval: 'Automatic',
+      };
       const t0 = performance.now();
       const res = await POST(consoleRequest('/api/install', { method: 'POST', token: tokens.admin!, body }));
       const answer = (await res.json()) as { error?: { message: string } };
@@ -96,11 +107,17 @@ async function main(): Promise<void> {
         for (const r of results) {
           const groups = (await admin.list(OPERATOR_GROUP_TYPE, { namespace: r.namespace })).items.length;
           const subs = (await admin.list(SUBSCRIPTION_TYPE, { namespace: r.namespace })).items.length;
-          const ns = await admin.get<{ metadata?: { deletionTimestamp?: string } }>(NAMESPACE_TYPE, r.namespace).catch(() => undefined);
-          const fine = r.ok ? groups === 1 && subs === 1 && !ns?.metadata?.deletionTimestamp : groups === 0 && subs === 0 && (!ns || !!ns.metadata?.deletionTimestamp);
+          const ns = await admin
+            .get<{ metadata?: { deletionTimestamp?: string } }>(NAMESPACE_TYPE, r.namespace)
+            .catch(() => undefined);
+          const fine = r.ok
+            ? groups === 1 && subs === 1 && !ns?.metadata?.deletionTimestamp
+            : groups === 0 && subs === 0 && (!ns || !!ns.metadata?.deletionTimestamp);
           if (!fine) {
             wrong++;
-            console.log(`  ${r.namespace}: ${r.ok ? 'succeeded' : 'failed'} but left ${groups} OperatorGroup(s), ${subs} Subscription(s), namespace ${ns ? (ns.metadata?.deletionTimestamp ? 'terminating' : 'there') : 'gone'}`);
+            console.log(
+              `  ${r.namespace}: ${r.ok ? 'succeeded' : 'failed'} but left ${groups} OperatorGroup(s), ${subs} Subscription(s), namespace ${ns ? (ns.metadata?.deletionTimestamp ? 'terminating' : 'there') : 'gone'}`,
+            );
           }
         }
         // Each row starts from the same cluster: its namespaces go (OLM's objects in them too).
@@ -114,8 +131,12 @@ async function main(): Promise<void> {
         if (firstError) console.log(`    e.g. ${firstError.slice(0, 240)}`);
       }
     }
-    console.log(`\nInstalls through POST /api/install, ${INSTALLS} per row (OwnNamespace into a new namespace: Namespace, OperatorGroup, Subscription)`);
-    console.log('| faults | retries | installs succeeded | median | slowest | API calls per install | retries per install | left inconsistent |');
+    console.log(
+      `\nInstalls through POST /api/install, ${INSTALLS} per row (OwnNamespace into a new namespace: Namespace, OperatorGroup, Subscription)`,
+    );
+    console.log(
+      '| faults | retries | installs succeeded | median | slowest | API calls per install | retries per install | left inconsistent |',
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     for (const r of rows) console.log(r);
   } finally {

@@ -22,8 +22,14 @@ async function main(): Promise<void> {
     const nsRes = sb.api.resources.find('', 'v1', 'namespaces')!;
     const subs = sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'subscriptions')!;
     const csvs = sb.api.resources.find('operators.coreos.com', 'v1alpha1', 'clusterserviceversions')!;
-    for (let i = 0; i < NAMESPACES; i++) sb.api.createObject(nsRes, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `tenant-${i}` } });
-    sb.api.createObject(subs, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'certwarden', namespace: 'operators' }, spec: { name: 'certwarden', source: 'olm-console-demo', sourceNamespace: 'olm', channel: 'stable' } });
+    for (let i = 0; i < NAMESPACES; i++)
+      sb.api.createObject(nsRes, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `tenant-${i}` } });
+    sb.api.createObject(subs, {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'Subscription',
+      metadata: { name: 'certwarden', namespace: 'operators' },
+      spec: { name: 'certwarden', source: 'olm-console-demo', sourceNamespace: 'olm', channel: 'stable' },
+    });
     const t0 = Date.now();
     for (;;) {
       const copies = sb.api.storeList(csvs).filter((c) => c.metadata.labels?.['olm.copiedFrom'] === 'operators').length;
@@ -32,19 +38,28 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const totalCsvs = sb.api.storeList(csvs).length;
-    console.log(`setup: ${NAMESPACES} namespaces, certwarden in AllNamespaces mode, ${totalCsvs} CSVs in the cluster (copies included), ${fmt((Date.now() - t0) / 1000)} s to copy`);
+    console.log(
+      `setup: ${NAMESPACES} namespaces, certwarden in AllNamespaces mode, ${totalCsvs} CSVs in the cluster (copies included), ${fmt((Date.now() - t0) / 1000)} s to copy`,
+    );
 
     process.env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfigPath;
     process.env.OLM_CONSOLE_AUTH = 'token';
     const { GET } = await import('../app/api/operators/route');
     const call = async (query: string) => {
       const t = performance.now();
-      const res = await GET(new Request(`http://console.local/api/operators${query}`, { headers: { authorization: `Bearer ${sb.tokens.admin!}` } }));
+      const res = await GET(
+        new Request(`http://console.local/api/operators${query}`, {
+          headers: { authorization: `Bearer ${sb.tokens.admin!}` },
+        }),
+      );
       const body = Buffer.from(await res.arrayBuffer());
       if (res.status !== 200) throw new Error(`GET /api/operators${query}: ${res.status} ${body.toString()}`);
       return { ms: performance.now() - t, body };
     };
-    for (const [label, query] of [['all namespaces', ''], ['one namespace (a copy)', '?namespace=tenant-7']] as const) {
+    for (const [label, query] of [
+      ['all namespaces', ''],
+      ['one namespace (a copy)', '?namespace=tenant-7'],
+    ] as const) {
       await call(query);
       const times: number[] = [];
       let body = Buffer.alloc(0);
@@ -57,8 +72,12 @@ async function main(): Promise<void> {
       const gz = gzipSync(body).length;
       const m = median(times);
       console.log(`GET /api/operators ${label}: ${rows.length} row(s), copies counted ${rows[0]?.copies.count ?? 0}`);
-      console.log(`  time median ${fmt(m)} ms, p95 ${fmt(p95(times))} ms (budget 100 ms${m > 100 ? ', OVER BUDGET' : ''})`);
-      console.log(`  size ${fmt(body.length / 1024)} KB, gzipped ${fmt(gz / 1024)} KB (budget 50 KB${body.length > 50 * 1024 ? ', OVER BUDGET' : ''})`);
+      console.log(
+        `  time median ${fmt(m)} ms, p95 ${fmt(p95(times))} ms (budget 100 ms${m > 100 ? ', OVER BUDGET' : ''})`,
+      );
+      console.log(
+        `  size ${fmt(body.length / 1024)} KB, gzipped ${fmt(gz / 1024)} KB (budget 50 KB${body.length > 50 * 1024 ? ', OVER BUDGET' : ''})`,
+      );
     }
   } finally {
     await sb.stop();

@@ -22,26 +22,49 @@ async function installTimes(): Promise<void> {
     const nsRes = sb.api.resources.find('', 'v1', 'namespaces')!;
     const ogs = sb.api.resources.find('operators.coreos.com', 'v1', 'operatorgroups')!;
     // Operators that support OwnNamespace, each into its own namespace.
-    const packages = ['pgpilot', 'cachely', 'routekit', 'gatewise', 'flagpole', 'backstop', 'metricsmith', 'tenant-core'];
+    const packages = [
+      'pgpilot',
+      'cachely',
+      'routekit',
+      'gatewise',
+      'flagpole',
+      'backstop',
+      'metricsmith',
+      'tenant-core',
+    ];
     const times: number[] = [];
     for (const [i, pkg] of packages.entries()) {
       const ns = `bench-${i}`;
       sb.api.createObject(nsRes, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      sb.api.createObject(ogs, { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og', namespace: ns }, spec: { targetNamespaces: [ns] } });
+      sb.api.createObject(ogs, {
+        apiVersion: 'operators.coreos.com/v1',
+        kind: 'OperatorGroup',
+        metadata: { name: 'og', namespace: ns },
+        spec: { targetNamespaces: [ns] },
+      });
       const channel = sb.olm.catalogs.entries.get('olm/olm-console-demo')!.catalog!.packages.get(pkg)!.defaultChannel!;
       const t0 = performance.now();
-      sb.api.createObject(subs, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: pkg, namespace: ns }, spec: { name: pkg, source: 'olm-console-demo', sourceNamespace: 'olm', channel } });
+      sb.api.createObject(subs, {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'Subscription',
+        metadata: { name: pkg, namespace: ns },
+        spec: { name: pkg, source: 'olm-console-demo', sourceNamespace: 'olm', channel },
+      });
       for (;;) {
         const sub = sb.api.storeGet(subs, ns, pkg);
         const current = (sub?.status as { currentCSV?: string } | undefined)?.currentCSV;
-        const phase = current ? (sb.api.storeGet(csvs, ns, current)?.status as { phase?: string } | undefined)?.phase : undefined;
+        const phase = current
+          ? (sb.api.storeGet(csvs, ns, current)?.status as { phase?: string } | undefined)?.phase
+          : undefined;
         if (phase === 'Succeeded') break;
         if (performance.now() - t0 > 30_000) throw new Error(`${pkg} did not reach Succeeded in 30 s`);
         await new Promise((r) => setTimeout(r, 1));
       }
       times.push(performance.now() - t0);
     }
-    console.log(`Subscription created → CSV Succeeded (demo catalog, ${packages.length} operators, deployments available at once)`);
+    console.log(
+      `Subscription created → CSV Succeeded (demo catalog, ${packages.length} operators, deployments available at once)`,
+    );
     console.log(`  median ${fmt(median(times))} ms, slowest ${fmt(Math.max(...times))} ms`);
   } finally {
     await sb.stop();
@@ -51,19 +74,32 @@ async function installTimes(): Promise<void> {
 
 function resolutionTimes(label: string, dir: string): void {
   const catalog = loadCatalog(dir);
-  const entry = { key: 'olm/c', namespace: 'olm', name: 'c', catalog, manifests: new Map(), healthy: true } as CatalogEntry;
+  const entry = {
+    key: 'olm/c',
+    namespace: 'olm',
+    name: 'c',
+    catalog,
+    manifests: new Map(),
+    healthy: true,
+  } as CatalogEntry;
   const pkgs = [...catalog.packages.values()];
   const fresh = time(() => {
-    for (const p of pkgs) resolveSubscription('s', { name: p.name, source: 'c', sourceNamespace: 'olm' }, [entry], undefined);
+    for (const p of pkgs)
+      resolveSubscription('s', { name: p.name, source: 'c', sourceNamespace: 'olm' }, [entry], undefined);
   });
   const upgrade = time(() => {
     for (const p of pkgs) {
       const ch = p.channels.get(p.defaultChannel!)!;
       const oldest = ch.entries[0]!;
-      resolveSubscription('s', { name: p.name, source: 'c', sourceNamespace: 'olm', channel: ch.name }, [entry], { name: oldest.name, version: p.bundles.get(oldest.name)?.version });
+      resolveSubscription('s', { name: p.name, source: 'c', sourceNamespace: 'olm', channel: ch.name }, [entry], {
+        name: oldest.name,
+        version: p.bundles.get(oldest.name)?.version,
+      });
     }
   });
-  console.log(`  ${label.padEnd(28)} ${String(pkgs.length).padStart(5)} packages: fresh install ${fmt((fresh.ms * 1000) / pkgs.length, 0)} µs, upgrade ${fmt((upgrade.ms * 1000) / pkgs.length, 0)} µs per Subscription`);
+  console.log(
+    `  ${label.padEnd(28)} ${String(pkgs.length).padStart(5)} packages: fresh install ${fmt((fresh.ms * 1000) / pkgs.length, 0)} µs, upgrade ${fmt((upgrade.ms * 1000) / pkgs.length, 0)} µs per Subscription`,
+  );
 }
 
 async function main(): Promise<void> {

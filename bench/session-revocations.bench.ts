@@ -4,8 +4,16 @@
 // against a ConfigMap's 1 MiB, that no logout is ever lost, and what folding costs.
 import { newSession, type Session } from '../lib/server/session';
 import {
-  DEFAULT_RECORD_LIMITS, isRevokedBy, merged, normalized, recordBytes, revocationKeysOf, withSessionRevoked,
-  type RecordLimits, type RevocationData, type RevocationKeys,
+  DEFAULT_RECORD_LIMITS,
+  isRevokedBy,
+  merged,
+  normalized,
+  recordBytes,
+  revocationKeysOf,
+  withSessionRevoked,
+  type RecordLimits,
+  type RevocationData,
+  type RevocationKeys,
 } from '../lib/server/session-revocation-record';
 import { fmt } from './support/measure';
 

@@ -7,7 +7,20 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Keys whose values are per-cluster by nature. */
-const VOLATILE_KEYS = new Set(['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'lastTransitionTime', 'lastUpdateTime', 'lastHeartbeatTime', 'lastProbeTime', 'selfLink', 'continue', 'remainingItemCount', 'generation']);
+const VOLATILE_KEYS = new Set([
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'lastTransitionTime',
+  'lastUpdateTime',
+  'lastHeartbeatTime',
+  'lastProbeTime',
+  'selfLink',
+  'continue',
+  'remainingItemCount',
+  'generation',
+]);
 /** Keys left out on both sides: the sandbox keeps no field ownership (it does not implement server-side apply; README). */
 const DROPPED_KEYS = new Set(['managedFields']);
 
@@ -51,16 +64,38 @@ export interface Difference {
 const show = (v: unknown) => (v === undefined ? undefined : v);
 
 /** Every path where the two normalised values differ (at most `max`). */
-export function differences(sandbox: unknown, real: unknown, path = '$', out: Difference[] = [], max = 50): Difference[] {
+export function differences(
+  sandbox: unknown,
+  real: unknown,
+  path = '$',
+  out: Difference[] = [],
+  max = 50,
+): Difference[] {
   if (out.length >= max) return out;
   if (Array.isArray(sandbox) && Array.isArray(real)) {
-    if (sandbox.length !== real.length) out.push({ path: `${path}.length`, sandbox: sandbox.length, real: real.length });
-    for (let i = 0; i < Math.min(sandbox.length, real.length); i++) differences(sandbox[i], real[i], `${path}[${i}]`, out, max);
+    if (sandbox.length !== real.length)
+      out.push({ path: `${path}.length`, sandbox: sandbox.length, real: real.length });
+    for (let i = 0; i < Math.min(sandbox.length, real.length); i++)
+      differences(sandbox[i], real[i], `${path}[${i}]`, out, max);
     return out;
   }
-  if (sandbox && real && typeof sandbox === 'object' && typeof real === 'object' && !Array.isArray(sandbox) && !Array.isArray(real)) {
+  if (
+    sandbox &&
+    real &&
+    typeof sandbox === 'object' &&
+    typeof real === 'object' &&
+    !Array.isArray(sandbox) &&
+    !Array.isArray(real)
+  ) {
     const keys = new Set([...Object.keys(sandbox), ...Object.keys(real)]);
-    for (const k of [...keys].sort()) differences((sandbox as Record<string, unknown>)[k], (real as Record<string, unknown>)[k], `${path}.${k}`, out, max);
+    for (const k of [...keys].sort())
+      differences(
+        (sandbox as Record<string, unknown>)[k],
+        (real as Record<string, unknown>)[k],
+        `${path}.${k}`,
+        out,
+        max,
+      );
     return out;
   }
   if (JSON.stringify(sandbox) !== JSON.stringify(real)) out.push({ path, sandbox: show(sandbox), real: show(real) });

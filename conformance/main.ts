@@ -39,17 +39,71 @@ function generatedCatalog(dir: string): string {
     // AllNamespaces only: copied everywhere.
     { name: 'gamma', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false } }] },
     // MultiNamespace only: unsupported in an OwnNamespace group.
-    { name: 'delta', bundles: [{ version: '1.0.0', installModes: { OwnNamespace: false, SingleNamespace: false, MultiNamespace: true, AllNamespaces: false } }] },
+    {
+      name: 'delta',
+      bundles: [
+        {
+          version: '1.0.0',
+          installModes: { OwnNamespace: false, SingleNamespace: false, MultiNamespace: true, AllNamespaces: false },
+        },
+      ],
+    },
     // A Deployment with env and tolerations of its own, for the Subscription config check.
-    { name: 'epsilon', bundles: [{ version: '1.0.0', env: [{ name: 'LOG_LEVEL', value: 'info' }, { name: 'WATCH_NAMESPACE', value: '' }], tolerations: [{ key: 'bundle', operator: 'Exists' }] }] },
+    {
+      name: 'epsilon',
+      bundles: [
+        {
+          version: '1.0.0',
+          env: [
+            { name: 'LOG_LEVEL', value: 'info' },
+            { name: 'WATCH_NAMESPACE', value: '' },
+          ],
+          tolerations: [{ key: 'bundle', operator: 'Exists' }],
+        },
+      ],
+    },
     // A CSV OLM's CRD refuses (a webhook type outside its enum): its plan fails after the retry timeout.
-    { name: 'zeta', bundles: [{ version: '1.0.0', csvSpec: { webhookdefinitions: [{ type: 'AuditWebhook', generateName: 'vzeta.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', deploymentName: 'zeta-operator', containerPort: 443 }] } }] },
-    { name: 'beta', channel: 'fast', bundles: [{ version: '0.1.0', requiresPackage: { packageName: 'alpha', versionRange: '>=1.0.0' } }, { version: '0.2.0', replaces: '0.1.0', requiresGvk: { group: 'alpha.example.com', version: 'v1', kind: 'Alpha' } }] },
+    {
+      name: 'zeta',
+      bundles: [
+        {
+          version: '1.0.0',
+          csvSpec: {
+            webhookdefinitions: [
+              {
+                type: 'AuditWebhook',
+                generateName: 'vzeta.example.com',
+                admissionReviewVersions: ['v1'],
+                sideEffects: 'None',
+                deploymentName: 'zeta-operator',
+                containerPort: 443,
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      name: 'beta',
+      channel: 'fast',
+      bundles: [
+        { version: '0.1.0', requiresPackage: { packageName: 'alpha', versionRange: '>=1.0.0' } },
+        {
+          version: '0.2.0',
+          replaces: '0.1.0',
+          requiresGvk: { group: 'alpha.example.com', version: 'v1', kind: 'Alpha' },
+        },
+      ],
+    },
   ]);
 }
 
 /** The real cluster: every catalog's registry served as it is, and OLM's CatalogSources for `olmCatalogs`. */
-async function startReal(catalogs: string[], olmCatalogs: string[], dataDir: string): Promise<{ target: Target; child: ChildProcess }> {
+async function startReal(
+  catalogs: string[],
+  olmCatalogs: string[],
+  dataDir: string,
+): Promise<{ target: Target; child: ChildProcess }> {
   const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dataDir];
   for (const c of catalogs) args.push('--registry', c);
   for (const c of olmCatalogs) args.push('--catalog', c);
@@ -69,7 +123,14 @@ async function startReal(catalogs: string[], olmCatalogs: string[], dataDir: str
   const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!;
   return {
     child,
-    target: { name: 'real', url: server, ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), tokens: JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as Record<string, string>, kubeconfig, registries },
+    target: {
+      name: 'real',
+      url: server,
+      ca: readFileSync(join(dataDir, 'ca.crt'), 'utf8'),
+      tokens: JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as Record<string, string>,
+      kubeconfig,
+      registries,
+    },
   };
 }
 
@@ -77,16 +138,29 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: 'string' }, catalog: { type: 'string', multiple: true } } });
   const work = mkdtempSync(join(tmpdir(), 'olm-conformance-'));
   const generated = generatedCatalog(work);
-  const catalogs = values.catalog ?? ['certified-operators-v4.18', 'gatekeeper-operator-product-v4.20', 'okderators'].map((c) => join(shared, c)).concat(generated);
+  const catalogs =
+    values.catalog ??
+    ['certified-operators-v4.18', 'gatekeeper-operator-product-v4.20', 'okderators']
+      .map((c) => join(shared, c))
+      .concat(generated);
   const t0 = Date.now();
-  const [sb, real] = await Promise.all([startSandbox({ port: 0, kubeconfigPath: join(work, 'sandbox', 'kubeconfig'), catalogs, deploymentDelayMs: 0 }), startReal(catalogs, [generated], join(work, 'real'))]);
+  const [sb, real] = await Promise.all([
+    startSandbox({ port: 0, kubeconfigPath: join(work, 'sandbox', 'kubeconfig'), catalogs, deploymentDelayMs: 0 }),
+    startReal(catalogs, [generated], join(work, 'real')),
+  ]);
   const registries: Record<string, string> = {};
   for (const c of catalogs) {
     const name = basename(c);
     const deadline = Date.now() + 120_000;
     for (;;) {
       // The sandbox names each CatalogSource after its folder, made a valid name; the annotation keeps the folder.
-      const all = sb.api.storeList(sb.api.resources.all().find((r) => r.resource === 'catalogsources')!, 'olm') as { metadata: { annotations?: Record<string, string> }; status?: { connectionState?: { address?: string; lastObservedState?: string } } }[];
+      const all = sb.api.storeList(
+        sb.api.resources.all().find((r) => r.resource === 'catalogsources')!,
+        'olm',
+      ) as {
+        metadata: { annotations?: Record<string, string> };
+        status?: { connectionState?: { address?: string; lastObservedState?: string } };
+      }[];
       const cs = all.find((o) => o.metadata.annotations?.[CATALOG_DIR_ANNOTATION] === resolve(c));
       if (cs?.status?.connectionState?.lastObservedState === 'READY' && cs.status.connectionState.address) {
         registries[name] = cs.status.connectionState.address;
@@ -96,10 +170,27 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  const sandbox: Target = { name: 'sandbox', url: sb.url, ca: sb.caPem, tokens: sb.tokens, kubeconfig: sb.kubeconfigPath, registries };
+  const sandbox: Target = {
+    name: 'sandbox',
+    url: sb.url,
+    ca: sb.caPem,
+    tokens: sb.tokens,
+    kubeconfig: sb.kubeconfigPath,
+    registries,
+  };
   console.log(`both clusters ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const checks: Check[] = [...apiChecks, ...schemaChecks, ...registryChecks(catalogs.map((c) => basename(c)), () => sandbox), ...olmChecks, ...scopedChecks, ...failForwardChecks].filter((c) => !values.only || c.id.includes(values.only));
+  const checks: Check[] = [
+    ...apiChecks,
+    ...schemaChecks,
+    ...registryChecks(
+      catalogs.map((c) => basename(c)),
+      () => sandbox,
+    ),
+    ...olmChecks,
+    ...scopedChecks,
+    ...failForwardChecks,
+  ].filter((c) => !values.only || c.id.includes(values.only));
   const known = knownDifferences(readFileSync(join(root, 'README.md'), 'utf8'));
   const verdicts = await runChecks(checks, sandbox, real.target, known);
   const r = report(verdicts);
@@ -109,7 +200,8 @@ async function main(): Promise<void> {
   // Its children (etcd, kube-apiserver, opm) may write a last log line while they stop.
   await new Promise((r) => setTimeout(r, 1000));
   // With CONFORMANCE_DUMP, the real cluster's logs are kept beside the answers.
-  if (process.env.CONFORMANCE_DUMP) cpSync(join(work, 'real', 'logs'), join(process.env.CONFORMANCE_DUMP, 'real-logs'), { recursive: true });
+  if (process.env.CONFORMANCE_DUMP)
+    cpSync(join(work, 'real', 'logs'), join(process.env.CONFORMANCE_DUMP, 'real-logs'), { recursive: true });
   rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
   console.log(`${r.checks} checks, ${r.divergences} divergences (${r.explained} explained)`);
   process.exit(r.divergences > r.explained ? 1 : 0);

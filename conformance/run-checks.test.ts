@@ -5,26 +5,62 @@ import { test } from 'node:test';
 import { knownDifferences, report, runCheck, runChecks } from './run-checks';
 import type { Target } from './target';
 
-const target = (name: 'sandbox' | 'real', url: string): Target => ({ name, url, ca: '', tokens: {}, kubeconfig: '', registries: { cat: name === 'sandbox' ? '127.0.0.1:1111' : '127.0.0.1:2222' } });
+const target = (name: 'sandbox' | 'real', url: string): Target => ({
+  name,
+  url,
+  ca: '',
+  tokens: {},
+  kubeconfig: '',
+  registries: { cat: name === 'sandbox' ? '127.0.0.1:1111' : '127.0.0.1:2222' },
+});
 
 test('the known differences are read from the README table, with their reasons', () => {
-  const known = knownDifferences('# x\n### Known differences from the real cluster\n\n| check | kind | why |\n|---|---|---|\n| `a/b` | deliberate | because |\n| `c` | sandbox bug, open | issue 19 |\n\n## Next\n| `d` | x | y |\n');
-  assert.deepEqual([...known.entries()], [['a/b', 'deliberate: because'], ['c', 'sandbox bug, open: issue 19']]);
-  assert.ok(knownDifferences(readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')).size > 0, 'the README has the table');
+  const known = knownDifferences(
+    '# x\n### Known differences from the real cluster\n\n| check | kind | why |\n|---|---|---|\n| `a/b` | deliberate | because |\n| `c` | sandbox bug, open | issue 19 |\n\n## Next\n| `d` | x | y |\n',
+  );
+  assert.deepEqual(
+    [...known.entries()],
+    [
+      ['a/b', 'deliberate: because'],
+      ['c', 'sandbox bug, open: issue 19'],
+    ],
+  );
+  assert.ok(
+    knownDifferences(readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')).size > 0,
+    'the README has the table',
+  );
 });
 
 test('a check that differs is a divergence, explained only when the table names it; addresses are normalised', async () => {
   const sandbox = target('sandbox', 'https://127.0.0.1:6443');
   const real = target('real', 'https://127.0.0.1:7443');
-  const same = await runCheck({ id: 'same', run: async (t) => ({ at: t.registries.cat, server: t.url }) }, sandbox, real, new Map());
+  const same = await runCheck(
+    { id: 'same', run: async (t) => ({ at: t.registries.cat, server: t.url }) },
+    sandbox,
+    real,
+    new Map(),
+  );
   assert.deepEqual(same.differences, []);
-  const differs = await runCheck({ id: 'differs', run: async (t) => ({ code: t.name === 'sandbox' ? 400 : 415 }) }, sandbox, real, new Map());
+  const differs = await runCheck(
+    { id: 'differs', run: async (t) => ({ code: t.name === 'sandbox' ? 400 : 415 }) },
+    sandbox,
+    real,
+    new Map(),
+  );
   assert.equal(differs.differences.length, 1);
   assert.equal(differs.explained, undefined);
-  const known = await runCheck({ id: 'differs', run: async (t) => ({ code: t.name === 'sandbox' ? 400 : 415 }) }, sandbox, real, new Map([['differs', 'deliberate: x']]));
+  const known = await runCheck(
+    { id: 'differs', run: async (t) => ({ code: t.name === 'sandbox' ? 400 : 415 }) },
+    sandbox,
+    real,
+    new Map([['differs', 'deliberate: x']]),
+  );
   assert.equal(known.explained, 'deliberate: x');
   const lines: string[] = [];
-  assert.deepEqual(report([same, differs, known], (l) => lines.push(l)), { checks: 3, divergences: 2, explained: 1 });
+  assert.deepEqual(
+    report([same, differs, known], (l) => lines.push(l)),
+    { checks: 3, divergences: 2, explained: 1 },
+  );
   assert.ok(lines.some((l) => l.startsWith('| differs | $.code | 400 | 415 | no |')));
 });
 
@@ -44,7 +80,15 @@ test('independent checks run alongside the others; verdicts keep the checks orde
       return { id };
     },
   });
-  const verdicts = await runChecks([slow('a', false), slow('b', true), slow('c', true), slow('d', false)], sandbox, real, new Map());
-  assert.deepEqual(verdicts.map((v) => v.id), ['a', 'b', 'c', 'd']);
+  const verdicts = await runChecks(
+    [slow('a', false), slow('b', true), slow('c', true), slow('d', false)],
+    sandbox,
+    real,
+    new Map(),
+  );
+  assert.deepEqual(
+    verdicts.map((v) => v.id),
+    ['a', 'b', 'c', 'd'],
+  );
   assert.ok(overlapped, 'the independent checks ran alongside others');
 });

@@ -24,16 +24,31 @@ export interface Verdict {
 
 /** Replacements that make two clusters' answers comparable: their registry addresses and API URLs. */
 export function replacementsFor(t: Target): [string, string][] {
-  const out: [string, string][] = [[t.url, '<api-server>'], [new URL(t.url).host, '<api-server>']];
+  const out: [string, string][] = [
+    [t.url, '<api-server>'],
+    [new URL(t.url).host, '<api-server>'],
+  ];
   for (const [name, address] of Object.entries(t.registries)) out.push([address, `<registry ${name}>`]);
   return out.sort((a, b) => b[0].length - a[0].length);
 }
 
-export async function runCheck(check: Check, sandbox: Target, real: Target, known: Map<string, string>): Promise<Verdict> {
+export async function runCheck(
+  check: Check,
+  sandbox: Target,
+  real: Target,
+  known: Map<string, string>,
+): Promise<Verdict> {
   let results: unknown[];
   try {
     // The two clusters share nothing, so the check runs on both at once.
-    results = await Promise.all([sandbox, real].map(async (t) => normalise(await check.run(t), { ...check.normalise, replace: [...(check.normalise?.replace ?? []), ...replacementsFor(t)] })));
+    results = await Promise.all(
+      [sandbox, real].map(async (t) =>
+        normalise(await check.run(t), {
+          ...check.normalise,
+          replace: [...(check.normalise?.replace ?? []), ...replacementsFor(t)],
+        }),
+      ),
+    );
   } catch (err) {
     return { id: check.id, differences: [], error: (err as Error).message, explained: known.get(check.id) };
   }
@@ -41,19 +56,35 @@ export async function runCheck(check: Check, sandbox: Target, real: Target, know
   if (dump) {
     // Both answers whole, for reading a divergence the table shows only the start of.
     mkdirSync(dump, { recursive: true });
-    writeFileSync(join(dump, `${check.id.replace(/[^a-zA-Z0-9.-]+/g, '_')}.json`), JSON.stringify({ sandbox: results[0], real: results[1] }, null, 1));
+    writeFileSync(
+      join(dump, `${check.id.replace(/[^a-zA-Z0-9.-]+/g, '_')}.json`),
+      JSON.stringify({ sandbox: results[0], real: results[1] }, null, 1),
+    );
   }
   const diffs = differences(results[0], results[1]);
-  return { id: check.id, differences: diffs, ...(diffs.length && known.has(check.id) ? { explained: known.get(check.id) } : {}) };
+  return {
+    id: check.id,
+    differences: diffs,
+    ...(diffs.length && known.has(check.id) ? { explained: known.get(check.id) } : {}),
+  };
 }
 
 /**
  * Runs every check, in order, except that the independent ones run together: a scenario that
  * waits a minute for OLM does not hold up the others. Verdicts come back in the checks' order.
  */
-export async function runChecks(checks: Check[], sandbox: Target, real: Target, known: Map<string, string>): Promise<Verdict[]> {
+export async function runChecks(
+  checks: Check[],
+  sandbox: Target,
+  real: Target,
+  known: Map<string, string>,
+): Promise<Verdict[]> {
   const verdicts: Verdict[] = new Array(checks.length);
-  const together = Promise.all(checks.map((c, i) => (c.independent ? runCheck(c, sandbox, real, known).then((v) => (verdicts[i] = v)) : undefined)));
+  const together = Promise.all(
+    checks.map((c, i) =>
+      c.independent ? runCheck(c, sandbox, real, known).then((v) => (verdicts[i] = v)) : undefined,
+    ),
+  );
   for (const [i, c] of checks.entries()) if (!c.independent) verdicts[i] = await runCheck(c, sandbox, real, known);
   await together;
   return verdicts;
@@ -78,19 +109,27 @@ const short = (v: unknown) => {
   return s.length > 90 ? `${s.slice(0, 87)}…` : s;
 };
 
-export function report(verdicts: Verdict[], print: (line: string) => void = console.log): { checks: number; divergences: number; explained: number } {
+export function report(
+  verdicts: Verdict[],
+  print: (line: string) => void = console.log,
+): { checks: number; divergences: number; explained: number } {
   const diverging = verdicts.filter((v) => v.differences.length || v.error);
   if (diverging.length) {
     print('| check | where | sandbox | real | explained |');
     print('|---|---|---|---|---|');
     for (const v of diverging) {
-      if (v.error) print(`| ${v.id} | (the check failed) | ${v.error.replace(/\|/g, '/')} | | ${v.explained ?? 'no'} |`);
-      for (const d of v.differences.slice(0, 8)) print(`| ${v.id} | ${d.path} | ${short(d.sandbox)} | ${short(d.real)} | ${v.explained ? 'yes' : 'no'} |`);
+      if (v.error)
+        print(`| ${v.id} | (the check failed) | ${v.error.replace(/\|/g, '/')} | | ${v.explained ?? 'no'} |`);
+      for (const d of v.differences.slice(0, 8))
+        print(`| ${v.id} | ${d.path} | ${short(d.sandbox)} | ${short(d.real)} | ${v.explained ? 'yes' : 'no'} |`);
       if (v.differences.length > 8) print(`| ${v.id} | … ${v.differences.length - 8} more | | | |`);
     }
   }
   const explained = diverging.filter((v) => v.explained).length;
   const bugs = diverging.filter((v) => v.explained?.includes('sandbox bug')).length;
-  if (bugs) print(`${bugs} of the explained divergences are open sandbox bugs (README, "Known differences from the real cluster")`);
+  if (bugs)
+    print(
+      `${bugs} of the explained divergences are open sandbox bugs (README, "Known differences from the real cluster")`,
+    );
   return { checks: verdicts.length, divergences: diverging.length, explained };
 }

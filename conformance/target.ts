@@ -19,9 +19,13 @@ export interface Answer {
   contentType: string;
 }
 
-export function call(t: Target, opts: { user?: string; method?: string; path: string; body?: unknown; contentType?: string; accept?: string }): Promise<Answer> {
+export function call(
+  t: Target,
+  opts: { user?: string; method?: string; path: string; body?: unknown; contentType?: string; accept?: string },
+): Promise<Answer> {
   const u = new URL(opts.path, t.url);
-  const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const payload =
+    opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
     const req = request(
       u,
@@ -31,7 +35,9 @@ export function call(t: Target, opts: { user?: string; method?: string; path: st
         headers: {
           authorization: `Bearer ${t.tokens[opts.user ?? 'admin']}`,
           accept: opts.accept ?? 'application/json',
-          ...(payload === undefined ? {} : { 'content-type': opts.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': opts.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
       },
       (res) => {
@@ -59,29 +65,38 @@ export function call(t: Target, opts: { user?: string; method?: string; path: st
 }
 
 /** A watch: the events (type and object name) seen until `until` returns true or the time is up. */
-export function watchEvents(t: Target, path: string, until: (events: { type: string; name?: string }[]) => boolean, timeoutMs = 15_000): Promise<{ type: string; name?: string }[]> {
+export function watchEvents(
+  t: Target,
+  path: string,
+  until: (events: { type: string; name?: string }[]) => boolean,
+  timeoutMs = 15_000,
+): Promise<{ type: string; name?: string }[]> {
   const u = new URL(path, t.url);
   return new Promise((resolve, reject) => {
     const events: { type: string; name?: string }[] = [];
     let buffer = '';
-    const req = request(u, { ca: t.ca, headers: { authorization: `Bearer ${t.tokens.admin}`, accept: 'application/json' } }, (res) => {
-      res.on('data', (d: Buffer) => {
-        buffer += d.toString();
-        let i: number;
-        while ((i = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, i).trim();
-          buffer = buffer.slice(i + 1);
-          if (!line) continue;
-          const e = JSON.parse(line) as { type: string; object?: { metadata?: { name?: string } } };
-          events.push({ type: e.type, name: e.object?.metadata?.name });
-          if (until(events)) {
-            req.destroy();
-            resolve(events);
+    const req = request(
+      u,
+      { ca: t.ca, headers: { authorization: `Bearer ${t.tokens.admin}`, accept: 'application/json' } },
+      (res) => {
+        res.on('data', (d: Buffer) => {
+          buffer += d.toString();
+          let i: number;
+          while ((i = buffer.indexOf('\n')) >= 0) {
+            const line = buffer.slice(0, i).trim();
+            buffer = buffer.slice(i + 1);
+            if (!line) continue;
+            const e = JSON.parse(line) as { type: string; object?: { metadata?: { name?: string } } };
+            events.push({ type: e.type, name: e.object?.metadata?.name });
+            if (until(events)) {
+              req.destroy();
+              resolve(events);
+            }
           }
-        }
-      });
-      res.on('end', () => resolve(events));
-    });
+        });
+        res.on('end', () => resolve(events));
+      },
+    );
     req.on('error', (err) => (events.length ? resolve(events) : reject(err)));
     setTimeout(() => {
       req.destroy();

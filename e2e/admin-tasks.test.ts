@@ -26,34 +26,75 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
       await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
       await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
       await waitForCsv(kube, 'pg', 'pgpilot.v1.4.0');
-      cert = await waitFor('certwarden installed', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.installedCSV);
+      cert = await waitFor(
+        'certwarden installed',
+        async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.installedCSV,
+      );
       await waitForCsv(kube, 'operators', cert);
       namespaces = (await kube.listAll(NAMESPACE_TYPE)).items.length;
-      await waitFor('certwarden copied everywhere', async () => ((await copies(cert)) === namespaces - 1 ? true : undefined));
+      await waitFor('certwarden copied everywhere', async () =>
+        (await copies(cert)) === namespaces - 1 ? true : undefined,
+      );
       // PgPilot says, as operators do through operator-lib, that an upgrade is not safe now.
-      await kube.patch(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', { spec: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'schema migration running', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, { namespace: 'pg', type: 'merge' });
-      await waitFor('OLM mirrors the condition', async () => ((await kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).status?.conditions?.some((c) => c.type === 'Upgradeable' && c.status === 'False') ? true : undefined));
+      await kube.patch(
+        OPERATOR_CONDITION_TYPE,
+        'pgpilot.v1.4.0',
+        {
+          spec: {
+            conditions: [
+              {
+                type: 'Upgradeable',
+                status: 'False',
+                reason: 'Migrating',
+                message: 'schema migration running',
+                lastTransitionTime: '2026-01-01T00:00:00Z',
+              },
+            ],
+          },
+        },
+        { namespace: 'pg', type: 'merge' },
+      );
+      await waitFor('OLM mirrors the condition', async () =>
+        (await kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).status?.conditions?.some(
+          (c) => c.type === 'Upgradeable' && c.status === 'False',
+        )
+          ? true
+          : undefined,
+      );
     },
   });
 
-  const copies = async (name: string) => (await h.kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom' })).items.filter((c) => c.metadata?.name === name).length;
-  const upgradeableRow = (page: Page) => page.getByRole('table', { name: 'Operator conditions' }).getByRole('row').filter({ hasText: 'Upgradeable' });
+  const copies = async (name: string) =>
+    (await h.kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom' })).items.filter(
+      (c) => c.metadata?.name === name,
+    ).length;
+  const upgradeableRow = (page: Page) =>
+    page.getByRole('table', { name: 'Operator conditions' }).getByRole('row').filter({ hasText: 'Upgradeable' });
 
   test('an admin overrides Upgradeable=False with True, sees the override as the source, and removes it', async () => {
     const page = await h.open('/operators/pg/pgpilot.v1.4.0?tab=conditions');
     await page.getByRole('tab', { name: 'Conditions', selected: true }).waitFor();
     const row = upgradeableRow(page);
     await row.waitFor();
-    assert.match((await row.textContent()) ?? '', /Upgradeable\s*False\s*Operator\s*Migrating\s*schema migration running/);
-    assert.match((await page.getByLabel('Upgrade verdict').textContent()) ?? '', /Upgrades held back.*the operator's own Upgradeable condition/);
+    assert.match(
+      (await row.textContent()) ?? '',
+      /Upgradeable\s*False\s*Operator\s*Migrating\s*schema migration running/,
+    );
+    assert.match(
+      (await page.getByLabel('Upgrade verdict').textContent()) ?? '',
+      /Upgrades held back.*the operator's own Upgradeable condition/,
+    );
     await h.shot(page, 'conditions-operator-false');
 
     await page.getByRole('button', { name: 'Override a condition' }).click();
     const form = page.getByRole('form', { name: 'Override a condition' });
     assert.equal(await form.getByLabel('Condition type').inputValue(), 'Upgradeable');
     await form.getByRole('radio', { name: 'True' }).check();
-    await form.getByRole('note').filter({ hasText: 'This bypasses the operator\'s own safety check' }).waitFor();
-    assert.match((await form.getByRole('note').textContent()) ?? '', /as it does now \(Migrating: schema migration running\)/);
+    await form.getByRole('note').filter({ hasText: "This bypasses the operator's own safety check" }).waitFor();
+    assert.match(
+      (await form.getByRole('note').textContent()) ?? '',
+      /as it does now \(Migrating: schema migration running\)/,
+    );
     await form.getByLabel('Reason').fill('KnownIssue');
     await form.getByLabel('Message').fill('this version reports a migration forever; upgrading fixes it');
     await form.getByRole('button', { name: 'Preview override' }).click();
@@ -61,15 +102,27 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     const review = page.getByRole('region', { name: 'Review: override Upgradeable to True' });
     await review.getByLabel('Override patch', { exact: true }).waitFor();
     assert.match((await review.getByRole('note').textContent()) ?? '', /bypasses the operator's own safety check/);
-    assert.match((await review.getByLabel('Override patch', { exact: true }).textContent()) ?? '', /overrides:[\s\S]*type: Upgradeable[\s\S]*status: 'True'[\s\S]*reason: KnownIssue/);
+    assert.match(
+      (await review.getByLabel('Override patch', { exact: true }).textContent()) ?? '',
+      /overrides:[\s\S]*type: Upgradeable[\s\S]*status: 'True'[\s\S]*reason: KnownIssue/,
+    );
     await h.shot(page, 'conditions-override-review');
     await review.getByRole('button', { name: 'Apply override' }).click();
     await page.getByRole('status').filter({ hasText: 'Override set as you' }).waitFor();
     await row.filter({ hasText: 'Override' }).waitFor();
-    assert.match((await row.textContent()) ?? '', /Upgradeable\s*True\s*Override\s*KnownIssue.*Overridden: the operator says False \(Migrating: schema migration running\)/);
-    assert.match((await page.getByLabel('Upgrade verdict').textContent()) ?? '', /Upgrades allowed.*an administrator's override/);
+    assert.match(
+      (await row.textContent()) ?? '',
+      /Upgradeable\s*True\s*Override\s*KnownIssue.*Overridden: the operator says False \(Migrating: schema migration running\)/,
+    );
+    assert.match(
+      (await page.getByLabel('Upgrade verdict').textContent()) ?? '',
+      /Upgrades allowed.*an administrator's override/,
+    );
     const oc = await h.kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg');
-    assert.deepEqual(oc.spec?.overrides?.map((o) => [o.type, o.status, o.reason]), [['Upgradeable', 'True', 'KnownIssue']]);
+    assert.deepEqual(
+      oc.spec?.overrides?.map((o) => [o.type, o.status, o.reason]),
+      [['Upgradeable', 'True', 'KnownIssue']],
+    );
     await h.shot(page, 'conditions-override-set');
 
     await row.getByRole('button', { name: 'Remove override' }).click();
@@ -78,23 +131,35 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     await removal.getByRole('button', { name: 'Remove override' }).click();
     await page.getByRole('status').filter({ hasText: 'Override removed as you' }).waitFor();
     await row.filter({ hasText: 'Operator' }).waitFor();
-    assert.equal((await h.kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).spec?.overrides, undefined);
+    assert.equal(
+      (await h.kube.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg')).spec?.overrides,
+      undefined,
+    );
     await page.close();
   });
 
-  test('bob (view) sees Override and the copied-CSVs switch disabled, with the cluster\'s reason', async () => {
+  test("bob (view) sees Override and the copied-CSVs switch disabled, with the cluster's reason", async () => {
     const page = await h.openAs('bob', '/operators/pg/pgpilot.v1.4.0?tab=conditions');
     const button = page.getByRole('button', { name: 'Override a condition' });
     await page.locator('#override-denied').waitFor();
     assert.equal(await button.isDisabled(), true);
-    assert.match((await page.locator('#override-denied').textContent()) ?? '', /You may not override conditions in pg: .*bob.*operatorconditions/);
-    assert.match((await page.getByRole('note').filter({ hasText: 'You may not read this OperatorCondition' }).textContent()) ?? '', /bob/);
+    assert.match(
+      (await page.locator('#override-denied').textContent()) ?? '',
+      /You may not override conditions in pg: .*bob.*operatorconditions/,
+    );
+    assert.match(
+      (await page.getByRole('note').filter({ hasText: 'You may not read this OperatorCondition' }).textContent()) ?? '',
+      /bob/,
+    );
     await h.shot(page, 'conditions-viewer');
 
     await page.goto(`${h.perUser.url}/settings`);
     await page.locator('#copied-denied').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Copied CSVs' }).isDisabled(), true);
-    assert.match((await page.locator('#copied-denied').textContent()) ?? '', /You may not change OLM's cluster settings: .*bob.*olmconfigs/);
+    assert.match(
+      (await page.locator('#copied-denied').textContent()) ?? '',
+      /You may not change OLM's cluster settings: .*bob.*olmconfigs/,
+    );
     await h.shot(page, 'settings-viewer');
     await page.close();
   });
@@ -105,29 +170,50 @@ describe('Administrator tasks: operator condition overrides, cluster settings', 
     await toggle.waitFor();
     assert.equal(await toggle.getAttribute('aria-checked'), 'true', 'copies are on');
     const removes = namespaces - 1;
-    assert.match((await page.getByLabel('Effect of switching').textContent()) ?? '', new RegExp(`Turning copied CSVs off removes ${removes} copied CSVs`));
-    assert.match((await page.getByLabel('DisabledCopiedCSVs condition').textContent()) ?? '', /DisabledCopiedCSVs=False \(CopiedCSVsEnabled\)/);
+    assert.match(
+      (await page.getByLabel('Effect of switching').textContent()) ?? '',
+      new RegExp(`Turning copied CSVs off removes ${removes} copied CSVs`),
+    );
+    assert.match(
+      (await page.getByLabel('DisabledCopiedCSVs condition').textContent()) ?? '',
+      /DisabledCopiedCSVs=False \(CopiedCSVsEnabled\)/,
+    );
     await h.shot(page, 'settings-copies-on');
 
     await toggle.click();
     const review = page.getByRole('region', { name: 'Review: turn copied CSVs off' });
     await review.getByLabel('Effect of the change').waitFor();
-    assert.match((await review.getByLabel('Effect of the change').textContent()) ?? '', new RegExp(`removes ${removes} copied CSVs.*OLM deletes ${removes} copied CSVs of 1 operator`));
-    assert.match((await review.getByLabel('OLMConfig change', { exact: true }).textContent()) ?? '', /disableCopiedCSVs: true/);
+    assert.match(
+      (await review.getByLabel('Effect of the change').textContent()) ?? '',
+      new RegExp(`removes ${removes} copied CSVs.*OLM deletes ${removes} copied CSVs of 1 operator`),
+    );
+    assert.match(
+      (await review.getByLabel('OLMConfig change', { exact: true }).textContent()) ?? '',
+      /disableCopiedCSVs: true/,
+    );
     await h.shot(page, 'settings-review-off');
     await review.getByRole('button', { name: 'Turn copied CSVs off' }).click();
     await page.getByRole('status').filter({ hasText: 'Applied as you' }).waitFor();
-    await page.getByLabel('DisabledCopiedCSVs condition').filter({ hasText: 'DisabledCopiedCSVs=True (CopiedCSVsDisabled)' }).waitFor({ timeout: 20_000 });
+    await page
+      .getByLabel('DisabledCopiedCSVs condition')
+      .filter({ hasText: 'DisabledCopiedCSVs=True (CopiedCSVsDisabled)' })
+      .waitFor({ timeout: 20_000 });
     assert.equal(await toggle.getAttribute('aria-checked'), 'false', 'copies are off');
     assert.equal((await h.kube.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).spec?.features?.disableCopiedCSVs, true);
     assert.equal(await copies(cert), 0);
-    await page.getByLabel('Effect of switching').filter({ hasText: `Turning copied CSVs on brings back ${removes} copied CSVs` }).waitFor();
+    await page
+      .getByLabel('Effect of switching')
+      .filter({ hasText: `Turning copied CSVs on brings back ${removes} copied CSVs` })
+      .waitFor();
     await h.shot(page, 'settings-copies-off');
 
     await toggle.click();
     const back = page.getByRole('region', { name: 'Review: turn copied CSVs on' });
     await back.getByRole('button', { name: 'Turn copied CSVs on' }).click();
-    await page.getByLabel('DisabledCopiedCSVs condition').filter({ hasText: 'CopiedCSVsEnabled' }).waitFor({ timeout: 20_000 });
+    await page
+      .getByLabel('DisabledCopiedCSVs condition')
+      .filter({ hasText: 'CopiedCSVsEnabled' })
+      .waitFor({ timeout: 20_000 });
     await waitFor('the copies come back', async () => ((await copies(cert)) === removes ? true : undefined));
     await page.close();
   });

@@ -33,12 +33,18 @@ test('the catalog route reads the demo catalog through its registry', async () =
   const res = await fetch(`${server.url}/api/catalog/packages?q=postgres`);
   assert.equal(res.status, 200);
   const body = (await res.json()) as { catalogs: { name: string; source?: string }[]; packages: { name: string }[] };
-  assert.deepEqual(body.catalogs.map((c) => [c.name, c.source]), [['olm-console-demo', 'registry']]);
+  assert.deepEqual(
+    body.catalogs.map((c) => [c.name, c.source]),
+    [['olm-console-demo', 'registry']],
+  );
   assert.equal(body.packages[0]?.name, 'pgpilot');
 });
 
 test('permissions come from the cluster', async () => {
   const res = await fetch(`${server.url}/api/me/permissions?namespace=team1`);
   const body = (await res.json()) as { permissions: { action: string; allowed: boolean }[] };
-  assert.ok(body.permissions.every((p) => p.allowed), 'the admin may do everything');
+  assert.ok(
+    body.permissions.every((p) => p.allowed),
+    'the admin may do everything',
+  );
 });

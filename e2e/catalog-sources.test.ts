@@ -19,7 +19,9 @@ const IMAGE = 'quay.example.com/acme/catalog:latest';
 
 describe('Catalog sources: add by image, edit, delete', () => {
   const root = mkdtempSync(join(tmpdir(), 'olm-console-catalogs-e2e-'));
-  writeFixtureCatalog(join(root, 'acme'), [{ name: 'anvil', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }]);
+  writeFixtureCatalog(join(root, 'acme'), [
+    { name: 'anvil', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
+  ]);
   const h = useHarness({ suite: 'catalog-sources', sandbox: { catalogImages: { [IMAGE]: join(root, 'acme') } } });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -45,7 +47,10 @@ describe('Catalog sources: add by image, edit, delete', () => {
     await editor.getByRole('button', { name: 'Review' }).click();
     const yaml = editor.getByLabel('CatalogSource to create', { exact: true });
     await yaml.waitFor();
-    assert.match((await yaml.textContent()) ?? '', new RegExp(`image: ${IMAGE.replaceAll('.', '\\.')}[\\s\\S]*interval: 2s`));
+    assert.match(
+      (await yaml.textContent()) ?? '',
+      new RegExp(`image: ${IMAGE.replaceAll('.', '\\.')}[\\s\\S]*interval: 2s`),
+    );
     await editor.getByText(/Subscriptions in every namespace can install from it/).waitFor();
     await h.shot(page, 'add-plan');
     await editor.getByRole('button', { name: 'Create catalog source' }).click();
@@ -56,14 +61,33 @@ describe('Catalog sources: add by image, edit, delete', () => {
     await row.getByText('Last image poll').waitFor({ timeout: 15_000 });
     await h.shot(page, 'added');
     const cs = await acme();
-    assert.deepEqual([cs.spec.image, cs.spec.displayName, cs.spec.publisher, cs.spec.priority, cs.spec.updateStrategy?.registryPoll?.interval], [IMAGE, 'Acme Operators', 'Acme Corp', 5, '2s']);
+    assert.deepEqual(
+      [
+        cs.spec.image,
+        cs.spec.displayName,
+        cs.spec.publisher,
+        cs.spec.priority,
+        cs.spec.updateStrategy?.registryPoll?.interval,
+      ],
+      [IMAGE, 'Acme Operators', 'Acme Corp', 5, '2s'],
+    );
     await page.goto(`${h.admin.url}/operatorhub?keyword=anvil`);
-    await page.getByRole('list', { name: 'Operators' }).getByRole('listitem').filter({ hasText: 'anvil' }).first().waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('list', { name: 'Operators' })
+      .getByRole('listitem')
+      .filter({ hasText: 'anvil' })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await page.close();
   });
 
   test('editing shows the fields that change, and keeps what the form does not show', async () => {
-    await h.kube.patch(CATALOG_SOURCE_TYPE, 'acme', { spec: { secrets: ['pull-secret'] } }, { namespace: 'olm', type: 'merge' });
+    await h.kube.patch(
+      CATALOG_SOURCE_TYPE,
+      'acme',
+      { spec: { secrets: ['pull-secret'] } },
+      { namespace: 'olm', type: 'merge' },
+    );
     const page = await h.open('/catalogsources');
     const row = page.getByRole('listitem', { name: 'Catalog source olm/acme' });
     await row.getByRole('button', { name: 'Edit' }).click();
@@ -86,7 +110,7 @@ describe('Catalog sources: add by image, edit, delete', () => {
     await page.close();
   });
 
-  test('a viewer sees Add, Edit and Delete disabled with the cluster\'s reason', async () => {
+  test("a viewer sees Add, Edit and Delete disabled with the cluster's reason", async () => {
     const page = await h.openAs('bob', '/catalogsources');
     await page.getByRole('listitem', { name: 'Catalog source olm/acme' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Add catalog source' }).isDisabled(), true);
@@ -95,14 +119,23 @@ describe('Catalog sources: add by image, edit, delete', () => {
     assert.equal(await row.getByRole('button', { name: 'Delete' }).isDisabled(), true);
     await row.getByText(/Delete is not offered: .*cannot delete resource "catalogsources"/).waitFor();
     // Upstream has no OperatorHub config: the page says so rather than offering a switch.
-    await page.getByRole('region', { name: 'Default sources' }).getByText(/upstream OLM, which has no switch to disable a catalog/).waitFor();
+    await page
+      .getByRole('region', { name: 'Default sources' })
+      .getByText(/upstream OLM, which has no switch to disable a catalog/)
+      .waitFor();
     assert.equal(await page.getByRole('switch').count(), 0);
     await h.shot(page, 'viewer');
     await page.close();
   });
 
   test('deleting names the Subscription that installs from it; then the catalog is gone', async () => {
-    await subscribe(h.kube, { namespace: 'anvil-ops', package: 'anvil', channel: 'stable', source: 'acme', targets: ['anvil-ops'] });
+    await subscribe(h.kube, {
+      namespace: 'anvil-ops',
+      package: 'anvil',
+      channel: 'stable',
+      source: 'acme',
+      targets: ['anvil-ops'],
+    });
     const page = await h.open('/catalogsources');
     const row = page.getByRole('listitem', { name: 'Catalog source olm/acme' });
     await row.getByRole('button', { name: 'Delete' }).click();
@@ -131,16 +164,26 @@ describe('Catalog sources: add by image, edit, delete', () => {
     const row = page.getByRole('listitem', { name: `Catalog source olm/${demo}` });
     await row.getByRole('button', { name: 'Disable' }).click();
     const confirm = row.getByRole('region', { name: `Disable catalog source olm/${demo}` });
-    await confirm.getByText(/keeps its definition in ConfigMap olm\/olm-console-disabled-catalogs, so that Enable makes it again as it is/).waitFor();
+    await confirm
+      .getByText(
+        /keeps its definition in ConfigMap olm\/olm-console-disabled-catalogs, so that Enable makes it again as it is/,
+      )
+      .waitFor();
     await h.shot(page, 'disable-plan');
     await confirm.getByRole('button', { name: 'Disable catalog source' }).click();
-    await page.getByRole('status').filter({ hasText: `Disabled catalog source olm/${demo}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Disabled catalog source olm/${demo}` })
+      .waitFor();
     await row.waitFor({ state: 'detached' });
     const disabled = page.getByRole('listitem', { name: `Disabled catalog olm/${demo}` });
     await disabled.getByText(/disabled .* by admin/).waitFor();
     await h.shot(page, 'disabled');
     await disabled.getByRole('button', { name: `Enable ${demo}` }).click();
-    await page.getByRole('status').filter({ hasText: `Enabled catalog source olm/${demo}.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Enabled catalog source olm/${demo}.` })
+      .waitFor();
     await row.waitFor();
     assert.deepEqual((await h.kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, demo, 'olm')).spec, spec);
     await page.close();

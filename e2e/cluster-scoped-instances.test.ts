@@ -17,12 +17,36 @@ describe('instances of a cluster-scoped API', () => {
   const h = useHarness({
     suite: 'cluster-scoped-instances',
     sandbox: { demo: false },
-    writeCatalogs: (tmp) => [writeFixtureCatalog(join(tmp, 'fleets'), [{ name: 'fleetwarden', kind: 'Fleet', scope: 'Cluster', bundles: [{ version: '1.0.0' }] }])],
+    writeCatalogs: (tmp) => [
+      writeFixtureCatalog(join(tmp, 'fleets'), [
+        { name: 'fleetwarden', kind: 'Fleet', scope: 'Cluster', bundles: [{ version: '1.0.0' }] },
+      ]),
+    ],
     seed: async (kube) => {
       await ensureNamespace(kube, 'fw');
-      await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'fw', namespace: 'fw' }, spec: { targetNamespaces: ['fw'] } });
-      await kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'fleetwarden', namespace: 'fw' }, spec: { name: 'fleetwarden', source: 'fleets', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Automatic' } });
-      await waitFor('fleetwarden installed', async () => ((await kube.get<{ status?: { installedCSV?: string } }>(SUBSCRIPTION_TYPE, 'fleetwarden', 'fw')).status?.installedCSV ? true : undefined), 30_000);
+      await kube.create(OPERATOR_GROUP_TYPE, {
+        metadata: { name: 'fw', namespace: 'fw' },
+        spec: { targetNamespaces: ['fw'] },
+      });
+      await kube.create(SUBSCRIPTION_TYPE, {
+        metadata: { name: 'fleetwarden', namespace: 'fw' },
+        spec: {
+          name: 'fleetwarden',
+          source: 'fleets',
+          sourceNamespace: 'olm',
+          channel: 'stable',
+          installPlanApproval: 'Automatic',
+        },
+      });
+      await waitFor(
+        'fleetwarden installed',
+        async () =>
+          (await kube.get<{ status?: { installedCSV?: string } }>(SUBSCRIPTION_TYPE, 'fleetwarden', 'fw')).status
+            ?.installedCSV
+            ? true
+            : undefined,
+        30_000,
+      );
       await waitForCsv(kube, 'fw', 'fleetwarden.v1.0.0');
     },
   });
@@ -46,7 +70,11 @@ describe('instances of a cluster-scoped API', () => {
     const table = page.getByRole('table', { name: 'Fleet instances' });
     await table.waitFor();
     assert.deepEqual(await table.getByRole('columnheader').allTextContents(), ['Name', 'Status', 'Age']);
-    await page.getByRole('region', { name: 'Fleet instances' }).getByText(/cluster-scoped/).first().waitFor();
+    await page
+      .getByRole('region', { name: 'Fleet instances' })
+      .getByText(/cluster-scoped/)
+      .first()
+      .waitFor();
     await h.shot(page, 'tab');
 
     await table.getByRole('link', { name: 'east' }).click();

@@ -10,7 +10,13 @@ import { ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/t
 import { useHarness } from './support/harness';
 
 const FLAGS = { group: 'flagpole.example.com', version: 'v1', plural: 'flags', namespaced: true, kind: 'Flag' };
-const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+const CRD = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
 
 describe('Uninstall with the CRDs (complete removal)', () => {
   let flagpole = '';
@@ -19,9 +25,20 @@ describe('Uninstall with the CRDs (complete removal)', () => {
     seed: async (kube) => {
       await ensureNamespace(kube, 'elsewhere');
       await subscribe(kube, { namespace: 'flags', package: 'flagpole', channel: 'stable', targets: ['flags'] });
-      flagpole = await waitFor('flagpole installed', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'flagpole', 'flags')).status?.installedCSV);
+      flagpole = await waitFor(
+        'flagpole installed',
+        async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'flagpole', 'flags')).status?.installedCSV,
+      );
       await waitForCsv(kube, 'flags', flagpole);
-      for (const [ns, name] of [['flags', 'dark-mode'], ['elsewhere', 'stray']] as const) await kube.create(FLAGS, { apiVersion: 'flagpole.example.com/v1', kind: 'Flag', metadata: { name, namespace: ns } }, { namespace: ns });
+      for (const [ns, name] of [
+        ['flags', 'dark-mode'],
+        ['elsewhere', 'stray'],
+      ] as const)
+        await kube.create(
+          FLAGS,
+          { apiVersion: 'flagpole.example.com/v1', kind: 'Flag', metadata: { name, namespace: ns } },
+          { namespace: ns },
+        );
       await subscribe(kube, { namespace: 'pg-a', package: 'pgpilot', channel: 'stable', targets: ['pg-a'] });
       await subscribe(kube, { namespace: 'pg-b', package: 'pgpilot', channel: 'stable', targets: ['pg-b'] });
       await waitForCsv(kube, 'pg-a', 'pgpilot.v1.4.0');
@@ -34,7 +51,11 @@ describe('Uninstall with the CRDs (complete removal)', () => {
     await page.getByRole('button', { name: 'Uninstall' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('checkbox', { name: /Remove completely/ }).check();
-    await dialog.getByRole('alert').filter({ hasText: 'The CRDs cannot go: other operators use them' }).getByText('pg-b/pgpilot.v1.4.0 owns postgresclusters.pgpilot.example.com').waitFor();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'The CRDs cannot go: other operators use them' })
+      .getByText('pg-b/pgpilot.v1.4.0 owns postgresclusters.pgpilot.example.com')
+      .waitFor();
     assert.equal(await dialog.getByRole('button', { name: 'Uninstall and remove the CRDs' }).isDisabled(), true);
     await h.shot(page, 'refused');
     await page.close();
@@ -47,8 +68,12 @@ describe('Uninstall with the CRDs (complete removal)', () => {
     await dialog.getByRole('checkbox', { name: /Remove completely/ }).check();
     const table = dialog.getByRole('table', { name: 'CRDs to remove' });
     await table.waitFor();
-    await dialog.getByText('the operator\'s CustomResourceDefinitions and every instance of them').waitFor();
-    assert.equal(await dialog.getByText(/^the CustomResourceDefinitions flags/).count(), 0, 'no longer listed as staying');
+    await dialog.getByText("the operator's CustomResourceDefinitions and every instance of them").waitFor();
+    assert.equal(
+      await dialog.getByText(/^the CustomResourceDefinitions flags/).count(),
+      0,
+      'no longer listed as staying',
+    );
     assert.match((await table.textContent()) ?? '', /flags\.flagpole\.example\.com.*2: 1 in elsewhere, 1 in flags/);
     const go = dialog.getByRole('button', { name: 'Uninstall and remove the CRDs' });
     assert.equal(await go.isDisabled(), true, 'not before the count is typed');
@@ -57,7 +82,10 @@ describe('Uninstall with the CRDs (complete removal)', () => {
     await go.click();
     await dialog.getByRole('status').filter({ hasText: 'is uninstalled' }).waitFor({ timeout: 30_000 });
     const steps = (await dialog.getByRole('list', { name: 'Uninstall steps' }).textContent()) ?? '';
-    assert.match(steps, /Flag elsewhere\/stray: deleted.*Subscription flags\/flagpole: deleted.*CustomResourceDefinition flags\.flagpole\.example\.com: deleted/);
+    assert.match(
+      steps,
+      /Flag elsewhere\/stray: deleted.*Subscription flags\/flagpole: deleted.*CustomResourceDefinition flags\.flagpole\.example\.com: deleted/,
+    );
     await waitFor('the CRD gone', async () => {
       try {
         await h.kube.get(CRD, 'flags.flagpole.example.com');

@@ -20,8 +20,20 @@ import { ensureNamespace, waitFor } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
 
 const NS = 'openshift-marketplace';
-const CLUSTER_ROLE_TYPE = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', namespaced: false, kind: 'ClusterRole' };
-const CLUSTER_ROLE_BINDING_TYPE = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', namespaced: false, kind: 'ClusterRoleBinding' };
+const CLUSTER_ROLE_TYPE = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterroles',
+  namespaced: false,
+  kind: 'ClusterRole',
+};
+const CLUSTER_ROLE_BINDING_TYPE = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterrolebindings',
+  namespaced: false,
+  kind: 'ClusterRoleBinding',
+};
 
 describe('Default sources (OpenShift OperatorHub config)', () => {
   const root = mkdtempSync(join(tmpdir(), 'olm-console-default-sources-e2e-'));
@@ -32,12 +44,32 @@ describe('Default sources (OpenShift OperatorHub config)', () => {
     sandbox: { flavor: 'openshift', catalogs: [join(root, 'redhat-operators'), join(root, 'community-operators')] },
     seed: async (kube) => {
       // bob may read OperatorHub (as OpenShift's cluster-reader may), not change it.
-      await kube.create(CLUSTER_ROLE_TYPE, { metadata: { name: 'operatorhub-reader' }, rules: [{ apiGroups: ['config.openshift.io'], resources: ['operatorhubs'], verbs: ['get', 'list', 'watch'] }] });
-      await kube.create(CLUSTER_ROLE_BINDING_TYPE, { metadata: { name: 'bob-operatorhub-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'operatorhub-reader' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }] });
+      await kube.create(CLUSTER_ROLE_TYPE, {
+        metadata: { name: 'operatorhub-reader' },
+        rules: [{ apiGroups: ['config.openshift.io'], resources: ['operatorhubs'], verbs: ['get', 'list', 'watch'] }],
+      });
+      await kube.create(CLUSTER_ROLE_BINDING_TYPE, {
+        metadata: { name: 'bob-operatorhub-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'operatorhub-reader' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }],
+      });
       await ensureNamespace(kube, 'red');
-      await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'red', namespace: 'red' }, spec: { targetNamespaces: ['red'] } }, { namespace: 'red' });
-      await kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'red', namespace: 'red' }, spec: { name: 'red', source: 'redhat-operators', sourceNamespace: NS, channel: 'stable' } }, { namespace: 'red' });
-      await waitFor('OperatorHub status', async () => ((await kube.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).status?.sources?.length === 2 ? true : undefined));
+      await kube.create(
+        OPERATOR_GROUP_TYPE,
+        { metadata: { name: 'red', namespace: 'red' }, spec: { targetNamespaces: ['red'] } },
+        { namespace: 'red' },
+      );
+      await kube.create(
+        SUBSCRIPTION_TYPE,
+        {
+          metadata: { name: 'red', namespace: 'red' },
+          spec: { name: 'red', source: 'redhat-operators', sourceNamespace: NS, channel: 'stable' },
+        },
+        { namespace: 'red' },
+      );
+      await waitFor('OperatorHub status', async () =>
+        (await kube.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).status?.sources?.length === 2 ? true : undefined,
+      );
     },
   });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -57,19 +89,31 @@ describe('Default sources (OpenShift OperatorHub config)', () => {
     const row = section.getByRole('listitem', { name: 'Default source redhat-operators' });
     await row.getByText('Success').waitFor();
     await row.getByText('1 installs from it: red/red').waitFor();
-    await page.getByRole('listitem', { name: 'Catalog source openshift-marketplace/redhat-operators' }).getByText('READY').waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('listitem', { name: 'Catalog source openshift-marketplace/redhat-operators' })
+      .getByText('READY')
+      .waitFor({ timeout: 15_000 });
     await h.shot(page, 'section');
 
     await row.getByRole('switch', { name: 'redhat-operators' }).click();
     const review = row.getByRole('region', { name: 'Review: Disable redhat-operators' });
-    await review.getByText(/deletes CatalogSource openshift-marketplace\/redhat-operators.*1 installed operator subscribes to it and will report CatalogSourcesUnhealthy/).waitFor();
+    await review
+      .getByText(
+        /deletes CatalogSource openshift-marketplace\/redhat-operators.*1 installed operator subscribes to it and will report CatalogSourcesUnhealthy/,
+      )
+      .waitFor();
     await review.getByRole('list', { name: 'Subscriptions from redhat-operators' }).getByText('red/red').waitFor();
-    assert.match((await review.getByLabel('OperatorHub change', { exact: true }).textContent()) ?? '', /sources:\s*- name: redhat-operators\s*disabled: true/);
+    assert.match(
+      (await review.getByLabel('OperatorHub change', { exact: true }).textContent()) ?? '',
+      /sources:\s*- name: redhat-operators\s*disabled: true/,
+    );
     await h.shot(page, 'disable-review');
     await review.getByRole('button', { name: 'Disable redhat-operators' }).click();
     await page.getByRole('status').filter({ hasText: 'Applied as you: disable redhat-operators' }).waitFor();
     await waitFor('redhat-operators deleted', async () => ((await redhat()) ? undefined : true));
-    await page.getByRole('listitem', { name: 'Catalog source openshift-marketplace/redhat-operators' }).waitFor({ state: 'detached', timeout: 15_000 });
+    await page
+      .getByRole('listitem', { name: 'Catalog source openshift-marketplace/redhat-operators' })
+      .waitFor({ state: 'detached', timeout: 15_000 });
     await row.getByText('Disabled by its own entry in spec.sources').waitFor();
     await row.getByText(/Success.*disabled/).waitFor({ timeout: 15_000 });
     assert.equal(await row.getByRole('switch', { name: 'redhat-operators' }).getAttribute('aria-checked'), 'false');
@@ -80,20 +124,32 @@ describe('Default sources (OpenShift OperatorHub config)', () => {
     await back.getByText(/creates CatalogSource openshift-marketplace\/redhat-operators again/).waitFor();
     await back.getByRole('button', { name: 'Enable redhat-operators' }).click();
     await page.getByRole('status').filter({ hasText: 'Applied as you: enable redhat-operators' }).waitFor();
-    await page.getByRole('listitem', { name: 'Catalog source openshift-marketplace/redhat-operators' }).getByText('READY').waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('listitem', { name: 'Catalog source openshift-marketplace/redhat-operators' })
+      .getByText('READY')
+      .waitFor({ timeout: 15_000 });
     assert.equal((await redhat())?.metadata?.annotations?.['operatorframework.io/managed-by'], 'marketplace-operator');
     await h.shot(page, 'enabled-again');
     await page.close();
   });
 
-  test('a reader sees the switches disabled with the cluster\'s reason', async () => {
+  test("a reader sees the switches disabled with the cluster's reason", async () => {
     const page = await h.openAs('bob', '/catalogsources');
     const section = page.getByRole('region', { name: 'Default sources' });
-    await section.getByText(/You may not change the default sources: .*User "bob" cannot update resource "operatorhubs"/).waitFor();
+    await section
+      .getByText(/You may not change the default sources: .*User "bob" cannot update resource "operatorhubs"/)
+      .waitFor();
     await section.getByRole('listitem', { name: 'Default source redhat-operators' }).getByText('Success').waitFor();
     assert.equal(await section.getByRole('switch', { name: 'All default sources' }).isDisabled(), true);
     for (const name of ['community-operators', 'redhat-operators']) {
-      assert.equal(await section.getByRole('listitem', { name: `Default source ${name}` }).getByRole('switch', { name }).isDisabled(), true, name);
+      assert.equal(
+        await section
+          .getByRole('listitem', { name: `Default source ${name}` })
+          .getByRole('switch', { name })
+          .isDisabled(),
+        true,
+        name,
+      );
     }
     await h.shot(page, 'viewer');
     await page.close();

@@ -22,9 +22,19 @@ const BUNDLE_MESSAGE = 'oldtimer 1.0.0 logs tokens (OT-2026-1); use 1.1.0.';
 describe('deprecation badges', () => {
   async function install(kube: KubeClient, ns: string, pkg: string, channel: string): Promise<string> {
     await ensureNamespace(kube, ns);
-    await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: `${ns}-og`, namespace: ns }, spec: { targetNamespaces: [ns] } });
-    await kube.create<Subscription>(SUBSCRIPTION_TYPE, { metadata: { name: pkg, namespace: ns }, spec: { name: pkg, source: 'deprecations', sourceNamespace: 'olm', channel, installPlanApproval: 'Automatic' } });
-    const csv = await waitFor(`${ns}/${pkg} installed`, async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, pkg, ns)).status?.installedCSV, 30_000);
+    await kube.create(OPERATOR_GROUP_TYPE, {
+      metadata: { name: `${ns}-og`, namespace: ns },
+      spec: { targetNamespaces: [ns] },
+    });
+    await kube.create<Subscription>(SUBSCRIPTION_TYPE, {
+      metadata: { name: pkg, namespace: ns },
+      spec: { name: pkg, source: 'deprecations', sourceNamespace: 'olm', channel, installPlanApproval: 'Automatic' },
+    });
+    const csv = await waitFor(
+      `${ns}/${pkg} installed`,
+      async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, pkg, ns)).status?.installedCSV,
+      30_000,
+    );
     await waitForCsv(kube, ns, csv);
     return csv;
   }
@@ -34,34 +44,62 @@ describe('deprecation badges', () => {
     writeCatalogs: (tmp) => {
       const dir = join(tmp, 'deprecations');
       writeFixtureCatalog(dir, [
-        { name: 'oldtimer', channel: 'stable', bundles: [{ version: '1.0.0', channels: ['stable', 'legacy'] }, { version: '1.1.0', replaces: '1.0.0' }] },
+        {
+          name: 'oldtimer',
+          channel: 'stable',
+          bundles: [
+            { version: '1.0.0', channels: ['stable', 'legacy'] },
+            { version: '1.1.0', replaces: '1.0.0' },
+          ],
+        },
         { name: 'fresh', bundles: [{ version: '2.0.0' }] },
       ]);
-      writeFileSync(join(dir, 'oldtimer', 'deprecations.json'), JSON.stringify({
-        schema: 'olm.deprecations', package: 'oldtimer',
-        entries: [
-          { reference: { schema: 'olm.channel', name: 'legacy' }, message: CHANNEL_MESSAGE },
-          { reference: { schema: 'olm.bundle', name: 'oldtimer.v1.0.0' }, message: BUNDLE_MESSAGE },
-        ],
-      }));
+      writeFileSync(
+        join(dir, 'oldtimer', 'deprecations.json'),
+        JSON.stringify({
+          schema: 'olm.deprecations',
+          package: 'oldtimer',
+          entries: [
+            { reference: { schema: 'olm.channel', name: 'legacy' }, message: CHANNEL_MESSAGE },
+            { reference: { schema: 'olm.bundle', name: 'oldtimer.v1.0.0' }, message: BUNDLE_MESSAGE },
+          ],
+        }),
+      );
       return [dir];
     },
     sandbox: { demo: false },
     seed: async (kube) => {
       await waitFor('the catalog ready', async () => {
-        const cs = (await kube.listAll<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, { namespace: 'olm' })).items[0];
+        const cs = (
+          await kube.listAll<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, {
+            namespace: 'olm',
+          })
+        ).items[0];
         return cs?.status?.connectionState?.lastObservedState === 'READY' ? true : undefined;
       });
       await install(kube, 'legacy-ns', 'oldtimer', 'legacy');
       await install(kube, 'fresh-ns', 'fresh', 'stable');
-      await waitFor('OLM says the channel is deprecated', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'oldtimer', 'legacy-ns')).status?.conditions?.some((c) => c.type === 'ChannelDeprecated' && c.status === 'True') || undefined);
+      await waitFor(
+        'OLM says the channel is deprecated',
+        async () =>
+          (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'oldtimer', 'legacy-ns')).status?.conditions?.some(
+            (c) => c.type === 'ChannelDeprecated' && c.status === 'True',
+          ) || undefined,
+      );
     },
   });
 
   /** The text of the elements a node's aria-describedby names: its accessible description. */
-  const description = (l: Locator) => l.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim());
+  const description = (l: Locator) =>
+    l.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ')
+        .trim(),
+    );
 
-  test('Installed Operators: the deprecated operator\'s row has a Deprecated badge with the catalog\'s words; the other has none', async () => {
+  test("Installed Operators: the deprecated operator's row has a Deprecated badge with the catalog's words; the other has none", async () => {
     const page = await h.open('/operators');
     const rows = page.getByRole('table', { name: 'Installed operators' }).getByRole('row');
     const old = rows.filter({ hasText: 'oldtimer' });
@@ -85,9 +123,16 @@ describe('deprecation badges', () => {
     const badge = page.getByRole('form', { name: 'Install choices' }).getByRole('note', { name: 'Deprecated' });
     assert.ok(await badge.isVisible());
     assert.equal(await description(badge), `Channel legacy is deprecated: ${CHANNEL_MESSAGE}`);
-    assert.match(await description(picker), new RegExp(`Deprecated.*${CHANNEL_MESSAGE.replace(/[.;]/g, '\\$&')}`), 'the picker itself is described by it');
+    assert.match(
+      await description(picker),
+      new RegExp(`Deprecated.*${CHANNEL_MESSAGE.replace(/[.;]/g, '\\$&')}`),
+      'the picker itself is described by it',
+    );
     await picker.selectOption('stable');
-    await page.getByRole('form', { name: 'Install choices' }).getByRole('note', { name: 'Deprecated' }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('form', { name: 'Install choices' })
+      .getByRole('note', { name: 'Deprecated' })
+      .waitFor({ state: 'detached' });
     assert.equal(await picker.getAttribute('aria-describedby'), null);
     await page.close();
   });

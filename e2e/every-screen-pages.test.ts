@@ -34,10 +34,14 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
   });
 
   const waitingPlan = (ns: string) =>
-    waitFor(`the plan waiting in ${ns}`, async () => {
-      const plans = (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items;
-      return plans.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name;
-    }, 30_000);
+    waitFor(
+      `the plan waiting in ${ns}`,
+      async () => {
+        const plans = (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items;
+        return plans.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name;
+      },
+      30_000,
+    );
 
   /** No axe violation at either width, nothing of main wider than a phone; and a look at both. */
   const checkScreen = async (page: Page, name: string) => {
@@ -79,7 +83,7 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     await page.close();
   });
 
-  test('an operator\'s page passes axe and fits a phone on every tab', async () => {
+  test("an operator's page passes axe and fits a phone on every tab", async () => {
     const base = '/operators/pgm/pgpilot.v1.2.0';
     const tabs: [string, (p: Page) => Locator][] = [
       ['details', (p) => p.getByRole('heading', { name: 'Provided APIs' })],
@@ -111,9 +115,13 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
       assert.ok(top < (await box(page.getByRole('heading', { name: heading }))).y, `before ${heading}`);
     }
     assert.ok(top < PHONE.height, 'on a phone it is on the first screen');
-    assert.deepEqual(await axeViolationsBesideHeader(page, ['heading-order']), [], 'headings go down one level at a time');
+    assert.deepEqual(
+      await axeViolationsBesideHeader(page, ['heading-order']),
+      [],
+      'headings go down one level at a time',
+    );
     const links = page.getByRole('link', { name: '1 requires approval' });
-    assert.equal(await links.count(), 2, 'the header\'s badge and the upgrade status');
+    assert.equal(await links.count(), 2, "the header's badge and the upgrade status");
     for (const href of await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))) {
       assert.equal(href, `/installplans/pgm/${plan}`);
     }
@@ -139,7 +147,10 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
 
     await page.setViewportSize(DESKTOP);
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('status').filter({ hasText: /^Approved\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Approved\./ })
+      .waitFor();
     const focused = await page.evaluate(() => {
       const el = document.activeElement;
       return { tag: el?.tagName, text: el?.textContent };
@@ -153,7 +164,7 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     await page.close();
   });
 
-  test('the uninstall dialog opens inside a phone\'s screen, and scrolls inside itself', async () => {
+  test("the uninstall dialog opens inside a phone's screen, and scrolls inside itself", async () => {
     const page = await h.browser.newPage({ viewport: PHONE });
     await page.goto(`${h.admin.url}/operators?namespace=pgm`);
     await page.getByRole('button', { name: 'Uninstall PgPilot from pgm' }).click();
@@ -174,7 +185,10 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     assert.deepEqual(options, ['0.9.2 (latest)', '0.9.1 (skipped by cachely.v0.9.2)', '0.9.0']);
     const versions = page.getByRole('list', { name: 'Versions of alpha, newest first' });
     const line = await versions.getByRole('listitem').allTextContents();
-    assert.deepEqual(line.map((t) => /^[\d.]+/.exec(t)?.[0]), ['0.9.2', '0.9.1', '0.9.0']);
+    assert.deepEqual(
+      line.map((t) => /^[\d.]+/.exec(t)?.[0]),
+      ['0.9.2', '0.9.1', '0.9.0'],
+    );
     assert.match(line[1]!, /skipped by cachely\.v0\.9\.2: never an upgrade target/);
     await checkScreen(page, 'package-cachely');
     await page.goto(`${h.admin.url}/operatorhub/olm/olm-console-demo/certwarden`);
@@ -214,8 +228,10 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const plan = await waitingPlan('pg-phone');
     const upgrade = page.getByRole('region', { name: 'The next upgrade already waits for approval' });
     await upgrade.waitFor({ timeout: 20_000 });
-    const why = new RegExp(`InstallPlan ${plan} would install pgpilot\\.v1\\.4\\.0\\. `
-      + 'That is why the Subscription says InstallPlanPending=True');
+    const why = new RegExp(
+      `InstallPlan ${plan} would install pgpilot\\.v1\\.4\\.0\\. ` +
+        'That is why the Subscription says InstallPlanPending=True',
+    );
     assert.match((await upgrade.textContent()) ?? '', why);
     const review = upgrade.getByRole('link', { name: 'Review the upgrade' });
     assert.equal(await review.getAttribute('href'), `/installplans/pg-phone/${plan}`);
@@ -253,12 +269,15 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     page = await openAt('/cluster-upgrade', (p) => p.getByLabel('Target OpenShift version'));
     await page.getByLabel('Target OpenShift version').fill('4.19');
     await page.getByRole('button', { name: 'Check' }).click();
-    await page.getByRole('status').filter({ hasText: /upgrade to 4\.19/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /upgrade to 4\.19/ })
+      .waitFor();
     await checkScreen(page, 'cluster-upgrade');
     await page.close();
   });
 
-  test('what cannot be read is a titled page: what happened in words, the API\'s message, the way back', async () => {
+  test("what cannot be read is a titled page: what happened in words, the API's message, the way back", async () => {
     const title = 'Operator nope.v1 could not be read';
     const page = await openAt('/operators/pgm/nope.v1', (p) => p.getByRole('heading', { level: 1, name: title }));
     const error = page.getByRole('alert', { name: title });

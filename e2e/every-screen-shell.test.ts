@@ -55,7 +55,7 @@ const clean = (found: Record<string, string[]>) => Object.fromEntries(Object.key
 describe('Every screen: the shell and OperatorHub', () => {
   const h = useHarness({ suite: 'every-screen-shell' });
 
-  test('the admin\'s console: every state clean at both widths; the header names its kubeconfig user', async () => {
+  test("the admin's console: every state clean at both widths; the header names its kubeconfig user", async () => {
     const page = await h.newPage();
     const found = await everyState(page, h.admin.url);
     assert.deepEqual(found, clean(found));
@@ -70,7 +70,7 @@ describe('Every screen: the shell and OperatorHub', () => {
     await page.close();
   });
 
-  test('alice (admin of team1): clean everywhere, the cluster pages hidden with the cluster\'s reason', async () => {
+  test("alice (admin of team1): clean everywhere, the cluster pages hidden with the cluster's reason", async () => {
     const page = await h.openAs('alice', '/operatorhub');
     // The global catalogs are not hers to read cluster-wide: the hub says so and asks where to look.
     const none = page.getByRole('note').filter({ hasText: /^No catalog is readable for you in the cluster's global/ });
@@ -243,7 +243,7 @@ describe('Every screen: the shell and OperatorHub', () => {
     await page.close();
   });
 
-  test('a tile is named first by the operator\'s name, and a cut name is whole on hover', async () => {
+  test("a tile is named first by the operator's name, and a cut name is whole on hover", async () => {
     const page = await h.open('/operatorhub');
     await hubReady(page);
     const tile = page.getByRole('list', { name: 'Operators' }).getByRole('listitem').filter({ hasText: 'PgPilot' });

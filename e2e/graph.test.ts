@@ -32,11 +32,22 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
       return [longDir];
     },
     seed: async (kube) => {
-      const ready = await waitFor('the catalogs ready', async () => {
-        const items = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, { namespace: 'olm' })).items;
-        const names = items.filter((cs) => cs.status?.connectionState?.lastObservedState === 'READY').map((cs) => cs.metadata?.name ?? '');
-        return names.length === 2 ? names : undefined;
-      }, 60_000);
+      const ready = await waitFor(
+        'the catalogs ready',
+        async () => {
+          const items = (
+            await kube.listAll<{
+              metadata?: { name?: string };
+              status?: { connectionState?: { lastObservedState?: string } };
+            }>(CATALOG_SOURCE_TYPE, { namespace: 'olm' })
+          ).items;
+          const names = items
+            .filter((cs) => cs.status?.connectionState?.lastObservedState === 'READY')
+            .map((cs) => cs.metadata?.name ?? '');
+          return names.length === 2 ? names : undefined;
+        },
+        60_000,
+      );
       base = `/operatorhub/olm/${ready.find((n) => n !== 'long-channel')}/${PKG}/graph`;
       longBase = `/operatorhub/olm/long-channel/${LONG_PKG}/graph`;
     },
@@ -51,16 +62,28 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
   test('every edge kind is drawn and counted, the head is marked, skipped bundles are never targets', async () => {
     const page = await open('?channel=stable');
     const legend = page.getByRole('list', { name: 'Legend' });
-    for (const kind of ['replaces', 'skips', 'skipRange']) assert.match((await legend.getByText(new RegExp(`^${kind} \\(`)).textContent()) ?? '', new RegExp(`^${kind} \\([1-9]\\d*\\)$`), `${kind} edges exist`);
-    assert.match((await legend.getByText(/^skips \(/).textContent()) ?? '', /^skips \(3\)$/, 'the three skips of v3.15.1-0.1727189912.p');
+    for (const kind of ['replaces', 'skips', 'skipRange'])
+      assert.match(
+        (await legend.getByText(new RegExp(`^${kind} \\(`)).textContent()) ?? '',
+        new RegExp(`^${kind} \\([1-9]\\d*\\)$`),
+        `${kind} edges exist`,
+      );
+    assert.match(
+      (await legend.getByText(/^skips \(/).textContent()) ?? '',
+      /^skips \(3\)$/,
+      'the three skips of v3.15.1-0.1727189912.p',
+    );
     await page.getByText('The same graph as a list').click();
     const rows = page.getByRole('table', { name: 'Versions of stable' }).getByRole('row');
     assert.match((await rows.nth(1).textContent()) ?? '', /^3\.21\.0.*head/, 'the newest first, and it is the head');
-    assert.match((await rows.filter({ has: page.getByRole('button', { name: '3.15.1', exact: true }) }).textContent()) ?? '', /never an upgrade target/);
+    assert.match(
+      (await rows.filter({ has: page.getByRole('button', { name: '3.15.1', exact: true }) }).textContent()) ?? '',
+      /never an upgrade target/,
+    );
     await page.close();
   });
 
-  test('a chosen starting version shows the path OLM walks; a node\'s facts by keyboard and by the list', async () => {
+  test("a chosen starting version shows the path OLM walks; a node's facts by keyboard and by the list", async () => {
     const page = await open(`?channel=stable&from=${PKG}.v3.17.0`);
     // The head's skipRange (<3.21.0) covers 3.17.0, so OLM goes there in one InstallPlan.
     const status = page.getByRole('status').filter({ hasText: 'From ' });
@@ -71,11 +94,17 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
     await page.getByRole('application').focus();
     await page.keyboard.press('End');
     await aside.getByText('Head of stable.').waitFor();
-    assert.match((await aside.getByRole('link', { name: 'Install this version' }).getAttribute('href')) ?? '', new RegExp(`version=${PKG}.v3.21.0`));
+    assert.match(
+      (await aside.getByRole('link', { name: 'Install this version' }).getAttribute('href')) ?? '',
+      new RegExp(`version=${PKG}.v3.21.0`),
+    );
     await page.keyboard.press('ArrowLeft');
     await aside.getByRole('heading', { name: '3.20.0' }).waitFor();
     await page.getByText('The same graph as a list').click();
-    await page.getByRole('table', { name: 'Versions of stable' }).getByRole('button', { name: '3.15.1', exact: true }).click();
+    await page
+      .getByRole('table', { name: 'Versions of stable' })
+      .getByRole('button', { name: '3.15.1', exact: true })
+      .click();
     await aside.getByText(/Never an upgrade target/).waitFor();
     await page.getByLabel('Channel').selectOption('3.17');
     await page.getByRole('table', { name: 'Versions of 3.17' }).waitFor();
@@ -107,15 +136,27 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
    */
   const seen = (page: Page, names: string[]) =>
     page.locator('[role="application"][data-ready="true"]').evaluate((el, ids) => {
-      type Cy = { zoom(): number; extent(): { x1: number; x2: number }; getElementById(id: string): { position(): { x: number }; renderedStyle(p: string): string } };
+      type Cy = {
+        zoom(): number;
+        extent(): { x1: number; x2: number };
+        getElementById(id: string): { position(): { x: number }; renderedStyle(p: string): string };
+      };
       const cy = (el as unknown as { _cyreg: { cy: Cy } })._cyreg.cy;
       const ext = cy.extent();
       return {
         zoom: cy.zoom(),
-        nodes: Object.fromEntries(ids.map((id) => {
-          const n = cy.getElementById(id);
-          return [id, { px: parseFloat(n.renderedStyle('font-size')), inView: n.position().x >= ext.x1 && n.position().x <= ext.x2 }];
-        })),
+        nodes: Object.fromEntries(
+          ids.map((id) => {
+            const n = cy.getElementById(id);
+            return [
+              id,
+              {
+                px: parseFloat(n.renderedStyle('font-size')),
+                inView: n.position().x >= ext.x1 && n.position().x <= ext.x2,
+              },
+            ];
+          }),
+        ),
       };
     }, names);
 
@@ -135,10 +176,15 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
     assert.equal(view.nodes[px('1.6.1')]!.inView, false, 'the oldest are left to the overview');
     // The overview: the rest of the channel, moved to by keyboard.
     const overview = page.getByRole('slider', { name: /Overview of every version/ });
-    assert.match((await overview.getAttribute('aria-valuetext')) ?? '', /^25\.5\.0 to 26\.3\.1 shown, 10 of 48 versions$/);
+    assert.match(
+      (await overview.getAttribute('aria-valuetext')) ?? '',
+      /^25\.5\.0 to 26\.3\.1 shown, 10 of 48 versions$/,
+    );
     await overview.focus();
     await page.keyboard.press('Home');
-    await page.waitForFunction(() => /^1\.6\.1 to /.test(document.querySelector('[role="slider"]')?.getAttribute('aria-valuetext') ?? ''));
+    await page.waitForFunction(() =>
+      /^1\.6\.1 to /.test(document.querySelector('[role="slider"]')?.getAttribute('aria-valuetext') ?? ''),
+    );
     assert.ok((await seen(page, [px('1.6.1')])).nodes[px('1.6.1')]!.inView);
     // Show all: every version, the others' labels too small to draw, the head's still readable.
     await page.getByRole('button', { name: 'Show all' }).click();
@@ -153,7 +199,10 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
     const near = await open(`?channel=stable&from=${px('26.1.0')}`, longBase);
     await near.getByText(/^Channel stable: 48 versions, head 26\.3\.1; path from 26\.1\.0\.$/).waitFor();
     const both = await seen(near, [px('26.1.0'), px('26.3.1')]);
-    assert.ok(both.nodes[px('26.1.0')]!.inView && both.nodes[px('26.3.1')]!.inView, 'the start and the head in one view');
+    assert.ok(
+      both.nodes[px('26.1.0')]!.inView && both.nodes[px('26.3.1')]!.inView,
+      'the start and the head in one view',
+    );
     assert.ok(both.nodes[px('26.1.0')]!.px >= 10 && both.nodes[px('26.3.1')]!.px >= 10);
     await near.close();
     // 20 InstallPlans back: not with the head at a readable zoom, so the view starts at it.

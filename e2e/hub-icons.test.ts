@@ -26,7 +26,10 @@ describe('OperatorHub icons', needsSharedCatalogs, () => {
       await page.goto(`${h.admin.url}/operatorhub?q=cloud-native-postgresql`);
       await page.getByText('EDB', { exact: false }).first().waitFor();
       await page.waitForTimeout(1500);
-      assert.ok(icons.some((u) => u.includes('/cloud-native-postgresql/icon')), 'an icon that exists is asked for');
+      assert.ok(
+        icons.some((u) => u.includes('/cloud-native-postgresql/icon')),
+        'an icon that exists is asked for',
+      );
       assert.ok(!icons.some((u) => u.includes('/kurrentdb-operator/icon')), 'an icon known to be absent is not');
       assert.deepEqual(failed, []);
     } finally {

@@ -16,7 +16,13 @@ import { ensureNamespace, waitFor, waitForCsv } from '../lib/server/testing/clus
 import { useHarness } from './support/harness';
 
 const FLAGS = { group: 'flagpole.example.com', version: 'v1', plural: 'flags', namespaced: true, kind: 'Flag' };
-const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+const CRD = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
 
 describe('What is left after a failed uninstall', () => {
   let csv = '';
@@ -25,12 +31,39 @@ describe('What is left after a failed uninstall', () => {
     seed: async (kube) => {
       await ensureNamespace(kube, 'flags');
       await ensureNamespace(kube, 'elsewhere');
-      await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'flags-og', namespace: 'flags', labels: { 'olm-console.io/created-by': 'olm-console' } }, spec: { targetNamespaces: ['flags'] } });
-      await kube.create<Subscription>(SUBSCRIPTION_TYPE, { metadata: { name: 'flagpole', namespace: 'flags' }, spec: { name: 'flagpole', source: 'olm-console-demo', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Automatic' } });
-      csv = await waitFor('flagpole installed', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'flagpole', 'flags')).status?.installedCSV);
+      await kube.create(OPERATOR_GROUP_TYPE, {
+        metadata: { name: 'flags-og', namespace: 'flags', labels: { 'olm-console.io/created-by': 'olm-console' } },
+        spec: { targetNamespaces: ['flags'] },
+      });
+      await kube.create<Subscription>(SUBSCRIPTION_TYPE, {
+        metadata: { name: 'flagpole', namespace: 'flags' },
+        spec: {
+          name: 'flagpole',
+          source: 'olm-console-demo',
+          sourceNamespace: 'olm',
+          channel: 'stable',
+          installPlanApproval: 'Automatic',
+        },
+      });
+      csv = await waitFor(
+        'flagpole installed',
+        async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'flagpole', 'flags')).status?.installedCSV,
+      );
       await waitForCsv(kube, 'flags', csv);
-      await kube.create(FLAGS, { apiVersion: 'flagpole.example.com/v1', kind: 'Flag', metadata: { name: 'dark-mode', namespace: 'flags', finalizers: ['flagpole.example.com/audit'] } }, { namespace: 'flags' });
-      await kube.create(FLAGS, { apiVersion: 'flagpole.example.com/v1', kind: 'Flag', metadata: { name: 'stray', namespace: 'elsewhere' } }, { namespace: 'elsewhere' });
+      await kube.create(
+        FLAGS,
+        {
+          apiVersion: 'flagpole.example.com/v1',
+          kind: 'Flag',
+          metadata: { name: 'dark-mode', namespace: 'flags', finalizers: ['flagpole.example.com/audit'] },
+        },
+        { namespace: 'flags' },
+      );
+      await kube.create(
+        FLAGS,
+        { apiVersion: 'flagpole.example.com/v1', kind: 'Flag', metadata: { name: 'stray', namespace: 'elsewhere' } },
+        { namespace: 'elsewhere' },
+      );
     },
   });
   const fault = (body: unknown) => {
@@ -49,13 +82,23 @@ describe('What is left after a failed uninstall', () => {
 
   test('the uninstall fails half-way; what is left is shown with why, the chosen parts are cleaned up and go', async () => {
     // More failures than the console's retries: the CSV's delete keeps failing.
-    await fault({ failDelete: { resource: 'clusterserviceversions', namespace: 'flags', times: 20, message: 'Internal error occurred: etcdserver: request timed out' } });
+    await fault({
+      failDelete: {
+        resource: 'clusterserviceversions',
+        namespace: 'flags',
+        times: 20,
+        message: 'Internal error occurred: etcdserver: request timed out',
+      },
+    });
     const page = await h.open(`/operators/flags/${csv}`);
     await page.getByRole('button', { name: 'Uninstall' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Uninstall', exact: true }).click();
     await dialog.getByText('The uninstall stopped').waitFor({ timeout: 30_000 });
-    assert.match((await dialog.getByRole('list', { name: 'Uninstall steps' }).textContent()) ?? '', /Subscription flags\/flagpole: deleted.*ClusterServiceVersion flags\/flagpole\.v[\d.]+: failed/);
+    assert.match(
+      (await dialog.getByRole('list', { name: 'Uninstall steps' }).textContent()) ?? '',
+      /Subscription flags\/flagpole: deleted.*ClusterServiceVersion flags\/flagpole\.v[\d.]+: failed/,
+    );
     await fault({ failDelete: [] });
     await h.shot(page, 'uninstall-failed');
 
@@ -74,22 +117,38 @@ describe('What is left after a failed uninstall', () => {
     await h.shot(page, 'what-is-left');
 
     await page.getByRole('checkbox', { name: /^ClusterServiceVersion flagpole/ }).check();
-    await page.getByRole('checkbox', { name: /^Remove finalizers from instances of flags\.flagpole\.example\.com/ }).check();
+    await page
+      .getByRole('checkbox', { name: /^Remove finalizers from instances of flags\.flagpole\.example\.com/ })
+      .check();
     await page.getByRole('checkbox', { name: /^CRD flags\.flagpole\.example\.com/ }).check();
     await page.getByRole('button', { name: 'Preview the cleanup' }).click();
     const steps = page.getByRole('list', { name: 'Cleanup steps' });
     await steps.waitFor();
-    assert.match((await steps.textContent()) ?? '', /Delete Flag elsewhere\/stray.*Delete Flag flags\/dark-mode.*Delete ClusterServiceVersion flags\/flagpole.*Remove finalizer flagpole\.example\.com\/audit from Flag flags\/dark-mode.*Delete CustomResourceDefinition flags\.flagpole\.example\.com/s);
+    assert.match(
+      (await steps.textContent()) ?? '',
+      /Delete Flag elsewhere\/stray.*Delete Flag flags\/dark-mode.*Delete ClusterServiceVersion flags\/flagpole.*Remove finalizer flagpole\.example\.com\/audit from Flag flags\/dark-mode.*Delete CustomResourceDefinition flags\.flagpole\.example\.com/s,
+    );
     await h.shot(page, 'preview');
 
     await page.getByRole('button', { name: /^Clean up \(5 steps\)/ }).click();
     const result = page.getByRole('list', { name: 'Cleanup result' });
     await result.waitFor({ timeout: 20_000 });
-    assert.match((await result.textContent()) ?? '', /Delete Flag elsewhere\/stray: deleted.*Remove finalizers from Flag flags\/dark-mode: finalizers removed.*Delete CustomResourceDefinition flags\.flagpole\.example\.com: deleted/);
+    assert.match(
+      (await result.textContent()) ?? '',
+      /Delete Flag elsewhere\/stray: deleted.*Remove finalizers from Flag flags\/dark-mode: finalizers removed.*Delete CustomResourceDefinition flags\.flagpole\.example\.com: deleted/,
+    );
     await waitFor('the CRD gone', () => gone(CRD, 'flags.flagpole.example.com'));
     await waitFor('the CSV gone', () => gone(CSV_TYPE, csv, 'flags'));
     // What is left is read again: only the OperatorGroup, which was not chosen.
-    await waitFor('only the group left', async () => ((await parts.textContent()) ?? '').match(/^OperatorGroup flags-og/) && (await parts.getByRole('listitem').filter({ has: page.getByRole('checkbox') }).count()) === 1 ? true : undefined);
+    await waitFor('only the group left', async () =>
+      ((await parts.textContent()) ?? '').match(/^OperatorGroup flags-og/) &&
+      (await parts
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('checkbox') })
+        .count()) === 1
+        ? true
+        : undefined,
+    );
     assert.equal(await gone(OPERATOR_GROUP_TYPE, 'flags-og', 'flags'), undefined, 'the group stays');
     await h.shot(page, 'cleaned');
     await page.close();

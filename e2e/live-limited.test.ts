@@ -6,8 +6,20 @@ import { describe, test } from 'node:test';
 import { subscribe, waitForCsv } from '../lib/server/testing/cluster';
 import { useHarness } from './support/harness';
 
-const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', namespaced: false, kind: 'ClusterRole' };
-const CLUSTER_ROLE_BINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', namespaced: false, kind: 'ClusterRoleBinding' };
+const CLUSTER_ROLES = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterroles',
+  namespaced: false,
+  kind: 'ClusterRole',
+};
+const CLUSTER_ROLE_BINDINGS = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterrolebindings',
+  namespaced: false,
+  kind: 'ClusterRoleBinding',
+};
 const NOT_LIVE = /Not followed live: you may read these objects but the cluster does not let you watch some of them/;
 
 describe('A page the person may read but not watch', () => {
@@ -16,8 +28,19 @@ describe('A page the person may read but not watch', () => {
     seed: async (kube) => {
       await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
       await waitForCsv(kube, 'pg', 'pgpilot.v1.4.0');
-      await kube.create(CLUSTER_ROLES, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'operatorconditions-reader' }, rules: [{ apiGroups: ['operators.coreos.com'], resources: ['operatorconditions'], verbs: ['get', 'list'] }] });
-      await kube.create(CLUSTER_ROLE_BINDINGS, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'bob-operatorconditions-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'operatorconditions-reader' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' }] });
+      await kube.create(CLUSTER_ROLES, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'operatorconditions-reader' },
+        rules: [{ apiGroups: ['operators.coreos.com'], resources: ['operatorconditions'], verbs: ['get', 'list'] }],
+      });
+      await kube.create(CLUSTER_ROLE_BINDINGS, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'bob-operatorconditions-reader' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'operatorconditions-reader' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' }],
+      });
     },
   });
 

@@ -42,147 +42,159 @@ type Permissions = { permissions: { action: string; allowed: boolean }[] };
 type Seen = { seen: string[] };
 
 if (skip) test('sign-in with an identity provider on the real cluster', (t) => t.skip(skip));
-else describe('sign-in with an identity provider on the real cluster', () => {
-  let cluster: RealCluster;
-  let app: RunningConsole;
-  let browser: Browser;
-  let issuer: string;
-  let passwords: Record<string, string>;
-  let context: BrowserContext;
-  let page: Page;
+else
+  describe('sign-in with an identity provider on the real cluster', () => {
+    let cluster: RealCluster;
+    let app: RunningConsole;
+    let browser: Browser;
+    let issuer: string;
+    let passwords: Record<string, string>;
+    let context: BrowserContext;
+    let page: Page;
 
-  before(async () => {
-    cluster = await startRealCluster([], 240_000, ['--oidc', '--oidc-id-token-ttl', String(ID_TOKEN_SECONDS)]);
-    const env = consoleEnv(cluster.output());
-    issuer = env.OLM_CONSOLE_OIDC_ISSUER!;
-    const usersFile = /^oidc users: (.+)$/m.exec(cluster.output())![1]!;
-    const users = JSON.parse(readFileSync(usersFile, 'utf8')) as { name: string; password: string }[];
-    passwords = Object.fromEntries(users.map((u) => [u.name, u.password]));
-    app = await startConsole(env);
-    browser = await launchBrowser();
-    // The provider's certificate is from the cluster's own CA, which this browser does not know.
-    context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-    await cluster?.stop();
-  });
-
-  const api = <T>(path: string, init?: { method?: string; headers?: Record<string, string> }) =>
-    page.evaluate(async ([p, i]) => {
-      const r = await fetch(p, i);
-      return { status: r.status, body: (await r.json().catch(() => null)) as unknown };
-    }, [path, init ?? {}] as const) as Promise<{ status: number; body: T }>;
-
-  const signInAtProvider = async (user: string, password: string) => {
-    await page.getByLabel('Username').fill(user);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  };
-
-  test("the console's sign-in answers with a redirect to the provider's authorization endpoint", async () => {
-    const r = await fetch(`${app.url}/api/auth/login?next=/operators`, { redirect: 'manual' });
-    assert.equal(r.status, 302);
-    const to = new URL(r.headers.get('location')!);
-    assert.equal(`${to.origin}${to.pathname}`, `${issuer}/auth`);
-    assert.equal(to.searchParams.get('code_challenge_method'), 'S256');
-    assert.ok(to.searchParams.get('state') && to.searchParams.get('nonce'));
-    assert.match(r.headers.get('set-cookie') ?? '', /olm_console_signin=.*HttpOnly; SameSite=Lax/);
-  });
-
-  test('alice signs in at the provider from the login page and lands on the page she asked for', async () => {
-    await page.goto(`${app.url}/login?next=${encodeURIComponent('/operatorhub?keyword=db')}`);
-    await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
-    await page.waitForURL((u) => u.origin === issuer);
-    await signInAtProvider('alice', 'not her password');
-    await page.getByText('Wrong username or password.').waitFor();
-    await signInAtProvider('alice', passwords.alice!);
-    await page.waitForURL(`${app.url}/operatorhub?keyword=db`);
-    const { body } = await api<SessionBody>('/api/session');
-    assert.equal(body.loggedIn, true);
-    assert.equal(body.auth, 'oidc');
-    assert.equal(body.username, 'oidc:alice', 'the name the API server gives her');
-    assert.ok(body.groups?.includes('oidc:team1-admins'), `groups: ${JSON.stringify(body.groups)}`);
-  });
-
-  test('she acts in team1 through her group and is refused in team2', async () => {
-    const team1 = await api<Permissions>('/api/me/permissions?namespace=team1');
-    assert.equal(team1.status, 200);
-    assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
-    const team2 = await api<Permissions>('/api/me/permissions?namespace=team2');
-    assert.equal(team2.body.permissions.find((p) => p.action === 'install')?.allowed, false);
-  });
-
-  test('her 60-second ID token is refreshed while she works, and her live updates carry on', async () => {
-    const before = (await context.cookies()).find((c) => c.name === 'olm_console_session')!.value;
-    // A stream of team1's OperatorGroups, as a page keeps one open: it reconnects as the token
-    // nears expiry, and the reconnect is refreshed.
-    await page.evaluate(() => {
-      const w = window as unknown as { seen: string[] };
-      w.seen = [];
-      const es = new EventSource('/api/events?w=og:operatorgroups:team1');
-      es.onopen = () => w.seen.push('open');
-      for (const type of ['snapshot', 'change', 'session', 'error']) {
-        es.addEventListener(type, (e) => w.seen.push(`${type} ${(e as MessageEvent).data ?? ''}`));
-      }
+    before(async () => {
+      cluster = await startRealCluster([], 240_000, ['--oidc', '--oidc-id-token-ttl', String(ID_TOKEN_SECONDS)]);
+      const env = consoleEnv(cluster.output());
+      issuer = env.OLM_CONSOLE_OIDC_ISSUER!;
+      const usersFile = /^oidc users: (.+)$/m.exec(cluster.output())![1]!;
+      const users = JSON.parse(readFileSync(usersFile, 'utf8')) as { name: string; password: string }[];
+      passwords = Object.fromEntries(users.map((u) => [u.name, u.password]));
+      app = await startConsole(env);
+      browser = await launchBrowser();
+      // The provider's certificate is from the cluster's own CA, which this browser does not know.
+      context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
     });
-    // Past the first token's expiry (the refresh happens in its last 20 s).
-    await page.waitForTimeout((ID_TOKEN_SECONDS + 5) * 1000);
-    const name = `after-refresh-${Date.now()}`;
-    const metadata = { name, namespace: 'team1' };
-    const group = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata, spec: {} };
-    await clientAs(cluster, 'admin').create(OPERATOR_GROUP_TYPE, group, { namespace: 'team1' });
-    const changed = (n: string) =>
-      (window as unknown as Seen).seen.some((e) => e.startsWith('change') && e.includes(n));
-    await page.waitForFunction(changed, name, { timeout: 20_000 });
-    const seen = await page.evaluate(() => (window as unknown as Seen).seen);
-    const opens = seen.filter((e) => e === 'open').length;
-    assert.ok(opens >= 2, `the stream reconnected: ${seen.map((e) => e.slice(0, 40)).join(' | ')}`);
-    assert.ok(!seen.some((e) => e.startsWith('session') || e.startsWith('error {')), seen.join('\n').slice(0, 2000));
-    const { status, body } = await api<SessionBody>('/api/session');
-    assert.equal(status, 200);
-    assert.equal(body.loggedIn, true, 'still signed in after the first ID token expired');
-    assert.equal(body.username, 'oidc:alice');
-    const after = (await context.cookies()).find((c) => c.name === 'olm_console_session')!.value;
-    assert.notEqual(after, before, 'the session cookie carries the new token');
-    const team1 = await api<Permissions>('/api/me/permissions?namespace=team1');
-    assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
-  });
+    after(async () => {
+      await browser?.close();
+      await app?.stop();
+      await cluster?.stop();
+    });
 
-  test("logging out ends the provider's session too: signing in again asks for the password", async () => {
-    // As a person does it: the header's Log out, through the provider's end-session page.
-    await page.goto(`${app.url}/operators`);
-    const ended = page.waitForRequest((r) => r.url().startsWith(`${issuer}/session/end`) && /id_token_hint=/.test(r.url()));
-    await page.getByRole('button', { name: 'Log out' }).click();
-    await ended;
-    await page.waitForURL(`${app.url}/login`);
-    assert.equal((await api<SessionBody>('/api/session')).body.loggedIn, false);
-    await page.goto(`${app.url}/api/auth/login?next=/operators`);
-    await page.waitForURL((u) => u.origin === issuer);
-    await page.getByLabel('Password').waitFor();
-  });
+    const api = <T>(path: string, init?: { method?: string; headers?: Record<string, string> }) =>
+      page.evaluate(
+        async ([p, i]) => {
+          const r = await fetch(p, i);
+          return { status: r.status, body: (await r.json().catch(() => null)) as unknown };
+        },
+        [path, init ?? {}] as const,
+      ) as Promise<{ status: number; body: T }>;
 
-  test('an answer for another sign-in (wrong state) is refused with words, and "Sign in again" works', async () => {
-    // The previous test left a sign-in in progress at the provider: a callback with another state.
-    const iss = encodeURIComponent(issuer);
-    await page.goto(`${app.url}/api/auth/callback?code=made-up&state=not-this-sign-in&iss=${iss}`);
-    await page.getByRole('alert').getByText(/wrong state/).waitFor();
-    await page.getByRole('link', { name: 'Sign in again' }).click();
-    await page.waitForURL((u) => u.origin === issuer);
-    await signInAtProvider('bob', passwords.bob!);
-    // Back to where the interrupted sign-in was going.
-    await page.waitForURL(`${app.url}/operators`);
-    assert.equal((await api<SessionBody>('/api/session')).body.username, 'oidc:bob');
-  });
+    const signInAtProvider = async (user: string, password: string) => {
+      await page.getByLabel('Username').fill(user);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
 
-  test('a callback no sign-in of this browser started (forged, replayed, expired) is refused with words', async () => {
-    const other = await browser.newContext({ ignoreHTTPSErrors: true });
-    const tab = await other.newPage();
-    const r = await tab.goto(`${app.url}/api/auth/callback?code=made-up&state=made-up`);
-    assert.equal(r?.status(), 400);
-    await tab.getByRole('alert').getByText(/No sign-in was in progress in this browser/).waitFor();
-    await other.close();
+    test("the console's sign-in answers with a redirect to the provider's authorization endpoint", async () => {
+      const r = await fetch(`${app.url}/api/auth/login?next=/operators`, { redirect: 'manual' });
+      assert.equal(r.status, 302);
+      const to = new URL(r.headers.get('location')!);
+      assert.equal(`${to.origin}${to.pathname}`, `${issuer}/auth`);
+      assert.equal(to.searchParams.get('code_challenge_method'), 'S256');
+      assert.ok(to.searchParams.get('state') && to.searchParams.get('nonce'));
+      assert.match(r.headers.get('set-cookie') ?? '', /olm_console_signin=.*HttpOnly; SameSite=Lax/);
+    });
+
+    test('alice signs in at the provider from the login page and lands on the page she asked for', async () => {
+      await page.goto(`${app.url}/login?next=${encodeURIComponent('/operatorhub?keyword=db')}`);
+      await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
+      await page.waitForURL((u) => u.origin === issuer);
+      await signInAtProvider('alice', 'not her password');
+      await page.getByText('Wrong username or password.').waitFor();
+      await signInAtProvider('alice', passwords.alice!);
+      await page.waitForURL(`${app.url}/operatorhub?keyword=db`);
+      const { body } = await api<SessionBody>('/api/session');
+      assert.equal(body.loggedIn, true);
+      assert.equal(body.auth, 'oidc');
+      assert.equal(body.username, 'oidc:alice', 'the name the API server gives her');
+      assert.ok(body.groups?.includes('oidc:team1-admins'), `groups: ${JSON.stringify(body.groups)}`);
+    });
+
+    test('she acts in team1 through her group and is refused in team2', async () => {
+      const team1 = await api<Permissions>('/api/me/permissions?namespace=team1');
+      assert.equal(team1.status, 200);
+      assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
+      const team2 = await api<Permissions>('/api/me/permissions?namespace=team2');
+      assert.equal(team2.body.permissions.find((p) => p.action === 'install')?.allowed, false);
+    });
+
+    test('her 60-second ID token is refreshed while she works, and her live updates carry on', async () => {
+      const before = (await context.cookies()).find((c) => c.name === 'olm_console_session')!.value;
+      // A stream of team1's OperatorGroups, as a page keeps one open: it reconnects as the token
+      // nears expiry, and the reconnect is refreshed.
+      await page.evaluate(() => {
+        const w = window as unknown as { seen: string[] };
+        w.seen = [];
+        const es = new EventSource('/api/events?w=og:operatorgroups:team1');
+        es.onopen = () => w.seen.push('open');
+        for (const type of ['snapshot', 'change', 'session', 'error']) {
+          es.addEventListener(type, (e) => w.seen.push(`${type} ${(e as MessageEvent).data ?? ''}`));
+        }
+      });
+      // Past the first token's expiry (the refresh happens in its last 20 s).
+      await page.waitForTimeout((ID_TOKEN_SECONDS + 5) * 1000);
+      const name = `after-refresh-${Date.now()}`;
+      const metadata = { name, namespace: 'team1' };
+      const group = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata, spec: {} };
+      await clientAs(cluster, 'admin').create(OPERATOR_GROUP_TYPE, group, { namespace: 'team1' });
+      const changed = (n: string) =>
+        (window as unknown as Seen).seen.some((e) => e.startsWith('change') && e.includes(n));
+      await page.waitForFunction(changed, name, { timeout: 20_000 });
+      const seen = await page.evaluate(() => (window as unknown as Seen).seen);
+      const opens = seen.filter((e) => e === 'open').length;
+      assert.ok(opens >= 2, `the stream reconnected: ${seen.map((e) => e.slice(0, 40)).join(' | ')}`);
+      assert.ok(!seen.some((e) => e.startsWith('session') || e.startsWith('error {')), seen.join('\n').slice(0, 2000));
+      const { status, body } = await api<SessionBody>('/api/session');
+      assert.equal(status, 200);
+      assert.equal(body.loggedIn, true, 'still signed in after the first ID token expired');
+      assert.equal(body.username, 'oidc:alice');
+      const after = (await context.cookies()).find((c) => c.name === 'olm_console_session')!.value;
+      assert.notEqual(after, before, 'the session cookie carries the new token');
+      const team1 = await api<Permissions>('/api/me/permissions?namespace=team1');
+      assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
+    });
+
+    test("logging out ends the provider's session too: signing in again asks for the password", async () => {
+      // As a person does it: the header's Log out, through the provider's end-session page.
+      await page.goto(`${app.url}/operators`);
+      const ended = page.waitForRequest(
+        (r) => r.url().startsWith(`${issuer}/session/end`) && /id_token_hint=/.test(r.url()),
+      );
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await ended;
+      await page.waitForURL(`${app.url}/login`);
+      assert.equal((await api<SessionBody>('/api/session')).body.loggedIn, false);
+      await page.goto(`${app.url}/api/auth/login?next=/operators`);
+      await page.waitForURL((u) => u.origin === issuer);
+      await page.getByLabel('Password').waitFor();
+    });
+
+    test('an answer for another sign-in (wrong state) is refused with words, and "Sign in again" works', async () => {
+      // The previous test left a sign-in in progress at the provider: a callback with another state.
+      const iss = encodeURIComponent(issuer);
+      await page.goto(`${app.url}/api/auth/callback?code=made-up&state=not-this-sign-in&iss=${iss}`);
+      await page
+        .getByRole('alert')
+        .getByText(/wrong state/)
+        .waitFor();
+      await page.getByRole('link', { name: 'Sign in again' }).click();
+      await page.waitForURL((u) => u.origin === issuer);
+      await signInAtProvider('bob', passwords.bob!);
+      // Back to where the interrupted sign-in was going.
+      await page.waitForURL(`${app.url}/operators`);
+      assert.equal((await api<SessionBody>('/api/session')).body.username, 'oidc:bob');
+    });
+
+    test('a callback no sign-in of this browser started (forged, replayed, expired) is refused with words', async () => {
+      const other = await browser.newContext({ ignoreHTTPSErrors: true });
+      const tab = await other.newPage();
+      const r = await tab.goto(`${app.url}/api/auth/callback?code=made-up&state=made-up`);
+      assert.equal(r?.status(), 400);
+      await tab
+        .getByRole('alert')
+        .getByText(/No sign-in was in progress in this browser/)
+        .waitFor();
+      await other.close();
+    });
   });
-});

@@ -12,7 +12,13 @@ import { useHarness } from './support/harness';
 
 const NAMESPACE = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
 const ROLE = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', namespaced: true, kind: 'Role' };
-const BINDING = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', namespaced: true, kind: 'RoleBinding' };
+const BINDING = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'rolebindings',
+  namespaced: true,
+  kind: 'RoleBinding',
+};
 const ARN = 'arn:aws:iam::123456789012:role/vaultkeeper-operator';
 
 describe('OpenShift install options', () => {
@@ -21,19 +27,34 @@ describe('OpenShift install options', () => {
     sandbox: { flavor: 'openshift' },
     seed: async (kube) => {
       await kube.patch(CLOUD_CREDENTIAL_TYPE, 'cluster', { spec: { credentialsMode: 'Manual' } }, { type: 'merge' });
-      await kube.patch(AUTHENTICATION_TYPE, 'cluster', { spec: { serviceAccountIssuer: 'https://oidc.sandbox.example.com' } }, { type: 'merge' });
+      await kube.patch(
+        AUTHENTICATION_TYPE,
+        'cluster',
+        { spec: { serviceAccountIssuer: 'https://oidc.sandbox.example.com' } },
+        { type: 'merge' },
+      );
     },
   });
 
-  test('AWS STS: the role ARN goes into the Subscription\'s env, and approval is Manual', async () => {
+  test("AWS STS: the role ARN goes into the Subscription's env, and approval is Manual", async () => {
     const page = await h.open('/operatorhub/openshift-marketplace/olm-console-demo/vaultkeeper/install');
     const token = page.getByRole('group', { name: 'Cloud token authentication' });
     await token.waitFor();
-    assert.equal(await page.getByRole('radio', { name: /^Automatic/ }).isDisabled(), true, 'OpenShift requires Manual in token mode');
+    assert.equal(
+      await page.getByRole('radio', { name: /^Automatic/ }).isDisabled(),
+      true,
+      'OpenShift requires Manual in token mode',
+    );
     assert.equal(await page.getByRole('radio', { name: /^Manual/ }).isChecked(), true);
-    await page.getByRole('note', { name: 'Warnings' }).getByText(/without Role ARN the operator cannot reach the cloud API/).waitFor();
+    await page
+      .getByRole('note', { name: 'Warnings' })
+      .getByText(/without Role ARN the operator cannot reach the cloud API/)
+      .waitFor();
     await token.getByLabel(/Role ARN/).fill(ARN);
-    await page.getByRole('list', { name: 'Pod configuration' }).getByText('environment ROLEARN in every container').waitFor();
+    await page
+      .getByRole('list', { name: 'Pod configuration' })
+      .getByText('environment ROLEARN in every container')
+      .waitFor();
     await h.shot(page, 'token-auth');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/vaultkeeper-system\/vaultkeeper$/);
@@ -48,7 +69,9 @@ describe('OpenShift install options', () => {
     await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
     const options = page.getByRole('group', { name: 'OpenShift options' });
     // RouteKit declares no token support: said, not offered.
-    await options.getByText(/Cloud token authentication: .*does not declare features\.operators\.openshift\.io\/token-auth-aws/).waitFor();
+    await options
+      .getByText(/Cloud token authentication: .*does not declare features\.operators\.openshift\.io\/token-auth-aws/)
+      .waitFor();
     // openshift-operators exists: monitoring is offered only for a namespace the install creates.
     await options.getByText(/Cluster monitoring: namespace openshift-operators already exists/).waitFor();
     await page.getByLabel('Installed namespace').fill('openshift-routekit');
@@ -60,7 +83,10 @@ describe('OpenShift install options', () => {
     await objects.getByText('spec.plugins: (none) → routekit-console').waitFor();
     await objects.getByText('Labels: openshift.io/cluster-monitoring=true').waitFor();
     await objects.getByText('RoleBinding openshift-routekit/openshift-routekit-prometheus').waitFor();
-    await page.getByRole('note', { name: 'Warnings' }).getByText(/not Red Hat's redhat-operators catalog/).waitFor();
+    await page
+      .getByRole('note', { name: 'Warnings' })
+      .getByText(/not Red Hat's redhat-operators catalog/)
+      .waitFor();
     await h.shot(page, 'plugin-and-monitoring');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/openshift-routekit\/routekit$/);
@@ -69,10 +95,17 @@ describe('OpenShift install options', () => {
     const ns = await h.kube.get<{ metadata: { labels?: Record<string, string> } }>(NAMESPACE, 'openshift-routekit');
     assert.equal(ns.metadata.labels?.['openshift.io/cluster-monitoring'], 'true');
     const role = await h.kube.get<{ rules: unknown }>(ROLE, 'openshift-routekit-prometheus', 'openshift-routekit');
-    assert.deepEqual(role.rules, [{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }]);
+    assert.deepEqual(role.rules, [
+      { apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] },
+    ]);
     const rb = await h.kube.get<{ subjects: unknown }>(BINDING, 'openshift-routekit-prometheus', 'openshift-routekit');
-    assert.deepEqual(rb.subjects, [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }]);
-    await page.getByRole('status').filter({ hasText: /^Installed: routekit\.v/ }).waitFor({ timeout: 20_000 });
+    assert.deepEqual(rb.subjects, [
+      { kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' },
+    ]);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: routekit\.v/ })
+      .waitFor({ timeout: 20_000 });
     await h.shot(page, 'plugin-and-monitoring-installed');
     await page.close();
   });

@@ -16,7 +16,11 @@ let server: RunningConsole;
 
 before(async () => {
   sb = await withSandbox();
-  server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token', OLM_CONSOLE_SHUTDOWN_GRACE_SECONDS: '5' });
+  server = await startConsole({
+    OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath,
+    OLM_CONSOLE_AUTH: 'token',
+    OLM_CONSOLE_SHUTDOWN_GRACE_SECONDS: '5',
+  });
 });
 
 after(async () => {
@@ -29,7 +33,9 @@ function get(path: string, host?: string): Promise<{ status: number; body: strin
     const r = request(`${server.url}${path}`, { headers: host ? { host } : {} }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type'] ?? '') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type'] ?? '') }),
+      );
     });
     r.on('error', reject);
     r.end();
@@ -37,7 +43,10 @@ function get(path: string, host?: string): Promise<{ status: number; body: strin
 }
 
 test('a normal start logs JSON lines only, none above info (no error-level noise a collector would page on)', () => {
-  const lines = server.output().split('\n').filter((l) => l.trim());
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((l) => l.trim());
   assert.ok(lines.length > 0, 'the start is logged');
   for (const l of lines) {
     const entry = JSON.parse(l) as { level: number; msg: string };
@@ -45,7 +54,7 @@ test('a normal start logs JSON lines only, none above info (no error-level noise
   }
 });
 
-test('probes answer for any Host (kubelet names the pod\'s address): /healthz, /readyz saying only ok', async () => {
+test("probes answer for any Host (kubelet names the pod's address): /healthz, /readyz saying only ok", async () => {
   assert.equal((await get('/healthz', '10.1.2.3:3000')).status, 200);
   const ready = await get('/readyz', '10.1.2.3:3000');
   assert.equal(ready.status, 200, ready.body);
@@ -55,7 +64,13 @@ test('probes answer for any Host (kubelet names the pod\'s address): /healthz, /
 
 test('/readyz is 503 when the cluster does not answer, naming no address; the reason is logged once', async () => {
   const dead = join(sb.dir, 'kubeconfig-dead');
-  writeFileSync(dead, readFileSync(sb.kubeconfigPath, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, 'server: https://127.0.0.1:1'));
+  writeFileSync(
+    dead,
+    readFileSync(sb.kubeconfigPath, 'utf8').replace(
+      /server: https:\/\/127\.0\.0\.1:\d+/,
+      'server: https://127.0.0.1:1',
+    ),
+  );
   const other = await startConsole({ OLM_CONSOLE_KUBECONFIG: dead, OLM_CONSOLE_WARM_INDEX: 'false' });
   try {
     for (let i = 0; i < 3; i++) {
@@ -63,7 +78,10 @@ test('/readyz is 503 when the cluster does not answer, naming no address; the re
       assert.deepEqual([res.status, await res.text()], [503, 'not ready: the cluster does not answer\n']);
     }
     await new Promise((r) => setTimeout(r, 300));
-    const logged = other.output().split('\n').filter((l) => l.includes('readiness: the cluster does not answer'));
+    const logged = other
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('readiness: the cluster does not answer'));
     assert.equal(logged.length, 1, 'three probes, one change');
     assert.match(logged[0]!, /127\.0\.0\.1:1\b/, 'the log says where it asked');
   } finally {
@@ -72,7 +90,11 @@ test('/readyz is 503 when the cluster does not answer, naming no address; the re
 });
 
 test('/metrics in Prometheus text: requests by route, cluster calls by verb and code, event streams, catalogs unnamed', async () => {
-  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.alice }) });
+  const login = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sb.tokens.alice }),
+  });
   assert.equal(login.status, 200);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   await fetch(`${server.url}/api/operators/team1/nope`, { headers: { cookie } });
@@ -83,52 +105,93 @@ test('/metrics in Prometheus text: requests by route, cluster calls by verb and 
   const demo = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'olm-console-demo', 'olm');
   const registry = demo.status?.connectionState?.address ?? '';
   await ensureNamespace(admin, 'secretns');
-  await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'hidden-registry', namespace: 'secretns' }, spec: { sourceType: 'grpc', address: registry } });
+  await admin.create(CATALOG_SOURCE_TYPE, {
+    metadata: { name: 'hidden-registry', namespace: 'secretns' },
+    spec: { sourceType: 'grpc', address: registry },
+  });
   await waitFor('secretns/hidden-registry READY', async () => {
     const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'hidden-registry', 'secretns');
     return cs.status?.connectionState?.lastObservedState === 'READY' ? true : undefined;
   });
   // bob, who may see every catalog, opens OperatorHub: the shared index reads them.
-  const bob = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.bob }) });
+  const bob = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sb.tokens.bob }),
+  });
   const bobCookie = (bob.headers.get('set-cookie') ?? '').split(';')[0]!;
   assert.equal((await fetch(`${server.url}/api/catalog/packages`, { headers: { cookie: bobCookie } })).status, 200);
   const m = await get('/metrics');
   assert.equal(m.status, 200);
   assert.match(m.type, /^text\/plain/);
-  assert.match(m.body, /^olm_console_http_requests_total\{route="\/api\/session",method="POST",status="200"\} 2$/m, 'alice and bob');
-  assert.match(m.body, /^olm_console_http_requests_total\{route="\/api\/operators\/\[namespace\]\/\[name\]",method="GET",status="404"\} 1$/m, 'named by route, not by object');
-  assert.match(m.body, /^olm_console_http_request_duration_seconds_bucket\{le="[^"]+",route="\/api\/session",method="POST",status="200"\} \d+$/m);
-  assert.match(m.body, /^olm_console_cluster_requests_total\{verb="create",code="201"\} \d+$/m, 'the login\'s SelfSubjectReview');
+  assert.match(
+    m.body,
+    /^olm_console_http_requests_total\{route="\/api\/session",method="POST",status="200"\} 2$/m,
+    'alice and bob',
+  );
+  assert.match(
+    m.body,
+    /^olm_console_http_requests_total\{route="\/api\/operators\/\[namespace\]\/\[name\]",method="GET",status="404"\} 1$/m,
+    'named by route, not by object',
+  );
+  assert.match(
+    m.body,
+    /^olm_console_http_request_duration_seconds_bucket\{le="[^"]+",route="\/api\/session",method="POST",status="200"\} \d+$/m,
+  );
+  assert.match(
+    m.body,
+    /^olm_console_cluster_requests_total\{verb="create",code="201"\} \d+$/m,
+    "the login's SelfSubjectReview",
+  );
   assert.match(m.body, /^olm_console_cluster_request_errors_total\{verb="get",code="404"\} \d+$/m);
   assert.match(m.body, /^olm_console_event_streams_open 1$/m);
   // The index bob's OperatorHub read, counted: which catalogs is for the Catalogs page.
   assert.match(m.body, /^olm_console_catalog_index_catalogs\{state="read"\} 1$/m);
   assert.match(m.body, /^olm_console_catalog_index_catalogs\{state="unreadable"\} 1$/m);
   assert.match(m.body, /^olm_console_catalog_index_packages [1-9]\d*$/m);
-  for (const name of ['olm-console-demo', 'secretns', 'hidden-registry', registry, 'catalog="']) assert.ok(!m.body.includes(name), `${name} is not in /metrics`);
+  for (const name of ['olm-console-demo', 'secretns', 'hidden-registry', registry, 'catalog="'])
+    assert.ok(!m.body.includes(name), `${name} is not in /metrics`);
   const ready = await get('/readyz');
-  assert.deepEqual([ready.status, ready.body], [200, 'ok\n'], 'a catalog the index cannot read is not this replica\'s problem');
+  assert.deepEqual(
+    [ready.status, ready.body],
+    [200, 'ok\n'],
+    "a catalog the index cannot read is not this replica's problem",
+  );
   await stream.body?.cancel();
 });
 
 test('logs are one JSON object per line, with request id, route, status and user, never a token or a cookie', async () => {
-  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.bob }) });
+  const login = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sb.tokens.bob }),
+  });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   const res = await fetch(`${server.url}/api/me/permissions?namespace=team1`, { headers: { cookie } });
   const requestId = res.headers.get('x-request-id');
   assert.ok(requestId);
   await new Promise((r) => setTimeout(r, 300));
-  const lines = server.output().split('\n').filter((l) => l.startsWith('{'));
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'));
   const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   const line = entries.find((e) => e.requestId === requestId);
   assert.ok(line, 'the request is logged under the id the response carries');
-  assert.deepEqual([line.route, line.status, line.user, typeof line.durationMs, typeof line.time, line.level], ['/api/me/permissions', 200, 'bob', 'number', 'number', 30]);
+  assert.deepEqual(
+    [line.route, line.status, line.user, typeof line.durationMs, typeof line.time, line.level],
+    ['/api/me/permissions', 200, 'bob', 'number', 'number', 30],
+  );
   const all = server.output();
-  for (const secret of [sb.tokens.bob!, sb.tokens.alice!, cookie.split('=').slice(1).join('=')]) assert.ok(!all.includes(secret), 'no credential in the logs');
+  for (const secret of [sb.tokens.bob!, sb.tokens.alice!, cookie.split('=').slice(1).join('=')])
+    assert.ok(!all.includes(secret), 'no credential in the logs');
 });
 
 /** A GET with these headers, answered as raw bytes (no decompression on the way). */
-function getBytes(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function getBytes(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const r = request(`${server.url}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -141,7 +204,11 @@ function getBytes(path: string, headers: Record<string, string>): Promise<{ stat
 }
 
 test('answers and event streams are gzipped for a client that accepts it, each event as it is sent', async () => {
-  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.bob }) });
+  const login = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sb.tokens.bob }),
+  });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   const zipped = await getBytes('/api/catalog/packages', { cookie, 'accept-encoding': 'gzip' });
   assert.equal(zipped.status, 200);
@@ -150,23 +217,31 @@ test('answers and event streams are gzipped for a client that accepts it, each e
   assert.ok(list.packages.length > 0);
   const plain = await getBytes('/api/catalog/packages', { cookie });
   assert.equal(plain.headers['content-encoding'], undefined, 'not compressed for a client that does not ask');
-  assert.ok(plain.body.length > 3 * zipped.body.length, `${plain.body.length} bytes plain, ${zipped.body.length} gzipped`);
+  assert.ok(
+    plain.body.length > 3 * zipped.body.length,
+    `${plain.body.length} bytes plain, ${zipped.body.length} gzipped`,
+  );
 
   // The first event (the snapshot) must come through the gzip stream without waiting for more.
   const first = await new Promise<string>((resolve, reject) => {
-    const r = request(`${server.url}/api/events?w=a:namespaces`, { headers: { cookie, 'accept-encoding': 'gzip' } }, (res) => {
-      if (res.headers['content-encoding'] !== 'gzip') reject(new Error(`stream not gzipped: ${String(res.headers['content-encoding'])}`));
-      let text = '';
-      const timer = setTimeout(() => reject(new Error(`no event within 10 s; got ${JSON.stringify(text)}`)), 10_000);
-      res.pipe(createGunzip()).on('data', (d: Buffer) => {
-        text += d.toString();
-        if (/event: snapshot\n/.test(text)) {
-          clearTimeout(timer);
-          r.destroy();
-          resolve(text);
-        }
-      });
-    });
+    const r = request(
+      `${server.url}/api/events?w=a:namespaces`,
+      { headers: { cookie, 'accept-encoding': 'gzip' } },
+      (res) => {
+        if (res.headers['content-encoding'] !== 'gzip')
+          reject(new Error(`stream not gzipped: ${String(res.headers['content-encoding'])}`));
+        let text = '';
+        const timer = setTimeout(() => reject(new Error(`no event within 10 s; got ${JSON.stringify(text)}`)), 10_000);
+        res.pipe(createGunzip()).on('data', (d: Buffer) => {
+          text += d.toString();
+          if (/event: snapshot\n/.test(text)) {
+            clearTimeout(timer);
+            r.destroy();
+            resolve(text);
+          }
+        });
+      },
+    );
     r.on('error', (err) => (err.message.includes('aborted') ? undefined : reject(err)));
     r.end();
   });
@@ -174,7 +249,11 @@ test('answers and event streams are gzipped for a client that accepts it, each e
 });
 
 test('SIGTERM: event streams end with a retry hint, and the process exits within the grace period', async () => {
-  const login = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.alice }) });
+  const login = await fetch(`${server.url}/api/session`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sb.tokens.alice }),
+  });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   const stream = await fetch(`${server.url}/api/events?w=a:namespaces`, { headers: { cookie } });
   const reader = stream.body!.getReader();

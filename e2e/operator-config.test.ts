@@ -15,7 +15,18 @@ describe('Pod placement and configuration', () => {
     suite: 'operator-config',
     sandbox: { flavor: 'openshift' },
     seed: async (kube) => {
-      await kube.patch(PROXY, 'cluster', { status: { httpProxy: 'http://proxy.corp.example.com:3128', httpsProxy: 'http://proxy.corp.example.com:3128', noProxy: '.cluster.local,.svc' } }, { type: 'merge', subresource: 'status' });
+      await kube.patch(
+        PROXY,
+        'cluster',
+        {
+          status: {
+            httpProxy: 'http://proxy.corp.example.com:3128',
+            httpsProxy: 'http://proxy.corp.example.com:3128',
+            noProxy: '.cluster.local,.svc',
+          },
+        },
+        { type: 'merge', subresource: 'status' },
+      );
     },
   });
 
@@ -29,10 +40,19 @@ describe('Pod placement and configuration', () => {
     await page.getByLabel('Toleration 1 key').fill('node-role.kubernetes.io/infra');
     await page.getByLabel('Toleration 1 operator').selectOption('Exists');
     // The sandbox's nodes have no infra label: the console says the pods would fit nowhere.
-    await page.getByRole('alert').filter({ hasText: 'fit no node: no schedulable node has every label node-role.kubernetes.io/infra (empty value)' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText: 'fit no node: no schedulable node has every label node-role.kubernetes.io/infra (empty value)',
+      })
+      .waitFor();
     await page.getByLabel('Memory limit').fill('512 megabytes');
     await page.getByText('512 megabytes is not a Kubernetes quantity').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled(), true, 'nothing can be installed with a bad field');
+    assert.equal(
+      await page.getByRole('button', { name: 'Install', exact: true }).isDisabled(),
+      true,
+      'nothing can be installed with a bad field',
+    );
     await page.getByLabel('Memory limit').fill('512Mi');
     await page.getByText(/The cluster proxy \(HTTP_PROXY=http:\/\/proxy\.corp\.example\.com:3128/).waitFor();
     const config = page.getByRole('list', { name: 'Pod configuration' });
@@ -41,9 +61,16 @@ describe('Pod placement and configuration', () => {
     await h.shot(page, 'wizard');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/openshift-operators\/certwarden$/);
-    await page.getByRole('status').filter({ hasText: /^Installed: certwarden\.v/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: certwarden\.v/ })
+      .waitFor({ timeout: 20_000 });
     const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'openshift-operators');
-    assert.deepEqual(sub.spec.config, { nodeSelector: { 'node-role.kubernetes.io/infra': '' }, tolerations: [{ key: 'node-role.kubernetes.io/infra', operator: 'Exists', effect: 'NoSchedule' }], resources: { limits: { memory: '512Mi' } } });
+    assert.deepEqual(sub.spec.config, {
+      nodeSelector: { 'node-role.kubernetes.io/infra': '' },
+      tolerations: [{ key: 'node-role.kubernetes.io/infra', operator: 'Exists', effect: 'NoSchedule' }],
+      resources: { limits: { memory: '512Mi' } },
+    });
     await page.close();
   });
 
@@ -61,9 +88,16 @@ describe('Pod placement and configuration', () => {
     await page.getByLabel('Variable 1 name').fill('LOG_LEVEL');
     await page.getByLabel('Variable 1 value').fill('debug');
     await page.getByLabel('Set the proxy for this operator').check();
-    assert.equal(await page.getByLabel('NO_PROXY').inputValue(), '.cluster.local,.svc', 'it starts from the cluster\'s values');
+    assert.equal(
+      await page.getByLabel('NO_PROXY').inputValue(),
+      '.cluster.local,.svc',
+      "it starts from the cluster's values",
+    );
     await page.getByLabel('NO_PROXY').fill('*');
-    await page.getByRole('note', { name: 'What will change' }).getByText(/proxy set here .*NO_PROXY=\*.*the cluster's proxy is not passed on/).waitFor();
+    await page
+      .getByRole('note', { name: 'What will change' })
+      .getByText(/proxy set here .*NO_PROXY=\*.*the cluster's proxy is not passed on/)
+      .waitFor();
     await h.shot(page, 'subscription-tab-editing');
     await page.getByRole('button', { name: 'Save configuration' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved. OLM is writing the Deployment again.' }).waitFor();
@@ -78,14 +112,20 @@ describe('Pod placement and configuration', () => {
     const page = await h.open(`/operators/openshift-operators/${sub.status!.installedCSV}?tab=subscription`);
     await page.getByRole('form', { name: 'Operator configuration' }).waitFor();
     await page.getByLabel('ConfigMap').fill('trusted-ca');
-    assert.equal(await page.getByLabel(/^Key/).inputValue(), 'ca-bundle.crt', 'OpenShift\'s key, filled in');
+    assert.equal(await page.getByLabel(/^Key/).inputValue(), 'ca-bundle.crt', "OpenShift's key, filled in");
     await page.getByRole('button', { name: 'Save configuration' }).click();
-    const missing = page.getByRole('alert').filter({ hasText: 'ConfigMap trusted-ca does not exist in openshift-operators' });
+    const missing = page
+      .getByRole('alert')
+      .filter({ hasText: 'ConfigMap trusted-ca does not exist in openshift-operators' });
     await missing.waitFor();
     await h.shot(page, 'ca-bundle-missing');
     await missing.getByRole('button', { name: 'Create ConfigMap trusted-ca for OpenShift to fill' }).click();
     await missing.waitFor({ state: 'detached' });
-    const cm = await h.kube.get<{ metadata?: { labels?: Record<string, string> } }>({ group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' }, 'trusted-ca', 'openshift-operators');
+    const cm = await h.kube.get<{ metadata?: { labels?: Record<string, string> } }>(
+      { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
+      'trusted-ca',
+      'openshift-operators',
+    );
     assert.equal(cm.metadata?.labels?.['config.openshift.io/inject-trusted-cabundle'], 'true');
     await page.close();
   });
@@ -94,7 +134,10 @@ describe('Pod placement and configuration', () => {
     const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'openshift-operators');
     const page = await h.openAs('bob', `/operators/openshift-operators/${sub.status!.installedCSV}?tab=subscription`);
     await page.getByRole('form', { name: 'Operator configuration' }).waitFor();
-    await page.getByText(/You may not change subscriptions in openshift-operators: .*bob/).first().waitFor();
+    await page
+      .getByText(/You may not change subscriptions in openshift-operators: .*bob/)
+      .first()
+      .waitFor();
     assert.equal(await page.getByLabel('Node label 1 key').isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Save configuration' }).isDisabled(), true);
     await page.close();

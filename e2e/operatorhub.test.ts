@@ -52,7 +52,11 @@ describe('OperatorHub, details and install', () => {
     // VaultKeeper says features.operators.openshift.io/fips-compliant: "true" (the demo catalog).
     await features.getByRole('checkbox', { name: /^FIPS mode \(3\)/ }).check();
     await page.getByRole('status').filter({ hasText: '3 of 12 operators' }).waitFor();
-    assert.deepEqual((await tiles(page).getByRole('heading').allTextContents()).sort(), ['CertWarden', 'GPU Forge', 'VaultKeeper']);
+    assert.deepEqual((await tiles(page).getByRole('heading').allTextContents()).sort(), [
+      'CertWarden',
+      'GPU Forge',
+      'VaultKeeper',
+    ]);
     await features.getByRole('checkbox', { name: /^FIPS mode/ }).uncheck();
     await features.getByRole('checkbox', { name: /^Short-lived tokens \(AWS STS\) \(1\)/ }).check();
     await page.getByRole('status').filter({ hasText: '1 of 12 operators' }).waitFor();
@@ -62,7 +66,8 @@ describe('OperatorHub, details and install', () => {
   test('the first tiles come with the HTML, before any script runs', async () => {
     const html = await (await fetch(`${h.admin.url}/operatorhub`)).text();
     assert.match(html, /<ul aria-label="Operators"/);
-    for (const name of ['Backstop', 'PgPilot', 'VaultKeeper']) assert.ok(html.includes(`>${name}</h3>`), `${name}'s tile is in the server's HTML`);
+    for (const name of ['Backstop', 'PgPilot', 'VaultKeeper'])
+      assert.ok(html.includes(`>${name}</h3>`), `${name}'s tile is in the server's HTML`);
   });
 
   test('an operator built only for nodes the cluster does not have is marked as not runnable here', async () => {
@@ -70,7 +75,11 @@ describe('OperatorHub, details and install', () => {
     const tile = tiles(page).filter({ hasText: 'Metricsmith' });
     await tile.getByText('Not runnable here').waitFor();
     assert.match((await tile.getByText('Not runnable here').getAttribute('title')) ?? '', /linux\/arm64.*linux\/amd64/);
-    assert.equal(await tiles(page).filter({ hasText: 'Not runnable here' }).count(), 1, 'only Metricsmith is arm64-only');
+    assert.equal(
+      await tiles(page).filter({ hasText: 'Not runnable here' }).count(),
+      1,
+      'only Metricsmith is arm64-only',
+    );
     await tile.getByRole('link').click();
     await page.getByRole('note').filter({ hasText: 'Not runnable on this cluster' }).waitFor();
     await page.close();
@@ -82,7 +91,9 @@ describe('OperatorHub, details and install', () => {
     await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
     assert.equal(await page.getByLabel('Channel', { exact: true }).inputValue(), 'stable');
     assert.equal(await page.getByLabel('Version', { exact: true }).inputValue(), 'pgpilot.v1.4.0');
-    assert.ok(await page.getByRole('region', { name: 'Provided APIs' }).getByText('PostgresCluster').first().isVisible());
+    assert.ok(
+      await page.getByRole('region', { name: 'Provided APIs' }).getByText('PostgresCluster').first().isVisible(),
+    );
     await page.getByLabel('Channel', { exact: true }).selectOption('fast');
     await page.getByRole('heading', { name: 'Upgrade graph of fast' }).waitFor();
     assert.equal(await page.getByLabel('Version', { exact: true }).inputValue(), 'pgpilot.v1.5.0');
@@ -102,7 +113,10 @@ describe('OperatorHub, details and install', () => {
     assert.ok(await objects.getByText('Use existing').first().isVisible());
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/operators\/certwarden$/);
-    await page.getByRole('status').filter({ hasText: /^Installed: certwarden\.v/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: certwarden\.v/ })
+      .waitFor({ timeout: 20_000 });
     const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
     assert.equal(sub.spec.installPlanApproval, 'Automatic');
     await page.close();
@@ -116,20 +130,29 @@ describe('OperatorHub, details and install', () => {
     await page.getByLabel('Watched namespace').selectOption('team1');
     assert.equal(await page.getByRole('radio', { name: /^Manual/ }).isChecked(), true, 'a non-head version is Manual');
     assert.equal(await page.getByRole('radio', { name: /^Automatic/ }).isDisabled(), true);
-    await page.getByRole('list', { name: 'Objects' }).getByText('OperatorGroup team1-operator/team1-operator-operators').waitFor();
+    await page
+      .getByRole('list', { name: 'Objects' })
+      .getByText('OperatorGroup team1-operator/team1-operator-operators')
+      .waitFor();
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/team1-operator\/pgpilot$/);
     await page.getByRole('heading', { name: /Approve InstallPlan/ }).waitFor({ timeout: 20_000 });
     assert.ok(await page.getByText('pgpilot.v1.2.0').first().isVisible());
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('status').filter({ hasText: /^Installed: pgpilot\.v1\.2\.0/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: pgpilot\.v1\.2\.0/ })
+      .waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Create the suggested PostgresCluster' }).click();
     await page.getByText(/Created PostgresCluster/).waitFor();
     const sub = await waitFor('installed', async () => {
       const s = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1-operator');
       return s.status?.installedCSV ? s : undefined;
     });
-    assert.deepEqual([sub.spec.installPlanApproval, sub.spec.startingCSV, sub.status?.installedCSV], ['Manual', 'pgpilot.v1.2.0', 'pgpilot.v1.2.0']);
+    assert.deepEqual(
+      [sub.spec.installPlanApproval, sub.spec.startingCSV, sub.status?.installedCSV],
+      ['Manual', 'pgpilot.v1.2.0', 'pgpilot.v1.2.0'],
+    );
     await page.close();
   });
 

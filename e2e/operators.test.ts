@@ -14,10 +14,34 @@ import { ensureNamespace, subscribe, waitFor, waitForCsv } from '../lib/server/t
 import { useHarness } from './support/harness';
 import { loggedInPage } from './support/login';
 
-const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
-const PG = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
-const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
-const OGS = { group: 'operators.coreos.com', version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' };
+const CSVS = {
+  group: 'operators.coreos.com',
+  version: 'v1alpha1',
+  plural: 'clusterserviceversions',
+  namespaced: true,
+  kind: 'ClusterServiceVersion',
+};
+const PG = {
+  group: 'pgpilot.example.com',
+  version: 'v1',
+  plural: 'postgresclusters',
+  namespaced: true,
+  kind: 'PostgresCluster',
+};
+const CRDS = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
+const OGS = {
+  group: 'operators.coreos.com',
+  version: 'v1',
+  plural: 'operatorgroups',
+  namespaced: true,
+  kind: 'OperatorGroup',
+};
 
 describe('Installed operators, InstallPlans, uninstall, catalog sources', () => {
   const h = useHarness({
@@ -27,9 +51,19 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
       // pgpilot under Manual approval, started two versions back.
       await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
       await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
-      await subscribe(kube, { namespace: 'pgm', package: 'pgpilot', channel: 'fast', targets: ['pgm'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
+      await subscribe(kube, {
+        namespace: 'pgm',
+        package: 'pgpilot',
+        channel: 'fast',
+        targets: ['pgm'],
+        approval: 'Manual',
+        startingCSV: 'pgpilot.v1.2.0',
+      });
       await ensureNamespace(kube, 'team1');
-      const first = await waitFor('the first pgm plan', async () => (await sub('pgm', 'pgpilot')).status?.installPlanRef?.name);
+      const first = await waitFor(
+        'the first pgm plan',
+        async () => (await sub('pgm', 'pgpilot')).status?.installPlanRef?.name,
+      );
       const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'pgm');
       await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
       await waitForCsv(kube, 'operators', await installed('operators', 'certwarden'));
@@ -38,7 +72,8 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     },
   });
   const sub = (ns: string, name: string) => h.kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
-  const installed = (ns: string, name: string) => waitFor(`${ns}/${name} installed`, async () => (await sub(ns, name)).status?.installedCSV);
+  const installed = (ns: string, name: string) =>
+    waitFor(`${ns}/${name} installed`, async () => (await sub(ns, name)).status?.installedCSV);
   const exists = async (t: typeof CSVS, name: string, ns?: string) => {
     try {
       await h.kube.get(t, name, ns);
@@ -65,7 +100,10 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     assert.match((await cert.textContent()) ?? '', /All namespaces/);
     assert.equal(await rows(page).filter({ hasText: 'PgPilot' }).count(), 2);
     await page.getByLabel('Filter by name').fill('cert');
-    await page.getByRole('status').filter({ hasText: /^1 of 3 operators/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 of 3 operators/ })
+      .waitFor();
     await page.getByLabel('Filter by name').fill('');
     await page.getByLabel('Sort by').selectOption('namespace');
     assert.match((await rows(page).nth(1).textContent()) ?? '', /CertWarden.*operators/);
@@ -77,7 +115,11 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     const copy = rows(page).filter({ hasText: 'CertWarden' });
     await copy.waitFor();
     assert.match((await copy.textContent()) ?? '', /Copied from operators/);
-    assert.equal(await copy.getByRole('button', { name: /Uninstall/ }).count(), 0, 'a copy is not uninstalled from here');
+    assert.equal(
+      await copy.getByRole('button', { name: /Uninstall/ }).count(),
+      0,
+      'a copy is not uninstalled from here',
+    );
     await page.getByLabel('Show copied operators').uncheck();
     await page.getByText('No operator matches these filters.').waitFor();
     await page.getByLabel('Show copied operators').check();
@@ -94,12 +136,18 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     assert.ok(await page.getByRole('heading', { name: 'Provided APIs' }).isVisible());
     await page.getByRole('tab', { name: 'YAML' }).click();
     await page.getByLabel('CSV YAML', { exact: true }).waitFor();
-    assert.match((await page.getByLabel('CSV YAML', { exact: true }).textContent()) ?? '', /kind: ClusterServiceVersion/);
+    assert.match(
+      (await page.getByLabel('CSV YAML', { exact: true }).textContent()) ?? '',
+      /kind: ClusterServiceVersion/,
+    );
     await page.getByRole('tab', { name: 'Subscription' }).click();
     await page.getByRole('table', { name: 'Subscription conditions' }).waitFor();
     assert.match((await page.getByText(/is the head of stable/).textContent()) ?? '', /pgpilot.v1.4.0/);
     const options = await page.getByLabel('Update channel', { exact: true }).locator('option').allTextContents();
-    assert.ok(options.some((o) => /^fast/.test(o)), `fast is offered: ${options.join(' | ')}`);
+    assert.ok(
+      options.some((o) => /^fast/.test(o)),
+      `fast is offered: ${options.join(' | ')}`,
+    );
     await page.getByLabel('Update channel', { exact: true }).selectOption('fast');
     await page.getByRole('button', { name: 'Change channel' }).click();
     // OLM upgrades to fast's 1.5.0 and deletes 1.4.0: the page follows the operator to its new CSV.
@@ -107,7 +155,11 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await page.getByRole('note').filter({ hasText: 'OLM replaced pgpilot.v1.4.0 with pgpilot.v1.5.0' }).waitFor();
     await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
     assert.equal((await sub('pg', 'pgpilot')).spec.channel, 'fast');
-    assert.equal(await page.getByLabel('Update channel', { exact: true }).inputValue(), 'fast', 'the page shows the channel it is on now');
+    assert.equal(
+      await page.getByLabel('Update channel', { exact: true }).inputValue(),
+      'fast',
+      'the page shows the channel it is on now',
+    );
     assert.equal(await page.getByRole('alert').filter({ hasText: 'not changed' }).count(), 0);
     await page.close();
   });
@@ -115,21 +167,37 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   test('the Subscription tab draws the channel with the installed version; the viewer says what holds the next plan back', async () => {
     const s = await sub('pgm', 'pgpilot');
     const installed = s.status!.installedCSV!;
-    const pending = await waitFor('the plan waiting', async () => (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved));
+    const pending = await waitFor('the plan waiting', async () =>
+      (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pgm' })).items.find(
+        (p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved,
+      ),
+    );
     const target = pending.spec.clusterServiceVersionNames[0]!;
     const page = await open(`/operators/pgm/${installed}?tab=subscription`);
     const figure = page.getByRole('figure', { name: `Upgrade graph of ${s.spec.channel}` });
     await figure.locator('[role="application"][data-ready="true"]').waitFor();
     const next = page.getByRole('note', { name: 'Next upgrade' });
-    assert.match((await next.textContent()) ?? '', new RegExp(`The next InstallPlan installs ${target.replace(/\./g, '\\.')}`));
-    assert.match((await next.textContent()) ?? '', new RegExp(`InstallPlan ${pending.metadata!.name} waits for approval`));
+    assert.match(
+      (await next.textContent()) ?? '',
+      new RegExp(`The next InstallPlan installs ${target.replace(/\./g, '\\.')}`),
+    );
+    assert.match(
+      (await next.textContent()) ?? '',
+      new RegExp(`InstallPlan ${pending.metadata!.name} waits for approval`),
+    );
     await figure.getByRole('link', { name: 'Open in the graph viewer' }).click();
     await page.getByRole('heading', { name: 'Upgrade graph of pgpilot' }).waitFor();
     await page.locator('[role="application"][data-ready="true"]').waitFor();
-    assert.match((await page.getByText(/^Installed as /).textContent()) ?? '', new RegExp(`Installed as ${installed.replace(/\./g, '\\.')} in pgm, subscribed to ${s.spec.channel}`));
+    assert.match(
+      (await page.getByText(/^Installed as /).textContent()) ?? '',
+      new RegExp(`Installed as ${installed.replace(/\./g, '\\.')} in pgm, subscribed to ${s.spec.channel}`),
+    );
     assert.match((await page.getByRole('note', { name: 'Next upgrade' }).textContent()) ?? '', /What holds it back/);
     // The path drawn starts at the installed version, and the legend names the installed mark.
-    assert.match((await page.getByRole('complementary', { name: 'Selected version' }).textContent()) ?? '', new RegExp(`CSV: ${installed.replace(/\./g, '\\.')}`));
+    assert.match(
+      (await page.getByRole('complementary', { name: 'Selected version' }).textContent()) ?? '',
+      new RegExp(`CSV: ${installed.replace(/\./g, '\\.')}`),
+    );
     await page.getByRole('list', { name: 'Legend' }).getByText('installed').waitFor();
     await page.close();
   });
@@ -142,8 +210,14 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await page.getByRole('heading', { level: 1, name: /^InstallPlan / }).waitFor();
     const planName = (await page.getByRole('heading', { level: 1 }).textContent())!.replace('InstallPlan ', '');
     assert.ok(await page.getByRole('heading', { name: /ClusterServiceVersions/ }).isVisible());
-    await page.getByRole('button', { name: /View manifest of pgpilot\.v1\./ }).first().click();
-    assert.match((await page.getByLabel(/^ClusterServiceVersion pgpilot/).textContent()) ?? '', /kind: ClusterServiceVersion/);
+    await page
+      .getByRole('button', { name: /View manifest of pgpilot\.v1\./ })
+      .first()
+      .click();
+    assert.match(
+      (await page.getByLabel(/^ClusterServiceVersion pgpilot/).textContent()) ?? '',
+      /kind: ClusterServiceVersion/,
+    );
     const before = (await sub('pgm', 'pgpilot')).status?.installedCSV;
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('Complete').first().waitFor({ timeout: 20_000 });
@@ -165,7 +239,10 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await stalePage.goto(`${h.admin.url}/installplans/pgm/${nextPlan}`);
     await stalePage.getByRole('button', { name: 'Approve' }).waitFor();
     await page.getByRole('button', { name: 'Deny' }).click();
-    await page.getByText(/stays unapproved/).first().waitFor();
+    await page
+      .getByText(/stays unapproved/)
+      .first()
+      .waitFor();
     const denied = await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, nextPlan, 'pgm');
     assert.equal(denied.spec.approved, false);
     assert.ok(denied.metadata?.annotations?.['olm-console.io/denied'], 'who denied and when is recorded');
@@ -176,7 +253,11 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     // leaves it waiting with the same CSVs, like the denial above, is no conflict.)
     await h.kube.patch(INSTALL_PLAN_TYPE, nextPlan, { spec: { approved: true } }, { namespace: 'pgm', type: 'merge' });
     await stalePage.getByRole('button', { name: 'Approve' }).click();
-    const refused = stalePage.getByRole('alert').filter({ hasText: new RegExp(`^The plan changed since this page read it, so nothing was done: InstallPlan ${nextPlan} changed since you loaded it \\(it is now [a-z ]+ and approved; it installs pgpilot\\.v1\\.`) });
+    const refused = stalePage.getByRole('alert').filter({
+      hasText: new RegExp(
+        `^The plan changed since this page read it, so nothing was done: InstallPlan ${nextPlan} changed since you loaded it \\(it is now [a-z ]+ and approved; it installs pgpilot\\.v1\\.`,
+      ),
+    });
     await refused.waitFor();
     // The page has read it again itself: it does not ask the person to reload.
     assert.doesNotMatch((await refused.textContent()) ?? '', /reload it/);
@@ -187,15 +268,43 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   });
 
   test('a new version published in the catalog waits for approval under Manual; approving it upgrades', async () => {
-    const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+    const CATSRC = {
+      group: 'operators.coreos.com',
+      version: 'v1alpha1',
+      plural: 'catalogsources',
+      namespaced: true,
+      kind: 'CatalogSource',
+    };
     const annotation = 'sandbox.olm-console.dev/catalog-dir';
-    const v1 = writeFixtureCatalog(mkdtempSync(join(h.sb.dir, 'rel-1-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }] }]);
-    const v2 = writeFixtureCatalog(mkdtempSync(join(h.sb.dir, 'rel-2-')), [{ name: 'widget', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }]);
-    await h.kube.create(CATSRC, { metadata: { name: 'releases', namespace: 'olm', annotations: { [annotation]: v1 } }, spec: { sourceType: 'grpc', displayName: 'Releases' } });
+    const v1 = writeFixtureCatalog(mkdtempSync(join(h.sb.dir, 'rel-1-')), [
+      { name: 'widget', bundles: [{ version: '1.0.0' }] },
+    ]);
+    const v2 = writeFixtureCatalog(mkdtempSync(join(h.sb.dir, 'rel-2-')), [
+      { name: 'widget', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
+    ]);
+    await h.kube.create(CATSRC, {
+      metadata: { name: 'releases', namespace: 'olm', annotations: { [annotation]: v1 } },
+      spec: { sourceType: 'grpc', displayName: 'Releases' },
+    });
     await ensureNamespace(h.kube, 'widgets');
-    await h.kube.create(OGS, { metadata: { name: 'widgets-og', namespace: 'widgets' }, spec: { targetNamespaces: ['widgets'] } });
-    await h.kube.create(SUBSCRIPTION_TYPE, { metadata: { name: 'widget', namespace: 'widgets' }, spec: { name: 'widget', source: 'releases', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Manual' } });
-    const first = await waitFor('the first widget plan', async () => (await sub('widgets', 'widget')).status?.installPlanRef?.name);
+    await h.kube.create(OGS, {
+      metadata: { name: 'widgets-og', namespace: 'widgets' },
+      spec: { targetNamespaces: ['widgets'] },
+    });
+    await h.kube.create(SUBSCRIPTION_TYPE, {
+      metadata: { name: 'widget', namespace: 'widgets' },
+      spec: {
+        name: 'widget',
+        source: 'releases',
+        sourceNamespace: 'olm',
+        channel: 'stable',
+        installPlanApproval: 'Manual',
+      },
+    });
+    const first = await waitFor(
+      'the first widget plan',
+      async () => (await sub('widgets', 'widget')).status?.installPlanRef?.name,
+    );
     const plan = await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'widgets');
     await h.kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
     await waitForCsv(h.kube, 'widgets', 'widget.v1.0.0');
@@ -206,7 +315,10 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     // Publish 1.1.0: the catalog's content changes, as when a new index image is polled.
     await new Promise((r) => setTimeout(r, 1100));
     const cs = await h.kube.get<{ metadata: { annotations?: Record<string, string> } }>(CATSRC, 'releases', 'olm');
-    await h.kube.replace(CATSRC, { ...cs, metadata: { ...cs.metadata, annotations: { ...cs.metadata.annotations, [annotation]: v2 } } });
+    await h.kube.replace(CATSRC, {
+      ...cs,
+      metadata: { ...cs.metadata, annotations: { ...cs.metadata.annotations, [annotation]: v2 } },
+    });
     await row.getByRole('link', { name: '1 requires approval' }).click({ timeout: 20_000 });
     await page.getByText('Installs widget.v1.1.0.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).click();
@@ -218,7 +330,12 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
   });
 
   test('uninstall with operands: they go first, then the Subscription and CSV; CRDs and the OperatorGroup stay', async () => {
-    await h.kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'pg' }, spec: { instances: 1 } });
+    await h.kube.create(PG, {
+      apiVersion: 'pgpilot.example.com/v1',
+      kind: 'PostgresCluster',
+      metadata: { name: 'main', namespace: 'pg' },
+      spec: { instances: 1 },
+    });
     const csv = await installed('pg', 'pgpilot');
     const page = await open(`/operators/pg/${csv}`);
     await page.getByRole('button', { name: 'Uninstall' }).click();
@@ -235,12 +352,21 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     await dialog.getByRole('button', { name: 'Done' }).click();
     await page.waitForURL(/\/operators\?namespace=pg$/);
     await rows(page).filter({ hasText: 'CertWarden' }).waitFor();
-    assert.equal(await rows(page).filter({ hasText: 'PgPilot' }).count(), 0, 'the operator left the list; only the copy of CertWarden is in pg');
+    assert.equal(
+      await rows(page).filter({ hasText: 'PgPilot' }).count(),
+      0,
+      'the operator left the list; only the copy of CertWarden is in pg',
+    );
     await page.close();
   });
 
   test('uninstall without operands leaves them, from the list', async () => {
-    await h.kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'kept', namespace: 'pgm' }, spec: { instances: 1 } });
+    await h.kube.create(PG, {
+      apiVersion: 'pgpilot.example.com/v1',
+      kind: 'PostgresCluster',
+      metadata: { name: 'kept', namespace: 'pgm' },
+      spec: { instances: 1 },
+    });
     const csv = await installed('pgm', 'pgpilot');
     const page = await open('/operators?namespace=pgm');
     await rows(page).filter({ hasText: 'PgPilot' }).getByRole('button', { name: 'Uninstall PgPilot from pgm' }).click();
@@ -255,7 +381,11 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
 
   test('catalog sources: health, priority and packages', async () => {
     const page = await open('/catalogsources');
-    const demo = page.getByRole('list', { name: 'Catalog sources' }).getByRole('listitem').filter({ hasText: 'olm/olm-console-demo' }).first();
+    const demo = page
+      .getByRole('list', { name: 'Catalog sources' })
+      .getByRole('listitem')
+      .filter({ hasText: 'olm/olm-console-demo' })
+      .first();
     await demo.waitFor();
     assert.match((await demo.textContent()) ?? '', /READY/);
     await demo.getByText(/Show its \d+ packages/).click();
@@ -271,7 +401,10 @@ describe('Installed operators, InstallPlans, uninstall, catalog sources', () => 
     const button = page.getByRole('button', { name: 'Uninstall' });
     await page.waitForFunction(() => document.querySelector('#uninstall-blocked') !== null);
     assert.equal(await button.isDisabled(), true);
-    assert.match((await page.locator('#uninstall-blocked').textContent()) ?? '', /You may not uninstall in operators: .*bob/);
+    assert.match(
+      (await page.locator('#uninstall-blocked').textContent()) ?? '',
+      /You may not uninstall in operators: .*bob/,
+    );
     await page.close();
   });
 });

@@ -16,21 +16,41 @@ describe('Refresh a failing Subscription', () => {
     seed: async (kube, sb) => {
       const kc = new KubeConfig();
       kc.loadFromFile(sb.kubeconfigPath);
-      await kubeRequest(kc, { method: 'POST', path: '/sandbox/faults', body: { failNextInstallPlan: 'image quay.example.com/demo/cachely-bundle:v0.9.2 could not be pulled' }, retry: 'none' });
+      await kubeRequest(kc, {
+        method: 'POST',
+        path: '/sandbox/faults',
+        body: { failNextInstallPlan: 'image quay.example.com/demo/cachely-bundle:v0.9.2 could not be pulled' },
+        retry: 'none',
+      });
       await subscribe(kube, { namespace: 'team1', package: 'cachely', channel: 'alpha', targets: ['team1'] });
-      await waitFor('the plan failed', async () => ((await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.some((p) => p.status?.phase === 'Failed') ? true : undefined));
+      await waitFor('the plan failed', async () =>
+        (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.some(
+          (p) => p.status?.phase === 'Failed',
+        )
+          ? true
+          : undefined,
+      );
     },
   });
 
-  test('the failure in OLM\'s words, the repair planned, applied, and the operator installed', async () => {
+  test("the failure in OLM's words, the repair planned, applied, and the operator installed", async () => {
     const page = await h.open('/installs/team1/cachely');
     const section = page.getByRole('region', { name: 'Refresh the Subscription' });
-    await section.getByText(/could not be pulled/).first().waitFor();
+    await section
+      .getByText(/could not be pulled/)
+      .first()
+      .waitFor();
     const steps = section.getByRole('list', { name: 'Repair steps' });
-    assert.match((await steps.textContent()) ?? '', /Delete Subscription team1\/cachely.*Delete InstallPlan team1\/install-.*Create Subscription team1\/cachely/s);
+    assert.match(
+      (await steps.textContent()) ?? '',
+      /Delete Subscription team1\/cachely.*Delete InstallPlan team1\/install-.*Create Subscription team1\/cachely/s,
+    );
     await h.shot(page, 'planned');
     await section.getByRole('button', { name: 'Refresh the Subscription' }).click();
-    await page.getByRole('status').filter({ hasText: /^Installed: cachely\.v0\.9\.2/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: cachely\.v0\.9\.2/ })
+      .waitFor({ timeout: 20_000 });
     await h.shot(page, 'installed');
     await page.close();
   });

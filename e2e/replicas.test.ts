@@ -36,7 +36,10 @@ before(async () => {
   // The first stops in the first test, the second in the next: the balancer sends each request
   // to the first that still listens.
   replicas.push(await startConsole(env), await startConsole(env), await startConsole(env));
-  balancer = await startBalancer(port, replicas.map((r) => r.url));
+  balancer = await startBalancer(
+    port,
+    replicas.map((r) => r.url),
+  );
   browser = await launchBrowser();
 });
 
@@ -71,7 +74,11 @@ const servedBy = (path: RegExp) => balancer.served.filter((s) => path.test(s)).m
 
 test('a stream cut by a replica stopping resumes on the other from Last-Event-ID, with the change made in between', async () => {
   // bob may read every namespace.
-  const login = await fetch(`${balancer.url}/api/session`, { method: 'POST', headers: { origin: balancer.url, 'content-type': 'application/json' }, body: JSON.stringify({ token: sb.tokens.bob }) });
+  const login = await fetch(`${balancer.url}/api/session`, {
+    method: 'POST',
+    headers: { origin: balancer.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sb.tokens.bob }),
+  });
   assert.equal(login.status, 200);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   const stream = await fetch(`${balancer.url}/api/events?w=subs:subscriptions:team2`, { headers: { cookie } });
@@ -89,10 +96,16 @@ test('a stream cut by a replica stopping resumes on the other from Last-Event-ID
   // The change happens while no stream is open anywhere.
   await subscribe(kube, { namespace: 'team2', package: 'pgpilot', channel: 'stable', targets: ['team2'] });
 
-  const resumed = await fetch(`${balancer.url}/api/events?w=subs:subscriptions:team2`, { headers: { cookie, 'last-event-id': lastId } });
+  const resumed = await fetch(`${balancer.url}/api/events?w=subs:subscriptions:team2`, {
+    headers: { cookie, 'last-event-id': lastId },
+  });
   assert.equal(resumed.status, 200, 'the other replica honours the session made on the first');
   const after = await readEvents(resumed, (t) => /event: change\ndata: .*"type":"ADDED".*"name":"pgpilot"/.test(t));
-  assert.match(after, /event: change\ndata: .*"type":"ADDED".*"name":"pgpilot"/, 'the Subscription created in between arrives as a change');
+  assert.match(
+    after,
+    /event: change\ndata: .*"type":"ADDED".*"name":"pgpilot"/,
+    'the Subscription created in between arrives as a change',
+  );
   assert.doesNotMatch(after, /event: snapshot/, 'resumed, not listed again');
   assert.deepEqual(servedBy(/GET \/api\/events/), [0, 1]);
 });
@@ -103,7 +116,7 @@ test('a live page in the browser follows a rollout, past a 503 on the way: its s
   await page.getByText('No operators are installed in team1').waitFor();
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
   const liveOn = servedBy(/GET \/api\/events/);
-  assert.equal(liveOn.at(-1), 1, 'the page\'s stream is on the second replica (the first stopped before)');
+  assert.equal(liveOn.at(-1), 1, "the page's stream is on the second replica (the first stopped before)");
 
   // The first reconnection meets what a load balancer answers for a replica going away: EventSource
   // gives up for good on an HTTP error, and the page must open a new stream by itself.
@@ -115,9 +128,17 @@ test('a live page in the browser follows a rollout, past a 503 on the way: its s
   });
   await replicas[1]!.stop();
   await subscribe(kube, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
-  await page.getByRole('table', { name: 'Installed operators' }).getByRole('row').filter({ hasText: 'PgPilot' }).waitFor({ timeout: 20_000 });
+  await page
+    .getByRole('table', { name: 'Installed operators' })
+    .getByRole('row')
+    .filter({ hasText: 'PgPilot' })
+    .waitFor({ timeout: 20_000 });
   assert.equal(refusedOnce, true, 'a reconnection was refused with 503 on the way');
-  assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true, 'the same page, not a reload');
+  assert.equal(
+    await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+    true,
+    'the same page, not a reload',
+  );
   assert.equal(servedBy(/GET \/api\/events/).at(-1), 2, 'the stream reconnected to the third replica');
   await page.screenshot({ path: '/tmp/replicas-failover.png' });
   await page.close();

@@ -8,7 +8,13 @@ import { subscribe, waitForCsv } from '../lib/server/testing/cluster';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
 import { useHarness } from './support/harness';
 
-const PG = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
+const PG = {
+  group: 'pgpilot.example.com',
+  version: 'v1',
+  plural: 'postgresclusters',
+  namespaced: true,
+  kind: 'PostgresCluster',
+};
 
 describe('Roll back to an earlier version', () => {
   const h = useHarness({
@@ -16,7 +22,16 @@ describe('Roll back to an earlier version', () => {
     seed: async (kube) => {
       await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
       await waitForCsv(kube, 'pg', 'pgpilot.v1.4.0');
-      await kube.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'pg' }, spec: { instances: 3 } }, { namespace: 'pg' });
+      await kube.create(
+        PG,
+        {
+          apiVersion: 'pgpilot.example.com/v1',
+          kind: 'PostgresCluster',
+          metadata: { name: 'main', namespace: 'pg' },
+          spec: { instances: 3 },
+        },
+        { namespace: 'pg' },
+      );
     },
   });
 
@@ -24,7 +39,10 @@ describe('Roll back to an earlier version', () => {
     const page = await h.openAs('bob', '/operators/pg/pgpilot.v1.4.0?tab=subscription');
     await page.getByText('Roll back to an earlier version').click();
     await page.getByLabel(/Earlier version of stable/).selectOption('pgpilot.v1.3.0');
-    await page.getByRole('list', { name: 'What it risks' }).getByText(/Blocks it: you may not delete the Subscription in pg/).waitFor();
+    await page
+      .getByRole('list', { name: 'What it risks' })
+      .getByText(/Blocks it: you may not delete the Subscription in pg/)
+      .waitFor();
     assert.equal(await page.getByRole('button', { name: /^Roll back to/ }).count(), 0);
     await page.close();
   });
@@ -43,7 +61,10 @@ describe('Roll back to an earlier version', () => {
     await button.click();
     await page.waitForURL(/\/installs\/pg\/pgpilot$/, { timeout: 90_000 });
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByRole('status').filter({ hasText: /^Installed: pgpilot\.v1\.3\.0/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: pgpilot\.v1\.3\.0/ })
+      .waitFor({ timeout: 20_000 });
     await h.shot(page, 'installed');
     const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
     assert.equal(sub.status?.installedCSV, 'pgpilot.v1.3.0');

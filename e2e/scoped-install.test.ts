@@ -10,15 +10,30 @@ import type { ResourceType } from '../lib/olm/resources/common';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../lib/olm/resources/operator-group';
 import { useHarness } from './support/harness';
 
-const SA: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
-const rbac = (kind: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: `${kind.toLowerCase()}s`, namespaced, kind });
+const SA: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'serviceaccounts',
+  namespaced: true,
+  kind: 'ServiceAccount',
+};
+const rbac = (kind: string, namespaced: boolean): ResourceType => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: `${kind.toLowerCase()}s`,
+  namespaced,
+  kind,
+});
 
 describe('Installing with a service account', () => {
   const h = useHarness({
     suite: 'scoped-install',
     seed: async (kube) => {
       await kube.create(SA, { metadata: { name: 'deployer', namespace: 'team1' } });
-      await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'team1', namespace: 'team1' }, spec: { targetNamespaces: ['team1'], serviceAccountName: 'deployer' } });
+      await kube.create(OPERATOR_GROUP_TYPE, {
+        metadata: { name: 'team1', namespace: 'team1' },
+        spec: { targetNamespaces: ['team1'], serviceAccountName: 'deployer' },
+      });
     },
   });
 
@@ -36,50 +51,89 @@ describe('Installing with a service account', () => {
     const rights = page.getByRole('region', { name: 'Service account rights' });
     await rights.getByText(/The install creates this Role and binding/).waitFor();
     await rights.getByText(/cluster-wide rights/).waitFor();
-    await rights.getByText(/OLM installs tenant-core\.v[\d.]+ with it, in the same InstallPlan and as olm-installer, so their rules are in this Role too/).waitFor();
+    await rights
+      .getByText(
+        /OLM installs tenant-core\.v[\d.]+ with it, in the same InstallPlan and as olm-installer, so their rules are in this Role too/,
+      )
+      .waitFor();
     await h.shot(page, 'wizard-new-account');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/scoped-web\/quillmq$/);
-    await page.getByRole('status').filter({ hasText: /^Installed: quillmq\.v/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: quillmq\.v/ })
+      .waitFor({ timeout: 20_000 });
     assert.equal(await page.getByRole('region', { name: 'Missing rights' }).count(), 0, 'OLM was refused nothing');
     const groups = (await h.kube.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'scoped-web' })).items;
-    assert.deepEqual(groups.map((g) => g.spec?.serviceAccountName), ['olm-installer']);
+    assert.deepEqual(
+      groups.map((g) => g.spec?.serviceAccountName),
+      ['olm-installer'],
+    );
     await page.close();
   });
 
   test('a namespace admin installs with the group’s account; OLM’s refusal is said in words until an administrator grants the rights', async () => {
     const page = await h.openAs('alice', '/operatorhub/olm/olm-console-demo/quillmq/install?namespace=team1');
-    await page.getByRole('note', { name: 'Service account' }).getByText(/OperatorGroup team1 of this namespace names service account deployer/).waitFor();
+    await page
+      .getByRole('note', { name: 'Service account' })
+      .getByText(/OperatorGroup team1 of this namespace names service account deployer/)
+      .waitFor();
     const rights = page.getByRole('region', { name: 'Service account rights' });
     await rights.getByText(/An administrator can review and apply this Role and binding/).waitFor();
     // Alice may not read the catalog's registry, only its PackageManifests: the operator's own
     // rules are not known to her wizard, and it says so.
-    await rights.getByText(/Not complete: the rules the operator itself asks for are not known here \(the catalog is read through packageserver/).waitFor();
+    await rights
+      .getByText(
+        /Not complete: the rules the operator itself asks for are not known here \(the catalog is read through packageserver/,
+      )
+      .waitFor();
     const yaml = await rights.getByLabel('Role for service account deployer').textContent();
     await h.shot(page, 'wizard-group-account');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/team1\/quillmq$/);
     const missing = page.getByRole('region', { name: 'Missing rights' });
-    await missing.getByText('Service account deployer of namespace team1 may not create clusterserviceversions (API group operators.coreos.com) in namespace team1.').waitFor({ timeout: 15_000 });
-    await missing.getByLabel('Missing rights of service account deployer').getByText('clusterserviceversions').waitFor();
+    await missing
+      .getByText(
+        'Service account deployer of namespace team1 may not create clusterserviceversions (API group operators.coreos.com) in namespace team1.',
+      )
+      .waitFor({ timeout: 15_000 });
+    await missing
+      .getByLabel('Missing rights of service account deployer')
+      .getByText('clusterserviceversions')
+      .waitFor();
     await h.shot(page, 'progress-refused');
     const apply = async (text: string | null) => {
       for (const o of loadAll(text ?? '') as { kind: string; metadata: { namespace?: string } }[]) {
-        await h.kube.create(rbac(o.kind, !!o.metadata.namespace), o, o.metadata.namespace ? { namespace: o.metadata.namespace } : {});
+        await h.kube.create(
+          rbac(o.kind, !!o.metadata.namespace),
+          o,
+          o.metadata.namespace ? { namespace: o.metadata.namespace } : {},
+        );
       }
     };
     // The administrator applies, in order, what the wizard showed alice: OLM's own writes.
     await apply(yaml);
     // Then OLM may not grant the operator rules the account does not hold; each refusal's
     // grant, from the page, lets OLM on to the next, as OLM's docs describe the iteration.
-    await missing.getByText(/must hold every right it grants the operator, and lacks/).first().waitFor({ timeout: 15_000 });
+    await missing
+      .getByText(/must hold every right it grants the operator, and lacks/)
+      .first()
+      .waitFor({ timeout: 15_000 });
     await h.shot(page, 'progress-escalation');
     const installed = page.getByRole('status').filter({ hasText: /^Installed: quillmq\.v/ });
     // quillmq's plan also installs its dependency, whose own rules come next.
     for (let round = 0; round < 6 && (await missing.count()) > 0; round++) {
-      const text = await missing.getByLabel('Missing rights of service account deployer').textContent({ timeout: 2_000 }).catch(() => null);
+      const text = await missing
+        .getByLabel('Missing rights of service account deployer')
+        .textContent({ timeout: 2_000 })
+        .catch(() => null);
       if (text) await apply(text);
-      await page.waitForFunction((before) => document.querySelector('[aria-label="Missing rights of service account deployer"]')?.textContent !== before, text, { timeout: 15_000 });
+      await page.waitForFunction(
+        (before) =>
+          document.querySelector('[aria-label="Missing rights of service account deployer"]')?.textContent !== before,
+        text,
+        { timeout: 15_000 },
+      );
     }
     await installed.waitFor({ timeout: 30_000 });
     await missing.waitFor({ state: 'detached', timeout: 15_000 });

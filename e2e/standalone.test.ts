@@ -35,11 +35,15 @@ interface Runtime {
 /** `node server.mjs …` from the copied folder, with an environment that knows nothing of the checkout. */
 async function startRuntime(args: string[], env: Record<string, string> = {}): Promise<Runtime> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(dir, 'app', 'server.mjs'), '--port', String(port), ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(dir, 'app', 'server.mjs'), '--port', String(port), ...args],
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -48,7 +52,13 @@ async function startRuntime(args: string[], env: Record<string, string> = {}): P
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the runtime exited (${child.exitCode}):\n${output}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the runtime did not answer within 30 s:\n${output}`);
@@ -67,8 +77,25 @@ async function startRuntime(args: string[], env: Record<string, string> = {}): P
 
 test('the runtime folder holds the build and what it needs, no sources and no build tools', () => {
   const app = join(dir, 'app');
-  for (const f of ['server.mjs', '.next/BUILD_ID', '.next/static', 'proto/registry.proto', 'node_modules/next', 'node_modules/pino-pretty']) assert.ok(existsSync(join(app, f)), `${f} is there`);
-  for (const f of ['server.js', 'node_modules/tsx', 'node_modules/typescript', 'node_modules/esbuild', 'lib', 'app', 'next.config.js']) assert.ok(!existsSync(join(app, f)), `${f} is not`);
+  for (const f of [
+    'server.mjs',
+    '.next/BUILD_ID',
+    '.next/static',
+    'proto/registry.proto',
+    'node_modules/next',
+    'node_modules/pino-pretty',
+  ])
+    assert.ok(existsSync(join(app, f)), `${f} is there`);
+  for (const f of [
+    'server.js',
+    'node_modules/tsx',
+    'node_modules/typescript',
+    'node_modules/esbuild',
+    'lib',
+    'app',
+    'next.config.js',
+  ])
+    assert.ok(!existsSync(join(app, f)), `${f} is not`);
 });
 
 test('started elsewhere with node only, it serves pages, assets, the API and the catalog from the cluster it is given', async () => {
@@ -78,7 +105,11 @@ test('started elsewhere with node only, it serves pages, assets, the API and the
     assert.equal(ready.status, 200, await ready.clone().text());
     const page = await fetch(`${rt.url}/operatorhub`);
     assert.equal(page.status, 200);
-    assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self' 'nonce-[^']+'/, 'the console\'s server is in front, not Next.js\'s own');
+    assert.match(
+      page.headers.get('content-security-policy') ?? '',
+      /script-src 'self' 'nonce-[^']+'/,
+      "the console's server is in front, not Next.js's own",
+    );
     const html = await page.text();
     const asset = /\/_next\/static\/[^"]+\.js/.exec(html)?.[0];
     assert.ok(asset, 'the page loads its scripts');
@@ -89,33 +120,54 @@ test('started elsewhere with node only, it serves pages, assets, the API and the
     const hub = await fetch(`${rt.url}/api/catalog/packages`);
     assert.equal(hub.status, 200);
     const body = (await hub.json()) as { packages: { name: string }[] };
-    assert.ok(body.packages.some((p) => p.name === 'pgpilot'), 'the demo catalog\'s packages are listed');
+    assert.ok(
+      body.packages.some((p) => p.name === 'pgpilot'),
+      "the demo catalog's packages are listed",
+    );
     const metrics = await (await fetch(`${rt.url}/metrics`)).text();
-    assert.match(metrics, /^olm_console_http_requests_total\{route="\/api\/catalog\/packages",method="GET",status="200"\} 1$/m);
-    const line = rt.output().split('\n').find((l) => l.includes('"route":"/api/catalog/packages"'));
+    assert.match(
+      metrics,
+      /^olm_console_http_requests_total\{route="\/api\/catalog\/packages",method="GET",status="200"\} 1$/m,
+    );
+    const line = rt
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"route":"/api/catalog/packages"'));
     assert.ok(line, 'requests are logged');
     assert.equal((JSON.parse(line) as { status: number }).status, 200);
-    const plain = rt.output().split('\n').filter((l) => l && !/^\{.*\}$/.test(l));
-    assert.deepEqual(plain, [], 'every line a log collector reads is JSON (Next.js\'s own lines too)');
+    const plain = rt
+      .output()
+      .split('\n')
+      .filter((l) => l && !/^\{.*\}$/.test(l));
+    assert.deepEqual(plain, [], "every line a log collector reads is JSON (Next.js's own lines too)");
   } finally {
     assert.equal(await rt.stop(), 0, 'SIGTERM stops it cleanly');
   }
 });
 
 test('the same cluster settings from the environment, as a Deployment gives them; LOG_FORMAT=pretty works from the folder too', async () => {
-  const rt = await startRuntime([], { OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token', LOG_FORMAT: 'pretty' });
+  const rt = await startRuntime([], {
+    OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath,
+    OLM_CONSOLE_AUTH: 'token',
+    LOG_FORMAT: 'pretty',
+  });
   try {
     const me = await fetch(`${rt.url}/api/operators`);
     assert.equal(me.status, 401, 'per-user tokens: nobody is logged in');
     await new Promise((r) => setTimeout(r, 300));
-    assert.match(rt.output(), /INFO.*console listening on/, 'pino-pretty\'s format');
+    assert.match(rt.output(), /INFO.*console listening on/, "pino-pretty's format");
   } finally {
     await rt.stop();
   }
 });
 
 test('flags that need a checkout or name no cluster are refused with the reason', () => {
-  const run = (args: string[]) => spawnSync(process.execPath, [join(dir, 'app', 'server.mjs'), ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' }, encoding: 'utf8' });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [join(dir, 'app', 'server.mjs'), ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+      encoding: 'utf8',
+    });
   const sandbox = run(['--sandbox']);
   assert.equal(sandbox.status, 2);
   assert.match(sandbox.stderr, /the sandbox cluster runs from a checkout/);

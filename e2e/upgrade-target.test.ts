@@ -17,9 +17,25 @@ describe('Upgrade up to a version', () => {
     suite: 'upgrade-target',
     consoleEnv: { OLM_CONSOLE_UPGRADE_APPROVER: 'console', OLM_CONSOLE_SESSION_KEY: randomBytes(32).toString('hex') },
     seed: async (kube) => {
-      await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'fast', targets: ['pg'], approval: 'Manual', startingCSV: 'pgpilot.v1.0.0' });
-      const first = await waitFor('the first plan', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pg' })).items.find((p) => p.status?.phase === 'RequiresApproval'));
-      await kube.patch(INSTALL_PLAN_TYPE, first.metadata!.name!, { spec: { approved: true } }, { namespace: 'pg', type: 'merge' });
+      await subscribe(kube, {
+        namespace: 'pg',
+        package: 'pgpilot',
+        channel: 'fast',
+        targets: ['pg'],
+        approval: 'Manual',
+        startingCSV: 'pgpilot.v1.0.0',
+      });
+      const first = await waitFor('the first plan', async () =>
+        (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pg' })).items.find(
+          (p) => p.status?.phase === 'RequiresApproval',
+        ),
+      );
+      await kube.patch(
+        INSTALL_PLAN_TYPE,
+        first.metadata!.name!,
+        { spec: { approved: true } },
+        { namespace: 'pg', type: 'merge' },
+      );
       await waitForCsv(kube, 'pg', 'pgpilot.v1.0.0');
     },
   });
@@ -41,14 +57,29 @@ describe('Upgrade up to a version', () => {
     await section.getByRole('button', { name: 'Upgrade up to 1.4.0' }).click();
     await section.getByText(/Upgrading up to 1\.4\.0, set by /).waitFor();
     await waitForCsv(h.kube, 'pg', 'pgpilot.v1.4.0');
-    await waitFor('the target reached and removed', async () => {
-      const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
-      return sub.status?.installedCSV === 'pgpilot.v1.4.0' && !sub.metadata?.annotations?.['olm-console.io/upgrade-target'] ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'the target reached and removed',
+      async () => {
+        const sub = await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
+        return sub.status?.installedCSV === 'pgpilot.v1.4.0' &&
+          !sub.metadata?.annotations?.['olm-console.io/upgrade-target']
+          ? true
+          : undefined;
+      },
+      30_000,
+    );
     const plans = (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pg' })).items;
-    assert.ok(plans.some((p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0')), 'the plan past the target waits');
+    assert.ok(
+      plans.some(
+        (p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0'),
+      ),
+      'the plan past the target waits',
+    );
     const done = await h.open('/operators/pg/pgpilot.v1.4.0?tab=events');
-    await done.getByText(/approved by olm-console on the way to pgpilot\.v1\.4\.0, the upgrade target set by/).first().waitFor();
+    await done
+      .getByText(/approved by olm-console on the way to pgpilot\.v1\.4\.0, the upgrade target set by/)
+      .first()
+      .waitFor();
     await h.shot(done, 'events');
     await done.close();
     await page.close();
@@ -65,10 +96,14 @@ describe('Upgrade up to a version', () => {
     await h.shot(page, 'refused');
     type Event = { reason?: string; type?: string };
     const EVENTS = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
-    await waitFor('the refusal recorded', async () => {
-      const events = await h.kube.listAll<Event>(EVENTS, { namespace: 'pg' });
-      return events.items.some((e) => e.reason === 'UpgradeTargetRefused' && e.type === 'Warning') ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'the refusal recorded',
+      async () => {
+        const events = await h.kube.listAll<Event>(EVENTS, { namespace: 'pg' });
+        return events.items.some((e) => e.reason === 'UpgradeTargetRefused' && e.type === 'Warning') ? true : undefined;
+      },
+      30_000,
+    );
     const plans = (await h.kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'pg' })).items;
     const next = plans.find((p) => p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0'));
     assert.equal(next?.spec.approved, false, 'the plan to 1.5.0 is not approved');

@@ -25,9 +25,13 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
   });
 
   const installed = (ns: string, name: string) =>
-    waitFor(`${ns}/${name} installed`, async () => (await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns)).status?.installedCSV, 30_000);
+    waitFor(
+      `${ns}/${name} installed`,
+      async () => (await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns)).status?.installedCSV,
+      30_000,
+    );
 
-  test('AllNamespaces into a global namespace of one\'s own: the wizard makes its OperatorGroup, and the operator is copied everywhere', async () => {
+  test("AllNamespaces into a global namespace of one's own: the wizard makes its OperatorGroup, and the operator is copied everywhere", async () => {
     const page = await h.open('/operatorhub/olm/olm-console-demo/gatewise/install');
     await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
     assert.equal(await page.getByRole('radio', { name: /All namespaces/ }).isChecked(), true);
@@ -39,13 +43,21 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     await h.shot(page, 'custom-global-namespace-plan');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/platform-operators\/gatewise$/);
-    await page.getByRole('status').filter({ hasText: /^Installed: gatewise\.v/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: gatewise\.v/ })
+      .waitFor({ timeout: 30_000 });
     const groups = (await h.kube.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'platform-operators' })).items;
     assert.equal(groups.length, 1);
     assert.equal(groups[0]!.spec?.targetNamespaces, undefined, 'no target namespaces: all of them');
     assert.equal(groups[0]!.spec?.selector, undefined);
     const csv = await installed('platform-operators', 'gatewise');
-    await waitFor('a copy in team3', async () => ((await h.kube.get<ClusterServiceVersion>(CSV_TYPE, csv, 'team3')).metadata?.labels?.['olm.copiedFrom'] === 'platform-operators' ? true : undefined));
+    await waitFor('a copy in team3', async () =>
+      (await h.kube.get<ClusterServiceVersion>(CSV_TYPE, csv, 'team3')).metadata?.labels?.['olm.copiedFrom'] ===
+      'platform-operators'
+        ? true
+        : undefined,
+    );
     await page.close();
   });
 
@@ -62,14 +74,24 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     await h.shot(page, 'multinamespace-plan');
     await page.getByRole('button', { name: 'Install', exact: true }).click();
     await page.waitForURL(/\/installs\/backup-ops\/backstop$/);
-    await page.getByRole('status').filter({ hasText: /^Installed: backstop\.v2/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Installed: backstop\.v2/ })
+      .waitFor({ timeout: 30_000 });
     const groups = (await h.kube.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'backup-ops' })).items;
     assert.deepEqual([...(groups[0]!.spec?.targetNamespaces ?? [])].sort(), ['team1', 'team2']);
     const csv = await installed('backup-ops', 'backstop');
     // OLM copies the CSV into each target namespace, and only there.
     await waitFor('copies in team1 and team2', async () => {
-      const copies = (await h.kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom=backup-ops' })).items.filter((c) => c.metadata?.name === csv);
-      return copies.map((c) => c.metadata?.namespace).sort().join() === 'team1,team2' ? true : undefined;
+      const copies = (
+        await h.kube.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom=backup-ops' })
+      ).items.filter((c) => c.metadata?.name === csv);
+      return copies
+        .map((c) => c.metadata?.namespace)
+        .sort()
+        .join() === 'team1,team2'
+        ? true
+        : undefined;
     });
     await page.close();
   });
@@ -80,42 +102,76 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     const form = page.getByRole('form', { name: 'Change the update approval' });
     await form.waitFor();
     assert.equal(await form.getByRole('radio', { name: 'Automatic' }).isChecked(), true);
-    assert.equal(await form.getByRole('button', { name: 'Change approval' }).isDisabled(), true, 'nothing to change yet');
+    assert.equal(
+      await form.getByRole('button', { name: 'Change approval' }).isDisabled(),
+      true,
+      'nothing to change yet',
+    );
     await form.getByRole('radio', { name: 'Manual' }).check();
     await form.getByRole('button', { name: 'Change approval' }).click();
-    await waitFor('Manual in the cluster', async () => ((await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'backstop', 'backup-ops')).spec.installPlanApproval === 'Manual' ? true : undefined));
+    await waitFor('Manual in the cluster', async () =>
+      (await h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'backstop', 'backup-ops')).spec.installPlanApproval ===
+      'Manual'
+        ? true
+        : undefined,
+    );
     await page.reload();
     await page.getByRole('form', { name: 'Change the update approval' }).waitFor();
-    assert.equal(await page.getByRole('form', { name: 'Change the update approval' }).getByRole('radio', { name: 'Manual' }).isChecked(), true, 'the page reads it back');
+    assert.equal(
+      await page
+        .getByRole('form', { name: 'Change the update approval' })
+        .getByRole('radio', { name: 'Manual' })
+        .isChecked(),
+      true,
+      'the page reads it back',
+    );
     await h.shot(page, 'approval-manual');
     await page.close();
   });
 
-  test('the Events tab lists OLM\'s events about the operator', async () => {
+  test("the Events tab lists OLM's events about the operator", async () => {
     const csv = await installed('platform-operators', 'gatewise');
     const page = await h.open(`/operators/platform-operators/${csv}?tab=events`);
     const table = page.getByRole('table', { name: 'Events' });
     await table.waitFor();
     const succeeded = table.getByRole('row').filter({ hasText: 'InstallSucceeded' });
     await succeeded.first().waitFor();
-    assert.match((await succeeded.first().textContent()) ?? '', new RegExp(`Normal\\s*InstallSucceeded.*${csv.replaceAll('.', '\\.')}`));
+    assert.match(
+      (await succeeded.first().textContent()) ?? '',
+      new RegExp(`Normal\\s*InstallSucceeded.*${csv.replaceAll('.', '\\.')}`),
+    );
     // OLM records the CSV's earlier phases too; newest first, even within one second.
-    for (const reason of ['RequirementsUnknown', 'InstallWaiting']) assert.ok(await table.getByRole('cell', { name: reason, exact: true }).count(), `${reason} is listed`);
+    for (const reason of ['RequirementsUnknown', 'InstallWaiting'])
+      assert.ok(await table.getByRole('cell', { name: reason, exact: true }).count(), `${reason} is listed`);
     const rows = table.getByRole('row');
-    assert.match((await rows.nth(1).textContent()) ?? '', /InstallSucceeded.*install strategy completed with no errors/, 'the last event first');
-    assert.match((await rows.last().textContent()) ?? '', /RequirementsUnknown.*requirements not yet checked/, 'the first event last');
+    assert.match(
+      (await rows.nth(1).textContent()) ?? '',
+      /InstallSucceeded.*install strategy completed with no errors/,
+      'the last event first',
+    );
+    assert.match(
+      (await rows.last().textContent()) ?? '',
+      /RequirementsUnknown.*requirements not yet checked/,
+      'the first event last',
+    );
     await h.shot(page, 'events');
     await page.close();
   });
 
-  test('a deprecated bundle is marked on the graph, with the catalog\'s words', async () => {
+  test("a deprecated bundle is marked on the graph, with the catalog's words", async () => {
     const page = await h.open('/operatorhub/olm/olm-console-demo/flagpole/graph?channel=stable');
     await page.locator('[role="application"][data-ready="true"]').waitFor();
     await page.getByRole('list', { name: 'Legend' }).getByText('deprecated').waitFor();
     await page.getByText('The same graph as a list').click();
-    const row = page.getByRole('table', { name: 'Versions of stable' }).getByRole('row').filter({ has: page.getByRole('button', { name: '1.0.0', exact: true }) });
+    const row = page
+      .getByRole('table', { name: 'Versions of stable' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: '1.0.0', exact: true }) });
     assert.match((await row.textContent()) ?? '', /deprecated: Flagpole 1\.0\.0 leaks flag evaluations in its logs/);
-    const head = page.getByRole('table', { name: 'Versions of stable' }).getByRole('row').filter({ has: page.getByRole('button', { name: '1.0.1', exact: true }) });
+    const head = page
+      .getByRole('table', { name: 'Versions of stable' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: '1.0.1', exact: true }) });
     assert.doesNotMatch((await head.textContent()) ?? '', /deprecated/, 'the fixed version is not');
     await row.getByRole('button', { name: '1.0.0', exact: true }).click();
     const aside = page.getByRole('complementary', { name: 'Selected version' });
@@ -124,7 +180,7 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     await page.close();
   });
 
-  test('Export for GitOps: the MultiNamespace install as a kustomize tree, the Subscription in the application\'s folder', async () => {
+  test("Export for GitOps: the MultiNamespace install as a kustomize tree, the Subscription in the application's folder", async () => {
     const csv = await installed('backup-ops', 'backstop');
     const page = await h.open(`/operators/backup-ops/${csv}?tab=yaml`);
     const section = page.getByRole('region', { name: 'Export for GitOps' });
@@ -132,12 +188,28 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     await section.getByRole('button', { name: 'Show the files' }).click();
     const files = section.getByRole('list', { name: 'Exported files' });
     await files.waitFor();
-    const paths = await files.getByRole('listitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')));
-    assert.deepEqual(paths, ['kustomization.yaml', 'cluster-scope/kustomization.yaml', 'cluster-scope/namespaces/backup-ops.yaml', `cluster-scope/operatorgroups/backup-ops/${(await h.kube.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'backup-ops' })).items[0]!.metadata!.name}.yaml`, 'backups/kustomization.yaml', 'backups/subscriptions/backstop.yaml']);
-    const sub = (await files.getByRole('listitem', { name: 'backups/subscriptions/backstop.yaml' }).locator('pre').textContent()) ?? '';
+    const paths = await files
+      .getByRole('listitem')
+      .evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')));
+    assert.deepEqual(paths, [
+      'kustomization.yaml',
+      'cluster-scope/kustomization.yaml',
+      'cluster-scope/namespaces/backup-ops.yaml',
+      `cluster-scope/operatorgroups/backup-ops/${(await h.kube.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'backup-ops' })).items[0]!.metadata!.name}.yaml`,
+      'backups/kustomization.yaml',
+      'backups/subscriptions/backstop.yaml',
+    ]);
+    const sub =
+      (await files
+        .getByRole('listitem', { name: 'backups/subscriptions/backstop.yaml' })
+        .locator('pre')
+        .textContent()) ?? '';
     assert.match(sub, /installPlanApproval: Manual/, 'the approval changed in the test before');
     assert.doesNotMatch(sub, /resourceVersion|uid:|status:/);
-    assert.match((await section.getByRole('link', { name: 'Download the tree (.tar)' }).getAttribute('href')) ?? '', /application=backups&format=tar$/);
+    assert.match(
+      (await section.getByRole('link', { name: 'Download the tree (.tar)' }).getAttribute('href')) ?? '',
+      /application=backups&format=tar$/,
+    );
     await h.shot(page, 'gitops-export');
     await page.close();
   });
@@ -152,29 +224,42 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
     const files = page.getByRole('list', { name: 'Exported files' });
     await files.getByRole('listitem', { name: 'messaging/subscriptions/quillmq.yaml' }).waitFor();
     assert.ok(await files.getByRole('listitem', { name: 'cluster-scope/namespaces/queues.yaml' }).isVisible());
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the tree (.tar)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the tree (.tar)' }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'messaging-quillmq-gitops.tar');
     const path = join(mkdtempSync(join(tmpdir(), 'wizard-export-')), 'tree.tar');
     await download.saveAs(path);
     const listed = spawnSync('tar', ['-tf', path], { encoding: 'utf8' }).stdout.trim().split('\n');
-    assert.ok(listed.includes('messaging/subscriptions/quillmq.yaml') && listed.includes('kustomization.yaml'), listed.join(', '));
+    assert.ok(
+      listed.includes('messaging/subscriptions/quillmq.yaml') && listed.includes('kustomization.yaml'),
+      listed.join(', '),
+    );
     await h.shot(page, 'wizard-gitops-export');
     await page.close();
     await assert.rejects(h.kube.get(SUBSCRIPTION_TYPE, 'quillmq', 'queues'), /not found/, 'exporting installs nothing');
   });
 
-  test('a Manual plan shared by two operators names each one\'s part before anyone approves it', async () => {
+  test("a Manual plan shared by two operators names each one's part before anyone approves it", async () => {
     await subscribe(h.kube, { namespace: 'shared', package: 'pgpilot', channel: 'stable', approval: 'Manual' });
     await subscribe(h.kube, { namespace: 'shared', package: 'cachely', channel: 'alpha', approval: 'Manual' });
-    await h.kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'shared-og', namespace: 'shared' }, spec: { targetNamespaces: ['shared'] } }, { namespace: 'shared' });
+    await h.kube.create(
+      OPERATOR_GROUP_TYPE,
+      { metadata: { name: 'shared-og', namespace: 'shared' }, spec: { targetNamespaces: ['shared'] } },
+      { namespace: 'shared' },
+    );
     const plan = await waitFor('one plan for both', async () => {
-      const [a, b] = await Promise.all([h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'shared'), h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'shared')]);
+      const [a, b] = await Promise.all([
+        h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'shared'),
+        h.kube.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'shared'),
+      ]);
       const n = a.status?.installPlanRef?.name;
       return n && n === b.status?.installPlanRef?.name ? n : undefined;
     });
     const page = await h.open(`/installplans/shared/${plan}`);
     const parts = page.getByRole('region', { name: 'Operators in this plan' });
-    await parts.getByText('2 operators\' changes in one plan').waitFor();
+    await parts.getByText("2 operators' changes in one plan").waitFor();
     assert.match((await parts.textContent()) ?? '', /approving this plan approves all of these/);
     assert.match((await parts.textContent()) ?? '', /pgpilot\.v[\d.]+ installs for Subscription pgpilot/);
     assert.match((await parts.textContent()) ?? '', /cachely\.v[\d.]+ installs for Subscription cachely/);

@@ -12,10 +12,14 @@ const root = join(import.meta.dirname, '..');
 const out = join(root, '.next', 'standalone');
 const require = createRequire(import.meta.url);
 
-type NodeFileTrace = (files: string[], opts: { base: string; processCwd: string }) => Promise<{ fileList: Set<string> }>;
+type NodeFileTrace = (
+  files: string[],
+  opts: { base: string; processCwd: string },
+) => Promise<{ fileList: Set<string> }>;
 
 async function main(): Promise<void> {
-  if (!existsSync(join(out, '.next', 'BUILD_ID'))) throw new Error('.next/standalone is missing: run `next build` first (next.config.js has output: standalone)');
+  if (!existsSync(join(out, '.next', 'BUILD_ID')))
+    throw new Error('.next/standalone is missing: run `next build` first (next.config.js has output: standalone)');
 
   await build({
     entryPoints: [join(root, 'lib', 'server', 'http', 'runtime.ts')],
@@ -34,7 +38,10 @@ async function main(): Promise<void> {
   // pino starts transports (pino-pretty for LOG_FORMAT=pretty) by name in a worker thread,
   // which no tracer can follow from the bundle.
   const { nodeFileTrace } = require('next/dist/compiled/@vercel/nft') as { nodeFileTrace: NodeFileTrace };
-  const traced = await nodeFileTrace([join(root, '.next', 'server.mjs'), require.resolve('pino-pretty'), require.resolve('pino/file')], { base: root, processCwd: root });
+  const traced = await nodeFileTrace(
+    [join(root, '.next', 'server.mjs'), require.resolve('pino-pretty'), require.resolve('pino/file')],
+    { base: root, processCwd: root },
+  );
   let copied = 0;
   for (const rel of traced.fileList) {
     // Next.js traced what its server needs of itself (its server.js loads `next` as ours does);

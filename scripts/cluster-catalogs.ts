@@ -38,7 +38,12 @@ export function renderInlineCatalog(source: string, out: string): RenderedCatalo
   const files = new Map<string, string[]>();
   for (const { blob } of loaded.blobs) {
     let written = blob;
-    const pkgName = typeof blob.package === 'string' ? blob.package : typeof blob.name === 'string' && blob.schema === 'olm.package' ? blob.name : '';
+    const pkgName =
+      typeof blob.package === 'string'
+        ? blob.package
+        : typeof blob.name === 'string' && blob.schema === 'olm.package'
+          ? blob.name
+          : '';
     if (blob.schema === SCHEMA_BUNDLE) {
       const pkg = catalog.model.packages.get(pkgName);
       const bundle = pkg?.bundles.get(String(blob.name));
@@ -46,8 +51,14 @@ export function renderInlineCatalog(source: string, out: string): RenderedCatalo
         bundles++;
         const manifests = bundleManifests(pkg, bundle);
         if (bundle.bundleObjectCount === 0) derived++;
-        const properties = (Array.isArray(blob.properties) ? blob.properties : []).filter((p: { type?: string }) => p?.type !== PROPERTY_BUNDLE_OBJECT);
-        for (const m of manifests) properties.push({ type: PROPERTY_BUNDLE_OBJECT, value: { data: Buffer.from(JSON.stringify(m)).toString('base64') } });
+        const properties = (Array.isArray(blob.properties) ? blob.properties : []).filter(
+          (p: { type?: string }) => p?.type !== PROPERTY_BUNDLE_OBJECT,
+        );
+        for (const m of manifests)
+          properties.push({
+            type: PROPERTY_BUNDLE_OBJECT,
+            value: { data: Buffer.from(JSON.stringify(m)).toString('base64') },
+          });
         // No image: opm then sends an empty bundle path, and OLM installs from the inline objects.
         const rest = { ...blob };
         delete rest.image;
@@ -58,7 +69,8 @@ export function renderInlineCatalog(source: string, out: string): RenderedCatalo
     if (!files.has(file)) files.set(file, []);
     files.get(file)!.push(JSON.stringify(written));
   }
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return { dir: out, bundles, derived, reused: true };
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp)
+    return { dir: out, bundles, derived, reused: true };
   rmSync(out, { recursive: true, force: true });
   for (const [file, lines] of files) {
     mkdirSync(join(out, file, '..'), { recursive: true });

@@ -10,13 +10,21 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { PROPERTY_BUNDLE_OBJECT, SCHEMA_BUNDLE } from '../lib/olm/fbc/types';
 
-type Blob = Record<string, unknown> & { schema?: string; name?: string; package?: string; image?: string; properties?: { type?: string; value?: { data?: string } }[] };
+type Blob = Record<string, unknown> & {
+  schema?: string;
+  name?: string;
+  package?: string;
+  image?: string;
+  properties?: { type?: string; value?: { data?: string } }[];
+};
 
 function jsonFiles(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? jsonFiles(p) : n.endsWith('.json') ? [p] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? jsonFiles(p) : n.endsWith('.json') ? [p] : [];
+    });
 }
 
 /** A file name for a manifest: its order, kind and name, as bundle folders usually have them. */
@@ -29,11 +37,21 @@ function manifestName(i: number, o: { kind?: string; metadata?: { name?: string 
  * Writes into `out` a v1 copy of the inline copy at `inline`, pushing a bundle image per bundle
  * that carries objects (`push(dir, package, bundle)` returns the image reference to write).
  */
-export async function renderV1Catalog(inline: string, out: string, push: (dir: string, pkg: string, bundle: string) => Promise<string>): Promise<{ dir: string; bundles: number }> {
+export async function renderV1Catalog(
+  inline: string,
+  out: string,
+  push: (dir: string, pkg: string, bundle: string) => Promise<string>,
+): Promise<{ dir: string; bundles: number }> {
   rmSync(out, { recursive: true, force: true });
   const bundleDirs = join(out, '..', `${out.split('/').pop()}.bundles`);
   rmSync(bundleDirs, { recursive: true, force: true });
-  const blobsByFile = jsonFiles(inline).map((f) => ({ f, blobs: readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Blob) }));
+  const blobsByFile = jsonFiles(inline).map((f) => ({
+    f,
+    blobs: readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Blob),
+  }));
   // The channels each bundle is in, for its annotations.
   const channels = new Map<string, string[]>();
   for (const { blobs } of blobsByFile) {
@@ -68,15 +86,20 @@ export async function renderV1Catalog(inline: string, out: string, push: (dir: s
         writeFileSync(join(dir, 'manifests', manifestName(i, JSON.parse(text) as { kind?: string })), text);
       });
       const chans = channels.get(`${pkg}/${name}`) ?? [];
-      writeFileSync(join(dir, 'metadata', 'annotations.yaml'), [
-        'annotations:',
-        '  operators.operatorframework.io.bundle.mediatype.v1: registry+v1',
-        '  operators.operatorframework.io.bundle.manifests.v1: manifests/',
-        '  operators.operatorframework.io.bundle.metadata.v1: metadata/',
-        `  operators.operatorframework.io.bundle.package.v1: ${JSON.stringify(pkg)}`,
-        ...(chans.length ? [`  operators.operatorframework.io.bundle.channels.v1: ${JSON.stringify(chans.join(','))}`] : []),
-        '',
-      ].join('\n'));
+      writeFileSync(
+        join(dir, 'metadata', 'annotations.yaml'),
+        [
+          'annotations:',
+          '  operators.operatorframework.io.bundle.mediatype.v1: registry+v1',
+          '  operators.operatorframework.io.bundle.manifests.v1: manifests/',
+          '  operators.operatorframework.io.bundle.metadata.v1: metadata/',
+          `  operators.operatorframework.io.bundle.package.v1: ${JSON.stringify(pkg)}`,
+          ...(chans.length
+            ? [`  operators.operatorframework.io.bundle.channels.v1: ${JSON.stringify(chans.join(','))}`]
+            : []),
+          '',
+        ].join('\n'),
+      );
       bundles++;
       const properties = (b.properties ?? []).filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT);
       written.push({ ...b, image: await push(dir, pkg, name), properties });

@@ -76,103 +76,176 @@ function cmd(pid: number): string {
 const V1 = /\/\.cluster\/bin\/(catalogd|operator-controller|registry)-/;
 
 if (skip) test('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', (t) => t.skip(skip));
-else describe('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', () => {
-  let dir: string;
-  let cluster: ChildProcess;
-  let output = '';
-  let kubeconfig: string;
+else
+  describe('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', () => {
+    let dir: string;
+    let cluster: ChildProcess;
+    let output = '';
+    let kubeconfig: string;
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'olm-console-cluster-v1-'));
-    cluster = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, '--catalog', catalog, '--olm-v1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    cluster.stdout!.on('data', (d: Buffer) => (output += d));
-    cluster.stderr!.on('data', (d: Buffer) => (output += d));
-    await new Promise<void>((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`no "cluster ready" in 300 s:\n${output}`)), 300_000);
-      cluster.stdout!.on('data', () => {
-        if (!/^cluster ready$/m.test(output)) return;
-        clearTimeout(timer);
-        res();
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'olm-console-cluster-v1-'));
+      cluster = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, '--catalog', catalog, '--olm-v1'],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      cluster.stdout!.on('data', (d: Buffer) => (output += d));
+      cluster.stderr!.on('data', (d: Buffer) => (output += d));
+      await new Promise<void>((res, rej) => {
+        const timer = setTimeout(() => rej(new Error(`no "cluster ready" in 300 s:\n${output}`)), 300_000);
+        cluster.stdout!.on('data', () => {
+          if (!/^cluster ready$/m.test(output)) return;
+          clearTimeout(timer);
+          res();
+        });
+        cluster.once(
+          'exit',
+          (code) => (clearTimeout(timer), rej(new Error(`npm run cluster exited (${code}):\n${output}`))),
+        );
       });
-      cluster.once('exit', (code) => (clearTimeout(timer), rej(new Error(`npm run cluster exited (${code}):\n${output}`))));
+      kubeconfig = /^kubeconfig: (.+)$/m.exec(output)![1]!;
     });
-    kubeconfig = /^kubeconfig: (.+)$/m.exec(output)![1]!;
-  });
 
-  after(() => {
-    if (cluster?.exitCode === null && cluster.signalCode === null) cluster.kill('SIGKILL');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+    after(() => {
+      if (cluster?.exitCode === null && cluster.signalCode === null) cluster.kill('SIGKILL');
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  test('prints the ClusterCatalog Serving before "cluster ready"', () => {
-    const serving = output.indexOf(`clustercatalog ${NAME}: Serving\n`);
-    assert.ok(serving >= 0, output);
-    assert.ok(serving < output.indexOf('cluster ready'), output);
-  });
+    test('prints the ClusterCatalog Serving before "cluster ready"', () => {
+      const serving = output.indexOf(`clustercatalog ${NAME}: Serving\n`);
+      assert.ok(serving >= 0, output);
+      assert.ok(serving < output.indexOf('cluster ready'), output);
+    });
 
-  test('the v1 CRDs are established; catalogd\'s webhook labelled the ClusterCatalog', () => {
-    for (const crd of ['clustercatalogs.olm.operatorframework.io', 'clusterextensions.olm.operatorframework.io']) {
-      const r = kubectl(kubeconfig, ['get', 'crd', crd, '-o', 'jsonpath={.status.conditions[?(@.type=="Established")].status}']);
-      assert.equal(r.stdout, 'True', r.stderr);
-    }
-    const label = kubectl(kubeconfig, ['get', 'clustercatalog', NAME, '-o', 'jsonpath={.metadata.labels.olm\\.operatorframework\\.io/metadata\\.name}']);
-    assert.equal(label.stdout, NAME, label.stderr);
-  });
+    test("the v1 CRDs are established; catalogd's webhook labelled the ClusterCatalog", () => {
+      for (const crd of ['clustercatalogs.olm.operatorframework.io', 'clusterextensions.olm.operatorframework.io']) {
+        const r = kubectl(kubeconfig, [
+          'get',
+          'crd',
+          crd,
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Established")].status}',
+        ]);
+        assert.equal(r.stdout, 'True', r.stderr);
+      }
+      const label = kubectl(kubeconfig, [
+        'get',
+        'clustercatalog',
+        NAME,
+        '-o',
+        'jsonpath={.metadata.labels.olm\\.operatorframework\\.io/metadata\\.name}',
+      ]);
+      assert.equal(label.stdout, NAME, label.stderr);
+    });
 
-  test('the ClusterCatalog is Serving from a digest of the pushed image; its content URL answers', async () => {
-    const r = kubectl(kubeconfig, ['get', 'clustercatalog', NAME, '-o', 'json']);
-    assert.equal(r.code, 0, r.stderr);
-    const cc = JSON.parse(r.stdout) as { status: { conditions: { type: string; status: string; reason: string }[]; resolvedSource: { image: { ref: string } }; urls: { base: string } } };
-    const serving = cc.status.conditions.find((c) => c.type === 'Serving');
-    assert.equal(serving?.status, 'True');
-    assert.equal(serving?.reason, 'Available');
-    assert.match(cc.status.resolvedSource.image.ref, new RegExp(`^127\\.0\\.0\\.1:\\d+/catalogs/${NAME}@sha256:[0-9a-f]{64}$`));
-    assert.match(cc.status.urls.base, new RegExp(`^https://127\\.0\\.0\\.1:\\d+/catalogs/${NAME}$`));
-    const all = await fetchWithCa(`${cc.status.urls.base}/api/v1/all`, readFileSync(join(dir, 'ca.crt'), 'utf8'));
-    assert.equal(all.status, 200);
-    assert.equal(all.type, 'application/jsonl');
-    const lines = all.body.trim().split('\n').map((l) => JSON.parse(l) as { schema: string; name?: string; package?: string });
-    assert.ok(lines.some((l) => l.schema === 'olm.package' && l.name === 'gatekeeper-operator-product'), all.body.slice(0, 500));
-    assert.ok(lines.some((l) => l.schema === 'olm.bundle' && l.package === 'gatekeeper-operator-product'));
-  });
+    test('the ClusterCatalog is Serving from a digest of the pushed image; its content URL answers', async () => {
+      const r = kubectl(kubeconfig, ['get', 'clustercatalog', NAME, '-o', 'json']);
+      assert.equal(r.code, 0, r.stderr);
+      const cc = JSON.parse(r.stdout) as {
+        status: {
+          conditions: { type: string; status: string; reason: string }[];
+          resolvedSource: { image: { ref: string } };
+          urls: { base: string };
+        };
+      };
+      const serving = cc.status.conditions.find((c) => c.type === 'Serving');
+      assert.equal(serving?.status, 'True');
+      assert.equal(serving?.reason, 'Available');
+      assert.match(
+        cc.status.resolvedSource.image.ref,
+        new RegExp(`^127\\.0\\.0\\.1:\\d+/catalogs/${NAME}@sha256:[0-9a-f]{64}$`),
+      );
+      assert.match(cc.status.urls.base, new RegExp(`^https://127\\.0\\.0\\.1:\\d+/catalogs/${NAME}$`));
+      const all = await fetchWithCa(`${cc.status.urls.base}/api/v1/all`, readFileSync(join(dir, 'ca.crt'), 'utf8'));
+      assert.equal(all.status, 200);
+      assert.equal(all.type, 'application/jsonl');
+      const lines = all.body
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { schema: string; name?: string; package?: string });
+      assert.ok(
+        lines.some((l) => l.schema === 'olm.package' && l.name === 'gatekeeper-operator-product'),
+        all.body.slice(0, 500),
+      );
+      assert.ok(lines.some((l) => l.schema === 'olm.bundle' && l.package === 'gatekeeper-operator-product'));
+    });
 
-  test('a ClusterExtension of the catalog\'s package installs from its bundle image (Installed=True)', async () => {
-    const objects = [
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gatekeeper-v1' } },
-      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: 'gatekeeper-v1' } },
-      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'gatekeeper-v1-installer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'gatekeeper-v1' }] },
-      { apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', metadata: { name: 'gatekeeper' }, spec: { namespace: 'gatekeeper-v1', serviceAccount: { name: 'installer' }, source: { sourceType: 'Catalog', catalog: { packageName: 'gatekeeper-operator-product' } } } },
-    ];
-    const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n'), encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    type Ext = { status?: { conditions?: { type: string; status: string; message: string }[]; install?: { bundle: { name: string; version: string } } } };
-    let ext: Ext = {};
-    for (const until = Date.now() + 120_000; Date.now() < until;) {
-      ext = JSON.parse(kubectl(kubeconfig, ['get', 'clusterextension', 'gatekeeper', '-o', 'json']).stdout || '{}') as Ext;
-      if (ext.status?.conditions?.some((c) => c.type === 'Installed' && c.status === 'True')) break;
-      await new Promise((res) => setTimeout(res, 1000));
-    }
-    const installed = ext.status?.conditions?.find((c) => c.type === 'Installed');
-    assert.equal(installed?.status, 'True', JSON.stringify(ext.status));
-    assert.match(installed!.message, /^Installed bundle 127\.0\.0\.1:\d+\/bundles\/gatekeeper-operator-product@sha256:[0-9a-f]{64} successfully$/);
-    // No channel given: the highest version of the package, whatever its channel.
-    assert.equal(ext.status?.install?.bundle.name, 'gatekeeper-operator-product.v3.21.0');
-    const crd = kubectl(kubeconfig, ['get', 'crd', 'gatekeepers.operator.gatekeeper.sh', '-o', 'jsonpath={.metadata.labels.olm\\.operatorframework\\.io/owner-name}']);
-    assert.equal(crd.stdout, 'gatekeeper', crd.stderr);
-  });
+    test("a ClusterExtension of the catalog's package installs from its bundle image (Installed=True)", async () => {
+      const objects = [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gatekeeper-v1' } },
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: 'gatekeeper-v1' } },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'gatekeeper-v1-installer' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+          subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'gatekeeper-v1' }],
+        },
+        {
+          apiVersion: 'olm.operatorframework.io/v1',
+          kind: 'ClusterExtension',
+          metadata: { name: 'gatekeeper' },
+          spec: {
+            namespace: 'gatekeeper-v1',
+            serviceAccount: { name: 'installer' },
+            source: { sourceType: 'Catalog', catalog: { packageName: 'gatekeeper-operator-product' } },
+          },
+        },
+      ];
+      const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], {
+        input: objects.map((o) => JSON.stringify(o)).join('\n'),
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr);
+      type Ext = {
+        status?: {
+          conditions?: { type: string; status: string; message: string }[];
+          install?: { bundle: { name: string; version: string } };
+        };
+      };
+      let ext: Ext = {};
+      for (const until = Date.now() + 120_000; Date.now() < until;) {
+        ext = JSON.parse(
+          kubectl(kubeconfig, ['get', 'clusterextension', 'gatekeeper', '-o', 'json']).stdout || '{}',
+        ) as Ext;
+        if (ext.status?.conditions?.some((c) => c.type === 'Installed' && c.status === 'True')) break;
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+      const installed = ext.status?.conditions?.find((c) => c.type === 'Installed');
+      assert.equal(installed?.status, 'True', JSON.stringify(ext.status));
+      assert.match(
+        installed!.message,
+        /^Installed bundle 127\.0\.0\.1:\d+\/bundles\/gatekeeper-operator-product@sha256:[0-9a-f]{64} successfully$/,
+      );
+      // No channel given: the highest version of the package, whatever its channel.
+      assert.equal(ext.status?.install?.bundle.name, 'gatekeeper-operator-product.v3.21.0');
+      const crd = kubectl(kubeconfig, [
+        'get',
+        'crd',
+        'gatekeepers.operator.gatekeeper.sh',
+        '-o',
+        'jsonpath={.metadata.labels.olm\\.operatorframework\\.io/owner-name}',
+      ]);
+      assert.equal(crd.stdout, 'gatekeeper', crd.stderr);
+    });
 
-  test('SIGTERM stops OLM v1\'s processes too', async () => {
-    const started = processes(cluster.pid!, V1);
-    assert.equal(started.length, 3, `catalogd, operator-controller and the registry running: ${started.map(cmd).join('\n')}`);
-    const exited = new Promise<number | null>((res) => cluster.once('exit', (code) => res(code)));
-    cluster.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    const deadline = Date.now() + 5000;
-    let left = started;
-    while (left.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      left = started.filter((p) => V1.test(cmd(p)));
-    }
-    assert.deepEqual(left, []);
+    test("SIGTERM stops OLM v1's processes too", async () => {
+      const started = processes(cluster.pid!, V1);
+      assert.equal(
+        started.length,
+        3,
+        `catalogd, operator-controller and the registry running: ${started.map(cmd).join('\n')}`,
+      );
+      const exited = new Promise<number | null>((res) => cluster.once('exit', (code) => res(code)));
+      cluster.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      const deadline = Date.now() + 5000;
+      let left = started;
+      while (left.length && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        left = started.filter((p) => V1.test(cmd(p)));
+      }
+      assert.deepEqual(left, []);
+    });
   });
-});

@@ -46,7 +46,9 @@ export interface ClusterContext {
 
 /** The operator-controller release cluster/olm-v1/go.mod pins. */
 export function olmV1Version(root: string): string {
-  const m = /^\s*github\.com\/operator-framework\/operator-controller (v\S+)/m.exec(readFileSync(join(root, 'cluster', 'olm-v1', 'go.mod'), 'utf8'));
+  const m = /^\s*github\.com\/operator-framework\/operator-controller (v\S+)/m.exec(
+    readFileSync(join(root, 'cluster', 'olm-v1', 'go.mod'), 'utf8'),
+  );
   if (!m) throw new Error('cluster/olm-v1/go.mod does not pin github.com/operator-framework/operator-controller');
   return m[1]!;
 }
@@ -54,12 +56,24 @@ export function olmV1Version(root: string): string {
 /** The v1 CRDs (ClusterCatalog, ClusterExtension) as the pinned release generates them (config/base). */
 export function olmV1Crds(root: string): string[] {
   const version = olmV1Version(root);
-  const r = spawnSync('go', ['mod', 'download', '-json', `${OLMV1_MODULE}@${version}`], { cwd: join(root, 'cluster', 'olm-v1'), env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } });
-  if (r.status !== 0) throw new Error(`go mod download ${OLMV1_MODULE}@${version} failed: ${r.stderr.toString()}${r.stdout.toString()}`);
+  const r = spawnSync('go', ['mod', 'download', '-json', `${OLMV1_MODULE}@${version}`], {
+    cwd: join(root, 'cluster', 'olm-v1'),
+    env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' },
+  });
+  if (r.status !== 0)
+    throw new Error(`go mod download ${OLMV1_MODULE}@${version} failed: ${r.stderr.toString()}${r.stdout.toString()}`);
   const dir = (JSON.parse(r.stdout.toString()) as { Dir: string }).Dir;
   return [
     join(dir, 'config', 'base', 'catalogd', 'crd', 'bases', 'olm.operatorframework.io_clustercatalogs.yaml'),
-    join(dir, 'config', 'base', 'operator-controller', 'crd', 'bases', 'olm.operatorframework.io_clusterextensions.yaml'),
+    join(
+      dir,
+      'config',
+      'base',
+      'operator-controller',
+      'crd',
+      'bases',
+      'olm.operatorframework.io_clusterextensions.yaml',
+    ),
   ];
 }
 
@@ -69,25 +83,48 @@ export function olmV1Crds(root: string): string[] {
  */
 export function catalogdWebhook(port: number, caPem: string): Obj {
   return {
-    apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
     metadata: { name: 'catalogd-mutating-webhook-configuration' },
-    webhooks: [{
-      name: 'inject-metadata-name.olm.operatorframework.io',
-      admissionReviewVersions: ['v1'],
-      clientConfig: { url: `https://127.0.0.1:${port}${WEBHOOK_PATH}`, caBundle: Buffer.from(caPem).toString('base64') },
-      failurePolicy: 'Fail', sideEffects: 'None', timeoutSeconds: 10,
-      rules: [{ apiGroups: ['olm.operatorframework.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['clustercatalogs'] }],
-      matchConditions: [{
-        name: 'MissingOrIncorrectMetadataNameLabel',
-        expression: "'name' in object.metadata && (!has(object.metadata.labels) || !('olm.operatorframework.io/metadata.name' in object.metadata.labels) || object.metadata.labels['olm.operatorframework.io/metadata.name'] != object.metadata.name)",
-      }],
-    }],
+    webhooks: [
+      {
+        name: 'inject-metadata-name.olm.operatorframework.io',
+        admissionReviewVersions: ['v1'],
+        clientConfig: {
+          url: `https://127.0.0.1:${port}${WEBHOOK_PATH}`,
+          caBundle: Buffer.from(caPem).toString('base64'),
+        },
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        timeoutSeconds: 10,
+        rules: [
+          {
+            apiGroups: ['olm.operatorframework.io'],
+            apiVersions: ['v1'],
+            operations: ['CREATE', 'UPDATE'],
+            resources: ['clustercatalogs'],
+          },
+        ],
+        matchConditions: [
+          {
+            name: 'MissingOrIncorrectMetadataNameLabel',
+            expression:
+              "'name' in object.metadata && (!has(object.metadata.labels) || !('olm.operatorframework.io/metadata.name' in object.metadata.labels) || object.metadata.labels['olm.operatorframework.io/metadata.name'] != object.metadata.name)",
+          },
+        ],
+      },
+    ],
   };
 }
 
 /** A ClusterCatalog for an image in the registry. */
 export function clusterCatalog(name: string, ref: string): Obj {
-  return { apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterCatalog', metadata: { name }, spec: { source: { type: 'Image', image: { ref } } } };
+  return {
+    apiVersion: 'olm.operatorframework.io/v1',
+    kind: 'ClusterCatalog',
+    metadata: { name },
+    spec: { source: { type: 'Image', image: { ref } } },
+  };
 }
 
 function openssl(args: string[]): void {
@@ -99,10 +136,38 @@ function openssl(args: string[]): void {
 function servingCertificate(dir: string, name: string, names: string): void {
   const p = (n: string) => join(dir, n);
   const ext = `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`;
-  if (existsSync(p(`${name}.crt`)) && existsSync(p(`${name}.ext`)) && readFileSync(p(`${name}.ext`), 'utf8') === ext) return;
+  if (existsSync(p(`${name}.crt`)) && existsSync(p(`${name}.ext`)) && readFileSync(p(`${name}.ext`), 'utf8') === ext)
+    return;
   writeFileSync(p(`${name}.ext`), ext);
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', p(`${name}.key`), '-out', p(`${name}.csr`), '-subj', `/CN=${name}`]);
-  openssl(['x509', '-req', '-in', p(`${name}.csr`), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p(`${name}.crt`), '-days', '3650', '-extfile', p(`${name}.ext`)]);
+  openssl([
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    p(`${name}.key`),
+    '-out',
+    p(`${name}.csr`),
+    '-subj',
+    `/CN=${name}`,
+  ]);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    p(`${name}.csr`),
+    '-CA',
+    p('ca.crt'),
+    '-CAkey',
+    p('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    p(`${name}.crt`),
+    '-days',
+    '3650',
+    '-extfile',
+    p(`${name}.ext`),
+  ]);
 }
 
 /**
@@ -119,26 +184,45 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
   mkdirSync(caDir, { recursive: true });
   const caPem = readFileSync(d('ca.crt'), 'utf8');
   writeFileSync(join(caDir, 'ca.crt'), caPem);
-  servingCertificate(dataDir, 'catalogd', 'DNS:localhost,IP:127.0.0.1,DNS:catalogd-service.olmv1-system.svc,DNS:catalogd-service.olmv1-system.svc.cluster.local');
+  servingCertificate(
+    dataDir,
+    'catalogd',
+    'DNS:localhost,IP:127.0.0.1,DNS:catalogd-service.olmv1-system.svc,DNS:catalogd-service.olmv1-system.svc.cluster.local',
+  );
   servingCertificate(dataDir, 'registry', 'DNS:localhost,IP:127.0.0.1');
 
   // The CRDs first: nothing else needs them until the ClusterCatalogs are created.
   kubectl(['apply', '--server-side', '--force-conflicts', ...olmV1Crds(ctx.root).flatMap((f) => ['-f', f])]);
-  kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: OLMV1_NAMESPACE } }));
+  kubectl(
+    ['apply', '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: OLMV1_NAMESPACE } }),
+  );
 
   // The registry (in memory: every start pushes again) and one catalog image per --catalog.
   const regPort = await freePort();
-  const registry = run('olm-v1-registry', paths.registry!, ['serve', '--addr', `127.0.0.1:${regPort}`, '--tls-cert', d('registry.crt'), '--tls-key', d('registry.key')]);
+  const registry = run('olm-v1-registry', paths.registry!, [
+    'serve',
+    '--addr',
+    `127.0.0.1:${regPort}`,
+    '--tls-cert',
+    d('registry.crt'),
+    '--tls-key',
+    d('registry.key'),
+  ]);
   await until('the image registry', () => accepts(regPort), 30_000, alive(registry, 'registry'));
   const catalogs: { name: string; ref: string }[] = [];
   // Not spawnSync: while this process waits, it must keep reading the registry's log, or the
   // registry blocks writing it and the push never ends.
   const push = async (kind: 'catalog' | 'bundle', dir: string, ref: string): Promise<string> => {
     try {
-      const { stdout } = await execFileAsync(paths.registry!, [`push-${kind}`, '--ca', d('ca.crt'), dir, ref], { encoding: 'utf8' });
+      const { stdout } = await execFileAsync(paths.registry!, [`push-${kind}`, '--ca', d('ca.crt'), dir, ref], {
+        encoding: 'utf8',
+      });
       return stdout.trim();
     } catch (err) {
-      throw new Error(`registry push-${kind} ${dir} ${ref} failed: ${(err as { stderr?: string }).stderr ?? (err as Error).message}`);
+      throw new Error(
+        `registry push-${kind} ${dir} ${ref} failed: ${(err as { stderr?: string }).stderr ?? (err as Error).message}`,
+      );
     }
   };
   for (const dir of ctx.catalogs) {
@@ -146,8 +230,16 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     // The inline copy scripts/cluster.ts made (reused), its bundles pushed as images.
     const inline = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
     const repo = (pkg: string) => `127.0.0.1:${regPort}/bundles/${pkg}`;
-    const tag = (bundle: string) => bundle.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '').slice(0, 128) || 'bundle';
-    const v1 = await renderV1Catalog(inline.dir, join(v1Dir, 'catalogs', name), async (bdir, pkg, bundle) => `${repo(pkg)}@${await push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`);
+    const tag = (bundle: string) =>
+      bundle
+        .replace(/[^\w.-]+/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 128) || 'bundle';
+    const v1 = await renderV1Catalog(
+      inline.dir,
+      join(v1Dir, 'catalogs', name),
+      async (bdir, pkg, bundle) => `${repo(pkg)}@${await push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`,
+    );
     const ref = `127.0.0.1:${regPort}/catalogs/${name}:latest`;
     await push('catalog', v1.dir, ref);
     console.log(`catalog image ${ref}: ${v1.bundles} bundle images`);
@@ -155,32 +247,81 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
   }
 
   // catalogd: content server, webhook and metrics on loopback (probes too), TLS from the cluster CA.
-  const [contentPort, webhookPort, metricsPort, catalogdProbes, ocProbes] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [contentPort, webhookPort, metricsPort, catalogdProbes, ocProbes] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const env = { KUBECONFIG: d('kubeconfig'), TMPDIR: join(v1Dir, 'tmp') };
   mkdirSync(env.TMPDIR, { recursive: true });
-  const catalogd = run('catalogd', paths.catalogd!, [
-    `--kubeconfig=${d('kubeconfig')}`,
-    `--tls-cert=${d('catalogd.crt')}`, `--tls-key=${d('catalogd.key')}`,
-    `--catalogs-server-addr=127.0.0.1:${contentPort}`, `--external-address=127.0.0.1:${contentPort}`,
-    `--webhook-server-port=${webhookPort}`, `--metrics-bind-address=127.0.0.1:${metricsPort}`,
-    `--health-probe-bind-address=127.0.0.1:${catalogdProbes}`,
-    `--cache-dir=${join(v1Dir, 'catalogd-cache')}`, `--pull-cas-dir=${caDir}`, `--system-namespace=${OLMV1_NAMESPACE}`,
-  ], env, true);
-  await until('catalogd\'s webhook', () => accepts(webhookPort), 60_000, alive(catalogd, 'catalogd'));
+  const catalogd = run(
+    'catalogd',
+    paths.catalogd!,
+    [
+      `--kubeconfig=${d('kubeconfig')}`,
+      `--tls-cert=${d('catalogd.crt')}`,
+      `--tls-key=${d('catalogd.key')}`,
+      `--catalogs-server-addr=127.0.0.1:${contentPort}`,
+      `--external-address=127.0.0.1:${contentPort}`,
+      `--webhook-server-port=${webhookPort}`,
+      `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+      `--health-probe-bind-address=127.0.0.1:${catalogdProbes}`,
+      `--cache-dir=${join(v1Dir, 'catalogd-cache')}`,
+      `--pull-cas-dir=${caDir}`,
+      `--system-namespace=${OLMV1_NAMESPACE}`,
+    ],
+    env,
+    true,
+  );
+  await until("catalogd's webhook", () => accepts(webhookPort), 60_000, alive(catalogd, 'catalogd'));
   kubectl(['apply', '-f', '-'], JSON.stringify(catalogdWebhook(webhookPort, caPem)));
 
-  run('operator-controller', paths['operator-controller']!, [
-    `--kubeconfig=${d('kubeconfig')}`,
-    `--health-probe-bind-address=127.0.0.1:${ocProbes}`,
-    `--cache-path=${join(v1Dir, 'operator-controller-cache')}`,
-    `--catalogd-cas-dir=${caDir}`, `--pull-cas-dir=${caDir}`, `--system-namespace=${OLMV1_NAMESPACE}`,
-  ], env, true);
+  run(
+    'operator-controller',
+    paths['operator-controller']!,
+    [
+      `--kubeconfig=${d('kubeconfig')}`,
+      `--health-probe-bind-address=127.0.0.1:${ocProbes}`,
+      `--cache-path=${join(v1Dir, 'operator-controller-cache')}`,
+      `--catalogd-cas-dir=${caDir}`,
+      `--pull-cas-dir=${caDir}`,
+      `--system-namespace=${OLMV1_NAMESPACE}`,
+    ],
+    env,
+    true,
+  );
 
-  kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/clustercatalogs.olm.operatorframework.io', 'crd/clusterextensions.olm.operatorframework.io']);
-  await until('the OLM v1 kinds to be listable', async () => kubectlOk(['get', 'clustercatalogs,clusterextensions']).status === 0, 60_000, () => {});
-  if (catalogs.length) kubectl(['apply', '-f', '-'], catalogs.map((c) => JSON.stringify(clusterCatalog(c.name, c.ref))).join('\n'));
+  kubectl([
+    'wait',
+    '--for=condition=Established',
+    '--timeout=60s',
+    'crd/clustercatalogs.olm.operatorframework.io',
+    'crd/clusterextensions.olm.operatorframework.io',
+  ]);
+  await until(
+    'the OLM v1 kinds to be listable',
+    async () => kubectlOk(['get', 'clustercatalogs,clusterextensions']).status === 0,
+    60_000,
+    () => {},
+  );
+  if (catalogs.length)
+    kubectl(['apply', '-f', '-'], catalogs.map((c) => JSON.stringify(clusterCatalog(c.name, c.ref))).join('\n'));
   for (const c of catalogs) {
-    await until(`ClusterCatalog ${c.name} to be Serving`, async () => kubectlOk(['get', 'clustercatalog', c.name, '-o', 'jsonpath={.status.conditions[?(@.type=="Serving")].status}']).stdout.toString() === 'True', 180_000, alive(registry, 'registry'));
+    await until(
+      `ClusterCatalog ${c.name} to be Serving`,
+      async () =>
+        kubectlOk([
+          'get',
+          'clustercatalog',
+          c.name,
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Serving")].status}',
+        ]).stdout.toString() === 'True',
+      180_000,
+      alive(registry, 'registry'),
+    );
     console.log(`clustercatalog ${c.name}: Serving`);
   }
 }

@@ -11,7 +11,11 @@ export type Flavor = 'upstream' | 'openshift';
 /** The namespaces each flavor has, as the sandbox's (lib/sandbox/server/sandbox.ts flavorNamespaces). */
 export function olmNamespaces(flavor: Flavor): { olm: string; operators: string; catalog: string } {
   return flavor === 'openshift'
-    ? { olm: 'openshift-operator-lifecycle-manager', operators: 'openshift-operators', catalog: 'openshift-marketplace' }
+    ? {
+        olm: 'openshift-operator-lifecycle-manager',
+        operators: 'openshift-operators',
+        catalog: 'openshift-marketplace',
+      }
     : { olm: 'olm', operators: 'operators', catalog: 'olm' };
 }
 
@@ -25,8 +29,17 @@ export function olmInstallObjects(flavor: Flavor): Obj[] {
   const namespaces = [...new Set([ns.olm, ns.operators, ns.catalog])];
   return [
     ...namespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
-    { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: ns.operators } },
-    { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'olm-operators', namespace: ns.olm }, spec: { targetNamespaces: [ns.olm] } },
+    {
+      apiVersion: 'operators.coreos.com/v1',
+      kind: 'OperatorGroup',
+      metadata: { name: 'global-operators', namespace: ns.operators },
+    },
+    {
+      apiVersion: 'operators.coreos.com/v1',
+      kind: 'OperatorGroup',
+      metadata: { name: 'olm-operators', namespace: ns.olm },
+      spec: { targetNamespaces: [ns.olm] },
+    },
     { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' } },
   ];
 }
@@ -38,13 +51,22 @@ export function olmInstallObjects(flavor: Flavor): Obj[] {
  */
 export function kwokNode(): Obj {
   return {
-    apiVersion: 'v1', kind: 'Node',
+    apiVersion: 'v1',
+    kind: 'Node',
     metadata: {
       name: KWOK_NODE,
       annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'kwok.x-k8s.io/node': 'fake' },
-      labels: { 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'kubernetes.io/hostname': KWOK_NODE, type: 'kwok' },
+      labels: {
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/hostname': KWOK_NODE,
+        type: 'kwok',
+      },
     },
-    status: { allocatable: { cpu: '32', memory: '256Gi', pods: '110' }, capacity: { cpu: '32', memory: '256Gi', pods: '110' } },
+    status: {
+      allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
+      capacity: { cpu: '32', memory: '256Gi', pods: '110' },
+    },
   };
 }
 
@@ -52,11 +74,24 @@ export function kwokNode(): Obj {
 export function packageServerObjects(flavor: Flavor, port: number, caPem: string): Obj[] {
   const { olm } = olmNamespaces(flavor);
   return [
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: PACKAGESERVER_SERVICE, namespace: olm }, spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'https', port, protocol: 'TCP' }] } },
     {
-      apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService',
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: PACKAGESERVER_SERVICE, namespace: olm },
+      spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'https', port, protocol: 'TCP' }] },
+    },
+    {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
       metadata: { name: 'v1.packages.operators.coreos.com' },
-      spec: { group: 'packages.operators.coreos.com', version: 'v1', groupPriorityMinimum: 2000, versionPriority: 15, service: { name: PACKAGESERVER_SERVICE, namespace: olm, port }, caBundle: Buffer.from(caPem).toString('base64') },
+      spec: {
+        group: 'packages.operators.coreos.com',
+        version: 'v1',
+        groupPriorityMinimum: 2000,
+        versionPriority: 15,
+        service: { name: PACKAGESERVER_SERVICE, namespace: olm, port },
+        caBundle: Buffer.from(caPem).toString('base64'),
+      },
     },
   ];
 }
@@ -64,7 +99,8 @@ export function packageServerObjects(flavor: Flavor, port: number, caPem: string
 /** Each catalog as a CatalogSource OLM reads over gRPC at its `opm serve` address. */
 export function catalogSource(flavor: Flavor, name: string, displayName: string, address: string): Obj {
   return {
-    apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource',
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'CatalogSource',
     metadata: { name, namespace: olmNamespaces(flavor).catalog },
     spec: { sourceType: 'grpc', address, displayName, publisher: 'olm-console' },
   };

@@ -11,7 +11,11 @@ const root = join(import.meta.dirname, '..');
 export function clusterProgramsMissing(): string | undefined {
   const r = spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths'], { encoding: 'utf8' });
   if (r.status !== 0) return `cluster/build.sh paths failed: ${r.stderr || r.error?.message}`;
-  const missing = r.stdout.trim().split('\n').map((l) => l.split('=')[1]!).filter((p) => !existsSync(p));
+  const missing = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('=')[1]!)
+    .filter((p) => !existsSync(p));
   if (missing.length) return `not built (run cluster/build.sh): ${missing.join(', ')}`;
   return undefined;
 }

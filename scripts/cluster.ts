@@ -25,7 +25,16 @@ import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { startOlmV1 } from './cluster-olm-v1';
 import { authenticationConfiguration, OIDC_CLIENT_ID, oidcCertificates, oidcRbacYaml, oidcSeed } from './oidc-seed';
-import { catalogSource, KWOK_NODE, kwokNode, olmInstallObjects, olmNamespaces, packageServerObjects, PACKAGESERVER_SERVICE, type Flavor } from './cluster-olm';
+import {
+  catalogSource,
+  KWOK_NODE,
+  kwokNode,
+  olmInstallObjects,
+  olmNamespaces,
+  packageServerObjects,
+  PACKAGESERVER_SERVICE,
+  type Flavor,
+} from './cluster-olm';
 
 const root = join(import.meta.dirname, '..');
 const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--olm-v1]
@@ -77,12 +86,22 @@ function accepts(port: number): Promise<boolean> {
 let Health: grpc.ServiceClientConstructor | undefined;
 function serving(address: string): Promise<boolean> {
   if (!Health) {
-    const def = protoLoader.loadSync(join(root, 'proto', 'health.proto'), { keepCase: true, defaults: true, enums: String });
-    Health = ((((grpc.loadPackageDefinition(def).grpc as grpc.GrpcObject).health as grpc.GrpcObject).v1 as grpc.GrpcObject).Health as grpc.ServiceClientConstructor);
+    const def = protoLoader.loadSync(join(root, 'proto', 'health.proto'), {
+      keepCase: true,
+      defaults: true,
+      enums: String,
+    });
+    Health = (
+      ((grpc.loadPackageDefinition(def).grpc as grpc.GrpcObject).health as grpc.GrpcObject).v1 as grpc.GrpcObject
+    ).Health as grpc.ServiceClientConstructor;
   }
   const client = new Health(address, grpc.credentials.createInsecure());
   return new Promise((res) => {
-    (client as unknown as { Check: (req: object, opts: grpc.CallOptions, cb: (err: unknown, r?: { status: string }) => void) => void }).Check({ service: '' }, { deadline: Date.now() + 5000 }, (err, r) => {
+    (
+      client as unknown as {
+        Check: (req: object, opts: grpc.CallOptions, cb: (err: unknown, r?: { status: string }) => void) => void;
+      }
+    ).Check({ service: '' }, { deadline: Date.now() + 5000 }, (err, r) => {
       client.close();
       res(!err && r?.status === 'SERVING');
     });
@@ -111,15 +130,69 @@ function openssl(args: string[]): void {
  */
 function certificates(dir: string): void {
   const p = (n: string) => join(dir, n);
-  if (['ca.crt', 'apiserver.crt', 'front-proxy-ca.crt', 'front-proxy-client.crt', 'sa.pub'].every((n) => existsSync(p(n)))) return;
-  const ca = (name: string, cn: string) => openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', p(`${name}.key`), '-out', p(`${name}.crt`), '-days', '3650', '-subj', `/CN=${cn}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature']);
+  if (
+    ['ca.crt', 'apiserver.crt', 'front-proxy-ca.crt', 'front-proxy-client.crt', 'sa.pub'].every((n) => existsSync(p(n)))
+  )
+    return;
+  const ca = (name: string, cn: string) =>
+    openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      p(`${name}.key`),
+      '-out',
+      p(`${name}.crt`),
+      '-days',
+      '3650',
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
+    ]);
   const leaf = (name: string, signer: string, subj: string, ext: string) => {
     writeFileSync(p(`${name}.ext`), ext);
-    openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', p(`${name}.key`), '-out', p(`${name}.csr`), '-subj', subj]);
-    openssl(['x509', '-req', '-in', p(`${name}.csr`), '-CA', p(`${signer}.crt`), '-CAkey', p(`${signer}.key`), '-CAcreateserial', '-out', p(`${name}.crt`), '-days', '3650', '-extfile', p(`${name}.ext`)]);
+    openssl([
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      p(`${name}.key`),
+      '-out',
+      p(`${name}.csr`),
+      '-subj',
+      subj,
+    ]);
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      p(`${name}.csr`),
+      '-CA',
+      p(`${signer}.crt`),
+      '-CAkey',
+      p(`${signer}.key`),
+      '-CAcreateserial',
+      '-out',
+      p(`${name}.crt`),
+      '-days',
+      '3650',
+      '-extfile',
+      p(`${name}.ext`),
+    ]);
   };
   ca('ca', 'olm-console-real-cluster-ca');
-  leaf('apiserver', 'ca', '/CN=kube-apiserver', 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,IP:10.96.0.1\nextendedKeyUsage=serverAuth\n');
+  leaf(
+    'apiserver',
+    'ca',
+    '/CN=kube-apiserver',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,IP:10.96.0.1\nextendedKeyUsage=serverAuth\n',
+  );
   ca('front-proxy-ca', 'olm-console-front-proxy-ca');
   leaf('front-proxy-client', 'front-proxy-ca', '/CN=front-proxy-client', 'extendedKeyUsage=clientAuth\n');
   openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', p('sa.key')]);
@@ -132,19 +205,60 @@ function packageServerCertificate(dir: string, namespace: string): void {
   const names = `subjectAltName=DNS:${PACKAGESERVER_SERVICE}.${namespace}.svc,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n`;
   if (existsSync(p('packageserver.crt')) && readFileSync(p('packageserver.ext'), 'utf8') === names) return;
   writeFileSync(p('packageserver.ext'), names);
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', p('packageserver.key'), '-out', p('packageserver.csr'), '-subj', '/CN=packageserver']);
-  openssl(['x509', '-req', '-in', p('packageserver.csr'), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('packageserver.crt'), '-days', '3650', '-extfile', p('packageserver.ext')]);
+  openssl([
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    p('packageserver.key'),
+    '-out',
+    p('packageserver.csr'),
+    '-subj',
+    '/CN=packageserver',
+  ]);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    p('packageserver.csr'),
+    '-CA',
+    p('ca.crt'),
+    '-CAkey',
+    p('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    p('packageserver.crt'),
+    '-days',
+    '3650',
+    '-extfile',
+    p('packageserver.ext'),
+  ]);
 }
 
 /** The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`. */
 function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
   const ctx = user === 'admin' ? 'real' : `real-${user}`;
   return [
-    'apiVersion: v1', 'kind: Config',
-    'clusters:', '- name: real', '  cluster:', `    server: ${server}`, `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
-    'users:', `- name: ${user}`, '  user:', `    token: ${token}`,
-    'contexts:', `- name: ${ctx}`, '  context:', '    cluster: real', `    user: ${user}`, '    namespace: default',
-    `current-context: ${ctx}`, '',
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: real',
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    'users:',
+    `- name: ${user}`,
+    '  user:',
+    `    token: ${token}`,
+    'contexts:',
+    `- name: ${ctx}`,
+    '  context:',
+    '    cluster: real',
+    `    user: ${user}`,
+    '    namespace: default',
+    `current-context: ${ctx}`,
+    '',
   ].join('\n');
 }
 
@@ -156,11 +270,21 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
  */
 function olmManifests(): { crds: string[]; aggregatedRoles: string } {
   const version = readFileSync(join(root, 'cluster', 'olm.version'), 'utf8').trim();
-  const r = spawnSync('go', ['mod', 'download', '-json', `github.com/operator-framework/operator-lifecycle-manager@${version}`], { cwd: join(root, 'cluster'), env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } });
-  if (r.status !== 0) throw new Error(`go mod download github.com/operator-framework/operator-lifecycle-manager@${version} failed: ${r.stderr.toString()}${r.stdout.toString()}`);
+  const r = spawnSync(
+    'go',
+    ['mod', 'download', '-json', `github.com/operator-framework/operator-lifecycle-manager@${version}`],
+    { cwd: join(root, 'cluster'), env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' } },
+  );
+  if (r.status !== 0)
+    throw new Error(
+      `go mod download github.com/operator-framework/operator-lifecycle-manager@${version} failed: ${r.stderr.toString()}${r.stdout.toString()}`,
+    );
   const dir = join((JSON.parse(r.stdout.toString()) as { Dir: string }).Dir, 'deploy', 'chart');
   return {
-    crds: readdirSync(join(dir, 'crds')).filter((n) => n.endsWith('.crd.yaml')).sort().map((n) => join(dir, 'crds', n)),
+    crds: readdirSync(join(dir, 'crds'))
+      .filter((n) => n.endsWith('.crd.yaml'))
+      .sort()
+      .map((n) => join(dir, 'crds', n)),
     aggregatedRoles: join(dir, 'templates', '0000_50_olm_09-aggregated.clusterrole.yaml'),
   };
 }
@@ -173,7 +297,14 @@ let stopping = false;
  * stdin, and when that pipe closes without a clean stop (this process was killed, even by
  * SIGKILL), it stops them: SIGTERM, then SIGKILL 10 s later.
  */
-const watchdog = spawn('sh', ['-c', 'pids=; while read -r p; do pids="$pids $p"; done; [ -z "$pids" ] && exit 0; kill -TERM $pids 2>/dev/null; sleep 10; kill -KILL $pids 2>/dev/null; exit 0'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+const watchdog = spawn(
+  'sh',
+  [
+    '-c',
+    'pids=; while read -r p; do pids="$pids $p"; done; [ -z "$pids" ] && exit 0; kill -TERM $pids 2>/dev/null; sleep 10; kill -KILL $pids 2>/dev/null; exit 0',
+  ],
+  { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
+);
 watchdog.unref();
 
 /** Stops the children, last started first (opm, controller manager, API server, etcd), each within 15 s. */
@@ -208,7 +339,19 @@ process.once('exit', () => {
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { catalog: { type: 'string', multiple: true, default: [] }, registry: { type: 'string', multiple: true, default: [] }, flavor: { type: 'string', default: 'upstream' }, 'data-dir': { type: 'string', default: join(root, '.cluster') }, port: { type: 'string', default: '0' }, 'olm-v1': { type: 'boolean', default: false }, oidc: { type: 'boolean', default: false }, 'oidc-id-token-ttl': { type: 'string', default: '300' }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({
+      options: {
+        catalog: { type: 'string', multiple: true, default: [] },
+        registry: { type: 'string', multiple: true, default: [] },
+        flavor: { type: 'string', default: 'upstream' },
+        'data-dir': { type: 'string', default: join(root, '.cluster') },
+        port: { type: 'string', default: '0' },
+        'olm-v1': { type: 'boolean', default: false },
+        oidc: { type: 'boolean', default: false },
+        'oidc-id-token-ttl': { type: 'string', default: '300' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${usage}`);
     process.exit(2);
@@ -218,25 +361,40 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const requestedPort = Number(values.port);
-  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) throw new Error(`--port must be a number between 0 and 65535, got "${values.port}"`);
-  if (values.flavor !== 'upstream' && values.flavor !== 'openshift') throw new Error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)
+    throw new Error(`--port must be a number between 0 and 65535, got "${values.port}"`);
+  if (values.flavor !== 'upstream' && values.flavor !== 'openshift')
+    throw new Error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
   const flavor: Flavor = values.flavor;
   const dataDir = resolve(values['data-dir']);
   // Its own kubectl discovery cache: ~/.kube/cache is keyed by host:port, and a sandbox may have
   // had this port before, with other resources.
   process.env.KUBECACHEDIR ??= join(dataDir, 'kubectl-cache');
-  for (const c of [...values.catalog, ...values.registry]) if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
+  for (const c of [...values.catalog, ...values.registry])
+    if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
 
   const build = spawnSync('bash', [join(root, 'cluster', 'build.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0) throw new Error('cluster/build.sh failed');
-  const paths = Object.fromEntries(spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths']).stdout.toString().trim().split('\n').map((l) => l.split('=') as [string, string]));
+  const paths = Object.fromEntries(
+    spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths'])
+      .stdout.toString()
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=') as [string, string]),
+  );
 
   // `restart`: the program stands for a pod a kubelet would restart (OLM's operators): a crash is
   // reported, with its panic, and the program started again after a back-off, as CrashLoopBackOff
   // does (10 s doubling to 5 min there; 1 s doubling to 30 s here). Anything else ends the cluster.
   const restarts = new Map<string, number>();
-  const run = (name: string, bin: string, args: string[], env: Record<string, string> = {}, restart = false): ChildProcess => {
+  const run = (
+    name: string,
+    bin: string,
+    args: string[],
+    env: Record<string, string> = {},
+    restart = false,
+  ): ChildProcess => {
     const log = join(dataDir, 'logs', `${name}.log`);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     // OLM wraps its clients in a "validating round tripper" whenever CI is set in its environment
@@ -296,10 +454,33 @@ async function main(): Promise<void> {
   const tokens: Record<string, string> = existsSync(tokensFile) ? JSON.parse(readFileSync(tokensFile, 'utf8')) : {};
   for (const u of SEED) tokens[u.name] ??= `real-${u.name}-${randomBytes(16).toString('hex')}`;
   writeFileSync(tokensFile, JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
-  writeFileSync(join(dataDir, 'tokens.csv'), SEED.map((u) => `${tokens[u.name]},${u.name},${u.name}${u.groups.length ? `,"${u.groups.join(',')}"` : ''}`).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    join(dataDir, 'tokens.csv'),
+    SEED.map((u) => `${tokens[u.name]},${u.name},${u.name}${u.groups.length ? `,"${u.groups.join(',')}"` : ''}`).join(
+      '\n',
+    ) + '\n',
+    { mode: 0o600 },
+  );
 
   const [etcdClient, etcdPeer] = [await freePort(), await freePort()];
-  const etcd = run('etcd', paths.etcd!, ['--name', 'real', '--data-dir', join(dataDir, 'etcd'), '--listen-client-urls', `http://127.0.0.1:${etcdClient}`, '--advertise-client-urls', `http://127.0.0.1:${etcdClient}`, '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${etcdPeer}`, '--initial-cluster', `real=http://127.0.0.1:${etcdPeer}`, '--log-level', 'warn']);
+  const etcd = run('etcd', paths.etcd!, [
+    '--name',
+    'real',
+    '--data-dir',
+    join(dataDir, 'etcd'),
+    '--listen-client-urls',
+    `http://127.0.0.1:${etcdClient}`,
+    '--advertise-client-urls',
+    `http://127.0.0.1:${etcdClient}`,
+    '--listen-peer-urls',
+    `http://127.0.0.1:${etcdPeer}`,
+    '--initial-advertise-peer-urls',
+    `http://127.0.0.1:${etcdPeer}`,
+    '--initial-cluster',
+    `real=http://127.0.0.1:${etcdPeer}`,
+    '--log-level',
+    'warn',
+  ]);
   await until('etcd', () => accepts(etcdClient), 30_000, alive(etcd, 'etcd'));
 
   const port = requestedPort || (await freePort());
@@ -311,23 +492,50 @@ async function main(): Promise<void> {
     oidcSeed(dataDir);
     const log = d(join('logs', 'oidc-provider.log'));
     writeFileSync(log, '');
-    const provider = run('oidc-provider', process.execPath, ['--import', 'tsx', join(root, 'scripts', 'oidc-provider.ts'), '--dir', dataDir, '--id-token-ttl', values['oidc-id-token-ttl']]);
-    await until('the OIDC provider', async () => /^oidc issuer: /m.test(readFileSync(log, 'utf8')), 60_000, alive(provider, 'oidc-provider'));
+    const provider = run('oidc-provider', process.execPath, [
+      '--import',
+      'tsx',
+      join(root, 'scripts', 'oidc-provider.ts'),
+      '--dir',
+      dataDir,
+      '--id-token-ttl',
+      values['oidc-id-token-ttl'],
+    ]);
+    await until(
+      'the OIDC provider',
+      async () => /^oidc issuer: /m.test(readFileSync(log, 'utf8')),
+      60_000,
+      alive(provider, 'oidc-provider'),
+    );
     oidcIssuer = /^oidc issuer: (\S+)$/m.exec(readFileSync(log, 'utf8'))![1]!;
-    writeFileSync(d('authentication-config.yaml'), authenticationConfiguration(oidcIssuer, readFileSync(d('oidc-ca.crt'), 'utf8')));
+    writeFileSync(
+      d('authentication-config.yaml'),
+      authenticationConfiguration(oidcIssuer, readFileSync(d('oidc-ca.crt'), 'utf8')),
+    );
   }
   const apiserver = run('kube-apiserver', paths['kube-apiserver']!, [
     `--etcd-servers=http://127.0.0.1:${etcdClient}`,
-    '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${port}`,
-    `--tls-cert-file=${d('apiserver.crt')}`, `--tls-private-key-file=${d('apiserver.key')}`, `--client-ca-file=${d('ca.crt')}`,
-    `--token-auth-file=${d('tokens.csv')}`, '--authorization-mode=RBAC',
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${port}`,
+    `--tls-cert-file=${d('apiserver.crt')}`,
+    `--tls-private-key-file=${d('apiserver.key')}`,
+    `--client-ca-file=${d('ca.crt')}`,
+    `--token-auth-file=${d('tokens.csv')}`,
+    '--authorization-mode=RBAC',
     // Structured authentication (apiserver.config.k8s.io/v1) beside the static tokens.
     ...(oidcIssuer ? [`--authentication-config=${d('authentication-config.yaml')}`] : []),
-    `--service-account-key-file=${d('sa.pub')}`, `--service-account-signing-key-file=${d('sa.key')}`, '--service-account-issuer=https://kubernetes.default.svc',
+    `--service-account-key-file=${d('sa.pub')}`,
+    `--service-account-signing-key-file=${d('sa.key')}`,
+    '--service-account-issuer=https://kubernetes.default.svc',
     '--service-cluster-ip-range=10.96.0.0/16',
-    `--requestheader-client-ca-file=${d('front-proxy-ca.crt')}`, '--requestheader-allowed-names=front-proxy-client',
-    '--requestheader-username-headers=X-Remote-User', '--requestheader-group-headers=X-Remote-Group', '--requestheader-extra-headers-prefix=X-Remote-Extra-',
-    `--proxy-client-cert-file=${d('front-proxy-client.crt')}`, `--proxy-client-key-file=${d('front-proxy-client.key')}`,
+    `--requestheader-client-ca-file=${d('front-proxy-ca.crt')}`,
+    '--requestheader-allowed-names=front-proxy-client',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    `--proxy-client-cert-file=${d('front-proxy-client.crt')}`,
+    `--proxy-client-key-file=${d('front-proxy-client.key')}`,
     // Off, so the aggregator dials a Service's own address: package-server's ExternalName
     // Service names the loopback (scripts/cluster-olm.ts).
     '--enable-aggregator-routing=false',
@@ -335,81 +543,170 @@ async function main(): Promise<void> {
   // The catalogs meanwhile: opm needs nothing of the cluster. Its cache is built at start (not
   // required to exist); pprof on a free loopback port, so several opm processes do not fight
   // over its default :6060. (opm listens on every interface: `opm serve` has no address flag.)
-  const served: { dir: string; name: string; displayName: string; port: number; opm: ChildProcess; kind: 'catalog' | 'registry' }[] = [];
+  const served: {
+    dir: string;
+    name: string;
+    displayName: string;
+    port: number;
+    opm: ChildProcess;
+    kind: 'catalog' | 'registry';
+  }[] = [];
   const serve = async (dir: string, name: string, displayName: string, kind: 'catalog' | 'registry') => {
     const p = await freePort();
-    const opm = run(`opm-${kind}-${name}`, paths.opm!, ['serve', dir, '-p', String(p), '--cache-dir', d(join('opm-cache', kind, name)), '--cache-enforce-integrity=false', '--pprof-addr', `127.0.0.1:${await freePort()}`, '-t', d(join('logs', `opm-${kind}-${name}.termination-log`))]);
+    const opm = run(`opm-${kind}-${name}`, paths.opm!, [
+      'serve',
+      dir,
+      '-p',
+      String(p),
+      '--cache-dir',
+      d(join('opm-cache', kind, name)),
+      '--cache-enforce-integrity=false',
+      '--pprof-addr',
+      `127.0.0.1:${await freePort()}`,
+      '-t',
+      d(join('logs', `opm-${kind}-${name}.termination-log`)),
+    ]);
     served.push({ dir, name, displayName, port: p, opm, kind });
   };
-  for (const dir of values.registry) await serve(resolve(dir), basename(resolve(dir)), basename(resolve(dir)), 'registry');
+  for (const dir of values.registry)
+    await serve(resolve(dir), basename(resolve(dir)), basename(resolve(dir)), 'registry');
   for (const dir of values.catalog) {
     const name = catalogSourceName(dir);
     const copy = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
-    console.log(`inline copy of ${name}: ${copy.bundles} bundles (${copy.derived} derived from olm.csv.metadata)${copy.reused ? ', copy reused' : ''}`);
+    console.log(
+      `inline copy of ${name}: ${copy.bundles} bundles (${copy.derived} derived from olm.csv.metadata)${copy.reused ? ', copy reused' : ''}`,
+    );
     await serve(copy.dir, name, basename(resolve(dir)), 'catalog');
   }
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
   const kubeconfig = d('kubeconfig');
-  for (const u of SEED) writeFileSync(u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`), kubeconfigYaml(server, caPem, u.name, tokens[u.name]!), { mode: 0o600 });
+  for (const u of SEED)
+    writeFileSync(
+      u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`),
+      kubeconfigYaml(server, caPem, u.name, tokens[u.name]!),
+      { mode: 0o600 },
+    );
   const kubectl = (args: string[], input?: string) => {
     const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input });
     if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr.toString()}`);
     return r.stdout.toString();
   };
   const kubectlOk = (args: string[]) => spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args]);
-  await until('kube-apiserver /readyz', async () => kubectlOk(['get', '--raw', '/readyz']).status === 0, 120_000, alive(apiserver, 'kube-apiserver'));
+  await until(
+    'kube-apiserver /readyz',
+    async () => kubectlOk(['get', '--raw', '/readyz']).status === 0,
+    120_000,
+    alive(apiserver, 'kube-apiserver'),
+  );
 
   // kube-controller-manager: ClusterRole aggregation (the admin, edit and view roles get OLM's
   // rights through it), garbage collection, namespace deletion, service-account tokens.
   const kcm = run('kube-controller-manager', paths['kube-controller-manager']!, [
-    `--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
-    '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
-    `--service-account-private-key-file=${d('sa.key')}`, `--root-ca-file=${d('ca.crt')}`,
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    '--leader-elect=false',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${await freePort()}`,
+    `--service-account-private-key-file=${d('sa.key')}`,
+    `--root-ca-file=${d('ca.crt')}`,
     '--cluster-name=olm-console-real',
     // kwok's node is fake and always there; when a heartbeat comes late under load the node
     // lifecycle controller marks its pods not Ready, and kwok never makes them Ready again.
     '--controllers=*,-node-lifecycle-controller',
   ]);
-  const adminRoleHas = (resource: string) => async () => new RegExp(`\\b${resource}\\b`).test(kubectlOk(['get', 'clusterrole', 'admin', '-o', 'jsonpath={.rules[*].resources}']).stdout.toString());
-  await until('kube-controller-manager to aggregate the admin role', adminRoleHas('serviceaccounts'), 60_000, alive(kcm, 'kube-controller-manager'));
+  const adminRoleHas = (resource: string) => async () =>
+    new RegExp(`\\b${resource}\\b`).test(
+      kubectlOk(['get', 'clusterrole', 'admin', '-o', 'jsonpath={.rules[*].resources}']).stdout.toString(),
+    );
+  await until(
+    'kube-controller-manager to aggregate the admin role',
+    adminRoleHas('serviceaccounts'),
+    60_000,
+    alive(kcm, 'kube-controller-manager'),
+  );
 
   // The sandbox's seed users: alice administers team1 only, bob views everything.
-  kubectl(['apply', '-f', '-'], [
-    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team1',
-    'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: seed:alice-admin\n  namespace: team1\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: admin\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: alice',
-    'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: seed:bob-view\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: view\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: bob',
-  ].join('\n---\n'));
+  kubectl(
+    ['apply', '-f', '-'],
+    [
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team1',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: seed:alice-admin\n  namespace: team1\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: admin\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: alice',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: seed:bob-view\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: view\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: bob',
+    ].join('\n---\n'),
+  );
   if (oidcIssuer) kubectl(['apply', '-f', '-'], oidcRbacYaml());
   // OLM's CRDs and aggregated roles as its release installs them (server-side: some CRDs
   // exceed the size of the annotation a client-side apply keeps).
   const olm = olmManifests();
   kubectl(['apply', '--server-side', '--force-conflicts', ...olm.crds.flatMap((f) => ['-f', f])]);
   kubectl(['apply', '--server-side', '--force-conflicts', '-f', olm.aggregatedRoles]);
-  await until('the admin role to carry OLM\'s rights', adminRoleHas('subscriptions'), 60_000, alive(kcm, 'kube-controller-manager'));
+  await until(
+    "the admin role to carry OLM's rights",
+    adminRoleHas('subscriptions'),
+    60_000,
+    alive(kcm, 'kube-controller-manager'),
+  );
   kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
   // Established is not yet listable: a new CRD's storage answers 429 "storage is (re)initializing" for a moment.
-  await until('the OLM kinds to be listable', async () => spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'get', 'clusterserviceversions,subscriptions,installplans,catalogsources,operatorgroups,operatorconditions,olmconfigs,operators', '-A']).status === 0, 60_000, alive(apiserver, 'kube-apiserver'));
+  await until(
+    'the OLM kinds to be listable',
+    async () =>
+      spawnSync('kubectl', [
+        '--kubeconfig',
+        kubeconfig,
+        'get',
+        'clusterserviceversions,subscriptions,installplans,catalogsources,operatorgroups,operatorconditions,olmconfigs,operators',
+        '-A',
+      ]).status === 0,
+    60_000,
+    alive(apiserver, 'kube-apiserver'),
+  );
 
   // kubectl refuses an empty apply; a cluster without catalogs has none to apply.
-  const apply = (objects: object[]) => objects.length && kubectl(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'));
+  const apply = (objects: object[]) =>
+    objects.length && kubectl(['apply', '-f', '-'], objects.map((o) => JSON.stringify(o)).join('\n'));
   const ns = olmNamespaces(flavor);
   apply(olmInstallObjects(flavor));
 
   // Pods: kube-scheduler binds them, kwok runs them on its node (Running, Ready, an IP).
   run('kube-scheduler', paths['kube-scheduler']!, [
-    `--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
-    '--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${await freePort()}`,
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    '--leader-elect=false',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${await freePort()}`,
   ]);
   const kwok = run('kwok', paths.kwok!, [
-    `--kubeconfig=${kubeconfig}`, `--manage-single-node=${KWOK_NODE}`,
-    '--cidr=10.244.0.0/16', '--node-ip=10.0.0.2', `--server-address=127.0.0.1:${await freePort()}`,
+    `--kubeconfig=${kubeconfig}`,
+    `--manage-single-node=${KWOK_NODE}`,
+    '--cidr=10.244.0.0/16',
+    '--node-ip=10.0.0.2',
+    `--server-address=127.0.0.1:${await freePort()}`,
   ]);
   apply([kwokNode()]);
-  await until('the kwok node to be Ready', async () => kubectlOk(['get', 'node', KWOK_NODE, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']).stdout.toString() === 'True', 60_000, alive(kwok, 'kwok'));
+  await until(
+    'the kwok node to be Ready',
+    async () =>
+      kubectlOk([
+        'get',
+        'node',
+        KWOK_NODE,
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      ]).stdout.toString() === 'True',
+    60_000,
+    alive(kwok, 'kwok'),
+  );
   // A new node is tainted not-ready (admission, TaintNodesByCondition); the node lifecycle
   // controller, left out above, is what lifts the taint once the node is Ready.
-  if (kubectlOk(['get', 'node', KWOK_NODE, '-o', 'jsonpath={.spec.taints[*].key}']).stdout.toString().includes('node.kubernetes.io/not-ready')) {
+  if (
+    kubectlOk(['get', 'node', KWOK_NODE, '-o', 'jsonpath={.spec.taints[*].key}'])
+      .stdout.toString()
+      .includes('node.kubernetes.io/not-ready')
+  ) {
     kubectl(['taint', 'node', KWOK_NODE, 'node.kubernetes.io/not-ready:NoSchedule-']);
   }
 
@@ -417,7 +714,13 @@ async function main(): Promise<void> {
   // kubeconfig. Their health ports are fixed (:8080); a clash only costs the health endpoint.
   const olmEnv = { KUBECONFIG: kubeconfig, OPERATOR_NAMESPACE: ns.olm, OPERATOR_NAME: 'olm-operator' };
   run('olm-operator', paths.olm!, ['--namespace', ns.olm, '--writeStatusName', ''], olmEnv, true);
-  run('catalog-operator', paths.catalog!, ['--namespace', ns.catalog, '--kubeconfig', kubeconfig, '--writeStatusName', ''], { ...olmEnv, OPERATOR_NAME: 'catalog-operator' }, true);
+  run(
+    'catalog-operator',
+    paths.catalog!,
+    ['--namespace', ns.catalog, '--kubeconfig', kubeconfig, '--writeStatusName', ''],
+    { ...olmEnv, OPERATOR_NAME: 'catalog-operator' },
+    true,
+  );
   packageServerCertificate(dataDir, ns.olm);
   const psPort = await freePort();
   // package-server v0.38.0 gives --kubeconfig to its authentication options twice and never to
@@ -430,34 +733,103 @@ async function main(): Promise<void> {
   writeFileSync(join(inCluster, 'ca.crt'), caPem);
   writeFileSync(join(inCluster, 'token'), tokens.admin!, { mode: 0o600 });
   writeFileSync(join(inCluster, 'namespace'), ns.olm);
-  const packageServer = run('package-server', 'unshare', [
-    '--mount', '--propagation', 'private', 'sh', '-c',
-    'mount -t tmpfs tmpfs /var/run && mkdir -p /var/run/secrets/kubernetes.io/serviceaccount && mount --bind "$0" /var/run/secrets/kubernetes.io/serviceaccount && exec "$@"',
-    inCluster, paths['package-server']!,
-    `--secure-port=${psPort}`, '--bind-address=127.0.0.1', `--global-namespace=${ns.catalog}`,
-    `--kubeconfig=${kubeconfig}`, `--authentication-kubeconfig=${kubeconfig}`, `--authorization-kubeconfig=${kubeconfig}`,
-    `--tls-cert-file=${d('packageserver.crt')}`, `--tls-private-key-file=${d('packageserver.key')}`,
-  ], { ...olmEnv, KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(port) });
+  const packageServer = run(
+    'package-server',
+    'unshare',
+    [
+      '--mount',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      'mount -t tmpfs tmpfs /var/run && mkdir -p /var/run/secrets/kubernetes.io/serviceaccount && mount --bind "$0" /var/run/secrets/kubernetes.io/serviceaccount && exec "$@"',
+      inCluster,
+      paths['package-server']!,
+      `--secure-port=${psPort}`,
+      '--bind-address=127.0.0.1',
+      `--global-namespace=${ns.catalog}`,
+      `--kubeconfig=${kubeconfig}`,
+      `--authentication-kubeconfig=${kubeconfig}`,
+      `--authorization-kubeconfig=${kubeconfig}`,
+      `--tls-cert-file=${d('packageserver.crt')}`,
+      `--tls-private-key-file=${d('packageserver.key')}`,
+    ],
+    { ...olmEnv, KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(port) },
+  );
   apply(packageServerObjects(flavor, psPort, caPem));
-  await until('the packages API to be available', async () => kubectlOk(['get', 'apiservice', 'v1.packages.operators.coreos.com', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}']).stdout.toString() === 'True', 120_000, alive(packageServer, 'package-server'));
+  await until(
+    'the packages API to be available',
+    async () =>
+      kubectlOk([
+        'get',
+        'apiservice',
+        'v1.packages.operators.coreos.com',
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Available")].status}',
+      ]).stdout.toString() === 'True',
+    120_000,
+    alive(packageServer, 'package-server'),
+  );
 
   console.log(`kubeconfig: ${kubeconfig}`);
   for (const c of served) {
-    await until(`opm serve ${c.dir}`, async () => (await accepts(c.port)) && (await serving(`127.0.0.1:${c.port}`)), 120_000, alive(c.opm, `opm serve ${c.dir}`));
+    await until(
+      `opm serve ${c.dir}`,
+      async () => (await accepts(c.port)) && (await serving(`127.0.0.1:${c.port}`)),
+      120_000,
+      alive(c.opm, `opm serve ${c.dir}`),
+    );
     if (c.kind === 'registry') console.log(`registry ${c.name}: 127.0.0.1:${c.port}`);
   }
   const sources = served.filter((c) => c.kind === 'catalog');
   apply(sources.map((c) => catalogSource(flavor, c.name, c.displayName, `127.0.0.1:${c.port}`)));
   for (const c of sources) {
-    await until(`CatalogSource ${c.name} to be READY`, async () => kubectlOk(['get', 'catalogsource', '-n', ns.catalog, c.name, '-o', 'jsonpath={.status.connectionState.lastObservedState}']).stdout.toString() === 'READY', 120_000, alive(c.opm, `opm serve ${c.dir}`));
-    await until(`the packages of ${c.name} to be listed`, async () => kubectlOk(['get', 'packagemanifests', '-n', ns.catalog, '-l', `catalog=${c.name}`, '-o', 'name']).stdout.toString().trim() !== '', 120_000, alive(packageServer, 'package-server'));
+    await until(
+      `CatalogSource ${c.name} to be READY`,
+      async () =>
+        kubectlOk([
+          'get',
+          'catalogsource',
+          '-n',
+          ns.catalog,
+          c.name,
+          '-o',
+          'jsonpath={.status.connectionState.lastObservedState}',
+        ]).stdout.toString() === 'READY',
+      120_000,
+      alive(c.opm, `opm serve ${c.dir}`),
+    );
+    await until(
+      `the packages of ${c.name} to be listed`,
+      async () =>
+        kubectlOk(['get', 'packagemanifests', '-n', ns.catalog, '-l', `catalog=${c.name}`, '-o', 'name'])
+          .stdout.toString()
+          .trim() !== '',
+      120_000,
+      alive(packageServer, 'package-server'),
+    );
     console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
-  if (values['olm-v1']) await startOlmV1({ root, dataDir, paths, catalogs: values.catalog, run, until, alive, freePort, accepts, kubectl, kubectlOk });
+  if (values['olm-v1'])
+    await startOlmV1({
+      root,
+      dataDir,
+      paths,
+      catalogs: values.catalog,
+      run,
+      until,
+      alive,
+      freePort,
+      accepts,
+      kubectl,
+      kubectlOk,
+    });
   if (oidcIssuer) {
     console.log(`oidc issuer: ${oidcIssuer}`);
     console.log(`oidc users: ${d('oidc-users.json')}`);
-    console.log(`oidc console flags: --kubeconfig ${kubeconfig} --oidc-issuer ${oidcIssuer} --oidc-client-id ${OIDC_CLIENT_ID} --oidc-client-secret-file ${d('oidc-client-secret')} --oidc-ca-file ${d('oidc-ca.crt')}`);
+    console.log(
+      `oidc console flags: --kubeconfig ${kubeconfig} --oidc-issuer ${oidcIssuer} --oidc-client-id ${OIDC_CLIENT_ID} --oidc-client-secret-file ${d('oidc-client-secret')} --oidc-ca-file ${d('oidc-ca.crt')}`,
+    );
   }
   console.log('cluster ready');
 }

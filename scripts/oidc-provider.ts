@@ -35,11 +35,14 @@ const page = (title: string, body: string) =>
   `<body><h1>${title}</h1>${body}</body></html>`;
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 function loginForm(uid: string, error?: string): string {
-  return page('Sign in to the test identity provider', `${error ? `<p role="alert">${escape(error)}</p>` : ''}
+  return page(
+    'Sign in to the test identity provider',
+    `${error ? `<p role="alert">${escape(error)}</p>` : ''}
 <form method="post" action="/interaction/${escape(uid)}/login">
 <label>Username <input name="login" autocomplete="username" autofocus></label>
 <label>Password <input name="password" type="password" autocomplete="current-password"></label>
-<button type="submit">Sign in</button></form>`);
+<button type="submit">Sign in</button></form>`,
+  );
 }
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
@@ -107,7 +110,8 @@ async function main(): Promise<void> {
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx: KoaContextWithOIDC, form: string) {
-          ctx.body = `<!doctype html><title>Signing out</title><body>${form}` +
+          ctx.body =
+            `<!doctype html><title>Signing out</title><body>${form}` +
             '<input type="hidden" form="op.logoutForm" name="logout" value="yes">' +
             '<script>document.forms[0].submit()</script></body>';
         },

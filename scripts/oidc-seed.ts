@@ -26,17 +26,43 @@ export function oidcCertificates(dir: string): void {
   const p = (n: string) => join(dir, n);
   if (existsSync(p('oidc-ca.crt')) && existsSync(p('oidc-server.crt'))) return;
   openssl([
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', p('oidc-ca.key'), '-out', p('oidc-ca.crt'),
-    '-days', '3650',
-    '-subj', '/CN=olm-console-oidc-ca', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    p('oidc-ca.key'),
+    '-out',
+    p('oidc-ca.crt'),
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=olm-console-oidc-ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
   ]);
   writeFileSync(p('oidc-server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
   const key = ['-keyout', p('oidc-server.key'), '-out', p('oidc-server.csr'), '-subj', '/CN=olm-console-oidc'];
   openssl(['req', '-newkey', 'rsa:2048', '-nodes', ...key]);
   openssl([
-    'x509', '-req', '-in', p('oidc-server.csr'), '-CA', p('oidc-ca.crt'), '-CAkey', p('oidc-ca.key'), '-CAcreateserial',
-    '-out', p('oidc-server.crt'), '-days', '3650', '-extfile', p('oidc-server.ext'),
+    'x509',
+    '-req',
+    '-in',
+    p('oidc-server.csr'),
+    '-CA',
+    p('oidc-ca.crt'),
+    '-CAkey',
+    p('oidc-ca.key'),
+    '-CAcreateserial',
+    '-out',
+    p('oidc-server.crt'),
+    '-days',
+    '3650',
+    '-extfile',
+    p('oidc-server.ext'),
   ]);
 }
 
@@ -65,30 +91,46 @@ export function oidcSeed(dir: string): { users: OidcSeedUser[]; clientSecret: st
  * groups `oidc:<group>`. JSON is YAML, and kube-apiserver refuses fields it does not know.
  */
 export function authenticationConfiguration(issuer: string, caPem: string): string {
-  return JSON.stringify({
-    apiVersion: 'apiserver.config.k8s.io/v1',
-    kind: 'AuthenticationConfiguration',
-    jwt: [
+  return (
+    JSON.stringify(
       {
-        issuer: { url: issuer, audiences: [OIDC_CLIENT_ID], certificateAuthority: caPem },
-        claimMappings: {
-          username: { claim: 'sub', prefix: OIDC_PREFIX },
-          groups: { claim: 'groups', prefix: OIDC_PREFIX },
-        },
+        apiVersion: 'apiserver.config.k8s.io/v1',
+        kind: 'AuthenticationConfiguration',
+        jwt: [
+          {
+            issuer: { url: issuer, audiences: [OIDC_CLIENT_ID], certificateAuthority: caPem },
+            claimMappings: {
+              username: { claim: 'sub', prefix: OIDC_PREFIX },
+              groups: { claim: 'groups', prefix: OIDC_PREFIX },
+            },
+          },
+        ],
       },
-    ],
-  }, null, 2) + '\n';
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** RBAC as the seed users have it, for the provider's groups: team1-admins administer team1, viewers view. */
 export function oidcRbacYaml(): string {
   type Kind = 'RoleBinding' | 'ClusterRoleBinding';
-  const binding = (kind: Kind, name: string, role: string, group: string, namespace?: string) => [
-    'apiVersion: rbac.authorization.k8s.io/v1', `kind: ${kind}`, 'metadata:', `  name: ${name}`,
-    ...(namespace ? [`  namespace: ${namespace}`] : []),
-    'roleRef:', '  apiGroup: rbac.authorization.k8s.io', '  kind: ClusterRole', `  name: ${role}`,
-    'subjects:', '- apiGroup: rbac.authorization.k8s.io', '  kind: Group', `  name: "${OIDC_PREFIX}${group}"`,
-  ].join('\n');
+  const binding = (kind: Kind, name: string, role: string, group: string, namespace?: string) =>
+    [
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      `kind: ${kind}`,
+      'metadata:',
+      `  name: ${name}`,
+      ...(namespace ? [`  namespace: ${namespace}`] : []),
+      'roleRef:',
+      '  apiGroup: rbac.authorization.k8s.io',
+      '  kind: ClusterRole',
+      `  name: ${role}`,
+      'subjects:',
+      '- apiGroup: rbac.authorization.k8s.io',
+      '  kind: Group',
+      `  name: "${OIDC_PREFIX}${group}"`,
+    ].join('\n');
   return [
     binding('RoleBinding', 'seed:oidc-team1-admins', 'admin', 'team1-admins', 'team1'),
     binding('ClusterRoleBinding', 'seed:oidc-viewers', 'view', 'viewers'),

@@ -38,6 +38,9 @@ if (e2e) args.push('--test-concurrency=1');
 // kubectl caches discovery per host:port under ~/.kube/cache; tests start clusters on ports a
 // different cluster (the real one, a sandbox) may have used before, and a stale cache makes
 // kubectl resolve names to resources this cluster does not serve. A fresh cache per run.
-const env = { ...process.env, KUBECACHEDIR: process.env.KUBECACHEDIR ?? mkdtempSync(join(tmpdir(), 'olm-console-kubecache-')) };
+const env = {
+  ...process.env,
+  KUBECACHEDIR: process.env.KUBECACHEDIR ?? mkdtempSync(join(tmpdir(), 'olm-console-kubecache-')),
+};
 const child = spawn(process.execPath, [...args, ...files], { cwd: root, stdio: 'inherit', env });
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

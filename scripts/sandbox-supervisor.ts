@@ -27,7 +27,11 @@ export interface RestartPolicy {
  * wants, at once), doubling to 2 s; five crashes in a row, each within 10 s of starting, mean
  * something is wrong with the sandbox or its files, and restarting again would only hide it.
  */
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { delaysMs: [250, 500, 1000, 2000], quickMs: 10_000, maxQuickCrashes: 5 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  delaysMs: [250, 500, 1000, 2000],
+  quickMs: 10_000,
+  maxQuickCrashes: 5,
+};
 
 export interface SandboxExit {
   code: number | null;
@@ -38,7 +42,9 @@ export interface SandboxExit {
   stopping: boolean;
 }
 
-export type ExitDecision = { action: 'restart'; delayMs: number; crashes: number; how: string } | { action: 'stop'; crashes: number; reason: string };
+export type ExitDecision =
+  | { action: 'restart'; delayMs: number; crashes: number; how: string }
+  | { action: 'stop'; crashes: number; reason: string };
 
 function describeExit(e: Pick<SandboxExit, 'code' | 'signal'>): string {
   return e.signal ? `was killed (${e.signal})` : `exited with status ${e.code}`;
@@ -48,16 +54,34 @@ function describeExit(e: Pick<SandboxExit, 'code' | 'signal'>): string {
  * What to do when the sandbox process ended. `crashes` is how many crashes in a row came before
  * this one (a crash after a run longer than `quickMs` starts the count again).
  */
-export function decideOnExit(exit: SandboxExit, crashes: number, policy: RestartPolicy = DEFAULT_RESTART_POLICY): ExitDecision {
+export function decideOnExit(
+  exit: SandboxExit,
+  crashes: number,
+  policy: RestartPolicy = DEFAULT_RESTART_POLICY,
+): ExitDecision {
   if (exit.stopping) return { action: 'stop', crashes, reason: 'the sandbox was stopped' };
-  if (exit.code === 0 && !exit.signal) return { action: 'stop', crashes, reason: 'the sandbox stopped (it exits with status 0 only when told to stop: SIGINT or SIGTERM)' };
+  if (exit.code === 0 && !exit.signal)
+    return {
+      action: 'stop',
+      crashes,
+      reason: 'the sandbox stopped (it exits with status 0 only when told to stop: SIGINT or SIGTERM)',
+    };
   const how = describeExit(exit);
   const quick = exit.ranMs < policy.quickMs;
   const n = (quick ? crashes : 0) + 1;
   if (quick && n >= policy.maxQuickCrashes) {
-    return { action: 'stop', crashes: n, reason: `the sandbox ${how}, its ${n}th crash in a row within ${policy.quickMs / 1000} s of starting; not restarting it (its output is above; \`npm run sandbox\` with the same --port and --data runs it alone)` };
+    return {
+      action: 'stop',
+      crashes: n,
+      reason: `the sandbox ${how}, its ${n}th crash in a row within ${policy.quickMs / 1000} s of starting; not restarting it (its output is above; \`npm run sandbox\` with the same --port and --data runs it alone)`,
+    };
   }
-  return { action: 'restart', crashes: n, delayMs: policy.delaysMs[Math.min(n - 1, policy.delaysMs.length - 1)] ?? 0, how };
+  return {
+    action: 'restart',
+    crashes: n,
+    delayMs: policy.delaysMs[Math.min(n - 1, policy.delaysMs.length - 1)] ?? 0,
+    how,
+  };
 }
 
 export interface SupervisorOptions {
@@ -142,7 +166,17 @@ export class SandboxSupervisor extends EventEmitter<{
   }
 
   private run(firstStartFailed?: (err: Error) => void): void {
-    const args = ['--import', 'tsx', join(this.opts.root, 'lib', 'sandbox', 'main.ts'), '--port', String(this.port), '--kubeconfig', this.opts.kubeconfig, '--data', this.opts.dataFile];
+    const args = [
+      '--import',
+      'tsx',
+      join(this.opts.root, 'lib', 'sandbox', 'main.ts'),
+      '--port',
+      String(this.port),
+      '--kubeconfig',
+      this.opts.kubeconfig,
+      '--data',
+      this.opts.dataFile,
+    ];
     for (const c of this.opts.catalogs ?? []) args.push('--catalog', c);
     const child = spawn(process.execPath, args, { cwd: this.opts.root, stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
@@ -159,7 +193,12 @@ export class SandboxSupervisor extends EventEmitter<{
       listenedAt = this.now();
       out = '';
       this.port = Number(new URL(m[1]!).port);
-      this.emit('listening', { url: m[1]!, port: this.port, kubeconfig: this.opts.kubeconfig, restarts: this.restarts });
+      this.emit('listening', {
+        url: m[1]!,
+        port: this.port,
+        kubeconfig: this.opts.kubeconfig,
+        restarts: this.restarts,
+      });
     });
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = undefined;
@@ -168,7 +207,11 @@ export class SandboxSupervisor extends EventEmitter<{
         firstStartFailed(new Error(`the sandbox ${describeExit({ code, signal })} before it listened`));
         return;
       }
-      const d = decideOnExit({ code, signal, ranMs: listenedAt === undefined ? 0 : this.now() - listenedAt, stopping: this.stopping }, this.crashes, this.policy);
+      const d = decideOnExit(
+        { code, signal, ranMs: listenedAt === undefined ? 0 : this.now() - listenedAt, stopping: this.stopping },
+        this.crashes,
+        this.policy,
+      );
       this.crashes = d.crashes;
       if (d.action === 'stop') {
         this.emit('stopped', { reason: d.reason, gaveUp: !this.stopping && !(code === 0 && !signal) });

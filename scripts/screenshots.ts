@@ -31,14 +31,34 @@ function prepareDayTwo(sb: Sb): Promise<{ csv: string; pending: string }> {
     const kube = clientAs(sb, 'admin');
     const sub = (ns: string, name: string) => kube.get<Subscription>(SUBSCRIPTION_TYPE, name, ns);
     await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
-    await subscribe(kube, { namespace: 'ops-db', package: 'pgpilot', channel: 'fast', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['ops-db'] });
-    const first = await waitFor('the first plan', async () => (await sub('ops-db', 'pgpilot')).status?.installPlanRef?.name);
+    await subscribe(kube, {
+      namespace: 'ops-db',
+      package: 'pgpilot',
+      channel: 'fast',
+      approval: 'Manual',
+      startingCSV: 'pgpilot.v1.2.0',
+      targets: ['ops-db'],
+    });
+    const first = await waitFor(
+      'the first plan',
+      async () => (await sub('ops-db', 'pgpilot')).status?.installPlanRef?.name,
+    );
     const plan = await kube.get<InstallPlan>(INSTALL_PLAN_TYPE, first, 'ops-db');
     await kube.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
     const csv = await waitFor('pgpilot installed', async () => (await sub('ops-db', 'pgpilot')).status?.installedCSV);
     await waitForCsv(kube, 'ops-db', csv);
-    await waitForCsv(kube, 'operators', await waitFor('certwarden installed', async () => (await sub('operators', 'certwarden')).status?.installedCSV));
-    const pending = await waitFor('the next plan', async () => (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'ops-db' })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved)?.metadata?.name);
+    await waitForCsv(
+      kube,
+      'operators',
+      await waitFor('certwarden installed', async () => (await sub('operators', 'certwarden')).status?.installedCSV),
+    );
+    const pending = await waitFor(
+      'the next plan',
+      async () =>
+        (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'ops-db' })).items.find(
+          (p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved,
+        )?.metadata?.name,
+    );
     return { csv, pending };
   })();
   return dayTwo;
@@ -85,7 +105,14 @@ const shots: Shot[] = [
   {
     name: 'install-progress',
     take: async (page, url, sb) => {
-      await subscribe(clientAs(sb, 'admin'), { namespace: 'pg', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['pg'] });
+      await subscribe(clientAs(sb, 'admin'), {
+        namespace: 'pg',
+        package: 'pgpilot',
+        channel: 'stable',
+        approval: 'Manual',
+        startingCSV: 'pgpilot.v1.2.0',
+        targets: ['pg'],
+      });
       await page.goto(`${url}/installs/pg/pgpilot`);
       await page.getByRole('heading', { name: /Approve InstallPlan/ }).waitFor({ timeout: 20_000 });
       await settle(page);
@@ -135,7 +162,10 @@ const shots: Shot[] = [
       const { pending } = await prepareDayTwo(sb);
       await page.goto(`${url}/installplans/ops-db/${pending}`);
       await page.getByRole('button', { name: 'Approve' }).waitFor();
-      await page.getByRole('button', { name: /View manifest of pgpilot/ }).first().click();
+      await page
+        .getByRole('button', { name: /View manifest of pgpilot/ })
+        .first()
+        .click();
       await settle(page);
     },
   },
@@ -143,7 +173,23 @@ const shots: Shot[] = [
     name: 'uninstall-dialog',
     take: async (page, url, sb) => {
       const { csv } = await prepareDayTwo(sb);
-      await clientAs(sb, 'admin').create({ group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' }, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'orders', namespace: 'ops-db' }, spec: { instances: 3 } }).catch(() => undefined);
+      await clientAs(sb, 'admin')
+        .create(
+          {
+            group: 'pgpilot.example.com',
+            version: 'v1',
+            plural: 'postgresclusters',
+            namespaced: true,
+            kind: 'PostgresCluster',
+          },
+          {
+            apiVersion: 'pgpilot.example.com/v1',
+            kind: 'PostgresCluster',
+            metadata: { name: 'orders', namespace: 'ops-db' },
+            spec: { instances: 3 },
+          },
+        )
+        .catch(() => undefined);
       await page.goto(`${url}/operators/ops-db/${csv}`);
       await page.getByRole('button', { name: 'Uninstall' }).click();
       await page.getByRole('dialog').getByText('PostgresCluster orders').waitFor();
@@ -167,9 +213,20 @@ async function graphShot(browser: Awaited<ReturnType<typeof launchBrowser>>): Pr
   const server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
   try {
     const kube = clientAs(sb, 'admin');
-    const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+    const CATSRC = {
+      group: 'operators.coreos.com',
+      version: 'v1alpha1',
+      plural: 'catalogsources',
+      namespaced: true,
+      kind: 'CatalogSource',
+    };
     const catalog = await waitFor('the catalog ready', async () => {
-      const cs = (await kube.listAll<{ metadata?: { name?: string }; status?: { connectionState?: { lastObservedState?: string } } }>(CATSRC, { namespace: 'olm' })).items[0];
+      const cs = (
+        await kube.listAll<{
+          metadata?: { name?: string };
+          status?: { connectionState?: { lastObservedState?: string } };
+        }>(CATSRC, { namespace: 'olm' })
+      ).items[0];
       return cs?.status?.connectionState?.lastObservedState === 'READY' ? cs.metadata?.name : undefined;
     });
     const views = [

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { planStart, type StartFlags } from './start-options';
 
-const base: StartFlags = { port: '3000', host: '127.0.0.1', inCluster: false, perUserTokens: false, sandbox: false, catalog: [], trustProxy: false };
+const base: StartFlags = {
+  port: '3000',
+  host: '127.0.0.1',
+  inCluster: false,
+  perUserTokens: false,
+  sandbox: false,
+  catalog: [],
+  trustProxy: false,
+};
 const plan = (f: Partial<StartFlags>, envKubeconfig?: string) => planStart({ ...base, ...f }, envKubeconfig);
 
 function ok(p: ReturnType<typeof planStart>) {
@@ -44,7 +52,10 @@ describe('npm start flags: each combination does what it says, or is refused wit
 
   test('--kubeconfig X: that cluster as its user; with --per-user-tokens, token mode', () => {
     const a = ok(plan({ kubeconfig: '/tmp/x', context: 'c1' }));
-    assert.deepEqual([a.sandbox, a.env.OLM_CONSOLE_KUBECONFIG, a.env.OLM_CONSOLE_CONTEXT, a.env.OLM_CONSOLE_AUTH], [false, '/tmp/x', 'c1', undefined]);
+    assert.deepEqual(
+      [a.sandbox, a.env.OLM_CONSOLE_KUBECONFIG, a.env.OLM_CONSOLE_CONTEXT, a.env.OLM_CONSOLE_AUTH],
+      [false, '/tmp/x', 'c1', undefined],
+    );
     const b = ok(plan({ kubeconfig: '/tmp/x', perUserTokens: true }));
     assert.equal(b.env.OLM_CONSOLE_AUTH, 'token');
   });
@@ -79,10 +90,11 @@ describe('npm start flags: each combination does what it says, or is refused wit
     const p = ok(plan({ publicUrl: 'https://console.example.com', trustProxy: true }));
     assert.equal(p.env.OLM_CONSOLE_PUBLIC_URL, 'https://console.example.com');
     assert.equal(p.env.OLM_CONSOLE_TRUST_PROXY, 'true');
-    for (const bad of ['console.example.com', 'ftp://x', 'https://x/path', 'https://u:p@x']) assert.equal(plan({ publicUrl: bad }).ok, false, bad);
+    for (const bad of ['console.example.com', 'ftp://x', 'https://x/path', 'https://u:p@x'])
+      assert.equal(plan({ publicUrl: bad }).ok, false, bad);
   });
 
-  test('the upgrade approver is off unless --upgrade-approver turns it on, as the console\'s own identity', () => {
+  test("the upgrade approver is off unless --upgrade-approver turns it on, as the console's own identity", () => {
     const clusters = [{}, { sandbox: true }, { perUserTokens: true }, { kubeconfig: '/x' }, { inCluster: true }];
     for (const f of clusters) {
       assert.equal(ok(plan(f)).env.OLM_CONSOLE_UPGRADE_APPROVER, undefined, JSON.stringify(f));
@@ -105,11 +117,21 @@ describe('npm start flags: each combination does what it says, or is refused wit
   });
 
   test('--oidc-issuer with --oidc-client-id: per-user sessions, the secret and CA by file, never on the command line', () => {
-    const oidc = { oidcIssuer: 'https://idp.example', oidcClientId: 'console', oidcClientSecretFile: '/s', oidcCaFile: '/ca' };
+    const oidc = {
+      oidcIssuer: 'https://idp.example',
+      oidcClientId: 'console',
+      oidcClientSecretFile: '/s',
+      oidcCaFile: '/ca',
+    };
     const p = ok(plan({ kubeconfig: 'k', ...oidc }));
     assert.equal(p.env.OLM_CONSOLE_AUTH, 'token');
     assert.deepEqual(
-      [p.env.OLM_CONSOLE_OIDC_ISSUER, p.env.OLM_CONSOLE_OIDC_CLIENT_ID, p.env.OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE, p.env.OLM_CONSOLE_OIDC_CA_FILE],
+      [
+        p.env.OLM_CONSOLE_OIDC_ISSUER,
+        p.env.OLM_CONSOLE_OIDC_CLIENT_ID,
+        p.env.OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE,
+        p.env.OLM_CONSOLE_OIDC_CA_FILE,
+      ],
       ['https://idp.example', 'console', '/s', '/ca'],
     );
     assert.match(p.describe, /signs in at https:\/\/idp\.example/);
@@ -117,9 +139,18 @@ describe('npm start flags: each combination does what it says, or is refused wit
   });
 
   test('OIDC flags half given, an http issuer, or the sandbox are refused with the reason', () => {
-    assert.match((plan({ kubeconfig: 'k', oidcIssuer: 'https://idp.example' }) as { message: string }).message, /go together/);
+    assert.match(
+      (plan({ kubeconfig: 'k', oidcIssuer: 'https://idp.example' }) as { message: string }).message,
+      /go together/,
+    );
     assert.match((plan({ kubeconfig: 'k', oidcClientId: 'c' }) as { message: string }).message, /go together/);
-    assert.match((plan({ kubeconfig: 'k', oidcIssuer: 'http://idp.example', oidcClientId: 'c' }) as { message: string }).message, /must be https/);
-    assert.match((plan({ sandbox: true, oidcIssuer: 'https://idp.example', oidcClientId: 'c' }) as { message: string }).message, /sandbox/);
+    assert.match(
+      (plan({ kubeconfig: 'k', oidcIssuer: 'http://idp.example', oidcClientId: 'c' }) as { message: string }).message,
+      /must be https/,
+    );
+    assert.match(
+      (plan({ sandbox: true, oidcIssuer: 'https://idp.example', oidcClientId: 'c' }) as { message: string }).message,
+      /sandbox/,
+    );
   });
 });

@@ -43,11 +43,19 @@ const refuse = (message: string): StartPlan => ({ ok: false, message });
 /** The plan for these flags, given $KUBECONFIG and $OLM_CONSOLE_UPGRADE_APPROVER. */
 export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: string): StartPlan {
   const port = Number(f.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return refuse(`--port must be a number between 1 and 65535, got "${f.port}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    return refuse(`--port must be a number between 1 and 65535, got "${f.port}"`);
   if (f.inCluster && f.sandbox) return refuse('--in-cluster and --sandbox name two different clusters: choose one');
-  if (f.inCluster && f.kubeconfig) return refuse('--in-cluster reads the cluster from the pod\'s service account; --kubeconfig names another: choose one');
-  if (f.sandbox && f.kubeconfig) return refuse('--sandbox starts its own cluster; --kubeconfig names another: choose one');
-  if (f.context && (f.inCluster || f.sandbox)) return refuse('--context chooses a context of --kubeconfig (or $KUBECONFIG); it means nothing with --in-cluster or --sandbox');
+  if (f.inCluster && f.kubeconfig)
+    return refuse(
+      "--in-cluster reads the cluster from the pod's service account; --kubeconfig names another: choose one",
+    );
+  if (f.sandbox && f.kubeconfig)
+    return refuse('--sandbox starts its own cluster; --kubeconfig names another: choose one');
+  if (f.context && (f.inCluster || f.sandbox))
+    return refuse(
+      '--context chooses a context of --kubeconfig (or $KUBECONFIG); it means nothing with --in-cluster or --sandbox',
+    );
   if (f.publicUrl !== undefined) {
     let u: URL;
     try {
@@ -55,8 +63,12 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     } catch {
       return refuse(`--public-url must be a URL such as https://console.example.com, got "${f.publicUrl}"`);
     }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return refuse(`--public-url must be http(s), got "${f.publicUrl}"`);
-    if (u.pathname !== '/' || u.search || u.hash || u.username) return refuse(`--public-url is an origin (scheme, host, port) without path, query or credentials, got "${f.publicUrl}"`);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+      return refuse(`--public-url must be http(s), got "${f.publicUrl}"`);
+    if (u.pathname !== '/' || u.search || u.hash || u.username)
+      return refuse(
+        `--public-url is an origin (scheme, host, port) without path, query or credentials, got "${f.publicUrl}"`,
+      );
   }
 
   // The approver approves InstallPlans with the console's own identity: off unless asked for by
@@ -76,39 +88,78 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
   if (f.upgradeApprover) env.OLM_CONSOLE_UPGRADE_APPROVER = 'console';
 
   if (f.inCluster) {
-    if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; a real cluster reads its CatalogSources');
-    return { ok: true, sandbox: false, catalogs: [], env: { ...env, OLM_CONSOLE_IN_CLUSTER: 'true' }, describe: 'Cluster: in-cluster; each person logs in with their own token' };
+    if (f.catalog.length)
+      return refuse('--catalog serves a folder in the sandbox; a real cluster reads its CatalogSources');
+    return {
+      ok: true,
+      sandbox: false,
+      catalogs: [],
+      env: { ...env, OLM_CONSOLE_IN_CLUSTER: 'true' },
+      describe: 'Cluster: in-cluster; each person logs in with their own token',
+    };
   }
   const kubeconfig = f.kubeconfig ?? (f.sandbox ? undefined : envKubeconfig || undefined);
   if (kubeconfig) {
-    if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; with --kubeconfig (or $KUBECONFIG) the cluster\'s own CatalogSources are read (add --sandbox and drop the kubeconfig to use the sandbox)');
+    if (f.catalog.length)
+      return refuse(
+        "--catalog serves a folder in the sandbox; with --kubeconfig (or $KUBECONFIG) the cluster's own CatalogSources are read (add --sandbox and drop the kubeconfig to use the sandbox)",
+      );
     const e: Record<string, string> = { ...env, OLM_CONSOLE_KUBECONFIG: kubeconfig };
     if (f.context) e.OLM_CONSOLE_CONTEXT = f.context;
     if (perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
-    const who = f.oidcIssuer ? `each person signs in at ${f.oidcIssuer}` : perUserTokens ? 'each person logs in with their own token' : 'acting as the kubeconfig\'s user';
-    return { ok: true, sandbox: false, catalogs: [], env: e, describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}` };
+    const who = f.oidcIssuer
+      ? `each person signs in at ${f.oidcIssuer}`
+      : perUserTokens
+        ? 'each person logs in with their own token'
+        : "acting as the kubeconfig's user";
+    return {
+      ok: true,
+      sandbox: false,
+      catalogs: [],
+      env: e,
+      describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}`,
+    };
   }
   if (f.context) return refuse('--context needs a kubeconfig (--kubeconfig or $KUBECONFIG)');
   const e: Record<string, string> = { ...env };
-  if (f.oidcIssuer) return refuse('--oidc-issuer signs people in to a real cluster whose API server trusts that issuer; the sandbox does not: give --kubeconfig');
+  if (f.oidcIssuer)
+    return refuse(
+      '--oidc-issuer signs people in to a real cluster whose API server trusts that issuer; the sandbox does not: give --kubeconfig',
+    );
   if (f.perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
-  const who = f.perUserTokens ? 'each person logs in with a seed user\'s token (.sandbox/tokens.json)' : 'acting as the sandbox\'s admin';
+  const who = f.perUserTokens
+    ? "each person logs in with a seed user's token (.sandbox/tokens.json)"
+    : "acting as the sandbox's admin";
   return { ok: true, sandbox: true, catalogs: f.catalog, env: e, describe: `Cluster: the sandbox; ${who}` };
 }
 
 /** The OLM_CONSOLE_OIDC_* variables for the --oidc-* flags: all of issuer and client id, or none. */
-export function oidcEnv(f: Pick<StartFlags, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecretFile' | 'oidcCaFile'>): { ok: true; env: Record<string, string> } | { ok: false; message: string } {
+export function oidcEnv(
+  f: Pick<StartFlags, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecretFile' | 'oidcCaFile'>,
+): { ok: true; env: Record<string, string> } | { ok: false; message: string } {
   const given = [f.oidcIssuer, f.oidcClientId, f.oidcClientSecretFile, f.oidcCaFile].some((v) => v !== undefined);
   if (!given) return { ok: true, env: {} };
-  if (!f.oidcIssuer || !f.oidcClientId) return { ok: false, message: '--oidc-issuer and --oidc-client-id go together (the secret by --oidc-client-secret-file or OLM_CONSOLE_OIDC_CLIENT_SECRET)' };
+  if (!f.oidcIssuer || !f.oidcClientId)
+    return {
+      ok: false,
+      message:
+        '--oidc-issuer and --oidc-client-id go together (the secret by --oidc-client-secret-file or OLM_CONSOLE_OIDC_CLIENT_SECRET)',
+    };
   let u: URL;
   try {
     u = new URL(f.oidcIssuer);
   } catch {
     return { ok: false, message: `--oidc-issuer must be a URL such as https://idp.example.com, got "${f.oidcIssuer}"` };
   }
-  if (u.protocol !== 'https:') return { ok: false, message: `--oidc-issuer must be https (the ID tokens it signs are the people's credentials), got "${f.oidcIssuer}"` };
-  const env: Record<string, string> = { OLM_CONSOLE_OIDC_ISSUER: f.oidcIssuer, OLM_CONSOLE_OIDC_CLIENT_ID: f.oidcClientId };
+  if (u.protocol !== 'https:')
+    return {
+      ok: false,
+      message: `--oidc-issuer must be https (the ID tokens it signs are the people's credentials), got "${f.oidcIssuer}"`,
+    };
+  const env: Record<string, string> = {
+    OLM_CONSOLE_OIDC_ISSUER: f.oidcIssuer,
+    OLM_CONSOLE_OIDC_CLIENT_ID: f.oidcClientId,
+  };
   if (f.oidcClientSecretFile) env.OLM_CONSOLE_OIDC_CLIENT_SECRET_FILE = f.oidcClientSecretFile;
   if (f.oidcCaFile) env.OLM_CONSOLE_OIDC_CA_FILE = f.oidcCaFile;
   return { ok: true, env };

@@ -74,9 +74,15 @@ function newestSourceMtime(): number {
  */
 function build(log: ReturnType<typeof logger>): Promise<number> {
   const json = logFormat() === 'json';
-  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: json ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  const child = spawn(process.execPath, [nextBin, 'build'], {
+    cwd: root,
+    stdio: json ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+  });
   if (json) {
-    for (const [stream, level] of [[child.stdout!, 'info'], [child.stderr!, 'warn']] as const) {
+    for (const [stream, level] of [
+      [child.stdout!, 'info'],
+      [child.stderr!, 'warn'],
+    ] as const) {
       createInterface({ input: stream }).on('line', (line) => {
         if (line.trim()) log[level]({ source: 'next build' }, line.trim());
       });
@@ -159,14 +165,24 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...plan.env };
   let sandbox: SandboxSupervisor | undefined;
   if (plan.sandbox) {
-    sandbox = new SandboxSupervisor({ root, kubeconfig: join(root, '.sandbox', 'kubeconfig'), dataFile: join(root, '.sandbox', 'data.jsonl'), catalogs: plan.catalogs, output: (text) => {
-      for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
-    } });
+    sandbox = new SandboxSupervisor({
+      root,
+      kubeconfig: join(root, '.sandbox', 'kubeconfig'),
+      dataFile: join(root, '.sandbox', 'data.jsonl'),
+      catalogs: plan.catalogs,
+      output: (text) => {
+        for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
+      },
+    });
     const sb = await sandbox.start();
     env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
     env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));
     log.info(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
-    sandbox.on('restarting', ({ how, delayMs }) => log.warn(`the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`));
+    sandbox.on('restarting', ({ how, delayMs }) =>
+      log.warn(
+        `the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`,
+      ),
+    );
     sandbox.on('listening', ({ url, restarts }) => {
       if (restarts) log.info(`the sandbox is back at ${url} (restart ${restarts})`);
     });
@@ -178,7 +194,11 @@ async function main(): Promise<void> {
     log.info(`upgrade approver: ${env.OLM_CONSOLE_UPGRADE_APPROVER} (only for targets the console sealed)`);
   }
 
-  const child = spawn(process.execPath, ['--import', 'tsx', serverMain, '--port', plan.env.OLM_CONSOLE_PORT!, '--host', values.host], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', serverMain, '--port', plan.env.OLM_CONSOLE_PORT!, '--host', values.host],
+    { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } },
+  );
   // Ctrl-C and SIGTERM stop both; the supervisor restarts nothing once asked to stop.
   const stopAll = (sig: NodeJS.Signals) => {
     child.kill(sig);

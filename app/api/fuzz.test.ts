@@ -53,15 +53,70 @@ const body = fc.oneof(
   jsonValue,
   fc.dictionary(fc.string({ maxLength: 20 }), jsonValue, { maxKeys: 6 }),
   // Near-valid shapes of the console's own bodies with one thing off.
-  fc.record({ deleteOperands: fc.oneof(fc.boolean(), jsonValue), deleteOperatorGroup: fc.oneof(fc.boolean(), jsonValue), extra: fc.option(jsonValue, { nil: undefined }) }, { requiredKeys: [] }),
-  fc.record({ channel: fc.oneof(fc.string(), jsonValue), approval: fc.oneof(fc.constantFrom('Automatic', 'Manual', 'manual'), jsonValue), seen: jsonValue }, { requiredKeys: [] }),
-  fc.record({ catalog: fc.record({ namespace: segment, name: segment }), package: segment, channel: segment, installMode: fc.oneof(fc.constantFrom('AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'), fc.string()), targetNamespaces: fc.array(segment, { maxLength: 3 }), namespace: segment, approval: fc.constantFrom('Automatic', 'Manual', 'x'), version: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: [] }),
+  fc.record(
+    {
+      deleteOperands: fc.oneof(fc.boolean(), jsonValue),
+      deleteOperatorGroup: fc.oneof(fc.boolean(), jsonValue),
+      extra: fc.option(jsonValue, { nil: undefined }),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      channel: fc.oneof(fc.string(), jsonValue),
+      approval: fc.oneof(fc.constantFrom('Automatic', 'Manual', 'manual'), jsonValue),
+      seen: jsonValue,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      catalog: fc.record({ namespace: segment, name: segment }),
+      package: segment,
+      channel: segment,
+      installMode: fc.oneof(
+        fc.constantFrom('AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'),
+        fc.string(),
+      ),
+      targetNamespaces: fc.array(segment, { maxLength: 3 }),
+      namespace: segment,
+      approval: fc.constantFrom('Automatic', 'Manual', 'x'),
+      version: fc.option(fc.string(), { nil: undefined }),
+    },
+    { requiredKeys: [] },
+  ),
   fc.record({ resourceVersion: fc.oneof(fc.string(), jsonValue) }, { requiredKeys: [] }),
   fc.record({ token: fc.oneof(fc.string({ maxLength: 40 }), jsonValue) }, { requiredKeys: [] }),
   fc.record({ csv: segment, object: jsonValue }, { requiredKeys: [] }),
 );
-const rawBody = fc.oneof(body.map((b) => JSON.stringify(b)), fc.string({ maxLength: 200 }), fc.constantFrom('{', '[1,', 'null', '""', '{"a":1}{"b":2}', '\u0000'));
-const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom('namespace', 'q', 'channel', 'from', 'version', 'w', 'sort', 'catalog', 'limit', 'continue', 'v', 'installState'), fc.string({ maxLength: 12 })), fc.oneof(segment, fc.string({ maxLength: 40 }))), { maxLength: 4 });
+const rawBody = fc.oneof(
+  body.map((b) => JSON.stringify(b)),
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom('{', '[1,', 'null', '""', '{"a":1}{"b":2}', '\u0000'),
+);
+const query = fc.array(
+  fc.tuple(
+    fc.oneof(
+      fc.constantFrom(
+        'namespace',
+        'q',
+        'channel',
+        'from',
+        'version',
+        'w',
+        'sort',
+        'catalog',
+        'limit',
+        'continue',
+        'v',
+        'installState',
+      ),
+      fc.string({ maxLength: 12 }),
+    ),
+    fc.oneof(segment, fc.string({ maxLength: 40 })),
+  ),
+  { maxLength: 4 },
+);
 
 interface Snapshot {
   [key: string]: string;
@@ -70,19 +125,42 @@ interface Snapshot {
 const WATCHED = [
   { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
   { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
-  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' },
+  {
+    group: 'operators.coreos.com',
+    version: 'v1alpha1',
+    plural: 'subscriptions',
+    namespaced: true,
+    kind: 'Subscription',
+  },
   { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' },
-  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' },
+  {
+    group: 'operators.coreos.com',
+    version: 'v1alpha1',
+    plural: 'clusterserviceversions',
+    namespaced: true,
+    kind: 'ClusterServiceVersion',
+  },
   { group: 'operators.coreos.com', version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' },
-  { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' },
+  {
+    group: 'operators.coreos.com',
+    version: 'v1alpha1',
+    plural: 'catalogsources',
+    namespaced: true,
+    kind: 'CatalogSource',
+  },
 ];
 
 async function snapshot(admin: KubeClient): Promise<Snapshot> {
   const out: Snapshot = {};
   for (const t of WATCHED) {
-    const list = await admin.list<{ metadata?: { namespace?: string; name?: string; resourceVersion?: string; generation?: number } }>(t);
+    const list = await admin.list<{
+      metadata?: { namespace?: string; name?: string; resourceVersion?: string; generation?: number };
+    }>(t);
     // Status written by OLM's controllers is not the request's doing; spec changes bump generation.
-    for (const o of list.items) out[`${t.plural}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`] = String(t.plural === 'configmaps' || t.plural === 'namespaces' ? o.metadata?.resourceVersion : o.metadata?.generation);
+    for (const o of list.items)
+      out[`${t.plural}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`] = String(
+        t.plural === 'configmaps' || t.plural === 'namespaces' ? o.metadata?.resourceVersion : o.metadata?.generation,
+      );
   }
   return out;
 }
@@ -105,22 +183,44 @@ describe('fuzzing every API route', () => {
     // Something installed, so names that exist are among the targets.
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
-    const plan = (await admin.list<{ metadata?: { name?: string } }>({ group: 'operators.coreos.com', version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' }, { namespace: 'team1' })).items[0]?.metadata?.name ?? 'none';
+    const plan =
+      (
+        await admin.list<{ metadata?: { name?: string } }>(
+          {
+            group: 'operators.coreos.com',
+            version: 'v1alpha1',
+            plural: 'installplans',
+            namespaced: true,
+            kind: 'InstallPlan',
+          },
+          { namespace: 'team1' },
+        )
+      ).items[0]?.metadata?.name ?? 'none';
     real = (pattern): Record<string, string> =>
-      pattern.startsWith('/api/catalog/') ? { namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' }
-      : pattern.startsWith('/api/installplans/') ? { namespace: 'team1', name: plan }
-      : pattern.startsWith('/api/subscriptions/') ? { namespace: 'team1', name: 'pgpilot' }
-      : { namespace: 'team1', name: 'pgpilot.v1.4.0' };
+      pattern.startsWith('/api/catalog/')
+        ? { namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' }
+        : pattern.startsWith('/api/installplans/')
+          ? { namespace: 'team1', name: plan }
+          : pattern.startsWith('/api/subscriptions/')
+            ? { namespace: 'team1', name: 'pgpilot' }
+            : { namespace: 'team1', name: 'pgpilot.v1.4.0' };
     for (const file of routeFiles(apiDir)) {
       const dir = relative(apiDir, file).split(sep).slice(0, -1);
       const mod = (await import(file)) as Record<string, unknown>;
       const methods: Record<string, Handler> = {};
-      for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) if (typeof mod[m] === 'function') methods[m] = mod[m] as Handler;
-      routes.push({ pattern: `/api/${dir.join('/')}`, params: dir.filter((d) => d.startsWith('[')).map((d) => d.slice(1, -1)), methods });
+      for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+        if (typeof mod[m] === 'function') methods[m] = mod[m] as Handler;
+      routes.push({
+        pattern: `/api/${dir.join('/')}`,
+        params: dir.filter((d) => d.startsWith('[')).map((d) => d.slice(1, -1)),
+        methods,
+      });
     }
   });
   after(() => {
-    console.log(`fuzz: ${cases} cases over ${routes.reduce((n, r) => n + Object.keys(r.methods).length, 0)} route methods (${RUNS} per property)`);
+    console.log(
+      `fuzz: ${cases} cases over ${routes.reduce((n, r) => n + Object.keys(r.methods).length, 0)} route methods (${RUNS} per property)`,
+    );
   });
 
   test('the routes were found', () => {
@@ -132,41 +232,65 @@ describe('fuzzing every API route', () => {
       for (const [method, handler] of Object.entries(route.methods)) {
         const write = method !== 'GET';
         await fc.assert(
-          fc.asyncProperty(fc.array(segment, { minLength: route.params.length, maxLength: route.params.length }), query, rawBody, fc.boolean(), fc.boolean(), fc.boolean(), async (segs, q, rawText, withCsrf, unknownField, useReal) => {
-            cases++;
-            let raw = rawText;
-            let parsed: unknown;
-            try {
-              parsed = JSON.parse(rawText);
-            } catch {
-              parsed = undefined;
-            }
-            const addsUnknown = unknownField && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-            if (addsUnknown) raw = JSON.stringify({ ...(parsed as object), zzUnknownField: true });
-            const known = real(route.pattern);
-            const params = Object.fromEntries(route.params.map((p, i) => [p, useReal ? (known[p] ?? segs[i]!) : segs[i]!]));
-            let path = route.pattern;
-            for (const [k, v] of Object.entries(params)) path = path.replace(`[${k}]`, encodeURIComponent(v));
-            const search = new URLSearchParams(q).toString();
-            const req = sb.request(`${path}${search ? `?${search}` : ''}`, { method, ...(write ? { body: '__raw__' } : {}), csrf: withCsrf ? undefined : null });
-            const sent = write ? new Request(req, { body: raw, method }) : req;
-            const beforeState = write ? await snapshot(admin) : undefined;
-            const res = await handler(sent, { params: Promise.resolve(params) });
-            const what = `${method} ${path}${search ? `?${search}` : ''} body=${raw.slice(0, 120)}`;
-            assert.ok(res.status < 500, `${what} → ${res.status} ${await res.clone().text()}`);
-            if (write && addsUnknown) assert.ok(res.status >= 400, `${what} → ${res.status}: a body with an unknown field must be refused`);
-            if (res.headers.get('content-type')?.includes('text/event-stream')) {
-              await res.body?.cancel();
-              return;
-            }
-            if (res.status >= 400) {
-              const e = (await res.json()) as { error?: { code?: number; reason?: string; message?: string } };
-              assert.ok(e.error && e.error.code === res.status && e.error.reason && (e.error.message ?? '').length > 5, `${what} → ${res.status} without a usable error: ${JSON.stringify(e)}`);
-              if (write) assert.deepEqual(diff(beforeState!, await snapshot(admin)), [], `${what} was refused (${res.status}) but changed the cluster`);
-            } else {
-              await res.body?.cancel();
-            }
-          }),
+          fc.asyncProperty(
+            fc.array(segment, { minLength: route.params.length, maxLength: route.params.length }),
+            query,
+            rawBody,
+            fc.boolean(),
+            fc.boolean(),
+            fc.boolean(),
+            async (segs, q, rawText, withCsrf, unknownField, useReal) => {
+              cases++;
+              let raw = rawText;
+              let parsed: unknown;
+              try {
+                parsed = JSON.parse(rawText);
+              } catch {
+                parsed = undefined;
+              }
+              const addsUnknown =
+                unknownField && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+              if (addsUnknown) raw = JSON.stringify({ ...(parsed as object), zzUnknownField: true });
+              const known = real(route.pattern);
+              const params = Object.fromEntries(
+                route.params.map((p, i) => [p, useReal ? (known[p] ?? segs[i]!) : segs[i]!]),
+              );
+              let path = route.pattern;
+              for (const [k, v] of Object.entries(params)) path = path.replace(`[${k}]`, encodeURIComponent(v));
+              const search = new URLSearchParams(q).toString();
+              const req = sb.request(`${path}${search ? `?${search}` : ''}`, {
+                method,
+                ...(write ? { body: '__raw__' } : {}),
+                csrf: withCsrf ? undefined : null,
+              });
+              const sent = write ? new Request(req, { body: raw, method }) : req;
+              const beforeState = write ? await snapshot(admin) : undefined;
+              const res = await handler(sent, { params: Promise.resolve(params) });
+              const what = `${method} ${path}${search ? `?${search}` : ''} body=${raw.slice(0, 120)}`;
+              assert.ok(res.status < 500, `${what} → ${res.status} ${await res.clone().text()}`);
+              if (write && addsUnknown)
+                assert.ok(res.status >= 400, `${what} → ${res.status}: a body with an unknown field must be refused`);
+              if (res.headers.get('content-type')?.includes('text/event-stream')) {
+                await res.body?.cancel();
+                return;
+              }
+              if (res.status >= 400) {
+                const e = (await res.json()) as { error?: { code?: number; reason?: string; message?: string } };
+                assert.ok(
+                  e.error && e.error.code === res.status && e.error.reason && (e.error.message ?? '').length > 5,
+                  `${what} → ${res.status} without a usable error: ${JSON.stringify(e)}`,
+                );
+                if (write)
+                  assert.deepEqual(
+                    diff(beforeState!, await snapshot(admin)),
+                    [],
+                    `${what} was refused (${res.status}) but changed the cluster`,
+                  );
+              } else {
+                await res.body?.cancel();
+              }
+            },
+          ),
           { numRuns: RUNS, endOnFailure: true },
         );
       }
@@ -190,8 +314,17 @@ const respell = (seg: string) =>
   );
 
 describe('fuzzing the paths in front of the routes', () => {
-  const paths = ['/api/session', '/api/install', '/api/events', '/api/installplans/team1/p/approve', '/api/catalog/packages',
-    '/operators/team1/pgpilot.v1.4.0', '/readyz', '/metrics', '/healthz'];
+  const paths = [
+    '/api/session',
+    '/api/install',
+    '/api/events',
+    '/api/installplans/team1/p/approve',
+    '/api/catalog/packages',
+    '/operators/team1/pgpilot.v1.4.0',
+    '/readyz',
+    '/metrics',
+    '/healthz',
+  ];
 
   test('any spelling of a path is refused, or is that path to every check', () => {
     let cases = 0;
@@ -226,7 +359,9 @@ describe('fuzzing sessions and event streams', () => {
     events = (await import('./events/route')) as unknown as typeof events;
   });
   const record = async () => {
-    const list = await sb.admin.list<{ metadata?: { name?: string; resourceVersion?: string } }>(REVOCATIONS, { namespace: 'default' });
+    const list = await sb.admin.list<{ metadata?: { name?: string; resourceVersion?: string } }>(REVOCATIONS, {
+      namespace: 'default',
+    });
     const cm = list.items.find((i) => i.metadata?.name === 'olm-console-session-revocations');
     return cm?.metadata?.resourceVersion ?? 'absent';
   };
@@ -234,17 +369,27 @@ describe('fuzzing sessions and event streams', () => {
   test('anonymous sessions logging out, in any number and with any body, write nothing to the record', async () => {
     const before = await record();
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.option(fc.record({ everywhere: fc.boolean() }), { nil: undefined }), async (n, body) => {
-        for (let i = 0; i < n; i++) {
-          const got = await session.GET(new Request(`${CONSOLE_ORIGIN}/api/session`));
-          const cookie = (got.headers.get('set-cookie') ?? '').split(';')[0]!;
-          const { csrfToken } = (await got.json()) as { csrfToken: string };
-          const headers: Record<string, string> = { cookie, origin: CONSOLE_ORIGIN, 'x-csrf-token': csrfToken };
-          if (body) headers['content-type'] = 'application/json';
-          const out = await session.DELETE(new Request(`${CONSOLE_ORIGIN}/api/session`, { method: 'DELETE', headers, body: body ? JSON.stringify(body) : undefined }));
-          assert.ok(out.status === 204 || out.status === 400, `anonymous logout → ${out.status}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }),
+        fc.option(fc.record({ everywhere: fc.boolean() }), { nil: undefined }),
+        async (n, body) => {
+          for (let i = 0; i < n; i++) {
+            const got = await session.GET(new Request(`${CONSOLE_ORIGIN}/api/session`));
+            const cookie = (got.headers.get('set-cookie') ?? '').split(';')[0]!;
+            const { csrfToken } = (await got.json()) as { csrfToken: string };
+            const headers: Record<string, string> = { cookie, origin: CONSOLE_ORIGIN, 'x-csrf-token': csrfToken };
+            if (body) headers['content-type'] = 'application/json';
+            const out = await session.DELETE(
+              new Request(`${CONSOLE_ORIGIN}/api/session`, {
+                method: 'DELETE',
+                headers,
+                body: body ? JSON.stringify(body) : undefined,
+              }),
+            );
+            assert.ok(out.status === 204 || out.status === 400, `anonymous logout → ${out.status}`);
+          }
+        },
+      ),
       { numRuns: Math.max(5, RUNS / 3) },
     );
     assert.equal(await record(), before, 'the revocation record was written for sessions nobody logged into');
@@ -252,27 +397,32 @@ describe('fuzzing sessions and event streams', () => {
 
   test('one session opening any number of streams with any number of watches is served at most the limit', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 24 }), { minLength: 1, maxLength: 14 }), async (watchCounts) => {
-        const { cookie } = loggedInSession(sb.tokens.bob!, `fuzz-${Math.random().toString(36).slice(2)}`);
-        const open: { abort: AbortController; res: Response }[] = [];
-        let served = 0;
-        for (const n of watchCounts) {
-          const abort = new AbortController();
-          const query = Array.from({ length: n }, (_, i) => `w=w${i}:namespaces`).join('&');
-          const res = await events.GET(new Request(`${CONSOLE_ORIGIN}/api/events?${query}`, { headers: { cookie }, signal: abort.signal }));
-          if (res.status === 200) served++;
-          else {
-            assert.ok(res.status === 429 || (res.status === 400 && n > 16), `${n} watches → ${res.status}`);
-            assert.equal(res.headers.get('cache-control'), 'no-store');
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 24 }), { minLength: 1, maxLength: 14 }),
+        async (watchCounts) => {
+          const { cookie } = loggedInSession(sb.tokens.bob!, `fuzz-${Math.random().toString(36).slice(2)}`);
+          const open: { abort: AbortController; res: Response }[] = [];
+          let served = 0;
+          for (const n of watchCounts) {
+            const abort = new AbortController();
+            const query = Array.from({ length: n }, (_, i) => `w=w${i}:namespaces`).join('&');
+            const res = await events.GET(
+              new Request(`${CONSOLE_ORIGIN}/api/events?${query}`, { headers: { cookie }, signal: abort.signal }),
+            );
+            if (res.status === 200) served++;
+            else {
+              assert.ok(res.status === 429 || (res.status === 400 && n > 16), `${n} watches → ${res.status}`);
+              assert.equal(res.headers.get('cache-control'), 'no-store');
+            }
+            open.push({ abort, res });
           }
-          open.push({ abort, res });
-        }
-        assert.ok(served <= 8, `${served} streams served to one session`);
-        for (const o of open) {
-          await o.res.body?.cancel().catch(() => undefined);
-          o.abort.abort();
-        }
-      }),
+          assert.ok(served <= 8, `${served} streams served to one session`);
+          for (const o of open) {
+            await o.res.body?.cancel().catch(() => undefined);
+            o.abort.abort();
+          }
+        },
+      ),
       { numRuns: Math.max(4, RUNS / 5) },
     );
   });

@@ -26,12 +26,15 @@ describe('GET /readyz and /metrics with catalogs the index cannot read', () => {
   const previousLogger = g.olmConsoleLogger;
 
   before(async () => {
-    g.olmConsoleLogger = pino({ level: 'info' }, new Writable({
-      write(chunk: Buffer, _enc, done) {
-        logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    }));
+    g.olmConsoleLogger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
     ({ GET: readyz } = await import('./route'));
     ({ GET: hub } = await import('@/app/api/catalog/packages/route'));
     ({ GET: catalogSources } = await import('@/app/api/catalogsources/route'));
@@ -67,7 +70,7 @@ describe('GET /readyz and /metrics with catalogs the index cannot read', () => {
   };
   const series = (text: string, name: string) => text.split('\n').filter((l) => l.startsWith(name));
 
-  test('an admin\'s catalog in a namespace the console does not dial: /readyz is 200 and says only ok', async () => {
+  test("an admin's catalog in a namespace the console does not dial: /readyz is 200 and says only ok", async () => {
     await addressCatalog('secretns', 'hidden-registry');
     await openHub('admin');
     // The index did try, and failed: what the Catalogs page shows the admin.
@@ -96,18 +99,18 @@ describe('GET /readyz and /metrics with catalogs the index cannot read', () => {
     assert.match(text, /^olm_console_catalog_index_reads_total\{outcome="ok"\} 1$/m, 'the demo catalog');
     assert.match(text, /^olm_console_catalog_index_reads_total\{outcome="failed"\} [1-9]\d*$/m);
     assert.match(text, /^olm_console_catalog_index_read_duration_seconds_count 1$/m);
-    assert.match(text, /^olm_console_catalog_index_packages 13$/m, 'the demo catalog\'s, the only ones served');
+    assert.match(text, /^olm_console_catalog_index_packages 13$/m, "the demo catalog's, the only ones served");
     assert.match(text, /^olm_console_catalog_index_read_bytes [1-9]\d*$/m);
   });
 
-  test('a catalog in alice\'s team1 at a registry she runs: on her Catalogs page, not in readiness', async () => {
+  test("a catalog in alice's team1 at a registry she runs: on her Catalogs page, not in readiness", async () => {
     // Made by an admin: the sandbox's alice may not create CatalogSources; she reads them.
     await addressCatalog('team1', 'alices-registry');
     await openHub('alice', '?namespace=team1');
     const row = await rowOf('alice', 'team1', 'alices-registry', '?namespace=team1');
     assert.match(row?.problem ?? '', /does not dial addresses named by CatalogSources in namespace team1/);
     const admins = await rowOf('alice', 'secretns', 'hidden-registry', '?namespace=team1');
-    assert.equal(admins, undefined, 'not the admin\'s catalog');
+    assert.equal(admins, undefined, "not the admin's catalog");
     // An admin may see it too, with the index's problem.
     assert.match((await rowOf('admin', 'team1', 'alices-registry'))?.problem ?? '', /does not dial addresses/);
 

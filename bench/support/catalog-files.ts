@@ -7,7 +7,9 @@ export { sharedCatalogs };
 
 // Every benchmark that imports this measures the real catalogs, so it stops here without them.
 if (!sharedCatalogsAvailable) {
-  console.error(`bench: needs the real published catalogs at ${sharedCatalogs} (../shared/catalogs beside the checkout, or OLM_CONSOLE_SHARED_CATALOGS); they are absent, nothing measured`);
+  console.error(
+    `bench: needs the real published catalogs at ${sharedCatalogs} (../shared/catalogs beside the checkout, or OLM_CONSOLE_SHARED_CATALOGS); they are absent, nothing measured`,
+  );
   process.exit(1);
 }
 

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 
 /** Package folders of an opm-layout catalog: one folder per package, named after it. */
 function packageDirs(root: string): string[] {
-  return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 }
 
 function filesBelow(dir: string, prefix = ''): string[] {

@@ -11,12 +11,28 @@ import { PlanSubscriptions } from './plan-subscriptions';
 
 const where = (namespace: string, name: string) => `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
 
-export function DisableCatalogSource({ row, onDone, onCancel }: { row: CatalogSourceRow; onDone: (message: string) => void; onCancel: () => void }) {
+export function DisableCatalogSource({
+  row,
+  onDone,
+  onCancel,
+}: {
+  row: CatalogSourceRow;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
   const seen = String(row.generation ?? '');
   const plan = useQuery({
     queryKey: ['catalogsource-disable-plan', row.namespace, row.name, row.generation],
-    queryFn: () => apiWrite<CatalogSourcePlan>('/api/catalogsources/plan', 'POST', { action: 'disable', namespace: row.namespace, name: row.name, seen }),
-    staleTime: Infinity, gcTime: 0, retry: false,
+    queryFn: () =>
+      apiWrite<CatalogSourcePlan>('/api/catalogsources/plan', 'POST', {
+        action: 'disable',
+        namespace: row.namespace,
+        name: row.name,
+        seen,
+      }),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
   });
   const disable = useMutation({
     mutationFn: () => apiWrite(`/api/catalogsources/${where(row.namespace, row.name)}/disable`, 'POST', { seen }),
@@ -24,14 +40,23 @@ export function DisableCatalogSource({ row, onDone, onCancel }: { row: CatalogSo
   });
   const p = plan.data;
   return (
-    <section aria-label={`Disable catalog source ${row.namespace}/${row.name}`} className="space-y-3 rounded border border-amber-200 bg-amber-50/40 p-3">
-      <h3 className="font-semibold">Disable catalog source {row.namespace}/{row.name}?</h3>
+    <section
+      aria-label={`Disable catalog source ${row.namespace}/${row.name}`}
+      className="space-y-3 rounded border border-amber-200 bg-amber-50/40 p-3"
+    >
+      <h3 className="font-semibold">
+        Disable catalog source {row.namespace}/{row.name}?
+      </h3>
       {plan.error && <ErrorNotice error={plan.error} what="Disabling could not be planned" />}
       {!p && !plan.error && <p role="status">Finding the Subscriptions that use it…</p>}
       {p && (
         <>
           <Warning title="What happens">
-            <ul className="list-disc space-y-1 pl-5">{p.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+            <ul className="list-disc space-y-1 pl-5">
+              {p.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
           </Warning>
           <PlanSubscriptions plan={p} />
           {!p.allowed.allowed && <p className="text-sm text-slate-700">You may not disable it: {p.allowed.reason}</p>}
@@ -39,10 +64,17 @@ export function DisableCatalogSource({ row, onDone, onCancel }: { row: CatalogSo
       )}
       {disable.error && <ErrorNotice error={disable.error} what="The catalog source was not disabled" />}
       <div className="flex gap-2">
-        <button type="button" disabled={!p || !p.allowed.allowed || disable.isPending} onClick={() => disable.mutate()} className="rounded bg-amber-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+        <button
+          type="button"
+          disabled={!p || !p.allowed.allowed || disable.isPending}
+          onClick={() => disable.mutate()}
+          className="rounded bg-amber-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+        >
           {disable.isPending ? 'Disabling…' : 'Disable catalog source'}
         </button>
-        <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-3 py-1.5 text-sm">Keep it</button>
+        <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-3 py-1.5 text-sm">
+          Keep it
+        </button>
       </div>
     </section>
   );
@@ -51,12 +83,25 @@ export function DisableCatalogSource({ row, onDone, onCancel }: { row: CatalogSo
 function EnableCatalog({ catalog, onDone }: { catalog: DisabledCatalog; onDone: (message: string) => void }) {
   const plan = useQuery({
     queryKey: ['catalogsource-enable-plan', catalog.namespace, catalog.name, catalog.disabledAt],
-    queryFn: () => apiWrite<CatalogSourcePlan>('/api/catalogsources/plan', 'POST', { action: 'enable', namespace: catalog.namespace, name: catalog.name }),
-    staleTime: Infinity, gcTime: 0, retry: false,
+    queryFn: () =>
+      apiWrite<CatalogSourcePlan>('/api/catalogsources/plan', 'POST', {
+        action: 'enable',
+        namespace: catalog.namespace,
+        name: catalog.name,
+      }),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
   });
   const enable = useMutation({
-    mutationFn: () => apiWrite<{ warning?: string }>(`/api/catalogsources/${where(catalog.namespace, catalog.name)}/enable`, 'POST', {}),
-    onSuccess: (r) => onDone(`Enabled catalog source ${catalog.namespace}/${catalog.name}.${r.warning ? ` ${r.warning}` : ''}`),
+    mutationFn: () =>
+      apiWrite<{ warning?: string }>(
+        `/api/catalogsources/${where(catalog.namespace, catalog.name)}/enable`,
+        'POST',
+        {},
+      ),
+    onSuccess: (r) =>
+      onDone(`Enabled catalog source ${catalog.namespace}/${catalog.name}.${r.warning ? ` ${r.warning}` : ''}`),
   });
   const p = plan.data;
   return (
@@ -64,15 +109,27 @@ function EnableCatalog({ catalog, onDone }: { catalog: DisabledCatalog; onDone: 
       {plan.error && <ErrorNotice error={plan.error} what="Enabling could not be planned" />}
       {p && (
         <>
-          <ul className="list-disc pl-5 text-sm">{p.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+          <ul className="list-disc pl-5 text-sm">
+            {p.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
           <details className="text-sm">
             <summary className="cursor-pointer text-sky-700">The CatalogSource it makes</summary>
-            <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{dump(p.object, { lineWidth: 120, noRefs: true })}</pre>
+            <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+              {dump(p.object, { lineWidth: 120, noRefs: true })}
+            </pre>
           </details>
         </>
       )}
       {enable.error && <ErrorNotice error={enable.error} what="The catalog source was not enabled" />}
-      <button type="button" disabled={!p || !p.allowed.allowed || enable.isPending} title={p && !p.allowed.allowed ? `You may not enable it: ${p.allowed.reason}` : undefined} onClick={() => enable.mutate()} className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+      <button
+        type="button"
+        disabled={!p || !p.allowed.allowed || enable.isPending}
+        title={p && !p.allowed.allowed ? `You may not enable it: ${p.allowed.reason}` : undefined}
+        onClick={() => enable.mutate()}
+        className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+      >
         {enable.isPending ? 'Enabling…' : `Enable ${catalog.name}`}
       </button>
       {p && !p.allowed.allowed && <p className="text-xs text-slate-600">You may not enable it: {p.allowed.reason}</p>}
@@ -81,22 +138,48 @@ function EnableCatalog({ catalog, onDone }: { catalog: DisabledCatalog; onDone: 
 }
 
 /** The catalogs disabled through the console, each with Enable. */
-export function DisabledCatalogs({ catalogs, problems, onDone }: { catalogs: DisabledCatalog[]; problems: string[]; onDone: (message: string) => void }) {
+export function DisabledCatalogs({
+  catalogs,
+  problems,
+  onDone,
+}: {
+  catalogs: DisabledCatalog[];
+  problems: string[];
+  onDone: (message: string) => void;
+}) {
   if (!catalogs.length && !problems.length) return null;
   return (
-    <section aria-labelledby="disabled-catalogs-title" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id="disabled-catalogs-title" className="text-lg font-semibold">Disabled catalogs</h2>
+    <section
+      aria-labelledby="disabled-catalogs-title"
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+    >
+      <h2 id="disabled-catalogs-title" className="text-lg font-semibold">
+        Disabled catalogs
+      </h2>
       <ul aria-label="Disabled catalogs" className="space-y-4">
         {catalogs.map((c) => (
-          <li key={`${c.namespace}/${c.name}`} aria-label={`Disabled catalog ${c.namespace}/${c.name}`} className="space-y-1">
+          <li
+            key={`${c.namespace}/${c.name}`}
+            aria-label={`Disabled catalog ${c.namespace}/${c.name}`}
+            className="space-y-1"
+          >
             <p className="text-sm">
-              <strong>{c.catalogSource.spec.displayName || c.name}</strong> <span className="text-slate-600">{c.namespace}/{c.name}</span> — disabled {new Date(c.disabledAt).toLocaleString()}{c.disabledBy ? ` by ${c.disabledBy}` : ''}
+              <strong>{c.catalogSource.spec.displayName || c.name}</strong>{' '}
+              <span className="text-slate-600">
+                {c.namespace}/{c.name}
+              </span>{' '}
+              — disabled {new Date(c.disabledAt).toLocaleString()}
+              {c.disabledBy ? ` by ${c.disabledBy}` : ''}
             </p>
             <EnableCatalog catalog={c} onDone={onDone} />
           </li>
         ))}
       </ul>
-      {problems.map((p) => <p key={p} className="text-sm text-amber-800">{p}</p>)}
+      {problems.map((p) => (
+        <p key={p} className="text-sm text-amber-800">
+          {p}
+        </p>
+      ))}
     </section>
   );
 }

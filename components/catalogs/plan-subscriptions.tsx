@@ -12,7 +12,13 @@ export function PlanSubscriptions({ plan }: { plan: CatalogSourcePlan }) {
           <ul aria-label="Subscriptions from this catalog" className="list-disc pl-5">
             {plan.subscriptions.map((s) => (
               <li key={`${s.namespace}/${s.name}`}>
-                <Link className="text-sky-700 underline" href={`/installs/${encodeURIComponent(s.namespace)}/${encodeURIComponent(s.name)}`}>{s.namespace}/{s.name}</Link> ({s.package}, {s.approval} approval)
+                <Link
+                  className="text-sky-700 underline"
+                  href={`/installs/${encodeURIComponent(s.namespace)}/${encodeURIComponent(s.name)}`}
+                >
+                  {s.namespace}/{s.name}
+                </Link>{' '}
+                ({s.package}, {s.approval} approval)
               </li>
             ))}
           </ul>

@@ -12,13 +12,24 @@ const TONES: Record<string, string> = {
 
 export function Badge({ tone, children, title }: { tone: string; children: React.ReactNode; title?: string }) {
   return (
-    <span title={title} className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${TONES[tone] ?? TONES.neutral}`}>
+    <span
+      title={title}
+      className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${TONES[tone] ?? TONES.neutral}`}
+    >
       {children}
     </span>
   );
 }
 
-const UPGRADE_TONES: Record<string, string> = { 'up-to-date': 'ok', 'upgrade-available': 'info', upgrading: 'info', installing: 'info', 'requires-approval': 'warning', failed: 'error', unknown: 'neutral' };
+const UPGRADE_TONES: Record<string, string> = {
+  'up-to-date': 'ok',
+  'upgrade-available': 'info',
+  upgrading: 'info',
+  installing: 'info',
+  'requires-approval': 'warning',
+  failed: 'error',
+  unknown: 'neutral',
+};
 export const upgradeTone = (kind: string) => UPGRADE_TONES[kind] ?? 'neutral';
 
 export function installPlanHref(namespace: string, plan: string): string {
@@ -38,7 +49,12 @@ interface UpgradeLike {
 
 export function UpgradeBadge({ upgrade, namespace }: { upgrade: UpgradeLike; namespace: string }) {
   const waiting = upgrade.kind === 'requires-approval' ? upgrade.pendingApproval[0] : undefined;
-  if (!waiting) return <Badge tone={upgradeTone(upgrade.kind)} title={upgrade.detail}>{upgrade.label}</Badge>;
+  if (!waiting)
+    return (
+      <Badge tone={upgradeTone(upgrade.kind)} title={upgrade.detail}>
+        {upgrade.label}
+      </Badge>
+    );
   const look = `inline-block rounded px-1.5 py-0.5 text-xs font-medium underline ${TONES.warning}`;
   return (
     <Link href={installPlanHref(namespace, waiting)} title={upgrade.detail} className={look}>

@@ -25,7 +25,9 @@ export function ConditionsTable({ rows, label, first = 'Type' }: Props) {
     <StackedTable label={label} columns={columns}>
       {rows.map((c, i) => (
         <StackedRow key={i}>
-          <StackedCell label={first} className="font-medium">{first === 'Type' ? c.type : c.phase}</StackedCell>
+          <StackedCell label={first} className="font-medium">
+            {first === 'Type' ? c.type : c.phase}
+          </StackedCell>
           {first === 'Type' && <StackedCell label="Status">{c.status}</StackedCell>}
           <StackedCell label="Reason">{c.reason}</StackedCell>
           <StackedCell label="Message">{c.message}</StackedCell>

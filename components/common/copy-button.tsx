@@ -11,14 +11,19 @@ export function CopyButton({ text, what, className = BUTTON }: { text: string; w
     // The clipboard needs a secure context and the person's permission; say when it is refused.
     const done = navigator.clipboard?.writeText(text);
     if (!done) return setState('failed');
-    void done.then(() => setState('copied'), () => setState('failed'));
+    void done.then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
   };
   return (
     <>
       <button type="button" aria-label={`Copy ${what}`} onClick={copy} className={className}>
         {state === 'copied' ? 'Copied' : 'Copy'}
       </button>
-      <span role="status" className="sr-only">{state === 'copied' ? `${what} copied` : ''}</span>
+      <span role="status" className="sr-only">
+        {state === 'copied' ? `${what} copied` : ''}
+      </span>
       {state === 'failed' && (
         <span className="text-xs text-red-800">The browser did not allow copying; select the text instead.</span>
       )}

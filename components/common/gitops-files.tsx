@@ -10,20 +10,40 @@ function download(files: readonly ExportFile[], filename: string): void {
   saveText(tarArchive(files), filename, 'application/x-tar');
 }
 
-export function GitopsFiles({ files, notes = [], tar }: { files: readonly ExportFile[]; notes?: readonly string[]; tar: { href: string } | { filename: string } }) {
+export function GitopsFiles({
+  files,
+  notes = [],
+  tar,
+}: {
+  files: readonly ExportFile[];
+  notes?: readonly string[];
+  tar: { href: string } | { filename: string };
+}) {
   return (
     <div className="space-y-3">
       {notes.length > 0 && (
         <Warning title="Check before you commit">
-          <ul className="list-disc pl-5">{notes.map((n) => <li key={n}>{n}</li>)}</ul>
+          <ul className="list-disc pl-5">
+            {notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
         </Warning>
       )}
       {'href' in tar ? (
-        <a className="inline-block rounded border border-sky-700 px-3 py-1.5 text-sm font-semibold text-sky-800" href={tar.href} download>
+        <a
+          className="inline-block rounded border border-sky-700 px-3 py-1.5 text-sm font-semibold text-sky-800"
+          href={tar.href}
+          download
+        >
           Download the tree (.tar)
         </a>
       ) : (
-        <button type="button" onClick={() => download(files, tar.filename)} className="rounded border border-sky-700 px-3 py-1.5 text-sm font-semibold text-sky-800">
+        <button
+          type="button"
+          onClick={() => download(files, tar.filename)}
+          className="rounded border border-sky-700 px-3 py-1.5 text-sm font-semibold text-sky-800"
+        >
           Download the tree (.tar)
         </button>
       )}
@@ -34,7 +54,12 @@ export function GitopsFiles({ files, notes = [], tar }: { files: readonly Export
               <code className="min-w-0 text-sm font-semibold [overflow-wrap:anywhere]">{f.path}</code>
               <CopyButton text={f.content} what={f.path} />
             </div>
-            <pre tabIndex={0} className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-slate-900 p-3 text-xs text-slate-100 [overflow-wrap:anywhere]">{f.content}</pre>
+            <pre
+              tabIndex={0}
+              className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-slate-900 p-3 text-xs text-slate-100 [overflow-wrap:anywhere]"
+            >
+              {f.content}
+            </pre>
           </li>
         ))}
       </ul>

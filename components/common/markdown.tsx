@@ -10,7 +10,11 @@ import { renderMarkdown } from '@/lib/client/markdown';
 const FIT = '[overflow-wrap:anywhere] [&_pre]:whitespace-pre-wrap [&_pre]:[overflow-wrap:anywhere]';
 
 export function Markdown({ source, className }: { source: string; className?: string }) {
-  const session = useQuery({ queryKey: ['session'], queryFn: ({ signal }) => apiGet<SessionInfo>('/api/session', signal), staleTime: Infinity });
+  const session = useQuery({
+    queryKey: ['session'],
+    queryFn: ({ signal }) => apiGet<SessionInfo>('/api/session', signal),
+    staleTime: Infinity,
+  });
   const imageOrigins = session.data?.imageOrigins;
   const html = useMemo(() => renderMarkdown(source, { imageOrigins }), [source, imageOrigins]);
   // The HTML comes from markdown-it with html disabled and links validated: nothing raw passes.

@@ -2,7 +2,12 @@
 import { ApiClientError } from '@/lib/client/api';
 
 export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
-  const message = error instanceof ApiClientError ? `${error.body.reason}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof ApiClientError
+      ? `${error.body.reason}: ${error.message}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   const unauthorized = error instanceof ApiClientError && error.code === 401;
   return (
     <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
@@ -10,7 +15,10 @@ export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
       {unauthorized && (
         <>
           {' '}
-          <a className="font-semibold underline" href={`/login?next=${encodeURIComponent(typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search)}`}>
+          <a
+            className="font-semibold underline"
+            href={`/login?next=${encodeURIComponent(typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search)}`}
+          >
             Log in
           </a>
         </>

@@ -22,13 +22,30 @@ export function PermissionFailureNotice({ message, namespace }: { message: strin
   const suffix = shortHash(JSON.stringify(f.missing));
   const objects = account
     ? [
-        ...(clusterWide.length ? grantRules(account.namespace, account.name, `${account.namespace}-${account.name}-rights-${suffix}`, clusterWide, true) : []),
-        ...(inNamespace.length ? grantRules(account.namespace, account.name, `${account.name}-rights-${suffix}`, inNamespace, false) : []),
+        ...(clusterWide.length
+          ? grantRules(
+              account.namespace,
+              account.name,
+              `${account.namespace}-${account.name}-rights-${suffix}`,
+              clusterWide,
+              true,
+            )
+          : []),
+        ...(inNamespace.length
+          ? grantRules(account.namespace, account.name, `${account.name}-rights-${suffix}`, inNamespace, false)
+          : []),
       ]
     : [];
   return (
-    <section aria-label="Missing rights" className="space-y-2 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-950">
-      <p className="font-semibold">{f.kind === 'escalation' ? 'OLM may not grant the operator rights the installing account does not hold' : 'The API server refused OLM a write'}</p>
+    <section
+      aria-label="Missing rights"
+      className="space-y-2 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-950"
+    >
+      <p className="font-semibold">
+        {f.kind === 'escalation'
+          ? 'OLM may not grant the operator rights the installing account does not hold'
+          : 'The API server refused OLM a write'}
+      </p>
       <ul className="list-disc pl-5">
         {f.sentences.map((s) => (
           <li key={s}>{s}</li>
@@ -37,9 +54,15 @@ export function PermissionFailureNotice({ message, namespace }: { message: strin
       {account && (
         <>
           <p className="text-slate-800">
-            OLM writes here as this account because the namespace&apos;s OperatorGroup names it. Granting the rights below (kubectl apply -f) lets OLM go on: it tries the plan again by itself, and stops at the next right it lacks, if any.
+            OLM writes here as this account because the namespace&apos;s OperatorGroup names it. Granting the rights
+            below (kubectl apply -f) lets OLM go on: it tries the plan again by itself, and stops at the next right it
+            lacks, if any.
           </p>
-          <RbacYaml objects={objects} fileName={`${account.name}-rights-${suffix}.yaml`} label={`Missing rights of service account ${account.name}`} />
+          <RbacYaml
+            objects={objects}
+            fileName={`${account.name}-rights-${suffix}.yaml`}
+            label={`Missing rights of service account ${account.name}`}
+          />
         </>
       )}
     </section>

@@ -34,7 +34,9 @@ export function StackedTable({ label, columns, children, className = '' }: Table
             })}
           </tr>
         </thead>
-        <tbody role="rowgroup" className="@max-3xl:block">{children}</tbody>
+        <tbody role="rowgroup" className="@max-3xl:block">
+          {children}
+        </tbody>
       </table>
     </div>
   );

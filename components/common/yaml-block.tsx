@@ -7,7 +7,11 @@ import { CopyButton, DownloadButton } from './copy-button';
 
 /** A file name made of a block's label: "CSV YAML" → csv.yaml. */
 function fileNameOf(label: string): string {
-  const base = label.toLowerCase().replace(/\byaml\b/g, '').replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '');
+  const base = label
+    .toLowerCase()
+    .replace(/\byaml\b/g, '')
+    .replace(/[^a-z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return `${base || 'object'}.yaml`;
 }
 

@@ -30,7 +30,9 @@ export function ApiList({ selected }: { selected: SelectedVersion }) {
       {selected.requiredPackages.length > 0 && (
         <section aria-label="Package dependencies" className="space-y-2">
           <h2 className="text-lg font-semibold">Package dependencies</h2>
-          <p className="text-sm text-slate-600">OLM installs these too, from the catalogs the cluster has, if they are not installed already.</p>
+          <p className="text-sm text-slate-600">
+            OLM installs these too, from the catalogs the cluster has, if they are not installed already.
+          </p>
           <ul className="list-disc pl-6 text-sm">
             {selected.requiredPackages.map((r) => (
               <li key={r.packageName}>

@@ -8,14 +8,36 @@ import type { GraphView } from '@/lib/hub/catalog-types';
 import { sortNewestFirst } from '@/lib/olm/semver/version';
 import { ErrorNotice } from '../common/notice';
 
-export function CompactGraph({ base, channel, namespace, viewerHref }: { base: string; channel: string; namespace?: string; viewerHref: string }) {
+export function CompactGraph({
+  base,
+  channel,
+  namespace,
+  viewerHref,
+}: {
+  base: string;
+  channel: string;
+  namespace?: string;
+  viewerHref: string;
+}) {
   const q = new URLSearchParams({ channel });
   if (namespace) q.set('namespace', namespace);
-  const graph = useQuery({ queryKey: ['graph', base, channel, namespace ?? ''], queryFn: ({ signal }) => apiGet<GraphView>(`${base}/graph?${q}`, signal) });
+  const graph = useQuery({
+    queryKey: ['graph', base, channel, namespace ?? ''],
+    queryFn: ({ signal }) => apiGet<GraphView>(`${base}/graph?${q}`, signal),
+  });
   if (graph.error) return <ErrorNotice error={graph.error} what="The upgrade graph could not be loaded" />;
-  if (!graph.data) return <p role="status" className="text-sm text-slate-600">Loading the upgrade graph…</p>;
+  if (!graph.data)
+    return (
+      <p role="status" className="text-sm text-slate-600">
+        Loading the upgrade graph…
+      </p>
+    );
   const g = graph.data;
-  const nodes = sortNewestFirst(g.nodes, (n) => n.version, (n) => n.name);
+  const nodes = sortNewestFirst(
+    g.nodes,
+    (n) => n.version,
+    (n) => n.name,
+  );
   return (
     <section aria-label="Upgrade graph" className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -27,22 +49,40 @@ export function CompactGraph({ base, channel, namespace, viewerHref }: { base: s
       {!g.edgesKnown && <p className="text-sm text-slate-600">{g.note}</p>}
       {g.edgesKnown && (
         <p className="text-xs text-slate-500">
-          {g.nodes.length} versions · {g.edgeCounts.replaces} replaces · {g.edgeCounts.skips} skips · {g.edgeCounts.skipRange} skipRange edges
+          {g.nodes.length} versions · {g.edgeCounts.replaces} replaces · {g.edgeCounts.skips} skips ·{' '}
+          {g.edgeCounts.skipRange} skipRange edges
         </p>
       )}
       <ol className="flex flex-wrap items-center gap-1 text-sm" aria-label={`Versions of ${g.channel}, newest first`}>
         {nodes.map((n, i) => (
           <li key={n.name} className="flex items-center gap-1">
             <span
-              title={[n.name, n.replaces && `replaces ${n.replaces}`, n.skips.length ? `skips ${n.skips.join(', ')}` : '', n.skipRange && `skipRange ${n.skipRange}`, n.neverTarget, n.deprecation && `deprecated: ${n.deprecation}`].filter(Boolean).join('\n')}
+              title={[
+                n.name,
+                n.replaces && `replaces ${n.replaces}`,
+                n.skips.length ? `skips ${n.skips.join(', ')}` : '',
+                n.skipRange && `skipRange ${n.skipRange}`,
+                n.neverTarget,
+                n.deprecation && `deprecated: ${n.deprecation}`,
+              ]
+                .filter(Boolean)
+                .join('\n')}
               className={`rounded border px-2 py-0.5 ${n.isHead ? 'border-emerald-600 bg-emerald-50 font-semibold text-emerald-900' : n.neverTarget ? 'border-dashed border-slate-500 text-slate-700' : 'border-slate-300 bg-white'} ${n.deprecation ? 'line-through decoration-amber-600' : ''}`}
             >
               {n.version ?? n.name}
               {n.isHead && <span className="ml-1 text-xs">(head)</span>}
-              {n.neverTarget && <span className="ml-1 text-xs">({n.skippedBy.length ? `skipped by ${n.skippedBy.join(', ')}: ` : ''}never an upgrade target)</span>}
+              {n.neverTarget && (
+                <span className="ml-1 text-xs">
+                  ({n.skippedBy.length ? `skipped by ${n.skippedBy.join(', ')}: ` : ''}never an upgrade target)
+                </span>
+              )}
               {n.deprecation && <span className="ml-1 text-xs">(deprecated)</span>}
             </span>
-            {i < nodes.length - 1 && <span aria-hidden="true" className="text-slate-400">←</span>}
+            {i < nodes.length - 1 && (
+              <span aria-hidden="true" className="text-slate-400">
+                ←
+              </span>
+            )}
           </li>
         ))}
       </ol>

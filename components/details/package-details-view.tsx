@@ -74,31 +74,57 @@ export function PackageDetailsView(props: PackageRefProps) {
   const notRunnable = csv ? notRunnableReason(csv, d.platforms) : undefined;
   const installQuery = new URLSearchParams({ channel: sel.channel, version: sel.csvName });
   if (namespace) installQuery.set('namespace', namespace);
-  const blockedReason = install.allowed === false ? `You may not install operators in ${installNs}: ${install.reason ?? 'the cluster refused'}` : community && !acknowledged ? 'Acknowledge the community catalog notice first' : undefined;
+  const blockedReason =
+    install.allowed === false
+      ? `You may not install operators in ${installNs}: ${install.reason ?? 'the cluster refused'}`
+      : community && !acknowledged
+        ? 'Acknowledge the community catalog notice first'
+        : undefined;
 
   return (
     <article className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link className="text-sky-700 underline" href={`/operatorhub${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`}>
+        <Link
+          className="text-sky-700 underline"
+          href={`/operatorhub${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`}
+        >
           OperatorHub
         </Link>{' '}
         / {csv?.displayName ?? d.name}
       </nav>
       <header className="flex flex-wrap items-start gap-4">
-        <PackageIcon pkg={{ name: d.name, displayName: csv?.displayName ?? d.name, catalog: d.catalog, headVersion: d.channels.find((c) => c.isDefault)?.headVersion }} namespace={namespace} size={72} />
+        <PackageIcon
+          pkg={{
+            name: d.name,
+            displayName: csv?.displayName ?? d.name,
+            catalog: d.catalog,
+            headVersion: d.channels.find((c) => c.isDefault)?.headVersion,
+          }}
+          namespace={namespace}
+          size={72}
+        />
         <div className="mr-auto min-w-0">
           <h1 className="text-2xl font-bold">{csv?.displayName ?? d.name}</h1>
           <p className="text-slate-600">
-            {sel.version ?? sel.csvName} provided by {csv?.provider.name || 'an unnamed provider'} · from {d.catalog.displayName || d.catalog.name} ({d.catalog.namespace}/{d.catalog.name})
+            {sel.version ?? sel.csvName} provided by {csv?.provider.name || 'an unnamed provider'} · from{' '}
+            {d.catalog.displayName || d.catalog.name} ({d.catalog.namespace}/{d.catalog.name})
           </p>
         </div>
         <div className="flex flex-col items-end gap-1">
           {blockedReason ? (
-            <button type="button" disabled aria-describedby="install-blocked" className="cursor-not-allowed rounded bg-slate-300 px-5 py-2 font-semibold text-slate-600">
+            <button
+              type="button"
+              disabled
+              aria-describedby="install-blocked"
+              className="cursor-not-allowed rounded bg-slate-300 px-5 py-2 font-semibold text-slate-600"
+            >
               Install
             </button>
           ) : (
-            <Link href={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/install?${installQuery}`} className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600 focus-visible:ring-offset-2">
+            <Link
+              href={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/install?${installQuery}`}
+              className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600 focus-visible:ring-offset-2"
+            >
               Install
             </Link>
           )}
@@ -112,14 +138,28 @@ export function PackageDetailsView(props: PackageRefProps) {
 
       {d.deprecation && <Warning title="This package is deprecated">{d.deprecation}</Warning>}
       {ch.deprecation && <Warning title={`Channel ${ch.name} is deprecated`}>{ch.deprecation}</Warning>}
-      {sel.deprecation && <Warning title={`Version ${sel.version ?? sel.csvName} is deprecated`}>{sel.deprecation}</Warning>}
-      {notRunnable && <Warning title="Not runnable on this cluster">This version is {notRunnable}: its pods would never be scheduled.</Warning>}
-      {csv?.nonStandalone && <Warning title="Installed as a dependency">This operator is meant to be installed by another operator that depends on it.</Warning>}
+      {sel.deprecation && (
+        <Warning title={`Version ${sel.version ?? sel.csvName} is deprecated`}>{sel.deprecation}</Warning>
+      )}
+      {notRunnable && (
+        <Warning title="Not runnable on this cluster">
+          This version is {notRunnable}: its pods would never be scheduled.
+        </Warning>
+      )}
+      {csv?.nonStandalone && (
+        <Warning title="Installed as a dependency">
+          This operator is meant to be installed by another operator that depends on it.
+        </Warning>
+      )}
       {community && (
         <Warning title="Community operator">
-          <p>{d.catalog.displayName || d.catalog.name} is a community catalog: its operators are not supported by the cluster&apos;s vendor.</p>
+          <p>
+            {d.catalog.displayName || d.catalog.name} is a community catalog: its operators are not supported by the
+            cluster&apos;s vendor.
+          </p>
           <label className="mt-1 flex items-center gap-2">
-            <input type="checkbox" checked={acknowledged} onChange={(e) => setAcknowledged(e.target.checked)} /> I understand, and want to install it
+            <input type="checkbox" checked={acknowledged} onChange={(e) => setAcknowledged(e.target.checked)} /> I
+            understand, and want to install it
           </label>
         </Warning>
       )}
@@ -129,7 +169,12 @@ export function PackageDetailsView(props: PackageRefProps) {
           <label htmlFor="details-channel" className="font-medium text-slate-700">
             Channel
           </label>
-          <select id="details-channel" value={sel.channel} onChange={(e) => choose({ channel: e.target.value, version: undefined })} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+          <select
+            id="details-channel"
+            value={sel.channel}
+            onChange={(e) => choose({ channel: e.target.value, version: undefined })}
+            className="rounded border border-slate-300 bg-white px-2 py-1.5"
+          >
             {d.channels.map((c) => (
               <option key={c.name} value={c.name}>
                 {c.name}
@@ -143,17 +188,38 @@ export function PackageDetailsView(props: PackageRefProps) {
           <label htmlFor="details-version" className="font-medium text-slate-700">
             Version
           </label>
-          <select id="details-version" value={sel.csvName} onChange={(e) => choose({ channel: sel.channel, version: e.target.value })} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+          <select
+            id="details-version"
+            value={sel.csvName}
+            onChange={(e) => choose({ channel: sel.channel, version: e.target.value })}
+            className="rounded border border-slate-300 bg-white px-2 py-1.5"
+          >
             <VersionOptions versions={ch.versions} />
           </select>
         </div>
-        {details.isFetching && <p role="status" className="self-end text-sm text-slate-500">Loading…</p>}
+        {details.isFetching && (
+          <p role="status" className="self-end text-sm text-slate-500">
+            Loading…
+          </p>
+        )}
       </div>
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-6">
-          {csv ? <Markdown source={csv.description || csv.shortDescription || 'No description.'} className="rounded border border-slate-200 bg-white p-4 text-slate-800" /> : <p className="text-slate-600">{sel.note}</p>}
-          <CompactGraph base={packageApiBase(props)} channel={sel.channel} namespace={namespace} viewerHref={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/graph?${new URLSearchParams({ channel: sel.channel, ...(namespace ? { namespace } : {}) })}`} />
+          {csv ? (
+            <Markdown
+              source={csv.description || csv.shortDescription || 'No description.'}
+              className="rounded border border-slate-200 bg-white p-4 text-slate-800"
+            />
+          ) : (
+            <p className="text-slate-600">{sel.note}</p>
+          )}
+          <CompactGraph
+            base={packageApiBase(props)}
+            channel={sel.channel}
+            namespace={namespace}
+            viewerHref={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/graph?${new URLSearchParams({ channel: sel.channel, ...(namespace ? { namespace } : {}) })}`}
+          />
           <ApiList selected={sel} />
         </div>
         <aside aria-label="Version facts">
@@ -167,7 +233,8 @@ export function PackageDetailsView(props: PackageRefProps) {
 /** The package could not be read: said in words, with the way back to the hub and the catalogs. */
 export function PackageError(props: PackageRefProps & { error: unknown; onRetry: () => void }) {
   const { error, catalogNamespace, catalog, pkg, onRetry } = props;
-  const notFound = `Catalog ${catalogNamespace}/${catalog} has no package ${pkg}, or there is no such catalog: ` +
+  const notFound =
+    `Catalog ${catalogNamespace}/${catalog} has no package ${pkg}, or there is no such catalog: ` +
     'the package may have been removed from the catalog, or the address is mistyped.';
   return (
     <ErrorPanel

@@ -18,15 +18,39 @@ export function VersionFacts({ selected }: { selected: SelectedVersion }) {
   return (
     <dl className="space-y-3">
       <Row label="Version">{selected.version ?? selected.csvName}</Row>
-      <Row label="Provider">{csv.provider.url ? <a className="text-sky-700 underline" href={csv.provider.url} target="_blank" rel="noopener noreferrer nofollow">{csv.provider.name || csv.provider.url}</a> : csv.provider.name || '—'}</Row>
+      <Row label="Provider">
+        {csv.provider.url ? (
+          <a
+            className="text-sky-700 underline"
+            href={csv.provider.url}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+          >
+            {csv.provider.name || csv.provider.url}
+          </a>
+        ) : (
+          csv.provider.name || '—'
+        )}
+      </Row>
       <Row label="Capability level">{csv.capability ?? '—'}</Row>
       {csv.categories.length > 0 && <Row label="Categories">{csv.categories.join(', ')}</Row>}
       {csv.repository && (
         <Row label="Repository">
-          <a className="text-sky-700 underline" href={csv.repository} target="_blank" rel="noopener noreferrer nofollow">{csv.repository}</a>
+          <a
+            className="text-sky-700 underline"
+            href={csv.repository}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+          >
+            {csv.repository}
+          </a>
         </Row>
       )}
-      {csv.containerImage && <Row label="Container image"><code className="text-xs">{csv.containerImage}</code></Row>}
+      {csv.containerImage && (
+        <Row label="Container image">
+          <code className="text-xs">{csv.containerImage}</code>
+        </Row>
+      )}
       {csv.createdAt && <Row label="Created at">{csv.createdAt}</Row>}
       {csv.support && <Row label="Support">{csv.support}</Row>}
       <Row label="Install modes">
@@ -38,13 +62,19 @@ export function VersionFacts({ selected }: { selected: SelectedVersion }) {
                 {m.supported ? '✓ ' : '✗ '}
               </span>
               {m.type}
-              {m.supported ? <span className="sr-only"> (supported)</span> : <span className="text-slate-600"> (not supported)</span>}
+              {m.supported ? (
+                <span className="sr-only"> (supported)</span>
+              ) : (
+                <span className="text-slate-600"> (not supported)</span>
+              )}
             </li>
           ))}
         </ul>
       </Row>
       {suggested && <Row label="Suggested namespace">{suggested}</Row>}
-      {csv.infrastructureFeatures.length > 0 && <Row label="Infrastructure features">{csv.infrastructureFeatures.join(', ')}</Row>}
+      {csv.infrastructureFeatures.length > 0 && (
+        <Row label="Infrastructure features">{csv.infrastructureFeatures.join(', ')}</Row>
+      )}
       {csv.validSubscription.length > 0 && <Row label="Valid subscription">{csv.validSubscription.join(', ')}</Row>}
       {(csv.arch.length > 0 || csv.os.length > 0) && <Row label="Runs on">{[...csv.os, ...csv.arch].join(', ')}</Row>}
       {csv.maintainers.length > 0 && (
@@ -61,7 +91,9 @@ export function VersionFacts({ selected }: { selected: SelectedVersion }) {
           <ul>
             {csv.links.map((l) => (
               <li key={l.url}>
-                <a className="text-sky-700 underline" href={l.url} target="_blank" rel="noopener noreferrer nofollow">{l.name}</a>
+                <a className="text-sky-700 underline" href={l.url} target="_blank" rel="noopener noreferrer nofollow">
+                  {l.name}
+                </a>
               </li>
             ))}
           </ul>

@@ -7,11 +7,18 @@ import { sortNewestFirst } from '@/lib/olm/semver/version';
 export function versionMarks(v: ChannelVersion): string {
   const skipped = v.skippedBy && `skipped by ${v.skippedBy.join(', ')}`;
   const marks = [v.isHead && 'latest', skipped, v.deprecation && 'deprecated'];
-  return marks.filter(Boolean).map((m) => ` (${m})`).join('');
+  return marks
+    .filter(Boolean)
+    .map((m) => ` (${m})`)
+    .join('');
 }
 
 export function VersionOptions({ versions }: { versions: readonly ChannelVersion[] }) {
-  return sortNewestFirst(versions, (v) => v.version, (v) => v.csvName).map((v) => (
+  return sortNewestFirst(
+    versions,
+    (v) => v.version,
+    (v) => v.csvName,
+  ).map((v) => (
     <option key={v.csvName} value={v.csvName}>
       {v.version ?? v.csvName}
       {versionMarks(v)}

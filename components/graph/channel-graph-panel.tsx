@@ -27,16 +27,34 @@ export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Pro
   const summaryId = useId();
   const g = graph.data;
   const drawing = useMemo(() => (g ? drawChannel(g, installed) : undefined), [g, installed]);
-  const viewer = (from?: string) => `/operatorhub/${encodeURIComponent(pkg.catalogNamespace)}/${encodeURIComponent(pkg.catalog)}/${encodeURIComponent(pkg.pkg)}/graph?${new URLSearchParams({ channel, namespace, ...(from ? { from } : {}), ...(installed ? { installed } : {}) })}`;
+  const viewer = (from?: string) =>
+    `/operatorhub/${encodeURIComponent(pkg.catalogNamespace)}/${encodeURIComponent(pkg.catalog)}/${encodeURIComponent(pkg.pkg)}/graph?${new URLSearchParams({ channel, namespace, ...(from ? { from } : {}), ...(installed ? { installed } : {}) })}`;
 
   if (graph.error) return <ErrorNotice error={graph.error} what={`The graph of ${channel} could not be loaded`} />;
-  if (!g || !drawing) return <p role="status" className="text-sm text-slate-600">Loading the graph of {channel}…</p>;
+  if (!g || !drawing)
+    return (
+      <p role="status" className="text-sm text-slate-600">
+        Loading the graph of {channel}…
+      </p>
+    );
   const node = g.nodes.find((n) => n.name === selected);
   return (
     <figure className="space-y-2" aria-label={`Upgrade graph of ${channel}`}>
-      {!g.edgesKnown && <p className="text-sm text-amber-900">Edges unknown: {g.note ?? 'the catalog is read through PackageManifests'}. The versions are shown in order.</p>}
+      {!g.edgesKnown && (
+        <p className="text-sm text-amber-900">
+          Edges unknown: {g.note ?? 'the catalog is read through PackageManifests'}. The versions are shown in order.
+        </p>
+      )}
       <ChannelSummary id={summaryId} graphs={[g]} installed={installed} />
-      <GraphCanvas drawing={drawing} selected={selected} onSelect={setSelected} focus={[installed]} describedBy={summaryId} height="h-72" label={`Upgrade graph of ${channel}, installed version marked: use the arrow keys to move between versions`} />
+      <GraphCanvas
+        drawing={drawing}
+        selected={selected}
+        onSelect={setSelected}
+        focus={[installed]}
+        describedBy={summaryId}
+        height="h-72"
+        label={`Upgrade graph of ${channel}, installed version marked: use the arrow keys to move between versions`}
+      />
       <GraphLegend counts={g.edgeCounts} withInstalled={!!installed} />
       <figcaption className="flex flex-wrap gap-x-4 text-sm">
         {node ? (
@@ -45,12 +63,17 @@ export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Pro
             {node.isHead ? ' — head of the channel' : ''}
             {node.neverTarget ? ` — never an upgrade target: ${node.neverTarget}` : ''}
             {node.name === installed ? ' — installed' : ''}
-            {' · '}<Link className="text-sky-700 underline" href={viewer(node.name)}>Path from {node.version ?? node.name}</Link>
+            {' · '}
+            <Link className="text-sky-700 underline" href={viewer(node.name)}>
+              Path from {node.version ?? node.name}
+            </Link>
           </span>
         ) : (
           <span className="text-slate-600">Click a version for its name; the full viewer has every fact.</span>
         )}
-        <Link className="text-sky-700 underline" href={viewer(installed)}>Open in the graph viewer</Link>
+        <Link className="text-sky-700 underline" href={viewer(installed)}>
+          Open in the graph viewer
+        </Link>
       </figcaption>
     </figure>
   );

@@ -28,32 +28,103 @@ const PINNED = 'node.head, node.installed, node.start, node:selected';
 
 function elements(d: Drawing): ElementDefinition[] {
   return [
-    ...d.nodes.map((n): ElementDefinition => ({ group: 'nodes', data: { id: n.id, label: n.label }, position: { x: n.x, y: n.y }, classes: n.classes.join(' ') })),
-    ...d.edges.map((e): ElementDefinition => ({ group: 'edges', data: { id: e.id, source: e.from, target: e.to, kind: e.kind, lift: e.lift, ...(e.color ? { color: e.color } : {}) }, classes: e.classes.join(' ') })),
+    ...d.nodes.map((n): ElementDefinition => ({
+      group: 'nodes',
+      data: { id: n.id, label: n.label },
+      position: { x: n.x, y: n.y },
+      classes: n.classes.join(' '),
+    })),
+    ...d.edges.map((e): ElementDefinition => ({
+      group: 'edges',
+      data: {
+        id: e.id,
+        source: e.from,
+        target: e.to,
+        kind: e.kind,
+        lift: e.lift,
+        ...(e.color ? { color: e.color } : {}),
+      },
+      classes: e.classes.join(' '),
+    })),
   ];
 }
 
 const STYLE = [
-  { selector: 'node', style: { label: 'data(label)', 'background-color': '#ffffff', 'border-width': 2, 'border-color': '#64748b', width: 18, height: 18, 'font-size': LABEL_FONT, 'text-wrap': 'wrap', 'text-valign': 'top', 'text-margin-y': -6, color: '#0f172a', 'min-zoomed-font-size': 7 } },
+  {
+    selector: 'node',
+    style: {
+      label: 'data(label)',
+      'background-color': '#ffffff',
+      'border-width': 2,
+      'border-color': '#64748b',
+      width: 18,
+      height: 18,
+      'font-size': LABEL_FONT,
+      'text-wrap': 'wrap',
+      'text-valign': 'top',
+      'text-margin-y': -6,
+      color: '#0f172a',
+      'min-zoomed-font-size': 7,
+    },
+  },
   { selector: 'node.head', style: { 'background-color': '#047857', 'border-color': '#065f46', width: 24, height: 24 } },
   { selector: 'node.never', style: { 'border-style': 'dashed', 'background-color': '#f1f5f9', color: '#64748b' } },
   { selector: 'node.deprecated', style: { 'border-color': '#d97706', 'background-color': '#fef3c7' } },
   { selector: 'node.on-path', style: { 'border-color': '#0369a1', 'border-width': 4 } },
   { selector: 'node.start', style: { 'background-color': '#0369a1' } },
-  { selector: 'node.installed', style: { 'border-style': 'double', 'border-width': 6, 'border-color': '#0c4a6e', 'font-weight': 'bold' } },
+  {
+    selector: 'node.installed',
+    style: { 'border-style': 'double', 'border-width': 6, 'border-color': '#0c4a6e', 'font-weight': 'bold' },
+  },
   { selector: 'node:selected', style: { 'overlay-color': '#0284c7', 'overlay-opacity': 0.25, 'overlay-padding': 6 } },
   // Always labelled, over whatever edges pass behind: the head, installed, start and selected.
-  { selector: PINNED, style: { 'min-zoomed-font-size': 0, 'text-background-color': '#ffffff', 'text-background-opacity': 0.9, 'text-background-padding': '2px', 'text-background-shape': 'roundrectangle', 'font-weight': 'bold', 'z-index': 20 } },
-  { selector: 'edge', style: { width: 1.5, 'curve-style': 'unbundled-bezier', 'control-point-distances': 'data(lift)', 'control-point-weights': 0.5, 'target-arrow-shape': 'triangle', 'arrow-scale': 0.8 } },
+  {
+    selector: PINNED,
+    style: {
+      'min-zoomed-font-size': 0,
+      'text-background-color': '#ffffff',
+      'text-background-opacity': 0.9,
+      'text-background-padding': '2px',
+      'text-background-shape': 'roundrectangle',
+      'font-weight': 'bold',
+      'z-index': 20,
+    },
+  },
+  {
+    selector: 'edge',
+    style: {
+      width: 1.5,
+      'curve-style': 'unbundled-bezier',
+      'control-point-distances': 'data(lift)',
+      'control-point-weights': 0.5,
+      'target-arrow-shape': 'triangle',
+      'arrow-scale': 0.8,
+    },
+  },
   // Arrows point the way an update travels, from the older bundle to the newer.
-  { selector: 'edge.replaces', style: { 'line-color': '#475569', 'target-arrow-color': '#475569', 'curve-style': 'straight' } },
-  { selector: 'edge.skips', style: { 'line-color': '#7c3aed', 'target-arrow-color': '#7c3aed', 'line-style': 'dashed' } },
-  { selector: 'edge.skipRange', style: { 'line-color': '#0891b2', 'target-arrow-color': '#0891b2', 'line-style': 'dotted', width: 2 } },
+  {
+    selector: 'edge.replaces',
+    style: { 'line-color': '#475569', 'target-arrow-color': '#475569', 'curve-style': 'straight' },
+  },
+  {
+    selector: 'edge.skips',
+    style: { 'line-color': '#7c3aed', 'target-arrow-color': '#7c3aed', 'line-style': 'dashed' },
+  },
+  {
+    selector: 'edge.skipRange',
+    style: { 'line-color': '#0891b2', 'target-arrow-color': '#0891b2', 'line-style': 'dotted', width: 2 },
+  },
   // Overlaid channels: colour says the channel, line style still says the kind.
-  { selector: 'edge.overlay', style: { 'line-color': 'data(color)', 'target-arrow-color': 'data(color)', 'curve-style': 'unbundled-bezier' } },
+  {
+    selector: 'edge.overlay',
+    style: { 'line-color': 'data(color)', 'target-arrow-color': 'data(color)', 'curve-style': 'unbundled-bezier' },
+  },
   // With a path shown, the other edges step back so the path reads at a glance.
   { selector: 'edge.dim', style: { opacity: 0.2 } },
-  { selector: 'edge.on-path', style: { width: 4, 'line-color': '#0369a1', 'target-arrow-color': '#0369a1', 'z-index': 10 } },
+  {
+    selector: 'edge.on-path',
+    style: { width: 4, 'line-color': '#0369a1', 'target-arrow-color': '#0369a1', 'z-index': 10 },
+  },
 ];
 
 /**
@@ -84,7 +155,10 @@ interface Props {
   height?: string;
 }
 
-export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCanvas({ drawing, selected, onSelect, label, describedBy, focus, height = 'h-[28rem]' }, ref) {
+export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCanvas(
+  { drawing, selected, onSelect, label, describedBy, focus, height = 'h-[28rem]' },
+  ref,
+) {
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | undefined>(undefined);
   const onSelectRef = useRef(onSelect);
@@ -105,7 +179,17 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     void import('cytoscape').then(({ default: cytoscape }) => {
       if (!alive || !box.current) return;
       const t0 = performance.now();
-      const c = cytoscape({ container: box.current, elements: elements(drawing), style: STYLE as never, layout: { name: 'preset' }, minZoom: 0.05, maxZoom: 3, wheelSensitivity: 0.3, boxSelectionEnabled: false, autoungrabify: true });
+      const c = cytoscape({
+        container: box.current,
+        elements: elements(drawing),
+        style: STYLE as never,
+        layout: { name: 'preset' },
+        minZoom: 0.05,
+        maxZoom: 3,
+        wheelSensitivity: 0.3,
+        boxSelectionEnabled: false,
+        autoungrabify: true,
+      });
       if (selectedRef.current) c.getElementById(selectedRef.current).select();
       const first = firstView(drawing, c.width(), c.height(), [...(focusRef.current ?? []), selectedRef.current]);
       apply(c, first);
@@ -139,9 +223,11 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
       const el = box.current;
       el.dataset.layoutMs = String(Math.round(performance.now() - t0));
       el.dataset.ready = 'true';
-      requestAnimationFrame(() => requestAnimationFrame(() => {
-        if (alive) el.dataset.paintedMs = String(Math.round(performance.now() - t0));
-      }));
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          if (alive) el.dataset.paintedMs = String(Math.round(performance.now() - t0));
+        }),
+      );
     });
     return () => {
       alive = false;
@@ -189,7 +275,14 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
     e.preventDefault();
     const i = selected ? order.indexOf(selected) : -1;
-    const next = e.key === 'Home' ? 0 : e.key === 'End' ? order.length - 1 : e.key === 'ArrowLeft' ? Math.max(0, i - 1) : Math.min(order.length - 1, i + 1);
+    const next =
+      e.key === 'Home'
+        ? 0
+        : e.key === 'End'
+          ? order.length - 1
+          : e.key === 'ArrowLeft'
+            ? Math.max(0, i - 1)
+            : Math.min(order.length - 1, i + 1);
     const name = order[next];
     if (name) {
       onSelect(name);
@@ -199,7 +292,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
 
   return (
     <div className="space-y-1">
-      <div ref={box} role="application" aria-label={label} aria-describedby={describedBy} aria-roledescription="upgrade graph" tabIndex={0} onKeyDown={onKey} className={`${height} w-full rounded border border-slate-300 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600`} />
+      <div
+        ref={box}
+        role="application"
+        aria-label={label}
+        aria-describedby={describedBy}
+        aria-roledescription="upgrade graph"
+        tabIndex={0}
+        onKeyDown={onKey}
+        className={`${height} w-full rounded border border-slate-300 bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-600`}
+      />
       {view?.partial && <GraphOverview drawing={drawing} view={view} selected={selected} onMove={centreOn} />}
     </div>
   );

@@ -6,31 +6,72 @@ import type { OverlayLegend } from '@/lib/hub/graph-drawing';
 
 const KINDS: { key: EdgeKind; line: string; overlayLine: string }[] = [
   { key: 'replaces', line: 'border-t-2 border-slate-600', overlayLine: 'border-t-2 border-slate-500' },
-  { key: 'skips', line: 'border-t-2 border-dashed border-violet-600', overlayLine: 'border-t-2 border-dashed border-slate-500' },
-  { key: 'skipRange', line: 'border-t-2 border-dotted border-cyan-600', overlayLine: 'border-t-2 border-dotted border-slate-500' },
+  {
+    key: 'skips',
+    line: 'border-t-2 border-dashed border-violet-600',
+    overlayLine: 'border-t-2 border-dashed border-slate-500',
+  },
+  {
+    key: 'skipRange',
+    line: 'border-t-2 border-dotted border-cyan-600',
+    overlayLine: 'border-t-2 border-dotted border-slate-500',
+  },
 ];
 
-export function GraphLegend({ counts, channels, withInstalled }: { counts?: Record<EdgeKind, number>; channels?: OverlayLegend[]; withInstalled?: boolean }) {
+export function GraphLegend({
+  counts,
+  channels,
+  withInstalled,
+}: {
+  counts?: Record<EdgeKind, number>;
+  channels?: OverlayLegend[];
+  withInstalled?: boolean;
+}) {
   const overlay = (channels?.length ?? 0) > 1;
   return (
     <ul aria-label="Legend" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
       {KINDS.map((k) => (
         <li key={k.key} className="flex items-center gap-1.5">
           <span aria-hidden="true" className={`inline-block w-6 ${overlay ? k.overlayLine : k.line}`} />
-          {k.key}{counts ? ` (${counts[k.key]})` : ''}
+          {k.key}
+          {counts ? ` (${counts[k.key]})` : ''}
         </li>
       ))}
-      {overlay && channels!.map((c) => (
-        <li key={c.channel} className="flex items-center gap-1.5">
-          <span aria-hidden="true" className="inline-block h-1 w-6" style={{ backgroundColor: c.color }} />
-          channel {c.channel} ({c.edges} edges)
+      {overlay &&
+        channels!.map((c) => (
+          <li key={c.channel} className="flex items-center gap-1.5">
+            <span aria-hidden="true" className="inline-block h-1 w-6" style={{ backgroundColor: c.color }} />
+            channel {c.channel} ({c.edges} edges)
+          </li>
+        ))}
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-emerald-700" />
+        channel head
+      </li>
+      <li className="flex items-center gap-1.5">
+        <span
+          aria-hidden="true"
+          className="inline-block h-3 w-3 rounded-full border-2 border-dashed border-slate-500"
+        />
+        never an upgrade target
+      </li>
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border-2 border-amber-600 bg-amber-100" />
+        deprecated
+      </li>
+      {withInstalled && (
+        <li className="flex items-center gap-1.5">
+          <span
+            aria-hidden="true"
+            className="inline-block h-3 w-3 rounded-full border-4 border-double border-sky-900"
+          />
+          installed
         </li>
-      ))}
-      <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-emerald-700" />channel head</li>
-      <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border-2 border-dashed border-slate-500" />never an upgrade target</li>
-      <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border-2 border-amber-600 bg-amber-100" />deprecated</li>
-      {withInstalled && <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border-4 border-double border-sky-900" />installed</li>}
-      <li className="flex items-center gap-1.5"><span aria-hidden="true" className="inline-block w-6 border-t-4 border-sky-700" />path OLM walks</li>
+      )}
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden="true" className="inline-block w-6 border-t-4 border-sky-700" />
+        path OLM walks
+      </li>
     </ul>
   );
 }

@@ -30,8 +30,24 @@ export function GraphOverview({ drawing, view, selected, onMove }: Props) {
     return byX.map((n) => {
       const head = n.classes.includes('head');
       const installed = n.classes.includes('installed');
-      const mark = n.id === selected ? 'h-3 w-3 bg-sky-600' : installed ? 'h-3 w-3 bg-sky-900' : head ? 'h-3 w-3 bg-emerald-700' : n.classes.includes('never') ? 'h-1.5 w-1.5 bg-slate-300' : 'h-1.5 w-1.5 bg-slate-500';
-      return <span key={n.id} aria-hidden="true" className={`absolute -translate-x-1/2 -translate-y-1/2 rounded-full ${mark}`} style={{ left: at(n.x), top: n.y > 0 ? '75%' : '40%' }} />;
+      const mark =
+        n.id === selected
+          ? 'h-3 w-3 bg-sky-600'
+          : installed
+            ? 'h-3 w-3 bg-sky-900'
+            : head
+              ? 'h-3 w-3 bg-emerald-700'
+              : n.classes.includes('never')
+                ? 'h-1.5 w-1.5 bg-slate-300'
+                : 'h-1.5 w-1.5 bg-slate-500';
+      return (
+        <span
+          key={n.id}
+          aria-hidden="true"
+          className={`absolute -translate-x-1/2 -translate-y-1/2 rounded-full ${mark}`}
+          style={{ left: at(n.x), top: n.y > 0 ? '75%' : '40%' }}
+        />
+      );
     });
   }, [byX, b, selected]);
   const inView = byX.filter((n) => n.x >= view.x1 && n.x <= view.x2);
@@ -96,7 +112,11 @@ export function GraphOverview({ drawing, view, selected, onMove }: Props) {
       >
         <span aria-hidden="true" className="absolute inset-x-1 top-3 border-t border-slate-300" />
         {ticks}
-        <span aria-hidden="true" className="absolute inset-y-0 rounded border-2 border-sky-600 bg-sky-400/10" style={{ left: pct(view.x1), width: `calc(${pct(view.x2)} - ${pct(view.x1)})` }} />
+        <span
+          aria-hidden="true"
+          className="absolute inset-y-0 rounded border-2 border-sky-600 bg-sky-400/10"
+          style={{ left: pct(view.x1), width: `calc(${pct(view.x2)} - ${pct(view.x1)})` }}
+        />
       </div>
       <div aria-hidden="true" className="mt-0.5 flex justify-between gap-2">
         <span>{first ? `oldest ${versionOf(first.label)}` : ''}</span>

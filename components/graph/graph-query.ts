@@ -12,6 +12,7 @@ export function graphQuery(p: PackageRefProps, channel?: string, from?: string, 
   if (namespace) q.set('namespace', namespace);
   return {
     queryKey: ['graph-full', p.catalogNamespace, p.catalog, p.pkg, channel ?? '', from ?? '', namespace ?? ''],
-    queryFn: ({ signal }: { signal: AbortSignal }) => apiGet<GraphView>(`${packageApiBase(p)}/graph${q.size ? `?${q}` : ''}`, signal),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      apiGet<GraphView>(`${packageApiBase(p)}/graph${q.size ? `?${q}` : ''}`, signal),
   };
 }

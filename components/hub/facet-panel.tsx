@@ -14,12 +14,24 @@ const TITLES: Record<FacetKey, string> = {
   installMode: 'Install modes',
 };
 
-const ORDER: FacetKey[] = ['catalog', 'category', 'provider', 'capability', 'installState', 'installMode', 'infrastructureFeature', 'validSubscription'];
+const ORDER: FacetKey[] = [
+  'catalog',
+  'category',
+  'provider',
+  'capability',
+  'installState',
+  'installMode',
+  'infrastructureFeature',
+  'validSubscription',
+];
 const CAPABILITY_ORDER = ['Basic Install', 'Seamless Upgrades', 'Full Lifecycle', 'Deep Insights', 'Auto Pilot'];
 const STATE_LABELS: Record<string, string> = { installed: 'Installed', notInstalled: 'Not installed' };
 
 function sortValues(key: FacetKey, entries: [string, number][]): [string, number][] {
-  if (key === 'capability') return entries.sort((a, b) => (CAPABILITY_ORDER.indexOf(a[0]) + 1 || 99) - (CAPABILITY_ORDER.indexOf(b[0]) + 1 || 99));
+  if (key === 'capability')
+    return entries.sort(
+      (a, b) => (CAPABILITY_ORDER.indexOf(a[0]) + 1 || 99) - (CAPABILITY_ORDER.indexOf(b[0]) + 1 || 99),
+    );
   return entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
@@ -58,7 +70,13 @@ export const FacetPanel = memo(function FacetPanel({ counts, filters, onToggle, 
               const label = key === 'installState' ? (STATE_LABELS[value] ?? value) : labelOf(key, value);
               return (
                 <div key={value} className="flex items-center gap-2 text-sm">
-                  <input id={id} type="checkbox" className="h-4 w-4 accent-sky-700" checked={chosen.includes(value)} onChange={() => onToggle(key, value)} />
+                  <input
+                    id={id}
+                    type="checkbox"
+                    className="h-4 w-4 accent-sky-700"
+                    checked={chosen.includes(value)}
+                    onChange={() => onToggle(key, value)}
+                  />
                   <label htmlFor={id} className="flex-1 cursor-pointer truncate text-slate-700" title={label}>
                     {label} <span className="text-slate-500">({count})</span>
                   </label>
@@ -70,14 +88,18 @@ export const FacetPanel = memo(function FacetPanel({ counts, filters, onToggle, 
                 type="button"
                 className="text-xs text-sky-700 underline"
                 aria-expanded={open}
-                onClick={() => setExpanded((e) => {
-                  const next = new Set(e);
-                  if (open) next.delete(key);
-                  else next.add(key);
-                  return next;
-                })}
+                onClick={() =>
+                  setExpanded((e) => {
+                    const next = new Set(e);
+                    if (open) next.delete(key);
+                    else next.add(key);
+                    return next;
+                  })
+                }
               >
-                {open ? `Show fewer ${TITLES[key].toLowerCase()} values` : `Show ${hidden} more ${TITLES[key].toLowerCase()} values`}
+                {open
+                  ? `Show fewer ${TITLES[key].toLowerCase()} values`
+                  : `Show ${hidden} more ${TITLES[key].toLowerCase()} values`}
               </button>
             )}
           </fieldset>

@@ -67,8 +67,12 @@ export function FilterDrawer({ open, onClose, shown, onClear, children }: Drawer
           <h2 id={`${DRAWER_ID}-title`} className="text-lg font-semibold">
             Filters
           </h2>
-          <button type="button" onClick={onClose} className="rounded px-2 py-1 text-sm font-medium text-sky-800
-            underline">
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded px-2 py-1 text-sm font-medium text-sky-800
+            underline"
+          >
             Close
           </button>
         </div>

@@ -31,7 +31,8 @@ export function HubView({ initial }: { initial?: HubList }) {
   const showMore = () => setPaging((p) => ({ key: viewKey, limit: (p.key === viewKey ? p.limit : PAGE) + PAGE }));
   const list = useQuery({
     queryKey: ['hub', namespace ?? ''],
-    queryFn: ({ signal }) => apiGet<HubList>(`/api/catalog/packages${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal),
+    queryFn: ({ signal }) =>
+      apiGet<HubList>(`/api/catalog/packages${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal),
     // The server render's list is fresh; refetching it at once would only repeat it.
     initialData: initial,
     staleTime: 30_000,
@@ -47,8 +48,14 @@ export function HubView({ initial }: { initial?: HubList }) {
   const all = list.data?.packages;
   const searched = useMemo(() => (all ? searchPackages(all, view.q).map((h) => h.summary) : []), [all, view.q]);
   const counts = useMemo(() => facetCounts(searched), [searched]);
-  const shown = useMemo(() => sortPackages(applyFilters(searched, view.filters), view.sort ?? (view.q ? 'relevance' : 'name')), [searched, view.filters, view.sort, view.q]);
-  const catalogNames = useMemo(() => new Map((list.data?.catalogs ?? []).map((c) => [`${c.namespace}/${c.name}`, c.displayName])), [list.data]);
+  const shown = useMemo(
+    () => sortPackages(applyFilters(searched, view.filters), view.sort ?? (view.q ? 'relevance' : 'name')),
+    [searched, view.filters, view.sort, view.q],
+  );
+  const catalogNames = useMemo(
+    () => new Map((list.data?.catalogs ?? []).map((c) => [`${c.namespace}/${c.name}`, c.displayName])),
+    [list.data],
+  );
 
   const sentinel = useRef<HTMLDivElement>(null);
   const more = shown.length > limit;
@@ -59,15 +66,21 @@ export function HubView({ initial }: { initial?: HubList }) {
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !more) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) showMoreRef.current();
-    }, { rootMargin: '600px' });
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) showMoreRef.current();
+      },
+      { rootMargin: '600px' },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [more, limit]);
 
   const onToggle = useCallback((key: FacetKey, value: string) => setState((s) => toggle(s, key, value)), []);
-  const labelOf = useCallback((key: FacetKey, value: string) => (key === 'catalog' ? (catalogNames.get(value) ?? value) : value), [catalogNames]);
+  const labelOf = useCallback(
+    (key: FacetKey, value: string) => (key === 'catalog' ? (catalogNames.get(value) ?? value) : value),
+    [catalogNames],
+  );
   const chosen = Object.values(state.filters).reduce((n, v) => n + v.length, 0);
   const anyFilter = state.q !== '' || chosen > 0;
   const problems = (list.data?.catalogs ?? []).filter((c) => c.problem);

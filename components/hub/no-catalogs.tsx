@@ -3,12 +3,12 @@
 // the namespace they work in, where packageserver also shows the global catalogs to anyone who
 // may list PackageManifests there. A plain GET form: it needs no script.
 export function NoCatalogs({ namespace }: { namespace?: string }) {
-  const where = namespace ? `in namespace ${namespace}` : 'in the cluster\'s global catalog namespaces';
+  const where = namespace ? `in namespace ${namespace}` : "in the cluster's global catalog namespaces";
   return (
     <div role="note" className="space-y-3 rounded border border-slate-300 bg-white p-4 text-sm text-slate-800">
       <p>
-        No catalog is readable for you {where}: there is none, or you may not list CatalogSources and
-        PackageManifests there. If your rights are in a namespace of your own, look at the catalogs offered there.
+        No catalog is readable for you {where}: there is none, or you may not list CatalogSources and PackageManifests
+        there. If your rights are in a namespace of your own, look at the catalogs offered there.
       </p>
       <form action="/operatorhub" method="get" className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col">

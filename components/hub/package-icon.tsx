@@ -12,7 +12,15 @@ export function iconUrl(p: Pick<PackageSummary, 'name' | 'catalog' | 'headVersio
   return `/api/catalog/packages/${encodeURIComponent(p.catalog.namespace)}/${encodeURIComponent(p.catalog.name)}/${encodeURIComponent(p.name)}/icon${qs ? `?${qs}` : ''}`;
 }
 
-export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary, 'name' | 'displayName' | 'catalog' | 'headVersion' | 'hasIcon'>; namespace?: string; size: number }) {
+export function PackageIcon({
+  pkg,
+  namespace,
+  size,
+}: {
+  pkg: Pick<PackageSummary, 'name' | 'displayName' | 'catalog' | 'headVersion' | 'hasIcon'>;
+  namespace?: string;
+  size: number;
+}) {
   // Known to have no icon: the letter at once, and no request that could only answer 404.
   const [failed, setFailed] = useState(pkg.hasIcon === false);
   // The image is asked for once the browser is idle: results paint first, icons (fetched,
@@ -30,13 +38,28 @@ export function PackageIcon({ pkg, namespace, size }: { pkg: Pick<PackageSummary
   if (!idle) return <span aria-hidden="true" style={style} className="shrink-0 rounded bg-slate-100" />;
   if (failed) {
     return (
-      <span aria-hidden="true" style={style} className="flex shrink-0 items-center justify-center rounded bg-slate-200 text-lg font-semibold text-slate-600">
+      <span
+        aria-hidden="true"
+        style={style}
+        className="flex shrink-0 items-center justify-center rounded bg-slate-200 text-lg font-semibold text-slate-600"
+      >
         {(pkg.displayName || pkg.name).slice(0, 1).toUpperCase()}
       </span>
     );
   }
   return (
     // eslint-disable-next-line @next/next/no-img-element -- icons come from the console's own API with their own caching; next/image would re-encode them
-    <img src={iconUrl(pkg, namespace)} alt="" width={size} height={size} loading="lazy" decoding="async" fetchPriority="low" style={style} className="shrink-0 rounded object-contain" onError={() => setFailed(true)} />
+    <img
+      src={iconUrl(pkg, namespace)}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      decoding="async"
+      fetchPriority="low"
+      style={style}
+      className="shrink-0 rounded object-contain"
+      onError={() => setFailed(true)}
+    />
   );
 }

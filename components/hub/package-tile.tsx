@@ -12,7 +12,15 @@ export function packageHref(p: Pick<PackageSummary, 'name' | 'catalog'>, namespa
 }
 
 // Memoised: a keystroke re-renders only the tiles that enter or leave the results.
-export const PackageTile = memo(function PackageTile({ pkg, namespace, notRunnable }: { pkg: PackageSummary; namespace?: string; notRunnable?: string }) {
+export const PackageTile = memo(function PackageTile({
+  pkg,
+  namespace,
+  notRunnable,
+}: {
+  pkg: PackageSummary;
+  namespace?: string;
+  notRunnable?: string;
+}) {
   return (
     // Off-screen tiles skip layout and paint until scrolled near (content-visibility).
     <li className="flex [contain-intrinsic-size:auto_11rem] [content-visibility:auto]">
@@ -39,11 +47,19 @@ export const PackageTile = memo(function PackageTile({ pkg, namespace, notRunnab
           </div>
         </div>
         <div className="flex flex-wrap gap-1 text-xs">
-          <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700">{pkg.catalog.displayName || pkg.catalog.name}</span>
-          {pkg.capability && <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-indigo-800">{pkg.capability}</span>}
+          <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700">
+            {pkg.catalog.displayName || pkg.catalog.name}
+          </span>
+          {pkg.capability && (
+            <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-indigo-800">{pkg.capability}</span>
+          )}
           {pkg.installedIn?.length ? (
-            <span className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-900" title={`Installed in ${pkg.installedIn.join(', ')}`}>
-              Installed{pkg.installedIn.length === 1 ? ` in ${pkg.installedIn[0]}` : ` in ${pkg.installedIn.length} namespaces`}
+            <span
+              className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-900"
+              title={`Installed in ${pkg.installedIn.join(', ')}`}
+            >
+              Installed
+              {pkg.installedIn.length === 1 ? ` in ${pkg.installedIn[0]}` : ` in ${pkg.installedIn.length} namespaces`}
             </span>
           ) : null}
           {notRunnable && (

@@ -1,7 +1,16 @@
 // OperatorHub's view state in the URL, so a filtered view can be shared and reloaded.
 import type { HubFilters, HubSort } from '@/lib/hub/filter';
 
-export const FACET_KEYS = ['catalog', 'category', 'provider', 'capability', 'installMode', 'infrastructureFeature', 'validSubscription', 'installState'] as const;
+export const FACET_KEYS = [
+  'catalog',
+  'category',
+  'provider',
+  'capability',
+  'installMode',
+  'infrastructureFeature',
+  'validSubscription',
+  'installState',
+] as const;
 export type FacetKey = (typeof FACET_KEYS)[number];
 
 export interface HubViewState {
@@ -21,7 +30,8 @@ export function readViewState(params: URLSearchParams): HubViewState {
 export function writeViewState(state: HubViewState, keep?: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams();
   // Parameters this page does not own (a namespace) survive.
-  for (const [k, v] of keep ?? []) if (k !== 'q' && k !== 'sort' && !(FACET_KEYS as readonly string[]).includes(k)) out.append(k, v);
+  for (const [k, v] of keep ?? [])
+    if (k !== 'q' && k !== 'sort' && !(FACET_KEYS as readonly string[]).includes(k)) out.append(k, v);
   if (state.q) out.set('q', state.q);
   for (const k of FACET_KEYS) for (const v of state.filters[k]) out.append(k, v);
   if (state.sort) out.set('sort', state.sort);

@@ -28,7 +28,9 @@ export function InstallNextSteps({ namespace, progress }: { namespace: string; p
   return (
     <>
       <section aria-labelledby="next-title" className="space-y-3 rounded border border-slate-200 bg-white p-4">
-        <h2 id="next-title" className="text-lg font-semibold">What next</h2>
+        <h2 id="next-title" className="text-lg font-semibold">
+          What next
+        </h2>
         <p className="flex flex-wrap items-center gap-3 text-sm">
           <Link href={operatorHref(namespace, csv.name)} className={PRIMARY}>
             View operator
@@ -58,11 +60,10 @@ export function InstallNextSteps({ namespace, progress }: { namespace: string; p
             The next upgrade already waits for approval
           </h2>
           <p className="text-sm [overflow-wrap:anywhere]">
-            With Manual approval OLM plans the next version as soon as an install is done: InstallPlan{' '}
-            {next.plan}
+            With Manual approval OLM plans the next version as soon as an install is done: InstallPlan {next.plan}
             {next.csvNames.length ? ` would install ${next.csvNames.join(', ')}` : ''}. That is why the Subscription
-            says InstallPlanPending=True below; {csv.name} runs meanwhile, and nothing changes until someone
-            approves the plan.
+            says InstallPlanPending=True below; {csv.name} runs meanwhile, and nothing changes until someone approves
+            the plan.
           </p>
           <Link className="text-sm font-semibold text-sky-800 underline" href={installPlanHref(namespace, next.plan)}>
             Review the upgrade

@@ -20,7 +20,12 @@ import type { PodPlacementFacts } from '@/lib/server/subscription-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';
-import { emptyOpenShiftChoice, openShiftBody, OpenShiftOptionFields, type OpenShiftChoice } from './openshift-option-fields';
+import {
+  emptyOpenShiftChoice,
+  openShiftBody,
+  OpenShiftOptionFields,
+  type OpenShiftChoice,
+} from './openshift-option-fields';
 import { ServiceAccountFields, type ServiceAccountChoice } from './service-account-fields';
 
 interface NamespaceList {
@@ -30,10 +35,19 @@ interface NamespaceList {
 }
 
 const MODE_TEXT: Record<InstallModeType, { title: string; text: string }> = {
-  AllNamespaces: { title: 'All namespaces', text: 'The operator watches every namespace. It is installed into a global namespace: one whose OperatorGroup targets all namespaces.' },
+  AllNamespaces: {
+    title: 'All namespaces',
+    text: 'The operator watches every namespace. It is installed into a global namespace: one whose OperatorGroup targets all namespaces.',
+  },
   OwnNamespace: { title: 'Own namespace', text: 'The operator watches only the namespace it is installed in.' },
-  SingleNamespace: { title: 'A single other namespace', text: 'The operator runs in one namespace and watches another (for example it runs in team1-operator and watches team1, so tenants never see its pod or service account).' },
-  MultiNamespace: { title: 'Several namespaces', text: 'The operator runs in one namespace and watches the namespaces you pick.' },
+  SingleNamespace: {
+    title: 'A single other namespace',
+    text: 'The operator runs in one namespace and watches another (for example it runs in team1-operator and watches team1, so tenants never see its pod or service account).',
+  },
+  MultiNamespace: {
+    title: 'Several namespaces',
+    text: 'The operator runs in one namespace and watches the namespaces you pick.',
+  },
 };
 
 function dnsOk(name: string): boolean {
@@ -49,7 +63,8 @@ export function InstallWizard(props: PackageRefProps) {
   const details = usePackageDetails(props, channel, version, viewer);
   const namespaces = useQuery({
     queryKey: ['namespaces', viewer ?? ''],
-    queryFn: ({ signal }) => apiGet<NamespaceList>(`/api/namespaces${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`, signal),
+    queryFn: ({ signal }) =>
+      apiGet<NamespaceList>(`/api/namespaces${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`, signal),
   });
   const d = details.data;
   const csv = d?.selected.csv;
@@ -59,14 +74,25 @@ export function InstallWizard(props: PackageRefProps) {
   const suggested = csv?.suggestedNamespace || csv?.suggestedNamespaceTemplate?.name;
   const globals = namespaces.data?.globalNamespaces ?? [];
   const [nsChoice, setNs] = useState<string | undefined>();
-  const defaultNs = mode === 'AllNamespaces' ? (globals.includes('openshift-operators') ? 'openshift-operators' : globals.includes('operators') ? 'operators' : (globals[0] ?? 'operators')) : (viewer ?? suggested ?? `${props.pkg}-system`);
+  const defaultNs =
+    mode === 'AllNamespaces'
+      ? globals.includes('openshift-operators')
+        ? 'openshift-operators'
+        : globals.includes('operators')
+          ? 'operators'
+          : (globals[0] ?? 'operators')
+      : (viewer ?? suggested ?? `${props.pkg}-system`);
   const installNs = nsChoice ?? defaultNs;
   const [watched, setWatched] = useState<string[]>([]);
   const [approval, setApproval] = useState<'Automatic' | 'Manual'>('Automatic');
   const [configForm, setConfigForm] = useState(emptyForm);
   const configProblems = validateForm(configForm);
   const config = configFromForm(configForm);
-  const placementFacts = useQuery({ queryKey: ['pod-placement'], queryFn: ({ signal }) => apiGet<PodPlacementFacts>('/api/pod-placement', signal), staleTime: 60_000 });
+  const placementFacts = useQuery({
+    queryKey: ['pod-placement'],
+    queryFn: ({ signal }) => apiGet<PodPlacementFacts>('/api/pod-placement', signal),
+    staleTime: 60_000,
+  });
   const nonHead = d ? !d.selected.isHead : false;
   const [account, setAccount] = useState<ServiceAccountChoice>({ on: false, name: 'olm-installer', grant: true });
   const accountOk = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(account.name) && account.name.length <= 253;
@@ -77,21 +103,21 @@ export function InstallWizard(props: PackageRefProps) {
 
   const body =
     d && mode
-        ? {
-            catalog: { namespace: props.catalogNamespace, name: props.catalog },
-            package: props.pkg,
-            channel: d.selected.channel,
-            version: d.selected.csvName,
-            namespace: installNs,
-            installMode: mode,
-            ...(mode === 'SingleNamespace' || mode === 'MultiNamespace' ? { targetNamespaces: watched } : {}),
-            approval: nonHead || tokenForced ? 'Manual' : approval,
-            ...(viewer ? { viewerNamespace: viewer } : {}),
-            ...(config && configProblems.length === 0 ? { config } : {}),
-            ...(account.on && accountOk ? { serviceAccount: { name: account.name, grant: account.grant } } : {}),
-            ...openShiftBody(osView, osChoice),
-          }
-        : undefined;
+      ? {
+          catalog: { namespace: props.catalogNamespace, name: props.catalog },
+          package: props.pkg,
+          channel: d.selected.channel,
+          version: d.selected.csvName,
+          namespace: installNs,
+          installMode: mode,
+          ...(mode === 'SingleNamespace' || mode === 'MultiNamespace' ? { targetNamespaces: watched } : {}),
+          approval: nonHead || tokenForced ? 'Manual' : approval,
+          ...(viewer ? { viewerNamespace: viewer } : {}),
+          ...(config && configProblems.length === 0 ? { config } : {}),
+          ...(account.on && accountOk ? { serviceAccount: { name: account.name, grant: account.grant } } : {}),
+          ...openShiftBody(osView, osChoice),
+        }
+      : undefined;
   const planBody = useDeferredValue(body);
   const planValid = !!planBody && dnsOk(planBody.namespace);
   const plan = useQuery({
@@ -101,11 +127,15 @@ export function InstallWizard(props: PackageRefProps) {
     placeholderData: (prev) => prev,
     staleTime: 0,
   });
-  if (plan.data && plan.data.openshift !== osView && JSON.stringify(plan.data.openshift) !== JSON.stringify(osView)) setOsView(plan.data.openshift);
+  if (plan.data && plan.data.openshift !== osView && JSON.stringify(plan.data.openshift) !== JSON.stringify(osView))
+    setOsView(plan.data.openshift);
   const may = usePermission(dnsOk(installNs) ? installNs : undefined, 'install');
   const install = useMutation({
     mutationFn: () => apiWrite<{ subscription: { namespace: string; name: string } }>('/api/install', 'POST', body),
-    onSuccess: (r) => router.push(`/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`),
+    onSuccess: (r) =>
+      router.push(
+        `/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`,
+      ),
   });
 
   if (details.error) return <PackageError error={details.error} {...props} onRetry={() => void details.refetch()} />;
@@ -114,8 +144,19 @@ export function InstallWizard(props: PackageRefProps) {
   const existing = namespaces.data?.namespaces ?? [];
   const otherNamespaces = existing.map((n) => n.name).filter((n) => n !== installNs);
   const blockers = plan.data?.blockers ?? [];
-  const cannot = may.allowed === false ? `You may not install operators in ${installNs}: ${may.reason ?? 'the cluster refused'}` : undefined;
-  const disabled = !planValid || !plan.data || plan.isFetching || blockers.length > 0 || !!cannot || install.isPending || configProblems.length > 0 || (account.on && !accountOk);
+  const cannot =
+    may.allowed === false
+      ? `You may not install operators in ${installNs}: ${may.reason ?? 'the cluster refused'}`
+      : undefined;
+  const disabled =
+    !planValid ||
+    !plan.data ||
+    plan.isFetching ||
+    blockers.length > 0 ||
+    !!cannot ||
+    install.isPending ||
+    configProblems.length > 0 ||
+    (account.on && !accountOk);
   const detailsHref = `/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`;
 
   return (
@@ -135,7 +176,15 @@ export function InstallWizard(props: PackageRefProps) {
         <form className="space-y-5" onSubmit={(e) => e.preventDefault()} aria-label="Install choices">
           <label className="flex flex-col text-sm">
             <span className="font-medium">Update channel</span>
-            <select value={d.selected.channel} onChange={(e) => { setChannel(e.target.value); setVersion(undefined); }} aria-describedby={ch.deprecation ? 'channel-deprecation' : undefined} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            <select
+              value={d.selected.channel}
+              onChange={(e) => {
+                setChannel(e.target.value);
+                setVersion(undefined);
+              }}
+              aria-describedby={ch.deprecation ? 'channel-deprecation' : undefined}
+              className="rounded border border-slate-300 bg-white px-2 py-1.5"
+            >
               {d.channels.map((c) => (
                 <option key={c.name} value={c.name}>
                   {c.name}
@@ -153,18 +202,39 @@ export function InstallWizard(props: PackageRefProps) {
           )}
           <label className="flex flex-col text-sm">
             <span className="font-medium">Version</span>
-            <select value={d.selected.csvName} onChange={(e) => setVersion(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+            <select
+              value={d.selected.csvName}
+              onChange={(e) => setVersion(e.target.value)}
+              className="rounded border border-slate-300 bg-white px-2 py-1.5"
+            >
               <VersionOptions versions={ch.versions} />
             </select>
-            {nonHead && <span className="mt-1 text-xs text-amber-800">Not the latest in {ch.name}: the Subscription starts at this version with Manual approval, because Automatic would upgrade it to {ch.headVersion ?? ch.head} at once.</span>}
+            {nonHead && (
+              <span className="mt-1 text-xs text-amber-800">
+                Not the latest in {ch.name}: the Subscription starts at this version with Manual approval, because
+                Automatic would upgrade it to {ch.headVersion ?? ch.head} at once.
+              </span>
+            )}
           </label>
 
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium">Install mode</legend>
-            {modes.length === 0 && <p className="text-sm text-red-800">This version declares no supported install mode.</p>}
+            {modes.length === 0 && (
+              <p className="text-sm text-red-800">This version declares no supported install mode.</p>
+            )}
             {modes.map((m) => (
               <label key={m} className="flex items-start gap-2 rounded border border-slate-200 bg-white p-2 text-sm">
-                <input type="radio" name="mode" className="mt-1" checked={mode === m} onChange={() => { setMode(m); setNs(undefined); setWatched([]); }} />
+                <input
+                  type="radio"
+                  name="mode"
+                  className="mt-1"
+                  checked={mode === m}
+                  onChange={() => {
+                    setMode(m);
+                    setNs(undefined);
+                    setWatched([]);
+                  }}
+                />
                 <span>
                   <span className="font-medium">{MODE_TEXT[m].title}</span>
                   <span className="block text-slate-600">{MODE_TEXT[m].text}</span>
@@ -175,27 +245,58 @@ export function InstallWizard(props: PackageRefProps) {
 
           <label className="flex flex-col text-sm">
             <span className="font-medium">Installed namespace</span>
-            <input list="namespace-options" value={installNs} onChange={(e) => setNs(e.target.value.trim())} className="rounded border border-slate-300 bg-white px-2 py-1.5" aria-invalid={!dnsOk(installNs)} />
+            <input
+              list="namespace-options"
+              value={installNs}
+              onChange={(e) => setNs(e.target.value.trim())}
+              className="rounded border border-slate-300 bg-white px-2 py-1.5"
+              aria-invalid={!dnsOk(installNs)}
+            />
             <datalist id="namespace-options">
               {(mode === 'AllNamespaces' ? globals : existing.map((n) => n.name)).map((n) => (
                 <option key={n} value={n} />
               ))}
               {suggested && <option value={suggested}>suggested</option>}
             </datalist>
-            {!dnsOk(installNs) && <span className="mt-1 text-xs text-red-800">A namespace name is lowercase letters, digits and &quot;-&quot;, at most 63 characters.</span>}
-            {mode === 'AllNamespaces' && <span className="mt-1 text-xs text-slate-600">Global namespaces here: {globals.join(', ') || 'none yet'}. A new namespace gets an OperatorGroup targeting all namespaces.</span>}
+            {!dnsOk(installNs) && (
+              <span className="mt-1 text-xs text-red-800">
+                A namespace name is lowercase letters, digits and &quot;-&quot;, at most 63 characters.
+              </span>
+            )}
+            {mode === 'AllNamespaces' && (
+              <span className="mt-1 text-xs text-slate-600">
+                Global namespaces here: {globals.join(', ') || 'none yet'}. A new namespace gets an OperatorGroup
+                targeting all namespaces.
+              </span>
+            )}
             {mode !== 'AllNamespaces' && suggested && installNs !== suggested && (
-              <button type="button" className="mt-1 self-start text-xs text-sky-700 underline" onClick={() => setNs(suggested)}>
+              <button
+                type="button"
+                className="mt-1 self-start text-xs text-sky-700 underline"
+                onClick={() => setNs(suggested)}
+              >
                 Use the suggested namespace {suggested}
               </button>
             )}
-            {!existing.some((n) => n.name === installNs) && dnsOk(installNs) && namespaces.data?.canListAll && <span className="mt-1 text-xs text-slate-600">{installNs} does not exist yet: the install creates it{csv?.suggestedNamespaceTemplate?.name === installNs ? ' with the labels and annotations the operator suggests' : ''}.</span>}
+            {!existing.some((n) => n.name === installNs) && dnsOk(installNs) && namespaces.data?.canListAll && (
+              <span className="mt-1 text-xs text-slate-600">
+                {installNs} does not exist yet: the install creates it
+                {csv?.suggestedNamespaceTemplate?.name === installNs
+                  ? ' with the labels and annotations the operator suggests'
+                  : ''}
+                .
+              </span>
+            )}
           </label>
 
           {mode === 'SingleNamespace' && (
             <label className="flex flex-col text-sm">
               <span className="font-medium">Watched namespace</span>
-              <select value={watched[0] ?? ''} onChange={(e) => setWatched(e.target.value ? [e.target.value] : [])} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+              <select
+                value={watched[0] ?? ''}
+                onChange={(e) => setWatched(e.target.value ? [e.target.value] : [])}
+                className="rounded border border-slate-300 bg-white px-2 py-1.5"
+              >
                 <option value="">Choose a namespace…</option>
                 {otherNamespaces.map((n) => (
                   <option key={n} value={n}>
@@ -211,25 +312,57 @@ export function InstallWizard(props: PackageRefProps) {
             <legend className="text-sm font-medium">Update approval</legend>
             {(['Automatic', 'Manual'] as const).map((a) => (
               <label key={a} className="flex items-start gap-2 text-sm">
-                <input type="radio" name="approval" className="mt-1" checked={(nonHead || tokenForced ? 'Manual' : approval) === a} disabled={(nonHead || tokenForced) && a === 'Automatic'} onChange={() => setApproval(a)} />
+                <input
+                  type="radio"
+                  name="approval"
+                  className="mt-1"
+                  checked={(nonHead || tokenForced ? 'Manual' : approval) === a}
+                  disabled={(nonHead || tokenForced) && a === 'Automatic'}
+                  onChange={() => setApproval(a)}
+                />
                 <span>
                   <span className="font-medium">{a}</span>
-                  <span className="block text-slate-600">{a === 'Automatic' ? 'OLM installs upgrades as soon as the channel offers them.' : 'Every install and upgrade waits until someone approves its InstallPlan. InstallPlans are per namespace: other operators there wait too when they share a plan.'}</span>
+                  <span className="block text-slate-600">
+                    {a === 'Automatic'
+                      ? 'OLM installs upgrades as soon as the channel offers them.'
+                      : 'Every install and upgrade waits until someone approves its InstallPlan. InstallPlans are per namespace: other operators there wait too when they share a plan.'}
+                  </span>
                 </span>
               </label>
             ))}
-            {tokenForced && !nonHead && <p className="text-xs text-amber-800">Manual, as OpenShift requires on a cluster with short-lived cloud tokens: each upgrade waits until someone has checked the cloud role still grants what the new version needs.</p>}
+            {tokenForced && !nonHead && (
+              <p className="text-xs text-amber-800">
+                Manual, as OpenShift requires on a cluster with short-lived cloud tokens: each upgrade waits until
+                someone has checked the cloud role still grants what the new version needs.
+              </p>
+            )}
           </fieldset>
 
           <OpenShiftOptionFields plan={plan.data} value={osChoice} onChange={setOsChoice} />
 
           <ServiceAccountFields plan={plan.data} value={account} onChange={setAccount} nameOk={accountOk} />
 
-          <details className="rounded border border-slate-200 bg-white p-3" open={!!config || configProblems.length > 0 || undefined}>
-            <summary className="cursor-pointer text-sm font-medium">Advanced: pod placement and configuration{config ? ' (set)' : ''}</summary>
-            <p className="mt-2 text-xs text-slate-600">Written to the Subscription&apos;s spec.config; OLM applies it to the operator&apos;s Deployments. It can be changed after the install, on the operator&apos;s Subscription tab.</p>
+          <details
+            className="rounded border border-slate-200 bg-white p-3"
+            open={!!config || configProblems.length > 0 || undefined}
+          >
+            <summary className="cursor-pointer text-sm font-medium">
+              Advanced: pod placement and configuration{config ? ' (set)' : ''}
+            </summary>
+            <p className="mt-2 text-xs text-slate-600">
+              Written to the Subscription&apos;s spec.config; OLM applies it to the operator&apos;s Deployments. It can
+              be changed after the install, on the operator&apos;s Subscription tab.
+            </p>
             <div className="mt-3">
-              <OperatorConfigFields idPrefix="install-config" form={configForm} onChange={setConfigForm} problems={configProblems} openshift={placementFacts.data?.openshift ?? false} clusterProxy={placementFacts.data?.clusterProxy} nodes={placementFacts.data?.nodes} />
+              <OperatorConfigFields
+                idPrefix="install-config"
+                form={configForm}
+                onChange={setConfigForm}
+                problems={configProblems}
+                openshift={placementFacts.data?.openshift ?? false}
+                clusterProxy={placementFacts.data?.clusterProxy}
+                nodes={placementFacts.data?.nodes}
+              />
             </div>
           </details>
         </form>
@@ -241,12 +374,25 @@ export function InstallWizard(props: PackageRefProps) {
           {!planValid && <p className="text-sm text-slate-600">Choose a valid namespace to see the plan.</p>}
           {plan.error && <ErrorNotice error={plan.error} what="The install could not be planned" />}
           {planValid && !plan.data && !plan.error && <p role="status">Planning…</p>}
-          {configProblems.length > 0 && <p role="alert" className="text-sm text-red-800">The pod configuration has {configProblems.length === 1 ? 'a field' : `${configProblems.length} fields`} to fix (Advanced section); the plan shows the install without it.</p>}
+          {configProblems.length > 0 && (
+            <p role="alert" className="text-sm text-red-800">
+              The pod configuration has {configProblems.length === 1 ? 'a field' : `${configProblems.length} fields`} to
+              fix (Advanced section); the plan shows the install without it.
+            </p>
+          )}
           {plan.data && <PlanPreview plan={plan.data} />}
-          {plan.data && plan.data.blockers.length === 0 && !plan.data.alreadyInstalled && <PlanExport plan={plan.data} />}
+          {plan.data && plan.data.blockers.length === 0 && !plan.data.alreadyInstalled && (
+            <PlanExport plan={plan.data} />
+          )}
           {install.error && <InstallError error={install.error} />}
           <div className="flex items-center gap-3">
-            <button type="button" disabled={disabled} onClick={() => install.mutate()} aria-describedby={cannot ? 'install-cannot' : undefined} className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600">
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={() => install.mutate()}
+              aria-describedby={cannot ? 'install-cannot' : undefined}
+              className="rounded bg-sky-700 px-5 py-2 font-semibold text-white hover:bg-sky-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600"
+            >
               {install.isPending ? 'Installing…' : 'Install'}
             </button>
             {cannot && (
@@ -262,7 +408,10 @@ export function InstallWizard(props: PackageRefProps) {
 }
 
 function InstallError({ error }: { error: Error }) {
-  const blockers = error instanceof ApiClientError ? (error.body.details as { blockers?: { message: string }[] } | undefined)?.blockers : undefined;
+  const blockers =
+    error instanceof ApiClientError
+      ? (error.body.details as { blockers?: { message: string }[] } | undefined)?.blockers
+      : undefined;
   if (!blockers?.length) return <ErrorNotice error={error} what="The install failed" />;
   return (
     <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
@@ -276,20 +425,43 @@ function InstallError({ error }: { error: Error }) {
   );
 }
 
-function MultiPicker({ options, value, onChange }: { options: string[]; value: string[]; onChange: (v: string[]) => void }) {
+function MultiPicker({
+  options,
+  value,
+  onChange,
+}: {
+  options: string[];
+  value: string[];
+  onChange: (v: string[]) => void;
+}) {
   const [filter, setFilter] = useState('');
   const shown = options.filter((o) => o.includes(filter)).slice(0, 50);
   return (
     <fieldset className="space-y-1 text-sm">
       <legend className="font-medium">Watched namespaces</legend>
-      <input type="search" aria-label="Find a namespace" placeholder="Find a namespace…" value={filter} onChange={(e) => setFilter(e.target.value)} className="w-full rounded border border-slate-300 bg-white px-2 py-1" />
+      <input
+        type="search"
+        aria-label="Find a namespace"
+        placeholder="Find a namespace…"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        className="w-full rounded border border-slate-300 bg-white px-2 py-1"
+      />
       <div className="max-h-48 overflow-y-auto rounded border border-slate-200 bg-white p-2">
         {shown.map((o) => (
           <label key={o} className="flex min-h-7 items-center gap-2">
-            <input type="checkbox" className="h-5 w-5" checked={value.includes(o)} onChange={() => onChange(value.includes(o) ? value.filter((v) => v !== o) : [...value, o])} /> {o}
+            <input
+              type="checkbox"
+              className="h-5 w-5"
+              checked={value.includes(o)}
+              onChange={() => onChange(value.includes(o) ? value.filter((v) => v !== o) : [...value, o])}
+            />{' '}
+            {o}
           </label>
         ))}
-        {options.length > shown.length && <p className="text-xs text-slate-500">{options.length - shown.length} more: narrow the search.</p>}
+        {options.length > shown.length && (
+          <p className="text-xs text-slate-500">{options.length - shown.length} more: narrow the search.</p>
+        )}
       </div>
       <p className="text-xs text-slate-600">{value.length ? `Chosen: ${value.join(', ')}` : 'Pick at least two.'}</p>
     </fieldset>

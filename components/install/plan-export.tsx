@@ -20,12 +20,27 @@ export function PlanExport({ plan }: { plan: InstallPlanResult }) {
   // A scoped install's account and the rights it needs, whether or not the install would grant them.
   const access = useMemo(() => {
     if (!plan.scoped) return [];
-    const account = (plan.objects.find((o) => o.kind === 'ServiceAccount')?.object as KubeObjectLike | undefined) ?? { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: plan.scoped.serviceAccount, namespace: sub?.metadata?.namespace } };
+    const account = (plan.objects.find((o) => o.kind === 'ServiceAccount')?.object as KubeObjectLike | undefined) ?? {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: plan.scoped.serviceAccount, namespace: sub?.metadata?.namespace },
+    };
     return [account, ...(plan.scoped.rbac.objects as KubeObjectLike[])];
   }, [plan, sub]);
-  const files = useMemo(() => (sub && og && valid ? gitopsTree({ subscription: sub, operatorGroup: og, namespace: ns, application, access }) : []), [sub, og, ns, application, valid, access]);
+  const files = useMemo(
+    () =>
+      sub && og && valid
+        ? gitopsTree({ subscription: sub, operatorGroup: og, namespace: ns, application, access })
+        : [],
+    [sub, og, ns, application, valid, access],
+  );
   const leftOut = [
-    ...plan.objects.filter((o) => o.action === 'create' && (o.kind === 'Role' || o.kind === 'RoleBinding') && o.name.endsWith('-prometheus')).map((o) => `${o.kind} ${o.name} (cluster monitoring)`),
+    ...plan.objects
+      .filter(
+        (o) =>
+          o.action === 'create' && (o.kind === 'Role' || o.kind === 'RoleBinding') && o.name.endsWith('-prometheus'),
+      )
+      .map((o) => `${o.kind} ${o.name} (cluster monitoring)`),
     ...plan.objects.filter((o) => o.action === 'patch').map((o) => `the change to ${o.kind} ${o.name} (${o.change})`),
   ];
   if (!sub || !og) return null;
@@ -35,21 +50,41 @@ export function PlanExport({ plan }: { plan: InstallPlanResult }) {
       <summary className="cursor-pointer font-medium text-sky-800">Export for GitOps instead</summary>
       <div className="mt-2 space-y-3">
         <p className="text-slate-700">
-          The same install as a kustomize tree to commit: <code>cluster-scope/</code> for the Namespace, the OperatorGroup
+          The same install as a kustomize tree to commit: <code>cluster-scope/</code> for the Namespace, the
+          OperatorGroup
           {plan.scoped ? `, service account ${plan.scoped.serviceAccount} and the rights it needs` : ''}
-          {global ? ' and this all-namespaces Subscription' : ''}; {global ? 'no application folder' : 'the Subscription in the application\u2019s folder'}. <code>kubectl apply -k</code> of it installs what Install would{leftOut.length ? ', except' : '.'}
+          {global ? ' and this all-namespaces Subscription' : ''};{' '}
+          {global ? 'no application folder' : 'the Subscription in the application\u2019s folder'}.{' '}
+          <code>kubectl apply -k</code> of it installs what Install would{leftOut.length ? ', except' : '.'}
         </p>
         {leftOut.length > 0 && (
           // The tree holds what the install creates for the operator; a change to a shared
           // cluster object or the monitoring grant would be a surprise inside it, so it is named.
-          <p className="text-amber-900">Not in the tree: {leftOut.join('; ')}. Make {leftOut.length === 1 ? 'it' : 'them'} apart, or install from here.</p>
+          <p className="text-amber-900">
+            Not in the tree: {leftOut.join('; ')}. Make {leftOut.length === 1 ? 'it' : 'them'} apart, or install from
+            here.
+          </p>
         )}
         <label className="flex flex-col">
           <span className="font-medium">Application folder</span>
-          <input value={application} onChange={(e) => setApplication(e.target.value.trim())} aria-invalid={!valid} className="max-w-xs rounded border border-slate-300 px-2 py-1" />
-          {!valid && <span className="text-xs text-red-800">A folder name: lowercase letters, digits and &quot;-&quot;, not cluster-scope.</span>}
+          <input
+            value={application}
+            onChange={(e) => setApplication(e.target.value.trim())}
+            aria-invalid={!valid}
+            className="max-w-xs rounded border border-slate-300 px-2 py-1"
+          />
+          {!valid && (
+            <span className="text-xs text-red-800">
+              A folder name: lowercase letters, digits and &quot;-&quot;, not cluster-scope.
+            </span>
+          )}
         </label>
-        {valid && <GitopsFiles files={files} tar={{ filename: `${application}-${sub.metadata?.name ?? 'install'}-gitops.tar` }} />}
+        {valid && (
+          <GitopsFiles
+            files={files}
+            tar={{ filename: `${application}-${sub.metadata?.name ?? 'install'}-gitops.tar` }}
+          />
+        )}
       </div>
     </details>
   );

@@ -23,21 +23,39 @@ export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
         {plan.objects.map((o) => {
           const key = `${o.kind}/${o.name}`;
           const id = `yaml-${o.kind}-${o.name}`.replace(/[^\w-]/g, '-');
-          const labels = o.kind === 'Namespace' && o.action === 'create' ? (o.object.metadata as { labels?: Record<string, string> } | undefined)?.labels : undefined;
+          const labels =
+            o.kind === 'Namespace' && o.action === 'create'
+              ? (o.object.metadata as { labels?: Record<string, string> } | undefined)?.labels
+              : undefined;
           return (
             <li key={key} className="rounded border border-slate-200 bg-white p-3">
               <div className="flex flex-wrap items-center gap-2">
-                <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${BADGE[o.action].style}`}>{BADGE[o.action].text}</span>
+                <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${BADGE[o.action].style}`}>
+                  {BADGE[o.action].text}
+                </span>
                 <span className="font-medium">
                   {o.kind} {o.namespace ? `${o.namespace}/` : ''}
                   {o.name}
                 </span>
-                <button type="button" className="ml-auto text-sm text-sky-700 underline" aria-expanded={open === key} aria-controls={id} onClick={() => setOpen(open === key ? undefined : key)}>
+                <button
+                  type="button"
+                  className="ml-auto text-sm text-sky-700 underline"
+                  aria-expanded={open === key}
+                  aria-controls={id}
+                  onClick={() => setOpen(open === key ? undefined : key)}
+                >
                   {open === key ? 'Hide YAML' : 'View YAML'}
                 </button>
               </div>
               {o.change && <p className="mt-1 text-sm text-slate-700">{o.change}</p>}
-              {labels && Object.keys(labels).length > 0 && <p className="mt-1 text-sm text-slate-700">Labels: {Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(', ')}</p>}
+              {labels && Object.keys(labels).length > 0 && (
+                <p className="mt-1 text-sm text-slate-700">
+                  Labels:{' '}
+                  {Object.entries(labels)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(', ')}
+                </p>
+              )}
               {o.kind === 'Subscription' && (o.object.spec as { config?: SubscriptionConfig } | undefined)?.config && (
                 <ul aria-label="Pod configuration" className="mt-1 list-disc pl-5 text-sm text-slate-700">
                   {describeConfig((o.object.spec as { config: SubscriptionConfig }).config).map((l) => (
@@ -66,7 +84,11 @@ export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
         </div>
       )}
       {plan.warnings.length > 0 && (
-        <div role="note" aria-label="Warnings" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+        <div
+          role="note"
+          aria-label="Warnings"
+          className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+        >
           <p className="font-semibold">Before you install</p>
           <ul className="list-disc pl-5">
             {plan.warnings.map((w) => (

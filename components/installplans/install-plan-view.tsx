@@ -20,12 +20,25 @@ import { PermissionFailureNotice } from '../common/permission-failure';
 import { MoveOperator } from './move-operator';
 
 const APPROVED = 'rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900';
-const GROUP_TITLES: Record<string, string> = { ClusterServiceVersion: 'ClusterServiceVersions', CustomResourceDefinition: 'CustomResourceDefinitions', RBAC: 'RBAC and service accounts', Subscription: 'Subscriptions', Other: 'Other resources' };
+const GROUP_TITLES: Record<string, string> = {
+  ClusterServiceVersion: 'ClusterServiceVersions',
+  CustomResourceDefinition: 'CustomResourceDefinitions',
+  RBAC: 'RBAC and service accounts',
+  Subscription: 'Subscriptions',
+  Other: 'Other resources',
+};
 
 export function InstallPlanView({ namespace, name }: { namespace: string; name: string }) {
   const key = ['installplan', namespace, name];
   const qc = useQueryClient();
-  const plan = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<InstallPlanDetails>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal) });
+  const plan = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      apiGet<InstallPlanDetails>(
+        `/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`,
+        signal,
+      ),
+  });
   const done = plan.data?.summary.done ?? false;
   useLiveRefresh(key, namespace, ['installplans', 'subscriptions'], !done && !plan.error);
   const perm = usePermission(namespace, 'approveInstallPlan');
@@ -33,14 +46,37 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const [open, setOpen] = useState<string | undefined>();
   const [moving, setMoving] = useState<string | undefined>();
   const outcome = useRef<HTMLParagraphElement>(null);
-  const act = (verb: 'approve' | 'deny') => apiWrite<DenyAnswer>(`/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`, 'POST', { resourceVersion: plan.data?.plan.metadata?.resourceVersion, clusterServiceVersionNames: plan.data?.plan.spec.clusterServiceVersionNames });
+  const act = (verb: 'approve' | 'deny') =>
+    apiWrite<DenyAnswer>(
+      `/api/installplans/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${verb}`,
+      'POST',
+      {
+        resourceVersion: plan.data?.plan.metadata?.resourceVersion,
+        clusterServiceVersionNames: plan.data?.plan.spec.clusterServiceVersionNames,
+      },
+    );
   const onError = (err: Error) => {
     // 409: the plan moved on since this page read it; read it again and say what happened.
-    if (err instanceof ApiClientError && err.code === 409) setStale(err.message.replace(/; reload it and try again$/, ''));
+    if (err instanceof ApiClientError && err.code === 409)
+      setStale(err.message.replace(/; reload it and try again$/, ''));
     void qc.invalidateQueries({ queryKey: key });
   };
-  const approve = useMutation({ mutationFn: () => act('approve'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
-  const deny = useMutation({ mutationFn: () => act('deny'), onSuccess: () => { setStale(undefined); void qc.invalidateQueries({ queryKey: key }); }, onError });
+  const approve = useMutation({
+    mutationFn: () => act('approve'),
+    onSuccess: () => {
+      setStale(undefined);
+      void qc.invalidateQueries({ queryKey: key });
+    },
+    onError,
+  });
+  const deny = useMutation({
+    mutationFn: () => act('deny'),
+    onSuccess: () => {
+      setStale(undefined);
+      void qc.invalidateQueries({ queryKey: key });
+    },
+    onError,
+  });
 
   useEffect(() => {
     if (approve.isSuccess || deny.isSuccess) outcome.current?.focus();
@@ -51,34 +87,60 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
       <ErrorPanel
         error={plan.error}
         title={`InstallPlan ${name} could not be read`}
-        notFound={`There is no InstallPlan ${name} in ${namespace}: ` +
-          'OLM deletes old plans, and a plan is replaced when the Subscription is resolved again.'}
+        notFound={
+          `There is no InstallPlan ${name} in ${namespace}: ` +
+          'OLM deletes old plans, and a plan is replaced when the Subscription is resolved again.'
+        }
         onRetry={() => void plan.refetch()}
-        back={[{ href: `/operators?namespace=${encodeURIComponent(namespace)}`, label: `Installed Operators in ${namespace}` }]}
+        back={[
+          {
+            href: `/operators?namespace=${encodeURIComponent(namespace)}`,
+            label: `Installed Operators in ${namespace}`,
+          },
+        ]}
       />
     );
   }
   if (!plan.data) return <p role="status">Loading InstallPlan {name}…</p>;
   const { summary, subscriptions, stepGroups, denied, parts } = plan.data;
   const installs = summary.csvNames.join(', ') || 'the operator';
-  const blocked = perm.allowed === false ? `You may not approve InstallPlans in ${namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined;
+  const blocked =
+    perm.allowed === false
+      ? `You may not approve InstallPlans in ${namespace}: ${perm.reason ?? 'the cluster refused'}`
+      : undefined;
 
   return (
     <article className="space-y-5">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>Installed Operators</Link> / InstallPlan {name}
+        <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>
+          Installed Operators
+        </Link>{' '}
+        / InstallPlan {name}
       </nav>
       <header className="space-y-1">
         <h1 className="text-2xl font-bold">InstallPlan {name}</h1>
         <p className="flex flex-wrap items-center gap-2 text-sm">
-          <Badge tone={summary.needsApproval ? 'warning' : summary.phase === 'Failed' ? 'error' : summary.done ? 'ok' : 'info'}>{summary.label}</Badge>
-          <span>{summary.manual ? 'Manual approval' : 'Automatic approval'}{summary.approved ? ', approved' : ''}</span>
+          <Badge
+            tone={
+              summary.needsApproval ? 'warning' : summary.phase === 'Failed' ? 'error' : summary.done ? 'ok' : 'info'
+            }
+          >
+            {summary.label}
+          </Badge>
+          <span>
+            {summary.manual ? 'Manual approval' : 'Automatic approval'}
+            {summary.approved ? ', approved' : ''}
+          </span>
           <span className="text-slate-600">in {namespace}</span>
         </p>
-        <p className="text-sm [overflow-wrap:anywhere]">Installs {summary.csvNames.join(', ') || 'nothing named yet'}.</p>
+        <p className="text-sm [overflow-wrap:anywhere]">
+          Installs {summary.csvNames.join(', ') || 'nothing named yet'}.
+        </p>
         {subscriptions.length > 0 && (
           <p className="text-sm">
-            {subscriptions.length > 1 ? `Shared by ${subscriptions.length} operators (OLM plans colocated operators together): ` : 'For subscription '}
+            {subscriptions.length > 1
+              ? `Shared by ${subscriptions.length} operators (OLM plans colocated operators together): `
+              : 'For subscription '}
             {subscriptions.join(', ')}.
           </p>
         )}
@@ -86,37 +148,81 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
       </header>
       <PermissionFailureNotice message={summary.message} namespace={namespace} />
       {parts.length > 1 && (
-        <section aria-label="Operators in this plan" className="space-y-2 rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+        <section
+          aria-label="Operators in this plan"
+          className="space-y-2 rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm"
+        >
           <h2 className="font-semibold">{parts.length} operators&apos; changes in one plan</h2>
-          <p>OLM resolves a namespace as a whole and writes one InstallPlan for everything it found to do there, so {summary.needsApproval ? 'approving this plan approves all of these; denying it holds them all back' : 'these went together'}:</p>
+          <p>
+            OLM resolves a namespace as a whole and writes one InstallPlan for everything it found to do there, so{' '}
+            {summary.needsApproval
+              ? 'approving this plan approves all of these; denying it holds them all back'
+              : 'these went together'}
+            :
+          </p>
           <ul className="list-disc pl-5">
             {parts.map((p) => (
               <li key={p.csv}>
                 <strong>{p.csv}</strong>{' '}
-                {p.change === 'upgrade' ? `upgrades ${p.from} (Subscription ${p.subscription})` : p.change === 'install' ? `installs for Subscription ${p.subscription}` : 'is a dependency: the plan creates its Subscription'}
-                {' '}— {p.steps} step{p.steps === 1 ? '' : 's'} ({Object.entries(p.kinds).map(([k, n]) => `${n} ${k}`).join(', ')})
+                {p.change === 'upgrade'
+                  ? `upgrades ${p.from} (Subscription ${p.subscription})`
+                  : p.change === 'install'
+                    ? `installs for Subscription ${p.subscription}`
+                    : 'is a dependency: the plan creates its Subscription'}{' '}
+                — {p.steps} step{p.steps === 1 ? '' : 's'} (
+                {Object.entries(p.kinds)
+                  .map(([k, n]) => `${n} ${k}`)
+                  .join(', ')}
+                )
               </li>
             ))}
           </ul>
           {summary.needsApproval && (
             <>
-              <p className="text-slate-700">To approve one operator&apos;s change without the others, the operators have to be in different namespaces: OLM plans each namespace on its own. The console can plan that move:</p>
+              <p className="text-slate-700">
+                To approve one operator&apos;s change without the others, the operators have to be in different
+                namespaces: OLM plans each namespace on its own. The console can plan that move:
+              </p>
               <div className="flex flex-wrap gap-2">
-                {parts.filter((p) => p.subscription).map((p) => (
-                  <button key={p.subscription} type="button" disabled={moving !== undefined} onClick={() => setMoving(p.subscription)} className="rounded border border-sky-300 bg-white px-2.5 py-1 text-sm text-sky-900 disabled:text-slate-400">
-                    Move {p.subscription} to its own namespace…
-                  </button>
-                ))}
+                {parts
+                  .filter((p) => p.subscription)
+                  .map((p) => (
+                    <button
+                      key={p.subscription}
+                      type="button"
+                      disabled={moving !== undefined}
+                      onClick={() => setMoving(p.subscription)}
+                      className="rounded border border-sky-300 bg-white px-2.5 py-1 text-sm text-sky-900 disabled:text-slate-400"
+                    >
+                      Move {p.subscription} to its own namespace…
+                    </button>
+                  ))}
               </div>
-              {moving && <MoveOperator namespace={namespace} subscription={moving} onCancel={() => setMoving(undefined)} />}
+              {moving && (
+                <MoveOperator namespace={namespace} subscription={moving} onCancel={() => setMoving(undefined)} />
+              )}
             </>
           )}
         </section>
       )}
-      {stale && <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">The plan changed since this page read it, so nothing was done: {stale}. It has been read again; check it and act again if you still want to.</p>}
+      {stale && (
+        <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
+          The plan changed since this page read it, so nothing was done: {stale}. It has been read again; check it and
+          act again if you still want to.
+        </p>
+      )}
       {denied && summary.needsApproval && (
         <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">
-          Denied{denied.by ? ` by ${denied.by}` : ''}{denied.at ? <> <RelativeTime iso={denied.at} /></> : ''}: it stays unapproved, OLM installs nothing from it and the operators stay on their current versions.
+          Denied{denied.by ? ` by ${denied.by}` : ''}
+          {denied.at ? (
+            <>
+              {' '}
+              <RelativeTime iso={denied.at} />
+            </>
+          ) : (
+            ''
+          )}
+          : it stays unapproved, OLM installs nothing from it and the operators stay on their current versions.
         </p>
       )}
       {approve.isSuccess && (
@@ -127,28 +233,48 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
             : `OLM is now creating what the plan lists below; this page follows it until ${installs} is installed.`}
         </p>
       )}
-      {deny.isSuccess && <p ref={outcome} tabIndex={-1} role="status" className="text-sm">{deny.data.explanation}</p>}
+      {deny.isSuccess && (
+        <p ref={outcome} tabIndex={-1} role="status" className="text-sm">
+          {deny.data.explanation}
+        </p>
+      )}
       {summary.needsApproval && (
         <div className="space-y-1">
           <div className="flex gap-3">
-            <button type="button" disabled={!!blocked || approve.isPending} onClick={() => approve.mutate()} className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+            <button
+              type="button"
+              disabled={!!blocked || approve.isPending}
+              onClick={() => approve.mutate()}
+              className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+            >
               Approve
             </button>
-            <button type="button" disabled={!!blocked || deny.isPending || !!denied} onClick={() => deny.mutate()} className="rounded border border-slate-300 px-4 py-1.5 disabled:text-slate-400">
+            <button
+              type="button"
+              disabled={!!blocked || deny.isPending || !!denied}
+              onClick={() => deny.mutate()}
+              className="rounded border border-slate-300 px-4 py-1.5 disabled:text-slate-400"
+            >
               Deny
             </button>
           </div>
           {blocked && <p className="text-xs text-slate-600">{blocked}</p>}
-          <p className="text-xs text-slate-600">Approve lets OLM create everything below. Deny records that you refused it; OLM has no &quot;denied&quot; state, so the plan stays waiting and nothing is installed from it.</p>
+          <p className="text-xs text-slate-600">
+            Approve lets OLM create everything below. Deny records that you refused it; OLM has no &quot;denied&quot;
+            state, so the plan stays waiting and nothing is installed from it.
+          </p>
         </div>
       )}
-      {(approve.error && !stale) && <ErrorNotice error={approve.error} what="Approving failed" />}
-      {(deny.error && !stale) && <ErrorNotice error={deny.error} what="Denying failed" />}
+      {approve.error && !stale && <ErrorNotice error={approve.error} what="Approving failed" />}
+      {deny.error && !stale && <ErrorNotice error={deny.error} what="Denying failed" />}
 
       {stepGroups.map((g) => (
         <section key={g.group} aria-labelledby={`group-${g.group}`} className="space-y-1">
           <h2 id={`group-${g.group}`} className="text-lg font-semibold">
-            {GROUP_TITLES[g.group] ?? g.group} <span className="text-sm font-normal text-slate-600">({g.done} of {g.steps.length} done)</span>
+            {GROUP_TITLES[g.group] ?? g.group}{' '}
+            <span className="text-sm font-normal text-slate-600">
+              ({g.done} of {g.steps.length} done)
+            </span>
           </h2>
           <StepsTable group={g} open={open} onToggle={(id) => setOpen(open === id ? undefined : id)} />
         </section>
@@ -179,10 +305,19 @@ function StepsTable({ group: g, open, onToggle }: StepsProps) {
         const row = (
           <StackedRow key={id}>
             <StackedCell label="Kind">{s.resource.kind}</StackedCell>
-            <StackedCell label="Name" className="font-medium">{s.resource.name}</StackedCell>
-            <StackedCell label="Status"><Badge tone={stepTone(s.status)}>{s.status}</Badge></StackedCell>
+            <StackedCell label="Name" className="font-medium">
+              {s.resource.name}
+            </StackedCell>
+            <StackedCell label="Status">
+              <Badge tone={stepTone(s.status)}>{s.status}</Badge>
+            </StackedCell>
             <StackedCell label="Manifest">
-              <button type="button" className="text-left text-sky-700 underline" aria-expanded={open === id} onClick={() => onToggle(id)}>
+              <button
+                type="button"
+                className="text-left text-sky-700 underline"
+                aria-expanded={open === id}
+                onClick={() => onToggle(id)}
+              >
                 {open === id ? 'Hide manifest' : `View manifest of ${s.resource.name}`}
               </button>
             </StackedCell>
@@ -193,10 +328,20 @@ function StepsTable({ group: g, open, onToggle }: StepsProps) {
           row,
           <tr key={`${id}-manifest`} role="row" className="@max-3xl:block">
             <td role="cell" colSpan={4} className="pb-3 @max-3xl:block">
-              {s.manifest.form === 'object' && <YamlBlock object={s.manifest.object} label={`${s.resource.kind} ${s.resource.name}`} />}
-              {s.manifest.form === 'reference' && <p className="text-xs">Unpacked from the bundle into ConfigMap {s.manifest.reference.namespace}/{s.manifest.reference.name}.</p>}
-              {s.manifest.form === 'missing' && <p className="text-xs text-slate-600">OLM has not attached a manifest to this step.</p>}
-              {s.manifest.form === 'invalid' && <p className="text-xs text-red-800">The manifest could not be read: {s.manifest.error}</p>}
+              {s.manifest.form === 'object' && (
+                <YamlBlock object={s.manifest.object} label={`${s.resource.kind} ${s.resource.name}`} />
+              )}
+              {s.manifest.form === 'reference' && (
+                <p className="text-xs">
+                  Unpacked from the bundle into ConfigMap {s.manifest.reference.namespace}/{s.manifest.reference.name}.
+                </p>
+              )}
+              {s.manifest.form === 'missing' && (
+                <p className="text-xs text-slate-600">OLM has not attached a manifest to this step.</p>
+              )}
+              {s.manifest.form === 'invalid' && (
+                <p className="text-xs text-red-800">The manifest could not be read: {s.manifest.error}</p>
+              )}
             </td>
           </tr>,
         ];

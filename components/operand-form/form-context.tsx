@@ -37,7 +37,9 @@ export function FieldIssues({ path }: { path: FieldPath }) {
   if (!mine.length) return null;
   return (
     <ul id={`${fieldId(path)}-issues`} className="text-xs text-red-700">
-      {mine.map((i) => <li key={i.message}>{i.message}</li>)}
+      {mine.map((i) => (
+        <li key={i.message}>{i.message}</li>
+      ))}
     </ul>
   );
 }

@@ -9,7 +9,11 @@ export function IssueSummary({ issues, title }: { issues: readonly FieldIssue[];
     <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm">
       <p className="font-semibold text-red-800">{title}</p>
       <ul className="list-disc pl-5 text-red-800">
-        {issues.map((i) => <li key={`${i.field}:${i.message}`}>{i.field ? <code>{i.field}</code> : 'the object'}: {i.message}</li>)}
+        {issues.map((i) => (
+          <li key={`${i.field}:${i.message}`}>
+            {i.field ? <code>{i.field}</code> : 'the object'}: {i.message}
+          </li>
+        ))}
       </ul>
     </div>
   );

@@ -9,7 +9,12 @@ import { isClusterNamedKind, type NamedKind, type ObjectNames } from '@/lib/api/
 import { ApiClientError, apiGet } from '@/lib/client/api';
 import { useOperandForm } from './form-context';
 
-const ONE: Record<NamedKind, string> = { secrets: 'Secret', configmaps: 'ConfigMap', storageclasses: 'StorageClass', priorityclasses: 'PriorityClass' };
+const ONE: Record<NamedKind, string> = {
+  secrets: 'Secret',
+  configmaps: 'ConfigMap',
+  storageclasses: 'StorageClass',
+  priorityclasses: 'PriorityClass',
+};
 
 /** What every scalar input of the form carries (id, descriptions, invalid and required marks). */
 export type InputProps = Record<string, unknown> & { id: string; 'aria-describedby': string };
@@ -30,7 +35,11 @@ export function ObjectNamePicker({ kind, common, value, onChange, className }: P
   const where = cluster ? 'the cluster' : namespace;
   const names = useQuery({
     queryKey: ['object-names', cluster ? '' : namespace, kind],
-    queryFn: ({ signal }) => apiGet<ObjectNames>(cluster ? `/api/cluster/${kind}` : `/api/namespaces/${encodeURIComponent(namespace)}/${kind}`, signal),
+    queryFn: ({ signal }) =>
+      apiGet<ObjectNames>(
+        cluster ? `/api/cluster/${kind}` : `/api/namespaces/${encodeURIComponent(namespace)}/${kind}`,
+        signal,
+      ),
     staleTime: 10_000,
     enabled: cluster || namespace !== '',
     // A refusal will not change by asking again.
@@ -42,19 +51,36 @@ export function ObjectNamePicker({ kind, common, value, onChange, className }: P
     ? names.error instanceof ApiClientError && names.error.code === 403
       ? `you may not list ${what}${cluster ? '' : ` in ${namespace}`}; type a name`
       : `the ${what} of ${where} could not be listed (${names.error.message}); type a name`
-    : names.data && !names.data.names.length ? `no ${what} in ${where} yet; type the name of one you will create`
-      : names.data?.more ? `the first ${names.data.names.length} ${what} of ${where} are offered; type another name if needed` : undefined;
+    : names.data && !names.data.names.length
+      ? `no ${what} in ${where} yet; type the name of one you will create`
+      : names.data?.more
+        ? `the first ${names.data.names.length} ${what} of ${where} are offered; type another name if needed`
+        : undefined;
   return (
     <>
       <input
-        type="text" {...common} aria-describedby={[common['aria-describedby'], note ? noteId : ''].filter(Boolean).join(' ')}
-        list={names.data?.names.length ? listId : undefined} className={className} value={value} autoComplete="off"
-        placeholder={`name of a ${one}${cluster ? '' : ` in ${namespace}`}`} onChange={(e) => onChange(e.target.value)}
+        type="text"
+        {...common}
+        aria-describedby={[common['aria-describedby'], note ? noteId : ''].filter(Boolean).join(' ')}
+        list={names.data?.names.length ? listId : undefined}
+        className={className}
+        value={value}
+        autoComplete="off"
+        placeholder={`name of a ${one}${cluster ? '' : ` in ${namespace}`}`}
+        onChange={(e) => onChange(e.target.value)}
       />
       {names.data && names.data.names.length > 0 && (
-        <datalist id={listId}>{names.data.names.map((n) => <option key={n} value={n} />)}</datalist>
+        <datalist id={listId}>
+          {names.data.names.map((n) => (
+            <option key={n} value={n} />
+          ))}
+        </datalist>
       )}
-      {note && <p id={noteId} className="text-xs text-slate-600">{note}</p>}
+      {note && (
+        <p id={noteId} className="text-xs text-slate-600">
+          {note}
+        </p>
+      )}
     </>
   );
 }

@@ -14,7 +14,13 @@ function text(value: unknown): string {
   return value === undefined ? '' : dump(value, { noRefs: true, lineWidth: -1 });
 }
 
-export function SyncedYaml({ value, onChange, label, rows, check }: {
+export function SyncedYaml({
+  value,
+  onChange,
+  label,
+  rows,
+  check,
+}: {
   value: unknown;
   onChange: (v: unknown) => void;
   label: string;
@@ -49,8 +55,19 @@ export function SyncedYaml({ value, onChange, label, rows, check }: {
   };
   return (
     <div className="space-y-1">
-      <textarea aria-label={label} spellCheck={false} rows={rows} value={draft} onChange={(e) => edit(e.target.value)} className="w-full rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs" />
-      {error && <p role="alert" className="text-xs text-red-700">Not applied: {error}</p>}
+      <textarea
+        aria-label={label}
+        spellCheck={false}
+        rows={rows}
+        value={draft}
+        onChange={(e) => edit(e.target.value)}
+        className="w-full rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs"
+      />
+      {error && (
+        <p role="alert" className="text-xs text-red-700">
+          Not applied: {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -12,7 +12,12 @@ import { fieldPathString, getAt } from '@/lib/olm/operand-form/values';
 import { fieldId, useOperandForm } from './form-context';
 import { ObjectNamePicker, type InputProps } from './object-name-picker';
 
-const PICKED_KINDS: Record<ReferenceWidget, NamedKind> = { secret: 'secrets', configmap: 'configmaps', storageclass: 'storageclasses', priorityclass: 'priorityclasses' };
+const PICKED_KINDS: Record<ReferenceWidget, NamedKind> = {
+  secret: 'secrets',
+  configmap: 'configmaps',
+  storageclass: 'storageclasses',
+  priorityclass: 'priorityclasses',
+};
 
 type Scalar = Extract<Field, { type: 'string' | 'integer' | 'number' | 'boolean' }>;
 
@@ -37,12 +42,35 @@ export function ScalarInput({ field: f, path, label }: { field: Scalar; path: Fi
   const value = getAt(object, path);
   const id = fieldId(path);
   // A list item has no <label> of its own: its name is the list's, numbered.
-  const common = { id, 'aria-describedby': describedBy(path, field), 'aria-invalid': hasIssue(path)(issues) || undefined, 'aria-required': field.required || undefined, ...(inList ? { 'aria-label': label } : {}) };
+  const common = {
+    id,
+    'aria-describedby': describedBy(path, field),
+    'aria-invalid': hasIssue(path)(issues) || undefined,
+    'aria-required': field.required || undefined,
+    ...(inList ? { 'aria-label': label } : {}),
+  };
   if (field.type === 'boolean') {
     const on = value === true;
-    if (field.widget === 'checkbox') return <input type="checkbox" {...common} aria-label={label} checked={on} onChange={(e) => set(path, e.target.checked)} />;
+    if (field.widget === 'checkbox')
+      return (
+        <input
+          type="checkbox"
+          {...common}
+          aria-label={label}
+          checked={on}
+          onChange={(e) => set(path, e.target.checked)}
+        />
+      );
     return (
-      <button type="button" role="switch" {...common} aria-label={label} aria-checked={on} onClick={() => set(path, !on)} className={`inline-flex h-5 w-9 items-center rounded-full px-0.5 ${on ? 'bg-sky-700' : 'bg-slate-300'}`}>
+      <button
+        type="button"
+        role="switch"
+        {...common}
+        aria-label={label}
+        aria-checked={on}
+        onClick={() => set(path, !on)}
+        className={`inline-flex h-5 w-9 items-center rounded-full px-0.5 ${on ? 'bg-sky-700' : 'bg-slate-300'}`}
+      >
         <span className={`h-4 w-4 rounded-full bg-white transition ${on ? 'translate-x-4' : ''}`} />
       </button>
     );
@@ -50,7 +78,12 @@ export function ScalarInput({ field: f, path, label }: { field: Scalar; path: Fi
   if (field.type === 'integer' || field.type === 'number') {
     return (
       <input
-        type="number" {...common} className={INPUT} step={field.type === 'integer' ? 1 : 'any'} min={field.minimum} max={field.maximum}
+        type="number"
+        {...common}
+        className={INPUT}
+        step={field.type === 'integer' ? 1 : 'any'}
+        min={field.minimum}
+        max={field.maximum}
         placeholder={field.default !== undefined ? `default: ${String(field.default)}` : undefined}
         value={typeof value === 'number' ? value : ''}
         onChange={(e) => set(path, e.target.value === '' ? (inList ? 0 : undefined) : Number(e.target.value))}
@@ -58,7 +91,15 @@ export function ScalarInput({ field: f, path, label }: { field: Scalar; path: Fi
     );
   }
   // Booleans and numbers are handled above: what is left is a string field.
-  return <StringInput field={field as Extract<Field, { type: 'string' }>} path={path} common={common} value={value} inList={inList} />;
+  return (
+    <StringInput
+      field={field as Extract<Field, { type: 'string' }>}
+      path={path}
+      common={common}
+      value={value}
+      inList={inList}
+    />
+  );
 }
 
 /** A scalar as YAML 1.2's core schema reads it: numbers, true/false, else the text. */
@@ -67,9 +108,22 @@ function yamlScalar(s: string): string | number | boolean {
   return /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.test(s) ? Number(s) : s;
 }
 
-function StringInput({ field, path, common, value, inList }: { field: Extract<Field, { type: 'string' }>; path: FieldPath; common: InputProps; value: unknown; inList: boolean }) {
+function StringInput({
+  field,
+  path,
+  common,
+  value,
+  inList,
+}: {
+  field: Extract<Field, { type: 'string' }>;
+  path: FieldPath;
+  common: InputProps;
+  value: unknown;
+  inList: boolean;
+}) {
   const { set } = useOperandForm();
-  const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  const text =
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
   // int-or-string (ports, quantities): a whole number is sent as a number, as YAML would; a field
   // of no known type takes numbers and true/false as YAML reads them.
   const typed = (s: string) => (field.untyped ? yamlScalar(s) : field.intOrString && /^-?\d+$/.test(s) ? Number(s) : s);
@@ -78,7 +132,13 @@ function StringInput({ field, path, common, value, inList }: { field: Extract<Fi
     return (
       <select {...common} className={INPUT} value={text} onChange={(e) => write(e.target.value)}>
         <option value="">{field.default !== undefined ? `(default: ${String(field.default)})` : '(not set)'}</option>
-        {field.enum.filter((v) => v !== '').map((v) => <option key={v} value={v}>{v}</option>)}
+        {field.enum
+          .filter((v) => v !== '')
+          .map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
       </select>
     );
   }
@@ -87,21 +147,48 @@ function StringInput({ field, path, common, value, inList }: { field: Extract<Fi
   if (picks) return <ObjectNamePicker kind={picks} common={common} value={text} onChange={write} className={INPUT} />;
   return (
     <input
-      type={field.widget === 'password' ? 'password' : 'text'} {...common} className={INPUT} value={text} autoComplete="off"
-      placeholder={field.default !== undefined ? `default: ${String(field.default)}` : field.pattern ? `matches ${field.pattern}` : undefined}
+      type={field.widget === 'password' ? 'password' : 'text'}
+      {...common}
+      className={INPUT}
+      value={text}
+      autoComplete="off"
+      placeholder={
+        field.default !== undefined
+          ? `default: ${String(field.default)}`
+          : field.pattern
+            ? `matches ${field.pattern}`
+            : undefined
+      }
       onChange={(e) => write(e.target.value)}
     />
   );
 }
 
-function NamespacePicker({ common, value, onChange }: { common: Record<string, unknown>; value: string; onChange: (v: string) => void }) {
-  const list = useQuery({ queryKey: ['namespaces', ''], queryFn: ({ signal }) => apiGet<{ canListAll: boolean; namespaces: { name: string }[] }>('/api/namespaces', signal), staleTime: 30_000 });
+function NamespacePicker({
+  common,
+  value,
+  onChange,
+}: {
+  common: Record<string, unknown>;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const list = useQuery({
+    queryKey: ['namespaces', ''],
+    queryFn: ({ signal }) => apiGet<{ canListAll: boolean; namespaces: { name: string }[] }>('/api/namespaces', signal),
+    staleTime: 30_000,
+  });
   // A person who may not list namespaces types one.
-  if (!list.data?.canListAll) return <input type="text" {...common} className={INPUT} value={value} onChange={(e) => onChange(e.target.value)} />;
+  if (!list.data?.canListAll)
+    return <input type="text" {...common} className={INPUT} value={value} onChange={(e) => onChange(e.target.value)} />;
   return (
     <select {...common} className={INPUT} value={value} onChange={(e) => onChange(e.target.value)}>
       <option value="">(not set)</option>
-      {list.data.namespaces.map((n) => <option key={n.name} value={n.name}>{n.name}</option>)}
+      {list.data.namespaces.map((n) => (
+        <option key={n.name} value={n.name}>
+          {n.name}
+        </option>
+      ))}
     </select>
   );
 }
@@ -111,16 +198,25 @@ export function ResourceRequirements({ path, label }: { path: FieldPath; label: 
   const { object, set } = useOperandForm();
   return (
     <div role="group" aria-label={label} className="grid max-w-md grid-cols-2 gap-2">
-      {(['limits', 'requests'] as const).flatMap((kind) => (['cpu', 'memory'] as const).map((res) => {
-        const p = [...path, kind, res];
-        const v = getAt(object, p);
-        return (
-          <label key={`${kind}-${res}`} className="text-xs text-slate-700">
-            {res === 'cpu' ? 'CPU' : 'Memory'} {kind === 'limits' ? 'limit' : 'request'}
-            <input id={fieldId(p)} type="text" className={INPUT} placeholder={res === 'cpu' ? 'e.g. 500m' : 'e.g. 512Mi'} value={typeof v === 'string' || typeof v === 'number' ? String(v) : ''} onChange={(e) => set(p, e.target.value || undefined)} />
-          </label>
-        );
-      }))}
+      {(['limits', 'requests'] as const).flatMap((kind) =>
+        (['cpu', 'memory'] as const).map((res) => {
+          const p = [...path, kind, res];
+          const v = getAt(object, p);
+          return (
+            <label key={`${kind}-${res}`} className="text-xs text-slate-700">
+              {res === 'cpu' ? 'CPU' : 'Memory'} {kind === 'limits' ? 'limit' : 'request'}
+              <input
+                id={fieldId(p)}
+                type="text"
+                className={INPUT}
+                placeholder={res === 'cpu' ? 'e.g. 500m' : 'e.g. 512Mi'}
+                value={typeof v === 'string' || typeof v === 'number' ? String(v) : ''}
+                onChange={(e) => set(p, e.target.value || undefined)}
+              />
+            </label>
+          );
+        }),
+      )}
     </div>
   );
 }

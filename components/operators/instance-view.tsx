@@ -28,18 +28,32 @@ function Value({ row }: { row: DescriptorRow }) {
       return (
         <ul>
           {Object.entries(v.pods).map(([state, pods]) => (
-            <li key={state}><strong>{state}</strong> ({pods.length}): {pods.join(', ') || '—'}</li>
+            <li key={state}>
+              <strong>{state}</strong> ({pods.length}): {pods.join(', ') || '—'}
+            </li>
           ))}
         </ul>
       );
     case 'resource':
-      return <span>{v.resource} <code>{v.name}</code></span>;
+      return (
+        <span>
+          {v.resource} <code>{v.name}</code>
+        </span>
+      );
     case 'link':
-      return <a className="text-sky-700 underline" href={v.url} rel="noopener noreferrer nofollow" target="_blank">{v.url}</a>;
+      return (
+        <a className="text-sky-700 underline" href={v.url} rel="noopener noreferrer nofollow" target="_blank">
+          {v.url}
+        </a>
+      );
     case 'phase':
       return <Badge tone="neutral">{v.phase}</Badge>;
     default:
-      return typeof v.value === 'object' && v.value !== null ? <code className="text-xs">{JSON.stringify(v.value)}</code> : <span>{String(v.value)}</span>;
+      return typeof v.value === 'object' && v.value !== null ? (
+        <code className="text-xs">{JSON.stringify(v.value)}</code>
+      ) : (
+        <span>{String(v.value)}</span>
+      );
   }
 }
 
@@ -51,8 +65,12 @@ function Descriptors({ rows, label }: { rows: DescriptorRow[]; label: string }) 
       <dl className={`${FACTS_GRID.widest} text-sm sm:gap-y-2`}>
         {rows.map((r) => (
           <div key={r.path} className="contents">
-            <dt className="text-slate-600" title={r.description}>{r.displayName}</dt>
-            <dd><Value row={r} /></dd>
+            <dt className="text-slate-600" title={r.description}>
+              {r.displayName}
+            </dt>
+            <dd>
+              <Value row={r} />
+            </dd>
           </div>
         ))}
       </dl>
@@ -60,21 +78,45 @@ function Descriptors({ rows, label }: { rows: DescriptorRow[]; label: string }) 
   );
 }
 
-export function InstanceView({ namespace, csv, group, version, plural, instanceNamespace, instance }: { namespace: string; csv: string; group: string; version: string; plural: string; instanceNamespace: string; instance: string }) {
+export function InstanceView({
+  namespace,
+  csv,
+  group,
+  version,
+  plural,
+  instanceNamespace,
+  instance,
+}: {
+  namespace: string;
+  csv: string;
+  group: string;
+  version: string;
+  plural: string;
+  instanceNamespace: string;
+  instance: string;
+}) {
   const path = `/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}/instances/${[group, version, plural, instanceNamespace, instance].map(encodeURIComponent).join('/')}`;
   // `_cluster` in the path stands for no namespace: an instance of a cluster-scoped API.
   const where = namespaceOfSegment(instanceNamespace);
   const qualified = where ? `${where}/${instance}` : instance;
   const [deleting, setDeleting] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const q = useQuery({ queryKey: ['operand', path], queryFn: ({ signal }) => apiGet<OperandDetails>(path, signal), refetchInterval: deleting ? 1000 : 5000, retry: false });
+  const q = useQuery({
+    queryKey: ['operand', path],
+    queryFn: ({ signal }) => apiGet<OperandDetails>(path, signal),
+    refetchInterval: deleting ? 1000 : 5000,
+    retry: false,
+  });
   const del = useMutation({ mutationFn: () => apiWrite<unknown>(path, 'DELETE'), onSuccess: () => setDeleting(true) });
   const back = `/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}?tab=instances`;
   const gone = deleting && q.error instanceof ApiClientError && q.error.code === 404;
   if (gone) {
     return (
       <p role="status" className="rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm">
-        {instance} is deleted. <Link className="text-sky-700 underline" href={back}>Back to the instances</Link>
+        {instance} is deleted.{' '}
+        <Link className="text-sky-700 underline" href={back}>
+          Back to the instances
+        </Link>
       </p>
     );
   }
@@ -96,34 +138,94 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
   return (
     <article className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}`}>{csv}</Link> / <Link className="text-sky-700 underline" href={back}>Instances</Link> / {d.api.kind}
+        <Link
+          className="text-sky-700 underline"
+          href={`/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}`}
+        >
+          {csv}
+        </Link>{' '}
+        /{' '}
+        <Link className="text-sky-700 underline" href={back}>
+          Instances
+        </Link>{' '}
+        / {d.api.kind}
       </nav>
       <header className="flex flex-wrap items-start gap-3">
         <div className="mr-auto">
           <h1 className="text-2xl font-bold">{instance}</h1>
-          <p className="text-slate-600">{d.api.displayName === d.api.kind ? d.api.kind : `${d.api.displayName} (${d.api.kind})`}, {d.api.group}/{d.api.version}, {placeOf(where)}</p>
-          <p className="mt-1"><Badge tone={d.state.tone} title={d.state.detail}>{d.state.label}</Badge>{d.state.detail && <span className="ml-2 text-sm text-slate-600">{d.state.detail}</span>}</p>
+          <p className="text-slate-600">
+            {d.api.displayName === d.api.kind ? d.api.kind : `${d.api.displayName} (${d.api.kind})`}, {d.api.group}/
+            {d.api.version}, {placeOf(where)}
+          </p>
+          <p className="mt-1">
+            <Badge tone={d.state.tone} title={d.state.detail}>
+              {d.state.label}
+            </Badge>
+            {d.state.detail && <span className="ml-2 text-sm text-slate-600">{d.state.detail}</span>}
+          </p>
         </div>
         <div className="flex flex-col items-end gap-1">
-          <button type="button" disabled={!d.canDelete.allowed || !!meta.deletionTimestamp || deleting} onClick={() => setConfirm(true)} className="rounded border border-red-300 px-4 py-1.5 font-semibold text-red-800 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400">
+          <button
+            type="button"
+            disabled={!d.canDelete.allowed || !!meta.deletionTimestamp || deleting}
+            onClick={() => setConfirm(true)}
+            className="rounded border border-red-300 px-4 py-1.5 font-semibold text-red-800 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400"
+          >
             Delete
           </button>
-          {!d.canDelete.allowed && <p className="max-w-sm text-right text-xs text-slate-600">You may not delete it: {d.canDelete.reason}</p>}
+          {!d.canDelete.allowed && (
+            <p className="max-w-sm text-right text-xs text-slate-600">You may not delete it: {d.canDelete.reason}</p>
+          )}
         </div>
       </header>
       {confirm && !deleting && (
-        <div role="alertdialog" aria-label={`Delete ${instance}?`} className="space-y-2 rounded border border-red-200 bg-red-50 p-3 text-sm">
-          <p>Delete {d.api.kind} {qualified}? The operator tears down what it runs for it{finalizers.length ? `; its finalizers (${finalizers.join(', ')}) keep it until the operator has done so` : ''}.</p>
+        <div
+          role="alertdialog"
+          aria-label={`Delete ${instance}?`}
+          className="space-y-2 rounded border border-red-200 bg-red-50 p-3 text-sm"
+        >
+          <p>
+            Delete {d.api.kind} {qualified}? The operator tears down what it runs for it
+            {finalizers.length
+              ? `; its finalizers (${finalizers.join(', ')}) keep it until the operator has done so`
+              : ''}
+            .
+          </p>
           {del.error && <ErrorNotice error={del.error} what={`${instance} was not deleted`} />}
           <div className="flex gap-2">
-            <button type="button" disabled={del.isPending} onClick={() => del.mutate()} className="rounded bg-red-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300">Delete {d.api.kind}</button>
-            <button type="button" onClick={() => setConfirm(false)} className="rounded border border-slate-300 px-3 py-1.5">Keep it</button>
+            <button
+              type="button"
+              disabled={del.isPending}
+              onClick={() => del.mutate()}
+              className="rounded bg-red-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300"
+            >
+              Delete {d.api.kind}
+            </button>
+            <button
+              type="button"
+              onClick={() => setConfirm(false)}
+              className="rounded border border-slate-300 px-3 py-1.5"
+            >
+              Keep it
+            </button>
           </div>
         </div>
       )}
       {(meta.deletionTimestamp || deleting) && (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
-          Being deleted{meta.deletionTimestamp ? <> since <RelativeTime iso={meta.deletionTimestamp} /></> : ''}: {finalizers.length ? `waiting for the finalizers ${finalizers.join(', ')}, which the operator removes once it has cleaned up.` : 'waiting for the API server.'}
+          Being deleted
+          {meta.deletionTimestamp ? (
+            <>
+              {' '}
+              since <RelativeTime iso={meta.deletionTimestamp} />
+            </>
+          ) : (
+            ''
+          )}
+          :{' '}
+          {finalizers.length
+            ? `waiting for the finalizers ${finalizers.join(', ')}, which the operator removes once it has cleaned up.`
+            : 'waiting for the API server.'}
         </p>
       )}
       {d.conditions.length > 0 && (
@@ -136,9 +238,16 @@ export function InstanceView({ namespace, csv, group, version, plural, instanceN
       <Descriptors rows={d.status.filter((r) => r.view.kind !== 'conditions')} label="Status" />
       <section aria-label="Events" className="space-y-1">
         <h2 className="font-semibold">Events</h2>
-        {d.events.length === 0 ? <p className="text-sm text-slate-600">No events about it.</p> : (
+        {d.events.length === 0 ? (
+          <p className="text-sm text-slate-600">No events about it.</p>
+        ) : (
           <ul className="text-sm">
-            {d.events.map((e, i) => <li key={i}><strong>{e.reason}</strong> ({e.type}): {e.message}{e.count && e.count > 1 ? ` (×${e.count})` : ''}</li>)}
+            {d.events.map((e, i) => (
+              <li key={i}>
+                <strong>{e.reason}</strong> ({e.type}): {e.message}
+                {e.count && e.count > 1 ? ` (×${e.count})` : ''}
+              </li>
+            ))}
           </ul>
         )}
       </section>

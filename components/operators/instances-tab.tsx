@@ -14,24 +14,47 @@ import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { createOperandHref } from './create-href';
 
 /** An instance's page; a cluster-scoped instance (no namespace) is at `_cluster`. */
-export function instanceHref(namespace: string, csv: string, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined, instance: string): string {
+export function instanceHref(
+  namespace: string,
+  csv: string,
+  api: { group: string; version: string; plural: string },
+  instanceNamespace: string | undefined,
+  instance: string,
+): string {
   return `/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}/instances/${[api.group, api.version, api.plural, instanceSegment(instanceNamespace), instance].map(encodeURIComponent).join('/')}`;
 }
 
 function age(iso?: string): string {
   if (!iso) return '';
   const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
-  return s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : s < 172800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} d`;
+  return s < 120
+    ? `${Math.round(s)} s`
+    : s < 7200
+      ? `${Math.round(s / 60)} min`
+      : s < 172800
+        ? `${Math.round(s / 3600)} h`
+        : `${Math.round(s / 86400)} d`;
 }
 
 export function InstancesTab({ namespace, name }: { namespace: string; name: string }) {
   const key = ['operands', namespace, name];
-  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<OperandList>(`/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/instances`, signal), refetchInterval: 5000 });
+  const q = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      apiGet<OperandList>(
+        `/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/instances`,
+        signal,
+      ),
+    refetchInterval: 5000,
+  });
   if (q.error) {
-    return <ErrorPanel level={2} error={q.error} title="Instances could not be read" onRetry={() => void q.refetch()} />;
+    return (
+      <ErrorPanel level={2} error={q.error} title="Instances could not be read" onRetry={() => void q.refetch()} />
+    );
   }
   if (!q.data) return <p role="status">Reading the instances…</p>;
-  if (q.data.apis.length === 0) return <p className="text-sm text-slate-600">This operator provides no API of its own.</p>;
+  if (q.data.apis.length === 0)
+    return <p className="text-sm text-slate-600">This operator provides no API of its own.</p>;
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-600">
@@ -44,30 +67,60 @@ export function InstancesTab({ namespace, name }: { namespace: string; name: str
             {/* The kind is said once: many operators' display name is their kind. */}
             {api.displayName || api.kind}{' '}
             <span className="text-sm font-normal text-slate-600">
-              {api.displayName && api.displayName !== api.kind ? `${api.kind} · ` : ''}{api.group}/{api.version}{api.namespaced ? '' : ' · cluster-scoped'} · {api.total === 1 ? '1 instance' : `${api.total} instances`}
+              {api.displayName && api.displayName !== api.kind ? `${api.kind} · ` : ''}
+              {api.group}/{api.version}
+              {api.namespaced ? '' : ' · cluster-scoped'} · {api.total === 1 ? '1 instance' : `${api.total} instances`}
             </span>
           </h2>
-          <Link className="text-sm text-sky-700 underline" href={createOperandHref(namespace, name, api)}>Create {api.kind}</Link>
+          <Link className="text-sm text-sky-700 underline" href={createOperandHref(namespace, name, api)}>
+            Create {api.kind}
+          </Link>
           {api.problem && <p className="text-sm text-amber-800">{api.problem}.</p>}
           {api.items.length === 0 ? (
             <EmptyApi api={api} />
           ) : (
-            <StackedTable label={`${api.kind} instances`} columns={['Name', ...(api.namespaced ? ['Namespace'] : []), 'Status', 'Age']}>
+            <StackedTable
+              label={`${api.kind} instances`}
+              columns={['Name', ...(api.namespaced ? ['Namespace'] : []), 'Status', 'Age']}
+            >
               {api.items.map((i) => (
                 <StackedRow key={`${i.namespace}/${i.name}`}>
-                  <StackedCell label="Name"><Link className="text-sky-700 underline" href={instanceHref(namespace, name, api, i.namespace, i.name)}>{i.name}</Link></StackedCell>
+                  <StackedCell label="Name">
+                    <Link
+                      className="text-sky-700 underline"
+                      href={instanceHref(namespace, name, api, i.namespace, i.name)}
+                    >
+                      {i.name}
+                    </Link>
+                  </StackedCell>
                   {api.namespaced && <StackedCell label="Namespace">{i.namespace}</StackedCell>}
                   <StackedCell label="Status">
-                    {i.deleting ? <Badge tone="warning" title={`Finalizers: ${i.deleting.finalizers.join(', ') || 'none'}`}>Deleting</Badge> : <Badge tone={i.state.tone} title={i.state.detail}>{i.state.label}</Badge>}
+                    {i.deleting ? (
+                      <Badge tone="warning" title={`Finalizers: ${i.deleting.finalizers.join(', ') || 'none'}`}>
+                        Deleting
+                      </Badge>
+                    ) : (
+                      <Badge tone={i.state.tone} title={i.state.detail}>
+                        {i.state.label}
+                      </Badge>
+                    )}
                   </StackedCell>
                   <StackedCell label="Age" className="text-slate-600">
-                    {i.createdAt && <time dateTime={i.createdAt} title={new Date(i.createdAt).toLocaleString()}>{age(i.createdAt)}</time>}
+                    {i.createdAt && (
+                      <time dateTime={i.createdAt} title={new Date(i.createdAt).toLocaleString()}>
+                        {age(i.createdAt)}
+                      </time>
+                    )}
                   </StackedCell>
                 </StackedRow>
               ))}
             </StackedTable>
           )}
-          {api.total > api.items.length && <p className="text-xs text-slate-600">Showing {api.items.length} of {api.total}.</p>}
+          {api.total > api.items.length && (
+            <p className="text-xs text-slate-600">
+              Showing {api.items.length} of {api.total}.
+            </p>
+          )}
         </section>
       ))}
     </div>
@@ -79,8 +132,8 @@ function EmptyApi({ api }: { api: OperandList['apis'][number] }) {
   const where = api.namespaced ? 'in the namespaces the operator watches' : 'in the cluster';
   return (
     <p className="rounded border border-dashed border-slate-300 px-3 py-2 text-sm text-slate-700">
-      {api.problem ? `No ${api.kind} that you can see.` : `No ${api.kind} yet.`} Each {api.kind} {where} appears here with its
-      state, once someone creates one: with Create {api.kind} above, or with kubectl apply.
+      {api.problem ? `No ${api.kind} that you can see.` : `No ${api.kind} yet.`} Each {api.kind} {where} appears here
+      with its state, once someone creates one: with Create {api.kind} above, or with kubectl apply.
     </p>
   );
 }

@@ -23,21 +23,43 @@ const KIND_LABEL: Record<LeftoverPart['kind'], string> = {
   Finalizers: 'Remove finalizers from instances of',
 };
 
-function PartRow({ part, checked, onChange }: { part: LeftoverPart; checked: boolean; onChange: (v: boolean) => void }) {
+function PartRow({
+  part,
+  checked,
+  onChange,
+}: {
+  part: LeftoverPart;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
   const label = `${KIND_LABEL[part.kind]} ${part.name}`;
   return (
     <li className="space-y-1 border-b border-slate-100 py-2">
       <label className="flex items-start gap-2">
-        <input type="checkbox" className="mt-1" checked={checked} disabled={!!part.refused} onChange={(e) => onChange(e.target.checked)} aria-describedby={`why-${part.id}`} />
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={checked}
+          disabled={!!part.refused}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-describedby={`why-${part.id}`}
+        />
         <span>
           <span className="font-medium">{label}</span> <span className="text-sm text-slate-600">({part.state})</span>
         </span>
       </label>
       <div id={`why-${part.id}`} className="pl-6 text-sm">
-        <ul className="list-disc pl-5 text-slate-700">{part.why.map((w) => <li key={w}>{w}</li>)}</ul>
+        <ul className="list-disc pl-5 text-slate-700">
+          {part.why.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
         {part.kind === 'Instances' && part.instances && part.instances.items.length > 0 && (
           <p className="text-slate-600">
-            {part.instances.items.slice(0, 20).map((i) => `${i.namespace ? `${i.namespace}/` : ''}${i.name}${i.deletionTimestamp ? ' (deleting)' : ''}`).join(', ')}
+            {part.instances.items
+              .slice(0, 20)
+              .map((i) => `${i.namespace ? `${i.namespace}/` : ''}${i.name}${i.deletionTimestamp ? ' (deleting)' : ''}`)
+              .join(', ')}
             {part.instances.items.length > 20 ? ` and ${part.instances.items.length - 20} more` : ''}
           </p>
         )}
@@ -47,17 +69,32 @@ function PartRow({ part, checked, onChange }: { part: LeftoverPart; checked: boo
   );
 }
 
-export function LeftoversView({ namespace, subscription, csv }: { namespace: string; subscription?: string; csv?: string }) {
+export function LeftoversView({
+  namespace,
+  subscription,
+  csv,
+}: {
+  namespace: string;
+  subscription?: string;
+  csv?: string;
+}) {
   const qc = useQueryClient();
   const anchor = { ...(subscription ? { subscription } : {}), ...(csv ? { csv } : {}) };
   const query = new URLSearchParams(anchor).toString();
   const base = `/api/leftovers/${encodeURIComponent(namespace)}`;
   const key = ['leftovers', namespace, subscription ?? '', csv ?? ''];
-  const left = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<{ leftovers: Leftovers }>(`${base}?${query}`, signal), staleTime: 0 });
+  const left = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => apiGet<{ leftovers: Leftovers }>(`${base}?${query}`, signal),
+    staleTime: 0,
+  });
   const [chosen, setChosen] = useState<string[]>([]);
-  const plan = useMutation({ mutationFn: (parts: string[]) => apiWrite<{ plan: PlannedCleanup }>(`${base}/plan`, 'POST', { ...anchor, parts }) });
+  const plan = useMutation({
+    mutationFn: (parts: string[]) => apiWrite<{ plan: PlannedCleanup }>(`${base}/plan`, 'POST', { ...anchor, parts }),
+  });
   const apply = useMutation({
-    mutationFn: (p: { parts: string[]; seen: string[] }) => apiWrite<{ steps: CleanupResultStep[] }>(base, 'POST', { ...anchor, ...p }),
+    mutationFn: (p: { parts: string[]; seen: string[] }) =>
+      apiWrite<{ steps: CleanupResultStep[] }>(base, 'POST', { ...anchor, ...p }),
     onSettled: () => {
       plan.reset();
       setChosen([]);
@@ -67,39 +104,71 @@ export function LeftoversView({ namespace, subscription, csv }: { namespace: str
   });
   const l = left.data?.leftovers;
   // A preview is for the choice it was made for; changing the choice asks for a new one.
-  const previewed = plan.data && plan.variables && plan.variables.join('\n') === chosen.join('\n') ? plan.data.plan : undefined;
+  const previewed =
+    plan.data && plan.variables && plan.variables.join('\n') === chosen.join('\n') ? plan.data.plan : undefined;
   const toggle = (id: string, on: boolean) => {
     setChosen((c) => (on ? [...c, id].sort() : c.filter((x) => x !== id)));
     apply.reset();
   };
-  const failedSteps = apply.error instanceof ApiClientError ? (apply.error.body.details as { steps?: CleanupResultStep[] } | undefined)?.steps : undefined;
+  const failedSteps =
+    apply.error instanceof ApiClientError
+      ? (apply.error.body.details as { steps?: CleanupResultStep[] } | undefined)?.steps
+      : undefined;
 
   return (
     <section aria-labelledby="leftovers-title" className="space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>Installed Operators</Link> / What is left
+        <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>
+          Installed Operators
+        </Link>{' '}
+        / What is left
       </nav>
-      <h1 id="leftovers-title" className="text-2xl font-bold">What is left of {l?.displayName || csv || subscription} in {namespace}</h1>
+      <h1 id="leftovers-title" className="text-2xl font-bold">
+        What is left of {l?.displayName || csv || subscription} in {namespace}
+      </h1>
       {left.error && (
         <ErrorPanel
           level={2}
           error={left.error}
           title="What is left could not be read"
           onRetry={() => void left.refetch()}
-          back={[{ href: `/operators?namespace=${encodeURIComponent(namespace)}`, label: `Installed Operators in ${namespace}` }]}
+          back={[
+            {
+              href: `/operators?namespace=${encodeURIComponent(namespace)}`,
+              label: `Installed Operators in ${namespace}`,
+            },
+          ]}
         />
       )}
       {!l && !left.error && <p role="status">Reading what is left…</p>}
-      {l && l.empty && <p role="status" className="rounded border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">Nothing of this operator is left in {namespace}.</p>}
+      {l && l.empty && (
+        <p role="status" className="rounded border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">
+          Nothing of this operator is left in {namespace}.
+        </p>
+      )}
       {l && !l.empty && (
         <>
-          <p className="text-sm text-slate-700">Choose what to clean up. Nothing is deleted before you have seen the exact steps. CRDs, their instances and the OperatorGroup are never removed by OLM; choose them only if nothing else needs them.</p>
+          <p className="text-sm text-slate-700">
+            Choose what to clean up. Nothing is deleted before you have seen the exact steps. CRDs, their instances and
+            the OperatorGroup are never removed by OLM; choose them only if nothing else needs them.
+          </p>
           <ul aria-label="What is left" className="rounded border border-slate-200 bg-white px-3">
-            {l.parts.map((p) => <PartRow key={p.id} part={p} checked={chosen.includes(p.id)} onChange={(v) => toggle(p.id, v)} />)}
+            {l.parts.map((p) => (
+              <PartRow key={p.id} part={p} checked={chosen.includes(p.id)} onChange={(v) => toggle(p.id, v)} />
+            ))}
           </ul>
-          {l.notes.map((n) => <p key={n} className="text-sm text-amber-800">{n}</p>)}
+          {l.notes.map((n) => (
+            <p key={n} className="text-sm text-amber-800">
+              {n}
+            </p>
+          ))}
           <div className="flex gap-3">
-            <button type="button" disabled={chosen.length === 0 || plan.isPending} onClick={() => plan.mutate(chosen)} className="rounded border border-sky-700 px-4 py-1.5 font-semibold text-sky-800 disabled:border-slate-200 disabled:text-slate-400">
+            <button
+              type="button"
+              disabled={chosen.length === 0 || plan.isPending}
+              onClick={() => plan.mutate(chosen)}
+              className="rounded border border-sky-700 px-4 py-1.5 font-semibold text-sky-800 disabled:border-slate-200 disabled:text-slate-400"
+            >
               Preview the cleanup
             </button>
           </div>
@@ -107,22 +176,55 @@ export function LeftoversView({ namespace, subscription, csv }: { namespace: str
       )}
       {plan.error && <ErrorNotice error={plan.error} what="The cleanup could not be planned" />}
       {previewed && (
-        <section aria-labelledby="cleanup-preview-title" className="space-y-2 rounded border border-red-200 bg-red-50/40 p-4 text-sm">
-          <h2 id="cleanup-preview-title" className="text-lg font-semibold">The cleanup, step by step</h2>
-          {previewed.added.length > 0 && <p>Also included: {previewed.added.map((a) => `${a.part.replace(':', ' ')} (${a.because})`).join('; ')}.</p>}
-          {previewed.blockers.length > 0 && <ul role="alert" className="list-disc pl-5 text-red-900">{previewed.blockers.map((b) => <li key={b}>{b}</li>)}</ul>}
+        <section
+          aria-labelledby="cleanup-preview-title"
+          className="space-y-2 rounded border border-red-200 bg-red-50/40 p-4 text-sm"
+        >
+          <h2 id="cleanup-preview-title" className="text-lg font-semibold">
+            The cleanup, step by step
+          </h2>
+          {previewed.added.length > 0 && (
+            <p>Also included: {previewed.added.map((a) => `${a.part.replace(':', ' ')} (${a.because})`).join('; ')}.</p>
+          )}
+          {previewed.blockers.length > 0 && (
+            <ul role="alert" className="list-disc pl-5 text-red-900">
+              {previewed.blockers.map((b) => (
+                <li key={b}>{b}</li>
+              ))}
+            </ul>
+          )}
           {previewed.steps.length > 0 && (
             <ol aria-label="Cleanup steps" className="list-decimal pl-5">
               {previewed.steps.map((s) => (
                 <li key={s.key}>
-                  <strong>{s.action === 'delete' ? 'Delete' : `Remove finalizer${(s.finalizers?.length ?? 0) > 1 ? 's' : ''} ${s.finalizers?.join(', ')} from`} {s.kind} {s.namespace ? `${s.namespace}/` : ''}{s.name}</strong>: {s.why}
+                  <strong>
+                    {s.action === 'delete'
+                      ? 'Delete'
+                      : `Remove finalizer${(s.finalizers?.length ?? 0) > 1 ? 's' : ''} ${s.finalizers?.join(', ')} from`}{' '}
+                    {s.kind} {s.namespace ? `${s.namespace}/` : ''}
+                    {s.name}
+                  </strong>
+                  : {s.why}
                 </li>
               ))}
             </ol>
           )}
-          {previewed.notes.length > 0 && <ul className="list-disc pl-5 text-slate-700">{previewed.notes.map((n) => <li key={n}>{n}</li>)}</ul>}
-          <button type="button" disabled={previewed.blockers.length > 0 || previewed.steps.length === 0 || apply.isPending} onClick={() => apply.mutate({ parts: previewed.chosen, seen: previewed.steps.map((s) => s.key) })} className="rounded bg-red-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300">
-            {apply.isPending ? 'Cleaning up…' : `Clean up (${previewed.steps.length} step${previewed.steps.length === 1 ? '' : 's'})`}
+          {previewed.notes.length > 0 && (
+            <ul className="list-disc pl-5 text-slate-700">
+              {previewed.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          )}
+          <button
+            type="button"
+            disabled={previewed.blockers.length > 0 || previewed.steps.length === 0 || apply.isPending}
+            onClick={() => apply.mutate({ parts: previewed.chosen, seen: previewed.steps.map((s) => s.key) })}
+            className="rounded bg-red-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300"
+          >
+            {apply.isPending
+              ? 'Cleaning up…'
+              : `Clean up (${previewed.steps.length} step${previewed.steps.length === 1 ? '' : 's'})`}
           </button>
         </section>
       )}

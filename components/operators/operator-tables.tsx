@@ -21,9 +21,13 @@ export function InstallPlansTable({ namespace, plans }: { namespace: string; pla
       {plans.map((p) => (
         <StackedRow key={p.name}>
           <StackedCell label="Name">
-            <Link className="text-sky-700 underline" href={installPlanHref(namespace, p.name)}>{p.name}</Link>
+            <Link className="text-sky-700 underline" href={installPlanHref(namespace, p.name)}>
+              {p.name}
+            </Link>
           </StackedCell>
-          <StackedCell label="Phase"><Badge tone={planTone(p)}>{p.summary.label}</Badge></StackedCell>
+          <StackedCell label="Phase">
+            <Badge tone={planTone(p)}>{p.summary.label}</Badge>
+          </StackedCell>
           <StackedCell label="Approval">
             {p.summary.manual ? 'Manual' : 'Automatic'}
             {p.summary.approved ? ', approved' : ''}
@@ -47,7 +51,10 @@ export function EventsTable({ events }: { events: OperatorDetails['events'] }) {
           <StackedCell label="Type">{e.type}</StackedCell>
           <StackedCell label="Reason">{e.reason}</StackedCell>
           <StackedCell label="Object">{e.object}</StackedCell>
-          <StackedCell label="Message">{e.message}{e.count && e.count > 1 ? ` (×${e.count})` : ''}</StackedCell>
+          <StackedCell label="Message">
+            {e.message}
+            {e.count && e.count > 1 ? ` (×${e.count})` : ''}
+          </StackedCell>
           <StackedCell label="Last seen" className="text-xs text-slate-600">
             {e.lastTimestamp ? <RelativeTime iso={e.lastTimestamp} /> : ''}
           </StackedCell>

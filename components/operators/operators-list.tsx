@@ -23,7 +23,12 @@ import { UninstallDialog } from './uninstall-dialog';
 type Sort = 'name' | 'namespace' | 'status' | 'updated';
 
 const COLUMNS = [
-  'Name', 'Namespace', 'Managed namespaces', 'Status', 'Upgrade', 'Last updated',
+  'Name',
+  'Namespace',
+  'Managed namespaces',
+  'Status',
+  'Upgrade',
+  'Last updated',
   { label: 'Actions', hidden: true },
 ];
 
@@ -48,13 +53,34 @@ export function OperatorsList() {
   const [showCopies, setShowCopies] = useState(true);
   const [uninstalling, setUninstalling] = useState<InstalledOperatorRow | undefined>();
   const key = ['operators', namespace];
-  const list = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<InstalledOperatorsResponse>(`/api/operators${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal) });
+  const list = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      apiGet<InstalledOperatorsResponse>(
+        `/api/operators${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`,
+        signal,
+      ),
+  });
   // Cluster-wide, only the operators' own CSVs are watched: copies would stream by the thousand.
-  const live = useLiveRefresh(key, namespace || undefined, [namespace ? 'clusterserviceversions' : 'operatorcsvs', 'subscriptions', 'installplans']);
+  const live = useLiveRefresh(key, namespace || undefined, [
+    namespace ? 'clusterserviceversions' : 'operatorcsvs',
+    'subscriptions',
+    'installplans',
+  ]);
 
   const rows = list.data?.operators;
   const statuses = useMemo(() => [...new Set((rows ?? []).map((r) => r.status.label))].sort(), [rows]);
-  const catalogs = useMemo(() => [...new Set((rows ?? []).flatMap((r) => (r.subscription ? [`${r.subscription.catalog.namespace}/${r.subscription.catalog.name}`] : [])))].sort(), [rows]);
+  const catalogs = useMemo(
+    () =>
+      [
+        ...new Set(
+          (rows ?? []).flatMap((r) =>
+            r.subscription ? [`${r.subscription.catalog.namespace}/${r.subscription.catalog.name}`] : [],
+          ),
+        ),
+      ].sort(),
+    [rows],
+  );
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase();
     const out = (rows ?? []).filter(
@@ -62,7 +88,8 @@ export function OperatorsList() {
         (showCopies || !r.copiedFrom) &&
         (!t || `${r.displayName} ${r.csvName ?? ''} ${r.subscription?.package ?? ''}`.toLowerCase().includes(t)) &&
         (!status || r.status.label === status) &&
-        (!catalog || (r.subscription && `${r.subscription.catalog.namespace}/${r.subscription.catalog.name}` === catalog)),
+        (!catalog ||
+          (r.subscription && `${r.subscription.catalog.namespace}/${r.subscription.catalog.name}` === catalog)),
     );
     const by: Record<Sort, (a: InstalledOperatorRow, b: InstalledOperatorRow) => number> = {
       name: (a, b) => a.displayName.localeCompare(b.displayName) || a.namespace.localeCompare(b.namespace),
@@ -73,7 +100,8 @@ export function OperatorsList() {
     return out.sort(by[sort]);
   }, [rows, text, status, catalog, sort, showCopies]);
 
-  const setNamespace = (ns: string) => router.replace(ns ? `/operators?namespace=${encodeURIComponent(ns)}` : '/operators', { scroll: false });
+  const setNamespace = (ns: string) =>
+    router.replace(ns ? `/operators?namespace=${encodeURIComponent(ns)}` : '/operators', { scroll: false });
 
   return (
     <section aria-labelledby="operators-title" className="space-y-4">
@@ -86,25 +114,55 @@ export function OperatorsList() {
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <label className="flex flex-col">
           <span className="font-medium text-slate-700">Filter by name</span>
-          <input type="search" value={text} onChange={(e) => setText(e.target.value)} className="w-56 rounded border border-slate-300 px-2 py-1.5" />
+          <input
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            className="w-56 rounded border border-slate-300 px-2 py-1.5"
+          />
         </label>
         <div className="flex flex-col">
-          <label htmlFor="filter-status" className="font-medium text-slate-700">Status</label>
-          <select id="filter-status" value={status} onChange={(e) => setStatus(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+          <label htmlFor="filter-status" className="font-medium text-slate-700">
+            Status
+          </label>
+          <select
+            id="filter-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            className="rounded border border-slate-300 bg-white px-2 py-1.5"
+          >
             <option value="">Any</option>
-            {statuses.map((s) => <option key={s}>{s}</option>)}
+            {statuses.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
           </select>
         </div>
         <div className="flex flex-col">
-          <label htmlFor="filter-catalog" className="font-medium text-slate-700">Catalog</label>
-          <select id="filter-catalog" value={catalog} onChange={(e) => setCatalog(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+          <label htmlFor="filter-catalog" className="font-medium text-slate-700">
+            Catalog
+          </label>
+          <select
+            id="filter-catalog"
+            value={catalog}
+            onChange={(e) => setCatalog(e.target.value)}
+            className="rounded border border-slate-300 bg-white px-2 py-1.5"
+          >
             <option value="">Any</option>
-            {catalogs.map((c) => <option key={c}>{c}</option>)}
+            {catalogs.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
           </select>
         </div>
         <div className="flex flex-col">
-          <label htmlFor="sort-operators" className="font-medium text-slate-700">Sort by</label>
-          <select id="sort-operators" value={sort} onChange={(e) => setSort(e.target.value as Sort)} className="rounded border border-slate-300 bg-white px-2 py-1.5">
+          <label htmlFor="sort-operators" className="font-medium text-slate-700">
+            Sort by
+          </label>
+          <select
+            id="sort-operators"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as Sort)}
+            className="rounded border border-slate-300 bg-white px-2 py-1.5"
+          >
             <option value="name">Name</option>
             <option value="namespace">Namespace</option>
             <option value="status">Status</option>
@@ -113,15 +171,23 @@ export function OperatorsList() {
         </div>
         {namespace && (
           <label className="flex items-center gap-2 pb-1.5">
-            <input type="checkbox" checked={showCopies} onChange={(e) => setShowCopies(e.target.checked)} /> Show copied operators
+            <input type="checkbox" checked={showCopies} onChange={(e) => setShowCopies(e.target.checked)} /> Show copied
+            operators
           </label>
         )}
-        <LiveNotice state={live} inline={false} className="pb-1.5 text-amber-800" reconnecting="Reconnecting to the cluster: the list may be behind." />
+        <LiveNotice
+          state={live}
+          inline={false}
+          className="pb-1.5 text-amber-800"
+          reconnecting="Reconnecting to the cluster: the list may be behind."
+        />
       </div>
 
       {list.data?.copiedCsvsDisabled && (
         <p role="note" className="rounded border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
-          Copied CSVs are disabled on this cluster (OLMConfig <code>spec.features.disableCopiedCSVs</code>): operators installed for all namespaces do not appear in each namespace, and a namespace&apos;s users see only what is installed in it.
+          Copied CSVs are disabled on this cluster (OLMConfig <code>spec.features.disableCopiedCSVs</code>): operators
+          installed for all namespaces do not appear in each namespace, and a namespace&apos;s users see only what is
+          installed in it.
         </p>
       )}
       {list.error && (
@@ -137,28 +203,62 @@ export function OperatorsList() {
       {rows && (
         <>
           <p role="status" className="text-sm text-slate-600">
-            {shown.length} of {rows.length} operators{namespace && list.data?.copies ? ` (${list.data.copies} copied here)` : ''}
+            {shown.length} of {rows.length} operators
+            {namespace && list.data?.copies ? ` (${list.data.copies} copied here)` : ''}
           </p>
           {shown.length === 0 ? (
             <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
-              {rows.length === 0 ? `No operators are installed${namespace ? ` in ${namespace}` : ''}. ` : 'No operator matches these filters.'}
-              {rows.length === 0 && <Link className="text-sky-700 underline" href="/operatorhub">Browse OperatorHub</Link>}
+              {rows.length === 0
+                ? `No operators are installed${namespace ? ` in ${namespace}` : ''}. `
+                : 'No operator matches these filters.'}
+              {rows.length === 0 && (
+                <Link className="text-sky-700 underline" href="/operatorhub">
+                  Browse OperatorHub
+                </Link>
+              )}
             </p>
           ) : (
             <StackedTable label="Installed operators" columns={COLUMNS}>
-              {shown.map((r) => <OperatorRow key={r.key} row={r} onUninstall={setUninstalling} />)}
+              {shown.map((r) => (
+                <OperatorRow key={r.key} row={r} onUninstall={setUninstalling} />
+              ))}
             </StackedTable>
           )}
         </>
       )}
-      {uninstalling?.csvName && <UninstallDialog namespace={uninstalling.namespace} csv={uninstalling.csvName} onClose={() => setUninstalling(undefined)} />}
+      {uninstalling?.csvName && (
+        <UninstallDialog
+          namespace={uninstalling.namespace}
+          csv={uninstalling.csvName}
+          onClose={() => setUninstalling(undefined)}
+        />
+      )}
     </section>
   );
 }
 
-function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninstall: (r: InstalledOperatorRow) => void }) {
+function OperatorRow({
+  row,
+  onUninstall,
+}: {
+  row: InstalledOperatorRow;
+  onUninstall: (r: InstalledOperatorRow) => void;
+}) {
   const perm = usePermission(row.copiedFrom ? undefined : row.namespace, 'uninstall');
-  const name = row.csvName ? <Link className="font-medium text-sky-800 underline" href={operatorHref(row.namespace, row.csvName)}>{row.displayName}</Link> : row.subscription ? <Link className="font-medium text-sky-800 underline" href={`/installs/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.subscription.name)}`}>{row.displayName}</Link> : row.displayName;
+  const name = row.csvName ? (
+    <Link className="font-medium text-sky-800 underline" href={operatorHref(row.namespace, row.csvName)}>
+      {row.displayName}
+    </Link>
+  ) : row.subscription ? (
+    <Link
+      className="font-medium text-sky-800 underline"
+      href={`/installs/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.subscription.name)}`}
+    >
+      {row.displayName}
+    </Link>
+  ) : (
+    row.displayName
+  );
   return (
     <StackedRow>
       <StackedCell label="Name">
@@ -181,11 +281,20 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
             </Link>
           </div>
         )}
-        {!row.copiedFrom && row.copies.count > 0 && <div className="text-xs text-slate-600">{row.copies.count} copies in watched namespaces</div>}
+        {!row.copiedFrom && row.copies.count > 0 && (
+          <div className="text-xs text-slate-600">{row.copies.count} copies in watched namespaces</div>
+        )}
         {row.halfGone && (
           <div className="text-xs text-amber-900">
             Half gone: {row.halfGone}.{' '}
-            <Link className="font-semibold text-sky-700 underline" href={leftoversHref(row.namespace, { ...(row.subscription ? { subscription: row.subscription.name } : {}), ...(row.csvName ? { csv: row.csvName } : {}) })} aria-label={`What is left of ${row.displayName} in ${row.namespace}`}>
+            <Link
+              className="font-semibold text-sky-700 underline"
+              href={leftoversHref(row.namespace, {
+                ...(row.subscription ? { subscription: row.subscription.name } : {}),
+                ...(row.csvName ? { csv: row.csvName } : {}),
+              })}
+              aria-label={`What is left of ${row.displayName} in ${row.namespace}`}
+            >
               What is left
             </Link>
           </div>
@@ -194,19 +303,29 @@ function OperatorRow({ row, onUninstall }: { row: InstalledOperatorRow; onUninst
       <StackedCell label="Namespace">{row.namespace}</StackedCell>
       <StackedCell label="Managed namespaces">{managed(row)}</StackedCell>
       <StackedCell label="Status">
-        <Badge tone={row.status.severity} title={row.status.detail}>{row.status.label}</Badge>
-        {row.status.severity !== 'ok' && <div className="mt-0.5 max-w-xs text-xs text-slate-600">{row.status.detail}</div>}
+        <Badge tone={row.status.severity} title={row.status.detail}>
+          {row.status.label}
+        </Badge>
+        {row.status.severity !== 'ok' && (
+          <div className="mt-0.5 max-w-xs text-xs text-slate-600">{row.status.detail}</div>
+        )}
       </StackedCell>
       <StackedCell label="Upgrade">
         {row.upgrade ? <UpgradeBadge upgrade={row.upgrade} namespace={row.namespace} /> : '—'}
       </StackedCell>
-      <StackedCell label="Last updated" className="text-xs text-slate-600"><RelativeTime iso={row.lastUpdated} /></StackedCell>
+      <StackedCell label="Last updated" className="text-xs text-slate-600">
+        <RelativeTime iso={row.lastUpdated} />
+      </StackedCell>
       <StackedCell className="text-right @max-3xl:text-left">
         {!row.copiedFrom && row.csvName && (
           <button
             type="button"
             disabled={perm.allowed !== true}
-            title={perm.allowed === false ? `You may not uninstall in ${row.namespace}: ${perm.reason ?? 'the cluster refused'}` : undefined}
+            title={
+              perm.allowed === false
+                ? `You may not uninstall in ${row.namespace}: ${perm.reason ?? 'the cluster refused'}`
+                : undefined
+            }
             aria-label={`Uninstall ${row.displayName} from ${row.namespace}`}
             onClick={() => onUninstall(row)}
             className="rounded border border-red-300 px-2 py-1 text-xs text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-200 disabled:text-slate-400"

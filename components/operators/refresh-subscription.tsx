@@ -9,9 +9,20 @@ import type { RefreshView } from '@/lib/server/refresh';
 import type { ResubscribeResult } from '@/lib/server/resubscribe';
 import { ErrorNotice } from '../common/notice';
 
-export function RefreshSubscription({ namespace, name, onDone }: { namespace: string; name: string; onDone: () => void }) {
+export function RefreshSubscription({
+  namespace,
+  name,
+  onDone,
+}: {
+  namespace: string;
+  name: string;
+  onDone: () => void;
+}) {
   const url = `/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/refresh`;
-  const q = useQuery({ queryKey: ['refresh', namespace, name], queryFn: ({ signal }) => apiGet<RefreshView>(url, signal) });
+  const q = useQuery({
+    queryKey: ['refresh', namespace, name],
+    queryFn: ({ signal }) => apiGet<RefreshView>(url, signal),
+  });
   const apply = useMutation({ mutationFn: () => apiWrite<ResubscribeResult>(url, 'POST'), onSuccess: onDone });
   const p = q.data?.plan;
   if (q.error) return <ErrorNotice error={q.error} what="The repair could not be planned" />;
@@ -22,23 +33,51 @@ export function RefreshSubscription({ namespace, name, onDone }: { namespace: st
         Refresh the Subscription
       </h2>
       <p>OLM does not retry this by itself:</p>
-      <ul className="list-disc pl-5 text-red-900">{p.failing.map((f) => <li key={f}>{f}</li>)}</ul>
+      <ul className="list-disc pl-5 text-red-900">
+        {p.failing.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
+      </ul>
       <p>The documented repair, once the cause is fixed (an image that can be pulled, a catalog that answers):</p>
       <ol aria-label="Repair steps" className="list-decimal pl-5">
         {p.steps.map((s) => (
           <li key={`${s.action}-${s.kind}-${s.name}`}>
-            <strong>{s.action === 'delete' ? 'Delete' : 'Create'} {s.kind} {s.namespace}/{s.name}</strong>: {s.why}
+            <strong>
+              {s.action === 'delete' ? 'Delete' : 'Create'} {s.kind} {s.namespace}/{s.name}
+            </strong>
+            : {s.why}
           </li>
         ))}
       </ol>
-      {p.notes.length > 0 && <ul className="list-disc pl-5 text-slate-700">{p.notes.map((n) => <li key={n}>{n}</li>)}</ul>}
-      {p.blockers.length > 0 && <ul className="list-disc pl-5 text-slate-700">{p.blockers.map((b) => <li key={b}>{b}</li>)}</ul>}
+      {p.notes.length > 0 && (
+        <ul className="list-disc pl-5 text-slate-700">
+          {p.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+      {p.blockers.length > 0 && (
+        <ul className="list-disc pl-5 text-slate-700">
+          {p.blockers.map((b) => (
+            <li key={b}>{b}</li>
+          ))}
+        </ul>
+      )}
       {!apply.isSuccess && (
-        <button type="button" disabled={p.blockers.length > 0 || apply.isPending} onClick={() => apply.mutate()} className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+        <button
+          type="button"
+          disabled={p.blockers.length > 0 || apply.isPending}
+          onClick={() => apply.mutate()}
+          className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+        >
           {apply.isPending ? 'Refreshing…' : 'Refresh the Subscription'}
         </button>
       )}
-      {apply.data && <p role="status" className="text-emerald-800">Refreshed: {apply.data.steps.map((s) => `${s.step} (${s.outcome})`).join('; ')}. OLM resolves it afresh.</p>}
+      {apply.data && (
+        <p role="status" className="text-emerald-800">
+          Refreshed: {apply.data.steps.map((s) => `${s.step} (${s.outcome})`).join('; ')}. OLM resolves it afresh.
+        </p>
+      )}
       {apply.error && <ErrorNotice error={apply.error} what="The refresh did not complete" />}
     </section>
   );

@@ -11,13 +11,23 @@ import { ErrorNotice } from '../common/notice';
 import { CrdRemovalPanel, crdRemovalReady } from './crd-removal';
 import { leftoversHref } from './leftovers-href';
 
-const OUTCOME: Record<UninstallStep['outcome'], string> = { deleted: 'deleted', 'already-gone': 'already gone', failed: 'failed', 'not-done': 'not done' };
+const OUTCOME: Record<UninstallStep['outcome'], string> = {
+  deleted: 'deleted',
+  'already-gone': 'already gone',
+  failed: 'failed',
+  'not-done': 'not done',
+};
 
 function Steps({ steps }: { steps: UninstallStep[] }) {
   return (
     <ul aria-label="Uninstall steps" className="space-y-1 text-sm">
       {steps.map((s, i) => (
-        <li key={i} className={s.outcome === 'failed' ? 'text-red-800' : s.outcome === 'not-done' ? 'text-slate-500' : 'text-emerald-800'}>
+        <li
+          key={i}
+          className={
+            s.outcome === 'failed' ? 'text-red-800' : s.outcome === 'not-done' ? 'text-slate-500' : 'text-emerald-800'
+          }
+        >
           {s.kind} {s.namespace ? `${s.namespace}/` : ''}
           {s.name}: {OUTCOME[s.outcome]}
           {s.message ? ` (${s.message})` : ''}
@@ -27,18 +37,42 @@ function Steps({ steps }: { steps: UninstallStep[] }) {
   );
 }
 
-export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace: string; csv: string; onClose: () => void; onDone?: () => void }) {
+export function UninstallDialog({
+  namespace,
+  csv,
+  onClose,
+  onDone,
+}: {
+  namespace: string;
+  csv: string;
+  onClose: () => void;
+  onDone?: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const qc = useQueryClient();
   const base = `/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}/uninstall`;
-  const preview = useQuery({ queryKey: ['uninstall-preview', namespace, csv], queryFn: ({ signal }) => apiGet<UninstallPreview>(base, signal), staleTime: 0 });
+  const preview = useQuery({
+    queryKey: ['uninstall-preview', namespace, csv],
+    queryFn: ({ signal }) => apiGet<UninstallPreview>(base, signal),
+    staleTime: 0,
+  });
   const [operands, setOperands] = useState(false);
   const [group, setGroup] = useState(false);
   const [complete, setComplete] = useState(false);
   const [typed, setTyped] = useState('');
-  const removal = useQuery({ queryKey: ['uninstall-preview-complete', namespace, csv], queryFn: ({ signal }) => apiGet<UninstallPreview>(`${base}?complete=true`, signal), enabled: complete, staleTime: 0 });
+  const removal = useQuery({
+    queryKey: ['uninstall-preview-complete', namespace, csv],
+    queryFn: ({ signal }) => apiGet<UninstallPreview>(`${base}?complete=true`, signal),
+    enabled: complete,
+    staleTime: 0,
+  });
   const run = useMutation({
-    mutationFn: () => apiWrite<{ steps: UninstallStep[] }>(base, 'POST', { deleteOperands: operands, deleteOperatorGroup: group, ...(complete ? { deleteCrds: true, confirmation: typed.trim() } : {}) }),
+    mutationFn: () =>
+      apiWrite<{ steps: UninstallStep[] }>(base, 'POST', {
+        deleteOperands: operands,
+        deleteOperatorGroup: group,
+        ...(complete ? { deleteCrds: true, confirmation: typed.trim() } : {}),
+      }),
     onSettled: () => qc.invalidateQueries({ queryKey: ['operators'] }),
   });
   useEffect(() => {
@@ -47,15 +81,25 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
   }, []);
 
   const p = preview.data;
-  const failedSteps = run.error instanceof ApiClientError ? (run.error.body.details as { steps?: UninstallStep[] } | undefined)?.steps : undefined;
+  const failedSteps =
+    run.error instanceof ApiClientError
+      ? (run.error.body.details as { steps?: UninstallStep[] } | undefined)?.steps
+      : undefined;
   return (
-    <dialog ref={ref} aria-labelledby="uninstall-title" onClose={onClose} className="m-auto w-[calc(100vw-2rem)] max-w-2xl rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40">
+    <dialog
+      ref={ref}
+      aria-labelledby="uninstall-title"
+      onClose={onClose}
+      className="m-auto w-[calc(100vw-2rem)] max-w-2xl rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40"
+    >
       {/* Sized to the viewport, whatever the page behind it: the dialog scrolls inside, never off-screen. */}
       <div className="max-h-[calc(100dvh-2rem)] space-y-4 overflow-y-auto p-4 [overflow-wrap:anywhere] sm:p-6">
         <h2 id="uninstall-title" className="text-xl font-bold">
           Uninstall {p?.displayName ?? csv}?
         </h2>
-        {preview.error && <ErrorNotice error={preview.error} what="What the uninstall would remove could not be read" />}
+        {preview.error && (
+          <ErrorNotice error={preview.error} what="What the uninstall would remove could not be read" />
+        )}
         {!p && !preview.error && <p role="status">Reading what the uninstall would remove…</p>}
         {p && !run.isSuccess && (
           <>
@@ -67,47 +111,111 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
             )}
             <div className="grid gap-4 sm:grid-cols-2">
               <section aria-labelledby="removes-title">
-                <h3 id="removes-title" className="font-semibold">Removed</h3>
-                <ul className="list-disc pl-5 text-sm">{[...p.removes, ...(complete ? ['the operator\'s CustomResourceDefinitions and every instance of them'] : [])].map((r) => <li key={r}>{r}</li>)}</ul>
+                <h3 id="removes-title" className="font-semibold">
+                  Removed
+                </h3>
+                <ul className="list-disc pl-5 text-sm">
+                  {[
+                    ...p.removes,
+                    ...(complete ? ["the operator's CustomResourceDefinitions and every instance of them"] : []),
+                  ].map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
+                </ul>
               </section>
               <section aria-labelledby="stays-title">
-                <h3 id="stays-title" className="font-semibold">Stays</h3>
-                <ul className="list-disc pl-5 text-sm">{p.stays.filter((r) => !complete || !/^the CustomResourceDefinitions |operands? \(unless you delete them\)$/.test(r)).map((r) => <li key={r}>{r}</li>)}</ul>
+                <h3 id="stays-title" className="font-semibold">
+                  Stays
+                </h3>
+                <ul className="list-disc pl-5 text-sm">
+                  {p.stays
+                    .filter(
+                      (r) =>
+                        !complete || !/^the CustomResourceDefinitions |operands? \(unless you delete them\)$/.test(r),
+                    )
+                    .map((r) => (
+                      <li key={r}>{r}</li>
+                    ))}
+                </ul>
               </section>
             </div>
             {p.operandDeleteDisabled ? (
-              <p className="text-sm text-slate-600">The operator asks consoles not to delete its operands (console.openshift.io/disable-operand-delete), so they stay.</p>
+              <p className="text-sm text-slate-600">
+                The operator asks consoles not to delete its operands (console.openshift.io/disable-operand-delete), so
+                they stay.
+              </p>
             ) : p.operands.total > 0 ? (
               <fieldset className="space-y-2 rounded border border-slate-200 p-3">
                 <legend className="px-1 text-sm font-semibold">Operands ({p.operands.total})</legend>
                 <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={operands} onChange={(e) => setOperands(e.target.checked)} /> Also delete these {p.operands.total} operands (first, while the operator still runs their finalizers)
+                  <input type="checkbox" checked={operands} onChange={(e) => setOperands(e.target.checked)} /> Also
+                  delete these {p.operands.total} operands (first, while the operator still runs their finalizers)
                 </label>
                 {Object.entries(p.operands.byNamespace).map(([ns, refs]) => (
                   <div key={ns} className="text-sm">
                     <p className="font-medium">{ns || 'cluster-scoped'}</p>
-                    <ul className="list-disc pl-5">{refs.map((r) => <li key={`${r.kind}/${r.name}`}>{r.kind} {r.name}</li>)}</ul>
+                    <ul className="list-disc pl-5">
+                      {refs.map((r) => (
+                        <li key={`${r.kind}/${r.name}`}>
+                          {r.kind} {r.name}
+                        </li>
+                      ))}
+                    </ul>
                   </div>
                 ))}
               </fieldset>
             ) : (
-              <p className="text-sm text-slate-600">This operator has no operands{p.operands.problems.length ? ' that you may list' : ''}.</p>
+              <p className="text-sm text-slate-600">
+                This operator has no operands{p.operands.problems.length ? ' that you may list' : ''}.
+              </p>
             )}
-            {p.operands.problems.map((m) => <p key={m} className="text-xs text-amber-800">{m}</p>)}
+            {p.operands.problems.map((m) => (
+              <p key={m} className="text-xs text-amber-800">
+                {m}
+              </p>
+            ))}
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={complete} onChange={(e) => { setComplete(e.target.checked); setTyped(''); }} /> Remove completely: also delete the operator&apos;s CRDs, and with them every instance in the cluster (OLM never does)
+              <input
+                type="checkbox"
+                checked={complete}
+                onChange={(e) => {
+                  setComplete(e.target.checked);
+                  setTyped('');
+                }}
+              />{' '}
+              Remove completely: also delete the operator&apos;s CRDs, and with them every instance in the cluster (OLM
+              never does)
             </label>
-            {complete && removal.error && <ErrorNotice error={removal.error} what="What a complete removal would take could not be read" />}
-            {complete && !removal.data && !removal.error && <p role="status" className="text-sm">Counting every instance in the cluster…</p>}
-            {complete && removal.data?.crdRemoval && <CrdRemovalPanel removal={removal.data.crdRemoval} typed={typed} onType={setTyped} />}
+            {complete && removal.error && (
+              <ErrorNotice error={removal.error} what="What a complete removal would take could not be read" />
+            )}
+            {complete && !removal.data && !removal.error && (
+              <p role="status" className="text-sm">
+                Counting every instance in the cluster…
+              </p>
+            )}
+            {complete && removal.data?.crdRemoval && (
+              <CrdRemovalPanel removal={removal.data.crdRemoval} typed={typed} onType={setTyped} />
+            )}
             {p.operatorGroup?.createdByConsole && p.operatorGroup.lastOperator && (
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={group} onChange={(e) => setGroup(e.target.checked)} /> Also remove OperatorGroup {p.operatorGroup.name}: the console created it and no other operator uses it
+                <input type="checkbox" checked={group} onChange={(e) => setGroup(e.target.checked)} /> Also remove
+                OperatorGroup {p.operatorGroup.name}: the console created it and no other operator uses it
               </label>
             )}
           </>
         )}
-        {run.isPending && <p role="status">Uninstalling{complete ? ': deleting every instance first, then the operator, then its CRDs' : operands ? ': deleting the operands first and waiting until they are gone' : ''}…</p>}
+        {run.isPending && (
+          <p role="status">
+            Uninstalling
+            {complete
+              ? ': deleting every instance first, then the operator, then its CRDs'
+              : operands
+                ? ': deleting the operands first and waiting until they are gone'
+                : ''}
+            …
+          </p>
+        )}
         {run.isSuccess && (
           <div role="status" className="space-y-2">
             <p className="font-semibold text-emerald-800">{p?.displayName ?? csv} is uninstalled.</p>
@@ -119,21 +227,44 @@ export function UninstallDialog({ namespace, csv, onClose, onDone }: { namespace
             <ErrorNotice error={run.error} what="The uninstall stopped" />
             {failedSteps && <Steps steps={failedSteps} />}
             <p className="text-sm">
-              <Link className="font-semibold text-sky-700 underline" href={leftoversHref(namespace, { csv, ...(p?.subscription ? { subscription: p.subscription } : {}) })}>See what is left</Link> and clean up the parts you choose.
+              <Link
+                className="font-semibold text-sky-700 underline"
+                href={leftoversHref(namespace, { csv, ...(p?.subscription ? { subscription: p.subscription } : {}) })}
+              >
+                See what is left
+              </Link>{' '}
+              and clean up the parts you choose.
             </p>
           </div>
         )}
         <div className="flex flex-wrap justify-end gap-3">
           {run.isSuccess ? (
-            <button type="button" autoFocus className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white" onClick={() => { ref.current?.close(); onDone?.(); }}>
+            <button
+              type="button"
+              autoFocus
+              className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white"
+              onClick={() => {
+                ref.current?.close();
+                onDone?.();
+              }}
+            >
               Done
             </button>
           ) : (
             <>
-              <button type="button" className="rounded border border-slate-300 px-4 py-1.5" onClick={() => ref.current?.close()}>
+              <button
+                type="button"
+                className="rounded border border-slate-300 px-4 py-1.5"
+                onClick={() => ref.current?.close()}
+              >
                 Cancel
               </button>
-              <button type="button" disabled={!p || run.isPending || (complete && !crdRemovalReady(removal.data?.crdRemoval, typed))} onClick={() => run.mutate()} className="rounded bg-red-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300">
+              <button
+                type="button"
+                disabled={!p || run.isPending || (complete && !crdRemovalReady(removal.data?.crdRemoval, typed))}
+                onClick={() => run.mutate()}
+                className="rounded bg-red-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300"
+              >
                 {complete ? 'Uninstall and remove the CRDs' : 'Uninstall'}
               </button>
             </>

@@ -17,8 +17,8 @@ const short = (csv: string, pkg: string) => (csv.startsWith(`${pkg}.v`) ? csv.sl
 function RefusedNotice({ reason }: { reason: string }) {
   return (
     <p role="alert" className="text-red-800">
-      Refused: the approver approves nothing for this target, because {reason}. Cancel it, and set a target
-      here if one is wanted.
+      Refused: the approver approves nothing for this target, because {reason}. Cancel it, and set a target here if one
+      is wanted.
     </p>
   );
 }
@@ -26,13 +26,26 @@ function RefusedNotice({ reason }: { reason: string }) {
 export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: string; name: string; pkg: string }) {
   const url = `/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/upgrade-target`;
   const key = ['upgrade-target', namespace, name];
-  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => apiGet<UpgradeTargetView>(url, signal), refetchInterval: 3000 });
+  const q = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => apiGet<UpgradeTargetView>(url, signal),
+    refetchInterval: 3000,
+  });
   const perm = usePermission(namespace, 'approveInstallPlan');
   const [choice, setChoice] = useState('');
   const qc = useQueryClient();
   const done = (v: UpgradeTargetView) => qc.setQueryData(key, v);
-  const set = useMutation({ mutationFn: () => apiWrite<UpgradeTargetView>(url, 'PUT', { target: choice }), onSuccess: done });
-  const cancel = useMutation({ mutationFn: () => apiWrite<UpgradeTargetView>(url, 'DELETE'), onSuccess: (v) => { setChoice(''); done(v); } });
+  const set = useMutation({
+    mutationFn: () => apiWrite<UpgradeTargetView>(url, 'PUT', { target: choice }),
+    onSuccess: done,
+  });
+  const cancel = useMutation({
+    mutationFn: () => apiWrite<UpgradeTargetView>(url, 'DELETE'),
+    onSuccess: (v) => {
+      setChoice('');
+      done(v);
+    },
+  });
 
   if (q.error) return <ErrorNotice error={q.error} what="The upgrade target could not be read" />;
   const v = q.data;
@@ -62,27 +75,42 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
         Upgrade up to a version
       </h3>
       {v.subscription.approval !== 'Manual' ? (
-        <p className="text-slate-600">With Automatic approval OLM goes to the channel head by itself; a target needs Manual approval.</p>
+        <p className="text-slate-600">
+          With Automatic approval OLM goes to the channel head by itself; a target needs Manual approval.
+        </p>
       ) : v.target ? (
         <div className="space-y-2">
           <p>
             {v.refused ? 'A target of' : 'Upgrading up to'} <strong>{label(v.target.csv)}</strong>,{' '}
             {v.refused ? 'said to be set by' : 'set by'} {v.target.setBy}
-            {v.target.setAt ? <> <RelativeTime iso={v.target.setAt} /></> : ''}. Installed: {v.subscription.installedCSV ? label(v.subscription.installedCSV) : 'nothing yet'}.
+            {v.target.setAt ? (
+              <>
+                {' '}
+                <RelativeTime iso={v.target.setAt} />
+              </>
+            ) : (
+              ''
+            )}
+            . Installed: {v.subscription.installedCSV ? label(v.subscription.installedCSV) : 'nothing yet'}.
           </p>
           {v.refused && <RefusedNotice reason={v.refused} />}
           {v.hops && v.hops.length > 0 && (
             <ol aria-label="Hops to the target" className="list-decimal pl-5">
               {v.hops.map((h) => (
                 <li key={h.to}>
-                  {label(h.from)} → <strong>{label(h.to)}</strong> <span className="text-slate-600">(one InstallPlan, {h.via.join(', ')})</span>
+                  {label(h.from)} → <strong>{label(h.to)}</strong>{' '}
+                  <span className="text-slate-600">(one InstallPlan, {h.via.join(', ')})</span>
                 </li>
               ))}
             </ol>
           )}
           {v.verdict && (
             <p role="status" className={v.verdict.action === 'wait' ? 'text-amber-900' : 'text-emerald-800'}>
-              {v.verdict.action === 'approve' ? `InstallPlan ${v.verdict.plan} is on the way: the approver approves it within seconds.` : v.verdict.action === 'reached' ? `${label(v.target.csv)} is installed: the target is reached.` : `Waiting: ${v.verdict.reason}.`}
+              {v.verdict.action === 'approve'
+                ? `InstallPlan ${v.verdict.plan} is on the way: the approver approves it within seconds.`
+                : v.verdict.action === 'reached'
+                  ? `${label(v.target.csv)} is installed: the target is reached.`
+                  : `Waiting: ${v.verdict.reason}.`}
             </p>
           )}
           {cancelButton}
@@ -93,13 +121,25 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
           {cancelButton}
         </div>
       ) : v.path.length === 0 ? (
-        <p className="text-slate-600">{v.pathProblem ? `No upgrade path: ${v.pathProblem}.` : 'The installed version is the newest OLM can reach on this channel.'}</p>
+        <p className="text-slate-600">
+          {v.pathProblem
+            ? `No upgrade path: ${v.pathProblem}.`
+            : 'The installed version is the newest OLM can reach on this channel.'}
+        </p>
       ) : (
         <div className="space-y-2">
-          <p className="text-slate-600">Pick how far to go: each InstallPlan on the way is approved for you, and the ones past it wait for approval as usual. A plan that also carries another operator&apos;s upgrade waits, with the reason.</p>
+          <p className="text-slate-600">
+            Pick how far to go: each InstallPlan on the way is approved for you, and the ones past it wait for approval
+            as usual. A plan that also carries another operator&apos;s upgrade waits, with the reason.
+          </p>
           <label className="flex flex-col gap-1">
             <span className="font-medium">Target version</span>
-            <select className="w-64 rounded border border-slate-300 bg-white px-2 py-1.5" value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!!why}>
+            <select
+              className="w-64 rounded border border-slate-300 bg-white px-2 py-1.5"
+              value={choice}
+              onChange={(e) => setChoice(e.target.value)}
+              disabled={!!why}
+            >
               <option value="">Choose a version…</option>
               {v.path.map((s) => (
                 <option key={s.to} value={s.to}>
@@ -110,11 +150,17 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
           </label>
           {preview.length > 0 && (
             <p aria-label="Predicted hops">
-              OLM takes {preview.length === 1 ? 'one InstallPlan' : `${preview.length} InstallPlans`}: {[preview[0]!.from, ...preview.map((s) => s.to)].map(label).join(' → ')}, and stops.
+              OLM takes {preview.length === 1 ? 'one InstallPlan' : `${preview.length} InstallPlans`}:{' '}
+              {[preview[0]!.from, ...preview.map((s) => s.to)].map(label).join(' → ')}, and stops.
             </p>
           )}
           {why && <p className="text-slate-600">{why}</p>}
-          <button type="button" disabled={!choice || !!why || set.isPending} onClick={() => set.mutate()} className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+          <button
+            type="button"
+            disabled={!choice || !!why || set.isPending}
+            onClick={() => set.mutate()}
+            className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+          >
             Upgrade up to {choice ? label(choice) : '…'}
           </button>
         </div>

@@ -14,11 +14,17 @@ export interface Successor {
   looking: boolean;
 }
 
-export function useSuccessor(namespace: string, name: string, details: UseQueryResult<OperatorDetails>, enabled: boolean): Successor {
+export function useSuccessor(
+  namespace: string,
+  name: string,
+  details: UseQueryResult<OperatorDetails>,
+  enabled: boolean,
+): Successor {
   // On a failed refetch the query keeps the last details it read, and with them the Subscription.
   const last = details.data;
   const gone = details.error instanceof ApiClientError && details.error.code === 404;
-  const subscription = last?.replacedBy?.subscription ?? last?.subscription?.object.metadata?.name ?? last?.sourceSubscription;
+  const subscription =
+    last?.replacedBy?.subscription ?? last?.subscription?.object.metadata?.name ?? last?.sourceSubscription;
   // A copy's Subscription is where the operator is installed; the new copy keeps the CSV's name.
   const subscriptionNamespace = last?.copiedFrom ?? namespace;
   const ask = enabled && gone && !!subscription;
@@ -26,7 +32,11 @@ export function useSuccessor(namespace: string, name: string, details: UseQueryR
     queryKey: ['installed-by', subscriptionNamespace, subscription],
     enabled: ask,
     retry: false,
-    queryFn: ({ signal }) => apiGet<SubscriptionProgress>(`/api/subscriptions/${encodeURIComponent(subscriptionNamespace)}/${encodeURIComponent(subscription!)}`, signal).then((p) => p.subscription.status?.installedCSV ?? null),
+    queryFn: ({ signal }) =>
+      apiGet<SubscriptionProgress>(
+        `/api/subscriptions/${encodeURIComponent(subscriptionNamespace)}/${encodeURIComponent(subscription!)}`,
+        signal,
+      ).then((p) => p.subscription.status?.installedCSV ?? null),
   });
   if (!ask) return { looking: false };
   return { csv: now.data && now.data !== name ? now.data : undefined, looking: now.isPending };

@@ -15,7 +15,12 @@ export function LoginForm() {
   const { session } = useSession();
   const login = useMutation({
     mutationFn: async () => {
-      const res = await fetch('/api/session', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+      const res = await fetch('/api/session', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
       const body = (await res.json()) as SessionInfo & { error?: { reason: string; message: string } };
       if (!res.ok) throw new Error(body.error ? `${body.error.reason}: ${body.error.message}` : `HTTP ${res.status}`);
       return body;
@@ -48,10 +53,23 @@ export function LoginForm() {
       )}
       <label className="flex flex-col text-sm">
         <span className="font-medium">Your Kubernetes bearer token</span>
-        <textarea value={token} onChange={(e) => setToken(e.target.value)} rows={4} autoComplete="off" spellCheck={false} className="rounded border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs" />
+        <textarea
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+          rows={4}
+          autoComplete="off"
+          spellCheck={false}
+          className="rounded border border-slate-300 bg-white px-2 py-1.5 font-mono text-xs"
+        />
       </label>
-      <p className="text-xs text-slate-600">Every request the console makes for you uses this token: you see and do exactly what the cluster lets you.</p>
-      <button type="submit" disabled={!token.trim() || login.isPending} className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+      <p className="text-xs text-slate-600">
+        Every request the console makes for you uses this token: you see and do exactly what the cluster lets you.
+      </p>
+      <button
+        type="submit"
+        disabled={!token.trim() || login.isPending}
+        className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+      >
         Log in
       </button>
       {login.error && <ErrorNotice error={login.error} what="Login failed" />}

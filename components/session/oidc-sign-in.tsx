@@ -19,7 +19,9 @@ export function OidcSignIn() {
   const target = safeRedirectTarget(next, typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
   return (
     <section className="mb-8 max-w-xl space-y-2" aria-labelledby="oidc-sign-in">
-      <h2 id="oidc-sign-in" className="text-lg font-semibold">Sign in with your organisation&apos;s account</h2>
+      <h2 id="oidc-sign-in" className="text-lg font-semibold">
+        Sign in with your organisation&apos;s account
+      </h2>
       <a
         href={`/api/auth/login?next=${encodeURIComponent(target)}`}
         className="inline-block rounded bg-sky-700 px-4 py-1.5 font-semibold text-white"

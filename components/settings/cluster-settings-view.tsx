@@ -12,7 +12,10 @@ import { CopiedCsvsSetting } from './copied-csvs-setting';
 export const OLM_CONFIG_KEY = ['olmconfig'];
 
 export function ClusterSettingsView() {
-  const q = useQuery({ queryKey: OLM_CONFIG_KEY, queryFn: ({ signal }) => apiGet<OlmConfigView>('/api/olmconfig', signal) });
+  const q = useQuery({
+    queryKey: OLM_CONFIG_KEY,
+    queryFn: ({ signal }) => apiGet<OlmConfigView>('/api/olmconfig', signal),
+  });
   const live = useLiveRefresh(OLM_CONFIG_KEY, undefined, ['olmconfigs'], q.data?.state === 'present');
   return (
     <article className="space-y-5">

@@ -17,22 +17,37 @@ import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { YamlBlock } from '../common/yaml-block';
 import { FACTS_GRID } from '../common/facts-grid';
 
-const STATE_TONE: Record<OlmConfigView['explanation']['state'], string> = { enabled: 'ok', disabled: 'ok', disabling: 'progressing', restoring: 'progressing', pending: 'neutral' };
+const STATE_TONE: Record<OlmConfigView['explanation']['state'], string> = {
+  enabled: 'ok',
+  disabled: 'ok',
+  disabling: 'progressing',
+  restoring: 'progressing',
+  pending: 'neutral',
+};
 
 function EffectCounts({ effect }: { effect: CopiedCsvEffect }) {
   return (
     <div className="space-y-1 text-sm">
       <p>
-        Copied CSVs in the cluster now: <strong>{effect.present}</strong> ({effect.ofAllNamespacesOperators} of operators installed for all namespaces, {effect.unaffected} of operators
-        watching chosen namespaces, which this setting does not touch){effect.namespaceCount !== undefined ? `; ${effect.namespaceCount} namespaces` : ''}.
+        Copied CSVs in the cluster now: <strong>{effect.present}</strong> ({effect.ofAllNamespacesOperators} of
+        operators installed for all namespaces, {effect.unaffected} of operators watching chosen namespaces, which this
+        setting does not touch){effect.namespaceCount !== undefined ? `; ${effect.namespaceCount} namespaces` : ''}.
       </p>
       {effect.operators.length > 0 && (
         <details>
-          <summary className="cursor-pointer text-sky-700">Operators installed for all namespaces ({effect.operators.length})</summary>
+          <summary className="cursor-pointer text-sky-700">
+            Operators installed for all namespaces ({effect.operators.length})
+          </summary>
           <ul className="mt-1 list-disc pl-5">
             {effect.operators.map((o) => (
               <li key={`${o.namespace}/${o.name}`}>
-                <Link className="text-sky-700 underline" href={`/operators/${encodeURIComponent(o.namespace)}/${encodeURIComponent(o.name)}`}>{o.namespace}/{o.name}</Link>: {o.copies} {o.copies === 1 ? 'copy' : 'copies'}
+                <Link
+                  className="text-sky-700 underline"
+                  href={`/operators/${encodeURIComponent(o.namespace)}/${encodeURIComponent(o.name)}`}
+                >
+                  {o.namespace}/{o.name}
+                </Link>
+                : {o.copies} {o.copies === 1 ? 'copy' : 'copies'}
               </li>
             ))}
           </ul>
@@ -43,23 +58,51 @@ function EffectCounts({ effect }: { effect: CopiedCsvEffect }) {
 }
 
 function effectHeadline(effect: CopiedCsvEffect): string {
-  if (effect.disableCopiedCSVs) return `Turning copied CSVs off removes ${effect.removes ?? 0} copied CSV${effect.removes === 1 ? '' : 's'}`;
-  return effect.restores === undefined ? 'Turning copied CSVs on brings copies back into every namespace' : `Turning copied CSVs on brings back ${effect.restores} copied CSV${effect.restores === 1 ? '' : 's'}`;
+  if (effect.disableCopiedCSVs)
+    return `Turning copied CSVs off removes ${effect.removes ?? 0} copied CSV${effect.removes === 1 ? '' : 's'}`;
+  return effect.restores === undefined
+    ? 'Turning copied CSVs on brings copies back into every namespace'
+    : `Turning copied CSVs on brings back ${effect.restores} copied CSV${effect.restores === 1 ? '' : 's'}`;
 }
 
-function PlanPanel({ view, to, onCancel, onApplied }: { view: OlmConfigView; to: boolean; onCancel: () => void; onApplied: (res: OlmConfigApplied) => void }) {
-  const plan = useQuery({ queryKey: ['olmconfig-plan', to], queryFn: () => apiWrite<OlmConfigPlan>('/api/olmconfig/plan', 'POST', { disableCopiedCSVs: to }), staleTime: Infinity, gcTime: 0, retry: false });
-  const apply = useMutation({ mutationFn: () => apiWrite<OlmConfigApplied>('/api/olmconfig', 'PATCH', { disableCopiedCSVs: to, seen: view.disableCopiedCSVs }), onSuccess: onApplied });
+function PlanPanel({
+  view,
+  to,
+  onCancel,
+  onApplied,
+}: {
+  view: OlmConfigView;
+  to: boolean;
+  onCancel: () => void;
+  onApplied: (res: OlmConfigApplied) => void;
+}) {
+  const plan = useQuery({
+    queryKey: ['olmconfig-plan', to],
+    queryFn: () => apiWrite<OlmConfigPlan>('/api/olmconfig/plan', 'POST', { disableCopiedCSVs: to }),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+  const apply = useMutation({
+    mutationFn: () =>
+      apiWrite<OlmConfigApplied>('/api/olmconfig', 'PATCH', { disableCopiedCSVs: to, seen: view.disableCopiedCSVs }),
+    onSuccess: onApplied,
+  });
   const p = plan.data;
   return (
     <section aria-labelledby="copied-plan-title" className="space-y-3 rounded-lg border border-slate-300 bg-white p-4">
-      <h3 id="copied-plan-title" className="font-semibold">Review: turn copied CSVs {to ? 'off' : 'on'}</h3>
+      <h3 id="copied-plan-title" className="font-semibold">
+        Review: turn copied CSVs {to ? 'off' : 'on'}
+      </h3>
       {plan.error && <ErrorNotice error={plan.error} what="The change could not be planned" />}
       {!p && !plan.error && <p role="status">Counting the copies…</p>}
       {p && (
         <>
           {p.effect ? (
-            <div aria-label="Effect of the change" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+            <div
+              aria-label="Effect of the change"
+              className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm"
+            >
               <p className="font-semibold">{effectHeadline(p.effect)}</p>
               <p>{p.effect.summary}</p>
             </div>
@@ -67,11 +110,18 @@ function PlanPanel({ view, to, onCancel, onApplied }: { view: OlmConfigView; to:
             <p className="text-sm text-amber-800">{p.effectProblem}</p>
           )}
           <Warning title={p.noChange ? 'Nothing to change' : 'Before you switch'}>
-            <ul className="list-disc space-y-1 pl-5">{p.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+            <ul className="list-disc space-y-1 pl-5">
+              {p.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
           </Warning>
           {!p.noChange && (
             <>
-              <p className="text-sm text-slate-700">Sent to the cluster as you: an update of OLMConfig cluster at the resourceVersion just read, changing only</p>
+              <p className="text-sm text-slate-700">
+                Sent to the cluster as you: an update of OLMConfig cluster at the resourceVersion just read, changing
+                only
+              </p>
               <YamlBlock object={p.change} label="OLMConfig change" />
             </>
           )}
@@ -79,10 +129,17 @@ function PlanPanel({ view, to, onCancel, onApplied }: { view: OlmConfigView; to:
       )}
       {apply.error && <ErrorNotice error={apply.error} what="OLMConfig was not changed" />}
       <div className="flex gap-2">
-        <button type="button" disabled={!p || p.noChange || apply.isPending} onClick={() => apply.mutate()} className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600">
+        <button
+          type="button"
+          disabled={!p || p.noChange || apply.isPending}
+          onClick={() => apply.mutate()}
+          className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+        >
           {apply.isPending ? 'Applying…' : `Turn copied CSVs ${to ? 'off' : 'on'}`}
         </button>
-        <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-3 py-1.5 text-sm">Cancel</button>
+        <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-3 py-1.5 text-sm">
+          Cancel
+        </button>
       </div>
     </section>
   );
@@ -91,26 +148,38 @@ function PlanPanel({ view, to, onCancel, onApplied }: { view: OlmConfigView; to:
 export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; onChanged: () => void }) {
   const [reviewing, setReviewing] = useState<boolean | null>(null);
   const [applied, setApplied] = useState<string | null>(null);
-  const denied = view.canChange.allowed ? undefined : `You may not change OLM's cluster settings: ${view.canChange.reason ?? 'the cluster refused'}`;
+  const denied = view.canChange.allowed
+    ? undefined
+    : `You may not change OLM's cluster settings: ${view.canChange.reason ?? 'the cluster refused'}`;
   const off = view.disableCopiedCSVs;
-  const switchState = view.state === 'forbidden'
-    ? { word: 'unknown', effect: 'The setting cannot be read.' }
-    : off
-      ? { word: 'Off', effect: 'Operators installed for all namespaces are listed only where they are installed.' }
-      : { word: 'On', effect: 'Operators installed for all namespaces are listed in every namespace.' };
+  const switchState =
+    view.state === 'forbidden'
+      ? { word: 'unknown', effect: 'The setting cannot be read.' }
+      : off
+        ? { word: 'Off', effect: 'Operators installed for all namespaces are listed only where they are installed.' }
+        : { word: 'On', effect: 'Operators installed for all namespaces are listed in every namespace.' };
   const c = view.condition;
   return (
     <section aria-labelledby="copied-title" className="space-y-4 rounded-lg border border-slate-200 bg-white p-5">
       <div>
-        <h2 id="copied-title" className="text-lg font-semibold">Copied CSVs</h2>
+        <h2 id="copied-title" className="text-lg font-semibold">
+          Copied CSVs
+        </h2>
         <p className="text-sm text-slate-700">
-          OLM copies the ClusterServiceVersion of an operator into every namespace it watches, so that people there see it listed. For operators installed for
-          all namespaces that is one copy per namespace; <code>spec.features.disableCopiedCSVs</code> turns those copies off. The operators keep watching every
+          OLM copies the ClusterServiceVersion of an operator into every namespace it watches, so that people there see
+          it listed. For operators installed for all namespaces that is one copy per namespace;{' '}
+          <code>spec.features.disableCopiedCSVs</code> turns those copies off. The operators keep watching every
           namespace; operators watching chosen namespaces keep their copies.
         </p>
       </div>
 
-      {view.state !== 'present' && <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">{view.state === 'forbidden' ? `You may not read OLMConfig cluster: ${view.message ?? ''}` : `${view.message}.`}</p>}
+      {view.state !== 'present' && (
+        <p role="note" className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">
+          {view.state === 'forbidden'
+            ? `You may not read OLMConfig cluster: ${view.message ?? ''}`
+            : `${view.message}.`}
+        </p>
+      )}
 
       <div className="flex flex-wrap items-center gap-3">
         <button
@@ -127,29 +196,44 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
           }}
           className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition disabled:cursor-not-allowed disabled:opacity-50 ${off ? 'bg-slate-500' : 'bg-sky-700'}`}
         >
-          <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${off ? 'translate-x-0.5' : 'translate-x-5'}`} />
+          <span
+            className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${off ? 'translate-x-0.5' : 'translate-x-5'}`}
+          />
         </button>
         <span className="text-sm">
-          <span id="copied-switch-label" className="font-medium">Copied CSVs</span>: <strong>{switchState.word}</strong>
+          <span id="copied-switch-label" className="font-medium">
+            Copied CSVs
+          </span>
+          : <strong>{switchState.word}</strong>
           <span className="block text-slate-600">{switchState.effect}</span>
         </span>
       </div>
-      {denied && <p id="copied-denied" className="text-sm text-slate-600">{denied}</p>}
+      {denied && (
+        <p id="copied-denied" className="text-sm text-slate-600">
+          {denied}
+        </p>
+      )}
 
       {view.state !== 'forbidden' && (
         <dl className={`${FACTS_GRID.medium} text-sm`}>
           <dt className="text-slate-600">Where OLM is</dt>
-          <dd><Badge tone={STATE_TONE[view.explanation.state]}>{view.explanation.state}</Badge> {view.explanation.text}</dd>
+          <dd>
+            <Badge tone={STATE_TONE[view.explanation.state]}>{view.explanation.state}</Badge> {view.explanation.text}
+          </dd>
           <dt className="text-slate-600">Condition</dt>
           <dd aria-label="DisabledCopiedCSVs condition">
             {c ? (
               <>
                 <strong>DisabledCopiedCSVs={c.status}</strong> ({c.reason}): {c.message}
                 {c.lastTransitionTime && (
-                  <span className="block text-xs text-slate-600">since <RelativeTime iso={c.lastTransitionTime} /></span>
+                  <span className="block text-xs text-slate-600">
+                    since <RelativeTime iso={c.lastTransitionTime} />
+                  </span>
                 )}
               </>
-            ) : 'not reported yet'}
+            ) : (
+              'not reported yet'
+            )}
           </dd>
         </dl>
       )}
@@ -171,24 +255,36 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
           onCancel={() => setReviewing(null)}
           onApplied={(res) => {
             setReviewing(null);
-            setApplied(`Applied as you: disableCopiedCSVs is ${res.plan.disableCopiedCSVs}. OLM is acting on it; the condition above follows live.`);
+            setApplied(
+              `Applied as you: disableCopiedCSVs is ${res.plan.disableCopiedCSVs}. OLM is acting on it; the condition above follows live.`,
+            );
             onChanged();
           }}
         />
       )}
-      {applied && <p role="status" className="text-sm text-emerald-800">{applied}</p>}
+      {applied && (
+        <p role="status" className="text-sm text-emerald-800">
+          {applied}
+        </p>
+      )}
 
       <section aria-labelledby="copied-events-title" className="space-y-1">
-        <h3 id="copied-events-title" className="font-semibold">DisabledCopiedCSVs events</h3>
+        <h3 id="copied-events-title" className="font-semibold">
+          DisabledCopiedCSVs events
+        </h3>
         {!view.events ? (
           <p className="text-sm text-slate-600">You may not list events cluster-wide.</p>
         ) : view.events.count === 0 ? (
-          <p className="text-sm text-slate-600">None: OLM records one on each operator whose copies it removed, and deletes it when copies come back.</p>
+          <p className="text-sm text-slate-600">
+            None: OLM records one on each operator whose copies it removed, and deletes it when copies come back.
+          </p>
         ) : (
           <StackedTable label="DisabledCopiedCSVs events" columns={['Operator', 'Type', 'Message', 'Last seen']}>
             {view.events.items.map((e) => (
               <StackedRow key={`${e.namespace}/${e.csv}/${e.lastTimestamp ?? ''}`}>
-                <StackedCell label="Operator">{e.namespace}/{e.csv}</StackedCell>
+                <StackedCell label="Operator">
+                  {e.namespace}/{e.csv}
+                </StackedCell>
                 <StackedCell label="Type">{e.type}</StackedCell>
                 <StackedCell label="Message">{e.message}</StackedCell>
                 <StackedCell label="Last seen" className="text-xs text-slate-600">
@@ -198,7 +294,11 @@ export function CopiedCsvsSetting({ view, onChanged }: { view: OlmConfigView; on
             ))}
           </StackedTable>
         )}
-        {view.events && view.events.count > view.events.items.length && <p className="text-xs text-slate-600">Showing the latest {view.events.items.length} of {view.events.count}.</p>}
+        {view.events && view.events.count > view.events.items.length && (
+          <p className="text-xs text-slate-600">
+            Showing the latest {view.events.items.length} of {view.events.count}.
+          </p>
+        )}
       </section>
     </section>
   );

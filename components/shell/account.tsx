@@ -48,7 +48,9 @@ export function Account({ session, pathname }: { session?: SessionInfo; pathname
         <span className="sr-only">Logged in as </span>
         <span
           className="max-w-[16rem] truncate font-medium text-white"
-          title={[session.username, ...(session.groups?.length ? [`groups: ${session.groups.join(', ')}`] : [])].join('\n')}
+          title={[session.username, ...(session.groups?.length ? [`groups: ${session.groups.join(', ')}`] : [])].join(
+            '\n',
+          )}
         >
           {session.username}
         </span>

@@ -13,8 +13,10 @@ export function HiddenPages({ pages }: { pages: HiddenPage[] }) {
       <summary className="cursor-pointer py-2 text-slate-300 hover:text-white md:py-1">
         {pages.length === 1 ? '1 page hidden' : `${pages.length} pages hidden`}
       </summary>
-      <div className="mt-1 rounded bg-white p-3 text-slate-800 shadow-lg md:absolute md:right-0 md:z-30 md:mt-2
-        md:w-96">
+      <div
+        className="mt-1 rounded bg-white p-3 text-slate-800 shadow-lg md:absolute md:right-0 md:z-30 md:mt-2
+        md:w-96"
+      >
         <p className="mb-2">Not in your navigation, because the cluster does not let you do what they need:</p>
         <ul className="space-y-2">
           {pages.map(({ label, access }) => (

@@ -7,7 +7,7 @@ import { currentState, NAV_ITEMS } from './nav-items';
 const item = (label: string) => NAV_ITEMS.find((i) => i.label === label)!;
 
 describe('currentState', () => {
-  test('an item\'s own page is the current page', () => {
+  test("an item's own page is the current page", () => {
     assert.equal(currentState(item('OperatorHub'), '/operatorhub'), 'page');
     assert.equal(currentState(item('Installed Operators'), '/operators'), 'page');
   });
@@ -23,7 +23,7 @@ describe('currentState', () => {
     assert.equal(currentState(item('Cluster settings'), '/settingsx'), undefined);
   });
 
-  test('only the cluster-wide pages wait for the cluster\'s answer', () => {
+  test("only the cluster-wide pages wait for the cluster's answer", () => {
     const asked = NAV_ITEMS.filter((i) => i.clusterPage).map((i) => i.href);
     assert.deepEqual(asked, ['/catalogsources', '/cluster-upgrade', '/settings']);
   });

@@ -15,8 +15,8 @@ export function PageAccessNote() {
   if (!item || !answer || answer.allowed) return null;
   return (
     <p role="note" className="mb-6 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-      <span className="font-semibold">{item.label}</span> is not in your navigation: it needs you to
-      {' '}{answer.needs}, and the cluster says no ({answer.reason}). What follows is what you may see of it.
+      <span className="font-semibold">{item.label}</span> is not in your navigation: it needs you to {answer.needs}, and
+      the cluster says no ({answer.reason}). What follows is what you may see of it.
     </p>
   );
 }

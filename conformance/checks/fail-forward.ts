@@ -12,15 +12,30 @@ async function failedInstall(t: Parameters<Check['run']>[0], ns: string, upgrade
   await namespace(t, ns);
   await operatorGroup(t, ns, 'og', { targetNamespaces: [ns], upgradeStrategy });
   await subscribe(t, ns, 'zeta', { name: 'zeta', channel: 'stable' });
-  await until(t, `the plan in ${ns} to fail`, async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some((p) => p.status?.phase === 'Failed') ? true : undefined), 180_000);
+  await until(
+    t,
+    `the plan in ${ns} to fail`,
+    async () =>
+      (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some(
+        (p) => p.status?.phase === 'Failed',
+      )
+        ? true
+        : undefined,
+    180_000,
+  );
   // The plan's failure reaches the Subscription on the catalog operator's next pass over the
   // namespace, which a busy real OLM (this suite runs its checks side by side) may take a while
   // to make: under fail-forward, give it that while; whatever it says then is compared.
   if (upgradeStrategy !== 'Default') {
-    await until(t, `the Subscription in ${ns} to take the failure in`, async () => {
-      const s = (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`))[0];
-      return (s?.status as { state?: string } | undefined)?.state !== 'UpgradePending' ? true : undefined;
-    }, 120_000).catch(() => undefined);
+    await until(
+      t,
+      `the Subscription in ${ns} to take the failure in`,
+      async () => {
+        const s = (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`))[0];
+        return (s?.status as { state?: string } | undefined)?.state !== 'UpgradePending' ? true : undefined;
+      },
+      120_000,
+    ).catch(() => undefined);
   }
   await settled(t, ns, 10_000);
   return readNamespace(t, ns);

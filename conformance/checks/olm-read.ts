@@ -5,16 +5,37 @@ import { call, type Target } from '../target';
 
 export const CATALOG = 'generated';
 export const CATALOG_NS = 'olm';
-export type Obj = { metadata: { name: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string>; creationTimestamp?: string; ownerReferences?: unknown[] }; spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
+export type Obj = {
+  metadata: {
+    name: string;
+    namespace?: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+    creationTimestamp?: string;
+    ownerReferences?: unknown[];
+  };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+} & Record<string, unknown>;
 
 export async function must(t: Target, method: string, path: string, body?: unknown): Promise<Obj> {
-  const r = await call(t, { method, path, body, ...(method === 'PATCH' ? { contentType: 'application/merge-patch+json' } : {}) });
-  if (r.status >= 300) throw new Error(`${t.name}: ${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  const r = await call(t, {
+    method,
+    path,
+    body,
+    ...(method === 'PATCH' ? { contentType: 'application/merge-patch+json' } : {}),
+  });
+  if (r.status >= 300)
+    throw new Error(`${t.name}: ${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
   return r.body as Obj;
 }
 
 export async function list(t: Target, path: string): Promise<Obj[]> {
-  return ((await must(t, 'GET', path)) as unknown as { items: Obj[] }).items.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+  return ((await must(t, 'GET', path)) as unknown as { items: Obj[] }).items.sort(
+    (a, b) =>
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  );
 }
 
 /** Polls until `probe` answers something, or fails after `ms` with what it last saw. */
@@ -37,7 +58,11 @@ export async function until<T>(t: Target, what: string, probe: () => Promise<T |
 export function caughtUp(subs: Obj[], csvs: Obj[]): boolean {
   const transient = new Set(['CatalogSourcesAdded', 'CatalogSourcesUpdated', 'CatalogSourcesDeleted']);
   return subs.every((s) => {
-    const st = (s.status ?? {}) as { currentCSV?: string; state?: string; conditions?: { type: string; reason?: string }[] };
+    const st = (s.status ?? {}) as {
+      currentCSV?: string;
+      state?: string;
+      conditions?: { type: string; reason?: string }[];
+    };
     const health = st.conditions?.find((c) => c.type === 'CatalogSourcesUnhealthy');
     if (!health || transient.has(health.reason ?? '')) return false;
     return !st.currentCSV || !csvs.some((c) => c.metadata.name === st.currentCSV) || st.state === 'AtLatestKnown';
@@ -50,7 +75,11 @@ export async function settled(t: Target, ns: string, quietMs = 6_000): Promise<v
   let since = Date.now();
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const [subs, plans, csvs] = await Promise.all(['subscriptions', 'installplans', 'clusterserviceversions'].map((r) => list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/${r}`)));
+    const [subs, plans, csvs] = await Promise.all(
+      ['subscriptions', 'installplans', 'clusterserviceversions'].map((r) =>
+        list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/${r}`),
+      ),
+    );
     const now = JSON.stringify([subs!, plans!, csvs!].map((items) => items.map((i) => [i.metadata.name, i.status])));
     if (now !== last) {
       last = now;
@@ -62,16 +91,33 @@ export async function settled(t: Target, ns: string, quietMs = 6_000): Promise<v
 }
 
 export async function namespace(t: Target, name: string): Promise<void> {
-  const r = await call(t, { method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
-  if (r.status !== 201) throw new Error(`${t.name}: creating namespace ${name}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)} (a namespace left by an earlier run?)`);
+  const r = await call(t, {
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+  });
+  if (r.status !== 201)
+    throw new Error(
+      `${t.name}: creating namespace ${name}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)} (a namespace left by an earlier run?)`,
+    );
 }
 
 export async function operatorGroup(t: Target, ns: string, name: string, spec: Record<string, unknown>): Promise<void> {
-  await must(t, 'POST', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`, { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name }, spec });
+  await must(t, 'POST', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`, {
+    apiVersion: 'operators.coreos.com/v1',
+    kind: 'OperatorGroup',
+    metadata: { name },
+    spec,
+  });
 }
 
 export async function subscribe(t: Target, ns: string, name: string, spec: Record<string, unknown>): Promise<void> {
-  await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name }, spec: { source: CATALOG, sourceNamespace: CATALOG_NS, ...spec } });
+  await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'Subscription',
+    metadata: { name },
+    spec: { source: CATALOG, sourceNamespace: CATALOG_NS, ...spec },
+  });
 }
 
 /**
@@ -80,12 +126,21 @@ export async function subscribe(t: Target, ns: string, name: string, spec: Recor
  * are the bundle's or the console's. OLM v0.38.0 never writes the latter (transitionCSVState hands
  * the labeler a pointer its type switch does not match); reading them shows the sandbox does not either.
  */
-export const olmLabels = (o: Obj) => Object.fromEntries(Object.entries(o.metadata.labels ?? {}).filter(([k]) => k.startsWith('operators.coreos.com/') || k.startsWith('olm.api.')).sort(([a], [b]) => a.localeCompare(b)));
+export const olmLabels = (o: Obj) =>
+  Object.fromEntries(
+    Object.entries(o.metadata.labels ?? {})
+      .filter(([k]) => k.startsWith('operators.coreos.com/') || k.startsWith('olm.api.'))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 /** Which time stamps a condition carries (their values differ between any two clusters). */
-const stamps = (c: Record<string, unknown>) => ['lastHeartbeatTime', 'lastTransitionTime', 'lastUpdateTime'].filter((k) => c[k]);
+const stamps = (c: Record<string, unknown>) =>
+  ['lastHeartbeatTime', 'lastTransitionTime', 'lastUpdateTime'].filter((k) => c[k]);
 
-export const conditions = (o: Obj | undefined) => ((o?.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[]).map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' })).sort((a, b) => a.type.localeCompare(b.type));
+export const conditions = (o: Obj | undefined) =>
+  ((o?.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string }[])
+    .map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' }))
+    .sort((a, b) => a.type.localeCompare(b.type));
 
 /** What a person reads of a Subscription. */
 export function subscriptionView(s: Obj) {
@@ -96,10 +151,16 @@ export function subscriptionView(s: Obj) {
     currentCSV: st.currentCSV ?? '',
     installedCSV: st.installedCSV ?? '',
     installPlanGeneration: st.installPlanGeneration,
-    installPlanRef: st.installPlanRef ? { kind: (st.installPlanRef as Obj).kind, apiVersion: (st.installPlanRef as Obj).apiVersion } : undefined,
+    installPlanRef: st.installPlanRef
+      ? { kind: (st.installPlanRef as Obj).kind, apiVersion: (st.installPlanRef as Obj).apiVersion }
+      : undefined,
     // Only the generated catalog is a CatalogSource on both clusters (the sandbox also has one for
     // each catalog the registry checks read): health of the others is not comparable.
-    catalogHealth: ((st.catalogHealth ?? []) as { catalogSourceRef: { name: string; namespace: string }; healthy: boolean }[]).filter((h) => h.catalogSourceRef.name === CATALOG).map((h) => ({ source: `${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name}`, healthy: h.healthy })),
+    catalogHealth: (
+      (st.catalogHealth ?? []) as { catalogSourceRef: { name: string; namespace: string }; healthy: boolean }[]
+    )
+      .filter((h) => h.catalogSourceRef.name === CATALOG)
+      .map((h) => ({ source: `${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name}`, healthy: h.healthy })),
     conditions: conditions(s),
     labels: s.metadata.labels ?? {},
   };
@@ -123,9 +184,36 @@ export function planView(p: Obj, i: number) {
     clusterServiceVersionNames: [...((p.spec?.clusterServiceVersionNames as string[] | undefined) ?? [])].sort(),
     generation: p.spec?.generation,
     phase: st.phase ?? '',
-    conditions: conditions(p).map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message, stamps: stamps(((st.conditions ?? []) as Record<string, unknown>[]).find((x) => x.type === c.type) ?? {}) })),
-    steps: ((st.plan ?? []) as { resolving: string; status: string; resource: { group: string; version: string; kind: string; name: string; sourceName: string; sourceNamespace: string } }[])
-      .map((s) => ({ resolving: s.resolving, status: stepStatus(s.status), kind: s.resource.kind, group: s.resource.group, version: s.resource.version, name: s.resource.name, source: `${s.resource.sourceNamespace}/${s.resource.sourceName}` }))
+    conditions: conditions(p).map((c) => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+      message: c.message,
+      stamps: stamps(((st.conditions ?? []) as Record<string, unknown>[]).find((x) => x.type === c.type) ?? {}),
+    })),
+    steps: (
+      (st.plan ?? []) as {
+        resolving: string;
+        status: string;
+        resource: {
+          group: string;
+          version: string;
+          kind: string;
+          name: string;
+          sourceName: string;
+          sourceNamespace: string;
+        };
+      }[]
+    )
+      .map((s) => ({
+        resolving: s.resolving,
+        status: stepStatus(s.status),
+        kind: s.resource.kind,
+        group: s.resource.group,
+        version: s.resource.version,
+        name: s.resource.name,
+        source: `${s.resource.sourceNamespace}/${s.resource.sourceName}`,
+      }))
       .sort((a, b) => `${a.kind}/${a.name}`.localeCompare(`${b.kind}/${b.name}`)),
     bundleLookups: ((st.bundleLookups ?? []) as unknown[]).length,
     // OLM's Go type omits an empty list: whether the key is there at all is what a client sees.
@@ -146,9 +234,33 @@ export function csvView(c: Obj) {
     message: st.message ?? '',
     // Whether OLM sees a Deployment not yet available (InstallWaiting) depends on how fast the
     // node runs its pod: left out of the history on both.
-    history: ((st.conditions ?? []) as { phase: string; reason: string }[]).map((x) => `${x.phase}/${x.reason}`).filter((h) => h !== 'Installing/InstallWaiting'),
-    requirementStatus: ((st.requirementStatus ?? []) as { group: string; version: string; kind: string; name: string; status: string; message: string }[]).map((r) => ({ kind: r.kind, group: r.group, version: r.version, name: r.name, status: r.status, message: r.message })).sort((x, y) => `${x.kind}/${x.name}`.localeCompare(`${y.kind}/${y.name}`)),
-    annotations: Object.fromEntries(['olm.operatorGroup', 'olm.operatorNamespace', 'olm.targetNamespaces', 'olm.providedAPIs'].filter((k) => k in a).map((k) => [k, a[k]])),
+    history: ((st.conditions ?? []) as { phase: string; reason: string }[])
+      .map((x) => `${x.phase}/${x.reason}`)
+      .filter((h) => h !== 'Installing/InstallWaiting'),
+    requirementStatus: (
+      (st.requirementStatus ?? []) as {
+        group: string;
+        version: string;
+        kind: string;
+        name: string;
+        status: string;
+        message: string;
+      }[]
+    )
+      .map((r) => ({
+        kind: r.kind,
+        group: r.group,
+        version: r.version,
+        name: r.name,
+        status: r.status,
+        message: r.message,
+      }))
+      .sort((x, y) => `${x.kind}/${x.name}`.localeCompare(`${y.kind}/${y.name}`)),
+    annotations: Object.fromEntries(
+      ['olm.operatorGroup', 'olm.operatorNamespace', 'olm.targetNamespaces', 'olm.providedAPIs']
+        .filter((k) => k in a)
+        .map((k) => [k, a[k]]),
+    ),
     copied: c.metadata.labels?.['olm.copiedFrom'] ?? '',
     labels: olmLabels(c),
   };
@@ -160,15 +272,28 @@ export function csvView(c: Obj) {
  */
 export async function readNamespace(t: Target, ns: string, withCopies = false) {
   const base = `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}`;
-  const [subs, plans, csvs, groups] = await Promise.all([list(t, `${base}/subscriptions`), list(t, `${base}/installplans`), list(t, `${base}/clusterserviceversions`), list(t, `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`)]);
+  const [subs, plans, csvs, groups] = await Promise.all([
+    list(t, `${base}/subscriptions`),
+    list(t, `${base}/installplans`),
+    list(t, `${base}/clusterserviceversions`),
+    list(t, `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`),
+  ]);
   return {
     // By name: a dependency's Subscription is made when its plan runs, a moment that varies.
     subscriptions: subs.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)).map(subscriptionView),
     // In the order OLM made them (two plans can share a creation second, and their names are random).
-    installPlans: plans.sort((a, b) => ((a.spec?.generation as number) ?? 0) - ((b.spec?.generation as number) ?? 0)).map(planView),
+    installPlans: plans
+      .sort((a, b) => ((a.spec?.generation as number) ?? 0) - ((b.spec?.generation as number) ?? 0))
+      .map(planView),
     csvs: csvs.filter((c) => withCopies || !c.metadata.labels?.['olm.copiedFrom']).map(csvView),
     // A set: real OLM writes the target namespaces in no fixed order.
-    operatorGroups: groups.map((g) => ({ name: g.metadata.name, namespaces: (g.status?.namespaces as string[] | undefined)?.slice().sort(), annotations: Object.fromEntries(Object.entries(g.metadata.annotations ?? {}).filter(([k]) => k.startsWith('olm.'))) })),
+    operatorGroups: groups.map((g) => ({
+      name: g.metadata.name,
+      namespaces: (g.status?.namespaces as string[] | undefined)?.slice().sort(),
+      annotations: Object.fromEntries(
+        Object.entries(g.metadata.annotations ?? {}).filter(([k]) => k.startsWith('olm.')),
+      ),
+    })),
   };
 }
 
@@ -178,35 +303,66 @@ export async function readNamespace(t: Target, ns: string, withCopies = false) {
  */
 export async function readScoped(t: Target, ns: string) {
   const read = await readNamespace(t, ns);
-  const plans = (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).sort((a, b) => ((a.spec?.generation as number) ?? 0) - ((b.spec?.generation as number) ?? 0));
+  const plans = (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).sort(
+    (a, b) => ((a.spec?.generation as number) ?? 0) - ((b.spec?.generation as number) ?? 0),
+  );
   const groups = await list(t, `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups`);
-  const account = (ref: unknown) => (ref ? { kind: (ref as Obj).kind, name: (ref as Obj).name, namespace: (ref as Obj).namespace } : undefined);
+  const account = (ref: unknown) =>
+    ref ? { kind: (ref as Obj).kind, name: (ref as Obj).name, namespace: (ref as Obj).namespace } : undefined;
   return {
     ...read,
-    installPlans: read.installPlans.map((p, i) => ({ ...p, message: plans[i]?.status?.message ?? '', attenuatedServiceAccountRef: account(plans[i]?.status?.attenuatedServiceAccountRef) })),
-    operatorGroups: read.operatorGroups.map((g, i) => ({ ...g, serviceAccountName: groups[i]?.spec?.serviceAccountName, serviceAccountRef: account(groups[i]?.status?.serviceAccountRef), conditions: conditions(groups[i]) })),
+    installPlans: read.installPlans.map((p, i) => ({
+      ...p,
+      message: plans[i]?.status?.message ?? '',
+      attenuatedServiceAccountRef: account(plans[i]?.status?.attenuatedServiceAccountRef),
+    })),
+    operatorGroups: read.operatorGroups.map((g, i) => ({
+      ...g,
+      serviceAccountName: groups[i]?.spec?.serviceAccountName,
+      serviceAccountRef: account(groups[i]?.status?.serviceAccountRef),
+      conditions: conditions(groups[i]),
+    })),
   };
 }
 
 export const csvPhase = (t: Target, ns: string, name: string, phase: string, reason?: string) => () =>
-  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) => (r.status === 200 && (r.body as Obj).status?.phase === phase && (!reason || (r.body as Obj).status?.reason === reason) ? true : undefined));
+  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) =>
+    r.status === 200 &&
+    (r.body as Obj).status?.phase === phase &&
+    (!reason || (r.body as Obj).status?.reason === reason)
+      ? true
+      : undefined,
+  );
 
 export const csvGone = (t: Target, ns: string, name: string) => () =>
-  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) => (r.status === 404 ? true : undefined));
+  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${name}` }).then((r) =>
+    r.status === 404 ? true : undefined,
+  );
 
 export const planWaiting = (t: Target, ns: string, csv: string) => async () =>
-  (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval' && (p.spec?.clusterServiceVersionNames as string[] | undefined)?.includes(csv));
+  (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find(
+    (p) =>
+      p.status?.phase === 'RequiresApproval' &&
+      (p.spec?.clusterServiceVersionNames as string[] | undefined)?.includes(csv),
+  );
 
-export const approve = (t: Target, ns: string, plan: Obj) => must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`, { spec: { approved: true } });
+export const approve = (t: Target, ns: string, plan: Obj) =>
+  must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`, {
+    spec: { approved: true },
+  });
 
 /** The Subscription's conditions, once one of `type` is there. */
 export const subscriptionCondition = (t: Target, ns: string, name: string, type: string) => async () =>
-  ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}`)).status?.conditions as { type: string }[] | undefined)?.some((c) => c.type === type) || undefined;
+  (
+    (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}`)).status
+      ?.conditions as { type: string }[] | undefined
+  )?.some((c) => c.type === type) || undefined;
 
 /** The Subscription has been seen by the catalog operator: it carries its catalogs' health. */
 export const subscriptionSynced = (t: Target, ns: string, name: string) => () =>
-  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}` }).then((r) => (r.status === 200 && (r.body as Obj).status?.catalogHealth ? true : undefined));
-
+  call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}` }).then((r) =>
+    r.status === 200 && (r.body as Obj).status?.catalogHealth ? true : undefined,
+  );
 
 /**
  * The cluster-scoped Operator OLM makes for a package installed in a namespace (named
@@ -218,11 +374,26 @@ export async function readOperator(t: Target, name: string) {
   const r = await call(t, { path: `/apis/operators.coreos.com/v1/operators/${name}` });
   if (r.status !== 200) return { status: r.status };
   const op = r.body as Obj;
-  const components = (op.status?.components ?? {}) as { labelSelector?: unknown; refs?: { kind: string; apiVersion: string; namespace?: string; name: string; conditions?: { type: string; status: string }[] }[] };
+  const components = (op.status?.components ?? {}) as {
+    labelSelector?: unknown;
+    refs?: {
+      kind: string;
+      apiVersion: string;
+      namespace?: string;
+      name: string;
+      conditions?: { type: string; status: string }[];
+    }[];
+  };
   return {
     status: r.status,
     labelSelector: components.labelSelector,
     // An InstallPlan's name is generated.
-    refs: (components.refs ?? []).map((x) => ({ kind: x.kind, apiVersion: x.apiVersion, namespace: x.namespace ?? '', name: x.kind === 'InstallPlan' ? '<plan>' : x.name, conditions: (x.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort() })),
+    refs: (components.refs ?? []).map((x) => ({
+      kind: x.kind,
+      apiVersion: x.apiVersion,
+      namespace: x.namespace ?? '',
+      name: x.kind === 'InstallPlan' ? '<plan>' : x.name,
+      conditions: (x.conditions ?? []).map((c) => `${c.type}=${c.status}`).sort(),
+    })),
   };
 }

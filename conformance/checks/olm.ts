@@ -6,15 +6,42 @@
 import { DENIED_ANNOTATION } from '../../lib/server/day-two';
 import type { Check } from '../run-checks';
 import { call } from '../target';
-import { CATALOG, CATALOG_NS, type Obj, must, list, until, settled, namespace, operatorGroup, subscribe, readNamespace, csvPhase, csvGone, planWaiting, approve, subscriptionCondition, subscriptionSynced, readOperator } from './olm-read';
+import {
+  CATALOG,
+  CATALOG_NS,
+  type Obj,
+  must,
+  list,
+  until,
+  settled,
+  namespace,
+  operatorGroup,
+  subscribe,
+  readNamespace,
+  csvPhase,
+  csvGone,
+  planWaiting,
+  approve,
+  subscriptionCondition,
+  subscriptionSynced,
+  readOperator,
+} from './olm-read';
 
 export const olmChecks: Check[] = [
   {
     id: 'olm/packagemanifest of a generated package',
     independent: true,
     run: async (t) => {
-      const pm = await must(t, 'GET', `/apis/packages.operators.coreos.com/v1/namespaces/${CATALOG_NS}/packagemanifests/alpha`);
-      return { metadata: { name: pm.metadata.name, namespace: pm.metadata.namespace, labels: pm.metadata.labels }, spec: pm.spec, status: pm.status };
+      const pm = await must(
+        t,
+        'GET',
+        `/apis/packages.operators.coreos.com/v1/namespaces/${CATALOG_NS}/packagemanifests/alpha`,
+      );
+      return {
+        metadata: { name: pm.metadata.name, namespace: pm.metadata.namespace, labels: pm.metadata.labels },
+        spec: pm.spec,
+        status: pm.status,
+      };
     },
     normalise: { dropKeys: ['icon'] },
   },
@@ -31,8 +58,16 @@ export const olmChecks: Check[] = [
       // The adoption controller's work: the Operator alpha.<ns> and the label on the CRD it owns
       // (other namespaces' checks install alpha too and add labels of their own to the same CRD).
       const label = `operators.coreos.com/alpha.${ns}`;
-      const crd = await must(t, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/alphas.alpha.example.com');
-      return { ...(await readNamespace(t, ns)), operator: await readOperator(t, `alpha.${ns}`), crdLabelled: label in (crd.metadata.labels ?? {}) };
+      const crd = await must(
+        t,
+        'GET',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/alphas.alpha.example.com',
+      );
+      return {
+        ...(await readNamespace(t, ns)),
+        operator: await readOperator(t, `alpha.${ns}`),
+        crdLabelled: label in (crd.metadata.labels ?? {}),
+      };
     },
   },
   {
@@ -42,7 +77,12 @@ export const olmChecks: Check[] = [
       const ns = 'conf-olm-walk';
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
-      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic', startingCSV: 'alpha.v1.0.0' });
+      await subscribe(t, ns, 'alpha', {
+        name: 'alpha',
+        channel: 'stable',
+        installPlanApproval: 'Automatic',
+        startingCSV: 'alpha.v1.0.0',
+      });
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'), 240_000);
       await settled(t, ns);
       return readNamespace(t, ns);
@@ -56,12 +96,25 @@ export const olmChecks: Check[] = [
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
-      const plan = await until(t, 'an InstallPlan to require approval', async () => (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval'));
+      const plan = await until(t, 'an InstallPlan to require approval', async () =>
+        (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find(
+          (p) => p.status?.phase === 'RequiresApproval',
+        ),
+      );
       // A busy real OLM writes the plan's state onto the Subscription on a later pass.
-      await until(t, 'the Subscription to say its plan waits', subscriptionCondition(t, ns, 'alpha', 'InstallPlanPending'));
+      await until(
+        t,
+        'the Subscription to say its plan waits',
+        subscriptionCondition(t, ns, 'alpha', 'InstallPlanPending'),
+      );
       await settled(t, ns);
       const waiting = await readNamespace(t, ns);
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`, { spec: { approved: true } });
+      await must(
+        t,
+        'PATCH',
+        `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${plan.metadata.name}`,
+        { spec: { approved: true } },
+      );
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
       return { waiting, approved: await readNamespace(t, ns) };
@@ -74,13 +127,27 @@ export const olmChecks: Check[] = [
       const ns = 'conf-olm-deny';
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
-      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual', startingCSV: 'alpha.v1.0.0' });
+      await subscribe(t, ns, 'alpha', {
+        name: 'alpha',
+        channel: 'stable',
+        installPlanApproval: 'Manual',
+        startingCSV: 'alpha.v1.0.0',
+      });
       const first = await until(t, 'the first plan', planWaiting(t, ns, 'alpha.v1.0.0'));
       // Real OLM says so on the Subscription in a later sync, which a loaded machine can hold back
       // past the quiet time `settled` waits for.
-      await until(t, 'the Subscription to say the plan waits', subscriptionCondition(t, ns, 'alpha', 'InstallPlanPending'));
+      await until(
+        t,
+        'the Subscription to say the plan waits',
+        subscriptionCondition(t, ns, 'alpha', 'InstallPlanPending'),
+      );
       // OLM has no "deny": the console leaves the plan unapproved and notes who declined it.
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${first.metadata.name}`, { metadata: { annotations: { [DENIED_ANNOTATION]: JSON.stringify({ by: 'conformance' }) } } });
+      await must(
+        t,
+        'PATCH',
+        `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${first.metadata.name}`,
+        { metadata: { annotations: { [DENIED_ANNOTATION]: JSON.stringify({ by: 'conformance' }) } } },
+      );
       await settled(t, ns);
       const denied = await readNamespace(t, ns);
       await approve(t, ns, first);
@@ -98,7 +165,15 @@ export const olmChecks: Check[] = [
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await subscribe(t, ns, 'nope', { name: 'no-such-package', channel: 'stable' });
-      await until(t, 'a ResolutionFailed condition', async () => ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/nope`)).status?.conditions as { type: string }[] | undefined)?.some((c) => c.type === 'ResolutionFailed') || undefined);
+      await until(
+        t,
+        'a ResolutionFailed condition',
+        async () =>
+          (
+            (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/nope`)).status
+              ?.conditions as { type: string }[] | undefined
+          )?.some((c) => c.type === 'ResolutionFailed') || undefined,
+      );
       await settled(t, ns);
       return readNamespace(t, ns);
     },
@@ -148,8 +223,19 @@ export const olmChecks: Check[] = [
       const ns = 'conf-olm-deps';
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
-      await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', startingCSV: 'beta.v0.1.0', installPlanApproval: 'Manual' });
-      await until(t, 'an InstallPlan', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find((p) => p.status?.phase === 'RequiresApproval') ? true : undefined));
+      await subscribe(t, ns, 'beta', {
+        name: 'beta',
+        channel: 'fast',
+        startingCSV: 'beta.v0.1.0',
+        installPlanApproval: 'Manual',
+      });
+      await until(t, 'an InstallPlan', async () =>
+        (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).find(
+          (p) => p.status?.phase === 'RequiresApproval',
+        )
+          ? true
+          : undefined,
+      );
       await settled(t, ns);
       return readNamespace(t, ns);
     },
@@ -163,13 +249,23 @@ export const olmChecks: Check[] = [
       // Both Subscriptions exist before the OperatorGroup, so one resolution sees both.
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
       await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', installPlanApproval: 'Automatic' });
-      await until(t, 'the Subscriptions to be synced', async () => (await subscriptionSynced(t, ns, 'alpha')()) && (await subscriptionSynced(t, ns, 'beta')()));
+      await until(
+        t,
+        'the Subscriptions to be synced',
+        async () => (await subscriptionSynced(t, ns, 'alpha')()) && (await subscriptionSynced(t, ns, 'beta')()),
+      );
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       const plan = await until(t, 'a plan waiting for approval', planWaiting(t, ns, 'alpha.v2.0.0'));
       await settled(t, ns);
       const waiting = await readNamespace(t, ns);
       await approve(t, ns, plan);
-      await until(t, 'both CSVs to succeed', async () => (await csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded')()) && (await csvPhase(t, ns, 'beta.v0.2.0', 'Succeeded')()));
+      await until(
+        t,
+        'both CSVs to succeed',
+        async () =>
+          (await csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded')()) &&
+          (await csvPhase(t, ns, 'beta.v0.2.0', 'Succeeded')()),
+      );
       await settled(t, ns);
       return { waiting, approved: await readNamespace(t, ns) };
     },
@@ -182,7 +278,11 @@ export const olmChecks: Check[] = [
       await namespace(t, ns);
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual' });
       await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', installPlanApproval: 'Manual' });
-      await until(t, 'the Subscriptions to be synced', async () => (await subscriptionSynced(t, ns, 'alpha')()) && (await subscriptionSynced(t, ns, 'beta')()));
+      await until(
+        t,
+        'the Subscriptions to be synced',
+        async () => (await subscriptionSynced(t, ns, 'alpha')()) && (await subscriptionSynced(t, ns, 'beta')()),
+      );
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await until(t, 'a plan waiting for approval', planWaiting(t, ns, 'alpha.v2.0.0'));
       await settled(t, ns);
@@ -193,8 +293,18 @@ export const olmChecks: Check[] = [
       const kept = await readNamespace(t, ns);
       // ... until it goes too: then OLM plans the namespace again, for alpha alone.
       const [waiting] = await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);
-      await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${waiting!.metadata.name}`);
-      await until(t, 'a plan for alpha alone', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some((p) => JSON.stringify(p.spec?.clusterServiceVersionNames) === '["alpha.v2.0.0"]') ? true : undefined));
+      await must(
+        t,
+        'DELETE',
+        `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans/${waiting!.metadata.name}`,
+      );
+      await until(t, 'a plan for alpha alone', async () =>
+        (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).some(
+          (p) => JSON.stringify(p.spec?.clusterServiceVersionNames) === '["alpha.v2.0.0"]',
+        )
+          ? true
+          : undefined,
+      );
       await settled(t, ns);
       return { kept, replanned: await readNamespace(t, ns) };
     },
@@ -209,7 +319,9 @@ export const olmChecks: Check[] = [
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`, { spec: { channel: 'fast' } });
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`, {
+        spec: { channel: 'fast' },
+      });
       await until(t, 'alpha.v2.1.0 to succeed', csvPhase(t, ns, 'alpha.v2.1.0', 'Succeeded'));
       await until(t, 'alpha.v2.0.0 to go', csvGone(t, ns, 'alpha.v2.0.0'));
       await settled(t, ns);
@@ -224,17 +336,38 @@ export const olmChecks: Check[] = [
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await subscribe(t, ns, 'nochannel', { name: 'alpha', channel: 'no-such-channel' });
-      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'nocatalog' }, spec: { name: 'alpha', channel: 'stable', source: 'no-such-catalog', sourceNamespace: CATALOG_NS } });
-      await until(t, 'ResolutionFailed on both', async () => (await subscriptionCondition(t, ns, 'nochannel', 'ResolutionFailed')()) && (await subscriptionCondition(t, ns, 'nocatalog', 'ResolutionFailed')()));
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'Subscription',
+        metadata: { name: 'nocatalog' },
+        spec: { name: 'alpha', channel: 'stable', source: 'no-such-catalog', sourceNamespace: CATALOG_NS },
+      });
+      await until(
+        t,
+        'ResolutionFailed on both',
+        async () =>
+          (await subscriptionCondition(t, ns, 'nochannel', 'ResolutionFailed')()) &&
+          (await subscriptionCondition(t, ns, 'nocatalog', 'ResolutionFailed')()),
+      );
       await settled(t, ns);
       // One resolution for the namespace: every Subscription gets the same failure, naming one of
       // the two; which one real OLM's solver names varies from run to run.
       const read = await readNamespace(t, ns);
-      const messages = read.subscriptions.map((x) => x.conditions.find((c) => c.type === 'ResolutionFailed')?.message ?? '');
+      const messages = read.subscriptions.map(
+        (x) => x.conditions.find((c) => c.type === 'ResolutionFailed')?.message ?? '',
+      );
       return {
         ...read,
-        subscriptions: read.subscriptions.map((x) => ({ ...x, conditions: x.conditions.map((c) => (c.type === 'ResolutionFailed' ? { ...c, message: '<one failure>' } : c)) })),
-        failure: { sameForEvery: new Set(messages).size === 1, namesOne: messages.every((m) => /^constraints not satisfiable: no operators found .*, subscription (nocatalog|nochannel) exists$/.test(m)) },
+        subscriptions: read.subscriptions.map((x) => ({
+          ...x,
+          conditions: x.conditions.map((c) => (c.type === 'ResolutionFailed' ? { ...c, message: '<one failure>' } : c)),
+        })),
+        failure: {
+          sameForEvery: new Set(messages).size === 1,
+          namesOne: messages.every((m) =>
+            /^constraints not satisfiable: no operators found .*, subscription (nocatalog|nochannel) exists$/.test(m),
+          ),
+        },
       };
     },
   },
@@ -246,22 +379,53 @@ export const olmChecks: Check[] = [
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       // A catalog of the namespace's own, at an address nothing answers on.
-      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'local' }, spec: { sourceType: 'grpc', address: '127.0.0.1:1', displayName: 'local' } });
-      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'alpha' }, spec: { name: 'alpha', channel: 'stable', source: 'local', sourceNamespace: ns } });
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'CatalogSource',
+        metadata: { name: 'local' },
+        spec: { sourceType: 'grpc', address: '127.0.0.1:1', displayName: 'local' },
+      });
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`, {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'Subscription',
+        metadata: { name: 'alpha' },
+        spec: { name: 'alpha', channel: 'stable', source: 'local', sourceNamespace: ns },
+      });
       await until(t, 'ResolutionFailed', subscriptionCondition(t, ns, 'alpha', 'ResolutionFailed'));
       await settled(t, ns);
       // The generated catalog's address: on the real cluster that of the copy with inline bundles
       // (the one served as it is would need unpack Jobs), which no registry replacement names.
-      const generated = ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${CATALOG_NS}/catalogsources/${CATALOG}`)).status?.connectionState as { address: string }).address;
+      const generated = (
+        (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${CATALOG_NS}/catalogsources/${CATALOG}`))
+          .status?.connectionState as { address: string }
+      ).address;
       const view = (n: Awaited<ReturnType<typeof readNamespace>>, cs: Obj) => {
         const address = (cs.status?.connectionState as { address?: string } | undefined)?.address;
-        return { ...n, subscriptions: n.subscriptions.map((x) => ({ ...x, catalogHealth: undefined })), catalogSource: { state: (cs.status?.connectionState as { lastObservedState?: string } | undefined)?.lastObservedState, address: address === generated ? '<the generated catalog>' : address } };
+        return {
+          ...n,
+          subscriptions: n.subscriptions.map((x) => ({ ...x, catalogHealth: undefined })),
+          catalogSource: {
+            state: (cs.status?.connectionState as { lastObservedState?: string } | undefined)?.lastObservedState,
+            address: address === generated ? '<the generated catalog>' : address,
+          },
+        };
       };
-      const unhealthy = view(await readNamespace(t, ns), await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`));
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`, { spec: { address: generated } });
+      const unhealthy = view(
+        await readNamespace(t, ns),
+        await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`),
+      );
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`, {
+        spec: { address: generated },
+      });
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
-      return { unhealthy, healthy: view(await readNamespace(t, ns), await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`)) };
+      return {
+        unhealthy,
+        healthy: view(
+          await readNamespace(t, ns),
+          await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/local`),
+        ),
+      };
     },
   },
   {
@@ -274,8 +438,18 @@ export const olmChecks: Check[] = [
       // Neither image nor address: OLM marks it SpecInvalidError, which its health check counts as
       // unhealthy (an address nothing answers on would count as healthy: OLM checks no address),
       // and every catalog of the namespace is a source its resolution must be able to use.
-      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'broken' }, spec: { sourceType: 'grpc', displayName: 'broken' } });
-      await until(t, 'the catalog to be found invalid', async () => ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/broken`)).status?.reason === 'SpecInvalidError' ? true : undefined));
+      await must(t, 'POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'CatalogSource',
+        metadata: { name: 'broken' },
+        spec: { sourceType: 'grpc', displayName: 'broken' },
+      });
+      await until(t, 'the catalog to be found invalid', async () =>
+        (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/broken`)).status
+          ?.reason === 'SpecInvalidError'
+          ? true
+          : undefined,
+      );
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable' });
       await until(t, 'ResolutionFailed', subscriptionCondition(t, ns, 'alpha', 'ResolutionFailed'));
       await settled(t, ns);
@@ -283,12 +457,24 @@ export const olmChecks: Check[] = [
       // (the sandbox serves a catalog there for each the registry checks read).
       const read = async () => {
         const sub = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`);
-        const here = ((sub.status?.catalogHealth ?? []) as { catalogSourceRef: { name: string; namespace: string }; healthy: boolean }[]).filter((h) => h.catalogSourceRef.namespace === ns).map((h) => ({ name: h.catalogSourceRef.name, healthy: h.healthy }));
+        const here = (
+          (sub.status?.catalogHealth ?? []) as {
+            catalogSourceRef: { name: string; namespace: string };
+            healthy: boolean;
+          }[]
+        )
+          .filter((h) => h.catalogSourceRef.namespace === ns)
+          .map((h) => ({ name: h.catalogSourceRef.name, healthy: h.healthy }));
         return { ...(await readNamespace(t, ns)), catalogHealthHere: here };
       };
       const invalid = await read();
-      const generated = ((await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${CATALOG_NS}/catalogsources/${CATALOG}`)).status?.connectionState as { address: string }).address;
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/broken`, { spec: { address: generated } });
+      const generated = (
+        (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${CATALOG_NS}/catalogsources/${CATALOG}`))
+          .status?.connectionState as { address: string }
+      ).address;
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources/broken`, {
+        spec: { address: generated },
+      });
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
       return { invalid, fixed: await read() };
@@ -307,7 +493,9 @@ export const olmChecks: Check[] = [
       const unsupported = await readNamespace(t, ns);
       // Two other namespaces make the group MultiNamespace without its own, which delta supports
       // (OLM's InstallModeSet.Supports wants OwnNamespace for a list that names its own).
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups/og`, { spec: { targetNamespaces: ['default', 'kube-public'] } });
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1/namespaces/${ns}/operatorgroups/og`, {
+        spec: { targetNamespaces: ['default', 'kube-public'] },
+      });
       await until(t, 'delta.v1.0.0 to succeed', csvPhase(t, ns, 'delta.v1.0.0', 'Succeeded'));
       await settled(t, ns);
       return { unsupported, fixed: await readNamespace(t, ns) };
@@ -320,21 +508,64 @@ export const olmChecks: Check[] = [
       const ns = 'conf-olm-held';
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
-      await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Manual', startingCSV: 'alpha.v1.0.0' });
+      await subscribe(t, ns, 'alpha', {
+        name: 'alpha',
+        channel: 'stable',
+        installPlanApproval: 'Manual',
+        startingCSV: 'alpha.v1.0.0',
+      });
       await approve(t, ns, await until(t, 'the first plan', planWaiting(t, ns, 'alpha.v1.0.0')));
       await until(t, 'alpha.v1.0.0 to succeed', csvPhase(t, ns, 'alpha.v1.0.0', 'Succeeded'));
       const ocPath = `/apis/operators.coreos.com/v2/namespaces/${ns}/operatorconditions/alpha.v1.0.0`;
-      await until(t, 'its OperatorCondition', async () => ((await call(t, { path: ocPath })).status === 200 ? true : undefined));
-      await must(t, 'PATCH', ocPath, { spec: { conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'a migration is running', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+      await until(t, 'its OperatorCondition', async () =>
+        (await call(t, { path: ocPath })).status === 200 ? true : undefined,
+      );
+      await must(t, 'PATCH', ocPath, {
+        spec: {
+          conditions: [
+            {
+              type: 'Upgradeable',
+              status: 'False',
+              reason: 'Migrating',
+              message: 'a migration is running',
+              lastTransitionTime: '2026-01-01T00:00:00Z',
+            },
+          ],
+        },
+      });
       const next = await until(t, 'the upgrade plan', planWaiting(t, ns, 'alpha.v2.0.0'));
       await approve(t, ns, next);
       await until(t, 'alpha.v2.0.0 to be held', csvPhase(t, ns, 'alpha.v2.0.0', 'Pending'));
       await settled(t, ns);
       // Both CSVs exist: OLM's solver says they cannot both stay, naming either the API they both
       // provide or the package they both come from; which one varies from run to run.
-      const sameThing = (r: Awaited<ReturnType<typeof readNamespace>>) => ({ ...r, subscriptions: r.subscriptions.map((x) => ({ ...x, conditions: x.conditions.map((c) => ({ ...c, message: c.message.replace(/ (provide [^,]+|originate from package [^,]+),/, ' <provide one API or come from one package>,') })) })) });
+      const sameThing = (r: Awaited<ReturnType<typeof readNamespace>>) => ({
+        ...r,
+        subscriptions: r.subscriptions.map((x) => ({
+          ...x,
+          conditions: x.conditions.map((c) => ({
+            ...c,
+            message: c.message.replace(
+              / (provide [^,]+|originate from package [^,]+),/,
+              ' <provide one API or come from one package>,',
+            ),
+          })),
+        })),
+      });
       const held = sameThing(await readNamespace(t, ns));
-      await must(t, 'PATCH', ocPath, { spec: { conditions: [{ type: 'Upgradeable', status: 'True', reason: 'Done', message: 'the migration is done', lastTransitionTime: '2026-01-01T00:01:00Z' }] } });
+      await must(t, 'PATCH', ocPath, {
+        spec: {
+          conditions: [
+            {
+              type: 'Upgradeable',
+              status: 'True',
+              reason: 'Done',
+              message: 'the migration is done',
+              lastTransitionTime: '2026-01-01T00:01:00Z',
+            },
+          ],
+        },
+      });
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
       return { held, released: sameThing(await readNamespace(t, ns)) };
@@ -350,14 +581,30 @@ export const olmChecks: Check[] = [
       await subscribe(t, ns, 'beta', { name: 'beta', channel: 'fast', startingCSV: 'beta.v0.2.0' });
       await until(t, 'beta.v0.2.0 to succeed', csvPhase(t, ns, 'beta.v0.2.0', 'Succeeded'));
       await settled(t, ns);
-      await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/beta.v0.2.0`);
+      await must(
+        t,
+        'DELETE',
+        `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/beta.v0.2.0`,
+      );
       await until(t, 'the CSV to go', csvGone(t, ns, 'beta.v0.2.0'));
       await settled(t, ns);
       const deleted = await readNamespace(t, ns);
-      for (const s of await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`)) await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${s.metadata.name}`);
-      for (const c of await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions`)) await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${c.metadata.name}`);
+      for (const s of await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`))
+        await must(
+          t,
+          'DELETE',
+          `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${s.metadata.name}`,
+        );
+      for (const c of await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions`))
+        await must(
+          t,
+          'DELETE',
+          `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/${c.metadata.name}`,
+        );
       await settled(t, ns);
-      const crd = await call(t, { path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/betas.beta.example.com' });
+      const crd = await call(t, {
+        path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/betas.beta.example.com',
+      });
       return { deleted, uninstalled: await readNamespace(t, ns), crdKept: crd.status };
     },
   },
@@ -372,17 +619,48 @@ export const olmChecks: Check[] = [
       await until(t, 'alpha.v2.0.0 to succeed', csvPhase(t, ns, 'alpha.v2.0.0', 'Succeeded'));
       await settled(t, ns);
       await must(t, 'DELETE', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`);
-      await until(t, 'the Subscription to go', () => call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha` }).then((r) => (r.status === 404 ? true : undefined)));
+      await until(t, 'the Subscription to go', () =>
+        call(t, { path: `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha` }).then((r) =>
+          r.status === 404 ? true : undefined,
+        ),
+      );
       // Its InstallPlan goes with it, when the garbage collector gets to it (at once in the sandbox).
-      await until(t, 'its InstallPlan collected', async () => ((await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).length === 0 ? true : undefined), 60_000);
+      await until(
+        t,
+        'its InstallPlan collected',
+        async () =>
+          (await list(t, `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`)).length === 0
+            ? true
+            : undefined,
+        60_000,
+      );
       await subscribe(t, ns, 'alpha', { name: 'alpha', channel: 'stable', installPlanApproval: 'Automatic' });
-      await until(t, 'the new Subscription resolved or refused', async () => ((await subscriptionCondition(t, ns, 'alpha', 'ResolutionFailed')()) || (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`)).status?.installedCSV ? true : undefined));
+      await until(t, 'the new Subscription resolved or refused', async () =>
+        (await subscriptionCondition(t, ns, 'alpha', 'ResolutionFailed')()) ||
+        (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/alpha`)).status
+          ?.installedCSV
+          ? true
+          : undefined,
+      );
       await settled(t, ns);
       const read = await readNamespace(t, ns);
       // Real OLM's solver lists the clauses of a conflict, and the candidates in them, in an order
       // that changes from run to run: what is said is compared, not in which order.
-      const said = (m: string) => (m.startsWith('constraints not satisfiable: ') ? m.split(/[\s,]+/).filter((w) => w !== 'and' && w !== 'or').sort().join(' ') : m);
-      return { ...read, subscriptions: read.subscriptions.map((sub) => ({ ...sub, conditions: sub.conditions.map((c) => ({ ...c, message: said(c.message) })) })) };
+      const said = (m: string) =>
+        m.startsWith('constraints not satisfiable: ')
+          ? m
+              .split(/[\s,]+/)
+              .filter((w) => w !== 'and' && w !== 'or')
+              .sort()
+              .join(' ')
+          : m;
+      return {
+        ...read,
+        subscriptions: read.subscriptions.map((sub) => ({
+          ...sub,
+          conditions: sub.conditions.map((c) => ({ ...c, message: said(c.message) })),
+        })),
+      };
     },
   },
   {
@@ -398,41 +676,102 @@ export const olmChecks: Check[] = [
       const copied = (await readNamespace(t, later, true)).csvs;
       const olmConfig = async () => {
         const c = await must(t, 'GET', '/apis/operators.coreos.com/v1/olmconfigs/cluster');
-        return { spec: c.spec, conditions: ((c.status?.conditions ?? []) as { type: string; status: string; reason: string; message: string }[]).map((x) => ({ type: x.type, status: x.status, reason: x.reason, message: x.message })) };
+        return {
+          spec: c.spec,
+          conditions: (
+            (c.status?.conditions ?? []) as { type: string; status: string; reason: string; message: string }[]
+          ).map((x) => ({ type: x.type, status: x.status, reason: x.reason, message: x.message })),
+        };
       };
-      await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', { spec: { features: { disableCopiedCSVs: true } } });
+      await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', {
+        spec: { features: { disableCopiedCSVs: true } },
+      });
       await until(t, 'the copy to go', csvGone(t, later, 'gamma.v1.0.0'));
-      await until(t, 'DisabledCopiedCSVs', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'True') ? true : undefined));
-      const disabledEvents = async () => (await list(t, `/api/v1/namespaces/${ns}/events`)).filter((e) => e.reason === 'DisabledCopiedCSVs' && (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0').map((e) => ({ type: e.type, message: e.message }));
-      await until(t, 'a DisabledCopiedCSVs event', async () => ((await disabledEvents()).length ? true : undefined)).catch(() => undefined);
-      const disabled = { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs, events: await disabledEvents() };
-      await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', { spec: { features: { disableCopiedCSVs: false } } });
+      await until(t, 'DisabledCopiedCSVs', async () =>
+        (await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'True')
+          ? true
+          : undefined,
+      );
+      const disabledEvents = async () =>
+        (await list(t, `/api/v1/namespaces/${ns}/events`))
+          .filter(
+            (e) =>
+              e.reason === 'DisabledCopiedCSVs' &&
+              (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0',
+          )
+          .map((e) => ({ type: e.type, message: e.message }));
+      await until(t, 'a DisabledCopiedCSVs event', async () =>
+        (await disabledEvents()).length ? true : undefined,
+      ).catch(() => undefined);
+      const disabled = {
+        olmConfig: await olmConfig(),
+        csvs: (await readNamespace(t, later, true)).csvs,
+        events: await disabledEvents(),
+      };
+      await must(t, 'PATCH', '/apis/operators.coreos.com/v1/olmconfigs/cluster', {
+        spec: { features: { disableCopiedCSVs: false } },
+      });
       await until(t, 'the copy back', csvPhase(t, later, 'gamma.v1.0.0', 'Succeeded', 'Copied'));
-      await until(t, 'DisabledCopiedCSVs False', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'False') ? true : undefined));
+      await until(t, 'DisabledCopiedCSVs False', async () =>
+        (await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && c.status === 'False')
+          ? true
+          : undefined,
+      );
       // Copies come back namespace by namespace; the condition says so once they all have.
-      await until(t, 'every copy back', async () => ((await olmConfig()).conditions.some((c) => c.type === 'DisabledCopiedCSVs' && /present across the cluster/.test(c.message)) ? true : undefined), 60_000).catch(() => undefined);
-      const events = (await list(t, `/api/v1/namespaces/${ns}/events`)).filter((e) => (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0').map((e) => ({ reason: e.reason, type: e.type })).filter((e) => e.reason !== 'InstallWaiting');
-      return { copied, disabled, enabled: { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs }, csvEvents: [...new Set(events.map((e) => `${e.type}/${e.reason}`))].sort() };
+      await until(
+        t,
+        'every copy back',
+        async () =>
+          (await olmConfig()).conditions.some(
+            (c) => c.type === 'DisabledCopiedCSVs' && /present across the cluster/.test(c.message),
+          )
+            ? true
+            : undefined,
+        60_000,
+      ).catch(() => undefined);
+      const events = (await list(t, `/api/v1/namespaces/${ns}/events`))
+        .filter((e) => (e.involvedObject as { name?: string } | undefined)?.name === 'gamma.v1.0.0')
+        .map((e) => ({ reason: e.reason, type: e.type }))
+        .filter((e) => e.reason !== 'InstallWaiting');
+      return {
+        copied,
+        disabled,
+        enabled: { olmConfig: await olmConfig(), csvs: (await readNamespace(t, later, true)).csvs },
+        csvEvents: [...new Set(events.map((e) => `${e.type}/${e.reason}`))].sort(),
+      };
     },
   },
   {
-    id: 'olm/Subscription config written into the operator\'s Deployment, and written again when it changes',
+    id: "olm/Subscription config written into the operator's Deployment, and written again when it changes",
     independent: true,
     run: async (t) => {
       const ns = 'conf-olm-config';
       await namespace(t, ns);
       await operatorGroup(t, ns, 'og', { targetNamespaces: [ns] });
       await subscribe(t, ns, 'epsilon', {
-        name: 'epsilon', channel: 'stable', installPlanApproval: 'Automatic',
+        name: 'epsilon',
+        channel: 'stable',
+        installPlanApproval: 'Automatic',
         config: {
-          env: [{ name: 'LOG_LEVEL', value: 'debug' }, { name: 'EXTRA', value: '1' }],
+          env: [
+            { name: 'LOG_LEVEL', value: 'debug' },
+            { name: 'EXTRA', value: '1' },
+          ],
           envFrom: [{ configMapRef: { name: 'settings' } }],
           // Only what the cluster's one (kwok) node satisfies: a pod that cannot be scheduled keeps
           // the CSV Installing, and OLM checks a Deployment's readiness before its spec hash.
           nodeSelector: { 'kubernetes.io/os': 'linux', type: 'kwok' },
-          tolerations: [{ key: 'bundle', operator: 'Exists' }, { key: 'infra', operator: 'Equal', value: 'reserved', effect: 'NoSchedule' }],
+          tolerations: [
+            { key: 'bundle', operator: 'Exists' },
+            { key: 'infra', operator: 'Equal', value: 'reserved', effect: 'NoSchedule' },
+          ],
           resources: { requests: { cpu: '100m' }, limits: { memory: '256Mi' } },
-          volumes: [{ name: 'trusted-ca', configMap: { name: 'ca-bundle', items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }] } }],
+          volumes: [
+            {
+              name: 'trusted-ca',
+              configMap: { name: 'ca-bundle', items: [{ key: 'ca-bundle.crt', path: 'tls-ca-bundle.pem' }] },
+            },
+          ],
           volumeMounts: [{ name: 'trusted-ca', mountPath: '/etc/pki/ca-trust/extracted/pem', readOnly: true }],
           annotations: { 'team.example.com/owner': 'platform' },
         },
@@ -442,31 +781,83 @@ export const olmChecks: Check[] = [
       /** What a person reads of the operator's Deployment: what the config touches. */
       const deployment = async () => {
         const d = await must(t, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/epsilon-operator`);
-        const pod = ((d.spec as { template: { metadata?: { annotations?: Record<string, string> }; spec: Record<string, unknown> } }).template);
-        const containers = (pod.spec.containers ?? []) as { name: string; env?: unknown; envFrom?: unknown; resources?: unknown; volumeMounts?: unknown }[];
+        const pod = (
+          d.spec as { template: { metadata?: { annotations?: Record<string, string> }; spec: Record<string, unknown> } }
+        ).template;
+        const containers = (pod.spec.containers ?? []) as {
+          name: string;
+          env?: unknown;
+          envFrom?: unknown;
+          resources?: unknown;
+          volumeMounts?: unknown;
+        }[];
         return {
-          containers: containers.map((c) => ({ name: c.name, env: c.env, envFrom: c.envFrom, resources: c.resources, volumeMounts: c.volumeMounts })),
+          containers: containers.map((c) => ({
+            name: c.name,
+            env: c.env,
+            envFrom: c.envFrom,
+            resources: c.resources,
+            volumeMounts: c.volumeMounts,
+          })),
           nodeSelector: pod.spec.nodeSelector,
           tolerations: pod.spec.tolerations,
           affinity: pod.spec.affinity,
-          volumes: ((pod.spec.volumes ?? []) as { name: string; configMap?: { name: string; items?: unknown } }[]).map((v) => ({ name: v.name, configMap: v.configMap?.name, items: v.configMap?.items })),
+          volumes: ((pod.spec.volumes ?? []) as { name: string; configMap?: { name: string; items?: unknown } }[]).map(
+            (v) => ({ name: v.name, configMap: v.configMap?.name, items: v.configMap?.items }),
+          ),
           annotation: d.metadata.annotations?.['team.example.com/owner'],
           podAnnotation: pod.metadata?.annotations?.['team.example.com/owner'],
           hashLabel: !!d.metadata.labels?.['olm.deployment-spec-hash'],
         };
       };
       const first = await deployment();
-      const before = (await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`)).status?.conditions as { phase: string }[];
-      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/epsilon`, { spec: { config: { env: [{ name: 'LOG_LEVEL', value: 'warn' }], resources: null, envFrom: null, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }] } } } } } });
+      const before = (
+        await must(
+          t,
+          'GET',
+          `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`,
+        )
+      ).status?.conditions as { phase: string }[];
+      await must(t, 'PATCH', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/epsilon`, {
+        spec: {
+          config: {
+            env: [{ name: 'LOG_LEVEL', value: 'warn' }],
+            resources: null,
+            envFrom: null,
+            affinity: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [
+                    { matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      });
       await until(t, 'the Deployment written again', async () => ((await deployment()).affinity ? true : undefined));
       await until(t, 'epsilon.v1.0.0 to succeed again', async () => {
-        const c = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`);
-        return c.status?.phase === 'Succeeded' && ((c.status?.conditions as unknown[]) ?? []).length > before.length ? true : undefined;
+        const c = await must(
+          t,
+          'GET',
+          `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`,
+        );
+        return c.status?.phase === 'Succeeded' && ((c.status?.conditions as unknown[]) ?? []).length > before.length
+          ? true
+          : undefined;
       });
       await settled(t, ns);
-      const csv = await must(t, 'GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`);
+      const csv = await must(
+        t,
+        'GET',
+        `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/clusterserviceversions/epsilon.v1.0.0`,
+      );
       // The hashes in the message are OLM's own (a hash of its Go structs): their presence is what compares.
-      const after = ((csv.status?.conditions ?? []) as { phase: string; reason: string; message: string }[]).slice(before.length).map((c) => `${c.phase}/${c.reason}: ${c.message.replace(/hash=\w+/g, 'hash=…')}`).filter((h) => !h.startsWith('Installing/InstallWaiting'));
+      const after = ((csv.status?.conditions ?? []) as { phase: string; reason: string; message: string }[])
+        .slice(before.length)
+        .map((c) => `${c.phase}/${c.reason}: ${c.message.replace(/hash=\w+/g, 'hash=…')}`)
+        .filter((h) => !h.startsWith('Installing/InstallWaiting'));
       return { first, afterChange: await deployment(), transitions: after, phase: csv.status?.phase };
     },
   },

@@ -19,7 +19,8 @@ async function answer<T>(p: Promise<T>): Promise<T | { error: { code: number; me
   try {
     return await p;
   } catch (err) {
-    if (err instanceof RegistryError) return { error: { code: err.code, message: err.message.replace(/^catalog registry at [^:]+:\d+: /, '') } };
+    if (err instanceof RegistryError)
+      return { error: { code: err.code, message: err.message.replace(/^catalog registry at [^:]+:\d+: /, '') } };
     throw err;
   }
 }
@@ -37,7 +38,8 @@ function semantic(v: unknown): unknown {
   return out;
 }
 
-const byKey = <T>(items: T[], key: (t: T) => string) => Object.fromEntries(items.map((i) => [key(i), i]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+const byKey = <T>(items: T[], key: (t: T) => string) =>
+  Object.fromEntries(items.map((i) => [key(i), i]).sort(([a], [b]) => String(a).localeCompare(String(b))));
 
 interface Bundle {
   csvName: string;
@@ -87,7 +89,10 @@ export function registryChecks(catalogs: string[], plan: () => Target): Check[] 
       },
       {
         id: `registry/${cat}/ListBundles`,
-        run: (t) => withClient(t, async (c) => byKey(await c.listBundles(), (b) => `${b.packageName}/${b.channelName}/${b.csvName}`)),
+        run: (t) =>
+          withClient(t, async (c) =>
+            byKey(await c.listBundles(), (b) => `${b.packageName}/${b.channelName}/${b.csvName}`),
+          ),
       },
       {
         id: `registry/${cat}/GetBundleForChannel (every channel)`,
@@ -96,7 +101,8 @@ export function registryChecks(catalogs: string[], plan: () => Target): Check[] 
             const out: Record<string, unknown> = {};
             for (const name of (await c.listPackages()).sort()) {
               const pkg = await c.getPackage(name);
-              for (const ch of pkg.channels ?? []) out[`${name}/${ch.name}`] = await answer(c.getBundleForChannel(name, ch.name));
+              for (const ch of pkg.channels ?? [])
+                out[`${name}/${ch.name}`] = await answer(c.getBundleForChannel(name, ch.name));
             }
             return out;
           }),
@@ -107,7 +113,10 @@ export function registryChecks(catalogs: string[], plan: () => Target): Check[] 
           const bundles = spread(await chosen());
           return withClient(t, async (c) => {
             const out: Record<string, unknown> = {};
-            for (const b of bundles) out[`${b.packageName}/${b.channelName}/${b.csvName}`] = await answer(c.getBundle(b.packageName, b.channelName, b.csvName));
+            for (const b of bundles)
+              out[`${b.packageName}/${b.channelName}/${b.csvName}`] = await answer(
+                c.getBundle(b.packageName, b.channelName, b.csvName),
+              );
             out['(missing)'] = await answer(c.getBundle('no-such-package', 'stable', 'x.v1'));
             return out;
           });
@@ -120,14 +129,36 @@ export function registryChecks(catalogs: string[], plan: () => Target): Check[] 
           // replace the same one its choice is random, so only names replaced once are asked.
           const all = await chosen();
           const count = new Map<string, number>();
-          for (const b of all) if (b.replaces) count.set(`${b.packageName}/${b.channelName}/${b.replaces}`, (count.get(`${b.packageName}/${b.channelName}/${b.replaces}`) ?? 0) + 1);
-          const bundles = spread(all.filter((b) => b.replaces && count.get(`${b.packageName}/${b.channelName}/${b.replaces}`) === 1 && !all.some((o) => o.packageName === b.packageName && o.channelName === b.channelName && o.csvName !== b.csvName && (o as { skips?: string[] }).skips?.includes(b.replaces!))));
+          for (const b of all)
+            if (b.replaces)
+              count.set(
+                `${b.packageName}/${b.channelName}/${b.replaces}`,
+                (count.get(`${b.packageName}/${b.channelName}/${b.replaces}`) ?? 0) + 1,
+              );
+          const bundles = spread(
+            all.filter(
+              (b) =>
+                b.replaces &&
+                count.get(`${b.packageName}/${b.channelName}/${b.replaces}`) === 1 &&
+                !all.some(
+                  (o) =>
+                    o.packageName === b.packageName &&
+                    o.channelName === b.channelName &&
+                    o.csvName !== b.csvName &&
+                    (o as { skips?: string[] }).skips?.includes(b.replaces!),
+                ),
+            ),
+          );
           return withClient(t, async (c) => {
             const out: Record<string, unknown> = {};
             for (const b of bundles) {
               const entries = await answer(c.getChannelEntriesThatReplace(b.replaces!));
-              out[`entries replacing ${b.replaces}`] = Array.isArray(entries) ? [...entries].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))) : entries;
-              out[`${b.packageName}/${b.channelName}: bundle replacing ${b.replaces}`] = await answer(c.getBundleThatReplaces(b.replaces!, b.packageName, b.channelName));
+              out[`entries replacing ${b.replaces}`] = Array.isArray(entries)
+                ? [...entries].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))
+                : entries;
+              out[`${b.packageName}/${b.channelName}: bundle replacing ${b.replaces}`] = await answer(
+                c.getBundleThatReplaces(b.replaces!, b.packageName, b.channelName),
+              );
             }
             return out;
           });
@@ -137,11 +168,17 @@ export function registryChecks(catalogs: string[], plan: () => Target): Check[] 
         id: `registry/${cat}/GVK providers (sample)`,
         run: async (t) => {
           const gvks = new Map<string, { group: string; version: string; kind: string }>();
-          for (const b of await chosen()) for (const g of b.providedApis ?? []) gvks.set(`${g.group}/${g.version}/${g.kind}`, { group: g.group, version: g.version, kind: g.kind });
+          for (const b of await chosen())
+            for (const g of b.providedApis ?? [])
+              gvks.set(`${g.group}/${g.version}/${g.kind}`, { group: g.group, version: g.version, kind: g.kind });
           return withClient(t, async (c) => {
             const out: Record<string, unknown> = {};
-            const sort = (x: unknown) => (Array.isArray(x) ? [...x].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : x);
-            for (const [key, gvk] of spread([...gvks.entries()].sort(([a], [b]) => a.localeCompare(b)), 15)) {
+            const sort = (x: unknown) =>
+              Array.isArray(x) ? [...x].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : x;
+            for (const [key, gvk] of spread(
+              [...gvks.entries()].sort(([a], [b]) => a.localeCompare(b)),
+              15,
+            )) {
               out[`${key} entries`] = sort(await answer(c.getChannelEntriesThatProvide(gvk)));
               out[`${key} latest`] = sort(await answer(c.getLatestChannelEntriesThatProvide(gvk)));
               out[`${key} default`] = await answer(c.getDefaultBundleThatProvides(gvk));

@@ -29,7 +29,10 @@ export async function axeViolations(page: Page): Promise<string[]> {
     `window.axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} }, resultTypes: ['violations'] }).then((r) => r.violations)`,
   )) as AxeViolation[];
   return violations.map((v) => {
-    const where = v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ');
+    const where = v.nodes
+      .slice(0, 3)
+      .map((n) => JSON.stringify(n.target))
+      .join(', ');
     return `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.nodes.length} element(s): ${where}${v.nodes.length > 3 ? ', …' : ''}`;
   });
 }
@@ -47,7 +50,10 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
   const original = page.viewportSize() ?? DESKTOP;
   const problems: string[] = [];
   try {
-    for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [name, size] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(size);
       // A layout that changes with the width settles in a frame or two.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

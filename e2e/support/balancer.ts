@@ -25,11 +25,14 @@ export function startBalancer(port: number, replicas: string[]): Promise<Balance
         }
         const target = new URL(replicas[i]!);
         const headers: IncomingHttpHeaders = { ...req.headers };
-        const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent: false }, (answer) => {
-          served.push(`${i} ${req.method} ${req.url}`);
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const up = request(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent: false },
+          (answer) => {
+            served.push(`${i} ${req.method} ${req.url}`);
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         up.on('error', () => (res.headersSent ? res.destroy() : tryReplica(i + 1)));
         res.on('close', () => up.destroy());
         up.end(body);

@@ -19,7 +19,8 @@ export async function freePort(): Promise<number> {
 
 /** Builds the console once (`npm run build`: Next.js and the runtime folder) if there is no build yet. */
 export function ensureBuilt(): void {
-  if (existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(join(root, '.next', 'standalone', 'server.mjs'))) return;
+  if (existsSync(join(root, '.next', 'BUILD_ID')) && existsSync(join(root, '.next', 'standalone', 'server.mjs')))
+    return;
   const res = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (res.status !== 0) throw new Error('npm run build failed');
 }

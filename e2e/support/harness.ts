@@ -69,7 +69,11 @@ export function useHarness(opts: HarnessOptions): Harness {
     h.kube = clientAs(h.sb, 'admin');
     await opts.seed?.(h.kube, h.sb);
     h.admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, ...opts.consoleEnv });
-    h.perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath, OLM_CONSOLE_AUTH: 'token', ...opts.consoleEnv });
+    h.perUser = await startConsole({
+      OLM_CONSOLE_KUBECONFIG: h.sb.kubeconfigPath,
+      OLM_CONSOLE_AUTH: 'token',
+      ...opts.consoleEnv,
+    });
     h.browser = await launchBrowser();
     h.newPage = () => h.browser.newPage({ viewport: { width: 1360, height: 900 } });
     h.open = async (path) => {

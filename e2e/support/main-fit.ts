@@ -60,7 +60,10 @@ export async function axeViolationsBesideHeader(page: Page, rules?: string[]): P
   const run = `window.axe.run(${context}, ${options}).then((r) => r.violations)`;
   const violations = (await page.evaluate(run)) as Violation[];
   return violations.map((v) => {
-    const where = v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ');
+    const where = v.nodes
+      .slice(0, 3)
+      .map((n) => JSON.stringify(n.target))
+      .join(', ');
     return `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.nodes.length} element(s): ${where}`;
   });
 }
@@ -79,7 +82,10 @@ export async function pageProblems(page: Page): Promise<string[]> {
   const original = page.viewportSize() ?? DESKTOP;
   const problems: string[] = [];
   try {
-    for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [name, size] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(size);
       await settle(page);
       const violations = name === 'phone' ? await axeViolationsBesideHeader(page) : await axeViolations(page);

@@ -14,8 +14,16 @@ import type { RealCluster } from './real-cluster';
 
 const root = join(import.meta.dirname, '..', '..');
 
-interface Condition { type?: string; status?: string; reason?: string; message?: string }
-const conditions = (cs: Condition[] | undefined) => (cs ?? []).map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message.slice(0, 200)}` : ''}`);
+interface Condition {
+  type?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+}
+const conditions = (cs: Condition[] | undefined) =>
+  (cs ?? []).map(
+    (c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message.slice(0, 200)}` : ''}`,
+  );
 
 function tail(file: string, lines: number): string {
   try {
@@ -26,32 +34,49 @@ function tail(file: string, lines: number): string {
 }
 
 /** Writes the report to stderr and keeps logs and screenshots in test-results/real-cluster-<test>-<time>/. */
-export async function reportRealClusterFailure(test: string, cluster: RealCluster, kube: KubeClient, browser: Browser | undefined): Promise<void> {
-  const dir = join(root, 'test-results', `real-cluster-${test.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}-${Date.now()}`);
+export async function reportRealClusterFailure(
+  test: string,
+  cluster: RealCluster,
+  kube: KubeClient,
+  browser: Browser | undefined,
+): Promise<void> {
+  const dir = join(
+    root,
+    'test-results',
+    `real-cluster-${test.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}-${Date.now()}`,
+  );
   mkdirSync(dir, { recursive: true });
   const out: string[] = [`--- real cluster at the failure of "${test}" (kept in ${dir})`];
   try {
     for (const s of (await kube.listAll<Subscription>(SUBSCRIPTION_TYPE)).items) {
-      out.push(`Subscription ${s.metadata?.namespace}/${s.metadata?.name}: state ${s.status?.state ?? '-'}, installed ${s.status?.installedCSV ?? '-'}, current ${s.status?.currentCSV ?? '-'}, plan ${s.status?.installPlanRef?.name ?? '-'}`);
+      out.push(
+        `Subscription ${s.metadata?.namespace}/${s.metadata?.name}: state ${s.status?.state ?? '-'}, installed ${s.status?.installedCSV ?? '-'}, current ${s.status?.currentCSV ?? '-'}, plan ${s.status?.installPlanRef?.name ?? '-'}`,
+      );
       for (const c of conditions(s.status?.conditions as Condition[] | undefined)) out.push(`  ${c}`);
     }
     for (const p of (await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE)).items) {
-      out.push(`InstallPlan ${p.metadata?.namespace}/${p.metadata?.name}: ${p.status?.phase ?? '-'}, approved ${p.spec.approved}, ${p.spec.clusterServiceVersionNames.join(' ')}`);
+      out.push(
+        `InstallPlan ${p.metadata?.namespace}/${p.metadata?.name}: ${p.status?.phase ?? '-'}, approved ${p.spec.approved}, ${p.spec.clusterServiceVersionNames.join(' ')}`,
+      );
       for (const c of conditions(p.status?.conditions as Condition[] | undefined)) out.push(`  ${c}`);
     }
     for (const c of (await kube.listAll<ClusterServiceVersion>(CSV_TYPE)).items) {
       if (c.status?.reason === 'Copied') continue;
-      out.push(`CSV ${c.metadata?.namespace}/${c.metadata?.name}: ${c.status?.phase ?? '-'} ${c.status?.reason ?? ''} ${c.status?.message?.slice(0, 200) ?? ''}`);
+      out.push(
+        `CSV ${c.metadata?.namespace}/${c.metadata?.name}: ${c.status?.phase ?? '-'} ${c.status?.reason ?? ''} ${c.status?.message?.slice(0, 200) ?? ''}`,
+      );
     }
   } catch (err) {
     out.push(`(the cluster could not be read: ${(err as Error).message})`);
   }
-  for (const name of ['catalog-operator', 'olm-operator']) out.push(`--- last lines of ${name}.log`, tail(join(cluster.dir, 'logs', `${name}.log`), 25));
+  for (const name of ['catalog-operator', 'olm-operator'])
+    out.push(`--- last lines of ${name}.log`, tail(join(cluster.dir, 'logs', `${name}.log`), 25));
   try {
     cpSync(join(cluster.dir, 'logs'), join(dir, 'logs'), { recursive: true });
     let i = 0;
     for (const context of browser?.contexts() ?? []) {
-      for (const page of context.pages()) await page.screenshot({ path: join(dir, `page-${++i}.png`), fullPage: true }).catch(() => undefined);
+      for (const page of context.pages())
+        await page.screenshot({ path: join(dir, `page-${++i}.png`), fullPage: true }).catch(() => undefined);
     }
   } catch (err) {
     out.push(`(logs or screenshots not kept: ${(err as Error).message})`);

@@ -32,9 +32,21 @@ export interface RealCluster {
  * they are (`--oidc`). Fails with everything it printed
  * when it exits or is not ready in `timeoutMs`.
  */
-export async function startRealCluster(catalogs: string[], timeoutMs = 240_000, extraArgs: string[] = []): Promise<RealCluster> {
+export async function startRealCluster(
+  catalogs: string[],
+  timeoutMs = 240_000,
+  extraArgs: string[] = [],
+): Promise<RealCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'olm-console-real-e2e-'));
-  const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, ...catalogs.flatMap((c) => ['--catalog', c]), ...extraArgs];
+  const args = [
+    '--import',
+    'tsx',
+    join(root, 'scripts', 'cluster.ts'),
+    '--data-dir',
+    dir,
+    ...catalogs.flatMap((c) => ['--catalog', c]),
+    ...extraArgs,
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d));
@@ -53,13 +65,22 @@ export async function startRealCluster(catalogs: string[], timeoutMs = 240_000, 
   };
   try {
     await new Promise<void>((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`no "cluster ready" in ${timeoutMs / 1000} s:\n${output}`)), timeoutMs);
+      const timer = setTimeout(
+        () => rej(new Error(`no "cluster ready" in ${timeoutMs / 1000} s:\n${output}`)),
+        timeoutMs,
+      );
       child.stdout!.on('data', () => {
         if (!/^cluster ready$/m.test(output)) return;
         clearTimeout(timer);
         res();
       });
-      child.once('exit', (code, signal) => (clearTimeout(timer), rej(new Error(`npm run cluster exited (${signal ?? code}) before it was ready:\n${output}`))));
+      child.once(
+        'exit',
+        (code, signal) => (
+          clearTimeout(timer),
+          rej(new Error(`npm run cluster exited (${signal ?? code}) before it was ready:\n${output}`))
+        ),
+      );
     });
   } catch (err) {
     await stop();

@@ -30,7 +30,15 @@ export interface OperandList {
 
 export interface OperandDetails {
   api: OperandApi;
-  object: Record<string, unknown> & { metadata?: { name?: string; namespace?: string; finalizers?: string[]; deletionTimestamp?: string; creationTimestamp?: string } };
+  object: Record<string, unknown> & {
+    metadata?: {
+      name?: string;
+      namespace?: string;
+      finalizers?: string[];
+      deletionTimestamp?: string;
+      creationTimestamp?: string;
+    };
+  };
   state: OperandState;
   conditions: Condition[];
   spec: DescriptorRow[];

@@ -1,6 +1,12 @@
 // The default sources API's answers (`/api/operatorhub…`), shared by the route handlers that make
 // them and the Catalogs page. Types only.
-import type { DefaultSourceState, HubSourceStatus, HubSwitch, SubscriptionRef, SwitchPlan } from '../olm/catalog/operator-hub-config';
+import type {
+  DefaultSourceState,
+  HubSourceStatus,
+  HubSwitch,
+  SubscriptionRef,
+  SwitchPlan,
+} from '../olm/catalog/operator-hub-config';
 import type { CatalogHealth } from '../olm/status/catalog-health';
 import type { Allowed } from './catalog-sources';
 

@@ -49,14 +49,34 @@ export interface OperatorDetails {
   /** What holds back the next upgrade: a plan waiting for approval, the operator's own Upgradeable=False, an unhealthy catalog. */
   upgradeBlockers: string[];
   /** The health of the Subscription's catalog, when the person may read the CatalogSource. */
-  catalog?: { namespace: string; name: string; state: string; healthy: boolean; lastConnect?: string; explanation: string };
+  catalog?: {
+    namespace: string;
+    name: string;
+    state: string;
+    healthy: boolean;
+    lastConnect?: string;
+    explanation: string;
+  };
   installPlans: { name: string; summary: InstallPlanSummary; createdAt?: string; resourceVersion?: string }[];
   /**
    * The operator's OperatorGroup: for OLM's copy of a CSV, the one where the operator runs (named
    * by the copy's `olm.operatorGroup`), whose targets are absent when the person may not read it.
    */
-  operatorGroup?: { name: string; namespace: string; targets?: 'all' | string[]; createdByConsole: boolean; conditions?: Condition[] };
-  events: { type?: string; reason?: string; message?: string; object: string; count?: number; lastTimestamp?: string }[];
+  operatorGroup?: {
+    name: string;
+    namespace: string;
+    targets?: 'all' | string[];
+    createdByConsole: boolean;
+    conditions?: Condition[];
+  };
+  events: {
+    type?: string;
+    reason?: string;
+    message?: string;
+    object: string;
+    count?: number;
+    lastTimestamp?: string;
+  }[];
   /** The path OLM walks from the installed CSV to the channel head, when the catalog is readable. */
   updatePath?: GraphView['path'] & { channel: string; head?: string; edgesKnown: boolean };
   updatePathProblem?: string;

@@ -33,19 +33,36 @@ describe('bundle caps', () => {
     const big = 'y'.repeat(DESCRIPTION_CAP_CHARS * 2);
     const csv = { kind: 'ClusterServiceVersion', spec: { description: big } };
     const msg = {
-      csvName: 'a.v1', packageName: 'a', channelName: 'stable', csvJson: JSON.stringify(csv), object: [JSON.stringify(csv)], bundlePath: '',
-      providedApis: [], requiredApis: [], version: '1', skipRange: '', dependencies: [], replaces: 'a.v0', skips: ['a.v00'],
+      csvName: 'a.v1',
+      packageName: 'a',
+      channelName: 'stable',
+      csvJson: JSON.stringify(csv),
+      object: [JSON.stringify(csv)],
+      bundlePath: '',
+      providedApis: [],
+      requiredApis: [],
+      version: '1',
+      skipRange: '',
+      dependencies: [],
+      replaces: 'a.v0',
+      skips: ['a.v00'],
       properties: [
         { type: 'olm.package', value: '{"packageName":"a","version":"1"}' },
         { type: 'olm.csv.metadata', value: JSON.stringify({ description: big }) },
-        { type: 'olm.bundle.object', value: JSON.stringify({ data: Buffer.from(JSON.stringify(csv)).toString('base64') }) },
+        {
+          type: 'olm.bundle.object',
+          value: JSON.stringify({ data: Buffer.from(JSON.stringify(csv)).toString('base64') }),
+        },
       ],
     } satisfies BundleMessage;
     const slim = slimListedBundle(msg);
     assert.deepEqual([slim.csvJson, slim.object, slim.replaces, slim.skips], ['', [], 'a.v0', ['a.v00']]);
     assert.equal(slim.properties[0], msg.properties[0]);
-    for (const p of slim.properties) assert.ok(p.value.length < DESCRIPTION_CAP_CHARS * 1.4 + 500, `${p.type}: ${p.value.length}`);
-    const obj = JSON.parse(Buffer.from((JSON.parse(slim.properties[2]!.value) as { data: string }).data, 'base64').toString()) as typeof csv;
+    for (const p of slim.properties)
+      assert.ok(p.value.length < DESCRIPTION_CAP_CHARS * 1.4 + 500, `${p.type}: ${p.value.length}`);
+    const obj = JSON.parse(
+      Buffer.from((JSON.parse(slim.properties[2]!.value) as { data: string }).data, 'base64').toString(),
+    ) as typeof csv;
     assert.match(obj.spec.description, /truncated by the console/);
   });
 });

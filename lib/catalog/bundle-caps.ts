@@ -85,7 +85,8 @@ function capProperty(p: { type: string; value: string }): { type: string; value:
       const data = isRecord(v) && typeof v.data === 'string' ? v.data : undefined;
       if (data) {
         const obj = JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as unknown;
-        if (isRecord(obj) && obj.kind === 'ClusterServiceVersion' && capCsv(obj).capped > 0) return { type: p.type, value: JSON.stringify({ data: Buffer.from(JSON.stringify(obj)).toString('base64') }) };
+        if (isRecord(obj) && obj.kind === 'ClusterServiceVersion' && capCsv(obj).capped > 0)
+          return { type: p.type, value: JSON.stringify({ data: Buffer.from(JSON.stringify(obj)).toString('base64') }) };
       }
     }
   } catch {

@@ -26,18 +26,38 @@ const FIVE_MB = 5 * 1024 * 1024;
  */
 function inlineCatalog(dir: string, big: Record<string, string>, images = false): string {
   writeFixtureCatalog(dir, [
-    { name: 'bigdoc', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }, { version: '1.2.0', replaces: '1.1.0', skips: ['1.0.0'] }] },
+    {
+      name: 'bigdoc',
+      bundles: [
+        { version: '1.0.0' },
+        { version: '1.1.0', replaces: '1.0.0' },
+        { version: '1.2.0', replaces: '1.1.0', skips: ['1.0.0'] },
+      ],
+    },
     { name: 'small', bundles: [{ version: '0.1.0' }, { version: '0.2.0', replaces: '0.1.0' }] },
   ]);
   for (const pkg of ['bigdoc', 'small']) {
     const file = join(dir, pkg, 'catalog.json');
-    const docs = readFileSync(file, 'utf8').split('\n').map((l) => JSON.parse(l) as { schema: string; name: string; image?: string; properties?: { type: string; value: { data?: string } }[] });
+    const docs = readFileSync(file, 'utf8')
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            schema: string;
+            name: string;
+            image?: string;
+            properties?: { type: string; value: { data?: string } }[];
+          },
+      );
     for (const d of docs) {
       if (d.schema !== 'olm.bundle') continue;
       if (!images) delete d.image;
       for (const p of d.properties ?? []) {
         if (p.type !== 'olm.bundle.object' || !p.value.data) continue;
-        const obj = JSON.parse(Buffer.from(p.value.data, 'base64').toString()) as { kind: string; spec: Record<string, unknown> };
+        const obj = JSON.parse(Buffer.from(p.value.data, 'base64').toString()) as {
+          kind: string;
+          spec: Record<string, unknown>;
+        };
         if (obj.kind === 'ClusterServiceVersion' && big[d.name]) {
           obj.spec.description = big[d.name];
           p.value.data = Buffer.from(JSON.stringify(obj)).toString('base64');
@@ -62,8 +82,14 @@ describe('CatalogIndex with an oversized bundle', () => {
 
   test('a 5 MB description: the catalog still lists every package with its edges, and keeps the description capped', async () => {
     const description = `# Big\n\n${'A long description. '.repeat(FIVE_MB / 20)}`;
-    const dir = inlineCatalog(mkdtempSync(join(sb.dir, 'big-')), { 'bigdoc.v1.2.0': description, 'bigdoc.v1.1.0': description });
-    await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'oversized', namespace: 'olm', annotations: { 'sandbox.olm-console.dev/catalog-dir': dir } }, spec: { sourceType: 'grpc', displayName: 'Oversized' } });
+    const dir = inlineCatalog(mkdtempSync(join(sb.dir, 'big-')), {
+      'bigdoc.v1.2.0': description,
+      'bigdoc.v1.1.0': description,
+    });
+    await admin.create(CATALOG_SOURCE_TYPE, {
+      metadata: { name: 'oversized', namespace: 'olm', annotations: { 'sandbox.olm-console.dev/catalog-dir': dir } },
+      spec: { sourceType: 'grpc', displayName: 'Oversized' },
+    });
     for (let i = 0; i < 400; i++) {
       const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'oversized', 'olm');
       if (cs.status?.connectionState?.lastObservedState === 'READY') break;
@@ -74,16 +100,25 @@ describe('CatalogIndex with an oversized bundle', () => {
     const info = r.catalogs.find((c) => c.name === 'oversized')!;
     assert.equal(info.problem, undefined, info.problem);
     assert.equal(info.source, 'registry');
-    assert.deepEqual(r.packages.filter((p) => p.catalog.name === 'oversized').map((p) => `${p.name}@${p.headVersion}`).sort(), ['bigdoc@1.2.0', 'small@0.2.0']);
+    assert.deepEqual(
+      r.packages
+        .filter((p) => p.catalog.name === 'oversized')
+        .map((p) => `${p.name}@${p.headVersion}`)
+        .sort(),
+      ['bigdoc@1.2.0', 'small@0.2.0'],
+    );
     const tile = r.packages.find((p) => p.name === 'bigdoc')!;
     assert.match(tile.shortDescription, /^Big A long description\./, 'the tile is described from the head CSV');
 
     const bigdoc = index.catalogOf('olm', 'oversized')!.packages.get('bigdoc')!;
-    assert.deepEqual(bigdoc.channels.get('stable')!.entries.map((e) => [e.name, e.replaces ?? '', (e.skips ?? []).join()]), [
-      ['bigdoc.v1.0.0', '', ''],
-      ['bigdoc.v1.1.0', 'bigdoc.v1.0.0', ''],
-      ['bigdoc.v1.2.0', 'bigdoc.v1.1.0', 'bigdoc.v1.0.0'],
-    ]);
+    assert.deepEqual(
+      bigdoc.channels.get('stable')!.entries.map((e) => [e.name, e.replaces ?? '', (e.skips ?? []).join()]),
+      [
+        ['bigdoc.v1.0.0', '', ''],
+        ['bigdoc.v1.1.0', 'bigdoc.v1.0.0', ''],
+        ['bigdoc.v1.2.0', 'bigdoc.v1.1.0', 'bigdoc.v1.0.0'],
+      ],
+    );
     assert.equal(index.health().unreadable, 0);
 
     // A version's page asks for the whole CSV: it comes, its description capped with a marker.
@@ -100,11 +135,22 @@ describe('CatalogIndex with an oversized bundle', () => {
     const description = 'x'.repeat(2 * 1024 * 1024);
     const withImages = inlineCatalog(mkdtempSync(join(sb.dir, 'limit-')), { 'bigdoc.v1.2.0': description }, true);
     const inline = inlineCatalog(mkdtempSync(join(sb.dir, 'limit-inline-')), { 'bigdoc.v1.2.0': description });
-    for (const [name, dir] of [['limit-images', withImages], ['limit-inline', inline]]) {
-      await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name, namespace: 'olm', annotations: { 'sandbox.olm-console.dev/catalog-dir': dir } }, spec: { sourceType: 'grpc' } });
+    for (const [name, dir] of [
+      ['limit-images', withImages],
+      ['limit-inline', inline],
+    ]) {
+      await admin.create(CATALOG_SOURCE_TYPE, {
+        metadata: { name, namespace: 'olm', annotations: { 'sandbox.olm-console.dev/catalog-dir': dir } },
+        spec: { sourceType: 'grpc' },
+      });
     }
     for (let i = 0; i < 400; i++) {
-      const states = await Promise.all(['limit-images', 'limit-inline'].map(async (n) => (await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, n, 'olm')).status?.connectionState?.lastObservedState));
+      const states = await Promise.all(
+        ['limit-images', 'limit-inline'].map(
+          async (n) =>
+            (await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, n, 'olm')).status?.connectionState?.lastObservedState,
+        ),
+      );
       if (states.every((s) => s === 'READY')) break;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -133,14 +179,26 @@ describe('CatalogIndex with an oversized bundle', () => {
     assert.deepEqual(tiles.map((p) => `${p.name}@${p.headVersion}`).sort(), ['bigdoc@1.2.0', 'small@0.2.0']);
     assert.equal(tiles.find((p) => p.name === 'bigdoc')!.capability, undefined, 'no CSV for the oversized head');
     assert.equal(tiles.find((p) => p.name === 'small')!.capability, 'Basic Install');
-    assert.equal(index.catalogOf('olm', 'limit-images')!.packages.get('bigdoc')!.channels.get('stable')!.entries.length, 3);
+    assert.equal(
+      index.catalogOf('olm', 'limit-images')!.packages.get('bigdoc')!.channels.get('stable')!.entries.length,
+      3,
+    );
 
     // Inline bundles: the oversized one is in the ListBundles stream, which gRPC cannot read past;
     // packageserver still lists the packages, and the problem names the limit.
     const inl = r.catalogs.find((c) => c.name === 'limit-inline')!;
     assert.equal(inl.source, 'packagemanifests');
-    assert.match(inl.problem!, /ListBundles failed: a bundle's message is larger than the 1 MiB the console accepts from a registry/);
-    assert.deepEqual(r.packages.filter((p) => p.catalog.name === 'limit-inline').map((p) => p.name).sort(), ['bigdoc', 'small']);
+    assert.match(
+      inl.problem!,
+      /ListBundles failed: a bundle's message is larger than the 1 MiB the console accepts from a registry/,
+    );
+    assert.deepEqual(
+      r.packages
+        .filter((p) => p.catalog.name === 'limit-inline')
+        .map((p) => p.name)
+        .sort(),
+      ['bigdoc', 'small'],
+    );
     assert.equal(manifestLists, 1);
     // Within the backoff neither the registry nor packageserver is asked again for it.
     for (let i = 0; i < 3; i++) {
@@ -157,7 +215,9 @@ describe('CatalogIndex with an oversized bundle', () => {
 });
 
 /** A TCP relay in front of a registry that counts connections and can stop relaying. */
-async function relay(target: string): Promise<{ address: string; connections: () => number; broken: (b: boolean) => void; close: () => Promise<void> }> {
+async function relay(
+  target: string,
+): Promise<{ address: string; connections: () => number; broken: (b: boolean) => void; close: () => Promise<void> }> {
   let count = 0;
   let broken = false;
   const sockets = new Set<Socket>();
@@ -198,7 +258,12 @@ async function relay(target: string): Promise<{ address: string; connections: ()
  */
 function fakeCluster(address: string): KubeClient {
   const kc = new KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
   const cs: CatalogSource = {
     apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'CatalogSource',
@@ -241,7 +306,10 @@ describe('CatalogIndex when a registry goes away after a good read', () => {
     const client = fakeCluster(tcp.address);
     const flaky = async () => {
       const r = await index.forUser(client, ['olm']);
-      return { info: r.catalogs.find((c) => c.name === 'flaky')!, packages: r.packages.map((p) => `${p.name}@${p.headVersion}`).sort() };
+      return {
+        info: r.catalogs.find((c) => c.name === 'flaky')!,
+        packages: r.packages.map((p) => `${p.name}@${p.headVersion}`).sort(),
+      };
     };
     /** Lets a background re-read finish. */
     const settle = async () => {
@@ -274,7 +342,10 @@ describe('CatalogIndex when a registry goes away after a good read', () => {
     for (let i = 0; i < 20; i++) {
       t += (FAILED_READ_BACKOFF.firstMs - 1) / 20;
       assert.deepEqual((await flaky()).packages, ['alpha@1.1.0', 'beta@0.1.0']);
-      assert.equal((await index.lookupPackage(client, { namespace: 'olm', catalog: 'flaky', package: 'alpha' }, []))?.source, 'registry');
+      assert.equal(
+        (await index.lookupPackage(client, { namespace: 'olm', catalog: 'flaky', package: 'alpha' }, []))?.source,
+        'registry',
+      );
       await settle();
     }
     assert.equal(tcp.connections(), dialsAfterFailure, 'no dial within the backoff');

@@ -27,7 +27,10 @@ describe('CatalogIndex', () => {
   test('a namespace-only person sees the global demo catalog through packageserver, then through the shared index', async () => {
     const index = new CatalogIndex();
     const alice = await index.forUser(clientFor('alice'), ['team1', 'olm']);
-    assert.deepEqual(alice.catalogs.map((c) => [c.name, c.namespace, c.source]), [['olm-console-demo', 'olm', 'packagemanifests']]);
+    assert.deepEqual(
+      alice.catalogs.map((c) => [c.name, c.namespace, c.source]),
+      [['olm-console-demo', 'olm', 'packagemanifests']],
+    );
     assert.equal(alice.packages.length, 13);
     const pg = alice.packages.find((p) => p.name === 'pgpilot')!;
     assert.equal(pg.displayName, 'PgPilot');
@@ -37,9 +40,16 @@ describe('CatalogIndex', () => {
     assert.deepEqual(alice.packages.find((p) => p.name === 'metricsmith')?.arch, ['arm64']);
 
     const admin = await index.forUser(clientFor('admin'), ['olm']);
-    assert.deepEqual(admin.catalogs.map((c) => [c.name, c.source]), [['olm-console-demo', 'registry']]);
+    assert.deepEqual(
+      admin.catalogs.map((c) => [c.name, c.source]),
+      [['olm-console-demo', 'registry']],
+    );
     const again = await index.forUser(clientFor('alice'), ['team1', 'olm']);
-    assert.deepEqual(again.catalogs.map((c) => c.source), ['registry'], 'the registry content, read once, is shared');
+    assert.deepEqual(
+      again.catalogs.map((c) => c.source),
+      ['registry'],
+      'the registry content, read once, is shared',
+    );
     assert.equal(index.catalogOf('olm', 'olm-console-demo')?.packages.size, 13);
   });
 
@@ -54,10 +64,18 @@ describe('CatalogIndex', () => {
   test('follows catalog changes: a new CatalogSource, new content, an unhealthy catalog, a removed one', async () => {
     const index = new CatalogIndex();
     const admin = clientFor('admin');
-    const dirA = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'cat-a-')), [{ name: 'alpha', bundles: [{ version: '1.0.0' }] }]);
-    const dirB = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'cat-b-')), [{ name: 'alpha', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] }, { name: 'beta', bundles: [{ version: '0.1.0' }] }]);
+    const dirA = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'cat-a-')), [
+      { name: 'alpha', bundles: [{ version: '1.0.0' }] },
+    ]);
+    const dirB = writeFixtureCatalog(mkdtempSync(join(sb.dir, 'cat-b-')), [
+      { name: 'alpha', bundles: [{ version: '1.0.0' }, { version: '1.1.0', replaces: '1.0.0' }] },
+      { name: 'beta', bundles: [{ version: '0.1.0' }] },
+    ]);
     const annotation = 'sandbox.olm-console.dev/catalog-dir';
-    await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'extra', namespace: 'olm', annotations: { [annotation]: dirA } }, spec: { sourceType: 'grpc', displayName: 'Extra' } });
+    await admin.create(CATALOG_SOURCE_TYPE, {
+      metadata: { name: 'extra', namespace: 'olm', annotations: { [annotation]: dirA } },
+      spec: { sourceType: 'grpc', displayName: 'Extra' },
+    });
     const ready = async (since?: string) => {
       for (let i = 0; i < 200; i++) {
         const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm');
@@ -68,31 +86,45 @@ describe('CatalogIndex', () => {
       throw new Error('catalog extra not ready');
     };
     const first = await ready();
-    const names = async () => (await index.forUser(admin, ['olm'])).packages.filter((p) => p.catalog.name === 'extra').map((p) => `${p.name}@${p.headVersion}`).sort();
+    const names = async () =>
+      (await index.forUser(admin, ['olm'])).packages
+        .filter((p) => p.catalog.name === 'extra')
+        .map((p) => `${p.name}@${p.headVersion}`)
+        .sort();
     assert.deepEqual(await names(), ['alpha@1.0.0']);
 
     // A sandbox catalog's content changes when it serves another folder; its lastConnect moves
     // (to the second, like every Kubernetes timestamp, so the change waits for the next second).
     await new Promise((r) => setTimeout(r, 1100));
     const cs = await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm');
-    await admin.replace(CATALOG_SOURCE_TYPE, { ...cs, metadata: { ...cs.metadata, annotations: { [annotation]: dirB } } });
+    await admin.replace(CATALOG_SOURCE_TYPE, {
+      ...cs,
+      metadata: { ...cs.metadata, annotations: { [annotation]: dirB } },
+    });
     await ready(first);
     assert.deepEqual(await names(), ['alpha@1.1.0', 'beta@0.1.0'], 'read again at once, not after a minute');
 
     assert.ok(sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'extra', unhealthy: true } }).ok);
     for (let i = 0; i < 200; i++) {
-      const st = (await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm')).status?.connectionState?.lastObservedState;
+      const st = (await admin.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'extra', 'olm')).status?.connectionState
+        ?.lastObservedState;
       if (st !== 'READY') break;
       await new Promise((r) => setTimeout(r, 25));
     }
     const sick = await index.forUser(admin, ['olm']);
     const extra = sick.catalogs.find((c) => c.name === 'extra')!;
     assert.match(extra.problem!, /the catalog is TRANSIENT_FAILURE/);
-    assert.ok(sick.packages.some((p) => p.catalog.name === 'olm-console-demo'), 'the other catalogs still serve');
+    assert.ok(
+      sick.packages.some((p) => p.catalog.name === 'olm-console-demo'),
+      'the other catalogs still serve',
+    );
 
     await admin.delete(CATALOG_SOURCE_TYPE, 'extra', { namespace: 'olm' });
     const after = await index.forUser(admin, ['olm']);
-    assert.deepEqual(after.catalogs.map((c) => c.name), ['olm-console-demo']);
+    assert.deepEqual(
+      after.catalogs.map((c) => c.name),
+      ['olm-console-demo'],
+    );
     assert.equal(index.catalogOf('olm', 'extra'), undefined);
   });
 });

@@ -21,7 +21,13 @@ import { keepHeadMetadataOnly } from './head-metadata';
 import { MAX_REGISTRY_MESSAGE_BYTES, RegistryClient, RegistryError } from './registry-client';
 import { identityOf, RegistryRoutes, type RegistryRoute } from './registry-route';
 
-const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
+const SSAR: ResourceType = {
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  plural: 'selfsubjectaccessreviews',
+  namespaced: false,
+  kind: 'SelfSubjectAccessReview',
+};
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
 // for hundreds of megabytes); background re-reads are spaced so they take at most ~2.5% of it.
@@ -164,7 +170,14 @@ export class CatalogIndex {
    * person's requests do not read again until their backoff is over (FAILED_READ_BACKOFF); the
    * last good content, if any, is served meanwhile, marked with the problem.
    */
-  private async read(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>, who: string): Promise<Entry> {
+  private async read(
+    key: string,
+    address: string,
+    version: string,
+    ref: PackageSummary['catalog'],
+    route: () => Promise<RegistryRoute>,
+    who: string,
+  ): Promise<Entry> {
     const cached = this.entries.get(key);
     const same = cached && cached.address === address && cached.version === version;
     if (same && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) return cached;
@@ -197,7 +210,14 @@ export class CatalogIndex {
     for (const bk of this.backoffs.keys()) if (bk.startsWith(`${key}|`)) this.backoffs.delete(bk);
   }
 
-  private fetch(key: string, address: string, version: string, ref: PackageSummary['catalog'], route: () => Promise<RegistryRoute>, who: string): Promise<Entry> {
+  private fetch(
+    key: string,
+    address: string,
+    version: string,
+    ref: PackageSummary['catalog'],
+    route: () => Promise<RegistryRoute>,
+    who: string,
+  ): Promise<Entry> {
     const pending = this.inflight.get(key);
     if (pending) return pending;
     const job = (async () => {
@@ -278,7 +298,10 @@ export class CatalogIndex {
           b = await client.getBundleForChannel(m.pkg, m.channel);
         } catch (err) {
           if (!(err instanceof RegistryError) || !ONE_BUNDLE_FAILURES.has(err.code)) throw err;
-          logger().warn({ registry: dial, package: m.pkg, channel: m.channel, err: err.message }, 'catalog index: a channel head could not be read; its tile is described from the package');
+          logger().warn(
+            { registry: dial, package: m.pkg, channel: m.channel, err: err.message },
+            'catalog index: a channel head could not be read; its tile is described from the package',
+          );
           continue;
         }
         const parsed = b.csvJson ? parseCsvCapped(b.csvJson) : undefined;
@@ -307,7 +330,11 @@ export class CatalogIndex {
    * registry), else through a PackageManifest in the catalog's namespace or one of theirs
    * (global catalogs show in every namespace). Undefined when it is not there or not visible.
    */
-  async lookupPackage(client: KubeClient, ref: PackageRef, viewerNamespaces: readonly string[]): Promise<PackageLookup | undefined> {
+  async lookupPackage(
+    client: KubeClient,
+    ref: PackageRef,
+    viewerNamespaces: readonly string[],
+  ): Promise<PackageLookup | undefined> {
     const key = `${ref.namespace}/${ref.catalog}`;
     let cs: CatalogSource | undefined;
     try {
@@ -319,13 +346,28 @@ export class CatalogIndex {
       const displayName = cs.spec.displayName || ref.catalog;
       const address = cs.status?.connectionState?.address || cs.spec.address || '';
       const ready = cs.status?.connectionState?.lastObservedState === 'READY';
-      const entry = ready && address ? await this.read(key, address, contentVersion(cs), { name: ref.catalog, namespace: ref.namespace, displayName }, this.routeFor(client, cs), identityOf(client)) : this.entries.get(key);
+      const entry =
+        ready && address
+          ? await this.read(
+              key,
+              address,
+              contentVersion(cs),
+              { name: ref.catalog, namespace: ref.namespace, displayName },
+              this.routeFor(client, cs),
+              identityOf(client),
+            )
+          : this.entries.get(key);
       if (entry?.catalog) {
         const pkg = entry.catalog.packages.get(ref.package);
         if (!pkg) return undefined;
         // Bundles fetched one by one later (full CSV, icon) go this person's way to the registry.
         const way = await this.routes.route(client, cs).catch(() => undefined);
-        return { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName }, pkg, address: way?.dial ?? '' };
+        return {
+          source: 'registry',
+          catalog: { name: ref.catalog, namespace: ref.namespace, displayName },
+          pkg,
+          address: way?.dial ?? '',
+        };
       }
     }
     for (const ns of new Set([ref.namespace, ...viewerNamespaces])) {
@@ -342,7 +384,13 @@ export class CatalogIndex {
       const pkg = this.entries.get(key)?.catalog?.packages.get(ref.package);
       // Only a registry anyone can dial is handed on: a port-forward is someone else's identity.
       const route = this.entries.get(key)?.route;
-      if (pkg) return { source: 'registry', catalog: { name: ref.catalog, namespace: ref.namespace, displayName: pm.status.catalogSourceDisplayName }, pkg, address: route?.via === 'direct' ? route.dial : '' };
+      if (pkg)
+        return {
+          source: 'registry',
+          catalog: { name: ref.catalog, namespace: ref.namespace, displayName: pm.status.catalogSourceDisplayName },
+          pkg,
+          address: route?.via === 'direct' ? route.dial : '',
+        };
       return { source: 'packagemanifests', manifest: pm };
     }
     return undefined;
@@ -374,7 +422,12 @@ export class CatalogIndex {
    * The bundle's whole CSV (GetBundle gives csvJson; ListBundles leaves it out), its
    * descriptions capped (bundle-caps.ts), or undefined.
    */
-  async fullCsv(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown> | undefined> {
+  async fullCsv(
+    address: string,
+    pkg: string,
+    channel: string,
+    csvName: string,
+  ): Promise<Record<string, unknown> | undefined> {
     const key = `${address}|${pkg}|${channel}|${csvName}`;
     if (this.csvs.has(key)) return this.csvs.get(key) ?? undefined;
     if (!address) return undefined;
@@ -396,7 +449,12 @@ export class CatalogIndex {
    * rollback or scoped-install plan), or why they are not known: a bundle served as an image
    * carries no objects until OLM unpacks it.
    */
-  async bundleObjects(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
+  async bundleObjects(
+    address: string,
+    pkg: string,
+    channel: string,
+    csvName: string,
+  ): Promise<Record<string, unknown>[] | string> {
     if (!address) return 'the catalog is not reachable through its registry';
     const client = new RegistryClient(address, 10_000, this.maxMessageBytes);
     try {
@@ -408,7 +466,8 @@ export class CatalogIndex {
           return [];
         }
       });
-      if (!objects.length) return `its bundle is the image ${b.bundlePath || 'of the catalog'}, whose manifests OLM reads only when it installs it`;
+      if (!objects.length)
+        return `its bundle is the image ${b.bundlePath || 'of the catalog'}, whose manifests OLM reads only when it installs it`;
       return objects;
     } catch (err) {
       return `the catalog's registry did not answer: ${(err as Error).message}`;
@@ -427,7 +486,12 @@ export class CatalogIndex {
   }
 
   /** The CRDs a bundle ships, or why they are not known. */
-  async bundleCrds(address: string, pkg: string, channel: string, csvName: string): Promise<Record<string, unknown>[] | string> {
+  async bundleCrds(
+    address: string,
+    pkg: string,
+    channel: string,
+    csvName: string,
+  ): Promise<Record<string, unknown>[] | string> {
     const objects = await this.bundleObjects(address, pkg, channel, csvName);
     return typeof objects === 'string' ? objects : objects.filter((o) => o.kind === 'CustomResourceDefinition');
   }
@@ -442,15 +506,26 @@ export class CatalogIndex {
     const { pkg, address } = lookup;
     const key = `${address}|${pkg.name}`;
     if (this.icons.has(key)) return this.icons.get(key) ?? undefined;
-    if (pkg.icon) return this.remember<IconBytes | null>(this.icons, key, { data: Buffer.from(pkg.icon.base64data, 'base64'), mediatype: pkg.icon.mediatype }) ?? undefined;
+    if (pkg.icon)
+      return (
+        this.remember<IconBytes | null>(this.icons, key, {
+          data: Buffer.from(pkg.icon.base64data, 'base64'),
+          mediatype: pkg.icon.mediatype,
+        }) ?? undefined
+      );
     if (!address) return undefined;
     const registry = new RegistryClient(address, 10_000, this.maxMessageBytes);
     try {
       const channel = pkg.defaultChannel ?? [...pkg.channels.keys()][0] ?? '';
       const b = await registry.getBundleForChannel(pkg.name, channel);
-      const csv = b.csvJson ? (JSON.parse(b.csvJson) as { spec?: { icon?: { base64data?: unknown; mediatype?: unknown }[] } }) : undefined;
+      const csv = b.csvJson
+        ? (JSON.parse(b.csvJson) as { spec?: { icon?: { base64data?: unknown; mediatype?: unknown }[] } })
+        : undefined;
       const first = Array.isArray(csv?.spec?.icon) ? csv.spec.icon[0] : undefined;
-      const icon = typeof first?.base64data === 'string' && first.base64data && typeof first.mediatype === 'string' ? { data: Buffer.from(first.base64data, 'base64'), mediatype: first.mediatype } : null;
+      const icon =
+        typeof first?.base64data === 'string' && first.base64data && typeof first.mediatype === 'string'
+          ? { data: Buffer.from(first.base64data, 'base64'), mediatype: first.mediatype }
+          : null;
       return this.remember(this.icons, key, icon) ?? undefined;
     } finally {
       registry.close();
@@ -470,7 +545,10 @@ export class CatalogIndex {
    * `contentKey` names what was served (each catalog and the read it came from); it is absent
    * when a catalog came from PackageManifests, which are read anew each time.
    */
-  async forUser(client: KubeClient, namespaces: readonly string[]): Promise<{ catalogs: IndexedCatalog[]; packages: PackageSummary[]; contentKey?: string }> {
+  async forUser(
+    client: KubeClient,
+    namespaces: readonly string[],
+  ): Promise<{ catalogs: IndexedCatalog[]; packages: PackageSummary[]; contentKey?: string }> {
     const { items: sources, covered } = await visibleCatalogSources(client, namespaces);
     this.forget(new Set(sources.map((cs) => `${cs.metadata?.namespace ?? ''}/${cs.metadata?.name ?? ''}`)), covered);
     const catalogs: IndexedCatalog[] = [];
@@ -486,29 +564,62 @@ export class CatalogIndex {
       if (!allowed.get(ns)) continue;
       const state = cs.status?.connectionState?.lastObservedState ?? 'UNKNOWN';
       const address = cs.status?.connectionState?.address || cs.spec.address || '';
-      const base = { name, namespace: ns, displayName: cs.spec.displayName || name, publisher: cs.spec.publisher ?? '', state };
+      const base = {
+        name,
+        namespace: ns,
+        displayName: cs.spec.displayName || name,
+        publisher: cs.spec.publisher ?? '',
+        state,
+      };
       if (state !== 'READY' || !address) {
-        catalogs.push({ ...base, problem: state === 'READY' ? 'the CatalogSource reports no registry address' : `the catalog is ${state}`, packages: 0 });
+        catalogs.push({
+          ...base,
+          problem: state === 'READY' ? 'the CatalogSource reports no registry address' : `the catalog is ${state}`,
+          packages: 0,
+        });
         stamps.push(`${ns}/${name}:${state}`);
         continue;
       }
-      const entry = await this.read(`${ns}/${name}`, address, contentVersion(cs), { name, namespace: ns, displayName: base.displayName }, this.routeFor(client, cs), who);
+      const entry = await this.read(
+        `${ns}/${name}`,
+        address,
+        contentVersion(cs),
+        { name, namespace: ns, displayName: base.displayName },
+        this.routeFor(client, cs),
+        who,
+      );
       if (!entry.catalog) {
         // The registry could not be read (for this person): packageserver still lists the
         // packages, without their edges. Within the person's backoff the list is kept with it:
         // a catalog's PackageManifests can weigh as much as its registry read.
         const backoff = this.activeBackoff(`${ns}/${name}`, who, contentVersion(cs));
-        const summaries = backoff?.manifests ?? (await catalogManifests(client, ns, name)).map((pm) => summarizeManifest(pm));
+        const summaries =
+          backoff?.manifests ?? (await catalogManifests(client, ns, name)).map((pm) => summarizeManifest(pm));
         if (backoff) backoff.manifests = summaries;
         if (summaries.length > 0) {
-          catalogs.push({ ...base, source: 'packagemanifests', problem: `read through PackageManifests, without upgrade edges: ${entry.problem ?? 'the registry could not be read'}`, packages: summaries.length });
+          catalogs.push({
+            ...base,
+            source: 'packagemanifests',
+            problem: `read through PackageManifests, without upgrade edges: ${entry.problem ?? 'the registry could not be read'}`,
+            packages: summaries.length,
+          });
           cacheable = false;
           packages.push(...summaries);
           continue;
         }
       }
-      const stale = entry.catalog && entry.problem ? { problem: staleProblem(entry), staleSince: new Date(entry.fetchedAt).toISOString() } : entry.problem ? { problem: entry.problem } : {};
-      catalogs.push({ ...base, ...(entry.catalog ? { source: 'registry' as const } : {}), ...stale, packages: entry.summaries.length });
+      const stale =
+        entry.catalog && entry.problem
+          ? { problem: staleProblem(entry), staleSince: new Date(entry.fetchedAt).toISOString() }
+          : entry.problem
+            ? { problem: entry.problem }
+            : {};
+      catalogs.push({
+        ...base,
+        ...(entry.catalog ? { source: 'registry' as const } : {}),
+        ...stale,
+        packages: entry.summaries.length,
+      });
       stamps.push(`${ns}/${name}:${entry.fetchedAt}:${entry.problem ?? ''}:${base.displayName}`);
       packages.push(...entry.summaries);
     }
@@ -538,7 +649,13 @@ export class CatalogIndex {
       for (const [key, pms] of byCatalog) {
         seen.add(key);
         const first = pms[0]!.status;
-        const base = { name: first.catalogSource, namespace: first.catalogSourceNamespace, displayName: first.catalogSourceDisplayName || first.catalogSource, publisher: first.catalogSourcePublisher ?? '', state: 'READY' };
+        const base = {
+          name: first.catalogSource,
+          namespace: first.catalogSourceNamespace,
+          displayName: first.catalogSourceDisplayName || first.catalogSource,
+          publisher: first.catalogSourcePublisher ?? '',
+          state: 'READY',
+        };
         const cached = this.entries.get(key);
         if (cached?.catalog && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) {
           catalogs.push({ ...base, source: 'registry', packages: cached.summaries.length });
@@ -559,7 +676,10 @@ export class CatalogIndex {
 /** One catalog's PackageManifests in its namespace, if the person may list them. */
 async function catalogManifests(client: KubeClient, namespace: string, catalog: string): Promise<PackageManifest[]> {
   try {
-    const { items } = await client.listAll<PackageManifest>(PACKAGE_MANIFEST_TYPE, { namespace, labelSelector: `catalog=${catalog}` });
+    const { items } = await client.listAll<PackageManifest>(PACKAGE_MANIFEST_TYPE, {
+      namespace,
+      labelSelector: `catalog=${catalog}`,
+    });
     return items.filter((pm) => pm.status?.catalogSource === catalog && pm.status.catalogSourceNamespace === namespace);
   } catch (err) {
     if (isKubeError(err, 403) || isKubeError(err, 404)) return [];
@@ -570,11 +690,16 @@ async function catalogManifests(client: KubeClient, namespace: string, catalog: 
 /** What changes when a catalog's content may have: a new connection, pod, or image poll. */
 function contentVersion(cs: CatalogSource): string {
   const st = cs.status;
-  return [st?.connectionState?.lastConnect, st?.registryService?.createdAt, st?.latestImageRegistryPoll].map((v) => v ?? '').join('|');
+  return [st?.connectionState?.lastConnect, st?.registryService?.createdAt, st?.latestImageRegistryPoll]
+    .map((v) => v ?? '')
+    .join('|');
 }
 
 /** The CatalogSources this person may list, and the namespaces that list covers ('all'). */
-export async function visibleCatalogSources(client: KubeClient, namespaces: readonly string[]): Promise<{ items: CatalogSource[]; covered: 'all' | Set<string> }> {
+export async function visibleCatalogSources(
+  client: KubeClient,
+  namespaces: readonly string[],
+): Promise<{ items: CatalogSource[]; covered: 'all' | Set<string> }> {
   try {
     return { items: (await client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)).items, covered: 'all' };
   } catch (err) {
@@ -594,11 +719,21 @@ export async function visibleCatalogSources(client: KubeClient, namespaces: read
 }
 
 async function mayListPackages(client: KubeClient, namespace: string): Promise<boolean> {
-  const r = await client.create<{ apiVersion?: string; kind?: string; spec?: unknown; status?: { allowed?: boolean } }>(SSAR, {
-    apiVersion: 'authorization.k8s.io/v1',
-    kind: 'SelfSubjectAccessReview',
-    spec: { resourceAttributes: { verb: 'list', group: 'packages.operators.coreos.com', resource: 'packagemanifests', namespace } },
-  });
+  const r = await client.create<{ apiVersion?: string; kind?: string; spec?: unknown; status?: { allowed?: boolean } }>(
+    SSAR,
+    {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: {
+        resourceAttributes: {
+          verb: 'list',
+          group: 'packages.operators.coreos.com',
+          resource: 'packagemanifests',
+          namespace,
+        },
+      },
+    },
+  );
   return r.status?.allowed === true;
 }
 

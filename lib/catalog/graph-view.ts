@@ -38,13 +38,22 @@ export function graphFromModel(pkg: PackageModel, channel: string | undefined, f
     skippedBy: n.skippedBy,
     coveredBySkipRangeOf: n.coveredBySkipRangeOf,
     channels: pkg.bundles.get(n.name)?.channels ?? [channelName],
-    ...(n.skippedBy.length > 0 && !n.isHead ? { neverTarget: `skipped by ${n.skippedBy.join(', ')}: OLM leaves skipped entries out of the channel's order, so it never upgrades to this bundle` } : {}),
+    ...(n.skippedBy.length > 0 && !n.isHead
+      ? {
+          neverTarget: `skipped by ${n.skippedBy.join(', ')}: OLM leaves skipped entries out of the channel's order, so it never upgrades to this bundle`,
+        }
+      : {}),
   }));
   let path: GraphView['path'];
   if (from !== undefined) {
     const node = graph.nodes.find((n) => n.name === from || n.version === from);
-    const installed = node ? { name: node.name, version: node.version } : /^\d/.test(from) ? { name: `${pkg.name}.v${from}`, version: from } : undefined;
-    if (!installed) throw new SelectionError(`channel ${channelName} of package ${pkg.name} has no version or CSV ${from}`);
+    const installed = node
+      ? { name: node.name, version: node.version }
+      : /^\d/.test(from)
+        ? { name: `${pkg.name}.v${from}`, version: from }
+        : undefined;
+    if (!installed)
+      throw new SelectionError(`channel ${channelName} of package ${pkg.name} has no version or CSV ${from}`);
     path = { from: installed.name, ...updatePath(graph, installed) };
   }
   return {
@@ -67,22 +76,36 @@ export function graphFromModel(pkg: PackageModel, channel: string | undefined, f
 export function graphFromManifest(pm: PackageManifest, channel: string | undefined): GraphView {
   const channels = channelsFromManifest(pm);
   const name = pm.metadata?.name ?? pm.status.packageName;
-  const channelName = pickChannel(channels.map((c) => c.name), pm.status.defaultChannel, channel, name);
+  const channelName = pickChannel(
+    channels.map((c) => c.name),
+    pm.status.defaultChannel,
+    channel,
+    name,
+  );
   const ch = channels.find((c) => c.name === channelName);
   if (!ch) throw new SelectionError(`package ${name} has no channels`);
   const inChannels = new Map<string, string[]>();
-  for (const c of channels) for (const v of c.versions) inChannels.set(v.csvName, [...(inChannels.get(v.csvName) ?? []), c.name]);
+  for (const c of channels)
+    for (const v of c.versions) inChannels.set(v.csvName, [...(inChannels.get(v.csvName) ?? []), c.name]);
   return {
     package: name,
     channel: channelName,
     channels: channels.map((c) => c.name),
     edgesKnown: false,
-    note: 'this catalog is read through PackageManifests, which list each channel\'s versions but not its upgrade edges (replaces, skips, skipRange); the order shown is the channel\'s, the edges are unknown',
+    note: "this catalog is read through PackageManifests, which list each channel's versions but not its upgrade edges (replaces, skips, skipRange); the order shown is the channel's, the edges are unknown",
     head: ch.head,
     deprecation: ch.deprecation,
     nodes: ch.versions.map((v) => ({
-      name: v.csvName, version: v.version, isHead: v.isHead, deprecation: v.deprecation, legacyDeprecated: false,
-      skips: [], replacedBy: [], skippedBy: [], coveredBySkipRangeOf: [], channels: inChannels.get(v.csvName) ?? [channelName],
+      name: v.csvName,
+      version: v.version,
+      isHead: v.isHead,
+      deprecation: v.deprecation,
+      legacyDeprecated: false,
+      skips: [],
+      replacedBy: [],
+      skippedBy: [],
+      coveredBySkipRangeOf: [],
+      channels: inChannels.get(v.csvName) ?? [channelName],
     })),
     edges: [],
     edgeCounts: { replaces: 0, skips: 0, skipRange: 0 },

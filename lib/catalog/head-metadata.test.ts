@@ -19,9 +19,30 @@ const bundle = (pkg: string, csvName: string, channelName: string): RegistryBund
 });
 
 test('only channel heads keep their CSV metadata; everything else stays', () => {
-  const packages: RegistryPackageMessage[] = [{ name: 'a', defaultChannelName: 'stable', channels: [{ name: 'stable', csvName: 'a.v2.0.0' }, { name: 'fast', csvName: 'a.v3.0.0' }] }];
-  const bundles = [bundle('a', 'a.v1.0.0', 'stable'), bundle('a', 'a.v2.0.0', 'stable'), bundle('a', 'a.v2.0.0', 'fast'), bundle('a', 'a.v3.0.0', 'fast'), bundle('b', 'a.v1.0.0', 'stable')];
+  const packages: RegistryPackageMessage[] = [
+    {
+      name: 'a',
+      defaultChannelName: 'stable',
+      channels: [
+        { name: 'stable', csvName: 'a.v2.0.0' },
+        { name: 'fast', csvName: 'a.v3.0.0' },
+      ],
+    },
+  ];
+  const bundles = [
+    bundle('a', 'a.v1.0.0', 'stable'),
+    bundle('a', 'a.v2.0.0', 'stable'),
+    bundle('a', 'a.v2.0.0', 'fast'),
+    bundle('a', 'a.v3.0.0', 'fast'),
+    bundle('b', 'a.v1.0.0', 'stable'),
+  ];
   assert.equal(keepHeadMetadataOnly(packages, bundles), 2, 'a.v1.0.0, and the same name in another package');
   const types = bundles.map((b) => b.properties.map((p) => p.type).join(','));
-  assert.deepEqual(types, ['olm.package', 'olm.package,olm.csv.metadata', 'olm.package,olm.csv.metadata', 'olm.package,olm.csv.metadata', 'olm.package']);
+  assert.deepEqual(types, [
+    'olm.package',
+    'olm.package,olm.csv.metadata',
+    'olm.package,olm.csv.metadata',
+    'olm.package,olm.csv.metadata',
+    'olm.package',
+  ]);
 });

@@ -7,7 +7,10 @@ import type { RegistryBundleMessage, RegistryPackageMessage } from '../olm/fbc/f
 import { PROPERTY_CSV_METADATA } from '../olm/fbc/types';
 
 /** Removes `olm.csv.metadata` from every message whose bundle heads no channel; returns how many. */
-export function keepHeadMetadataOnly(packages: readonly RegistryPackageMessage[], bundles: RegistryBundleMessage[]): number {
+export function keepHeadMetadataOnly(
+  packages: readonly RegistryPackageMessage[],
+  bundles: RegistryBundleMessage[],
+): number {
   const heads = new Set<string>();
   for (const p of packages) for (const c of p.channels) if (c.csvName) heads.add(`${p.name}/${c.csvName}`);
   let dropped = 0;

@@ -19,7 +19,10 @@ test('raster images are served as declared, never sniffed, with a stable ETag', 
 });
 
 test('SVG gets a policy that forbids script and network', () => {
-  const v = iconVerdict(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml');
+  const v = iconVerdict(
+    Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    'image/svg+xml',
+  );
   assert.ok(v.ok);
   assert.equal(v.headers['Content-Security-Policy'], SVG_CSP);
   assert.match(SVG_CSP, /default-src 'none'/);

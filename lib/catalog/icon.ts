@@ -3,18 +3,30 @@
 // Content-Security-Policy that lets it draw and nothing else.
 import { createHash } from 'node:crypto';
 
-const RASTER = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
+const RASTER = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
 const SVG = 'image/svg+xml';
 export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 export type IconVerdict =
-  | { ok: true; contentType: string; etag: string; headers: Record<string, string> }
-  | { ok: false; message: string };
+  { ok: true; contentType: string; etag: string; headers: Record<string, string> } | { ok: false; message: string };
 
 export function iconVerdict(data: Buffer, declared: string): IconVerdict {
   const type = declared.split(';')[0]!.trim().toLowerCase();
-  if (data.length === 0) return { ok: false, message: 'the package\'s icon is empty' };
-  if (type !== SVG && !RASTER.has(type)) return { ok: false, message: `the package's icon declares media type "${declared}", which is not an image type the console serves` };
+  if (data.length === 0) return { ok: false, message: "the package's icon is empty" };
+  if (type !== SVG && !RASTER.has(type))
+    return {
+      ok: false,
+      message: `the package's icon declares media type "${declared}", which is not an image type the console serves`,
+    };
   const etag = `"${createHash('sha256').update(type).update('\0').update(data).digest('base64url').slice(0, 27)}"`;
   const headers: Record<string, string> = {
     'Content-Type': type,

@@ -23,7 +23,12 @@ export interface Selection {
 }
 
 /** The channel asked for, else the default, else the first by name. */
-export function pickChannel(names: readonly string[], defaultChannel: string | undefined, wanted: string | undefined, pkg: string): string {
+export function pickChannel(
+  names: readonly string[],
+  defaultChannel: string | undefined,
+  wanted: string | undefined,
+  pkg: string,
+): string {
   if (wanted !== undefined) {
     if (names.includes(wanted)) return wanted;
     throw new SelectionError(`package ${pkg} has no channel ${wanted}; its channels are ${names.join(', ')}`);
@@ -35,7 +40,10 @@ export function pickChannel(names: readonly string[], defaultChannel: string | u
 }
 
 function pickVersion(channel: ChannelSummary, wanted: string | undefined, pkg: string): ChannelVersion {
-  const found = wanted === undefined ? (channel.versions.find((v) => v.isHead) ?? channel.versions[0]) : channel.versions.find((v) => v.csvName === wanted || v.version === wanted);
+  const found =
+    wanted === undefined
+      ? (channel.versions.find((v) => v.isHead) ?? channel.versions[0])
+      : channel.versions.find((v) => v.csvName === wanted || v.version === wanted);
   if (found) return found;
   if (wanted === undefined) throw new SelectionError(`channel ${channel.name} of package ${pkg} has no versions`);
   const known = channel.versions.map((v) => v.version ?? v.csvName).join(', ');
@@ -43,18 +51,41 @@ function pickVersion(channel: ChannelSummary, wanted: string | undefined, pkg: s
 }
 
 /** Details from the registry's model; `csvFor` gives the full CSV of a bundle when it was fetched. */
-export function detailsFromModel(pkg: PackageModel, catalog: PackageDetails['catalog'], sel: Selection, fullCsv?: CsvLike): PackageDetails {
+export function detailsFromModel(
+  pkg: PackageModel,
+  catalog: PackageDetails['catalog'],
+  sel: Selection,
+  fullCsv?: CsvLike,
+): PackageDetails {
   const channels: ChannelSummary[] = [...pkg.channels.keys()].sort().map((name) => {
     const graph = packageChannelGraph(pkg, name)!;
     const versions = graph.nodes.map((n) => {
       // OLM never upgrades to a bundle another entry skips: the lists mark it.
       const skipped = n.skippedBy.length > 0 && n.name !== graph.head ? { skippedBy: n.skippedBy } : {};
-      return { csvName: n.name, version: n.version, deprecation: n.deprecation, isHead: n.name === graph.head, ...skipped };
+      return {
+        csvName: n.name,
+        version: n.version,
+        deprecation: n.deprecation,
+        isHead: n.name === graph.head,
+        ...skipped,
+      };
     });
     const head = graph.head ? pkg.bundles.get(graph.head) : undefined;
-    return { name, isDefault: name === pkg.defaultChannel, head: graph.head, headVersion: head?.version, deprecation: pkg.channels.get(name)!.deprecation, versions };
+    return {
+      name,
+      isDefault: name === pkg.defaultChannel,
+      head: graph.head,
+      headVersion: head?.version,
+      deprecation: pkg.channels.get(name)!.deprecation,
+      versions,
+    };
   });
-  const channelName = pickChannel(channels.map((c) => c.name), pkg.defaultChannel, sel.channel, pkg.name);
+  const channelName = pickChannel(
+    channels.map((c) => c.name),
+    pkg.defaultChannel,
+    sel.channel,
+    pkg.name,
+  );
   const channel = channels.find((c) => c.name === channelName)!;
   const picked = pickVersion(channel, sel.version, pkg.name);
   const bundle = pkg.bundles.get(picked.csvName);
@@ -79,7 +110,9 @@ export function detailsFromModel(pkg: PackageModel, catalog: PackageDetails['cat
       skips: entry?.skips ?? [],
       skipRange: entry?.skipRange,
       requiredPackages: bundle?.requiredPackages ?? [],
-      ...(csv ? { csv: describeCsv(csv, pkg.name) } : { note: `the catalog has no CSV metadata for ${picked.csvName}` }),
+      ...(csv
+        ? { csv: describeCsv(csv, pkg.name) }
+        : { note: `the catalog has no CSV metadata for ${picked.csvName}` }),
     },
   };
 }
@@ -89,14 +122,21 @@ export function channelsFromManifest(pm: PackageManifest): ChannelSummary[] {
   return [...(pm.status.channels ?? [])]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((c) => {
-      const entries = c.entries?.length ? c.entries : [{ name: c.currentCSV, version: c.currentCSVDesc?.version ?? '' }];
+      const entries = c.entries?.length
+        ? c.entries
+        : [{ name: c.currentCSV, version: c.currentCSVDesc?.version ?? '' }];
       return {
         name: c.name,
         isDefault: c.name === pm.status.defaultChannel,
         head: c.currentCSV,
         headVersion: c.currentCSVDesc?.version,
         deprecation: c.deprecation?.message,
-        versions: entries.map((e) => ({ csvName: e.name, version: e.version || undefined, deprecation: 'deprecation' in e ? e.deprecation?.message : undefined, isHead: e.name === c.currentCSV })),
+        versions: entries.map((e) => ({
+          csvName: e.name,
+          version: e.version || undefined,
+          deprecation: 'deprecation' in e ? e.deprecation?.message : undefined,
+          isHead: e.name === c.currentCSV,
+        })),
       };
     });
 }
@@ -105,11 +145,22 @@ export function detailsFromManifest(pm: PackageManifest, sel: Selection): Packag
   const st = pm.status;
   const name = pm.metadata?.name ?? st.packageName;
   const channels = channelsFromManifest(pm);
-  const channelName = pickChannel(channels.map((c) => c.name), st.defaultChannel, sel.channel, name);
+  const channelName = pickChannel(
+    channels.map((c) => c.name),
+    st.defaultChannel,
+    sel.channel,
+    name,
+  );
   const channel = channels.find((c) => c.name === channelName)!;
   const picked = pickVersion(channel, sel.version, name);
   const desc = st.channels.find((c) => c.name === channelName)?.currentCSVDesc;
-  const csv: CsvLike | undefined = picked.isHead && desc ? { metadata: { annotations: desc.annotations, labels: pm.metadata?.labels }, spec: desc as Record<string, unknown> } : undefined;
+  const csv: CsvLike | undefined =
+    picked.isHead && desc
+      ? {
+          metadata: { annotations: desc.annotations, labels: pm.metadata?.labels },
+          spec: desc as Record<string, unknown>,
+        }
+      : undefined;
   return {
     name,
     catalog: { name: st.catalogSource, namespace: st.catalogSourceNamespace, displayName: st.catalogSourceDisplayName },
@@ -127,7 +178,9 @@ export function detailsFromManifest(pm: PackageManifest, sel: Selection): Packag
       requiredPackages: [],
       ...(csv
         ? { csv: describeCsv(csv, name) }
-        : { note: `this catalog is read through PackageManifests, which describe only each channel's head; ${picked.csvName} is not described` }),
+        : {
+            note: `this catalog is read through PackageManifests, which describe only each channel's head; ${picked.csvName} is not described`,
+          }),
     },
   };
 }

@@ -7,9 +7,15 @@ import { summarizePackage } from './package-summary';
 import { needsSharedCatalogs, sharedCatalog, whenSharedCatalogs } from '../testing/shared-catalogs';
 import { searchPackages } from '../hub/search';
 
-const demo = [...loadCatalog(DEMO_CATALOG_DIR).packages.values()].map((p) => summarizePackage(p, { name: 'olm-console-demo', namespace: 'olm' }));
+const demo = [...loadCatalog(DEMO_CATALOG_DIR).packages.values()].map((p) =>
+  summarizePackage(p, { name: 'olm-console-demo', namespace: 'olm' }),
+);
 const byName = new Map(demo.map((s) => [s.name, s]));
-const certified = whenSharedCatalogs(() => [...loadCatalog(sharedCatalog('certified-operators-v4.18')).packages.values()].map((p) => summarizePackage(p, { name: 'certified', namespace: 'openshift-marketplace' })));
+const certified = whenSharedCatalogs(() =>
+  [...loadCatalog(sharedCatalog('certified-operators-v4.18')).packages.values()].map((p) =>
+    summarizePackage(p, { name: 'certified', namespace: 'openshift-marketplace' }),
+  ),
+);
 
 describe('summarizePackage', () => {
   test('reads the default head: display name, provider, capability, categories, modes, version', () => {
@@ -29,17 +35,24 @@ describe('summarizePackage', () => {
     assert.equal(byName.get('tenant-core')!.nonStandalone, true);
     assert.deepEqual(byName.get('metricsmith')!.arch, ['arm64']);
     assert.match(byName.get('flagpole')!.deprecation ?? '', /no longer maintained/);
-    assert.deepEqual(byName.get('vaultkeeper')!.validSubscription, ['VaultKeeper Enterprise', 'Northgate Platform Plus']);
+    assert.deepEqual(byName.get('vaultkeeper')!.validSubscription, [
+      'VaultKeeper Enterprise',
+      'Northgate Platform Plus',
+    ]);
   });
 
-  test('every package of the real certified catalog summarises without throwing, with a display name', needsSharedCatalogs, () => {
-    assert.equal(certified.length, 59);
-    assert.ok(certified.every((s) => s.displayName.length > 0));
-    // certified-operators-v4.18/cloud-native-postgresql/catalog.yaml: olm.csv.metadata provider "name: EDB" (e.g. line 1440), defaultChannel fast
-    const cnp = certified.find((s) => s.name === 'cloud-native-postgresql')!;
-    assert.equal(cnp.defaultChannel, 'fast');
-    assert.equal(cnp.provider, 'EDB');
-  });
+  test(
+    'every package of the real certified catalog summarises without throwing, with a display name',
+    needsSharedCatalogs,
+    () => {
+      assert.equal(certified.length, 59);
+      assert.ok(certified.every((s) => s.displayName.length > 0));
+      // certified-operators-v4.18/cloud-native-postgresql/catalog.yaml: olm.csv.metadata provider "name: EDB" (e.g. line 1440), defaultChannel fast
+      const cnp = certified.find((s) => s.name === 'cloud-native-postgresql')!;
+      assert.equal(cnp.defaultChannel, 'fast');
+      assert.equal(cnp.provider, 'EDB');
+    },
+  );
 
   test('says whether the package has an icon, so the hub asks only for icons that exist', needsSharedCatalogs, () => {
     // certified-operators-v4.18/kurrentdb-operator: no `icon` on its olm.package and no base64data anywhere;
@@ -53,13 +66,22 @@ describe('summarizePackage', () => {
 describe('searchPackages', () => {
   test('name matches rank above keyword and description matches', () => {
     const hits = searchPackages(demo, 'gateway');
-    assert.deepEqual(hits.slice(0, 2).map((h) => h.summary.name).sort(), ['gatewise', 'routekit']);
+    assert.deepEqual(
+      hits
+        .slice(0, 2)
+        .map((h) => h.summary.name)
+        .sort(),
+      ['gatewise', 'routekit'],
+    );
     assert.equal(searchPackages(demo, 'pgpilot')[0]!.summary.name, 'pgpilot');
     assert.equal(searchPackages(demo, 'postgres')[0]!.summary.name, 'pgpilot', 'by keyword');
   });
 
   test('every term must match; no terms lists everything by display name', () => {
-    assert.deepEqual(searchPackages(demo, 'cache redis').map((h) => h.summary.name), ['cachely']);
+    assert.deepEqual(
+      searchPackages(demo, 'cache redis').map((h) => h.summary.name),
+      ['cachely'],
+    );
     assert.deepEqual(searchPackages(demo, 'cache nosuchword'), []);
     assert.equal(searchPackages(demo, '').length, 13);
   });

@@ -13,7 +13,11 @@ import { infrastructureFeatures } from '../olm/resources/infrastructure-features
 export type { PackageSummary };
 
 function firstSentences(text: string, max = 220): string {
-  const plain = text.replace(/[#*_`>[\]]/g, '').replace(/\([^)]*\)/g, '').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/[#*_`>[\]]/g, '')
+    .replace(/\([^)]*\)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (plain.length <= max) return plain;
   const cut = plain.slice(0, max);
   const stop = cut.lastIndexOf('. ');
@@ -22,7 +26,10 @@ function firstSentences(text: string, max = 220): string {
 
 /** The channel a tile describes (the default one, else the first by name) and its head. */
 export function summaryHead(pkg: PackageModel): { channel?: string; head?: BundleModel } {
-  const channel = pkg.defaultChannel && pkg.channels.has(pkg.defaultChannel) ? pkg.defaultChannel : [...pkg.channels.keys()].sort()[0];
+  const channel =
+    pkg.defaultChannel && pkg.channels.has(pkg.defaultChannel)
+      ? pkg.defaultChannel
+      : [...pkg.channels.keys()].sort()[0];
   const graph = channel ? packageChannelGraph(pkg, channel) : undefined;
   return { channel, head: graph?.head ? pkg.bundles.get(graph.head) : undefined };
 }
@@ -31,7 +38,11 @@ export function summaryHead(pkg: PackageModel): { channel?: string; head?: Bundl
  * `headCsv` is the head's CSV when the model has none of it: a registry's ListBundles leaves out
  * the `olm.bundle.object` properties, where older catalogs keep their only copy of the CSV.
  */
-export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['catalog'], headCsv?: CsvLike): PackageSummary {
+export function summarizePackage(
+  pkg: PackageModel,
+  catalog: PackageSummary['catalog'],
+  headCsv?: CsvLike,
+): PackageSummary {
   const { channel, head } = summaryHead(pkg);
   const csv = headCsv ?? (head ? csvOfBundle(head) : undefined);
   const ann = csv?.metadata?.annotations ?? {};
@@ -45,12 +56,17 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
     displayName: str(spec.displayName) ?? pkg.name,
     provider: str(provider?.name) ?? '',
     shortDescription: firstSentences(description),
-    categories: (str(ann[Keys.categories]) ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    categories: (str(ann[Keys.categories]) ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
     capability: str(ann[Keys.capabilities]),
     keywords: Array.isArray(spec.keywords) ? spec.keywords.map(str).filter((k): k is string => !!k) : [],
     defaultChannel: channel,
     headVersion: head?.version,
-    installModes: installModeChoices(Array.isArray(spec.installModes) ? (spec.installModes as InstallMode[]) : undefined),
+    installModes: installModeChoices(
+      Array.isArray(spec.installModes) ? (spec.installModes as InstallMode[]) : undefined,
+    ),
     infrastructureFeatures: infrastructureFeatures(ann as Record<string, unknown>),
     validSubscription: jsonStringList(ann[Keys.validSubscription]),
     deprecation: pkg.deprecation,
@@ -63,7 +79,14 @@ export function summarizePackage(pkg: PackageModel, catalog: PackageSummary['cat
 
 /** A CSV's `spec.icon` with data (opm writes the package's icon there, or an empty one). */
 function carriesIcon(icon: unknown): boolean {
-  return Array.isArray(icon) && icon.some((i) => typeof (i as { base64data?: unknown })?.base64data === 'string' && (i as { base64data: string }).base64data.length > 0);
+  return (
+    Array.isArray(icon) &&
+    icon.some(
+      (i) =>
+        typeof (i as { base64data?: unknown })?.base64data === 'string' &&
+        (i as { base64data: string }).base64data.length > 0,
+    )
+  );
 }
 
 interface ManifestLike {
@@ -75,7 +98,18 @@ interface ManifestLike {
     provider?: { name?: string };
     defaultChannel?: string;
     deprecation?: { message?: string };
-    channels?: { name: string; currentCSVDesc?: { displayName?: string; version?: string; description?: string; keywords?: unknown; installModes?: unknown; annotations?: Record<string, unknown>; icon?: unknown } }[];
+    channels?: {
+      name: string;
+      currentCSVDesc?: {
+        displayName?: string;
+        version?: string;
+        description?: string;
+        keywords?: unknown;
+        installModes?: unknown;
+        annotations?: Record<string, unknown>;
+        icon?: unknown;
+      };
+    }[];
   };
 }
 
@@ -92,16 +126,25 @@ export function summarizeManifest(pm: ManifestLike): PackageSummary {
   const name = pm.metadata?.name ?? '';
   return {
     name,
-    catalog: { name: st.catalogSource ?? '', namespace: st.catalogSourceNamespace ?? '', displayName: st.catalogSourceDisplayName },
+    catalog: {
+      name: st.catalogSource ?? '',
+      namespace: st.catalogSourceNamespace ?? '',
+      displayName: st.catalogSourceDisplayName,
+    },
     displayName: desc.displayName || name,
     provider: st.provider?.name ?? '',
     shortDescription: firstSentences(str(ann[Keys.description]) ?? desc.description ?? ''),
-    categories: (str(ann[Keys.categories]) ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    categories: (str(ann[Keys.categories]) ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
     capability: str(ann[Keys.capabilities]),
     keywords: Array.isArray(desc.keywords) ? desc.keywords.map(str).filter((k): k is string => !!k) : [],
     defaultChannel: channel?.name,
     headVersion: desc.version,
-    installModes: installModeChoices(Array.isArray(desc.installModes) ? (desc.installModes as InstallMode[]) : undefined),
+    installModes: installModeChoices(
+      Array.isArray(desc.installModes) ? (desc.installModes as InstallMode[]) : undefined,
+    ),
     infrastructureFeatures: infrastructureFeatures(ann as Record<string, unknown>),
     validSubscription: jsonStringList(ann[Keys.validSubscription]),
     deprecation: st.deprecation?.message,

@@ -34,7 +34,10 @@ describe('catalogFromRegistry over a live registry', needsSharedCatalogs, () => 
         assert.equal(b.bundles.get(name)?.version, bundle.version, name);
         assert.equal(b.bundles.get(name)?.image, bundle.image, name);
       }
-      assert.deepEqual(b.bundles.get('gatekeeper-operator-product.v3.21.0')?.channels, a.bundles.get('gatekeeper-operator-product.v3.21.0')?.channels);
+      assert.deepEqual(
+        b.bundles.get('gatekeeper-operator-product.v3.21.0')?.channels,
+        a.bundles.get('gatekeeper-operator-product.v3.21.0')?.channels,
+      );
     } finally {
       client.close();
       await server.stop();

@@ -46,16 +46,29 @@ let services: { Registry: Ctor; Experimental: Ctor; Health: Ctor } | undefined;
 
 function load() {
   if (!services) {
-    const def = protoLoader.loadSync([join(protoDir, 'registry.proto'), join(protoDir, 'health.proto')], { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+    const def = protoLoader.loadSync([join(protoDir, 'registry.proto'), join(protoDir, 'health.proto')], {
+      keepCase: true,
+      longs: String,
+      enums: String,
+      defaults: true,
+      oneofs: true,
+    });
     const root = grpc.loadPackageDefinition(def);
     const api = root.api as grpc.GrpcObject;
     const health = ((root.grpc as grpc.GrpcObject).health as grpc.GrpcObject).v1 as grpc.GrpcObject;
-    services = { Registry: api.Registry as Ctor, Experimental: api.ExperimentalRegistry as Ctor, Health: health.Health as Ctor };
+    services = {
+      Registry: api.Registry as Ctor,
+      Experimental: api.ExperimentalRegistry as Ctor,
+      Health: health.Health as Ctor,
+    };
   }
   return services;
 }
 
-type Callable = Record<string, (req: unknown, opts: grpc.CallOptions, cb?: (err: grpc.ServiceError | null, res: unknown) => void) => unknown>;
+type Callable = Record<
+  string,
+  (req: unknown, opts: grpc.CallOptions, cb?: (err: grpc.ServiceError | null, res: unknown) => void) => unknown
+>;
 
 export class RegistryClient {
   private readonly registry: grpc.Client;
@@ -85,14 +98,20 @@ export class RegistryClient {
     const why = err.details || err.message;
     if (err.code === grpc.status.RESOURCE_EXHAUSTED && /larger than/i.test(why)) {
       const mib = Math.round((this.maxMessageBytes / (1024 * 1024)) * 10) / 10;
-      return new RegistryError(this.address, err.code, `catalog registry at ${this.address}: ${method} failed: a bundle's message is larger than the ${mib} MiB the console accepts from a registry (${why})`);
+      return new RegistryError(
+        this.address,
+        err.code,
+        `catalog registry at ${this.address}: ${method} failed: a bundle's message is larger than the ${mib} MiB the console accepts from a registry (${why})`,
+      );
     }
     return new RegistryError(this.address, err.code, `catalog registry at ${this.address}: ${method} failed: ${why}`);
   }
 
   private unary<T>(client: grpc.Client, method: string, req: unknown): Promise<T> {
     return new Promise((resolve, reject) => {
-      (client as unknown as Callable)[method]!(req, { deadline: Date.now() + this.timeoutMs }, (err, res) => (err ? reject(this.wrap(method, err)) : resolve(res as T)));
+      (client as unknown as Callable)[method]!(req, { deadline: Date.now() + this.timeoutMs }, (err, res) =>
+        err ? reject(this.wrap(method, err)) : resolve(res as T),
+      );
     });
   }
 
@@ -100,7 +119,9 @@ export class RegistryClient {
   private stream<T>(client: grpc.Client, method: string, req: unknown, each: (m: T) => T = (m) => m): Promise<T[]> {
     return new Promise((resolve, reject) => {
       const out: T[] = [];
-      const call = (client as unknown as Callable)[method]!(req, { deadline: Date.now() + this.timeoutMs }) as grpc.ClientReadableStream<T>;
+      const call = (client as unknown as Callable)[method]!(req, {
+        deadline: Date.now() + this.timeoutMs,
+      }) as grpc.ClientReadableStream<T>;
       call.on('data', (m: T) => out.push(each(m)));
       call.on('error', (err: grpc.ServiceError) => reject(this.wrap(method, err)));
       call.on('end', () => resolve(out));

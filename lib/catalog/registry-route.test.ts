@@ -20,10 +20,22 @@ test('reachable: a listening port answers; a cluster-only name or a closed port 
 test('a catalog given by a spec.address that does not answer has no pod to forward to: said plainly', async () => {
   // No cluster call is made for it: the KubeConfig points nowhere.
   const kc = new KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
   const routes = new RegistryRoutes();
-  const cs = { metadata: { name: 'ext', namespace: 'olm' }, spec: { sourceType: 'grpc', address: 'registry.example.invalid:50051' }, status: { connectionState: { address: 'registry.example.invalid:50051', lastObservedState: 'READY' } } } as unknown as CatalogSource;
-  await assert.rejects(routes.route(new KubeClient(kc), cs), /the registry at registry\.example\.invalid:50051 does not answer from the console/);
+  const cs = {
+    metadata: { name: 'ext', namespace: 'olm' },
+    spec: { sourceType: 'grpc', address: 'registry.example.invalid:50051' },
+    status: { connectionState: { address: 'registry.example.invalid:50051', lastObservedState: 'READY' } },
+  } as unknown as CatalogSource;
+  await assert.rejects(
+    routes.route(new KubeClient(kc), cs),
+    /the registry at registry\.example\.invalid:50051 does not answer from the console/,
+  );
   await routes.close();
 });
 
@@ -37,14 +49,30 @@ test('an address named by a CatalogSource outside the trusted namespaces is neve
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kc = new KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
   const routes = new RegistryRoutes(Date.now, trustedCatalogNamespaces({}));
-  const cs = (ns: string) => ({ metadata: { name: 'internal', namespace: ns }, spec: { sourceType: 'grpc', address }, status: { connectionState: { address, lastObservedState: 'READY' } } }) as unknown as CatalogSource;
-  await assert.rejects(routes.route(new KubeClient(kc), cs('team1')), /does not dial addresses named by CatalogSources in namespace team1, which is not a trusted catalog namespace \(OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: olm, openshift-marketplace\)/);
+  const cs = (ns: string) =>
+    ({
+      metadata: { name: 'internal', namespace: ns },
+      spec: { sourceType: 'grpc', address },
+      status: { connectionState: { address, lastObservedState: 'READY' } },
+    }) as unknown as CatalogSource;
+  await assert.rejects(
+    routes.route(new KubeClient(kc), cs('team1')),
+    /does not dial addresses named by CatalogSources in namespace team1, which is not a trusted catalog namespace \(OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: olm, openshift-marketplace\)/,
+  );
   assert.equal(dialled, 0);
   assert.deepEqual(await routes.route(new KubeClient(kc), cs('olm')), { dial: address, via: 'direct' });
   await routes.close();
   server.close();
-  assert.deepEqual([...trustedCatalogNamespaces({ OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: 'catalogs, olm' })], ['catalogs', 'olm']);
+  assert.deepEqual(
+    [...trustedCatalogNamespaces({ OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: 'catalogs, olm' })],
+    ['catalogs', 'olm'],
+  );
   assert.deepEqual([...trustedCatalogNamespaces({ OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: '' })], []);
 });

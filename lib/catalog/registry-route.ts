@@ -52,12 +52,21 @@ export function reachable(address: string, ms = 1_500): Promise<boolean> {
 /** Tells identities apart without keeping their secrets. */
 export function identityOf(client: KubeClient): string {
   const kc = client.kubeConfig;
-  return createHash('sha256').update(JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([kc.getCurrentCluster()?.server, kc.getCurrentUser()]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** `OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES` (comma-separated), else the global catalog namespaces. */
-export function trustedCatalogNamespaces(env: Record<string, string | undefined> = process.env, globals: readonly string[] = ['olm', 'openshift-marketplace']): Set<string> {
-  const listed = (env.OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export function trustedCatalogNamespaces(
+  env: Record<string, string | undefined> = process.env,
+  globals: readonly string[] = ['olm', 'openshift-marketplace'],
+): Set<string> {
+  const listed = (env.OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return new Set(env.OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES === undefined ? globals : listed);
 }
 
@@ -95,11 +104,20 @@ export class RegistryRoutes {
           : `the console does not dial addresses named by CatalogSources in namespace ${ns}, which is not a trusted catalog namespace (OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: ${[...this.trusted].join(', ') || 'none'})`,
       );
     }
-    const pods = (await client.list<PodLike>(POD_TYPE, { namespace: ns, labelSelector: `${CATALOG_SOURCE_POD_LABEL}=${name}` }).catch((err: Error) => {
-      throw new Error(`the registry at ${address} is not reachable from the console, and its catalog pod could not be listed to port-forward to it: ${err.message}`);
-    })).items;
+    const pods = (
+      await client
+        .list<PodLike>(POD_TYPE, { namespace: ns, labelSelector: `${CATALOG_SOURCE_POD_LABEL}=${name}` })
+        .catch((err: Error) => {
+          throw new Error(
+            `the registry at ${address} is not reachable from the console, and its catalog pod could not be listed to port-forward to it: ${err.message}`,
+          );
+        })
+    ).items;
     const pod = pods.find((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp)?.metadata?.name;
-    if (!pod) throw new Error(`the registry at ${address} is not reachable from the console, and no running pod of catalog ${ns}/${name} was found to port-forward to`);
+    if (!pod)
+      throw new Error(
+        `the registry at ${address} is not reachable from the console, and no running pod of catalog ${ns}/${name} was found to port-forward to`,
+      );
     const port = Number(address.slice(address.lastIndexOf(':') + 1)) || CATALOG_REGISTRY_PORT;
     const key = `${identityOf(client)}|${ns}/${pod}:${port}`;
     let fwd = this.forwards.get(key);
@@ -113,7 +131,10 @@ export class RegistryRoutes {
       f.lastUsed = this.now();
       return { dial: f.address, via: 'port-forward', pod };
     } catch (err) {
-      throw new Error(`the registry at ${address} is not reachable from the console, and port-forwarding to pod ${ns}/${pod} failed: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `the registry at ${address} is not reachable from the console, and port-forwarding to pod ${ns}/${pod} failed: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
 
@@ -131,6 +152,13 @@ export class RegistryRoutes {
     clearInterval(this.sweeper);
     const all = [...this.forwards.values()];
     this.forwards.clear();
-    await Promise.all(all.map((p) => p.then((f) => f.close(), () => undefined)));
+    await Promise.all(
+      all.map((p) =>
+        p.then(
+          (f) => f.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 }

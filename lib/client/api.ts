@@ -28,7 +28,9 @@ async function parse<T>(res: Response, what: string): Promise<T> {
   }
   if (!res.ok) {
     const err = (json as { error?: ApiErrorBody } | undefined)?.error;
-    throw new ApiClientError(err ?? { code: res.status, reason: res.statusText || 'Error', message: `${what} failed with HTTP ${res.status}` });
+    throw new ApiClientError(
+      err ?? { code: res.status, reason: res.statusText || 'Error', message: `${what} failed with HTTP ${res.status}` },
+    );
   }
   return json as T;
 }
@@ -39,7 +41,11 @@ export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> 
     res = await fetch(path, { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiClientError({ code: 0, reason: 'NetworkError', message: `the console did not answer (${(err as Error).message}); check your connection` });
+    throw new ApiClientError({
+      code: 0,
+      reason: 'NetworkError',
+      message: `the console did not answer (${(err as Error).message}); check your connection`,
+    });
   }
   return parse<T>(res, `GET ${path}`);
 }
@@ -70,7 +76,11 @@ export function getSession(refresh = false): Promise<SessionInfo> {
   return session;
 }
 
-export async function apiWrite<T>(path: string, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', body?: unknown): Promise<T> {
+export async function apiWrite<T>(
+  path: string,
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  body?: unknown,
+): Promise<T> {
   const { csrfToken } = await getSession();
   const res = await fetch(path, {
     method,

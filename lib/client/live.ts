@@ -23,7 +23,12 @@ export function watchUrl(namespace: string | undefined, kinds: readonly string[]
 }
 
 /** Re-reads `key` whenever one of `kinds` changes in `namespace`, while `active`. */
-export function useLiveRefresh(key: QueryKey, namespace: string | undefined, kinds: readonly string[], active = true): LiveState {
+export function useLiveRefresh(
+  key: QueryKey,
+  namespace: string | undefined,
+  kinds: readonly string[],
+  active = true,
+): LiveState {
   const qc = useQueryClient();
   const [state, setState] = useState<LiveState>('connecting');
   const url = watchUrl(namespace, kinds);

@@ -12,19 +12,30 @@ test('markdown renders; raw HTML is escaped, not passed through', () => {
 });
 
 test('only http(s) links, opened safely; images only from allowed origins', () => {
-  const html = renderMarkdown('[ok](https://example.com) [bad](javascript:alert(1)) [data](data:text/html,x) ![img](https://example.com/a.png) ![x](javascript:1) [anchor](#install)', { imageOrigins: ['https://example.com'] });
+  const html = renderMarkdown(
+    '[ok](https://example.com) [bad](javascript:alert(1)) [data](data:text/html,x) ![img](https://example.com/a.png) ![x](javascript:1) [anchor](#install)',
+    { imageOrigins: ['https://example.com'] },
+  );
   assert.match(html, /<a href="https:\/\/example\.com" target="_blank" rel="noopener noreferrer nofollow">ok<\/a>/);
   assert.ok(!/href="javascript/i.test(html));
   assert.ok(!/href="data:/i.test(html));
-  assert.match(html, /<img src="https:\/\/example\.com\/a\.png" alt="img" loading="lazy" referrerpolicy="no-referrer">/);
+  assert.match(
+    html,
+    /<img src="https:\/\/example\.com\/a\.png" alt="img" loading="lazy" referrerpolicy="no-referrer">/,
+  );
   assert.ok(!/src="javascript/i.test(html));
   assert.match(html, /<a href="#install">anchor<\/a>/);
 });
 
 test('images from anywhere else are not loaded: a link to them instead, or their text', () => {
-  const html = renderMarkdown('![pixel](https://tracker.example/p.gif) ![self](/api/operators/x/y/uninstall) ![plain](http://mixed.example/a.png) ![x"onerror="1](https://t.example/a.png)');
+  const html = renderMarkdown(
+    '![pixel](https://tracker.example/p.gif) ![self](/api/operators/x/y/uninstall) ![plain](http://mixed.example/a.png) ![x"onerror="1](https://t.example/a.png)',
+  );
   assert.ok(!html.includes('<img'), html);
-  assert.match(html, /<a href="https:\/\/tracker\.example\/p\.gif" target="_blank" rel="noopener noreferrer nofollow">\[image: pixel\]<\/a>/);
+  assert.match(
+    html,
+    /<a href="https:\/\/tracker\.example\/p\.gif" target="_blank" rel="noopener noreferrer nofollow">\[image: pixel\]<\/a>/,
+  );
   assert.ok(!html.includes('href="/api'));
   assert.ok(!html.includes('"onerror="'), 'alt text is escaped');
 });

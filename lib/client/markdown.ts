@@ -35,7 +35,8 @@ md.renderer.rules.image = (tokens, idx, _options, env: { imageOrigins?: readonly
   if (origin && env.imageOrigins?.includes(origin)) {
     return `<img src="${md.utils.escapeHtml(src)}" alt="${alt}" loading="lazy" referrerpolicy="no-referrer">`;
   }
-  if (origin) return `<a href="${md.utils.escapeHtml(src)}" target="_blank" rel="noopener noreferrer nofollow">[image: ${alt}]</a>`;
+  if (origin)
+    return `<a href="${md.utils.escapeHtml(src)}" target="_blank" rel="noopener noreferrer nofollow">[image: ${alt}]</a>`;
   return `[image: ${alt}]`;
 };
 

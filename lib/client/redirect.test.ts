@@ -11,7 +11,16 @@ describe('safeRedirectTarget', () => {
   });
 
   test('anything that leaves the origin falls back, however it is spelt', () => {
-    for (const evil of ['/\\evil.example:9999/phish', '/\t/evil.example', '//evil.example', 'https://evil.example/', '\\\\evil.example', '/\n/evil.example', 'javascript:alert(1)', ' //evil.example']) {
+    for (const evil of [
+      '/\\evil.example:9999/phish',
+      '/\t/evil.example',
+      '//evil.example',
+      'https://evil.example/',
+      '\\\\evil.example',
+      '/\n/evil.example',
+      'javascript:alert(1)',
+      ' //evil.example',
+    ]) {
       assert.equal(safeRedirectTarget(evil, origin), '/operatorhub', JSON.stringify(evil));
     }
   });

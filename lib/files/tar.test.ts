@@ -18,7 +18,13 @@ test('GNU tar lists and extracts what was archived', () => {
   writeFileSync(join(dir, 'a.tar'), tarArchive(files, new Date('2026-01-01T00:00:00Z')));
   const list = spawnSync('tar', ['-tvf', join(dir, 'a.tar')], { encoding: 'utf8' });
   assert.equal(list.status, 0, list.stderr);
-  assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.split(/\s+/).pop()), files.map((f) => f.path));
+  assert.deepEqual(
+    list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/).pop()),
+    files.map((f) => f.path),
+  );
   assert.match(list.stdout, /-rw-r--r-- root\/root/);
   const x = spawnSync('tar', ['-xf', join(dir, 'a.tar'), '-C', dir], { encoding: 'utf8' });
   assert.equal(x.status, 0, x.stderr);

@@ -24,7 +24,10 @@ function splitName(path: string): { name: string; prefix: string } {
   throw new Error(`path too long for a tar archive: ${path}`);
 }
 
-export function tarArchive(files: readonly { path: string; content: string }[], mtime = new Date()): Uint8Array<ArrayBuffer> {
+export function tarArchive(
+  files: readonly { path: string; content: string }[],
+  mtime = new Date(),
+): Uint8Array<ArrayBuffer> {
   const parts: Uint8Array[] = [];
   for (const f of files) {
     if (f.path.startsWith('/') || f.path.split('/').includes('..')) throw new Error(`not a relative path: ${f.path}`);

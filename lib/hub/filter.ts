@@ -19,7 +19,15 @@ export interface HubFilters {
   includeNonStandalone?: boolean;
 }
 
-export type FacetName = 'catalog' | 'category' | 'provider' | 'capability' | 'installMode' | 'infrastructureFeature' | 'validSubscription' | 'installState';
+export type FacetName =
+  | 'catalog'
+  | 'category'
+  | 'provider'
+  | 'capability'
+  | 'installMode'
+  | 'infrastructureFeature'
+  | 'validSubscription'
+  | 'installState';
 
 function values(s: PackageSummary, facet: FacetName): string[] {
   switch (facet) {
@@ -42,10 +50,22 @@ function values(s: PackageSummary, facet: FacetName): string[] {
   }
 }
 
-const FACETS: FacetName[] = ['catalog', 'category', 'provider', 'capability', 'installMode', 'infrastructureFeature', 'validSubscription', 'installState'];
+const FACETS: FacetName[] = [
+  'catalog',
+  'category',
+  'provider',
+  'capability',
+  'installMode',
+  'infrastructureFeature',
+  'validSubscription',
+  'installState',
+];
 
 export function facetCounts(list: readonly PackageSummary[]): Record<FacetName, Record<string, number>> {
-  const out = Object.fromEntries(FACETS.map((f) => [f, {} as Record<string, number>])) as Record<FacetName, Record<string, number>>;
+  const out = Object.fromEntries(FACETS.map((f) => [f, {} as Record<string, number>])) as Record<
+    FacetName,
+    Record<string, number>
+  >;
   for (const s of list) for (const f of FACETS) for (const v of new Set(values(s, f))) out[f][v] = (out[f][v] ?? 0) + 1;
   return out;
 }
@@ -75,6 +95,10 @@ export function sortPackages(list: PackageSummary[], sort: HubSort): PackageSumm
     case 'provider':
       return [...list].sort((a, b) => collator.compare(a.provider, b.provider) || byName(a, b));
     case 'catalog':
-      return [...list].sort((a, b) => `${a.catalog.namespace}/${a.catalog.name}`.localeCompare(`${b.catalog.namespace}/${b.catalog.name}`) || byName(a, b));
+      return [...list].sort(
+        (a, b) =>
+          `${a.catalog.namespace}/${a.catalog.name}`.localeCompare(`${b.catalog.namespace}/${b.catalog.name}`) ||
+          byName(a, b),
+      );
   }
 }

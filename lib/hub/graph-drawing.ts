@@ -82,7 +82,11 @@ export function drawChannel(g: GraphView, installed?: string): Drawing {
       id: n.name,
       label: label(n, installed),
       ...(pos.get(n.name) ?? { x: 0, y: 0 }),
-      classes: nodeClasses(n, { onPath: pathNodes.has(n.name), start: g.path?.from === n.name, installed: n.name === installed }),
+      classes: nodeClasses(n, {
+        onPath: pathNodes.has(n.name),
+        start: g.path?.from === n.name,
+        installed: n.name === installed,
+      }),
     })),
     edges: g.edges.map((e) => ({
       id: `${e.kind}:${e.from}>${e.to}`,
@@ -102,14 +106,20 @@ export function drawChannel(g: GraphView, installed?: string): Drawing {
  * is the package's, so any channel's word for it holds. The first channel's path, if any, is
  * highlighted on that channel's edges.
  */
-export function overlayChannels(graphs: readonly GraphView[], installed?: string): Drawing & { legend: OverlayLegend[] } {
+export function overlayChannels(
+  graphs: readonly GraphView[],
+  installed?: string,
+): Drawing & { legend: OverlayLegend[] } {
   const merged = new Map<string, GraphViewNode>();
   const targetSomewhere = new Set<string>();
   for (const g of graphs) {
     for (const n of g.nodes) {
       if (!n.neverTarget) targetSomewhere.add(n.name);
       const seen = merged.get(n.name);
-      merged.set(n.name, seen ? { ...seen, isHead: seen.isHead || n.isHead, deprecation: seen.deprecation ?? n.deprecation } : { ...n });
+      merged.set(
+        n.name,
+        seen ? { ...seen, isHead: seen.isHead || n.isHead, deprecation: seen.deprecation ?? n.deprecation } : { ...n },
+      );
     }
   }
   const nodes = [...merged.values()].map((n) => (targetSomewhere.has(n.name) ? { ...n, neverTarget: undefined } : n));
@@ -128,7 +138,11 @@ export function overlayChannels(graphs: readonly GraphView[], installed?: string
       kind: e.kind,
       lift: lift(e.kind, Math.abs(x(e.to) - x(e.from)), i),
       color,
-      classes: [e.kind, 'overlay', i === 0 && steps.has(`${e.from}>${e.to}`) ? 'on-path' : steps.size > 0 ? 'dim' : ''].filter(Boolean),
+      classes: [
+        e.kind,
+        'overlay',
+        i === 0 && steps.has(`${e.from}>${e.to}`) ? 'on-path' : steps.size > 0 ? 'dim' : '',
+      ].filter(Boolean),
     }));
   });
   return {
@@ -136,11 +150,19 @@ export function overlayChannels(graphs: readonly GraphView[], installed?: string
       id: n.name,
       label: label(n, installed),
       ...(pos.get(n.name) ?? { x: 0, y: 0 }),
-      classes: nodeClasses(n, { onPath: pathNodes.has(n.name), start: primary?.path?.from === n.name, installed: n.name === installed }),
+      classes: nodeClasses(n, {
+        onPath: pathNodes.has(n.name),
+        start: primary?.path?.from === n.name,
+        installed: n.name === installed,
+      }),
     })),
     edges,
     order: byVersion(nodes).map((n) => n.name),
-    legend: graphs.map((g, i) => ({ channel: g.channel, color: CHANNEL_COLOURS[i % CHANNEL_COLOURS.length]!, edges: g.edges.length })),
+    legend: graphs.map((g, i) => ({
+      channel: g.channel,
+      color: CHANNEL_COLOURS[i % CHANNEL_COLOURS.length]!,
+      edges: g.edges.length,
+    })),
   };
 }
 

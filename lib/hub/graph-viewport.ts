@@ -43,7 +43,11 @@ export function centre(b: Bounds, zoom: number, width: number, height: number): 
 export function fitAll(d: Drawing, width: number, height: number, minZoom = 0.05): Viewport {
   const b = drawingBounds(d);
   // Horizontally, room for half a pinned label (12 px text) beyond the outer bundles.
-  const zoom = Math.min(MAX_FIRST_ZOOM, (width - 2 * PAD - 2 * LABEL_HALF) / Math.max(1, b.x2 - b.x1), (height - 2 * PAD) / Math.max(1, b.y2 - b.y1));
+  const zoom = Math.min(
+    MAX_FIRST_ZOOM,
+    (width - 2 * PAD - 2 * LABEL_HALF) / Math.max(1, b.x2 - b.x1),
+    (height - 2 * PAD) / Math.max(1, b.y2 - b.y1),
+  );
   return centre(b, Math.max(minZoom, zoom), width, height);
 }
 
@@ -57,10 +61,16 @@ export function visibleRange(v: Viewport, width: number): { x1: number; x2: numb
  * it when they can be (the installed one, where a path starts, the selected one); unknown names
  * are ignored.
  */
-export function firstView(d: Drawing, width: number, height: number, focus: readonly (string | undefined)[] = []): FirstView {
+export function firstView(
+  d: Drawing,
+  width: number,
+  height: number,
+  focus: readonly (string | undefined)[] = [],
+): FirstView {
   const whole = fitAll(d, width, height);
   const at = new Map(d.nodes.map((n) => [n.id, n]));
-  if (d.nodes.length === 0 || whole.zoom >= READABLE_ZOOM) return { ...whole, all: true, shown: d.order.filter((id) => at.has(id)) };
+  if (d.nodes.length === 0 || whole.zoom >= READABLE_ZOOM)
+    return { ...whole, all: true, shown: d.order.filter((id) => at.has(id)) };
 
   const margin = LABEL_HALF;
   const xs = [...new Set(d.nodes.map((n) => n.x))].sort((a, b) => a - b);
@@ -87,10 +97,22 @@ export function firstView(d: Drawing, width: number, height: number, focus: read
   const all = drawingBounds(d);
   const wide = { x1: x1 - margin, x2: x2 + margin };
   // Never under READABLE_ZOOM, not even by a rounding error: the window was cut to fit at it.
-  const zoom = Math.max(READABLE_ZOOM, Math.min(MAX_FIRST_ZOOM, (width - 2 * PAD_X) / Math.max(1, wide.x2 - wide.x1), (height - 2 * PAD) / Math.max(1, all.y2 - all.y1)));
+  const zoom = Math.max(
+    READABLE_ZOOM,
+    Math.min(
+      MAX_FIRST_ZOOM,
+      (width - 2 * PAD_X) / Math.max(1, wide.x2 - wide.x1),
+      (height - 2 * PAD) / Math.max(1, all.y2 - all.y1),
+    ),
+  );
   // Arcs taller than the canvas at a readable zoom are cut; the bundles and their labels are not.
   const tall = (all.y2 - all.y1) * zoom > height - 2 * PAD;
   const ys = d.nodes.map((n) => n.y);
-  const v = centre({ ...wide, ...(tall ? { y1: Math.min(...ys) - 14 - 40, y2: Math.max(...ys) + 14 } : { y1: all.y1, y2: all.y2 }) }, zoom, width, height);
+  const v = centre(
+    { ...wide, ...(tall ? { y1: Math.min(...ys) - 14 - 40, y2: Math.max(...ys) + 14 } : { y1: all.y1, y2: all.y2 }) },
+    zoom,
+    width,
+    height,
+  );
   return { ...v, all: false, shown: d.order.filter((id) => at.has(id) && inView(at.get(id)!.x)) };
 }

@@ -6,7 +6,10 @@ export interface Platform {
   arch: string;
 }
 
-export function notRunnableReason(pkg: { os: readonly string[]; arch: readonly string[] }, nodes: readonly Platform[] | undefined): string | undefined {
+export function notRunnableReason(
+  pkg: { os: readonly string[]; arch: readonly string[] },
+  nodes: readonly Platform[] | undefined,
+): string | undefined {
   if (!nodes || nodes.length === 0) return undefined;
   const os = pkg.os.length ? pkg.os : ['linux'];
   const arch = pkg.arch.length ? pkg.arch : ['amd64'];

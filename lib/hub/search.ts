@@ -9,7 +9,10 @@ export interface SearchHit {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** A summary's text, lowercased and split once: a search then only compares strings. */
@@ -64,7 +67,8 @@ export function byDisplayName(a: PackageSummary, b: PackageSummary): number {
 /** Summaries matching every term of `query`, best first (ties by display name). */
 export function searchPackages(summaries: readonly PackageSummary[], query: string): SearchHit[] {
   const terms = words(query);
-  if (terms.length === 0) return summaries.map((summary) => ({ summary, score: 0 })).sort((a, b) => byDisplayName(a.summary, b.summary));
+  if (terms.length === 0)
+    return summaries.map((summary) => ({ summary, score: 0 })).sort((a, b) => byDisplayName(a.summary, b.summary));
   const hits: SearchHit[] = [];
   for (const summary of summaries) {
     const p = prepare(summary);

@@ -8,7 +8,13 @@ import { KubeClient, type KubeObject, type ResourceType } from './client';
 import { kubeConfigForToken, resolveClusterAccess } from './cluster-config';
 import { KubeError } from './errors';
 
-const SUB: ResourceType = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
+const SUB: ResourceType = {
+  group: 'operators.coreos.com',
+  version: 'v1alpha1',
+  plural: 'subscriptions',
+  namespaced: true,
+  kind: 'Subscription',
+};
 
 describe('KubeClient', () => {
   let sb: Awaited<ReturnType<typeof withSandbox>>;
@@ -36,16 +42,35 @@ describe('KubeClient', () => {
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigPath);
     const admin = new KubeClient(kc);
-    const patched = await admin.patch<{ spec: { channel?: string } }>(SUB, 'etcd', { spec: { channel: 'stable' } }, { namespace: 'team1' });
+    const patched = await admin.patch<{ spec: { channel?: string } }>(
+      SUB,
+      'etcd',
+      { spec: { channel: 'stable' } },
+      { namespace: 'team1' },
+    );
     assert.equal(patched.spec.channel, 'stable');
-    const jp = await admin.patch<{ spec: { channel?: string } }>(SUB, 'etcd', [{ op: 'replace', path: '/spec/channel', value: 'fast' }], { namespace: 'team1', type: 'json' });
+    const jp = await admin.patch<{ spec: { channel?: string } }>(
+      SUB,
+      'etcd',
+      [{ op: 'replace', path: '/spec/channel', value: 'fast' }],
+      { namespace: 'team1', type: 'json' },
+    );
     assert.equal(jp.spec.channel, 'fast');
-    for (let i = 0; i < 5; i++) await admin.create(SUB, { metadata: { name: `s${i}` }, spec: { name: 'x', source: 'demo', sourceNamespace: 'olm' } }, { namespace: 'team1' });
+    for (let i = 0; i < 5; i++)
+      await admin.create(
+        SUB,
+        { metadata: { name: `s${i}` }, spec: { name: 'x', source: 'demo', sourceNamespace: 'olm' } },
+        { namespace: 'team1' },
+      );
     const all = await admin.listAll(SUB, { namespace: 'team1', limit: 2 });
     assert.equal(all.items.length, 6);
     await admin.delete(SUB, 's0', { namespace: 'team1' });
     const missing = await admin.get(SUB, 's0', 'team1').catch((e: unknown) => e);
-    assert.ok(missing instanceof KubeError && missing.code === 404 && missing.message === 'subscriptions.operators.coreos.com "s0" not found');
+    assert.ok(
+      missing instanceof KubeError &&
+        missing.code === 404 &&
+        missing.message === 'subscriptions.operators.coreos.com "s0" not found',
+    );
   });
 
   test('a cluster that is down is a 503 naming the server', async () => {

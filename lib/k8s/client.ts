@@ -71,17 +71,40 @@ export class KubeClient {
   constructor(readonly kubeConfig: KubeConfig) {}
 
   get<T extends object>(t: ResourceType, name: string, namespace?: string): Promise<T> {
-    return kubeRequest<T>(this.kubeConfig, { method: 'GET', path: resourcePath(t, namespace, name), what: `get ${t.kind} ${name}` });
+    return kubeRequest<T>(this.kubeConfig, {
+      method: 'GET',
+      path: resourcePath(t, namespace, name),
+      what: `get ${t.kind} ${name}`,
+    });
   }
 
   /** A subresource that answers bytes (a PackageManifest's icon). */
-  getBytes(t: ResourceType, name: string, namespace: string | undefined, subresource: string): Promise<{ body: Buffer; contentType: string }> {
-    return kubeRequestBytes(this.kubeConfig, { method: 'GET', path: resourcePath(t, namespace, name, subresource), what: `get ${t.kind} ${name} ${subresource}` });
+  getBytes(
+    t: ResourceType,
+    name: string,
+    namespace: string | undefined,
+    subresource: string,
+  ): Promise<{ body: Buffer; contentType: string }> {
+    return kubeRequestBytes(this.kubeConfig, {
+      method: 'GET',
+      path: resourcePath(t, namespace, name, subresource),
+      what: `get ${t.kind} ${name} ${subresource}`,
+    });
   }
 
   list<T extends object>(t: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
-    const query: Query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit, continue: opts.continue };
-    return kubeRequest<KubeList<T>>(this.kubeConfig, { method: 'GET', path: resourcePath(t, opts.namespace), query, what: `list ${t.plural}` });
+    const query: Query = {
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+      limit: opts.limit,
+      continue: opts.continue,
+    };
+    return kubeRequest<KubeList<T>>(this.kubeConfig, {
+      method: 'GET',
+      path: resourcePath(t, opts.namespace),
+      query,
+      what: `list ${t.plural}`,
+    });
   }
 
   /** Every page of a list, followed through `continue`. */
@@ -104,19 +127,34 @@ export class KubeClient {
    * answer and the retry is refused as AlreadyExists, the object there is read and returned if
    * it is the one we sent (our earlier attempt made it); otherwise the 409 is passed on.
    */
-  async create<T extends object>(t: ResourceType, obj: T, opts: { namespace?: string; dryRun?: boolean } = {}): Promise<T> {
+  async create<T extends object>(
+    t: ResourceType,
+    obj: T,
+    opts: { namespace?: string; dryRun?: boolean } = {},
+  ): Promise<T> {
     const meta = (obj as AnyObject).metadata;
     const namespace = opts.namespace ?? meta?.namespace;
     const body = { apiVersion: apiVersionOf(t), kind: t.kind, ...obj };
     // Reviews (SelfSubjectAccessReview…) and dry runs store nothing; generateName could make two.
-    const retry: RetryMode = opts.dryRun || t.plural.endsWith('reviews') ? 'idempotent' : meta?.name ? 'create' : 'unsafe';
+    const retry: RetryMode =
+      opts.dryRun || t.plural.endsWith('reviews') ? 'idempotent' : meta?.name ? 'create' : 'unsafe';
     try {
       return await kubeRequest<T>(this.kubeConfig, {
-        method: 'POST', path: resourcePath(t, namespace), body, query: { dryRun: opts.dryRun ? 'All' : undefined }, retry,
+        method: 'POST',
+        path: resourcePath(t, namespace),
+        body,
+        query: { dryRun: opts.dryRun ? 'All' : undefined },
+        retry,
         what: `create ${t.kind} ${meta?.name ?? meta?.generateName ?? ''}`.trim(),
       });
     } catch (err) {
-      if (retry !== 'create' || !isKubeError(err, 409) || err.reason !== 'AlreadyExists' || !err.earlierAttemptUncertain) throw err;
+      if (
+        retry !== 'create' ||
+        !isKubeError(err, 409) ||
+        err.reason !== 'AlreadyExists' ||
+        !err.earlierAttemptUncertain
+      )
+        throw err;
       let found: T;
       try {
         found = await this.get<T>(t, meta!.name!, namespace);
@@ -141,7 +179,10 @@ export class KubeClient {
     const name = meta?.name ?? '';
     try {
       return await kubeRequest<T>(this.kubeConfig, {
-        method: 'PUT', path: resourcePath(t, meta?.namespace, name, subresource), body: obj, what: `update ${t.kind} ${name}`,
+        method: 'PUT',
+        path: resourcePath(t, meta?.namespace, name, subresource),
+        body: obj,
+        what: `update ${t.kind} ${name}`,
       });
     } catch (err) {
       if (subresource || !isKubeError(err, 409) || err.reason !== 'Conflict' || !err.earlierAttemptUncertain) throw err;
@@ -163,7 +204,11 @@ export class KubeClient {
   async discover(group: string, version: string): Promise<DiscoveredResource[] | undefined> {
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
     try {
-      const list = await kubeRequest<{ resources?: DiscoveredResource[] }>(this.kubeConfig, { method: 'GET', path, what: `discover ${group || 'core'}/${version}` });
+      const list = await kubeRequest<{ resources?: DiscoveredResource[] }>(this.kubeConfig, {
+        method: 'GET',
+        path,
+        what: `discover ${group || 'core'}/${version}`,
+      });
       return list.resources ?? [];
     } catch (err) {
       if (isKubeError(err, 404)) return undefined;
@@ -171,26 +216,53 @@ export class KubeClient {
     }
   }
 
-  patch<T extends object>(t: ResourceType, name: string, patch: unknown, opts: { namespace?: string; type?: PatchType; subresource?: string } = {}): Promise<T> {
+  patch<T extends object>(
+    t: ResourceType,
+    name: string,
+    patch: unknown,
+    opts: { namespace?: string; type?: PatchType; subresource?: string } = {},
+  ): Promise<T> {
     const type = opts.type ?? 'merge';
     return kubeRequest<T>(this.kubeConfig, {
-      method: 'PATCH', path: resourcePath(t, opts.namespace, name, opts.subresource), body: patch, contentType: patchContentTypes[type],
+      method: 'PATCH',
+      path: resourcePath(t, opts.namespace, name, opts.subresource),
+      body: patch,
+      contentType: patchContentTypes[type],
       what: `patch ${t.kind} ${name}`,
     });
   }
 
   /** Deletes an object; a 404 after an attempt that got no clear answer means that attempt deleted it. */
-  async delete(t: ResourceType, name: string, opts: { namespace?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; uid?: string; resourceVersion?: string } = {}): Promise<unknown> {
-    const preconditions = { ...(opts.uid ? { uid: opts.uid } : {}), ...(opts.resourceVersion ? { resourceVersion: opts.resourceVersion } : {}) };
+  async delete(
+    t: ResourceType,
+    name: string,
+    opts: {
+      namespace?: string;
+      propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+      uid?: string;
+      resourceVersion?: string;
+    } = {},
+  ): Promise<unknown> {
+    const preconditions = {
+      ...(opts.uid ? { uid: opts.uid } : {}),
+      ...(opts.resourceVersion ? { resourceVersion: opts.resourceVersion } : {}),
+    };
     const body = {
-      kind: 'DeleteOptions', apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
       ...(opts.propagationPolicy ? { propagationPolicy: opts.propagationPolicy } : {}),
       ...(Object.keys(preconditions).length ? { preconditions } : {}),
     };
     try {
-      return await kubeRequest(this.kubeConfig, { method: 'DELETE', path: resourcePath(t, opts.namespace, name), body, what: `delete ${t.kind} ${name}` });
+      return await kubeRequest(this.kubeConfig, {
+        method: 'DELETE',
+        path: resourcePath(t, opts.namespace, name),
+        body,
+        what: `delete ${t.kind} ${name}`,
+      });
     } catch (err) {
-      if (isKubeError(err, 404) && err.earlierAttemptUncertain) return { kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, kind: t.plural } };
+      if (isKubeError(err, 404) && err.earlierAttemptUncertain)
+        return { kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, kind: t.plural } };
       throw err;
     }
   }

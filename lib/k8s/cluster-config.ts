@@ -29,7 +29,10 @@ export interface AccessOptions {
   perUserTokens?: boolean;
 }
 
-export function resolveClusterAccess(opts: AccessOptions, env: Record<string, string | undefined> = process.env): ClusterAccess {
+export function resolveClusterAccess(
+  opts: AccessOptions,
+  env: Record<string, string | undefined> = process.env,
+): ClusterAccess {
   const kc = new KubeConfig();
   let source: string;
   if (opts.inCluster) {
@@ -46,7 +49,11 @@ export function resolveClusterAccess(opts: AccessOptions, env: Record<string, st
     }
     if (opts.context) {
       if (!kc.getContextObject(opts.context)) {
-        const known = kc.getContexts().map((c) => c.name).join(', ') || 'none';
+        const known =
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || 'none';
         throw new Error(`context "${opts.context}" is not in the ${source} (contexts: ${known})`);
       }
       kc.setCurrentContext(opts.context);

@@ -8,10 +8,19 @@ import { errorFromNetwork, errorFromResponse } from './errors';
 
 describe('errorFromResponse', () => {
   test('a Status body is passed on with its code, reason and message', () => {
-    const e = errorFromResponse(409, {
-      kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 409, reason: 'AlreadyExists',
-      message: 'subscriptions.operators.coreos.com "etcd" already exists', details: { name: 'etcd', kind: 'subscriptions' },
-    }, 'create subscription');
+    const e = errorFromResponse(
+      409,
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        code: 409,
+        reason: 'AlreadyExists',
+        message: 'subscriptions.operators.coreos.com "etcd" already exists',
+        details: { name: 'etcd', kind: 'subscriptions' },
+      },
+      'create subscription',
+    );
     assert.equal(e.code, 409);
     assert.equal(e.reason, 'AlreadyExists');
     assert.equal(e.message, 'subscriptions.operators.coreos.com "etcd" already exists');
@@ -38,7 +47,10 @@ describe('errorFromNetwork', () => {
 
   test('a timeout is 504, a TLS failure 502', () => {
     assert.equal(errorFromNetwork(Object.assign(new Error('x'), { code: 'ETIMEDOUT' }), 's').code, 504);
-    const tls = errorFromNetwork(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), 's');
+    const tls = errorFromNetwork(
+      Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+      's',
+    );
     assert.equal(tls.code, 502);
     assert.match(tls.message, /TLS/);
   });

@@ -47,7 +47,12 @@ export class KubeError extends Error {
   }
 
   toJSON(): KubeErrorBody {
-    return { code: this.code, reason: this.reason, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) };
+    return {
+      code: this.code,
+      reason: this.reason,
+      message: this.message,
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
   }
 }
 
@@ -94,7 +99,15 @@ export function errorFromResponse(httpCode: number, body: unknown, what: string)
   });
 }
 
-const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /** The error for a request that got no answer at all. */
 export function errorFromNetwork(err: unknown, server: string): KubeError {
@@ -111,12 +124,24 @@ function networkError(err: unknown, server: string): KubeError {
     return new KubeError({ code: 504, reason: 'Timeout', message: `the cluster at ${server} did not answer in time` });
   }
   if (unreachableCodes.has(code)) {
-    return new KubeError({ code: 503, reason: 'ServiceUnavailable', message: `cannot reach the cluster at ${server} (${code})` });
+    return new KubeError({
+      code: 503,
+      reason: 'ServiceUnavailable',
+      message: `cannot reach the cluster at ${server} (${code})`,
+    });
   }
   if (/certificate|self[- ]signed|CERT_|SSL/i.test(`${code} ${e?.message ?? ''}`)) {
-    return new KubeError({ code: 502, reason: 'BadGateway', message: `TLS with the cluster at ${server} failed: ${e?.message ?? code}` });
+    return new KubeError({
+      code: 502,
+      reason: 'BadGateway',
+      message: `TLS with the cluster at ${server} failed: ${e?.message ?? code}`,
+    });
   }
-  return new KubeError({ code: 502, reason: 'BadGateway', message: `request to the cluster at ${server} failed: ${e?.message ?? String(err)}` });
+  return new KubeError({
+    code: 502,
+    reason: 'BadGateway',
+    message: `request to the cluster at ${server} failed: ${e?.message ?? String(err)}`,
+  });
 }
 
 export function isKubeError(err: unknown, code?: number): err is KubeError {

@@ -34,7 +34,17 @@ const pools = new WeakMap<KubeConfig, https.Agent>();
 function poolFor(kc: KubeConfig, tls: https.RequestOptions): https.Agent {
   let agent = pools.get(kc);
   if (!agent) {
-    agent = new https.Agent({ keepAlive: true, maxSockets: 32, ca: tls.ca, cert: tls.cert, key: tls.key, passphrase: tls.passphrase, pfx: tls.pfx, rejectUnauthorized: tls.rejectUnauthorized, servername: tls.servername });
+    agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 32,
+      ca: tls.ca,
+      cert: tls.cert,
+      key: tls.key,
+      passphrase: tls.passphrase,
+      pfx: tls.pfx,
+      rejectUnauthorized: tls.rejectUnauthorized,
+      servername: tls.servername,
+    });
     pools.set(kc, agent);
   }
   return agent;
@@ -53,7 +63,11 @@ function serverOf(kc: KubeConfig): string {
 }
 
 /** Opens a request and resolves with the response once its headers arrive. */
-export async function openRequest(kc: KubeConfig, req: KubeRequest, accept = 'application/json'): Promise<{ res: http.IncomingMessage; url: URL }> {
+export async function openRequest(
+  kc: KubeConfig,
+  req: KubeRequest,
+  accept = 'application/json',
+): Promise<{ res: http.IncomingMessage; url: URL }> {
   const server = serverOf(kc);
   const url = buildUrl(server, req.path, req.query);
   const opts: https.RequestOptions = {
@@ -67,7 +81,11 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest, accept = 'ap
   if (url.protocol === 'https:' && !opts.agent && !req.stream) opts.agent = poolFor(kc, opts);
   const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
   if (payload) {
-    opts.headers = { ...opts.headers, 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length };
+    opts.headers = {
+      ...opts.headers,
+      'Content-Type': req.contentType ?? 'application/json',
+      'Content-Length': payload.length,
+    };
   }
   const lib = url.protocol === 'https:' ? https : http;
   const verb = kubeVerb(req.method, req.path, req.query);
@@ -115,7 +133,11 @@ function answerError(code: number, res: http.IncomingMessage, body: unknown, wha
 }
 
 /** One attempt: the answer's bytes, or a KubeError (a body cut off midway is a lost answer). */
-async function exchange(kc: KubeConfig, req: KubeRequest, accept: string): Promise<{ res: http.IncomingMessage; body: Buffer }> {
+async function exchange(
+  kc: KubeConfig,
+  req: KubeRequest,
+  accept: string,
+): Promise<{ res: http.IncomingMessage; body: Buffer }> {
   const { res } = await openRequest(kc, req, accept);
   try {
     return { res, body: await readBytes(res) };
@@ -140,7 +162,8 @@ export function kubeRequestBytes(kc: KubeConfig, req: KubeRequest): Promise<{ bo
   return retrying(r, async () => {
     const { res, body } = await exchange(kc, r, '*/*');
     const code = res.statusCode ?? 500;
-    if (code < 200 || code >= 300) throw answerError(code, res, parse(body.toString('utf8')), req.what ?? `${req.method} ${req.path}`);
+    if (code < 200 || code >= 300)
+      throw answerError(code, res, parse(body.toString('utf8')), req.what ?? `${req.method} ${req.path}`);
     return { body, contentType: String(res.headers['content-type'] ?? '') };
   });
 }

@@ -30,13 +30,24 @@ describe('startInformer', () => {
   after(() => sb.close());
 
   const cmRes = () => sb.api.resources.find('', 'v1', 'configmaps')!;
-  const put = (name: string, data: Record<string, string> = {}) => sb.api.createObject(cmRes(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'team1' }, data } as KObject);
+  const put = (name: string, data: Record<string, string> = {}) =>
+    sb.api.createObject(cmRes(), {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'team1' },
+      data,
+    } as KObject);
 
   test('lists, then follows changes; resumes after a dropped watch; relists after 410', async () => {
     put('before');
     const events: InformerEvent<KObject & { data?: Record<string, string> }>[] = [];
     const states: InformerState['state'][] = [];
-    const inf = startInformer<KObject & { data?: Record<string, string> }>(client, CM, { namespace: 'team1', onEvent: (e) => events.push(e), onState: (s) => states.push(s.state), maxBackoffMs: 300 });
+    const inf = startInformer<KObject & { data?: Record<string, string> }>(client, CM, {
+      namespace: 'team1',
+      onEvent: (e) => events.push(e),
+      onState: (s) => states.push(s.state),
+      maxBackoffMs: 300,
+    });
     try {
       await inf.synced;
       assert.deepEqual([...inf.objects.keys()], ['team1/before']);
@@ -61,7 +72,13 @@ describe('startInformer', () => {
       await until(() => inf.objects.size === 10, 'the state after the burst');
       assert.ok(states.filter((s) => s === 'listing').length > listsBefore, 'a relist happened');
       assert.ok(events.some((e) => e.type === 'DELETED' && e.object.metadata.name === 'a'));
-      const server = sb.store.list({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true }, { namespace: 'team1' }).items.map((o) => o.metadata.name).sort();
+      const server = sb.store
+        .list(
+          { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
+          { namespace: 'team1' },
+        )
+        .items.map((o) => o.metadata.name)
+        .sort();
       assert.deepEqual([...inf.objects.values()].map((o) => o.metadata?.name).sort(), server);
     } finally {
       inf.stop();
@@ -71,7 +88,15 @@ describe('startInformer', () => {
   test('each cut stream is picked up again at once: the backoff starts over once a watch is established', async () => {
     const retries: number[] = [];
     let watching = 0;
-    const inf = startInformer<KObject>(client, CM, { namespace: 'team1', onEvent: () => undefined, onState: (s) => { if (s.state === 'retrying') retries.push(s.attempt); else if (s.state === 'watching') watching++; }, maxBackoffMs: 30_000 });
+    const inf = startInformer<KObject>(client, CM, {
+      namespace: 'team1',
+      onEvent: () => undefined,
+      onState: (s) => {
+        if (s.state === 'retrying') retries.push(s.attempt);
+        else if (s.state === 'watching') watching++;
+      },
+      maxBackoffMs: 30_000,
+    });
     try {
       await inf.synced;
       await until(() => watching >= 1, 'the watch');
@@ -81,7 +106,10 @@ describe('startInformer', () => {
         await until(() => watching > before, `the watch again after cut ${cut}`, 3_000);
       }
       // Were the attempts counted across cuts, the fifth would wait 8 s and the loop above time out.
-      assert.ok(retries.every((a) => a === 1), `attempts after each cut: ${retries.join(', ')}`);
+      assert.ok(
+        retries.every((a) => a === 1),
+        `attempts after each cut: ${retries.join(', ')}`,
+      );
     } finally {
       inf.stop();
     }

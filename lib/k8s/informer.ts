@@ -56,7 +56,11 @@ export function objectKey(o: KubeObject): string {
 
 class GoneError extends Error {}
 
-export function startInformer<T extends KubeObject>(client: KubeClient, type: ResourceType, opts: InformerOptions<T>): Informer<T> {
+export function startInformer<T extends KubeObject>(
+  client: KubeClient,
+  type: ResourceType,
+  opts: InformerOptions<T>,
+): Informer<T> {
   const objects = new Map<string, T>();
   let resourceVersion: string | undefined;
   /** Failures in a row since a watch was last established (the backoff's exponent). */
@@ -65,7 +69,11 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
   const abort = new AbortController();
   let markSynced: () => void = () => {};
   const synced = new Promise<void>((r) => (markSynced = r));
-  const listOpts: ListOptions = { namespace: opts.namespace, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector };
+  const listOpts: ListOptions = {
+    namespace: opts.namespace,
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+  };
 
   const emit = (type: InformerEventType, object: T) => {
     if (!stopped) opts.onEvent({ type, object });
@@ -101,7 +109,14 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
     const { res } = await openRequest(client.kubeConfig, {
       method: 'GET',
       path: resourcePath(type, opts.namespace),
-      query: { watch: 'true', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: timeout, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+      query: {
+        watch: 'true',
+        resourceVersion,
+        allowWatchBookmarks: 'true',
+        timeoutSeconds: timeout,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+      },
       signal: abort.signal,
       stream: true,
     });
@@ -142,7 +157,11 @@ export function startInformer<T extends KubeObject>(client: KubeClient, type: Re
     const ev = JSON.parse(line) as { type: string; object: T & { code?: number; message?: string; reason?: string } };
     if (ev.type === 'ERROR') {
       if (ev.object.code === 410) throw new GoneError(ev.object.message ?? 'Gone');
-      throw new KubeError({ code: ev.object.code ?? 500, reason: ev.object.reason ?? 'InternalError', message: ev.object.message ?? 'watch error' });
+      throw new KubeError({
+        code: ev.object.code ?? 500,
+        reason: ev.object.reason ?? 'InternalError',
+        message: ev.object.message ?? 'watch error',
+      });
     }
     const rv = ev.object.metadata?.resourceVersion;
     if (rv) resourceVersion = rv;

@@ -30,14 +30,23 @@ interface Stream {
 async function openSocket(kc: KubeConfig, namespace: string, pod: string, port: number): Promise<Stream> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw errorFromResponse(500, undefined, 'the kubeconfig has no current cluster');
-  const url = buildUrl(server, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/portforward`, { ports: port });
+  const url = buildUrl(
+    server,
+    `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/portforward`,
+    { ports: port },
+  );
   const opts: https.RequestOptions = { headers: {} };
   await kc.applyToHTTPSOptions(opts);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   const ws = new WebSocket(url, [PORT_FORWARD_PROTOCOL], {
     headers: opts.headers as Record<string, string>,
-    ca: opts.ca, cert: opts.cert, key: opts.key, pfx: opts.pfx, passphrase: opts.passphrase,
-    rejectUnauthorized: opts.rejectUnauthorized, agent: opts.agent as https.Agent | undefined,
+    ca: opts.ca,
+    cert: opts.cert,
+    key: opts.key,
+    pfx: opts.pfx,
+    passphrase: opts.passphrase,
+    rejectUnauthorized: opts.rejectUnauthorized,
+    agent: opts.agent as https.Agent | undefined,
     handshakeTimeout: 10_000,
   });
   return new Promise((resolve, reject) => {
@@ -53,7 +62,9 @@ async function openSocket(kc: KubeConfig, namespace: string, pod: string, port: 
         } catch {
           body = undefined;
         }
-        reject(errorFromResponse(res.statusCode ?? 500, body, text || `port-forward to pod ${namespace}/${pod} refused`));
+        reject(
+          errorFromResponse(res.statusCode ?? 500, body, text || `port-forward to pod ${namespace}/${pod} refused`),
+        );
       });
     });
     const early: Buffer[] = [];
@@ -95,7 +106,12 @@ function pipe(sock: Socket, { ws, early, hold }: Stream): void {
  * One stream is opened first, so a refusal (no right to port-forward, no such pod) is an error
  * here, with the API server's reason, rather than a connection reset later.
  */
-export async function listenPortForward(kc: KubeConfig, namespace: string, pod: string, port: number): Promise<LocalForward> {
+export async function listenPortForward(
+  kc: KubeConfig,
+  namespace: string,
+  pod: string,
+  port: number,
+): Promise<LocalForward> {
   const first = await openSocket(kc, namespace, pod, port);
   let spare: Stream | undefined = first;
   const sockets = new Set<Socket>();
@@ -105,7 +121,8 @@ export async function listenPortForward(kc: KubeConfig, namespace: string, pod: 
     sock.on('close', () => sockets.delete(sock));
     sock.pause();
     fwd.lastUsed = Date.now();
-    const ready = spare && spare.ws.readyState === WebSocket.OPEN ? Promise.resolve(spare) : openSocket(kc, namespace, pod, port);
+    const ready =
+      spare && spare.ws.readyState === WebSocket.OPEN ? Promise.resolve(spare) : openSocket(kc, namespace, pod, port);
     spare = undefined;
     ready.then(
       (stream) => {

@@ -10,9 +10,21 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type ResourceType } from './client';
 import { errorFromNetwork, errorFromResponse, isKubeError, KubeError } from './errors';
 import { kubeRequest } from './http';
-import { backoffMs, classifyFailure, DEFAULT_RETRY_POLICY, isObjectWeSent, parseRetryAfter, retryModeFor, setRetryPolicy, withRetry, type RetryMode, type RetryPolicy } from './retry';
+import {
+  backoffMs,
+  classifyFailure,
+  DEFAULT_RETRY_POLICY,
+  isObjectWeSent,
+  parseRetryAfter,
+  retryModeFor,
+  setRetryPolicy,
+  withRetry,
+  type RetryMode,
+  type RetryPolicy,
+} from './retry';
 
-const status = (code: number, reason: string, message = `${reason} happened`, details?: unknown) => errorFromResponse(code, { kind: 'Status', code, reason, message, details }, 'x');
+const status = (code: number, reason: string, message = `${reason} happened`, details?: unknown) =>
+  errorFromResponse(code, { kind: 'Status', code, reason, message, details }, 'x');
 const net = (code: string) => errorFromNetwork(Object.assign(new Error(code), { code }), 'https://cluster');
 
 /** Runs withRetry over scripted outcomes with a fake clock: attempts made, waits asked for, result. */
@@ -34,7 +46,14 @@ async function run(mode: RetryMode, outcomes: (KubeError | Error | 'ok')[], poli
 
 describe('withRetry', () => {
   test('reads are sent again after 429, 5xx and lost connections, with growing waits', async () => {
-    const r = await run('idempotent', [status(500, 'InternalError'), status(503, 'ServiceUnavailable'), net('ECONNRESET'), status(429, 'TooManyRequests'), net('ECONNREFUSED'), 'ok']);
+    const r = await run('idempotent', [
+      status(500, 'InternalError'),
+      status(503, 'ServiceUnavailable'),
+      net('ECONNRESET'),
+      status(429, 'TooManyRequests'),
+      net('ECONNREFUSED'),
+      'ok',
+    ]);
     assert.equal(r.result, 'done');
     assert.equal(r.attempts, 6);
     assert.deepEqual(r.waits, [100, 200, 400, 800, 1600]);
@@ -50,11 +69,22 @@ describe('withRetry', () => {
     assert.equal(s.attempts, 1);
     assert.equal(s.result, tooLong);
     // Retry-After: 0 falls back to the backoff rather than hammering the server.
-    assert.deepEqual((await run('idempotent', [Object.assign(status(503, 'ServiceUnavailable'), { retryAfterMs: 0 }), 'ok'])).waits, [100]);
+    assert.deepEqual(
+      (await run('idempotent', [Object.assign(status(503, 'ServiceUnavailable'), { retryAfterMs: 0 }), 'ok'])).waits,
+      [100],
+    );
   });
 
   test('a 4xx other than 429 is the answer: never sent again', async () => {
-    for (const [code, reason] of [[400, 'BadRequest'], [401, 'Unauthorized'], [403, 'Forbidden'], [404, 'NotFound'], [409, 'Conflict'], [410, 'Expired'], [422, 'Invalid']] as const) {
+    for (const [code, reason] of [
+      [400, 'BadRequest'],
+      [401, 'Unauthorized'],
+      [403, 'Forbidden'],
+      [404, 'NotFound'],
+      [409, 'Conflict'],
+      [410, 'Expired'],
+      [422, 'Invalid'],
+    ] as const) {
       const err = status(code, reason);
       const r = await run('idempotent', [err, 'ok']);
       assert.equal(r.attempts, 1, `${code}`);
@@ -76,26 +106,50 @@ describe('withRetry', () => {
     assert.equal(e.reason, 'InternalError');
     assert.equal(e.message, 'Internal error occurred: etcd (tried 6 times in 3.1 s)');
     assert.equal(e.attempts, 6);
-    assert.deepEqual(e.toJSON(), { code: 500, reason: 'InternalError', message: 'Internal error occurred: etcd (tried 6 times in 3.1 s)' });
+    assert.deepEqual(e.toJSON(), {
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: etcd (tried 6 times in 3.1 s)',
+    });
   });
 
   test('no retry starts past the time budget', async () => {
-    const errs = Array.from({ length: 10 }, () => Object.assign(status(429, 'TooManyRequests'), { retryAfterMs: 4000 }));
+    const errs = Array.from({ length: 10 }, () =>
+      Object.assign(status(429, 'TooManyRequests'), { retryAfterMs: 4000 }),
+    );
     const r = await run('idempotent', errs, { budgetMs: 10_000 });
     assert.deepEqual(r.waits, [4000, 4000], 'a third wait would end past 10 s');
     assert.equal(r.attempts, 3);
   });
 
   test('waits are jittered within [d/2, d] and capped', () => {
-    assert.equal(backoffMs(1, DEFAULT_RETRY_POLICY, () => 0), 50);
-    assert.equal(backoffMs(1, DEFAULT_RETRY_POLICY, () => 1), 100);
-    assert.equal(backoffMs(3, DEFAULT_RETRY_POLICY, () => 0.5), 300);
-    assert.equal(backoffMs(20, DEFAULT_RETRY_POLICY, () => 1), 2000);
+    assert.equal(
+      backoffMs(1, DEFAULT_RETRY_POLICY, () => 0),
+      50,
+    );
+    assert.equal(
+      backoffMs(1, DEFAULT_RETRY_POLICY, () => 1),
+      100,
+    );
+    assert.equal(
+      backoffMs(3, DEFAULT_RETRY_POLICY, () => 0.5),
+      300,
+    );
+    assert.equal(
+      backoffMs(20, DEFAULT_RETRY_POLICY, () => 1),
+      2000,
+    );
   });
 
   test('unsafe writes are sent again only when the server did not process them', async () => {
     assert.equal((await run('unsafe', [status(429, 'TooManyRequests'), net('ECONNREFUSED'), 'ok'])).result, 'done');
-    for (const err of [status(500, 'InternalError'), status(503, 'ServiceUnavailable'), status(504, 'Timeout'), net('ECONNRESET'), net('ETIMEDOUT')]) {
+    for (const err of [
+      status(500, 'InternalError'),
+      status(503, 'ServiceUnavailable'),
+      status(504, 'Timeout'),
+      net('ECONNRESET'),
+      net('ETIMEDOUT'),
+    ]) {
       const r = await run('unsafe', [err, 'ok']);
       assert.equal(r.attempts, 1, err.message);
     }
@@ -128,7 +182,10 @@ describe('withRetry', () => {
 
 describe('classification and helpers', () => {
   test('what the method says', () => {
-    assert.deepEqual(['GET', 'PUT', 'DELETE', 'POST'].map((m) => retryModeFor(m)), ['idempotent', 'idempotent', 'idempotent', 'unsafe']);
+    assert.deepEqual(
+      ['GET', 'PUT', 'DELETE', 'POST'].map((m) => retryModeFor(m)),
+      ['idempotent', 'idempotent', 'idempotent', 'unsafe'],
+    );
     assert.equal(retryModeFor('PATCH', 'application/merge-patch+json'), 'idempotent');
     assert.equal(retryModeFor('PATCH', 'application/strategic-merge-patch+json'), 'idempotent');
     assert.equal(retryModeFor('PATCH', 'application/json-patch+json'), 'unsafe');
@@ -154,14 +211,28 @@ describe('classification and helpers', () => {
   });
 
   test('the object found after AlreadyExists is ours when it holds what we sent', () => {
-    const sent = { apiVersion: 'v1', kind: 'X', metadata: { name: 'a', labels: { l: '1' } }, spec: { channel: 'stable', targets: ['a'] } };
-    const found = { apiVersion: 'v1', kind: 'X', metadata: { name: 'a', uid: 'u', resourceVersion: '7', labels: { l: '1', added: 'by-server' } }, spec: { channel: 'stable', targets: ['a'], defaulted: true }, status: {} };
+    const sent = {
+      apiVersion: 'v1',
+      kind: 'X',
+      metadata: { name: 'a', labels: { l: '1' } },
+      spec: { channel: 'stable', targets: ['a'] },
+    };
+    const found = {
+      apiVersion: 'v1',
+      kind: 'X',
+      metadata: { name: 'a', uid: 'u', resourceVersion: '7', labels: { l: '1', added: 'by-server' } },
+      spec: { channel: 'stable', targets: ['a'], defaulted: true },
+      status: {},
+    };
     assert.equal(isObjectWeSent(sent, found), true);
     assert.equal(isObjectWeSent(sent, { ...found, spec: { channel: 'fast', targets: ['a'] } }), false);
     assert.equal(isObjectWeSent(sent, { ...found, spec: { channel: 'stable', targets: ['a', 'b'] } }), false);
     assert.equal(isObjectWeSent(sent, { ...found, metadata: { name: 'a', labels: { l: '2' } } }), false);
     assert.equal(isObjectWeSent(sent, { ...found, metadata: { ...found.metadata, deletionTimestamp: 'now' } }), false);
-    assert.equal(isObjectWeSent({ metadata: { name: 'ns' } }, { metadata: { name: 'ns' }, spec: { finalizers: ['kubernetes'] } }), true);
+    assert.equal(
+      isObjectWeSent({ metadata: { name: 'ns' } }, { metadata: { name: 'ns' }, spec: { finalizers: ['kubernetes'] } }),
+      true,
+    );
   });
 });
 
@@ -179,7 +250,10 @@ describe('kubeRequest and KubeClient over HTTP', () => {
     res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
-  const fail = (code: number, reason: string, headers: Record<string, string> = {}): Script => (_q, _b, res) => send(res, code, { kind: 'Status', code, reason, message: `${reason} (scripted)` }, headers);
+  const fail =
+    (code: number, reason: string, headers: Record<string, string> = {}): Script =>
+    (_q, _b, res) =>
+      send(res, code, { kind: 'Status', code, reason, message: `${reason} (scripted)` }, headers);
   const reset: Script = (req) => req.socket.destroy();
 
   before(async () => {
@@ -195,7 +269,14 @@ describe('kubeRequest and KubeClient over HTTP', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     kc = new KubeConfig();
-    kc.loadFromOptions({ clusters: [{ name: 'c', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+    kc.loadFromOptions({
+      clusters: [
+        { name: 'c', server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, skipTLSVerify: true },
+      ],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
     previous = setRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20 });
   });
   after(() => {
@@ -208,7 +289,9 @@ describe('kubeRequest and KubeClient over HTTP', () => {
   };
 
   test('a read survives a 503, a reset and a 429 with Retry-After, which is waited for', async () => {
-    given(fail(503, 'ServiceUnavailable'), reset, fail(429, 'TooManyRequests', { 'Retry-After': '1' }), (_q, _b, res) => send(res, 200, { kind: 'ConfigMap', data: { a: '1' } }));
+    given(fail(503, 'ServiceUnavailable'), reset, fail(429, 'TooManyRequests', { 'Retry-After': '1' }), (_q, _b, res) =>
+      send(res, 200, { kind: 'ConfigMap', data: { a: '1' } }),
+    );
     const t0 = Date.now();
     const cm = await new KubeClient(kc).get<{ data: { a: string } }>(CM, 'c', 'ns');
     assert.equal(cm.data.a, '1');
@@ -224,40 +307,72 @@ describe('kubeRequest and KubeClient over HTTP', () => {
   });
 
   test('a create whose answer was lost: the retry finds it AlreadyExists, reads it, and takes it as ours', async () => {
-    const stored = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns', uid: 'u1' }, data: { a: '1' } };
+    const stored = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'ns', uid: 'u1' },
+      data: { a: '1' },
+    };
     given(fail(504, 'Timeout'), fail(409, 'AlreadyExists'), (_q, _b, res) => send(res, 200, stored));
-    const made = await new KubeClient(kc).create(CM, { metadata: { name: 'c' }, data: { a: '1' } }, { namespace: 'ns' });
+    const made = await new KubeClient(kc).create(
+      CM,
+      { metadata: { name: 'c' }, data: { a: '1' } },
+      { namespace: 'ns' },
+    );
     assert.deepEqual(made, stored);
-    assert.deepEqual(seen, ['POST /api/v1/namespaces/ns/configmaps', 'POST /api/v1/namespaces/ns/configmaps', 'GET /api/v1/namespaces/ns/configmaps/c']);
+    assert.deepEqual(seen, [
+      'POST /api/v1/namespaces/ns/configmaps',
+      'POST /api/v1/namespaces/ns/configmaps',
+      'GET /api/v1/namespaces/ns/configmaps/c',
+    ]);
   });
 
   test('… but not when the object there is someone else’s: the 409 is passed on, saying so', async () => {
-    given(reset, fail(409, 'AlreadyExists'), (_q, _b, res) => send(res, 200, { kind: 'ConfigMap', metadata: { name: 'c', uid: 'u2' }, data: { a: 'theirs' } }));
-    const err = await new KubeClient(kc).create(CM, { metadata: { name: 'c' }, data: { a: '1' } }, { namespace: 'ns' }).catch((e: unknown) => e);
+    given(reset, fail(409, 'AlreadyExists'), (_q, _b, res) =>
+      send(res, 200, { kind: 'ConfigMap', metadata: { name: 'c', uid: 'u2' }, data: { a: 'theirs' } }),
+    );
+    const err = await new KubeClient(kc)
+      .create(CM, { metadata: { name: 'c' }, data: { a: '1' } }, { namespace: 'ns' })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof KubeError);
     assert.equal(err.code, 409);
     assert.equal(err.reason, 'AlreadyExists');
-    assert.match(err.message, /^AlreadyExists \(scripted\) \(tried 2 times in .* s\) \(an earlier attempt of this create got no clear answer; the object there is not the one sent\)$/);
+    assert.match(
+      err.message,
+      /^AlreadyExists \(scripted\) \(tried 2 times in .* s\) \(an earlier attempt of this create got no clear answer; the object there is not the one sent\)$/,
+    );
   });
 
   test('a create that got a plain 409 on its first attempt is not read back', async () => {
     given(fail(409, 'AlreadyExists'));
-    const err = await new KubeClient(kc).create(CM, { metadata: { name: 'c' }, data: { a: '1' } }, { namespace: 'ns' }).catch((e: unknown) => e);
+    const err = await new KubeClient(kc)
+      .create(CM, { metadata: { name: 'c' }, data: { a: '1' } }, { namespace: 'ns' })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof KubeError && err.code === 409);
     assert.equal(seen.length, 1);
   });
 
   test('generateName creates are not sent again after a 500 (that could make two), only after a 429', async () => {
     given(fail(500, 'InternalError'), (_q, _b, res) => send(res, 201, {}));
-    const err = await new KubeClient(kc).create(CM, { metadata: { generateName: 'c-' } }, { namespace: 'ns' }).catch((e: unknown) => e);
+    const err = await new KubeClient(kc)
+      .create(CM, { metadata: { generateName: 'c-' } }, { namespace: 'ns' })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof KubeError && err.code === 500);
     assert.equal(seen.length, 1);
     given(fail(429, 'TooManyRequests'), (_q, _b, res) => send(res, 201, { metadata: { name: 'c-x' } }));
-    assert.deepEqual(await new KubeClient(kc).create(CM, { metadata: { generateName: 'c-' } }, { namespace: 'ns' }), { metadata: { name: 'c-x' } });
+    assert.deepEqual(await new KubeClient(kc).create(CM, { metadata: { generateName: 'c-' } }, { namespace: 'ns' }), {
+      metadata: { name: 'c-x' },
+    });
   });
 
   test('reviews store nothing: sent again after a 500', async () => {
-    const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
+    const SSAR: ResourceType = {
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      plural: 'selfsubjectaccessreviews',
+      namespaced: false,
+      kind: 'SelfSubjectAccessReview',
+    };
     given(fail(500, 'InternalError'), (_q, _b, res) => send(res, 201, { status: { allowed: true } }));
     assert.deepEqual(await new KubeClient(kc).create(SSAR, { spec: {} }), { status: { allowed: true } });
   });
@@ -272,12 +387,28 @@ describe('kubeRequest and KubeClient over HTTP', () => {
   });
 
   test('an update whose answer was lost: the retry’s 409 Conflict is checked against what is there', async () => {
-    const sent = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns', resourceVersion: '5' }, data: { a: '2' } };
-    given(fail(500, 'InternalError'), fail(409, 'Conflict'), (_q, _b, res) => send(res, 200, { ...sent, metadata: { ...sent.metadata, resourceVersion: '6' } }));
-    assert.equal((await new KubeClient(kc).replace(CM, sent)).metadata.resourceVersion, '6', 'our first copy was applied');
-    given(fail(500, 'InternalError'), fail(409, 'Conflict'), (_q, _b, res) => send(res, 200, { ...sent, metadata: { ...sent.metadata, resourceVersion: '6' }, data: { a: 'theirs' } }));
+    const sent = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'ns', resourceVersion: '5' },
+      data: { a: '2' },
+    };
+    given(fail(500, 'InternalError'), fail(409, 'Conflict'), (_q, _b, res) =>
+      send(res, 200, { ...sent, metadata: { ...sent.metadata, resourceVersion: '6' } }),
+    );
+    assert.equal(
+      (await new KubeClient(kc).replace(CM, sent)).metadata.resourceVersion,
+      '6',
+      'our first copy was applied',
+    );
+    given(fail(500, 'InternalError'), fail(409, 'Conflict'), (_q, _b, res) =>
+      send(res, 200, { ...sent, metadata: { ...sent.metadata, resourceVersion: '6' }, data: { a: 'theirs' } }),
+    );
     const err = await new KubeClient(kc).replace(CM, sent).catch((e: unknown) => e);
-    assert.ok(err instanceof KubeError && err.code === 409 && err.reason === 'Conflict', 'someone else changed it: a real conflict');
+    assert.ok(
+      err instanceof KubeError && err.code === 409 && err.reason === 'Conflict',
+      'someone else changed it: a real conflict',
+    );
     given(fail(409, 'Conflict'));
     assert.ok(isKubeError(await new KubeClient(kc).replace(CM, sent).catch((e: unknown) => e), 409));
     assert.equal(seen.length, 1, 'a first-attempt conflict is not read back');
@@ -285,7 +416,9 @@ describe('kubeRequest and KubeClient over HTTP', () => {
 
   test('a JSON patch is not sent again after a reset; a merge patch is', async () => {
     given(reset, (_q, _b, res) => send(res, 200, {}));
-    const err = await new KubeClient(kc).patch(CM, 'c', [{ op: 'add', path: '/data/x', value: '1' }], { namespace: 'ns', type: 'json' }).catch((e: unknown) => e);
+    const err = await new KubeClient(kc)
+      .patch(CM, 'c', [{ op: 'add', path: '/data/x', value: '1' }], { namespace: 'ns', type: 'json' })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof KubeError && err.code === 503 && err.network === 'ECONNRESET', String(err));
     given(reset, (_q, _b, res) => send(res, 200, { ok: true }));
     assert.deepEqual(await new KubeClient(kc).patch(CM, 'c', { data: { x: '1' } }, { namespace: 'ns' }), { ok: true });

@@ -63,7 +63,13 @@ export interface RetryPolicy {
 // Six attempts: with 30% of calls failing, one call still fails after retries 0.3⁶ ≈ 0.07% of
 // the time, so an install of ~17 calls about 1.2%; the waits add up to at most 3.1 s
 // (0.1 + 0.2 + 0.4 + 0.8 + 1.6), so a cluster that is really down is reported within seconds.
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({ maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 2_000, maxRetryAfterMs: 5_000, budgetMs: 10_000 });
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  maxAttempts: 6,
+  baseDelayMs: 100,
+  maxDelayMs: 2_000,
+  maxRetryAfterMs: 5_000,
+  budgetMs: 10_000,
+});
 
 let policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY };
 
@@ -167,7 +173,12 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, opts: Ret
       let delay: number | undefined;
       if (mayResend(opts.mode, f) && n < p.maxAttempts) {
         const asked = err.retryAfterMs;
-        delay = asked !== undefined && asked > 0 ? (asked <= p.maxRetryAfterMs ? asked : undefined) : backoffMs(n, p, opts.random);
+        delay =
+          asked !== undefined && asked > 0
+            ? asked <= p.maxRetryAfterMs
+              ? asked
+              : undefined
+            : backoffMs(n, p, opts.random);
         if (delay !== undefined && now() - start + delay > p.budgetMs) delay = undefined;
       }
       if (delay === undefined) {
@@ -189,8 +200,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** Whether `found` holds everything in `sent` (the server may add defaults, never change what we set). */
 function contains(found: unknown, sent: unknown): boolean {
-  if (Array.isArray(sent)) return Array.isArray(found) && found.length === sent.length && sent.every((s, i) => contains(found[i], s));
-  if (isRecord(sent)) return isRecord(found) && Object.entries(sent).every(([k, v]) => v === undefined || contains(found[k], v));
+  if (Array.isArray(sent))
+    return Array.isArray(found) && found.length === sent.length && sent.every((s, i) => contains(found[i], s));
+  if (isRecord(sent))
+    return isRecord(found) && Object.entries(sent).every(([k, v]) => v === undefined || contains(found[k], v));
   return found === sent;
 }
 

@@ -29,7 +29,9 @@ test('a Next.js warning on stderr is a warning, and its advice about "next start
   const log = pino({ base: null, timestamp: false }, sink);
   const undo = captureConsoleOutput(log);
   try {
-    console.warn(' ⚠ "next start" does not work with "output: standalone" configuration. Use "node .next/standalone/server.js" instead.');
+    console.warn(
+      ' ⚠ "next start" does not work with "output: standalone" configuration. Use "node .next/standalone/server.js" instead.',
+    );
     console.warn(' ⚠ Invalid next.config.js options detected');
   } finally {
     undo();

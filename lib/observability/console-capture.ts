@@ -19,11 +19,16 @@ const NOT_FOR_THIS_SERVER = /"next start" does not work with "output: standalone
 /** Routes plain-text writes to stdout/stderr through `log`; returns the function that undoes it. */
 export function captureConsoleOutput(log: Logger): () => void {
   const originals: [NodeJS.WriteStream, Write][] = [];
-  for (const [stream, level] of [[process.stdout, 'info'], [process.stderr, 'error']] as const) {
+  for (const [stream, level] of [
+    [process.stdout, 'info'],
+    [process.stderr, 'error'],
+  ] as const) {
     const original = stream.write;
     originals.push([stream, original]);
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-      const text = (typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : format(chunk)).replace(/\s+$/, '');
+      const text = (
+        typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : format(chunk)
+      ).replace(/\s+$/, '');
       const callback = rest.find((r): r is () => void => typeof r === 'function');
       // A line that is JSON already (another logger's) goes out as it is.
       if (text.startsWith('{') && text.endsWith('}')) return original.call(stream, chunk as string, ...(rest as []));

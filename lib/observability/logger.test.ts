@@ -7,5 +7,9 @@ test('one log format per run: text on a terminal, JSON lines otherwise, LOG_FORM
   assert.equal(logFormat({}, false), 'json');
   assert.equal(logFormat({ LOG_FORMAT: 'json' }, true), 'json');
   assert.equal(logFormat({ LOG_FORMAT: 'pretty' }, false), 'pretty');
-  assert.equal(logFormat({ LOG_FORMAT: 'yaml' }, false), 'json', 'a format it does not know is the default for the output');
+  assert.equal(
+    logFormat({ LOG_FORMAT: 'yaml' }, false),
+    'json',
+    'a format it does not know is the default for the output',
+  );
 });

@@ -7,7 +7,10 @@ import pino, { type Logger } from 'pino';
 export type LogFormat = 'json' | 'pretty';
 
 /** `LOG_FORMAT` if it names a format; else text on a terminal and JSON otherwise. */
-export function logFormat(env: Record<string, string | undefined> = process.env, tty = !!process.stdout.isTTY): LogFormat {
+export function logFormat(
+  env: Record<string, string | undefined> = process.env,
+  tty = !!process.stdout.isTTY,
+): LogFormat {
   if (env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty') return env.LOG_FORMAT;
   return tty ? 'pretty' : 'json';
 }
@@ -19,8 +22,22 @@ export function logger(): Logger {
     level: process.env.LOG_LEVEL ?? 'info',
     base: { service: 'olm-console' },
     // Defence in depth: nothing that carries credentials is ever written.
-    redact: { paths: ['token', '*.token', 'authorization', '*.authorization', 'cookie', '*.cookie', 'headers.cookie', 'headers.authorization'], censor: '[redacted]' },
-    ...(logFormat() === 'pretty' ? { transport: { target: 'pino-pretty', options: { colorize: !!process.stdout.isTTY } } } : {}),
+    redact: {
+      paths: [
+        'token',
+        '*.token',
+        'authorization',
+        '*.authorization',
+        'cookie',
+        '*.cookie',
+        'headers.cookie',
+        'headers.authorization',
+      ],
+      censor: '[redacted]',
+    },
+    ...(logFormat() === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { colorize: !!process.stdout.isTTY } } }
+      : {}),
   });
   return g.olmConsoleLogger;
 }

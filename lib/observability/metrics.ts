@@ -5,13 +5,22 @@
 import client from 'prom-client';
 
 function counter(name: string, help: string, labelNames: string[]): client.Counter<string> {
-  return (client.register.getSingleMetric(name) as client.Counter<string> | undefined) ?? new client.Counter({ name, help, labelNames });
+  return (
+    (client.register.getSingleMetric(name) as client.Counter<string> | undefined) ??
+    new client.Counter({ name, help, labelNames })
+  );
 }
 function histogram(name: string, help: string, labelNames: string[], buckets: number[]): client.Histogram<string> {
-  return (client.register.getSingleMetric(name) as client.Histogram<string> | undefined) ?? new client.Histogram({ name, help, labelNames, buckets });
+  return (
+    (client.register.getSingleMetric(name) as client.Histogram<string> | undefined) ??
+    new client.Histogram({ name, help, labelNames, buckets })
+  );
 }
 function gauge(name: string, help: string, labelNames: string[] = []): client.Gauge<string> {
-  return (client.register.getSingleMetric(name) as client.Gauge<string> | undefined) ?? new client.Gauge({ name, help, labelNames });
+  return (
+    (client.register.getSingleMetric(name) as client.Gauge<string> | undefined) ??
+    new client.Gauge({ name, help, labelNames })
+  );
 }
 
 const g = globalThis as { olmConsoleDefaultMetrics?: boolean };
@@ -20,12 +29,33 @@ if (!g.olmConsoleDefaultMetrics) {
   client.collectDefaultMetrics({ prefix: 'olm_console_' });
 }
 
-export const httpRequests = counter('olm_console_http_requests_total', 'Requests answered, by route pattern, method and status code.', ['route', 'method', 'status']);
-export const httpDuration = histogram('olm_console_http_request_duration_seconds', 'Time to answer a request (to the last byte; event streams excluded).', ['route', 'method', 'status'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+export const httpRequests = counter(
+  'olm_console_http_requests_total',
+  'Requests answered, by route pattern, method and status code.',
+  ['route', 'method', 'status'],
+);
+export const httpDuration = histogram(
+  'olm_console_http_request_duration_seconds',
+  'Time to answer a request (to the last byte; event streams excluded).',
+  ['route', 'method', 'status'],
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
 export const eventStreams = gauge('olm_console_event_streams_open', 'Server-Sent Event streams open (/api/events).');
-export const clusterRequests = counter('olm_console_cluster_requests_total', 'Requests to the Kubernetes API server, by verb and status code.', ['verb', 'code']);
-export const clusterErrors = counter('olm_console_cluster_request_errors_total', 'Kubernetes API requests that failed (non-2xx or no answer), by verb and code (`network` when nothing answered).', ['verb', 'code']);
-export const clusterRetries = counter('olm_console_cluster_request_retries_total', 'Kubernetes API requests sent again after a transient failure (lib/k8s/retry.ts), by verb and the code that failed (`network` when nothing answered).', ['verb', 'code']);
+export const clusterRequests = counter(
+  'olm_console_cluster_requests_total',
+  'Requests to the Kubernetes API server, by verb and status code.',
+  ['verb', 'code'],
+);
+export const clusterErrors = counter(
+  'olm_console_cluster_request_errors_total',
+  'Kubernetes API requests that failed (non-2xx or no answer), by verb and code (`network` when nothing answered).',
+  ['verb', 'code'],
+);
+export const clusterRetries = counter(
+  'olm_console_cluster_request_retries_total',
+  'Kubernetes API requests sent again after a transient failure (lib/k8s/retry.ts), by verb and the code that failed (`network` when nothing answered).',
+  ['verb', 'code'],
+);
 // The catalog index is shared by everyone, and /metrics answers anyone who reaches the pod: its
 // series carry no catalog names (which say what namespaces and registries exist). Which catalog
 // has a problem is on the Catalogs page, for the people who may see that CatalogSource.
@@ -77,15 +107,23 @@ function countedGauge(
   count: (g: client.Gauge<string>) => void,
 ): client.Gauge<string> {
   const known = client.register.getSingleMetric(name) as client.Gauge<string> | undefined;
-  return known ?? new client.Gauge({ name, help, labelNames, collect() {
-    count(this);
-  } });
+  return (
+    known ??
+    new client.Gauge({
+      name,
+      help,
+      labelNames,
+      collect() {
+        count(this);
+      },
+    })
+  );
 }
 
 export const catalogCount = countedGauge(
   'olm_console_catalog_index_catalogs',
-  'Catalogs in the shared index by state: read; stale (served from an earlier read, the last one failed); '
-    + 'unreadable (nothing to serve). Which ones: the Catalogs page, for those who may see them.',
+  'Catalogs in the shared index by state: read; stale (served from an earlier read, the last one failed); ' +
+    'unreadable (nothing to serve). Which ones: the Catalogs page, for those who may see them.',
   ['state'],
   (g) => {
     const t = indexTotals();
@@ -109,7 +147,11 @@ export const catalogBytes = countedGauge(
 
 /** The Kubernetes verb of a request, as the API server's audit log names it. */
 export function kubeVerb(method: string, path: string, query?: Record<string, unknown>): string {
-  if (method !== 'GET') return ({ POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ?? method.toLowerCase();
+  if (method !== 'GET')
+    return (
+      ({ POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ??
+      method.toLowerCase()
+    );
   if (query?.watch) return 'watch';
   const segs = path.split('?')[0]!.split('/').filter(Boolean);
   let rest = segs[0] === 'api' ? segs.slice(2) : segs[0] === 'apis' ? segs.slice(3) : [];

@@ -81,7 +81,9 @@ function main(): void {
   for (const pair of values['catalog-image']) {
     const at = pair.indexOf('=');
     if (at <= 0 || at === pair.length - 1) {
-      console.error(`--catalog-image takes IMAGE=DIR (for example quay.io/acme/catalog:latest=./catalogs/acme), got "${pair}"`);
+      console.error(
+        `--catalog-image takes IMAGE=DIR (for example quay.io/acme/catalog:latest=./catalogs/acme), got "${pair}"`,
+      );
       process.exit(2);
     }
     const dir = resolve(pair.slice(at + 1));
@@ -91,11 +93,21 @@ function main(): void {
     }
     catalogImages[pair.slice(0, at)] = dir;
   }
-  startSandbox({ port, dataFile: values.data, flavor: values.flavor as Flavor, kubeconfigPath: values.kubeconfig, catalogs: values.catalog, deploymentDelayMs, catalogAddress, catalogImages })
+  startSandbox({
+    port,
+    dataFile: values.data,
+    flavor: values.flavor as Flavor,
+    kubeconfigPath: values.kubeconfig,
+    catalogs: values.catalog,
+    deploymentDelayMs,
+    catalogAddress,
+    catalogImages,
+  })
     .then((sb) => {
       console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
       console.log(`kubeconfig: ${sb.kubeconfigPath}   (kubectl --kubeconfig ${sb.kubeconfigPath} get namespaces)`);
-      for (const u of SEED_USERS) console.log(`  user ${u.name.padEnd(6)} ${sb.kubeconfigs[u.name]}  (${u.description})`);
+      for (const u of SEED_USERS)
+        console.log(`  user ${u.name.padEnd(6)} ${sb.kubeconfigs[u.name]}  (${u.description})`);
       if (values.data) console.log(`data: ${values.data}`);
       const stop = () => void sb.stop().then(() => process.exit(0));
       process.on('SIGINT', stop);
@@ -103,7 +115,11 @@ function main(): void {
     })
     .catch((err: unknown) => {
       const e = err as NodeJS.ErrnoException;
-      console.error(e.code === 'EADDRINUSE' ? `port ${port} is in use; pick another with --port` : `sandbox failed to start: ${e.message}`);
+      console.error(
+        e.code === 'EADDRINUSE'
+          ? `port ${port} is in use; pick another with --port`
+          : `sandbox failed to start: ${e.message}`,
+      );
       process.exit(1);
     });
 }

@@ -6,13 +6,25 @@ import { ApiError, dnsLabel, errorResponse, readJson, readQuery } from './api-er
 
 describe('errorResponse', () => {
   test('a Kubernetes error keeps its code, reason and message', async () => {
-    const res = errorResponse(new KubeError({ code: 403, reason: 'Forbidden', message: 'subscriptions is forbidden: User "bob" cannot create' }));
+    const res = errorResponse(
+      new KubeError({
+        code: 403,
+        reason: 'Forbidden',
+        message: 'subscriptions is forbidden: User "bob" cannot create',
+      }),
+    );
     assert.equal(res.status, 403);
-    assert.deepEqual(await res.json(), { error: { code: 403, reason: 'Forbidden', message: 'subscriptions is forbidden: User "bob" cannot create' } });
+    assert.deepEqual(await res.json(), {
+      error: { code: 403, reason: 'Forbidden', message: 'subscriptions is forbidden: User "bob" cannot create' },
+    });
   });
 
   test('an error answer is never stored by a browser or a proxy', () => {
-    for (const err of [new ApiError(401, 'Unauthorized', 'log in'), new ApiError(403, 'Forbidden', 'no'), new Error('x')]) {
+    for (const err of [
+      new ApiError(401, 'Unauthorized', 'log in'),
+      new ApiError(403, 'Forbidden', 'no'),
+      new Error('x'),
+    ]) {
       assert.equal(errorResponse(err).headers.get('cache-control'), 'no-store');
     }
   });
@@ -28,20 +40,31 @@ describe('readJson', () => {
   const schema = z.object({ namespace: dnsLabel, channel: z.string() });
 
   test('a body that fits is returned typed', async () => {
-    const req = new Request('http://x/api', { method: 'POST', body: JSON.stringify({ namespace: 'team1', channel: 'stable' }) });
+    const req = new Request('http://x/api', {
+      method: 'POST',
+      body: JSON.stringify({ namespace: 'team1', channel: 'stable' }),
+    });
     assert.deepEqual(await readJson(req, schema), { namespace: 'team1', channel: 'stable' });
   });
 
   test('a body nested 400,000 deep is a 400 that says so, not a stack overflow', async () => {
     const deep = '['.repeat(400_000) + ']'.repeat(400_000);
     const req = new Request('http://x/api', { method: 'POST', body: deep });
-    await assert.rejects(readJson(req, z.unknown()), (e: unknown) => e instanceof ApiError && e.code === 400 && /nests deeper than 256/.test(e.message));
+    await assert.rejects(
+      readJson(req, z.unknown()),
+      (e: unknown) => e instanceof ApiError && e.code === 400 && /nests deeper than 256/.test(e.message),
+    );
     const fine = `{"a":${'['.repeat(200)}1${']'.repeat(200)}}`;
-    assert.ok(await readJson(new Request('http://x/api', { method: 'POST', body: fine }), z.object({ a: z.unknown() })));
+    assert.ok(
+      await readJson(new Request('http://x/api', { method: 'POST', body: fine }), z.object({ a: z.unknown() })),
+    );
   });
 
   test('a bad field is a 400 naming the field', async () => {
-    const req = new Request('http://x/api', { method: 'POST', body: JSON.stringify({ namespace: 'Team_1', channel: 'stable' }) });
+    const req = new Request('http://x/api', {
+      method: 'POST',
+      body: JSON.stringify({ namespace: 'Team_1', channel: 'stable' }),
+    });
     const err = await readJson(req, schema).catch((e: unknown) => e);
     const res = errorResponse(err);
     assert.equal(res.status, 400);
@@ -50,7 +73,9 @@ describe('readJson', () => {
   });
 
   test('a body that is not JSON is a 400', async () => {
-    const err = await readJson(new Request('http://x', { method: 'POST', body: '{nope' }), schema).catch((e: unknown) => e);
+    const err = await readJson(new Request('http://x', { method: 'POST', body: '{nope' }), schema).catch(
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ApiError);
     assert.equal(err.code, 400);
   });
@@ -58,7 +83,10 @@ describe('readJson', () => {
 
 describe('readQuery', () => {
   test('repeated parameters become lists', () => {
-    const q = readQuery('http://x/api?catalog=a&catalog=b&q=redis', z.object({ catalog: z.union([z.string(), z.array(z.string())]), q: z.string() }));
+    const q = readQuery(
+      'http://x/api?catalog=a&catalog=b&q=redis',
+      z.object({ catalog: z.union([z.string(), z.array(z.string())]), q: z.string() }),
+    );
     assert.deepEqual(q, { catalog: ['a', 'b'], q: 'redis' });
   });
 });

@@ -39,10 +39,19 @@ function describeIssues(error: z.ZodError): string {
 }
 
 export function errorBody(err: unknown): ErrorBody {
-  if (err instanceof ApiError) return { error: { code: err.code, reason: err.reason, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) } };
+  if (err instanceof ApiError)
+    return {
+      error: {
+        code: err.code,
+        reason: err.reason,
+        message: err.message,
+        ...(err.details === undefined ? {} : { details: err.details }),
+      },
+    };
   if (err instanceof KubeError) return { error: err.toJSON() };
   if (err instanceof SelectionError) return { error: { code: 404, reason: 'NotFound', message: err.message } };
-  if (err instanceof z.ZodError) return { error: { code: 400, reason: 'BadRequest', message: describeIssues(err), details: err.issues } };
+  if (err instanceof z.ZodError)
+    return { error: { code: 400, reason: 'BadRequest', message: describeIssues(err), details: err.issues } };
   const message = err instanceof Error ? err.message : String(err);
   return { error: { code: 500, reason: 'InternalError', message: `the console failed: ${message}` } };
 }
@@ -78,7 +87,8 @@ function parseBody(text: string): unknown {
   } catch {
     throw new ApiError(400, 'BadRequest', 'the request body must be JSON');
   }
-  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw new ApiError(400, 'BadRequest', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH))
+    throw new ApiError(400, 'BadRequest', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   return raw;
 }
 
@@ -117,9 +127,15 @@ export const dnsSubdomain = z
   .string()
   .min(1, 'must not be empty')
   .max(253, 'must be at most 253 characters')
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, 'must be lowercase letters, digits, "-" and ".", starting and ending with a letter or digit');
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    'must be lowercase letters, digits, "-" and ".", starting and ending with a letter or digit',
+  );
 export const dnsLabel = z
   .string()
   .min(1, 'must not be empty')
   .max(63, 'must be at most 63 characters')
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be lowercase letters, digits and "-", starting and ending with a letter or digit');
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+    'must be lowercase letters, digits and "-", starting and ending with a letter or digit',
+  );

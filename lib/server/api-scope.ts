@@ -28,6 +28,12 @@ export function operandTypes(client: KubeClient): OperandTypeOf {
       documents.set(key, doc);
     }
     const served = (await doc)?.find((r) => r.name === api.plural);
-    return { group: api.group, version: api.version, plural: api.plural, kind: api.kind, namespaced: served?.namespaced ?? true };
+    return {
+      group: api.group,
+      version: api.version,
+      plural: api.plural,
+      kind: api.kind,
+      namespaced: served?.namespaced ?? true,
+    };
   };
 }

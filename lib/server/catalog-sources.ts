@@ -34,24 +34,44 @@ async function presentGlobalNamespaces(client: KubeClient, withCatalogs: Set<str
   return found;
 }
 
-export async function listCatalogSources(client: KubeClient, namespace: string | undefined): Promise<CatalogSourcesResponse> {
+export async function listCatalogSources(
+  client: KubeClient,
+  namespace: string | undefined,
+): Promise<CatalogSourcesResponse> {
   const viewers = [...(namespace ? [namespace] : []), ...GLOBAL_CATALOG_NAMESPACES];
-  const [{ items }, index, subs] = await Promise.all([visibleCatalogSources(client, viewers), sharedCatalogIndex().forUser(client, viewers), listVisible<Subscription>(client, SUBSCRIPTION_TYPE, viewers)]);
+  const [{ items }, index, subs] = await Promise.all([
+    visibleCatalogSources(client, viewers),
+    sharedCatalogIndex().forUser(client, viewers),
+    listVisible<Subscription>(client, SUBSCRIPTION_TYPE, viewers),
+  ]);
   const blocked = blockedByUnhealthyCatalogs(subs);
   const namespaces = [...new Set(items.map((cs) => cs.metadata?.namespace ?? ''))];
   const globals = await presentGlobalNamespaces(client, new Set(namespaces));
   const rights = new Map<string, { edit: Allowed; del: Allowed }>();
-  await Promise.all(namespaces.map(async (ns) => {
-    const [edit, del] = await Promise.all([accessReview(client, 'update', ...CATALOG_SOURCES, ns), accessReview(client, 'delete', ...CATALOG_SOURCES, ns)]);
-    rights.set(ns, { edit, del });
-  }));
-  const canCreate: Allowed = globals[0] ? await accessReview(client, 'create', ...CATALOG_SOURCES, globals[0]) : { allowed: false, reason: 'this cluster has no global catalog namespace (olm or openshift-marketplace)' };
+  await Promise.all(
+    namespaces.map(async (ns) => {
+      const [edit, del] = await Promise.all([
+        accessReview(client, 'update', ...CATALOG_SOURCES, ns),
+        accessReview(client, 'delete', ...CATALOG_SOURCES, ns),
+      ]);
+      rights.set(ns, { edit, del });
+    }),
+  );
+  const canCreate: Allowed = globals[0]
+    ? await accessReview(client, 'create', ...CATALOG_SOURCES, globals[0])
+    : { allowed: false, reason: 'this cluster has no global catalog namespace (olm or openshift-marketplace)' };
   const rows = items.map((cs): CatalogSourceRow => {
     const ns = cs.metadata?.namespace ?? '';
     const name = cs.metadata?.name ?? '';
     const seen = index.catalogs.find((c) => c.namespace === ns && c.name === name);
     // OLM polls only an image (CatalogSource.Poll): an interval on an address or folder does nothing.
-    const poll = registryPoll({ metadata: { creationTimestamp: cs.metadata?.creationTimestamp }, spec: cs.spec, status: cs.status }) ? cs.spec.updateStrategy?.registryPoll?.interval : undefined;
+    const poll = registryPoll({
+      metadata: { creationTimestamp: cs.metadata?.creationTimestamp },
+      spec: cs.spec,
+      status: cs.status,
+    })
+      ? cs.spec.updateStrategy?.registryPoll?.interval
+      : undefined;
     return {
       namespace: ns,
       name,
@@ -59,26 +79,62 @@ export async function listCatalogSources(client: KubeClient, namespace: string |
       publisher: cs.spec.publisher ?? '',
       sourceType: cs.spec.sourceType ?? 'grpc',
       priority: typeof cs.spec.priority === 'number' ? cs.spec.priority : 0,
-      ...(cs.spec.image ? { origin: `image ${cs.spec.image}` } : cs.spec.address ? { origin: `address ${cs.spec.address}` } : cs.spec.configMap ? { origin: `ConfigMap ${cs.spec.configMap}` } : {}),
+      ...(cs.spec.image
+        ? { origin: `image ${cs.spec.image}` }
+        : cs.spec.address
+          ? { origin: `address ${cs.spec.address}` }
+          : cs.spec.configMap
+            ? { origin: `ConfigMap ${cs.spec.configMap}` }
+            : {}),
       ...(poll ? { pollInterval: poll } : {}),
       ...(cs.status?.latestImageRegistryPoll ? { lastPoll: cs.status.latestImageRegistryPoll } : {}),
       health: catalogHealth(cs),
       ...(seen?.source ? { readVia: seen.source } : {}),
-      ...(seen?.problem ? { problem: seen.problem } : !seen ? { problem: 'you may not list its packages (packagemanifests) in its namespace' } : {}),
+      ...(seen?.problem
+        ? { problem: seen.problem }
+        : !seen
+          ? { problem: 'you may not list its packages (packagemanifests) in its namespace' }
+          : {}),
       ...(cs.metadata?.resourceVersion ? { resourceVersion: cs.metadata.resourceVersion } : {}),
       ...(cs.metadata?.generation !== undefined ? { generation: cs.metadata.generation } : {}),
       ...(cs.spec.image ? { form: formFromCatalogSource(cs) } : {}),
-      canEdit: !cs.spec.image ? { allowed: false, reason: cs.spec.address ? 'it is served from an address (spec.address), not pulled from an image: change it with kubectl' : 'it is not pulled from an image: change it with kubectl' } : rights.get(ns)!.edit,
+      canEdit: !cs.spec.image
+        ? {
+            allowed: false,
+            reason: cs.spec.address
+              ? 'it is served from an address (spec.address), not pulled from an image: change it with kubectl'
+              : 'it is not pulled from an image: change it with kubectl',
+          }
+        : rights.get(ns)!.edit,
       canDelete: rights.get(ns)!.del,
-      canDisable: !GLOBAL_CATALOG_NAMESPACES.includes(ns) ? { allowed: false, reason: `${ns} is not a global catalog namespace: delete the catalog instead` } : isManagedByMarketplace(cs) ? { allowed: false, reason: 'one of OpenShift\'s default sources: use its switch under Default sources' } : rights.get(ns)!.del,
-      packages: index.packages.filter((p) => p.catalog.namespace === ns && p.catalog.name === name).map((p) => p.name).sort(),
+      canDisable: !GLOBAL_CATALOG_NAMESPACES.includes(ns)
+        ? { allowed: false, reason: `${ns} is not a global catalog namespace: delete the catalog instead` }
+        : isManagedByMarketplace(cs)
+          ? { allowed: false, reason: "one of OpenShift's default sources: use its switch under Default sources" }
+          : rights.get(ns)!.del,
+      packages: index.packages
+        .filter((p) => p.catalog.namespace === ns && p.catalog.name === name)
+        .map((p) => p.name)
+        .sort(),
       blockedSubscriptions: blocked
         .filter((s) => s.spec.source === name && s.spec.sourceNamespace === ns)
-        .map((s) => ({ namespace: s.metadata?.namespace ?? '', name: s.metadata?.name ?? '', message: s.status?.conditions?.find((c) => c.type === 'CatalogSourcesUnhealthy')?.message })),
+        .map((s) => ({
+          namespace: s.metadata?.namespace ?? '',
+          name: s.metadata?.name ?? '',
+          message: s.status?.conditions?.find((c) => c.type === 'CatalogSourcesUnhealthy')?.message,
+        })),
     };
   });
   // OLM prefers higher priority; within it, by namespace and name for a stable order.
-  rows.sort((a, b) => b.priority - a.priority || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  rows.sort(
+    (a, b) => b.priority - a.priority || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name),
+  );
   const disabled = await listDisabledCatalogs(client, items);
-  return { catalogSources: rows, globalNamespaces: globals, canCreate, disabled: disabled.catalogs, disabledProblems: disabled.problems };
+  return {
+    catalogSources: rows,
+    globalNamespaces: globals,
+    canCreate,
+    disabled: disabled.catalogs,
+    disabledProblems: disabled.problems,
+  };
 }

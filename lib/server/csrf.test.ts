@@ -4,7 +4,12 @@ import { checkCsrf, CSRF_HEADER } from './csrf';
 import type { OriginPolicy } from './security/origin-policy';
 import { newSession } from './session';
 
-const policy: OriginPolicy = { publicOrigin: 'https://console.example.com', port: 3000, trustProxy: false, extraOrigins: [] };
+const policy: OriginPolicy = {
+  publicOrigin: 'https://console.example.com',
+  port: 3000,
+  trustProxy: false,
+  extraOrigins: [],
+};
 
 function req(method: string, headers: Record<string, string>, url = 'http://127.0.0.1:3000/api/install') {
   return { method, url, headers: new Headers(headers) };
@@ -19,23 +24,44 @@ describe('checkCsrf', () => {
 
   test('a write from this console (public URL or loopback at its port) with the session token passes', () => {
     for (const origin of ['https://console.example.com', 'http://127.0.0.1:3000', 'http://localhost:3000']) {
-      assert.deepEqual(checkCsrf(req('POST', { origin, [CSRF_HEADER]: session.csrf }), session, policy), { ok: true }, origin);
+      assert.deepEqual(
+        checkCsrf(req('POST', { origin, [CSRF_HEADER]: session.csrf }), session, policy),
+        { ok: true },
+        origin,
+      );
     }
   });
 
   test('a write from another site is refused even with a token', () => {
-    const v = checkCsrf(req('POST', { origin: 'https://evil.example', host: 'evil.example', [CSRF_HEADER]: session.csrf }), session, policy);
+    const v = checkCsrf(
+      req('POST', { origin: 'https://evil.example', host: 'evil.example', [CSRF_HEADER]: session.csrf }),
+      session,
+      policy,
+    );
     assert.equal(v.ok, false);
     assert.match(v.ok ? '' : v.message, /evil\.example/);
   });
 
-  test('DNS rebinding: an Origin equal to the request\'s own Host is not enough', () => {
-    const r = req('POST', { origin: 'http://rebind.attacker.example:3000', host: 'rebind.attacker.example:3000', [CSRF_HEADER]: session.csrf }, 'http://rebind.attacker.example:3000/api/x');
+  test("DNS rebinding: an Origin equal to the request's own Host is not enough", () => {
+    const r = req(
+      'POST',
+      {
+        origin: 'http://rebind.attacker.example:3000',
+        host: 'rebind.attacker.example:3000',
+        [CSRF_HEADER]: session.csrf,
+      },
+      'http://rebind.attacker.example:3000/api/x',
+    );
     assert.equal(checkCsrf(r, session, policy).ok, false);
   });
 
   test('X-Forwarded-* headers never widen the accepted origins', () => {
-    const r = req('POST', { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', [CSRF_HEADER]: session.csrf });
+    const r = req('POST', {
+      origin: 'https://evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+      [CSRF_HEADER]: session.csrf,
+    });
     assert.equal(checkCsrf(r, session, { ...policy, trustProxy: true }).ok, false);
     assert.equal(checkCsrf(r, session, policy).ok, false);
   });

@@ -42,12 +42,21 @@ function originVerdict(req: RequestFacts, policy: OriginPolicy): CsrfVerdict {
       from = undefined;
     }
   }
-  if (!from) return { ok: false, message: 'cross-site check failed: the request names no Origin; send it from the console page' };
-  if (!origins.has(from)) return { ok: false, message: `cross-site check failed: requests from ${from} are not accepted` };
+  if (!from)
+    return {
+      ok: false,
+      message: 'cross-site check failed: the request names no Origin; send it from the console page',
+    };
+  if (!origins.has(from))
+    return { ok: false, message: `cross-site check failed: requests from ${from} are not accepted` };
   return { ok: true };
 }
 
-export function checkCsrf(req: RequestFacts, session: Session | undefined, policy: OriginPolicy = originPolicyFromEnv()): CsrfVerdict {
+export function checkCsrf(
+  req: RequestFacts,
+  session: Session | undefined,
+  policy: OriginPolicy = originPolicyFromEnv(),
+): CsrfVerdict {
   if (safeMethods.has(req.method.toUpperCase())) return { ok: true };
   const origin = originVerdict(req, policy);
   if (!origin.ok) return origin;

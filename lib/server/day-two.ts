@@ -44,11 +44,24 @@ function samePlan(plan: InstallPlan, seen: SeenPlan): boolean {
  * Reads the plan, checks it is still the one the person saw, and PUTs the change; a write that
  * loses to OLM's own (409) is read and checked again.
  */
-async function decide(client: KubeClient, namespace: string, name: string, seen: SeenPlan, change: (plan: InstallPlan, summary: InstallPlanSummary) => InstallPlan): Promise<InstallPlan> {
+async function decide(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  seen: SeenPlan,
+  change: (plan: InstallPlan, summary: InstallPlanSummary) => InstallPlan,
+): Promise<InstallPlan> {
   for (let attempt = 1; ; attempt++) {
     const plan = await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace);
     const summary = installPlanSummary(plan);
-    if (!samePlan(plan, seen)) checkFresh('InstallPlan', name, plan.metadata?.resourceVersion, seen.resourceVersion, `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}; it installs ${plan.spec.clusterServiceVersionNames.join(', ')}`);
+    if (!samePlan(plan, seen))
+      checkFresh(
+        'InstallPlan',
+        name,
+        plan.metadata?.resourceVersion,
+        seen.resourceVersion,
+        `it is now ${summary.label.toLowerCase()}${plan.spec.approved ? ' and approved' : ''}; it installs ${plan.spec.clusterServiceVersionNames.join(', ')}`,
+      );
     try {
       return await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, change(plan, summary));
     } catch (err) {
@@ -57,10 +70,21 @@ async function decide(client: KubeClient, namespace: string, name: string, seen:
   }
 }
 
-export async function approveInstallPlan(client: KubeClient, namespace: string, name: string, seen: SeenPlan): Promise<{ plan: InstallPlan; summary: InstallPlanSummary }> {
+export async function approveInstallPlan(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  seen: SeenPlan,
+): Promise<{ plan: InstallPlan; summary: InstallPlanSummary }> {
   const updated = await decide(client, namespace, name, seen, (plan, summary) => {
-    if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved (${summary.label})`);
-    if (summary.phase !== 'RequiresApproval') throw new ApiError(409, 'Conflict', `InstallPlan ${name} is ${summary.label.toLowerCase()}, not waiting for approval`);
+    if (plan.spec.approved)
+      throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved (${summary.label})`);
+    if (summary.phase !== 'RequiresApproval')
+      throw new ApiError(
+        409,
+        'Conflict',
+        `InstallPlan ${name} is ${summary.label.toLowerCase()}, not waiting for approval`,
+      );
     const annotations = { ...plan.metadata?.annotations };
     delete annotations[DENIED_ANNOTATION];
     return { ...plan, metadata: { ...plan.metadata, annotations }, spec: { ...plan.spec, approved: true } };
@@ -72,13 +96,27 @@ export async function approveInstallPlan(client: KubeClient, namespace: string, 
  * OLM has no "deny": an unapproved plan just waits. Deny records who declined and when, so the
  * console can show it, and leaves the plan unapproved; the operator stays on its version.
  */
-export async function denyInstallPlan(client: KubeClient, namespace: string, name: string, seen: SeenPlan, who: string | undefined): Promise<{ plan: InstallPlan; summary: InstallPlanSummary; explanation: string }> {
+export async function denyInstallPlan(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  seen: SeenPlan,
+  who: string | undefined,
+): Promise<{ plan: InstallPlan; summary: InstallPlanSummary; explanation: string }> {
   let csvs: string[] = [];
   const updated = await decide(client, namespace, name, seen, (plan) => {
-    if (plan.spec.approved) throw new ApiError(409, 'Conflict', `InstallPlan ${name} is already approved; OLM cannot take an approval back. To undo what it installs, uninstall or install another version`);
+    if (plan.spec.approved)
+      throw new ApiError(
+        409,
+        'Conflict',
+        `InstallPlan ${name} is already approved; OLM cannot take an approval back. To undo what it installs, uninstall or install another version`,
+      );
     csvs = plan.spec.clusterServiceVersionNames;
     const note = JSON.stringify({ at: new Date().toISOString(), ...(who ? { by: who } : {}) });
-    return { ...plan, metadata: { ...plan.metadata, annotations: { ...plan.metadata?.annotations, [DENIED_ANNOTATION]: note } } };
+    return {
+      ...plan,
+      metadata: { ...plan.metadata, annotations: { ...plan.metadata?.annotations, [DENIED_ANNOTATION]: note } },
+    };
   });
   return {
     plan: trimmed(updated),
@@ -99,12 +137,25 @@ function checkSeen(name: string, sub: Subscription, seen: SubscriptionChange['se
   if (!seen) return;
   const now = { channel: sub.spec.channel ?? '', approval: sub.spec.installPlanApproval ?? 'Automatic' };
   const moved: string[] = [];
-  if (seen.channel !== undefined && seen.channel !== now.channel) moved.push(`its channel is now ${now.channel || 'the default'} (you saw ${seen.channel || 'the default'})`);
-  if (seen.approval !== undefined && seen.approval !== now.approval) moved.push(`its approval is now ${now.approval} (you saw ${seen.approval})`);
-  if (moved.length) throw new ApiError(409, 'Conflict', `Subscription ${name} was changed meanwhile: ${moved.join('; ')}; reload it and try again`, { resourceVersion: sub.metadata?.resourceVersion });
+  if (seen.channel !== undefined && seen.channel !== now.channel)
+    moved.push(`its channel is now ${now.channel || 'the default'} (you saw ${seen.channel || 'the default'})`);
+  if (seen.approval !== undefined && seen.approval !== now.approval)
+    moved.push(`its approval is now ${now.approval} (you saw ${seen.approval})`);
+  if (moved.length)
+    throw new ApiError(
+      409,
+      'Conflict',
+      `Subscription ${name} was changed meanwhile: ${moved.join('; ')}; reload it and try again`,
+      { resourceVersion: sub.metadata?.resourceVersion },
+    );
 }
 
-export async function changeSubscription(client: KubeClient, namespace: string, name: string, change: SubscriptionChange): Promise<{ subscription: Subscription; warnings: string[] }> {
+export async function changeSubscription(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  change: SubscriptionChange,
+): Promise<{ subscription: Subscription; warnings: string[] }> {
   // The PUT carries the version just read; when OLM writes status in between, read again and
   // re-check what the person saw (a few times: OLM settles quickly).
   for (let attempt = 1; ; attempt++) {
@@ -114,17 +165,22 @@ export async function changeSubscription(client: KubeClient, namespace: string, 
     const spec = { ...sub.spec };
     if (change.channel !== undefined && change.channel !== sub.spec.channel) {
       const verdict = await checkChannel(client, sub, change.channel, namespace);
-      if (verdict.error) throw new ApiError(verdict.code ?? 409, verdict.code === 404 ? 'NotFound' : 'Conflict', verdict.error);
+      if (verdict.error)
+        throw new ApiError(verdict.code ?? 409, verdict.code === 404 ? 'NotFound' : 'Conflict', verdict.error);
       if (verdict.warning) warnings.push(verdict.warning);
       spec.channel = change.channel;
     }
     if (change.approval !== undefined && change.approval !== (sub.spec.installPlanApproval ?? 'Automatic')) {
       spec.installPlanApproval = change.approval;
-      const others = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items.filter((s) => s.metadata?.name !== name);
+      const others = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items.filter(
+        (s) => s.metadata?.name !== name,
+      );
       if (others.length > 0) {
-        warnings.push(change.approval === 'Manual'
-          ? `OLM makes one InstallPlan per namespace: upgrades that touch ${others.map((s) => s.metadata?.name).join(', ')} together with ${name} will wait for approval too`
-          : `other subscriptions in ${namespace} (${others.map((s) => s.metadata?.name).join(', ')}) keep their own approval; a plan shared with a Manual one still waits for approval`);
+        warnings.push(
+          change.approval === 'Manual'
+            ? `OLM makes one InstallPlan per namespace: upgrades that touch ${others.map((s) => s.metadata?.name).join(', ')} together with ${name} will wait for approval too`
+            : `other subscriptions in ${namespace} (${others.map((s) => s.metadata?.name).join(', ')}) keep their own approval; a plan shared with a Manual one still waits for approval`,
+        );
       }
     }
     if (spec.channel === sub.spec.channel && spec.installPlanApproval === sub.spec.installPlanApproval) {
@@ -139,16 +195,39 @@ export async function changeSubscription(client: KubeClient, namespace: string, 
   }
 }
 
-async function checkChannel(client: KubeClient, sub: Subscription, channel: string, namespace: string): Promise<{ error?: string; code?: number; warning?: string }> {
-  const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
-  if (!lookup) return { warning: `the catalog ${sub.spec.sourceNamespace}/${sub.spec.source} could not be read, so channel ${channel} was not checked` };
-  const channels = lookup.source === 'registry' ? [...lookup.pkg.channels.keys()].sort() : lookup.manifest.status.channels.map((c) => c.name).sort();
-  if (!channels.includes(channel)) return { code: 404, error: `package ${sub.spec.name} has no channel ${channel}; its channels are ${channels.join(', ')}` };
+async function checkChannel(
+  client: KubeClient,
+  sub: Subscription,
+  channel: string,
+  namespace: string,
+): Promise<{ error?: string; code?: number; warning?: string }> {
+  const lookup = await sharedCatalogIndex().lookupPackage(
+    client,
+    { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
+    [namespace],
+  );
+  if (!lookup)
+    return {
+      warning: `the catalog ${sub.spec.sourceNamespace}/${sub.spec.source} could not be read, so channel ${channel} was not checked`,
+    };
+  const channels =
+    lookup.source === 'registry'
+      ? [...lookup.pkg.channels.keys()].sort()
+      : lookup.manifest.status.channels.map((c) => c.name).sort();
+  if (!channels.includes(channel))
+    return {
+      code: 404,
+      error: `package ${sub.spec.name} has no channel ${channel}; its channels are ${channels.join(', ')}`,
+    };
   const installedName = sub.status?.installedCSV;
   if (!installedName) return {};
   if (lookup.source === 'packagemanifests') {
     const entries = lookup.manifest.status.channels.find((c) => c.name === channel)?.entries ?? [];
-    return entries.some((e) => e.name === installedName) ? {} : { warning: `the catalog is readable only through PackageManifests, which carry no upgrade edges: whether ${channel} upgrades from ${installedName} could not be checked` };
+    return entries.some((e) => e.name === installedName)
+      ? {}
+      : {
+          warning: `the catalog is readable only through PackageManifests, which carry no upgrade edges: whether ${channel} upgrades from ${installedName} could not be checked`,
+        };
   }
   let version: string | undefined;
   try {
@@ -158,9 +237,12 @@ async function checkChannel(client: KubeClient, sub: Subscription, channel: stri
   }
   const verdict = channelSwitch(packageChannelGraph(lookup.pkg, channel)!, { name: installedName, version });
   if (!verdict.ok) return { error: verdict.message };
-  return verdict.next ? { warning: `OLM will upgrade ${installedName} to ${verdict.next} in channel ${channel}${sub.spec.installPlanApproval === 'Manual' ? ' once you approve the plan' : ''}` } : {};
+  return verdict.next
+    ? {
+        warning: `OLM will upgrade ${installedName} to ${verdict.next} in channel ${channel}${sub.spec.installPlanApproval === 'Manual' ? ' once you approve the plan' : ''}`,
+      }
+    : {};
 }
-
 
 /** What an install's progress view shows: Subscription → InstallPlan → CSV, each as it stands. */
 type InstalledFacts = Pick<NonNullable<SubscriptionProgress['csv']>, 'initializationResource' | 'ownedApis'>;
@@ -170,12 +252,18 @@ function installedFacts(desc: ReturnType<typeof describeCsv>): InstalledFacts {
   return { initializationResource: desc.initializationResource, ownedApis: ownedApisOf(desc) };
 }
 
-export async function subscriptionProgress(client: KubeClient, namespace: string, name: string): Promise<SubscriptionProgress> {
+export async function subscriptionProgress(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<SubscriptionProgress> {
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
-  const plans = (await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace }).catch((err: unknown) => {
-    if (isKubeError(err, 403)) return { items: [] as InstallPlan[] };
-    throw err;
-  })).items;
+  const plans = (
+    await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace }).catch((err: unknown) => {
+      if (isKubeError(err, 403)) return { items: [] as InstallPlan[] };
+      throw err;
+    })
+  ).items;
   const planName = sub.status?.installPlanRef?.name ?? sub.status?.installplan?.name;
   const plan = plans.find((p) => p.metadata?.name === planName);
   const csvName = sub.status?.installedCSV ?? sub.status?.currentCSV;
@@ -192,7 +280,18 @@ export async function subscriptionProgress(client: KubeClient, namespace: string
     conditions: subscriptionConditionRows(sub),
     upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plans }),
     ...(plan
-      ? { installPlan: { name: plan.metadata?.name ?? '', resourceVersion: plan.metadata?.resourceVersion, summary: installPlanSummary(plan), components: (plan.status?.plan ?? []).map((s) => ({ kind: s.resource.kind, name: s.resource.name, status: s.status })) } }
+      ? {
+          installPlan: {
+            name: plan.metadata?.name ?? '',
+            resourceVersion: plan.metadata?.resourceVersion,
+            summary: installPlanSummary(plan),
+            components: (plan.status?.plan ?? []).map((s) => ({
+              kind: s.resource.kind,
+              name: s.resource.name,
+              status: s.status,
+            })),
+          },
+        }
       : {}),
     ...(csv
       ? {
@@ -203,7 +302,12 @@ export async function subscriptionProgress(client: KubeClient, namespace: string
             message: csv.status?.message,
             status: csvDisplayStatus(csv),
             ...installedFacts(describeCsv(csv as unknown as CsvLike)),
-            conditions: (csv.status?.conditions ?? []).map((c) => ({ phase: c.phase, reason: c.reason, message: c.message, lastTransitionTime: c.lastTransitionTime })),
+            conditions: (csv.status?.conditions ?? []).map((c) => ({
+              phase: c.phase,
+              reason: c.reason,
+              message: c.message,
+              lastTransitionTime: c.lastTransitionTime,
+            })),
           },
         }
       : {}),

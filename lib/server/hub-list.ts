@@ -13,7 +13,10 @@ import { dnsLabel } from './api-error';
 import { nodePlatforms } from './node-platforms';
 import { listVisible } from './visible-list';
 
-const list = z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+const list = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
 export const HubQuery = z.strictObject({
   q: z.string().max(200, 'must be at most 200 characters').optional(),
   namespace: dnsLabel.optional(),
@@ -24,8 +27,13 @@ export const HubQuery = z.strictObject({
   installMode: list,
   infrastructureFeature: list,
   validSubscription: list,
-  installState: list.refine((v) => !v || v.every((s) => s === 'installed' || s === 'notInstalled'), 'must be installed or notInstalled'),
-  sort: z.enum(['relevance', 'name', 'provider', 'catalog'], { message: 'must be relevance, name, provider or catalog' }).optional(),
+  installState: list.refine(
+    (v) => !v || v.every((s) => s === 'installed' || s === 'notInstalled'),
+    'must be installed or notInstalled',
+  ),
+  sort: z
+    .enum(['relevance', 'name', 'provider', 'catalog'], { message: 'must be relevance, name, provider or catalog' })
+    .optional(),
   includeNonStandalone: z.enum(['true', 'false']).optional(),
 });
 
@@ -54,19 +62,34 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
     installs(client, q.namespace),
     nodePlatforms(client),
   ]);
-  const cacheKey = contentKey === undefined ? undefined : JSON.stringify([contentKey, [...installed].sort(), platforms ?? null, Object.entries(q).sort()]);
+  const cacheKey =
+    contentKey === undefined
+      ? undefined
+      : JSON.stringify([contentKey, [...installed].sort(), platforms ?? null, Object.entries(q).sort()]);
   const kept = cacheKey ? answers.get(cacheKey) : undefined;
   if (kept) return kept;
   // Summaries are shared by everyone; a person's installs go on copies.
-  const withInstalls = installed.size === 0 ? packages : packages.map((p): PackageSummary => {
-    const where = installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
-    return where ? { ...p, installedIn: where.sort() } : p;
-  });
+  const withInstalls =
+    installed.size === 0
+      ? packages
+      : packages.map((p): PackageSummary => {
+          const where = installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
+          return where ? { ...p, installedIn: where.sort() } : p;
+        });
   const matched = searchPackages(withInstalls, q.q ?? '').map((h) => h.summary);
   const includeNonStandalone = q.includeNonStandalone === 'true';
   const visible = applyFilters(matched, { includeNonStandalone });
-  const filtered = sortPackages(applyFilters(visible, { ...q, includeNonStandalone }), q.sort ?? (q.q ? 'relevance' : 'name'));
-  const body = JSON.stringify({ catalogs, ...(platforms ? { platforms } : {}), facets: facetCounts(visible), total: filtered.length, packages: filtered });
+  const filtered = sortPackages(
+    applyFilters(visible, { ...q, includeNonStandalone }),
+    q.sort ?? (q.q ? 'relevance' : 'name'),
+  );
+  const body = JSON.stringify({
+    catalogs,
+    ...(platforms ? { platforms } : {}),
+    facets: facetCounts(visible),
+    total: filtered.length,
+    packages: filtered,
+  });
   const answer = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
   if (cacheKey) {
     answers.set(cacheKey, answer);

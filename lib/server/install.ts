@@ -6,9 +6,20 @@ import { sharedCatalogIndex, type PackageLookup } from '../catalog/catalog-index
 import { detailsFromManifest, detailsFromModel } from '../catalog/package-details';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError, KubeError } from '../k8s/errors';
-import { type InstallFacts, type InstallPlanResult, type InstallRequest, type PlannedObject, type VersionFacts } from '../olm/install/plan';
+import {
+  type InstallFacts,
+  type InstallPlanResult,
+  type InstallRequest,
+  type PlannedObject,
+  type VersionFacts,
+} from '../olm/install/plan';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
-import { CSV_TYPE, INSTALL_MODE_TYPES, ownedCrds, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import {
+  CSV_TYPE,
+  INSTALL_MODE_TYPES,
+  ownedCrds,
+  type ClusterServiceVersion,
+} from '../olm/resources/cluster-service-version';
 import { dependencyInstalls } from '../olm/resolution/dependencies';
 import type { BundleContent } from '../olm/install/scoped-install';
 import type { ResourceType } from '../olm/resources/common';
@@ -18,11 +29,35 @@ import { ApiError, dnsLabel, dnsSubdomain } from './api-error';
 import { packageName } from './package-lookup';
 import { accessReview } from './permissions';
 import { assertValidConfig, SubscriptionConfigSchema } from './subscription-config';
-import { CONSOLE_OPERATOR_TYPE, enableConsolePlugins, gatherOpenShiftFacts, OpenShiftInstallFields, openShiftChoices } from './openshift-install';
+import {
+  CONSOLE_OPERATOR_TYPE,
+  enableConsolePlugins,
+  gatherOpenShiftFacts,
+  OpenShiftInstallFields,
+  openShiftChoices,
+} from './openshift-install';
 
-export const NAMESPACE_TYPE: ResourceType = { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' };
-export const SERVICE_ACCOUNT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
-const rbacType = (kind: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: `${kind.toLowerCase()}s`, namespaced, kind });
+export const NAMESPACE_TYPE: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  namespaced: false,
+  kind: 'Namespace',
+};
+export const SERVICE_ACCOUNT_TYPE: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'serviceaccounts',
+  namespaced: true,
+  kind: 'ServiceAccount',
+};
+const rbacType = (kind: string, namespaced: boolean): ResourceType => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: `${kind.toLowerCase()}s`,
+  namespaced,
+  kind,
+});
 
 export const InstallBody = z.strictObject({
   catalog: z.strictObject({ namespace: dnsLabel, name: dnsSubdomain }),
@@ -31,7 +66,9 @@ export const InstallBody = z.strictObject({
   /** A version or CSV name; the channel head when absent. */
   version: z.string().min(1).max(253).optional(),
   namespace: dnsLabel,
-  installMode: z.enum(['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'], { message: `must be one of ${INSTALL_MODE_TYPES.join(', ')}` }),
+  installMode: z.enum(['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'], {
+    message: `must be one of ${INSTALL_MODE_TYPES.join(', ')}`,
+  }),
   targetNamespaces: z.array(dnsLabel).max(100, 'at most 100 namespaces').optional(),
   approval: z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' }),
   /** Where the person sees the catalog, when they cannot read its namespace. */
@@ -53,12 +90,20 @@ export async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof KubeError) throw new ApiError(err.code, err.reason, `${what} failed: ${err.message}`, { step: what, ...(err.details === undefined ? {} : { status: err.details }) });
+    if (err instanceof KubeError)
+      throw new ApiError(err.code, err.reason, `${what} failed: ${err.message}`, {
+        step: what,
+        ...(err.details === undefined ? {} : { status: err.details }),
+      });
     throw err;
   }
 }
 
-async function listOrEmpty<T extends object>(client: KubeClient, t: ResourceType, namespace?: string): Promise<T[] | undefined> {
+async function listOrEmpty<T extends object>(
+  client: KubeClient,
+  t: ResourceType,
+  namespace?: string,
+): Promise<T[] | undefined> {
   try {
     return (await client.listAll<T>(t, namespace ? { namespace } : {})).items;
   } catch (err) {
@@ -79,11 +124,19 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
   }
 }
 
-async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{ facts: VersionFacts; catalog: InstallFacts['catalog'] }> {
+async function versionFacts(
+  lookup: PackageLookup,
+  body: InstallBody,
+): Promise<{ facts: VersionFacts; catalog: InstallFacts['catalog'] }> {
   const sel = { channel: body.channel, version: body.version };
   if (lookup.source === 'registry') {
     const brief = detailsFromModel(lookup.pkg, lookup.catalog, sel);
-    const full = await sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName);
+    const full = await sharedCatalogIndex().fullCsv(
+      lookup.address,
+      lookup.pkg.name,
+      brief.selected.channel,
+      brief.selected.csvName,
+    );
     const d = full ? detailsFromModel(lookup.pkg, lookup.catalog, sel, full) : brief;
     const bundle = lookup.pkg.bundles.get(d.selected.csvName);
     const channel = d.channels.find((c) => c.name === d.selected.channel);
@@ -97,7 +150,14 @@ async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{
         providedApis: (bundle?.providedApis ?? []).map((g) => `${g.kind}.${g.version}.${g.group}`),
         suggestedNamespaceTemplate: d.selected.csv?.suggestedNamespaceTemplate,
         nonStandalone: d.selected.csv?.nonStandalone ?? false,
-        deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
+        deprecations: deprecationsOf(
+          d.deprecation,
+          channel?.deprecation,
+          d.selected.deprecation,
+          d.name,
+          d.selected.channel,
+          d.selected.csvName,
+        ),
         requiredPackages: bundle?.requiredPackages ?? [],
         requiredApis: (bundle?.requiredApis ?? []).map((g) => `${g.kind}.${g.version}.${g.group}`),
         openshiftOptions: d.selected.csv?.openshiftOptions,
@@ -119,14 +179,28 @@ async function versionFacts(lookup: PackageLookup, body: InstallBody): Promise<{
       providedApis: (head?.providedApis ?? []).map((a) => `${a.kind}.${a.version}.${a.group}`),
       suggestedNamespaceTemplate: head?.suggestedNamespaceTemplate,
       nonStandalone: head?.nonStandalone ?? false,
-      deprecations: deprecationsOf(d.deprecation, channel?.deprecation, d.selected.deprecation, d.name, d.selected.channel, d.selected.csvName),
+      deprecations: deprecationsOf(
+        d.deprecation,
+        channel?.deprecation,
+        d.selected.deprecation,
+        d.name,
+        d.selected.channel,
+        d.selected.csvName,
+      ),
       openshiftOptions: head?.openshiftOptions,
     },
     catalog: { displayName: d.catalog.displayName, publisher: lookup.manifest.status.catalogSourcePublisher },
   };
 }
 
-function deprecationsOf(pkg: string | undefined, channel: string | undefined, bundle: string | undefined, name: string, ch: string, csv: string): string[] {
+function deprecationsOf(
+  pkg: string | undefined,
+  channel: string | undefined,
+  bundle: string | undefined,
+  name: string,
+  ch: string,
+  csv: string,
+): string[] {
   return [
     ...(pkg ? [`package ${name} is deprecated: ${pkg}`] : []),
     ...(channel ? [`channel ${ch} is deprecated: ${channel}`] : []),
@@ -134,34 +208,80 @@ function deprecationsOf(pkg: string | undefined, channel: string | undefined, bu
   ];
 }
 
-async function deniedReason(client: KubeClient, verb: string, group: string, resource: string, namespace?: string): Promise<string | undefined> {
+async function deniedReason(
+  client: KubeClient,
+  verb: string,
+  group: string,
+  resource: string,
+  namespace?: string,
+): Promise<string | undefined> {
   const r = await accessReview(client, verb, group, resource, namespace);
   return r.allowed ? undefined : r.reason;
 }
 
 /** Everything the planner needs, read as the person. */
-export async function gatherInstallFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody): Promise<InstallFacts> {
+export async function gatherInstallFacts(
+  client: KubeClient,
+  lookup: PackageLookup,
+  body: InstallBody,
+): Promise<InstallFacts> {
   const openshift = openShiftChoices(body);
-  const [{ facts: version, catalog }, exists, groups, subs, allSubs, clusterGroups, denyNs, denyOg, denySub, openshiftCluster, denyMonitoring] = await Promise.all([
-    step(body.version ? `reading version ${body.version} of package ${body.package}` : `reading the head of channel ${body.channel} of package ${body.package}`, () => versionFacts(lookup, body)),
+  const [
+    { facts: version, catalog },
+    exists,
+    groups,
+    subs,
+    allSubs,
+    clusterGroups,
+    denyNs,
+    denyOg,
+    denySub,
+    openshiftCluster,
+    denyMonitoring,
+  ] = await Promise.all([
+    step(
+      body.version
+        ? `reading version ${body.version} of package ${body.package}`
+        : `reading the head of channel ${body.channel} of package ${body.package}`,
+      () => versionFacts(lookup, body),
+    ),
     step(`reading Namespace ${body.namespace}`, () => namespaceExists(client, body.namespace)),
-    step(`listing the OperatorGroups in namespace ${body.namespace}`, () => listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE, body.namespace)),
-    step(`listing the Subscriptions in namespace ${body.namespace}`, () => listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, body.namespace)),
+    step(`listing the OperatorGroups in namespace ${body.namespace}`, () =>
+      listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE, body.namespace),
+    ),
+    step(`listing the Subscriptions in namespace ${body.namespace}`, () =>
+      listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, body.namespace),
+    ),
     step('listing the Subscriptions in every namespace', () => listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE)),
-    step('listing the OperatorGroups in every namespace', () => listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE)),
+    step('listing the OperatorGroups in every namespace', () =>
+      listOrEmpty<OperatorGroup>(client, OPERATOR_GROUP_TYPE),
+    ),
     step('checking whether you may create namespaces', () => deniedReason(client, 'create', '', 'namespaces')),
-    step(`checking whether you may create OperatorGroups in namespace ${body.namespace}`, () => deniedReason(client, 'create', OPERATOR_GROUP_TYPE.group, OPERATOR_GROUP_TYPE.plural, body.namespace)),
-    step(`checking whether you may create Subscriptions in namespace ${body.namespace}`, () => deniedReason(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, body.namespace)),
+    step(`checking whether you may create OperatorGroups in namespace ${body.namespace}`, () =>
+      deniedReason(client, 'create', OPERATOR_GROUP_TYPE.group, OPERATOR_GROUP_TYPE.plural, body.namespace),
+    ),
+    step(`checking whether you may create Subscriptions in namespace ${body.namespace}`, () =>
+      deniedReason(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, body.namespace),
+    ),
     step('reading the OpenShift cluster objects the install options depend on', () => gatherOpenShiftFacts(client)),
-    body.clusterMonitoring ? step(`checking whether you may create Roles and RoleBindings in namespace ${body.namespace}`, () => monitoringDenied(client, body.namespace)) : undefined,
+    body.clusterMonitoring
+      ? step(`checking whether you may create Roles and RoleBindings in namespace ${body.namespace}`, () =>
+          monitoringDenied(client, body.namespace),
+        )
+      : undefined,
   ]);
   if (groups === undefined || subs === undefined) {
-    throw new ApiError(403, 'Forbidden', `you may not list the OperatorGroups and Subscriptions of namespace ${body.namespace}, which an install there needs`);
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `you may not list the OperatorGroups and Subscriptions of namespace ${body.namespace}, which an install there needs`,
+    );
   }
   let publisher = catalog.publisher;
   if (lookup.source === 'registry') {
     try {
-      publisher = (await client.get<CatalogSource>(CATALOG_SOURCE_TYPE, body.catalog.name, body.catalog.namespace)).spec.publisher;
+      publisher = (await client.get<CatalogSource>(CATALOG_SOURCE_TYPE, body.catalog.name, body.catalog.namespace)).spec
+        .publisher;
     } catch (err) {
       if (!isKubeError(err)) throw err;
     }
@@ -181,7 +301,11 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
   };
   assertValidConfig(request.config);
   const scoped = body.serviceAccount?.name ?? groups.find((g) => g.spec?.serviceAccountName)?.spec?.serviceAccountName;
-  const account = scoped ? await step(`reading what installing with service account ${scoped} needs`, () => scopedFacts(client, lookup, body, version.csvName)) : ({ denied: {} } as ScopedFacts);
+  const account = scoped
+    ? await step(`reading what installing with service account ${scoped} needs`, () =>
+        scopedFacts(client, lookup, body, version.csvName),
+      )
+    : ({ denied: {} } as ScopedFacts);
   return {
     request,
     version,
@@ -189,9 +313,17 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
     namespaceExists: exists,
     operatorGroups: groups,
     subscriptions: subs,
-    elsewhere: allSubs?.filter((s) => s.spec.name === body.package && s.spec.source === body.catalog.name).map((s) => ({ namespace: s.metadata?.namespace ?? '', name: s.metadata?.name ?? '' })),
+    elsewhere: allSubs
+      ?.filter((s) => s.spec.name === body.package && s.spec.source === body.catalog.name)
+      .map((s) => ({ namespace: s.metadata?.namespace ?? '', name: s.metadata?.name ?? '' })),
     clusterGroups,
-    denied: { createNamespace: denyNs, createOperatorGroup: denyOg, createSubscription: denySub, ...account.denied, ...(denyMonitoring ? { monitoringRbac: denyMonitoring } : {}) },
+    denied: {
+      createNamespace: denyNs,
+      createOperatorGroup: denyOg,
+      createSubscription: denySub,
+      ...account.denied,
+      ...(denyMonitoring ? { monitoringRbac: denyMonitoring } : {}),
+    },
     ...(openshiftCluster ? { openshiftCluster } : {}),
     ...(account.serviceAccounts ? { serviceAccounts: account.serviceAccounts } : {}),
     ...(account.bundle ? { bundle: account.bundle } : {}),
@@ -200,22 +332,35 @@ export async function gatherInstallFacts(client: KubeClient, lookup: PackageLook
 }
 
 async function monitoringDenied(client: KubeClient, ns: string): Promise<string | undefined> {
-  const [role, binding] = await Promise.all(['roles', 'rolebindings'].map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns)));
+  const [role, binding] = await Promise.all(
+    ['roles', 'rolebindings'].map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns)),
+  );
   return role ?? binding;
 }
 
-type ScopedFacts = Pick<InstallFacts, 'serviceAccounts' | 'bundle' | 'dependencyBundles'> & { denied: InstallFacts['denied'] };
+type ScopedFacts = Pick<InstallFacts, 'serviceAccounts' | 'bundle' | 'dependencyBundles'> & {
+  denied: InstallFacts['denied'];
+};
 
 /** What an install with a service account needs to know: the bundle's rules, the accounts, the person's rights. */
-async function scopedFacts(client: KubeClient, lookup: PackageLookup, body: InstallBody, csvName: string): Promise<ScopedFacts> {
+async function scopedFacts(
+  client: KubeClient,
+  lookup: PackageLookup,
+  body: InstallBody,
+  csvName: string,
+): Promise<ScopedFacts> {
   const ns = body.namespace;
   const [accounts, bundle, dependencyBundles, denySa, ...denyRbac] = await Promise.all([
     listOrEmpty<{ metadata?: { name?: string } }>(client, SERVICE_ACCOUNT_TYPE, ns),
     bundleContent(lookup, body.channel, csvName),
     dependencyContents(client, lookup, ns, csvName),
     deniedReason(client, 'create', '', 'serviceaccounts', ns),
-    ...(['roles', 'rolebindings'] as const).map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns)),
-    ...(['clusterroles', 'clusterrolebindings'] as const).map((r) => deniedReason(client, 'create', 'rbac.authorization.k8s.io', r)),
+    ...(['roles', 'rolebindings'] as const).map((r) =>
+      deniedReason(client, 'create', 'rbac.authorization.k8s.io', r, ns),
+    ),
+    ...(['clusterroles', 'clusterrolebindings'] as const).map((r) =>
+      deniedReason(client, 'create', 'rbac.authorization.k8s.io', r),
+    ),
   ]);
   const clusterWide = 'csv' in bundle && (bundle.csv.spec.install?.spec?.clusterPermissions ?? []).length > 0;
   const grantRbac = denyRbac.slice(0, clusterWide ? 4 : 2).find((d) => d !== undefined);
@@ -231,24 +376,60 @@ async function scopedFacts(client: KubeClient, lookup: PackageLookup, body: Inst
  * The bundles OLM would install with this one to meet its dependencies, resolved as OLM's
  * resolver does from the same catalog (which it tries first), given what the namespace has.
  */
-async function dependencyContents(client: KubeClient, lookup: PackageLookup, ns: string, csvName: string): Promise<InstallFacts['dependencyBundles']> {
+async function dependencyContents(
+  client: KubeClient,
+  lookup: PackageLookup,
+  ns: string,
+  csvName: string,
+): Promise<InstallFacts['dependencyBundles']> {
   if (lookup.source !== 'registry') return undefined;
   const bundle = lookup.pkg.bundles.get(csvName);
   if (!bundle || (!bundle.requiredApis.length && !bundle.requiredPackages.length)) return undefined;
   const packages = sharedCatalogIndex().packagesOf(lookup.catalog.namespace, lookup.catalog.name);
   if (!packages) return { names: [], contents: [], unresolved: 'the catalog has not been read whole' };
-  const [csvs, subs] = await Promise.all([listOrEmpty<ClusterServiceVersion>(client, CSV_TYPE, ns), listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, ns)]);
-  const provided = (csvs ?? []).flatMap((c) => ownedCrds(c).map((d) => ({ group: d.group, version: d.version, kind: d.kind })));
-  const installs = dependencyInstalls(bundle, [{ tag: lookup.address, packages }], provided, new Set((subs ?? []).map((s) => s.spec.name)));
-  const met = installs.flatMap((d) => [...d.bundle.providedApis.map((g) => `${g.kind}.${g.version}.${g.group}`), d.pkg.name]);
-  const unmet = [...bundle.requiredPackages.map((p) => p.packageName), ...bundle.requiredApis.map((g) => `${g.kind}.${g.version}.${g.group}`)].filter((d) => !met.includes(d) && !(subs ?? []).some((s) => s.spec.name === d) && !provided.some((g) => `${g.kind}.${g.version}.${g.group}` === d));
+  const [csvs, subs] = await Promise.all([
+    listOrEmpty<ClusterServiceVersion>(client, CSV_TYPE, ns),
+    listOrEmpty<Subscription>(client, SUBSCRIPTION_TYPE, ns),
+  ]);
+  const provided = (csvs ?? []).flatMap((c) =>
+    ownedCrds(c).map((d) => ({ group: d.group, version: d.version, kind: d.kind })),
+  );
+  const installs = dependencyInstalls(
+    bundle,
+    [{ tag: lookup.address, packages }],
+    provided,
+    new Set((subs ?? []).map((s) => s.spec.name)),
+  );
+  const met = installs.flatMap((d) => [
+    ...d.bundle.providedApis.map((g) => `${g.kind}.${g.version}.${g.group}`),
+    d.pkg.name,
+  ]);
+  const unmet = [
+    ...bundle.requiredPackages.map((p) => p.packageName),
+    ...bundle.requiredApis.map((g) => `${g.kind}.${g.version}.${g.group}`),
+  ].filter(
+    (d) =>
+      !met.includes(d) &&
+      !(subs ?? []).some((s) => s.spec.name === d) &&
+      !provided.some((g) => `${g.kind}.${g.version}.${g.group}` === d),
+  );
   const contents = await Promise.all(installs.map((d) => bundleContent(lookup, d.channel, d.bundle.name, d.pkg.name)));
-  return { names: installs.map((d) => d.bundle.name), contents, ...(unmet.length ? { unresolved: `${unmet.join(', ')} would come from another catalog` } : {}) };
+  return {
+    names: installs.map((d) => d.bundle.name),
+    contents,
+    ...(unmet.length ? { unresolved: `${unmet.join(', ')} would come from another catalog` } : {}),
+  };
 }
 
 /** The bundle's CSV and manifests from the catalog's registry, or why they are not known. */
-async function bundleContent(lookup: PackageLookup, channel: string, csvName: string, pkg = lookup.source === 'registry' ? lookup.pkg.name : ''): Promise<BundleContent> {
-  if (lookup.source !== 'registry') return { unknown: 'the catalog is read through packageserver, whose PackageManifests carry no permissions' };
+async function bundleContent(
+  lookup: PackageLookup,
+  channel: string,
+  csvName: string,
+  pkg = lookup.source === 'registry' ? lookup.pkg.name : '',
+): Promise<BundleContent> {
+  if (lookup.source !== 'registry')
+    return { unknown: 'the catalog is read through packageserver, whose PackageManifests carry no permissions' };
   const objects = await sharedCatalogIndex().bundleObjects(lookup.address, pkg, channel, csvName);
   if (typeof objects === 'string') return { unknown: `the bundle of ${csvName} is not readable (${objects})` };
   const csv = objects.find((o) => o.kind === 'ClusterServiceVersion') as ClusterServiceVersion | undefined;
@@ -281,7 +462,11 @@ export interface ApplyResult {
   changed: ObjectRef[];
 }
 
-const refOf = (o: PlannedObject): ObjectRef => ({ kind: o.kind, name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) });
+const refOf = (o: PlannedObject): ObjectRef => ({
+  kind: o.kind,
+  name: o.name,
+  ...(o.namespace ? { namespace: o.namespace } : {}),
+});
 
 function describe(r: ObjectRef): string {
   return `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
@@ -312,7 +497,9 @@ export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Pr
         changed.push(refOf(o));
         continue;
       }
-      const made = await client.create<{ metadata?: { uid?: string } }>(TYPES[o.kind], o.object, { namespace: o.namespace });
+      const made = await client.create<{ metadata?: { uid?: string } }>(TYPES[o.kind], o.object, {
+        namespace: o.namespace,
+      });
       created.push({ ref: refOf(o), uid: made.metadata?.uid });
     } catch (err) {
       if (o.kind === 'Namespace' && isKubeError(err, 409)) {
@@ -323,7 +510,11 @@ export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Pr
       const leftBehind: { ref: ObjectRef; message: string }[] = [];
       for (const c of [...created].reverse()) {
         try {
-          await client.delete(TYPES[c.ref.kind], c.ref.name, { namespace: c.ref.namespace, uid: c.uid, propagationPolicy: 'Background' });
+          await client.delete(TYPES[c.ref.kind], c.ref.name, {
+            namespace: c.ref.namespace,
+            uid: c.uid,
+            propagationPolicy: 'Background',
+          });
           undone.push(c.ref);
         } catch (delErr) {
           if (isKubeError(delErr, 404)) undone.push(c.ref);
@@ -333,9 +524,18 @@ export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Pr
       const base = err instanceof KubeError ? err : undefined;
       const verb = o.action === 'patch' ? 'changing' : 'creating';
       const what = `${verb} ${describe(refOf(o))} failed: ${(err as Error).message}`;
-      const rolled = undone.length ? `; removed what this install had created (${undone.map(describe).join(', ')})` : '';
-      const left = leftBehind.length ? `; could not remove ${leftBehind.map((l) => `${describe(l.ref)} (${l.message})`).join(', ')}: delete it by hand` : '';
-      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, { step: `${verb} ${describe(refOf(o))}`, failed: refOf(o), rolledBack: undone, leftBehind: leftBehind.map((l) => l.ref) });
+      const rolled = undone.length
+        ? `; removed what this install had created (${undone.map(describe).join(', ')})`
+        : '';
+      const left = leftBehind.length
+        ? `; could not remove ${leftBehind.map((l) => `${describe(l.ref)} (${l.message})`).join(', ')}: delete it by hand`
+        : '';
+      throw new ApiError(base?.code ?? 500, base?.reason ?? 'InternalError', `${what}${rolled}${left}`, {
+        step: `${verb} ${describe(refOf(o))}`,
+        failed: refOf(o),
+        rolledBack: undone,
+        leftBehind: leftBehind.map((l) => l.ref),
+      });
     }
   }
   return { created: created.map((c) => c.ref), reused, changed };

@@ -16,7 +16,16 @@ interface NodeLike {
 /** Each node's labels, taints and cordon, for the placement check; undefined when the person may not list nodes. */
 export async function nodeFacts(client: KubeClient): Promise<NodeFacts[] | undefined> {
   try {
-    return (await client.listAll<NodeLike>(NODE_TYPE)).items.map((n) => ({ name: n.metadata?.name ?? '', labels: n.metadata?.labels ?? {}, taints: (n.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })), ...(n.spec?.unschedulable ? { unschedulable: true } : {}) }));
+    return (await client.listAll<NodeLike>(NODE_TYPE)).items.map((n) => ({
+      name: n.metadata?.name ?? '',
+      labels: n.metadata?.labels ?? {},
+      taints: (n.spec?.taints ?? []).map((t) => ({
+        key: t.key,
+        ...(t.value ? { value: t.value } : {}),
+        effect: t.effect,
+      })),
+      ...(n.spec?.unschedulable ? { unschedulable: true } : {}),
+    }));
   } catch (err) {
     if (isKubeError(err, 403)) return undefined;
     throw err;

@@ -10,15 +10,33 @@ import type { ResourceType } from '../olm/resources/common';
 const TYPES: Record<NamedKind, ResourceType> = {
   secrets: { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' },
   configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
-  storageclasses: { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', namespaced: false, kind: 'StorageClass' },
-  priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', plural: 'priorityclasses', namespaced: false, kind: 'PriorityClass' },
+  storageclasses: {
+    group: 'storage.k8s.io',
+    version: 'v1',
+    plural: 'storageclasses',
+    namespaced: false,
+    kind: 'StorageClass',
+  },
+  priorityclasses: {
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    plural: 'priorityclasses',
+    namespaced: false,
+    kind: 'PriorityClass',
+  },
 };
 
 export const MAX_NAMES = 500;
 
 /** `namespace` is ignored for a cluster-scoped kind. */
 export async function objectNames(client: KubeClient, kind: NamedKind, namespace?: string): Promise<ObjectNames> {
-  const page = await client.list<{ metadata?: { name?: string } }>(TYPES[kind], { ...(isClusterNamedKind(kind) ? {} : { namespace }), limit: MAX_NAMES });
-  const names = page.items.map((o) => o.metadata?.name ?? '').filter(Boolean).sort();
+  const page = await client.list<{ metadata?: { name?: string } }>(TYPES[kind], {
+    ...(isClusterNamedKind(kind) ? {} : { namespace }),
+    limit: MAX_NAMES,
+  });
+  const names = page.items
+    .map((o) => o.metadata?.name ?? '')
+    .filter(Boolean)
+    .sort();
   return { names, more: Boolean(page.metadata.continue) };
 }

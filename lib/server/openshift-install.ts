@@ -7,14 +7,26 @@ import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import type { ResourceType } from '../olm/resources/common';
 import {
-  pluginsAfter, type AuthenticationLike, type CloudCredentialLike, type ConsoleOperatorLike, type InfrastructureLike, type OpenShiftClusterFacts, type Read,
+  pluginsAfter,
+  type AuthenticationLike,
+  type CloudCredentialLike,
+  type ConsoleOperatorLike,
+  type InfrastructureLike,
+  type OpenShiftClusterFacts,
+  type Read,
 } from '../olm/install/openshift-options';
 import type { OpenShiftChoices } from '../olm/install/openshift-plan';
 import { dnsSubdomain } from './api-error';
 import { accessReview } from './permissions';
 import { clusterProxy } from './subscription-config';
 
-const clusterType = (group: string, plural: string, kind: string): ResourceType => ({ group, version: 'v1', plural, namespaced: false, kind });
+const clusterType = (group: string, plural: string, kind: string): ResourceType => ({
+  group,
+  version: 'v1',
+  plural,
+  namespaced: false,
+  kind,
+});
 export const INFRASTRUCTURE_TYPE = clusterType('config.openshift.io', 'infrastructures', 'Infrastructure');
 export const AUTHENTICATION_TYPE = clusterType('config.openshift.io', 'authentications', 'Authentication');
 export const CLOUD_CREDENTIAL_TYPE = clusterType('operator.openshift.io', 'cloudcredentials', 'CloudCredential');
@@ -22,12 +34,45 @@ export const CONSOLE_OPERATOR_TYPE = clusterType('operator.openshift.io', 'conso
 
 // Values are checked only as far as their clouds define them, so a typo is caught before OLM
 // hands it to the operator: an IAM role's ARN, Azure's GUIDs, GCP's project number and email.
-const text = z.string().trim().min(1, 'must not be empty').max(512).regex(/^[^\s]+$/, 'must not contain spaces');
-const guid = z.string().trim().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a GUID (8-4-4-4-12 hexadecimal digits)');
+const text = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(512)
+  .regex(/^[^\s]+$/, 'must not contain spaces');
+const guid = z
+  .string()
+  .trim()
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    'must be a GUID (8-4-4-4-12 hexadecimal digits)',
+  );
 export const TokenAuthBody = z.union([
-  z.strictObject({ aws: z.strictObject({ roleARN: z.string().trim().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'must be an IAM role ARN: arn:aws:iam::<12-digit account>:role/<name>') }) }),
-  z.strictObject({ azure: z.strictObject({ clientID: guid, tenantID: guid, subscriptionID: guid, resourceGroup: text.optional() }) }),
-  z.strictObject({ gcp: z.strictObject({ projectNumber: z.string().trim().regex(/^\d{6,20}$/, 'must be the project number (digits), not its name'), poolID: text, providerID: text, serviceAccountEmail: z.email('must be an email address') }) }),
+  z.strictObject({
+    aws: z.strictObject({
+      roleARN: z
+        .string()
+        .trim()
+        .regex(
+          /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/,
+          'must be an IAM role ARN: arn:aws:iam::<12-digit account>:role/<name>',
+        ),
+    }),
+  }),
+  z.strictObject({
+    azure: z.strictObject({ clientID: guid, tenantID: guid, subscriptionID: guid, resourceGroup: text.optional() }),
+  }),
+  z.strictObject({
+    gcp: z.strictObject({
+      projectNumber: z
+        .string()
+        .trim()
+        .regex(/^\d{6,20}$/, 'must be the project number (digits), not its name'),
+      poolID: text,
+      providerID: text,
+      serviceAccountEmail: z.email('must be an email address'),
+    }),
+  }),
 ]);
 
 export const OpenShiftInstallFields = {
@@ -39,10 +84,24 @@ export const OpenShiftInstallFields = {
   clusterMonitoring: z.boolean().optional(),
 };
 
-export function openShiftChoices(body: { tokenAuth?: z.infer<typeof TokenAuthBody>; enablePlugins?: string[]; clusterMonitoring?: boolean }): OpenShiftChoices | undefined {
+export function openShiftChoices(body: {
+  tokenAuth?: z.infer<typeof TokenAuthBody>;
+  enablePlugins?: string[];
+  clusterMonitoring?: boolean;
+}): OpenShiftChoices | undefined {
   const t = body.tokenAuth;
-  const tokenAuth: OpenShiftChoices['tokenAuth'] = !t ? undefined : 'aws' in t ? { provider: 'AWS', values: t.aws } : 'azure' in t ? { provider: 'Azure', values: t.azure as Record<string, string> } : { provider: 'GCP', values: t.gcp };
-  const choices: OpenShiftChoices = { ...(tokenAuth ? { tokenAuth } : {}), ...(body.enablePlugins?.length ? { enablePlugins: body.enablePlugins } : {}), ...(body.clusterMonitoring ? { clusterMonitoring: true } : {}) };
+  const tokenAuth: OpenShiftChoices['tokenAuth'] = !t
+    ? undefined
+    : 'aws' in t
+      ? { provider: 'AWS', values: t.aws }
+      : 'azure' in t
+        ? { provider: 'Azure', values: t.azure as Record<string, string> }
+        : { provider: 'GCP', values: t.gcp };
+  const choices: OpenShiftChoices = {
+    ...(tokenAuth ? { tokenAuth } : {}),
+    ...(body.enablePlugins?.length ? { enablePlugins: body.enablePlugins } : {}),
+    ...(body.clusterMonitoring ? { clusterMonitoring: true } : {}),
+  };
   return Object.keys(choices).length ? choices : undefined;
 }
 
@@ -66,7 +125,13 @@ export async function gatherOpenShiftFacts(client: KubeClient): Promise<OpenShif
     read<ConsoleOperatorLike>(client, CONSOLE_OPERATOR_TYPE, 'cluster'),
     accessReview(client, 'patch', CONSOLE_OPERATOR_TYPE.group, CONSOLE_OPERATOR_TYPE.plural, undefined, 'cluster'),
   ]);
-  return { infrastructure, authentication, cloudCredential, console, ...(patch.allowed ? {} : { pluginsDenied: patch.reason }) };
+  return {
+    infrastructure,
+    authentication,
+    cloudCredential,
+    console,
+    ...(patch.allowed ? {} : { pluginsDenied: patch.reason }),
+  };
 }
 
 /**
@@ -81,7 +146,12 @@ export async function enableConsolePlugins(client: KubeClient, plugins: readonly
     const after = pluginsAfter(current, plugins);
     if (after.length === current.length) return;
     try {
-      await client.patch(CONSOLE_OPERATOR_TYPE, 'cluster', { metadata: { resourceVersion: c.metadata?.resourceVersion }, spec: { plugins: after } }, { type: 'merge' });
+      await client.patch(
+        CONSOLE_OPERATOR_TYPE,
+        'cluster',
+        { metadata: { resourceVersion: c.metadata?.resourceVersion }, spec: { plugins: after } },
+        { type: 'merge' },
+      );
       return;
     } catch (err) {
       if (!isKubeError(err, 409) || attempt >= 3) throw err;

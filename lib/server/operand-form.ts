@@ -12,16 +12,29 @@ import { describeCsv } from '../olm/resources/csv-description';
 import { operandTypes } from './api-scope';
 import { apiOf, operatorCsv, ownedApi } from './operands';
 
-const CRD_TYPE: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+const CRD_TYPE: ResourceType = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
 
 interface Crd {
   spec?: { versions?: { name?: string; served?: boolean; schema?: { openAPIV3Schema?: unknown } }[] };
 }
 
-export async function operandFormSource(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }): Promise<OperandFormSource> {
+export async function operandFormSource(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  api: { group: string; version: string; plural: string },
+): Promise<OperandFormSource> {
   const csv = await operatorCsv(client, namespace, name);
   const crd = ownedApi(csv, api.group, api.version, api.plural);
-  const example = describeCsv(csv).examples.find((e) => e.kind === crd.kind && e.apiVersion === `${crd.group}/${crd.version}`);
+  const example = describeCsv(csv).examples.find(
+    (e) => e.kind === crd.kind && e.apiVersion === `${crd.group}/${crd.version}`,
+  );
   const type = await operandTypes(client)(crd);
   const out: OperandFormSource = {
     api: apiOf(crd, type),
@@ -36,10 +49,16 @@ export async function operandFormSource(client: KubeClient, namespace: string, n
     const object = await client.get<Crd>(CRD_TYPE, crd.name);
     const version = object.spec?.versions?.find((v) => v.name === crd.version);
     if (!version?.served) return { ...out, schemaProblem: `the CRD ${crd.name} does not serve ${crd.version}` };
-    return version.schema?.openAPIV3Schema ? { ...out, schema: version.schema.openAPIV3Schema } : { ...out, schemaProblem: `the CRD ${crd.name} has no schema for ${crd.version}` };
+    return version.schema?.openAPIV3Schema
+      ? { ...out, schema: version.schema.openAPIV3Schema }
+      : { ...out, schemaProblem: `the CRD ${crd.name} has no schema for ${crd.version}` };
   } catch (err) {
     // Without the schema the form still has the descriptors' fields; the API server still checks.
-    if (isKubeError(err, 403)) return { ...out, schemaProblem: `you may not read the CRD ${crd.name}, so the form has only the fields the operator describes` };
+    if (isKubeError(err, 403))
+      return {
+        ...out,
+        schemaProblem: `you may not read the CRD ${crd.name}, so the form has only the fields the operator describes`,
+      };
     if (isKubeError(err, 404)) return { ...out, schemaProblem: `the CRD ${crd.name} is not on the cluster` };
     throw err;
   }
@@ -50,7 +69,12 @@ export async function operandFormSource(client: KubeClient, namespace: string, n
  * judge it without anything being stored, then for real. Either answer's errors (a 422 with its
  * causes) go back as the API server gave them.
  */
-export async function createOperand<T extends object>(client: KubeClient, type: ResourceType, object: T, namespace: string | undefined): Promise<T> {
+export async function createOperand<T extends object>(
+  client: KubeClient,
+  type: ResourceType,
+  object: T,
+  namespace: string | undefined,
+): Promise<T> {
   await client.create(type, object, { namespace, dryRun: true });
   return client.create(type, object, { namespace });
 }

@@ -5,7 +5,15 @@
 import type { OperandApi, OperandDetails, OperandList, OperandRow } from '../api/operands';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import { CSV_TYPE, isCopiedCsv, operatorNamespaceOf, ownedCrds, targetNamespacesOf, type ClusterServiceVersion, type OwnedCrd } from '../olm/resources/cluster-service-version';
+import {
+  CSV_TYPE,
+  isCopiedCsv,
+  operatorNamespaceOf,
+  ownedCrds,
+  targetNamespacesOf,
+  type ClusterServiceVersion,
+  type OwnedCrd,
+} from '../olm/resources/cluster-service-version';
 import type { Condition, ResourceType } from '../olm/resources/common';
 import { descriptorRows, operandState } from '../olm/resources/descriptors';
 import { operandListScopes, watchedNamespaces } from '../olm/operand-form/namespaces';
@@ -17,7 +25,13 @@ import { accessReview } from './permissions';
 interface Operand {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; namespace?: string; creationTimestamp?: string; deletionTimestamp?: string; finalizers?: string[] };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    finalizers?: string[];
+  };
   spec?: unknown;
   status?: unknown;
 }
@@ -25,7 +39,15 @@ interface Operand {
 const MAX_ROWS = 500;
 
 export function apiOf(crd: OwnedCrd, type: ResourceType): OperandApi {
-  return { group: crd.group, version: crd.version, plural: crd.plural, kind: crd.kind, namespaced: type.namespaced, displayName: crd.description.displayName || crd.kind, ...(crd.description.description ? { description: crd.description.description } : {}) };
+  return {
+    group: crd.group,
+    version: crd.version,
+    plural: crd.plural,
+    kind: crd.kind,
+    namespaced: type.namespaced,
+    displayName: crd.description.displayName || crd.kind,
+    ...(crd.description.description ? { description: crd.description.description } : {}),
+  };
 }
 
 // Events about a cluster-scoped object are recorded in `default` (client-go's recorder puts an
@@ -56,7 +78,12 @@ export async function operatorCsv(client: KubeClient, namespace: string, name: s
  * who may not read it there, OLM's copy in `target` from that namespace, whose presence says the
  * operator watches `target`.
  */
-export async function operatorCsvFor(client: KubeClient, operatorNamespace: string, name: string, target: string): Promise<ClusterServiceVersion> {
+export async function operatorCsvFor(
+  client: KubeClient,
+  operatorNamespace: string,
+  name: string,
+  target: string,
+): Promise<ClusterServiceVersion> {
   try {
     return await operatorCsv(client, operatorNamespace, name);
   } catch (err) {
@@ -73,7 +100,9 @@ function row(o: Operand, crd: OwnedCrd): OperandRow {
     ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
     ...(o.metadata?.creationTimestamp ? { createdAt: o.metadata.creationTimestamp } : {}),
     state: operandState(o, crd.description.statusDescriptors),
-    ...(o.metadata?.deletionTimestamp ? { deleting: { since: o.metadata.deletionTimestamp, finalizers: o.metadata.finalizers ?? [] } } : {}),
+    ...(o.metadata?.deletionTimestamp
+      ? { deleting: { since: o.metadata.deletionTimestamp, finalizers: o.metadata.finalizers ?? [] } }
+      : {}),
   };
 }
 
@@ -92,7 +121,9 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
           return true;
         } catch (err) {
           if (isKubeError(err, 404)) {
-            problems.push(`${crd.plural}.${crd.group}/${crd.version} is not served (its CRD is missing or does not serve ${crd.version})`);
+            problems.push(
+              `${crd.plural}.${crd.group}/${crd.version} is not served (its CRD is missing or does not serve ${crd.version})`,
+            );
             return true;
           }
           if (!isKubeError(err, 403)) throw err;
@@ -102,10 +133,24 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
       };
       for (const ns of operandListScopes(watched, type.namespaced)) {
         if (ns) await listIn(ns);
-        else if (!(await listIn())) problems.push(type.namespaced ? `you may not list ${crd.plural} in every namespace; the operator watches all of them` : `you may not list ${crd.plural}, which are cluster-scoped`);
+        else if (!(await listIn()))
+          problems.push(
+            type.namespaced
+              ? `you may not list ${crd.plural} in every namespace; the operator watches all of them`
+              : `you may not list ${crd.plural}, which are cluster-scoped`,
+          );
       }
-      const sorted = items.sort((a, b) => (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
-      return { ...apiOf(crd, type), items: sorted.slice(0, MAX_ROWS).map((o) => row(o, crd)), total: sorted.length, ...(problems.length ? { problem: [...new Set(problems)].join('; ') } : {}) };
+      const sorted = items.sort(
+        (a, b) =>
+          (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') ||
+          (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+      );
+      return {
+        ...apiOf(crd, type),
+        items: sorted.slice(0, MAX_ROWS).map((o) => row(o, crd)),
+        total: sorted.length,
+        ...(problems.length ? { problem: [...new Set(problems)].join('; ') } : {}),
+      };
     }),
   );
   return { apis, scope: watched.all ? 'every namespace' : watched.namespaces.join(', ') };
@@ -113,7 +158,8 @@ export async function listOperands(client: KubeClient, namespace: string, name: 
 
 export function ownedApi(csv: ClusterServiceVersion, group: string, version: string, plural: string): OwnedCrd {
   const crd = ownedCrds(csv).find((c) => c.group === group && c.version === version && c.plural === plural);
-  if (!crd) throw new ApiError(404, 'NotFound', `${plural}.${group}/${version} is not an API ${csv.metadata?.name} provides`);
+  if (!crd)
+    throw new ApiError(404, 'NotFound', `${plural}.${group}/${version} is not an API ${csv.metadata?.name} provides`);
   return crd;
 }
 
@@ -121,29 +167,76 @@ export function ownedApi(csv: ClusterServiceVersion, group: string, version: str
  * The owned API and its type, checked against where the path says the instance is: a namespace
  * for a namespaced API, none for a cluster-scoped one.
  */
-async function instanceApi(client: KubeClient, csv: ClusterServiceVersion, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined): Promise<{ crd: OwnedCrd; type: ResourceType }> {
+async function instanceApi(
+  client: KubeClient,
+  csv: ClusterServiceVersion,
+  api: { group: string; version: string; plural: string },
+  instanceNamespace: string | undefined,
+): Promise<{ crd: OwnedCrd; type: ResourceType }> {
   const crd = ownedApi(csv, api.group, api.version, api.plural);
   const type = await operandTypes(client)(crd);
-  if (type.namespaced && !instanceNamespace) throw new ApiError(404, 'NotFound', `${crd.plural}.${crd.group} are namespaced: give the instance's namespace, not _cluster`);
-  if (!type.namespaced && instanceNamespace) throw new ApiError(404, 'NotFound', `${crd.plural}.${crd.group} are cluster-scoped: an instance has no namespace (use _cluster in its place)`);
+  if (type.namespaced && !instanceNamespace)
+    throw new ApiError(
+      404,
+      'NotFound',
+      `${crd.plural}.${crd.group} are namespaced: give the instance's namespace, not _cluster`,
+    );
+  if (!type.namespaced && instanceNamespace)
+    throw new ApiError(
+      404,
+      'NotFound',
+      `${crd.plural}.${crd.group} are cluster-scoped: an instance has no namespace (use _cluster in its place)`,
+    );
   return { crd, type };
 }
 
-export async function operandDetails(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined, instance: string): Promise<OperandDetails> {
+export async function operandDetails(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  api: { group: string; version: string; plural: string },
+  instanceNamespace: string | undefined,
+  instance: string,
+): Promise<OperandDetails> {
   const csv = await operatorCsv(client, namespace, name);
   const { crd, type } = await instanceApi(client, csv, api, instanceNamespace);
-  const [object, canDelete] = await Promise.all([client.get<Operand>(type, instance, instanceNamespace), accessReview(client, 'delete', crd.group, crd.plural, instanceNamespace)]);
+  const [object, canDelete] = await Promise.all([
+    client.get<Operand>(type, instance, instanceNamespace),
+    accessReview(client, 'delete', crd.group, crd.plural, instanceNamespace),
+  ]);
   let events: OperandDetails['events'] = [];
   try {
-    const list = await client.listAll<{ type?: string; reason?: string; message?: string; count?: number; lastTimestamp?: string; eventTime?: string; involvedObject?: { kind?: string; name?: string; namespace?: string }; metadata?: { creationTimestamp?: string } }>(EVENT_TYPE, { namespace: instanceNamespace ?? CLUSTER_EVENTS_NAMESPACE, fieldSelector: `involvedObject.name=${instance}` });
+    const list = await client.listAll<{
+      type?: string;
+      reason?: string;
+      message?: string;
+      count?: number;
+      lastTimestamp?: string;
+      eventTime?: string;
+      involvedObject?: { kind?: string; name?: string; namespace?: string };
+      metadata?: { creationTimestamp?: string };
+    }>(EVENT_TYPE, {
+      namespace: instanceNamespace ?? CLUSTER_EVENTS_NAMESPACE,
+      fieldSelector: `involvedObject.name=${instance}`,
+    });
     events = list.items
-      .filter((e) => e.involvedObject?.kind === crd.kind && (instanceNamespace !== undefined || !e.involvedObject.namespace))
-      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, count: e.count, lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp }))
+      .filter(
+        (e) => e.involvedObject?.kind === crd.kind && (instanceNamespace !== undefined || !e.involvedObject.namespace),
+      )
+      .map((e) => ({
+        type: e.type,
+        reason: e.reason,
+        message: e.message,
+        count: e.count,
+        lastTimestamp: e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp,
+      }))
       .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''));
   } catch (err) {
     if (!isKubeError(err, 403)) throw err;
   }
-  const conditions = ((object.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).filter((c) => c && typeof c.type === 'string');
+  const conditions = ((object.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).filter(
+    (c) => c && typeof c.type === 'string',
+  );
   return {
     api: apiOf(crd, type),
     object: trimmed(object) as OperandDetails['object'],
@@ -157,7 +250,14 @@ export async function operandDetails(client: KubeClient, namespace: string, name
 }
 
 /** Deletes the instance as the person; its finalizers then hold it until the operator is done. */
-export async function deleteOperand(client: KubeClient, namespace: string, name: string, api: { group: string; version: string; plural: string }, instanceNamespace: string | undefined, instance: string): Promise<OperandRow | { gone: true }> {
+export async function deleteOperand(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  api: { group: string; version: string; plural: string },
+  instanceNamespace: string | undefined,
+  instance: string,
+): Promise<OperandRow | { gone: true }> {
   const csv = await operatorCsv(client, namespace, name);
   const { crd, type } = await instanceApi(client, csv, api, instanceNamespace);
   await client.delete(type, instance, { namespace: instanceNamespace });

@@ -22,12 +22,24 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: unknown): z.inf
   return parsed.data;
 }
 
-export async function findPackage(req: Request, params: PackageParams, viewerNamespace?: string): Promise<{ client: KubeClient; lookup: PackageLookup }> {
+export async function findPackage(
+  req: Request,
+  params: PackageParams,
+  viewerNamespace?: string,
+): Promise<{ client: KubeClient; lookup: PackageLookup }> {
   const { client } = requestClient(req);
   const viewers = [...(viewerNamespace ? [viewerNamespace] : []), ...GLOBAL_CATALOG_NAMESPACES];
-  const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: params.namespace, catalog: params.catalog, package: params.package }, viewers);
+  const lookup = await sharedCatalogIndex().lookupPackage(
+    client,
+    { namespace: params.namespace, catalog: params.catalog, package: params.package },
+    viewers,
+  );
   if (!lookup) {
-    throw new ApiError(404, 'NotFound', `package ${params.package} is not in catalog ${params.namespace}/${params.catalog}, or you may not see that catalog${viewerNamespace ? '' : ' (if you can see it only in your own namespace, add ?namespace=<yours>)'}`);
+    throw new ApiError(
+      404,
+      'NotFound',
+      `package ${params.package} is not in catalog ${params.namespace}/${params.catalog}, or you may not see that catalog${viewerNamespace ? '' : ' (if you can see it only in your own namespace, add ?namespace=<yours>)'}`,
+    );
   }
   return { client, lookup };
 }

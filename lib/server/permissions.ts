@@ -3,9 +3,16 @@
 import { KubeClient, type KubeObject } from '../k8s/client';
 import type { ResourceType } from '../olm/resources/common';
 
-const SSAR: ResourceType = { group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', namespaced: false, kind: 'SelfSubjectAccessReview' };
+const SSAR: ResourceType = {
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  plural: 'selfsubjectaccessreviews',
+  namespaced: false,
+  kind: 'SelfSubjectAccessReview',
+};
 
-export type ConsoleAction = 'install' | 'approveInstallPlan' | 'changeSubscription' | 'uninstall' | 'createOperatorGroup' | 'createNamespace';
+export type ConsoleAction =
+  'install' | 'approveInstallPlan' | 'changeSubscription' | 'uninstall' | 'createOperatorGroup' | 'createNamespace';
 
 interface Check {
   verb: string;
@@ -16,9 +23,18 @@ interface Check {
 
 /** The API calls each console action makes; all must be allowed. */
 const ACTIONS: Record<ConsoleAction, { label: string; checks: Check[] }> = {
-  install: { label: 'install an operator', checks: [{ verb: 'create', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true }] },
-  approveInstallPlan: { label: 'approve an InstallPlan', checks: [{ verb: 'patch', group: 'operators.coreos.com', resource: 'installplans', namespaced: true }] },
-  changeSubscription: { label: 'change a subscription', checks: [{ verb: 'patch', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true }] },
+  install: {
+    label: 'install an operator',
+    checks: [{ verb: 'create', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true }],
+  },
+  approveInstallPlan: {
+    label: 'approve an InstallPlan',
+    checks: [{ verb: 'patch', group: 'operators.coreos.com', resource: 'installplans', namespaced: true }],
+  },
+  changeSubscription: {
+    label: 'change a subscription',
+    checks: [{ verb: 'patch', group: 'operators.coreos.com', resource: 'subscriptions', namespaced: true }],
+  },
   uninstall: {
     label: 'uninstall an operator',
     checks: [
@@ -26,8 +42,14 @@ const ACTIONS: Record<ConsoleAction, { label: string; checks: Check[] }> = {
       { verb: 'delete', group: 'operators.coreos.com', resource: 'clusterserviceversions', namespaced: true },
     ],
   },
-  createOperatorGroup: { label: 'create an OperatorGroup', checks: [{ verb: 'create', group: 'operators.coreos.com', resource: 'operatorgroups', namespaced: true }] },
-  createNamespace: { label: 'create a namespace', checks: [{ verb: 'create', group: '', resource: 'namespaces', namespaced: false }] },
+  createOperatorGroup: {
+    label: 'create an OperatorGroup',
+    checks: [{ verb: 'create', group: 'operators.coreos.com', resource: 'operatorgroups', namespaced: true }],
+  },
+  createNamespace: {
+    label: 'create a namespace',
+    checks: [{ verb: 'create', group: '', resource: 'namespaces', namespaced: false }],
+  },
 };
 
 export interface Permission {
@@ -42,15 +64,29 @@ interface ReviewStatus extends KubeObject {
 }
 
 /** One SelfSubjectAccessReview: may this person do `verb` on `resource` (in `namespace`)? */
-export async function accessReview(client: KubeClient, verb: string, group: string, resource: string, namespace?: string, name?: string): Promise<{ allowed: boolean; reason?: string }> {
+export async function accessReview(
+  client: KubeClient,
+  verb: string,
+  group: string,
+  resource: string,
+  namespace?: string,
+  name?: string,
+): Promise<{ allowed: boolean; reason?: string }> {
   const review = await client.create<ReviewStatus>(SSAR, {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectAccessReview',
-    spec: { resourceAttributes: { verb, group, resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) } },
+    spec: {
+      resourceAttributes: { verb, group, resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) },
+    },
   });
   const allowed = review.status?.allowed === true;
   const where = namespace ? ` in namespace ${namespace}` : '';
-  return allowed ? { allowed } : { allowed, reason: review.status?.reason || review.status?.evaluationError || `you may not ${verb} ${resource}${where}` };
+  return allowed
+    ? { allowed }
+    : {
+        allowed,
+        reason: review.status?.reason || review.status?.evaluationError || `you may not ${verb} ${resource}${where}`,
+      };
 }
 
 export async function consolePermissions(client: KubeClient, namespace: string): Promise<Permission[]> {
@@ -68,13 +104,21 @@ export async function consolePermissions(client: KubeClient, namespace: string):
       return {
         action,
         allowed: false,
-        reason: denied.reason || `you may not ${denied.check.verb} ${denied.check.resource}${where}, which is needed to ${def.label}`,
+        reason:
+          denied.reason ||
+          `you may not ${denied.check.verb} ${denied.check.resource}${where}, which is needed to ${def.label}`,
       };
     }),
   );
 }
 
-const SELF_SUBJECT_REVIEW = { group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', namespaced: false, kind: 'SelfSubjectReview' };
+const SELF_SUBJECT_REVIEW = {
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  plural: 'selfsubjectreviews',
+  namespaced: false,
+  kind: 'SelfSubjectReview',
+};
 
 /** Who the client acts as, by the cluster's SelfSubjectReview ('' when it says nothing). */
 export async function whoAmI(client: KubeClient): Promise<string> {
@@ -83,6 +127,9 @@ export async function whoAmI(client: KubeClient): Promise<string> {
 
 /** The user and groups the API server authenticated the client's credential as (SelfSubjectReview). */
 export async function whoAmIWithGroups(client: KubeClient): Promise<{ username: string; groups: string[] }> {
-  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string; groups?: string[] } } }>(SELF_SUBJECT_REVIEW, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+  const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string; groups?: string[] } } }>(
+    SELF_SUBJECT_REVIEW,
+    { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+  );
   return { username: r.status?.userInfo?.username ?? '', groups: r.status?.userInfo?.groups ?? [] };
 }

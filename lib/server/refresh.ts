@@ -13,10 +13,24 @@ import { accessReview } from './permissions';
 import { resubscribe, type Removal, type ResubscribeResult } from './resubscribe';
 
 const JOB_TYPE: ResourceType = { group: 'batch', version: 'v1', plural: 'jobs', namespaced: true, kind: 'Job' };
-const CONFIGMAP_TYPE: ResourceType = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
-const TYPES: Record<string, ResourceType> = { InstallPlan: INSTALL_PLAN_TYPE, Job: JOB_TYPE, ConfigMap: CONFIGMAP_TYPE };
+const CONFIGMAP_TYPE: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  namespaced: true,
+  kind: 'ConfigMap',
+};
+const TYPES: Record<string, ResourceType> = {
+  InstallPlan: INSTALL_PLAN_TYPE,
+  Job: JOB_TYPE,
+  ConfigMap: CONFIGMAP_TYPE,
+};
 
-type Job = { metadata?: { name?: string; namespace?: string; labels?: Record<string, string> }; spec?: { template?: { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } } }; status?: { failed?: number; conditions?: { type: string; status: string }[] } };
+type Job = {
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
+  spec?: { template?: { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } } };
+  status?: { failed?: number; conditions?: { type: string; status: string }[] };
+};
 
 async function unpackJobs(client: KubeClient, namespace: string): Promise<UnpackJob[] | string> {
   try {
@@ -28,7 +42,9 @@ async function unpackJobs(client: KubeClient, namespace: string): Promise<Unpack
         name: j.metadata?.name ?? '',
         ...(j.metadata?.labels ? { labels: j.metadata.labels } : {}),
         images: [...(pod?.initContainers ?? []), ...(pod?.containers ?? [])].map((c) => c.image ?? '').filter(Boolean),
-        failed: (j.status?.failed ?? 0) > 0 || !!j.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'),
+        failed:
+          (j.status?.failed ?? 0) > 0 ||
+          !!j.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'),
       };
     });
   } catch (err) {
@@ -43,12 +59,20 @@ export interface RefreshView {
   plan: RefreshPlan;
 }
 
-async function gather(client: KubeClient, namespace: string, name: string): Promise<{ sub: Subscription; plan: RefreshPlan }> {
+async function gather(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<{ sub: Subscription; plan: RefreshPlan }> {
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
   const csvName = sub.status?.installedCSV ?? sub.status?.currentCSV;
   const [plans, csv, jobs, delSub, delCsv, createSub, delPlans] = await Promise.all([
     client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace }).then((l) => l.items),
-    csvName ? client.get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace).catch((err) => (isKubeError(err, 404) ? undefined : Promise.reject(err))) : Promise.resolve(undefined),
+    csvName
+      ? client
+          .get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace)
+          .catch((err) => (isKubeError(err, 404) ? undefined : Promise.reject(err)))
+      : Promise.resolve(undefined),
     unpackJobs(client, sub.spec.sourceNamespace),
     accessReview(client, 'delete', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
     accessReview(client, 'delete', CSV_TYPE.group, CSV_TYPE.plural, namespace),
@@ -60,7 +84,12 @@ async function gather(client: KubeClient, namespace: string, name: string): Prom
     plans,
     ...(csv ? { csv: { name: csv.metadata?.name ?? '', phase: csv.status?.phase } } : {}),
     unpackJobs: jobs,
-    denied: { ...(delSub.allowed ? {} : { deleteSubscription: delSub.reason }), ...(delCsv.allowed ? {} : { deleteCsv: delCsv.reason }), ...(createSub.allowed ? {} : { createSubscription: createSub.reason }), ...(delPlans.allowed ? {} : { deleteInstallPlans: delPlans.reason }) },
+    denied: {
+      ...(delSub.allowed ? {} : { deleteSubscription: delSub.reason }),
+      ...(delCsv.allowed ? {} : { deleteCsv: delCsv.reason }),
+      ...(createSub.allowed ? {} : { createSubscription: createSub.reason }),
+      ...(delPlans.allowed ? {} : { deleteInstallPlans: delPlans.reason }),
+    },
   });
   return { sub, plan };
 }
@@ -73,7 +102,16 @@ export async function refreshView(client: KubeClient, namespace: string, name: s
 export async function applyRefresh(client: KubeClient, namespace: string, name: string): Promise<ResubscribeResult> {
   const { sub, plan } = await gather(client, namespace, name);
   if (plan.blockers.length) throw new ApiError(409, 'Conflict', plan.blockers.join('; '), { blockers: plan.blockers });
-  const also: Removal[] = plan.steps.filter((s) => s.action === 'delete' && s.kind in TYPES).map((s) => ({ type: TYPES[s.kind]!, namespace: s.namespace, name: s.name }));
+  const also: Removal[] = plan.steps
+    .filter((s) => s.action === 'delete' && s.kind in TYPES)
+    .map((s) => ({ type: TYPES[s.kind]!, namespace: s.namespace, name: s.name }));
   const csv = plan.steps.find((s) => s.kind === 'ClusterServiceVersion')?.name;
-  return resubscribe(client, { namespace, original: sub, ...(csv ? { csv } : {}), also, next: plan.subscription, describeNext: 'as it was' });
+  return resubscribe(client, {
+    namespace,
+    original: sub,
+    ...(csv ? { csv } : {}),
+    also,
+    next: plan.subscription,
+    describeNext: 'as it was',
+  });
 }

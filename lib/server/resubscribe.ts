@@ -34,7 +34,13 @@ export interface ResubscribeResult {
   steps: { step: string; outcome: 'done' | 'failed' | 'undone' | 'already gone'; message?: string }[];
 }
 
-async function waitGone(client: KubeClient, t: ResourceType, name: string, namespace: string, ms: number): Promise<boolean> {
+async function waitGone(
+  client: KubeClient,
+  t: ResourceType,
+  name: string,
+  namespace: string,
+  ms: number,
+): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
@@ -54,7 +60,12 @@ export async function resubscribe(client: KubeClient, r: ResubscribeRequest): Pr
   const steps: ResubscribeResult['steps'] = [];
   const fail = (what: string, err: unknown, extra = ''): never => {
     const k = err instanceof KubeError ? err : undefined;
-    throw new ApiError(k?.code ?? 500, k?.reason ?? 'InternalError', `${what} failed: ${(err as Error).message}${extra}`, { steps: [...steps, { step: what, outcome: 'failed', message: (err as Error).message }] });
+    throw new ApiError(
+      k?.code ?? 500,
+      k?.reason ?? 'InternalError',
+      `${what} failed: ${(err as Error).message}${extra}`,
+      { steps: [...steps, { step: what, outcome: 'failed', message: (err as Error).message }] },
+    );
   };
   const remove = async (what: string, run: () => Promise<unknown>, extra = '') => {
     try {
@@ -67,12 +78,37 @@ export async function resubscribe(client: KubeClient, r: ResubscribeRequest): Pr
   };
   // The Subscription goes first: while it is there, OLM makes a missing InstallPlan again (and
   // may run it) as soon as the failed one is deleted.
-  await remove(`delete Subscription ${namespace}/${subName}`, () => client.delete(SUBSCRIPTION_TYPE, subName, { namespace, uid: original.metadata?.uid }));
-  for (const d of r.also) await remove(`delete ${d.type.kind} ${d.namespace}/${d.name}`, () => client.delete(d.type, d.name, { namespace: d.namespace, propagationPolicy: 'Background' }), `; the Subscription is gone: delete what is left by hand, then create the Subscription ${r.describeNext}`);
+  await remove(`delete Subscription ${namespace}/${subName}`, () =>
+    client.delete(SUBSCRIPTION_TYPE, subName, { namespace, uid: original.metadata?.uid }),
+  );
+  for (const d of r.also)
+    await remove(
+      `delete ${d.type.kind} ${d.namespace}/${d.name}`,
+      () => client.delete(d.type, d.name, { namespace: d.namespace, propagationPolicy: 'Background' }),
+      `; the Subscription is gone: delete what is left by hand, then create the Subscription ${r.describeNext}`,
+    );
   const putBack = async (): Promise<string> => {
     try {
-      await client.create<Subscription>(SUBSCRIPTION_TYPE, { apiVersion: original.apiVersion, kind: original.kind, metadata: { name: subName, namespace, ...(original.metadata?.labels ? { labels: original.metadata.labels } : {}), ...(original.metadata?.annotations ? { annotations: original.metadata.annotations } : {}) }, spec: original.spec }, { namespace });
-      steps.push({ step: `delete Subscription ${namespace}/${subName}`, outcome: 'undone', message: 'the original Subscription was made again' });
+      await client.create<Subscription>(
+        SUBSCRIPTION_TYPE,
+        {
+          apiVersion: original.apiVersion,
+          kind: original.kind,
+          metadata: {
+            name: subName,
+            namespace,
+            ...(original.metadata?.labels ? { labels: original.metadata.labels } : {}),
+            ...(original.metadata?.annotations ? { annotations: original.metadata.annotations } : {}),
+          },
+          spec: original.spec,
+        },
+        { namespace },
+      );
+      steps.push({
+        step: `delete Subscription ${namespace}/${subName}`,
+        outcome: 'undone',
+        message: 'the original Subscription was made again',
+      });
       return `; the original Subscription was made again, so OLM resolves it as before`;
     } catch (e) {
       return `; the original Subscription could not be made again (${(e as Error).message}): create it by hand`;
@@ -82,9 +118,18 @@ export async function resubscribe(client: KubeClient, r: ResubscribeRequest): Pr
     const csv = r.csv;
     // Not put back on failure: OLM refuses a Subscription while a CSV of its package that no
     // Subscription refers to is there.
-    await remove(`delete ClusterServiceVersion ${namespace}/${csv}`, () => client.delete(CSV_TYPE, csv, { namespace }), `; the Subscription is gone and ${csv} stays without one: delete the CSV, then create the Subscription ${r.describeNext}`);
+    await remove(
+      `delete ClusterServiceVersion ${namespace}/${csv}`,
+      () => client.delete(CSV_TYPE, csv, { namespace }),
+      `; the Subscription is gone and ${csv} stays without one: delete the CSV, then create the Subscription ${r.describeNext}`,
+    );
     if (!(await waitGone(client, CSV_TYPE, csv, namespace, 60_000))) {
-      throw new ApiError(504, 'Timeout', `ClusterServiceVersion ${namespace}/${csv} is still there a minute after it was deleted (its finalizers hold it); the Subscription was not made again: create it ${r.describeNext} once it is gone`, { steps, subscription: r.next });
+      throw new ApiError(
+        504,
+        'Timeout',
+        `ClusterServiceVersion ${namespace}/${csv} is still there a minute after it was deleted (its finalizers hold it); the Subscription was not made again: create it ${r.describeNext} once it is gone`,
+        { steps, subscription: r.next },
+      );
     }
   }
   // A move makes it in another namespace.

@@ -6,7 +6,13 @@
 import { sharedCatalogIndex } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts, type RollbackPlan } from '../olm/install/rollback';
+import {
+  planRollback,
+  type BundleCrd,
+  type ClusterCrd,
+  type RollbackFacts,
+  type RollbackPlan,
+} from '../olm/install/rollback';
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
@@ -15,7 +21,13 @@ import { ApiError } from './api-error';
 import { accessReview } from './permissions';
 import { resubscribe, type ResubscribeResult } from './resubscribe';
 
-const CRD_TYPE: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+const CRD_TYPE: ResourceType = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
 
 export interface RollbackView {
   installed: { csvName: string; version?: string };
@@ -27,17 +39,61 @@ export interface RollbackView {
   target?: string;
 }
 
-type Crd = { metadata?: { name?: string }; spec?: { versions?: BundleCrd['versions'] }; status?: { storedVersions?: string[] } };
+type Crd = {
+  metadata?: { name?: string };
+  spec?: { versions?: BundleCrd['versions'] };
+  status?: { storedVersions?: string[] };
+};
 
-async function gather(client: KubeClient, namespace: string, csvName: string): Promise<{ csv: ClusterServiceVersion; sub: Subscription; earlier: RollbackView['earlier']; address?: string; channel: string; problem?: string }> {
+async function gather(
+  client: KubeClient,
+  namespace: string,
+  csvName: string,
+): Promise<{
+  csv: ClusterServiceVersion;
+  sub: Subscription;
+  earlier: RollbackView['earlier'];
+  address?: string;
+  channel: string;
+  problem?: string;
+}> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace);
-  if (csv.metadata?.labels?.['olm.copiedFrom']) throw new ApiError(400, 'BadRequest', `${csvName} in ${namespace} is a copy of the operator installed in ${csv.metadata.labels['olm.copiedFrom']}: roll it back there`);
+  if (csv.metadata?.labels?.['olm.copiedFrom'])
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `${csvName} in ${namespace} is a copy of the operator installed in ${csv.metadata.labels['olm.copiedFrom']}: roll it back there`,
+    );
   const subs = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })).items;
-  const sub = subs.find((s) => s.status?.installedCSV === csvName) ?? subs.find((s) => s.status?.currentCSV === csvName);
-  if (!sub) throw new ApiError(409, 'Conflict', `no Subscription in ${namespace} has ${csvName} installed: there is nothing to re-subscribe`);
-  const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [namespace]);
-  if (!lookup) return { csv, sub, earlier: [], channel: sub.spec.channel ?? '', problem: `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or you may not see it)` };
-  if (lookup.source !== 'registry') return { csv, sub, earlier: [], channel: sub.spec.channel ?? '', problem: 'the catalog is readable only through PackageManifests, which list only each channel\'s head' };
+  const sub =
+    subs.find((s) => s.status?.installedCSV === csvName) ?? subs.find((s) => s.status?.currentCSV === csvName);
+  if (!sub)
+    throw new ApiError(
+      409,
+      'Conflict',
+      `no Subscription in ${namespace} has ${csvName} installed: there is nothing to re-subscribe`,
+    );
+  const lookup = await sharedCatalogIndex().lookupPackage(
+    client,
+    { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
+    [namespace],
+  );
+  if (!lookup)
+    return {
+      csv,
+      sub,
+      earlier: [],
+      channel: sub.spec.channel ?? '',
+      problem: `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or you may not see it)`,
+    };
+  if (lookup.source !== 'registry')
+    return {
+      csv,
+      sub,
+      earlier: [],
+      channel: sub.spec.channel ?? '',
+      problem: "the catalog is readable only through PackageManifests, which list only each channel's head",
+    };
   const channel = sub.spec.channel || lookup.pkg.defaultChannel || '';
   const installedVersion = tryParseVersion(csv.spec.version);
   const entries = lookup.pkg.channels.get(channel)?.entries ?? [];
@@ -70,16 +126,29 @@ async function clusterCrds(client: KubeClient, csv: ClusterServiceVersion): Prom
   }
 }
 
-export async function rollbackView(client: KubeClient, namespace: string, csvName: string, target?: string): Promise<RollbackView> {
+export async function rollbackView(
+  client: KubeClient,
+  namespace: string,
+  csvName: string,
+  target?: string,
+): Promise<RollbackView> {
   const g = await gather(client, namespace, csvName);
-  const view: RollbackView = { installed: { csvName, version: g.csv.spec.version }, subscription: g.sub.metadata?.name ?? '', ...(g.channel ? { channel: g.channel } : {}), earlier: g.earlier };
-  if (g.problem) throw new ApiError(409, 'Conflict', `the earlier versions of ${g.sub.spec.name} cannot be listed: ${g.problem}`);
+  const view: RollbackView = {
+    installed: { csvName, version: g.csv.spec.version },
+    subscription: g.sub.metadata?.name ?? '',
+    ...(g.channel ? { channel: g.channel } : {}),
+    earlier: g.earlier,
+  };
+  if (g.problem)
+    throw new ApiError(409, 'Conflict', `the earlier versions of ${g.sub.spec.name} cannot be listed: ${g.problem}`);
   if (!target) return view;
   const found = g.earlier.find((e) => e.csvName === target || e.version === target);
   const targetRef = found ?? { csvName: target };
   const [crds, targetCrds, delSub, delCsv, createSub] = await Promise.all([
     clusterCrds(client, g.csv),
-    found ? sharedCatalogIndex().bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, found.csvName) : Promise.resolve('not an earlier version of the channel'),
+    found
+      ? sharedCatalogIndex().bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, found.csvName)
+      : Promise.resolve('not an earlier version of the channel'),
     accessReview(client, 'delete', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
     accessReview(client, 'delete', CSV_TYPE.group, CSV_TYPE.plural, namespace),
     accessReview(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
@@ -91,8 +160,18 @@ export async function rollbackView(client: KubeClient, namespace: string, csvNam
     target: targetRef,
     earlier: g.earlier,
     clusterCrds: crds,
-    targetCrds: typeof targetCrds === 'string' ? targetCrds : targetCrds.map((c) => ({ name: (c.metadata as { name?: string } | undefined)?.name ?? '', versions: ((c.spec as { versions?: BundleCrd['versions'] } | undefined)?.versions) ?? [] })),
-    denied: { ...(delSub.allowed ? {} : { deleteSubscription: delSub.reason }), ...(delCsv.allowed ? {} : { deleteCsv: delCsv.reason }), ...(createSub.allowed ? {} : { createSubscription: createSub.reason }) },
+    targetCrds:
+      typeof targetCrds === 'string'
+        ? targetCrds
+        : targetCrds.map((c) => ({
+            name: (c.metadata as { name?: string } | undefined)?.name ?? '',
+            versions: (c.spec as { versions?: BundleCrd['versions'] } | undefined)?.versions ?? [],
+          })),
+    denied: {
+      ...(delSub.allowed ? {} : { deleteSubscription: delSub.reason }),
+      ...(delCsv.allowed ? {} : { deleteCsv: delCsv.reason }),
+      ...(createSub.allowed ? {} : { createSubscription: createSub.reason }),
+    },
   };
   return { ...view, target: targetRef.csvName, plan: planRollback(facts) };
 }
@@ -103,10 +182,31 @@ export type RollbackResult = ResubscribeResult;
  * Plans again (the browser's plan is not trusted) and applies it: the CSV named is the one the
  * person looked at, and if no Subscription has it installed any more, nothing is done (gather's 409).
  */
-export async function applyRollback(client: KubeClient, namespace: string, csvName: string, target: string): Promise<RollbackResult> {
+export async function applyRollback(
+  client: KubeClient,
+  namespace: string,
+  csvName: string,
+  target: string,
+): Promise<RollbackResult> {
   const view = await rollbackView(client, namespace, csvName, target);
   const plan = view.plan!;
-  if (plan.blocked) throw new ApiError(409, 'Conflict', plan.risks.filter((r) => r.level === 'blocker').map((r) => r.message).join('; '), { risks: plan.risks });
+  if (plan.blocked)
+    throw new ApiError(
+      409,
+      'Conflict',
+      plan.risks
+        .filter((r) => r.level === 'blocker')
+        .map((r) => r.message)
+        .join('; '),
+      { risks: plan.risks },
+    );
   const original = await client.get<Subscription>(SUBSCRIPTION_TYPE, view.subscription, namespace);
-  return resubscribe(client, { namespace, original, csv: csvName, also: [], next: plan.subscription, describeNext: `starting at ${view.target}` });
+  return resubscribe(client, {
+    namespace,
+    original,
+    csv: csvName,
+    also: [],
+    next: plan.subscription,
+    describeNext: `starting at ${view.target}`,
+  });
 }

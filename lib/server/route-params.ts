@@ -10,7 +10,11 @@ export async function objectParams(ctx: { params: Promise<Record<string, string>
   return parseParams(ObjectParams, await ctx.params);
 }
 
-export const Optimistic = z.strictObject({ resourceVersion: z.string().min(1, 'must not be empty').max(64).optional() });
+export const Optimistic = z.strictObject({
+  resourceVersion: z.string().min(1, 'must not be empty').max(64).optional(),
+});
 
 /** An InstallPlan decision names the plan the person saw: its version and the CSVs it installs. */
-export const SeenPlan = Optimistic.extend({ clusterServiceVersionNames: z.array(dnsSubdomain).min(1).max(1000).optional() });
+export const SeenPlan = Optimistic.extend({
+  clusterServiceVersionNames: z.array(dnsSubdomain).min(1).max(1000).optional(),
+});

@@ -26,17 +26,26 @@ export async function sharedSessionKey(client: KubeClient, namespace: string, na
     try {
       secret = await client.get<Secret>(SECRETS, name, namespace);
     } catch (err) {
-      throw new Error(`the session key is kept in ${where}, which the console's identity cannot read: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `the session key is kept in ${where}, which the console's identity cannot read: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     const kept = secret.data?.[SESSION_KEY_FIELD];
     if (kept) return Buffer.from(kept, 'base64').toString('utf8').trim();
     const key = randomBytes(32).toString('hex');
     try {
-      await client.replace(SECRETS, { ...secret, data: { ...secret.data, [SESSION_KEY_FIELD]: Buffer.from(key).toString('base64') } });
+      await client.replace(SECRETS, {
+        ...secret,
+        data: { ...secret.data, [SESSION_KEY_FIELD]: Buffer.from(key).toString('base64') },
+      });
       return key;
     } catch (err) {
       if (isKubeError(err, 409)) continue;
-      throw new Error(`${where} holds no session key and the console's identity cannot write one: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `${where} holds no session key and the console's identity cannot write one: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
   throw new Error(`${where} kept changing while the console tried to write its session key`);

@@ -7,8 +7,15 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { newSession, type Session } from './session';
 import {
-  isRevokedBy, merged, normalized, recordBytes, revocationKeysOf, withSessionRevoked, withUserCutoff,
-  type RecordLimits, type RevocationData,
+  isRevokedBy,
+  merged,
+  normalized,
+  recordBytes,
+  revocationKeysOf,
+  withSessionRevoked,
+  withUserCutoff,
+  type RecordLimits,
+  type RevocationData,
 } from './session-revocation-record';
 
 const HOUR = 3600_000;
@@ -18,7 +25,7 @@ const session = (user: string, at: number): Session => newSession(8 * 3600, 'tok
 const revoked = (data: RevocationData, s: Session) => isRevokedBy(data, revocationKeysOf(s));
 
 describe('session revocation record', () => {
-  test('a logout ends that session, not the same person\'s others', () => {
+  test("a logout ends that session, not the same person's others", () => {
     const laptop = session('alice', t0);
     const desktop = session('alice', t0 - HOUR);
     const data = normalized(withSessionRevoked({}, laptop), t0 + 1, limits);
@@ -54,7 +61,7 @@ describe('session revocation record', () => {
     assert.equal(revoked(data, session('alice', t0)), false, 'nobody else is touched');
   });
 
-  test('past the record\'s room the oldest fold into their person\'s cut-off', () => {
+  test("past the record's room the oldest fold into their person's cut-off", () => {
     const small = { ...limits, sessions: 10 };
     const sessions = Array.from({ length: 40 }, (_, i) => session(`user${i % 4}`, t0 + i * 1_000));
     let data: RevocationData = {};
@@ -64,7 +71,7 @@ describe('session revocation record', () => {
     assert.equal(Object.keys(data).filter((k) => k.startsWith('u.')).length, 4);
   });
 
-  test('merging two replicas\' records keeps every revocation and the later cut-off', () => {
+  test("merging two replicas' records keeps every revocation and the later cut-off", () => {
     const a = session('alice', t0);
     const b = session('bob', t0);
     const one = withUserCutoff(withSessionRevoked({}, a), 'carol', t0 + 5_000);

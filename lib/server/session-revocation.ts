@@ -13,8 +13,16 @@ import { readFileSync } from 'node:fs';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import {
-  DEFAULT_RECORD_LIMITS, isRevokedBy, merged, normalized, revocationKeysOf, withSessionRevoked, withUserCutoff,
-  type RecordLimits, type RevocationData, type RevocationKeys,
+  DEFAULT_RECORD_LIMITS,
+  isRevokedBy,
+  merged,
+  normalized,
+  revocationKeysOf,
+  withSessionRevoked,
+  withUserCutoff,
+  type RecordLimits,
+  type RevocationData,
+  type RevocationKeys,
 } from './session-revocation-record';
 import type { Session } from './session';
 

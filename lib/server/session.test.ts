@@ -34,7 +34,10 @@ describe('session cookie', () => {
     assert.throws(() => SessionKey.fromEnv({ OLM_CONSOLE_SESSION_KEY: 'short' }), /32 bytes/);
     const k = SessionKey.fromEnv({ OLM_CONSOLE_SESSION_KEY: 'ab'.repeat(32) });
     const s = newSession(60);
-    assert.deepEqual(openSession(sealSession(s, k), SessionKey.fromEnv({ OLM_CONSOLE_SESSION_KEY: 'ab'.repeat(32) })), s);
+    assert.deepEqual(
+      openSession(sealSession(s, k), SessionKey.fromEnv({ OLM_CONSOLE_SESSION_KEY: 'ab'.repeat(32) })),
+      s,
+    );
   });
 
   test('a session unused for longer than the idle timeout is over; a request within it refreshes it', () => {
@@ -45,8 +48,15 @@ describe('session cookie', () => {
     assert.equal(openSession(cookie, key, t0 + 31 * 60_000, 30 * 60), undefined);
     assert.equal(refreshedSession(s, t0 + 10_000), undefined, 'not re-issued on every request');
     const later = refreshedSession(s, t0 + 20 * 60_000)!;
-    assert.ok(openSession(sealSession(later, key), key, t0 + 45 * 60_000, 30 * 60), 'refreshed at 20 min, still alive at 45');
-    assert.equal(openSession(sealSession(later, key), key, t0 + 8 * 3600_000 + 1000, 30 * 60), undefined, 'the absolute lifetime still holds');
+    assert.ok(
+      openSession(sealSession(later, key), key, t0 + 45 * 60_000, 30 * 60),
+      'refreshed at 20 min, still alive at 45',
+    );
+    assert.equal(
+      openSession(sealSession(later, key), key, t0 + 8 * 3600_000 + 1000, 30 * 60),
+      undefined,
+      'the absolute lifetime still holds',
+    );
   });
 
   test('every new session has its own id', () => {

@@ -56,7 +56,8 @@ export class SessionKey {
     const text = env.OLM_CONSOLE_SESSION_KEY;
     if (!text) return new SessionKey(randomBytes(32));
     const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-    if (key.length !== 32) throw new Error('OLM_CONSOLE_SESSION_KEY must be 32 bytes, written as 64 hex digits or base64');
+    if (key.length !== 32)
+      throw new Error('OLM_CONSOLE_SESSION_KEY must be 32 bytes, written as 64 hex digits or base64');
     return new SessionKey(key);
   }
 
@@ -82,11 +83,21 @@ export function sealSession(session: Session, key: SessionKey): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key.key, iv);
   const body = Buffer.concat([cipher.update(JSON.stringify(session), 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    body.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.');
 }
 
 /** The session, or undefined when the cookie is missing, forged, from another key, expired or idle too long. */
-export function openSession(cookie: string | undefined, key: SessionKey, now = Date.now(), idle = idleSeconds()): Session | undefined {
+export function openSession(
+  cookie: string | undefined,
+  key: SessionKey,
+  now = Date.now(),
+  idle = idleSeconds(),
+): Session | undefined {
   if (!cookie) return undefined;
   const [version, iv, body, tag] = cookie.split('.');
   if (version !== VERSION || !iv || !body || !tag) return undefined;
@@ -95,7 +106,13 @@ export function openSession(cookie: string | undefined, key: SessionKey, now = D
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
     const session = JSON.parse(text) as Session;
-    if (typeof session.csrf !== 'string' || typeof session.sid !== 'string' || typeof session.expiresAt !== 'number' || typeof session.lastSeen !== 'number') return undefined;
+    if (
+      typeof session.csrf !== 'string' ||
+      typeof session.sid !== 'string' ||
+      typeof session.expiresAt !== 'number' ||
+      typeof session.lastSeen !== 'number'
+    )
+      return undefined;
     if (session.expiresAt * 1000 <= now) return undefined;
     if ((session.lastSeen + idle) * 1000 <= now) return undefined;
     return session;
@@ -106,7 +123,14 @@ export function openSession(cookie: string | undefined, key: SessionKey, now = D
 
 /** Set-Cookie attributes: HttpOnly, SameSite=Strict; over TLS Secure with the `__Host-` prefix. */
 export function sessionCookieHeader(value: string, opts: { secure: boolean; maxAgeSeconds: number }): string {
-  return [`${sessionCookieName(opts.secure)}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${opts.maxAgeSeconds}`, ...(opts.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${sessionCookieName(opts.secure)}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${opts.maxAgeSeconds}`,
+    ...(opts.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 /** The session with `lastSeen` moved to now, when it is stale enough to be worth a new cookie. */

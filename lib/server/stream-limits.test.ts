@@ -12,7 +12,7 @@ describe('event-stream limits', () => {
     assert.deepEqual(limits, { ...DEFAULT_STREAM_LIMITS, perUser: 40 }, 'nonsense keeps the default');
   });
 
-  test('a session past its limit is refused, the same person\'s other session not; a released place frees once', () => {
+  test("a session past its limit is refused, the same person's other session not; a released place frees once", () => {
     const c = new StreamCounter();
     const limits = { perSession: 2, perUser: 3, watchesPerStream: 16 };
     const a = { session: 's1', user: 'u' };

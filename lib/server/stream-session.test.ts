@@ -7,7 +7,7 @@ import { newSession } from './session';
 import { isRevokedBy, withSessionRevoked, type RevocationData, type RevocationKeys } from './session-revocation-record';
 import { streamSessionCheck } from './stream-session';
 
-test('a stream\'s session: live, then logged out or expired (ended), or idle in this copy (recheck)', () => {
+test("a stream's session: live, then logged out or expired (ended), or idle in this copy (recheck)", () => {
   const t0 = Date.parse('2025-06-02T08:00:00Z');
   const s = newSession(8 * 3600, 'token', 'alice', t0);
   let record: RevocationData = {};
@@ -23,9 +23,14 @@ test('a stream\'s session: live, then logged out or expired (ended), or idle in 
   assert.deepEqual(check(t0 + 60_000), loggedOut);
 });
 
-test("a stream signed in with an identity provider reconnects as its ID token nears expiry (the reconnect refreshes it)", () => {
+test('a stream signed in with an identity provider reconnects as its ID token nears expiry (the reconnect refreshes it)', () => {
   const t0 = Date.parse('2025-06-02T08:00:00Z');
-  const s = { ...newSession(8 * 3600, 'id-token', 'oidc:alice', t0), auth: 'oidc' as const, refreshToken: 'r', tokenExpiresAt: t0 / 1000 + 60 };
+  const s = {
+    ...newSession(8 * 3600, 'id-token', 'oidc:alice', t0),
+    auth: 'oidc' as const,
+    refreshToken: 'r',
+    tokenExpiresAt: t0 / 1000 + 60,
+  };
   const check = streamSessionCheck(s, { isRevokedByKeys: () => false }, 30 * 60);
   assert.equal(check(t0 + 45_000).state, 'live');
   assert.equal(check(t0 + 51_000).state, 'recheck');

@@ -13,9 +13,7 @@ import type { SessionRevocations } from './session-revocation';
  * and a session really idle is refused there like any other request.
  */
 export type StreamSessionState =
-  | { state: 'live' }
-  | { state: 'ended'; reason: 'logged-out' | 'expired'; message: string }
-  | { state: 'recheck' };
+  { state: 'live' } | { state: 'ended'; reason: 'logged-out' | 'expired'; message: string } | { state: 'recheck' };
 
 type Revocations = Pick<SessionRevocations, 'isRevokedByKeys'>;
 
@@ -38,7 +36,11 @@ export function streamSessionCheck(
     if ((session.lastSeen + idle) * 1000 <= now) return { state: 'recheck' };
     // Signed in with an identity provider: the stream's ID token is about to expire. The browser
     // reconnects, and the HTTP server refreshes the token on that request (lib/server/oidc).
-    if (session.auth === 'oidc' && session.tokenExpiresAt && (session.tokenExpiresAt - TOKEN_RECHECK_SECONDS) * 1000 <= now) {
+    if (
+      session.auth === 'oidc' &&
+      session.tokenExpiresAt &&
+      (session.tokenExpiresAt - TOKEN_RECHECK_SECONDS) * 1000 <= now
+    ) {
       return { state: 'recheck' };
     }
     return { state: 'live' };

@@ -6,22 +6,49 @@
 import { z } from 'zod';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import { formFromConfig, OPENSHIFT_INJECT_CA_LABEL, validateForm, type FieldProblem } from '../olm/install/operator-config-form';
+import {
+  formFromConfig,
+  OPENSHIFT_INJECT_CA_LABEL,
+  validateForm,
+  type FieldProblem,
+} from '../olm/install/operator-config-form';
 import type { ResourceType } from '../olm/resources/common';
-import { sameConfig, type ClusterProxy, type Container, type DeploymentSpec, type SubscriptionConfig } from '../olm/resources/subscription-config';
+import {
+  sameConfig,
+  type ClusterProxy,
+  type Container,
+  type DeploymentSpec,
+  type SubscriptionConfig,
+} from '../olm/resources/subscription-config';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import type { NodeFacts } from '../olm/resources/node-placement';
 import { ApiError } from './api-error';
 import { nodeFacts } from './node-platforms';
 
-export const DEPLOYMENT_TYPE: ResourceType = { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true, kind: 'Deployment' };
-export const PROXY_TYPE: ResourceType = { group: 'config.openshift.io', version: 'v1', plural: 'proxies', namespaced: false, kind: 'Proxy' };
+export const DEPLOYMENT_TYPE: ResourceType = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  namespaced: true,
+  kind: 'Deployment',
+};
+export const PROXY_TYPE: ResourceType = {
+  group: 'config.openshift.io',
+  version: 'v1',
+  plural: 'proxies',
+  namespaced: false,
+  kind: 'Proxy',
+};
 
 const str = z.string().max(4096);
 const name = z.string().min(1, 'must not be empty').max(253);
 const ref = z.strictObject({ name: name.optional(), optional: z.boolean().optional() });
 const quantity = z.union([z.string().max(64), z.number()]);
-const resources = z.strictObject({ limits: z.record(z.string().max(253), quantity).optional(), requests: z.record(z.string().max(253), quantity).optional(), claims: z.array(z.strictObject({ name })).max(20).optional() });
+const resources = z.strictObject({
+  limits: z.record(z.string().max(253), quantity).optional(),
+  requests: z.record(z.string().max(253), quantity).optional(),
+  claims: z.array(z.strictObject({ name })).max(20).optional(),
+});
 // Kubernetes' own types where the config is free-form (affinity, a volume's source): the API
 // server checks them when the Subscription and the Deployment are written.
 const loose = z.record(z.string(), z.unknown());
@@ -30,13 +57,35 @@ const loose = z.record(z.string(), z.unknown());
 export const SubscriptionConfigSchema = z.strictObject({
   selector: loose.optional(),
   nodeSelector: z.record(z.string().max(317), z.string().max(63)).optional(),
-  tolerations: z.array(z.strictObject({ key: str.optional(), operator: z.enum(['Equal', 'Exists']).optional(), value: str.optional(), effect: z.enum(['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(), tolerationSeconds: z.number().int().optional() })).max(50).optional(),
+  tolerations: z
+    .array(
+      z.strictObject({
+        key: str.optional(),
+        operator: z.enum(['Equal', 'Exists']).optional(),
+        value: str.optional(),
+        effect: z.enum(['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+        tolerationSeconds: z.number().int().optional(),
+      }),
+    )
+    .max(50)
+    .optional(),
   resources: resources.optional(),
-  envFrom: z.array(z.strictObject({ prefix: str.optional(), configMapRef: ref.optional(), secretRef: ref.optional() })).max(50).optional(),
-  env: z.array(z.strictObject({ name, value: z.string().max(32768).optional(), valueFrom: loose.optional() })).max(200).optional(),
+  envFrom: z
+    .array(z.strictObject({ prefix: str.optional(), configMapRef: ref.optional(), secretRef: ref.optional() }))
+    .max(50)
+    .optional(),
+  env: z
+    .array(z.strictObject({ name, value: z.string().max(32768).optional(), valueFrom: loose.optional() }))
+    .max(200)
+    .optional(),
   volumes: z.array(z.looseObject({ name })).max(50).optional(),
-  volumeMounts: z.array(z.looseObject({ name, mountPath: z.string().min(1).max(4096) })).max(50).optional(),
-  affinity: z.strictObject({ nodeAffinity: loose.optional(), podAffinity: loose.optional(), podAntiAffinity: loose.optional() }).optional(),
+  volumeMounts: z
+    .array(z.looseObject({ name, mountPath: z.string().min(1).max(4096) }))
+    .max(50)
+    .optional(),
+  affinity: z
+    .strictObject({ nodeAffinity: loose.optional(), podAffinity: loose.optional(), podAntiAffinity: loose.optional() })
+    .optional(),
   annotations: z.record(z.string().max(317), z.string().max(65536)).optional(),
 });
 
@@ -47,7 +96,13 @@ export function configProblems(config: SubscriptionConfig | undefined): FieldPro
 
 export function assertValidConfig(config: SubscriptionConfig | undefined): void {
   const problems = configProblems(config);
-  if (problems.length) throw new ApiError(400, 'BadRequest', `the configuration is not valid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, { problems });
+  if (problems.length)
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `the configuration is not valid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+      { problems },
+    );
 }
 
 /** What one of the operator's Deployments carries of what the config sets. */
@@ -58,7 +113,13 @@ export interface DeploymentConfigView {
   tolerations?: unknown[];
   affinity?: unknown;
   volumes: { name: string; source: string }[];
-  containers: { name: string; env: { name: string; value?: string; from?: string }[]; envFrom: string[]; resources?: Container['resources']; volumeMounts: { name: string; mountPath: string }[] }[];
+  containers: {
+    name: string;
+    env: { name: string; value?: string; from?: string }[];
+    envFrom: string[];
+    resources?: Container['resources'];
+    volumeMounts: { name: string; mountPath: string }[];
+  }[];
   annotations: Record<string, string>;
 }
 
@@ -84,10 +145,18 @@ export interface PodPlacementFacts {
 
 export async function podPlacementFacts(client: KubeClient): Promise<PodPlacementFacts> {
   const [proxy, nodes] = await Promise.all([clusterProxy(client), nodeFacts(client)]);
-  return { openshift: proxy.openshift, ...(proxy.proxy ? { clusterProxy: proxy.proxy } : {}), ...(nodes ? { nodes } : {}) };
+  return {
+    openshift: proxy.openshift,
+    ...(proxy.proxy ? { clusterProxy: proxy.proxy } : {}),
+    ...(nodes ? { nodes } : {}),
+  };
 }
 
-type Deployment = { metadata?: { name?: string; annotations?: Record<string, string> }; spec?: DeploymentSpec & { replicas?: number }; status?: { availableReplicas?: number } };
+type Deployment = {
+  metadata?: { name?: string; annotations?: Record<string, string> };
+  spec?: DeploymentSpec & { replicas?: number };
+  status?: { availableReplicas?: number };
+};
 
 function volumeSource(v: Record<string, unknown>): string {
   const kind = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
@@ -108,8 +177,15 @@ function deploymentView(d: Deployment): DeploymentConfigView {
     containers: (pod.containers ?? []).map((c) => ({
       name: c.name,
       // A value from a Secret is named, never shown.
-      env: (c.env ?? []).map((e) => (e.valueFrom ? { name: e.name, from: Object.keys(e.valueFrom)[0] ?? 'valueFrom' } : { name: e.name, value: e.value ?? '' })),
-      envFrom: (c.envFrom ?? []).map((e) => `${e.configMapRef ? `ConfigMap ${e.configMapRef.name}` : `Secret ${e.secretRef?.name}`}${e.prefix ? ` (prefix ${e.prefix})` : ''}`),
+      env: (c.env ?? []).map((e) =>
+        e.valueFrom
+          ? { name: e.name, from: Object.keys(e.valueFrom)[0] ?? 'valueFrom' }
+          : { name: e.name, value: e.value ?? '' },
+      ),
+      envFrom: (c.envFrom ?? []).map(
+        (e) =>
+          `${e.configMapRef ? `ConfigMap ${e.configMapRef.name}` : `Secret ${e.secretRef?.name}`}${e.prefix ? ` (prefix ${e.prefix})` : ''}`,
+      ),
       ...(c.resources ? { resources: c.resources } : {}),
       volumeMounts: (c.volumeMounts ?? []).map((m) => ({ name: m.name, mountPath: m.mountPath })),
     })),
@@ -120,9 +196,15 @@ function deploymentView(d: Deployment): DeploymentConfigView {
 /** The cluster proxy, on a cluster that has OpenShift's Proxy API; undefined elsewhere or unreadable. */
 export async function clusterProxy(client: KubeClient): Promise<{ openshift: boolean; proxy?: ClusterProxy }> {
   try {
-    const p = await client.get<{ status?: { httpProxy?: string; httpsProxy?: string; noProxy?: string } }>(PROXY_TYPE, 'cluster');
+    const p = await client.get<{ status?: { httpProxy?: string; httpsProxy?: string; noProxy?: string } }>(
+      PROXY_TYPE,
+      'cluster',
+    );
     const st = p.status ?? {};
-    return { openshift: true, proxy: { HTTP_PROXY: st.httpProxy ?? '', HTTPS_PROXY: st.httpsProxy ?? '', NO_PROXY: st.noProxy ?? '' } };
+    return {
+      openshift: true,
+      proxy: { HTTP_PROXY: st.httpProxy ?? '', HTTPS_PROXY: st.httpsProxy ?? '', NO_PROXY: st.noProxy ?? '' },
+    };
   } catch (err) {
     if (isKubeError(err, 404)) return { openshift: false };
     if (isKubeError(err, 403)) return { openshift: true };
@@ -146,10 +228,14 @@ export async function operatorConfig(client: KubeClient, namespace: string, name
   if (cm) view.caBundle = await caBundleState(client, namespace, cm);
   if (!installed) return { ...view, deployments: [] };
   try {
-    const list = await client.listAll<Deployment>(DEPLOYMENT_TYPE, { namespace, labelSelector: `olm.owner=${installed},olm.owner.namespace=${namespace}` });
+    const list = await client.listAll<Deployment>(DEPLOYMENT_TYPE, {
+      namespace,
+      labelSelector: `olm.owner=${installed},olm.owner.namespace=${namespace}`,
+    });
     return { ...view, deployments: list.items.map(deploymentView).sort((a, b) => a.name.localeCompare(b.name)) };
   } catch (err) {
-    if (isKubeError(err, 403)) return { ...view, deploymentsDenied: `you may not list Deployments in ${namespace}: ${(err as Error).message}` };
+    if (isKubeError(err, 403))
+      return { ...view, deploymentsDenied: `you may not list Deployments in ${namespace}: ${(err as Error).message}` };
     throw err;
   }
 }
@@ -158,12 +244,24 @@ export async function operatorConfig(client: KubeClient, namespace: string, name
  * Replaces the Subscription's config with `config` (none: the config is removed), if it is still
  * `seen`. OLM then writes the operator's Deployments again.
  */
-export async function saveOperatorConfig(client: KubeClient, namespace: string, name: string, config: SubscriptionConfig | null, seen: SubscriptionConfig | null): Promise<{ config?: SubscriptionConfig; changed: boolean }> {
+export async function saveOperatorConfig(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  config: SubscriptionConfig | null,
+  seen: SubscriptionConfig | null,
+): Promise<{ config?: SubscriptionConfig; changed: boolean }> {
   assertValidConfig(config ?? undefined);
   for (let attempt = 1; ; attempt++) {
     const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
     const now = sub.spec.config as SubscriptionConfig | undefined;
-    if (!sameConfig(now, seen)) throw new ApiError(409, 'Conflict', `the configuration of Subscription ${name} was changed meanwhile; reload it and try again`, { config: now ?? null });
+    if (!sameConfig(now, seen))
+      throw new ApiError(
+        409,
+        'Conflict',
+        `the configuration of Subscription ${name} was changed meanwhile; reload it and try again`,
+        { config: now ?? null },
+      );
     if (sameConfig(now, config)) return { ...(now ? { config: now } : {}), changed: false };
     const spec = { ...sub.spec };
     if (config && Object.keys(config).length) spec.config = config as Record<string, unknown>;
@@ -178,9 +276,19 @@ export async function saveOperatorConfig(client: KubeClient, namespace: string, 
   }
 }
 
-const CONFIGMAP_TYPE: ResourceType = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+const CONFIGMAP_TYPE: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  namespaced: true,
+  kind: 'ConfigMap',
+};
 
-async function caBundleState(client: KubeClient, namespace: string, name: string): Promise<NonNullable<OperatorConfigView['caBundle']>> {
+async function caBundleState(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<NonNullable<OperatorConfigView['caBundle']>> {
   try {
     const cm = await client.get<{ metadata?: { labels?: Record<string, string> } }>(CONFIGMAP_TYPE, name, namespace);
     return { configMap: name, state: 'present', injected: cm.metadata?.labels?.[OPENSHIFT_INJECT_CA_LABEL] === 'true' };
@@ -196,9 +304,26 @@ async function caBundleState(client: KubeClient, namespace: string, name: string
  * label that makes OpenShift fill it with the cluster's trusted CAs (key ca-bundle.crt). Elsewhere
  * nobody fills it, so it is refused: the person supplies their own certificates.
  */
-export async function createCaBundleConfigMap(client: KubeClient, namespace: string, name: string): Promise<{ configMap: string; namespace: string }> {
+export async function createCaBundleConfigMap(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<{ configMap: string; namespace: string }> {
   const { openshift } = await clusterProxy(client);
-  if (!openshift) throw new ApiError(409, 'Conflict', `this cluster is not OpenShift: nothing fills a ConfigMap labelled ${OPENSHIFT_INJECT_CA_LABEL}; create ${name} in ${namespace} with your CA certificates instead`);
-  await client.create(CONFIGMAP_TYPE, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { [OPENSHIFT_INJECT_CA_LABEL]: 'true' } } }, { namespace });
+  if (!openshift)
+    throw new ApiError(
+      409,
+      'Conflict',
+      `this cluster is not OpenShift: nothing fills a ConfigMap labelled ${OPENSHIFT_INJECT_CA_LABEL}; create ${name} in ${namespace} with your CA certificates instead`,
+    );
+  await client.create(
+    CONFIGMAP_TYPE,
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace, labels: { [OPENSHIFT_INJECT_CA_LABEL]: 'true' } },
+    },
+    { namespace },
+  );
   return { configMap: name, namespace };
 }

@@ -15,7 +15,7 @@ const signed = seal.sign(subject, fields);
 const reason = (c: SealCheck) => (c.ok ? 'ok' : c.reason);
 
 describe('upgrade target seal', () => {
-  test('the console\'s own seal of the target on its Subscription is honoured', () => {
+  test("the console's own seal of the target on its Subscription is honoured", () => {
     assert.deepEqual(seal.check(subject, fields, signed, now), { ok: true });
     const replica = TargetSeal.fromSessionKey(key);
     assert.deepEqual(replica.check(subject, fields, signed, now), { ok: true }, 'every replica with the key agrees');

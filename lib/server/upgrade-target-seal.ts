@@ -28,10 +28,12 @@ export interface SealedFields {
 export type SealCheck = { ok: true } | { ok: false; reason: string };
 
 const MAX_AGE_DAYS = TARGET_MAX_AGE_MS / 86_400_000;
-const UNSEALED = 'it carries no seal: it was written on the Subscription directly, not set through the console, '
-  + 'which checks that whoever sets a target may approve InstallPlans';
-const MISMATCH = 'its seal does not match this Subscription and target: it was changed after the console set it, '
-  + 'copied from another Subscription, or sealed with another session key (OLM_CONSOLE_SESSION_KEY)';
+const UNSEALED =
+  'it carries no seal: it was written on the Subscription directly, not set through the console, ' +
+  'which checks that whoever sets a target may approve InstallPlans';
+const MISMATCH =
+  'its seal does not match this Subscription and target: it was changed after the console set it, ' +
+  'copied from another Subscription, or sealed with another session key (OLM_CONSOLE_SESSION_KEY)';
 
 export class TargetSeal {
   private constructor(private readonly key: Buffer) {}

@@ -11,7 +11,15 @@ import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { graphFromModel } from '../catalog/graph-view';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import { decide, hopsTo, readTarget, UPGRADE_TARGET_ANNOTATION, writeTarget, type UpgradeTarget, type Verdict } from '../olm/install/upgrade-target';
+import {
+  decide,
+  hopsTo,
+  readTarget,
+  UPGRADE_TARGET_ANNOTATION,
+  writeTarget,
+  type UpgradeTarget,
+  type Verdict,
+} from '../olm/install/upgrade-target';
 import type { UpdateStep } from '../olm/graph/update-path';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
@@ -57,7 +65,8 @@ export function approverSetting(env: Record<string, string | undefined> = proces
   return v ? v : undefined;
 }
 
-export const APPROVER_OFF = 'no approver is configured: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (see the README) before targets can be set';
+export const APPROVER_OFF =
+  'no approver is configured: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (see the README) before targets can be set';
 
 export interface UpgradeTargetView {
   subscription: { namespace: string; name: string; installedCSV?: string; approval: string };
@@ -77,9 +86,21 @@ export interface UpgradeTargetView {
 async function pathOf(client: KubeClient, sub: Subscription): Promise<{ steps: UpdateStep[]; problem?: string }> {
   const installed = sub.status?.installedCSV;
   if (!installed) return { steps: [], problem: 'nothing is installed yet' };
-  const lookup = await sharedCatalogIndex().lookupPackage(client, { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name }, [sub.metadata?.namespace ?? '']);
-  if (!lookup) return { steps: [], problem: `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or cannot be seen)` };
-  if (lookup.source !== 'registry') return { steps: [], problem: 'the catalog is readable only through PackageManifests, which carry no upgrade edges' };
+  const lookup = await sharedCatalogIndex().lookupPackage(
+    client,
+    { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
+    [sub.metadata?.namespace ?? ''],
+  );
+  if (!lookup)
+    return {
+      steps: [],
+      problem: `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or cannot be seen)`,
+    };
+  if (lookup.source !== 'registry')
+    return {
+      steps: [],
+      problem: 'the catalog is readable only through PackageManifests, which carry no upgrade edges',
+    };
   const view = graphFromModel(lookup.pkg, sub.spec.channel || undefined, installed);
   return { steps: view.path?.steps ?? [], ...(view.path?.error ? { problem: view.path.error } : {}) };
 }
@@ -95,12 +116,21 @@ async function currentPlan(client: KubeClient, sub: Subscription): Promise<Insta
   }
 }
 
-export async function upgradeTargetView(client: KubeClient, namespace: string, name: string): Promise<UpgradeTargetView> {
+export async function upgradeTargetView(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<UpgradeTargetView> {
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
   const { target, refused } = judgeTarget(sub, targetSeal());
   const { steps, problem } = await pathOf(client, sub);
   const view: UpgradeTargetView = {
-    subscription: { namespace, name, ...(sub.status?.installedCSV ? { installedCSV: sub.status.installedCSV } : {}), approval: sub.spec.installPlanApproval ?? 'Automatic' },
+    subscription: {
+      namespace,
+      name,
+      ...(sub.status?.installedCSV ? { installedCSV: sub.status.installedCSV } : {}),
+      approval: sub.spec.installPlanApproval ?? 'Automatic',
+    },
     ...(target ? { target } : {}),
     ...(refused ? { refused } : {}),
     path: steps,
@@ -110,7 +140,12 @@ export async function upgradeTargetView(client: KubeClient, namespace: string, n
   if (!target || refused) return view;
   const h = hopsTo(steps, target.csv);
   const hops = 'hops' in h ? h.hops : [];
-  const verdict = sub.status?.installedCSV === target.csv ? ({ action: 'reached' } as const) : 'error' in h ? ({ action: 'wait', reason: h.error } as const) : decide(sub, target, hops, await currentPlan(client, sub));
+  const verdict =
+    sub.status?.installedCSV === target.csv
+      ? ({ action: 'reached' } as const)
+      : 'error' in h
+        ? ({ action: 'wait', reason: h.error } as const)
+        : decide(sub, target, hops, await currentPlan(client, sub));
   return { ...view, hops, verdict };
 }
 
@@ -120,15 +155,30 @@ export async function upgradeTargetView(client: KubeClient, namespace: string, n
  * approver knows the console checked that. Refused on an Automatic Subscription (OLM goes to the
  * head by itself) and for a version off the update path.
  */
-export async function setUpgradeTarget(client: KubeClient, namespace: string, name: string, csv: string): Promise<UpgradeTargetView> {
+export async function setUpgradeTarget(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  csv: string,
+): Promise<UpgradeTargetView> {
   if (!approverSetting()) throw new ApiError(409, 'Conflict', APPROVER_OFF);
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
-  if (sub.spec.installPlanApproval !== 'Manual') throw new ApiError(409, 'Conflict', `Subscription ${name} has Automatic approval: OLM upgrades it to the channel head by itself; change its approval to Manual first`);
+  if (sub.spec.installPlanApproval !== 'Manual')
+    throw new ApiError(
+      409,
+      'Conflict',
+      `Subscription ${name} has Automatic approval: OLM upgrades it to the channel head by itself; change its approval to Manual first`,
+    );
   const { steps, problem } = await pathOf(client, sub);
   const h = hopsTo(steps, csv);
   if ('error' in h) throw new ApiError(409, 'Conflict', problem ? `${h.error}: ${problem}` : h.error);
   const may = await accessReview(client, 'update', INSTALL_PLAN_TYPE.group, INSTALL_PLAN_TYPE.plural, namespace);
-  if (!may.allowed) throw new ApiError(403, 'Forbidden', `a target approves InstallPlans in ${namespace} for you, and you may not approve them yourself: ${may.reason}`);
+  if (!may.allowed)
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `a target approves InstallPlans in ${namespace} for you, and you may not approve them yourself: ${may.reason}`,
+    );
   const who = (await whoAmI(client)) || 'unknown';
   const fields = { csv, setBy: who, setAt: new Date().toISOString() };
   const target: UpgradeTarget = { ...fields, seal: targetSeal().sign(subjectOf(sub), fields) };
@@ -138,7 +188,11 @@ export async function setUpgradeTarget(client: KubeClient, namespace: string, na
   return upgradeTargetView(client, namespace, name);
 }
 
-export async function clearUpgradeTarget(client: KubeClient, namespace: string, name: string): Promise<UpgradeTargetView> {
+export async function clearUpgradeTarget(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+): Promise<UpgradeTargetView> {
   const annotations = { [UPGRADE_TARGET_ANNOTATION]: null, [UPGRADE_TARGET_REFUSED_ANNOTATION]: null };
   await client.patch(SUBSCRIPTION_TYPE, name, { metadata: { annotations } }, { namespace, type: 'merge' });
   return upgradeTargetView(client, namespace, name);
@@ -154,14 +208,30 @@ async function recordEvent(
   const now = new Date().toISOString();
   const ns = sub.metadata?.namespace ?? '';
   try {
-    await client.create(EVENT_TYPE, {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { generateName: `${sub.metadata?.name}.`, namespace: ns },
-      involvedObject: { apiVersion: `${SUBSCRIPTION_TYPE.group}/${SUBSCRIPTION_TYPE.version}`, kind: 'Subscription', name: sub.metadata?.name, namespace: ns, uid: sub.metadata?.uid },
-      reason, message, type, count: 1, firstTimestamp: now, lastTimestamp: now,
-      source: { component: 'olm-console' }, reportingComponent: 'olm-console',
-    }, { namespace: ns });
+    await client.create(
+      EVENT_TYPE,
+      {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { generateName: `${sub.metadata?.name}.`, namespace: ns },
+        involvedObject: {
+          apiVersion: `${SUBSCRIPTION_TYPE.group}/${SUBSCRIPTION_TYPE.version}`,
+          kind: 'Subscription',
+          name: sub.metadata?.name,
+          namespace: ns,
+          uid: sub.metadata?.uid,
+        },
+        reason,
+        message,
+        type,
+        count: 1,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        source: { component: 'olm-console' },
+        reportingComponent: 'olm-console',
+      },
+      { namespace: ns },
+    );
   } catch {
     // An Event is a record, not the action: the approval stands without it.
   }
@@ -237,7 +307,12 @@ export async function approverPass(client: KubeClient, seal: TargetSeal = target
         const removed = [atVersion(sub), { op: 'remove', path: pointer(UPGRADE_TARGET_ANNOTATION) }];
         await client.patch(SUBSCRIPTION_TYPE, name, removed, { namespace: ns, type: 'json' });
         out.reached.push({ namespace: ns, subscription: name, csv: target.csv });
-        await recordEvent(client, sub, 'UpgradeTargetReached', `${target.csv} is installed: the upgrade target set by ${target.setBy} is reached and removed; later InstallPlans wait for approval again`);
+        await recordEvent(
+          client,
+          sub,
+          'UpgradeTargetReached',
+          `${target.csv} is installed: the upgrade target set by ${target.setBy} is reached and removed; later InstallPlans wait for approval again`,
+        );
         continue;
       }
       const { steps, problem } = await pathOf(client, sub);
@@ -254,7 +329,12 @@ export async function approverPass(client: KubeClient, seal: TargetSeal = target
       }
       await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, { ...plan!, spec: { ...plan!.spec, approved: true } });
       out.approved.push({ namespace: ns, plan: v.plan, csvs: v.csvs });
-      await recordEvent(client, sub, 'UpgradeApproved', `InstallPlan ${v.plan} (${v.csvs.join(', ')}) approved by olm-console on the way to ${target.csv}, the upgrade target set by ${target.setBy}`);
+      await recordEvent(
+        client,
+        sub,
+        'UpgradeApproved',
+        `InstallPlan ${v.plan} (${v.csvs.join(', ')}) approved by olm-console on the way to ${target.csv}, the upgrade target set by ${target.setBy}`,
+      );
     } catch (err) {
       if (isRace(err)) continue;
       throw err;
@@ -268,10 +348,16 @@ export async function approverPass(client: KubeClient, seal: TargetSeal = target
  * pod's service account in-cluster); `kubeconfig:PATH` a kubeconfig of its own, for a narrower
  * identity than the console's.
  */
-export async function approverClient(setting: string, env: Record<string, string | undefined> = process.env): Promise<KubeClient> {
+export async function approverClient(
+  setting: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<KubeClient> {
   if (setting === 'console') return consoleIdentityClient(env);
   if (setting.startsWith('kubeconfig:')) {
-    const [{ KubeConfig }, { KubeClient }] = await Promise.all([import('@kubernetes/client-node'), import('../k8s/client')]);
+    const [{ KubeConfig }, { KubeClient }] = await Promise.all([
+      import('@kubernetes/client-node'),
+      import('../k8s/client'),
+    ]);
     const kc = new KubeConfig();
     kc.loadFromFile(setting.slice('kubeconfig:'.length));
     return new KubeClient(kc);
@@ -280,15 +366,21 @@ export async function approverClient(setting: string, env: Record<string, string
 }
 
 /** Runs the approver every `intervalMs` in this process, a pass at a time; returns a stop function. */
-export function startUpgradeApprover(client: KubeClient, log: { info(o: object, m: string): void; warn(o: object, m: string): void }, intervalMs = 5000): () => void {
+export function startUpgradeApprover(
+  client: KubeClient,
+  log: { info(o: object, m: string): void; warn(o: object, m: string): void },
+  intervalMs = 5000,
+): () => void {
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
       const pass = await approverPass(client);
-      for (const a of pass.approved) log.info({ namespace: a.namespace, installPlan: a.plan, csvs: a.csvs }, 'upgrade target: InstallPlan approved');
-      for (const r of pass.reached) log.info({ namespace: r.namespace, subscription: r.subscription, csv: r.csv }, 'upgrade target reached');
+      for (const a of pass.approved)
+        log.info({ namespace: a.namespace, installPlan: a.plan, csvs: a.csvs }, 'upgrade target: InstallPlan approved');
+      for (const r of pass.reached)
+        log.info({ namespace: r.namespace, subscription: r.subscription, csv: r.csv }, 'upgrade target reached');
       for (const r of pass.refused.filter((x) => x.reported)) {
         log.warn({ namespace: r.namespace, subscription: r.subscription, reason: r.reason }, 'upgrade target refused');
       }

@@ -4,7 +4,11 @@ import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import type { ResourceType } from '../olm/resources/common';
 
-export async function listVisible<T extends object>(client: KubeClient, type: ResourceType, namespaces: readonly string[]): Promise<T[]> {
+export async function listVisible<T extends object>(
+  client: KubeClient,
+  type: ResourceType,
+  namespaces: readonly string[],
+): Promise<T[]> {
   try {
     return (await client.listAll<T>(type)).items;
   } catch (err) {

@@ -17,7 +17,11 @@ after(() => sb.close());
 test('the global catalogs are read into the shared index before anyone asks', async () => {
   assert.equal(sharedCatalogIndex().catalogOf('olm', 'olm-console-demo'), undefined);
   const lines: string[] = [];
-  const r = await warmCatalogIndex(clientAs(sb, 'admin'), { patienceMs: 20_000, retryMs: 200, log: (l) => lines.push(l) });
+  const r = await warmCatalogIndex(clientAs(sb, 'admin'), {
+    patienceMs: 20_000,
+    retryMs: 200,
+    log: (l) => lines.push(l),
+  });
   assert.equal(r.read, 1);
   assert.deepEqual(r.waiting, []);
   assert.ok(sharedCatalogIndex().catalogOf('olm', 'olm-console-demo')?.packages.has('pgpilot'));
@@ -26,7 +30,10 @@ test('the global catalogs are read into the shared index before anyone asks', as
 
 test('a catalog that never comes up is named, and warming gives up when its patience runs out', async () => {
   const admin = clientAs(sb, 'admin');
-  await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'nowhere', namespace: 'olm' }, spec: { sourceType: 'grpc', address: '127.0.0.1:1', displayName: 'Nowhere' } });
+  await admin.create(CATALOG_SOURCE_TYPE, {
+    metadata: { name: 'nowhere', namespace: 'olm' },
+    spec: { sourceType: 'grpc', address: '127.0.0.1:1', displayName: 'Nowhere' },
+  });
   const r = await warmCatalogIndex(admin, { patienceMs: 1_500, retryMs: 200 });
   assert.equal(r.read, 1, 'the demo catalog is read');
   assert.equal(r.waiting.length, 1);

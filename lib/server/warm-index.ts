@@ -14,7 +14,10 @@ export interface WarmOptions {
 }
 
 /** Reads every global catalog the client may see into the shared index; resolves when all are read or patience runs out. */
-export async function warmCatalogIndex(client: KubeClient, opts: WarmOptions = {}): Promise<{ read: number; waiting: string[] }> {
+export async function warmCatalogIndex(
+  client: KubeClient,
+  opts: WarmOptions = {},
+): Promise<{ read: number; waiting: string[] }> {
   const end = Date.now() + (opts.patienceMs ?? 120_000);
   let waiting: string[] = [];
   let read = 0;
@@ -31,7 +34,9 @@ export async function warmCatalogIndex(client: KubeClient, opts: WarmOptions = {
       waiting = [(err as Error).message];
     }
     if (Date.now() + (opts.retryMs ?? 3_000) > end) {
-      opts.log?.(`catalog index: ${read} read; not yet: ${waiting.join('; ') || 'no catalog found'} (read on first use instead)`);
+      opts.log?.(
+        `catalog index: ${read} read; not yet: ${waiting.join('; ') || 'no catalog found'} (read on first use instead)`,
+      );
       return { read, waiting };
     }
     await new Promise((r) => setTimeout(r, opts.retryMs ?? 3_000));

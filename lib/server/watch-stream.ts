@@ -57,7 +57,10 @@ export function parseWatchSpecs(
   raw: readonly string[],
   maxWatches = DEFAULT_STREAM_LIMITS.watchesPerStream,
 ): WatchSpec[] {
-  if (raw.length === 0) throw new z.ZodError([{ code: 'custom', path: ['w'], message: 'name at least one watch, as id:kind[:namespace[:name]]', input: raw }]);
+  if (raw.length === 0)
+    throw new z.ZodError([
+      { code: 'custom', path: ['w'], message: 'name at least one watch, as id:kind[:namespace[:name]]', input: raw },
+    ]);
   if (raw.length > maxWatches) {
     const message = `at most ${maxWatches} watches per stream (OLM_CONSOLE_MAX_WATCHES_PER_STREAM)`;
     throw new z.ZodError([{ code: 'custom', path: ['w'], message, input: raw }]);
@@ -65,7 +68,8 @@ export function parseWatchSpecs(
   const ids = new Set<string>();
   return raw.map((text, i) => {
     const [id = '', kind = '', namespace, name, ...rest] = text.split(':');
-    const fail = (message: string) => new z.ZodError([{ code: 'custom', path: ['w', i], message: `"${text}": ${message}`, input: text }]);
+    const fail = (message: string) =>
+      new z.ZodError([{ code: 'custom', path: ['w', i], message: `"${text}": ${message}`, input: text }]);
     if (rest.length > 0) throw fail('too many parts; use id:kind[:namespace[:name]]');
     if (!/^[a-z0-9-]{1,40}$/.test(id)) throw fail('the id must be 1-40 lowercase letters, digits or "-"');
     if (ids.has(id)) throw fail(`the id ${id} is used twice`);
@@ -85,7 +89,11 @@ export function decodeResume(text: string | null | undefined): Map<string, strin
   try {
     const parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
     if (!parsed || typeof parsed !== 'object') return new Map();
-    return new Map(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string' && /^[0-9a-zA-Z]{1,40}$/.test(e[1])));
+    return new Map(
+      Object.entries(parsed).filter(
+        (e): e is [string, string] => typeof e[1] === 'string' && /^[0-9a-zA-Z]{1,40}$/.test(e[1]),
+      ),
+    );
   } catch {
     return new Map();
   }
@@ -116,7 +124,11 @@ export interface StreamOptions {
   onClose?: () => void;
 }
 
-export function openWatchStream(client: KubeClient, specs: readonly WatchSpec[], opts: StreamOptions = {}): ReadableStream<Uint8Array> {
+export function openWatchStream(
+  client: KubeClient,
+  specs: readonly WatchSpec[],
+  opts: StreamOptions = {},
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const versions = new Map<string, string>();
   const informers = new Map<string, Informer<KubeObject>>();

@@ -8,7 +8,9 @@ import { join, resolve } from 'node:path';
 const fromEnv = process.env.OLM_CONSOLE_SHARED_CATALOGS;
 
 /** The folder holding the shared catalogs (one folder per catalog). */
-export const sharedCatalogs = fromEnv ? resolve(fromEnv) : join(import.meta.dirname, '..', '..', '..', 'shared', 'catalogs');
+export const sharedCatalogs = fromEnv
+  ? resolve(fromEnv)
+  : join(import.meta.dirname, '..', '..', '..', 'shared', 'catalogs');
 
 /** Whether that folder exists. */
 export const sharedCatalogsAvailable = existsSync(sharedCatalogs);
@@ -19,7 +21,9 @@ export const sharedCatalogsMissing = fromEnv
   : 'skipped: ../shared/catalogs (real published catalogs) is not beside this checkout';
 
 /** Options for `test` or `describe`: skip, with that line, when the catalogs are absent. */
-export const needsSharedCatalogs: { skip: string | false } = { skip: sharedCatalogsAvailable ? false : sharedCatalogsMissing };
+export const needsSharedCatalogs: { skip: string | false } = {
+  skip: sharedCatalogsAvailable ? false : sharedCatalogsMissing,
+};
 
 /** A path inside the shared catalogs folder. */
 export const sharedCatalog = (...parts: string[]): string => join(sharedCatalogs, ...parts);

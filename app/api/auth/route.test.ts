@@ -21,9 +21,11 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
 
   // As a browser navigates: it asks for HTML.
   const get = (handler: Handler, path: string, cookie?: string, accept = 'text/html,application/xhtml+xml,*/*;q=0.8') =>
-    handler(new Request(`${CONSOLE}${path}`, {
-      headers: { host: '127.0.0.1:3000', 'x-olm-console-tls': 'false', accept, ...(cookie ? { cookie } : {}) },
-    }));
+    handler(
+      new Request(`${CONSOLE}${path}`, {
+        headers: { host: '127.0.0.1:3000', 'x-olm-console-tls': 'false', accept, ...(cookie ? { cookie } : {}) },
+      }),
+    );
   const cookieOf = (r: Response) => r.headers.get('set-cookie')!.split(';')[0]!;
 
   test('starting a sign-in is a 302 to the provider with PKCE, and a sealed SameSite=Lax cookie', async () => {
@@ -37,7 +39,7 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
     assert.match(r.headers.get('set-cookie')!, cookie);
   });
 
-  test('a next outside the console is replaced by the console\'s own page', async () => {
+  test("a next outside the console is replaced by the console's own page", async () => {
     const r = await get(login, '/api/auth/login?next=//evil.example/x');
     const back = await signInOverHttp(provider, new URL(r.headers.get('location')!), 'bob', provider.passwords.bob!);
     // The callback with a tampered state shows the page; its "Sign in again" keeps the safe next.
@@ -58,7 +60,7 @@ describe('GET /api/auth/login and /api/auth/callback', () => {
     assert.match(html, />Sign in again</);
   });
 
-  test('a client that does not ask for HTML gets the same words as the API\'s JSON error', async () => {
+  test("a client that does not ask for HTML gets the same words as the API's JSON error", async () => {
     const r = await get(callback, '/api/auth/callback?code=x&state=y', undefined, 'application/json');
     assert.equal(r.status, 400);
     const body = (await r.json()) as { error: { code: number; reason: string; message: string; problem: string } };

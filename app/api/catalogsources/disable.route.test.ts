@@ -22,7 +22,10 @@ const DEMO = 'olm-console-demo';
 describe('catalog sources: disable and enable where OLM has no switch', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
   let kube: KubeClient;
-  let GET: (req: Request) => Promise<Response>, PLAN: (req: Request) => Promise<Response>, DISABLE: Handler, ENABLE: Handler;
+  let GET: (req: Request) => Promise<Response>,
+    PLAN: (req: Request) => Promise<Response>,
+    DISABLE: Handler,
+    ENABLE: Handler;
 
   before(async () => {
     kube = sb.admin;
@@ -32,44 +35,82 @@ describe('catalog sources: disable and enable where OLM has no switch', () => {
     ({ POST: ENABLE } = await import('./[namespace]/[name]/enable/route'));
   });
 
-  const call = <T>(handler: Handler | ((req: Request) => Promise<Response>), path: string, body?: unknown, user = 'admin', params = { namespace: 'olm', name: DEMO }, method = 'POST') => sb.call<T & ErrorBody>(handler, path, { method, user, body, params });
-  const list = async (user = 'admin') => (await call<CatalogSourcesResponse>(GET, '/api/catalogsources', undefined, user, undefined, 'GET')).body;
+  const call = <T>(
+    handler: Handler | ((req: Request) => Promise<Response>),
+    path: string,
+    body?: unknown,
+    user = 'admin',
+    params = { namespace: 'olm', name: DEMO },
+    method = 'POST',
+  ) => sb.call<T & ErrorBody>(handler, path, { method, user, body, params });
+  const list = async (user = 'admin') =>
+    (await call<CatalogSourcesResponse>(GET, '/api/catalogsources', undefined, user, undefined, 'GET')).body;
 
   test('disabling deletes the CatalogSource, records it, and its Subscriptions lose their catalog', async () => {
     await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
     const before = await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, DEMO, 'olm');
     const row = (await list()).catalogSources.find((c) => c.name === DEMO)!;
     assert.equal(row.canDisable.allowed, true);
-    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', { action: 'disable', namespace: 'olm', name: DEMO, seen: String(row.generation) });
+    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', {
+      action: 'disable',
+      namespace: 'olm',
+      name: DEMO,
+      seen: String(row.generation),
+    });
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
     assert.match(plan.body.warnings[0]!, /keeps its definition in ConfigMap olm\/olm-console-disabled-catalogs/);
-    assert.deepEqual(plan.body.subscriptions.map((s) => `${s.namespace}/${s.name}`), ['operators/certwarden']);
+    assert.deepEqual(
+      plan.body.subscriptions.map((s) => `${s.namespace}/${s.name}`),
+      ['operators/certwarden'],
+    );
     // Bob may look, not disable: the cluster's reason.
     const bob = await call(DISABLE, '/api/catalogsources/olm/x/disable', { seen: String(row.generation) }, 'bob');
     assert.equal(bob.status, 403);
     const done = await call(DISABLE, `/api/catalogsources/olm/${DEMO}/disable`, { seen: String(row.generation) });
     assert.equal(done.status, 200, JSON.stringify(done.body));
     await assert.rejects(kube.get(CATALOG_SOURCE_TYPE, DEMO, 'olm'), (e) => isKubeError(e, 404));
-    const cm = await kube.get<{ data?: Record<string, string> }>(CONFIG_MAP_TYPE, 'olm-console-disabled-catalogs', 'olm');
+    const cm = await kube.get<{ data?: Record<string, string> }>(
+      CONFIG_MAP_TYPE,
+      'olm-console-disabled-catalogs',
+      'olm',
+    );
     assert.deepEqual(JSON.parse(cm.data![DEMO]!).catalogSource.spec, before.spec);
     // OLM's answer to a missing catalog, on the Subscription.
     await waitFor('CatalogSourcesUnhealthy', async () => {
       const sub = await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
-      return sub.status?.conditions?.find((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True') ? true : undefined;
+      return sub.status?.conditions?.find((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True')
+        ? true
+        : undefined;
     });
     const view = await list();
-    assert.deepEqual(view.disabled.map((d) => [d.namespace, d.name, d.disabledBy]), [['olm', DEMO, 'admin']]);
+    assert.deepEqual(
+      view.disabled.map((d) => [d.namespace, d.name, d.disabledBy]),
+      [['olm', DEMO, 'admin']],
+    );
   });
 
   test('enabling makes the same CatalogSource again and forgets the record', async () => {
-    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', { action: 'enable', namespace: 'olm', name: DEMO });
+    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', {
+      action: 'enable',
+      namespace: 'olm',
+      name: DEMO,
+    });
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
     const done = await call(ENABLE, `/api/catalogsources/olm/${DEMO}/enable`, {});
     assert.equal(done.status, 200, JSON.stringify(done.body));
     const back = await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, DEMO, 'olm');
     assert.deepEqual(back.spec, plan.body.object?.spec);
-    await waitFor('the catalog to serve again', async () => ((await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, DEMO, 'olm')).status?.connectionState?.lastObservedState === 'READY' ? true : undefined));
-    const cm = await kube.get<{ data?: Record<string, string> }>(CONFIG_MAP_TYPE, 'olm-console-disabled-catalogs', 'olm');
+    await waitFor('the catalog to serve again', async () =>
+      (await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, DEMO, 'olm')).status?.connectionState?.lastObservedState ===
+      'READY'
+        ? true
+        : undefined,
+    );
+    const cm = await kube.get<{ data?: Record<string, string> }>(
+      CONFIG_MAP_TYPE,
+      'olm-console-disabled-catalogs',
+      'olm',
+    );
     assert.equal(cm.data?.[DEMO], undefined);
     assert.deepEqual((await list()).disabled, []);
     const again = await call(ENABLE, `/api/catalogsources/olm/${DEMO}/enable`, {});
@@ -78,19 +119,35 @@ describe('catalog sources: disable and enable where OLM has no switch', () => {
 
   test('a delete the cluster refuses leaves nothing recorded', async () => {
     // Failing every attempt: a delete that fails fewer times is sent again (lib/k8s/retry.ts).
-    assert.ok(sb.faults.apply({ failDelete: { resource: 'catalogsources', namespace: 'olm', times: retryPolicy().maxAttempts } }).ok);
+    assert.ok(
+      sb.faults.apply({
+        failDelete: { resource: 'catalogsources', namespace: 'olm', times: retryPolicy().maxAttempts },
+      }).ok,
+    );
     const row = (await list()).catalogSources.find((c) => c.name === DEMO)!;
     const failed = await call(DISABLE, `/api/catalogsources/olm/${DEMO}/disable`, { seen: String(row.generation) });
     assert.ok(failed.status >= 500, JSON.stringify(failed.body));
-    assert.match(failed.body.error.message, /deleting CatalogSource olm\/olm-console-demo failed: .*; its record was taken back out/);
+    assert.match(
+      failed.body.error.message,
+      /deleting CatalogSource olm\/olm-console-demo failed: .*; its record was taken back out/,
+    );
     await kube.get(CATALOG_SOURCE_TYPE, DEMO, 'olm');
-    const cm = await kube.get<{ data?: Record<string, string> }>(CONFIG_MAP_TYPE, 'olm-console-disabled-catalogs', 'olm');
+    const cm = await kube.get<{ data?: Record<string, string> }>(
+      CONFIG_MAP_TYPE,
+      'olm-console-disabled-catalogs',
+      'olm',
+    );
     assert.equal(cm.data?.[DEMO], undefined);
     assert.ok(sb.faults.apply({ failDelete: { resource: 'catalogsources', namespace: 'olm', times: 0 } }).ok);
   });
 
   test('only a global namespace’s catalogs are disabled here; a bad body names the field', async () => {
-    const other = await call(PLAN, '/api/catalogsources/plan', { action: 'disable', namespace: 'team1', name: 'x', seen: '1' });
+    const other = await call(PLAN, '/api/catalogsources/plan', {
+      action: 'disable',
+      namespace: 'team1',
+      name: 'x',
+      seen: '1',
+    });
     assert.equal(other.status, 400);
     assert.match(other.body.error.message, /only a catalog of a global catalog namespace/);
     const bad = await call(DISABLE, `/api/catalogsources/olm/${DEMO}/disable`, { seen: 'latest' });

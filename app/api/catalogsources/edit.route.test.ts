@@ -25,7 +25,11 @@ describe('catalog sources: add, edit, delete', () => {
   writeFixtureCatalog(join(root, 'acme'), [{ name: 'anvil', bundles: [{ version: '1.0.0' }] }]);
   const sb = routeSandbox({ deploymentDelayMs: 0, catalogImages: { [IMAGE]: join(root, 'acme') } });
   let kube: KubeClient;
-  let GET: (req: Request) => Promise<Response>, POST: (req: Request) => Promise<Response>, PLAN: (req: Request) => Promise<Response>, PUT: Handler, DELETE: Handler;
+  let GET: (req: Request) => Promise<Response>,
+    POST: (req: Request) => Promise<Response>,
+    PLAN: (req: Request) => Promise<Response>,
+    PUT: Handler,
+    DELETE: Handler;
 
   before(async () => {
     kube = sb.admin;
@@ -35,54 +39,128 @@ describe('catalog sources: add, edit, delete', () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  const call = <T>(handler: Handler | ((req: Request) => Promise<Response>), path: string, method: string, body?: unknown, user = 'admin', params: { namespace: string; name: string } = { namespace: '', name: '' }) => sb.call<T & ErrorBody>(handler, path, { method, user, body, params });
-  const list = async (user = 'admin') => (await call<CatalogSourcesResponse>(GET, '/api/catalogsources', 'GET', undefined, user)).body;
+  const call = <T>(
+    handler: Handler | ((req: Request) => Promise<Response>),
+    path: string,
+    method: string,
+    body?: unknown,
+    user = 'admin',
+    params: { namespace: string; name: string } = { namespace: '', name: '' },
+  ) => sb.call<T & ErrorBody>(handler, path, { method, user, body, params });
+  const list = async (user = 'admin') =>
+    (await call<CatalogSourcesResponse>(GET, '/api/catalogsources', 'GET', undefined, user)).body;
   const source = { image: IMAGE, displayName: 'Acme', publisher: 'Acme Corp', priority: 5, pollInterval: '10m' };
 
   test('the plan of a new catalog is the exact CatalogSource, and creating it serves its packages', async () => {
     const view = await list();
     assert.deepEqual(view.globalNamespaces, ['olm']);
     assert.equal(view.canCreate.allowed, true);
-    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', { action: 'create', namespace: 'olm', name: 'acme', source });
+    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', {
+      action: 'create',
+      namespace: 'olm',
+      name: 'acme',
+      source,
+    });
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
-    assert.deepEqual(plan.body.object?.spec, { sourceType: 'grpc', image: IMAGE, displayName: 'Acme', publisher: 'Acme Corp', priority: 5, updateStrategy: { registryPoll: { interval: '10m' } } });
+    assert.deepEqual(plan.body.object?.spec, {
+      sourceType: 'grpc',
+      image: IMAGE,
+      displayName: 'Acme',
+      publisher: 'Acme Corp',
+      priority: 5,
+      updateStrategy: { registryPoll: { interval: '10m' } },
+    });
     assert.ok(plan.body.warnings.some((w) => /every namespace can install from it/.test(w)));
-    const made = await call<CatalogSourceApplied>(POST, '/api/catalogsources', 'POST', { namespace: 'olm', name: 'acme', source });
+    const made = await call<CatalogSourceApplied>(POST, '/api/catalogsources', 'POST', {
+      namespace: 'olm',
+      name: 'acme',
+      source,
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    const row = await waitFor('acme READY with its package', async () => (await list()).catalogSources.find((c) => c.name === 'acme' && c.health.healthy && c.packages.includes('anvil')));
+    const row = await waitFor('acme READY with its package', async () =>
+      (await list()).catalogSources.find((c) => c.name === 'acme' && c.health.healthy && c.packages.includes('anvil')),
+    );
     assert.equal(row.publisher, 'Acme Corp');
     assert.deepEqual(row.form, source);
     assert.equal(row.canEdit.allowed, true);
   });
 
-  test('bad input is a 400 naming the field; a viewer is refused with the cluster\'s reason', async () => {
-    const bad = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', { action: 'create', namespace: 'olm', name: '1acme', source: { ...source, image: 'https://quay.io/x', pollInterval: '10 minutes' } });
+  test("bad input is a 400 naming the field; a viewer is refused with the cluster's reason", async () => {
+    const bad = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', {
+      action: 'create',
+      namespace: 'olm',
+      name: '1acme',
+      source: { ...source, image: 'https://quay.io/x', pollInterval: '10 minutes' },
+    });
     assert.equal(bad.status, 400);
     assert.match(bad.body.error.message, /name: must start with a letter/);
-    const badForm = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', { action: 'create', namespace: 'olm', name: 'acme2', source: { ...source, image: 'https://quay.io/x', pollInterval: '10 minutes' } });
+    const badForm = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', {
+      action: 'create',
+      namespace: 'olm',
+      name: 'acme2',
+      source: { ...source, image: 'https://quay.io/x', pollInterval: '10 minutes' },
+    });
     assert.equal(badForm.status, 400);
-    assert.match(badForm.body.error.message, /source\.image: https:\/\/quay\.io\/x is not an image reference.*source\.pollInterval: OLM reads it as a Go duration/);
+    assert.match(
+      badForm.body.error.message,
+      /source\.image: https:\/\/quay\.io\/x is not an image reference.*source\.pollInterval: OLM reads it as a Go duration/,
+    );
     const viewer = await list('bob');
     assert.equal(viewer.canCreate.allowed, false);
     assert.equal(viewer.catalogSources.find((c) => c.name === 'acme')?.canDelete.allowed, false);
-    const refused = await call<CatalogSourceApplied>(POST, '/api/catalogsources', 'POST', { namespace: 'olm', name: 'bobs', source }, 'bob');
+    const refused = await call<CatalogSourceApplied>(
+      POST,
+      '/api/catalogsources',
+      'POST',
+      { namespace: 'olm', name: 'bobs', source },
+      'bob',
+    );
     assert.equal(refused.status, 403);
     assert.match(refused.body.error.message, /User "bob" cannot create resource "catalogsources"/);
   });
 
-  test('an edit changes only the form\'s fields, and a stale one is a 409', async () => {
+  test("an edit changes only the form's fields, and a stale one is a 409", async () => {
     const row = (await list()).catalogSources.find((c) => c.name === 'acme')!;
-    await kube.patch(CATALOG_SOURCE_TYPE, 'acme', { spec: { secrets: ['pull-secret'] } }, { namespace: 'olm', type: 'merge' });
-    const stale = await call<CatalogSourceApplied>(PUT, '/api/catalogsources/olm/acme', 'PUT', { source: { ...source, priority: 50 }, seen: String(row.generation) }, 'admin', { namespace: 'olm', name: 'acme' });
+    await kube.patch(
+      CATALOG_SOURCE_TYPE,
+      'acme',
+      { spec: { secrets: ['pull-secret'] } },
+      { namespace: 'olm', type: 'merge' },
+    );
+    const stale = await call<CatalogSourceApplied>(
+      PUT,
+      '/api/catalogsources/olm/acme',
+      'PUT',
+      { source: { ...source, priority: 50 }, seen: String(row.generation) },
+      'admin',
+      { namespace: 'olm', name: 'acme' },
+    );
     assert.equal(stale.status, 409);
     assert.match(stale.body.error.message, /was changed since you looked/);
     const fresh = (await list()).catalogSources.find((c) => c.name === 'acme')!;
-    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', { action: 'update', namespace: 'olm', name: 'acme', source: { ...source, priority: 50 }, seen: String(fresh.generation) });
+    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', {
+      action: 'update',
+      namespace: 'olm',
+      name: 'acme',
+      source: { ...source, priority: 50 },
+      seen: String(fresh.generation),
+    });
     assert.deepEqual(plan.body.changes, [{ field: 'spec.priority', from: 5, to: 50 }]);
     // OLM writes status all the time (polls, health): that is no one's edit, and no conflict.
     const now = await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'acme', 'olm');
-    await kube.replace(CATALOG_SOURCE_TYPE, { ...now, status: { ...now.status, message: 'a status write in between' } }, 'status');
-    const done = await call<CatalogSourceApplied>(PUT, '/api/catalogsources/olm/acme', 'PUT', { source: { ...source, priority: 50 }, seen: String(fresh.generation) }, 'admin', { namespace: 'olm', name: 'acme' });
+    await kube.replace(
+      CATALOG_SOURCE_TYPE,
+      { ...now, status: { ...now.status, message: 'a status write in between' } },
+      'status',
+    );
+    const done = await call<CatalogSourceApplied>(
+      PUT,
+      '/api/catalogsources/olm/acme',
+      'PUT',
+      { source: { ...source, priority: 50 }, seen: String(fresh.generation) },
+      'admin',
+      { namespace: 'olm', name: 'acme' },
+    );
     assert.equal(done.status, 200, JSON.stringify(done.body));
     const cs = await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, 'acme', 'olm');
     assert.equal(cs.spec.priority, 50);
@@ -90,12 +168,33 @@ describe('catalog sources: add, edit, delete', () => {
   });
 
   test('deleting names the Subscriptions that install from it; after it, the catalog is gone', async () => {
-    await subscribe(kube, { namespace: 'anvil-ops', package: 'anvil', channel: 'stable', source: 'acme', targets: ['anvil-ops'] });
+    await subscribe(kube, {
+      namespace: 'anvil-ops',
+      package: 'anvil',
+      channel: 'stable',
+      source: 'acme',
+      targets: ['anvil-ops'],
+    });
     const row = (await list()).catalogSources.find((c) => c.name === 'acme')!;
-    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', { action: 'delete', namespace: 'olm', name: 'acme', seen: String(row.generation) });
-    assert.deepEqual(plan.body.subscriptions.map((s) => `${s.namespace}/${s.name}`), ['anvil-ops/anvil']);
+    const plan = await call<CatalogSourcePlan>(PLAN, '/api/catalogsources/plan', 'POST', {
+      action: 'delete',
+      namespace: 'olm',
+      name: 'acme',
+      seen: String(row.generation),
+    });
+    assert.deepEqual(
+      plan.body.subscriptions.map((s) => `${s.namespace}/${s.name}`),
+      ['anvil-ops/anvil'],
+    );
     assert.ok(plan.body.warnings.some((w) => /keep running, but OLM can no longer upgrade them/.test(w)));
-    const gone = await call<CatalogSourceApplied>(DELETE, `/api/catalogsources/olm/acme?seen=${row.generation}`, 'DELETE', undefined, 'admin', { namespace: 'olm', name: 'acme' });
+    const gone = await call<CatalogSourceApplied>(
+      DELETE,
+      `/api/catalogsources/olm/acme?seen=${row.generation}`,
+      'DELETE',
+      undefined,
+      'admin',
+      { namespace: 'olm', name: 'acme' },
+    );
     assert.equal(gone.status, 200, JSON.stringify(gone.body));
     await waitFor('deleted', async () => {
       try {
@@ -105,7 +204,14 @@ describe('catalog sources: add, edit, delete', () => {
         return isKubeError(err, 404) ? true : undefined;
       }
     });
-    const missing = await call<CatalogSourceApplied>(DELETE, '/api/catalogsources/olm/acme?seen=1', 'DELETE', undefined, 'admin', { namespace: 'olm', name: 'acme' });
+    const missing = await call<CatalogSourceApplied>(
+      DELETE,
+      '/api/catalogsources/olm/acme?seen=1',
+      'DELETE',
+      undefined,
+      'admin',
+      { namespace: 'olm', name: 'acme' },
+    );
     assert.equal(missing.status, 404);
   });
 });

@@ -13,7 +13,8 @@ describe('GET /api/catalogsources', () => {
     ({ GET } = await import('./route'));
   });
 
-  const get = (query = '', user = 'admin') => sb.call<CatalogSourcesResponse & ErrorBody>(GET, `/api/catalogsources${query}`, { user, bearer: true });
+  const get = (query = '', user = 'admin') =>
+    sb.call<CatalogSourcesResponse & ErrorBody>(GET, `/api/catalogsources${query}`, { user, bearer: true });
 
   test('the demo catalog: type, health, packages read through its registry', async () => {
     const { status, body } = await get();
@@ -24,21 +25,31 @@ describe('GET /api/catalogsources', () => {
     assert.equal(demo.health.state, 'READY');
     assert.equal(demo.health.healthy, true);
     assert.equal(demo.readVia, 'registry');
-    assert.ok(demo.packages.includes('pgpilot') && demo.packages.includes('tenant-core'), 'every package, dependencies too');
+    assert.ok(
+      demo.packages.includes('pgpilot') && demo.packages.includes('tenant-core'),
+      'every package, dependencies too',
+    );
     assert.deepEqual(demo.blockedSubscriptions, []);
   });
 
   test('an unhealthy catalog says what that means and which subscriptions wait on it', async () => {
     await subscribe(sb.admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
-    assert.ok(sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'olm-console-demo', unhealthy: true } }).ok);
+    assert.ok(
+      sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'olm-console-demo', unhealthy: true } }).ok,
+    );
     const demo = await waitFor('the subscription blocked', async () => {
       const c = (await get()).body.catalogSources.find((x) => x.name === 'olm-console-demo');
       return c && c.blockedSubscriptions.length > 0 ? c : undefined;
     });
     assert.equal(demo.health.state, 'TRANSIENT_FAILURE');
     assert.match(demo.health.explanation, /cannot reach/);
-    assert.deepEqual(demo.blockedSubscriptions.map((s) => `${s.namespace}/${s.name}`), ['operators/certwarden']);
-    assert.ok(sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'olm-console-demo', unhealthy: false } }).ok);
+    assert.deepEqual(
+      demo.blockedSubscriptions.map((s) => `${s.namespace}/${s.name}`),
+      ['operators/certwarden'],
+    );
+    assert.ok(
+      sb.faults.apply({ catalogUnhealthy: { namespace: 'olm', name: 'olm-console-demo', unhealthy: false } }).ok,
+    );
     const back = await waitFor('the catalog back', async () => {
       const c = (await get()).body.catalogSources.find((x) => x.name === 'olm-console-demo');
       return c?.health.healthy && !c.problem && c.packages.length > 0 ? c : undefined;

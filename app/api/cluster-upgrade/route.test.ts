@@ -17,8 +17,18 @@ describe('GET /api/cluster-upgrade', () => {
 
   before(async () => {
     const kube = sb.admin;
-    await subscribe(kube, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
-    const plan = await waitFor('the first plan', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg')).status?.installPlanRef?.name);
+    await subscribe(kube, {
+      namespace: 'pg',
+      package: 'pgpilot',
+      channel: 'stable',
+      targets: ['pg'],
+      approval: 'Manual',
+      startingCSV: 'pgpilot.v1.2.0',
+    });
+    const plan = await waitFor(
+      'the first plan',
+      async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg')).status?.installPlanRef?.name,
+    );
     await kube.patch(INSTALL_PLAN_TYPE, plan, { spec: { approved: true } }, { namespace: 'pg', type: 'merge' });
     await waitForCsv(kube, 'pg', 'pgpilot.v1.2.0');
     ({ GET } = await import('./route'));
@@ -26,16 +36,27 @@ describe('GET /api/cluster-upgrade', () => {
 
   const get = (query = '') => sb.call<ReadinessReport & ErrorBody>(GET, `/api/cluster-upgrade${query}`);
 
-  test('4.19: PgPilot 1.2.0 blocks it in OLM\'s words, and one InstallPlan to 1.4.0 clears it', async () => {
+  test("4.19: PgPilot 1.2.0 blocks it in OLM's words, and one InstallPlan to 1.4.0 clears it", async () => {
     const { status, body } = await get('?target=4.19');
     assert.equal(status, 200, JSON.stringify(body));
     assert.equal(body.cluster.kind, 'kubernetes', 'the sandbox runs upstream: no ClusterVersion');
     assert.equal(body.target, '4.19');
     const row = body.rows.find((r) => r.csv === 'pgpilot.v1.2.0')!;
     assert.equal(row.maxOpenShiftVersion, '4.18');
-    assert.deepEqual(row.blockers.map((b) => b.kind), ['maxOpenShiftVersion']);
-    assert.deepEqual(row.wayOut, { to: 'pgpilot.v1.4.0', hops: ['pgpilot.v1.4.0'], channel: 'stable', version: '1.4.0' });
-    assert.equal(body.olmMessage, 'ClusterServiceVersions blocking minor version upgrades to 4.19 or higher:\n- maximum supported OCP version for pg/pgpilot.v1.2.0 is 4.18');
+    assert.deepEqual(
+      row.blockers.map((b) => b.kind),
+      ['maxOpenShiftVersion'],
+    );
+    assert.deepEqual(row.wayOut, {
+      to: 'pgpilot.v1.4.0',
+      hops: ['pgpilot.v1.4.0'],
+      channel: 'stable',
+      version: '1.4.0',
+    });
+    assert.equal(
+      body.olmMessage,
+      'ClusterServiceVersions blocking minor version upgrades to 4.19 or higher:\n- maximum supported OCP version for pg/pgpilot.v1.2.0 is 4.18',
+    );
   });
 
   test('4.18 is not blocked; without a target and without a ClusterVersion nothing is judged', async () => {

@@ -9,7 +9,12 @@ import { requestClient } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.strictObject({ target: z.string().regex(/^\d{1,3}\.\d{1,3}$/, 'target is an OpenShift minor version such as 4.19').optional() });
+const Query = z.strictObject({
+  target: z
+    .string()
+    .regex(/^\d{1,3}\.\d{1,3}$/, 'target is an OpenShift minor version such as 4.19')
+    .optional(),
+});
 
 export async function GET(req: Request): Promise<Response> {
   try {

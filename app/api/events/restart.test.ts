@@ -9,8 +9,17 @@ import { startSandbox, type Sandbox } from '@/lib/sandbox/server/sandbox';
 import { clientAs, ensureNamespace } from '@/lib/server/testing/cluster';
 import { sseReader } from '@/lib/server/testing/sse-reader';
 
-const SUBS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
-const sub = (name: string) => ({ metadata: { name, namespace: 'watched' }, spec: { name: 'x', source: 'nowhere', sourceNamespace: 'olm' } });
+const SUBS = {
+  group: 'operators.coreos.com',
+  version: 'v1alpha1',
+  plural: 'subscriptions',
+  namespaced: true,
+  kind: 'Subscription',
+};
+const sub = (name: string) => ({
+  metadata: { name, namespace: 'watched' },
+  spec: { name: 'x', source: 'nowhere', sourceNamespace: 'olm' },
+});
 
 test('across a sandbox restart the stream says it is reconnecting, then delivers what changed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'olm-events-restart-'));
@@ -26,7 +35,14 @@ test('across a sandbox restart the stream says it is reconnecting, then delivers
     process.env.OLM_CONSOLE_AUTH = 'token';
     const { GET } = await import('./route');
     await ensureNamespace(clientAs(live, 'admin'), 'watched');
-    ev = sseReader(await GET(new Request('http://console.local/api/events?w=subs:subscriptions:watched', { signal: abort.signal, headers: { authorization: `Bearer ${live.tokens.admin!}` } })));
+    ev = sseReader(
+      await GET(
+        new Request('http://console.local/api/events?w=subs:subscriptions:watched', {
+          signal: abort.signal,
+          headers: { authorization: `Bearer ${live.tokens.admin!}` },
+        }),
+      ),
+    );
     await ev.next((e) => e.event === 'snapshot');
     await live.stop();
     live = undefined;
@@ -36,7 +52,9 @@ test('across a sandbox restart the stream says it is reconnecting, then delivers
     // Created while the watch was reconnecting, it comes as a change, or in a new snapshot when
     // the restarted cluster cannot resume the old resourceVersion.
     const seen = await ev.next(
-      (e) => (e.event === 'change' && e.data?.object?.metadata?.name === 'after-restart') || (e.event === 'snapshot' && !!e.data?.items?.some((i) => i.metadata?.name === 'after-restart')),
+      (e) =>
+        (e.event === 'change' && e.data?.object?.metadata?.name === 'after-restart') ||
+        (e.event === 'snapshot' && !!e.data?.items?.some((i) => i.metadata?.name === 'after-restart')),
       40_000,
     );
     assert.ok(seen);

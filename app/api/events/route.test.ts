@@ -9,8 +9,17 @@ import { CONSOLE_ORIGIN, loggedInSession } from '@/lib/server/testing/console-re
 import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 import { sseReader } from '@/lib/server/testing/sse-reader';
 
-const cm = (name: string) => ({ metadata: { name, namespace: 'watched' }, spec: { name: 'x', source: 'nowhere', sourceNamespace: 'olm' } });
-const SUBS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
+const cm = (name: string) => ({
+  metadata: { name, namespace: 'watched' },
+  spec: { name: 'x', source: 'nowhere', sourceNamespace: 'olm' },
+});
+const SUBS = {
+  group: 'operators.coreos.com',
+  version: 'v1alpha1',
+  plural: 'subscriptions',
+  namespaced: true,
+  kind: 'Subscription',
+};
 
 describe('GET /api/events', () => {
   const sb = routeSandbox({ demo: false });
@@ -22,7 +31,10 @@ describe('GET /api/events', () => {
 
   const open = (query: string, user = 'admin', headers: Record<string, string> = {}) => {
     const abort = new AbortController();
-    return { abort, res: GET(sb.request(`/api/events?${query}`, { user, bearer: true, headers, signal: abort.signal })) };
+    return {
+      abort,
+      res: GET(sb.request(`/api/events?${query}`, { user, bearer: true, headers, signal: abort.signal })),
+    };
   };
 
   test('a snapshot, then changes; a forbidden watch is reported and the others go on', async () => {
@@ -42,7 +54,10 @@ describe('GET /api/events', () => {
     const s = open('w=subs:subscriptions:watched&w=other:subscriptions:kube-system', 'bob');
     const ev = sseReader(await s.res);
     const snap = await ev.next((e) => e.event === 'snapshot' && e.data?.watch === 'subs');
-    assert.deepEqual(snap.data?.items?.map((i) => i.metadata?.name), ['before']);
+    assert.deepEqual(
+      snap.data?.items?.map((i) => i.metadata?.name),
+      ['before'],
+    );
     await admin.create(SUBS, cm('after'));
     const added = await ev.next((e) => e.event === 'change' && e.data?.object?.metadata?.name === 'after');
     assert.equal(added.data?.type, 'ADDED');
@@ -52,17 +67,27 @@ describe('GET /api/events', () => {
     s.abort.abort();
   });
 
-  test('operatorcsvs watches the operators\' own CSVs, never OLM\'s copies', async () => {
+  test("operatorcsvs watches the operators' own CSVs, never OLM's copies", async () => {
     const admin = sb.admin;
-    const CSVS = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
-    const csv = (name: string, labels: Record<string, string>) => ({ metadata: { name, namespace: 'watched', labels }, spec: { displayName: name, install: { strategy: 'deployment', spec: { deployments: [] } }, installModes: [] } });
+    const CSVS = {
+      group: 'operators.coreos.com',
+      version: 'v1alpha1',
+      plural: 'clusterserviceversions',
+      namespaced: true,
+      kind: 'ClusterServiceVersion',
+    };
+    const csv = (name: string, labels: Record<string, string>) => ({
+      metadata: { name, namespace: 'watched', labels },
+      spec: { displayName: name, install: { strategy: 'deployment', spec: { deployments: [] } }, installModes: [] },
+    });
     await admin.create(CSVS, csv('own.v1.0.0', {}));
     await admin.create(CSVS, csv('copy.v1.0.0', { 'olm.copiedFrom': 'elsewhere' }));
     const s = open('w=ops:operatorcsvs&w=all:clusterserviceversions:watched');
     const ev = sseReader(await s.res);
     const ops = await ev.next((e) => e.event === 'snapshot' && e.data?.watch === 'ops');
     const all = await ev.next((e) => e.event === 'snapshot' && e.data?.watch === 'all');
-    const names = (items: { metadata?: { name?: string } }[] | undefined) => (items ?? []).map((i) => i.metadata?.name).sort();
+    const names = (items: { metadata?: { name?: string } }[] | undefined) =>
+      (items ?? []).map((i) => i.metadata?.name).sort();
     assert.ok(names(ops.data?.items).includes('own.v1.0.0'));
     assert.ok(!names(ops.data?.items).includes('copy.v1.0.0'), 'copies are left on the server');
     assert.deepEqual(names(all.data?.items), ['copy.v1.0.0', 'own.v1.0.0']);
@@ -91,11 +116,14 @@ describe('GET /api/events', () => {
   test('bad specs are a 400 naming the parameter', async () => {
     const res = await open('w=x:secrets').res;
     assert.equal(res.status, 400);
-    assert.match(((await res.json()) as { error: { message: string } }).error.message, /^w\.0: "x:secrets": kind must be one of/);
+    assert.match(
+      ((await res.json()) as { error: { message: string } }).error.message,
+      /^w\.0: "x:secrets": kind must be one of/,
+    );
     assert.equal((await open('').res).status, 400);
   });
 
-  describe('limits and the session\'s end', () => {
+  describe("limits and the session's end", () => {
     /** Streams opened by a test, closed after it whatever happens. */
     const opened: AbortController[] = [];
     after(() => opened.forEach((a) => a.abort()));
@@ -107,7 +135,7 @@ describe('GET /api/events', () => {
       return { abort, res: GET(req) };
     };
 
-    test('a person\'s 17th stream is a 429 saying what to do; closing one lets in the next', async () => {
+    test("a person's 17th stream is a 429 saying what to do; closing one lets in the next", async () => {
       const open = [];
       for (let i = 0; i < 16; i++) {
         // Sixteen browsers' sessions of one person.
@@ -130,7 +158,7 @@ describe('GET /api/events', () => {
       opened.forEach((a) => a.abort());
     });
 
-    test('one browser session\'s 9th stream is a 429 asking to close other tabs', async () => {
+    test("one browser session's 9th stream is a 429 asking to close other tabs", async () => {
       const { cookie } = loggedInSession(sb.tokens.bob!, 'bob');
       for (let i = 0; i < 8; i++) assert.equal((await stream(cookie).res).status, 200, `stream ${i + 1}`);
       const refused = await stream(cookie).res;
@@ -153,7 +181,10 @@ describe('GET /api/events', () => {
       const t0 = Date.now();
       const end = await ev.next((e) => e.event === 'session', 5_000);
       assert.deepEqual([end.data?.state, end.data?.reason], ['ended', 'logged-out']);
-      await assert.rejects(ev.next(() => false, 3_000), /stream ended/);
+      await assert.rejects(
+        ev.next(() => false, 3_000),
+        /stream ended/,
+      );
       assert.ok(Date.now() - t0 < 3_000, `ended ${Date.now() - t0} ms after the logout`);
     });
 
@@ -168,7 +199,10 @@ describe('GET /api/events', () => {
       const t0 = Date.now();
       const end = await ev.next((e) => e.event === 'session', 8_000);
       assert.equal(end.data?.state, 'ended');
-      await assert.rejects(ev.next(() => false, 3_000), /stream ended/);
+      await assert.rejects(
+        ev.next(() => false, 3_000),
+        /stream ended/,
+      );
       // The console re-reads the record every 2 s and each stream checks every second.
       assert.ok(Date.now() - t0 < 4_000, `ended ${Date.now() - t0} ms after the logout`);
     });

@@ -44,7 +44,12 @@ export async function GET(req: Request): Promise<Response> {
       throw err;
     }
     return new Response(stream, {
-      headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' },
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+        Connection: 'keep-alive',
+      },
     });
   } catch (err) {
     return errorResponse(err);

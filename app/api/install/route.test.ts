@@ -13,8 +13,20 @@ import { NAMESPACE_TYPE } from '@/lib/server/install';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
-type ErrorBody = { error: { code: number; reason: string; message: string; details?: { blockers?: { code: string }[]; rolledBack?: unknown[] } } };
-type ApplyBody = { alreadyInstalled: boolean; created: { kind: string; name: string }[]; reused: { kind: string }[]; approval: string };
+type ErrorBody = {
+  error: {
+    code: number;
+    reason: string;
+    message: string;
+    details?: { blockers?: { code: string }[]; rolledBack?: unknown[] };
+  };
+};
+type ApplyBody = {
+  alreadyInstalled: boolean;
+  created: { kind: string; name: string }[];
+  reused: { kind: string }[];
+  approval: string;
+};
 
 const demo = { namespace: 'olm', name: 'olm-console-demo' };
 
@@ -29,20 +41,39 @@ describe('POST /api/install/plan and /api/install', () => {
     admin = sb.admin;
   });
 
-  const send = <T>(h: Handler, body: unknown, user = 'admin', extra: { origin?: string; csrf?: string | null } = {}) => sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body, ...extra });
+  const send = <T>(h: Handler, body: unknown, user = 'admin', extra: { origin?: string; csrf?: string | null } = {}) =>
+    sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body, ...extra });
   const install = (over: Record<string, unknown>) => ({ catalog: demo, approval: 'Automatic', ...over });
 
   test('AllNamespaces into the global operators namespace: reuses its group, creates the Subscription; again is a no-op', async () => {
-    const body = install({ package: 'certwarden', channel: 'stable', namespace: 'operators', installMode: 'AllNamespaces' });
+    const body = install({
+      package: 'certwarden',
+      channel: 'stable',
+      namespace: 'operators',
+      installMode: 'AllNamespaces',
+    });
     const p = await send<InstallPlanResult>(plan, body);
     assert.equal(p.status, 200);
-    assert.deepEqual(p.body.objects.map((o) => [o.action, o.kind]), [['reuse', 'Namespace'], ['reuse', 'OperatorGroup'], ['create', 'Subscription']]);
+    assert.deepEqual(
+      p.body.objects.map((o) => [o.action, o.kind]),
+      [
+        ['reuse', 'Namespace'],
+        ['reuse', 'OperatorGroup'],
+        ['create', 'Subscription'],
+      ],
+    );
     assert.deepEqual(p.body.blockers, []);
     const a = await send<ApplyBody>(apply, body);
     assert.equal(a.status, 201);
-    assert.deepEqual(a.body.created.map((c) => c.kind), ['Subscription']);
+    assert.deepEqual(
+      a.body.created.map((c) => c.kind),
+      ['Subscription'],
+    );
     const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
-    assert.deepEqual([sub.spec.channel, sub.spec.installPlanApproval, sub.spec.source], ['stable', 'Automatic', 'olm-console-demo']);
+    assert.deepEqual(
+      [sub.spec.channel, sub.spec.installPlanApproval, sub.spec.source],
+      ['stable', 'Automatic', 'olm-console-demo'],
+    );
     const again = await send<ApplyBody>(apply, body);
     assert.equal(again.status, 200);
     assert.equal(again.body.alreadyInstalled, true);
@@ -52,29 +83,59 @@ describe('POST /api/install/plan and /api/install', () => {
   });
 
   test('SingleNamespace into a new namespace watching another: Namespace, OperatorGroup, Subscription', async () => {
-    const body = install({ package: 'vaultkeeper', channel: 'stable', namespace: 'team1-operator', installMode: 'SingleNamespace', targetNamespaces: ['team1'] });
+    const body = install({
+      package: 'vaultkeeper',
+      channel: 'stable',
+      namespace: 'team1-operator',
+      installMode: 'SingleNamespace',
+      targetNamespaces: ['team1'],
+    });
     const p = await send<InstallPlanResult>(plan, body);
     assert.equal(p.status, 200, JSON.stringify(p.body));
-    assert.deepEqual(p.body.objects.map((o) => [o.action, o.kind]), [['create', 'Namespace'], ['create', 'OperatorGroup'], ['create', 'Subscription']]);
+    assert.deepEqual(
+      p.body.objects.map((o) => [o.action, o.kind]),
+      [
+        ['create', 'Namespace'],
+        ['create', 'OperatorGroup'],
+        ['create', 'Subscription'],
+      ],
+    );
     assert.ok(p.body.warnings.some((w) => w.code === 'namespaceNotSuggested' && /vaultkeeper-system/.test(w.message)));
     const a = await send<ApplyBody>(apply, body);
     assert.equal(a.status, 201, JSON.stringify(a.body));
     const og = (await admin.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'team1-operator' })).items;
-    assert.deepEqual(og.map((g) => g.spec?.targetNamespaces), [['team1']]);
+    assert.deepEqual(
+      og.map((g) => g.spec?.targetNamespaces),
+      [['team1']],
+    );
     await admin.get(SUBSCRIPTION_TYPE, 'vaultkeeper', 'team1-operator');
   });
 
   test('the suggested namespace is created from its template, labels included', async () => {
-    const body = install({ package: 'vaultkeeper', channel: 'stable', namespace: 'vaultkeeper-system', installMode: 'OwnNamespace' });
+    const body = install({
+      package: 'vaultkeeper',
+      channel: 'stable',
+      namespace: 'vaultkeeper-system',
+      installMode: 'OwnNamespace',
+    });
     const p = await send<InstallPlanResult>(plan, body);
     const ns = p.body.objects.find((o) => o.kind === 'Namespace')!;
     assert.equal(ns.action, 'create');
-    assert.ok(Object.keys((ns.object.metadata as { labels?: object }).labels ?? {}).length > 0, 'the template has labels');
+    assert.ok(
+      Object.keys((ns.object.metadata as { labels?: object }).labels ?? {}).length > 0,
+      'the template has labels',
+    );
     assert.ok(!p.body.warnings.some((w) => w.code === 'namespaceNotSuggested'));
   });
 
   test('a version below the head forces Manual approval, with startingCSV', async () => {
-    const body = install({ package: 'pgpilot', channel: 'stable', version: '1.2.0', namespace: 'pg', installMode: 'OwnNamespace' });
+    const body = install({
+      package: 'pgpilot',
+      channel: 'stable',
+      version: '1.2.0',
+      namespace: 'pg',
+      installMode: 'OwnNamespace',
+    });
     const p = await send<InstallPlanResult>(plan, body);
     assert.equal(p.body.approval, 'Manual');
     assert.equal(p.body.startingCSV, 'pgpilot.v1.2.0');
@@ -84,15 +145,27 @@ describe('POST /api/install/plan and /api/install', () => {
     const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
     assert.deepEqual([sub.spec.installPlanApproval, sub.spec.startingCSV], ['Manual', 'pgpilot.v1.2.0']);
     // Another operator in pg now shares the Manual approval.
-    const next = await send<InstallPlanResult>(plan, install({ package: 'cachely', channel: 'alpha', namespace: 'pg', installMode: 'OwnNamespace' }));
-    assert.ok(next.body.warnings.some((w) => w.code === 'sharedApprovalManual' && /pgpilot/.test(w.message)), JSON.stringify(next.body.warnings));
+    const next = await send<InstallPlanResult>(
+      plan,
+      install({ package: 'cachely', channel: 'alpha', namespace: 'pg', installMode: 'OwnNamespace' }),
+    );
+    assert.ok(
+      next.body.warnings.some((w) => w.code === 'sharedApprovalManual' && /pgpilot/.test(w.message)),
+      JSON.stringify(next.body.warnings),
+    );
   });
 
   test('an install mode the version does not support: 400; an OperatorGroup that does not fit: 409', async () => {
-    const unsupported = await send<ApplyBody>(apply, install({ package: 'quillmq', channel: 'stable', namespace: 'q', installMode: 'AllNamespaces' }));
+    const unsupported = await send<ApplyBody>(
+      apply,
+      install({ package: 'quillmq', channel: 'stable', namespace: 'q', installMode: 'AllNamespaces' }),
+    );
     assert.equal(unsupported.status, 400);
     assert.match(unsupported.body.error.message, /does not support AllNamespaces; it supports OwnNamespace/);
-    const mismatch = await send<ApplyBody>(apply, install({ package: 'pgpilot', channel: 'stable', namespace: 'operators', installMode: 'OwnNamespace' }));
+    const mismatch = await send<ApplyBody>(
+      apply,
+      install({ package: 'pgpilot', channel: 'stable', namespace: 'operators', installMode: 'OwnNamespace' }),
+    );
     assert.equal(mismatch.status, 409);
     assert.match(mismatch.body.error.message, /already has OperatorGroup .* which targets all namespaces/);
     await assert.rejects(admin.get(SUBSCRIPTION_TYPE, 'pgpilot', 'operators'), (e) => isKubeError(e, 404));
@@ -100,13 +173,25 @@ describe('POST /api/install/plan and /api/install', () => {
 
   test('a failed Subscription write removes the Namespace and OperatorGroup this install created', async () => {
     // Failing every attempt: a create that fails fewer times is sent again and succeeds (lib/k8s/retry.ts).
-    assert.ok(sb.faults.apply({ failCreate: { resource: 'subscriptions', namespace: 'rollback-ns', times: retryPolicy().maxAttempts } }).ok);
-    const a = await send<ApplyBody>(apply, install({ package: 'cachely', channel: 'alpha', namespace: 'rollback-ns', installMode: 'OwnNamespace' }));
+    assert.ok(
+      sb.faults.apply({
+        failCreate: { resource: 'subscriptions', namespace: 'rollback-ns', times: retryPolicy().maxAttempts },
+      }).ok,
+    );
+    const a = await send<ApplyBody>(
+      apply,
+      install({ package: 'cachely', channel: 'alpha', namespace: 'rollback-ns', installMode: 'OwnNamespace' }),
+    );
     assert.equal(a.status, 500);
     assert.match(a.body.error.message, /creating Subscription rollback-ns\/cachely failed: .* \(tried \d+ times in/);
-    assert.match(a.body.error.message, /removed what this install had created \(OperatorGroup rollback-ns\/rollback-ns-operators, Namespace rollback-ns\)/);
+    assert.match(
+      a.body.error.message,
+      /removed what this install had created \(OperatorGroup rollback-ns\/rollback-ns-operators, Namespace rollback-ns\)/,
+    );
     // The namespace is terminating or gone; either way nothing of the install is left.
-    await assert.rejects(admin.get(OPERATOR_GROUP_TYPE, 'rollback-ns-operators', 'rollback-ns'), (e) => isKubeError(e, 404));
+    await assert.rejects(admin.get(OPERATOR_GROUP_TYPE, 'rollback-ns-operators', 'rollback-ns'), (e) =>
+      isKubeError(e, 404),
+    );
     try {
       const ns = await admin.get<{ metadata?: { deletionTimestamp?: string } }>(NAMESPACE_TYPE, 'rollback-ns');
       assert.ok(ns.metadata?.deletionTimestamp, 'the namespace is being deleted');
@@ -116,10 +201,18 @@ describe('POST /api/install/plan and /api/install', () => {
   });
 
   test('a person without rights is refused before anything is written, with the reason', async () => {
-    const p = await send<InstallPlanResult>(plan, install({ package: 'cachely', channel: 'alpha', namespace: 'default', installMode: 'OwnNamespace' }), 'bob');
+    const p = await send<InstallPlanResult>(
+      plan,
+      install({ package: 'cachely', channel: 'alpha', namespace: 'default', installMode: 'OwnNamespace' }),
+      'bob',
+    );
     assert.equal(p.status, 200);
     assert.ok(p.body.blockers.some((b) => b.code === 'forbidden'));
-    const a = await send<ApplyBody>(apply, install({ package: 'cachely', channel: 'alpha', namespace: 'default', installMode: 'OwnNamespace' }), 'bob');
+    const a = await send<ApplyBody>(
+      apply,
+      install({ package: 'cachely', channel: 'alpha', namespace: 'default', installMode: 'OwnNamespace' }),
+      'bob',
+    );
     assert.equal(a.status, 403);
     assert.match(a.body.error.message, /you may not create/);
   });
@@ -128,9 +221,15 @@ describe('POST /api/install/plan and /api/install', () => {
     const body = install({ package: 'quillmq', channel: 'stable', namespace: 'team1', installMode: 'OwnNamespace' });
     // OLM's aggregated roles let namespace admins subscribe, not create OperatorGroups.
     const first = await send<InstallPlanResult>(plan, body, 'alice');
-    assert.deepEqual(first.body.blockers.map((b) => b.code), ['forbidden']);
+    assert.deepEqual(
+      first.body.blockers.map((b) => b.code),
+      ['forbidden'],
+    );
     assert.match(first.body.blockers[0]!.message, /has no OperatorGroup and you may not create one/);
-    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'team1', namespace: 'team1' }, spec: { targetNamespaces: ['team1'] } });
+    await admin.create(OPERATOR_GROUP_TYPE, {
+      metadata: { name: 'team1', namespace: 'team1' },
+      spec: { targetNamespaces: ['team1'] },
+    });
     const p = await send<InstallPlanResult>(plan, body, 'alice');
     assert.equal(p.status, 200, JSON.stringify(p.body));
     assert.deepEqual(p.body.blockers, []);

@@ -15,8 +15,20 @@ import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox
 type Handler = (req: Request) => Promise<Response>;
 
 const demo = { namespace: 'olm', name: 'olm-console-demo' };
-const SA: ResourceType = { group: '', version: 'v1', plural: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
-const rbac = (kind: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: `${kind.toLowerCase()}s`, namespaced, kind });
+const SA: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'serviceaccounts',
+  namespaced: true,
+  kind: 'ServiceAccount',
+};
+const rbac = (kind: string, namespaced: boolean): ResourceType => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: `${kind.toLowerCase()}s`,
+  namespaced,
+  kind,
+});
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -39,8 +51,17 @@ describe('installing with a service account', () => {
     admin = sb.admin;
   });
 
-  const send = <T>(h: Handler, body: unknown, user = 'admin') => sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body });
-  const install = (namespace: string, over: Record<string, unknown> = {}) => ({ catalog: demo, approval: 'Automatic', package: 'quillmq', channel: 'stable', namespace, installMode: 'OwnNamespace', ...over });
+  const send = <T>(h: Handler, body: unknown, user = 'admin') =>
+    sb.call<T & ErrorBody>(h, '/api/install', { method: 'POST', user, body });
+  const install = (namespace: string, over: Record<string, unknown> = {}) => ({
+    catalog: demo,
+    approval: 'Automatic',
+    package: 'quillmq',
+    channel: 'stable',
+    namespace,
+    installMode: 'OwnNamespace',
+    ...over,
+  });
   const succeeded = (namespace: string) =>
     until(`the operator in ${namespace} to succeed`, async () => {
       const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'quillmq', namespace);
@@ -56,7 +77,19 @@ describe('installing with a service account', () => {
     assert.equal(p.status, 200, JSON.stringify(p.body));
     assert.deepEqual(p.body.blockers, []);
     // The account and its rights exist before the group that names them (OLM's docs' order).
-    assert.deepEqual(p.body.objects.map((o) => `${o.action} ${o.kind}`), ['create Namespace', 'create ServiceAccount', 'create ClusterRole', 'create ClusterRoleBinding', 'create Role', 'create RoleBinding', 'create OperatorGroup', 'create Subscription']);
+    assert.deepEqual(
+      p.body.objects.map((o) => `${o.action} ${o.kind}`),
+      [
+        'create Namespace',
+        'create ServiceAccount',
+        'create ClusterRole',
+        'create ClusterRoleBinding',
+        'create Role',
+        'create RoleBinding',
+        'create OperatorGroup',
+        'create Subscription',
+      ],
+    );
     const a = await send<{ created: { kind: string }[] }>(apply, body);
     assert.equal(a.status, 201, JSON.stringify(a.body));
     const group = (await admin.list<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'scoped-one' })).items[0];
@@ -70,44 +103,87 @@ describe('installing with a service account', () => {
       const items = (await admin.list<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'scoped-one' })).items;
       return items.every((x) => x.status?.phase === 'Complete') ? items : undefined;
     });
-    assert.deepEqual(plans.map((x) => (x.status as { attenuatedServiceAccountRef?: { name?: string } } | undefined)?.attenuatedServiceAccountRef?.name), ['installer']);
+    assert.deepEqual(
+      plans.map(
+        (x) =>
+          (x.status as { attenuatedServiceAccountRef?: { name?: string } } | undefined)?.attenuatedServiceAccountRef
+            ?.name,
+      ),
+      ['installer'],
+    );
     const csvs = (await admin.list<ClusterServiceVersion>(CSV_TYPE, { namespace: 'scoped-one' })).items;
-    assert.deepEqual(csvs.map((c) => [c.metadata?.name?.split('.v')[0], c.status?.phase]).sort(), [['quillmq', 'Succeeded'], ['tenant-core', 'Succeeded']]);
+    assert.deepEqual(csvs.map((c) => [c.metadata?.name?.split('.v')[0], c.status?.phase]).sort(), [
+      ['quillmq', 'Succeeded'],
+      ['tenant-core', 'Succeeded'],
+    ]);
     // Exported for GitOps, the install carries its account, and says its rights must be added.
     const quill = csvs.find((c) => c.metadata?.name?.startsWith('quillmq.'))!.metadata!.name!;
     const { GET: exportRoute } = await import('../operators/[namespace]/[name]/export/route');
-    const { body: exported } = await sb.call<{ files: { path: string; content: string }[]; notes: string[] }>(exportRoute, `/api/operators/scoped-one/${quill}/export`, { params: { namespace: 'scoped-one', name: quill } });
-    assert.ok(exported.files.some((f) => f.path === 'cluster-scope/serviceaccounts/scoped-one/installer.yaml'), JSON.stringify(exported.files.map((f) => f.path)));
+    const { body: exported } = await sb.call<{ files: { path: string; content: string }[]; notes: string[] }>(
+      exportRoute,
+      `/api/operators/scoped-one/${quill}/export`,
+      { params: { namespace: 'scoped-one', name: quill } },
+    );
+    assert.ok(
+      exported.files.some((f) => f.path === 'cluster-scope/serviceaccounts/scoped-one/installer.yaml'),
+      JSON.stringify(exported.files.map((f) => f.path)),
+    );
     assert.match(exported.notes.join('\n'), /names service account installer: .* add them/);
   });
 
   test('a namespace admin installs where the group names an account; OLM waits for the rights, which an administrator applies from the plan', async () => {
     await admin.create(SA, { metadata: { name: 'deployer', namespace: 'team1' } });
-    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'team1', namespace: 'team1' }, spec: { targetNamespaces: ['team1'], serviceAccountName: 'deployer' } });
+    await admin.create(OPERATOR_GROUP_TYPE, {
+      metadata: { name: 'team1', namespace: 'team1' },
+      spec: { targetNamespaces: ['team1'], serviceAccountName: 'deployer' },
+    });
     // Alice may create Roles in team1 but not ClusterRoles, and quillmq asks for cluster permissions.
-    const granting = await send<InstallPlanResult>(plan, install('team1', { serviceAccount: { name: 'deployer', grant: true } }), 'alice');
-    assert.match(granting.body.blockers.map((b) => b.message).join('\n'), /you may not grant service account deployer its rights/);
+    const granting = await send<InstallPlanResult>(
+      plan,
+      install('team1', { serviceAccount: { name: 'deployer', grant: true } }),
+      'alice',
+    );
+    assert.match(
+      granting.body.blockers.map((b) => b.message).join('\n'),
+      /you may not grant service account deployer its rights/,
+    );
     const p = await send<InstallPlanResult>(plan, install('team1'), 'alice');
     assert.deepEqual(p.body.blockers, []);
-    assert.deepEqual([p.body.scoped?.serviceAccount, p.body.scoped?.groupIsNew, p.body.scoped?.accountExists, p.body.scoped?.granted], ['deployer', false, true, false]);
+    assert.deepEqual(
+      [p.body.scoped?.serviceAccount, p.body.scoped?.groupIsNew, p.body.scoped?.accountExists, p.body.scoped?.granted],
+      ['deployer', false, true, false],
+    );
     const a = await send(apply, install('team1'), 'alice');
     assert.equal(a.status, 201, JSON.stringify(a.body));
     const refused = await until('OLM to be refused', async () => {
       const plans = (await admin.list<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items;
       return plans.map((x) => x.status?.message ?? '').find((m) => /forbidden/.test(m));
     });
-    assert.match(refused, /User "system:serviceaccount:team1:deployer" cannot create resource "clusterserviceversions"/);
+    assert.match(
+      refused,
+      /User "system:serviceaccount:team1:deployer" cannot create resource "clusterserviceversions"/,
+    );
     // What the plan handed over, applied by an administrator.
     for (const o of p.body.scoped!.rbac.objects) {
       const meta = o.metadata as { namespace?: string };
-      await admin.create(rbac(o.kind as string, !!meta.namespace), o, meta.namespace ? { namespace: meta.namespace } : {});
+      await admin.create(
+        rbac(o.kind as string, !!meta.namespace),
+        o,
+        meta.namespace ? { namespace: meta.namespace } : {},
+      );
     }
     await succeeded('team1');
   });
 
   test('asking for another account than the group names is refused with the reason', async () => {
-    const p = await send<InstallPlanResult>(plan, install('team1', { package: 'cachely', channel: 'alpha', serviceAccount: { name: 'other', grant: false } }));
-    assert.match(p.body.blockers.map((b) => b.message).join(), /OperatorGroup team1 of namespace team1 names service account deployer/);
+    const p = await send<InstallPlanResult>(
+      plan,
+      install('team1', { package: 'cachely', channel: 'alpha', serviceAccount: { name: 'other', grant: false } }),
+    );
+    assert.match(
+      p.body.blockers.map((b) => b.message).join(),
+      /OperatorGroup team1 of namespace team1 names service account deployer/,
+    );
     const bad = await send(plan, install('team1', { serviceAccount: { name: 'Not Valid', grant: false } }));
     assert.equal(bad.status, 400);
     assert.match(bad.body.error.message, /serviceAccount\.name/);

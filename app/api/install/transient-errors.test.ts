@@ -15,7 +15,10 @@ import { NAMESPACE_TYPE } from '@/lib/server/install';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
 type Handler = (req: Request) => Promise<Response>;
-type Answer = { created?: { kind: string; name: string }[]; error?: { code: number; reason: string; message: string; details?: { step?: string } } };
+type Answer = {
+  created?: { kind: string; name: string }[];
+  error?: { code: number; reason: string; message: string; details?: { step?: string } };
+};
 
 describe('POST /api/install through transient API errors', () => {
   const sb = routeSandbox();
@@ -36,11 +39,19 @@ describe('POST /api/install through transient API errors', () => {
   });
 
   /** Sets the sandbox's faults the way kubectl does: POST /sandbox/faults, as a cluster-admin. */
-  const faults = (body: unknown) => kubeRequest(adminKc, { method: 'POST', path: '/sandbox/faults', body, retry: 'none' });
+  const faults = (body: unknown) =>
+    kubeRequest(adminKc, { method: 'POST', path: '/sandbox/faults', body, retry: 'none' });
 
   const install = async (pkg: 'cachely' | 'pgpilot', namespace = `transient-${++n}`) => {
     const channel = pkg === 'cachely' ? 'alpha' : 'stable';
-    const body = { catalog: { namespace: 'olm', name: 'olm-console-demo' }, package: pkg, channel, namespace, installMode: 'OwnNamespace', approval: 'Automatic' };
+    const body = {
+      catalog: { namespace: 'olm', name: 'olm-console-demo' },
+      package: pkg,
+      channel,
+      namespace,
+      installMode: 'OwnNamespace',
+      approval: 'Automatic',
+    };
     return { namespace, ...(await sb.call<Answer>(apply, '/api/install', { method: 'POST', body })) };
   };
 
@@ -50,7 +61,11 @@ describe('POST /api/install through transient API errors', () => {
     const groups = (await admin.list(OPERATOR_GROUP_TYPE, { namespace })).items;
     const subs = (await admin.list<{ spec: { name: string } }>(SUBSCRIPTION_TYPE, { namespace })).items;
     assert.equal(groups.length, 1, `${namespace}: one OperatorGroup`);
-    assert.deepEqual(subs.map((s) => s.spec.name), [pkg], `${namespace}: one Subscription`);
+    assert.deepEqual(
+      subs.map((s) => s.spec.name),
+      [pkg],
+      `${namespace}: one Subscription`,
+    );
   };
 
   test('10% of calls throttled (429), then 30% failing with 500: every install succeeds, each object made once', async () => {
@@ -58,11 +73,19 @@ describe('POST /api/install through transient API errors', () => {
     // 1.2% of the time (the benchmark measures that); more attempts here keep the test from
     // failing by chance. The next test turns retries off to show the same faults failing.
     setRetryPolicy({ maxAttempts: 12, budgetMs: 60_000 });
-    for (const [fault, pkg] of [[{ share: 0.1, code: 429 }, 'cachely'], [{ share: 0.1, code: 429 }, 'pgpilot'], [{ share: 0.3, code: 500 }, 'cachely'], [{ share: 0.3, code: 500 }, 'pgpilot']] as const) {
+    for (const [fault, pkg] of [
+      [{ share: 0.1, code: 429 }, 'cachely'],
+      [{ share: 0.1, code: 429 }, 'pgpilot'],
+      [{ share: 0.3, code: 500 }, 'cachely'],
+      [{ share: 0.3, code: 500 }, 'pgpilot'],
+    ] as const) {
       await faults({ errors: fault });
       const r = await install(pkg);
       assert.equal(r.status, 201, `${JSON.stringify(fault)}: ${JSON.stringify(r.body)}`);
-      assert.deepEqual(r.body.created?.map((c) => c.kind), ['Namespace', 'OperatorGroup', 'Subscription']);
+      assert.deepEqual(
+        r.body.created?.map((c) => c.kind),
+        ['Namespace', 'OperatorGroup', 'Subscription'],
+      );
       await assertInstalledOnce(r.namespace, pkg);
     }
   });
@@ -77,7 +100,10 @@ describe('POST /api/install through transient API errors', () => {
     for (const f of failed) {
       assert.equal(f.status, 500);
       assert.equal(f.body.error?.reason, 'InternalError');
-      assert.match(f.body.error!.message, /^(finding package cachely in catalog olm\/olm-console-demo|reading Namespace transient-\d+|listing the (OperatorGroups|Subscriptions) in (namespace transient-\d+|every namespace)|checking whether you may create \w+( in namespace transient-\d+)?|creating (Namespace|OperatorGroup|Subscription) [\w/-]+) failed: Internal error occurred: injected by the sandbox fault settings/);
+      assert.match(
+        f.body.error!.message,
+        /^(finding package cachely in catalog olm\/olm-console-demo|reading Namespace transient-\d+|listing the (OperatorGroups|Subscriptions) in (namespace transient-\d+|every namespace)|checking whether you may create \w+( in namespace transient-\d+)?|creating (Namespace|OperatorGroup|Subscription) [\w/-]+) failed: Internal error occurred: injected by the sandbox fault settings/,
+      );
       assert.ok(f.body.error?.details?.step, 'details name the step');
     }
   });
@@ -91,22 +117,48 @@ describe('POST /api/install through transient API errors', () => {
       await assertInstalledOnce(r.namespace, 'pgpilot');
     }
     // Deterministically: every create's first answer lost, after it was made.
-    await faults({ failCreate: ['namespaces', 'operatorgroups', 'subscriptions'].map((resource) => ({ resource, times: 1, after: true })) });
+    await faults({
+      failCreate: ['namespaces', 'operatorgroups', 'subscriptions'].map((resource) => ({
+        resource,
+        times: 1,
+        after: true,
+      })),
+    });
     const r = await install('cachely');
     assert.equal(r.status, 201, JSON.stringify(r.body));
-    assert.deepEqual(r.body.created?.map((c) => c.kind), ['Namespace', 'OperatorGroup', 'Subscription']);
+    assert.deepEqual(
+      r.body.created?.map((c) => c.kind),
+      ['Namespace', 'OperatorGroup', 'Subscription'],
+    );
     await assertInstalledOnce(r.namespace, 'cachely');
   });
 
   test('a Subscription create that fails for good rolls back an OperatorGroup whose first answer was lost', async () => {
     const namespace = `transient-${++n}`;
-    await faults({ failCreate: [{ resource: 'operatorgroups', namespace, times: 1, after: true }, { resource: 'subscriptions', namespace, times: 100 }] });
+    await faults({
+      failCreate: [
+        { resource: 'operatorgroups', namespace, times: 1, after: true },
+        { resource: 'subscriptions', namespace, times: 100 },
+      ],
+    });
     const r = await install('cachely', namespace);
     assert.equal(r.status, 500);
     assert.equal(r.body.error?.reason, 'InternalError');
-    assert.match(r.body.error!.message, new RegExp(`^creating Subscription ${namespace}/cachely failed: Internal error occurred: creating subscriptions failed \\(sandbox fault injection\\) \\(tried 6 times in [\\d.]+ s\\)`));
-    assert.match(r.body.error!.message, new RegExp(`removed what this install had created \\(OperatorGroup ${namespace}/${namespace}-operators, Namespace ${namespace}\\)`));
-    await assert.rejects(admin.get(OPERATOR_GROUP_TYPE, `${namespace}-operators`, namespace), (e) => isKubeError(e, 404));
+    assert.match(
+      r.body.error!.message,
+      new RegExp(
+        `^creating Subscription ${namespace}/cachely failed: Internal error occurred: creating subscriptions failed \\(sandbox fault injection\\) \\(tried 6 times in [\\d.]+ s\\)`,
+      ),
+    );
+    assert.match(
+      r.body.error!.message,
+      new RegExp(
+        `removed what this install had created \\(OperatorGroup ${namespace}/${namespace}-operators, Namespace ${namespace}\\)`,
+      ),
+    );
+    await assert.rejects(admin.get(OPERATOR_GROUP_TYPE, `${namespace}-operators`, namespace), (e) =>
+      isKubeError(e, 404),
+    );
     await assert.rejects(admin.get(SUBSCRIPTION_TYPE, 'cachely', namespace), (e) => isKubeError(e, 404));
   });
 
@@ -115,7 +167,10 @@ describe('POST /api/install through transient API errors', () => {
     const r = await install('cachely');
     assert.equal(r.status, 503);
     assert.equal(r.body.error?.reason, 'ServiceUnavailable');
-    assert.match(r.body.error!.message, /^finding package cachely in catalog olm\/olm-console-demo failed: Internal error occurred: injected by the sandbox fault settings \(tried 6 times in [\d.]+ s\)$/);
+    assert.match(
+      r.body.error!.message,
+      /^finding package cachely in catalog olm\/olm-console-demo failed: Internal error occurred: injected by the sandbox fault settings \(tried 6 times in [\d.]+ s\)$/,
+    );
     assert.equal(r.body.error?.details?.step, 'finding package cachely in catalog olm/olm-console-demo');
     await faults({ errors: { share: 0, code: 500 } });
     await assert.rejects(admin.get(NAMESPACE_TYPE, r.namespace), (e) => isKubeError(e, 404));

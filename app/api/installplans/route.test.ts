@@ -11,8 +11,21 @@ import type { InstallPlanSummary } from '@/lib/olm/status/install-plan-status';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-type ListBody = { installPlans: { name: string; namespace: string; resourceVersion: string; subscriptions: string[]; summary: InstallPlanSummary }[] };
-type DetailBody = { summary: InstallPlanSummary; subscriptions: string[]; denied?: { at: string; by?: string }; stepGroups: { group: string; steps: { resource: { kind: string }; manifest: unknown }[] }[] };
+type ListBody = {
+  installPlans: {
+    name: string;
+    namespace: string;
+    resourceVersion: string;
+    subscriptions: string[];
+    summary: InstallPlanSummary;
+  }[];
+};
+type DetailBody = {
+  summary: InstallPlanSummary;
+  subscriptions: string[];
+  denied?: { at: string; by?: string };
+  stepGroups: { group: string; steps: { resource: { kind: string }; manifest: unknown }[] }[];
+};
 
 describe('InstallPlans: list, details, approve, deny', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
@@ -27,13 +40,31 @@ describe('InstallPlans: list, details, approve, deny', () => {
     approve = (await import('./[namespace]/[name]/approve/route')).POST;
     deny = (await import('./[namespace]/[name]/deny/route')).POST;
     admin = sb.admin;
-    await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['pg'] });
+    await subscribe(admin, {
+      namespace: 'pg',
+      package: 'pgpilot',
+      channel: 'stable',
+      approval: 'Manual',
+      startingCSV: 'pgpilot.v1.2.0',
+      targets: ['pg'],
+    });
   });
 
-  const getAs = <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => sb.call<T & ErrorBody>(h, path, { user, bearer: true, params });
-  const post = <T>(h: Handler, name: string, body: unknown, user = 'admin') => sb.call<T & ErrorBody>(h, `/api/installplans/pg/${name}`, { method: 'POST', user, body, params: { namespace: 'pg', name } });
+  const getAs = <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') =>
+    sb.call<T & ErrorBody>(h, path, { user, bearer: true, params });
+  const post = <T>(h: Handler, name: string, body: unknown, user = 'admin') =>
+    sb.call<T & ErrorBody>(h, `/api/installplans/pg/${name}`, {
+      method: 'POST',
+      user,
+      body,
+      params: { namespace: 'pg', name },
+    });
   const waiting = () =>
-    waitFor('a plan waiting for approval', async () => (await getAs<ListBody>(list, '/api/installplans?namespace=pg')).body.installPlans.find((p) => p.summary.needsApproval));
+    waitFor('a plan waiting for approval', async () =>
+      (await getAs<ListBody>(list, '/api/installplans?namespace=pg')).body.installPlans.find(
+        (p) => p.summary.needsApproval,
+      ),
+    );
 
   test('a Manual install waits for approval; stale approvals are refused; approval installs it', async () => {
     const plan = await waiting();
@@ -42,20 +73,39 @@ describe('InstallPlans: list, details, approve, deny', () => {
     const d = await getAs<DetailBody>(detail, '/x', { namespace: 'pg', name: plan.name });
     assert.equal(d.status, 200);
     const groups = d.body.stepGroups.map((g) => g.group);
-    assert.ok(groups.includes('ClusterServiceVersion') && groups.includes('CustomResourceDefinition') && groups.includes('RBAC'), groups.join());
+    assert.ok(
+      groups.includes('ClusterServiceVersion') &&
+        groups.includes('CustomResourceDefinition') &&
+        groups.includes('RBAC'),
+      groups.join(),
+    );
     const stale = await post(approve, plan.name, { resourceVersion: '1' });
     assert.equal(stale.status, 409);
     assert.match(stale.body.error.message, /changed since you loaded it/);
     // Real OLM writes to a waiting plan after the person has loaded it (its olm-operator labels
     // the plan a Subscription points at): the plan they saw is still the one that waits.
-    const touched = await admin.patch<{ metadata?: { resourceVersion?: string } }>(INSTALL_PLAN_TYPE, plan.name, { metadata: { annotations: { 'example.com/touched': 'yes' } } }, { namespace: 'pg', type: 'merge' });
+    const touched = await admin.patch<{ metadata?: { resourceVersion?: string } }>(
+      INSTALL_PLAN_TYPE,
+      plan.name,
+      { metadata: { annotations: { 'example.com/touched': 'yes' } } },
+      { namespace: 'pg', type: 'merge' },
+    );
     assert.notEqual(touched.metadata?.resourceVersion, plan.resourceVersion);
-    const other = await post(approve, plan.name, { resourceVersion: plan.resourceVersion, clusterServiceVersionNames: ['pgpilot.v1.4.0'] });
+    const other = await post(approve, plan.name, {
+      resourceVersion: plan.resourceVersion,
+      clusterServiceVersionNames: ['pgpilot.v1.4.0'],
+    });
     assert.equal(other.status, 409);
-    assert.match(other.body.error.message, /changed since you loaded it \(it is now requires approval; it installs pgpilot\.v1\.2\.0\)/);
+    assert.match(
+      other.body.error.message,
+      /changed since you loaded it \(it is now requires approval; it installs pgpilot\.v1\.2\.0\)/,
+    );
     const bare = await post(approve, plan.name, { resourceVersion: plan.resourceVersion });
     assert.equal(bare.status, 409, 'without the CSVs seen, only the resourceVersion can say it is the same plan');
-    const ok = await post<{ summary: InstallPlanSummary }>(approve, plan.name, { resourceVersion: plan.resourceVersion, clusterServiceVersionNames: plan.summary.csvNames });
+    const ok = await post<{ summary: InstallPlanSummary }>(approve, plan.name, {
+      resourceVersion: plan.resourceVersion,
+      clusterServiceVersionNames: plan.summary.csvNames,
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.summary.approved, true);
     await waitForCsv(admin, 'pg', 'pgpilot.v1.2.0');
@@ -69,7 +119,9 @@ describe('InstallPlans: list, details, approve, deny', () => {
       const p = await waiting();
       return p.summary.csvNames.includes('pgpilot.v1.4.0') ? p : undefined;
     });
-    const denied = await post<{ summary: InstallPlanSummary; explanation: string }>(deny, next.name, { resourceVersion: next.resourceVersion });
+    const denied = await post<{ summary: InstallPlanSummary; explanation: string }>(deny, next.name, {
+      resourceVersion: next.resourceVersion,
+    });
     assert.equal(denied.status, 200);
     assert.equal(denied.body.summary.approved, false);
     assert.match(denied.body.explanation, /stays unapproved/);

@@ -16,14 +16,20 @@ export async function GET(req: Request): Promise<Response> {
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
     const opts = q.namespace ? { namespace: q.namespace } : {};
-    const [plans, subs] = await Promise.all([client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, opts), client.listAll<Subscription>(SUBSCRIPTION_TYPE, opts)]);
+    const [plans, subs] = await Promise.all([
+      client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, opts),
+      client.listAll<Subscription>(SUBSCRIPTION_TYPE, opts),
+    ]);
     const installPlans = plans.items
       .map((p) => ({
         namespace: p.metadata?.namespace ?? '',
         name: p.metadata?.name ?? '',
         resourceVersion: p.metadata?.resourceVersion,
         createdAt: p.metadata?.creationTimestamp,
-        subscriptions: planOwners(p, subs.items.filter((s) => s.metadata?.namespace === p.metadata?.namespace)),
+        subscriptions: planOwners(
+          p,
+          subs.items.filter((s) => s.metadata?.namespace === p.metadata?.namespace),
+        ),
         summary: installPlanSummary(p),
       }))
       .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));

@@ -6,7 +6,11 @@ import { ensureNamespace } from '@/lib/server/testing/cluster';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 import { OPERATOR_GROUP_TYPE } from '@/lib/olm/resources/operator-group';
 
-type Body = { canListAll: boolean; globalNamespaces: string[]; namespaces: { name: string; operatorGroups: { name: string; targets: 'all' | string[] }[] }[] };
+type Body = {
+  canListAll: boolean;
+  globalNamespaces: string[];
+  namespaces: { name: string; operatorGroups: { name: string; targets: 'all' | string[] }[] }[];
+};
 
 describe('GET /api/namespaces', () => {
   const sb = routeSandbox();
@@ -26,13 +30,18 @@ describe('GET /api/namespaces', () => {
     assert.equal(body.canListAll, true);
     assert.ok(body.globalNamespaces.includes('operators'));
     assert.ok(body.globalNamespaces.includes('platform-ops'), 'a custom global namespace');
-    assert.deepEqual(body.namespaces.find((n) => n.name === 'platform-ops')?.operatorGroups, [{ name: 'everything', targets: 'all' }]);
+    assert.deepEqual(body.namespaces.find((n) => n.name === 'platform-ops')?.operatorGroups, [
+      { name: 'everything', targets: 'all' },
+    ]);
   });
 
   test('a namespace-only person: the namespace they name', async () => {
     const { status, body } = await get('?namespace=team1', 'alice');
     assert.equal(status, 200);
     assert.equal(body.canListAll, false);
-    assert.deepEqual(body.namespaces.map((n) => n.name), ['team1']);
+    assert.deepEqual(
+      body.namespaces.map((n) => n.name),
+      ['team1'],
+    );
   });
 });

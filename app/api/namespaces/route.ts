@@ -40,10 +40,14 @@ export async function GET(req: Request): Promise<Response> {
         }
       }
     }
-    const names = namespaces.map((n) => n.metadata?.name ?? '').filter(Boolean).sort();
+    const names = namespaces
+      .map((n) => n.metadata?.name ?? '')
+      .filter(Boolean)
+      .sort();
     const groups = await listVisible<OperatorGroup>(client, OPERATOR_GROUP_TYPE, names);
     const byNs = new Map<string, OperatorGroup[]>();
-    for (const g of groups) byNs.set(g.metadata?.namespace ?? '', [...(byNs.get(g.metadata?.namespace ?? '') ?? []), g]);
+    for (const g of groups)
+      byNs.set(g.metadata?.namespace ?? '', [...(byNs.get(g.metadata?.namespace ?? '') ?? []), g]);
     const phase = new Map(namespaces.map((n) => [n.metadata?.name ?? '', n.status?.phase ?? 'Active']));
     return Response.json(
       {

@@ -21,8 +21,14 @@ describe('/api/olmconfig', () => {
   let admin: KubeClient;
   let namespaces: number;
 
-  const copiesOf = async (name: string) => (await admin.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom' })).items.filter((c) => c.metadata?.name === name).length;
-  const condition = async () => (await admin.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).status?.conditions?.find((c) => c.type === 'DisabledCopiedCSVs');
+  const copiesOf = async (name: string) =>
+    (await admin.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: 'olm.copiedFrom' })).items.filter(
+      (c) => c.metadata?.name === name,
+    ).length;
+  const condition = async () =>
+    (await admin.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).status?.conditions?.find(
+      (c) => c.type === 'DisabledCopiedCSVs',
+    );
 
   before(async () => {
     ({ GET, PATCH } = await import('./route'));
@@ -32,16 +38,36 @@ describe('/api/olmconfig', () => {
     await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg', 'team1'] });
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
-    const cert = await waitFor('certwarden installed', async () => (await admin.listAll<ClusterServiceVersion>(CSV_TYPE, { namespace: 'operators' })).items.find((c) => c.spec.displayName === 'CertWarden' || c.metadata?.name?.startsWith('certwarden'))?.metadata?.name);
+    const cert = await waitFor(
+      'certwarden installed',
+      async () =>
+        (await admin.listAll<ClusterServiceVersion>(CSV_TYPE, { namespace: 'operators' })).items.find(
+          (c) => c.spec.displayName === 'CertWarden' || c.metadata?.name?.startsWith('certwarden'),
+        )?.metadata?.name,
+    );
     await waitForCsv(admin, 'operators', cert);
     namespaces = (await admin.listAll(NAMESPACE_TYPE)).items.length;
-    await waitFor('certwarden copied everywhere', async () => ((await copiesOf(cert)) === namespaces - 1 ? true : undefined));
-    await waitFor('pgpilot copied into team1', async () => ((await copiesOf('pgpilot.v1.4.0')) === 1 ? true : undefined));
+    await waitFor('certwarden copied everywhere', async () =>
+      (await copiesOf(cert)) === namespaces - 1 ? true : undefined,
+    );
+    await waitFor('pgpilot copied into team1', async () =>
+      (await copiesOf('pgpilot.v1.4.0')) === 1 ? true : undefined,
+    );
   });
 
   const get = (user = 'admin') => sb.call<OlmConfigView & ErrorBody>(GET, '/api/olmconfig', { user });
-  const send = <T>(handler: (req: Request) => Promise<Response>, body: unknown, user = 'admin', opts: { csrf?: null } = {}) =>
-    sb.call<T & ErrorBody>(handler, handler === PLAN ? '/api/olmconfig/plan' : '/api/olmconfig', { method: handler === PLAN ? 'POST' : 'PATCH', user, body, ...opts });
+  const send = <T>(
+    handler: (req: Request) => Promise<Response>,
+    body: unknown,
+    user = 'admin',
+    opts: { csrf?: null } = {},
+  ) =>
+    sb.call<T & ErrorBody>(handler, handler === PLAN ? '/api/olmconfig/plan' : '/api/olmconfig', {
+      method: handler === PLAN ? 'POST' : 'PATCH',
+      user,
+      body,
+      ...opts,
+    });
 
   test('GET: the setting, its condition in words, and what turning copies off would remove', async () => {
     const { status, body } = await get();
@@ -53,17 +79,20 @@ describe('/api/olmconfig', () => {
     assert.equal(body.effect?.disableCopiedCSVs, true);
     assert.equal(body.effect?.removes, namespaces - 1, 'every copy of CertWarden');
     assert.equal(body.effect?.unaffected, 1, 'PgPilot watches pg and team1: its copy stays');
-    assert.deepEqual(body.effect?.operators.map((o) => o.namespace), ['operators']);
+    assert.deepEqual(
+      body.effect?.operators.map((o) => o.namespace),
+      ['operators'],
+    );
     assert.deepEqual(body.canChange, { allowed: true });
   });
 
-  test('alice and bob may not switch it, and are told why; bob\'s write is refused by the cluster', async () => {
+  test("alice and bob may not switch it, and are told why; bob's write is refused by the cluster", async () => {
     for (const user of ['alice', 'bob']) {
       const { status, body } = await get(user);
       assert.equal(status, 200);
       assert.equal(body.canChange.allowed, false);
       assert.match(body.canChange.reason ?? '', new RegExp(`${user}.*olmconfigs`));
-      assert.equal(body.state, 'forbidden', 'OLM\'s aggregated roles give no read of OLMConfig');
+      assert.equal(body.state, 'forbidden', "OLM's aggregated roles give no read of OLMConfig");
       assert.equal(body.effect, undefined, 'no effect said without the current setting');
       assert.match(body.effectProblem ?? '', /cannot be said/);
     }
@@ -79,7 +108,10 @@ describe('/api/olmconfig', () => {
     assert.deepEqual(body.change, { spec: { features: { disableCopiedCSVs: true } } });
     assert.equal(body.effect?.removes, namespaces - 1);
     assert.match(body.warnings.join(' '), /keep watching every namespace/);
-    assert.equal((await admin.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).metadata?.resourceVersion, before.metadata?.resourceVersion);
+    assert.equal(
+      (await admin.get<OLMConfig>(OLM_CONFIG_TYPE, 'cluster')).metadata?.resourceVersion,
+      before.metadata?.resourceVersion,
+    );
   });
 
   test('off, then on again: the copies go and come back as counted; the condition follows', async () => {
@@ -103,20 +135,41 @@ describe('/api/olmconfig', () => {
     const on = await send<OlmConfigApplied>(PATCH, { disableCopiedCSVs: false, seen: true });
     assert.equal(on.status, 200, JSON.stringify(on.body));
     const cert = now.body.effect!.operators[0]!.name;
-    await waitFor('the copies come back', async () => ((await copiesOf(cert)) === now.body.effect!.restores ? true : undefined));
-    await waitFor('DisabledCopiedCSVs=False/CopiedCSVsEnabled', async () => ((await condition())?.reason === 'CopiedCSVsEnabled' ? true : undefined));
+    await waitFor('the copies come back', async () =>
+      (await copiesOf(cert)) === now.body.effect!.restores ? true : undefined,
+    );
+    await waitFor('DisabledCopiedCSVs=False/CopiedCSVsEnabled', async () =>
+      (await condition())?.reason === 'CopiedCSVsEnabled' ? true : undefined,
+    );
   });
 
   test('the DisabledCopiedCSVs events OLM records on each operator are listed', async () => {
     // Written as OLM's olm-operator writes it (syncCopyCSV); the sandbox does not record it yet.
-    await admin.create({ group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' }, {
-      metadata: { name: 'certwarden.disabled', namespace: 'operators' },
-      involvedObject: { kind: 'ClusterServiceVersion', namespace: 'operators', name: 'certwarden.v2.0.0', apiVersion: 'operators.coreos.com/v1alpha1' },
-      reason: 'DisabledCopiedCSVs', type: 'Warning', message: 'CSV copying disabled for operators/certwarden.v2.0.0', lastTimestamp: '2026-01-01T00:00:00Z',
-    });
+    await admin.create(
+      { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
+      {
+        metadata: { name: 'certwarden.disabled', namespace: 'operators' },
+        involvedObject: {
+          kind: 'ClusterServiceVersion',
+          namespace: 'operators',
+          name: 'certwarden.v2.0.0',
+          apiVersion: 'operators.coreos.com/v1alpha1',
+        },
+        reason: 'DisabledCopiedCSVs',
+        type: 'Warning',
+        message: 'CSV copying disabled for operators/certwarden.v2.0.0',
+        lastTimestamp: '2026-01-01T00:00:00Z',
+      },
+    );
     const { body } = await get();
     assert.equal(body.events?.count, 1);
-    assert.deepEqual(body.events?.items[0], { namespace: 'operators', csv: 'certwarden.v2.0.0', type: 'Warning', message: 'CSV copying disabled for operators/certwarden.v2.0.0', lastTimestamp: '2026-01-01T00:00:00Z' });
+    assert.deepEqual(body.events?.items[0], {
+      namespace: 'operators',
+      csv: 'certwarden.v2.0.0',
+      type: 'Warning',
+      message: 'CSV copying disabled for operators/certwarden.v2.0.0',
+      lastTimestamp: '2026-01-01T00:00:00Z',
+    });
   });
 
   test('bad bodies are 400s naming the field; a write without the CSRF token is refused', async () => {

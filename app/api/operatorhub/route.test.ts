@@ -26,7 +26,11 @@ describe('/api/operatorhub on OpenShift', () => {
   const root = mkdtempSync(join(tmpdir(), 'olm-operatorhub-route-'));
   writeFixtureCatalog(join(root, 'redhat-operators'), [{ name: 'red', bundles: [{ version: '1.0.0' }] }]);
   writeFixtureCatalog(join(root, 'community-operators'), [{ name: 'comm', bundles: [{ version: '1.0.0' }] }]);
-  const sb = routeSandbox({ flavor: 'openshift', deploymentDelayMs: 0, catalogs: [join(root, 'redhat-operators'), join(root, 'community-operators')] });
+  const sb = routeSandbox({
+    flavor: 'openshift',
+    deploymentDelayMs: 0,
+    catalogs: [join(root, 'redhat-operators'), join(root, 'community-operators')],
+  });
   let GET: (req: Request) => Promise<Response>;
   let PATCH: (req: Request) => Promise<Response>;
   let PLAN: (req: Request) => Promise<Response>;
@@ -46,17 +50,40 @@ describe('/api/operatorhub on OpenShift', () => {
     ({ POST: PLAN } = await import('./plan/route'));
     admin = sb.admin;
     await ensureNamespace(admin, 'red');
-    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'red', namespace: 'red' }, spec: { targetNamespaces: ['red'] } }, { namespace: 'red' });
-    await admin.create<Subscription>(SUBSCRIPTION_TYPE, { metadata: { name: 'red', namespace: 'red' }, spec: { name: 'red', source: 'redhat-operators', sourceNamespace: NS, channel: 'stable' } }, { namespace: 'red' });
+    await admin.create(
+      OPERATOR_GROUP_TYPE,
+      { metadata: { name: 'red', namespace: 'red' }, spec: { targetNamespaces: ['red'] } },
+      { namespace: 'red' },
+    );
+    await admin.create<Subscription>(
+      SUBSCRIPTION_TYPE,
+      {
+        metadata: { name: 'red', namespace: 'red' },
+        spec: { name: 'red', source: 'redhat-operators', sourceNamespace: NS, channel: 'stable' },
+      },
+      { namespace: 'red' },
+    );
     await waitForCsv(admin, 'red', 'red.v1.0.0');
-    await waitFor('status written', async () => ((await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).status?.sources?.length === 2 ? true : undefined));
+    await waitFor('status written', async () =>
+      (await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).status?.sources?.length === 2 ? true : undefined,
+    );
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
   const get = (user = 'admin') => sb.call<OperatorHubView & ErrorBody>(GET, '/api/operatorhub', { user });
-  const send = <T>(handler: (req: Request) => Promise<Response>, body: unknown, user = 'admin', opts: { csrf?: null } = {}) => {
+  const send = <T>(
+    handler: (req: Request) => Promise<Response>,
+    body: unknown,
+    user = 'admin',
+    opts: { csrf?: null } = {},
+  ) => {
     const plan = handler === PLAN;
-    return sb.call<T & ErrorBody>(handler, plan ? '/api/operatorhub/plan' : '/api/operatorhub', { method: plan ? 'POST' : 'PATCH', user, body, ...opts });
+    return sb.call<T & ErrorBody>(handler, plan ? '/api/operatorhub/plan' : '/api/operatorhub', {
+      method: plan ? 'POST' : 'PATCH',
+      user,
+      body,
+      ...opts,
+    });
   };
 
   test('GET: each default source, what the marketplace operator reported, its CatalogSource and Subscriptions', async () => {
@@ -65,12 +92,20 @@ describe('/api/operatorhub on OpenShift', () => {
     assert.equal(body.api, 'served');
     assert.equal(body.state, 'present');
     assert.equal(body.disableAllDefaultSources, false);
-    assert.deepEqual(body.sources.map((s) => [s.name, s.disabled, s.reported?.status, s.catalogSource?.managed]), [['community-operators', false, 'Success', true], ['redhat-operators', false, 'Success', true]]);
-    assert.deepEqual(body.sources.find((s) => s.name === 'redhat-operators')?.subscriptions, [{ namespace: 'red', name: 'red', package: 'red' }]);
+    assert.deepEqual(
+      body.sources.map((s) => [s.name, s.disabled, s.reported?.status, s.catalogSource?.managed]),
+      [
+        ['community-operators', false, 'Success', true],
+        ['redhat-operators', false, 'Success', true],
+      ],
+    );
+    assert.deepEqual(body.sources.find((s) => s.name === 'redhat-operators')?.subscriptions, [
+      { namespace: 'red', name: 'red', package: 'red' },
+    ]);
     assert.deepEqual(body.canChange, { allowed: true });
   });
 
-  test('alice and bob may not switch, and are told why; bob\'s write is refused by the cluster', async () => {
+  test("alice and bob may not switch, and are told why; bob's write is refused by the cluster", async () => {
     for (const user of ['alice', 'bob']) {
       const { status, body } = await get(user);
       assert.equal(status, 200);
@@ -83,54 +118,92 @@ describe('/api/operatorhub on OpenShift', () => {
     const denied = await send(PATCH, { change: { kind: 'all', disabled: true }, seen: rv }, 'bob');
     assert.equal(denied.status, 403, JSON.stringify(denied.body));
     assert.equal(denied.body.error.reason, 'Forbidden');
-    assert.equal((await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).spec?.disableAllDefaultSources, undefined);
+    assert.equal(
+      (await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).spec?.disableAllDefaultSources,
+      undefined,
+    );
   });
 
   test('plan: the exact change, the CatalogSource that goes and the operator that will report CatalogSourcesUnhealthy; nothing written', async () => {
     const before = await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster');
-    const { status, body } = await send<OperatorHubPlan>(PLAN, { change: { kind: 'source', name: 'redhat-operators', disabled: true } });
+    const { status, body } = await send<OperatorHubPlan>(PLAN, {
+      change: { kind: 'source', name: 'redhat-operators', disabled: true },
+    });
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body.patch, { spec: { sources: [{ name: 'redhat-operators', disabled: true }] } });
     assert.equal(body.resourceVersion, before.metadata?.resourceVersion);
-    assert.deepEqual(body.effects.map((e) => [e.name, e.catalogSource, e.subscriptions.length]), [['redhat-operators', 'deleted', 1]]);
-    assert.match(body.effects[0]!.text, /deletes CatalogSource openshift-marketplace\/redhat-operators.*1 installed operator subscribes to it and will report CatalogSourcesUnhealthy/);
-    assert.equal((await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).metadata?.resourceVersion, before.metadata?.resourceVersion);
+    assert.deepEqual(
+      body.effects.map((e) => [e.name, e.catalogSource, e.subscriptions.length]),
+      [['redhat-operators', 'deleted', 1]],
+    );
+    assert.match(
+      body.effects[0]!.text,
+      /deletes CatalogSource openshift-marketplace\/redhat-operators.*1 installed operator subscribes to it and will report CatalogSourcesUnhealthy/,
+    );
+    assert.equal(
+      (await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).metadata?.resourceVersion,
+      before.metadata?.resourceVersion,
+    );
     const all = await send<OperatorHubPlan>(PLAN, { change: { kind: 'all', disabled: true } });
-    assert.deepEqual(all.body.effects.map((e) => e.name), ['community-operators', 'redhat-operators']);
+    assert.deepEqual(
+      all.body.effects.map((e) => e.name),
+      ['community-operators', 'redhat-operators'],
+    );
   });
 
   test('off, then on again: the CatalogSource goes (the Subscription reports it) and comes back; a stale resourceVersion is a 409', async () => {
     const seen = (await get()).body.resourceVersion;
-    const off = await send<OperatorHubApplied>(PATCH, { change: { kind: 'source', name: 'redhat-operators', disabled: true }, seen });
+    const off = await send<OperatorHubApplied>(PATCH, {
+      change: { kind: 'source', name: 'redhat-operators', disabled: true },
+      seen,
+    });
     assert.equal(off.status, 200, JSON.stringify(off.body));
     await waitFor('redhat-operators deleted', async () => ((await source('redhat-operators')) ? undefined : true));
     await waitFor('the Subscription reports CatalogSourcesUnhealthy', async () => {
       const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'red', 'red');
-      return sub.status?.conditions?.some((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True') ? true : undefined;
+      return sub.status?.conditions?.some((c) => c.type === 'CatalogSourcesUnhealthy' && c.status === 'True')
+        ? true
+        : undefined;
     });
     const now = await waitFor('reported disabled', async () => {
       const v = (await get()).body;
       return v.sources.find((s) => s.name === 'redhat-operators')?.reported?.disabled === true ? v : undefined;
     });
     const row = now.sources.find((s) => s.name === 'redhat-operators')!;
-    assert.deepEqual([row.disabled, row.decidedBy, row.catalogSource, row.pending], [true, 'source entry', undefined, false]);
+    assert.deepEqual(
+      [row.disabled, row.decidedBy, row.catalogSource, row.pending],
+      [true, 'source entry', undefined, false],
+    );
 
     const stale = await send(PATCH, { change: { kind: 'source', name: 'redhat-operators', disabled: false }, seen });
     assert.equal(stale.status, 409);
     assert.match(stale.body.error.message, /was changed since you loaded it.*look at the default sources again/);
 
-    const on = await send<OperatorHubApplied>(PATCH, { change: { kind: 'source', name: 'redhat-operators', disabled: false }, seen: now.resourceVersion });
+    const on = await send<OperatorHubApplied>(PATCH, {
+      change: { kind: 'source', name: 'redhat-operators', disabled: false },
+      seen: now.resourceVersion,
+    });
     assert.equal(on.status, 200, JSON.stringify(on.body));
-    await waitFor('redhat-operators READY again', async () => ((await source('redhat-operators'))?.status?.connectionState?.lastObservedState === 'READY' ? true : undefined));
+    await waitFor('redhat-operators READY again', async () =>
+      (await source('redhat-operators'))?.status?.connectionState?.lastObservedState === 'READY' ? true : undefined,
+    );
   });
 
-  test('deleting a managed default from the catalog list is planned with the marketplace operator\'s answer: it comes back', async () => {
+  test("deleting a managed default from the catalog list is planned with the marketplace operator's answer: it comes back", async () => {
     const { POST } = await import('../catalogsources/plan/route');
     const cs = (await source('community-operators'))!;
-    const res = await POST(sb.request('/api/catalogsources/plan', { method: 'POST', body: { action: 'delete', namespace: NS, name: 'community-operators', seen: String(cs.metadata?.generation) } }));
+    const res = await POST(
+      sb.request('/api/catalogsources/plan', {
+        method: 'POST',
+        body: { action: 'delete', namespace: NS, name: 'community-operators', seen: String(cs.metadata?.generation) },
+      }),
+    );
     const plan = (await res.json()) as { warnings: string[] };
     assert.equal(res.status, 200, JSON.stringify(plan));
-    assert.match(plan.warnings[0] ?? '', /marketplace operator manages community-operators.*creates the CatalogSource again.*disable community-operators under Default sources/);
+    assert.match(
+      plan.warnings[0] ?? '',
+      /marketplace operator manages community-operators.*creates the CatalogSource again.*disable community-operators under Default sources/,
+    );
   });
 
   test('bad bodies are 400s naming the field; a name that is no default source is refused; a write without the CSRF token is refused', async () => {
@@ -145,7 +218,10 @@ describe('/api/operatorhub on OpenShift', () => {
     await bad({ change: { kind: 'everything', disabled: true }, seen }, /kind must be "all"/);
     await bad({ change: { kind: 'source', name: '', disabled: true }, seen }, /change\.name: must not be empty/);
     await bad({ change: { kind: 'all', disabled: true }, seen, force: true }, /force/);
-    await bad({ change: { kind: 'source', name: 'my-catalog', disabled: true }, seen }, /my-catalog is not one of the default sources/);
+    await bad(
+      { change: { kind: 'source', name: 'my-catalog', disabled: true }, seen },
+      /my-catalog is not one of the default sources/,
+    );
     const csrf = await send(PATCH, { change: { kind: 'all', disabled: true }, seen }, 'admin', { csrf: null });
     assert.equal(csrf.status, 403);
     assert.equal((await admin.get<OperatorHub>(OPERATOR_HUB_TYPE, 'cluster')).metadata?.resourceVersion, seen);

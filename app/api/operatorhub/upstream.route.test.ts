@@ -21,7 +21,10 @@ describe('/api/operatorhub upstream', () => {
   test('plan and switch: 404 saying what upstream offers instead', async () => {
     const { POST } = await import('./plan/route');
     const { PATCH } = await import('./route');
-    for (const [handler, method, body] of [[POST, 'POST', { change: { kind: 'all', disabled: true } }], [PATCH, 'PATCH', { change: { kind: 'all', disabled: true }, seen: '1' }]] as const) {
+    for (const [handler, method, body] of [
+      [POST, 'POST', { change: { kind: 'all', disabled: true } }],
+      [PATCH, 'PATCH', { change: { kind: 'all', disabled: true }, seen: '1' }],
+    ] as const) {
       const res = await handler(sb.request('/api/operatorhub', { method, body }));
       const err = (await res.json()) as ErrorBody;
       assert.equal(res.status, 404);

@@ -22,11 +22,28 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     admin = sb.admin;
     for (let i = 0; i < 4; i++) await ensureNamespace(admin, `extra-${i}`);
     await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
-    const csv = await waitFor('certwarden installed', async () => (await admin.get<{ status?: { installedCSV?: string } }>({ group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' }, 'certwarden', 'operators')).status?.installedCSV);
+    const csv = await waitFor(
+      'certwarden installed',
+      async () =>
+        (
+          await admin.get<{ status?: { installedCSV?: string } }>(
+            {
+              group: 'operators.coreos.com',
+              version: 'v1alpha1',
+              plural: 'subscriptions',
+              namespaced: true,
+              kind: 'Subscription',
+            },
+            'certwarden',
+            'operators',
+          )
+        ).status?.installedCSV,
+    );
     await waitForCsv(admin, 'operators', csv);
   });
 
-  const get = <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') => sb.call<T & ErrorBody>(h, path, { user, bearer: true, params });
+  const get = <T>(h: Handler, path: string, params: Record<string, string> = {}, user = 'admin') =>
+    sb.call<T & ErrorBody>(h, path, { user, bearer: true, params });
 
   test('all namespaces: one row per operator, its copies a count', async () => {
     const { status, body } = await get<InstalledOperatorsResponse>(list as Handler, '/api/operators');
@@ -38,7 +55,9 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(row.managedNamespaces, 'all');
     assert.equal(row.status.phase, 'Succeeded');
     assert.equal(row.upgrade?.label, 'Up to date');
-    const namespaces = (await admin.list({ group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' })).items.length;
+    const namespaces = (
+      await admin.list({ group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' })
+    ).items.length;
     assert.equal(row.copies.count, namespaces - 1);
     assert.equal(body.copies, 0);
   });
@@ -53,15 +72,23 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
   });
 
   test('the copies of an operator, a page at a time', async () => {
-    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators')).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
-    const first = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2`, { namespace: 'operators', name: csv });
+    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators')).body.operators.find(
+      (o) => o.subscription?.package === 'certwarden',
+    )!.csvName!;
+    const first = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2`, {
+      namespace: 'operators',
+      name: csv,
+    });
     assert.equal(first.status, 200);
     assert.equal(first.body.copies.length, 2);
     assert.ok(first.body.continue);
     const seen = new Set(first.body.copies.map((c) => c.namespace));
     let cont: string | undefined = first.body.continue;
     while (cont) {
-      const page: { body: { copies: { namespace: string }[]; continue?: string } } = await get<{ copies: { namespace: string }[]; continue?: string }>(copies, `/x?limit=2&continue=${encodeURIComponent(cont)}`, { namespace: 'operators', name: csv });
+      const page: { body: { copies: { namespace: string }[]; continue?: string } } = await get<{
+        copies: { namespace: string }[];
+        continue?: string;
+      }>(copies, `/x?limit=2&continue=${encodeURIComponent(cont)}`, { namespace: 'operators', name: csv });
       for (const c of page.body.copies) seen.add(c.namespace);
       cont = page.body.continue;
     }
@@ -70,7 +97,9 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
   });
 
   test('one operator: Subscription conditions, InstallPlans, group, description and the update path', async () => {
-    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=operators')).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
+    const csv = (
+      await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=operators')
+    ).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
     const { status, body } = await get<OperatorDetails>(details, '/x', { namespace: 'operators', name: csv });
     assert.equal(status, 200);
     assert.equal(body.subscription?.object.spec.name, 'certwarden');
@@ -91,14 +120,27 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(copy.body.sourceSubscription, 'certwarden', 'a copy names the Subscription that installs its source');
     assert.equal(copy.body.subscription, undefined);
     // team1's own group, for operators installed there, is not the copy's: its operator's is.
-    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'team1-local', namespace: 'team1' }, spec: { targetNamespaces: ['team1'] } });
+    await admin.create(OPERATOR_GROUP_TYPE, {
+      metadata: { name: 'team1-local', namespace: 'team1' },
+      spec: { targetNamespaces: ['team1'] },
+    });
     try {
       const again = await get<OperatorDetails>(details, '/x', { namespace: 'team1', name: csv });
-      assert.deepEqual(again.body.operatorGroup && { ...again.body.operatorGroup, conditions: undefined }, { name: 'global-operators', namespace: 'operators', targets: 'all', createdByConsole: false, conditions: undefined });
+      assert.deepEqual(again.body.operatorGroup && { ...again.body.operatorGroup, conditions: undefined }, {
+        name: 'global-operators',
+        namespace: 'operators',
+        targets: 'all',
+        createdByConsole: false,
+        conditions: undefined,
+      });
       // alice may not read it: its name from the copy, its targets unknown.
       const hers = await get<OperatorDetails>(details, '/x', { namespace: 'team1', name: csv }, 'alice');
       assert.equal(hers.status, 200);
-      assert.deepEqual(hers.body.operatorGroup, { name: 'global-operators', namespace: 'operators', createdByConsole: false });
+      assert.deepEqual(hers.body.operatorGroup, {
+        name: 'global-operators',
+        namespace: 'operators',
+        createdByConsole: false,
+      });
     } finally {
       await admin.delete(OPERATOR_GROUP_TYPE, 'team1-local', { namespace: 'team1' });
     }
@@ -107,7 +149,9 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
   test('an operator that cannot be resolved shows as installing, with the reason', async () => {
     await subscribe(admin, { namespace: 'logs', package: 'logship', channel: 'stable', targets: ['logs'] });
     const row = await waitFor('logship row failing', async () => {
-      const r = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=logs')).body.operators.find((o) => o.subscription?.package === 'logship');
+      const r = (
+        await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=logs')
+      ).body.operators.find((o) => o.subscription?.package === 'logship');
       return r?.upgrade?.kind === 'failed' ? r : undefined;
     });
     assert.equal(row.status.label, 'Installing');
@@ -130,16 +174,42 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
     assert.equal(missing.body.error.reason, 'NotFound');
   });
   test('an operator that declares itself not upgradeable is named as what holds its next step back', async () => {
-    const OC = { group: 'operators.coreos.com', version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
-    const csv = (await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=operators')).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
+    const OC = {
+      group: 'operators.coreos.com',
+      version: 'v2',
+      plural: 'operatorconditions',
+      namespaced: true,
+      kind: 'OperatorCondition',
+    };
+    const csv = (
+      await get<InstalledOperatorsResponse>(list as Handler, '/api/operators?namespace=operators')
+    ).body.operators.find((o) => o.subscription?.package === 'certwarden')!.csvName!;
     const oc = await waitFor('the OperatorCondition', async () => {
       try {
-        return await admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, csv, 'operators');
+        return await admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(
+          OC,
+          csv,
+          'operators',
+        );
       } catch {
         return undefined;
       }
     });
-    await admin.replace(OC, { ...oc, spec: { ...oc.spec, conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'a data migration is running', lastTransitionTime: new Date().toISOString() }] } });
+    await admin.replace(OC, {
+      ...oc,
+      spec: {
+        ...oc.spec,
+        conditions: [
+          {
+            type: 'Upgradeable',
+            status: 'False',
+            reason: 'Migrating',
+            message: 'a data migration is running',
+            lastTransitionTime: new Date().toISOString(),
+          },
+        ],
+      },
+    });
     const blockers = await waitFor('the blocker reported', async () => {
       const b = (await get<OperatorDetails>(details, '/x', { namespace: 'operators', name: csv })).body.upgradeBlockers;
       return b.length ? b : undefined;
@@ -149,25 +219,71 @@ describe('GET /api/operators and /api/operators/<ns>/<csv>', () => {
   });
 
   test('a CSV that OLM installed another in place of names it, until it is gone', async () => {
-    const OC = { group: 'operators.coreos.com', version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
-    const SUB = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
+    const OC = {
+      group: 'operators.coreos.com',
+      version: 'v2',
+      plural: 'operatorconditions',
+      namespaced: true,
+      kind: 'OperatorCondition',
+    };
+    const SUB = {
+      group: 'operators.coreos.com',
+      version: 'v1alpha1',
+      plural: 'subscriptions',
+      namespaced: true,
+      kind: 'Subscription',
+    };
     await subscribe(admin, { namespace: 'follow', package: 'pgpilot', channel: 'stable', targets: ['follow'] });
     await waitForCsv(admin, 'follow', 'pgpilot.v1.4.0');
     const before = await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' });
     assert.equal(before.body.replacedBy, undefined, 'the installed CSV is replaced by nothing');
     // Hold the new version back, so the old CSV stays while OLM has already installed the next.
-    const oc = await waitFor('the OperatorCondition', async () => admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, 'pgpilot.v1.4.0', 'follow').catch(() => undefined));
-    await admin.replace(OC, { ...oc, spec: { ...oc.spec, conditions: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'hold', lastTransitionTime: new Date().toISOString() }] } });
-    const sub = await admin.get<{ metadata: Record<string, unknown>; spec: Record<string, unknown> }>(SUB, 'pgpilot', 'follow');
+    const oc = await waitFor('the OperatorCondition', async () =>
+      admin
+        .get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, 'pgpilot.v1.4.0', 'follow')
+        .catch(() => undefined),
+    );
+    await admin.replace(OC, {
+      ...oc,
+      spec: {
+        ...oc.spec,
+        conditions: [
+          {
+            type: 'Upgradeable',
+            status: 'False',
+            reason: 'Migrating',
+            message: 'hold',
+            lastTransitionTime: new Date().toISOString(),
+          },
+        ],
+      },
+    });
+    const sub = await admin.get<{ metadata: Record<string, unknown>; spec: Record<string, unknown> }>(
+      SUB,
+      'pgpilot',
+      'follow',
+    );
     await admin.replace(SUB, { ...sub, spec: { ...sub.spec, channel: 'fast' } });
-    const replacedBy = await waitFor('the replacement named', async () => (await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' })).body.replacedBy);
+    const replacedBy = await waitFor(
+      'the replacement named',
+      async () =>
+        (await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' })).body.replacedBy,
+    );
     assert.deepEqual(replacedBy, { csv: 'pgpilot.v1.5.0', subscription: 'pgpilot' });
     const next = await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.5.0' });
     assert.equal(next.body.replacedBy, undefined);
     assert.equal(next.body.subscription?.object.metadata?.name, 'pgpilot');
-    const held = await admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(OC, 'pgpilot.v1.4.0', 'follow');
+    const held = await admin.get<{ metadata: Record<string, unknown>; spec?: Record<string, unknown> }>(
+      OC,
+      'pgpilot.v1.4.0',
+      'follow',
+    );
     await admin.replace(OC, { ...held, spec: { ...held.spec, conditions: [] } });
     await waitForCsv(admin, 'follow', 'pgpilot.v1.5.0');
-    await waitFor('the old CSV gone', async () => ((await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' })).status === 404 ? true : undefined));
+    await waitFor('the old CSV gone', async () =>
+      (await get<OperatorDetails>(details, '/x', { namespace: 'follow', name: 'pgpilot.v1.4.0' })).status === 404
+        ? true
+        : undefined,
+    );
   });
 });

@@ -13,7 +13,9 @@ export async function GET(req: Request): Promise<Response> {
   try {
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    return Response.json(await listInstalledOperators(client, q.namespace), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await listInstalledOperators(client, q.namespace), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

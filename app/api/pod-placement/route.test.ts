@@ -7,7 +7,13 @@ import { before, describe, test } from 'node:test';
 import type { ResourceType } from '@/lib/olm/resources/common';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
-const PROXY: ResourceType = { group: 'config.openshift.io', version: 'v1', plural: 'proxies', namespaced: false, kind: 'Proxy' };
+const PROXY: ResourceType = {
+  group: 'config.openshift.io',
+  version: 'v1',
+  plural: 'proxies',
+  namespaced: false,
+  kind: 'Proxy',
+};
 
 describe('GET /api/pod-placement (OpenShift)', () => {
   const sb = routeSandbox({ flavor: 'openshift' });
@@ -30,11 +36,20 @@ describe('GET /api/pod-placement (OpenShift)', () => {
   });
 
   test('a proxy configured: its status, as OLM reads it', async () => {
-    await sb.admin.patch(PROXY, 'cluster', { status: { httpProxy: 'http://proxy:3128', noProxy: '.svc' } }, { type: 'merge', subresource: 'status' });
-    assert.deepEqual((await read()).clusterProxy, { HTTP_PROXY: 'http://proxy:3128', HTTPS_PROXY: '', NO_PROXY: '.svc' });
+    await sb.admin.patch(
+      PROXY,
+      'cluster',
+      { status: { httpProxy: 'http://proxy:3128', noProxy: '.svc' } },
+      { type: 'merge', subresource: 'status' },
+    );
+    assert.deepEqual((await read()).clusterProxy, {
+      HTTP_PROXY: 'http://proxy:3128',
+      HTTPS_PROXY: '',
+      NO_PROXY: '.svc',
+    });
   });
 
-  test('bob may view namespaces, not the cluster\'s Proxy or nodes: neither is given', async () => {
+  test("bob may view namespaces, not the cluster's Proxy or nodes: neither is given", async () => {
     assert.deepEqual(await read('bob'), { openshift: true });
   });
 });

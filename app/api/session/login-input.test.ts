@@ -16,7 +16,13 @@ describe('POST /api/session with a token that is no bearer token', () => {
   });
 
   const login = (token: string) =>
-    session.POST(new Request(`${origin}/api/session`, { method: 'POST', headers: { origin, host: 'console.local', 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
+    session.POST(
+      new Request(`${origin}/api/session`, {
+        method: 'POST',
+        headers: { origin, host: 'console.local', 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      }),
+    );
 
   test('a newline, NUL, space or non-ASCII character inside the token is a 400 that names the token', async () => {
     for (const token of ['abc\ndef', 'abc\u0000def', 'abc def', 'abc\u00e9def', 'abc\u007fdef']) {
@@ -29,7 +35,7 @@ describe('POST /api/session with a token that is no bearer token', () => {
     }
   });
 
-  test('a token the cluster does not know is still the cluster\'s 401', async () => {
+  test("a token the cluster does not know is still the cluster's 401", async () => {
     assert.equal((await login('eyJhbGciOiJSUzI1NiJ9.e30.c2ln')).status, 401);
   });
 });

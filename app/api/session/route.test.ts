@@ -22,7 +22,13 @@ describe('/api/session in per-user token mode', () => {
   });
 
   const login = (token: string, from = origin) =>
-    session.POST(new Request(`${origin}/api/session`, { method: 'POST', headers: { origin: from, host: 'console.local', 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
+    session.POST(
+      new Request(`${origin}/api/session`, {
+        method: 'POST',
+        headers: { origin: from, host: 'console.local', 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      }),
+    );
   const cookieOf = (res: Response) => (res.headers.get('set-cookie') ?? '').split(';')[0]!;
 
   test('without a session the API asks to log in', async () => {
@@ -34,7 +40,10 @@ describe('/api/session in per-user token mode', () => {
   test('a token the cluster rejects is refused; a good one starts a session acting as that person', async () => {
     const bad = await login('not-a-token');
     assert.equal(bad.status, 401);
-    assert.equal(((await bad.json()) as { error: { message: string } }).error.message, 'the cluster did not accept this token');
+    assert.equal(
+      ((await bad.json()) as { error: { message: string } }).error.message,
+      'the cluster did not accept this token',
+    );
 
     const res = await login(sb.tokens.alice!);
     assert.equal(res.status, 200);
@@ -45,28 +54,69 @@ describe('/api/session in per-user token mode', () => {
     assert.match(setCookie, /SameSite=Strict/);
     assert.ok(!setCookie.includes(sb.tokens.alice!), 'the token is sealed, not readable in the cookie');
 
-    const perms = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { cookie: cookieOf(res) } }));
+    const perms = await permissions.GET(
+      new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { cookie: cookieOf(res) } }),
+    );
     const list = ((await perms.json()) as { permissions: { action: string; allowed: boolean }[] }).permissions;
     assert.equal(list.find((p) => p.action === 'install')?.allowed, true, 'alice may install in team1');
-    assert.equal(list.find((p) => p.action === 'createNamespace')?.allowed, false, 'and acts as alice, not as the console');
+    assert.equal(
+      list.find((p) => p.action === 'createNamespace')?.allowed,
+      false,
+      'and acts as alice, not as the console',
+    );
 
     const me = await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(res) } }));
-    assert.deepEqual(await me.json(), { mode: 'token', loggedIn: true, username: 'alice', groups: null, auth: 'token', csrfToken: body.csrfToken, imageOrigins: [] });
+    assert.deepEqual(await me.json(), {
+      mode: 'token',
+      loggedIn: true,
+      username: 'alice',
+      groups: null,
+      auth: 'token',
+      csrfToken: body.csrfToken,
+      imageOrigins: [],
+    });
 
-    const crossSite = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin: 'https://evil.example', host: 'console.local', 'x-csrf-token': body.csrfToken } }));
+    const crossSite = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: {
+          cookie: cookieOf(res),
+          origin: 'https://evil.example',
+          host: 'console.local',
+          'x-csrf-token': body.csrfToken,
+        },
+      }),
+    );
     assert.equal(crossSite.status, 403);
-    const noToken = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, host: 'console.local' } }));
+    const noToken = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: { cookie: cookieOf(res), origin, host: 'console.local' },
+      }),
+    );
     assert.equal(noToken.status, 403);
-    const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, host: 'console.local', 'x-csrf-token': body.csrfToken } }));
+    const out = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: { cookie: cookieOf(res), origin, host: 'console.local', 'x-csrf-token': body.csrfToken },
+      }),
+    );
     assert.equal(out.status, 204);
     assert.match(out.headers.get('set-cookie') ?? '', /Max-Age=0/);
 
     // A saved copy of the cookie is logged out too, and cannot write.
     const saved = await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(res) } }));
     assert.equal(((await saved.json()) as { loggedIn: boolean }).loggedIn, false);
-    const write = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, 'x-csrf-token': body.csrfToken } }));
+    const write = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: { cookie: cookieOf(res), origin, 'x-csrf-token': body.csrfToken },
+      }),
+    );
     assert.equal(write.status, 403);
-    const read = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { cookie: cookieOf(res) } }));
+    const read = await permissions.GET(
+      new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { cookie: cookieOf(res) } }),
+    );
     assert.equal(read.status, 401);
   });
 
@@ -85,7 +135,12 @@ describe('/api/session in per-user token mode', () => {
     const sealed = openSession(cookieOf(res).split('=').slice(1).join('='), sessionKey())!;
     await otherReplica.reload();
     assert.equal(otherReplica.isRevoked(sealed), false);
-    const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(res), origin, 'x-csrf-token': body.csrfToken } }));
+    const out = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: { cookie: cookieOf(res), origin, 'x-csrf-token': body.csrfToken },
+      }),
+    );
     assert.equal(out.status, 204);
     await otherReplica.reload();
     assert.equal(otherReplica.isRevoked(sealed), true);
@@ -96,12 +151,29 @@ describe('/api/session in per-user token mode', () => {
     const a2 = await login(sb.tokens.alice!);
     const b = await login(sb.tokens.bob!);
     const csrf = ((await a1.json()) as { csrfToken: string }).csrfToken;
-    const bad = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(a1), origin, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ everywhere: true, evrywhere: 1 }) }));
+    const bad = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: { cookie: cookieOf(a1), origin, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ everywhere: true, evrywhere: 1 }),
+      }),
+    );
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { error: { message: string } }).error.message, /evrywhere/);
-    const out = await session.DELETE(new Request(`${origin}/api/session`, { method: 'DELETE', headers: { cookie: cookieOf(a1), origin, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ everywhere: true }) }));
+    const out = await session.DELETE(
+      new Request(`${origin}/api/session`, {
+        method: 'DELETE',
+        headers: { cookie: cookieOf(a1), origin, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ everywhere: true }),
+      }),
+    );
     assert.equal(out.status, 204);
-    const loggedIn = async (r: Response) => ((await (await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(r) } }))).json()) as { loggedIn: boolean }).loggedIn;
+    const loggedIn = async (r: Response) =>
+      (
+        (await (
+          await session.GET(new Request(`${origin}/api/session`, { headers: { cookie: cookieOf(r) } }))
+        ).json()) as { loggedIn: boolean }
+      ).loggedIn;
     assert.equal(await loggedIn(a2), false, "alice's other session ended");
     assert.equal(await loggedIn(b), true, "bob's did not");
   });
@@ -115,14 +187,24 @@ describe('/api/session in per-user token mode', () => {
     assert.equal(((await again.json()) as { loggedIn: boolean }).loggedIn, false);
   });
 
-  test('an authenticating proxy can pass the person\'s token in the Authorization header', async () => {
-    const res = await permissions.GET(new Request(`${origin}/api/me/permissions?namespace=team1`, { headers: { authorization: `Bearer ${sb.tokens.bob!}` } }));
+  test("an authenticating proxy can pass the person's token in the Authorization header", async () => {
+    const res = await permissions.GET(
+      new Request(`${origin}/api/me/permissions?namespace=team1`, {
+        headers: { authorization: `Bearer ${sb.tokens.bob!}` },
+      }),
+    );
     const list = ((await res.json()) as { permissions: { action: string; allowed: boolean }[] }).permissions;
-    assert.ok(list.every((p) => !p.allowed), 'bob may view, not change');
+    assert.ok(
+      list.every((p) => !p.allowed),
+      'bob may view, not change',
+    );
   });
 
   test('behind an authenticating proxy the page is logged in at once, as the person whose token the proxy passes', async () => {
-    const ways: Record<string, string>[] = [{ authorization: `Bearer ${sb.tokens.bob}` }, { 'x-forwarded-access-token': sb.tokens.bob! }];
+    const ways: Record<string, string>[] = [
+      { authorization: `Bearer ${sb.tokens.bob}` },
+      { 'x-forwarded-access-token': sb.tokens.bob! },
+    ];
     for (const headers of ways) {
       const res = await session.GET(new Request(`${origin}/api/session`, { headers }));
       assert.equal(res.status, 200);
@@ -130,7 +212,9 @@ describe('/api/session in per-user token mode', () => {
       assert.deepEqual([body.loggedIn, body.username], [true, 'bob'], JSON.stringify(headers));
       assert.ok(body.csrfToken && res.headers.get('set-cookie'), 'a session cookie still carries the CSRF token');
     }
-    const bad = await session.GET(new Request(`${origin}/api/session`, { headers: { 'x-forwarded-access-token': 'not-a-token' } }));
+    const bad = await session.GET(
+      new Request(`${origin}/api/session`, { headers: { 'x-forwarded-access-token': 'not-a-token' } }),
+    );
     assert.equal(bad.status, 401, 'a token the cluster rejects is not a login');
   });
 

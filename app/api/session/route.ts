@@ -6,12 +6,28 @@ import { z } from 'zod';
 import { KubeError } from '@/lib/k8s/errors';
 import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
-import { clientForToken, clusterAccess, isSecureRequest, proxyToken, requestClient, requestSession, revocations, sessionKey } from '@/lib/server/context';
+import {
+  clientForToken,
+  clusterAccess,
+  isSecureRequest,
+  proxyToken,
+  requestClient,
+  requestSession,
+  revocations,
+  sessionKey,
+} from '@/lib/server/context';
 import { oidcEnabled } from '@/lib/server/oidc/settings';
 import { whoAmI, whoAmIWithGroups } from '@/lib/server/permissions';
 import { isRevocationWriteError } from '@/lib/server/session-revocation';
 import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
-import { clearedSessionCookieHeader, newSession, sealSession, SESSION_TTL_SECONDS, sessionCookieHeader, type Session } from '@/lib/server/session';
+import {
+  clearedSessionCookieHeader,
+  newSession,
+  sealSession,
+  SESSION_TTL_SECONDS,
+  sessionCookieHeader,
+  type Session,
+} from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +35,13 @@ const TTL_SECONDS = SESSION_TTL_SECONDS;
 function withCookie(body: unknown, session: Session, req: Request, status = 200): Response {
   return Response.json(body, {
     status,
-    headers: { 'Set-Cookie': sessionCookieHeader(sealSession(session, sessionKey()), { secure: isSecureRequest(req), maxAgeSeconds: TTL_SECONDS }), 'Cache-Control': 'no-store' },
+    headers: {
+      'Set-Cookie': sessionCookieHeader(sealSession(session, sessionKey()), {
+        secure: isSecureRequest(req),
+        maxAgeSeconds: TTL_SECONDS,
+      }),
+      'Cache-Control': 'no-store',
+    },
   });
 }
 
@@ -53,8 +75,25 @@ export async function GET(req: Request): Promise<Response> {
     const fresh = !session;
     session ??= newSession(TTL_SECONDS);
     // How this person signed in, or (not yet signed in) how this console offers to sign in.
-    const auth = mode === 'kubeconfig' ? null : loggedIn ? (session.auth === 'oidc' ? 'oidc' : 'token') : oidcEnabled() ? 'oidc' : 'token';
-    const body = { mode, loggedIn, username: username ?? null, groups, auth, csrfToken: session.csrf, imageOrigins: imageOriginsFromEnv() };
+    const auth =
+      mode === 'kubeconfig'
+        ? null
+        : loggedIn
+          ? session.auth === 'oidc'
+            ? 'oidc'
+            : 'token'
+          : oidcEnabled()
+            ? 'oidc'
+            : 'token';
+    const body = {
+      mode,
+      loggedIn,
+      username: username ?? null,
+      groups,
+      auth,
+      csrfToken: session.csrf,
+      imageOrigins: imageOriginsFromEnv(),
+    };
     return fresh ? withCookie(body, session, req) : Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);
@@ -65,7 +104,11 @@ export async function GET(req: Request): Promise<Response> {
 // clusters issue); anything else cannot be sent in a header, and is the person's typo to fix.
 const BEARER = /^[\x21-\x7e]+$/;
 const Login = z.strictObject({
-  token: z.string().trim().min(1, 'must not be empty').max(16_384, 'is too long for a bearer token')
+  token: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(16_384, 'is too long for a bearer token')
     .regex(BEARER, 'must be printable ASCII without spaces or control characters, as a bearer token is'),
 });
 const Logout = z.strictObject({ everywhere: z.boolean().optional() });
@@ -74,13 +117,19 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const origin = checkSameOrigin(req);
     if (!origin.ok) throw new ApiError(403, 'Forbidden', origin.message);
-    if (clusterAccess().mode !== 'token') throw new ApiError(400, 'BadRequest', 'this console acts with its kubeconfig identity; there is no login (start it with --per-user-tokens to log in with your own token)');
+    if (clusterAccess().mode !== 'token')
+      throw new ApiError(
+        400,
+        'BadRequest',
+        'this console acts with its kubeconfig identity; there is no login (start it with --per-user-tokens to log in with your own token)',
+      );
     const { token } = await readJson(req, Login);
     let username: string;
     try {
       username = await whoAmI(clientForToken(token));
     } catch (err) {
-      if (err instanceof KubeError && err.code === 401) throw new ApiError(401, 'Unauthorized', 'the cluster did not accept this token');
+      if (err instanceof KubeError && err.code === 401)
+        throw new ApiError(401, 'Unauthorized', 'the cluster did not accept this token');
       throw err;
     }
     const session = newSession(TTL_SECONDS, token, username);

@@ -21,14 +21,17 @@ export interface CatalogSourceForm {
  * lowercase components, then a tag and/or a sha256 digest. Not every string a registry accepts,
  * but every one OLM's pod could pull.
  */
-const IMAGE_REF = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9.-]*[a-zA-Z0-9])?(?::\d+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
+const IMAGE_REF =
+  /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9.-]*[a-zA-Z0-9])?(?::\d+)?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
 
 /** Problems with the form, per field; empty when OLM can use it. */
 export function formProblems(f: CatalogSourceForm): Partial<Record<keyof CatalogSourceForm, string>> {
   const out: Partial<Record<keyof CatalogSourceForm, string>> = {};
   if (!f.image.trim()) out.image = 'the index image to pull, for example quay.io/acme/catalog:latest';
-  else if (!IMAGE_REF.test(f.image.trim())) out.image = `${f.image} is not an image reference (registry/path:tag or @sha256:digest)`;
-  if (!Number.isInteger(f.priority) || f.priority < -2147483648 || f.priority > 2147483647) out.priority = 'a whole number (a 32-bit integer, as OLM stores it)';
+  else if (!IMAGE_REF.test(f.image.trim()))
+    out.image = `${f.image} is not an image reference (registry/path:tag or @sha256:digest)`;
+  if (!Number.isInteger(f.priority) || f.priority < -2147483648 || f.priority > 2147483647)
+    out.priority = 'a whole number (a 32-bit integer, as OLM stores it)';
   if (f.pollInterval !== undefined && f.pollInterval.trim() !== '') {
     try {
       const ms = parseGoDuration(f.pollInterval.trim());
@@ -56,13 +59,24 @@ function specFields(f: CatalogSourceForm): Partial<CatalogSource['spec']> {
 
 /** The CatalogSource a new catalog is. */
 export function catalogSourceFromForm(namespace: string, name: string, f: CatalogSourceForm): CatalogSource {
-  return { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name, namespace }, spec: specFields(f) as CatalogSource['spec'] };
+  return {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'CatalogSource',
+    metadata: { name, namespace },
+    spec: specFields(f) as CatalogSource['spec'],
+  };
 }
 
 /** The form as an existing CatalogSource fills it. */
 export function formFromCatalogSource(cs: CatalogSource): CatalogSourceForm {
   const poll = cs.spec.updateStrategy?.registryPoll?.interval;
-  return { image: cs.spec.image ?? '', displayName: cs.spec.displayName ?? '', publisher: cs.spec.publisher ?? '', priority: typeof cs.spec.priority === 'number' ? cs.spec.priority : 0, ...(poll ? { pollInterval: poll } : {}) };
+  return {
+    image: cs.spec.image ?? '',
+    displayName: cs.spec.displayName ?? '',
+    publisher: cs.spec.publisher ?? '',
+    priority: typeof cs.spec.priority === 'number' ? cs.spec.priority : 0,
+    ...(poll ? { pollInterval: poll } : {}),
+  };
 }
 
 /**
@@ -84,9 +98,20 @@ export function editedSpec(cs: CatalogSource, f: CatalogSourceForm): CatalogSour
 }
 
 /** Each spec field the edit changes, old and new, for the plan preview. */
-export function specChanges(before: CatalogSource['spec'], after: CatalogSource['spec']): { field: string; from?: unknown; to?: unknown }[] {
+export function specChanges(
+  before: CatalogSource['spec'],
+  after: CatalogSource['spec'],
+): { field: string; from?: unknown; to?: unknown }[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   return keys
-    .filter((k) => JSON.stringify((before as Record<string, unknown>)[k]) !== JSON.stringify((after as Record<string, unknown>)[k]))
-    .map((k) => ({ field: `spec.${k}`, ...((before as Record<string, unknown>)[k] !== undefined ? { from: (before as Record<string, unknown>)[k] } : {}), ...((after as Record<string, unknown>)[k] !== undefined ? { to: (after as Record<string, unknown>)[k] } : {}) }));
+    .filter(
+      (k) =>
+        JSON.stringify((before as Record<string, unknown>)[k]) !==
+        JSON.stringify((after as Record<string, unknown>)[k]),
+    )
+    .map((k) => ({
+      field: `spec.${k}`,
+      ...((before as Record<string, unknown>)[k] !== undefined ? { from: (before as Record<string, unknown>)[k] } : {}),
+      ...((after as Record<string, unknown>)[k] !== undefined ? { to: (after as Record<string, unknown>)[k] } : {}),
+    }));
 }

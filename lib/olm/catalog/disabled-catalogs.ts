@@ -20,15 +20,24 @@ export interface DisabledCatalog {
 
 /** The ConfigMap entry (key, value) that records a catalog being disabled. */
 export function recordOf(cs: CatalogSource, disabledAt: string, disabledBy?: string): { key: string; value: string } {
-  const catalogSource = cleanObject(cs as never, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource' }) as unknown as CatalogSource;
-  return { key: cs.metadata?.name ?? '', value: JSON.stringify({ disabledAt, ...(disabledBy ? { disabledBy } : {}), catalogSource }, null, 2) };
+  const catalogSource = cleanObject(cs as never, {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'CatalogSource',
+  }) as unknown as CatalogSource;
+  return {
+    key: cs.metadata?.name ?? '',
+    value: JSON.stringify({ disabledAt, ...(disabledBy ? { disabledBy } : {}), catalogSource }, null, 2),
+  };
 }
 
 /**
  * The disabled catalogs a ConfigMap records, and the entries it cannot read (edited by hand into
  * something else): those are reported, never guessed at.
  */
-export function readRecords(namespace: string, data: Record<string, string> | undefined): { catalogs: DisabledCatalog[]; problems: string[] } {
+export function readRecords(
+  namespace: string,
+  data: Record<string, string> | undefined,
+): { catalogs: DisabledCatalog[]; problems: string[] } {
   const catalogs: DisabledCatalog[] = [];
   const problems: string[] = [];
   for (const [key, value] of Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
@@ -40,11 +49,25 @@ export function readRecords(namespace: string, data: Record<string, string> | un
       continue;
     }
     const cs = parsed.catalogSource;
-    if (!cs || cs.kind !== 'CatalogSource' || cs.metadata?.name !== key || typeof cs.spec !== 'object' || typeof parsed.disabledAt !== 'string') {
-      problems.push(`entry ${key} of ConfigMap ${namespace}/${DISABLED_CATALOGS_CONFIGMAP} is not a disabled CatalogSource named ${key}`);
+    if (
+      !cs ||
+      cs.kind !== 'CatalogSource' ||
+      cs.metadata?.name !== key ||
+      typeof cs.spec !== 'object' ||
+      typeof parsed.disabledAt !== 'string'
+    ) {
+      problems.push(
+        `entry ${key} of ConfigMap ${namespace}/${DISABLED_CATALOGS_CONFIGMAP} is not a disabled CatalogSource named ${key}`,
+      );
       continue;
     }
-    catalogs.push({ namespace, name: key, disabledAt: parsed.disabledAt, ...(typeof parsed.disabledBy === 'string' ? { disabledBy: parsed.disabledBy } : {}), catalogSource: { ...cs, metadata: { ...cs.metadata, namespace } } });
+    catalogs.push({
+      namespace,
+      name: key,
+      disabledAt: parsed.disabledAt,
+      ...(typeof parsed.disabledBy === 'string' ? { disabledBy: parsed.disabledBy } : {}),
+      catalogSource: { ...cs, metadata: { ...cs.metadata, namespace } },
+    });
   }
   return { catalogs, problems };
 }

@@ -8,12 +8,21 @@
 // name. Upstream OLM has no such switch: there a catalog is on while its CatalogSource exists.
 import type { KubeObject, ResourceType } from '../resources/common';
 
-export const OPERATOR_HUB_TYPE: ResourceType = { group: 'config.openshift.io', version: 'v1', plural: 'operatorhubs', namespaced: false, kind: 'OperatorHub' };
+export const OPERATOR_HUB_TYPE: ResourceType = {
+  group: 'config.openshift.io',
+  version: 'v1',
+  plural: 'operatorhubs',
+  namespaced: false,
+  kind: 'OperatorHub',
+};
 export const OPERATOR_HUB_NAME = 'cluster';
 /** Where the marketplace operator keeps the default CatalogSources. */
 export const MARKETPLACE_NAMESPACE = 'openshift-marketplace';
 /** The annotation the marketplace operator puts on the CatalogSources it manages. */
-export const MARKETPLACE_MANAGED_BY = { key: 'operatorframework.io/managed-by', value: 'marketplace-operator' } as const;
+export const MARKETPLACE_MANAGED_BY = {
+  key: 'operatorframework.io/managed-by',
+  value: 'marketplace-operator',
+} as const;
 /** `status.sources[].status` values, and the message for a name that is no default source. */
 export const HUB_SOURCE_SUCCESS = 'Success';
 export const HUB_SOURCE_ERROR = 'Error';
@@ -63,13 +72,19 @@ export function effectiveSources(spec: OperatorHubSpec | undefined, defaults: re
  * applied, Error with the failure's text for one it could not, Error "Not present in the default
  * definitions" for any other name. Sorted by name (the operator's order is a Go map's).
  */
-export function hubSourceStatuses(effective: ReadonlyMap<string, boolean>, defaults: readonly string[], failures: ReadonlyMap<string, string> = new Map()): HubSourceStatus[] {
+export function hubSourceStatuses(
+  effective: ReadonlyMap<string, boolean>,
+  defaults: readonly string[],
+  failures: ReadonlyMap<string, string> = new Map(),
+): HubSourceStatus[] {
   return [...effective.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, disabled]) => {
       if (!defaults.includes(name)) return { name, disabled, status: HUB_SOURCE_ERROR, message: NOT_A_DEFAULT_SOURCE };
       const failure = failures.get(name);
-      return failure ? { name, disabled, status: HUB_SOURCE_ERROR, message: failure } : { name, disabled, status: HUB_SOURCE_SUCCESS };
+      return failure
+        ? { name, disabled, status: HUB_SOURCE_ERROR, message: failure }
+        : { name, disabled, status: HUB_SOURCE_SUCCESS };
     });
 }
 
@@ -85,7 +100,9 @@ export function isManagedByMarketplace(o: Meta): boolean {
 export function knownDefaultSources(hub: OperatorHub | undefined, catalogSources: readonly Meta[]): string[] {
   const names = new Set<string>();
   for (const s of hub?.status?.sources ?? []) if (s.name && s.message !== NOT_A_DEFAULT_SOURCE) names.add(s.name);
-  for (const cs of catalogSources) if (cs.metadata?.namespace === MARKETPLACE_NAMESPACE && cs.metadata.name && isManagedByMarketplace(cs)) names.add(cs.metadata.name);
+  for (const cs of catalogSources)
+    if (cs.metadata?.namespace === MARKETPLACE_NAMESPACE && cs.metadata.name && isManagedByMarketplace(cs))
+      names.add(cs.metadata.name);
   return [...names].sort();
 }
 
@@ -109,7 +126,9 @@ export function specAfterSwitch(spec: OperatorHubSpec | undefined, sw: HubSwitch
  */
 export function switchPatch(spec: OperatorHubSpec | undefined, sw: HubSwitch): { spec: OperatorHubSpec } {
   const after = specAfterSwitch(spec, sw);
-  return sw.kind === 'all' ? { spec: { disableAllDefaultSources: sw.disabled } } : { spec: { sources: after.sources ?? [] } };
+  return sw.kind === 'all'
+    ? { spec: { disableAllDefaultSources: sw.disabled } }
+    : { spec: { sources: after.sources ?? [] } };
 }
 
 export interface SubscriptionRef {
@@ -160,27 +179,74 @@ function operators(n: number): string {
   return n === 1 ? '1 installed operator subscribes' : `${n} installed operators subscribe`;
 }
 
-function effectOf(name: string, from: boolean, to: boolean, existing: Meta | undefined, subs: SubscriptionRef[]): SourceEffect {
+function effectOf(
+  name: string,
+  from: boolean,
+  to: boolean,
+  existing: Meta | undefined,
+  subs: SubscriptionRef[],
+): SourceEffect {
   const where = `CatalogSource ${MARKETPLACE_NAMESPACE}/${name}`;
   if (to) {
-    if (!existing) return { name, from, to, catalogSource: 'none', subscriptions: subs, text: `Disables ${name}; ${where} is already gone.` };
+    if (!existing)
+      return {
+        name,
+        from,
+        to,
+        catalogSource: 'none',
+        subscriptions: subs,
+        text: `Disables ${name}; ${where} is already gone.`,
+      };
     if (!isManagedByMarketplace(existing)) {
-      return { name, from, to, catalogSource: 'kept', subscriptions: subs, text: `Disables ${name}, but ${where} stays: it lacks the annotation ${MARKETPLACE_MANAGED_BY.key}=${MARKETPLACE_MANAGED_BY.value}, and the marketplace operator deletes only CatalogSources it marks as its own.` };
+      return {
+        name,
+        from,
+        to,
+        catalogSource: 'kept',
+        subscriptions: subs,
+        text: `Disables ${name}, but ${where} stays: it lacks the annotation ${MARKETPLACE_MANAGED_BY.key}=${MARKETPLACE_MANAGED_BY.value}, and the marketplace operator deletes only CatalogSources it marks as its own.`,
+      };
     }
     const unhealthy = subs.length
       ? `${operators(subs.length)} to it and will report CatalogSourcesUnhealthy (they keep running, but get no upgrades) until it is back.`
       : 'no Subscription installs from it.';
-    return { name, from, to, catalogSource: 'deleted', subscriptions: subs, text: `This deletes ${where} (and its catalog pod); its packages leave OperatorHub; ${unhealthy}` };
+    return {
+      name,
+      from,
+      to,
+      catalogSource: 'deleted',
+      subscriptions: subs,
+      text: `This deletes ${where} (and its catalog pod); its packages leave OperatorHub; ${unhealthy}`,
+    };
   }
-  if (!existing) return { name, from, to, catalogSource: 'created', subscriptions: subs, text: `This creates ${where} again from the marketplace operator's definition; its packages return to OperatorHub${subs.length ? `, and the ${subs.length} Subscription(s) that install from it recover` : ''}.` };
-  return { name, from, to, catalogSource: 'restored', subscriptions: subs, text: `${where} exists: the marketplace operator puts its definition's spec and annotation back on it, replacing any other spec.` };
+  if (!existing)
+    return {
+      name,
+      from,
+      to,
+      catalogSource: 'created',
+      subscriptions: subs,
+      text: `This creates ${where} again from the marketplace operator's definition; its packages return to OperatorHub${subs.length ? `, and the ${subs.length} Subscription(s) that install from it recover` : ''}.`,
+    };
+  return {
+    name,
+    from,
+    to,
+    catalogSource: 'restored',
+    subscriptions: subs,
+    text: `${where} exists: the marketplace operator puts its definition's spec and annotation back on it, replacing any other spec.`,
+  };
 }
 
 /**
  * What a switch does: the new spec, the merge patch, and for each default source whose state
  * changes what happens to its CatalogSource and the Subscriptions that install from it.
  */
-export function planSwitch(hub: OperatorHub | undefined, sw: HubSwitch, a: { defaults: readonly string[]; catalogSources: readonly Meta[]; subscriptions: readonly SubscriptionLike[] }): SwitchPlan {
+export function planSwitch(
+  hub: OperatorHub | undefined,
+  sw: HubSwitch,
+  a: { defaults: readonly string[]; catalogSources: readonly Meta[]; subscriptions: readonly SubscriptionLike[] },
+): SwitchPlan {
   const spec = specAfterSwitch(hub?.spec, sw);
   const before = effectiveSources(hub?.spec, a.defaults);
   const after = effectiveSources(spec, a.defaults);
@@ -189,12 +255,17 @@ export function planSwitch(hub: OperatorHub | undefined, sw: HubSwitch, a: { def
     const from = before.get(name) === true;
     const to = after.get(name) === true;
     if (from === to) continue;
-    const existing = a.catalogSources.find((cs) => cs.metadata?.namespace === MARKETPLACE_NAMESPACE && cs.metadata.name === name);
+    const existing = a.catalogSources.find(
+      (cs) => cs.metadata?.namespace === MARKETPLACE_NAMESPACE && cs.metadata.name === name,
+    );
     effects.push(effectOf(name, from, to, existing, subscriptionsFrom(name, a.subscriptions)));
   }
-  const heldBySourceEntry = sw.kind === 'all'
-    ? (hub?.spec?.sources ?? []).filter((s) => a.defaults.includes(s.name) && s.disabled !== sw.disabled).map((s) => ({ name: s.name, disabled: s.disabled }))
-    : [];
+  const heldBySourceEntry =
+    sw.kind === 'all'
+      ? (hub?.spec?.sources ?? [])
+          .filter((s) => a.defaults.includes(s.name) && s.disabled !== sw.disabled)
+          .map((s) => ({ name: s.name, disabled: s.disabled }))
+      : [];
   return {
     spec,
     patch: switchPatch(hub?.spec, sw),

@@ -5,7 +5,16 @@
 
 export const DEFAULT_REGISTRY_POLL_MS = 15 * 60_000;
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** Go's time.ParseDuration, in milliseconds; throws Go's error text. */
 export function parseGoDuration(text: string): number {
@@ -26,7 +35,8 @@ export function parseGoDuration(text: string): number {
     const unit = /^[^\d.]*/.exec(s)![0];
     if (unit === '') throw new Error(`time: missing unit in duration ${JSON.stringify(text)}`);
     const scale = UNITS[unit];
-    if (scale === undefined) throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`);
+    if (scale === undefined)
+      throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`);
     s = s.slice(unit.length);
     total += Number(num[0]) * scale;
   }
@@ -48,13 +58,20 @@ interface CatalogSourceLike {
 
 /** The registry poll settings, or undefined when OLM does not poll this source (Poll()). */
 export function registryPoll(cs: CatalogSourceLike): PollSpec | undefined {
-  const spec = (cs.spec ?? {}) as { image?: string; sourceType?: string; updateStrategy?: { registryPoll?: { interval?: string } } };
+  const spec = (cs.spec ?? {}) as {
+    image?: string;
+    sourceType?: string;
+    updateStrategy?: { registryPoll?: { interval?: string } };
+  };
   const poll = spec.updateStrategy?.registryPoll;
   if (!poll || !spec.image || spec.sourceType !== 'grpc') return undefined;
   try {
     return { intervalMs: parseGoDuration(poll.interval ?? '') };
   } catch (err) {
-    return { intervalMs: DEFAULT_REGISTRY_POLL_MS, parsingError: `error parsing spec.updateStrategy.registryPoll.interval. Using the default value of 15m0s instead. Error: ${(err as Error).message}` };
+    return {
+      intervalMs: DEFAULT_REGISTRY_POLL_MS,
+      parsingError: `error parsing spec.updateStrategy.registryPoll.interval. Using the default value of 15m0s instead. Error: ${(err as Error).message}`,
+    };
   }
 }
 

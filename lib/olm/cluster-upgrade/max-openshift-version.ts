@@ -10,7 +10,8 @@ export interface Minor {
   minor: number;
 }
 
-export type MaxOpenShift = { kind: 'none' } | { kind: 'max'; max: Minor; text: string } | { kind: 'invalid'; error: string };
+export type MaxOpenShift =
+  { kind: 'none' } | { kind: 'max'; max: Minor; text: string } | { kind: 'invalid'; error: string };
 
 const PROPERTY = 'olm.maxOpenShiftVersion';
 const ANNOTATION = 'operatorframework.io/properties';
@@ -28,7 +29,11 @@ export function judgeValue(raw: unknown): MaxOpenShift {
   if (value === '') return { kind: 'invalid', error: 'value cannot be "" (an empty string)' };
   const v = parseTolerant(value);
   if (!v) return { kind: 'invalid', error: `failed to parse "${value}" as semver` };
-  if (v.patch !== 0 || v.rest) return { kind: 'invalid', error: `property ${PROPERTY} must specify only <major>.<minor> version, got invalid value ${value}` };
+  if (v.patch !== 0 || v.rest)
+    return {
+      kind: 'invalid',
+      error: `property ${PROPERTY} must specify only <major>.<minor> version, got invalid value ${value}`,
+    };
   return { kind: 'max', max: { major: v.major, minor: v.minor }, text: `${v.major}.${v.minor}` };
 }
 
@@ -38,13 +43,14 @@ export function maxOpenShiftVersionOf(annotations: Record<string, string> | unde
   if (!text) return { kind: 'none' };
   let props: { type?: string; value?: unknown }[];
   try {
-    props = ((JSON.parse(text) as { properties?: { type?: string; value?: unknown }[] }).properties ?? []);
+    props = (JSON.parse(text) as { properties?: { type?: string; value?: unknown }[] }).properties ?? [];
   } catch (err) {
     return { kind: 'invalid', error: `the ${ANNOTATION} annotation is not JSON: ${(err as Error).message}` };
   }
   const found = props.filter((p) => p?.type === PROPERTY);
   if (found.length === 0) return { kind: 'none' };
-  if (found.length > 1) return { kind: 'invalid', error: `defining more than one "${PROPERTY}" property is not allowed` };
+  if (found.length > 1)
+    return { kind: 'invalid', error: `defining more than one "${PROPERTY}" property is not allowed` };
   return judgeValue(found[0]!.value);
 }
 

@@ -4,7 +4,11 @@
 import type { UpdateStep } from '../graph/update-path';
 import { blocksTarget, judgeValue, type Minor } from './max-openshift-version';
 
-export function firstClearing(steps: readonly UpdateStep[], maxOf: (csv: string) => string | undefined, target: Minor): { to: string; hops: string[] } | undefined {
+export function firstClearing(
+  steps: readonly UpdateStep[],
+  maxOf: (csv: string) => string | undefined,
+  target: Minor,
+): { to: string; hops: string[] } | undefined {
   const hops: string[] = [];
   for (const s of steps) {
     hops.push(s.to);

@@ -16,7 +16,11 @@ export interface Catalog {
   model: CatalogModel;
 }
 
-export function buildCatalog(config: DeclarativeConfig, origins?: ReadonlyMap<object, BlobOrigin>, fileProblems: FileProblem[] = []): Catalog {
+export function buildCatalog(
+  config: DeclarativeConfig,
+  origins?: ReadonlyMap<object, BlobOrigin>,
+  fileProblems: FileProblem[] = [],
+): Catalog {
   const { model, problems: structural } = buildModel(config, origins);
   const problems = new Map<string, ModelProblem[]>();
   const record = (p: ModelProblem) => {
@@ -59,7 +63,9 @@ export function describeProblems(catalog: Catalog): string[] {
         p.channel !== undefined ? `channel "${p.channel}"` : '',
         p.bundle !== undefined ? `bundle "${p.bundle}"` : '',
         p.origin ? `(${p.origin.file}, blob ${p.origin.index})` : '',
-      ].filter(Boolean).join(' ');
+      ]
+        .filter(Boolean)
+        .join(' ');
       lines.push(`${where}: ${p.message}`);
     }
   }

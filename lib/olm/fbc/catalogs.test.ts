@@ -17,8 +17,14 @@ describe('certified-operators-v4.18', needsSharedCatalogs, () => {
     assert.deepEqual(describeProblems(cat), []);
     assert.equal(cat.packages.size, 59);
     const pkgs = [...cat.packages.values()];
-    assert.equal(pkgs.reduce((n, p) => n + p.channels.size, 0), 213);
-    assert.equal(pkgs.reduce((n, p) => n + p.bundles.size, 0), 739);
+    assert.equal(
+      pkgs.reduce((n, p) => n + p.channels.size, 0),
+      213,
+    );
+    assert.equal(
+      pkgs.reduce((n, p) => n + p.bundles.size, 0),
+      739,
+    );
   });
 
   test('default channels as written in the package blobs', () => {
@@ -32,9 +38,17 @@ describe('certified-operators-v4.18', needsSharedCatalogs, () => {
     const pgd = cat.packages.get('pg4k-pgd')!;
     assert.equal(pgd.defaultChannel, 'stable');
     const stable = pgd.channels.get('stable')!;
-    assert.deepEqual(stable.entries.find((e) => e.name === 'pg4k-pgd.v1.1.1')?.skips, ['pg4k-pgd.v1.1.0', 'pg4k-pgd.v1.0.1']);
+    assert.deepEqual(stable.entries.find((e) => e.name === 'pg4k-pgd.v1.1.1')?.skips, [
+      'pg4k-pgd.v1.1.0',
+      'pg4k-pgd.v1.0.1',
+    ]);
     const v111 = pgd.bundles.get('pg4k-pgd.v1.1.1')!;
-    assert.ok(v111.requiredPackages.some((r) => r.packageName === 'cloud-native-postgresql' && r.versionRange === '>=1.22.8 < 1.23.0 || >=1.25.0 <1.26.0'));
+    assert.ok(
+      v111.requiredPackages.some(
+        (r) =>
+          r.packageName === 'cloud-native-postgresql' && r.versionRange === '>=1.22.8 < 1.23.0 || >=1.25.0 <1.26.0',
+      ),
+    );
   });
 
   test('eda-k8s-operator mixes full manifests (5.0.x) and CSV metadata (6.0.x)', () => {
@@ -59,7 +73,8 @@ describe('okderators', needsSharedCatalogs, () => {
   test('16 packages, one alpha channel each, no problem', () => {
     assert.deepEqual(describeProblems(cat), []);
     assert.equal(cat.packages.size, 16);
-    for (const p of cat.packages.values()) assert.deepEqual([p.defaultChannel, [...p.channels.keys()]], ['alpha', ['alpha']], p.name);
+    for (const p of cat.packages.values())
+      assert.deepEqual([p.defaultChannel, [...p.channels.keys()]], ['alpha', ['alpha']], p.name);
   });
 
   test('icons with `base64data: null` and a `type` key are no icon at all', () => {
@@ -69,7 +84,10 @@ describe('okderators', needsSharedCatalogs, () => {
 
   test('olm.maxOpenShiftVersion written as a YAML number and as a string', () => {
     // loki-operator.v5.9.0-2024-05-06-220335.yaml line 47: `value: 4.17`
-    assert.equal(cat.packages.get('loki-operator')?.bundles.get('loki-operator.v5.9.0-2024-05-06-220335')?.maxOpenShiftVersion, '4.17');
+    assert.equal(
+      cat.packages.get('loki-operator')?.bundles.get('loki-operator.v5.9.0-2024-05-06-220335')?.maxOpenShiftVersion,
+      '4.17',
+    );
     const odf = [...cat.packages.get('odf-operator')!.bundles.values()];
     assert.ok(odf.some((b) => b.maxOpenShiftVersion === '4.16'));
   });

@@ -3,11 +3,32 @@
 // sandbox) can only reach over the network. Pure: the caller fetches the messages.
 import type { BundleMessage, PackageMessage } from '../registry-api';
 import { buildCatalog, type Catalog } from './catalog';
-import type { ChannelEntry, DeclarativeConfig, DeprecationEntry, FbcBundle, FbcChannel, FbcDeprecations, FbcPackage, Property } from './types';
+import type {
+  ChannelEntry,
+  DeclarativeConfig,
+  DeprecationEntry,
+  FbcBundle,
+  FbcChannel,
+  FbcDeprecations,
+  FbcPackage,
+  Property,
+} from './types';
 
 /** What the conversion reads of GetPackage and ListBundles answers. */
 export type RegistryPackageMessage = Pick<PackageMessage, 'name' | 'defaultChannelName' | 'channels' | 'deprecation'>;
-export type RegistryBundleMessage = Pick<BundleMessage, 'csvName' | 'packageName' | 'channelName' | 'bundlePath' | 'version' | 'skipRange' | 'replaces' | 'skips' | 'properties' | 'deprecation'>;
+export type RegistryBundleMessage = Pick<
+  BundleMessage,
+  | 'csvName'
+  | 'packageName'
+  | 'channelName'
+  | 'bundlePath'
+  | 'version'
+  | 'skipRange'
+  | 'replaces'
+  | 'skips'
+  | 'properties'
+  | 'deprecation'
+>;
 
 function parseValue(text: string): unknown {
   try {
@@ -19,7 +40,10 @@ function parseValue(text: string): unknown {
 }
 
 /** DeclarativeConfig from registry messages: one channel entry per (bundle, channel) message. */
-export function configFromRegistry(packages: readonly RegistryPackageMessage[], bundles: readonly RegistryBundleMessage[]): DeclarativeConfig {
+export function configFromRegistry(
+  packages: readonly RegistryPackageMessage[],
+  bundles: readonly RegistryBundleMessage[],
+): DeclarativeConfig {
   const config: DeclarativeConfig = { packages: [], channels: [], bundles: [], deprecations: [], others: [] };
   const channels = new Map<string, FbcChannel>();
   const seenBundles = new Set<string>();
@@ -27,9 +51,16 @@ export function configFromRegistry(packages: readonly RegistryPackageMessage[], 
   const deprecate = (pkg: string, e: DeprecationEntry) => deprecations.set(pkg, [...(deprecations.get(pkg) ?? []), e]);
 
   for (const p of packages) {
-    config.packages.push({ schema: 'olm.package', name: p.name, defaultChannel: p.defaultChannelName || undefined } satisfies FbcPackage);
-    if (p.deprecation?.message) deprecate(p.name, { reference: { schema: 'olm.package' }, message: p.deprecation.message });
-    for (const ch of p.channels) if (ch.deprecation?.message) deprecate(p.name, { reference: { schema: 'olm.channel', name: ch.name }, message: ch.deprecation.message });
+    config.packages.push({
+      schema: 'olm.package',
+      name: p.name,
+      defaultChannel: p.defaultChannelName || undefined,
+    } satisfies FbcPackage);
+    if (p.deprecation?.message)
+      deprecate(p.name, { reference: { schema: 'olm.package' }, message: p.deprecation.message });
+    for (const ch of p.channels)
+      if (ch.deprecation?.message)
+        deprecate(p.name, { reference: { schema: 'olm.channel', name: ch.name }, message: ch.deprecation.message });
   }
   for (const b of bundles) {
     const key = `${b.packageName}/${b.channelName}`;
@@ -48,13 +79,27 @@ export function configFromRegistry(packages: readonly RegistryPackageMessage[], 
     if (seenBundles.has(bundleKey)) continue;
     seenBundles.add(bundleKey);
     const properties: Property[] = b.properties.map((p) => ({ type: p.type, value: parseValue(p.value) }));
-    config.bundles.push({ schema: 'olm.bundle', name: b.csvName, package: b.packageName, ...(b.bundlePath ? { image: b.bundlePath } : {}), properties } satisfies FbcBundle);
-    if (b.deprecation?.message) deprecate(b.packageName, { reference: { schema: 'olm.bundle', name: b.csvName }, message: b.deprecation.message });
+    config.bundles.push({
+      schema: 'olm.bundle',
+      name: b.csvName,
+      package: b.packageName,
+      ...(b.bundlePath ? { image: b.bundlePath } : {}),
+      properties,
+    } satisfies FbcBundle);
+    if (b.deprecation?.message)
+      deprecate(b.packageName, {
+        reference: { schema: 'olm.bundle', name: b.csvName },
+        message: b.deprecation.message,
+      });
   }
-  for (const [pkg, entries] of deprecations) config.deprecations.push({ schema: 'olm.deprecations', package: pkg, entries } satisfies FbcDeprecations);
+  for (const [pkg, entries] of deprecations)
+    config.deprecations.push({ schema: 'olm.deprecations', package: pkg, entries } satisfies FbcDeprecations);
   return config;
 }
 
-export function catalogFromRegistry(packages: readonly RegistryPackageMessage[], bundles: readonly RegistryBundleMessage[]): Catalog {
+export function catalogFromRegistry(
+  packages: readonly RegistryPackageMessage[],
+  bundles: readonly RegistryBundleMessage[],
+): Catalog {
   return buildCatalog(configFromRegistry(packages, bundles));
 }

@@ -13,7 +13,10 @@ describe('readFbcDir', () => {
   mkdirSync(join(root, 'pkg-b'), { recursive: true });
   mkdirSync(join(root, 'scratch'), { recursive: true });
   writeFileSync(join(root, 'pkg-a', 'package.yaml'), 'schema: olm.package\nname: pkg-a\n');
-  writeFileSync(join(root, 'pkg-a', 'bundles', 'v1.json'), '{"schema":"olm.bundle","name":"pkg-a.v1","package":"pkg-a"}');
+  writeFileSync(
+    join(root, 'pkg-a', 'bundles', 'v1.json'),
+    '{"schema":"olm.bundle","name":"pkg-a.v1","package":"pkg-a"}',
+  );
   writeFileSync(join(root, 'pkg-a', 'bundles', 'draft.yaml'), 'schema: olm.bundle\nname: draft\npackage: pkg-a\n');
   writeFileSync(join(root, 'pkg-a', 'README.md'), '# not a catalog file\n');
   writeFileSync(join(root, 'pkg-a', '.indexignore'), 'bundles/draft.yaml\n');

@@ -40,7 +40,9 @@ export function readFbcDir(root: string): LoadedDir {
   const out: LoadedDir = { blobs: [], problems: [], files: [], bytes: 0 };
 
   const walk = (dir: string, inherited: readonly Rules[]): void => {
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     let rules = inherited;
     if (entries.some((e) => e.isFile() && e.name === INDEX_IGNORE)) {
       rules = [...inherited, { base: dir, matcher: ignore().add(readFileSync(join(dir, INDEX_IGNORE), 'utf8')) }];

@@ -8,7 +8,12 @@ function model(yamlText: string) {
   return buildModel(config, origins);
 }
 
-const csv = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'redis.v1.0.0' }, spec: { displayName: 'Rédis' } };
+const csv = {
+  apiVersion: 'operators.coreos.com/v1alpha1',
+  kind: 'ClusterServiceVersion',
+  metadata: { name: 'redis.v1.0.0' },
+  spec: { displayName: 'Rédis' },
+};
 const b64 = Buffer.from(JSON.stringify(csv), 'utf8').toString('base64');
 
 const catalog = `
@@ -88,7 +93,11 @@ describe('buildModel', () => {
     assert.equal(redis.defaultChannel, 'stable');
     assert.equal(redis.description, 'A cache');
     assert.deepEqual([...redis.channels.keys()], ['stable', 'fast']);
-    assert.deepEqual(redis.channels.get('stable')?.entries[1], { name: 'redis.v1.1.0', replaces: 'redis.v1.0.0', skipRange: '>=0.9.0 <1.1.0' });
+    assert.deepEqual(redis.channels.get('stable')?.entries[1], {
+      name: 'redis.v1.1.0',
+      replaces: 'redis.v1.0.0',
+      skipRange: '>=0.9.0 <1.1.0',
+    });
   });
 
   test('an icon written with `type` instead of `mediatype` is read', () => {
@@ -146,11 +155,14 @@ entries:
   - reference: {schema: olm.bundle, name: a.v9}
     message: gone
 `);
-    assert.deepEqual(p.map((x) => x.message), [
-      'duplicate package "a"',
-      'channel "stable" refers to package "ghost", which has no olm.package blob',
-      'olm.deprecations refers to bundle "a.v9", which the package does not have',
-    ]);
+    assert.deepEqual(
+      p.map((x) => x.message),
+      [
+        'duplicate package "a"',
+        'channel "stable" refers to package "ghost", which has no olm.package blob',
+        'olm.deprecations refers to bundle "a.v9", which the package does not have',
+      ],
+    );
     assert.deepEqual(p[0]?.origin, { file: 'catalog.yaml', index: 2 });
   });
 });

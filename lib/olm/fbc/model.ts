@@ -275,7 +275,10 @@ function decodeBase64(data: string): string {
 }
 
 /** Groups a DeclarativeConfig into packages, recording the structural problems it meets. */
-export function buildModel(config: DeclarativeConfig, origins?: ReadonlyMap<object, BlobOrigin>): { model: CatalogModel; problems: ModelProblem[] } {
+export function buildModel(
+  config: DeclarativeConfig,
+  origins?: ReadonlyMap<object, BlobOrigin>,
+): { model: CatalogModel; problems: ModelProblem[] } {
   const problems: ModelProblem[] = [];
   const packages = new Map<string, PackageModel>();
   const where = (blob: object) => origins?.get(blob);
@@ -291,7 +294,14 @@ export function buildModel(config: DeclarativeConfig, origins?: ReadonlyMap<obje
       name,
       defaultChannel: str(blob.defaultChannel) || undefined,
       icon: readIcon(blob.icon),
-      ...(isRecord(blob.icon) ? { registryIcon: { base64data: canonicalBase64(str(blob.icon.base64data) ?? ''), mediatype: str(blob.icon.mediatype) ?? '' } } : {}),
+      ...(isRecord(blob.icon)
+        ? {
+            registryIcon: {
+              base64data: canonicalBase64(str(blob.icon.base64data) ?? ''),
+              mediatype: str(blob.icon.mediatype) ?? '',
+            },
+          }
+        : {}),
       description: str(blob.description) || undefined,
       channels: new Map(),
       bundles: new Map(),
@@ -300,9 +310,20 @@ export function buildModel(config: DeclarativeConfig, origins?: ReadonlyMap<obje
     });
   }
 
-  const owner = (pkgName: string, what: string, origin: BlobOrigin | undefined, extra: Partial<ModelProblem>): PackageModel | undefined => {
+  const owner = (
+    pkgName: string,
+    what: string,
+    origin: BlobOrigin | undefined,
+    extra: Partial<ModelProblem>,
+  ): PackageModel | undefined => {
     const pkg = packages.get(pkgName);
-    if (!pkg) problems.push({ package: pkgName, origin, message: `${what} refers to package "${pkgName}", which has no olm.package blob`, ...extra });
+    if (!pkg)
+      problems.push({
+        package: pkgName,
+        origin,
+        message: `${what} refers to package "${pkgName}", which has no olm.package blob`,
+        ...extra,
+      });
     return pkg;
   };
 
@@ -324,7 +345,12 @@ export function buildModel(config: DeclarativeConfig, origins?: ReadonlyMap<obje
     const pkg = owner(bundle.package, `bundle "${bundle.name}"`, bundle.origin, { bundle: bundle.name });
     if (!pkg) continue;
     if (pkg.bundles.has(bundle.name)) {
-      problems.push({ package: pkg.name, bundle: bundle.name, origin: bundle.origin, message: `duplicate bundle "${bundle.name}"` });
+      problems.push({
+        package: pkg.name,
+        bundle: bundle.name,
+        origin: bundle.origin,
+        message: `duplicate bundle "${bundle.name}"`,
+      });
       continue;
     }
     pkg.bundles.set(bundle.name, bundle);
@@ -354,13 +380,29 @@ export function buildModel(config: DeclarativeConfig, origins?: ReadonlyMap<obje
       else if (schema === SCHEMA_CHANNEL) {
         const ch = pkg.channels.get(refName);
         if (ch) ch.deprecation = message;
-        else problems.push({ package: pkgName, channel: refName, origin: where(d), message: `olm.deprecations refers to channel "${refName}", which the package does not have` });
+        else
+          problems.push({
+            package: pkgName,
+            channel: refName,
+            origin: where(d),
+            message: `olm.deprecations refers to channel "${refName}", which the package does not have`,
+          });
       } else if (schema === SCHEMA_BUNDLE) {
         const bundle = pkg.bundles.get(refName);
         if (bundle) bundle.deprecation = message;
-        else problems.push({ package: pkgName, bundle: refName, origin: where(d), message: `olm.deprecations refers to bundle "${refName}", which the package does not have` });
+        else
+          problems.push({
+            package: pkgName,
+            bundle: refName,
+            origin: where(d),
+            message: `olm.deprecations refers to bundle "${refName}", which the package does not have`,
+          });
       } else {
-        problems.push({ package: pkgName, origin: where(d), message: `olm.deprecations entry has unknown reference schema "${schema ?? ''}"` });
+        problems.push({
+          package: pkgName,
+          origin: where(d),
+          message: `olm.deprecations entry has unknown reference schema "${schema ?? ''}"`,
+        });
       }
     }
   }

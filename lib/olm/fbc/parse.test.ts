@@ -7,14 +7,24 @@ describe('parseFbcText', () => {
     const text = '---\nschema: olm.package\nname: a\n---\nschema: olm.channel\nname: stable\npackage: a\nentries: []\n';
     const { blobs, problems } = parseFbcText('a/catalog.yaml', text);
     assert.deepEqual(problems, []);
-    assert.deepEqual(blobs.map((b) => [b.blob.schema, b.origin.index]), [['olm.package', 1], ['olm.channel', 2]]);
+    assert.deepEqual(
+      blobs.map((b) => [b.blob.schema, b.origin.index]),
+      [
+        ['olm.package', 1],
+        ['olm.channel', 2],
+      ],
+    );
     assert.equal(blobs[0]?.origin.file, 'a/catalog.yaml');
   });
 
   test('a JSON file may hold several concatenated objects', () => {
-    const text = '{"schema":"olm.package","name":"a"}\n{"schema":"olm.bundle","name":"a.v1","package":"a","note":"braces } in { strings"}';
+    const text =
+      '{"schema":"olm.package","name":"a"}\n{"schema":"olm.bundle","name":"a.v1","package":"a","note":"braces } in { strings"}';
     const { blobs } = parseFbcText('a.json', text);
-    assert.deepEqual(blobs.map((b) => b.blob.name), ['a', 'a.v1']);
+    assert.deepEqual(
+      blobs.map((b) => b.blob.name),
+      ['a', 'a.v1'],
+    );
   });
 
   test('documents without a schema are skipped, as opm skips them', () => {
@@ -40,10 +50,16 @@ describe('parseFbcText', () => {
 
 describe('sortBlobs', () => {
   test('blobs go to their schema; unknown schemas are kept', () => {
-    const { blobs } = parseFbcText('c.yaml', [
-      'schema: olm.package\nname: p', 'schema: olm.channel\nname: c\npackage: p', 'schema: olm.bundle\nname: b\npackage: p',
-      'schema: olm.deprecations\npackage: p\nentries: []', 'schema: vendor.example.com/thing\npackage: p\nname: t',
-    ].join('\n---\n'));
+    const { blobs } = parseFbcText(
+      'c.yaml',
+      [
+        'schema: olm.package\nname: p',
+        'schema: olm.channel\nname: c\npackage: p',
+        'schema: olm.bundle\nname: b\npackage: p',
+        'schema: olm.deprecations\npackage: p\nentries: []',
+        'schema: vendor.example.com/thing\npackage: p\nname: t',
+      ].join('\n---\n'),
+    );
     const { config, origins } = sortBlobs(blobs);
     assert.equal(config.packages.length, 1);
     assert.equal(config.channels.length, 1);

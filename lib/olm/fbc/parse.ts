@@ -88,7 +88,10 @@ export function parseFbcText(file: string, text: string): { blobs: ParsedBlob[];
   docs.forEach((doc, i) => {
     if (doc === null || doc === undefined) return;
     if (!isRecord(doc)) {
-      problems.push({ file, message: `${file} blob ${i + 1}: expected an object, found ${Array.isArray(doc) ? 'a list' : typeof doc}` });
+      problems.push({
+        file,
+        message: `${file} blob ${i + 1}: expected an object, found ${Array.isArray(doc) ? 'a list' : typeof doc}`,
+      });
       return;
     }
     if (typeof doc.schema !== 'string' || doc.schema === '') return;

@@ -17,7 +17,8 @@ export function validatePackage(pkg: PackageModel): ModelProblem[] {
     add({ origin: pkg.origin, message: `package name "${pkg.name}" is not a valid DNS-1123 label` });
   }
   if (!pkg.defaultChannel) add({ origin: pkg.origin, message: 'default channel must be set' });
-  else if (!pkg.channels.has(pkg.defaultChannel)) add({ origin: pkg.origin, message: `default channel "${pkg.defaultChannel}" not found in channels list` });
+  else if (!pkg.channels.has(pkg.defaultChannel))
+    add({ origin: pkg.origin, message: `default channel "${pkg.defaultChannel}" not found in channels list` });
   if (pkg.channels.size === 0) add({ origin: pkg.origin, message: 'package must contain at least one channel' });
 
   const inSomeChannel = new Set<string>();
@@ -29,8 +30,10 @@ export function validatePackage(pkg: PackageModel): ModelProblem[] {
       inSomeChannel.add(e.name);
       if (seen.has(e.name)) add({ ...at, message: `duplicate entry "${e.name}"` });
       seen.add(e.name);
-      if (!pkg.bundles.has(e.name)) add({ ...at, message: `channel entry "${e.name}" refers to a bundle that is not in the package` });
-      if (e.skips?.some((s) => s === '')) add({ ...at, message: `entry "${e.name}": skips must not contain empty names` });
+      if (!pkg.bundles.has(e.name))
+        add({ ...at, message: `channel entry "${e.name}" refers to a bundle that is not in the package` });
+      if (e.skips?.some((s) => s === ''))
+        add({ ...at, message: `entry "${e.name}": skips must not contain empty names` });
       if (e.skipRange) {
         const r = tryParseRange(e.skipRange);
         if ('error' in r) add({ ...at, message: `entry "${e.name}": invalid skipRange: ${r.error.message}` });
@@ -49,7 +52,10 @@ export function validatePackage(pkg: PackageModel): ModelProblem[] {
       continue;
     }
     if (b.propertyPackage !== pkg.name) {
-      add({ ...at, message: `"olm.package" property names package "${b.propertyPackage ?? ''}", but the bundle belongs to "${pkg.name}"` });
+      add({
+        ...at,
+        message: `"olm.package" property names package "${b.propertyPackage ?? ''}", but the bundle belongs to "${pkg.name}"`,
+      });
     }
     if (b.version === undefined) {
       add({ ...at, message: '"olm.package" property has no version' });

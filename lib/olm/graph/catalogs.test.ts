@@ -9,7 +9,9 @@ import { packageChannelGraph, packageGraphs } from './from-model';
 import { nextUpdateAcrossChannels, updatePath } from './update-path';
 
 const catalogs = sharedCatalogs;
-const gk = whenSharedCatalogs(() => loadCatalog(join(catalogs, 'gatekeeper-operator-product-v4.20')).packages.get('gatekeeper-operator-product')!);
+const gk = whenSharedCatalogs(() =>
+  loadCatalog(join(catalogs, 'gatekeeper-operator-product-v4.20')).packages.get('gatekeeper-operator-product')!,
+);
 const certified = whenSharedCatalogs(() => loadCatalog(join(catalogs, 'certified-operators-v4.18')));
 
 describe('gatekeeper (gatekeeper-operator-product/channels/channel-stable.yaml)', needsSharedCatalogs, () => {
@@ -25,7 +27,11 @@ describe('gatekeeper (gatekeeper-operator-product/channels/channel-stable.yaml)'
   });
 
   test('v3.15.1-0.1727189912.p skips three earlier 3.15.1 builds: they are never targets', () => {
-    for (const n of ['gatekeeper-operator-product.v3.15.1', 'gatekeeper-operator-product.v3.15.1-0.1725401534.p', 'gatekeeper-operator-product.v3.15.1-0.1726639477.p']) {
+    for (const n of [
+      'gatekeeper-operator-product.v3.15.1',
+      'gatekeeper-operator-product.v3.15.1-0.1725401534.p',
+      'gatekeeper-operator-product.v3.15.1-0.1726639477.p',
+    ]) {
       const node = stable.nodes.find((x) => x.name === n)!;
       assert.deepEqual(node.skippedBy, ['gatekeeper-operator-product.v3.15.1-0.1727189912.p']);
       assert.equal(node.order, undefined);
@@ -34,18 +40,30 @@ describe('gatekeeper (gatekeeper-operator-product/channels/channel-stable.yaml)'
 
   test('the head skipRange <3.21.0 takes 3.17.0 to 3.21.0 in one step', () => {
     const p = updatePath(stable, { name: 'gatekeeper-operator-product.v3.17.0', version: '3.17.0' });
-    assert.deepEqual(p.steps.map((s) => s.to), ['gatekeeper-operator-product.v3.21.0']);
+    assert.deepEqual(
+      p.steps.map((s) => s.to),
+      ['gatekeeper-operator-product.v3.21.0'],
+    );
     assert.ok(p.steps[0]?.via.includes('skipRange'));
     assert.equal(p.reachesHead, true);
   });
 
   test('an installed 3.14.1, older than the whole channel, also goes to the head in one step', () => {
-    const p = updatePath(stable, { name: 'gatekeeper-operator-product.v3.14.1-0.1727189868.p', version: '3.14.1+0.1727189868.p' });
-    assert.deepEqual(p.steps.map((s) => s.to), ['gatekeeper-operator-product.v3.21.0']);
+    const p = updatePath(stable, {
+      name: 'gatekeeper-operator-product.v3.14.1-0.1727189868.p',
+      version: '3.14.1+0.1727189868.p',
+    });
+    assert.deepEqual(
+      p.steps.map((s) => s.to),
+      ['gatekeeper-operator-product.v3.21.0'],
+    );
   });
 
   test('with spec.channel empty the default channel (stable) answers first', () => {
-    const n = nextUpdateAcrossChannels(packageGraphs(gk), gk.defaultChannel, { name: 'gatekeeper-operator-product.v3.15.2', version: '3.15.2' });
+    const n = nextUpdateAcrossChannels(packageGraphs(gk), gk.defaultChannel, {
+      name: 'gatekeeper-operator-product.v3.15.2',
+      version: '3.15.2',
+    });
     assert.ok(n.kind === 'update');
     assert.equal(n.step.channel, 'stable');
     assert.equal(n.step.to, 'gatekeeper-operator-product.v3.21.0');
@@ -62,7 +80,13 @@ describe('pg4k-pgd stable (certified-operators-v4.18/pg4k-pgd/catalog.yaml)', ne
 
   test('v1.1.0 updates through skips to v1.2.0, then by replaces to v1.2.1', () => {
     const p = updatePath(stable, { name: 'pg4k-pgd.v1.1.0', version: '1.1.0' });
-    assert.deepEqual(p.steps.map((s) => [s.to, s.via]), [['pg4k-pgd.v1.2.0', ['skips']], ['pg4k-pgd.v1.2.1', ['replaces']]]);
+    assert.deepEqual(
+      p.steps.map((s) => [s.to, s.via]),
+      [
+        ['pg4k-pgd.v1.2.0', ['skips']],
+        ['pg4k-pgd.v1.2.1', ['replaces']],
+      ],
+    );
   });
 });
 

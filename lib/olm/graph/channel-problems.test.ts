@@ -19,7 +19,13 @@ describe('channelHeads', () => {
 
 describe('findChannelProblems', () => {
   test('a healthy channel has none, even when the tail replaces a bundle not in the channel', () => {
-    assert.deepEqual(findChannelProblems([{ name: 'x.v2', replaces: 'x.v1' }, { name: 'x.v1', replaces: 'x.v0' }]), []);
+    assert.deepEqual(
+      findChannelProblems([
+        { name: 'x.v2', replaces: 'x.v1' },
+        { name: 'x.v1', replaces: 'x.v0' },
+      ]),
+      [],
+    );
   });
 
   test('an empty channel', () => {
@@ -34,7 +40,10 @@ describe('findChannelProblems', () => {
   });
 
   test('no head at all when every entry is replaced', () => {
-    const [p] = findChannelProblems([{ name: 'a', replaces: 'b' }, { name: 'b', replaces: 'a' }]);
+    const [p] = findChannelProblems([
+      { name: 'a', replaces: 'b' },
+      { name: 'b', replaces: 'a' },
+    ]);
     assert.equal(p?.kind, 'no-head');
     assert.equal(p?.message, 'no channel head found in graph');
   });

@@ -24,11 +24,14 @@ export function channelHeads(entries: readonly ChannelEntry[]): string[] {
 }
 
 export function findChannelProblems(entries: readonly ChannelEntry[]): ChannelProblem[] {
-  if (entries.length === 0) return [{ kind: 'empty', message: 'channel must contain at least one bundle', bundles: [] }];
+  if (entries.length === 0)
+    return [{ kind: 'empty', message: 'channel must contain at least one bundle', bundles: [] }];
   const heads = [...new Set(channelHeads(entries))].sort();
   if (heads.length === 0) return [{ kind: 'no-head', message: 'no channel head found in graph', bundles: [] }];
   if (heads.length > 1) {
-    return [{ kind: 'multiple-heads', message: `multiple channel heads found in graph: ${heads.join(', ')}`, bundles: heads }];
+    return [
+      { kind: 'multiple-heads', message: `multiple channel heads found in graph: ${heads.join(', ')}`, bundles: heads },
+    ];
   }
 
   const byName = new Map<string, ChannelEntry>();
@@ -49,7 +52,13 @@ export function findChannelProblems(entries: readonly ChannelEntry[]): ChannelPr
     if (onChain.has(cur.replaces)) {
       const from = path.indexOf(cur.replaces);
       const cycle = [...path.slice(from), cur.replaces];
-      return [{ kind: 'cycle', message: `detected cycle in replaces chain of upgrade graph: ${cycle.join(' -> ')}`, bundles: [...new Set(cycle)].sort() }];
+      return [
+        {
+          kind: 'cycle',
+          message: `detected cycle in replaces chain of upgrade graph: ${cycle.join(' -> ')}`,
+          bundles: [...new Set(cycle)].sort(),
+        },
+      ];
     }
     onChain.add(cur.replaces);
     path.push(cur.replaces);
@@ -58,7 +67,13 @@ export function findChannelProblems(entries: readonly ChannelEntry[]): ChannelPr
 
   const stranded = [...byName.keys()].filter((n) => !onChain.has(n) && !skipped.has(n)).sort();
   if (stranded.length > 0) {
-    return [{ kind: 'stranded', message: `channel contains one or more stranded bundles: ${stranded.join(', ')}`, bundles: stranded }];
+    return [
+      {
+        kind: 'stranded',
+        message: `channel contains one or more stranded bundles: ${stranded.join(', ')}`,
+        bundles: stranded,
+      },
+    ];
   }
   return [];
 }

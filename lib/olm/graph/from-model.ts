@@ -11,7 +11,11 @@ export function bundleFactsOf(pkg: PackageModel): Map<string, GraphBundleFacts> 
 }
 
 /** The graph of one channel, or undefined when the package has no such channel. */
-export function packageChannelGraph(pkg: PackageModel, channel: string, facts = bundleFactsOf(pkg)): ChannelGraph | undefined {
+export function packageChannelGraph(
+  pkg: PackageModel,
+  channel: string,
+  facts = bundleFactsOf(pkg),
+): ChannelGraph | undefined {
   const ch = pkg.channels.get(channel);
   if (!ch) return undefined;
   return buildChannelGraph({ packageName: pkg.name, channelName: ch.name, entries: ch.entries, bundles: facts });
@@ -20,6 +24,8 @@ export function packageChannelGraph(pkg: PackageModel, channel: string, facts = 
 /** Every channel's graph, default channel first, then by name (the order OLM tries them). */
 export function packageGraphs(pkg: PackageModel): ChannelGraph[] {
   const facts = bundleFactsOf(pkg);
-  const names = [...pkg.channels.keys()].sort((a, b) => (a === pkg.defaultChannel ? -1 : b === pkg.defaultChannel ? 1 : a.localeCompare(b)));
+  const names = [...pkg.channels.keys()].sort((a, b) =>
+    a === pkg.defaultChannel ? -1 : b === pkg.defaultChannel ? 1 : a.localeCompare(b),
+  );
   return names.map((n) => packageChannelGraph(pkg, n, facts)!);
 }

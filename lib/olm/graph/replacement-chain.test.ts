@@ -29,18 +29,31 @@ describe('replacementChain (the resolver order)', () => {
   });
 
   test('no head is an error', () => {
-    const r = replacementChain('p', 'c', [{ name: 'a', replaces: 'b' }, { name: 'b', replaces: 'a' }]);
+    const r = replacementChain('p', 'c', [
+      { name: 'a', replaces: 'b' },
+      { name: 'b', replaces: 'a' },
+    ]);
     assert.ok('error' in r);
     assert.match(r.error, /no channel heads/);
   });
 
   test('a cycle below the head is an error', () => {
-    const r = replacementChain('p', 'c', [{ name: 'h', replaces: 'a' }, { name: 'a', replaces: 'b' }, { name: 'b', replaces: 'a' }]);
+    const r = replacementChain('p', 'c', [
+      { name: 'h', replaces: 'a' },
+      { name: 'a', replaces: 'b' },
+      { name: 'b', replaces: 'a' },
+    ]);
     assert.ok('error' in r);
     assert.match(r.error, /cycle/);
   });
 
   test('replaces naming a bundle outside the channel ends the chain', () => {
-    assert.deepEqual(replacementChain('p', 'c', [{ name: 'v2', replaces: 'v1' }, { name: 'v1', replaces: 'v0' }]), { order: ['v2', 'v1'] });
+    assert.deepEqual(
+      replacementChain('p', 'c', [
+        { name: 'v2', replaces: 'v1' },
+        { name: 'v1', replaces: 'v0' },
+      ]),
+      { order: ['v2', 'v1'] },
+    );
   });
 });

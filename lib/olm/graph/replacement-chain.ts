@@ -6,7 +6,11 @@ import type { ChannelEntry } from '../fbc/types';
 
 export type ChainResult = { order: string[] } | { error: string };
 
-export function replacementChain(packageName: string, channelName: string, entries: readonly ChannelEntry[]): ChainResult {
+export function replacementChain(
+  packageName: string,
+  channelName: string,
+  entries: readonly ChannelEntry[],
+): ChainResult {
   if (entries.length === 0) return { order: [] };
   const byName = new Map<string, ChannelEntry>();
   for (const e of entries) byName.set(e.name, e);
@@ -29,7 +33,9 @@ export function replacementChain(packageName: string, channelName: string, entri
 
   const heads = entries.filter((e) => !replacedBy.has(e.name)).map((e) => e.name);
   if (heads.length === 0) {
-    return { error: `no channel heads (entries not replaced by another entry) found in channel "${channelName}" of package "${packageName}"` };
+    return {
+      error: `no channel heads (entries not replaced by another entry) found in channel "${channelName}" of package "${packageName}"`,
+    };
   }
 
   const chains: string[][] = [];
@@ -43,7 +49,9 @@ export function replacementChain(packageName: string, channelName: string, entri
       const next = replaces.get(current);
       if (next === undefined) break;
       if (visited.has(next)) {
-        return { error: `a cycle exists in the chain of replacement beginning with "${head}" in channel "${channelName}" of package "${packageName}"` };
+        return {
+          error: `a cycle exists in the chain of replacement beginning with "${head}" in channel "${channelName}" of package "${packageName}"`,
+        };
       }
       current = next;
     }

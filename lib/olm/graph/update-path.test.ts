@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ChannelEntry } from '../fbc/types';
 import { buildChannelGraph, type GraphBundleFacts } from './channel-graph';
-import { acceptsInstalled, channelSwitch, freshInstallTarget, nextUpdate, nextUpdateAcrossChannels, startingCsvChoices, updatePath } from './update-path';
+import {
+  acceptsInstalled,
+  channelSwitch,
+  freshInstallTarget,
+  nextUpdate,
+  nextUpdateAcrossChannels,
+  startingCsvChoices,
+  updatePath,
+} from './update-path';
 
 function graph(channelName: string, entries: ChannelEntry[], versions: Record<string, string>, legacy: string[] = []) {
   const bundles = new Map<string, GraphBundleFacts>(
@@ -55,8 +63,18 @@ describe('the documented examples (docs/olm/upgrade-graphs.md#update-paths)', ()
       { name: 'op.v1.2.0', replaces: 'op.v1.1.0' },
       { name: 'op.v1.1.0' },
     ];
-    const g = graph('stable', entries, { 'op.v1.4.0': '1.4.0', 'op.v1.3.0': '1.3.0', 'op.v1.2.0': '1.2.0', 'op.v1.1.0': '1.1.0' });
-    for (const [name, version] of [['op.v1.1.0', '1.1.0'], ['op.v1.2.0', '1.2.0'], ['op.v1.3.0', '1.3.0'], ['op.v1.0.5', '1.0.5']] as const) {
+    const g = graph('stable', entries, {
+      'op.v1.4.0': '1.4.0',
+      'op.v1.3.0': '1.3.0',
+      'op.v1.2.0': '1.2.0',
+      'op.v1.1.0': '1.1.0',
+    });
+    for (const [name, version] of [
+      ['op.v1.1.0', '1.1.0'],
+      ['op.v1.2.0', '1.2.0'],
+      ['op.v1.3.0', '1.3.0'],
+      ['op.v1.0.5', '1.0.5'],
+    ] as const) {
       const p = updatePath(g, { name, version });
       assert.deepEqual(steps(p), ['op.v1.4.0'], `${name} goes to the head in one step`);
     }
@@ -109,7 +127,11 @@ describe('nextUpdate', () => {
   });
 
   test('a channel with two heads reports the resolver error', () => {
-    const g = graph('c', [{ name: 'x.v2', replaces: 'x.v1' }, { name: 'x.v1' }, { name: 'y.v1' }], { 'x.v2': '2.0.0', 'x.v1': '1.0.0', 'y.v1': '1.0.0' });
+    const g = graph('c', [{ name: 'x.v2', replaces: 'x.v1' }, { name: 'x.v1' }, { name: 'y.v1' }], {
+      'x.v2': '2.0.0',
+      'x.v1': '1.0.0',
+      'y.v1': '1.0.0',
+    });
     const n = nextUpdate(g, { name: 'x.v1', version: '1.0.0' });
     assert.equal(n.kind, 'error');
     assert.match(n.kind === 'error' ? n.message : '', /replacement chains were found in channel "c"/);
@@ -149,17 +171,40 @@ describe('fresh installs', () => {
   });
 
   test('startingCSV may name any entry, even a skipped one, and the walk goes on from there', () => {
-    assert.deepEqual(startingCsvChoices(g).map((n) => n.name).sort(), ['f.v1', 'f.v2', 'f.v3']);
+    assert.deepEqual(
+      startingCsvChoices(g)
+        .map((n) => n.name)
+        .sort(),
+      ['f.v1', 'f.v2', 'f.v3'],
+    );
     assert.deepEqual(steps(updatePath(g, { name: 'f.v1', version: '1.0.0' })), ['f.v2', 'f.v3']);
   });
 });
 
 test('channel switches: the installed CSV in the channel, an upgrade from it, or nothing', () => {
-  const bundles = new Map([['a.v1', { version: '1.0.0' }], ['a.v2', { version: '2.0.0' }], ['a.v3', { version: '3.0.0' }]]);
-  const stable = buildChannelGraph({ packageName: 'a', channelName: 'stable', entries: [{ name: 'a.v1' }, { name: 'a.v2', replaces: 'a.v1' }], bundles });
-  const fast = buildChannelGraph({ packageName: 'a', channelName: 'fast', entries: [{ name: 'a.v3', skipRange: '>=1.0.0 <3.0.0' }], bundles });
+  const bundles = new Map([
+    ['a.v1', { version: '1.0.0' }],
+    ['a.v2', { version: '2.0.0' }],
+    ['a.v3', { version: '3.0.0' }],
+  ]);
+  const stable = buildChannelGraph({
+    packageName: 'a',
+    channelName: 'stable',
+    entries: [{ name: 'a.v1' }, { name: 'a.v2', replaces: 'a.v1' }],
+    bundles,
+  });
+  const fast = buildChannelGraph({
+    packageName: 'a',
+    channelName: 'fast',
+    entries: [{ name: 'a.v3', skipRange: '>=1.0.0 <3.0.0' }],
+    bundles,
+  });
   const island = buildChannelGraph({ packageName: 'a', channelName: 'island', entries: [{ name: 'a.v3' }], bundles });
-  assert.deepEqual(channelSwitch(stable, { name: 'a.v1', version: '1.0.0' }), { ok: true, via: 'member', next: 'a.v2' });
+  assert.deepEqual(channelSwitch(stable, { name: 'a.v1', version: '1.0.0' }), {
+    ok: true,
+    via: 'member',
+    next: 'a.v2',
+  });
   assert.deepEqual(channelSwitch(stable, { name: 'a.v2', version: '2.0.0' }), { ok: true, via: 'member' });
   assert.deepEqual(channelSwitch(fast, { name: 'a.v1', version: '1.0.0' }), { ok: true, via: 'update', next: 'a.v3' });
   const no = channelSwitch(island, { name: 'a.v1', version: '1.0.0' });

@@ -21,13 +21,13 @@ export interface UpdateStep {
   channel: string;
 }
 
-export type NextUpdate =
-  | { kind: 'update'; step: UpdateStep }
-  | { kind: 'none' }
-  | { kind: 'error'; message: string };
+export type NextUpdate = { kind: 'update'; step: UpdateStep } | { kind: 'none' } | { kind: 'error'; message: string };
 
 /** Why `entry` may replace `installed`, in OLM's predicate terms. */
-export function acceptsInstalled(entry: Pick<ChannelEntry, 'replaces' | 'skips' | 'skipRange'>, installed: InstalledCsv): EdgeKind[] {
+export function acceptsInstalled(
+  entry: Pick<ChannelEntry, 'replaces' | 'skips' | 'skipRange'>,
+  installed: InstalledCsv,
+): EdgeKind[] {
   const via: EdgeKind[] = [];
   if (entry.replaces === installed.name) via.push('replaces');
   if (entry.skips?.includes(installed.name)) via.push('skips');
@@ -54,7 +54,8 @@ export function nextUpdate(graph: ChannelGraph, installed: InstalledCsv): NextUp
     // The solver prohibits legacy olm.deprecated bundles; it falls through to the next option.
     if (node.legacyDeprecated) continue;
     const via = acceptsInstalled(nodeEntry(node), installed);
-    if (via.length > 0) return { kind: 'update', step: { from: installed.name, to: name, via, channel: graph.channelName } };
+    if (via.length > 0)
+      return { kind: 'update', step: { from: installed.name, to: name, via, channel: graph.channelName } };
   }
   return { kind: 'none' };
 }
@@ -64,7 +65,11 @@ export function nextUpdate(graph: ChannelGraph, installed: InstalledCsv): NextUp
  * others by name; the first channel with a candidate wins. A channel whose order is broken
  * reports its error, as OLM's resolution does.
  */
-export function nextUpdateAcrossChannels(graphs: readonly ChannelGraph[], defaultChannel: string | undefined, installed: InstalledCsv): NextUpdate {
+export function nextUpdateAcrossChannels(
+  graphs: readonly ChannelGraph[],
+  defaultChannel: string | undefined,
+  installed: InstalledCsv,
+): NextUpdate {
   const sorted = [...graphs].sort((a, b) => {
     if (a.channelName === defaultChannel) return -1;
     if (b.channelName === defaultChannel) return 1;
@@ -124,7 +129,9 @@ export function freshInstallTarget(graph: ChannelGraph): { name: string } | { er
   if (graph.orderError) return { error: graph.orderError };
   const legacy = new Set(graph.nodes.filter((n) => n.legacyDeprecated).map((n) => n.name));
   const first = graph.order.find((n) => !legacy.has(n));
-  return first ? { name: first } : { error: `no operators found in channel ${graph.channelName} of package ${graph.packageName}` };
+  return first
+    ? { name: first }
+    : { error: `no operators found in channel ${graph.channelName} of package ${graph.packageName}` };
 }
 
 export type ChannelSwitch = { ok: true; via: 'member' | 'update'; next?: string } | { ok: false; message: string };
@@ -136,8 +143,12 @@ export type ChannelSwitch = { ok: true; via: 'member' | 'update'; next?: string 
  */
 export function channelSwitch(graph: ChannelGraph, installed: InstalledCsv): ChannelSwitch {
   const next = nextUpdate(graph, installed);
-  if (graph.nodes.some((n) => n.name === installed.name)) return { ok: true, via: 'member', ...(next.kind === 'update' ? { next: next.step.to } : {}) };
+  if (graph.nodes.some((n) => n.name === installed.name))
+    return { ok: true, via: 'member', ...(next.kind === 'update' ? { next: next.step.to } : {}) };
   if (next.kind === 'update') return { ok: true, via: 'update', next: next.step.to };
   if (next.kind === 'error') return { ok: false, message: next.message };
-  return { ok: false, message: `channel ${graph.channelName} neither contains ${installed.name} nor has an entry that replaces, skips or covers it with a skipRange; OLM would fail resolution and keep the operator where it is` };
+  return {
+    ok: false,
+    message: `channel ${graph.channelName} neither contains ${installed.name} nor has an entry that replaces, skips or covers it with a skipRange; OLM would fail resolution and keep the operator where it is`,
+  };
 }

@@ -10,7 +10,13 @@ const namespaces = [
 
 describe('operatorGroupTargets (docs/olm/operator-groups.md#target-namespaces)', () => {
   test('targetNamespaces win, existing or not, and the selector is ignored', () => {
-    assert.deepEqual(operatorGroupTargets({ spec: { targetNamespaces: ['b', 'a', 'ghost'], selector: { matchLabels: { x: 'y' } } } }, namespaces), { namespaces: ['a', 'b', 'ghost'] });
+    assert.deepEqual(
+      operatorGroupTargets(
+        { spec: { targetNamespaces: ['b', 'a', 'ghost'], selector: { matchLabels: { x: 'y' } } } },
+        namespaces,
+      ),
+      { namespaces: ['a', 'b', 'ghost'] },
+    );
   });
 
   test('no targets and no (or an empty) selector is all namespaces', () => {
@@ -20,11 +26,33 @@ describe('operatorGroupTargets (docs/olm/operator-groups.md#target-namespaces)',
   });
 
   test('a selector picks the namespaces whose labels match', () => {
-    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchExpressions: [{ key: 'tenant', operator: 'Exists' }] } } }, namespaces), { namespaces: ['team1', 'team2'] });
-    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchLabels: { env: 'prod' } } } }, namespaces), { namespaces: ['team1'] });
-    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] } } }, namespaces), { namespaces: ['kube-system', 'team2'] });
-    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchExpressions: [{ key: 'tenant', operator: 'DoesNotExist' }] } } }, namespaces), { namespaces: ['kube-system'] });
-    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchLabels: { nobody: 'x' } } } }, namespaces), { namespaces: [] });
+    assert.deepEqual(
+      operatorGroupTargets(
+        { spec: { selector: { matchExpressions: [{ key: 'tenant', operator: 'Exists' }] } } },
+        namespaces,
+      ),
+      { namespaces: ['team1', 'team2'] },
+    );
+    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchLabels: { env: 'prod' } } } }, namespaces), {
+      namespaces: ['team1'],
+    });
+    assert.deepEqual(
+      operatorGroupTargets(
+        { spec: { selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] } } },
+        namespaces,
+      ),
+      { namespaces: ['kube-system', 'team2'] },
+    );
+    assert.deepEqual(
+      operatorGroupTargets(
+        { spec: { selector: { matchExpressions: [{ key: 'tenant', operator: 'DoesNotExist' }] } } },
+        namespaces,
+      ),
+      { namespaces: ['kube-system'] },
+    );
+    assert.deepEqual(operatorGroupTargets({ spec: { selector: { matchLabels: { nobody: 'x' } } } }, namespaces), {
+      namespaces: [],
+    });
   });
 
   test('"" among targetNamespaces is an error', () => {

@@ -13,12 +13,21 @@ export type TargetsResult = { namespaces: string[] } | { error: string };
 export function operatorGroupTargets(og: OperatorGroup, namespaces: readonly NamespaceFacts[]): TargetsResult {
   const explicit = og.spec?.targetNamespaces ?? [];
   if (explicit.length > 0) {
-    if (explicit.includes('')) return { error: 'targetNamespaces must not contain "" (all namespaces is an OperatorGroup without targetNamespaces and selector)' };
+    if (explicit.includes(''))
+      return {
+        error:
+          'targetNamespaces must not contain "" (all namespaces is an OperatorGroup without targetNamespaces and selector)',
+      };
     return { namespaces: [...new Set(explicit)].sort() };
   }
   const sel = og.spec?.selector;
   if (labelSelectorIsEmpty(sel)) return { namespaces: [''] };
-  return { namespaces: namespaces.filter((n) => matchesLabelSelector(sel!, n.labels)).map((n) => n.name).sort() };
+  return {
+    namespaces: namespaces
+      .filter((n) => matchesLabelSelector(sel!, n.labels))
+      .map((n) => n.name)
+      .sort(),
+  };
 }
 
 /** The value of a CSV's `olm.targetNamespaces` annotation for these targets (sorted, comma-joined). */

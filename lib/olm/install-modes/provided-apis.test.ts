@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from './provided-apis';
+import {
+  formatApi,
+  formatProvidedAPIs,
+  groupSurface,
+  operatorGroupsIntersect,
+  parseProvidedAPIs,
+  providedApiOutcome,
+} from './provided-apis';
 
 const etcd = 'EtcdCluster.v1beta2.etcd.database.coreos.com';
 const backup = 'EtcdBackup.v1beta2.etcd.database.coreos.com';
@@ -16,7 +23,11 @@ describe('olm.providedAPIs', () => {
   test('groups intersect when their surfaces overlap; all namespaces overlaps anything', () => {
     assert.equal(operatorGroupsIntersect(groupSurface('a', ['a']), groupSurface('b', ['b'])), false);
     assert.equal(operatorGroupsIntersect(groupSurface('a', ['x']), groupSurface('b', ['x'])), true);
-    assert.equal(operatorGroupsIntersect(groupSurface('team1-operator', ['team1']), groupSurface('team1', ['team1'])), true, 'the own namespace is part of the surface');
+    assert.equal(
+      operatorGroupsIntersect(groupSurface('team1-operator', ['team1']), groupSurface('team1', ['team1'])),
+      true,
+      'the own namespace is part of the surface',
+    );
     assert.equal(operatorGroupsIntersect(groupSurface('operators', ['']), groupSurface('b', ['b'])), true);
   });
 });
@@ -24,13 +35,23 @@ describe('olm.providedAPIs', () => {
 describe('providedApiOutcome: the four rows of docs/olm/operator-groups.md#provided-apis', () => {
   const A = new Set([etcd]);
   test('A∩U ≠ ∅ and A ⊆ P: remove A from P', () => {
-    assert.deepEqual(providedApiOutcome(A, new Set([etcd, backup]), new Set([etcd])), { action: 'remove', annotation: backup });
+    assert.deepEqual(providedApiOutcome(A, new Set([etcd, backup]), new Set([etcd])), {
+      action: 'remove',
+      annotation: backup,
+    });
   });
   test('A∩U ≠ ∅ and A ⊄ P: InterOperatorGroupOwnerConflict', () => {
-    assert.deepEqual(providedApiOutcome(A, new Set(), new Set([etcd])), { action: 'fail', reason: 'InterOperatorGroupOwnerConflict', message: 'intersecting operatorgroups provide the same apis' });
+    assert.deepEqual(providedApiOutcome(A, new Set(), new Set([etcd])), {
+      action: 'fail',
+      reason: 'InterOperatorGroupOwnerConflict',
+      message: 'intersecting operatorgroups provide the same apis',
+    });
   });
   test('A∩U = ∅ and A ⊄ P: add A to P', () => {
-    assert.deepEqual(providedApiOutcome(A, new Set([backup]), new Set()), { action: 'add', annotation: `${backup},${etcd}` });
+    assert.deepEqual(providedApiOutcome(A, new Set([backup]), new Set()), {
+      action: 'add',
+      annotation: `${backup},${etcd}`,
+    });
   });
   test('A∩U = ∅ and A ⊆ P: proceed', () => {
     assert.deepEqual(providedApiOutcome(A, new Set([etcd]), new Set([backup])), { action: 'proceed' });

@@ -18,7 +18,12 @@ export function formatProvidedAPIs(apis: Iterable<string>): string {
 }
 
 export function parseProvidedAPIs(annotation: string | undefined): Set<string> {
-  return new Set((annotation ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (annotation ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /** The namespaces a group covers: its targets plus its own namespace (unless it targets all). */
@@ -39,21 +44,39 @@ export type ProvidedApiOutcome =
   | { action: 'proceed' }
   | { action: 'add'; annotation: string }
   | { action: 'remove'; annotation: string }
-  | { action: 'fail'; reason: 'InterOperatorGroupOwnerConflict' | 'CannotModifyStaticOperatorGroupProvidedAPIs'; message: string };
+  | {
+      action: 'fail';
+      reason: 'InterOperatorGroupOwnerConflict' | 'CannotModifyStaticOperatorGroupProvidedAPIs';
+      message: string;
+    };
 
 /**
  * The table of docs/olm/operator-groups.md#provided-apis: given the CSV's provided APIs, its group's annotation, the union of the
  * annotations of intersecting groups, and whether the group is static.
  */
-export function providedApiOutcome(csvApis: ReadonlySet<string>, own: ReadonlySet<string>, others: ReadonlySet<string>, staticProvidedAPIs = false): ProvidedApiOutcome {
+export function providedApiOutcome(
+  csvApis: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  others: ReadonlySet<string>,
+  staticProvidedAPIs = false,
+): ProvidedApiOutcome {
   const intersects = [...csvApis].some((a) => others.has(a));
   const contained = [...csvApis].every((a) => own.has(a));
-  const staticFail = (): ProvidedApiOutcome => ({ action: 'fail', reason: 'CannotModifyStaticOperatorGroupProvidedAPIs', message: 'static provided apis annotation cannot be modified' });
+  const staticFail = (): ProvidedApiOutcome => ({
+    action: 'fail',
+    reason: 'CannotModifyStaticOperatorGroupProvidedAPIs',
+    message: 'static provided apis annotation cannot be modified',
+  });
   if (intersects && contained) {
     if (staticProvidedAPIs) return staticFail();
     return { action: 'remove', annotation: formatProvidedAPIs([...own].filter((a) => !csvApis.has(a))) };
   }
-  if (intersects) return { action: 'fail', reason: 'InterOperatorGroupOwnerConflict', message: 'intersecting operatorgroups provide the same apis' };
+  if (intersects)
+    return {
+      action: 'fail',
+      reason: 'InterOperatorGroupOwnerConflict',
+      message: 'intersecting operatorgroups provide the same apis',
+    };
   if (!contained) {
     if (staticProvidedAPIs) return staticFail();
     return { action: 'add', annotation: formatProvidedAPIs([...own, ...csvApis]) };

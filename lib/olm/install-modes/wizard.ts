@@ -16,7 +16,11 @@ export function installModeChoices(installModes: readonly InstallMode[] | undefi
 }
 
 /** The targets a choice means, from the install namespace and the namespaces picked. */
-export function targetsFor(choice: InstallModeType, installNamespace: string, picked: readonly string[]): { targets: string[] } | { error: string } {
+export function targetsFor(
+  choice: InstallModeType,
+  installNamespace: string,
+  picked: readonly string[],
+): { targets: string[] } | { error: string } {
   switch (choice) {
     case 'AllNamespaces':
       return { targets: [''] };
@@ -25,7 +29,10 @@ export function targetsFor(choice: InstallModeType, installNamespace: string, pi
     case 'SingleNamespace': {
       const [only, ...rest] = picked;
       if (!only || rest.length > 0) return { error: 'SingleNamespace needs exactly one namespace to watch' };
-      if (only === installNamespace) return { error: `watching the install namespace ${installNamespace} is OwnNamespace, not SingleNamespace; pick another namespace or choose OwnNamespace` };
+      if (only === installNamespace)
+        return {
+          error: `watching the install namespace ${installNamespace} is OwnNamespace, not SingleNamespace; pick another namespace or choose OwnNamespace`,
+        };
       return { targets: [only] };
     }
     case 'MultiNamespace': {
@@ -65,19 +72,30 @@ export type OperatorGroupPlan =
  * one when there is none, and otherwise explain why the install cannot go into this namespace:
  * OLM allows one group per namespace, and every operator in it shares that group's targets.
  */
-export function planOperatorGroup(existing: readonly OperatorGroup[], installNamespace: string, targets: readonly string[], installModes: readonly InstallMode[], newName: string): OperatorGroupPlan {
+export function planOperatorGroup(
+  existing: readonly OperatorGroup[],
+  installNamespace: string,
+  targets: readonly string[],
+  installModes: readonly InstallMode[],
+  newName: string,
+): OperatorGroupPlan {
   const verdict = supportsTargetNamespaces(installModes, installNamespace, targets);
   if (!verdict.ok) return { action: 'conflict', message: verdict.message };
   if (existing.length > 1) {
     const names = existing.map((o) => o.metadata?.name).join(', ');
-    return { action: 'conflict', message: `namespace ${installNamespace} has ${existing.length} OperatorGroups (${names}); OLM fails every operator there with TooManyOperatorGroups until only one is left` };
+    return {
+      action: 'conflict',
+      message: `namespace ${installNamespace} has ${existing.length} OperatorGroups (${names}); OLM fails every operator there with TooManyOperatorGroups until only one is left`,
+    };
   }
   const og = existing[0];
   if (!og) return { action: 'create', operatorGroup: operatorGroupFor(newName, installNamespace, targets) };
   const have = specTargets(og);
   const want = [...targets].sort();
-  if (have && have.length === want.length && have.every((n, i) => n === want[i])) return { action: 'reuse', operatorGroup: og };
-  const describe = (t: readonly string[] | undefined) => (!t ? 'namespaces chosen by a label selector' : t[0] === '' ? 'all namespaces' : t.join(', '));
+  if (have && have.length === want.length && have.every((n, i) => n === want[i]))
+    return { action: 'reuse', operatorGroup: og };
+  const describe = (t: readonly string[] | undefined) =>
+    !t ? 'namespaces chosen by a label selector' : t[0] === '' ? 'all namespaces' : t.join(', ');
   return {
     action: 'conflict',
     message: `namespace ${installNamespace} already has OperatorGroup ${og.metadata?.name ?? ''}, which targets ${describe(have)}; this install needs ${describe(want)}. Install into another namespace, or change that group (which changes every operator in ${installNamespace})`,
@@ -91,5 +109,8 @@ export function globalNamespaces(groups: readonly OperatorGroup[]): string[] {
     const ns = g.metadata?.namespace ?? '';
     byNs.set(ns, [...(byNs.get(ns) ?? []), g]);
   }
-  return [...byNs].filter(([, gs]) => gs.length === 1 && specTargets(gs[0]!)?.[0] === '' && specTargets(gs[0]!)?.length === 1).map(([ns]) => ns).sort();
+  return [...byNs]
+    .filter(([, gs]) => gs.length === 1 && specTargets(gs[0]!)?.[0] === '' && specTargets(gs[0]!)?.length === 1)
+    .map(([ns]) => ns)
+    .sort();
 }

@@ -12,11 +12,22 @@ test('a CSV asks for cluster monitoring only with the exact value "true"', () =>
 });
 
 test('offered for a new openshift-* namespace of a version that asks, otherwise why not', () => {
-  assert.deepEqual(monitoringOption({ requested: true, namespace: 'openshift-routekit', createsNamespace: true }), { offered: true });
-  assert.match(monitoringOption({ requested: false, namespace: 'openshift-routekit', createsNamespace: true }).reason!, /does not ask/);
-  assert.match(monitoringOption({ requested: true, namespace: 'routekit', createsNamespace: true }).reason!, /starts with openshift-, not routekit/);
+  assert.deepEqual(monitoringOption({ requested: true, namespace: 'openshift-routekit', createsNamespace: true }), {
+    offered: true,
+  });
+  assert.match(
+    monitoringOption({ requested: false, namespace: 'openshift-routekit', createsNamespace: true }).reason!,
+    /does not ask/,
+  );
+  assert.match(
+    monitoringOption({ requested: true, namespace: 'routekit', createsNamespace: true }).reason!,
+    /starts with openshift-, not routekit/,
+  );
   // The prefix is a prefix: a namespace merely containing it does not qualify.
-  assert.equal(monitoringOption({ requested: true, namespace: 'my-openshift-routekit', createsNamespace: true }).offered, false);
+  assert.equal(
+    monitoringOption({ requested: true, namespace: 'my-openshift-routekit', createsNamespace: true }).offered,
+    false,
+  );
 });
 
 test('an existing namespace is refused with what to do by hand', () => {
@@ -37,12 +48,14 @@ test('Role and RoleBinding <namespace>-prometheus let openshift-monitoring/prome
   const r = prometheusRbac('openshift-routekit');
   assert.equal(r.name, 'openshift-routekit-prometheus');
   assert.deepEqual(r.role, {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role',
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
     metadata: { name: 'openshift-routekit-prometheus', namespace: 'openshift-routekit' },
     rules: [{ apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] }],
   });
   assert.deepEqual(r.binding, {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding',
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
     metadata: { name: 'openshift-routekit-prometheus', namespace: 'openshift-routekit' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'openshift-routekit-prometheus' },
     subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: 'openshift-monitoring' }],

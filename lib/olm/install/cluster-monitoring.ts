@@ -26,7 +26,10 @@ export interface MonitoringContext {
   createsNamespace: boolean;
 }
 
-export interface MonitoringOption { offered: boolean; reason?: string }
+export interface MonitoringOption {
+  offered: boolean;
+  reason?: string;
+}
 
 /**
  * Whether the option applies, and why not when it does not. On an existing namespace OpenShift's
@@ -36,10 +39,14 @@ export interface MonitoringOption { offered: boolean; reason?: string }
  */
 export function monitoringOption(c: MonitoringContext): MonitoringOption {
   let reason: string | undefined;
-  if (c.requested === 'unknown') reason = `whether this version asks for cluster monitoring is not known: its CSV (${CLUSTER_MONITORING_ANNOTATION}) could not be read`;
-  else if (!c.requested) reason = `this version does not ask for cluster monitoring (${CLUSTER_MONITORING_ANNOTATION}: "true")`;
-  else if (!c.namespace.startsWith(MONITORED_NAMESPACE_PREFIX)) reason = `cluster monitoring is offered only for namespaces whose name starts with ${MONITORED_NAMESPACE_PREFIX}, not ${c.namespace}`;
-  else if (!c.createsNamespace) reason = `namespace ${c.namespace} already exists, and the install sets the label and Prometheus' rights only on a namespace it creates: ${byHand(c.namespace)}`;
+  if (c.requested === 'unknown')
+    reason = `whether this version asks for cluster monitoring is not known: its CSV (${CLUSTER_MONITORING_ANNOTATION}) could not be read`;
+  else if (!c.requested)
+    reason = `this version does not ask for cluster monitoring (${CLUSTER_MONITORING_ANNOTATION}: "true")`;
+  else if (!c.namespace.startsWith(MONITORED_NAMESPACE_PREFIX))
+    reason = `cluster monitoring is offered only for namespaces whose name starts with ${MONITORED_NAMESPACE_PREFIX}, not ${c.namespace}`;
+  else if (!c.createsNamespace)
+    reason = `namespace ${c.namespace} already exists, and the install sets the label and Prometheus' rights only on a namespace it creates: ${byHand(c.namespace)}`;
   return reason ? { offered: false, reason } : { offered: true };
 }
 
@@ -52,7 +59,11 @@ function byHand(ns: string): string {
 export const prometheusRbacName = (namespace: string) => `${namespace}-prometheus`;
 
 /** The Role and RoleBinding that let cluster monitoring's Prometheus scrape a namespace. */
-export function prometheusRbac(namespace: string): { role: Record<string, unknown>; binding: Record<string, unknown>; name: string } {
+export function prometheusRbac(namespace: string): {
+  role: Record<string, unknown>;
+  binding: Record<string, unknown>;
+  name: string;
+} {
   const name = prometheusRbacName(namespace);
   return {
     name,

@@ -17,7 +17,11 @@ export interface CrdUse {
  * requires one of them. A CSV being replaced by `self`'s own upgrade is still another CSV here:
  * removing the CRD under an upgrade in progress is as unsafe.
  */
-export function crdsInUse(crds: readonly string[], csvs: readonly ClusterServiceVersion[], self: { namespace: string; name: string }): CrdUse[] {
+export function crdsInUse(
+  crds: readonly string[],
+  csvs: readonly ClusterServiceVersion[],
+  self: { namespace: string; name: string },
+): CrdUse[] {
   const wanted = new Set(crds);
   const out: CrdUse[] = [];
   for (const c of csvs) {
@@ -25,10 +29,14 @@ export function crdsInUse(crds: readonly string[], csvs: readonly ClusterService
     const ns = c.metadata?.namespace ?? '';
     const name = c.metadata?.name ?? '';
     if (ns === self.namespace && name === self.name) continue;
-    for (const d of c.spec?.customresourcedefinitions?.owned ?? []) if (wanted.has(d.name)) out.push({ crd: d.name, csv: name, namespace: ns, relation: 'owns' });
-    for (const d of c.spec?.customresourcedefinitions?.required ?? []) if (wanted.has(d.name)) out.push({ crd: d.name, csv: name, namespace: ns, relation: 'requires' });
+    for (const d of c.spec?.customresourcedefinitions?.owned ?? [])
+      if (wanted.has(d.name)) out.push({ crd: d.name, csv: name, namespace: ns, relation: 'owns' });
+    for (const d of c.spec?.customresourcedefinitions?.required ?? [])
+      if (wanted.has(d.name)) out.push({ crd: d.name, csv: name, namespace: ns, relation: 'requires' });
   }
-  return out.sort((a, b) => a.crd.localeCompare(b.crd) || a.namespace.localeCompare(b.namespace) || a.csv.localeCompare(b.csv));
+  return out.sort(
+    (a, b) => a.crd.localeCompare(b.crd) || a.namespace.localeCompare(b.namespace) || a.csv.localeCompare(b.csv),
+  );
 }
 
 /** The words a person types to confirm deleting `n` instances with their CRDs. */

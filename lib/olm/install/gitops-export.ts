@@ -11,7 +11,13 @@ import { dump } from 'js-yaml';
 export interface KubeObjectLike {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; [k: string]: unknown };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [k: string]: unknown;
+  };
   spec?: unknown;
   [k: string]: unknown;
 }
@@ -65,11 +71,24 @@ export function cleanObject(o: KubeObjectLike, defaults: { apiVersion: string; k
   const kind = o.kind ?? defaults.kind;
   // A Namespace's spec is the API server's (finalizers: [kubernetes]); a person writes none.
   const spec = kind === 'Namespace' ? undefined : o.spec;
-  return { apiVersion: o.apiVersion ?? defaults.apiVersion, kind, metadata, ...(spec && Object.keys(spec as object).length ? { spec } : kind === 'OperatorGroup' ? { spec: {} } : {}) };
+  return {
+    apiVersion: o.apiVersion ?? defaults.apiVersion,
+    kind,
+    metadata,
+    ...(spec && Object.keys(spec as object).length ? { spec } : kind === 'OperatorGroup' ? { spec: {} } : {}),
+  };
 }
 
 // What RBAC objects carry besides metadata: a person writes these, never the API server.
-const RBAC_FIELDS = ['rules', 'aggregationRule', 'roleRef', 'subjects', 'imagePullSecrets', 'secrets', 'automountServiceAccountToken'] as const;
+const RBAC_FIELDS = [
+  'rules',
+  'aggregationRule',
+  'roleRef',
+  'subjects',
+  'imagePullSecrets',
+  'secrets',
+  'automountServiceAccountToken',
+] as const;
 
 /** A service account or RBAC object as a person would write it. */
 export function cleanAccessObject(o: KubeObjectLike): KubeObjectLike {
@@ -113,12 +132,16 @@ export function gitopsTree(input: ExportInput): ExportFile[] {
     { path: `cluster-scope/operatorgroups/${ns}/${og.metadata?.name}.yaml`, content: yaml(og) },
     ...(global ? [{ path: `cluster-scope/subscriptions/${ns}/${subName}.yaml`, content: yaml(sub) }] : []),
   ];
-  const application: ExportFile[] = global ? [] : [{ path: `${app}/subscriptions/${subName}.yaml`, content: yaml(sub) }];
+  const application: ExportFile[] = global
+    ? []
+    : [{ path: `${app}/subscriptions/${subName}.yaml`, content: yaml(sub) }];
   const rel = (prefix: string, files: ExportFile[]) => files.map((f) => f.path.slice(prefix.length + 1));
   return [
     { path: 'kustomization.yaml', content: kustomization(['cluster-scope', ...(application.length ? [app] : [])]) },
     { path: 'cluster-scope/kustomization.yaml', content: kustomization(rel('cluster-scope', cluster)) },
     ...cluster,
-    ...(application.length ? [{ path: `${app}/kustomization.yaml`, content: kustomization(rel(app, application)) }, ...application] : []),
+    ...(application.length
+      ? [{ path: `${app}/kustomization.yaml`, content: kustomization(rel(app, application)) }, ...application]
+      : []),
   ];
 }

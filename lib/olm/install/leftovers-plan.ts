@@ -32,7 +32,15 @@ export interface CleanupPlan {
   notes: string[];
 }
 
-const ORDER: readonly PartKind[] = ['Instances', 'Subscription', 'ClusterServiceVersion', 'InstallPlan', 'Finalizers', 'CustomResourceDefinition', 'OperatorGroup'];
+const ORDER: readonly PartKind[] = [
+  'Instances',
+  'Subscription',
+  'ClusterServiceVersion',
+  'InstallPlan',
+  'Finalizers',
+  'CustomResourceDefinition',
+  'OperatorGroup',
+];
 
 function instanceWhere(i: { namespace?: string; name: string }): string {
   return `${i.namespace ? `${i.namespace}/` : ''}${i.name}`;
@@ -43,23 +51,82 @@ function stepsOf(p: LeftoverPart): CleanupStep[] {
     case 'Instances':
       return (p.instances?.items ?? [])
         .filter((i) => !i.deletionTimestamp)
-        .map((i) => ({ part: p.id, action: 'delete', kind: p.api!.kind, name: i.name, ...(i.namespace ? { namespace: i.namespace } : {}), api: p.api!, why: i.finalizers.length ? `its finalizer ${i.finalizers.join(', ')} holds it until removed` : 'an instance of the operator\'s CRD' }));
+        .map((i) => ({
+          part: p.id,
+          action: 'delete',
+          kind: p.api!.kind,
+          name: i.name,
+          ...(i.namespace ? { namespace: i.namespace } : {}),
+          api: p.api!,
+          why: i.finalizers.length
+            ? `its finalizer ${i.finalizers.join(', ')} holds it until removed`
+            : "an instance of the operator's CRD",
+        }));
     case 'Finalizers':
       return (p.instances?.items ?? []).map((i) => ({
-        part: p.id, action: 'remove-finalizers', kind: p.api!.kind, name: i.name, ...(i.namespace ? { namespace: i.namespace } : {}), api: p.api!,
+        part: p.id,
+        action: 'remove-finalizers',
+        kind: p.api!.kind,
+        name: i.name,
+        ...(i.namespace ? { namespace: i.namespace } : {}),
+        api: p.api!,
         finalizers: i.finalizers.filter((x) => !GC_FINALIZERS.includes(x)),
         why: 'being deleted, and the operator that would remove them is gone (or goes in this plan): nothing else will',
       }));
     case 'Subscription':
-      return [{ part: p.id, action: 'delete', kind: p.kind, name: p.name, namespace: p.namespace, why: 'first of the OLM objects, so OLM does not install or upgrade the operator again' }];
+      return [
+        {
+          part: p.id,
+          action: 'delete',
+          kind: p.kind,
+          name: p.name,
+          namespace: p.namespace,
+          why: 'first of the OLM objects, so OLM does not install or upgrade the operator again',
+        },
+      ];
     case 'ClusterServiceVersion':
-      return [{ part: p.id, action: 'delete', kind: p.kind, name: p.name, namespace: p.namespace, why: 'its Deployments, service accounts, roles and copies go with it; OLM clears its cluster RBAC' }];
+      return [
+        {
+          part: p.id,
+          action: 'delete',
+          kind: p.kind,
+          name: p.name,
+          namespace: p.namespace,
+          why: 'its Deployments, service accounts, roles and copies go with it; OLM clears its cluster RBAC',
+        },
+      ];
     case 'InstallPlan':
-      return [{ part: p.id, action: 'delete', kind: p.kind, name: p.name, namespace: p.namespace, why: 'it installs nothing any more' }];
+      return [
+        {
+          part: p.id,
+          action: 'delete',
+          kind: p.kind,
+          name: p.name,
+          namespace: p.namespace,
+          why: 'it installs nothing any more',
+        },
+      ];
     case 'CustomResourceDefinition':
-      return [{ part: p.id, action: 'delete', kind: p.kind, name: p.name, why: 'after its instances; the API server removes any instance left and holds the CRD while one has a finalizer' }];
+      return [
+        {
+          part: p.id,
+          action: 'delete',
+          kind: p.kind,
+          name: p.name,
+          why: 'after its instances; the API server removes any instance left and holds the CRD while one has a finalizer',
+        },
+      ];
     case 'OperatorGroup':
-      return [{ part: p.id, action: 'delete', kind: p.kind, name: p.name, namespace: p.namespace, why: 'last: OLM reads it to finish a CSV\'s deletion' }];
+      return [
+        {
+          part: p.id,
+          action: 'delete',
+          kind: p.kind,
+          name: p.name,
+          namespace: p.namespace,
+          why: "last: OLM reads it to finish a CSV's deletion",
+        },
+      ];
   }
 }
 
@@ -83,14 +150,28 @@ export function planCleanup(left: Leftovers, choice: readonly string[]): Cleanup
   for (const id of choice) visit(id);
   if (chosen.size === 0) blockers.push('choose at least one part to clean up');
 
-  const parts = [...chosen].map((id) => byId.get(id)!).sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || a.name.localeCompare(b.name));
+  const parts = [...chosen]
+    .map((id) => byId.get(id)!)
+    .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || a.name.localeCompare(b.name));
   const steps = parts.flatMap((p) => stepsOf(p));
   const notes: string[] = [];
   const subLeft = left.parts.filter((p) => p.kind === 'Subscription' && !chosen.has(p.id));
-  if (subLeft.length && parts.some((p) => p.kind === 'ClusterServiceVersion')) notes.push(`Subscription ${subLeft.map((p) => p.name).join(', ')} stays: OLM does not install the CSV again while it names it, and it shows UpgradePending.`);
-  const heldCrds = parts.filter((p) => p.kind === 'CustomResourceDefinition' && byId.get(`Finalizers:${p.name}`) && !chosen.has(`Finalizers:${p.name}`));
-  for (const p of heldCrds) notes.push(`${p.name} stays Terminating until the finalizers on its instances are removed.`);
-  const held = parts.filter((p) => p.kind === 'Instances' && byId.get(`Finalizers:${p.name}`) && !chosen.has(`Finalizers:${p.name}`));
-  for (const p of held) notes.push(`Instances of ${p.name} with a finalizer stay until whoever owns it removes it: ${byId.get(`Finalizers:${p.name}`)!.instances!.items.map(instanceWhere).join(', ')}.`);
+  if (subLeft.length && parts.some((p) => p.kind === 'ClusterServiceVersion'))
+    notes.push(
+      `Subscription ${subLeft.map((p) => p.name).join(', ')} stays: OLM does not install the CSV again while it names it, and it shows UpgradePending.`,
+    );
+  const heldCrds = parts.filter(
+    (p) =>
+      p.kind === 'CustomResourceDefinition' && byId.get(`Finalizers:${p.name}`) && !chosen.has(`Finalizers:${p.name}`),
+  );
+  for (const p of heldCrds)
+    notes.push(`${p.name} stays Terminating until the finalizers on its instances are removed.`);
+  const held = parts.filter(
+    (p) => p.kind === 'Instances' && byId.get(`Finalizers:${p.name}`) && !chosen.has(`Finalizers:${p.name}`),
+  );
+  for (const p of held)
+    notes.push(
+      `Instances of ${p.name} with a finalizer stay until whoever owns it removes it: ${byId.get(`Finalizers:${p.name}`)!.instances!.items.map(instanceWhere).join(', ')}.`,
+    );
   return { chosen: parts.map((p) => p.id), added, steps: blockers.length ? [] : steps, blockers, notes };
 }

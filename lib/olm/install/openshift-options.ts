@@ -19,7 +19,12 @@ export const TOKEN_AUTH_ANNOTATIONS: Record<TokenAuthProvider, string> = {
 };
 export const CONSOLE_PLUGINS_ANNOTATION = 'console.openshift.io/plugins';
 // Cluster monitoring's rules live in their own module; these are re-exported for existing callers.
-export { CLUSTER_MONITORING_ANNOTATION, CLUSTER_MONITORING_LABEL, PROMETHEUS_ACCOUNT, prometheusRbac } from './cluster-monitoring';
+export {
+  CLUSTER_MONITORING_ANNOTATION,
+  CLUSTER_MONITORING_LABEL,
+  PROMETHEUS_ACCOUNT,
+  prometheusRbac,
+} from './cluster-monitoring';
 /** The one catalog whose plugins OpenShift's console enables by default (its isCatalogSourceTrusted). */
 export const TRUSTED_PLUGIN_CATALOG = 'redhat-operators';
 
@@ -53,7 +58,11 @@ export const TOKEN_AUTH_FIELDS: Record<TokenAuthProvider, readonly TokenAuthFiel
   ],
 };
 
-const MODE_NAME: Record<TokenAuthProvider, string> = { AWS: 'AWS STS', Azure: 'Azure Workload Identity', GCP: 'GCP Workload Identity' };
+const MODE_NAME: Record<TokenAuthProvider, string> = {
+  AWS: 'AWS STS',
+  Azure: 'Azure Workload Identity',
+  GCP: 'GCP Workload Identity',
+};
 
 /** What a version's CSV says about these options. */
 export interface CsvOpenShiftOptions {
@@ -77,7 +86,9 @@ function pluginList(v: unknown): string[] {
   if (typeof v !== 'string') return [];
   try {
     const parsed: unknown = JSON.parse(v);
-    return Array.isArray(parsed) && parsed.every((p) => typeof p === 'string') ? [...new Set(parsed.filter((p) => p.length > 0))] : [];
+    return Array.isArray(parsed) && parsed.every((p) => typeof p === 'string')
+      ? [...new Set(parsed.filter((p) => p.length > 0))]
+      : [];
   } catch {
     return [];
   }
@@ -86,10 +97,19 @@ function pluginList(v: unknown): string[] {
 /** One cluster object as read by the person: its content, or why it is not known. */
 export type Read<T> = { state: 'read'; object: T } | { state: 'absent' } | { state: 'forbidden'; reason: string };
 
-export interface InfrastructureLike { status?: { platform?: string; platformStatus?: { type?: string } } }
-export interface AuthenticationLike { spec?: { serviceAccountIssuer?: string } }
-export interface CloudCredentialLike { spec?: { credentialsMode?: string } }
-export interface ConsoleOperatorLike { metadata?: { resourceVersion?: string }; spec?: { plugins?: string[] } }
+export interface InfrastructureLike {
+  status?: { platform?: string; platformStatus?: { type?: string } };
+}
+export interface AuthenticationLike {
+  spec?: { serviceAccountIssuer?: string };
+}
+export interface CloudCredentialLike {
+  spec?: { credentialsMode?: string };
+}
+export interface ConsoleOperatorLike {
+  metadata?: { resourceVersion?: string };
+  spec?: { plugins?: string[] };
+}
 
 export interface OpenShiftClusterFacts {
   infrastructure: Read<InfrastructureLike>;
@@ -100,9 +120,11 @@ export interface OpenShiftClusterFacts {
   pluginsDenied?: string;
 }
 
-export type TokenAuthMode = { provider: TokenAuthProvider; text: string } | { provider?: undefined; text: string; unknown?: boolean };
+export type TokenAuthMode =
+  { provider: TokenAuthProvider; text: string } | { provider?: undefined; text: string; unknown?: boolean };
 
-const describeRead = (what: string, r: Read<unknown>) => (r.state === 'forbidden' ? `you may not read ${what} (${r.reason})` : `${what} does not exist`);
+const describeRead = (what: string, r: Read<unknown>) =>
+  r.state === 'forbidden' ? `you may not read ${what} (${r.reason})` : `${what} does not exist`;
 
 /**
  * Whether the cluster runs in short-lived-token mode, and for which cloud: the cloud credential
@@ -110,18 +132,42 @@ const describeRead = (what: string, r: Read<unknown>) => (r.state === 'forbidden
  * (openshift/console's isAWSSTSCluster and siblings). The platform is read from
  * `status.platformStatus.type`, falling back to the deprecated `status.platform` that console reads.
  */
-export function tokenAuthMode(f: Pick<OpenShiftClusterFacts, 'infrastructure' | 'authentication' | 'cloudCredential'>): TokenAuthMode {
-  const unread = ([['Infrastructure cluster', f.infrastructure], ['Authentication cluster', f.authentication], ['CloudCredential cluster', f.cloudCredential]] as const).filter(([, r]) => r.state !== 'read');
-  if (unread.length) return { text: `whether the cluster uses short-lived cloud tokens is not known: ${unread.map(([w, r]) => describeRead(w, r)).join('; ')}`, unknown: true };
+export function tokenAuthMode(
+  f: Pick<OpenShiftClusterFacts, 'infrastructure' | 'authentication' | 'cloudCredential'>,
+): TokenAuthMode {
+  const unread = (
+    [
+      ['Infrastructure cluster', f.infrastructure],
+      ['Authentication cluster', f.authentication],
+      ['CloudCredential cluster', f.cloudCredential],
+    ] as const
+  ).filter(([, r]) => r.state !== 'read');
+  if (unread.length)
+    return {
+      text: `whether the cluster uses short-lived cloud tokens is not known: ${unread.map(([w, r]) => describeRead(w, r)).join('; ')}`,
+      unknown: true,
+    };
   const infra = (f.infrastructure as { object: InfrastructureLike }).object;
   const platform = infra.status?.platformStatus?.type || infra.status?.platform || '';
   const issuer = (f.authentication as { object: AuthenticationLike }).object.spec?.serviceAccountIssuer ?? '';
   const mode = (f.cloudCredential as { object: CloudCredentialLike }).object.spec?.credentialsMode ?? '';
   const provider = TOKEN_AUTH_PROVIDERS.find((p) => p === platform);
-  if (!provider) return { text: `the cluster's platform is ${platform || 'not reported'}: short-lived cloud tokens exist only on AWS, Azure and GCP` };
-  if (mode !== 'Manual') return { text: `the cloud credential operator is in ${mode || 'its default'} mode, not Manual: operators get cloud credentials from it, not short-lived tokens` };
-  if (!issuer) return { text: 'Authentication cluster names no service account issuer: the cluster does not issue tokens a cloud can trust' };
-  return { provider, text: `the cluster uses short-lived cloud tokens (${MODE_NAME[provider]}): Manual credentials mode, service account issuer ${issuer}` };
+  if (!provider)
+    return {
+      text: `the cluster's platform is ${platform || 'not reported'}: short-lived cloud tokens exist only on AWS, Azure and GCP`,
+    };
+  if (mode !== 'Manual')
+    return {
+      text: `the cloud credential operator is in ${mode || 'its default'} mode, not Manual: operators get cloud credentials from it, not short-lived tokens`,
+    };
+  if (!issuer)
+    return {
+      text: 'Authentication cluster names no service account issuer: the cluster does not issue tokens a cloud can trust',
+    };
+  return {
+    provider,
+    text: `the cluster uses short-lived cloud tokens (${MODE_NAME[provider]}): Manual credentials mode, service account issuer ${issuer}`,
+  };
 }
 
 /** What the wizard may offer, each with why not when it cannot. */
@@ -147,23 +193,48 @@ export function openShiftOptions(c: OptionsContext): OpenShiftOptionsView {
   let tokenAuth: OpenShiftOptionsView['tokenAuth'];
   if (!mode.provider) tokenAuth = { offered: false, fields: [], reason: mode.text };
   else if (!c.csv.tokenAuth.includes(mode.provider)) {
-    tokenAuth = { offered: false, provider: mode.provider, fields: [], reason: `${mode.text}; this version does not declare ${TOKEN_AUTH_ANNOTATIONS[mode.provider]}: "true", so it is installed as on any cluster` };
-  } else tokenAuth = { offered: true, provider: mode.provider, fields: TOKEN_AUTH_FIELDS[mode.provider], reason: `${mode.text}, and this version declares support` };
+    tokenAuth = {
+      offered: false,
+      provider: mode.provider,
+      fields: [],
+      reason: `${mode.text}; this version does not declare ${TOKEN_AUTH_ANNOTATIONS[mode.provider]}: "true", so it is installed as on any cluster`,
+    };
+  } else
+    tokenAuth = {
+      offered: true,
+      provider: mode.provider,
+      fields: TOKEN_AUTH_FIELDS[mode.provider],
+      reason: `${mode.text}, and this version declares support`,
+    };
 
   const trusted = c.catalogName === TRUSTED_PLUGIN_CATALOG;
   const enabled = c.cluster.console.state === 'read' ? (c.cluster.console.object.spec?.plugins ?? []) : [];
   let pluginReason: string | undefined;
   if (!c.csv.plugins.length) pluginReason = `this version declares no console plugin (${CONSOLE_PLUGINS_ANNOTATION})`;
-  else if (c.cluster.console.state !== 'read') pluginReason = `plugins are enabled in Console cluster (operator.openshift.io/v1), and ${describeRead('Console cluster', c.cluster.console)}`;
+  else if (c.cluster.console.state !== 'read')
+    pluginReason = `plugins are enabled in Console cluster (operator.openshift.io/v1), and ${describeRead('Console cluster', c.cluster.console)}`;
   else if (c.cluster.pluginsDenied) pluginReason = `you may not change Console cluster: ${c.cluster.pluginsDenied}`;
-  const plugins = { names: c.csv.plugins, offered: !pluginReason, trusted, alreadyEnabled: c.csv.plugins.filter((p) => enabled.includes(p)), ...(pluginReason ? { reason: pluginReason } : {}) };
+  const plugins = {
+    names: c.csv.plugins,
+    offered: !pluginReason,
+    trusted,
+    alreadyEnabled: c.csv.plugins.filter((p) => enabled.includes(p)),
+    ...(pluginReason ? { reason: pluginReason } : {}),
+  };
 
-  const monitoring = monitoringOption({ requested: c.csvKnown === false ? 'unknown' : c.csv.clusterMonitoring, namespace: c.namespace, createsNamespace: c.createsNamespace });
+  const monitoring = monitoringOption({
+    requested: c.csvKnown === false ? 'unknown' : c.csv.clusterMonitoring,
+    namespace: c.namespace,
+    createsNamespace: c.createsNamespace,
+  });
   return { tokenAuth, plugins, monitoring };
 }
 
 /** The variables a token-auth choice adds to spec.config.env, in OpenShift's order, empty ones left out. */
-export function tokenAuthEnv(provider: TokenAuthProvider, values: Record<string, string | undefined>): { name: string; value: string }[] {
+export function tokenAuthEnv(
+  provider: TokenAuthProvider,
+  values: Record<string, string | undefined>,
+): { name: string; value: string }[] {
   return TOKEN_AUTH_FIELDS[provider].flatMap((f) => {
     const v = values[f.key]?.trim();
     return v ? [{ name: f.env, value: v }] : [];

@@ -135,8 +135,18 @@ export function configFromForm(f: ConfigForm): SubscriptionConfig | undefined {
   if (f.proxy.set) for (const n of PROXY_ENV_NAMES) env.push({ name: n, value: f.proxy[n].trim() });
   if (env.length || c.env?.length) c.env = [...env, ...(c.env ?? [])];
   if (f.caBundle.configMap.trim()) {
-    const volume: Volume = { name: CA_BUNDLE_VOLUME, configMap: { name: f.caBundle.configMap.trim(), ...(f.caBundle.key.trim() ? { items: [{ key: f.caBundle.key.trim(), path: CA_BUNDLE_FILE }] } : {}) } };
-    const mount: VolumeMount = { name: CA_BUNDLE_VOLUME, mountPath: f.caBundle.mountPath.trim() || CA_BUNDLE_MOUNT_PATH, readOnly: true };
+    const volume: Volume = {
+      name: CA_BUNDLE_VOLUME,
+      configMap: {
+        name: f.caBundle.configMap.trim(),
+        ...(f.caBundle.key.trim() ? { items: [{ key: f.caBundle.key.trim(), path: CA_BUNDLE_FILE }] } : {}),
+      },
+    };
+    const mount: VolumeMount = {
+      name: CA_BUNDLE_VOLUME,
+      mountPath: f.caBundle.mountPath.trim() || CA_BUNDLE_MOUNT_PATH,
+      readOnly: true,
+    };
     c.volumes = [...(c.volumes ?? []), volume];
     c.volumeMounts = [...(c.volumeMounts ?? []), mount];
   }
@@ -153,7 +163,24 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const QUANTITY = /^(\d+(\.\d+)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
-const SUFFIX: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+const SUFFIX: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
 
 /** A quantity's value (CPU cores, bytes), or undefined when Kubernetes would not parse it. */
 export function quantityValue(q: string): number | undefined {
@@ -169,14 +196,18 @@ function labelKeyProblem(key: string): string | undefined {
   const parts = key.split('/');
   if (parts.length > 2) return 'a label key has at most one "/"';
   const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0]!];
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `prefix ${prefix} must be a DNS subdomain (lowercase letters, digits, "-" and ".")`;
-  if (!name || name.length > 63 || !LABEL_NAME.test(name)) return 'the name part must be 1–63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)))
+    return `prefix ${prefix} must be a DNS subdomain (lowercase letters, digits, "-" and ".")`;
+  if (!name || name.length > 63 || !LABEL_NAME.test(name))
+    return 'the name part must be 1–63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
   return undefined;
 }
 
 function labelValueProblem(v: string): string | undefined {
   if (v === '') return undefined;
-  return v.length <= 63 && LABEL_NAME.test(v) ? undefined : 'a label value is empty or 1–63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+  return v.length <= 63 && LABEL_NAME.test(v)
+    ? undefined
+    : 'a label value is empty or 1–63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 }
 
 export function validateForm(f: ConfigForm): FieldProblem[] {
@@ -198,23 +229,42 @@ export function validateForm(f: ConfigForm): FieldProblem[] {
   f.tolerations.forEach((t, i) => {
     const key = t.key.trim();
     if (!key && t.operator === 'Equal' && !t.value.trim() && !t.effect && !t.seconds.trim()) return;
-    if (!key && t.operator !== 'Exists') out.push({ field: `tolerations.${i}.key`, message: 'with no key, the operator must be Exists (it then tolerates every taint)' });
+    if (!key && t.operator !== 'Exists')
+      out.push({
+        field: `tolerations.${i}.key`,
+        message: 'with no key, the operator must be Exists (it then tolerates every taint)',
+      });
     if (key && labelKeyProblem(key)) out.push({ field: `tolerations.${i}.key`, message: labelKeyProblem(key)! });
-    if (t.operator === 'Exists' && t.value.trim()) out.push({ field: `tolerations.${i}.value`, message: 'Exists matches any value: leave the value empty' });
-    if (t.operator === 'Equal' && t.value.trim() && labelValueProblem(t.value.trim())) out.push({ field: `tolerations.${i}.value`, message: labelValueProblem(t.value.trim())! });
+    if (t.operator === 'Exists' && t.value.trim())
+      out.push({ field: `tolerations.${i}.value`, message: 'Exists matches any value: leave the value empty' });
+    if (t.operator === 'Equal' && t.value.trim() && labelValueProblem(t.value.trim()))
+      out.push({ field: `tolerations.${i}.value`, message: labelValueProblem(t.value.trim())! });
     if (t.seconds.trim()) {
-      if (!/^\d+$/.test(t.seconds.trim())) out.push({ field: `tolerations.${i}.seconds`, message: 'whole seconds, 0 or more' });
-      else if (t.effect !== 'NoExecute') out.push({ field: `tolerations.${i}.seconds`, message: 'only a NoExecute toleration has a time limit' });
+      if (!/^\d+$/.test(t.seconds.trim()))
+        out.push({ field: `tolerations.${i}.seconds`, message: 'whole seconds, 0 or more' });
+      else if (t.effect !== 'NoExecute')
+        out.push({ field: `tolerations.${i}.seconds`, message: 'only a NoExecute toleration has a time limit' });
     }
   });
   for (const [, res, field] of RESOURCE_FIELDS) {
     const v = f.resources[field].trim();
-    if (v && quantityValue(v) === undefined) out.push({ field: `resources.${field}`, message: `${v} is not a Kubernetes quantity (${res === 'cpu' ? 'for example 500m or 2' : 'for example 256Mi or 1Gi'})` });
+    if (v && quantityValue(v) === undefined)
+      out.push({
+        field: `resources.${field}`,
+        message: `${v} is not a Kubernetes quantity (${res === 'cpu' ? 'for example 500m or 2' : 'for example 256Mi or 1Gi'})`,
+      });
   }
-  for (const [req, lim, res] of [['requestsCpu', 'limitsCpu', 'CPU'], ['requestsMemory', 'limitsMemory', 'memory']] as const) {
+  for (const [req, lim, res] of [
+    ['requestsCpu', 'limitsCpu', 'CPU'],
+    ['requestsMemory', 'limitsMemory', 'memory'],
+  ] as const) {
     const r = quantityValue(f.resources[req]);
     const l = quantityValue(f.resources[lim]);
-    if (r !== undefined && l !== undefined && f.resources[req].trim() && f.resources[lim].trim() && r > l) out.push({ field: `resources.${req}`, message: `the ${res} request is more than its limit: the API server would refuse the operator's pods` });
+    if (r !== undefined && l !== undefined && f.resources[req].trim() && f.resources[lim].trim() && r > l)
+      out.push({
+        field: `resources.${req}`,
+        message: `the ${res} request is more than its limit: the API server would refuse the operator's pods`,
+      });
   }
   const names = new Set<string>();
   f.env.forEach((e, i) => {
@@ -223,7 +273,8 @@ export function validateForm(f: ConfigForm): FieldProblem[] {
       if (e.value) out.push({ field: `env.${i}.name`, message: 'a variable needs a name' });
       return;
     }
-    if (!ENV_NAME.test(name)) out.push({ field: `env.${i}.name`, message: 'letters, digits, "_", "-" and ".", not starting with a digit' });
+    if (!ENV_NAME.test(name))
+      out.push({ field: `env.${i}.name`, message: 'letters, digits, "_", "-" and ".", not starting with a digit' });
     else if (isProxy(name)) out.push({ field: `env.${i}.name`, message: `set ${name} in the proxy fields` });
     if (names.has(name)) out.push({ field: `env.${i}.name`, message: `${name} is given twice` });
     names.add(name);
@@ -231,15 +282,20 @@ export function validateForm(f: ConfigForm): FieldProblem[] {
   if (f.proxy.set) {
     for (const n of ['HTTP_PROXY', 'HTTPS_PROXY'] as const) {
       const v = f.proxy[n].trim();
-      if (v && !/^https?:\/\/[^\s/]+/.test(v)) out.push({ field: `proxy.${n}`, message: 'a proxy URL starts with http:// or https://' });
+      if (v && !/^https?:\/\/[^\s/]+/.test(v))
+        out.push({ field: `proxy.${n}`, message: 'a proxy URL starts with http:// or https://' });
     }
-    if (/\s/.test(f.proxy.NO_PROXY.trim())) out.push({ field: 'proxy.NO_PROXY', message: 'a comma-separated list, without spaces' });
+    if (/\s/.test(f.proxy.NO_PROXY.trim()))
+      out.push({ field: 'proxy.NO_PROXY', message: 'a comma-separated list, without spaces' });
   }
   const cm = f.caBundle.configMap.trim();
   if (cm) {
-    if (cm.length > 253 || !DNS_SUBDOMAIN.test(cm)) out.push({ field: 'caBundle.configMap', message: 'a ConfigMap name is lowercase letters, digits, "-" and "."' });
-    if (f.caBundle.key.trim() && !/^[-._a-zA-Z0-9]+$/.test(f.caBundle.key.trim())) out.push({ field: 'caBundle.key', message: 'a ConfigMap key is letters, digits, "-", "_" and "."' });
-    if (!f.caBundle.mountPath.trim().startsWith('/')) out.push({ field: 'caBundle.mountPath', message: 'an absolute path' });
+    if (cm.length > 253 || !DNS_SUBDOMAIN.test(cm))
+      out.push({ field: 'caBundle.configMap', message: 'a ConfigMap name is lowercase letters, digits, "-" and "."' });
+    if (f.caBundle.key.trim() && !/^[-._a-zA-Z0-9]+$/.test(f.caBundle.key.trim()))
+      out.push({ field: 'caBundle.key', message: 'a ConfigMap key is letters, digits, "-", "_" and "."' });
+    if (!f.caBundle.mountPath.trim().startsWith('/'))
+      out.push({ field: 'caBundle.mountPath', message: 'an absolute path' });
   }
   return out;
 }
@@ -248,16 +304,35 @@ export function validateForm(f: ConfigForm): FieldProblem[] {
 export function describeConfig(c: SubscriptionConfig | undefined): string[] {
   if (!c) return [];
   const out: string[] = [];
-  if (c.nodeSelector && Object.keys(c.nodeSelector).length) out.push(`runs only on nodes labelled ${Object.entries(c.nodeSelector).map(([k, v]) => (v ? `${k}=${v}` : k)).join(', ')}`);
-  if (c.tolerations?.length) out.push(`tolerates ${c.tolerations.map((t) => `${t.key ?? 'every taint'}${t.operator === 'Exists' ? '' : `=${t.value ?? ''}`}${t.effect ? `:${t.effect}` : ''}`).join(', ')}`);
-  if (c.resources) out.push(`every container gets ${[...Object.entries(c.resources.requests ?? {}).map(([k, v]) => `${k} request ${v}`), ...Object.entries(c.resources.limits ?? {}).map(([k, v]) => `${k} limit ${v}`)].join(', ') || 'no requests or limits'} (replacing the bundle's)`);
+  if (c.nodeSelector && Object.keys(c.nodeSelector).length)
+    out.push(
+      `runs only on nodes labelled ${Object.entries(c.nodeSelector)
+        .map(([k, v]) => (v ? `${k}=${v}` : k))
+        .join(', ')}`,
+    );
+  if (c.tolerations?.length)
+    out.push(
+      `tolerates ${c.tolerations.map((t) => `${t.key ?? 'every taint'}${t.operator === 'Exists' ? '' : `=${t.value ?? ''}`}${t.effect ? `:${t.effect}` : ''}`).join(', ')}`,
+    );
+  if (c.resources)
+    out.push(
+      `every container gets ${[...Object.entries(c.resources.requests ?? {}).map(([k, v]) => `${k} request ${v}`), ...Object.entries(c.resources.limits ?? {}).map(([k, v]) => `${k} limit ${v}`)].join(', ') || 'no requests or limits'} (replacing the bundle's)`,
+    );
   const env = c.env ?? [];
   const proxy = env.filter((e) => isProxy(e.name));
   const plain = env.filter((e) => !isProxy(e.name));
   if (plain.length) out.push(`environment ${plain.map((e) => e.name).join(', ')} in every container`);
-  if (proxy.length) out.push(`proxy set here (${proxy.map((e) => `${e.name}=${e.value || '""'}`).join(', ')}): the cluster's proxy is not passed on`);
-  if (c.volumes?.some((v) => v.name === CA_BUNDLE_VOLUME)) out.push(`trusted CA bundle from ConfigMap ${(c.volumes.find((v) => v.name === CA_BUNDLE_VOLUME)!.configMap as { name: string }).name}`);
-  const others: string[] = (['affinity', 'annotations', 'envFrom', 'selector'] as const).filter((k) => c[k] !== undefined);
+  if (proxy.length)
+    out.push(
+      `proxy set here (${proxy.map((e) => `${e.name}=${e.value || '""'}`).join(', ')}): the cluster's proxy is not passed on`,
+    );
+  if (c.volumes?.some((v) => v.name === CA_BUNDLE_VOLUME))
+    out.push(
+      `trusted CA bundle from ConfigMap ${(c.volumes.find((v) => v.name === CA_BUNDLE_VOLUME)!.configMap as { name: string }).name}`,
+    );
+  const others: string[] = (['affinity', 'annotations', 'envFrom', 'selector'] as const).filter(
+    (k) => c[k] !== undefined,
+  );
   const volumes = (c.volumes ?? []).filter((v) => v.name !== CA_BUNDLE_VOLUME);
   if (volumes.length) others.push(`volumes ${volumes.map((v) => v.name).join(', ')}`);
   if (others.length) out.push(`also sets ${others.join(', ')}`);

@@ -53,7 +53,9 @@ export interface RefreshPlan {
 function plansOf(sub: Subscription, plans: readonly InstallPlan[]): InstallPlan[] {
   const uid = sub.metadata?.uid;
   const ref = sub.status?.installPlanRef?.name ?? sub.status?.installplan?.name;
-  return plans.filter((p) => p.metadata?.name === ref || (uid && p.metadata?.ownerReferences?.some((o) => o.uid === uid)));
+  return plans.filter(
+    (p) => p.metadata?.name === ref || (uid && p.metadata?.ownerReferences?.some((o) => o.uid === uid)),
+  );
 }
 
 export function planRefresh(f: RefreshFacts): RefreshPlan {
@@ -61,44 +63,108 @@ export function planRefresh(f: RefreshFacts): RefreshPlan {
   const ns = sub.metadata?.namespace ?? '';
   const name = sub.metadata?.name ?? '';
   const failing: string[] = [];
-  for (const c of stoppedConditions(sub.status?.conditions)) failing.push(`${c.type}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
+  for (const c of stoppedConditions(sub.status?.conditions))
+    failing.push(`${c.type}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
   const mine = plansOf(sub, f.plans);
   const failedPlans = mine.filter((p) => p.status?.phase === 'Failed');
   // A failed plan whose message a condition already quotes is not said twice.
   for (const p of failedPlans) {
     const msg = p.status?.message;
-    if (!failing.some((x) => x.includes(p.metadata?.name ?? '') || (!!msg && x.includes(msg)))) failing.push(`InstallPlan ${p.metadata?.name} failed${msg ? `: ${msg}` : ''}`);
+    if (!failing.some((x) => x.includes(p.metadata?.name ?? '') || (!!msg && x.includes(msg))))
+      failing.push(`InstallPlan ${p.metadata?.name} failed${msg ? `: ${msg}` : ''}`);
   }
 
   const blockers: string[] = [];
   const notes: string[] = [];
-  if (!failing.length) blockers.push(`Subscription ${name} is not failing: OLM is still moving it (nothing to refresh)`);
-  for (const [what, reason] of [['delete the Subscription', f.denied.deleteSubscription], ['delete ClusterServiceVersions', f.denied.deleteCsv], ['create the Subscription', f.denied.createSubscription], ['delete InstallPlans', f.denied.deleteInstallPlans]] as const) {
+  if (!failing.length)
+    blockers.push(`Subscription ${name} is not failing: OLM is still moving it (nothing to refresh)`);
+  for (const [what, reason] of [
+    ['delete the Subscription', f.denied.deleteSubscription],
+    ['delete ClusterServiceVersions', f.denied.deleteCsv],
+    ['create the Subscription', f.denied.createSubscription],
+    ['delete InstallPlans', f.denied.deleteInstallPlans],
+  ] as const) {
     if (reason) blockers.push(`you may not ${what} in ${ns}: ${reason}`);
   }
 
-  const steps: RefreshStep[] = [{ action: 'delete', kind: 'Subscription', namespace: ns, name, why: 'first, so OLM does not plan again while the rest goes; it is made again, as it is, at the end' }];
-  steps.push(...failedPlans.map((p) => ({ action: 'delete', kind: 'InstallPlan', namespace: ns, name: p.metadata?.name ?? '', why: 'OLM never runs a failed plan again' } as RefreshStep)));
-  const images = new Set(failedPlans.flatMap((p) => (p.status?.bundleLookups ?? []).map((b) => b.path)).filter((x): x is string => !!x));
+  const steps: RefreshStep[] = [
+    {
+      action: 'delete',
+      kind: 'Subscription',
+      namespace: ns,
+      name,
+      why: 'first, so OLM does not plan again while the rest goes; it is made again, as it is, at the end',
+    },
+  ];
+  steps.push(
+    ...failedPlans.map(
+      (p) =>
+        ({
+          action: 'delete',
+          kind: 'InstallPlan',
+          namespace: ns,
+          name: p.metadata?.name ?? '',
+          why: 'OLM never runs a failed plan again',
+        }) as RefreshStep,
+    ),
+  );
+  const images = new Set(
+    failedPlans.flatMap((p) => (p.status?.bundleLookups ?? []).map((b) => b.path)).filter((x): x is string => !!x),
+  );
   if (typeof f.unpackJobs === 'string') {
-    if (images.size) notes.push(`the bundle unpack Jobs could not be listed (${f.unpackJobs}): delete the Job and ConfigMap of ${[...images].join(', ')} in ${sub.spec.sourceNamespace} by hand`);
+    if (images.size)
+      notes.push(
+        `the bundle unpack Jobs could not be listed (${f.unpackJobs}): delete the Job and ConfigMap of ${[...images].join(', ')} in ${sub.spec.sourceNamespace} by hand`,
+      );
   } else {
     for (const j of f.unpackJobs) {
       const ref = j.labels?.[BUNDLE_UNPACK_REF_LABEL];
       if (!ref || !j.images.some((i) => images.has(i))) continue;
-      steps.push({ action: 'delete', kind: 'Job', namespace: j.namespace, name: j.name, why: `it unpacked ${j.images.find((i) => images.has(i))}${j.failed ? ' and failed' : ''}; OLM would reuse it` });
-      steps.push({ action: 'delete', kind: 'ConfigMap', namespace: j.namespace, name: ref, why: 'the unpacked bundle the Job wrote' });
+      steps.push({
+        action: 'delete',
+        kind: 'Job',
+        namespace: j.namespace,
+        name: j.name,
+        why: `it unpacked ${j.images.find((i) => images.has(i))}${j.failed ? ' and failed' : ''}; OLM would reuse it`,
+      });
+      steps.push({
+        action: 'delete',
+        kind: 'ConfigMap',
+        namespace: j.namespace,
+        name: ref,
+        why: 'the unpacked bundle the Job wrote',
+      });
     }
   }
-  if (f.csv) steps.push({ action: 'delete', kind: 'ClusterServiceVersion', namespace: ns, name: f.csv.name, why: `${f.csv.phase ? `${f.csv.phase}; ` : ''}OLM refuses a new Subscription while its package's CSV stays; the CRDs and every instance stay` });
-  steps.push({ action: 'create', kind: 'Subscription', namespace: ns, name, why: 'the same source, channel, approval, starting CSV and config: OLM resolves it afresh' });
-  if (f.csv) notes.push(`the operator does not run from the moment ${f.csv.name} is deleted until OLM installs it again`);
-  if (sub.spec.installPlanApproval === 'Manual') notes.push('the Subscription is Manual: its new InstallPlan waits for your approval');
+  if (f.csv)
+    steps.push({
+      action: 'delete',
+      kind: 'ClusterServiceVersion',
+      namespace: ns,
+      name: f.csv.name,
+      why: `${f.csv.phase ? `${f.csv.phase}; ` : ''}OLM refuses a new Subscription while its package's CSV stays; the CRDs and every instance stay`,
+    });
+  steps.push({
+    action: 'create',
+    kind: 'Subscription',
+    namespace: ns,
+    name,
+    why: 'the same source, channel, approval, starting CSV and config: OLM resolves it afresh',
+  });
+  if (f.csv)
+    notes.push(`the operator does not run from the moment ${f.csv.name} is deleted until OLM installs it again`);
+  if (sub.spec.installPlanApproval === 'Manual')
+    notes.push('the Subscription is Manual: its new InstallPlan waits for your approval');
 
   const subscription: Subscription = {
     apiVersion: `${SUBSCRIPTION_TYPE.group}/${SUBSCRIPTION_TYPE.version}`,
     kind: 'Subscription',
-    metadata: { name, namespace: ns, ...(sub.metadata?.labels ? { labels: sub.metadata.labels } : {}), ...(sub.metadata?.annotations ? { annotations: sub.metadata.annotations } : {}) },
+    metadata: {
+      name,
+      namespace: ns,
+      ...(sub.metadata?.labels ? { labels: sub.metadata.labels } : {}),
+      ...(sub.metadata?.annotations ? { annotations: sub.metadata.annotations } : {}),
+    },
     spec: { ...sub.spec },
   };
   return { failing, steps, subscription, blockers, notes };

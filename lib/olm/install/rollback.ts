@@ -91,19 +91,37 @@ export function schemaPaths(schema: JsonSchema | undefined, prefix = '', depth =
 const storageOf = (versions: readonly CrdVersion[]) => versions.find((v) => v.storage)?.name;
 
 function crdRisks(cluster: ClusterCrd, target: BundleCrd | undefined, targetLabel: string): Risk[] {
-  if (!target) return [{ level: 'info', message: `${targetLabel}'s bundle does not ship ${cluster.name}: OLM leaves the cluster's CRD as it is` }];
+  if (!target)
+    return [
+      {
+        level: 'info',
+        message: `${targetLabel}'s bundle does not ship ${cluster.name}: OLM leaves the cluster's CRD as it is`,
+      },
+    ];
   const risks: Risk[] = [];
   const targetNames = new Set(target.versions.map((v) => v.name));
   for (const stored of cluster.storedVersions) {
-    if (!targetNames.has(stored)) risks.push({ level: 'blocker', message: `OLM would fail the InstallPlan: risk of data loss updating "${cluster.name}": new CRD removes version ${stored} that is listed as a stored version on the existing CRD` });
+    if (!targetNames.has(stored))
+      risks.push({
+        level: 'blocker',
+        message: `OLM would fail the InstallPlan: risk of data loss updating "${cluster.name}": new CRD removes version ${stored} that is listed as a stored version on the existing CRD`,
+      });
   }
   const from = storageOf(cluster.versions);
   const to = storageOf(target.versions);
-  if (from && to && from !== to) risks.push({ level: 'warning', message: `${cluster.name}: the storage version goes from ${from} to ${to}; instances are converted when next written, and the operator at ${targetLabel} must read them` });
+  if (from && to && from !== to)
+    risks.push({
+      level: 'warning',
+      message: `${cluster.name}: the storage version goes from ${from} to ${to}; instances are converted when next written, and the operator at ${targetLabel} must read them`,
+    });
   for (const v of cluster.versions.filter((x) => x.served !== false)) {
     const t = target.versions.find((x) => x.name === v.name);
     if (!t) {
-      if (!cluster.storedVersions.includes(v.name)) risks.push({ level: 'warning', message: `${cluster.name}: version ${v.name} is no longer served at ${targetLabel}; clients using it get 404` });
+      if (!cluster.storedVersions.includes(v.name))
+        risks.push({
+          level: 'warning',
+          message: `${cluster.name}: version ${v.name} is no longer served at ${targetLabel}; clients using it get 404`,
+        });
       continue;
     }
     if (t.schema?.openAPIV3Schema?.['x-kubernetes-preserve-unknown-fields']) continue;
@@ -111,7 +129,11 @@ function crdRisks(cluster: ClusterCrd, target: BundleCrd | undefined, targetLabe
     const lost = schemaPaths(v.schema?.openAPIV3Schema).filter((p) => !kept.has(p));
     // A path whose parent is already lost says nothing more.
     const top = lost.filter((p) => !lost.includes(p.split('.').slice(0, -1).join('.')));
-    if (top.length) risks.push({ level: 'warning', message: `${cluster.name} ${v.name}: ${top.slice(0, 6).join(', ')}${top.length > 6 ? ` and ${top.length - 6} more` : ''} ${top.length === 1 ? 'is' : 'are'} not in ${targetLabel}'s schema; instances that set ${top.length === 1 ? 'it lose it' : 'them lose them'} when next written (the API server prunes unknown fields)` });
+    if (top.length)
+      risks.push({
+        level: 'warning',
+        message: `${cluster.name} ${v.name}: ${top.slice(0, 6).join(', ')}${top.length > 6 ? ` and ${top.length - 6} more` : ''} ${top.length === 1 ? 'is' : 'are'} not in ${targetLabel}'s schema; instances that set ${top.length === 1 ? 'it lose it' : 'them lose them'} when next written (the API server prunes unknown fields)`,
+      });
   }
   return risks;
 }
@@ -122,25 +144,52 @@ export function planRollback(f: RollbackFacts): RollbackPlan {
   const targetLabel = f.target.version ?? f.target.csvName;
   const risks: Risk[] = [];
   if (!f.earlier.some((e) => e.csvName === f.target.csvName)) {
-    risks.push({ level: 'blocker', message: `${f.target.csvName} is not an earlier version of ${f.installed.csvName} in channel ${sub.spec.channel ?? 'the default channel'}; earlier ones: ${f.earlier.map((e) => e.version ?? e.csvName).join(', ') || 'none'}` });
+    risks.push({
+      level: 'blocker',
+      message: `${f.target.csvName} is not an earlier version of ${f.installed.csvName} in channel ${sub.spec.channel ?? 'the default channel'}; earlier ones: ${f.earlier.map((e) => e.version ?? e.csvName).join(', ') || 'none'}`,
+    });
   }
-  for (const [what, reason] of [['delete the Subscription', f.denied.deleteSubscription], ['delete the ClusterServiceVersion', f.denied.deleteCsv], ['create the Subscription', f.denied.createSubscription]] as const) {
+  for (const [what, reason] of [
+    ['delete the Subscription', f.denied.deleteSubscription],
+    ['delete the ClusterServiceVersion', f.denied.deleteCsv],
+    ['create the Subscription', f.denied.createSubscription],
+  ] as const) {
     if (reason) risks.push({ level: 'blocker', message: `you may not ${what} in ${f.namespace}: ${reason}` });
   }
-  if (typeof f.clusterCrds === 'string') risks.push({ level: 'info', message: `the cluster's CRDs could not be compared: ${f.clusterCrds}` });
-  else if (typeof f.targetCrds === 'string') risks.push({ level: 'info', message: `${targetLabel}'s CRDs cannot be compared: ${f.targetCrds}` });
+  if (typeof f.clusterCrds === 'string')
+    risks.push({ level: 'info', message: `the cluster's CRDs could not be compared: ${f.clusterCrds}` });
+  else if (typeof f.targetCrds === 'string')
+    risks.push({ level: 'info', message: `${targetLabel}'s CRDs cannot be compared: ${f.targetCrds}` });
   else {
     const targets = f.targetCrds;
-    const found = f.clusterCrds.flatMap((c) => crdRisks(c, targets.find((t) => t.name === c.name), targetLabel));
+    const found = f.clusterCrds.flatMap((c) =>
+      crdRisks(
+        c,
+        targets.find((t) => t.name === c.name),
+        targetLabel,
+      ),
+    );
     risks.push(...found);
-    if (!found.length && f.clusterCrds.length) risks.push({ level: 'info', message: `${targetLabel}'s CRDs (${f.clusterCrds.map((c) => c.name).join(', ')}) compared with the cluster's: no stored version dropped, no field lost` });
+    if (!found.length && f.clusterCrds.length)
+      risks.push({
+        level: 'info',
+        message: `${targetLabel}'s CRDs (${f.clusterCrds.map((c) => c.name).join(', ')}) compared with the cluster's: no stored version dropped, no field lost`,
+      });
   }
-  risks.push({ level: 'info', message: `until ${targetLabel} is installed and running, the operator does not run: its instances stay, unmanaged` });
+  risks.push({
+    level: 'info',
+    message: `until ${targetLabel} is installed and running, the operator does not run: its instances stay, unmanaged`,
+  });
 
   const subscription: Subscription = {
     apiVersion: `${SUBSCRIPTION_TYPE.group}/${SUBSCRIPTION_TYPE.version}`,
     kind: 'Subscription',
-    metadata: { name, namespace: f.namespace, ...(sub.metadata?.labels ? { labels: sub.metadata.labels } : {}), ...(sub.metadata?.annotations ? { annotations: sub.metadata.annotations } : {}) },
+    metadata: {
+      name,
+      namespace: f.namespace,
+      ...(sub.metadata?.labels ? { labels: sub.metadata.labels } : {}),
+      ...(sub.metadata?.annotations ? { annotations: sub.metadata.annotations } : {}),
+    },
     spec: {
       name: sub.spec.name,
       source: sub.spec.source,
@@ -152,9 +201,27 @@ export function planRollback(f: RollbackFacts): RollbackPlan {
     },
   };
   const steps: RollbackStep[] = [
-    { action: 'delete', kind: 'Subscription', namespace: f.namespace, name, why: 'OLM would otherwise keep the installed version' },
-    { action: 'delete', kind: 'ClusterServiceVersion', namespace: f.namespace, name: f.installed.csvName, why: 'its Deployments go with it; the CRDs and every instance stay' },
-    { action: 'create', kind: 'Subscription', namespace: f.namespace, name, why: `starting at ${f.target.csvName}, Manual approval: OLM plans ${targetLabel} and waits for your approval, and later upgrades wait too` },
+    {
+      action: 'delete',
+      kind: 'Subscription',
+      namespace: f.namespace,
+      name,
+      why: 'OLM would otherwise keep the installed version',
+    },
+    {
+      action: 'delete',
+      kind: 'ClusterServiceVersion',
+      namespace: f.namespace,
+      name: f.installed.csvName,
+      why: 'its Deployments go with it; the CRDs and every instance stay',
+    },
+    {
+      action: 'create',
+      kind: 'Subscription',
+      namespace: f.namespace,
+      name,
+      why: `starting at ${f.target.csvName}, Manual approval: OLM plans ${targetLabel} and waits for your approval, and later upgrades wait too`,
+    },
   ];
   return { steps, subscription, risks, blocked: risks.some((r) => r.level === 'blocker') };
 }

@@ -11,7 +11,8 @@ import type { ClusterServiceVersion, PolicyRule, StrategyPermissions } from '../
 import { guessResource } from '../resources/common';
 
 /** What is known of the bundle: its CSV and other manifests, or why they are not known. */
-export type BundleContent = { csv: ClusterServiceVersion; objects: { apiVersion?: string; kind?: string }[] } | { unknown: string };
+export type BundleContent =
+  { csv: ClusterServiceVersion; objects: { apiVersion?: string; kind?: string }[] } | { unknown: string };
 
 export interface ScopedRbac {
   /** Role, RoleBinding and, when the bundle needs cluster-wide rights, ClusterRole and ClusterRoleBinding. */
@@ -26,7 +27,20 @@ const RBAC = 'rbac.authorization.k8s.io';
 const WRITE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
 
 // Kinds OLM may find among a bundle's manifests that the API server keeps cluster-wide.
-const CLUSTER_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'PriorityClass', 'ConsoleYAMLSample', 'ConsoleQuickStart', 'ConsoleCLIDownload', 'ConsoleLink', 'ConsolePlugin', 'CustomResourceDefinition', 'APIService', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']);
+const CLUSTER_KINDS = new Set([
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'PriorityClass',
+  'ConsoleYAMLSample',
+  'ConsoleQuickStart',
+  'ConsoleCLIDownload',
+  'ConsoleLink',
+  'ConsolePlugin',
+  'CustomResourceDefinition',
+  'APIService',
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+]);
 
 function groupOf(apiVersion: string | undefined): string {
   const v = apiVersion ?? '';
@@ -37,7 +51,12 @@ function groupOf(apiVersion: string | undefined): string {
 function mergeRules(rules: PolicyRule[]): PolicyRule[] {
   const out = new Map<string, PolicyRule>();
   for (const r of rules) {
-    const key = JSON.stringify([r.apiGroups ?? [], [...(r.resources ?? [])].sort(), r.resourceNames ?? [], r.nonResourceURLs ?? []]);
+    const key = JSON.stringify([
+      r.apiGroups ?? [],
+      [...(r.resources ?? [])].sort(),
+      r.resourceNames ?? [],
+      r.nonResourceURLs ?? [],
+    ]);
     const had = out.get(key);
     if (had) had.verbs = [...new Set([...had.verbs, ...r.verbs])];
     else out.set(key, { ...r, verbs: [...r.verbs] });
@@ -65,7 +84,8 @@ function writeRules(content: BundleContent): { namespaced: PolicyRule[]; cluster
   const cluster: PolicyRule[] = [];
   if ('csv' in content) {
     const install = content.csv.spec.install?.spec;
-    if (rulesOf(install?.clusterPermissions).length) cluster.push({ apiGroups: [RBAC], resources: ['clusterroles', 'clusterrolebindings'], verbs: WRITE_VERBS });
+    if (rulesOf(install?.clusterPermissions).length)
+      cluster.push({ apiGroups: [RBAC], resources: ['clusterroles', 'clusterrolebindings'], verbs: WRITE_VERBS });
     for (const o of content.objects) {
       if (!o.kind || o.kind === 'ClusterServiceVersion' || o.kind === 'CustomResourceDefinition') continue;
       const rule = { apiGroups: [groupOf(o.apiVersion)], resources: [guessResource(o.kind)], verbs: WRITE_VERBS };
@@ -79,21 +99,39 @@ function writeRules(content: BundleContent): { namespaced: PolicyRule[]; cluster
  * The Role, ClusterRole and bindings that let `serviceAccount` of `namespace` install the bundle
  * there, named after the package so that several operators' grants stay apart.
  */
-export function scopedInstallRbac(namespace: string, serviceAccount: string, pkg: string, content: BundleContent, dependencies: readonly BundleContent[] = []): ScopedRbac {
+export function scopedInstallRbac(
+  namespace: string,
+  serviceAccount: string,
+  pkg: string,
+  content: BundleContent,
+  dependencies: readonly BundleContent[] = [],
+): ScopedRbac {
   // The dependencies OLM installs in the same plan are written as the same account.
   const contents = [content, ...dependencies];
   const writes = contents.map(writeRules);
   const installs = contents.map((c) => ('csv' in c ? c.csv.spec.install?.spec : undefined));
   const own = installs.flatMap((i) => rulesOf(i?.permissions));
   // A Role cannot carry non-resource URLs; such a rule is held cluster-wide.
-  const ownCluster = [...installs.flatMap((i) => rulesOf(i?.clusterPermissions)), ...own.filter((r) => r.nonResourceURLs?.length)];
-  const namespacedRules = mergeRules([...writes.flatMap((w) => w.namespaced), ...own.filter((r) => !r.nonResourceURLs?.length)]);
+  const ownCluster = [
+    ...installs.flatMap((i) => rulesOf(i?.clusterPermissions)),
+    ...own.filter((r) => r.nonResourceURLs?.length),
+  ];
+  const namespacedRules = mergeRules([
+    ...writes.flatMap((w) => w.namespaced),
+    ...own.filter((r) => !r.nonResourceURLs?.length),
+  ]);
   const clusterRules = mergeRules([...writes.flatMap((w) => w.cluster), ...ownCluster]);
   const name = `${pkg}-installer`.slice(0, 63);
   const subject = { kind: 'ServiceAccount', name: serviceAccount, namespace };
   const objects: Record<string, unknown>[] = [
     { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name, namespace }, rules: namespacedRules },
-    { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name, namespace }, roleRef: { apiGroup: RBAC, kind: 'Role', name }, subjects: [subject] },
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'RoleBinding',
+      metadata: { name, namespace },
+      roleRef: { apiGroup: RBAC, kind: 'Role', name },
+      subjects: [subject],
+    },
   ];
   if (clusterRules.length) {
     // Cluster-wide objects share one name space: the namespace keeps two installs apart. They
@@ -101,23 +139,45 @@ export function scopedInstallRbac(namespace: string, serviceAccount: string, pkg
     const cname = `${namespace}-${pkg}-installer`.slice(0, 253);
     objects.unshift(
       { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: cname }, rules: clusterRules },
-      { apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: cname }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: cname }, subjects: [subject] },
+      {
+        apiVersion: `${RBAC}/v1`,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: cname },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: cname },
+        subjects: [subject],
+      },
     );
   }
   return {
     objects,
     clusterWide: clusterRules.length > 0,
-    ...(contents.some((c) => 'unknown' in c) ? { unknownRules: `the rules the operator${dependencies.length ? ' or its dependencies' : ''} itself asks for are not known here (${contents.flatMap((c) => ('unknown' in c ? [c.unknown] : [])).join('; ')}); the account must hold them too, since OLM grants the operator only what the account holds` } : {}),
+    ...(contents.some((c) => 'unknown' in c)
+      ? {
+          unknownRules: `the rules the operator${dependencies.length ? ' or its dependencies' : ''} itself asks for are not known here (${contents.flatMap((c) => ('unknown' in c ? [c.unknown] : [])).join('; ')}); the account must hold them too, since OLM grants the operator only what the account holds`,
+        }
+      : {}),
   };
 }
 
 /** A Role (or ClusterRole, cluster-wide) and its binding granting `rules` to the account. */
-export function grantRules(namespace: string, serviceAccount: string, name: string, rules: PolicyRule[], clusterWide: boolean): Record<string, unknown>[] {
+export function grantRules(
+  namespace: string,
+  serviceAccount: string,
+  name: string,
+  rules: PolicyRule[],
+  clusterWide: boolean,
+): Record<string, unknown>[] {
   const subject = { kind: 'ServiceAccount', name: serviceAccount, namespace };
   const kind = clusterWide ? 'ClusterRole' : 'Role';
   const metadata = clusterWide ? { name } : { name, namespace };
   return [
     { apiVersion: `${RBAC}/v1`, kind, metadata, rules: mergeRules(rules) },
-    { apiVersion: `${RBAC}/v1`, kind: `${kind}Binding`, metadata, roleRef: { apiGroup: RBAC, kind, name }, subjects: [subject] },
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: `${kind}Binding`,
+      metadata,
+      roleRef: { apiGroup: RBAC, kind, name },
+      subjects: [subject],
+    },
   ];
 }

@@ -40,7 +40,10 @@ export function writeTarget(t: UpgradeTarget): string {
 /** The hops from the installed CSV up to `target` on the update path, or why there are none. */
 export function hopsTo(steps: readonly UpdateStep[], target: string): { hops: UpdateStep[] } | { error: string } {
   const i = steps.findIndex((s) => s.to === target);
-  if (i < 0) return { error: `${target} is not on the update path from the installed version (${steps.map((s) => s.to).join(' → ') || 'nothing newer'})` };
+  if (i < 0)
+    return {
+      error: `${target} is not on the update path from the installed version (${steps.map((s) => s.to).join(' → ') || 'nothing newer'})`,
+    };
   return { hops: steps.slice(0, i + 1) };
 }
 
@@ -53,20 +56,38 @@ export type Verdict =
  * What to do now for a Subscription with a target: `installed` is its installed CSV, `plan` the
  * InstallPlan its status points to, `hops` the path up to the target (hopsTo).
  */
-export function decide(sub: Subscription, target: UpgradeTarget, hops: readonly UpdateStep[], plan: InstallPlan | undefined): Verdict {
+export function decide(
+  sub: Subscription,
+  target: UpgradeTarget,
+  hops: readonly UpdateStep[],
+  plan: InstallPlan | undefined,
+): Verdict {
   const installed = sub.status?.installedCSV;
   if (installed === target.csv) return { action: 'reached' };
-  if (sub.spec.installPlanApproval !== 'Manual') return { action: 'wait', reason: 'the Subscription is no longer Manual: OLM approves its plans itself' };
+  if (sub.spec.installPlanApproval !== 'Manual')
+    return { action: 'wait', reason: 'the Subscription is no longer Manual: OLM approves its plans itself' };
   if (!plan) return { action: 'wait', reason: 'OLM has not made the next InstallPlan yet' };
   const name = plan.metadata?.name ?? '';
-  if (plan.spec.approved) return { action: 'wait', plan: name, reason: `InstallPlan ${name} is approved; OLM is running it` };
-  if (plan.status?.phase && plan.status.phase !== 'RequiresApproval') return { action: 'wait', plan: name, reason: `InstallPlan ${name} is ${plan.status.phase}` };
+  if (plan.spec.approved)
+    return { action: 'wait', plan: name, reason: `InstallPlan ${name} is approved; OLM is running it` };
+  if (plan.status?.phase && plan.status.phase !== 'RequiresApproval')
+    return { action: 'wait', plan: name, reason: `InstallPlan ${name} is ${plan.status.phase}` };
   const onPath = new Set(hops.map((h) => h.to));
   const csvs = plan.spec.clusterServiceVersionNames ?? [];
   const next = sub.status?.currentCSV;
-  if (next && !onPath.has(next)) return { action: 'wait', plan: name, reason: `InstallPlan ${name} would install ${next}, past the target ${target.csv}` };
+  if (next && !onPath.has(next))
+    return {
+      action: 'wait',
+      plan: name,
+      reason: `InstallPlan ${name} would install ${next}, past the target ${target.csv}`,
+    };
   const others = csvs.filter((c) => !onPath.has(c));
-  if (others.length) return { action: 'wait', plan: name, reason: `InstallPlan ${name} also carries ${others.join(', ')} (InstallPlans are shared per namespace): approving it would approve ${others.length === 1 ? 'that' : 'those'} too` };
+  if (others.length)
+    return {
+      action: 'wait',
+      plan: name,
+      reason: `InstallPlan ${name} also carries ${others.join(', ')} (InstallPlans are shared per namespace): approving it would approve ${others.length === 1 ? 'that' : 'those'} too`,
+    };
   if (!csvs.length) return { action: 'wait', plan: name, reason: `InstallPlan ${name} names no CSV yet` };
   return { action: 'approve', plan: name, csvs };
 }

@@ -19,7 +19,22 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 describe('operand forms over the shared catalogs', needsSharedCatalogs, () => {
   test('every owned CRD in a bundle builds a form; what it cannot show as fields is counted', () => {
-    const f = { bundles: 0, bundlesWithCrds: 0, crdObjects: 0, crdNames: new Set<string>(), forms: 0, fields: 0, raw: 0, rawByReason: new Map<string, number>(), formsWithRaw: 0, freeFormSpecs: 0, descriptors: 0, unmatched: 0, examples: 0, examplesWithIssues: 0 };
+    const f = {
+      bundles: 0,
+      bundlesWithCrds: 0,
+      crdObjects: 0,
+      crdNames: new Set<string>(),
+      forms: 0,
+      fields: 0,
+      raw: 0,
+      rawByReason: new Map<string, number>(),
+      formsWithRaw: 0,
+      freeFormSpecs: 0,
+      descriptors: 0,
+      unmatched: 0,
+      examples: 0,
+      examplesWithIssues: 0,
+    };
     for (const name of CATALOGS) {
       for (const pkg of loadCatalog(join(root, name)).packages.values()) {
         for (const bundle of pkg.bundles.values()) {
@@ -41,7 +56,9 @@ describe('operand forms over the shared catalogs', needsSharedCatalogs, () => {
             f.crdNames.add(crd.metadata?.name);
             for (const v of (crd.spec?.versions ?? []) as Obj[]) {
               if (!v.served) continue;
-              const descriptors = owned.find((o) => o.name === crd.metadata?.name && o.version === v.name)?.specDescriptors;
+              const descriptors = owned.find(
+                (o) => o.name === crd.metadata?.name && o.version === v.name,
+              )?.specDescriptors;
               const model = buildFormModel(v.schema?.openAPIV3Schema, descriptors);
               f.forms++;
               f.descriptors += descriptors?.length ?? 0;
@@ -52,9 +69,13 @@ describe('operand forms over the shared catalogs', needsSharedCatalogs, () => {
               const raw = all.filter((w) => w.field.type === 'raw');
               f.raw += raw.length;
               if (raw.length || model.freeForm) f.formsWithRaw++;
-              for (const r of raw) if (r.field.type === 'raw') f.rawByReason.set(r.field.reason, (f.rawByReason.get(r.field.reason) ?? 0) + 1);
+              for (const r of raw)
+                if (r.field.type === 'raw')
+                  f.rawByReason.set(r.field.reason, (f.rawByReason.get(r.field.reason) ?? 0) + 1);
               const group = crd.spec?.group as string;
-              const example = examples.find((e) => e?.kind === crd.spec?.names?.kind && e?.apiVersion === `${group}/${v.name}`);
+              const example = examples.find(
+                (e) => e?.kind === crd.spec?.names?.kind && e?.apiVersion === `${group}/${v.name}`,
+              );
               if (example) {
                 f.examples++;
                 const obj = initialObject({ group, version: v.name, kind: crd.spec.names.kind }, 'default', example);
@@ -66,9 +87,15 @@ describe('operand forms over the shared catalogs', needsSharedCatalogs, () => {
       }
     }
     const reasons = [...f.rawByReason].map(([r, n]) => `${r} ${n}`).join(', ');
-    console.log(`operand forms: ${f.bundles} bundles, ${f.bundlesWithCrds} with CRD objects (the others are given by image only); ${f.crdObjects} CRD objects (${f.crdNames.size} distinct CRDs), ${f.forms} forms (one per served version)`);
-    console.log(`operand forms: ${f.fields} fields, ${f.raw} left to YAML (${reasons}) in ${f.formsWithRaw} forms; ${f.freeFormSpecs} specs free-form; ${f.descriptors} spec descriptors, ${f.unmatched} naming no schema field`);
-    console.log(`operand forms: ${f.examples} alm-examples pre-filled, ${f.examplesWithIssues} of them with an issue the form reports`);
+    console.log(
+      `operand forms: ${f.bundles} bundles, ${f.bundlesWithCrds} with CRD objects (the others are given by image only); ${f.crdObjects} CRD objects (${f.crdNames.size} distinct CRDs), ${f.forms} forms (one per served version)`,
+    );
+    console.log(
+      `operand forms: ${f.fields} fields, ${f.raw} left to YAML (${reasons}) in ${f.formsWithRaw} forms; ${f.freeFormSpecs} specs free-form; ${f.descriptors} spec descriptors, ${f.unmatched} naming no schema field`,
+    );
+    console.log(
+      `operand forms: ${f.examples} alm-examples pre-filled, ${f.examplesWithIssues} of them with an issue the form reports`,
+    );
     // Counted from the catalogs' files (see shared/catalogs/README.md: 3 eda-k8s-operator bundles
     // and 11 okderators bundles carry full manifests; gatekeeper's bundles none).
     assert.equal(f.bundles, 739 + 25 + 18);

@@ -21,6 +21,14 @@ function fieldAt(spec: ObjectField, path: readonly string[]): Field | undefined 
 export function dependencyMet(field: Field, object: Obj, spec: ObjectField): boolean {
   if (!field.dependsOn) return true;
   const set = getAt(object, ['spec', ...field.dependsOn.path]);
-  const control = set === undefined || set === null ? (fieldAt(spec, field.dependsOn.path) as { default?: unknown } | undefined)?.default : set;
-  return control !== undefined && control !== null && typeof control !== 'object' && String(control) === field.dependsOn.value;
+  const control =
+    set === undefined || set === null
+      ? (fieldAt(spec, field.dependsOn.path) as { default?: unknown } | undefined)?.default
+      : set;
+  return (
+    control !== undefined &&
+    control !== null &&
+    typeof control !== 'object' &&
+    String(control) === field.dependsOn.value
+  );
 }

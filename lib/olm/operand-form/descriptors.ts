@@ -16,8 +16,20 @@ export interface SpecDescriptor {
 const X = 'urn:alm:descriptor:';
 
 export type DescriptorHint =
-  | 'text' | 'number' | 'podCount' | 'switch' | 'checkbox' | 'select' | 'password'
-  | 'resources' | 'namespace' | 'secret' | 'configmap' | 'storageclass' | 'priorityclass' | 'imagePullPolicy';
+  | 'text'
+  | 'number'
+  | 'podCount'
+  | 'switch'
+  | 'checkbox'
+  | 'select'
+  | 'password'
+  | 'resources'
+  | 'namespace'
+  | 'secret'
+  | 'configmap'
+  | 'storageclass'
+  | 'priorityclass'
+  | 'imagePullPolicy';
 
 export interface DescriptorInfo {
   /** Index in the CSV's list: the form's order. */
@@ -46,7 +58,6 @@ function dependencyOf(xs: readonly string[]): DescriptorInfo['dependsOn'] {
   const i = rest.indexOf(':');
   return i > 0 ? { path: rest.slice(0, i), value: rest.slice(i + 1) } : undefined;
 }
-
 
 /** `a[0].b` and `a.b[3]` → `a[*].b`, `a.b[*]`: the schema path a descriptor labels. */
 export function schemaPathOf(descriptorPath: string): string {
@@ -81,13 +92,17 @@ export function descriptorIndex(descriptors: readonly unknown[] | undefined): Ma
     if (typeof d.path !== 'string' || !d.path) return;
     const key = schemaPathOf(d.path);
     if (out.has(key)) return;
-    const xs = Array.isArray(d['x-descriptors']) ? d['x-descriptors'].filter((x): x is string => typeof x === 'string') : [];
+    const xs = Array.isArray(d['x-descriptors'])
+      ? d['x-descriptors'].filter((x): x is string => typeof x === 'string')
+      : [];
     out.set(key, {
       order,
       ...(typeof d.displayName === 'string' && d.displayName ? { displayName: d.displayName } : {}),
       ...(typeof d.description === 'string' && d.description ? { description: d.description } : {}),
       hint: hintOf(xs),
-      options: xs.filter((x) => x.startsWith(`${X}com.tectonic.ui:select:`)).map((x) => x.slice(`${X}com.tectonic.ui:select:`.length)),
+      options: xs
+        .filter((x) => x.startsWith(`${X}com.tectonic.ui:select:`))
+        .map((x) => x.slice(`${X}com.tectonic.ui:select:`.length)),
       hidden: xs.includes(`${X}com.tectonic.ui:hidden`),
       advanced: xs.includes(`${X}com.tectonic.ui:advanced`),
       ...(dependencyOf(xs) ? { dependsOn: dependencyOf(xs) } : {}),

@@ -6,7 +6,10 @@
 export type WatchedNamespaces = { all: true } | { all: false; namespaces: string[] };
 
 /** From the CSV's target namespaces (`undefined` when OLM has not written them yet). */
-export function watchedNamespaces(targets: readonly string[] | undefined, operatorNamespace: string): WatchedNamespaces {
+export function watchedNamespaces(
+  targets: readonly string[] | undefined,
+  operatorNamespace: string,
+): WatchedNamespaces {
   // Before OLM has resolved the group the operator's own namespace is the one sure answer.
   if (targets === undefined) return { all: false, namespaces: [operatorNamespace] };
   const named = [...new Set(targets.map((t) => t.trim()).filter(Boolean))];

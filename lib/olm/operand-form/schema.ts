@@ -25,10 +25,16 @@ function num(v: unknown): number | undefined {
 
 /** `storageClassDevices` → `Storage class devices`: a label for a field no descriptor names. */
 export function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[\s_-]+/).filter(Boolean);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean);
   if (!words.length) return key;
   // Acronyms (TLS, URL) keep their capitals; other words after the first are lower case.
-  return words.map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : /^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase())).join(' ');
+  return words
+    .map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : /^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase()))
+    .join(' ');
 }
 
 interface Ctx {
@@ -45,7 +51,12 @@ function base(key: string, path: string, required: boolean, schema: Schema, ctx:
   if (d) ctx.used.add(path);
   const description = d?.description ?? (typeof schema.description === 'string' ? schema.description : undefined);
   return {
-    key, label: d?.displayName ?? humanize(key), ...(description ? { description } : {}), required, advanced: !!d?.advanced, described: !!d,
+    key,
+    label: d?.displayName ?? humanize(key),
+    ...(description ? { description } : {}),
+    required,
+    advanced: !!d?.advanced,
+    described: !!d,
     ...(d?.dependsOn ? { dependsOn: { path: d.dependsOn.path.split('.'), value: d.dependsOn.value } } : {}),
   };
 }
@@ -55,7 +66,8 @@ function order(fields: Field[], path: string, ctx: Ctx): Field[] {
   const rank = (f: Field) => {
     const p = join(path, f.key);
     let best = Infinity;
-    for (const [k, d] of ctx.index) if (k === p || k.startsWith(`${p}.`) || k.startsWith(`${p}[`)) best = Math.min(best, d.order);
+    for (const [k, d] of ctx.index)
+      if (k === p || k.startsWith(`${p}.`) || k.startsWith(`${p}[`)) best = Math.min(best, d.order);
     return best;
   };
   // Described fields first, in the CSV's order; then required ones; then the schema's order.
@@ -81,7 +93,10 @@ function fromDescriptors(path: string, ctx: Ctx, depth: number): Field[] {
   for (const [head, nested] of heads) {
     const p = join(path, head);
     const d = ctx.index.get(p);
-    const f = nested && d?.hint !== 'resources' ? build({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, head, p, false, ctx, depth + 1) : build(schemaForHint(d), head, p, false, ctx, depth + 1);
+    const f =
+      nested && d?.hint !== 'resources'
+        ? build({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, head, p, false, ctx, depth + 1)
+        : build(schemaForHint(d), head, p, false, ctx, depth + 1);
     // Without a widget nothing says what the value is (a number, a list…): a string would refuse
     // the operator's own example.
     if (f) fields.push(f.type === 'string' && !d?.hint ? { ...f, untyped: true } : f);
@@ -108,7 +123,14 @@ function schemaForHint(d: DescriptorInfo | undefined): Schema {
   }
 }
 
-function build(schema: Schema, key: string, path: string, required: boolean, ctx: Ctx, depth: number): Field | undefined {
+function build(
+  schema: Schema,
+  key: string,
+  path: string,
+  required: boolean,
+  ctx: Ctx,
+  depth: number,
+): Field | undefined {
   const d = ctx.index.get(path);
   if (d?.hidden) {
     ctx.used.add(path);
@@ -119,18 +141,39 @@ function build(schema: Schema, key: string, path: string, required: boolean, ctx
   if (d?.hint === 'resources') return { ...b, type: 'object', fields: [], resources: true };
   const dflt = 'default' in schema ? { default: schema.default } : {};
   if (schema['x-kubernetes-int-or-string'] === true) {
-    return { ...b, type: 'string', widget: 'text', intOrString: true, ...(typeof schema.pattern === 'string' ? { pattern: schema.pattern } : {}), ...dflt };
+    return {
+      ...b,
+      type: 'string',
+      widget: 'text',
+      intOrString: true,
+      ...(typeof schema.pattern === 'string' ? { pattern: schema.pattern } : {}),
+      ...dflt,
+    };
   }
   const type = typeof schema.type === 'string' ? schema.type : isSchema(schema.properties) ? 'object' : undefined;
   switch (type) {
     case 'string': {
-      const enumValues = Array.isArray(schema.enum) ? schema.enum.filter((v): v is string => typeof v === 'string')
-        : d?.hint === 'select' && d.options.length ? d.options
-          : d?.hint === 'imagePullPolicy' ? IMAGE_PULL_POLICIES : undefined;
+      const enumValues = Array.isArray(schema.enum)
+        ? schema.enum.filter((v): v is string => typeof v === 'string')
+        : d?.hint === 'select' && d.options.length
+          ? d.options
+          : d?.hint === 'imagePullPolicy'
+            ? IMAGE_PULL_POLICIES
+            : undefined;
       const hint = d?.hint;
-      const widget: StringWidget = enumValues ? 'select' : hint === 'password' || hint === 'namespace' || isReference(hint) ? hint : schema.format === 'password' ? 'password' : 'text';
+      const widget: StringWidget = enumValues
+        ? 'select'
+        : hint === 'password' || hint === 'namespace' || isReference(hint)
+          ? hint
+          : schema.format === 'password'
+            ? 'password'
+            : 'text';
       return {
-        ...b, type: 'string', widget, ...(enumValues ? { enum: enumValues } : {}), ...dflt,
+        ...b,
+        type: 'string',
+        widget,
+        ...(enumValues ? { enum: enumValues } : {}),
+        ...dflt,
         ...(typeof schema.pattern === 'string' ? { pattern: schema.pattern } : {}),
         ...(num(schema.minLength) !== undefined ? { minLength: num(schema.minLength) } : {}),
         ...(num(schema.maxLength) !== undefined ? { maxLength: num(schema.maxLength) } : {}),
@@ -140,8 +183,14 @@ function build(schema: Schema, key: string, path: string, required: boolean, ctx
     case 'integer':
     case 'number':
       return {
-        ...b, type, ...dflt,
-        ...(num(schema.minimum) !== undefined ? { minimum: num(schema.minimum) } : d?.hint === 'podCount' ? { minimum: 0 } : {}),
+        ...b,
+        type,
+        ...dflt,
+        ...(num(schema.minimum) !== undefined
+          ? { minimum: num(schema.minimum) }
+          : d?.hint === 'podCount'
+            ? { minimum: 0 }
+            : {}),
         ...(num(schema.maximum) !== undefined ? { maximum: num(schema.maximum) } : {}),
         ...(schema.exclusiveMinimum === true ? { exclusiveMinimum: true } : {}),
         ...(schema.exclusiveMaximum === true ? { exclusiveMaximum: true } : {}),
@@ -152,19 +201,31 @@ function build(schema: Schema, key: string, path: string, required: boolean, ctx
       if (!isSchema(schema.items)) return { ...b, type: 'raw', reason: 'a list whose items have no schema' };
       const items = build(schema.items, key, `${path}[*]`, false, ctx, depth + 1);
       if (!items) return undefined;
-      return { ...b, type: 'array', items, ...(num(schema.minItems) !== undefined ? { minItems: num(schema.minItems) } : {}), ...(num(schema.maxItems) !== undefined ? { maxItems: num(schema.maxItems) } : {}) };
+      return {
+        ...b,
+        type: 'array',
+        items,
+        ...(num(schema.minItems) !== undefined ? { minItems: num(schema.minItems) } : {}),
+        ...(num(schema.maxItems) !== undefined ? { maxItems: num(schema.maxItems) } : {}),
+      };
     }
     case 'object':
       return objectField(schema, b, path, ctx, depth);
     default:
       if (schema['x-kubernetes-preserve-unknown-fields'] === true) return objectField(schema, b, path, ctx, depth);
-      return { ...b, type: 'raw', reason: Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) ? 'anyOf/oneOf without a type' : 'no type' };
+      return {
+        ...b,
+        type: 'raw',
+        reason: Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) ? 'anyOf/oneOf without a type' : 'no type',
+      };
   }
 }
 
 function objectField(schema: Schema, b: ReturnType<typeof base>, path: string, ctx: Ctx, depth: number): Field {
   if (isSchema(schema.properties) && Object.keys(schema.properties).length) {
-    const req = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+    const req = new Set(
+      Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+    );
     const fields = Object.entries(schema.properties).flatMap(([k, s]) => {
       const f = isSchema(s) ? build(s, k, join(path, k), req.has(k), ctx, depth + 1) : undefined;
       return f ? [f] : [];
@@ -185,13 +246,35 @@ export function buildFormModel(rootSchema: unknown, specDescriptors?: readonly u
   const ctx: Ctx = { index: descriptorIndex(specDescriptors), used: new Set() };
   const root = isSchema(rootSchema) ? rootSchema : {};
   const props = isSchema(root.properties) ? root.properties : undefined;
-  const specSchema = props && isSchema(props.spec) ? props.spec : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  const built = objectField(specSchema, { key: 'spec', label: 'Spec', required: false, advanced: false, described: false }, '', ctx, 0);
-  const unmatchedDescriptors = [...ctx.index.entries()].filter(([p, d]) => !ctx.used.has(p) && !d.hidden).map(([p]) => p);
+  const specSchema =
+    props && isSchema(props.spec) ? props.spec : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const built = objectField(
+    specSchema,
+    { key: 'spec', label: 'Spec', required: false, advanced: false, described: false },
+    '',
+    ctx,
+    0,
+  );
+  const unmatchedDescriptors = [...ctx.index.entries()]
+    .filter(([p, d]) => !ctx.used.has(p) && !d.hidden)
+    .map(([p]) => p);
   const specRequired = Array.isArray(root.required) && root.required.includes('spec');
   if (built.type === 'object') return { spec: built, specRequired, unmatchedDescriptors };
   // Nothing to make fields of: the spec is edited in YAML, and the form says why.
-  return { spec: { key: 'spec', label: 'Spec', required: false, advanced: false, described: false, type: 'object', fields: [] }, freeForm: built.type === 'raw' ? built.reason : 'not an object', specRequired, unmatchedDescriptors };
+  return {
+    spec: {
+      key: 'spec',
+      label: 'Spec',
+      required: false,
+      advanced: false,
+      described: false,
+      type: 'object',
+      fields: [],
+    },
+    freeForm: built.type === 'raw' ? built.reason : 'not an object',
+    specRequired,
+    unmatchedDescriptors,
+  };
 }
 
 /** Every field of the model, depth first, with its schema path (for counting and tests). */

@@ -32,8 +32,26 @@ export type Field =
    * `untyped`: named by a descriptor with no widget below an open schema, so nothing says its
    * type: any value goes, a typed one is read as YAML reads a scalar.
    */
-  | (Base & { type: 'string'; widget: StringWidget; enum?: string[]; pattern?: string; minLength?: number; maxLength?: number; format?: string; default?: unknown; intOrString?: boolean; untyped?: boolean })
-  | (Base & { type: 'integer' | 'number'; minimum?: number; maximum?: number; exclusiveMinimum?: boolean; exclusiveMaximum?: boolean; default?: unknown })
+  | (Base & {
+      type: 'string';
+      widget: StringWidget;
+      enum?: string[];
+      pattern?: string;
+      minLength?: number;
+      maxLength?: number;
+      format?: string;
+      default?: unknown;
+      intOrString?: boolean;
+      untyped?: boolean;
+    })
+  | (Base & {
+      type: 'integer' | 'number';
+      minimum?: number;
+      maximum?: number;
+      exclusiveMinimum?: boolean;
+      exclusiveMaximum?: boolean;
+      default?: unknown;
+    })
   | (Base & { type: 'boolean'; widget: 'switch' | 'checkbox'; default?: unknown })
   /** `resources`: `com.tectonic.ui:resourceRequirements`, shown as limits and requests. */
   | (Base & { type: 'object'; fields: Field[]; resources?: boolean })

@@ -18,7 +18,15 @@ const schema = {
         mode: { type: 'string', enum: ['Managed', 'Removed'] },
         name: { type: 'string', pattern: '^[a-z]+$', maxLength: 5 },
         port: { 'x-kubernetes-int-or-string': true },
-        devices: { type: 'array', maxItems: 2, items: { type: 'object', required: ['storageClassName'], properties: { storageClassName: { type: 'string' } } } },
+        devices: {
+          type: 'array',
+          maxItems: 2,
+          items: {
+            type: 'object',
+            required: ['storageClassName'],
+            properties: { storageClassName: { type: 'string' } },
+          },
+        },
       },
     },
   },
@@ -29,12 +37,42 @@ describe('validateObject', () => {
   const obj = (spec: unknown, name = 'ok') => ({ apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name }, spec });
 
   test('a valid object has no issue', () => {
-    assert.deepEqual(validateObject(model, obj({ size: 3, mode: 'Managed', name: 'abc', port: 'http', devices: [{ storageClassName: 'local' }] })), []);
+    assert.deepEqual(
+      validateObject(
+        model,
+        obj({ size: 3, mode: 'Managed', name: 'abc', port: 'http', devices: [{ storageClassName: 'local' }] }),
+      ),
+      [],
+    );
   });
 
   test('each rule of the schema, at its field', () => {
-    const issues = validateObject(model, obj({ size: 10, mode: 'Other', name: 'ABCDEFG', port: true, devices: [{}, { storageClassName: 'a' }, { storageClassName: 'b' }] }, 'Bad_Name'));
-    assert.deepEqual(issues.map((i) => i.field), ['metadata.name', 'spec.size', 'spec.mode', 'spec.name', 'spec.name', 'spec.port', 'spec.devices', 'spec.devices[0].storageClassName']);
+    const issues = validateObject(
+      model,
+      obj(
+        {
+          size: 10,
+          mode: 'Other',
+          name: 'ABCDEFG',
+          port: true,
+          devices: [{}, { storageClassName: 'a' }, { storageClassName: 'b' }],
+        },
+        'Bad_Name',
+      ),
+    );
+    assert.deepEqual(
+      issues.map((i) => i.field),
+      [
+        'metadata.name',
+        'spec.size',
+        'spec.mode',
+        'spec.name',
+        'spec.name',
+        'spec.port',
+        'spec.devices',
+        'spec.devices[0].storageClassName',
+      ],
+    );
     assert.match(issues[1]!.message, /should be less than or equal to 9/);
     assert.match(issues[2]!.message, /Unsupported value: "Other": supported values: "Managed", "Removed"/);
     assert.equal(issuesAt(issues, ['spec', 'devices', 0, 'storageClassName'])[0]?.message, 'Required value');
@@ -42,8 +80,14 @@ describe('validateObject', () => {
 
   test('required only when the parent is there, and types', () => {
     assert.deepEqual(validateObject(model, obj(undefined)), []);
-    assert.deepEqual(validateObject(model, obj({})).map((i) => `${i.field}: ${i.message}`), ['spec.size: Required value']);
-    assert.deepEqual(validateObject(model, obj({ size: '3' })).map((i) => i.field), ['spec.size']);
+    assert.deepEqual(
+      validateObject(model, obj({})).map((i) => `${i.field}: ${i.message}`),
+      ['spec.size: Required value'],
+    );
+    assert.deepEqual(
+      validateObject(model, obj({ size: '3' })).map((i) => i.field),
+      ['spec.size'],
+    );
   });
 });
 
@@ -66,8 +110,11 @@ describe('patterns, as the API server reads them (RE2)', () => {
   test('a pattern RE2 refuses does not block the person, and the form says the API server decides', () => {
     assert.deepEqual(issues('(?=a)', 'b'), []);
     const field = withPattern('(?=a)').spec.fields[0]!;
-    assert.equal(uncheckedPattern(field), 'Its pattern (?=a) cannot be checked in the browser (error parsing regexp: '
-      + 'invalid or unsupported Perl syntax: `(?=`): the API server decides when you create it.');
+    assert.equal(
+      uncheckedPattern(field),
+      'Its pattern (?=a) cannot be checked in the browser (error parsing regexp: ' +
+        'invalid or unsupported Perl syntax: `(?=`): the API server decides when you create it.',
+    );
     assert.equal(uncheckedPattern(withPattern('^[a-z]+$').spec.fields[0]!), undefined);
   });
 
@@ -84,24 +131,58 @@ describe('an open schema: fields from descriptors that name no widget', () => {
   // As netobserv-operator's FlowCollector descriptors over a CRD given only by image (okderators):
   // `agent.ebpf.sampling` and `agent.ebpf.excludeInterfaces` name no x-descriptor, and the
   // operator's example sets them to 50 and ["lo"].
-  const open = buildFormModel({ type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }, [
-    { path: 'agent.ebpf.sampling', displayName: 'Sampling' },
-    { path: 'agent.ebpf.excludeInterfaces', displayName: 'Exclude interfaces' },
-    { path: 'agent.ebpf.privileged', displayName: 'Privileged mode', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:booleanSwitch'] },
-  ]);
-  test('take the example\'s values whatever their type', () => {
-    assert.deepEqual(validateObject(open, { metadata: { name: 'cluster' }, spec: { agent: { ebpf: { sampling: 50, excludeInterfaces: ['lo'], privileged: false } } } }), []);
+  const open = buildFormModel(
+    { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+    [
+      { path: 'agent.ebpf.sampling', displayName: 'Sampling' },
+      { path: 'agent.ebpf.excludeInterfaces', displayName: 'Exclude interfaces' },
+      {
+        path: 'agent.ebpf.privileged',
+        displayName: 'Privileged mode',
+        'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:booleanSwitch'],
+      },
+    ],
+  );
+  test("take the example's values whatever their type", () => {
+    assert.deepEqual(
+      validateObject(open, {
+        metadata: { name: 'cluster' },
+        spec: { agent: { ebpf: { sampling: 50, excludeInterfaces: ['lo'], privileged: false } } },
+      }),
+      [],
+    );
   });
   test('a widget still says the type', () => {
-    assert.deepEqual(validateObject(open, { metadata: { name: 'cluster' }, spec: { agent: { ebpf: { privileged: 'yes' } } } }).map((i) => i.field), ['spec.agent.ebpf.privileged']);
+    assert.deepEqual(
+      validateObject(open, { metadata: { name: 'cluster' }, spec: { agent: { ebpf: { privileged: 'yes' } } } }).map(
+        (i) => i.field,
+      ),
+      ['spec.agent.ebpf.privileged'],
+    );
   });
 });
 
 describe('issuesFromStatus', () => {
   test('the causes of a 422 become field issues', () => {
-    const details = { name: 'a', group: 'x.example.com', kind: 'X', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 10: spec.size in body should be less than or equal to 9', field: 'spec.size' }, { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.devices[0].storageClassName' }, { reason: 'FieldValueInvalid', message: 'whole object' }] };
+    const details = {
+      name: 'a',
+      group: 'x.example.com',
+      kind: 'X',
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 10: spec.size in body should be less than or equal to 9',
+          field: 'spec.size',
+        },
+        { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.devices[0].storageClassName' },
+        { reason: 'FieldValueInvalid', message: 'whole object' },
+      ],
+    };
     const issues = issuesFromStatus(details);
-    assert.deepEqual(issues.map((i) => i.field), ['spec.size', 'spec.devices[0].storageClassName', '']);
+    assert.deepEqual(
+      issues.map((i) => i.field),
+      ['spec.size', 'spec.devices[0].storageClassName', ''],
+    );
     assert.equal(issuesAt(issues, ['spec', 'size']).length, 1);
     assert.deepEqual(issuesFromStatus(undefined), []);
   });
@@ -128,13 +209,30 @@ describe('values', () => {
   });
 
   test('the starting object: the CSV example, in the chosen namespace', () => {
-    const example = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'sample', namespace: 'elsewhere', labels: { a: 'b' } }, spec: { size: 1 } };
-    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1', example), { apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name: 'sample', labels: { a: 'b' }, namespace: 'team1' }, spec: { size: 1 } });
-    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1'), { apiVersion: 'x.example.com/v1', kind: 'X', metadata: { name: 'example-x', namespace: 'team1' }, spec: {} });
+    const example = {
+      apiVersion: 'x/v1',
+      kind: 'X',
+      metadata: { name: 'sample', namespace: 'elsewhere', labels: { a: 'b' } },
+      spec: { size: 1 },
+    };
+    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1', example), {
+      apiVersion: 'x.example.com/v1',
+      kind: 'X',
+      metadata: { name: 'sample', labels: { a: 'b' }, namespace: 'team1' },
+      spec: { size: 1 },
+    });
+    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, 'team1'), {
+      apiVersion: 'x.example.com/v1',
+      kind: 'X',
+      metadata: { name: 'example-x', namespace: 'team1' },
+      spec: {},
+    });
   });
 
   test('the starting object of a cluster-scoped API has no namespace, even when the example gives one', () => {
     const example = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'sample', namespace: 'elsewhere' }, spec: {} };
-    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, undefined, example).metadata, { name: 'sample' });
+    assert.deepEqual(initialObject({ group: 'x.example.com', version: 'v1', kind: 'X' }, undefined, example).metadata, {
+      name: 'sample',
+    });
   });
 });

@@ -18,14 +18,18 @@ function typeOk(f: Field, v: unknown): string | undefined {
     case 'integer':
       return Number.isInteger(v) ? undefined : `Invalid value: ${JSON.stringify(v)}: must be of type integer`;
     case 'number':
-      return typeof v === 'number' && Number.isFinite(v) ? undefined : `Invalid value: ${JSON.stringify(v)}: must be of type number`;
+      return typeof v === 'number' && Number.isFinite(v)
+        ? undefined
+        : `Invalid value: ${JSON.stringify(v)}: must be of type number`;
     case 'boolean':
       return typeof v === 'boolean' ? undefined : `Invalid value: ${JSON.stringify(v)}: must be of type boolean`;
     case 'array':
       return Array.isArray(v) ? undefined : `Invalid value: ${JSON.stringify(v)}: must be of type array`;
     case 'object':
     case 'map':
-      return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : `Invalid value: ${JSON.stringify(v)}: must be of type object`;
+      return typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? undefined
+        : `Invalid value: ${JSON.stringify(v)}: must be of type object`;
     default:
       return undefined;
   }
@@ -65,28 +69,49 @@ function check(f: Field, v: unknown, path: (string | number)[], out: FieldIssue[
   }
   if (f.type === 'string') {
     const s = String(v);
-    if (f.enum && !f.enum.includes(s)) out.push({ field, message: `Unsupported value: ${JSON.stringify(s)}: supported values: ${f.enum.map((e) => JSON.stringify(e)).join(', ')}` });
+    if (f.enum && !f.enum.includes(s))
+      out.push({
+        field,
+        message: `Unsupported value: ${JSON.stringify(s)}: supported values: ${f.enum.map((e) => JSON.stringify(e)).join(', ')}`,
+      });
     if (typeof v === 'string') {
-      if (f.pattern && !patternOk(f.pattern, s)) out.push({ field, message: `Invalid value: ${JSON.stringify(s)}: should match '${f.pattern}'` });
-      if (f.minLength !== undefined && [...s].length < f.minLength) out.push({ field, message: `Invalid value: ${JSON.stringify(s)}: should be at least ${f.minLength} chars long` });
-      if (f.maxLength !== undefined && [...s].length > f.maxLength) out.push({ field, message: `Too long: may not be longer than ${f.maxLength}` });
+      if (f.pattern && !patternOk(f.pattern, s))
+        out.push({ field, message: `Invalid value: ${JSON.stringify(s)}: should match '${f.pattern}'` });
+      if (f.minLength !== undefined && [...s].length < f.minLength)
+        out.push({
+          field,
+          message: `Invalid value: ${JSON.stringify(s)}: should be at least ${f.minLength} chars long`,
+        });
+      if (f.maxLength !== undefined && [...s].length > f.maxLength)
+        out.push({ field, message: `Too long: may not be longer than ${f.maxLength}` });
     }
   } else if (f.type === 'integer' || f.type === 'number') {
     const n = v as number;
-    if (f.minimum !== undefined && (f.exclusiveMinimum ? n <= f.minimum : n < f.minimum)) out.push({ field, message: `Invalid value: ${n}: should be greater than ${f.exclusiveMinimum ? '' : 'or equal to '}${f.minimum}` });
-    if (f.maximum !== undefined && (f.exclusiveMaximum ? n >= f.maximum : n > f.maximum)) out.push({ field, message: `Invalid value: ${n}: should be less than ${f.exclusiveMaximum ? '' : 'or equal to '}${f.maximum}` });
+    if (f.minimum !== undefined && (f.exclusiveMinimum ? n <= f.minimum : n < f.minimum))
+      out.push({
+        field,
+        message: `Invalid value: ${n}: should be greater than ${f.exclusiveMinimum ? '' : 'or equal to '}${f.minimum}`,
+      });
+    if (f.maximum !== undefined && (f.exclusiveMaximum ? n >= f.maximum : n > f.maximum))
+      out.push({
+        field,
+        message: `Invalid value: ${n}: should be less than ${f.exclusiveMaximum ? '' : 'or equal to '}${f.maximum}`,
+      });
   } else if (f.type === 'object') {
     const o = v as Obj;
     for (const c of f.fields) {
       const cv = o[c.key];
       if (cv === undefined || cv === null) {
-        if (c.required && dependencyMet(c, ctx.object, ctx.spec)) out.push({ field: fieldPathString([...path, c.key]), message: 'Required value' });
+        if (c.required && dependencyMet(c, ctx.object, ctx.spec))
+          out.push({ field: fieldPathString([...path, c.key]), message: 'Required value' });
       } else check(c, cv, [...path, c.key], out, ctx);
     }
   } else if (f.type === 'array') {
     const list = v as unknown[];
-    if (f.minItems !== undefined && list.length < f.minItems) out.push({ field, message: `Invalid value: ${list.length}: should have at least ${f.minItems} items` });
-    if (f.maxItems !== undefined && list.length > f.maxItems) out.push({ field, message: `Too many: ${list.length}: must have at most ${f.maxItems} items` });
+    if (f.minItems !== undefined && list.length < f.minItems)
+      out.push({ field, message: `Invalid value: ${list.length}: should have at least ${f.minItems} items` });
+    if (f.maxItems !== undefined && list.length > f.maxItems)
+      out.push({ field, message: `Too many: ${list.length}: must have at most ${f.maxItems} items` });
     list.forEach((item, i) => check(f.items, item, [...path, i], out, ctx));
   } else if (f.type === 'map') {
     for (const [k, item] of Object.entries(v as Obj)) check(f.values, item, [...path, k], out, ctx);
@@ -97,8 +122,13 @@ function check(f: Field, v: unknown, path: (string | number)[], out: FieldIssue[
 export function validateObject(model: FormModel, obj: Obj): FieldIssue[] {
   const out: FieldIssue[] = [];
   const name = getAt(obj, ['metadata', 'name']);
-  if (typeof name !== 'string' || !name) out.push({ field: 'metadata.name', message: 'Required value: name is required' });
-  else if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) out.push({ field: 'metadata.name', message: `Invalid value: ${JSON.stringify(name)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character` });
+  if (typeof name !== 'string' || !name)
+    out.push({ field: 'metadata.name', message: 'Required value: name is required' });
+  else if (name.length > 253 || !DNS_SUBDOMAIN.test(name))
+    out.push({
+      field: 'metadata.name',
+      message: `Invalid value: ${JSON.stringify(name)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+    });
   const spec = obj.spec;
   if (spec === undefined || spec === null) {
     if (model.specRequired) out.push({ field: 'spec', message: 'Required value' });

@@ -69,7 +69,7 @@ export function fromYaml(text: string): { object: Obj } | { error: string } {
   } catch (err) {
     return { error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
   }
-  if (!isObj(parsed)) return { error: 'the YAML must be one object (a mapping), like the form\'s' };
+  if (!isObj(parsed)) return { error: "the YAML must be one object (a mapping), like the form's" };
   return { object: parsed };
 }
 
@@ -78,9 +78,21 @@ export function fromYaml(text: string): { object: Obj } | { error: string } {
  * one, with its kind and apiVersion set to this API's and its namespace to where it is created.
  */
 /** The object the form starts from; a cluster-scoped API's has no namespace. */
-export function initialObject(api: { group: string; version: string; kind: string }, namespace: string | undefined, example?: Obj): Obj {
+export function initialObject(
+  api: { group: string; version: string; kind: string },
+  namespace: string | undefined,
+  example?: Obj,
+): Obj {
   const meta = isObj(example?.metadata) ? { ...example.metadata } : {};
   delete meta.namespace;
   const name = typeof meta.name === 'string' && meta.name ? meta.name : `example-${api.kind.toLowerCase()}`;
-  return { apiVersion: `${api.group}/${api.version}`, kind: api.kind, metadata: { ...meta, name, ...(namespace ? { namespace } : {}) }, spec: isObj(example?.spec) ? example.spec : {}, ...Object.fromEntries(Object.entries(example ?? {}).filter(([k]) => !['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k))) };
+  return {
+    apiVersion: `${api.group}/${api.version}`,
+    kind: api.kind,
+    metadata: { ...meta, name, ...(namespace ? { namespace } : {}) },
+    spec: isObj(example?.spec) ? example.spec : {},
+    ...Object.fromEntries(
+      Object.entries(example ?? {}).filter(([k]) => !['apiVersion', 'kind', 'metadata', 'spec', 'status'].includes(k)),
+    ),
+  };
 }

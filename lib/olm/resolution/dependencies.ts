@@ -42,18 +42,27 @@ function inRange(version: string | undefined, range: string): boolean {
 }
 
 /** The dependencies nothing satisfies, worded as the resolver words them. */
-export function unmetDependencies<T>(bundle: BundleModel, sources: readonly PackageSource<T>[], installedApis: readonly Gvk[]): string[] {
+export function unmetDependencies<T>(
+  bundle: BundleModel,
+  sources: readonly PackageSource<T>[],
+  installedApis: readonly Gvk[],
+): string[] {
   const all = sources.flatMap((s) => [...s.packages]);
   const problems: string[] = [];
   for (const g of bundle.requiredApis) {
     const installed = installedApis.some((a) => sameGvk(a, g));
     const offered = all.some((p) => [...p.bundles.values()].some((b) => b.providedApis.some((a) => sameGvk(a, g))));
-    if (!installed && !offered) problems.push(`bundle ${bundle.name} requires an operator providing an API with group: ${g.group}, version: ${g.version}, kind: ${g.kind}`);
+    if (!installed && !offered)
+      problems.push(
+        `bundle ${bundle.name} requires an operator providing an API with group: ${g.group}, version: ${g.version}, kind: ${g.kind}`,
+      );
   }
   for (const req of bundle.requiredPackages) {
     const pkg = all.find((p) => p.name === req.packageName);
     if (!pkg || ![...pkg.bundles.values()].some((b) => inRange(b.version, req.versionRange))) {
-      problems.push(`bundle ${bundle.name} requires an operator with package: ${req.packageName} and with version in range: ${req.versionRange}`);
+      problems.push(
+        `bundle ${bundle.name} requires an operator with package: ${req.packageName} and with version in range: ${req.versionRange}`,
+      );
     }
   }
   return problems;
@@ -63,7 +72,12 @@ export function unmetDependencies<T>(bundle: BundleModel, sources: readonly Pack
  * What to install with `bundle` so its dependencies are met, recursively; `provided` and
  * `subscribed` are what the namespace already has. Sources are tried in the order given.
  */
-export function dependencyInstalls<T>(bundle: BundleModel, sources: readonly PackageSource<T>[], provided: readonly Gvk[], subscribed: ReadonlySet<string>): DependencyInstall<T>[] {
+export function dependencyInstalls<T>(
+  bundle: BundleModel,
+  sources: readonly PackageSource<T>[],
+  provided: readonly Gvk[],
+  subscribed: ReadonlySet<string>,
+): DependencyInstall<T>[] {
   const out: DependencyInstall<T>[] = [];
   const have = [...provided];
   const packages = new Set(subscribed);
@@ -81,7 +95,9 @@ export function dependencyInstalls<T>(bundle: BundleModel, sources: readonly Pac
       for (const s of sources) {
         const p = [...s.packages].find((x) => x.name === req.packageName);
         if (!p?.defaultChannel) continue;
-        const pick = packageChannelGraph(p, p.defaultChannel)!.order.map((n) => p.bundles.get(n)!).find((x) => inRange(x.version, req.versionRange));
+        const pick = packageChannelGraph(p, p.defaultChannel)!
+          .order.map((n) => p.bundles.get(n)!)
+          .find((x) => inRange(x.version, req.versionRange));
         if (pick) {
           add({ pkg: p, bundle: pick, channel: p.defaultChannel, source: s.tag });
           break;
@@ -91,9 +107,18 @@ export function dependencyInstalls<T>(bundle: BundleModel, sources: readonly Pac
     for (const g of b.requiredApis) {
       if (have.some((a) => sameGvk(a, g))) continue;
       for (const s of sources) {
-        const found = [...s.packages].sort((x, y) => x.name.localeCompare(y.name)).find((p) => (p.defaultChannel ? headOf(p, p.defaultChannel)?.providedApis.some((a) => sameGvk(a, g)) : false));
+        const found = [...s.packages]
+          .sort((x, y) => x.name.localeCompare(y.name))
+          .find((p) =>
+            p.defaultChannel ? headOf(p, p.defaultChannel)?.providedApis.some((a) => sameGvk(a, g)) : false,
+          );
         if (found) {
-          add({ pkg: found, bundle: headOf(found, found.defaultChannel!)!, channel: found.defaultChannel!, source: s.tag });
+          add({
+            pkg: found,
+            bundle: headOf(found, found.defaultChannel!)!,
+            channel: found.defaultChannel!,
+            source: s.tag,
+          });
           break;
         }
       }
@@ -104,7 +129,11 @@ export function dependencyInstalls<T>(bundle: BundleModel, sources: readonly Pac
 }
 
 /** Whether `version` of a package stays inside every range that installed operators require of it. */
-export function satisfiesRequiredRanges(packageName: string, version: string | undefined, required: readonly PackageRange[]): boolean {
+export function satisfiesRequiredRanges(
+  packageName: string,
+  version: string | undefined,
+  required: readonly PackageRange[],
+): boolean {
   if (!tryParseVersionTolerant(version)) return true;
   return required.filter((r) => r.packageName === packageName).every((r) => inRange(version, r.versionRange));
 }

@@ -6,7 +6,13 @@ export const CATALOG_REGISTRY_PORT = 50051;
 /** The label OLM puts on a CatalogSource's pod, naming the CatalogSource. */
 export const CATALOG_SOURCE_POD_LABEL = 'olm.catalogSource';
 
-export const CATALOG_SOURCE_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+export const CATALOG_SOURCE_TYPE: ResourceType = {
+  group: OLM_GROUP,
+  version: 'v1alpha1',
+  plural: 'catalogsources',
+  namespaced: true,
+  kind: 'CatalogSource',
+};
 
 /** gRPC connectivity states as OLM records them; only READY is healthy. */
 export type ConnectionState = 'IDLE' | 'CONNECTING' | 'READY' | 'TRANSIENT_FAILURE' | 'SHUTDOWN';
@@ -31,7 +37,13 @@ export interface CatalogSource extends KubeObject {
     message?: string;
     latestImageRegistryPoll?: string;
     configMapReference?: Record<string, unknown>;
-    registryService?: { protocol?: string; serviceName?: string; serviceNamespace?: string; port?: string; createdAt?: string };
+    registryService?: {
+      protocol?: string;
+      serviceName?: string;
+      serviceNamespace?: string;
+      port?: string;
+      createdAt?: string;
+    };
     connectionState?: { address?: string; lastObservedState: ConnectionState | string; lastConnect?: string };
     conditions?: Condition[];
   };

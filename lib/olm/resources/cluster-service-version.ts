@@ -1,10 +1,21 @@
 // ClusterServiceVersion (operators.coreos.com/v1alpha1), docs/olm/csv-phases.md.
 import { Keys, OLM_GROUP, type KubeObject, type LabelSelector, type ResourceType } from './common';
 
-export const CSV_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'clusterserviceversions', namespaced: true, kind: 'ClusterServiceVersion' };
+export const CSV_TYPE: ResourceType = {
+  group: OLM_GROUP,
+  version: 'v1alpha1',
+  plural: 'clusterserviceversions',
+  namespaced: true,
+  kind: 'ClusterServiceVersion',
+};
 
 export type InstallModeType = 'OwnNamespace' | 'SingleNamespace' | 'MultiNamespace' | 'AllNamespaces';
-export const INSTALL_MODE_TYPES: readonly InstallModeType[] = ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'];
+export const INSTALL_MODE_TYPES: readonly InstallModeType[] = [
+  'AllNamespaces',
+  'OwnNamespace',
+  'SingleNamespace',
+  'MultiNamespace',
+];
 
 export interface InstallMode {
   type: InstallModeType | string;
@@ -52,7 +63,18 @@ export interface StrategyPermissions {
   rules: PolicyRule[];
 }
 
-export type CsvPhase = '' | 'None' | 'Pending' | 'InstallReady' | 'Installing' | 'Succeeded' | 'Failed' | 'Unknown' | 'Replacing' | 'Deleting' | 'Any';
+export type CsvPhase =
+  | ''
+  | 'None'
+  | 'Pending'
+  | 'InstallReady'
+  | 'Installing'
+  | 'Succeeded'
+  | 'Failed'
+  | 'Unknown'
+  | 'Replacing'
+  | 'Deleting'
+  | 'Any';
 
 export interface CsvCondition {
   phase: CsvPhase | string;
@@ -91,7 +113,11 @@ export interface ClusterServiceVersion extends KubeObject {
     installModes?: InstallMode[];
     install: {
       strategy: string;
-      spec?: { deployments?: StrategyDeployment[]; permissions?: StrategyPermissions[]; clusterPermissions?: StrategyPermissions[] };
+      spec?: {
+        deployments?: StrategyDeployment[];
+        permissions?: StrategyPermissions[];
+        clusterPermissions?: StrategyPermissions[];
+      };
     };
     customresourcedefinitions?: { owned?: CrdDescription[]; required?: CrdDescription[] };
     apiservicedefinitions?: { owned?: ApiServiceDescription[]; required?: ApiServiceDescription[] };
@@ -141,7 +167,11 @@ export function isReplacementOf(next: Pick<ClusterServiceVersion, 'spec'>, name:
 
 /** The namespace the operator really runs in (for a copy, its source). */
 export function operatorNamespaceOf(csv: ClusterServiceVersion): string | undefined {
-  return csv.metadata?.labels?.[Keys.copiedFrom] ?? csv.metadata?.annotations?.[Keys.operatorNamespace] ?? csv.metadata?.namespace;
+  return (
+    csv.metadata?.labels?.[Keys.copiedFrom] ??
+    csv.metadata?.annotations?.[Keys.operatorNamespace] ??
+    csv.metadata?.namespace
+  );
 }
 
 /**
@@ -175,6 +205,15 @@ export function ownedCrds(csv: ClusterServiceVersion): OwnedCrd[] {
   return (csv.spec.customresourcedefinitions?.owned ?? []).flatMap((d) => {
     const dot = d.name.indexOf('.');
     if (dot < 0) return [];
-    return [{ plural: d.name.slice(0, dot), group: d.name.slice(dot + 1), version: d.version, kind: d.kind, name: d.name, description: d }];
+    return [
+      {
+        plural: d.name.slice(0, dot),
+        group: d.name.slice(dot + 1),
+        version: d.version,
+        kind: d.kind,
+        name: d.name,
+        description: d,
+      },
+    ];
   });
 }

@@ -120,7 +120,10 @@ export function apiVersionOf(t: ResourceType): string {
 }
 
 /** The condition of a type, or undefined. */
-export function findCondition<C extends { type: string }>(conditions: readonly C[] | undefined, type: string): C | undefined {
+export function findCondition<C extends { type: string }>(
+  conditions: readonly C[] | undefined,
+  type: string,
+): C | undefined {
   return conditions?.find((c) => c.type === type);
 }
 

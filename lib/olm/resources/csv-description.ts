@@ -81,7 +81,11 @@ export function csvOfBundle(b: Pick<BundleModel, 'properties' | 'csvMetadata'>):
   const { annotations, labels, crdDescriptions, apiServiceDefinitions, ...spec } = m;
   return {
     metadata: { annotations: record(annotations), labels: record(labels) },
-    spec: { ...spec, ...(crdDescriptions ? { customresourcedefinitions: crdDescriptions } : {}), ...(apiServiceDefinitions ? { apiservicedefinitions: apiServiceDefinitions } : {}) },
+    spec: {
+      ...spec,
+      ...(crdDescriptions ? { customresourcedefinitions: crdDescriptions } : {}),
+      ...(apiServiceDefinitions ? { apiservicedefinitions: apiServiceDefinitions } : {}),
+    },
   };
 }
 
@@ -149,7 +153,17 @@ function crdApis(v: unknown): ApiDescription[] {
     const kind = str(r?.kind);
     if (!r || !name || !kind) return [];
     const group = name.includes('.') ? name.slice(name.indexOf('.') + 1) : '';
-    return [{ group, version: str(r.version) ?? '', kind, name, displayName: str(r.displayName), description: str(r.description), crd: true }];
+    return [
+      {
+        group,
+        version: str(r.version) ?? '',
+        kind,
+        name,
+        displayName: str(r.displayName),
+        description: str(r.description),
+        crd: true,
+      },
+    ];
   });
 }
 
@@ -160,7 +174,16 @@ function apiServiceApis(v: unknown): ApiDescription[] {
     const kind = str(r?.kind);
     if (!r || !group || !kind) return [];
     const version = str(r.version) ?? '';
-    return [{ group, version, kind, name: str(r.name) ?? `${version}.${group}`, displayName: str(r.displayName), description: str(r.description) }];
+    return [
+      {
+        group,
+        version,
+        kind,
+        name: str(r.name) ?? `${version}.${group}`,
+        displayName: str(r.displayName),
+        description: str(r.description),
+      },
+    ];
   });
 }
 
@@ -189,7 +212,9 @@ function initializationResource(v: unknown): CsvDescription['initializationResou
 }
 
 function examples(v: unknown): Record<string, unknown>[] {
-  return list(jsonValue(v)).filter((e): e is Record<string, unknown> => !!record(e) && !!str((e as Record<string, unknown>).kind));
+  return list(jsonValue(v)).filter(
+    (e): e is Record<string, unknown> => !!record(e) && !!str((e as Record<string, unknown>).kind),
+  );
 }
 
 export function describeCsv(csv: CsvLike | undefined, fallbackName = ''): CsvDescription {
@@ -199,11 +224,15 @@ export function describeCsv(csv: CsvLike | undefined, fallbackName = ''): CsvDes
   const provider = record(spec.provider);
   const crds = record(spec.customresourcedefinitions);
   const apis = record(spec.apiservicedefinitions);
-  const modes = new Map(list(spec.installModes).flatMap((m) => {
-    const r = record(m);
-    const type = str(r?.type) as InstallModeType | undefined;
-    return type && INSTALL_MODE_TYPES.includes(type) ? [[type, r?.supported === true || r?.supported === 'true'] as const] : [];
-  }));
+  const modes = new Map(
+    list(spec.installModes).flatMap((m) => {
+      const r = record(m);
+      const type = str(r?.type) as InstallModeType | undefined;
+      return type && INSTALL_MODE_TYPES.includes(type)
+        ? [[type, r?.supported === true || r?.supported === 'true'] as const]
+        : [];
+    }),
+  );
   const certified = str(ann[Keys.certified]);
   return {
     displayName: str(spec.displayName) || fallbackName,
@@ -212,8 +241,13 @@ export function describeCsv(csv: CsvLike | undefined, fallbackName = ''): CsvDes
     shortDescription: str(ann[Keys.description]),
     provider: { name: str(provider?.name) ?? '', url: safeHttpUrl(provider?.url) },
     capability: str(ann[Keys.capabilities]),
-    categories: (str(ann[Keys.categories]) ?? '').split(',').map((c) => c.trim()).filter(Boolean),
-    keywords: list(spec.keywords).map(str).filter((k): k is string => !!k),
+    categories: (str(ann[Keys.categories]) ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
+    keywords: list(spec.keywords)
+      .map(str)
+      .filter((k): k is string => !!k),
     maturity: str(spec.maturity),
     repository: safeHttpUrl(ann[Keys.repository]),
     containerImage: str(ann[Keys.containerImage]),
@@ -250,6 +284,8 @@ export function describeCsv(csv: CsvLike | undefined, fallbackName = ''): CsvDes
 }
 
 /** The namespace a wizard suggests: the annotation, else the template's name. */
-export function suggestedNamespaceOf(d: Pick<CsvDescription, 'suggestedNamespace' | 'suggestedNamespaceTemplate'>): string | undefined {
+export function suggestedNamespaceOf(
+  d: Pick<CsvDescription, 'suggestedNamespace' | 'suggestedNamespaceTemplate'>,
+): string | undefined {
   return d.suggestedNamespace || d.suggestedNamespaceTemplate?.name;
 }

@@ -27,20 +27,40 @@ test('status descriptors: conditions, pod statuses, resource names, http(s) link
     { path: 'secretThing', displayName: 'Hidden', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:hidden'] },
     { displayName: 'no path' },
   ]);
-  assert.deepEqual(rows.map((r) => [r.displayName, r.view.kind, r.missing]), [
-    ['Conditions', 'conditions', false], ['Pods', 'podStatuses', false], ['Secret', 'resource', false], ['Dashboard', 'link', false],
-    ['Bad', 'value', false], ['Phase', 'phase', false], ['Second node', 'value', false], ['Not yet', 'value', true],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.displayName, r.view.kind, r.missing]),
+    [
+      ['Conditions', 'conditions', false],
+      ['Pods', 'podStatuses', false],
+      ['Secret', 'resource', false],
+      ['Dashboard', 'link', false],
+      ['Bad', 'value', false],
+      ['Phase', 'phase', false],
+      ['Second node', 'value', false],
+      ['Not yet', 'value', true],
+    ],
+  );
   assert.deepEqual(rows[1]!.view, { kind: 'podStatuses', pods: { ready: ['main-0', 'main-1'], starting: ['main-2'] } });
   assert.deepEqual(rows[2]!.view, { kind: 'resource', resource: 'Secret', name: 'main-app' });
   assert.deepEqual(rows[6]!.view, { kind: 'value', value: 'b' });
 });
 
-test('an operand\'s state: Ready, then Available, then Degraded, then its phase, else unknown', () => {
+test("an operand's state: Ready, then Available, then Degraded, then its phase, else unknown", () => {
   assert.deepEqual(operandState({ status }), { label: 'Ready', tone: 'ok', detail: 'AllReplicasReady: 3 of 3 ready' });
-  assert.deepEqual(operandState({ status: { conditions: [{ type: 'Available', status: 'False', message: 'no primary' }] } }), { label: 'Not available', tone: 'warning', detail: 'no primary' });
-  assert.equal(operandState({ status: { conditions: [{ type: 'Degraded', status: 'True', message: 'x' }] } }).tone, 'error');
-  assert.deepEqual(operandState({ status: { state: 'Failed' } }, [{ path: 'state', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes.phase'] }]), { label: 'Failed', tone: 'error' });
+  assert.deepEqual(
+    operandState({ status: { conditions: [{ type: 'Available', status: 'False', message: 'no primary' }] } }),
+    { label: 'Not available', tone: 'warning', detail: 'no primary' },
+  );
+  assert.equal(
+    operandState({ status: { conditions: [{ type: 'Degraded', status: 'True', message: 'x' }] } }).tone,
+    'error',
+  );
+  assert.deepEqual(
+    operandState({ status: { state: 'Failed' } }, [
+      { path: 'state', 'x-descriptors': ['urn:alm:descriptor:io.kubernetes.phase'] },
+    ]),
+    { label: 'Failed', tone: 'error' },
+  );
   assert.deepEqual(operandState({ status: { phase: 'Provisioning' } }), { label: 'Provisioning', tone: 'neutral' });
   assert.equal(operandState({}).label, 'Unknown');
 });

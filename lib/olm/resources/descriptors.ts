@@ -49,13 +49,20 @@ function hasX(d: DescriptorDefinition, x: string): boolean {
 }
 
 function viewOf(d: DescriptorDefinition, value: unknown): DescriptorView {
-  if (hasX(d, 'io.kubernetes.conditions') && Array.isArray(value)) return { kind: 'conditions', conditions: value as Condition[] };
+  if (hasX(d, 'io.kubernetes.conditions') && Array.isArray(value))
+    return { kind: 'conditions', conditions: value as Condition[] };
   if (hasX(d, 'com.tectonic.ui:podStatuses') && value && typeof value === 'object' && !Array.isArray(value)) {
-    const pods = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([state, names]) => [state, Array.isArray(names) ? names.map(String) : []]));
+    const pods = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([state, names]) => [
+        state,
+        Array.isArray(names) ? names.map(String) : [],
+      ]),
+    );
     return { kind: 'podStatuses', pods };
   }
   if (typeof value === 'string') {
-    for (const resource of ['Secret', 'ConfigMap', 'Service', 'Pod', 'Namespace'] as const) if (hasX(d, `io.kubernetes:${resource}`)) return { kind: 'resource', resource, name: value };
+    for (const resource of ['Secret', 'ConfigMap', 'Service', 'Pod', 'Namespace'] as const)
+      if (hasX(d, `io.kubernetes:${resource}`)) return { kind: 'resource', resource, name: value };
     // A link only when it is http(s): catalog content and operand status are not trusted.
     if (hasX(d, 'org.w3:link') && /^https?:\/\//i.test(value)) return { kind: 'link', url: value };
     if (hasX(d, 'io.kubernetes.phase')) return { kind: 'phase', phase: value };
@@ -70,11 +77,20 @@ function shown(d: DescriptorDefinition): boolean {
 
 export function descriptorRows(section: unknown, descriptors: readonly unknown[] | undefined): DescriptorRow[] {
   return (descriptors ?? [])
-    .filter((d): d is DescriptorDefinition => !!d && typeof d === 'object' && typeof (d as DescriptorDefinition).path === 'string')
+    .filter(
+      (d): d is DescriptorDefinition =>
+        !!d && typeof d === 'object' && typeof (d as DescriptorDefinition).path === 'string',
+    )
     .filter(shown)
     .map((d) => {
       const value = readPath(section, d.path);
-      return { path: d.path, displayName: d.displayName || d.path, ...(d.description ? { description: d.description } : {}), missing: value === undefined, view: viewOf(d, value) };
+      return {
+        path: d.path,
+        displayName: d.displayName || d.path,
+        ...(d.description ? { description: d.description } : {}),
+        missing: value === undefined,
+        view: viewOf(d, value),
+      };
     });
 }
 
@@ -84,7 +100,17 @@ export interface OperandState {
   detail?: string;
 }
 
-const GOOD = new Set(['ready', 'running', 'available', 'healthy', 'succeeded', 'complete', 'completed', 'active', 'bound']);
+const GOOD = new Set([
+  'ready',
+  'running',
+  'available',
+  'healthy',
+  'succeeded',
+  'complete',
+  'completed',
+  'active',
+  'bound',
+]);
 const BAD = new Set(['failed', 'error', 'degraded', 'crashloopbackoff']);
 
 /**
@@ -99,15 +125,25 @@ export function operandState(obj: { status?: unknown }, statusDescriptors?: read
   if (c) {
     const detail = [c.reason, c.message].filter(Boolean).join(': ') || undefined;
     if (c.status === 'True') return { label: c.type, tone: 'ok', ...(detail ? { detail } : {}) };
-    return { label: c.status === 'False' ? `Not ${c.type.toLowerCase()}` : `${c.type} unknown`, tone: c.status === 'False' ? 'warning' : 'neutral', ...(detail ? { detail } : {}) };
+    return {
+      label: c.status === 'False' ? `Not ${c.type.toLowerCase()}` : `${c.type} unknown`,
+      tone: c.status === 'False' ? 'warning' : 'neutral',
+      ...(detail ? { detail } : {}),
+    };
   }
   const degraded = conditions.find((x) => x.type === 'Degraded' && x.status === 'True');
   if (degraded) return { label: 'Degraded', tone: 'error', ...(degraded.message ? { detail: degraded.message } : {}) };
-  const phaseDescriptor = (statusDescriptors ?? []).find((d) => hasX(d as DescriptorDefinition, 'io.kubernetes.phase')) as DescriptorDefinition | undefined;
+  const phaseDescriptor = (statusDescriptors ?? []).find((d) =>
+    hasX(d as DescriptorDefinition, 'io.kubernetes.phase'),
+  ) as DescriptorDefinition | undefined;
   const phase = phaseDescriptor ? readPath(obj.status, phaseDescriptor.path) : status.phase;
   if (typeof phase === 'string' && phase) {
     const p = phase.toLowerCase();
     return { label: phase, tone: GOOD.has(p) ? 'ok' : BAD.has(p) ? 'error' : 'neutral' };
   }
-  return { label: 'Unknown', tone: 'neutral', detail: 'the operator reports no Ready or Available condition and no phase' };
+  return {
+    label: 'Unknown',
+    tone: 'neutral',
+    detail: 'the operator reports no Ready or Available condition and no phase',
+  };
 }

@@ -10,18 +10,33 @@ import { infrastructureFeatures } from './infrastructure-features';
 import { needsSharedCatalogs, sharedCatalog } from '../../testing/shared-catalogs';
 
 test('the new annotations: "true" counts, "false" does not', () => {
-  assert.deepEqual(infrastructureFeatures({
-    'features.operators.openshift.io/disconnected': 'true',
-    'features.operators.openshift.io/fips-compliant': 'true',
-    'features.operators.openshift.io/proxy-aware': 'false',
-    'features.operators.openshift.io/token-auth-aws': 'true',
-    'features.operators.openshift.io/csi': 'maybe',
-  }), ['Disconnected', 'FIPS mode', 'Short-lived tokens (AWS STS)']);
+  assert.deepEqual(
+    infrastructureFeatures({
+      'features.operators.openshift.io/disconnected': 'true',
+      'features.operators.openshift.io/fips-compliant': 'true',
+      'features.operators.openshift.io/proxy-aware': 'false',
+      'features.operators.openshift.io/token-auth-aws': 'true',
+      'features.operators.openshift.io/csi': 'maybe',
+    }),
+    ['Disconnected', 'FIPS mode', 'Short-lived tokens (AWS STS)'],
+  );
 });
 
 test('the older list, and the newer form winning where both speak', () => {
-  assert.deepEqual(infrastructureFeatures({ 'operators.openshift.io/infrastructure-features': '["disconnected", "fips", "proxy-aware"]' }), ['Disconnected', 'FIPS mode', 'Proxy-aware']);
-  assert.deepEqual(infrastructureFeatures({ 'operators.openshift.io/infrastructure-features': '["disconnected", "fips"]', 'features.operators.openshift.io/fips-compliant': 'false', 'features.operators.openshift.io/tls-profiles': 'true' }), ['Disconnected', 'TLS profiles']);
+  assert.deepEqual(
+    infrastructureFeatures({
+      'operators.openshift.io/infrastructure-features': '["disconnected", "fips", "proxy-aware"]',
+    }),
+    ['Disconnected', 'FIPS mode', 'Proxy-aware'],
+  );
+  assert.deepEqual(
+    infrastructureFeatures({
+      'operators.openshift.io/infrastructure-features': '["disconnected", "fips"]',
+      'features.operators.openshift.io/fips-compliant': 'false',
+      'features.operators.openshift.io/tls-profiles': 'true',
+    }),
+    ['Disconnected', 'TLS profiles'],
+  );
   assert.deepEqual(infrastructureFeatures({ 'operators.openshift.io/infrastructure-features': 'not json' }), []);
   assert.deepEqual(infrastructureFeatures(undefined), []);
 });
@@ -41,9 +56,16 @@ test('the certified catalog: packages whose default head names a feature, by eit
     if (!csv) continue;
     packages++;
     const ann = (csv.metadata?.annotations ?? {}) as Record<string, unknown>;
-    if (infrastructureFeatures({ 'operators.openshift.io/infrastructure-features': ann['operators.openshift.io/infrastructure-features'] }).length) legacyOnly++;
+    if (
+      infrastructureFeatures({
+        'operators.openshift.io/infrastructure-features': ann['operators.openshift.io/infrastructure-features'],
+      }).length
+    )
+      legacyOnly++;
     if (infrastructureFeatures(ann).length) either++;
   }
-  console.log(`certified-operators-v4.18: ${packages} packages with a CSV; ${legacyOnly} name a feature in the older list, ${either} in either form`);
+  console.log(
+    `certified-operators-v4.18: ${packages} packages with a CSV; ${legacyOnly} name a feature in the older list, ${either} in either form`,
+  );
   assert.ok(either > legacyOnly, `the new form adds packages (${legacyOnly} → ${either})`);
 });

@@ -2,13 +2,20 @@
 import { OLM_GROUP, type KubeObject, type ObjectReference, type ResourceType } from './common';
 import type { Approval } from './subscription';
 
-export const INSTALL_PLAN_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'installplans', namespaced: true, kind: 'InstallPlan' };
+export const INSTALL_PLAN_TYPE: ResourceType = {
+  group: OLM_GROUP,
+  version: 'v1alpha1',
+  plural: 'installplans',
+  namespaced: true,
+  kind: 'InstallPlan',
+};
 
 /** `Planning` is defined but never set by OLM (docs/olm/install-plans.md#phases). */
 export type InstallPlanPhase = '' | 'Planning' | 'RequiresApproval' | 'Installing' | 'Complete' | 'Failed';
 
 /** Note OLM's spelling `WaitingForApi`; `NotCreated` is defined but unused. */
-export type StepStatus = 'Unknown' | 'NotPresent' | 'Present' | 'Created' | 'NotCreated' | 'WaitingForApi' | 'UnsupportedResource';
+export type StepStatus =
+  'Unknown' | 'NotPresent' | 'Present' | 'Created' | 'NotCreated' | 'WaitingForApi' | 'UnsupportedResource';
 
 export interface StepResource {
   group: string;

@@ -7,7 +7,10 @@ export function labelSelectorIsEmpty(sel: LabelSelector | undefined | null): boo
   return !sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0);
 }
 
-export function matchesLabelSelector(sel: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function matchesLabelSelector(
+  sel: LabelSelector,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   const l = labels ?? {};
   for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
   for (const req of sel.matchExpressions ?? []) {

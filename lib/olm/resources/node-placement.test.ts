@@ -4,9 +4,22 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { placement, tolerates, type NodeFacts } from './node-placement';
 
-const worker: NodeFacts = { name: 'worker-1', labels: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/worker': '' }, taints: [] };
-const infra: NodeFacts = { name: 'infra-1', labels: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/infra': '' }, taints: [{ key: 'node-role.kubernetes.io/infra', value: 'reserved', effect: 'NoSchedule' }] };
-const cordoned: NodeFacts = { name: 'infra-2', labels: { 'node-role.kubernetes.io/infra': '' }, taints: [], unschedulable: true };
+const worker: NodeFacts = {
+  name: 'worker-1',
+  labels: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/worker': '' },
+  taints: [],
+};
+const infra: NodeFacts = {
+  name: 'infra-1',
+  labels: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/infra': '' },
+  taints: [{ key: 'node-role.kubernetes.io/infra', value: 'reserved', effect: 'NoSchedule' }],
+};
+const cordoned: NodeFacts = {
+  name: 'infra-2',
+  labels: { 'node-role.kubernetes.io/infra': '' },
+  taints: [],
+  unschedulable: true,
+};
 
 describe('tolerates', () => {
   const taint = { key: 'k', value: 'v', effect: 'NoSchedule' };
@@ -17,7 +30,7 @@ describe('tolerates', () => {
     assert.equal(tolerates({ operator: 'Exists' }, taint), true);
     assert.equal(tolerates({ key: 'k', value: 'v' }, taint), true, 'the operator defaults to Equal');
   });
-  test('an effect given must be the taint\'s; none matches all effects', () => {
+  test("an effect given must be the taint's; none matches all effects", () => {
     assert.equal(tolerates({ key: 'k', operator: 'Exists', effect: 'NoExecute' }, taint), false);
     assert.equal(tolerates({ key: 'k', operator: 'Exists', effect: 'NoSchedule' }, taint), true);
   });
@@ -36,11 +49,22 @@ describe('placement', () => {
 
   test('infra nodes selected but their taint not tolerated, then tolerated', () => {
     const sel = { 'node-role.kubernetes.io/infra': '' };
-    assert.equal(placement([worker, infra, cordoned], sel, []).problem, 'the node with these labels has taints it does not tolerate: node-role.kubernetes.io/infra=reserved:NoSchedule');
-    assert.deepEqual(placement([worker, infra, cordoned], sel, [{ key: 'node-role.kubernetes.io/infra', operator: 'Exists', effect: 'NoSchedule' }]), { fits: ['infra-1'] });
+    assert.equal(
+      placement([worker, infra, cordoned], sel, []).problem,
+      'the node with these labels has taints it does not tolerate: node-role.kubernetes.io/infra=reserved:NoSchedule',
+    );
+    assert.deepEqual(
+      placement([worker, infra, cordoned], sel, [
+        { key: 'node-role.kubernetes.io/infra', operator: 'Exists', effect: 'NoSchedule' },
+      ]),
+      { fits: ['infra-1'] },
+    );
   });
 
   test('PreferNoSchedule taints do not keep a pod off', () => {
-    assert.deepEqual(placement([{ ...worker, taints: [{ key: 'busy', effect: 'PreferNoSchedule' }] }], undefined, []).fits, ['worker-1']);
+    assert.deepEqual(
+      placement([{ ...worker, taints: [{ key: 'busy', effect: 'PreferNoSchedule' }] }], undefined, []).fits,
+      ['worker-1'],
+    );
   });
 });

@@ -28,17 +28,36 @@ export interface PlacementVerdict {
   problem?: string;
 }
 
-export function placement(nodes: readonly NodeFacts[], nodeSelector: Record<string, string> | undefined, tolerations: readonly Toleration[] | undefined): PlacementVerdict {
+export function placement(
+  nodes: readonly NodeFacts[],
+  nodeSelector: Record<string, string> | undefined,
+  tolerations: readonly Toleration[] | undefined,
+): PlacementVerdict {
   const selector = Object.entries(nodeSelector ?? {});
   const selected = nodes.filter((n) => !n.unschedulable && selector.every(([k, v]) => n.labels[k] === v));
-  const untolerated = (n: NodeFacts) => n.taints.filter((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !(tolerations ?? []).some((t) => tolerates(t, taint)));
+  const untolerated = (n: NodeFacts) =>
+    n.taints.filter(
+      (taint) =>
+        (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
+        !(tolerations ?? []).some((t) => tolerates(t, taint)),
+    );
   const fits = selected.filter((n) => untolerated(n).length === 0).map((n) => n.name);
   if (fits.length) return { fits };
   if (!nodes.length) return { fits, problem: 'the cluster has no nodes' };
   if (!selected.length) {
     const wanted = selector.map(([k, v]) => (v ? `${k}=${v}` : `${k} (empty value)`)).join(', ');
-    return { fits, problem: selector.length ? `no schedulable node has every label ${wanted}` : 'no node is schedulable' };
+    return {
+      fits,
+      problem: selector.length ? `no schedulable node has every label ${wanted}` : 'no node is schedulable',
+    };
   }
-  const taints = [...new Set(selected.flatMap((n) => untolerated(n).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`)))];
-  return { fits, problem: `the ${selected.length === 1 ? 'node' : `${selected.length} nodes`} with ${selector.length ? 'these labels' : 'room'} ${selected.length === 1 ? 'has' : 'have'} taints it does not tolerate: ${taints.join(', ')}` };
+  const taints = [
+    ...new Set(
+      selected.flatMap((n) => untolerated(n).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`)),
+    ),
+  ];
+  return {
+    fits,
+    problem: `the ${selected.length === 1 ? 'node' : `${selected.length} nodes`} with ${selector.length ? 'these labels' : 'room'} ${selected.length === 1 ? 'has' : 'have'} taints it does not tolerate: ${taints.join(', ')}`,
+  };
 }

@@ -13,7 +13,15 @@ import { isCopiedCsv, watchesAllNamespaces, type ClusterServiceVersion } from '.
 import { Keys } from './common';
 
 /** CSV reasons for which OLM keeps no copies (the OperatorGroup problems, docs/olm/copied-csvs.md#when-and-where). */
-const NOT_COPIED = new Set(['NoOperatorGroup', 'TooManyOperatorGroups', 'UnsupportedOperatorGroup', 'NoTargetNamespaces', 'InvalidInstallModes', 'InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs']);
+const NOT_COPIED = new Set([
+  'NoOperatorGroup',
+  'TooManyOperatorGroups',
+  'UnsupportedOperatorGroup',
+  'NoTargetNamespaces',
+  'InvalidInstallModes',
+  'InterOperatorGroupOwnerConflict',
+  'CannotModifyStaticOperatorGroupProvidedAPIs',
+]);
 
 export interface CopiedCsvRef {
   namespace: string;
@@ -51,12 +59,20 @@ export interface CopiedCsvEffect {
 export function copiedCsvRef(csv: ClusterServiceVersion): CopiedCsvRef | undefined {
   if (!isCopiedCsv(csv)) return undefined;
   const from = csv.metadata?.labels?.[Keys.copiedFrom] ?? csv.metadata?.annotations?.[Keys.operatorNamespace];
-  return from ? { namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '', copiedFrom: from } : undefined;
+  return from
+    ? { namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '', copiedFrom: from }
+    : undefined;
 }
 
 /** The operators (their own CSVs, not copies) whose copies OLMConfig governs. */
 export function allNamespacesOperators(csvs: readonly ClusterServiceVersion[]): ClusterServiceVersion[] {
-  return csvs.filter((c) => !isCopiedCsv(c) && !c.metadata?.deletionTimestamp && watchesAllNamespaces(c) && !NOT_COPIED.has(c.status?.reason ?? ''));
+  return csvs.filter(
+    (c) =>
+      !isCopiedCsv(c) &&
+      !c.metadata?.deletionTimestamp &&
+      watchesAllNamespaces(c) &&
+      !NOT_COPIED.has(c.status?.reason ?? ''),
+  );
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -65,7 +81,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * The effect of setting disableCopiedCSVs to `to`, from the operators' own CSVs, the copies
  * present and the number of namespaces (when the person may count them).
  */
-export function copiedCsvEffect(input: { to: boolean; operators: readonly ClusterServiceVersion[]; copies: readonly CopiedCsvRef[]; namespaceCount?: number }): CopiedCsvEffect {
+export function copiedCsvEffect(input: {
+  to: boolean;
+  operators: readonly ClusterServiceVersion[];
+  copies: readonly CopiedCsvRef[];
+  namespaceCount?: number;
+}): CopiedCsvEffect {
   const global = allNamespacesOperators(input.operators);
   const key = (ns: string, name: string) => `${ns}/${name}`;
   const globalKeys = new Set(global.map((c) => key(c.metadata?.namespace ?? '', c.metadata?.name ?? '')));
@@ -78,21 +99,43 @@ export function copiedCsvEffect(input: { to: boolean; operators: readonly Cluste
     perOperator.set(k, (perOperator.get(k) ?? 0) + 1);
   }
   const operators = global
-    .map((c) => ({ namespace: c.metadata?.namespace ?? '', name: c.metadata?.name ?? '', copies: perOperator.get(key(c.metadata?.namespace ?? '', c.metadata?.name ?? '')) ?? 0 }))
+    .map((c) => ({
+      namespace: c.metadata?.namespace ?? '',
+      name: c.metadata?.name ?? '',
+      copies: perOperator.get(key(c.metadata?.namespace ?? '', c.metadata?.name ?? '')) ?? 0,
+    }))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
-  const base = { disableCopiedCSVs: input.to, present: input.copies.length, ofAllNamespacesOperators: ofGlobal, unaffected: input.copies.length - ofGlobal, operators, ...(input.namespaceCount !== undefined ? { namespaceCount: input.namespaceCount } : {}) };
-  const kept = base.unaffected ? ` The ${plural(base.unaffected, 'copy', 'copies')} of operators watching chosen namespaces stay.` : '';
+  const base = {
+    disableCopiedCSVs: input.to,
+    present: input.copies.length,
+    ofAllNamespacesOperators: ofGlobal,
+    unaffected: input.copies.length - ofGlobal,
+    operators,
+    ...(input.namespaceCount !== undefined ? { namespaceCount: input.namespaceCount } : {}),
+  };
+  const kept = base.unaffected
+    ? ` The ${plural(base.unaffected, 'copy', 'copies')} of operators watching chosen namespaces stay.`
+    : '';
   if (input.to) {
-    const summary = ofGlobal === 0
-      ? `No copied CSV goes: no operator installed for all namespaces has copies now.${kept}`
-      : `OLM deletes ${plural(ofGlobal, 'copied CSV')} of ${plural(operators.filter((o) => o.copies > 0).length, 'operator')} installed for all namespaces; the operators keep watching every namespace, but people in other namespaces no longer see them listed there.${kept}`;
+    const summary =
+      ofGlobal === 0
+        ? `No copied CSV goes: no operator installed for all namespaces has copies now.${kept}`
+        : `OLM deletes ${plural(ofGlobal, 'copied CSV')} of ${plural(operators.filter((o) => o.copies > 0).length, 'operator')} installed for all namespaces; the operators keep watching every namespace, but people in other namespaces no longer see them listed there.${kept}`;
     return { ...base, removes: ofGlobal, summary };
   }
-  if (operators.length === 0) return { ...base, restores: 0, summary: 'No copied CSV comes back: no operator is installed for all namespaces.' };
+  if (operators.length === 0)
+    return { ...base, restores: 0, summary: 'No copied CSV comes back: no operator is installed for all namespaces.' };
   if (input.namespaceCount === undefined) {
-    return { ...base, summary: `OLM copies each of ${plural(operators.length, 'operator')} installed for all namespaces into every other namespace again (the number of namespaces could not be read).` };
+    return {
+      ...base,
+      summary: `OLM copies each of ${plural(operators.length, 'operator')} installed for all namespaces into every other namespace again (the number of namespaces could not be read).`,
+    };
   }
   const each = Math.max(0, input.namespaceCount - 1);
   const restores = operators.reduce((n, o) => n + Math.max(0, each - o.copies), 0);
-  return { ...base, restores, summary: `OLM copies ${plural(operators.length, 'operator')} installed for all namespaces into the other ${plural(each, 'namespace')}: ${plural(restores, 'copied CSV')} come${restores === 1 ? 's' : ''} back.` };
+  return {
+    ...base,
+    restores,
+    summary: `OLM copies ${plural(operators.length, 'operator')} installed for all namespaces into the other ${plural(each, 'namespace')}: ${plural(restores, 'copied CSV')} come${restores === 1 ? 's' : ''} back.`,
+  };
 }

@@ -20,7 +20,8 @@ import { upgradeBlock, type OperatorCondition } from './operator-condition';
 export const UPGRADEABLE = 'Upgradeable';
 
 /** metav1.Condition's own limits, as the CRD's schema checks them. */
-export const CONDITION_TYPE_PATTERN = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$/;
+export const CONDITION_TYPE_PATTERN =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$/;
 export const CONDITION_REASON_PATTERN = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
 export const CONDITION_TYPE_MAX = 316;
 export const CONDITION_REASON_MAX = 1024;
@@ -44,7 +45,13 @@ function operatorCondition(oc: OperatorCondition, type: string): OperatorConditi
   const status = findCondition(oc.status?.conditions, type);
   const generation = oc.metadata?.generation;
   // OLM compares observedGeneration < generation (operatorconditions.go).
-  if (status) return { ...status, from: 'status', outdated: status.observedGeneration !== undefined && generation !== undefined && status.observedGeneration < generation };
+  if (status)
+    return {
+      ...status,
+      from: 'status',
+      outdated:
+        status.observedGeneration !== undefined && generation !== undefined && status.observedGeneration < generation,
+    };
   const spec = findCondition(oc.spec?.conditions, type);
   return spec ? { ...spec, from: 'spec', outdated: true } : undefined;
 }
@@ -52,20 +59,36 @@ function operatorCondition(oc: OperatorCondition, type: string): OperatorConditi
 /** Every condition type the object mentions (overrides, status, spec), Upgradeable first. */
 export function operatorConditionRows(oc: OperatorCondition): OperatorConditionRow[] {
   const types = new Set<string>();
-  for (const list of [oc.spec?.overrides, oc.status?.conditions, oc.spec?.conditions]) for (const c of list ?? []) if (c?.type) types.add(c.type);
+  for (const list of [oc.spec?.overrides, oc.status?.conditions, oc.spec?.conditions])
+    for (const c of list ?? []) if (c?.type) types.add(c.type);
   return [...types]
     .sort((a, b) => (a === UPGRADEABLE ? -1 : b === UPGRADEABLE ? 1 : a.localeCompare(b)))
     .map((type) => {
       const override = findCondition(oc.spec?.overrides, type);
       const operator = operatorCondition(oc, type);
-      const effective = override ? { ...override, source: 'override' as const } : { ...strip(operator!), source: 'operator' as const };
-      return { type, effective, ...(operator ? { operator } : {}), ...(override ? { override } : {}), actedOn: type === UPGRADEABLE };
+      const effective = override
+        ? { ...override, source: 'override' as const }
+        : { ...strip(operator!), source: 'operator' as const };
+      return {
+        type,
+        effective,
+        ...(operator ? { operator } : {}),
+        ...(override ? { override } : {}),
+        actedOn: type === UPGRADEABLE,
+      };
     });
 }
 
 function strip(c: Condition & { from?: unknown; outdated?: unknown }): Condition {
   const { type, status, reason, message, lastTransitionTime, observedGeneration } = c;
-  return { type, status, ...(reason !== undefined ? { reason } : {}), ...(message !== undefined ? { message } : {}), ...(lastTransitionTime ? { lastTransitionTime } : {}), ...(observedGeneration !== undefined ? { observedGeneration } : {}) };
+  return {
+    type,
+    status,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(message !== undefined ? { message } : {}),
+    ...(lastTransitionTime ? { lastTransitionTime } : {}),
+    ...(observedGeneration !== undefined ? { observedGeneration } : {}),
+  };
 }
 
 /** Whether OLM would upgrade this operator now, and what decides it. */
@@ -77,7 +100,11 @@ export interface UpgradeVerdict {
 
 export function upgradeVerdict(oc: OperatorCondition): UpgradeVerdict {
   const b = upgradeBlock(oc);
-  const decidedBy = findCondition(oc.spec?.overrides, UPGRADEABLE) ? 'override' : findCondition(oc.status?.conditions, UPGRADEABLE) ? 'operator' : 'none';
+  const decidedBy = findCondition(oc.spec?.overrides, UPGRADEABLE)
+    ? 'override'
+    : findCondition(oc.status?.conditions, UPGRADEABLE)
+      ? 'operator'
+      : 'none';
   return b.blocked ? { blocked: true, message: b.message, decidedBy } : { blocked: false, decidedBy };
 }
 
@@ -95,9 +122,16 @@ export type SeenOverride = { status: ConditionStatus; reason?: string; message?:
  */
 export function overrideConflict(oc: OperatorCondition, type: string, seen: SeenOverride): string | undefined {
   const now = findCondition(oc.spec?.overrides, type);
-  const same = seen === null ? !now : !!now && now.status === seen.status && (now.reason ?? '') === (seen.reason ?? '') && (now.message ?? '') === (seen.message ?? '');
+  const same =
+    seen === null
+      ? !now
+      : !!now &&
+        now.status === seen.status &&
+        (now.reason ?? '') === (seen.reason ?? '') &&
+        (now.message ?? '') === (seen.message ?? '');
   if (same) return undefined;
-  const describe = (c: SeenOverride | Condition | undefined) => (c ? `${c.status}${c.reason ? ` (${c.reason})` : ''}` : 'none');
+  const describe = (c: SeenOverride | Condition | undefined) =>
+    c ? `${c.status}${c.reason ? ` (${c.reason})` : ''}` : 'none';
   return `the ${type} override of OperatorCondition ${oc.metadata?.namespace ?? ''}/${oc.metadata?.name ?? ''} was changed meanwhile: it is now ${describe(now)}, you saw ${describe(seen ?? undefined)}; look again and decide`;
 }
 
@@ -129,26 +163,46 @@ export function overrideWarnings(oc: OperatorCondition, change: OverrideChange):
   const lifetime = `The override belongs to the OperatorCondition of ${csv}: once OLM replaces ${csv} with a new version, the new version's OperatorCondition starts without it.`;
   if (change.type !== UPGRADEABLE) {
     return change.action === 'set'
-      ? [`OLM v0 acts only on ${UPGRADEABLE}: an override of ${change.type} is recorded on the OperatorCondition for whoever reads it, but changes nothing OLM does.`]
+      ? [
+          `OLM v0 acts only on ${UPGRADEABLE}: an override of ${change.type} is recorded on the OperatorCondition for whoever reads it, but changes nothing OLM does.`,
+        ]
       : [`OLM v0 acts only on ${UPGRADEABLE}: removing the ${change.type} override changes nothing OLM does.`];
   }
   if (change.action === 'remove') {
-    if (!operator) return ['OLM goes back to the operator\'s own Upgradeable condition; the operator reports none, so OLM upgrades it when a new version is available.'];
-    if (operator.outdated) return [`OLM goes back to the operator's own condition, ${describeCondition(operator)}, which is older than the OperatorCondition's latest change: until OLM reads it again, upgrades wait.`];
+    if (!operator)
+      return [
+        "OLM goes back to the operator's own Upgradeable condition; the operator reports none, so OLM upgrades it when a new version is available.",
+      ];
+    if (operator.outdated)
+      return [
+        `OLM goes back to the operator's own condition, ${describeCondition(operator)}, which is older than the OperatorCondition's latest change: until OLM reads it again, upgrades wait.`,
+      ];
     return operator.status === 'False'
-      ? [`OLM goes back to the operator's own condition, ${describeCondition(operator)}: upgrades of ${csv} wait again until the operator says it is safe.`]
-      : [`OLM goes back to the operator's own condition, ${describeCondition(operator)}: it upgrades ${csv} when a new version is available, and holds back whenever the operator says it is not safe.`];
+      ? [
+          `OLM goes back to the operator's own condition, ${describeCondition(operator)}: upgrades of ${csv} wait again until the operator says it is safe.`,
+        ]
+      : [
+          `OLM goes back to the operator's own condition, ${describeCondition(operator)}: it upgrades ${csv} when a new version is available, and holds back whenever the operator says it is not safe.`,
+        ];
   }
   if (change.status === 'True') {
-    const said = operator?.status === 'False'
-      ? `The operator says it is not safe to upgrade now: ${describeCondition(operator)}. With this override OLM upgrades it anyway, as soon as a new version is available${operator.reason ? ' — in the middle of what the operator is protecting' : ''}.`
-      : `The operator does not say now that an upgrade is unsafe, but from now on OLM no longer reads the operator's ${UPGRADEABLE} condition: if it later says an upgrade is not safe (a migration, a backup running), OLM upgrades anyway.`;
-    return [`An ${UPGRADEABLE}=True override bypasses the operator's own safety check. ${said}`, 'Use it only when you know the operator reports its state wrongly, and remove it once the upgrade is done.', lifetime];
+    const said =
+      operator?.status === 'False'
+        ? `The operator says it is not safe to upgrade now: ${describeCondition(operator)}. With this override OLM upgrades it anyway, as soon as a new version is available${operator.reason ? ' — in the middle of what the operator is protecting' : ''}.`
+        : `The operator does not say now that an upgrade is unsafe, but from now on OLM no longer reads the operator's ${UPGRADEABLE} condition: if it later says an upgrade is not safe (a migration, a backup running), OLM upgrades anyway.`;
+    return [
+      `An ${UPGRADEABLE}=True override bypasses the operator's own safety check. ${said}`,
+      'Use it only when you know the operator reports its state wrongly, and remove it once the upgrade is done.',
+      lifetime,
+    ];
   }
   const held = `OLM will not upgrade ${csv}, whatever the operator says: a new version waits Pending (OperatorConditionNotUpgradeable) with your message, until you remove or change the override.`;
   if (change.status === 'False') return [held, lifetime];
   // isOperatorUpgradeable lets an upgrade through only for an override that is True.
-  return [`OLM lets an upgrade through only for an ${UPGRADEABLE} override that is True; Unknown holds it back like False. ${held}`, lifetime];
+  return [
+    `OLM lets an upgrade through only for an ${UPGRADEABLE} override that is True; Unknown holds it back like False. ${held}`,
+    lifetime,
+  ];
 }
 
 /**
@@ -167,9 +221,16 @@ export function planOverrideChange(oc: OperatorCondition, change: OverrideChange
       status: change.status,
       reason: change.reason,
       message: change.message,
-      lastTransitionTime: existing && existing.status === change.status && existing.lastTransitionTime ? existing.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      lastTransitionTime:
+        existing && existing.status === change.status && existing.lastTransitionTime
+          ? existing.lastTransitionTime
+          : now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     };
-    noChange = !!existing && existing.status === next.status && existing.reason === next.reason && existing.message === next.message;
+    noChange =
+      !!existing &&
+      existing.status === next.status &&
+      existing.reason === next.reason &&
+      existing.message === next.message;
     overrides = existing ? current.map((c) => (c.type === change.type ? next : c)) : [...current, next];
   } else {
     noChange = !existing;
@@ -188,6 +249,12 @@ export function planOverrideChange(oc: OperatorCondition, change: OverrideChange
     ...(before ? { before } : {}),
     ...(afterRow ? { after: afterRow } : {}),
     upgrade: { before: upgradeVerdict(oc), after: upgradeVerdict(after) },
-    warnings: noChange ? [change.action === 'set' ? `The ${change.type} override is already exactly so: nothing to change.` : `There is no ${change.type} override to remove.`] : overrideWarnings(oc, change),
+    warnings: noChange
+      ? [
+          change.action === 'set'
+            ? `The ${change.type} override is already exactly so: nothing to change.`
+            : `There is no ${change.type} override to remove.`,
+        ]
+      : overrideWarnings(oc, change),
   };
 }

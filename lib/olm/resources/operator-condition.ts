@@ -1,7 +1,13 @@
 // OperatorCondition (operators.coreos.com/v2), docs/olm/operator-conditions.md.
 import { findCondition, OLM_GROUP, type Condition, type KubeObject, type ResourceType } from './common';
 
-export const OPERATOR_CONDITION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v2', plural: 'operatorconditions', namespaced: true, kind: 'OperatorCondition' };
+export const OPERATOR_CONDITION_TYPE: ResourceType = {
+  group: OLM_GROUP,
+  version: 'v2',
+  plural: 'operatorconditions',
+  namespaced: true,
+  kind: 'OperatorCondition',
+};
 
 export interface OperatorCondition extends KubeObject {
   spec?: {
@@ -25,13 +31,29 @@ export function upgradeBlock(oc: OperatorCondition): { blocked: false } | { bloc
   // doubled "not upgradeable" a real cluster shows.
   const override = findCondition(oc.spec?.overrides, 'Upgradeable');
   if (override) {
-    return override.status !== 'True' ? { blocked: true, message: `operator is not upgradeable: the operator is not upgradeable: ${override.message ?? ''}` } : { blocked: false };
+    return override.status !== 'True'
+      ? {
+          blocked: true,
+          message: `operator is not upgradeable: the operator is not upgradeable: ${override.message ?? ''}`,
+        }
+      : { blocked: false };
   }
   const c = findCondition(oc.status?.conditions, 'Upgradeable');
   if (!c) return { blocked: false };
-  if (c.observedGeneration !== undefined && oc.metadata?.generation !== undefined && c.observedGeneration < oc.metadata.generation) {
-    return { blocked: true, message: `operator is not upgradeable: the operatorcondition status "Upgradeable"="${c.status}" is outdated` };
+  if (
+    c.observedGeneration !== undefined &&
+    oc.metadata?.generation !== undefined &&
+    c.observedGeneration < oc.metadata.generation
+  ) {
+    return {
+      blocked: true,
+      message: `operator is not upgradeable: the operatorcondition status "Upgradeable"="${c.status}" is outdated`,
+    };
   }
-  if (c.status === 'False') return { blocked: true, message: `operator is not upgradeable: the operator is not upgradeable: ${c.message ?? ''}` };
+  if (c.status === 'False')
+    return {
+      blocked: true,
+      message: `operator is not upgradeable: the operator is not upgradeable: ${c.message ?? ''}`,
+    };
   return { blocked: false };
 }

@@ -1,7 +1,20 @@
 // OperatorGroup (operators.coreos.com/v1), docs/olm/operator-groups.md.
-import { OLM_GROUP, type Condition, type KubeObject, type LabelSelector, type ObjectReference, type ResourceType } from './common';
+import {
+  OLM_GROUP,
+  type Condition,
+  type KubeObject,
+  type LabelSelector,
+  type ObjectReference,
+  type ResourceType,
+} from './common';
 
-export const OPERATOR_GROUP_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1', plural: 'operatorgroups', namespaced: true, kind: 'OperatorGroup' };
+export const OPERATOR_GROUP_TYPE: ResourceType = {
+  group: OLM_GROUP,
+  version: 'v1',
+  plural: 'operatorgroups',
+  namespaced: true,
+  kind: 'OperatorGroup',
+};
 
 export type UpgradeStrategy = 'Default' | 'TechPreviewUnsafeFailForward';
 

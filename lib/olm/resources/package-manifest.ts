@@ -2,7 +2,13 @@
 import type { CrdDescription, InstallMode } from './cluster-service-version';
 import { PACKAGES_GROUP, type KubeObject, type ResourceType } from './common';
 
-export const PACKAGE_MANIFEST_TYPE: ResourceType = { group: PACKAGES_GROUP, version: 'v1', plural: 'packagemanifests', namespaced: true, kind: 'PackageManifest' };
+export const PACKAGE_MANIFEST_TYPE: ResourceType = {
+  group: PACKAGES_GROUP,
+  version: 'v1',
+  plural: 'packagemanifests',
+  namespaced: true,
+  kind: 'PackageManifest',
+};
 
 export interface CsvDescription {
   displayName?: string;

@@ -123,14 +123,23 @@ function mergeEnv(have: readonly EnvVar[] | undefined, add: readonly EnvVar[]): 
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-const sameRef = (a: LocalRef | undefined, b: LocalRef | undefined) => (!a && !b) || (!!a && !!b && a.name === b.name && a.optional === b.optional);
+const sameRef = (a: LocalRef | undefined, b: LocalRef | undefined) =>
+  (!a && !b) || (!!a && !!b && a.name === b.name && a.optional === b.optional);
 
 /** An envFrom source already there (same prefix and references) is not added twice. */
-function mergeEnvFrom(have: readonly EnvFromSource[] | undefined, add: readonly EnvFromSource[]): EnvFromSource[] | undefined {
+function mergeEnvFrom(
+  have: readonly EnvFromSource[] | undefined,
+  add: readonly EnvFromSource[],
+): EnvFromSource[] | undefined {
   if (add.length === 0) return have ? [...have] : undefined;
   const out = [...(have ?? [])];
   for (const e of add) {
-    const there = (have ?? []).some((h) => (h.prefix ?? '') === (e.prefix ?? '') && sameRef(h.configMapRef, e.configMapRef) && sameRef(h.secretRef, e.secretRef));
+    const there = (have ?? []).some(
+      (h) =>
+        (h.prefix ?? '') === (e.prefix ?? '') &&
+        sameRef(h.configMapRef, e.configMapRef) &&
+        sameRef(h.secretRef, e.secretRef),
+    );
     if (!there) out.push(e);
   }
   return out;
@@ -149,7 +158,10 @@ function mergeByName<T extends { name: string }>(have: readonly T[] | undefined,
 }
 
 /** Appended unless an identical toleration is there already. */
-function mergeTolerations(have: readonly Toleration[] | undefined, add: readonly Toleration[]): Toleration[] | undefined {
+function mergeTolerations(
+  have: readonly Toleration[] | undefined,
+  add: readonly Toleration[],
+): Toleration[] | undefined {
   if (add.length === 0) return have ? [...have] : undefined;
   const out = [...(have ?? [])];
   for (const t of add) if (!(have ?? []).some((h) => same(h, t))) out.push(t);
@@ -195,7 +207,12 @@ export interface ConfiguredDeployment {
  * CSV's Subscription and, on OpenShift, the cluster proxy. Only regular containers get env,
  * envFrom, mounts and resources; init containers are left as the bundle has them.
  */
-export function configureDeployment(spec: DeploymentSpec, annotations: Record<string, string>, config: SubscriptionConfig | undefined, proxy?: ClusterProxy): ConfiguredDeployment {
+export function configureDeployment(
+  spec: DeploymentSpec,
+  annotations: Record<string, string>,
+  config: SubscriptionConfig | undefined,
+  proxy?: ClusterProxy,
+): ConfiguredDeployment {
   const c = config ?? {};
   const env = injectedEnv(c, proxy);
   const pod: PodSpec = { ...(spec.template?.spec ?? {}) };
@@ -217,7 +234,10 @@ export function configureDeployment(spec: DeploymentSpec, annotations: Record<st
   if (c.annotations) {
     // The config's annotations never replace ones the Deployment or its pods already have.
     outAnnotations = { ...c.annotations, ...annotations };
-    template.metadata = { ...(template.metadata ?? {}), annotations: { ...c.annotations, ...(template.metadata?.annotations ?? {}) } };
+    template.metadata = {
+      ...(template.metadata ?? {}),
+      annotations: { ...c.annotations, ...(template.metadata?.annotations ?? {}) },
+    };
   }
   return { spec: { ...spec, template }, annotations: outAnnotations };
 }
@@ -228,16 +248,36 @@ export function configureDeployment(spec: DeploymentSpec, annotations: Record<st
  * (over the bundle's), the Subscription's config (configureDeployment), then
  * OPERATOR_CONDITION_NAME in every container, and one old ReplicaSet kept.
  */
-export function operatorDeployment(spec: DeploymentSpec, csv: { name: string; annotations?: Record<string, string> }, config: SubscriptionConfig | undefined, proxy?: ClusterProxy): ConfiguredDeployment {
-  const template = { ...(spec.template ?? {}), metadata: { ...(spec.template?.metadata ?? {}), annotations: { ...(spec.template?.metadata?.annotations ?? {}), ...(csv.annotations ?? {}) } } };
+export function operatorDeployment(
+  spec: DeploymentSpec,
+  csv: { name: string; annotations?: Record<string, string> },
+  config: SubscriptionConfig | undefined,
+  proxy?: ClusterProxy,
+): ConfiguredDeployment {
+  const template = {
+    ...(spec.template ?? {}),
+    metadata: {
+      ...(spec.template?.metadata ?? {}),
+      annotations: { ...(spec.template?.metadata?.annotations ?? {}), ...(csv.annotations ?? {}) },
+    },
+  };
   const configured = configureDeployment({ ...spec, template }, {}, config, proxy);
-  const withCondition = configureDeployment(configured.spec, {}, { env: [{ name: 'OPERATOR_CONDITION_NAME', value: csv.name }] });
+  const withCondition = configureDeployment(
+    configured.spec,
+    {},
+    { env: [{ name: 'OPERATOR_CONDITION_NAME', value: csv.name }] },
+  );
   return { spec: { ...withCondition.spec, revisionHistoryLimit: 1 }, annotations: configured.annotations };
 }
 
 function stable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stable);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, stable((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 

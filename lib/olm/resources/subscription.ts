@@ -1,7 +1,13 @@
 // Subscription (operators.coreos.com/v1alpha1), docs/olm/subscriptions.md.
 import { OLM_GROUP, type KubeObject, type ObjectReference, type ResourceType } from './common';
 
-export const SUBSCRIPTION_TYPE: ResourceType = { group: OLM_GROUP, version: 'v1alpha1', plural: 'subscriptions', namespaced: true, kind: 'Subscription' };
+export const SUBSCRIPTION_TYPE: ResourceType = {
+  group: OLM_GROUP,
+  version: 'v1alpha1',
+  plural: 'subscriptions',
+  namespaced: true,
+  kind: 'Subscription',
+};
 
 /** Only the exact value `Manual` is manual; anything else behaves as Automatic. */
 export type Approval = 'Automatic' | 'Manual';
@@ -47,10 +53,16 @@ export interface Subscription extends KubeObject {
  * by itself (a failed InstallPlan is never run again; a failed unpack or resolution waits for a
  * change), so they are what a repair answers.
  */
-export const STOPPED_CONDITION_TYPES: readonly string[] = ['ResolutionFailed', 'InstallPlanFailed', 'BundleUnpackFailed'];
+export const STOPPED_CONDITION_TYPES: readonly string[] = [
+  'ResolutionFailed',
+  'InstallPlanFailed',
+  'BundleUnpackFailed',
+];
 
 /** The Subscription's conditions that say OLM has stopped, in the order above. */
-export function stoppedConditions<C extends { type: string; status: string }>(conditions: readonly C[] | undefined): C[] {
+export function stoppedConditions<C extends { type: string; status: string }>(
+  conditions: readonly C[] | undefined,
+): C[] {
   return STOPPED_CONDITION_TYPES.flatMap((t) => (conditions ?? []).filter((c) => c.type === t && c.status === 'True'));
 }
 

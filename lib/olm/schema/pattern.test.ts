@@ -41,7 +41,7 @@ describe('schema patterns (RE2)', () => {
     assert.equal(matches('^.$', '😀'), true);
   });
 
-  test('what RE2 refuses comes back with Go\'s regexp.Compile error, word for word', () => {
+  test("what RE2 refuses comes back with Go's regexp.Compile error, word for word", () => {
     assert.equal(patternError('(?=a)'), 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
     assert.equal(patternError('(a)\\1'), 'error parsing regexp: invalid escape sequence: `\\1`');
     assert.equal(patternError('+'), 'error parsing regexp: missing argument to repetition operator: `+`');

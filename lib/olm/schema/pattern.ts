@@ -4,9 +4,7 @@
 import { RE2JS } from 're2js';
 
 /** A pattern RE2 accepts, ready to test values; or why Go's regexp.Compile would refuse it. */
-export type CompiledPattern =
-  | { ok: true; matches(value: string): boolean }
-  | { ok: false; error: string };
+export type CompiledPattern = { ok: true; matches(value: string): boolean } | { ok: false; error: string };
 
 // Catalogs bring a few hundred distinct patterns at most; the bound keeps a stream of new ones
 // (a CRD re-created with a changing pattern) from growing the process without end.

@@ -49,9 +49,11 @@ describe('operators', () => {
 });
 
 describe('pre-releases and build metadata, as blang compares them', () => {
-  test('pre-releases are not excluded: <2.0.0 contains 2.0.0-rc.1', () => assert.equal(inRange('<2.0.0', '2.0.0-rc.1'), true));
+  test('pre-releases are not excluded: <2.0.0 contains 2.0.0-rc.1', () =>
+    assert.equal(inRange('<2.0.0', '2.0.0-rc.1'), true));
   test('>=1.0.0 <1.1.0 contains 1.1.0-alpha', () => assert.equal(inRange('>=1.0.0 <1.1.0', '1.1.0-alpha'), true));
-  test('gatekeeper-style <3.15.1 contains 3.15.1-0.1725401534.p', () => assert.equal(inRange('<3.15.1', '3.15.1-0.1725401534.p'), true));
+  test('gatekeeper-style <3.15.1 contains 3.15.1-0.1725401534.p', () =>
+    assert.equal(inRange('<3.15.1', '3.15.1-0.1725401534.p'), true));
   test('build metadata is ignored', () => assert.equal(inRange('=1.0.0', '1.0.0+build.5'), true));
 });
 
@@ -84,10 +86,27 @@ describe('wildcards', () => {
 });
 
 describe('invalid ranges are errors that quote the text', () => {
-  const bad = ['', '   ', '|| >1.0.0', '>1.0.0 ||', '>1.0.0 || || <2.0.0', 'v1.0.0', '>=1.0', '~1.2.3', '^1.2.3', '>=abc', '=>1.0.0', '1.x.3', '>1.0.0||<2.0.0'];
+  const bad = [
+    '',
+    '   ',
+    '|| >1.0.0',
+    '>1.0.0 ||',
+    '>1.0.0 || || <2.0.0',
+    'v1.0.0',
+    '>=1.0',
+    '~1.2.3',
+    '^1.2.3',
+    '>=abc',
+    '=>1.0.0',
+    '1.x.3',
+    '>1.0.0||<2.0.0',
+  ];
   for (const text of bad) {
     test(JSON.stringify(text), () => {
-      assert.throws(() => parseRange(text), (e: unknown) => e instanceof RangeSyntaxError && e.message.includes(`"${text}"`));
+      assert.throws(
+        () => parseRange(text),
+        (e: unknown) => e instanceof RangeSyntaxError && e.message.includes(`"${text}"`),
+      );
     });
   }
   test('tryParseRange returns the error instead of throwing', () => {

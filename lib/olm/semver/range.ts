@@ -91,10 +91,12 @@ function expandWildcard(input: string, token: string): string[] | undefined {
   const { op, version } = splitComparator(input, token);
   const parts = version.split('.');
   if (parts[parts.length - 1] !== 'x') {
-    if (/(^|\.)x(\.|$)/.test(version)) throw new RangeSyntaxError(input, `wildcard "x" may only be the last part of "${version}"`);
+    if (/(^|\.)x(\.|$)/.test(version))
+      throw new RangeSyntaxError(input, `wildcard "x" may only be the last part of "${version}"`);
     return undefined;
   }
-  if (parts.length !== 2 && parts.length !== 3) throw new RangeSyntaxError(input, `wildcard version "${version}" needs two or three parts`);
+  if (parts.length !== 2 && parts.length !== 3)
+    throw new RangeSyntaxError(input, `wildcard version "${version}" needs two or three parts`);
   let flat = version.replace('.x.x', '.x').replace('.x', '.0');
   if (flat.split('.').length === 2) flat += '.0';
   const base = parseStrict(input, flat);

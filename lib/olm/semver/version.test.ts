@@ -16,11 +16,30 @@ const v = parseVersion;
 describe('parseVersion (strict)', () => {
   test('reads core, pre-release and build metadata', () => {
     assert.deepEqual(v('1.2.3'), { major: 1, minor: 2, patch: 3, pre: [], build: [] });
-    assert.deepEqual(v('3.15.1-0.1725401534.p'), { major: 3, minor: 15, patch: 1, pre: [0, 1725401534, 'p'], build: [] });
+    assert.deepEqual(v('3.15.1-0.1725401534.p'), {
+      major: 3,
+      minor: 15,
+      patch: 1,
+      pre: [0, 1725401534, 'p'],
+      build: [],
+    });
     assert.deepEqual(v('3.15.1+0.1725401534.p').build, ['0', '1725401534', 'p']);
     assert.deepEqual(v('4.15.0-2024-05-27-184620').pre, ['2024-05-27-184620']);
   });
-  for (const bad of ['', '1.2', '1.2.3.4', 'v1.2.3', '01.2.3', '1.02.3', '1.2.3-', '1.2.3-01', '1.2.3+', '1.2.3-a..b', 'a.b.c', '1.2.3-é']) {
+  for (const bad of [
+    '',
+    '1.2',
+    '1.2.3.4',
+    'v1.2.3',
+    '01.2.3',
+    '1.02.3',
+    '1.2.3-',
+    '1.2.3-01',
+    '1.2.3+',
+    '1.2.3-a..b',
+    'a.b.c',
+    '1.2.3-é',
+  ]) {
     test(`rejects "${bad}"`, () => assert.throws(() => v(bad), SemverError));
   }
   test('the error says what is wrong', () => {
@@ -51,7 +70,19 @@ describe('parseVersionTolerant', () => {
 });
 
 describe('compareVersions (SemVer 2.0 precedence)', () => {
-  const ordered = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0', '1.0.1', '1.1.0', '2.0.0'];
+  const ordered = [
+    '1.0.0-alpha',
+    '1.0.0-alpha.1',
+    '1.0.0-alpha.beta',
+    '1.0.0-beta',
+    '1.0.0-beta.2',
+    '1.0.0-beta.11',
+    '1.0.0-rc.1',
+    '1.0.0',
+    '1.0.1',
+    '1.1.0',
+    '2.0.0',
+  ];
   test('orders the SemVer specification example', () => {
     for (let i = 0; i + 1 < ordered.length; i++) {
       assert.equal(compareVersions(v(ordered[i]!), v(ordered[i + 1]!)), -1, `${ordered[i]} < ${ordered[i + 1]}`);
@@ -66,7 +97,11 @@ describe('compareVersions (SemVer 2.0 precedence)', () => {
 describe('sortNewestFirst', () => {
   const byVersion = (versions: (string | undefined)[]) => {
     const items = versions.map((version, i) => ({ version, name: `b${i}` }));
-    return sortNewestFirst(items, (x) => x.version, (x) => x.name).map((x) => x.version ?? x.name);
+    return sortNewestFirst(
+      items,
+      (x) => x.version,
+      (x) => x.name,
+    ).map((x) => x.version ?? x.name);
   };
 
   test('orders by precedence, not by text or catalog order (5.8.5 before 5.4.0 before 5.1.0)', () => {

@@ -44,7 +44,8 @@ export function parseVersion(text: string): SemVer {
     rest = rest.slice(0, plus);
     build = b.split('.');
     for (const id of build) {
-      if (id === '' || !ALNUM.test(id)) throw new SemverError(input, `build metadata "${b}" is not dot-separated alphanumerics`);
+      if (id === '' || !ALNUM.test(id))
+        throw new SemverError(input, `build metadata "${b}" is not dot-separated alphanumerics`);
     }
   }
   let pre: (string | number)[] = [];
@@ -53,9 +54,11 @@ export function parseVersion(text: string): SemVer {
     const p = rest.slice(dash + 1);
     rest = rest.slice(0, dash);
     pre = p.split('.').map((id) => {
-      if (id === '' || !ALNUM.test(id)) throw new SemverError(input, `pre-release "${p}" is not dot-separated alphanumerics`);
+      if (id === '' || !ALNUM.test(id))
+        throw new SemverError(input, `pre-release "${p}" is not dot-separated alphanumerics`);
       if (/^[0-9]+$/.test(id)) {
-        if (!NUMERIC.test(id)) throw new SemverError(input, `numeric pre-release identifier "${id}" has a leading zero`);
+        if (!NUMERIC.test(id))
+          throw new SemverError(input, `numeric pre-release identifier "${id}" has a leading zero`);
         return Number(id);
       }
       return id;

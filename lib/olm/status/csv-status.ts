@@ -30,10 +30,12 @@ const reasonText: Record<string, string> = {
   InvalidInstallModes: 'the CSV lists an install mode more than once',
   NoOperatorGroup: 'the namespace has no OperatorGroup',
   TooManyOperatorGroups: 'the namespace has more than one OperatorGroup; remove all but one',
-  UnsupportedOperatorGroup: "the namespace's OperatorGroup targets namespaces this operator's install modes do not support",
+  UnsupportedOperatorGroup:
+    "the namespace's OperatorGroup targets namespaces this operator's install modes do not support",
   NoTargetNamespaces: "the namespace's OperatorGroup selects no namespace",
   InterOperatorGroupOwnerConflict: 'another OperatorGroup watching the same namespaces already provides these APIs',
-  CannotModifyStaticOperatorGroupProvidedAPIs: "the OperatorGroup's provided APIs are static and cannot take this operator's APIs",
+  CannotModifyStaticOperatorGroupProvidedAPIs:
+    "the OperatorGroup's provided APIs are static and cannot take this operator's APIs",
   OwnerConflict: 'another operator outside this upgrade chain owns one of its CRDs or API services',
   BeingReplaced: 'a newer version is being installed to replace it',
   Replaced: 'replaced by a newer version; OLM is removing it',
@@ -43,7 +45,8 @@ const reasonText: Record<string, string> = {
   APIServiceInstallFailed: 'an API service it provides failed to install',
   APIServiceResourcesNeedReinstall: 'resources of an API service it provides need a reinstall',
   NeedsCertRotation: 'its serving certificates are being rotated',
-  OperatorConditionNotUpgradeable: 'the installed version reports it is not upgradeable (OperatorCondition Upgradeable=False)',
+  OperatorConditionNotUpgradeable:
+    'the installed version reports it is not upgradeable (OperatorCondition Upgradeable=False)',
   InvalidWebhookDescription: 'a webhook in the CSV is invalid or duplicated',
   DetectedClusterChange: 'the cluster changed; OLM is retrying the install',
   WaitingOnCleanup: 'waiting for cleanup of the previous version',
@@ -68,15 +71,26 @@ export function csvDisplayStatus(csv: ClusterServiceVersion): CsvDisplayStatus {
   if (isCopiedCsv(csv)) {
     const from = operatorNamespaceOf(csv) ?? '';
     return {
-      phase, reason, label: 'Copied', message, copiedFrom: from,
+      phase,
+      reason,
+      label: 'Copied',
+      message,
+      copiedFrom: from,
       detail: `Copied from ${from}: the operator runs in ${from} and manages this namespace${phase && phase !== 'Succeeded' ? ` (it is ${phase} there)` : ''}`,
       severity: phase === 'Failed' ? 'error' : phase === 'Succeeded' ? 'ok' : 'progressing',
     };
   }
   let severity = phaseSeverity[phase] ?? 'warning';
   // A Pending CSV that waits on something only a person can fix is a warning, not progress.
-  if (phase === 'Pending' && (reason === 'RequirementsNotMet' || reason === 'OperatorConditionNotUpgradeable')) severity = 'warning';
+  if (phase === 'Pending' && (reason === 'RequirementsNotMet' || reason === 'OperatorConditionNotUpgradeable'))
+    severity = 'warning';
   const explained = reasonText[reason];
-  const detail = !phase ? 'OLM has not processed this CSV yet' : explained ? `${phase}: ${explained}` : reason ? `${phase} (${reason})` : phase;
+  const detail = !phase
+    ? 'OLM has not processed this CSV yet'
+    : explained
+      ? `${phase}: ${explained}`
+      : reason
+        ? `${phase} (${reason})`
+        : phase;
   return { phase, reason, label: phase || 'Unknown', detail, severity, message };
 }

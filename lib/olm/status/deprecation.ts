@@ -31,7 +31,9 @@ const TYPES: [string, DeprecationScope][] = [
 const PREFIX = /^olm\.(package|channel|bundle)\/([^:]*):\s*([\s\S]*)$/;
 
 function sentence(n: DeprecationNote): string {
-  const what = n.scope ? `${n.scope[0]!.toUpperCase()}${n.scope.slice(1)}${n.name ? ` ${n.name}` : ''} is deprecated` : 'Deprecated';
+  const what = n.scope
+    ? `${n.scope[0]!.toUpperCase()}${n.scope.slice(1)}${n.name ? ` ${n.name}` : ''} is deprecated`
+    : 'Deprecated';
   return n.message ? `${what}: ${n.message}${/[.!?…]$/.test(n.message) ? '' : '.'}` : `${what}.`;
 }
 
@@ -44,7 +46,11 @@ export function subscriptionDeprecation(sub: Pick<Subscription, 'status'>): Depr
     const c = isTrue(type);
     if (!c) continue;
     const m = PREFIX.exec(c.message ?? '');
-    notes.push(m && m[1] === scope ? { scope, name: m[2] || undefined, message: m[3]!.trim() } : { scope, message: (c.message ?? '').trim() });
+    notes.push(
+      m && m[1] === scope
+        ? { scope, name: m[2] || undefined, message: m[3]!.trim() }
+        : { scope, message: (c.message ?? '').trim() },
+    );
   }
   const rollUp = isTrue('Deprecated');
   if (notes.length === 0 && rollUp) notes.push({ message: (rollUp.message ?? '').trim() });

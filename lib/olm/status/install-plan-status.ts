@@ -53,7 +53,13 @@ export interface StepGroup {
   done: number;
 }
 
-const GROUP_ORDER: readonly StepGroupName[] = ['ClusterServiceVersion', 'CustomResourceDefinition', 'RBAC', 'Subscription', 'Other'];
+const GROUP_ORDER: readonly StepGroupName[] = [
+  'ClusterServiceVersion',
+  'CustomResourceDefinition',
+  'RBAC',
+  'Subscription',
+  'Other',
+];
 
 export function groupSteps(plan: InstallPlan): StepGroup[] {
   const groups = new Map<StepGroupName, Step[]>();
@@ -95,13 +101,16 @@ export function parseStepManifest(step: Step): StepManifest {
   } catch (err) {
     return { form: 'invalid', error: err instanceof Error ? err.message : String(err) };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { form: 'invalid', error: 'the manifest is not a JSON object' };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { form: 'invalid', error: 'the manifest is not a JSON object' };
   const o = parsed as Record<string, unknown>;
   if (o.kind === 'ConfigMap' && typeof o.name === 'string' && 'catalogSourceName' in o && !('apiVersion' in o)) {
     return {
       form: 'reference',
       reference: {
-        kind: 'ConfigMap', name: o.name, namespace: String(o.namespace ?? ''),
+        kind: 'ConfigMap',
+        name: o.name,
+        namespace: String(o.namespace ?? ''),
         catalogSourceName: typeof o.catalogSourceName === 'string' ? o.catalogSourceName : undefined,
         catalogSourceNamespace: typeof o.catalogSourceNamespace === 'string' ? o.catalogSourceNamespace : undefined,
         replaces: typeof o.replaces === 'string' ? o.replaces : undefined,

@@ -7,34 +7,69 @@ const base: SubscriptionProgress = {
   conditions: [],
   upgrade: { kind: 'installing', label: 'Installing', detail: 'resolving', pendingApproval: [] },
 };
-const plan = (phase: string, approved: boolean, needsApproval = false): SubscriptionProgress['installPlan'] => ({ name: 'install-1', summary: { phase, label: phase, needsApproval, approved, manual: true, csvNames: ['p.v1'], done: false }, components: [] });
-const csv = (phase: string, reason = ''): SubscriptionProgress['csv'] => ({ name: 'p.v1', phase, reason, status: { phase, reason, label: phase, detail: `${phase} in words`, severity: 'ok' }, conditions: [] });
+const plan = (phase: string, approved: boolean, needsApproval = false): SubscriptionProgress['installPlan'] => ({
+  name: 'install-1',
+  summary: { phase, label: phase, needsApproval, approved, manual: true, csvNames: ['p.v1'], done: false },
+  components: [],
+});
+const csv = (phase: string, reason = ''): SubscriptionProgress['csv'] => ({
+  name: 'p.v1',
+  phase,
+  reason,
+  status: { phase, reason, label: phase, detail: `${phase} in words`, severity: 'ok' },
+  conditions: [],
+});
 
 test('an install moves through resolving, approval, installing and succeeded', () => {
   assert.equal(stageOf(base).stage, 'resolving');
   assert.equal(stageOf({ ...base, installPlan: plan('RequiresApproval', false, true) }).stage, 'approval');
   assert.equal(stageOf({ ...base, installPlan: plan('Installing', true) }).stage, 'installing');
-  const installing = stageOf({ ...base, installPlan: plan('Complete', true), csv: csv('Installing', 'InstallWaiting') });
+  const installing = stageOf({
+    ...base,
+    installPlan: plan('Complete', true),
+    csv: csv('Installing', 'InstallWaiting'),
+  });
   assert.deepEqual(installing.stage, 'installing');
   assert.match(installing.detail, /p\.v1: Installing \(InstallWaiting\)/);
   assert.equal(stageOf({ ...base, installPlan: plan('Complete', true), csv: csv('Succeeded') }).stage, 'succeeded');
 });
 
-test('failures in OLM\'s words: resolution, a failed plan, a failed CSV', () => {
-  const resolution = stageOf({ ...base, conditions: [{ type: 'ResolutionFailed', status: 'True', reason: 'ConstraintsNotSatisfiable', message: 'no operators found' }] });
+test("failures in OLM's words: resolution, a failed plan, a failed CSV", () => {
+  const resolution = stageOf({
+    ...base,
+    conditions: [
+      { type: 'ResolutionFailed', status: 'True', reason: 'ConstraintsNotSatisfiable', message: 'no operators found' },
+    ],
+  });
   assert.equal(resolution.stage, 'failed');
   assert.match(resolution.detail, /ConstraintsNotSatisfiable: no operators found/);
-  assert.equal(stageOf({ ...base, installPlan: { ...plan('Failed', true)!, summary: { ...plan('Failed', true)!.summary, message: 'image pull failed' } } }).detail, 'image pull failed');
-  assert.equal(stageOf({ ...base, csv: { ...csv('Failed', 'InstallCheckFailed')!, message: 'deployment not ready' } }).stage, 'failed');
+  assert.equal(
+    stageOf({
+      ...base,
+      installPlan: {
+        ...plan('Failed', true)!,
+        summary: { ...plan('Failed', true)!.summary, message: 'image pull failed' },
+      },
+    }).detail,
+    'image pull failed',
+  );
+  assert.equal(
+    stageOf({ ...base, csv: { ...csv('Failed', 'InstallCheckFailed')!, message: 'deployment not ready' } }).stage,
+    'failed',
+  );
 });
 
-test('after the install, the next version\'s plan waiting for approval is named; the install\'s own is not', () => {
+test("after the install, the next version's plan waiting for approval is named; the install's own is not", () => {
   const installed = { ...base, csv: csv('Succeeded') };
   const waiting = plan('RequiresApproval', false, true)!;
   const next = { ...waiting, name: 'install-2', summary: { ...waiting.summary, csvNames: ['p.v2'] } };
   assert.deepEqual(waitingUpgrade({ ...installed, installPlan: next }), { plan: 'install-2', csvNames: ['p.v2'] });
   assert.equal(waitingUpgrade({ ...installed, installPlan: plan('Complete', true) }), undefined);
-  assert.equal(waitingUpgrade({ ...base, csv: csv('Installing'), installPlan: next }), undefined, 'not before it succeeded');
+  assert.equal(
+    waitingUpgrade({ ...base, csv: csv('Installing'), installPlan: next }),
+    undefined,
+    'not before it succeeded',
+  );
   const upgrade = { ...base.upgrade, pendingApproval: ['install-3'] };
   const listed = { ...installed, installPlan: plan('Complete', true), upgrade };
   assert.deepEqual(waitingUpgrade(listed), { plan: 'install-3', csvNames: [] });

@@ -10,7 +10,12 @@ export interface SubscriptionProgress {
   subscription: Subscription;
   conditions: ConditionRow[];
   upgrade: UpgradeStatus;
-  installPlan?: { name: string; resourceVersion?: string; summary: InstallPlanSummary; components: { kind: string; name: string; status: string }[] };
+  installPlan?: {
+    name: string;
+    resourceVersion?: string;
+    summary: InstallPlanSummary;
+    components: { kind: string; name: string; status: string }[];
+  };
   csv?: {
     name: string;
     phase: string;
@@ -58,16 +63,22 @@ export const INSTALL_STAGES: { key: Stage; label: string }[] = [
 export function stageOf(p: SubscriptionProgress): { stage: Stage; detail: string } {
   const failedCondition = stoppedConditions(p.conditions)[0];
   if (p.csv?.phase === 'Failed') return { stage: 'failed', detail: `${p.csv.reason}: ${p.csv.message ?? ''}` };
-  if (p.installPlan?.summary.phase === 'Failed') return { stage: 'failed', detail: p.installPlan.summary.message ?? 'the InstallPlan failed' };
+  if (p.installPlan?.summary.phase === 'Failed')
+    return { stage: 'failed', detail: p.installPlan.summary.message ?? 'the InstallPlan failed' };
   if (p.csv?.phase === 'Succeeded') return { stage: 'succeeded', detail: p.csv.status.detail };
   if (failedCondition) return { stage: 'failed', detail: `${failedCondition.reason}: ${failedCondition.message}` };
-  if (p.installPlan?.summary.needsApproval) return { stage: 'approval', detail: `InstallPlan ${p.installPlan.name} waits for approval` };
+  if (p.installPlan?.summary.needsApproval)
+    return { stage: 'approval', detail: `InstallPlan ${p.installPlan.name} waits for approval` };
   if (p.csv || p.installPlan?.summary.phase === 'Installing' || p.installPlan?.summary.approved) {
-    return { stage: 'installing', detail: p.csv ? `${p.csv.name}: ${p.csv.phase || 'created'}${p.csv.reason ? ` (${p.csv.reason})` : ''}${p.csv.message ? ` — ${p.csv.message}` : ''}` : `InstallPlan ${p.installPlan?.name ?? ''} is ${p.installPlan?.summary.label.toLowerCase() ?? 'running'}` };
+    return {
+      stage: 'installing',
+      detail: p.csv
+        ? `${p.csv.name}: ${p.csv.phase || 'created'}${p.csv.reason ? ` (${p.csv.reason})` : ''}${p.csv.message ? ` — ${p.csv.message}` : ''}`
+        : `InstallPlan ${p.installPlan?.name ?? ''} is ${p.installPlan?.summary.label.toLowerCase() ?? 'running'}`,
+    };
   }
   return { stage: 'resolving', detail: p.upgrade.detail || 'OLM is resolving the bundle and its dependencies' };
 }
-
 
 /**
  * After an install succeeded, the InstallPlan already waiting for approval (Manual) for the next

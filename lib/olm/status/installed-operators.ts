@@ -3,7 +3,12 @@
 // OLM keeps (its OperatorGroup's targets, or every namespace), so thousands of copies cost a
 // number, not a list. In one namespace a copy is a row saying where it comes from.
 import { halfGone } from '../install/leftovers';
-import { isCopiedCsv, operatorNamespaceOf, targetNamespacesOf, type ClusterServiceVersion } from '../resources/cluster-service-version';
+import {
+  isCopiedCsv,
+  operatorNamespaceOf,
+  targetNamespacesOf,
+  type ClusterServiceVersion,
+} from '../resources/cluster-service-version';
 import type { InstallPlan } from '../resources/install-plan';
 import type { Subscription } from '../resources/subscription';
 import { csvDisplayStatus, type CsvDisplayStatus } from './csv-status';
@@ -18,7 +23,13 @@ export interface InstalledOperatorRow {
   displayName: string;
   version?: string;
   provider?: string;
-  subscription?: { name: string; package: string; channel?: string; approval: string; catalog: { name: string; namespace: string } };
+  subscription?: {
+    name: string;
+    package: string;
+    channel?: string;
+    approval: string;
+    catalog: { name: string; namespace: string };
+  };
   /** `all`, or the namespaces the operator watches; undefined while OLM has not said. */
   managedNamespaces?: 'all' | string[];
   status: CsvDisplayStatus;
@@ -88,13 +99,18 @@ export function installedOperators(input: InstalledOperatorsInput): InstalledOpe
       version: csv.spec.version,
       provider: csv.spec.provider?.name,
       ...(sub ? { subscription: subscriptionFacts(sub) } : {}),
-      managedNamespaces: targets === undefined ? undefined : targets.length === 1 && targets[0] === '' ? 'all' : targets,
+      managedNamespaces:
+        targets === undefined ? undefined : targets.length === 1 && targets[0] === '' ? 'all' : targets,
       status: csvDisplayStatus(csv),
-      ...(sub ? { upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plansByNs.get(ns) ?? [] }) } : {}),
+      ...(sub
+        ? { upgrade: subscriptionUpgradeStatus({ subscription: sub, installPlans: plansByNs.get(ns) ?? [] }) }
+        : {}),
       ...deprecationOf(sub),
       lastUpdated: csv.status?.lastUpdateTime ?? sub?.status?.lastUpdated,
       ...(copied ? { copiedFrom: operatorNamespaceOf(csv) } : {}),
-      copies: copied ? { count: 0, disabled: input.copiesDisabled } : { count: copyCount(csv, input), disabled: input.copiesDisabled },
+      copies: copied
+        ? { count: 0, disabled: input.copiesDisabled }
+        : { count: copyCount(csv, input), disabled: input.copiesDisabled },
       ...withHalfGone(halfGone(csv, sub)),
     });
   }
@@ -109,7 +125,13 @@ export function installedOperators(input: InstalledOperatorsInput): InstalledOpe
       csvName: sub.status?.currentCSV,
       displayName: sub.spec.name,
       subscription: subscriptionFacts(sub),
-      status: { phase: 'Installing', reason: sub.status?.state ?? '', label: 'Installing', detail: upgrade.detail, severity: 'progressing' },
+      status: {
+        phase: 'Installing',
+        reason: sub.status?.state ?? '',
+        label: 'Installing',
+        detail: upgrade.detail,
+        severity: 'progressing',
+      },
       upgrade,
       ...deprecationOf(sub),
       lastUpdated: sub.status?.lastUpdated,

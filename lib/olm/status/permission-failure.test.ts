@@ -15,26 +15,47 @@ test('a refused write: who, which verb on what, and where', () => {
   const f = explainPermissionFailure(forbiddenCsv, 'conf-olm-scoped')!;
   assert.equal(f.kind, 'forbidden');
   assert.deepEqual(f.serviceAccount, { namespace: 'conf-olm-scoped', name: 'installer' });
-  assert.deepEqual(f.missing, [{ rule: { verbs: ['create'], apiGroups: ['operators.coreos.com'], resources: ['clusterserviceversions'] }, namespace: 'conf-olm-scoped' }]);
-  assert.deepEqual(f.sentences, ['Service account installer of namespace conf-olm-scoped may not create clusterserviceversions (API group operators.coreos.com) in namespace conf-olm-scoped.']);
+  assert.deepEqual(f.missing, [
+    {
+      rule: { verbs: ['create'], apiGroups: ['operators.coreos.com'], resources: ['clusterserviceversions'] },
+      namespace: 'conf-olm-scoped',
+    },
+  ]);
+  assert.deepEqual(f.sentences, [
+    'Service account installer of namespace conf-olm-scoped may not create clusterserviceversions (API group operators.coreos.com) in namespace conf-olm-scoped.',
+  ]);
 });
 
 test('a refusal at the cluster scope is cluster-wide', () => {
   const f = explainPermissionFailure(docsClusterRole, 'scoped')!;
-  assert.deepEqual(f.missing, [{ rule: { verbs: ['create'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] } }]);
-  assert.match(f.sentences[0]!, /may not create clusterroles \(API group rbac\.authorization\.k8s\.io\) cluster-wide\.$/);
+  assert.deepEqual(f.missing, [
+    { rule: { verbs: ['create'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] } },
+  ]);
+  assert.match(
+    f.sentences[0]!,
+    /may not create clusterroles \(API group rbac\.authorization\.k8s\.io\) cluster-wide\.$/,
+  );
 });
 
 test("RBAC's escalation check: each right the account would grant without holding it, in the namespace of a Role", () => {
   const f = explainPermissionFailure(escalation, 'conf-olm-scoped-generated')!;
   assert.equal(f.kind, 'escalation');
   assert.deepEqual(f.serviceAccount, { namespace: 'conf-olm-scoped-generated', name: 'installer' });
-  assert.deepEqual(f.missing, [{ rule: { verbs: ['*'], apiGroups: ['alpha.example.com'], resources: ['*'] }, namespace: 'conf-olm-scoped-generated' }]);
-  assert.match(f.sentences[0]!, /must hold every right it grants the operator, and lacks: \* on \* \(API group alpha\.example\.com\) in namespace conf-olm-scoped-generated\./);
+  assert.deepEqual(f.missing, [
+    {
+      rule: { verbs: ['*'], apiGroups: ['alpha.example.com'], resources: ['*'] },
+      namespace: 'conf-olm-scoped-generated',
+    },
+  ]);
+  assert.match(
+    f.sentences[0]!,
+    /must hold every right it grants the operator, and lacks: \* on \* \(API group alpha\.example\.com\) in namespace conf-olm-scoped-generated\./,
+  );
 });
 
 test('several missing rules, the core group (printed without APIGroups) and a ClusterRole', () => {
-  const msg = 'error creating clusterrole x: clusterroles.rbac.authorization.k8s.io "x" is forbidden: user "system:serviceaccount:team1:installer" (groups=["system:serviceaccounts"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:["apps"], Resources:["deployments"], Verbs:["get" "list"]}\n{Resources:["namespaces"], Verbs:["watch"]}\n{NonResourceURLs:["/metrics"], Verbs:["get"]}';
+  const msg =
+    'error creating clusterrole x: clusterroles.rbac.authorization.k8s.io "x" is forbidden: user "system:serviceaccount:team1:installer" (groups=["system:serviceaccounts"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:["apps"], Resources:["deployments"], Verbs:["get" "list"]}\n{Resources:["namespaces"], Verbs:["watch"]}\n{NonResourceURLs:["/metrics"], Verbs:["get"]}';
   const f = explainPermissionFailure(msg, 'team1')!;
   assert.deepEqual(f.missing, [
     { rule: { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'] } },

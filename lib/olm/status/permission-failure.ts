@@ -33,20 +33,25 @@ function accountOf(user: string): PermissionFailure['serviceAccount'] {
 }
 
 function who(f: Pick<PermissionFailure, 'user' | 'serviceAccount'>): string {
-  return f.serviceAccount ? `Service account ${f.serviceAccount.name} of namespace ${f.serviceAccount.namespace}` : `User ${f.user}`;
+  return f.serviceAccount
+    ? `Service account ${f.serviceAccount.name} of namespace ${f.serviceAccount.namespace}`
+    : `User ${f.user}`;
 }
 
 function resourceWords(r: PolicyRule): string {
   const group = r.apiGroups?.[0] ?? '';
   const names = r.resourceNames?.length ? ` named ${r.resourceNames.join(', ')}` : '';
-  if (r.nonResourceURLs?.length) return `the URL${r.nonResourceURLs.length > 1 ? 's' : ''} ${r.nonResourceURLs.join(', ')}`;
+  if (r.nonResourceURLs?.length)
+    return `the URL${r.nonResourceURLs.length > 1 ? 's' : ''} ${r.nonResourceURLs.join(', ')}`;
   return `${(r.resources ?? []).join(', ')}${names} (${group ? `API group ${group}` : 'core API group'})`;
 }
 
 const where = (namespace: string | undefined) => (namespace ? `in namespace ${namespace}` : 'cluster-wide');
 
-const FORBIDDEN = /User "([^"]+)" cannot (\S+) (resource|path) "([^"]*)"(?: in API group "([^"]*)")?(?: in the namespace "([^"]+)"| at the cluster scope)?/;
-const ESCALATION = /([a-z]+)\.rbac\.authorization\.k8s\.io "[^"]*" is forbidden: user "([^"]+)" \(groups=\[[^\]]*\]\) is attempting to grant RBAC permissions not currently held:\n?([\s\S]*)/;
+const FORBIDDEN =
+  /User "([^"]+)" cannot (\S+) (resource|path) "([^"]*)"(?: in API group "([^"]*)")?(?: in the namespace "([^"]+)"| at the cluster scope)?/;
+const ESCALATION =
+  /([a-z]+)\.rbac\.authorization\.k8s\.io "[^"]*" is forbidden: user "([^"]+)" \(groups=\[[^\]]*\]\) is attempting to grant RBAC permissions not currently held:\n?([\s\S]*)/;
 
 /** The list inside a compact rule (`["a" "b"]`). */
 function list(text: string | undefined): string[] | undefined {
@@ -76,22 +81,56 @@ function compactRule(line: string): PolicyRule | undefined {
  * The refusal in `message`, or undefined when it holds none. `namespace` is where OLM was
  * installing: an escalation on a Role names no namespace.
  */
-export function explainPermissionFailure(message: string | undefined, namespace: string): PermissionFailure | undefined {
+export function explainPermissionFailure(
+  message: string | undefined,
+  namespace: string,
+): PermissionFailure | undefined {
   if (!message) return undefined;
   const esc = message.match(ESCALATION);
   if (esc) {
     const clusterWide = esc[1]!.startsWith('cluster');
     const user = esc[2]!;
-    const rules = (esc[3] ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{')).map(compactRule).filter((r): r is PolicyRule => !!r);
+    const rules = (esc[3] ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('{'))
+      .map(compactRule)
+      .filter((r): r is PolicyRule => !!r);
     if (!rules.length) return undefined;
-    const f = { kind: 'escalation' as const, user, serviceAccount: accountOf(user), missing: rules.map((rule) => ({ rule, ...(clusterWide ? {} : { namespace }) })) };
+    const f = {
+      kind: 'escalation' as const,
+      user,
+      serviceAccount: accountOf(user),
+      missing: rules.map((rule) => ({ rule, ...(clusterWide ? {} : { namespace }) })),
+    };
     const intro = `${who(f)} must hold every right it grants the operator, and lacks`;
-    return { ...f, sentences: f.missing.map((m) => `${intro}: ${m.rule.verbs.join(', ')} on ${resourceWords(m.rule)} ${where(m.namespace)}.`) };
+    return {
+      ...f,
+      sentences: f.missing.map(
+        (m) => `${intro}: ${m.rule.verbs.join(', ')} on ${resourceWords(m.rule)} ${where(m.namespace)}.`,
+      ),
+    };
   }
   const fb = message.match(FORBIDDEN);
   if (!fb) return undefined;
-  const [, user, verb, what, target, group, ns] = fb as unknown as [string, string, string, string, string, string | undefined, string | undefined];
-  const rule: PolicyRule = what === 'path' ? { verbs: [verb], nonResourceURLs: [target] } : { verbs: [verb], apiGroups: [group ?? ''], resources: [target] };
-  const f = { kind: 'forbidden' as const, user, serviceAccount: accountOf(user), missing: [{ rule, ...(ns ? { namespace: ns } : {}) }] };
+  const [, user, verb, what, target, group, ns] = fb as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
+  const rule: PolicyRule =
+    what === 'path'
+      ? { verbs: [verb], nonResourceURLs: [target] }
+      : { verbs: [verb], apiGroups: [group ?? ''], resources: [target] };
+  const f = {
+    kind: 'forbidden' as const,
+    user,
+    serviceAccount: accountOf(user),
+    missing: [{ rule, ...(ns ? { namespace: ns } : {}) }],
+  };
   return { ...f, sentences: [`${who(f)} may not ${verb} ${resourceWords(rule)} ${where(ns)}.`] };
 }

@@ -24,9 +24,18 @@ export function planParts(plan: InstallPlan, subscriptions: readonly Subscriptio
     const own = steps.filter((s) => s.resolving === csv);
     const kinds: Record<string, number> = {};
     for (const s of own) kinds[s.resource.kind] = (kinds[s.resource.kind] ?? 0) + 1;
-    const sub = subscriptions.find((s) => s.status?.currentCSV === csv && s.status?.installedCSV !== csv) ?? subscriptions.find((s) => s.status?.currentCSV === csv);
+    const sub =
+      subscriptions.find((s) => s.status?.currentCSV === csv && s.status?.installedCSV !== csv) ??
+      subscriptions.find((s) => s.status?.currentCSV === csv);
     const installed = sub?.status?.installedCSV;
     const change: PlanPart['change'] = !sub ? 'dependency' : installed && installed !== csv ? 'upgrade' : 'install';
-    return { csv, ...(sub?.metadata?.name ? { subscription: sub.metadata.name } : {}), change, ...(change === 'upgrade' ? { from: installed } : {}), steps: own.length, kinds };
+    return {
+      csv,
+      ...(sub?.metadata?.name ? { subscription: sub.metadata.name } : {}),
+      change,
+      ...(change === 'upgrade' ? { from: installed } : {}),
+      steps: own.length,
+      kinds,
+    };
   });
 }

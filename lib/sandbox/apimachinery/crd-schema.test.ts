@@ -14,7 +14,7 @@ const crd = (...schemas: unknown[]) => ({
 const lines = (c: unknown) => crdSchemaErrors(c).map((e) => `${e.field}: ${errorBody(e)}`);
 const V0 = 'spec.versions[0].schema.openAPIV3Schema';
 const V1 = 'spec.versions[1].schema.openAPIV3Schema';
-const REFUSED = 'must be a valid regular expression, but isn\'t: error parsing regexp:';
+const REFUSED = "must be a valid regular expression, but isn't: error parsing regexp:";
 const PERL = `${REFUSED} invalid or unsupported Perl syntax:`;
 const LOOKAHEAD = `${PERL} \`(?=\``;
 const NO_ARGUMENT = 'missing argument to repetition operator: `+`';
@@ -22,7 +22,7 @@ const string = (pattern: string) => ({ type: 'string', pattern });
 const object = (properties: Record<string, unknown>, more: object = {}) => ({ type: 'object', properties, ...more });
 
 describe('CRD schema patterns', () => {
-  test('a lookahead in a spec field is refused with kube-apiserver\'s path and wording', () => {
+  test("a lookahead in a spec field is refused with kube-apiserver's path and wording", () => {
     const s = object({ spec: object({ name: string('(?=a)') }) });
     const want = `${V0}.properties[spec].properties[name].pattern: Invalid value: "(?=a)": ${LOOKAHEAD}`;
     assert.deepEqual(lines(crd(s)), [want]);

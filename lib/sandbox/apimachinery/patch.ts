@@ -40,7 +40,8 @@ function getAt(doc: Json, segs: string[]): Json | undefined {
 
 function parentOf(doc: Json, segs: string[], path: string): { parent: Json; last: string } {
   const parent = getAt(doc, segs.slice(0, -1));
-  if (parent === undefined || (typeof parent !== 'object') || parent === null) throw new PatchError(`the path "${path}" does not exist`);
+  if (parent === undefined || typeof parent !== 'object' || parent === null)
+    throw new PatchError(`the path "${path}" does not exist`);
   return { parent, last: segs[segs.length - 1]! };
 }
 
@@ -50,7 +51,8 @@ function add(doc: Json, path: string, value: Json): Json {
   const { parent, last } = parentOf(doc, segs, path);
   if (Array.isArray(parent)) {
     const i = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new PatchError(`index "${last}" out of bounds in "${path}"`);
+    if (!Number.isInteger(i) || i < 0 || i > parent.length)
+      throw new PatchError(`index "${last}" out of bounds in "${path}"`);
     parent.splice(i, 0, value);
   } else (parent as Record<string, Json>)[last] = value;
   return doc;
@@ -61,7 +63,8 @@ function remove(doc: Json, path: string): Json {
   const { parent, last } = parentOf(doc, segs, path);
   if (Array.isArray(parent)) {
     const i = Number(last);
-    if (!Number.isInteger(i) || i < 0 || i >= parent.length) throw new PatchError(`index "${last}" out of bounds in "${path}"`);
+    if (!Number.isInteger(i) || i < 0 || i >= parent.length)
+      throw new PatchError(`index "${last}" out of bounds in "${path}"`);
     parent.splice(i, 1);
   } else {
     if (!(last in (parent as object))) throw new PatchError(`the path "${path}" does not exist; cannot remove it`);
@@ -75,7 +78,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw new PatchError('a JSON patch must be a list of operations', 400);
   let doc = structuredClone(target) as Json;
   for (const [i, raw] of patch.entries()) {
-    if (!isObj(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw new PatchError(`operation ${i}: needs "op" and "path"`, 400);
+    if (!isObj(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string')
+      throw new PatchError(`operation ${i}: needs "op" and "path"`, 400);
     const op = raw.op;
     const path = raw.path;
     switch (op) {
@@ -86,7 +90,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
         doc = remove(doc, path);
         break;
       case 'replace':
-        if (getAt(doc, parsePointer(path)) === undefined) throw new PatchError(`the path "${path}" does not exist; cannot replace it`);
+        if (getAt(doc, parsePointer(path)) === undefined)
+          throw new PatchError(`the path "${path}" does not exist; cannot replace it`);
         doc = add(remove(doc, path), path, structuredClone(raw.value ?? null));
         break;
       case 'move':
@@ -101,7 +106,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
       case 'test': {
         const v = getAt(doc, parsePointer(path));
         // kube-apiserver answers a failed test with its generic 422 text and empty details.
-        if (JSON.stringify(v) !== JSON.stringify(raw.value)) throw new PatchError('the server rejected our request due to an error in our request', 422, {});
+        if (JSON.stringify(v) !== JSON.stringify(raw.value))
+          throw new PatchError('the server rejected our request due to an error in our request', 422, {});
         break;
       }
       default:
@@ -146,7 +152,8 @@ function smp(target: Json | undefined, patch: Json, field?: string): Json {
     if (field && SET_LISTS.has(field) && Array.isArray(target)) {
       return [...target, ...patch.filter((p) => !target.includes(p))];
     }
-    if (!key || !Array.isArray(target)) return structuredClone(patch.filter((p) => !(isObj(p) && p.$patch === 'delete')));
+    if (!key || !Array.isArray(target))
+      return structuredClone(patch.filter((p) => !(isObj(p) && p.$patch === 'delete')));
     const out = structuredClone(target) as Json[];
     for (const item of patch) {
       if (!isObj(item)) continue;

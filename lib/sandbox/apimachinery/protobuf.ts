@@ -95,11 +95,30 @@ export function decodeKubeProtobuf(body: Buffer): Record<string, unknown> {
       const ra = spec ? sub(spec, 1) : undefined;
       const nra = spec ? sub(spec, 2) : undefined;
       const resourceAttributes = ra
-        ? { namespace: str(ra, 1) ?? '', verb: str(ra, 2) ?? '', group: str(ra, 3) ?? '', version: str(ra, 4) ?? '', resource: str(ra, 5) ?? '', subresource: str(ra, 6) ?? '', name: str(ra, 7) ?? '' }
+        ? {
+            namespace: str(ra, 1) ?? '',
+            verb: str(ra, 2) ?? '',
+            group: str(ra, 3) ?? '',
+            version: str(ra, 4) ?? '',
+            resource: str(ra, 5) ?? '',
+            subresource: str(ra, 6) ?? '',
+            name: str(ra, 7) ?? '',
+          }
         : undefined;
       const nonResourceAttributes = nra ? { path: str(nra, 1) ?? '', verb: str(nra, 2) ?? '' } : undefined;
-      const extra = kind === 'SubjectAccessReview' && spec ? { user: str(spec, 3) ?? '', groups: (spec.get(4) ?? []).map((b) => b.toString('utf8')) } : {};
-      return { apiVersion, kind, spec: { ...(resourceAttributes ? { resourceAttributes } : {}), ...(nonResourceAttributes ? { nonResourceAttributes } : {}), ...extra } };
+      const extra =
+        kind === 'SubjectAccessReview' && spec
+          ? { user: str(spec, 3) ?? '', groups: (spec.get(4) ?? []).map((b) => b.toString('utf8')) }
+          : {};
+      return {
+        apiVersion,
+        kind,
+        spec: {
+          ...(resourceAttributes ? { resourceAttributes } : {}),
+          ...(nonResourceAttributes ? { nonResourceAttributes } : {}),
+          ...extra,
+        },
+      };
     }
     case 'SelfSubjectRulesReview':
       return { apiVersion, kind, spec: { namespace: spec ? (str(spec, 1) ?? '') : '' } };
@@ -111,18 +130,32 @@ export function decodeKubeProtobuf(body: Buffer): Record<string, unknown> {
     case 'ConfigMap': {
       const data = map(msg, 2);
       const binaryData = map(msg, 3, true);
-      return { apiVersion, kind, metadata: objectMeta(sub(msg, 1)), ...(data ? { data } : {}), ...(binaryData ? { binaryData } : {}) };
+      return {
+        apiVersion,
+        kind,
+        metadata: objectMeta(sub(msg, 1)),
+        ...(data ? { data } : {}),
+        ...(binaryData ? { binaryData } : {}),
+      };
     }
     case 'Secret': {
       const data = map(msg, 2, true);
       const type = str(msg, 3);
-      return { apiVersion, kind, metadata: objectMeta(sub(msg, 1)), ...(data ? { data } : {}), ...(type ? { type } : {}) };
+      return {
+        apiVersion,
+        kind,
+        metadata: objectMeta(sub(msg, 1)),
+        ...(data ? { data } : {}),
+        ...(type ? { type } : {}),
+      };
     }
     case 'DeleteOptions': {
       const policy = str(msg, 6);
       return { apiVersion, kind, ...(policy ? { propagationPolicy: policy } : {}) };
     }
     default:
-      throw new Error(`the sandbox reads protobuf only for reviews, namespaces, service accounts, config maps and secrets, not ${kind ?? 'this object'}; send JSON (kubectl apply -f does)`);
+      throw new Error(
+        `the sandbox reads protobuf only for reviews, namespaces, service accounts, config maps and secrets, not ${kind ?? 'this object'}; send JSON (kubectl apply -f does)`,
+      );
   }
 }

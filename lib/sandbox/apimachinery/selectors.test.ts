@@ -27,9 +27,15 @@ describe('parseFieldSelector', () => {
   test('supported fields, = and !=', () => {
     assert.equal(parseFieldSelector('metadata.name=a', ['metadata.name'])(obj), true);
     assert.equal(parseFieldSelector('metadata.namespace!=team1', ['metadata.namespace'])(obj), false);
-    assert.equal(parseFieldSelector('involvedObject.name=etcd,metadata.name=a', ['metadata.name', 'involvedObject.name'])(obj), true);
+    assert.equal(
+      parseFieldSelector('involvedObject.name=etcd,metadata.name=a', ['metadata.name', 'involvedObject.name'])(obj),
+      true,
+    );
   });
   test('an unsupported field is refused as Kubernetes words it', () => {
-    assert.throws(() => parseFieldSelector('spec.foo=x', ['metadata.name']), /^Error: "spec\.foo" is not a known field selector: only "metadata\.name"$/);
+    assert.throws(
+      () => parseFieldSelector('spec.foo=x', ['metadata.name']),
+      /^Error: "spec\.foo" is not a known field selector: only "metadata\.name"$/,
+    );
   });
 });

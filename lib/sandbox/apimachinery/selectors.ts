@@ -3,22 +3,27 @@
 
 export class SelectorError extends Error {}
 
-type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!' };
+type Requirement = { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!' };
 
 export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean;
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
 function checkKey(k: string): string {
-  if (!KEY.test(k) || k.length > 316) throw new SelectorError(`unable to parse requirement: invalid label key "${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+  if (!KEY.test(k) || k.length > 316)
+    throw new SelectorError(
+      `unable to parse requirement: invalid label key "${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
   return k;
 }
 
 function checkValue(v: string): string {
-  if (v.length > 63 || !VALUE.test(v)) throw new SelectorError(`unable to parse requirement: invalid label value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+  if (v.length > 63 || !VALUE.test(v))
+    throw new SelectorError(
+      `unable to parse requirement: invalid label value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
   return v;
 }
 
@@ -100,7 +105,10 @@ export function parseFieldSelector(text: string | null | undefined, supported: r
     const m = /^\s*([^!=\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(raw);
     if (!m) throw new SelectorError(`invalid selector: '${src}'; can't understand '${raw}'`);
     const field = m[1]!;
-    if (!supported.includes(field)) throw new SelectorError(`${JSON.stringify(field)} is not a known field selector: only ${supported.map((f) => JSON.stringify(f)).join(', ')}`);
+    if (!supported.includes(field))
+      throw new SelectorError(
+        `${JSON.stringify(field)} is not a known field selector: only ${supported.map((f) => JSON.stringify(f)).join(', ')}`,
+      );
     return { field, neg: m[2] === '!=', value: m[3]! };
   });
   return (obj) => reqs.every((r) => (fieldValue(obj, r.field) === r.value) !== r.neg);

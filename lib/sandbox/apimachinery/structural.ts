@@ -36,7 +36,13 @@ export interface Schema {
 
 /** One field error, as apimachinery's field.Error: its type names the Status cause's reason. */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueNotSupported' | 'FieldValueInvalid' | 'FieldValueTypeInvalid' | 'FieldValueTooLong' | 'FieldValueTooMany';
+  type:
+    | 'FieldValueRequired'
+    | 'FieldValueNotSupported'
+    | 'FieldValueInvalid'
+    | 'FieldValueTypeInvalid'
+    | 'FieldValueTooLong'
+    | 'FieldValueTooMany';
   field: string;
   /** The bad value, shown in the message; absent for the kinds whose body omits it. */
   value?: unknown;
@@ -92,7 +98,8 @@ export function applyDefaults(x: Json, s: Schema | undefined): void {
   if (!s) return;
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      if (x[i] === null && s.items && !s.items.nullable && s.items.default !== undefined) x[i] = structuredClone(s.items.default);
+      if (x[i] === null && s.items && !s.items.nullable && s.items.default !== undefined)
+        x[i] = structuredClone(s.items.default);
       applyDefaults(x[i], s.items);
     }
     return;
@@ -115,7 +122,13 @@ function typeName(x: Json): string {
 }
 
 const required = (field: string): FieldError => ({ type: 'FieldValueRequired', field, hasValue: false, detail: '' });
-const invalid = (field: string, value: Json, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, value, hasValue: true, detail });
+const invalid = (field: string, value: Json, detail: string): FieldError => ({
+  type: 'FieldValueInvalid',
+  field,
+  value,
+  hasValue: true,
+  detail,
+});
 
 function typeMatches(s: Schema, x: Json): boolean {
   if (s['x-kubernetes-int-or-string']) return typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x));
@@ -136,21 +149,52 @@ export function validate(x: Json, s: Schema | undefined, path = ''): FieldError[
   const name = path || '.';
   if (x === null) {
     if (s.nullable || !s.type) return [];
-    return [{ type: 'FieldValueTypeInvalid', field: path, value: 'null', hasValue: true, detail: `${name} in body must be of type ${s.type}: "null"` }];
+    return [
+      {
+        type: 'FieldValueTypeInvalid',
+        field: path,
+        value: 'null',
+        hasValue: true,
+        detail: `${name} in body must be of type ${s.type}: "null"`,
+      },
+    ];
   }
   if (!typeMatches(s, x)) {
     const t = typeName(x);
     const want = s['x-kubernetes-int-or-string'] ? 'integer,string' : s.type!;
-    return [{ type: 'FieldValueTypeInvalid', field: path, value: t, hasValue: true, detail: `${name} in body must be of type ${want}: "${t}"` }];
+    return [
+      {
+        type: 'FieldValueTypeInvalid',
+        field: path,
+        value: t,
+        hasValue: true,
+        detail: `${name} in body must be of type ${want}: "${t}"`,
+      },
+    ];
   }
   const errs: FieldError[] = [];
   if (s.enum && !s.enum.some((v) => JSON.stringify(v) === JSON.stringify(x))) {
-    errs.push({ type: 'FieldValueNotSupported', field: path, value: x, hasValue: true, detail: s.enum.length ? `supported values: ${s.enum.map((v) => JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}` : '' });
+    errs.push({
+      type: 'FieldValueNotSupported',
+      field: path,
+      value: x,
+      hasValue: true,
+      detail: s.enum.length
+        ? `supported values: ${s.enum.map((v) => JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`
+        : '',
+    });
   }
   if (typeof x === 'string') {
     const len = [...x].length;
-    if (s.maxLength !== undefined && len > s.maxLength) errs.push({ type: 'FieldValueTooLong', field: path, hasValue: false, detail: `may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}` });
-    if (s.minLength !== undefined && len < s.minLength) errs.push(invalid(path, x, `${name} in body should be at least ${s.minLength} chars long`));
+    if (s.maxLength !== undefined && len > s.maxLength)
+      errs.push({
+        type: 'FieldValueTooLong',
+        field: path,
+        hasValue: false,
+        detail: `may not be more than ${s.maxLength} ${s.maxLength === 1 ? 'byte' : 'bytes'}`,
+      });
+    if (s.minLength !== undefined && len < s.minLength)
+      errs.push(invalid(path, x, `${name} in body should be at least ${s.minLength} chars long`));
     if (s.pattern) {
       // RE2, linear in the value: a catalog's `^(a+)+$` cannot stall the API server. A pattern Go
       // refuses fails the write in kube-openapi's words; only a CRD stored before the sandbox
@@ -163,19 +207,31 @@ export function validate(x: Json, s: Schema | undefined, path = ''): FieldError[
     }
   }
   if (typeof x === 'number') {
-    if (s.minimum !== undefined && x < s.minimum) errs.push(invalid(path, x, `${name} in body should be greater than or equal to ${s.minimum}`));
-    if (s.maximum !== undefined && x > s.maximum) errs.push(invalid(path, x, `${name} in body should be less than or equal to ${s.maximum}`));
+    if (s.minimum !== undefined && x < s.minimum)
+      errs.push(invalid(path, x, `${name} in body should be greater than or equal to ${s.minimum}`));
+    if (s.maximum !== undefined && x > s.maximum)
+      errs.push(invalid(path, x, `${name} in body should be less than or equal to ${s.maximum}`));
   }
   if (Array.isArray(x)) {
-    if (s.maxItems !== undefined && x.length > s.maxItems) errs.push({ type: 'FieldValueTooMany', field: path, value: x.length, hasValue: true, detail: `must have at most ${s.maxItems} items` });
-    if (s.minItems !== undefined && x.length < s.minItems) errs.push(invalid(path, x, `${name} in body should have at least ${s.minItems} items`));
+    if (s.maxItems !== undefined && x.length > s.maxItems)
+      errs.push({
+        type: 'FieldValueTooMany',
+        field: path,
+        value: x.length,
+        hasValue: true,
+        detail: `must have at most ${s.maxItems} items`,
+      });
+    if (s.minItems !== undefined && x.length < s.minItems)
+      errs.push(invalid(path, x, `${name} in body should have at least ${s.minItems} items`));
     x.forEach((item, i) => errs.push(...validate(item, s.items, `${path}[${i}]`)));
   }
   if (isObject(x)) {
     const child = (key: string) => (path ? `${path}.${key}` : key);
-    for (const [key, prop] of Object.entries(s.properties ?? {})) if (key in x) errs.push(...validate(x[key], prop, child(key)));
+    for (const [key, prop] of Object.entries(s.properties ?? {}))
+      if (key in x) errs.push(...validate(x[key], prop, child(key)));
     if (typeof s.additionalProperties === 'object') {
-      for (const key of Object.keys(x)) if (!s.properties?.[key]) errs.push(...validate(x[key], s.additionalProperties, child(key)));
+      for (const key of Object.keys(x))
+        if (!s.properties?.[key]) errs.push(...validate(x[key], s.additionalProperties, child(key)));
     }
     for (const key of s.required ?? []) if (!(key in x)) errs.push(required(child(key)));
   }

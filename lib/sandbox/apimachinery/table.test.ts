@@ -21,11 +21,24 @@ describe('Table rendering', () => {
 
   test('a row per object: Name, then the declared columns; missing values are empty', () => {
     const t = toTable(
-      [{ apiVersion: 'v1', kind: 'X', metadata: { name: 'etcd.v0.9.4', namespace: 'ns' }, spec: { displayName: 'etcd', version: '0.9.4' } }],
-      [{ name: 'Display', type: 'string', jsonPath: '.spec.displayName' }, { name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
+      [
+        {
+          apiVersion: 'v1',
+          kind: 'X',
+          metadata: { name: 'etcd.v0.9.4', namespace: 'ns' },
+          spec: { displayName: 'etcd', version: '0.9.4' },
+        },
+      ],
+      [
+        { name: 'Display', type: 'string', jsonPath: '.spec.displayName' },
+        { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      ],
       { resourceVersion: '7' },
     );
-    assert.deepEqual(t.columnDefinitions.map((c) => c.name), ['Name', 'Display', 'Phase']);
+    assert.deepEqual(
+      t.columnDefinitions.map((c) => c.name),
+      ['Name', 'Display', 'Phase'],
+    );
     assert.deepEqual(t.rows[0]!.cells, ['etcd.v0.9.4', 'etcd', '']);
     assert.equal((t.rows[0]!.object as { metadata: { namespace: string } }).metadata.namespace, 'ns');
   });

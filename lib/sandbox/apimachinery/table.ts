@@ -58,14 +58,36 @@ function cell(obj: KObject, c: TableColumn, customResource: boolean): unknown {
  * A Table as kube-apiserver writes it. Custom resources keep their printer columns' `date` type;
  * built-in kinds' Age column is a `string` (their printers format it on the server).
  */
-export function toTable(items: KObject[], columns: readonly TableColumn[], meta: { resourceVersion: string; continue?: string; remainingItemCount?: number }, includeObject: 'None' | 'Metadata' | 'Object' = 'Metadata', customResource = false) {
+export function toTable(
+  items: KObject[],
+  columns: readonly TableColumn[],
+  meta: { resourceVersion: string; continue?: string; remainingItemCount?: number },
+  includeObject: 'None' | 'Metadata' | 'Object' = 'Metadata',
+  customResource = false,
+) {
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion: meta.resourceVersion, ...(meta.continue ? { continue: meta.continue } : {}), ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}) },
+    metadata: {
+      resourceVersion: meta.resourceVersion,
+      ...(meta.continue ? { continue: meta.continue } : {}),
+      ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
+    },
     columnDefinitions: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-      ...columns.map((c) => ({ name: c.name, type: c.type === 'date' && !customResource ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+      {
+        name: 'Name',
+        type: 'string',
+        format: 'name',
+        description: 'Name must be unique within a namespace.',
+        priority: 0,
+      },
+      ...columns.map((c) => ({
+        name: c.name,
+        type: c.type === 'date' && !customResource ? 'string' : c.type,
+        format: c.format ?? '',
+        description: c.description ?? '',
+        priority: c.priority ?? 0,
+      })),
     ],
     rows: items.map((o) => ({
       cells: [o.metadata.name ?? '', ...columns.map((c) => cell(o, c, customResource))],

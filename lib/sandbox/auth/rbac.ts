@@ -60,10 +60,12 @@ export function clusterRoleRules(role: KObject, all: readonly KObject[], seen = 
   if (seen.has(name)) return [];
   seen.add(name);
   const rules = [...rulesOf(role)];
-  const selectors = (role.aggregationRule as { clusterRoleSelectors?: LabelSelector[] } | undefined)?.clusterRoleSelectors ?? [];
+  const selectors =
+    (role.aggregationRule as { clusterRoleSelectors?: LabelSelector[] } | undefined)?.clusterRoleSelectors ?? [];
   for (const sel of selectors) {
     for (const other of all) {
-      if (other.metadata.name !== name && matchesLabelSelector(sel, other.metadata.labels)) rules.push(...clusterRoleRules(other, all, seen));
+      if (other.metadata.name !== name && matchesLabelSelector(sel, other.metadata.labels))
+        rules.push(...clusterRoleRules(other, all, seen));
     }
   }
   return rules;
@@ -76,14 +78,20 @@ function has(list: readonly string[] | undefined, value: string): boolean {
 export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
   if (!has(rule.verbs, a.verb)) return false;
   if (a.path !== undefined) {
-    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === a.path || (u.endsWith('*') && a.path!.startsWith(u.slice(0, -1))));
+    return (rule.nonResourceURLs ?? []).some(
+      (u) => u === '*' || u === a.path || (u.endsWith('*') && a.path!.startsWith(u.slice(0, -1))),
+    );
   }
   if (!has(rule.apiGroups, a.group)) return false;
   const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   const resources = rule.resources ?? [];
-  const resOk = resources.includes('*') || resources.includes(res) || (a.subresource !== undefined && resources.includes(`*/${a.subresource}`));
+  const resOk =
+    resources.includes('*') ||
+    resources.includes(res) ||
+    (a.subresource !== undefined && resources.includes(`*/${a.subresource}`));
   if (!resOk) return false;
-  if (rule.resourceNames && rule.resourceNames.length > 0) return a.name !== undefined && rule.resourceNames.includes(a.name);
+  if (rule.resourceNames && rule.resourceNames.length > 0)
+    return a.name !== undefined && rule.resourceNames.includes(a.name);
   return true;
 }
 

@@ -37,7 +37,12 @@ const age: Col = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimes
 
 const specs: CrdSpec[] = [
   {
-    plural: 'catalogsources', singular: 'catalogsource', kind: 'CatalogSource', versions: [{ name: 'v1alpha1', storage: true }], scope: 'Namespaced', shortNames: ['catsrc'],
+    plural: 'catalogsources',
+    singular: 'catalogsource',
+    kind: 'CatalogSource',
+    versions: [{ name: 'v1alpha1', storage: true }],
+    scope: 'Namespaced',
+    shortNames: ['catsrc'],
     columns: [
       { name: 'Display', type: 'string', jsonPath: '.spec.displayName', description: 'The pretty name of the catalog' },
       { name: 'Type', type: 'string', jsonPath: '.spec.sourceType', description: 'The type of the catalog' },
@@ -46,34 +51,101 @@ const specs: CrdSpec[] = [
     ],
   },
   {
-    plural: 'subscriptions', singular: 'subscription', kind: 'Subscription', versions: [{ name: 'v1alpha1', storage: true }], scope: 'Namespaced', shortNames: ['sub', 'subs'],
+    plural: 'subscriptions',
+    singular: 'subscription',
+    kind: 'Subscription',
+    versions: [{ name: 'v1alpha1', storage: true }],
+    scope: 'Namespaced',
+    shortNames: ['sub', 'subs'],
     columns: [
       { name: 'Package', type: 'string', jsonPath: '.spec.name', description: 'The package subscribed to' },
-      { name: 'Source', type: 'string', jsonPath: '.spec.source', description: 'The catalog source for the specified package' },
-      { name: 'Channel', type: 'string', jsonPath: '.spec.channel', description: 'The channel of updates to subscribe to' },
+      {
+        name: 'Source',
+        type: 'string',
+        jsonPath: '.spec.source',
+        description: 'The catalog source for the specified package',
+      },
+      {
+        name: 'Channel',
+        type: 'string',
+        jsonPath: '.spec.channel',
+        description: 'The channel of updates to subscribe to',
+      },
     ],
   },
   {
-    plural: 'installplans', singular: 'installplan', kind: 'InstallPlan', versions: [{ name: 'v1alpha1', storage: true }], scope: 'Namespaced', shortNames: ['ip'],
+    plural: 'installplans',
+    singular: 'installplan',
+    kind: 'InstallPlan',
+    versions: [{ name: 'v1alpha1', storage: true }],
+    scope: 'Namespaced',
+    shortNames: ['ip'],
     columns: [
-      { name: 'CSV', type: 'string', jsonPath: '.spec.clusterServiceVersionNames[0]', description: 'The first CSV in the list of clusterServiceVersionNames' },
+      {
+        name: 'CSV',
+        type: 'string',
+        jsonPath: '.spec.clusterServiceVersionNames[0]',
+        description: 'The first CSV in the list of clusterServiceVersionNames',
+      },
       { name: 'Approval', type: 'string', jsonPath: '.spec.approval', description: 'The approval mode' },
       { name: 'Approved', type: 'boolean', jsonPath: '.spec.approved' },
     ],
   },
   {
-    plural: 'clusterserviceversions', singular: 'clusterserviceversion', kind: 'ClusterServiceVersion', versions: [{ name: 'v1alpha1', storage: true }], scope: 'Namespaced', shortNames: ['csv', 'csvs'],
+    plural: 'clusterserviceversions',
+    singular: 'clusterserviceversion',
+    kind: 'ClusterServiceVersion',
+    versions: [{ name: 'v1alpha1', storage: true }],
+    scope: 'Namespaced',
+    shortNames: ['csv', 'csvs'],
     columns: [
       { name: 'Display', type: 'string', jsonPath: '.spec.displayName', description: 'The name of the CSV' },
       { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'The version of the CSV' },
-      { name: 'Replaces', type: 'string', jsonPath: '.spec.replaces', description: 'The name of a CSV that this one replaces' },
+      {
+        name: 'Replaces',
+        type: 'string',
+        jsonPath: '.spec.replaces',
+        description: 'The name of a CSV that this one replaces',
+      },
       { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
     ],
   },
-  { plural: 'operatorgroups', singular: 'operatorgroup', kind: 'OperatorGroup', versions: [{ name: 'v1', storage: true }, { name: 'v1alpha2', storage: false }], scope: 'Namespaced', shortNames: ['og'] },
-  { plural: 'operatorconditions', singular: 'operatorcondition', kind: 'OperatorCondition', versions: [{ name: 'v2', storage: true }, { name: 'v1', storage: false }], scope: 'Namespaced', shortNames: ['condition'] },
-  { plural: 'olmconfigs', singular: 'olmconfig', kind: 'OLMConfig', versions: [{ name: 'v1', storage: true }], scope: 'Cluster' },
-  { plural: 'operators', singular: 'operator', kind: 'Operator', versions: [{ name: 'v1', storage: true }], scope: 'Cluster' },
+  {
+    plural: 'operatorgroups',
+    singular: 'operatorgroup',
+    kind: 'OperatorGroup',
+    versions: [
+      { name: 'v1', storage: true },
+      { name: 'v1alpha2', storage: false },
+    ],
+    scope: 'Namespaced',
+    shortNames: ['og'],
+  },
+  {
+    plural: 'operatorconditions',
+    singular: 'operatorcondition',
+    kind: 'OperatorCondition',
+    versions: [
+      { name: 'v2', storage: true },
+      { name: 'v1', storage: false },
+    ],
+    scope: 'Namespaced',
+    shortNames: ['condition'],
+  },
+  {
+    plural: 'olmconfigs',
+    singular: 'olmconfig',
+    kind: 'OLMConfig',
+    versions: [{ name: 'v1', storage: true }],
+    scope: 'Cluster',
+  },
+  {
+    plural: 'operators',
+    singular: 'operator',
+    kind: 'Operator',
+    versions: [{ name: 'v1', storage: true }],
+    scope: 'Cluster',
+  },
 ];
 
 function crd(s: CrdSpec): KObject {
@@ -84,7 +156,14 @@ function crd(s: CrdSpec): KObject {
     metadata: { name: `${s.plural}.${group}`, annotations: { 'controller-gen.kubebuilder.io/version': 'v0.16.4' } },
     spec: {
       group,
-      names: { plural: s.plural, singular: s.singular, kind: s.kind, listKind: `${s.kind}List`, ...(s.shortNames ? { shortNames: s.shortNames } : {}), categories: s.categories ?? ['olm'] },
+      names: {
+        plural: s.plural,
+        singular: s.singular,
+        kind: s.kind,
+        listKind: `${s.kind}List`,
+        ...(s.shortNames ? { shortNames: s.shortNames } : {}),
+        categories: s.categories ?? ['olm'],
+      },
       scope: s.scope,
       versions: s.versions.map((v) => ({
         name: v.name,

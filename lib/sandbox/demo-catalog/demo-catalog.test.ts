@@ -20,7 +20,10 @@ const pkg = (n: string) => cat.packages.get(n)!;
 const headCsv = (n: string, ch?: string) => {
   const p = pkg(n);
   const g = packageChannelGraph(p, ch ?? p.defaultChannel!)!;
-  return bundleCsv(p.bundles.get(g.head!)!) as { metadata: { annotations: Record<string, string>; labels: Record<string, string> }; spec: { installModes: InstallMode[] } };
+  return bundleCsv(p.bundles.get(g.head!)!) as {
+    metadata: { annotations: Record<string, string>; labels: Record<string, string> };
+    spec: { installModes: InstallMode[] };
+  };
 };
 
 describe('demo catalog', () => {
@@ -34,7 +37,11 @@ describe('demo catalog', () => {
     try {
       buildDemoCatalog(dir);
       for (const p of readdirSync(DEMO_CATALOG_DIR)) {
-        assert.equal(readFileSync(join(dir, p, 'catalog.yaml'), 'utf8'), readFileSync(join(DEMO_CATALOG_DIR, p, 'catalog.yaml'), 'utf8'), p);
+        assert.equal(
+          readFileSync(join(dir, p, 'catalog.yaml'), 'utf8'),
+          readFileSync(join(DEMO_CATALOG_DIR, p, 'catalog.yaml'), 'utf8'),
+          p,
+        );
       }
       assert.deepEqual(readdirSync(dir).sort(), readdirSync(DEMO_CATALOG_DIR).sort());
     } finally {
@@ -49,14 +56,20 @@ describe('demo catalog', () => {
     const stable = packageChannelGraph(p, 'stable')!;
     assert.equal(stable.head, 'pgpilot.v1.4.0');
     assert.equal(stable.nodes.find((n) => n.name === 'pgpilot.v1.4.0')?.skipRange, '>=1.0.0 <1.4.0');
-    assert.deepEqual(updatePath(stable, { name: 'pgpilot.v1.1.0', version: '1.1.0' }).steps.map((s) => s.to), ['pgpilot.v1.4.0']);
+    assert.deepEqual(
+      updatePath(stable, { name: 'pgpilot.v1.1.0', version: '1.1.0' }).steps.map((s) => s.to),
+      ['pgpilot.v1.4.0'],
+    );
     assert.equal(p.bundles.get('pgpilot.v2.0.0-rc.1')?.version, '2.0.0-rc.1');
   });
 
   test('cachely: 0.9.2 skips the broken 0.9.1, which is never an upgrade target', () => {
     const g = packageChannelGraph(pkg('cachely'), 'alpha')!;
     assert.deepEqual(g.nodes.find((n) => n.name === 'cachely.v0.9.1')?.skippedBy, ['cachely.v0.9.2']);
-    assert.deepEqual(updatePath(g, { name: 'cachely.v0.9.0', version: '0.9.0' }).steps.map((s) => s.to), ['cachely.v0.9.2']);
+    assert.deepEqual(
+      updatePath(g, { name: 'cachely.v0.9.0', version: '0.9.0' }).steps.map((s) => s.to),
+      ['cachely.v0.9.2'],
+    );
   });
 
   test('every install mode combination the README lists', () => {
@@ -66,14 +79,24 @@ describe('demo catalog', () => {
     assert.deepEqual(modes('vaultkeeper'), ['OwnNamespace', 'SingleNamespace']);
     assert.deepEqual(modes('pgpilot'), ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace']);
     assert.deepEqual(modes('backstop', 'v1'), ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace']);
-    assert.deepEqual(modes('backstop', 'v2'), ['OwnNamespace', 'SingleNamespace', 'MultiNamespace'], 'a later version drops AllNamespaces');
+    assert.deepEqual(
+      modes('backstop', 'v2'),
+      ['OwnNamespace', 'SingleNamespace', 'MultiNamespace'],
+      'a later version drops AllNamespaces',
+    );
   });
 
   test('dependencies: satisfiable within the catalog, and one that nothing satisfies', () => {
     const vk = pkg('vaultkeeper').bundles.get('vaultkeeper.v2.1.0')!;
     assert.deepEqual(vk.requiredApis, [{ group: 'certwarden.example.com', version: 'v1', kind: 'Certificate' }]);
-    assert.ok(pkg('certwarden').bundles.get('certwarden.v1.1.0')!.providedApis.some((a) => a.kind === 'Certificate'));
-    assert.deepEqual(pkg('logship').bundles.get('logship.v0.5.0')!.requiredPackages, [{ packageName: 'metrics-agent-core', versionRange: '>=1.0.0' }]);
+    assert.ok(
+      pkg('certwarden')
+        .bundles.get('certwarden.v1.1.0')!
+        .providedApis.some((a) => a.kind === 'Certificate'),
+    );
+    assert.deepEqual(pkg('logship').bundles.get('logship.v0.5.0')!.requiredPackages, [
+      { packageName: 'metrics-agent-core', versionRange: '>=1.0.0' },
+    ]);
     assert.equal(cat.packages.has('metrics-agent-core'), false);
   });
 
@@ -85,13 +108,22 @@ describe('demo catalog', () => {
   });
 
   test('console annotations and labels', () => {
-    assert.equal(headCsv('tenant-core').metadata.annotations['operators.operatorframework.io/operator-type'], 'non-standalone');
+    assert.equal(
+      headCsv('tenant-core').metadata.annotations['operators.operatorframework.io/operator-type'],
+      'non-standalone',
+    );
     assert.equal(headCsv('metricsmith').metadata.labels['operatorframework.io/arch.arm64'], 'supported');
     assert.equal(headCsv('metricsmith').metadata.labels['operatorframework.io/arch.amd64'], undefined, 'arm64 only');
     assert.equal(headCsv('gpu-forge').metadata.labels['operatorframework.io/arch.amd64'], 'supported');
     assert.equal(headCsv('pgpilot').metadata.annotations['operatorframework.io/suggested-namespace'], 'pgpilot-system');
-    assert.match(headCsv('vaultkeeper').metadata.annotations['operatorframework.io/suggested-namespace-template']!, /vaultkeeper-system/);
-    assert.match(headCsv('vaultkeeper').metadata.annotations['operator.openshift.io/uninstall-message']!, /Unseal keys/);
+    assert.match(
+      headCsv('vaultkeeper').metadata.annotations['operatorframework.io/suggested-namespace-template']!,
+      /vaultkeeper-system/,
+    );
+    assert.match(
+      headCsv('vaultkeeper').metadata.annotations['operator.openshift.io/uninstall-message']!,
+      /Unseal keys/,
+    );
     assert.equal(headCsv('backstop').metadata.annotations['console.openshift.io/disable-operand-delete'], 'true');
     const gw = pkg('gatewise').bundles.get('gatewise.v1.2.0')!.providedApis;
     const rk = pkg('routekit').bundles.get('routekit.v0.3.0')!.providedApis;

@@ -2,4 +2,8 @@
 import { join } from 'node:path';
 
 export const DEMO_CATALOG_DIR = join(import.meta.dirname, 'catalog');
-export const DEMO_CATALOG_SOURCE = { name: 'olm-console-demo', displayName: 'olm-console demo operators', publisher: 'olm-console' };
+export const DEMO_CATALOG_SOURCE = {
+  name: 'olm-console-demo',
+  displayName: 'olm-console demo operators',
+  publisher: 'olm-console',
+};

@@ -4,26 +4,74 @@ import type { ServedResource } from '../server/resources';
 import { componentRef, operatorLabel, operatorNames, sortRefs } from './adoption';
 
 // Expectations from OLM v0.38.0's controller/operators/decorators/operator.go.
-const res = (kind: string, resource: string, group = '') => ({ kind, resource, group } as ServedResource);
+const res = (kind: string, resource: string, group = '') => ({ kind, resource, group }) as ServedResource;
 
 describe('adoption', () => {
   test('operator names from labels: the part after operators.coreos.com/', () => {
     assert.equal(operatorLabel('alpha', 'ns1'), 'operators.coreos.com/alpha.ns1');
-    assert.deepEqual(operatorNames({ 'operators.coreos.com/alpha.ns1': '', 'olm.managed': 'true', 'operators.coreos.com/': '' }), ['alpha.ns1']);
+    assert.deepEqual(
+      operatorNames({ 'operators.coreos.com/alpha.ns1': '', 'olm.managed': 'true', 'operators.coreos.com/': '' }),
+      ['alpha.ns1'],
+    );
     assert.deepEqual(operatorNames(undefined), []);
   });
 
   test("component refs: a CSV's one condition is its phase; metadata-only kinds carry none", () => {
-    const csv = componentRef({ r: res('ClusterServiceVersion', 'clusterserviceversions', 'operators.coreos.com'), version: 'v1alpha1' }, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'a.v1', namespace: 'ns' }, status: { phase: 'Succeeded', reason: 'InstallSucceeded', message: 'done', lastUpdateTime: 't' } });
-    assert.deepEqual(csv, { kind: 'ClusterServiceVersion', apiVersion: 'operators.coreos.com/v1alpha1', name: 'a.v1', namespace: 'ns', conditions: [{ type: 'Succeeded', status: 'True', reason: 'InstallSucceeded', message: 'done', lastUpdateTime: 't' }] });
+    const csv = componentRef(
+      { r: res('ClusterServiceVersion', 'clusterserviceversions', 'operators.coreos.com'), version: 'v1alpha1' },
+      {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'ClusterServiceVersion',
+        metadata: { name: 'a.v1', namespace: 'ns' },
+        status: { phase: 'Succeeded', reason: 'InstallSucceeded', message: 'done', lastUpdateTime: 't' },
+      },
+    );
+    assert.deepEqual(csv, {
+      kind: 'ClusterServiceVersion',
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      name: 'a.v1',
+      namespace: 'ns',
+      conditions: [
+        { type: 'Succeeded', status: 'True', reason: 'InstallSucceeded', message: 'done', lastUpdateTime: 't' },
+      ],
+    });
     // A CSV OLM has not given a phase yet: type "" and status are still there, as the Operator CRD requires.
-    const fresh = componentRef({ r: res('ClusterServiceVersion', 'clusterserviceversions', 'operators.coreos.com'), version: 'v1alpha1' }, { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'a.v2', namespace: 'ns' } });
+    const fresh = componentRef(
+      { r: res('ClusterServiceVersion', 'clusterserviceversions', 'operators.coreos.com'), version: 'v1alpha1' },
+      {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'ClusterServiceVersion',
+        metadata: { name: 'a.v2', namespace: 'ns' },
+      },
+    );
     assert.deepEqual(fresh.conditions, [{ type: '', status: 'True' }]);
-    const role = componentRef({ r: res('Role', 'roles', 'rbac.authorization.k8s.io'), version: 'v1' }, { metadata: { name: 'r', namespace: 'ns' }, status: { conditions: [{ type: 'X' }] } } as never);
+    const role = componentRef({ r: res('Role', 'roles', 'rbac.authorization.k8s.io'), version: 'v1' }, {
+      metadata: { name: 'r', namespace: 'ns' },
+      status: { conditions: [{ type: 'X' }] },
+    } as never);
     assert.equal('conditions' in role, false);
-    const crd = componentRef({ r: res('CustomResourceDefinition', 'customresourcedefinitions', 'apiextensions.k8s.io'), version: 'v1' }, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.a.example.com' }, status: { conditions: [{ type: 'Established', status: 'True' }] } });
-    assert.deepEqual(crd, { kind: 'CustomResourceDefinition', apiVersion: 'apiextensions.k8s.io/v1', name: 'as.a.example.com', conditions: [{ type: 'Established', status: 'True' }] });
-    assert.equal(componentRef({ r: res('ServiceAccount', 'serviceaccounts'), version: 'v1' }, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: 'ns' } }).apiVersion, 'v1');
+    const crd = componentRef(
+      { r: res('CustomResourceDefinition', 'customresourcedefinitions', 'apiextensions.k8s.io'), version: 'v1' },
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'as.a.example.com' },
+        status: { conditions: [{ type: 'Established', status: 'True' }] },
+      },
+    );
+    assert.deepEqual(crd, {
+      kind: 'CustomResourceDefinition',
+      apiVersion: 'apiextensions.k8s.io/v1',
+      name: 'as.a.example.com',
+      conditions: [{ type: 'Established', status: 'True' }],
+    });
+    assert.equal(
+      componentRef(
+        { r: res('ServiceAccount', 'serviceaccounts'), version: 'v1' },
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: 'ns' } },
+      ).apiVersion,
+      'v1',
+    );
   });
 
   test('refs sorted by kind, apiVersion, namespace, name', () => {
@@ -33,6 +81,9 @@ describe('adoption', () => {
       { kind: 'ClusterRole', apiVersion: 'rbac.authorization.k8s.io/v1', name: 'z' },
       { kind: 'Deployment', apiVersion: 'apps/v1', namespace: 'ns', name: 'd' },
     ];
-    assert.deepEqual(sortRefs(refs).map((r) => `${r.kind}/${r.name}`), ['ClusterRole/z', 'Deployment/d', 'Role/a', 'Role/b']);
+    assert.deepEqual(
+      sortRefs(refs).map((r) => `${r.kind}/${r.name}`),
+      ['ClusterRole/z', 'Deployment/d', 'Role/a', 'Role/b'],
+    );
   });
 });

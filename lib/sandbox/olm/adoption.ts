@@ -35,26 +35,61 @@ const COMPONENT_KINDS: [string, string, string][] = [
 type Component = { r: ServedResource; version: string };
 
 /** OLM reads these kinds as metadata only (PartialObjectMetadata): their refs carry no conditions. */
-const METADATA_ONLY = new Set(['secrets', 'configmaps', 'serviceaccounts', 'roles', 'rolebindings', 'clusterroles', 'clusterrolebindings']);
+const METADATA_ONLY = new Set([
+  'secrets',
+  'configmaps',
+  'serviceaccounts',
+  'roles',
+  'rolebindings',
+  'clusterroles',
+  'clusterrolebindings',
+]);
 
 export const operatorLabel = (pkg: string, ns: string) => `${PREFIX}${pkg}.${ns}`;
 
 /** The operator names a set of labels carries (decorators.OperatorNames). */
 export function operatorNames(labels: Record<string, string> | undefined): string[] {
-  return Object.keys(labels ?? {}).filter((k) => k.startsWith(PREFIX) && k.length > PREFIX.length).map((k) => k.slice(PREFIX.length));
+  return Object.keys(labels ?? {})
+    .filter((k) => k.startsWith(PREFIX) && k.length > PREFIX.length)
+    .map((k) => k.slice(PREFIX.length));
 }
 
 /** One entry of an Operator's `status.components.refs` (a RichReference). */
 export function componentRef({ r, version }: Component, o: KObject): Record<string, unknown> {
-  const ref: Record<string, unknown> = { kind: r.kind, apiVersion: r.group ? `${r.group}/${version}` : version, name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) };
+  const ref: Record<string, unknown> = {
+    kind: r.kind,
+    apiVersion: r.group ? `${r.group}/${version}` : version,
+    name: o.metadata.name,
+    ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+  };
   if (METADATA_ONLY.has(r.resource)) return ref;
   // A CSV's one condition is its phase (operator.go's csvConditionsJQ); others, their status conditions.
   if (r.kind === 'ClusterServiceVersion') {
-    const st = (o.status ?? {}) as { phase?: string; reason?: string; message?: string; lastUpdateTime?: string; lastTransitionTime?: string };
+    const st = (o.status ?? {}) as {
+      phase?: string;
+      reason?: string;
+      message?: string;
+      lastUpdateTime?: string;
+      lastTransitionTime?: string;
+    };
     // Type and status are always written (Go's Condition has no omitempty on them): a CSV with no
     // phase yet has type "", which the Operator CRD's required list accepts.
-    const optional = { reason: st.reason, message: st.message, lastUpdateTime: st.lastUpdateTime, lastTransitionTime: st.lastTransitionTime };
-    return { ...ref, conditions: [{ type: st.phase ?? '', status: 'True', ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined && v !== '')) }] };
+    const optional = {
+      reason: st.reason,
+      message: st.message,
+      lastUpdateTime: st.lastUpdateTime,
+      lastTransitionTime: st.lastTransitionTime,
+    };
+    return {
+      ...ref,
+      conditions: [
+        {
+          type: st.phase ?? '',
+          status: 'True',
+          ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined && v !== '')),
+        },
+      ],
+    };
   }
   const conditions = (o.status as { conditions?: unknown[] } | undefined)?.conditions;
   return conditions?.length ? { ...ref, conditions } : ref;
@@ -84,7 +119,7 @@ export class AdoptionController extends OperatorBase {
 
   /** Adds (or removes) an operator's label on one object, writing only when it changes. */
   private label(r: ServedResource, o: KObject | undefined, key: string, on: boolean): void {
-    if (!o || o.metadata.deletionTimestamp || (key in (o.metadata.labels ?? {})) === on) return;
+    if (!o || o.metadata.deletionTimestamp || key in (o.metadata.labels ?? {}) === on) return;
     const labels = { ...o.metadata.labels };
     if (on) labels[key] = '';
     else delete labels[key];
@@ -98,12 +133,16 @@ export class AdoptionController extends OperatorBase {
       if (!pkg) continue;
       const key = operatorLabel(pkg, ns);
       this.label(this.subs, sub, key, true);
-      const st = (sub.status ?? {}) as { installedCSV?: string; installPlanRef?: { name?: string; namespace?: string } };
+      const st = (sub.status ?? {}) as {
+        installedCSV?: string;
+        installPlanRef?: { name?: string; namespace?: string };
+      };
       if (st.installedCSV) this.label(this.csvs, this.exists(this.csvs, ns, st.installedCSV), key, true);
       const latest = st.installPlanRef?.name;
       if (latest) {
         this.label(this.plans, this.exists(this.plans, st.installPlanRef?.namespace ?? ns, latest), key, true);
-        for (const p of this.api.storeList(this.plans, ns)) if (p.metadata.name !== latest) this.label(this.plans, p, key, false);
+        for (const p of this.api.storeList(this.plans, ns))
+          if (p.metadata.name !== latest) this.label(this.plans, p, key, false);
       }
     }
     const served = this.served();
@@ -115,18 +154,33 @@ export class AdoptionController extends OperatorBase {
         continue;
       }
       if (!names.length) continue;
-      const owned = (o: KObject) => (o.metadata.ownerReferences ?? []).some((x) => x.kind === 'ClusterServiceVersion' && x.uid === csv.metadata.uid)
-        || (o.metadata.labels?.['olm.owner'] === csv.metadata.name && o.metadata.labels?.['olm.owner.namespace'] === ns && o.metadata.labels?.['olm.owner.kind'] === 'ClusterServiceVersion');
-      const crds = new Set(((csv.spec as { customresourcedefinitions?: { owned?: { name: string }[] } } | undefined)?.customresourcedefinitions?.owned ?? []).map((d) => d.name));
+      const owned = (o: KObject) =>
+        (o.metadata.ownerReferences ?? []).some(
+          (x) => x.kind === 'ClusterServiceVersion' && x.uid === csv.metadata.uid,
+        ) ||
+        (o.metadata.labels?.['olm.owner'] === csv.metadata.name &&
+          o.metadata.labels?.['olm.owner.namespace'] === ns &&
+          o.metadata.labels?.['olm.owner.kind'] === 'ClusterServiceVersion');
+      const crds = new Set(
+        (
+          (csv.spec as { customresourcedefinitions?: { owned?: { name: string }[] } } | undefined)
+            ?.customresourcedefinitions?.owned ?? []
+        ).map((d) => d.name),
+      );
       for (const { r } of served) {
         for (const o of this.api.storeList(r, r.namespaced ? ns : undefined)) {
           const isCrd = r.kind === 'CustomResourceDefinition' && crds.has(o.metadata.name ?? '');
           if (!isCrd && !owned(o)) continue;
-          for (const n of names) this.label(r, this.exists(r, o.metadata.namespace, o.metadata.name ?? ''), PREFIX + n, true);
+          for (const n of names)
+            this.label(r, this.exists(r, o.metadata.namespace, o.metadata.name ?? ''), PREFIX + n, true);
         }
       }
     }
-    const names = new Set([...this.api.storeList(this.subs, ns), ...this.api.storeList(this.csvs, ns)].flatMap((o) => operatorNames(o.metadata.labels)));
+    const names = new Set(
+      [...this.api.storeList(this.subs, ns), ...this.api.storeList(this.csvs, ns)].flatMap((o) =>
+        operatorNames(o.metadata.labels),
+      ),
+    );
     for (const name of names) this.syncOperator(name, served);
   }
 
@@ -137,14 +191,22 @@ export class AdoptionController extends OperatorBase {
     const refs: Record<string, unknown>[] = [];
     const ns = name.slice(name.lastIndexOf('.') + 1);
     for (const c of served) {
-      for (const o of this.api.storeList(c.r, c.r.namespaced ? ns : undefined)) if (key in (o.metadata.labels ?? {})) refs.push(componentRef(c, o));
+      for (const o of this.api.storeList(c.r, c.r.namespaced ? ns : undefined))
+        if (key in (o.metadata.labels ?? {})) refs.push(componentRef(c, o));
     }
     let op = this.exists(operators, undefined, name);
     if (!op) {
       if (!refs.length) return;
-      op = this.api.createObject(operators, { apiVersion: `${OLM}/v1`, kind: 'Operator', metadata: { name }, spec: {} });
+      op = this.api.createObject(operators, {
+        apiVersion: `${OLM}/v1`,
+        kind: 'Operator',
+        metadata: { name },
+        spec: {},
+      });
     }
-    const status = { components: { labelSelector: { matchExpressions: [{ key, operator: 'Exists' }] }, refs: sortRefs(refs) } };
+    const status = {
+      components: { labelSelector: { matchExpressions: [{ key, operator: 'Exists' }] }, refs: sortRefs(refs) },
+    };
     this.writeStatus(operators, op, status);
   }
 }

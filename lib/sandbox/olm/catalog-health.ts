@@ -24,14 +24,16 @@ export function updateCatalogHealth(
   const old = prev.conditions?.find((c) => c.type === TYPE);
   // OLM starts from the condition as it was: a message it does not set stays what it was.
   const cond: Cond = { ...(old ?? { type: TYPE, status: '' }) };
-  const key = (h: CatalogHealth) => h.catalogSourceRef.uid ?? `${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name}`;
+  const key = (h: CatalogHealth) =>
+    h.catalogSourceRef.uid ?? `${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name}`;
   const set = new Map(health.map((h) => [key(h), h]));
   const healthy = health.every((h) => h.healthy);
   let missingTargeted = true;
   for (const h of health) {
     if (h.catalogSourceRef.namespace !== target.sourceNamespace || h.catalogSourceRef.name !== target.source) continue;
     missingTargeted = false;
-    if (!h.healthy) cond.message = `targeted catalogsource ${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name} unhealthy`;
+    if (!h.healthy)
+      cond.message = `targeted catalogsource ${h.catalogSourceRef.namespace}/${h.catalogSourceRef.name} unhealthy`;
   }
   if (missingTargeted) cond.message = `targeted catalogsource ${target.sourceNamespace}/${target.source} missing`;
   if (missingTargeted || !healthy) {
@@ -54,11 +56,16 @@ export function updateCatalogHealth(
     if (before.some((o) => set.get(key(o))?.healthy !== o.healthy)) cond.reason = 'CatalogSourcesUpdated';
     update = false;
   }
-  const same = !!old && old.status === cond.status && old.reason === cond.reason && (old.message ?? '') === (cond.message ?? '');
+  const same =
+    !!old && old.status === cond.status && old.reason === cond.reason && (old.message ?? '') === (cond.message ?? '');
   if (!update && same) return undefined;
   // OLM writes again on every sync while nothing is found; the sandbox, whose passes repeat until
   // nothing changes, writes only what differs apart from the time stamps.
-  if (same && JSON.stringify(before.map((h) => [key(h), h.healthy])) === JSON.stringify(health.map((h) => [key(h), h.healthy]))) return undefined;
+  if (
+    same &&
+    JSON.stringify(before.map((h) => [key(h), h.healthy])) === JSON.stringify(health.map((h) => [key(h), h.healthy]))
+  )
+    return undefined;
   const next = { ...cond, lastTransitionTime: now };
   if (!next.message) delete next.message;
   const conditions = [...(prev.conditions ?? [])];

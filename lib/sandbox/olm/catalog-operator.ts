@@ -4,7 +4,13 @@
 // The CSVs a plan creates are the OLM operator's from there on (olm-operator.ts).
 import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
 import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
-import { dependencyInstalls, satisfiesRequiredRanges, unmetDependencies, type DependencyInstall as Dep, type PackageRange } from '../../olm/resolution/dependencies';
+import {
+  dependencyInstalls,
+  satisfiesRequiredRanges,
+  unmetDependencies,
+  type DependencyInstall as Dep,
+  type PackageRange,
+} from '../../olm/resolution/dependencies';
 import type { UserInfo } from '../auth/rbac';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
@@ -31,8 +37,11 @@ function requiredRangesOf(installed: readonly KObject[]): PackageRange[] {
     const text = csv.metadata.annotations?.['operatorframework.io/properties'];
     if (!text) continue;
     try {
-      for (const p of (JSON.parse(text) as { properties?: { type: string; value: { packageName?: string; versionRange?: string } }[] }).properties ?? []) {
-        if (p.type === 'olm.package.required' && p.value.packageName && p.value.versionRange) out.push({ packageName: p.value.packageName, versionRange: p.value.versionRange });
+      for (const p of (
+        JSON.parse(text) as { properties?: { type: string; value: { packageName?: string; versionRange?: string } }[] }
+      ).properties ?? []) {
+        if (p.type === 'olm.package.required' && p.value.packageName && p.value.versionRange)
+          out.push({ packageName: p.value.packageName, versionRange: p.value.versionRange });
       }
     } catch {
       // an unreadable annotation constrains nothing
@@ -87,37 +96,80 @@ export class CatalogOperator extends OperatorBase {
     // its bundles, in gRPC's words for a refused connection.
     const global = this.catalogs.globalNamespace;
     const sourceErrors: string[] = [];
-    for (const cs of [...this.api.storeList(this.catalogSources, ns), ...(ns === global ? [] : this.api.storeList(this.catalogSources, global))]) {
+    for (const cs of [
+      ...this.api.storeList(this.catalogSources, ns),
+      ...(ns === global ? [] : this.api.storeList(this.catalogSources, global)),
+    ]) {
       const spec = (cs.spec ?? {}) as { sourceType?: string; image?: string; address?: string };
       const key = `${cs.metadata.namespace}/${cs.metadata.name}`;
       const entry = this.catalogs.entries.get(key);
       // (A catalog the sandbox serves from a folder, by annotation, is one with an image to OLM.)
-      if (spec.sourceType === 'grpc' && !spec.image && !spec.address && !cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION]) sourceErrors.push(`error using catalogsource ${key}: no registry client established for catalogsource ${key}`);
-      else if (entry && !entry.dir && !!entry.address && !entry.healthy && !entry.connecting) sourceErrors.push(`error using catalogsource ${key}: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${entry.address}: connect: connection refused"`);
+      if (
+        spec.sourceType === 'grpc' &&
+        !spec.image &&
+        !spec.address &&
+        !cs.metadata.annotations?.[CATALOG_DIR_ANNOTATION]
+      )
+        sourceErrors.push(`error using catalogsource ${key}: no registry client established for catalogsource ${key}`);
+      else if (entry && !entry.dir && !!entry.address && !entry.healthy && !entry.connecting)
+        sourceErrors.push(
+          `error using catalogsource ${key}: failed to list bundles: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp ${entry.address}: connect: connection refused"`,
+        );
     }
     if (sourceErrors.length) {
       // Several are joined as Kubernetes' aggregate error joins them (in no fixed order in OLM).
-      this.failResolution(ns, subs, { reason: 'ErrorPreventedResolution', message: sourceErrors.length === 1 ? sourceErrors[0]! : `[${sourceErrors.join(', ')}]` });
+      this.failResolution(ns, subs, {
+        reason: 'ErrorPreventedResolution',
+        message: sourceErrors.length === 1 ? sourceErrors[0]! : `[${sourceErrors.join(', ')}]`,
+      });
       return;
     }
-    const catalogs = this.catalogs.healthy().filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
-    const installedCsvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
-    const installedApis = installedCsvs.flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    const catalogs = this.catalogs
+      .healthy()
+      .filter((c) => c.namespace === ns || c.namespace === this.catalogs.globalNamespace);
+    const installedCsvs = this.api
+      .storeList(this.csvs, ns)
+      .filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
+    const installedApis = installedCsvs.flatMap((c) =>
+      (
+        (c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } })
+          .customresourcedefinitions?.owned ?? []
+      ).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })),
+    );
     // An existing CSV no Subscription refers to (the one being replaced, while its replacement
     // waits) provides the same API as one a Subscription requires: OLM's solver finds the two
     // cannot both stay, and says so in its own words.
-    const owned = (c: KObject) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind }));
+    const owned = (c: KObject) =>
+      (
+        (c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } })
+          .customresourcedefinitions?.owned ?? []
+      ).map((d) => ({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind }));
     const referenced = new Map<string, string>();
     for (const sub of subs) {
       const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string };
-      for (const n of [st.currentCSV, st.installedCSV]) if (n && !referenced.has(n)) referenced.set(n, sub.metadata.name ?? '');
+      for (const n of [st.currentCSV, st.installedCSV])
+        if (n && !referenced.has(n)) referenced.set(n, sub.metadata.name ?? '');
     }
-    for (const orphan of installedCsvs.filter((c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp)) {
+    for (const orphan of installedCsvs.filter(
+      (c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp,
+    )) {
       for (const api of owned(orphan)) {
-        const other = installedCsvs.find((c) => c !== orphan && referenced.has(c.metadata.name ?? '') && owned(c).some((a) => a.group === api.group && a.version === api.version && a.kind === api.kind));
+        const other = installedCsvs.find(
+          (c) =>
+            c !== orphan &&
+            referenced.has(c.metadata.name ?? '') &&
+            owned(c).some((a) => a.group === api.group && a.version === api.version && a.kind === api.kind),
+        );
         if (!other) continue;
-        const [a, b, sub] = [orphan.metadata.name ?? '', other.metadata.name ?? '', referenced.get(other.metadata.name ?? '')!];
-        this.failResolution(ns, subs, { reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: @existing/${ns}//${a} and @existing/${ns}//${b} provide ${api.kind} (${api.group}/${api.version}), clusterserviceversion ${a} exists and is not referenced by a subscription, subscription ${sub} exists, subscription ${sub} requires @existing/${ns}//${b}` });
+        const [a, b, sub] = [
+          orphan.metadata.name ?? '',
+          other.metadata.name ?? '',
+          referenced.get(other.metadata.name ?? '')!,
+        ];
+        this.failResolution(ns, subs, {
+          reason: 'ConstraintsNotSatisfiable',
+          message: `constraints not satisfiable: @existing/${ns}//${a} and @existing/${ns}//${b} provide ${api.kind} (${api.group}/${api.version}), clusterserviceversion ${a} exists and is not referenced by a subscription, subscription ${sub} exists, subscription ${sub} requires @existing/${ns}//${b}`,
+        });
         return;
       }
     }
@@ -128,21 +180,45 @@ export class CatalogOperator extends OperatorBase {
     const clears: { sub: KObject; conditions: Cond[] | undefined }[] = [];
     for (const sub of [...subs].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))) {
       if (waiting(sub)) continue;
-      const spec = sub.spec as { name: string; source: string; sourceNamespace: string; channel?: string; startingCSV?: string };
+      const spec = sub.spec as {
+        name: string;
+        source: string;
+        sourceNamespace: string;
+        channel?: string;
+        startingCSV?: string;
+      };
       const st = (sub.status ?? {}) as { installedCSV?: string; currentCSV?: string; conditions?: Cond[] };
       const installedName = st.installedCSV ?? st.currentCSV;
       const installed = installedName ? installedCsvs.find((c) => c.metadata.name === installedName) : undefined;
       // A currentCSV that is not there yet is still being installed: nothing new to resolve.
-      if (st.currentCSV && !installed && (sub.status as { installPlanRef?: unknown } | undefined)?.installPlanRef) continue;
+      if (st.currentCSV && !installed && (sub.status as { installPlanRef?: unknown } | undefined)?.installPlanRef)
+        continue;
       // Nor while the plan that installs it is still writing its objects: real OLM's catalog
       // operator finishes a plan before it gets to resolve the namespace again, in practice.
       const ref = (sub.status as { installPlanRef?: { name?: string } } | undefined)?.installPlanRef?.name;
-      if (ref && (this.exists(this.plans, ns, ref)?.status as { phase?: string } | undefined)?.phase === 'Installing') continue;
-      const orphans = installedCsvs.filter((c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp).map((c) => c.metadata.name ?? '');
-      let r = resolveSubscription(sub.metadata.name ?? '', spec, catalogs, installed ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version } : undefined, ns, orphans);
+      if (ref && (this.exists(this.plans, ns, ref)?.status as { phase?: string } | undefined)?.phase === 'Installing')
+        continue;
+      const orphans = installedCsvs
+        .filter((c) => !referenced.has(c.metadata.name ?? '') && !c.metadata.deletionTimestamp)
+        .map((c) => c.metadata.name ?? '');
+      let r = resolveSubscription(
+        sub.metadata.name ?? '',
+        spec,
+        catalogs,
+        installed
+          ? { name: installed.metadata.name ?? '', version: (installed.spec as { version?: string }).version }
+          : undefined,
+        ns,
+        orphans,
+      );
       // The solver keeps every installed operator's package dependencies true: an upgrade that
       // would leave another operator's required range is not taken.
-      if (r.kind === 'install' && installed && !satisfiesRequiredRanges(r.pkg.name, r.bundle.version, requiredRangesOf(installedCsvs))) r = { kind: 'none' };
+      if (
+        r.kind === 'install' &&
+        installed &&
+        !satisfiesRequiredRanges(r.pkg.name, r.bundle.version, requiredRangesOf(installedCsvs))
+      )
+        r = { kind: 'none' };
       let conditions = st.conditions;
       if (r.kind === 'failed') {
         failure ??= { reason: r.reason, message: r.message };
@@ -151,12 +227,16 @@ export class CatalogOperator extends OperatorBase {
       if (r.kind === 'install') {
         const unmet = unmetDependencies(r.bundle, dependencySources(catalogs), installedApis);
         if (unmet.length) {
-          failure ??= { reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${unmet.join(', ')}` };
+          failure ??= {
+            reason: 'ConstraintsNotSatisfiable',
+            message: `constraints not satisfiable: ${unmet.join(', ')}`,
+          };
           continue;
         }
       }
       conditions = removeCondition(conditions, 'ResolutionFailed');
-      if (r.kind === 'install' && r.bundle.name !== st.currentCSV) work.push({ sub: { ...sub, status: { ...(sub.status as object), conditions } }, r });
+      if (r.kind === 'install' && r.bundle.name !== st.currentCSV)
+        work.push({ sub: { ...sub, status: { ...(sub.status as object), conditions } }, r });
       else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) clears.push({ sub, conditions });
     }
     // One resolution for the namespace: a failure anywhere is every Subscription's, so a
@@ -165,7 +245,8 @@ export class CatalogOperator extends OperatorBase {
       this.failResolution(ns, subs, failure);
       return;
     }
-    for (const { sub, conditions } of clears) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
+    for (const { sub, conditions } of clears)
+      this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
     if (work.length === 0) return;
     // Dependencies go into the same plan, with a Subscription OLM creates for each.
     const subscribed = new Set(subs.map((s) => (s.spec as { name: string }).name));
@@ -173,7 +254,12 @@ export class CatalogOperator extends OperatorBase {
     for (const { r } of work) {
       // What the plan's own bundles provide needs no dependency install.
       const planned = work.flatMap((w) => w.r.bundle.providedApis);
-      for (const d of dependencyInstalls(r.bundle, dependencySources(catalogs), [...installedApis, ...planned, ...deps.flatMap((x) => x.bundle.providedApis)], new Set([...subscribed, ...deps.map((x) => x.pkg.name)]))) {
+      for (const d of dependencyInstalls(
+        r.bundle,
+        dependencySources(catalogs),
+        [...installedApis, ...planned, ...deps.flatMap((x) => x.bundle.providedApis)],
+        new Set([...subscribed, ...deps.map((x) => x.pkg.name)]),
+      )) {
         if (!deps.some((x) => x.bundle.name === d.bundle.name)) deps.push(d);
       }
     }
@@ -184,23 +270,69 @@ export class CatalogOperator extends OperatorBase {
   private failResolution(ns: string, subs: KObject[], failure: { reason: string; message: string }): void {
     for (const stale of subs) {
       const sub = this.exists(this.subs, ns, stale.metadata.name ?? '') ?? stale;
-      const conditions = setCondition((sub.status as { conditions?: Cond[] } | undefined)?.conditions, { type: 'ResolutionFailed', status: 'True', ...failure });
-      if (JSON.stringify(conditions) !== JSON.stringify((sub.status as { conditions?: Cond[] } | undefined)?.conditions)) this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+      const conditions = setCondition((sub.status as { conditions?: Cond[] } | undefined)?.conditions, {
+        type: 'ResolutionFailed',
+        status: 'True',
+        ...failure,
+      });
+      if (
+        JSON.stringify(conditions) !== JSON.stringify((sub.status as { conditions?: Cond[] } | undefined)?.conditions)
+      )
+        this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
     }
   }
 
-  private createInstallPlan(ns: string, subs: KObject[], work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[], deps: DependencyInstall[] = []): void {
+  private createInstallPlan(
+    ns: string,
+    subs: KObject[],
+    work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[],
+    deps: DependencyInstall[] = [],
+  ): void {
     const manual = subs.some((s) => (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual');
     const existing = this.api.storeList(this.plans, ns);
-    const generation = 1 + Math.max(0, ...existing.map((p) => (p.spec as { generation?: number }).generation ?? 0), ...subs.map((s) => (s.status as { installPlanGeneration?: number } | undefined)?.installPlanGeneration ?? 0));
+    const generation =
+      1 +
+      Math.max(
+        0,
+        ...existing.map((p) => (p.spec as { generation?: number }).generation ?? 0),
+        ...subs.map((s) => (s.status as { installPlanGeneration?: number } | undefined)?.installPlanGeneration ?? 0),
+      );
     const steps: PlanStep[] = [
-      ...work.flatMap(({ r }) => stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace })),
-      ...deps.flatMap((d) => stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.source.name, namespace: d.source.namespace })),
+      ...work.flatMap(({ r }) =>
+        stepsForBundle(r.pkg, r.bundle, ns, r.replaces, { name: r.catalog.name, namespace: r.catalog.namespace }),
+      ),
+      ...deps.flatMap((d) =>
+        stepsForBundle(d.pkg, d.bundle, ns, undefined, { name: d.source.name, namespace: d.source.namespace }),
+      ),
       // Each dependency gets a Subscription of its own, created when the plan runs (resolver/steps.go).
       ...deps.map((d) => {
         const name = `${d.pkg.name}-${d.channel}-${d.source.name}-${d.source.namespace}`;
-        const sub = { apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', metadata: { name, namespace: ns }, spec: { source: d.source.name, sourceNamespace: d.source.namespace, name: d.pkg.name, channel: d.channel, startingCSV: d.bundle.name, installPlanApproval: 'Automatic' } };
-        return { resolving: d.bundle.name, resource: { group: OLM, version: 'v1alpha1', kind: 'Subscription', name, manifest: JSON.stringify(sub), sourceName: d.source.name, sourceNamespace: d.source.namespace }, status: 'Unknown' };
+        const sub = {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'Subscription',
+          metadata: { name, namespace: ns },
+          spec: {
+            source: d.source.name,
+            sourceNamespace: d.source.namespace,
+            name: d.pkg.name,
+            channel: d.channel,
+            startingCSV: d.bundle.name,
+            installPlanApproval: 'Automatic',
+          },
+        };
+        return {
+          resolving: d.bundle.name,
+          resource: {
+            group: OLM,
+            version: 'v1alpha1',
+            kind: 'Subscription',
+            name,
+            manifest: JSON.stringify(sub),
+            sourceName: d.source.name,
+            sourceNamespace: d.source.namespace,
+          },
+          status: 'Unknown',
+        };
       }),
     ];
     let plan = this.api.createObject(this.plans, {
@@ -210,9 +342,21 @@ export class CatalogOperator extends OperatorBase {
         generateName: 'install-',
         namespace: ns,
         // No labels: the adoption controller labels the plan each Subscription points at (adoption.ts).
-        ownerReferences: subs.map((s) => ({ apiVersion: `${OLM}/v1alpha1`, kind: 'Subscription', name: s.metadata.name ?? '', uid: s.metadata.uid ?? '', blockOwnerDeletion: false, controller: false })),
+        ownerReferences: subs.map((s) => ({
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'Subscription',
+          name: s.metadata.name ?? '',
+          uid: s.metadata.uid ?? '',
+          blockOwnerDeletion: false,
+          controller: false,
+        })),
       },
-      spec: { clusterServiceVersionNames: [...work.map((w) => w.r.bundle.name), ...deps.map((d) => d.bundle.name)], approval: manual ? 'Manual' : 'Automatic', approved: !manual, generation },
+      spec: {
+        clusterServiceVersionNames: [...work.map((w) => w.r.bundle.name), ...deps.map((d) => d.bundle.name)],
+        approval: manual ? 'Manual' : 'Automatic',
+        approved: !manual,
+        generation,
+      },
     });
     // Second write, as OLM does: the status with the plan.
     plan = this.writeStatus(this.plans, plan, {
@@ -227,16 +371,34 @@ export class CatalogOperator extends OperatorBase {
         ...(fresh.status as object),
         conditions: (sub.status as { conditions?: Cond[] }).conditions,
         currentCSV: r.bundle.name,
-        installPlanRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, namespace: ns, uid: plan.metadata.uid, resourceVersion: plan.metadata.resourceVersion },
-        installplan: { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: plan.metadata.name, uuid: plan.metadata.uid },
+        installPlanRef: {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'InstallPlan',
+          name: plan.metadata.name,
+          namespace: ns,
+          uid: plan.metadata.uid,
+          resourceVersion: plan.metadata.resourceVersion,
+        },
+        installplan: {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'InstallPlan',
+          name: plan.metadata.name,
+          uuid: plan.metadata.uid,
+        },
         installPlanGeneration: generation,
         state: 'UpgradePending',
         lastUpdated: now(),
       });
     }
     // At most five InstallPlans per namespace: the oldest generations go.
-    const all = this.api.storeList(this.plans, ns).sort((a, b) => ((a.spec as { generation?: number }).generation ?? 0) - ((b.spec as { generation?: number }).generation ?? 0));
-    for (const old of all.slice(0, Math.max(0, all.length - MAX_PLANS))) this.api.deleteObject(this.plans, ns, old.metadata.name ?? '');
+    const all = this.api
+      .storeList(this.plans, ns)
+      .sort(
+        (a, b) =>
+          ((a.spec as { generation?: number }).generation ?? 0) - ((b.spec as { generation?: number }).generation ?? 0),
+      );
+    for (const old of all.slice(0, Math.max(0, all.length - MAX_PLANS)))
+      this.api.deleteObject(this.plans, ns, old.metadata.name ?? '');
   }
 
   // ---- InstallPlan execution (docs/olm/install-plans.md#phases) ----
@@ -247,8 +409,14 @@ export class CatalogOperator extends OperatorBase {
 
   /** The namespace's Roles, RoleBindings and ServiceAccounts as they are now (what triggerInstallPlanRetry watches). */
   private rbacFingerprint(ns: string): string {
-    return ['roles', 'rolebindings'].map((k) => this.res('rbac.authorization.k8s.io', 'v1', k)).concat(this.res('', 'v1', 'serviceaccounts'))
-      .flatMap((r) => this.api.storeList(r, ns).map((o) => `${r.resource}/${o.metadata.name}@${o.metadata.resourceVersion}`)).sort().join(',');
+    return ['roles', 'rolebindings']
+      .map((k) => this.res('rbac.authorization.k8s.io', 'v1', k))
+      .concat(this.res('', 'v1', 'serviceaccounts'))
+      .flatMap((r) =>
+        this.api.storeList(r, ns).map((o) => `${r.resource}/${o.metadata.name}@${o.metadata.resourceVersion}`),
+      )
+      .sort()
+      .join(',');
   }
 
   private executePlan(plan: KObject): void {
@@ -274,12 +442,23 @@ export class CatalogOperator extends OperatorBase {
     // cannot be said, the plan says why and waits.
     const scope = namespaceServiceAccount(this.api.storeList(this.ogs, ns));
     if (scope.error) {
-      this.writeStatus(this.plans, plan, { ...st, conditions: planCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'InstallCheckFailed', message: scope.error }) });
+      this.writeStatus(this.plans, plan, {
+        ...st,
+        conditions: planCondition(st.conditions, {
+          type: 'Installed',
+          status: 'False',
+          reason: 'InstallCheckFailed',
+          message: scope.error,
+        }),
+      });
       return;
     }
     // Once it can, the condition is reset (to reason Unknown, as OLM resets it), not removed.
     if (st.conditions?.find((c) => c.type === 'Installed')?.reason === 'InstallCheckFailed') {
-      plan = this.writeStatus(this.plans, plan, { ...st, conditions: planCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'Unknown' }) });
+      plan = this.writeStatus(this.plans, plan, {
+        ...st,
+        conditions: planCondition(st.conditions, { type: 'Installed', status: 'False', reason: 'Unknown' }),
+      });
       st = plan.status as PlanStatus;
     }
     if (scope.ref && JSON.stringify(st.attenuatedServiceAccountRef) !== JSON.stringify(scope.ref)) {
@@ -297,7 +476,17 @@ export class CatalogOperator extends OperatorBase {
     if (this.failNextInstallPlan) {
       const message = this.failNextInstallPlan;
       this.failNextInstallPlan = undefined;
-      this.writeStatus(this.plans, plan, { ...cur, phase: 'Failed', message, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      this.writeStatus(this.plans, plan, {
+        ...cur,
+        phase: 'Failed',
+        message,
+        conditions: planCondition(cur.conditions, {
+          type: 'Installed',
+          status: 'False',
+          reason: 'InstallComponentFailed',
+          message,
+        }),
+      });
       return;
     }
     const steps = (cur.plan ?? []).map((s) => ({ ...s, resource: { ...s.resource } }));
@@ -331,7 +520,12 @@ export class CatalogOperator extends OperatorBase {
         // else is retried for --install-plan-retry-timeout (1 min) from the start.
         const elapsed = Date.now() - Date.parse(startTime);
         if (err.forbidden || elapsed < PLAN_RETRY_TIMEOUT_MS) {
-          this.writeStatus(this.plans, plan, { ...cur, plan: steps, startTime, message: `retrying execution due to error: ${err.message}` });
+          this.writeStatus(this.plans, plan, {
+            ...cur,
+            plan: steps,
+            startTime,
+            message: `retrying execution due to error: ${err.message}`,
+          });
           if (!err.forbidden) this.requeueAfter?.(ns, PLAN_RETRY_TIMEOUT_MS - elapsed + 50);
           else {
             // OLM's sync returns the error and its rate-limited queue tries the plan again after
@@ -343,11 +537,35 @@ export class CatalogOperator extends OperatorBase {
           }
           return;
         }
-        this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message: err.message, startTime, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message: err.message }) });
+        this.writeStatus(this.plans, plan, {
+          ...cur,
+          plan: steps,
+          phase: 'Failed',
+          message: err.message,
+          startTime,
+          conditions: planCondition(cur.conditions, {
+            type: 'Installed',
+            status: 'False',
+            reason: 'InstallComponentFailed',
+            message: err.message,
+          }),
+        });
         return;
       }
       const message = `error creating objects: ${(err as Error).message}`;
-      this.writeStatus(this.plans, plan, { ...cur, plan: steps, phase: 'Failed', message, startTime, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message }) });
+      this.writeStatus(this.plans, plan, {
+        ...cur,
+        plan: steps,
+        phase: 'Failed',
+        message,
+        startTime,
+        conditions: planCondition(cur.conditions, {
+          type: 'Installed',
+          status: 'False',
+          reason: 'InstallComponentFailed',
+          message,
+        }),
+      });
       return;
     }
     if (steps.some(todo)) {
@@ -357,7 +575,13 @@ export class CatalogOperator extends OperatorBase {
     this.refusals.delete(plan.metadata.uid ?? '');
     const { message: _m, ...rest } = cur;
     void _m;
-    this.writeStatus(this.plans, plan, { ...rest, plan: steps, phase: 'Complete', startTime, conditions: planCondition(cur.conditions, { type: 'Installed', status: 'True' }) });
+    this.writeStatus(this.plans, plan, {
+      ...rest,
+      plan: steps,
+      phase: 'Complete',
+      startTime,
+      conditions: planCondition(cur.conditions, { type: 'Installed', status: 'True' }),
+    });
   }
 
   /**
@@ -377,15 +601,37 @@ export class CatalogOperator extends OperatorBase {
     for (const csvName of new Set(steps.map((s) => s.resolving))) {
       const mine = steps.filter((s) => s.resolving === csvName);
       const accounts = mine.filter((s) => s.resource.kind === 'ServiceAccount');
-      const shared = accounts.some((s) => s.status === 'Present' || (s.status !== 'Created' && !!this.exists(this.res('', 'v1', 'serviceaccounts'), plan.metadata.namespace, s.resource.name)));
+      const shared = accounts.some(
+        (s) =>
+          s.status === 'Present' ||
+          (s.status !== 'Created' &&
+            !!this.exists(this.res('', 'v1', 'serviceaccounts'), plan.metadata.namespace, s.resource.name)),
+      );
       if (!shared) continue;
-      const mergedEarlier = accounts.some((s) => before.find((b) => b.resolving === s.resolving && b.resource.kind === 'ServiceAccount' && b.resource.name === s.resource.name)?.status === 'Present');
+      const mergedEarlier = accounts.some(
+        (s) =>
+          before.find(
+            (b) =>
+              b.resolving === s.resolving &&
+              b.resource.kind === 'ServiceAccount' &&
+              b.resource.name === s.resource.name,
+          )?.status === 'Present',
+      );
       const csv = this.exists(this.csvs, plan.metadata.namespace, csvName);
-      const cst = (csv?.status ?? {}) as { phase?: string; reason?: string; requirementStatus?: { status: string; message?: string }[] };
+      const cst = (csv?.status ?? {}) as {
+        phase?: string;
+        reason?: string;
+        requirementStatus?: { status: string; message?: string }[];
+      };
       // Found wanting by a check that saw the merged account (not one that found it another CSV's),
       // or held back for another reason (an OperatorCondition), or failed for one.
-      const unmet = (cst.requirementStatus ?? []).some((r) => r.status !== 'Present' && r.message !== 'Service account is owned by another ClusterServiceVersion');
-      const wanting = (cst.phase === 'Pending' && (cst.reason === 'OperatorConditionNotUpgradeable' || (cst.reason === 'RequirementsNotMet' && unmet))) || (cst.phase === 'Failed' && cst.reason !== 'RequirementsNotMet');
+      const unmet = (cst.requirementStatus ?? []).some(
+        (r) => r.status !== 'Present' && r.message !== 'Service account is owned by another ClusterServiceVersion',
+      );
+      const wanting =
+        (cst.phase === 'Pending' &&
+          (cst.reason === 'OperatorConditionNotUpgradeable' || (cst.reason === 'RequirementsNotMet' && unmet))) ||
+        (cst.phase === 'Failed' && cst.reason !== 'RequirementsNotMet');
       // A CSV already on its way out (replaced in turn before its plan finished) waits for nothing.
       const leaving = !csv || !!csv.metadata.deletionTimestamp || cst.phase === 'Replacing' || cst.phase === 'Deleting';
       if ((mergedEarlier && wanting) || leaving) continue;
@@ -396,7 +642,8 @@ export class CatalogOperator extends OperatorBase {
 
   /** The user a token of the account is (scoped.BearerTokenRetriever): the account must exist. */
   private attenuatedUser(ref: { name: string; namespace: string }): UserInfo {
-    if (!this.exists(this.res('', 'v1', 'serviceaccounts'), ref.namespace, ref.name)) throw new PlanStepError(`serviceaccounts "${ref.name}" not found`, false);
+    if (!this.exists(this.res('', 'v1', 'serviceaccounts'), ref.namespace, ref.name))
+      throw new PlanStepError(`serviceaccounts "${ref.name}" not found`, false);
     return serviceAccountUser(ref.namespace, ref.name);
   }
 
@@ -408,7 +655,11 @@ export class CatalogOperator extends OperatorBase {
   private executeStep(plan: KObject, step: PlanStep, user?: UserInfo): void {
     const ns = plan.metadata.namespace ?? '';
     const obj = JSON.parse(step.resource.manifest) as KObject;
-    const r = this.api.resources.find(step.resource.group, step.resource.version, this.pluralOf(step.resource.group, step.resource.version, step.resource.kind));
+    const r = this.api.resources.find(
+      step.resource.group,
+      step.resource.version,
+      this.pluralOf(step.resource.group, step.resource.version, step.resource.kind),
+    );
     if (!r) {
       step.status = 'UnsupportedResource';
       throw new ApiStatusError(422, 'Invalid', `${step.resource.kind} is not a supported resource`);
@@ -419,7 +670,11 @@ export class CatalogOperator extends OperatorBase {
       obj.metadata.ownerReferences = obj.metadata.ownerReferences.map((ref) => {
         if (ref.kind !== 'ClusterServiceVersion') return ref;
         const owner = this.exists(this.csvs, ns, ref.name);
-        if (!owner) throw new PlanStepError(`error generating ownerrefs for ${step.resource.kind.toLowerCase()} ${obj.metadata.name}: clusterserviceversions.operators.coreos.com "${ref.name}" not found`, false);
+        if (!owner)
+          throw new PlanStepError(
+            `error generating ownerrefs for ${step.resource.kind.toLowerCase()} ${obj.metadata.name}: clusterserviceversions.operators.coreos.com "${ref.name}" not found`,
+            false,
+          );
         return { ...ref, uid: owner.metadata.uid ?? '' };
       });
     }
@@ -429,7 +684,13 @@ export class CatalogOperator extends OperatorBase {
     const as = (prefix: string, verb: string, withName: boolean, extra?: () => void) => {
       if (!scoped) return;
       try {
-        checkAccess(this.api.rbac, user!, { verb, group: r.group, resource: r.resource, namespace: r.namespaced ? obj.metadata.namespace : undefined, ...(withName ? { name } : {}) });
+        checkAccess(this.api.rbac, user!, {
+          verb,
+          group: r.group,
+          resource: r.resource,
+          namespace: r.namespaced ? obj.metadata.namespace : undefined,
+          ...(withName ? { name } : {}),
+        });
         extra?.();
       } catch (err) {
         if (err instanceof ApiStatusError) throw new PlanStepError(`${prefix}: ${err.message}`, err.code === 403);
@@ -437,19 +698,27 @@ export class CatalogOperator extends OperatorBase {
       }
     };
     const escalation = () => {
-      if (RBAC_KINDS.has(kind)) checkNoEscalation(this.api.rbac, user!, obj, kind as 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding');
+      if (RBAC_KINDS.has(kind))
+        checkNoEscalation(
+          this.api.rbac,
+          user!,
+          obj,
+          kind as 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding',
+        );
     };
     as(createPrefix(kind, name), 'create', false, escalation);
     const found = this.exists(r, obj.metadata.namespace, name);
     if (!found) {
       if (kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
-      if (kind === 'Subscription') obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
+      if (kind === 'Subscription')
+        obj.metadata.annotations = { ...obj.metadata.annotations, 'olm.generated-by': plan.metadata.name ?? '' };
       try {
         this.api.createObject(r, obj);
       } catch (err) {
         // Refused by the API server (a CSV its CRD's schema rejects): the step's error, retried
         // until the plan's timeout like any other that is not Forbidden.
-        if (err instanceof ApiStatusError) throw new PlanStepError(`${createPrefix(kind, name)}: ${err.message}`, err.code === 403);
+        if (err instanceof ApiStatusError)
+          throw new PlanStepError(`${createPrefix(kind, name)}: ${err.message}`, err.code === 403);
         throw err;
       }
       step.status = 'Created';
@@ -457,7 +726,10 @@ export class CatalogOperator extends OperatorBase {
     }
     step.status = 'Present';
     if (kind === 'CustomResourceDefinition') {
-      this.api.updateObject(r, { ...obj, metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion } } as KObject);
+      this.api.updateObject(r, {
+        ...obj,
+        metadata: { ...obj.metadata, resourceVersion: found.metadata.resourceVersion },
+      } as KObject);
       return;
     }
     if (kind === 'ClusterServiceVersion' || kind === 'Subscription') return;
@@ -467,7 +739,11 @@ export class CatalogOperator extends OperatorBase {
       const owners = [...(found.metadata.ownerReferences ?? [])];
       for (const o of obj.metadata.ownerReferences ?? []) if (!owners.some((x) => x.uid === o.uid)) owners.push(o);
       const labels = { ...found.metadata.labels, ...obj.metadata.labels };
-      if (JSON.stringify(owners) === JSON.stringify(found.metadata.ownerReferences ?? []) && JSON.stringify(labels) === JSON.stringify(found.metadata.labels ?? {})) return;
+      if (
+        JSON.stringify(owners) === JSON.stringify(found.metadata.ownerReferences ?? []) &&
+        JSON.stringify(labels) === JSON.stringify(found.metadata.labels ?? {})
+      )
+        return;
       as(`error updating service account: ${name}`, 'patch', true);
       this.api.updateObject(r, { ...found, metadata: { ...found.metadata, labels, ownerReferences: owners } });
       return;
@@ -475,13 +751,25 @@ export class CatalogOperator extends OperatorBase {
     // Roles and bindings are brought in line with the step's manifest (a ClusterRole then names
     // the newest CSV as its owner); other objects already there are left as they are.
     if (!RBAC_KINDS.has(kind)) return;
-    if (kind === 'ClusterRole' || kind === 'ClusterRoleBinding') obj.metadata.labels = { ...obj.metadata.labels, 'olm.owner': step.resolving };
+    if (kind === 'ClusterRole' || kind === 'ClusterRoleBinding')
+      obj.metadata.labels = { ...obj.metadata.labels, 'olm.owner': step.resolving };
     as(updatePrefix(kind, name), 'patch', true, escalation);
-    this.api.updateObject(r, { ...found, ...obj, metadata: { ...found.metadata, labels: { ...found.metadata.labels, ...obj.metadata.labels }, ownerReferences: obj.metadata.ownerReferences ?? found.metadata.ownerReferences } } as KObject);
+    this.api.updateObject(r, {
+      ...found,
+      ...obj,
+      metadata: {
+        ...found.metadata,
+        labels: { ...found.metadata.labels, ...obj.metadata.labels },
+        ownerReferences: obj.metadata.ownerReferences ?? found.metadata.ownerReferences,
+      },
+    } as KObject);
   }
 
   private pluralOf(group: string, version: string, kind: string): string {
-    return this.api.resources.all().find((r) => r.group === group && r.versions.includes(version) && r.kind === kind)?.resource ?? `${kind.toLowerCase()}s`;
+    return (
+      this.api.resources.all().find((r) => r.group === group && r.versions.includes(version) && r.kind === kind)
+        ?.resource ?? `${kind.toLowerCase()}s`
+    );
   }
 
   // ---- Subscription status (docs/olm/subscriptions.md#state, docs/olm/subscriptions.md#conditions) ----
@@ -489,18 +777,42 @@ export class CatalogOperator extends OperatorBase {
   syncSubscriptionStatus(ns: string): void {
     for (const sub of this.api.storeList(this.subs, ns)) {
       const spec = sub.spec as { source: string; sourceNamespace: string; startingCSV?: string };
-      const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as { currentCSV?: string; installedCSV?: string; state?: string; installPlanRef?: { name?: string } & Record<string, unknown>; installplan?: unknown; conditions?: Cond[]; catalogHealth?: unknown[]; lastUpdated?: string };
+      const st = { ...((sub.status ?? {}) as Record<string, unknown>) } as {
+        currentCSV?: string;
+        installedCSV?: string;
+        state?: string;
+        installPlanRef?: { name?: string } & Record<string, unknown>;
+        installplan?: unknown;
+        conditions?: Cond[];
+        catalogHealth?: unknown[];
+        lastUpdated?: string;
+      };
       // A Subscription an InstallPlan created for a dependency points at that plan
       // (ensureSubscriptionInstallPlanState).
       const failForward = this.failForward(ns);
       const generatedBy = sub.metadata.annotations?.['olm.generated-by'];
       const generator = generatedBy && !st.installPlanRef ? this.exists(this.plans, ns, generatedBy) : undefined;
       if (generator) {
-        st.installPlanRef = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, namespace: ns, uid: generator.metadata.uid, resourceVersion: generator.metadata.resourceVersion };
-        st.installplan = { apiVersion: `${OLM}/v1alpha1`, kind: 'InstallPlan', name: generator.metadata.name, uuid: generator.metadata.uid };
+        st.installPlanRef = {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'InstallPlan',
+          name: generator.metadata.name,
+          namespace: ns,
+          uid: generator.metadata.uid,
+          resourceVersion: generator.metadata.resourceVersion,
+        };
+        st.installplan = {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'InstallPlan',
+          name: generator.metadata.name,
+          uuid: generator.metadata.uid,
+        };
         // Under fail-forward a plan that failed leaves its Subscription UpgradeFailed, which
         // lets the namespace be resolved again (ensureSubscriptionInstallPlanState).
-        st.state = failForward && (generator.status as { phase?: string } | undefined)?.phase === 'Failed' ? 'UpgradeFailed' : 'UpgradePending';
+        st.state =
+          failForward && (generator.status as { phase?: string } | undefined)?.phase === 'Failed'
+            ? 'UpgradeFailed'
+            : 'UpgradePending';
         st.currentCSV = spec.startingCSV;
         st.lastUpdated = now();
       }
@@ -508,12 +820,30 @@ export class CatalogOperator extends OperatorBase {
       // Every catalog of the namespace and of the global namespace, as OLM lists them (sorted by
       // namespace and name run together). OLM assumes a catalog given only by address is healthy
       // (GrpcAddressRegistryReconciler has no health check): only those it serves can be unhealthy.
-      const relevant = [...this.catalogs.entries.values()].filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace)
-        .sort((a, b) => (a.namespace + a.name < b.namespace + b.name ? -1 : a.namespace + a.name > b.namespace + b.name ? 1 : 0));
+      const relevant = [...this.catalogs.entries.values()]
+        .filter((e) => e.namespace === ns || e.namespace === this.catalogs.globalNamespace)
+        .sort((a, b) =>
+          a.namespace + a.name < b.namespace + b.name ? -1 : a.namespace + a.name > b.namespace + b.name ? 1 : 0,
+        );
       const healthOf = (e: CatalogEntry) => e.healthy || (!e.dir && !!e.address);
       const t = now();
-      const health: CatalogHealth[] = relevant.map((e) => ({ catalogSourceRef: { apiVersion: `${OLM}/v1alpha1`, kind: 'CatalogSource', name: e.name, namespace: e.namespace, uid: this.exists(this.catalogSources, e.namespace, e.name)?.metadata.uid }, healthy: healthOf(e), lastUpdated: t }));
-      const updated = updateCatalogHealth(spec, { conditions: st.conditions, catalogHealth: st.catalogHealth as CatalogHealth[] | undefined }, health, t);
+      const health: CatalogHealth[] = relevant.map((e) => ({
+        catalogSourceRef: {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'CatalogSource',
+          name: e.name,
+          namespace: e.namespace,
+          uid: this.exists(this.catalogSources, e.namespace, e.name)?.metadata.uid,
+        },
+        healthy: healthOf(e),
+        lastUpdated: t,
+      }));
+      const updated = updateCatalogHealth(
+        spec,
+        { conditions: st.conditions, catalogHealth: st.catalogHealth as CatalogHealth[] | undefined },
+        health,
+        t,
+      );
       if (updated) {
         st.conditions = updated.conditions;
         st.catalogHealth = updated.catalogHealth;
@@ -528,17 +858,34 @@ export class CatalogOperator extends OperatorBase {
           delete st.installplan;
           delete st.currentCSV;
           st.state = '';
-        } else st.conditions = setCondition(st.conditions, { type: 'InstallPlanMissing', status: 'True', reason: 'ReferencedInstallPlanNotFound' });
+        } else
+          st.conditions = setCondition(st.conditions, {
+            type: 'InstallPlanMissing',
+            status: 'True',
+            reason: 'ReferencedInstallPlanNotFound',
+          });
       }
       if (plan) {
         st.conditions = removeCondition(st.conditions, 'InstallPlanMissing');
-        const installed = (plan.status as { conditions?: Cond[] } | undefined)?.conditions?.find((c) => c.type === 'Installed');
+        const installed = (plan.status as { conditions?: Cond[] } | undefined)?.conditions?.find(
+          (c) => c.type === 'Installed',
+        );
         if (phase === 'Complete') {
           st.conditions = removeCondition(removeCondition(st.conditions, 'InstallPlanPending'), 'InstallPlanFailed');
         } else if (phase === 'Failed') {
-          st.conditions = setCondition(removeCondition(st.conditions, 'InstallPlanPending'), { type: 'InstallPlanFailed', status: 'True', reason: installed?.reason ?? 'InstallPlanFailed', message: installed?.message ?? '' });
+          st.conditions = setCondition(removeCondition(st.conditions, 'InstallPlanPending'), {
+            type: 'InstallPlanFailed',
+            status: 'True',
+            reason: installed?.reason ?? 'InstallPlanFailed',
+            message: installed?.message ?? '',
+          });
         } else {
-          st.conditions = setCondition(st.conditions, { type: 'InstallPlanPending', status: 'True', reason: phase || 'InstallPlanNotYetReconciled', ...(installed?.message ? { message: installed.message } : {}) });
+          st.conditions = setCondition(st.conditions, {
+            type: 'InstallPlanPending',
+            status: 'True',
+            reason: phase || 'InstallPlanNotYetReconciled',
+            ...(installed?.message ? { message: installed.message } : {}),
+          });
         }
       }
       // Deprecation of what is installed, from the catalog (docs/olm/subscriptions.md#deprecation-conditions): package, channel, bundle, roll-up.
@@ -546,13 +893,21 @@ export class CatalogOperator extends OperatorBase {
       const channel = (sub.spec as { channel?: string }).channel;
       const depr: Cond[] = [];
       if (pkgModel && st.installedCSV) {
-        if (pkgModel.deprecation) depr.push({ type: 'PackageDeprecated', status: 'True', message: `olm.package/${pkgModel.name}: ${pkgModel.deprecation}` });
+        if (pkgModel.deprecation)
+          depr.push({
+            type: 'PackageDeprecated',
+            status: 'True',
+            message: `olm.package/${pkgModel.name}: ${pkgModel.deprecation}`,
+          });
         const chDep = channel ? pkgModel.channels.get(channel)?.deprecation : undefined;
-        if (chDep) depr.push({ type: 'ChannelDeprecated', status: 'True', message: `olm.channel/${channel}: ${chDep}` });
+        if (chDep)
+          depr.push({ type: 'ChannelDeprecated', status: 'True', message: `olm.channel/${channel}: ${chDep}` });
         const bDep = pkgModel.bundles.get(st.installedCSV)?.deprecation;
-        if (bDep) depr.push({ type: 'BundleDeprecated', status: 'True', message: `olm.bundle/${st.installedCSV}: ${bDep}` });
+        if (bDep)
+          depr.push({ type: 'BundleDeprecated', status: 'True', message: `olm.bundle/${st.installedCSV}: ${bDep}` });
       }
-      if (depr.length) depr.push({ type: 'Deprecated', status: 'True', message: depr.map((c) => c.message).join('; ') });
+      if (depr.length)
+        depr.push({ type: 'Deprecated', status: 'True', message: depr.map((c) => c.message).join('; ') });
       for (const t of ['PackageDeprecated', 'ChannelDeprecated', 'BundleDeprecated', 'Deprecated']) {
         const c = depr.find((d) => d.type === t);
         st.conditions = c ? setCondition(st.conditions, c) : removeCondition(st.conditions, t);
@@ -563,7 +918,14 @@ export class CatalogOperator extends OperatorBase {
           st.installedCSV = st.currentCSV;
         } else st.state = failForward && phase === 'Failed' ? 'UpgradeFailed' : 'UpgradePending';
       }
-      const next = { ...st, lastUpdated: JSON.stringify({ ...st, lastUpdated: undefined }) === JSON.stringify({ ...(sub.status as object), lastUpdated: undefined }) ? st.lastUpdated : now() };
+      const next = {
+        ...st,
+        lastUpdated:
+          JSON.stringify({ ...st, lastUpdated: undefined }) ===
+          JSON.stringify({ ...(sub.status as object), lastUpdated: undefined })
+            ? st.lastUpdated
+            : now(),
+      };
       this.writeStatus(this.subs, sub, next);
     }
   }

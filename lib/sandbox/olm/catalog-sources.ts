@@ -29,7 +29,13 @@ export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';
  */
 export const CATALOG_DIR_RIGHT = { verb: 'create', group: 'sandbox.olm-console.dev', resource: 'catalogdirs' } as const;
 
-export function admitCatalogDir(a: { resource: ServedResource; user: { name: string }; object: KObject; old?: KObject; may: (attrs: typeof CATALOG_DIR_RIGHT) => boolean }): void {
+export function admitCatalogDir(a: {
+  resource: ServedResource;
+  user: { name: string };
+  object: KObject;
+  old?: KObject;
+  may: (attrs: typeof CATALOG_DIR_RIGHT) => boolean;
+}): void {
   if (a.resource.group !== 'operators.coreos.com' || a.resource.resource !== 'catalogsources') return;
   const dir = a.object.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
   if (dir === undefined || dir === a.old?.metadata.annotations?.[CATALOG_DIR_ANNOTATION]) return;
@@ -74,7 +80,12 @@ function now(): string {
 
 /** A CatalogSource name from a folder name: a DNS-1123 label. */
 export function catalogSourceName(dir: string): string {
-  const n = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+  const n = basename(resolve(dir))
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
   return n || 'catalog';
 }
 
@@ -89,8 +100,17 @@ export function catalogSourceDefinition(dir: string, as: SeedAs, namespace: stri
   return {
     apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'CatalogSource',
-    metadata: { name: as.name ?? catalogSourceName(dir), namespace, annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) } },
-    spec: { sourceType: 'grpc', displayName: as.displayName ?? basename(resolve(dir)), publisher: as.publisher ?? 'olm-console', updateStrategy: { registryPoll: { interval: '10m' } } },
+    metadata: {
+      name: as.name ?? catalogSourceName(dir),
+      namespace,
+      annotations: { [CATALOG_DIR_ANNOTATION]: resolve(dir) },
+    },
+    spec: {
+      sourceType: 'grpc',
+      displayName: as.displayName ?? basename(resolve(dir)),
+      publisher: as.publisher ?? 'olm-console',
+      updateStrategy: { registryPoll: { interval: '10m' } },
+    },
   };
 }
 
@@ -117,10 +137,13 @@ export class CatalogSources {
      */
     private readonly images: ReadonlyMap<string, string> = new Map(),
   ) {
-    this.healthTimer = setInterval(() => {
-      void this.checkAddresses();
-      void this.pollImages();
-    }, images.size ? 1_000 : 5_000);
+    this.healthTimer = setInterval(
+      () => {
+        void this.checkAddresses();
+        void this.pollImages();
+      },
+      images.size ? 1_000 : 5_000,
+    );
     this.healthTimer.unref();
   }
 
@@ -158,7 +181,15 @@ export class CatalogSources {
     const key = `${namespace}/${name}`;
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { key, namespace, name, manifests: new Map(), healthy: false, connecting: true, latestPoll: (cs.status as { latestImageRegistryPoll?: string } | undefined)?.latestImageRegistryPoll };
+      entry = {
+        key,
+        namespace,
+        name,
+        manifests: new Map(),
+        healthy: false,
+        connecting: true,
+        latestPoll: (cs.status as { latestImageRegistryPoll?: string } | undefined)?.latestImageRegistryPoll,
+      };
       this.entries.set(key, entry);
       this.writeStatus(entry);
     }
@@ -206,7 +237,9 @@ export class CatalogSources {
     entry.address = entry.registry.address;
     entry.healthy = true;
     entry.lastConnect = now();
-    entry.message = problems.length ? `${problems.length} catalog problem(s), affected packages left out: ${problems.slice(0, 3).join('; ')}` : undefined;
+    entry.message = problems.length
+      ? `${problems.length} catalog problem(s), affected packages left out: ${problems.slice(0, 3).join('; ')}`
+      : undefined;
     if (this.addressMode === 'service') this.ensurePodAndService(entry, cs);
     this.rebuildManifests(entry, cs);
   }
@@ -215,7 +248,14 @@ export class CatalogSources {
     entry.manifests.clear();
     if (!entry.catalog) return;
     const spec = (cs.spec ?? {}) as { displayName?: string; publisher?: string };
-    const facts: CatalogSourceFacts = { name: entry.name, namespace: entry.namespace, displayName: spec.displayName, publisher: spec.publisher, labels: cs.metadata.labels, creationTimestamp: cs.metadata.creationTimestamp };
+    const facts: CatalogSourceFacts = {
+      name: entry.name,
+      namespace: entry.namespace,
+      displayName: spec.displayName,
+      publisher: spec.publisher,
+      labels: cs.metadata.labels,
+      creationTimestamp: cs.metadata.creationTimestamp,
+    };
     for (const pkg of entry.catalog.packages.values()) {
       const built = buildPackageManifest(facts, pkg);
       if (built) entry.manifests.set(pkg.name, built);
@@ -282,20 +322,63 @@ export class CatalogSources {
     const pods = this.api.resources.find('', 'v1', 'pods')!;
     const services = this.api.resources.find('', 'v1', 'services')!;
     const labels = { [CATALOG_SOURCE_POD_LABEL]: entry.name, 'olm.managed': 'true' };
-    const owner = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', name: entry.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: false }];
-    if (!this.api.storeList(pods, entry.namespace).some((p) => p.metadata.labels?.[CATALOG_SOURCE_POD_LABEL] === entry.name)) {
+    const owner = [
+      {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'CatalogSource',
+        name: entry.name,
+        uid: cs.metadata.uid ?? '',
+        controller: true,
+        blockOwnerDeletion: false,
+      },
+    ];
+    if (
+      !this.api
+        .storeList(pods, entry.namespace)
+        .some((p) => p.metadata.labels?.[CATALOG_SOURCE_POD_LABEL] === entry.name)
+    ) {
       const pod = this.api.createObject(pods, {
-        apiVersion: 'v1', kind: 'Pod',
+        apiVersion: 'v1',
+        kind: 'Pod',
         metadata: { generateName: `${entry.name}-`, namespace: entry.namespace, labels, ownerReferences: owner },
-        spec: { containers: [{ name: 'registry-server', image: `sandbox.olm-console.dev/catalog/${entry.name}`, ports: [{ name: 'grpc', containerPort: CATALOG_REGISTRY_PORT, protocol: 'TCP' }] }] },
+        spec: {
+          containers: [
+            {
+              name: 'registry-server',
+              image: `sandbox.olm-console.dev/catalog/${entry.name}`,
+              ports: [{ name: 'grpc', containerPort: CATALOG_REGISTRY_PORT, protocol: 'TCP' }],
+            },
+          ],
+        },
       });
-      this.api.updateObject(pods, { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], podIP: '127.0.0.1', startTime: now() } }, 'status');
+      this.api.updateObject(
+        pods,
+        {
+          ...pod,
+          status: {
+            phase: 'Running',
+            conditions: [{ type: 'Ready', status: 'True' }],
+            podIP: '127.0.0.1',
+            startTime: now(),
+          },
+        },
+        'status',
+      );
     }
     if (!this.api.storeGet(services, entry.namespace, entry.name)) {
       this.api.createObject(services, {
-        apiVersion: 'v1', kind: 'Service',
-        metadata: { name: entry.name, namespace: entry.namespace, labels: { 'olm.managed': 'true' }, ownerReferences: owner },
-        spec: { selector: { [CATALOG_SOURCE_POD_LABEL]: entry.name }, ports: [{ name: 'grpc', port: CATALOG_REGISTRY_PORT, targetPort: CATALOG_REGISTRY_PORT, protocol: 'TCP' }] },
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: {
+          name: entry.name,
+          namespace: entry.namespace,
+          labels: { 'olm.managed': 'true' },
+          ownerReferences: owner,
+        },
+        spec: {
+          selector: { [CATALOG_SOURCE_POD_LABEL]: entry.name },
+          ports: [{ name: 'grpc', port: CATALOG_REGISTRY_PORT, targetPort: CATALOG_REGISTRY_PORT, protocol: 'TCP' }],
+        },
       });
     }
   }
@@ -306,13 +389,16 @@ export class CatalogSources {
     const name = obj?.metadata.labels?.[CATALOG_SOURCE_POD_LABEL];
     const entry = name ? this.entries.get(`${namespace}/${name}`) : undefined;
     if (!entry) return undefined;
-    if (port !== CATALOG_REGISTRY_PORT) return { error: `the catalog pod listens on port ${CATALOG_REGISTRY_PORT} only, not ${port}` };
-    if (!entry.registry) return { error: `error forwarding port ${port} to pod ${pod}: connection refused (the registry is not running)` };
+    if (port !== CATALOG_REGISTRY_PORT)
+      return { error: `the catalog pod listens on port ${CATALOG_REGISTRY_PORT} only, not ${port}` };
+    if (!entry.registry)
+      return { error: `error forwarding port ${port} to pod ${pod}: connection refused (the registry is not running)` };
     return { port: entry.registry.port };
   }
 
   private reportedAddress(entry: CatalogEntry): string {
-    if (this.addressMode === 'service' && entry.dir) return `${entry.name}.${entry.namespace}.svc:${CATALOG_REGISTRY_PORT}`;
+    if (this.addressMode === 'service' && entry.dir)
+      return `${entry.name}.${entry.namespace}.svc:${CATALOG_REGISTRY_PORT}`;
     return entry.address ?? '';
   }
 
@@ -322,11 +408,25 @@ export class CatalogSources {
     const prev = (cur.status ?? {}) as { registryService?: { createdAt?: string } };
     const status: Record<string, unknown> = {
       registryService: entry.dir
-        ? { protocol: 'grpc', serviceName: entry.name, serviceNamespace: entry.namespace, port: String(this.addressMode === 'service' ? CATALOG_REGISTRY_PORT : (entry.registry?.port ?? '')), createdAt: prev.registryService?.createdAt ?? now() }
+        ? {
+            protocol: 'grpc',
+            serviceName: entry.name,
+            serviceNamespace: entry.namespace,
+            port: String(this.addressMode === 'service' ? CATALOG_REGISTRY_PORT : (entry.registry?.port ?? '')),
+            createdAt: prev.registryService?.createdAt ?? now(),
+          }
         : { protocol: 'grpc', createdAt: prev.registryService?.createdAt ?? now() },
-      connectionState: { address: this.reportedAddress(entry), lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE', ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}) },
+      connectionState: {
+        address: this.reportedAddress(entry),
+        lastObservedState: entry.connecting ? 'CONNECTING' : entry.healthy ? 'READY' : 'TRANSIENT_FAILURE',
+        ...(entry.lastConnect ? { lastConnect: entry.lastConnect } : {}),
+      },
       ...(entry.message ? { message: entry.message } : {}),
-      ...(entry.reason ? { reason: entry.reason } : !entry.healthy && !entry.address && !entry.connecting ? { reason: 'SpecInvalidError' } : {}),
+      ...(entry.reason
+        ? { reason: entry.reason }
+        : !entry.healthy && !entry.address && !entry.connecting
+          ? { reason: 'SpecInvalidError' }
+          : {}),
       ...(entry.latestPoll ? { latestImageRegistryPoll: entry.latestPoll } : {}),
     };
     if (JSON.stringify(cur.status) === JSON.stringify(status)) return;
@@ -369,7 +469,11 @@ export function healthCheck(address: string): Promise<boolean> {
   healthService ??= registryServices().Health;
   const client = new healthService(address, grpc.credentials.createInsecure());
   return new Promise((resolve) => {
-    (client as unknown as { Check: (req: unknown, opts: grpc.CallOptions, cb: (err: unknown, res: { status?: string }) => void) => void }).Check({ service: '' }, { deadline: Date.now() + 3000 }, (err, res) => {
+    (
+      client as unknown as {
+        Check: (req: unknown, opts: grpc.CallOptions, cb: (err: unknown, res: { status?: string }) => void) => void;
+      }
+    ).Check({ service: '' }, { deadline: Date.now() + 3000 }, (err, res) => {
       client.close();
       resolve(!err && res?.status === 'SERVING');
     });

@@ -23,7 +23,10 @@ describe('copied CSVs in every phase', () => {
 
   test('while the source is Installing, its copy says Installing too', async () => {
     await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
-    const csv = await waitFor('certwarden resolved', async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.currentCSV);
+    const csv = await waitFor(
+      'certwarden resolved',
+      async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.currentCSV,
+    );
     const copy = await waitFor('a copy while installing', async () => {
       const source = await kube.get<ClusterServiceVersion>(CSV_TYPE, csv, 'operators').catch(() => undefined);
       if (source?.status?.phase !== 'Installing') return undefined;
@@ -37,6 +40,8 @@ describe('copied CSVs in every phase', () => {
     assert.equal(copy.status?.phase, 'Installing');
     assert.equal(copy.status?.reason, 'Copied');
     assert.equal(copy.status?.message, 'The operator is running in operators but is managing this namespace');
-    await waitFor('the copy Succeeded with its source', async () => ((await kube.get<ClusterServiceVersion>(CSV_TYPE, csv, 'team1')).status?.phase === 'Succeeded' ? true : undefined));
+    await waitFor('the copy Succeeded with its source', async () =>
+      (await kube.get<ClusterServiceVersion>(CSV_TYPE, csv, 'team1')).status?.phase === 'Succeeded' ? true : undefined,
+    );
   });
 });

@@ -50,13 +50,28 @@ export function apiKey(c: Pick<OwnedCrd, 'kind' | 'version' | 'group'>): string 
 /** The four roles of one owned CRD. */
 export function crdRoles(crd: OwnedCrd): KObject[] {
   const hash = fnv64a(apiKey(crd));
-  const owner = crd.uid ? [{ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: crd.name, uid: crd.uid, blockOwnerDeletion: false, controller: false }] : undefined;
+  const owner = crd.uid
+    ? [
+        {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          name: crd.name,
+          uid: crd.uid,
+          blockOwnerDeletion: false,
+          controller: false,
+        },
+      ]
+    : undefined;
   const roles: KObject[] = SUFFIXES.map((suffix) => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
     metadata: {
       name: `${crd.name}-${crd.version}-${suffix}`,
-      labels: { [`rbac.authorization.k8s.io/aggregate-to-${suffix}`]: 'true', [`olm.opgroup.permissions/aggregate-to-${hash}-${suffix}`]: 'true', 'olm.managed': 'true' },
+      labels: {
+        [`rbac.authorization.k8s.io/aggregate-to-${suffix}`]: 'true',
+        [`olm.opgroup.permissions/aggregate-to-${hash}-${suffix}`]: 'true',
+        'olm.managed': 'true',
+      },
       ...(owner ? { ownerReferences: owner } : {}),
     },
     rules: [{ apiGroups: [crd.group], resources: [crd.plural], verbs: VERBS[suffix] }],
@@ -66,25 +81,54 @@ export function crdRoles(crd: OwnedCrd): KObject[] {
     kind: 'ClusterRole',
     metadata: {
       name: `${crd.name}-${crd.version}-crdview`,
-      labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true', [`olm.opgroup.permissions/aggregate-to-${hash}-view`]: 'true', 'olm.managed': 'true' },
+      labels: {
+        'rbac.authorization.k8s.io/aggregate-to-view': 'true',
+        [`olm.opgroup.permissions/aggregate-to-${hash}-view`]: 'true',
+        'olm.managed': 'true',
+      },
       ...(owner ? { ownerReferences: owner } : {}),
     },
-    rules: [{ apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: [crd.name], verbs: ['get'] }],
+    rules: [
+      {
+        apiGroups: ['apiextensions.k8s.io'],
+        resources: ['customresourcedefinitions'],
+        resourceNames: [crd.name],
+        verbs: ['get'],
+      },
+    ],
   });
   return roles;
 }
 
 /** The three aggregated roles of an OperatorGroup, for the APIs it provides. */
-export function operatorGroupRoles(og: { name: string; namespace: string }, providedApis: readonly string[]): KObject[] {
+export function operatorGroupRoles(
+  og: { name: string; namespace: string },
+  providedApis: readonly string[],
+): KObject[] {
   return SUFFIXES.map((suffix) => {
     const digest = base62(createHash('sha224').update(`${og.namespace}/${og.name}/${suffix}`).digest());
     const prefix = `olm.og.${og.name}.${suffix}-`;
-    const name = (prefix.length + digest.length > 253 ? `olm.og.${og.name.slice(0, 253 - digest.length - suffix.length - 9)}.${suffix}-` : prefix) + digest;
+    const name =
+      (prefix.length + digest.length > 253
+        ? `olm.og.${og.name.slice(0, 253 - digest.length - suffix.length - 9)}.${suffix}-`
+        : prefix) + digest;
     return {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { name, labels: { 'olm.owner': og.name, 'olm.owner.namespace': og.namespace, 'olm.owner.kind': 'OperatorGroup', 'olm.managed': 'true' } },
-      aggregationRule: { clusterRoleSelectors: [...providedApis].sort().map((api) => ({ matchLabels: { [`olm.opgroup.permissions/aggregate-to-${fnv64a(api)}-${suffix}`]: 'true' } })) },
+      metadata: {
+        name,
+        labels: {
+          'olm.owner': og.name,
+          'olm.owner.namespace': og.namespace,
+          'olm.owner.kind': 'OperatorGroup',
+          'olm.managed': 'true',
+        },
+      },
+      aggregationRule: {
+        clusterRoleSelectors: [...providedApis].sort().map((api) => ({
+          matchLabels: { [`olm.opgroup.permissions/aggregate-to-${fnv64a(api)}-${suffix}`]: 'true' },
+        })),
+      },
       rules: [],
     };
   });

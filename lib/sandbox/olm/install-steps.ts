@@ -12,7 +12,15 @@ import type { KObject } from '../store/types';
 
 export interface PlanStep {
   resolving: string;
-  resource: { group: string; version: string; kind: string; name: string; manifest: string; sourceName: string; sourceNamespace: string };
+  resource: {
+    group: string;
+    version: string;
+    kind: string;
+    name: string;
+    manifest: string;
+    sourceName: string;
+    sourceNamespace: string;
+  };
   status: string;
 }
 
@@ -23,7 +31,9 @@ function goPermission(p: Permission) {
 
 /** The Role (or ClusterRole) and binding OLM generates for one permission of a CSV share this name. */
 export function olmRoleName(csvName: string, namespace: string, p: Permission, cluster: boolean): string {
-  return cluster ? olmGeneratedName(csvName, { name: csvName, namespace, permission: goPermission(p) }) : olmGeneratedName(`${csvName}-${p.serviceAccountName}`, { name: csvName, permission: goPermission(p) });
+  return cluster
+    ? olmGeneratedName(csvName, { name: csvName, namespace, permission: goPermission(p) })
+    : olmGeneratedName(`${csvName}-${p.serviceAccountName}`, { name: csvName, permission: goPermission(p) });
 }
 
 /**
@@ -32,7 +42,11 @@ export function olmRoleName(csvName: string, namespace: string, p: Permission, c
  * The same bundle gets the same names on the sandbox as on a real cluster.
  */
 export function olmGeneratedName(base: string, from: unknown): string {
-  const hash = base62(createHash('sha224').update(`${goJson(from)}\n`).digest()); // json.Encoder ends with a newline
+  const hash = base62(
+    createHash('sha224')
+      .update(`${goJson(from)}\n`)
+      .digest(),
+  ); // json.Encoder ends with a newline
   return `${base.length + hash.length > 63 ? base.slice(0, 63 - hash.length - 1) : base}-${hash}`;
 }
 
@@ -55,12 +69,23 @@ const byPriority = (a: string, b: string) => {
  * kind, every version served; the highest by Kubernetes' priority stored. The catalog says
  * nothing of its scope or schema: Namespaced, and any field accepted.
  */
-function crdFromDescriptions(name: string, entries: { version?: string; kind?: string }[], providedApis: readonly Gvk[]): KObject | undefined {
+function crdFromDescriptions(
+  name: string,
+  entries: { version?: string; kind?: string }[],
+  providedApis: readonly Gvk[],
+): KObject | undefined {
   const kind = entries.find((e) => e.kind)?.kind;
   const [plural, ...rest] = name.split('.');
   const group = rest.join('.');
   if (!kind || !plural || !group) return undefined;
-  const versions = [...new Set([...entries.map((e) => e.version), ...providedApis.filter((g) => g.group === group && g.kind === kind).map((g) => g.version)].filter((v): v is string => !!v))].sort(byPriority);
+  const versions = [
+    ...new Set(
+      [
+        ...entries.map((e) => e.version),
+        ...providedApis.filter((g) => g.group === group && g.kind === kind).map((g) => g.version),
+      ].filter((v): v is string => !!v),
+    ),
+  ].sort(byPriority);
   if (!versions.length) return undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -70,7 +95,13 @@ function crdFromDescriptions(name: string, entries: { version?: string; kind?: s
       group,
       names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       scope: 'Namespaced',
-      versions: versions.map((v, i) => ({ name: v, served: true, storage: i === 0, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
+      versions: versions.map((v, i) => ({
+        name: v,
+        served: true,
+        storage: i === 0,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      })),
     },
   };
 }
@@ -87,12 +118,18 @@ function gv(apiVersion: string): { group: string; version: string } {
  */
 function withDeploymentList(csv: KObject): KObject {
   const install = (csv.spec as { install?: { spec?: { deployments?: unknown } } } | undefined)?.install;
-  if (install && (install.spec?.deployments === null || install.spec?.deployments === undefined)) install.spec = { ...install.spec, deployments: [] };
+  if (install && (install.spec?.deployments === null || install.spec?.deployments === undefined))
+    install.spec = { ...install.spec, deployments: [] };
   return csv;
 }
 
 /** The CSV object OLM writes into the namespace for this bundle. */
-export function csvForInstall(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined): KObject {
+export function csvForInstall(
+  pkg: PackageModel,
+  bundle: BundleModel,
+  namespace: string,
+  replaces: string | undefined,
+): KObject {
   const csv = JSON.parse(csvJsonOf(pkg, bundle) || '{}') as KObject;
   csv.apiVersion = 'operators.coreos.com/v1alpha1';
   csv.kind = 'ClusterServiceVersion';
@@ -108,7 +145,10 @@ export function csvForInstall(pkg: PackageModel, bundle: BundleModel, namespace:
   spec.install ??= { strategy: 'deployment' };
   csv.spec = spec;
   withDeploymentList(csv);
-  csv.metadata.annotations = { ...csv.metadata.annotations, 'operatorframework.io/properties': JSON.stringify({ properties: bundle.properties }) };
+  csv.metadata.annotations = {
+    ...csv.metadata.annotations,
+    'operatorframework.io/properties': JSON.stringify({ properties: bundle.properties }),
+  };
   return csv;
 }
 
@@ -128,10 +168,18 @@ export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject
   }
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   const haveCrd = new Set(crds.map((c) => c.metadata?.name));
-  const owned = ((csv?.spec as { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] } } | undefined)?.customresourcedefinitions?.owned ?? []);
+  const owned =
+    (
+      csv?.spec as
+        { customresourcedefinitions?: { owned?: { name?: string; version?: string; kind?: string }[] } } | undefined
+    )?.customresourcedefinitions?.owned ?? [];
   for (const d of owned) {
     if (d.name && !haveCrd.has(d.name)) {
-      const made = crdFromDescriptions(d.name, owned.filter((o) => o.name === d.name), bundle.providedApis);
+      const made = crdFromDescriptions(
+        d.name,
+        owned.filter((o) => o.name === d.name),
+        bundle.providedApis,
+      );
       if (made) {
         crds.push(made);
         haveCrd.add(d.name);
@@ -140,18 +188,35 @@ export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject
   }
   // APIs the bundle provides (olm.gvk) that no owned entry describes: a CRD the CSV does not
   // name, its plural guessed as the API machinery guesses it; an API service's are not CRDs.
-  const apiServices = ((csv?.spec as { apiservicedefinitions?: { owned?: { group?: string; kind?: string }[] } } | undefined)?.apiservicedefinitions?.owned ?? []);
-  const described = (g: Gvk) => crds.some((c) => (c.spec as { group?: string; names?: { kind?: string } }).group === g.group && (c.spec as { names?: { kind?: string } }).names?.kind === g.kind);
+  const apiServices =
+    (csv?.spec as { apiservicedefinitions?: { owned?: { group?: string; kind?: string }[] } } | undefined)
+      ?.apiservicedefinitions?.owned ?? [];
+  const described = (g: Gvk) =>
+    crds.some(
+      (c) =>
+        (c.spec as { group?: string; names?: { kind?: string } }).group === g.group &&
+        (c.spec as { names?: { kind?: string } }).names?.kind === g.kind,
+    );
   for (const g of bundle.providedApis) {
     if (described(g) || apiServices.some((a) => a.group === g.group && a.kind === g.kind)) continue;
-    const made = crdFromDescriptions(`${guessResource(g.kind)}.${g.group}`, [{ kind: g.kind, version: g.version }], bundle.providedApis);
+    const made = crdFromDescriptions(
+      `${guessResource(g.kind)}.${g.group}`,
+      [{ kind: g.kind, version: g.version }],
+      bundle.providedApis,
+    );
     if (made) crds.push(made);
   }
   const others = objects.filter((o) => o.kind !== 'ClusterServiceVersion' && o.kind !== 'CustomResourceDefinition');
   return [...(csv ? [csv] : []), ...crds, ...others];
 }
 
-export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace: string, replaces: string | undefined, catalog: { name: string; namespace: string }): PlanStep[] {
+export function stepsForBundle(
+  pkg: PackageModel,
+  bundle: BundleModel,
+  namespace: string,
+  replaces: string | undefined,
+  catalog: { name: string; namespace: string },
+): PlanStep[] {
   const manifests = bundleManifests(pkg, bundle);
   const csv = csvForInstall(pkg, bundle, namespace, replaces);
   const spec = csv.spec as { install?: { spec?: { permissions?: Permission[]; clusterPermissions?: Permission[] } } };
@@ -160,21 +225,62 @@ export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace
   const accounts = new Set<string>();
   // As resolver/rbac.go writes them: namespaced objects owned by the CSV (its uid is filled in
   // when the step runs), every RBAC object labelled with its owner.
-  const owner = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: bundle.name, uid: '', controller: false, blockOwnerDeletion: false }];
-  const labels = { 'olm.owner': bundle.name, 'olm.owner.kind': 'ClusterServiceVersion', 'olm.owner.namespace': namespace };
+  const owner = [
+    {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'ClusterServiceVersion',
+      name: bundle.name,
+      uid: '',
+      controller: false,
+      blockOwnerDeletion: false,
+    },
+  ];
+  const labels = {
+    'olm.owner': bundle.name,
+    'olm.owner.kind': 'ClusterServiceVersion',
+    'olm.owner.namespace': namespace,
+  };
   for (const p of spec.install?.spec?.permissions ?? []) {
     accounts.add(p.serviceAccountName);
     const name = olmRoleName(bundle.name, namespace, p, false);
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace, labels, ownerReferences: owner }, rules: p.rules });
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name, namespace, labels, ownerReferences: owner }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
+    out.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name, namespace, labels, ownerReferences: owner },
+      rules: p.rules,
+    });
+    out.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name, namespace, labels, ownerReferences: owner },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+      subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }],
+    });
   }
   for (const p of spec.install?.spec?.clusterPermissions ?? []) {
     accounts.add(p.serviceAccountName);
     const name = olmRoleName(bundle.name, namespace, p, true);
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules: p.rules });
-    out.push({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name, labels }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }] });
+    out.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name, labels },
+      rules: p.rules,
+    });
+    out.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [{ kind: 'ServiceAccount', name: p.serviceAccountName, namespace }],
+    });
   }
-  for (const sa of accounts) if (sa !== 'default') out.splice(1 + crds.length, 0, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace, ownerReferences: owner } });
+  for (const sa of accounts)
+    if (sa !== 'default')
+      out.splice(1 + crds.length, 0, {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: sa, namespace, ownerReferences: owner },
+      });
   for (const o of manifests) {
     if (o.kind === 'ClusterServiceVersion' || o.kind === 'CustomResourceDefinition') continue;
     out.push({ ...o, metadata: { ...o.metadata, namespace } });
@@ -183,7 +289,15 @@ export function stepsForBundle(pkg: PackageModel, bundle: BundleModel, namespace
     const { group, version } = gv(o.apiVersion);
     return {
       resolving: bundle.name,
-      resource: { group, version, kind: o.kind, name: o.metadata.name ?? '', manifest: JSON.stringify(o), sourceName: catalog.name, sourceNamespace: catalog.namespace },
+      resource: {
+        group,
+        version,
+        kind: o.kind,
+        name: o.metadata.name ?? '',
+        manifest: JSON.stringify(o),
+        sourceName: catalog.name,
+        sourceNamespace: catalog.namespace,
+      },
       status: 'Unknown',
     };
   });

@@ -7,7 +7,12 @@
 // a disabled one is deleted if it carries that annotation (its registry stops with it); every name
 // in the effective config is reported in status.sources. The rules are lib/olm's.
 import {
-  effectiveSources, hubSourceStatuses, isManagedByMarketplace, MARKETPLACE_MANAGED_BY, OPERATOR_HUB_NAME, type OperatorHub,
+  effectiveSources,
+  hubSourceStatuses,
+  isManagedByMarketplace,
+  MARKETPLACE_MANAGED_BY,
+  OPERATOR_HUB_NAME,
+  type OperatorHub,
 } from '../../olm/catalog/operator-hub-config';
 import type { ApiServer } from '../server/api-server';
 import type { ServedResource } from '../server/resources';
@@ -24,7 +29,10 @@ export class MarketplaceOperator {
   ) {
     for (const d of definitions) {
       const def = structuredClone(d);
-      def.metadata.annotations = { ...def.metadata.annotations, [MARKETPLACE_MANAGED_BY.key]: MARKETPLACE_MANAGED_BY.value };
+      def.metadata.annotations = {
+        ...def.metadata.annotations,
+        [MARKETPLACE_MANAGED_BY.key]: MARKETPLACE_MANAGED_BY.value,
+      };
       this.definitions.set(def.metadata.name ?? '', def);
     }
   }
@@ -90,7 +98,8 @@ export class MarketplaceOperator {
     const cur = this.api.storeGet(r, this.namespace, name);
     if (disabled) {
       // Only its own: a CatalogSource of that name someone else made stays.
-      if (cur && isManagedByMarketplace(cur) && !cur.metadata.deletionTimestamp) this.api.deleteObject(r, this.namespace, name);
+      if (cur && isManagedByMarketplace(cur) && !cur.metadata.deletionTimestamp)
+        this.api.deleteObject(r, this.namespace, name);
       return;
     }
     if (!cur) {
@@ -98,6 +107,10 @@ export class MarketplaceOperator {
       return;
     }
     if (isManagedByMarketplace(cur) && JSON.stringify(cur.spec) === JSON.stringify(def.spec)) return;
-    this.api.updateObject(r, { ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, ...def.metadata.annotations } }, spec: structuredClone(def.spec) });
+    this.api.updateObject(r, {
+      ...cur,
+      metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, ...def.metadata.annotations } },
+      spec: structuredClone(def.spec),
+    });
   }
 }

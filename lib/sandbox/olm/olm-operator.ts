@@ -6,23 +6,60 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
 import { isCopiedCsv, isReplacementOf } from '../../olm/resources/cluster-service-version';
-import { operatorGroupTargets, targetNamespacesAnnotation, isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
+import {
+  operatorGroupTargets,
+  targetNamespacesAnnotation,
+  isAllNamespaces,
+} from '../../olm/install-modes/operator-group-targets';
 import { supportsTargetNamespaces } from '../../olm/install-modes/supports';
-import { formatApi, formatProvidedAPIs, groupSurface, operatorGroupsIntersect, parseProvidedAPIs, providedApiOutcome } from '../../olm/install-modes/provided-apis';
+import {
+  formatApi,
+  formatProvidedAPIs,
+  groupSurface,
+  operatorGroupsIntersect,
+  parseProvidedAPIs,
+  providedApiOutcome,
+} from '../../olm/install-modes/provided-apis';
 import type { OperatorGroup } from '../../olm/resources/operator-group';
 import { upgradeBlock, type OperatorCondition } from '../../olm/resources/operator-condition';
-import { operatorDeployment, type ClusterProxy, type DeploymentSpec, type SubscriptionConfig } from '../../olm/resources/subscription-config';
+import {
+  operatorDeployment,
+  type ClusterProxy,
+  type DeploymentSpec,
+  type SubscriptionConfig,
+} from '../../olm/resources/subscription-config';
 import type { ApiServer } from '../server/api-server';
 import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
 import { crdRoles, operatorGroupRoles } from './generated-roles';
 import { olmRoleName } from './install-steps';
 import { CSV_FINALIZER, OLM, OperatorBase, now, removeCondition, setCondition, type Cond } from './operator-base';
-import { minKubeVersionStatus, permissionStatuses, type AccountState, type Permission, type RequirementStatus } from './requirements';
+import {
+  minKubeVersionStatus,
+  permissionStatuses,
+  type AccountState,
+  type Permission,
+  type RequirementStatus,
+} from './requirements';
 import { rulesFor, type PolicyRule } from '../auth/rbac';
-import { checkAccess, namespaceServiceAccount, ruleGranted, serviceAccountRef, serviceAccountUser, type ServiceAccountRef } from './scoped';
+import {
+  checkAccess,
+  namespaceServiceAccount,
+  ruleGranted,
+  serviceAccountRef,
+  serviceAccountUser,
+  type ServiceAccountRef,
+} from './scoped';
 
-const OG_FAILURE_REASONS = new Set(['NoOperatorGroup', 'TooManyOperatorGroups', 'UnsupportedOperatorGroup', 'NoTargetNamespaces', 'InvalidInstallModes', 'InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs']);
+const OG_FAILURE_REASONS = new Set([
+  'NoOperatorGroup',
+  'TooManyOperatorGroups',
+  'UnsupportedOperatorGroup',
+  'NoTargetNamespaces',
+  'InvalidInstallModes',
+  'InterOperatorGroupOwnerConflict',
+  'CannotModifyStaticOperatorGroupProvidedAPIs',
+]);
 const NOT_COPIABLE = new Set(['Copied', ...OG_FAILURE_REASONS]);
 /** The label in which OLM keeps the hash of the Deployment spec it wrote (install/deployment.go). */
 const SPEC_HASH_LABEL = 'olm.deployment-spec-hash';
@@ -43,10 +80,26 @@ function goEncoded(spec: DeploymentSpec): DeploymentSpec {
   if (!pod) return spec;
   const container = (c: NonNullable<typeof pod.containers>[number]) => ({
     ...c,
-    ...(c.env ? { env: c.env.map((e) => (e.value === '' ? { name: e.name, ...(e.valueFrom ? { valueFrom: e.valueFrom } : {}) } : e)) } : {}),
+    ...(c.env
+      ? {
+          env: c.env.map((e) =>
+            e.value === '' ? { name: e.name, ...(e.valueFrom ? { valueFrom: e.valueFrom } : {}) } : e,
+          ),
+        }
+      : {}),
     resources: c.resources ?? {},
   });
-  return { ...spec, template: { ...spec.template, spec: { ...pod, containers: (pod.containers ?? []).map(container), ...(pod.initContainers ? { initContainers: pod.initContainers.map(container) } : {}) } } };
+  return {
+    ...spec,
+    template: {
+      ...spec.template,
+      spec: {
+        ...pod,
+        containers: (pod.containers ?? []).map(container),
+        ...(pod.initContainers ? { initContainers: pod.initContainers.map(container) } : {}),
+      },
+    },
+  };
 }
 
 export class OlmOperator extends OperatorBase {
@@ -72,7 +125,8 @@ export class OlmOperator extends OperatorBase {
     const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
     const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
     if (!cfgRes || !cfg) return;
-    const disabled = (cfg.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true;
+    const disabled =
+      (cfg.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true;
     const copiesOfGlobal = this.api.storeList(this.csvs).some((c) => {
       const from = c.metadata.labels?.['olm.copiedFrom'];
       if (!from) return false;
@@ -80,10 +134,27 @@ export class OlmOperator extends OperatorBase {
       return src?.metadata.annotations?.['olm.targetNamespaces'] === '';
     });
     const condition = !disabled
-      ? { type: 'DisabledCopiedCSVs', status: 'False', reason: 'CopiedCSVsEnabled', message: 'Copied CSVs are enabled and present across the cluster' }
+      ? {
+          type: 'DisabledCopiedCSVs',
+          status: 'False',
+          reason: 'CopiedCSVsEnabled',
+          message: 'Copied CSVs are enabled and present across the cluster',
+        }
       : copiesOfGlobal
-        ? { type: 'DisabledCopiedCSVs', status: 'False', reason: 'CopiedCSVsDisabled', message: 'Copied CSVs are disabled and at least one unexpected copied CSV was found for an operator installed in AllNamespace mode' }
-        : { type: 'DisabledCopiedCSVs', status: 'True', reason: 'CopiedCSVsDisabled', message: 'Copied CSVs are disabled and no unexpected copied CSVs were found for operators installed in AllNamespace mode' };
+        ? {
+            type: 'DisabledCopiedCSVs',
+            status: 'False',
+            reason: 'CopiedCSVsDisabled',
+            message:
+              'Copied CSVs are disabled and at least one unexpected copied CSV was found for an operator installed in AllNamespace mode',
+          }
+        : {
+            type: 'DisabledCopiedCSVs',
+            status: 'True',
+            reason: 'CopiedCSVsDisabled',
+            message:
+              'Copied CSVs are disabled and no unexpected copied CSVs were found for operators installed in AllNamespace mode',
+          };
     const st = (cfg.status ?? {}) as { conditions?: Cond[] };
     const conditions = setCondition(st.conditions, condition);
     this.writeStatus(cfgRes, cfg, { ...st, conditions });
@@ -92,7 +163,10 @@ export class OlmOperator extends OperatorBase {
   // ---- OperatorGroups (docs/olm/operator-groups.md#target-namespaces) ----
 
   private namespaceFacts() {
-    return this.api.storeList(this.namespaces).filter((n) => !n.metadata.deletionTimestamp).map((n) => ({ name: n.metadata.name ?? '', labels: n.metadata.labels }));
+    return this.api
+      .storeList(this.namespaces)
+      .filter((n) => !n.metadata.deletionTimestamp)
+      .map((n) => ({ name: n.metadata.name ?? '', labels: n.metadata.labels }));
   }
 
   syncOperatorGroups(ns: string): void {
@@ -101,19 +175,37 @@ export class OlmOperator extends OperatorBase {
       const targets = operatorGroupTargets(og as unknown as OperatorGroup, this.namespaceFacts());
       const namespaces = 'namespaces' in targets ? targets.namespaces : [];
       let conditions = ((og.status ?? {}) as { conditions?: Cond[] }).conditions ?? [];
-      conditions = groups.length > 1
-        ? setCondition(conditions, { type: 'MultipleOperatorGroup', status: 'True', reason: 'MultipleOperatorGroupsFound', message: 'Multiple OperatorGroup found in the same namespace' })
-        : removeCondition(conditions, 'MultipleOperatorGroup');
+      conditions =
+        groups.length > 1
+          ? setCondition(conditions, {
+              type: 'MultipleOperatorGroup',
+              status: 'True',
+              reason: 'MultipleOperatorGroupsFound',
+              message: 'Multiple OperatorGroup found in the same namespace',
+            })
+          : removeCondition(conditions, 'MultipleOperatorGroup');
       // The group's service account (scoped/syncer.go), before anything else of the group: a
       // group naming an account that does not exist says so and goes no further.
       const synced = this.syncServiceAccount(og, conditions);
       if (!synced) continue;
       og = synced.og;
       conditions = synced.conditions;
-      const prev = (og.status ?? {}) as { namespaces?: string[]; conditions?: Cond[]; lastUpdated?: string; serviceAccountRef?: ServiceAccountRef };
-      const same = JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) && JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
+      const prev = (og.status ?? {}) as {
+        namespaces?: string[];
+        conditions?: Cond[];
+        lastUpdated?: string;
+        serviceAccountRef?: ServiceAccountRef;
+      };
+      const same =
+        JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) &&
+        JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
       if (!same) {
-        this.writeStatus(this.ogs, og, { ...(namespaces.length ? { namespaces } : {}), ...(prev.serviceAccountRef ? { serviceAccountRef: prev.serviceAccountRef } : {}), lastUpdated: now(), ...(conditions.length ? { conditions } : {}) });
+        this.writeStatus(this.ogs, og, {
+          ...(namespaces.length ? { namespaces } : {}),
+          ...(prev.serviceAccountRef ? { serviceAccountRef: prev.serviceAccountRef } : {}),
+          lastUpdated: now(),
+          ...(conditions.length ? { conditions } : {}),
+        });
         // A group whose status changed annotates every CSV of its namespace as its own
         // (operatorgroup.go annotateCSVs), even while another group there makes them fail.
         this.annotateCsvs(ns, og.metadata.name ?? '', namespaces);
@@ -139,7 +231,12 @@ export class OlmOperator extends OperatorBase {
       const { serviceAccountRef: _r, conditions: _c, ...rest } = st;
       void _r;
       void _c;
-      return this.writeStatus(this.ogs, og, { ...rest, ...(ref ? { serviceAccountRef: ref } : {}), lastUpdated: now(), ...(conds.length ? { conditions: conds } : {}) });
+      return this.writeStatus(this.ogs, og, {
+        ...rest,
+        ...(ref ? { serviceAccountRef: ref } : {}),
+        lastUpdated: now(),
+        ...(conds.length ? { conditions: conds } : {}),
+      });
     };
     if (!name) {
       if (!st.serviceAccountRef) return { og, conditions };
@@ -149,12 +246,22 @@ export class OlmOperator extends OperatorBase {
     const saRes = this.res('', 'v1', 'serviceaccounts');
     let sa = this.exists(saRes, ns, name);
     if (!sa) {
-      const conds = setCondition(conditions, { type: 'OperatorGroupServiceAccount', status: 'True', reason: 'ServiceAccountNotFound', message: `ServiceAccount ${name} not found` });
+      const conds = setCondition(conditions, {
+        type: 'OperatorGroupServiceAccount',
+        status: 'True',
+        reason: 'ServiceAccountNotFound',
+        message: `ServiceAccount ${name} not found`,
+      });
       // OLM writes this on every retry; once is what a person reads.
-      if (st.serviceAccountRef || JSON.stringify(conds) !== JSON.stringify(st.conditions ?? [])) write(undefined, conds);
+      if (st.serviceAccountRef || JSON.stringify(conds) !== JSON.stringify(st.conditions ?? []))
+        write(undefined, conds);
       return undefined;
     }
-    if (sa.metadata.labels?.['olm.managed'] !== 'true') sa = this.api.updateObject(saRes, { ...sa, metadata: { ...sa.metadata, labels: { ...sa.metadata.labels, 'olm.managed': 'true' } } });
+    if (sa.metadata.labels?.['olm.managed'] !== 'true')
+      sa = this.api.updateObject(saRes, {
+        ...sa,
+        metadata: { ...sa.metadata, labels: { ...sa.metadata.labels, 'olm.managed': 'true' } },
+      });
     const ref = serviceAccountRef(sa);
     if (JSON.stringify(st.serviceAccountRef) === JSON.stringify(ref)) return { og, conditions };
     const conds = removeCondition(conditions, 'OperatorGroupServiceAccount');
@@ -165,7 +272,11 @@ export class OlmOperator extends OperatorBase {
   }
 
   private annotateCsvs(ns: string, og: string, targets: string[]): void {
-    const want = { 'olm.operatorGroup': og, 'olm.operatorNamespace': ns, 'olm.targetNamespaces': targetNamespacesAnnotation(targets) };
+    const want = {
+      'olm.operatorGroup': og,
+      'olm.operatorNamespace': ns,
+      'olm.targetNamespaces': targetNamespacesAnnotation(targets),
+    };
     for (const csv of this.api.storeList(this.csvs, ns)) {
       if (isCopiedCsv(csv as unknown as ClusterServiceVersion) || csv.metadata.deletionTimestamp) continue;
       const have = csv.metadata.annotations ?? {};
@@ -185,23 +296,45 @@ export class OlmOperator extends OperatorBase {
       this.api.createObject(this.clusterRoles, role);
       return;
     }
-    if (JSON.stringify(cur.rules) === JSON.stringify(role.rules) && JSON.stringify(cur.aggregationRule) === JSON.stringify(role.aggregationRule)) return;
-    this.api.updateObject(this.clusterRoles, { ...cur, rules: role.rules, aggregationRule: role.aggregationRule } as KObject);
+    if (
+      JSON.stringify(cur.rules) === JSON.stringify(role.rules) &&
+      JSON.stringify(cur.aggregationRule) === JSON.stringify(role.aggregationRule)
+    )
+      return;
+    this.api.updateObject(this.clusterRoles, {
+      ...cur,
+      rules: role.rules,
+      aggregationRule: role.aggregationRule,
+    } as KObject);
   }
 
   private ensureOperatorGroupRoles(og: KObject): void {
     const cur = this.exists(this.ogs, og.metadata.namespace, og.metadata.name ?? '') ?? og;
     const apis = [...parseProvidedAPIs(cur.metadata.annotations?.['olm.providedAPIs'])];
-    for (const role of operatorGroupRoles({ name: cur.metadata.name ?? '', namespace: cur.metadata.namespace ?? '' }, apis)) this.ensureClusterRole(role);
+    for (const role of operatorGroupRoles(
+      { name: cur.metadata.name ?? '', namespace: cur.metadata.namespace ?? '' },
+      apis,
+    ))
+      this.ensureClusterRole(role);
   }
 
   private ensureCrdRoles(csv: KObject): void {
     const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
-    for (const d of (csv.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []) {
+    for (const d of (
+      csv.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }
+    ).customresourcedefinitions?.owned ?? []) {
       const crd = this.exists(crdRes, undefined, d.name);
       if (!crd) continue;
       const spec = crd.spec as { group: string; names: { plural: string } };
-      for (const role of crdRoles({ name: d.name, group: spec.group, plural: spec.names.plural, version: d.version, kind: d.kind, uid: crd.metadata.uid })) this.ensureClusterRole(role);
+      for (const role of crdRoles({
+        name: d.name,
+        group: spec.group,
+        plural: spec.names.plural,
+        version: d.version,
+        kind: d.kind,
+        uid: crd.metadata.uid,
+      }))
+        this.ensureClusterRole(role);
     }
   }
 
@@ -220,12 +353,23 @@ export class OlmOperator extends OperatorBase {
     if ((og.spec as { staticProvidedAPIs?: boolean } | undefined)?.staticProvidedAPIs) return;
     const ns = og.metadata.namespace ?? '';
     const csvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
-    if (csvs.some((c) => ['', 'Pending', undefined].includes((c.status as { phase?: string } | undefined)?.phase))) return;
+    if (csvs.some((c) => ['', 'Pending', undefined].includes((c.status as { phase?: string } | undefined)?.phase)))
+      return;
     const provided = csvs
       // A CSV refused for an API conflict was never granted its APIs; every other CSV keeps them
       // (pruning them while it waits on its OperatorGroup would make the two passes undo each other).
-      .filter((c) => !['InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs'].includes((c.status as { reason?: string } | undefined)?.reason ?? ''))
-      .flatMap((c) => ((c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }).customresourcedefinitions?.owned ?? []).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+      .filter(
+        (c) =>
+          !['InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs'].includes(
+            (c.status as { reason?: string } | undefined)?.reason ?? '',
+          ),
+      )
+      .flatMap((c) =>
+        (
+          (c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } })
+            .customresourcedefinitions?.owned ?? []
+        ).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })),
+      );
     const cur = this.exists(this.ogs, ns, og.metadata.name ?? '')!;
     const have = cur.metadata.annotations?.['olm.providedAPIs'] ?? '';
     // Pruning only removes: APIs are added by the CSV checks, never here.
@@ -239,24 +383,52 @@ export class OlmOperator extends OperatorBase {
 
   private operatorGroupOf(ns: string): { og?: KObject; error?: { reason: string; message: string } } {
     const groups = this.api.storeList(this.ogs, ns);
-    if (groups.length === 0) return { error: { reason: 'NoOperatorGroup', message: 'csv in namespace with no operatorgroups' } };
-    if (groups.length > 1) return { error: { reason: 'TooManyOperatorGroups', message: `csv created in namespace with multiple operatorgroups, can't pick one automatically` } };
+    if (groups.length === 0)
+      return { error: { reason: 'NoOperatorGroup', message: 'csv in namespace with no operatorgroups' } };
+    if (groups.length > 1)
+      return {
+        error: {
+          reason: 'TooManyOperatorGroups',
+          message: `csv created in namespace with multiple operatorgroups, can't pick one automatically`,
+        },
+      };
     return { og: groups[0] };
   }
 
   // ---- OLM operator: the CSV phase machine (docs/olm/csv-phases.md#phase-machine) ----
 
   syncCsvs(ns: string): void {
-    for (const csv of this.api.storeList(this.csvs, ns)) if (!isCopiedCsv(csv as unknown as ClusterServiceVersion)) this.syncCsv(csv);
+    for (const csv of this.api.storeList(this.csvs, ns))
+      if (!isCopiedCsv(csv as unknown as ClusterServiceVersion)) this.syncCsv(csv);
   }
 
-  private setPhase(csv: KObject, phase: string, reason: string, message: string, extra: Record<string, unknown> = {}): KObject {
+  private setPhase(
+    csv: KObject,
+    phase: string,
+    reason: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ): KObject {
     const st = (csv.status ?? {}) as { phase?: string; reason?: string; message?: string; conditions?: unknown[] };
-    if (st.phase === phase && st.reason === reason && st.message === message && Object.keys(extra).length === 0) return csv;
+    if (st.phase === phase && st.reason === reason && st.message === message && Object.keys(extra).length === 0)
+      return csv;
     const t = now();
-    const conditions = st.phase === phase && st.reason === reason ? st.conditions : [...(st.conditions ?? []), { phase, reason, message, lastUpdateTime: t, lastTransitionTime: t }].slice(-20);
-    const next = this.writeStatus(this.csvs, csv, { ...st, ...extra, phase, reason, message, lastUpdateTime: t, lastTransitionTime: st.phase === phase ? (st as { lastTransitionTime?: string }).lastTransitionTime : t, conditions });
-    if (st.phase !== phase || st.reason !== reason) this.event(next, phase === 'Failed' ? 'Warning' : 'Normal', reason, message);
+    const conditions =
+      st.phase === phase && st.reason === reason
+        ? st.conditions
+        : [...(st.conditions ?? []), { phase, reason, message, lastUpdateTime: t, lastTransitionTime: t }].slice(-20);
+    const next = this.writeStatus(this.csvs, csv, {
+      ...st,
+      ...extra,
+      phase,
+      reason,
+      message,
+      lastUpdateTime: t,
+      lastTransitionTime: st.phase === phase ? (st as { lastTransitionTime?: string }).lastTransitionTime : t,
+      conditions,
+    });
+    if (st.phase !== phase || st.reason !== reason)
+      this.event(next, phase === 'Failed' ? 'Warning' : 'Normal', reason, message);
     return next;
   }
 
@@ -268,8 +440,22 @@ export class OlmOperator extends OperatorBase {
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name: `${obj.metadata.name}.${randomBytes(8).toString('hex')}`, namespace: obj.metadata.namespace },
-        involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion },
-        reason, message, type, count: 1, firstTimestamp: t, lastTimestamp: t, source: { component: 'operator-lifecycle-manager' }, reportingComponent: 'operator-lifecycle-manager',
+        involvedObject: {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          name: obj.metadata.name,
+          namespace: obj.metadata.namespace,
+          uid: obj.metadata.uid,
+          resourceVersion: obj.metadata.resourceVersion,
+        },
+        reason,
+        message,
+        type,
+        count: 1,
+        firstTimestamp: t,
+        lastTimestamp: t,
+        source: { component: 'operator-lifecycle-manager' },
+        reportingComponent: 'operator-lifecycle-manager',
       });
     } catch {
       // events are best effort, as in a real cluster
@@ -287,7 +473,7 @@ export class OlmOperator extends OperatorBase {
     if (!st.phase || NOT_COPIABLE.has(st.reason ?? '')) return;
     const { og } = this.operatorGroupOf(ns);
     if (!og) return;
-    this.syncCopies(cur, og, ((og.status as { namespaces?: string[] } | undefined)?.namespaces) ?? []);
+    this.syncCopies(cur, og, (og.status as { namespaces?: string[] } | undefined)?.namespaces ?? []);
   }
 
   private syncCsvPhase(csv: KObject): void {
@@ -295,7 +481,11 @@ export class OlmOperator extends OperatorBase {
     const name = csv.metadata.name ?? '';
     if (csv.metadata.deletionTimestamp) {
       this.deleteCopies(csv, []);
-      if (csv.metadata.finalizers?.includes(CSV_FINALIZER)) this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, finalizers: csv.metadata.finalizers.filter((f) => f !== CSV_FINALIZER) } });
+      if (csv.metadata.finalizers?.includes(CSV_FINALIZER))
+        this.api.updateObject(this.csvs, {
+          ...csv,
+          metadata: { ...csv.metadata, finalizers: csv.metadata.finalizers.filter((f) => f !== CSV_FINALIZER) },
+        });
       return;
     }
     // An install the group's account was refused is not tried again (syncClusterServiceVersion
@@ -309,7 +499,17 @@ export class OlmOperator extends OperatorBase {
       csv = this.setPhase(csv, 'Pending', 'DetectedClusterChange', 'Cluster resources changed state');
     }
     this.ensureOperatorCondition(csv);
-    const spec = csv.spec as { installModes?: { type: string; supported: boolean }[]; replaces?: string; install?: { spec?: { deployments?: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }[] } }; customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[]; required?: { name: string; version: string; kind: string }[] } };
+    const spec = csv.spec as {
+      installModes?: { type: string; supported: boolean }[];
+      replaces?: string;
+      install?: {
+        spec?: { deployments?: { name: string; spec: Record<string, unknown>; label?: Record<string, string> }[] };
+      };
+      customresourcedefinitions?: {
+        owned?: { name: string; version: string; kind: string }[];
+        required?: { name: string; version: string; kind: string }[];
+      };
+    };
     const st = (csv.status ?? {}) as { phase?: string; reason?: string };
     let phase = st.phase ?? '';
 
@@ -319,14 +519,26 @@ export class OlmOperator extends OperatorBase {
       this.setPhase(csv, 'Failed', error.reason, error.message);
       return;
     }
-    const targets = ((og!.status as { namespaces?: string[] } | undefined)?.namespaces) ?? [];
-    const annotations = { 'olm.operatorGroup': og!.metadata.name ?? '', 'olm.operatorNamespace': ns, 'olm.targetNamespaces': targetNamespacesAnnotation(targets) };
+    const targets = (og!.status as { namespaces?: string[] } | undefined)?.namespaces ?? [];
+    const annotations = {
+      'olm.operatorGroup': og!.metadata.name ?? '',
+      'olm.operatorNamespace': ns,
+      'olm.targetNamespaces': targetNamespacesAnnotation(targets),
+    };
     const have = csv.metadata.annotations ?? {};
     if (Object.entries(annotations).some(([k, v]) => have[k] !== v)) {
-      csv = this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, annotations: { ...have, ...annotations } } });
+      csv = this.api.updateObject(this.csvs, {
+        ...csv,
+        metadata: { ...csv.metadata, annotations: { ...have, ...annotations } },
+      });
     }
     if (targets.length === 0) {
-      this.setPhase(csv, 'Failed', 'NoTargetNamespaces', 'no targetNamespaces are matched operatorgroups namespace selection');
+      this.setPhase(
+        csv,
+        'Failed',
+        'NoTargetNamespaces',
+        'no targetNamespaces are matched operatorgroups namespace selection',
+      );
       return;
     }
     const verdict = supportsTargetNamespaces(spec.installModes ?? [], ns, targets);
@@ -335,19 +547,48 @@ export class OlmOperator extends OperatorBase {
       return;
     }
     // Provided APIs: no two intersecting OperatorGroups may provide the same API (docs/olm/operator-groups.md#provided-apis).
-    const apis = new Set((spec.customresourcedefinitions?.owned ?? []).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })));
+    const apis = new Set(
+      (spec.customresourcedefinitions?.owned ?? []).map((d) =>
+        formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind }),
+      ),
+    );
     if (apis.size > 0) {
       const ownSurface = groupSurface(ns, targets);
-      const others = this.api.storeList(this.ogs).filter((o) => o.metadata.uid !== og!.metadata.uid && operatorGroupsIntersect(ownSurface, groupSurface(o.metadata.namespace ?? '', (o.status as { namespaces?: string[] } | undefined)?.namespaces ?? [])));
-      const union = new Set(others.flatMap((o) => [...parseProvidedAPIs(o.metadata.annotations?.['olm.providedAPIs'])]));
-      const outcome = providedApiOutcome(apis, parseProvidedAPIs(og!.metadata.annotations?.['olm.providedAPIs']), union, (og!.spec as { staticProvidedAPIs?: boolean } | undefined)?.staticProvidedAPIs === true);
+      const others = this.api
+        .storeList(this.ogs)
+        .filter(
+          (o) =>
+            o.metadata.uid !== og!.metadata.uid &&
+            operatorGroupsIntersect(
+              ownSurface,
+              groupSurface(
+                o.metadata.namespace ?? '',
+                (o.status as { namespaces?: string[] } | undefined)?.namespaces ?? [],
+              ),
+            ),
+        );
+      const union = new Set(
+        others.flatMap((o) => [...parseProvidedAPIs(o.metadata.annotations?.['olm.providedAPIs'])]),
+      );
+      const outcome = providedApiOutcome(
+        apis,
+        parseProvidedAPIs(og!.metadata.annotations?.['olm.providedAPIs']),
+        union,
+        (og!.spec as { staticProvidedAPIs?: boolean } | undefined)?.staticProvidedAPIs === true,
+      );
       if (outcome.action === 'fail') {
         this.setPhase(csv, 'Failed', outcome.reason, outcome.message);
         return;
       }
       if (outcome.action === 'add' || outcome.action === 'remove') {
         const cur = this.exists(this.ogs, ns, og!.metadata.name ?? '')!;
-        this.api.updateObject(this.ogs, { ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, 'olm.providedAPIs': outcome.annotation } } });
+        this.api.updateObject(this.ogs, {
+          ...cur,
+          metadata: {
+            ...cur.metadata,
+            annotations: { ...cur.metadata.annotations, 'olm.providedAPIs': outcome.annotation },
+          },
+        });
         return;
       }
     }
@@ -356,7 +597,9 @@ export class OlmOperator extends OperatorBase {
       phase = 'Pending';
     }
 
-    const others = this.api.storeList(this.csvs, ns).filter((c) => c.metadata.name !== name && !isCopiedCsv(c as unknown as ClusterServiceVersion));
+    const others = this.api
+      .storeList(this.csvs, ns)
+      .filter((c) => c.metadata.name !== name && !isCopiedCsv(c as unknown as ClusterServiceVersion));
     const replacer = others.find((c) => isReplacementOf(c as unknown as ClusterServiceVersion, name));
 
     switch (phase) {
@@ -369,7 +612,9 @@ export class OlmOperator extends OperatorBase {
         // Upgradeable=False); OLM asks before it checks requirements.
         if (spec.replaces) {
           const old = others.find((c) => c.metadata.name === spec.replaces);
-          const oc = old ? this.exists(this.res(OLM, 'v2', 'operatorconditions'), ns, old.metadata.name ?? '') : undefined;
+          const oc = old
+            ? this.exists(this.res(OLM, 'v2', 'operatorconditions'), ns, old.metadata.name ?? '')
+            : undefined;
           const block = oc ? upgradeBlock(oc as unknown as OperatorCondition) : { blocked: false as const };
           if (block.blocked) {
             this.setPhase(csv, 'Pending', 'OperatorConditionNotUpgradeable', block.message);
@@ -378,7 +623,9 @@ export class OlmOperator extends OperatorBase {
         }
         const requirementStatus = this.requirementStatus(csv);
         if (requirementStatus.some((r) => r.status !== 'Present')) {
-          this.setPhase(csv, 'Pending', 'RequirementsNotMet', 'one or more requirements couldn\'t be found', { requirementStatus });
+          this.setPhase(csv, 'Pending', 'RequirementsNotMet', "one or more requirements couldn't be found", {
+            requirementStatus,
+          });
           return;
         }
         if (spec.replaces) {
@@ -389,7 +636,9 @@ export class OlmOperator extends OperatorBase {
             return;
           }
         }
-        this.setPhase(csv, 'InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install', { requirementStatus });
+        this.setPhase(csv, 'InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install', {
+          requirementStatus,
+        });
         return;
       }
       case 'InstallReady': {
@@ -402,7 +651,12 @@ export class OlmOperator extends OperatorBase {
         } catch (err) {
           if (!(err instanceof ApiStatusError && err.code === 403)) throw err;
           // A refusal is an unrecoverable strategy error, its message wrapped twice.
-          this.setPhase(csv, 'Failed', 'InstallComponentFailedNoRetry', `install strategy failed: install strategy failed: ${err.message}`);
+          this.setPhase(
+            csv,
+            'Failed',
+            'InstallComponentFailedNoRetry',
+            `install strategy failed: install strategy failed: ${err.message}`,
+          );
           return;
         }
         this.setPhase(csv, 'Installing', 'InstallSucceeded', 'waiting for install components to report healthy');
@@ -411,7 +665,12 @@ export class OlmOperator extends OperatorBase {
       case 'Installing': {
         const waitingFor = (spec.install?.spec?.deployments ?? []).find((d) => !this.deploymentAvailable(ns, d.name));
         if (waitingFor) {
-          this.setPhase(csv, 'Installing', 'InstallWaiting', `installing: waiting for deployment ${waitingFor.name} to become ready: deployment "${waitingFor.name}" not available: Deployment does not have minimum availability.`);
+          this.setPhase(
+            csv,
+            'Installing',
+            'InstallWaiting',
+            `installing: waiting for deployment ${waitingFor.name} to become ready: deployment "${waitingFor.name}" not available: Deployment does not have minimum availability.`,
+          );
           return;
         }
         if (this.reinstallIfChanged(csv, spec.install?.spec?.deployments ?? [], 'InstallWaiting')) return;
@@ -439,7 +698,12 @@ export class OlmOperator extends OperatorBase {
       case 'Failed': {
         // Fail-forward lets a newer CSV replace a failed one (syncClusterServiceVersion).
         if (replacer && this.failForward(ns)) {
-          this.setPhase(csv, 'Replacing', 'BeingReplaced', `Fail Forward is enabled, allowing Failed csv to be replaced by csv: ${replacer.metadata.name}`);
+          this.setPhase(
+            csv,
+            'Replacing',
+            'BeingReplaced',
+            `Fail Forward is enabled, allowing Failed csv to be replaced by csv: ${replacer.metadata.name}`,
+          );
           return;
         }
         // Requirements again: still unmet sends the CSV back to Pending; met, with its
@@ -449,12 +713,18 @@ export class OlmOperator extends OperatorBase {
           this.setPhase(csv, 'Pending', 'RequirementsNotMet', 'requirements not met', { requirementStatus });
           return;
         }
-        if ((spec.install?.spec?.deployments ?? []).every((d) => this.deploymentAvailable(ns, d.name))) this.setPhase(csv, 'Succeeded', 'InstallSucceeded', 'install strategy completed with no errors');
+        if ((spec.install?.spec?.deployments ?? []).every((d) => this.deploymentAvailable(ns, d.name)))
+          this.setPhase(csv, 'Succeeded', 'InstallSucceeded', 'install strategy completed with no errors');
         return;
       }
       case 'Replacing': {
         if (replacer && (replacer.status as { phase?: string } | undefined)?.phase === 'Succeeded') {
-          this.setPhase(csv, 'Deleting', 'Replaced', 'has been replaced by a newer ClusterServiceVersion that has successfully installed.');
+          this.setPhase(
+            csv,
+            'Deleting',
+            'Replaced',
+            'has been replaced by a newer ClusterServiceVersion that has successfully installed.',
+          );
         }
         return;
       }
@@ -475,12 +745,27 @@ export class OlmOperator extends OperatorBase {
   private requirementStatus(csv: KObject): RequirementStatus[] {
     const ns = csv.metadata.namespace ?? '';
     const name = csv.metadata.name ?? '';
-    const spec = csv.spec as { minKubeVersion?: string; install?: { spec?: { permissions?: Permission[]; clusterPermissions?: Permission[] } }; customresourcedefinitions?: { owned?: { name: string }[]; required?: { name: string }[] } };
+    const spec = csv.spec as {
+      minKubeVersion?: string;
+      install?: { spec?: { permissions?: Permission[]; clusterPermissions?: Permission[] } };
+      customresourcedefinitions?: { owned?: { name: string }[]; required?: { name: string }[] };
+    };
     const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
-    const required = [...(spec.customresourcedefinitions?.owned ?? []), ...(spec.customresourcedefinitions?.required ?? [])];
+    const required = [
+      ...(spec.customresourcedefinitions?.owned ?? []),
+      ...(spec.customresourcedefinitions?.required ?? []),
+    ];
     const crdStatuses = required.map((d) => {
       const crd = this.exists(crdRes, undefined, d.name);
-      return { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: d.name, status: crd ? 'Present' : 'NotPresent', message: crd ? 'CRD is present and Established condition is true' : 'CRD is not present', ...(crd ? { uuid: crd.metadata.uid } : {}) };
+      return {
+        group: 'apiextensions.k8s.io',
+        version: 'v1',
+        kind: 'CustomResourceDefinition',
+        name: d.name,
+        status: crd ? 'Present' : 'NotPresent',
+        message: crd ? 'CRD is present and Established condition is true' : 'CRD is not present',
+        ...(crd ? { uuid: crd.metadata.uid } : {}),
+      };
     });
     const install = spec.install?.spec ?? {};
     const saRes = this.res('', 'v1', 'serviceaccounts');
@@ -488,33 +773,60 @@ export class OlmOperator extends OperatorBase {
     return [
       ...minKubeVersionStatus(name, spec.minKubeVersion, this.api.version.gitVersion),
       ...crdStatuses,
-      ...permissionStatuses({ namespaced: install.permissions ?? [], cluster: install.clusterPermissions ?? [] }, {
-        account: (sa): AccountState => {
-          const found = this.exists(saRes, ns, sa);
-          if (!found) return 'missing';
-          const owners = found.metadata.ownerReferences ?? [];
-          return owners.some((o) => o.kind === 'ClusterServiceVersion') && !owners.some((o) => o.uid === csv.metadata.uid) ? 'ownedByAnother' : 'present';
+      ...permissionStatuses(
+        { namespaced: install.permissions ?? [], cluster: install.clusterPermissions ?? [] },
+        {
+          account: (sa): AccountState => {
+            const found = this.exists(saRes, ns, sa);
+            if (!found) return 'missing';
+            const owners = found.metadata.ownerReferences ?? [];
+            return owners.some((o) => o.kind === 'ClusterServiceVersion') &&
+              !owners.some((o) => o.uid === csv.metadata.uid)
+              ? 'ownedByAnother'
+              : 'present';
+          },
+          previouslyCreated: (p, cluster) => {
+            // OLM's own Role (ClusterRole) and binding for this account, by the name it gives them, labelled as this CSV's.
+            const roleName = olmRoleName(name, ns, p, cluster);
+            const kinds = cluster ? ['clusterroles', 'clusterrolebindings'] : ['roles', 'rolebindings'];
+            return kinds.every(
+              (k) =>
+                this.exists(this.res('rbac.authorization.k8s.io', 'v1', k), cluster ? undefined : ns, roleName)
+                  ?.metadata.labels?.['olm.owner'] === name,
+            );
+          },
+          ruleSatisfied: (sa, rule, cluster) => {
+            // The checker's user is the account alone (toDefaultInfo: no groups).
+            const key = `${sa}/${cluster}`;
+            if (!held.has(key))
+              held.set(
+                key,
+                rulesFor(
+                  this.api.rbac,
+                  { name: `system:serviceaccount:${ns}:${sa}`, groups: [] },
+                  cluster ? undefined : ns,
+                ),
+              );
+            return ruleGranted(held.get(key)!, cluster ? undefined : ns, rule);
+          },
         },
-        previouslyCreated: (p, cluster) => {
-          // OLM's own Role (ClusterRole) and binding for this account, by the name it gives them, labelled as this CSV's.
-          const roleName = olmRoleName(name, ns, p, cluster);
-          const kinds = cluster ? ['clusterroles', 'clusterrolebindings'] : ['roles', 'rolebindings'];
-          return kinds.every((k) => this.exists(this.res('rbac.authorization.k8s.io', 'v1', k), cluster ? undefined : ns, roleName)?.metadata.labels?.['olm.owner'] === name);
-        },
-        ruleSatisfied: (sa, rule, cluster) => {
-          // The checker's user is the account alone (toDefaultInfo: no groups).
-          const key = `${sa}/${cluster}`;
-          if (!held.has(key)) held.set(key, rulesFor(this.api.rbac, { name: `system:serviceaccount:${ns}:${sa}`, groups: [] }, cluster ? undefined : ns));
-          return ruleGranted(held.get(key)!, cluster ? undefined : ns, rule);
-        },
-      }),
+      ),
     ];
   }
 
   /** The Roles, RoleBindings and ServiceAccounts OLM's filtered caches see (label `olm.managed`), as they are now. */
   private managedRbacFingerprint(ns: string): string {
-    return ['roles', 'rolebindings'].map((k) => this.res('rbac.authorization.k8s.io', 'v1', k)).concat(this.res('', 'v1', 'serviceaccounts'))
-      .flatMap((r) => this.api.storeList(r, ns).filter((o) => o.metadata.labels?.['olm.managed'] === 'true').map((o) => `${r.resource}/${o.metadata.name}@${o.metadata.resourceVersion}`)).sort().join(',');
+    return ['roles', 'rolebindings']
+      .map((k) => this.res('rbac.authorization.k8s.io', 'v1', k))
+      .concat(this.res('', 'v1', 'serviceaccounts'))
+      .flatMap((r) =>
+        this.api
+          .storeList(r, ns)
+          .filter((o) => o.metadata.labels?.['olm.managed'] === 'true')
+          .map((o) => `${r.resource}/${o.metadata.name}@${o.metadata.resourceVersion}`),
+      )
+      .sort()
+      .join(',');
   }
 
   /** The group's CSVs whose install its account was refused try again (operatorgroup.go). */
@@ -532,20 +844,53 @@ export class OlmOperator extends OperatorBase {
     const ocRes = this.res(OLM, 'v2', 'operatorconditions');
     const ns = csv.metadata.namespace ?? '';
     const name = csv.metadata.name ?? '';
-    const install = (csv.spec as { install?: { spec?: { permissions?: { serviceAccountName: string }[]; clusterPermissions?: { serviceAccountName: string }[]; deployments?: { name: string }[] } } }).install?.spec;
-    const accounts = [...new Set([...(install?.permissions ?? []), ...(install?.clusterPermissions ?? [])].map((p) => p.serviceAccountName))];
+    const install = (
+      csv.spec as {
+        install?: {
+          spec?: {
+            permissions?: { serviceAccountName: string }[];
+            clusterPermissions?: { serviceAccountName: string }[];
+            deployments?: { name: string }[];
+          };
+        };
+      }
+    ).install?.spec;
+    const accounts = [
+      ...new Set(
+        [...(install?.permissions ?? []), ...(install?.clusterPermissions ?? [])].map((p) => p.serviceAccountName),
+      ),
+    ];
     let oc = this.exists(ocRes, ns, name);
     if (!oc) {
       oc = this.api.createObject(ocRes, {
         apiVersion: `${OLM}/v2`,
         kind: 'OperatorCondition',
-        metadata: { name, namespace: ns, ownerReferences: [{ apiVersion: `${OLM}/v1alpha1`, kind: 'ClusterServiceVersion', name, uid: csv.metadata.uid ?? '', controller: true, blockOwnerDeletion: false }] },
-        spec: { serviceAccounts: accounts.length ? accounts : ['default'], deployments: (install?.deployments ?? []).map((d) => d.name) },
+        metadata: {
+          name,
+          namespace: ns,
+          ownerReferences: [
+            {
+              apiVersion: `${OLM}/v1alpha1`,
+              kind: 'ClusterServiceVersion',
+              name,
+              uid: csv.metadata.uid ?? '',
+              controller: true,
+              blockOwnerDeletion: false,
+            },
+          ],
+        },
+        spec: {
+          serviceAccounts: accounts.length ? accounts : ['default'],
+          deployments: (install?.deployments ?? []).map((d) => d.name),
+        },
       });
     }
     // The operator writes spec.conditions; OLM mirrors them into the status with observedGeneration.
-    const conditions = ((oc.spec as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).map((c) => ({ ...c, observedGeneration: oc!.metadata.generation }));
-    if (conditions.length || (oc.status as { conditions?: unknown[] } | undefined)?.conditions?.length) this.writeStatus(ocRes, oc, { conditions });
+    const conditions = ((oc.spec as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).map(
+      (c) => ({ ...c, observedGeneration: oc!.metadata.generation }),
+    );
+    if (conditions.length || (oc.status as { conditions?: unknown[] } | undefined)?.conditions?.length)
+      this.writeStatus(ocRes, oc, { conditions });
   }
 
   /**
@@ -553,9 +898,17 @@ export class OlmOperator extends OperatorBase {
    * and on OpenShift the cluster proxy's status.
    */
   private deploymentInputs(csv: KObject): { config?: SubscriptionConfig; proxy?: ClusterProxy } {
-    const owner = this.api.storeList(this.subs, csv.metadata.namespace).find((s) => (s.status as { installedCSV?: string } | undefined)?.installedCSV === csv.metadata.name);
+    const owner = this.api
+      .storeList(this.subs, csv.metadata.namespace)
+      .find((s) => (s.status as { installedCSV?: string } | undefined)?.installedCSV === csv.metadata.name);
     const proxyRes = this.api.resources.find('config.openshift.io', 'v1', 'proxies');
-    const p = proxyRes ? ((this.exists(proxyRes, undefined, 'cluster')?.status ?? {}) as { httpProxy?: string; httpsProxy?: string; noProxy?: string }) : undefined;
+    const p = proxyRes
+      ? ((this.exists(proxyRes, undefined, 'cluster')?.status ?? {}) as {
+          httpProxy?: string;
+          httpsProxy?: string;
+          noProxy?: string;
+        })
+      : undefined;
     return {
       config: (owner?.spec as { config?: SubscriptionConfig } | undefined)?.config,
       ...(p ? { proxy: { HTTP_PROXY: p.httpProxy, HTTPS_PROXY: p.httpsProxy, NO_PROXY: p.noProxy } } : {}),
@@ -563,11 +916,24 @@ export class OlmOperator extends OperatorBase {
   }
 
   /** What OLM would write for one deployment of the strategy now (lib/olm's rule), and its hash. */
-  private desiredDeployment(csv: KObject, d: StrategyDeployment): { spec: DeploymentSpec; annotations: Record<string, string>; hash: string } {
+  private desiredDeployment(
+    csv: KObject,
+    d: StrategyDeployment,
+  ): { spec: DeploymentSpec; annotations: Record<string, string>; hash: string } {
     const { config, proxy } = this.deploymentInputs(csv);
-    const olm = operatorDeployment(d.spec as DeploymentSpec, { name: csv.metadata.name ?? '', annotations: csv.metadata.annotations }, config, proxy);
+    const olm = operatorDeployment(
+      d.spec as DeploymentSpec,
+      { name: csv.metadata.name ?? '', annotations: csv.metadata.annotations },
+      config,
+      proxy,
+    );
     const out = { spec: goEncoded(olm.spec), annotations: olm.annotations };
-    const hash = BigInt(`0x${createHash('sha256').update(JSON.stringify([d.name, out.spec])).digest('hex').slice(0, 12)}`).toString(36);
+    const hash = BigInt(
+      `0x${createHash('sha256')
+        .update(JSON.stringify([d.name, out.spec]))
+        .digest('hex')
+        .slice(0, 12)}`,
+    ).toString(36);
     return { ...out, hash };
   }
 
@@ -579,7 +945,14 @@ export class OlmOperator extends OperatorBase {
       const old = there?.metadata.labels?.[SPEC_HASH_LABEL];
       const { hash } = this.desiredDeployment(csv, d);
       if (!there || old === hash) continue;
-      this.setPhase(csv, 'InstallReady', reason, old ? `installing: deployment changed old hash=${old}, new hash=${hash}` : `installing: deployment ${d.name} doesn't have a spec hash, update it`);
+      this.setPhase(
+        csv,
+        'InstallReady',
+        reason,
+        old
+          ? `installing: deployment changed old hash=${old}, new hash=${hash}`
+          : `installing: deployment ${d.name} doesn't have a spec hash, update it`,
+      );
       return true;
     }
     return false;
@@ -590,42 +963,110 @@ export class OlmOperator extends OperatorBase {
     if (account) {
       // CreateOrRollingUpdateDeployment with the account's token: a get, then a create or a patch.
       const user = serviceAccountUser(account.namespace, account.name);
-      checkAccess(this.api.rbac, user, { verb: 'get', group: 'apps', resource: 'deployments', namespace: ns, name: d.name });
+      checkAccess(this.api.rbac, user, {
+        verb: 'get',
+        group: 'apps',
+        resource: 'deployments',
+        namespace: ns,
+        name: d.name,
+      });
       const there = !!this.exists(this.deployments, ns, d.name);
-      checkAccess(this.api.rbac, user, { verb: there ? 'patch' : 'create', group: 'apps', resource: 'deployments', namespace: ns, ...(there ? { name: d.name } : {}) });
+      checkAccess(this.api.rbac, user, {
+        verb: there ? 'patch' : 'create',
+        group: 'apps',
+        resource: 'deployments',
+        namespace: ns,
+        ...(there ? { name: d.name } : {}),
+      });
     }
     const desired = this.desiredDeployment(csv, d);
     const metadata = {
       name: d.name,
       namespace: ns,
-      labels: { ...d.label, 'olm.owner': csv.metadata.name ?? '', 'olm.owner.kind': 'ClusterServiceVersion', 'olm.owner.namespace': ns, 'olm.managed': 'true', [SPEC_HASH_LABEL]: desired.hash },
+      labels: {
+        ...d.label,
+        'olm.owner': csv.metadata.name ?? '',
+        'olm.owner.kind': 'ClusterServiceVersion',
+        'olm.owner.namespace': ns,
+        'olm.managed': 'true',
+        [SPEC_HASH_LABEL]: desired.hash,
+      },
       ...(Object.keys(desired.annotations).length ? { annotations: desired.annotations } : {}),
-      ownerReferences: [{ apiVersion: `${OLM}/v1alpha1`, kind: 'ClusterServiceVersion', name: csv.metadata.name ?? '', uid: csv.metadata.uid ?? '', controller: false, blockOwnerDeletion: false }],
+      ownerReferences: [
+        {
+          apiVersion: `${OLM}/v1alpha1`,
+          kind: 'ClusterServiceVersion',
+          name: csv.metadata.name ?? '',
+          uid: csv.metadata.uid ?? '',
+          controller: false,
+          blockOwnerDeletion: false,
+        },
+      ],
     };
     const existing = this.exists(this.deployments, ns, d.name);
     if (existing) {
       // An upgrade takes over the previous version's deployment: new spec, new owner, and it
       // rolls out again (not available until the new pods would be).
-      this.api.updateObject(this.deployments, { ...existing, metadata: { ...existing.metadata, ...metadata, resourceVersion: existing.metadata.resourceVersion }, spec: desired.spec } as KObject);
+      this.api.updateObject(this.deployments, {
+        ...existing,
+        metadata: { ...existing.metadata, ...metadata, resourceVersion: existing.metadata.resourceVersion },
+        spec: desired.spec,
+      } as KObject);
       const cur = this.exists(this.deployments, ns, d.name)!;
       this.api.updateObject(this.deployments, { ...cur, status: {} } as KObject, 'status');
     } else {
-      this.api.createObject(this.deployments, { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: desired.spec });
+      this.api.createObject(this.deployments, {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata,
+        spec: desired.spec,
+      });
     }
     // There is no kubelet: the deployment reports available after a delay.
     const t = setTimeout(() => {
       const cur = this.exists(this.deployments, ns, d.name);
       if (!cur) return;
-      const replicas = ((cur.spec as { replicas?: number }).replicas ?? 1);
+      const replicas = (cur.spec as { replicas?: number }).replicas ?? 1;
       // The two conditions the deployment controller leaves on a rolled-out Deployment. The
       // sandbox makes no ReplicaSets: the one named is the name the template's hash would give it.
       const at = now();
-      const replicaSet = `${d.name}-${createHash('sha256').update(JSON.stringify((cur.spec as { template?: unknown }).template ?? {})).digest('hex').slice(0, 10)}`;
+      const replicaSet = `${d.name}-${createHash('sha256')
+        .update(JSON.stringify((cur.spec as { template?: unknown }).template ?? {}))
+        .digest('hex')
+        .slice(0, 10)}`;
       const conditions = [
-        { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: at, lastTransitionTime: at },
-        { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${replicaSet}" has successfully progressed.`, lastUpdateTime: at, lastTransitionTime: at },
+        {
+          type: 'Available',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: 'Deployment has minimum availability.',
+          lastUpdateTime: at,
+          lastTransitionTime: at,
+        },
+        {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'NewReplicaSetAvailable',
+          message: `ReplicaSet "${replicaSet}" has successfully progressed.`,
+          lastUpdateTime: at,
+          lastTransitionTime: at,
+        },
       ];
-      this.api.updateObject(this.deployments, { ...cur, status: { observedGeneration: cur.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas, conditions } }, 'status');
+      this.api.updateObject(
+        this.deployments,
+        {
+          ...cur,
+          status: {
+            observedGeneration: cur.metadata.generation,
+            replicas,
+            readyReplicas: replicas,
+            availableReplicas: replicas,
+            updatedReplicas: replicas,
+            conditions,
+          },
+        },
+        'status',
+      );
     }, this.opts.deploymentDelayMs);
     t.unref();
   }
@@ -633,7 +1074,7 @@ export class OlmOperator extends OperatorBase {
   private deploymentAvailable(ns: string, name: string): boolean {
     const d = this.exists(this.deployments, ns, name);
     const st = (d?.status ?? {}) as { availableReplicas?: number };
-    const replicas = ((d?.spec as { replicas?: number } | undefined)?.replicas ?? 1);
+    const replicas = (d?.spec as { replicas?: number } | undefined)?.replicas ?? 1;
     return !!d && (st.availableReplicas ?? 0) >= replicas;
   }
 
@@ -642,7 +1083,10 @@ export class OlmOperator extends OperatorBase {
   private copiesDisabled(targets: readonly string[]): boolean {
     const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
     const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
-    return isAllNamespaces(targets) && (cfg?.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true;
+    return (
+      isAllNamespaces(targets) &&
+      (cfg?.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true
+    );
   }
 
   private syncCopies(csv: KObject, og: KObject, targets: string[]): void {
@@ -671,19 +1115,37 @@ export class OlmOperator extends OperatorBase {
     const annotations = { ...csv.metadata.annotations };
     delete annotations['olm.targetNamespaces'];
     delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
-    const labels = Object.fromEntries(Object.entries(csv.metadata.labels ?? {}).filter(([k]) => !k.startsWith('operators.coreos.com/')));
+    const labels = Object.fromEntries(
+      Object.entries(csv.metadata.labels ?? {}).filter(([k]) => !k.startsWith('operators.coreos.com/')),
+    );
     labels['olm.copiedFrom'] = ns;
-    const status = { ...(csv.status as object), reason: 'Copied', message: `The operator is running in ${ns} but is managing this namespace` };
+    const status = {
+      ...(csv.status as object),
+      reason: 'Copied',
+      message: `The operator is running in ${ns} but is managing this namespace`,
+    };
     const existing = this.exists(this.csvs, target, csv.metadata.name ?? '');
     if (!existing) {
-      const created = this.api.createObject(this.csvs, { apiVersion: csv.apiVersion, kind: csv.kind, metadata: { name: csv.metadata.name, namespace: target, labels, annotations }, spec: csv.spec } as KObject);
+      const created = this.api.createObject(this.csvs, {
+        apiVersion: csv.apiVersion,
+        kind: csv.kind,
+        metadata: { name: csv.metadata.name, namespace: target, labels, annotations },
+        spec: csv.spec,
+      } as KObject);
       this.writeStatus(this.csvs, created, status);
       return;
     }
     if (!isCopiedCsv(existing as unknown as ClusterServiceVersion)) return;
     let cur = existing;
-    if (JSON.stringify(cur.spec) !== JSON.stringify(csv.spec) || JSON.stringify(cur.metadata.labels) !== JSON.stringify(labels)) {
-      cur = this.api.updateObject(this.csvs, { ...cur, metadata: { ...cur.metadata, labels, annotations }, spec: csv.spec } as KObject);
+    if (
+      JSON.stringify(cur.spec) !== JSON.stringify(csv.spec) ||
+      JSON.stringify(cur.metadata.labels) !== JSON.stringify(labels)
+    ) {
+      cur = this.api.updateObject(this.csvs, {
+        ...cur,
+        metadata: { ...cur.metadata, labels, annotations },
+        spec: csv.spec,
+      } as KObject);
     }
     this.writeStatus(this.csvs, cur, status);
   }
@@ -691,7 +1153,11 @@ export class OlmOperator extends OperatorBase {
   private copyingDisabledEvents(csv: KObject): KObject[] {
     return this.api.storeList(this.res('', 'v1', 'events'), csv.metadata.namespace).filter((e) => {
       const io = (e as { involvedObject?: { name?: string; uid?: string } }).involvedObject;
-      return (e as { reason?: string }).reason === 'DisabledCopiedCSVs' && io?.name === csv.metadata.name && io?.uid === csv.metadata.uid;
+      return (
+        (e as { reason?: string }).reason === 'DisabledCopiedCSVs' &&
+        io?.name === csv.metadata.name &&
+        io?.uid === csv.metadata.uid
+      );
     });
   }
 
@@ -703,7 +1169,12 @@ export class OlmOperator extends OperatorBase {
     const existing = this.copyingDisabledEvents(csv);
     if (existing.length === 1) return;
     this.deleteCopyingDisabledEvents(csv);
-    this.event(csv, 'Warning', 'DisabledCopiedCSVs', `CSV copying disabled for ${csv.metadata.namespace}/${csv.metadata.name}`);
+    this.event(
+      csv,
+      'Warning',
+      'DisabledCopiedCSVs',
+      `CSV copying disabled for ${csv.metadata.namespace}/${csv.metadata.name}`,
+    );
   }
 
   private deleteCopyingDisabledEvents(csv: KObject): void {

@@ -44,14 +44,38 @@ export interface OlmOptions {
 
 // Roles, bindings and service accounts too: a scoped plan retries, and a CSV's requirements are
 // checked again, when they change.
-const NAMESPACED_TRIGGERS = new Set(['subscriptions', 'installplans', 'clusterserviceversions', 'operatorgroups', 'operatorconditions', 'deployments', 'roles', 'rolebindings', 'serviceaccounts']);
+const NAMESPACED_TRIGGERS = new Set([
+  'subscriptions',
+  'installplans',
+  'clusterserviceversions',
+  'operatorgroups',
+  'operatorconditions',
+  'deployments',
+  'roles',
+  'rolebindings',
+  'serviceaccounts',
+]);
 
 export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
-  const catalogs = new CatalogSources(api, opts.catalogNamespace, opts.catalogAddress, new Map(Object.entries(opts.catalogImages ?? {})));
+  const catalogs = new CatalogSources(
+    api,
+    opts.catalogNamespace,
+    opts.catalogAddress,
+    new Map(Object.entries(opts.catalogImages ?? {})),
+  );
   api.hooks.portForward = (ns, pod, port) => catalogs.forwardTarget(ns, pod, port);
   api.hooks.admit = admitCatalogDir;
-  const seeds = [...opts.catalogDirs.map((dir) => ({ dir, as: {} })), ...(opts.demo ? [{ dir: DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : [])];
-  const marketplace = opts.marketplace ? new MarketplaceOperator(api, opts.catalogNamespace, seeds.map((s) => catalogSourceDefinition(s.dir, s.as, opts.catalogNamespace))) : undefined;
+  const seeds = [
+    ...opts.catalogDirs.map((dir) => ({ dir, as: {} })),
+    ...(opts.demo ? [{ dir: DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : []),
+  ];
+  const marketplace = opts.marketplace
+    ? new MarketplaceOperator(
+        api,
+        opts.catalogNamespace,
+        seeds.map((s) => catalogSourceDefinition(s.dir, s.as, opts.catalogNamespace)),
+      )
+    : undefined;
   const operators = new Operators(api, catalogs, { deploymentDelayMs: opts.deploymentDelayMs ?? 1500 });
   api.resources.addProvided(packageManifestResource(catalogs));
   const queue: (() => Promise<void>)[] = [];
@@ -118,10 +142,16 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       if (e.type === 'DELETED') catalogs.forget(o.metadata.namespace ?? '', o.metadata.name ?? '');
       else enqueue(() => catalogs.reconcile(api.storeGet(r, o.metadata.namespace, o.metadata.name ?? '') ?? o));
       // The marketplace operator's CatalogSource controller sees updates and deletions of its defaults.
-      if (marketplace?.watches(o.metadata.namespace, o.metadata.name) && e.type !== 'ADDED') enqueue(async () => marketplace.reconcileSource(o.metadata.name ?? ''));
+      if (marketplace?.watches(o.metadata.namespace, o.metadata.name) && e.type !== 'ADDED')
+        enqueue(async () => marketplace.reconcileSource(o.metadata.name ?? ''));
       return;
     }
-    if (marketplace && r.group === 'config.openshift.io' && r.resource === 'operatorhubs' && o.metadata.name === 'cluster') {
+    if (
+      marketplace &&
+      r.group === 'config.openshift.io' &&
+      r.resource === 'operatorhubs' &&
+      o.metadata.name === 'cluster'
+    ) {
       enqueue(async () => marketplace.reconcileHub());
       return;
     }
@@ -131,7 +161,11 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       return;
     }
     // The cluster proxy reaches every operator's Deployment (OLM's proxy syncer requeues them all).
-    if (r.resource === 'olmconfigs' || r.resource === 'customresourcedefinitions' || (r.group === 'config.openshift.io' && r.resource === 'proxies')) {
+    if (
+      r.resource === 'olmconfigs' ||
+      r.resource === 'customresourcedefinitions' ||
+      (r.group === 'config.openshift.io' && r.resource === 'proxies')
+    ) {
       everyOperatorNamespace();
       return;
     }
@@ -139,8 +173,10 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
       // Copies live in other namespaces than their source: a change to one is the source's business.
       const from = o.metadata.labels?.['olm.copiedFrom'];
       reconcileLater(from ?? o.metadata.namespace);
-      if (r.resource === 'clusterserviceversions' && e.type === 'DELETED' && !from) enqueue(async () => operators.sweepOrphanCopies());
-      if (r.resource === 'operatorgroups' && e.type === 'DELETED') enqueue(async () => operators.sweepOperatorGroupRoles());
+      if (r.resource === 'clusterserviceversions' && e.type === 'DELETED' && !from)
+        enqueue(async () => operators.sweepOrphanCopies());
+      if (r.resource === 'operatorgroups' && e.type === 'DELETED')
+        enqueue(async () => operators.sweepOperatorGroupRoles());
     }
   };
   if (marketplace) marketplace.reconcileHub();
@@ -148,7 +184,8 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   const csRes = api.resources.find('operators.coreos.com', 'v1alpha1', 'catalogsources')!;
   // Catalogs kept in a data file come back too; every reconcile goes through the one queue, so
   // a CatalogSource is never reconciled twice at once.
-  for (const cs of api.storeList(csRes)) enqueue(() => catalogs.reconcile(api.storeGet(csRes, cs.metadata.namespace, cs.metadata.name ?? '') ?? cs));
+  for (const cs of api.storeList(csRes))
+    enqueue(() => catalogs.reconcile(api.storeGet(csRes, cs.metadata.namespace, cs.metadata.name ?? '') ?? cs));
   await idle;
   everyOperatorNamespace();
   await idle;

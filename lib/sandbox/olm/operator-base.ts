@@ -12,13 +12,23 @@ export function now(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export type Cond = { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string; lastHeartbeatTime?: string };
+export type Cond = {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  lastHeartbeatTime?: string;
+};
 
 export function setCondition(conds: Cond[] | undefined, c: Cond): Cond[] {
   const list = [...(conds ?? [])];
   const i = list.findIndex((x) => x.type === c.type);
   const prev = i >= 0 ? list[i] : undefined;
-  const next = { ...c, lastTransitionTime: prev && prev.status === c.status && prev.reason === c.reason ? prev.lastTransitionTime : now() };
+  const next = {
+    ...c,
+    lastTransitionTime: prev && prev.status === c.status && prev.reason === c.reason ? prev.lastTransitionTime : now(),
+  };
   if (i >= 0) list[i] = next;
   else list.push(next);
   return list;
@@ -54,7 +64,10 @@ export abstract class OperatorBase {
    */
   protected failForward(ns: string): boolean {
     const groups = this.api.storeList(this.ogs, ns);
-    return groups.length === 1 && (groups[0]!.spec as { upgradeStrategy?: string } | undefined)?.upgradeStrategy === 'TechPreviewUnsafeFailForward';
+    return (
+      groups.length === 1 &&
+      (groups[0]!.spec as { upgradeStrategy?: string } | undefined)?.upgradeStrategy === 'TechPreviewUnsafeFailForward'
+    );
   }
 
   protected writeStatus(r: ServedResource, obj: KObject, status: unknown): KObject {

@@ -13,8 +13,13 @@ import { writeFixtureCatalog, type FixtureBundle } from '../testing/fbc-fixture'
 import { buildPackageManifest } from './package-manifests';
 
 function manifestOf(bundle: Omit<FixtureBundle, 'version'>) {
-  const dir = writeFixtureCatalog(mkdtempSync(join(tmpdir(), 'pm-')), [{ name: 'demo', bundles: [{ version: '1.0.0', ...bundle }] }]);
-  return buildPackageManifest({ name: 'cat', namespace: 'olm', labels: { team: 'a' } }, loadCatalog(dir).packages.get('demo')!)!.manifest;
+  const dir = writeFixtureCatalog(mkdtempSync(join(tmpdir(), 'pm-')), [
+    { name: 'demo', bundles: [{ version: '1.0.0', ...bundle }] },
+  ]);
+  return buildPackageManifest(
+    { name: 'cat', namespace: 'olm', labels: { team: 'a' } },
+    loadCatalog(dir).packages.get('demo')!,
+  )!.manifest;
 }
 
 function labelsOf(labels: Record<string, string> | undefined): Record<string, string> {
@@ -32,7 +37,10 @@ test('a CSV naming neither OS nor architecture gets both defaults', () => {
 });
 
 test('a CSV naming only its architectures still gets os.linux, and no arch.amd64 it did not name', () => {
-  const l = labelsOf({ 'operatorframework.io/arch.arm64': 'supported', 'operatorframework.io/arch.s390x': 'supported' });
+  const l = labelsOf({
+    'operatorframework.io/arch.arm64': 'supported',
+    'operatorframework.io/arch.s390x': 'supported',
+  });
   assert.equal(l['operatorframework.io/os.linux'], 'supported');
   assert.equal(l['operatorframework.io/arch.amd64'], undefined);
   assert.equal(l['operatorframework.io/arch.arm64'], 'supported');
@@ -44,8 +52,12 @@ test('a CSV naming only its OS still gets arch.amd64', () => {
   assert.equal(l['operatorframework.io/arch.amd64'], 'supported');
 });
 
-test('relatedImages: the install strategy\'s containers and init containers', () => {
+test("relatedImages: the install strategy's containers and init containers", () => {
   const m = manifestOf({ initImage: 'quay.example.com/demo-init:1' });
-  const desc = (m.status as { channels: { currentCSVDesc: { relatedImages?: string[] } }[] }).channels[0]!.currentCSVDesc;
-  assert.deepEqual([...(desc.relatedImages ?? [])].sort(), ['quay.example.com/demo-init:1', 'quay.example.com/demo:1.0.0']);
+  const desc = (m.status as { channels: { currentCSVDesc: { relatedImages?: string[] } }[] }).channels[0]!
+    .currentCSVDesc;
+  assert.deepEqual([...(desc.relatedImages ?? [])].sort(), [
+    'quay.example.com/demo-init:1',
+    'quay.example.com/demo:1.0.0',
+  ]);
 });

@@ -21,13 +21,23 @@ export interface BuiltManifest {
   icon?: { data: Buffer; mediatype: string; etag: string };
 }
 
-type Csv = { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+type Csv = {
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+};
 
 const ZERO: SemVer = { major: 0, minor: 0, patch: 0, pre: [], build: [] };
 
 function cutDown(list: unknown): unknown {
   if (!Array.isArray(list)) return undefined;
-  return list.map((d: Record<string, unknown>) => ({ name: d.name, version: d.version, kind: d.kind, displayName: d.displayName, description: d.description, ...(d.group ? { group: d.group } : {}) }));
+  return list.map((d: Record<string, unknown>) => ({
+    name: d.name,
+    version: d.version,
+    kind: d.kind,
+    displayName: d.displayName,
+    description: d.description,
+    ...(d.group ? { group: d.group } : {}),
+  }));
 }
 
 function describe(csv: Csv, version: string | undefined): Record<string, unknown> {
@@ -39,7 +49,8 @@ function describe(csv: Csv, version: string | undefined): Record<string, unknown
   // operator-registry's GetOperatorImages: containers and init containers of a `deployment`
   // install strategy only.
   type Pod = { containers?: { image?: string }[]; initContainers?: { image?: string }[] };
-  const install = spec.install as { strategy?: string; spec?: { deployments?: { spec?: { template?: { spec?: Pod } } }[] } } | undefined;
+  const install = spec.install as
+    { strategy?: string; spec?: { deployments?: { spec?: { template?: { spec?: Pod } } }[] } } | undefined;
   const deployments = install?.strategy === 'deployment' ? (install.spec?.deployments ?? []) : [];
   for (const d of deployments) {
     const pod = d.spec?.template?.spec;
@@ -90,10 +101,19 @@ export function buildPackageManifest(cs: CatalogSourceFacts, pkg: PackageModel):
       .filter((e) => usableNames.has(e.name))
       .map((e) => {
         const b = pkg.bundles.get(e.name)!;
-        return { name: e.name, version: b.version ?? '', v: tryParseVersionTolerant(b.version) ?? ZERO, deprecation: b.deprecation };
+        return {
+          name: e.name,
+          version: b.version ?? '',
+          v: tryParseVersionTolerant(b.version) ?? ZERO,
+          deprecation: b.deprecation,
+        };
       })
       .sort((a, b) => compareVersions(b.v, a.v))
-      .map(({ name, version, deprecation }) => ({ name, version, ...(deprecation ? { deprecation: { message: deprecation } } : {}) }));
+      .map(({ name, version, deprecation }) => ({
+        name,
+        version,
+        ...(deprecation ? { deprecation: { message: deprecation } } : {}),
+      }));
     channels.push({
       name: ch.name,
       currentCSV: head.name,
@@ -103,7 +123,8 @@ export function buildPackageManifest(cs: CatalogSourceFacts, pkg: PackageModel):
     });
   }
   if (channels.length === 0) return undefined;
-  const defaultChannel = pkg.defaultChannel && heads.has(pkg.defaultChannel) ? pkg.defaultChannel : (channels[0]!.name as string);
+  const defaultChannel =
+    pkg.defaultChannel && heads.has(pkg.defaultChannel) ? pkg.defaultChannel : (channels[0]!.name as string);
   const defaultHead = heads.get(defaultChannel)!;
   const provider = (defaultHead.csv.spec?.provider as { name?: string; url?: string } | undefined) ?? {};
   const labels: Record<string, string> = {
@@ -116,8 +137,10 @@ export function buildPackageManifest(cs: CatalogSourceFacts, pkg: PackageModel):
   };
   // package-server's setDefaultOsArchLabels: each default stands alone, so a CSV that names only
   // its architectures still gets os.linux.
-  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/os'))) labels['operatorframework.io/os.linux'] = 'supported';
-  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/arch'))) labels['operatorframework.io/arch.amd64'] = 'supported';
+  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/os')))
+    labels['operatorframework.io/os.linux'] = 'supported';
+  if (!Object.keys(labels).some((k) => k.startsWith('operatorframework.io/arch')))
+    labels['operatorframework.io/arch.amd64'] = 'supported';
   const manifest: KObject = {
     apiVersion: 'packages.operators.coreos.com/v1',
     kind: 'PackageManifest',
@@ -139,11 +162,18 @@ export function buildPackageManifest(cs: CatalogSourceFacts, pkg: PackageModel):
   // The media type becomes a Content-Type header of the icon subresource: one a header cannot
   // carry (CR/LF, anything but a type/subtype token) leaves the package without an icon.
   const first = iconList?.find((i) => i.base64data && typeof i.mediatype === 'string' && MEDIA_TYPE.test(i.mediatype));
-  const icon = first ? { data: Buffer.from(first.base64data!, 'base64'), mediatype: first.mediatype!, etag: `"${pkg.name}.${defaultChannel}.${defaultHead.name}"` } : undefined;
+  const icon = first
+    ? {
+        data: Buffer.from(first.base64data!, 'base64'),
+        mediatype: first.mediatype!,
+        etag: `"${pkg.name}.${defaultChannel}.${defaultHead.name}"`,
+      }
+    : undefined;
   return { manifest, icon };
 }
 
-const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
+const MEDIA_TYPE =
+  /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\r\n]*"|[A-Za-z0-9!#$&^_.+-]+))*$/;
 
 /** Get and list remove icons: the icon subresource serves them. */
 export function withoutIcons(m: KObject, namespace: string): KObject {
@@ -151,7 +181,13 @@ export function withoutIcons(m: KObject, namespace: string): KObject {
   return {
     ...m,
     metadata: { ...m.metadata, namespace },
-    status: { ...status, channels: status.channels.map((c) => ({ ...c, currentCSVDesc: c.currentCSVDesc ? { ...c.currentCSVDesc, icon: undefined } : undefined })) },
+    status: {
+      ...status,
+      channels: status.channels.map((c) => ({
+        ...c,
+        currentCSVDesc: c.currentCSVDesc ? { ...c.currentCSVDesc, icon: undefined } : undefined,
+      })),
+    },
   };
 }
 

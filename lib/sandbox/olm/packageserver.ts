@@ -8,11 +8,14 @@ import { DEFAULT_ICON_SVG, withoutIcons } from './package-manifests';
 
 export function packageManifestResource(catalogs: CatalogSources): ServedResource {
   const visible = (namespace: string | undefined) => {
-    const out: { manifest: KObject; icon?: { data: Buffer; mediatype: string; etag: string }; namespace: string }[] = [];
+    const out: { manifest: KObject; icon?: { data: Buffer; mediatype: string; etag: string }; namespace: string }[] =
+      [];
     const entries = catalogs.healthy().sort((a, b) => a.key.localeCompare(b.key));
     for (const e of entries) {
       if (namespace && e.namespace !== namespace && e.namespace !== catalogs.globalNamespace) continue;
-      for (const m of [...e.manifests.values()].sort((a, b) => (a.manifest.metadata.name ?? '').localeCompare(b.manifest.metadata.name ?? ''))) {
+      for (const m of [...e.manifests.values()].sort((a, b) =>
+        (a.manifest.metadata.name ?? '').localeCompare(b.manifest.metadata.name ?? ''),
+      )) {
         out.push({ ...m, namespace: namespace ?? e.namespace });
       }
     }
@@ -46,7 +49,8 @@ export function packageManifestResource(catalogs: CatalogSources): ServedResourc
         const v = visible(namespace).find((x) => x.manifest.metadata.name === name);
         if (!v) return undefined;
         if (!v.icon) return { status: 200, contentType: 'image/svg+xml', body: DEFAULT_ICON_SVG };
-        if (req.ifNoneMatch === v.icon.etag) return { status: 304, contentType: v.icon.mediatype, body: Buffer.alloc(0), etag: v.icon.etag };
+        if (req.ifNoneMatch === v.icon.etag)
+          return { status: 304, contentType: v.icon.mediatype, body: Buffer.alloc(0), etag: v.icon.etag };
         return { status: 200, contentType: v.icon.mediatype, body: v.icon.data, etag: v.icon.etag };
       },
     },

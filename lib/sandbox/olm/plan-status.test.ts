@@ -6,7 +6,12 @@ import { planCondition } from './plan-status';
 // ConditionMet, ConditionFailed).
 describe('InstallPlan conditions', () => {
   test('both time stamps written; the transition time kept while the status stays, whatever the reason', () => {
-    const first = planCondition(undefined, { type: 'Installed', status: 'False', reason: 'InstallCheckFailed', message: 'no account' });
+    const first = planCondition(undefined, {
+      type: 'Installed',
+      status: 'False',
+      reason: 'InstallCheckFailed',
+      message: 'no account',
+    });
     assert.ok(first[0]!.lastUpdateTime && first[0]!.lastTransitionTime);
     const old = [{ ...first[0]!, lastUpdateTime: '2020-01-01T00:00:00Z', lastTransitionTime: '2020-01-01T00:00:00Z' }];
     const same = planCondition(old, { type: 'Installed', status: 'False', reason: 'Unknown' });

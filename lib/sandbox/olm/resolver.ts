@@ -18,7 +18,14 @@ export interface SubscriptionSpec {
 }
 
 export type Resolution =
-  | { kind: 'install'; pkg: PackageModel; bundle: BundleModel; channel: string; catalog: CatalogEntry; replaces?: string }
+  | {
+      kind: 'install';
+      pkg: PackageModel;
+      bundle: BundleModel;
+      channel: string;
+      catalog: CatalogEntry;
+      replaces?: string;
+    }
   | { kind: 'none' }
   | { kind: 'failed'; reason: 'ConstraintsNotSatisfiable' | 'ErrorPreventedResolution'; message: string };
 
@@ -29,7 +36,11 @@ export interface InstalledFacts {
 
 /** The solver's words for a Subscription it cannot satisfy: why, then the subscription's own constraint. */
 function unsatisfiable(subName: string, message: string): Resolution {
-  return { kind: 'failed', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${message}, subscription ${subName} exists` };
+  return {
+    kind: 'failed',
+    reason: 'ConstraintsNotSatisfiable',
+    message: `constraints not satisfiable: ${message}, subscription ${subName} exists`,
+  };
 }
 
 /** The solver's list: `a, b and c` (or `or`). */
@@ -42,7 +53,15 @@ function listed(ids: readonly string[], last: 'and' | 'or'): string {
  * refers to (one deleted and made again, say): OLM's solver cannot keep the existing CSV and
  * install a candidate of the same package, and says which ones; it never adopts the CSV.
  */
-function orphanConflict(subName: string, ns: string, pkg: PackageModel, channel: string, candidates: readonly string[], orphans: readonly string[], catalog: CatalogEntry): Resolution | undefined {
+function orphanConflict(
+  subName: string,
+  ns: string,
+  pkg: PackageModel,
+  channel: string,
+  candidates: readonly string[],
+  orphans: readonly string[],
+  catalog: CatalogEntry,
+): Resolution | undefined {
   const orphan = orphans.find((o) => pkg.bundles.has(o));
   if (!orphan) return undefined;
   const id = (b: string) => `${catalog.name}/${catalog.namespace}/${channel}/${b}`;
@@ -54,21 +73,40 @@ function orphanConflict(subName: string, ns: string, pkg: PackageModel, channel:
     return va && vb ? compareVersions(vb, va) : b.localeCompare(a);
   });
   const origin = [`@existing/${ns}//${orphan}`, ...candidates.map(id)].sort();
-  const requires = preferred.length === 1 ? `subscription ${subName} requires ${id(preferred[0]!)}` : `subscription ${subName} requires at least one of ${listed(preferred.map(id), 'or')}`;
-  return { kind: 'failed', reason: 'ConstraintsNotSatisfiable', message: `constraints not satisfiable: ${listed(origin, 'and')} originate from package ${pkg.name}, clusterserviceversion ${orphan} exists and is not referenced by a subscription, subscription ${subName} exists, ${requires}` };
+  const requires =
+    preferred.length === 1
+      ? `subscription ${subName} requires ${id(preferred[0]!)}`
+      : `subscription ${subName} requires at least one of ${listed(preferred.map(id), 'or')}`;
+  return {
+    kind: 'failed',
+    reason: 'ConstraintsNotSatisfiable',
+    message: `constraints not satisfiable: ${listed(origin, 'and')} originate from package ${pkg.name}, clusterserviceversion ${orphan} exists and is not referenced by a subscription, subscription ${subName} exists, ${requires}`,
+  };
 }
 
 /**
  * `orphans`: the namespace's CSVs no Subscription refers to (copies aside), which a fresh
  * install of the same package conflicts with.
  */
-export function resolveSubscription(subName: string, spec: SubscriptionSpec, catalogs: readonly CatalogEntry[], installed: InstalledFacts | undefined, ns = '', orphans: readonly string[] = []): Resolution {
+export function resolveSubscription(
+  subName: string,
+  spec: SubscriptionSpec,
+  catalogs: readonly CatalogEntry[],
+  installed: InstalledFacts | undefined,
+  ns = '',
+  orphans: readonly string[] = [],
+): Resolution {
   const catalog = catalogs.find((c) => c.name === spec.source && c.namespace === spec.sourceNamespace);
   const where = `the catalog referenced by subscription ${subName}`;
-  if (!catalog?.catalog) return unsatisfiable(subName, `no operators found from catalog ${spec.source} in namespace ${spec.sourceNamespace} referenced by subscription ${subName}`);
+  if (!catalog?.catalog)
+    return unsatisfiable(
+      subName,
+      `no operators found from catalog ${spec.source} in namespace ${spec.sourceNamespace} referenced by subscription ${subName}`,
+    );
   const pkg = catalog.catalog.packages.get(spec.name);
   if (!pkg) return unsatisfiable(subName, `no operators found in package ${spec.name} in ${where}`);
-  if (spec.channel && !pkg.channels.has(spec.channel)) return unsatisfiable(subName, `no operators found in channel ${spec.channel} of package ${spec.name} in ${where}`);
+  if (spec.channel && !pkg.channels.has(spec.channel))
+    return unsatisfiable(subName, `no operators found in channel ${spec.channel} of package ${spec.name} in ${where}`);
 
   if (installed) {
     let next: NextUpdate;
@@ -76,17 +114,38 @@ export function resolveSubscription(subName: string, spec: SubscriptionSpec, cat
     else next = nextUpdateAcrossChannels(packageGraphs(pkg), pkg.defaultChannel, installed);
     if (next.kind === 'error') return { kind: 'failed', reason: 'ErrorPreventedResolution', message: next.message };
     if (next.kind === 'none') return { kind: 'none' };
-    return { kind: 'install', pkg, bundle: pkg.bundles.get(next.step.to)!, channel: next.step.channel, catalog, replaces: installed.name };
+    return {
+      kind: 'install',
+      pkg,
+      bundle: pkg.bundles.get(next.step.to)!,
+      channel: next.step.channel,
+      catalog,
+      replaces: installed.name,
+    };
   }
 
   const channel = spec.channel || pkg.defaultChannel || [...pkg.channels.keys()].sort()[0]!;
   const entries = pkg.channels.get(channel)?.entries ?? [];
-  const conflict = orphanConflict(subName, ns, pkg, channel, spec.startingCSV ? entries.filter((e) => e.name === spec.startingCSV).map((e) => e.name) : entries.map((e) => e.name), orphans, catalog);
+  const conflict = orphanConflict(
+    subName,
+    ns,
+    pkg,
+    channel,
+    spec.startingCSV
+      ? entries.filter((e) => e.name === spec.startingCSV).map((e) => e.name)
+      : entries.map((e) => e.name),
+    orphans,
+    catalog,
+  );
   if (conflict) return conflict;
   if (spec.startingCSV) {
     const entry = pkg.channels.get(channel)?.entries.find((e) => e.name === spec.startingCSV);
     const bundle = entry ? pkg.bundles.get(entry.name) : undefined;
-    if (!bundle) return unsatisfiable(subName, `no operators found with name ${spec.startingCSV} in channel ${channel} of package ${spec.name} in ${where}`);
+    if (!bundle)
+      return unsatisfiable(
+        subName,
+        `no operators found with name ${spec.startingCSV} in channel ${channel} of package ${spec.name} in ${where}`,
+      );
     return { kind: 'install', pkg, bundle, channel, catalog, replaces: entry?.replaces };
   }
   const target = freshInstallTarget(packageChannelGraph(pkg, channel)!);
@@ -97,5 +156,7 @@ export function resolveSubscription(subName: string, spec: SubscriptionSpec, cat
 
 /** The catalogs as dependency sources for lib/olm's rules, each tagged with its entry. */
 export function dependencySources(catalogs: readonly CatalogEntry[]): PackageSource<CatalogEntry>[] {
-  return [...catalogs].sort((a, b) => a.key.localeCompare(b.key)).map((c) => ({ tag: c, packages: c.catalog ? [...c.catalog.packages.values()] : [] }));
+  return [...catalogs]
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((c) => ({ tag: c, packages: c.catalog ? [...c.catalog.packages.values()] : [] }));
 }

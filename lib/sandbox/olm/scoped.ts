@@ -4,7 +4,16 @@
 // deployments with it. This file is OLM's side (which account a namespace's group names, in
 // OLM's words when it cannot say) and the API server's side of a request made with that token
 // (RBAC, and RBAC's refusal to let anyone grant rights it does not hold), in kube-apiserver's words.
-import { authorize, forbiddenMessage, ruleAllows, rulesFor, type PolicyRule, type RbacSource, type RequestAttributes, type UserInfo } from '../auth/rbac';
+import {
+  authorize,
+  forbiddenMessage,
+  ruleAllows,
+  rulesFor,
+  type PolicyRule,
+  type RbacSource,
+  type RequestAttributes,
+  type UserInfo,
+} from '../auth/rbac';
 import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
 
@@ -19,7 +28,14 @@ export interface ServiceAccountRef {
 
 /** The reference OLM's syncer writes into an OperatorGroup's status (reference.GetReference). */
 export function serviceAccountRef(sa: KObject): ServiceAccountRef {
-  return { apiVersion: 'v1', kind: 'ServiceAccount', name: sa.metadata.name ?? '', namespace: sa.metadata.namespace ?? '', resourceVersion: sa.metadata.resourceVersion, uid: sa.metadata.uid };
+  return {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    name: sa.metadata.name ?? '',
+    namespace: sa.metadata.namespace ?? '',
+    resourceVersion: sa.metadata.resourceVersion,
+    uid: sa.metadata.uid,
+  };
 }
 
 /**
@@ -29,20 +45,29 @@ export function serviceAccountRef(sa: KObject): ServiceAccountRef {
 export function namespaceServiceAccount(groups: readonly KObject[]): { ref?: ServiceAccountRef; error?: string } {
   if (groups.length === 0) return { error: 'no operator group found that is managing this namespace' };
   // A group that selects no namespace yet (its status not written) manages nothing.
-  const managing = groups.filter((g) => ((g.status as { namespaces?: string[] } | undefined)?.namespaces ?? []).length > 0);
+  const managing = groups.filter(
+    (g) => ((g.status as { namespaces?: string[] } | undefined)?.namespaces ?? []).length > 0,
+  );
   if (managing.length === 0) return { error: 'no operator group found that is managing this namespace' };
-  if (managing.length > 1) return { error: `more than one operator group(s) are managing this namespace count=${managing.length}` };
+  if (managing.length > 1)
+    return { error: `more than one operator group(s) are managing this namespace count=${managing.length}` };
   const og = managing[0]!;
   const name = (og.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName;
   if (!name) return {};
   const ref = (og.status as { serviceAccountRef?: ServiceAccountRef } | undefined)?.serviceAccountRef;
-  if (!ref) return { error: `please make sure the service account exists. sa=${name} operatorgroup=${og.metadata.namespace}/${og.metadata.name}` };
+  if (!ref)
+    return {
+      error: `please make sure the service account exists. sa=${name} operatorgroup=${og.metadata.namespace}/${og.metadata.name}`,
+    };
   return { ref };
 }
 
 /** Who a token of the account is to the API server. */
 export function serviceAccountUser(namespace: string, name: string): UserInfo {
-  return { name: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'] };
+  return {
+    name: `system:serviceaccount:${namespace}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+  };
 }
 
 /** Refused with the API server's 403 when RBAC does not allow the request. */
@@ -56,7 +81,9 @@ function breakdown(rule: PolicyRule): PolicyRule[] {
   for (const verb of rule.verbs ?? []) {
     for (const group of rule.apiGroups ?? []) {
       for (const resource of rule.resources ?? []) {
-        if (rule.resourceNames?.length) for (const n of rule.resourceNames) out.push({ apiGroups: [group], resources: [resource], resourceNames: [n], verbs: [verb] });
+        if (rule.resourceNames?.length)
+          for (const n of rule.resourceNames)
+            out.push({ apiGroups: [group], resources: [resource], resourceNames: [n], verbs: [verb] });
         else out.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
       }
     }
@@ -69,10 +96,22 @@ function breakdown(rule: PolicyRule): PolicyRule[] {
 function covers(owner: PolicyRule, r: PolicyRule): boolean {
   const has = (list: string[] | undefined, v: string) => !!list && (list.includes('*') || list.includes(v));
   if (!has(owner.verbs, r.verbs![0]!)) return false;
-  if (r.nonResourceURLs) return (owner.nonResourceURLs ?? []).some((u) => u === '*' || u === r.nonResourceURLs![0] || (u.endsWith('*') && r.nonResourceURLs![0]!.startsWith(u.slice(0, -1))));
+  if (r.nonResourceURLs)
+    return (owner.nonResourceURLs ?? []).some(
+      (u) =>
+        u === '*' ||
+        u === r.nonResourceURLs![0] ||
+        (u.endsWith('*') && r.nonResourceURLs![0]!.startsWith(u.slice(0, -1))),
+    );
   if (!has(owner.apiGroups, r.apiGroups![0]!)) return false;
   const res = r.resources![0]!;
-  const resOk = (owner.resources ?? []).some((x) => x === '*' || x === res || (x.endsWith('/*') && res.startsWith(x.slice(0, -1))) || (x.startsWith('*/') && res.endsWith(x.slice(1))));
+  const resOk = (owner.resources ?? []).some(
+    (x) =>
+      x === '*' ||
+      x === res ||
+      (x.endsWith('/*') && res.startsWith(x.slice(0, -1))) ||
+      (x.startsWith('*/') && res.endsWith(x.slice(1))),
+  );
   if (!resOk) return false;
   if (!owner.resourceNames?.length) return true;
   return !!r.resourceNames?.length && owner.resourceNames.includes(r.resourceNames[0]!);
@@ -96,18 +135,36 @@ function compactString(r: PolicyRule): string {
  * grants: refused unless the user holds every rule itself, or may `escalate` (roles) / `bind`
  * (bindings) (registry/rbac/*\/policybased, ConfirmNoEscalation).
  */
-export function checkNoEscalation(rbac: RbacSource, user: UserInfo, obj: KObject, kind: 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding'): void {
+export function checkNoEscalation(
+  rbac: RbacSource,
+  user: UserInfo,
+  obj: KObject,
+  kind: 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding',
+): void {
   const ns = kind === 'Role' || kind === 'RoleBinding' ? obj.metadata.namespace : undefined;
   const name = obj.metadata.name ?? '';
   const resource = `${kind.toLowerCase()}s`;
   let rules: PolicyRule[];
   if (kind === 'Role' || kind === 'ClusterRole') {
-    if (authorize(rbac, user, { verb: 'escalate', group: 'rbac.authorization.k8s.io', resource, namespace: ns, name })) return;
+    if (authorize(rbac, user, { verb: 'escalate', group: 'rbac.authorization.k8s.io', resource, namespace: ns, name }))
+      return;
     rules = (obj.rules as PolicyRule[] | undefined) ?? [];
   } else {
     const ref = obj.roleRef as { kind: string; name: string };
-    if (authorize(rbac, user, { verb: 'bind', group: 'rbac.authorization.k8s.io', resource: ref.kind === 'Role' ? 'roles' : 'clusterroles', namespace: ref.kind === 'Role' ? ns : undefined, name: ref.name })) return;
-    const role = ref.kind === 'Role' ? rbac.roles(ns ?? '').find((r) => r.metadata.name === ref.name) : rbac.clusterRoles().find((r) => r.metadata.name === ref.name);
+    if (
+      authorize(rbac, user, {
+        verb: 'bind',
+        group: 'rbac.authorization.k8s.io',
+        resource: ref.kind === 'Role' ? 'roles' : 'clusterroles',
+        namespace: ref.kind === 'Role' ? ns : undefined,
+        name: ref.name,
+      })
+    )
+      return;
+    const role =
+      ref.kind === 'Role'
+        ? rbac.roles(ns ?? '').find((r) => r.metadata.name === ref.name)
+        : rbac.clusterRoles().find((r) => r.metadata.name === ref.name);
     rules = (role?.rules as PolicyRule[] | undefined) ?? [];
   }
   if (user.groups.includes('system:masters')) return;
@@ -124,9 +181,12 @@ export function checkNoEscalation(rbac: RbacSource, user: UserInfo, obj: KObject
   }
   const descriptions = [...new Set([...compact.values()].map(compactString))].sort();
   const groups = `[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]`;
-  throw new ApiStatusError(403, 'Forbidden', `${resource}.rbac.authorization.k8s.io "${name}" is forbidden: user "${user.name}" (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`);
+  throw new ApiStatusError(
+    403,
+    'Forbidden',
+    `${resource}.rbac.authorization.k8s.io "${name}" is forbidden: user "${user.name}" (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`,
+  );
 }
-
 
 /**
  * CSVRuleChecker.RuleSatisfied: RBAC allows the user every request the rule describes (one per
@@ -140,7 +200,9 @@ export function ruleGranted(held: readonly PolicyRule[], namespace: string | und
       for (const resource of some(rule.resources)) {
         for (const name of some(rule.resourceNames)) {
           for (const path of some(rule.nonResourceURLs)) {
-            const attrs: RequestAttributes = path ? { verb, group, resource, namespace, path } : { verb, group, resource, namespace, ...(name ? { name } : {}) };
+            const attrs: RequestAttributes = path
+              ? { verb, group, resource, namespace, path }
+              : { verb, group, resource, namespace, ...(name ? { name } : {}) };
             if (!held.some((r) => ruleAllows(r, attrs))) return false;
           }
         }

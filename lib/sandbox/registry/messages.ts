@@ -23,7 +23,10 @@ export function csvJsonOf(pkg: PackageModel, bundle: BundleModel, objects = bund
   if (csv) return JSON.stringify(csv);
   const meta = bundle.csvMetadata as Record<string, unknown> | undefined;
   if (!meta) return '';
-  const pick = (k: string) => (meta[k] === undefined || meta[k] === null || (Array.isArray(meta[k]) && !(meta[k] as unknown[]).length) ? {} : { [k]: meta[k] });
+  const pick = (k: string) =>
+    meta[k] === undefined || meta[k] === null || (Array.isArray(meta[k]) && !(meta[k] as unknown[]).length)
+      ? {}
+      : { [k]: meta[k] };
   const relatedImages = bundle.relatedImages.map((r) => ({ name: r.name ?? '', image: r.image }));
   const spec: Record<string, unknown> = {
     ...pick('customresourcedefinitions'),
@@ -36,7 +39,9 @@ export function csvJsonOf(pkg: PackageModel, bundle: BundleModel, objects = bund
     ...pick('maintainers'),
     provider: meta.provider ?? {},
     ...pick('links'),
-    ...(pkg.registryIcon ? { icon: [{ base64data: pkg.registryIcon.base64data, mediatype: pkg.registryIcon.mediatype }] } : {}),
+    ...(pkg.registryIcon
+      ? { icon: [{ base64data: pkg.registryIcon.base64data, mediatype: pkg.registryIcon.mediatype }] }
+      : {}),
     installModes: meta.installModes ?? null,
     install: { strategy: 'deployment', spec: { deployments: null } },
     version: bundle.version ?? '',
@@ -50,7 +55,11 @@ export function csvJsonOf(pkg: PackageModel, bundle: BundleModel, objects = bund
   return JSON.stringify({
     kind: 'ClusterServiceVersion',
     apiVersion: 'operators.coreos.com/v1alpha1',
-    metadata: { name: bundle.name, ...(meta.labels ? { labels: meta.labels } : {}), ...(meta.annotations ? { annotations: meta.annotations } : {}) },
+    metadata: {
+      name: bundle.name,
+      ...(meta.labels ? { labels: meta.labels } : {}),
+      ...(meta.annotations ? { annotations: meta.annotations } : {}),
+    },
     spec,
     status: { cleanup: {} },
   });
@@ -67,7 +76,9 @@ const propertiesCache = new WeakMap<BundleModel, BundleMessage['properties']>();
 function propertiesOf(bundle: BundleModel): BundleMessage['properties'] {
   let out = propertiesCache.get(bundle);
   if (!out) {
-    out = bundle.properties.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT && p.type !== PROPERTY_CSV_METADATA).map((p) => ({ type: p.type, value: JSON.stringify(p.value) }));
+    out = bundle.properties
+      .filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT && p.type !== PROPERTY_CSV_METADATA)
+      .map((p) => ({ type: p.type, value: JSON.stringify(p.value) }));
     propertiesCache.set(bundle, out);
   }
   return out;
@@ -77,7 +88,13 @@ function propertiesOf(bundle: BundleModel): BundleMessage['properties'] {
  * One bundle as seen through one channel. `withManifests` adds csvJson and the objects; the
  * registry leaves them out of ListBundles for bundles that have an image.
  */
-export function bundleMessage(pkg: PackageModel, bundle: BundleModel, channel: string, entry: ChannelEntry | undefined, withManifests: boolean): BundleMessage {
+export function bundleMessage(
+  pkg: PackageModel,
+  bundle: BundleModel,
+  channel: string,
+  entry: ChannelEntry | undefined,
+  withManifests: boolean,
+): BundleMessage {
   const includeManifests = withManifests || !bundle.image;
   const objects = includeManifests ? bundleObjects(bundle) : undefined;
   const csvJson = objects ? csvJsonOf(pkg, bundle, objects) : '';
@@ -95,8 +112,14 @@ export function bundleMessage(pkg: PackageModel, bundle: BundleModel, channel: s
     version: bundle.version ?? '',
     skipRange: entry?.skipRange ?? '',
     dependencies: [
-      ...bundle.requiredApis.map((g) => ({ type: 'olm.gvk', value: JSON.stringify({ group: g.group, kind: g.kind, version: g.version }) })),
-      ...bundle.requiredPackages.map((p) => ({ type: 'olm.package', value: JSON.stringify({ packageName: p.packageName, version: p.versionRange }) })),
+      ...bundle.requiredApis.map((g) => ({
+        type: 'olm.gvk',
+        value: JSON.stringify({ group: g.group, kind: g.kind, version: g.version }),
+      })),
+      ...bundle.requiredPackages.map((p) => ({
+        type: 'olm.package',
+        value: JSON.stringify({ packageName: p.packageName, version: p.versionRange }),
+      })),
     ],
     properties: propertiesOf(bundle),
     replaces: entry?.replaces ?? '',
@@ -119,7 +142,11 @@ export function packageMessage(pkg: PackageModel): PackageMessage {
     name: pkg.name,
     channels: [...pkg.channels.values()]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((ch) => ({ name: ch.name, csvName: headOf(pkg, ch.name)?.name ?? '', ...(ch.deprecation ? { deprecation: { message: ch.deprecation } } : {}) })),
+      .map((ch) => ({
+        name: ch.name,
+        csvName: headOf(pkg, ch.name)?.name ?? '',
+        ...(ch.deprecation ? { deprecation: { message: ch.deprecation } } : {}),
+      })),
     defaultChannelName: pkg.defaultChannel ?? '',
     ...(pkg.deprecation ? { deprecation: { message: pkg.deprecation } } : {}),
   };

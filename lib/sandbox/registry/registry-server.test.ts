@@ -53,7 +53,12 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsShare
     const blobs = rawBlobs(dir);
     const expected = new Map<string, { replaces: string; skips: string[]; skipRange: string }>();
     for (const ch of blobs.filter((b) => b.schema === 'olm.channel')) {
-      for (const e of ch.entries ?? []) expected.set(`${e.name}@${ch.name}`, { replaces: e.replaces ?? '', skips: e.skips ?? [], skipRange: e.skipRange ?? '' });
+      for (const e of ch.entries ?? [])
+        expected.set(`${e.name}@${ch.name}`, {
+          replaces: e.replaces ?? '',
+          skips: e.skips ?? [],
+          skipRange: e.skipRange ?? '',
+        });
     }
     const bundles = new Map(blobs.filter((b) => b.schema === 'olm.bundle').map((b) => [b.name, b]));
     const got = await client.listBundles();
@@ -62,7 +67,11 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsShare
     for (const b of got) {
       const want = expected.get(`${b.csvName}@${b.channelName}`);
       assert.ok(want, `${b.csvName}@${b.channelName} is a channel entry in the files`);
-      assert.deepEqual({ replaces: b.replaces, skips: b.skips, skipRange: b.skipRange }, want, `${b.csvName}@${b.channelName}`);
+      assert.deepEqual(
+        { replaces: b.replaces, skips: b.skips, skipRange: b.skipRange },
+        want,
+        `${b.csvName}@${b.channelName}`,
+      );
       const file = bundles.get(b.csvName)!;
       assert.equal(b.bundlePath, file.image);
       assert.equal(b.version, file.properties?.find((p) => p.type === 'olm.package')?.value.version);
@@ -82,7 +91,11 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsShare
   test('GetBundle, GetBundleForChannel, GetBundleThatReplaces carry the CSV and clear replaces/skips', async () => {
     const head = await client.getBundleForChannel(pkg, 'stable');
     assert.equal(head.csvName, 'gatekeeper-operator-product.v3.21.0');
-    const csv = JSON.parse(head.csvJson) as { kind: string; metadata: { name: string }; spec: { version: string; install: { strategy: string } } };
+    const csv = JSON.parse(head.csvJson) as {
+      kind: string;
+      metadata: { name: string };
+      spec: { version: string; install: { strategy: string } };
+    };
     assert.equal(csv.kind, 'ClusterServiceVersion');
     assert.equal(csv.spec.version, '3.21.0');
     assert.equal(head.replaces, '');
@@ -95,7 +108,10 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsShare
   test('GetChannelEntriesThatReplace lists every channel with such an entry', async () => {
     const e = await client.getChannelEntriesThatReplace('gatekeeper-operator-product.v3.17.2');
     // channels/channel-3.17.yaml and channel-stable.yaml are the two files with "replaces: ...v3.17.2"
-    assert.deepEqual(e.map((x) => `${x.channelName}:${x.bundleName}`).sort(), ['3.17:gatekeeper-operator-product.v3.17.3', 'stable:gatekeeper-operator-product.v3.18.0']);
+    assert.deepEqual(e.map((x) => `${x.channelName}:${x.bundleName}`).sort(), [
+      '3.17:gatekeeper-operator-product.v3.17.3',
+      'stable:gatekeeper-operator-product.v3.18.0',
+    ]);
   });
 
   test('providers: every entry, the latest (heads), the default-channel head', async () => {
@@ -113,8 +129,16 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsShare
     assert.ok(err instanceof RegistryError);
     assert.equal(err.code, 2);
     assert.match(err.message, /package "nope" not found/);
-    assert.match(String(await client.getBundleForChannel(pkg, 'beta').catch((e: unknown) => e)), /package "gatekeeper-operator-product", channel "beta" not found/);
-    assert.match(String(await client.getDefaultBundleThatProvides({ group: 'x', version: 'v1', kind: 'Y' }).catch((e: unknown) => e)), /no channel entries found that provide group:"x" version:"v1" kind:"Y"/);
+    assert.match(
+      String(await client.getBundleForChannel(pkg, 'beta').catch((e: unknown) => e)),
+      /package "gatekeeper-operator-product", channel "beta" not found/,
+    );
+    assert.match(
+      String(
+        await client.getDefaultBundleThatProvides({ group: 'x', version: 'v1', kind: 'Y' }).catch((e: unknown) => e),
+      ),
+      /no channel entries found that provide group:"x" version:"v1" kind:"Y"/,
+    );
   });
 
   test('health answers SERVING, then NOT_SERVING when made unhealthy', async () => {
@@ -125,11 +149,28 @@ describe('registry gRPC server on gatekeeper-operator-product-v4.20', needsShare
   });
 
   test('setCatalog swaps the content: new versions appear at once', async () => {
-    const b = (name: string, v: string) => `schema: olm.bundle\npackage: demo\nname: ${name}\nimage: quay.example.com/demo:${v}\nproperties:\n  - {type: olm.package, value: {packageName: demo, version: ${v}}}\n  - {type: olm.gvk, value: {group: demo.example.com, version: v1, kind: Demo}}`;
-    const v1 = catalogFromTexts({ 'demo.yaml': ['schema: olm.package\nname: demo\ndefaultChannel: stable', 'schema: olm.channel\npackage: demo\nname: stable\nentries:\n  - name: demo.v1.0.0', b('demo.v1.0.0', '1.0.0')].join('\n---\n') });
-    const v2 = catalogFromTexts({ 'demo.yaml': ['schema: olm.package\nname: demo\ndefaultChannel: stable', 'schema: olm.channel\npackage: demo\nname: stable\nentries:\n  - name: demo.v1.0.0\n  - {name: demo.v1.1.0, replaces: demo.v1.0.0}', b('demo.v1.0.0', '1.0.0'), b('demo.v1.1.0', '1.1.0')].join('\n---\n') });
+    const b = (name: string, v: string) =>
+      `schema: olm.bundle\npackage: demo\nname: ${name}\nimage: quay.example.com/demo:${v}\nproperties:\n  - {type: olm.package, value: {packageName: demo, version: ${v}}}\n  - {type: olm.gvk, value: {group: demo.example.com, version: v1, kind: Demo}}`;
+    const v1 = catalogFromTexts({
+      'demo.yaml': [
+        'schema: olm.package\nname: demo\ndefaultChannel: stable',
+        'schema: olm.channel\npackage: demo\nname: stable\nentries:\n  - name: demo.v1.0.0',
+        b('demo.v1.0.0', '1.0.0'),
+      ].join('\n---\n'),
+    });
+    const v2 = catalogFromTexts({
+      'demo.yaml': [
+        'schema: olm.package\nname: demo\ndefaultChannel: stable',
+        'schema: olm.channel\npackage: demo\nname: stable\nentries:\n  - name: demo.v1.0.0\n  - {name: demo.v1.1.0, replaces: demo.v1.0.0}',
+        b('demo.v1.0.0', '1.0.0'),
+        b('demo.v1.1.0', '1.1.0'),
+      ].join('\n---\n'),
+    });
     server.setCatalog(v1);
-    assert.deepEqual((await client.listBundles()).map((x) => x.csvName), ['demo.v1.0.0']);
+    assert.deepEqual(
+      (await client.listBundles()).map((x) => x.csvName),
+      ['demo.v1.0.0'],
+    );
     server.setCatalog(v2);
     assert.equal((await client.getBundleForChannel('demo', 'stable')).csvName, 'demo.v1.1.0');
     assert.equal((await client.listBundles()).find((x) => x.csvName === 'demo.v1.1.0')?.replaces, 'demo.v1.0.0');
@@ -146,12 +187,19 @@ describe('registry gRPC server on okderators', needsSharedCatalogs, () => {
       assert.ok(withObjects.object.length > 1, 'the CSV and CRDs from olm.bundle.object');
       assert.equal((JSON.parse(withObjects.csvJson) as { kind: string }).kind, 'ClusterServiceVersion');
       const fromMeta = await client.getBundleForChannel('lvms-operator', 'alpha');
-      const csv = JSON.parse(fromMeta.csvJson) as { spec: { install: { strategy: string }; version: string; displayName: string } };
+      const csv = JSON.parse(fromMeta.csvJson) as {
+        spec: { install: { strategy: string }; version: string; displayName: string };
+      };
       assert.equal(csv.spec.install.strategy, 'deployment');
       assert.ok(csv.spec.displayName);
       assert.equal(csv.spec.version, fromMeta.version);
       const odf = (await client.listBundles()).find((x) => x.packageName === 'odf-operator')!;
-      assert.ok(odf.dependencies.some((d) => d.type === 'olm.package' && (JSON.parse(d.value) as { packageName: string }).packageName === 'ocs-operator'));
+      assert.ok(
+        odf.dependencies.some(
+          (d) =>
+            d.type === 'olm.package' && (JSON.parse(d.value) as { packageName: string }).packageName === 'ocs-operator',
+        ),
+      );
     } finally {
       client.close();
       await server.stop();

@@ -8,12 +8,28 @@ import { crdSchemaErrors } from '../apimachinery/crd-schema';
 import { applyDefaults, normalize, validate, type FieldError } from '../apimachinery/structural';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from '../apimachinery/selectors';
 import { toTable } from '../apimachinery/table';
-import { authorize, forbiddenMessage, rulesFor, type RbacSource, type RequestAttributes, type UserInfo } from '../auth/rbac';
+import {
+  authorize,
+  forbiddenMessage,
+  rulesFor,
+  type RbacSource,
+  type RequestAttributes,
+  type UserInfo,
+} from '../auth/rbac';
 import { keyId, qualifiedResource, Store } from '../store/store';
 import { StoreError, type KObject, type WatchEvent } from '../store/types';
 import { openApiGroupVersion, openApiRoot } from './openapi';
 import { acceptPortForward, refuseUpgrade, type ForwardTarget } from './port-forward';
-import { ApiStatusError, invalidName, invalidObject, randomSuffix, readJsonBody, sendJson, sendStatus, statusBody } from './http-util';
+import {
+  ApiStatusError,
+  invalidName,
+  invalidObject,
+  randomSuffix,
+  readJsonBody,
+  sendJson,
+  sendStatus,
+  statusBody,
+} from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 
 const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -40,7 +56,9 @@ interface ResourcePath {
  * closed with no answer (`reset`). With `after`, the request is carried out first and only its
  * answer is lost, as when an API server times out after etcd committed a write.
  */
-export type FaultAnswer = ({ code: number; reason: string; message: string; retryAfterSeconds?: number } | { reset: true }) & { after?: boolean };
+export type FaultAnswer = (
+  { code: number; reason: string; message: string; retryAfterSeconds?: number } | { reset: true }
+) & { after?: boolean };
 
 function answerFault(req: IncomingMessage, res: ServerResponse, fault: FaultAnswer): void {
   if ('reset' in fault) {
@@ -80,7 +98,13 @@ export interface ApiHooks {
    * Admission of a client's create, update or patch (controllers writing through the Store are
    * not admitted): throw an ApiStatusError to refuse. `may` asks the RBAC authorizer about the user.
    */
-  admit?: (a: { resource: ServedResource; user: UserInfo; object: KObject; old?: KObject; may: (attrs: RequestAttributes) => boolean }) => void;
+  admit?: (a: {
+    resource: ServedResource;
+    user: UserInfo;
+    object: KObject;
+    old?: KObject;
+    may: (attrs: RequestAttributes) => boolean;
+  }) => void;
   /** Where a pod's container port listens, for pods/portforward; undefined when the pod runs nothing. */
   portForward?: (namespace: string, pod: string, port: number) => ForwardTarget | undefined;
 }
@@ -142,17 +166,36 @@ export class ApiServer {
       if (crd.metadata.deletionTimestamp || status?.conditions?.some((c) => c.type === 'Established')) continue;
       const names = (crd.spec as { names?: unknown }).names;
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      this.store.update(key, {
-        ...crd,
-        status: {
-          acceptedNames: names,
-          storedVersions: [((crd.spec as { versions?: { name: string; storage?: boolean }[] }).versions ?? []).find((v) => v.storage)?.name ?? ''],
-          conditions: [
-            { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: now },
-            { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: now },
-          ],
+      this.store.update(
+        key,
+        {
+          ...crd,
+          status: {
+            acceptedNames: names,
+            storedVersions: [
+              ((crd.spec as { versions?: { name: string; storage?: boolean }[] }).versions ?? []).find((v) => v.storage)
+                ?.name ?? '',
+            ],
+            conditions: [
+              {
+                type: 'NamesAccepted',
+                status: 'True',
+                reason: 'NoConflicts',
+                message: 'no conflicts found',
+                lastTransitionTime: now,
+              },
+              {
+                type: 'Established',
+                status: 'True',
+                reason: 'InitialNamesAccepted',
+                message: 'the initial names have been accepted',
+                lastTransitionTime: now,
+              },
+            ],
+          },
         },
-      }, { subresource: 'status' });
+        { subresource: 'status' },
+      );
     }
     this.resources.setCrds(this.store.list(key).items);
   }
@@ -164,20 +207,52 @@ export class ApiServer {
     const user = this.authenticate(req);
     if (!user) return refuseUpgrade(socket, 401, 'Unauthorized', 'Unauthorized');
     const rp = this.parseResourcePath(url.pathname.replace(/\/+$/, ''));
-    if (!rp || rp.group !== '' || rp.resource !== 'pods' || rp.subresource !== 'portforward' || !rp.namespace || !rp.name) {
-      return refuseUpgrade(socket, 400, 'BadRequest', `the sandbox upgrades only pods/portforward requests, not ${url.pathname}`);
+    if (
+      !rp ||
+      rp.group !== '' ||
+      rp.resource !== 'pods' ||
+      rp.subresource !== 'portforward' ||
+      !rp.namespace ||
+      !rp.name
+    ) {
+      return refuseUpgrade(
+        socket,
+        400,
+        'BadRequest',
+        `the sandbox upgrades only pods/portforward requests, not ${url.pathname}`,
+      );
     }
-    const attrs: RequestAttributes = { verb: 'create', group: '', resource: 'pods', subresource: 'portforward', namespace: rp.namespace, name: rp.name };
-    if (!authorize(this.rbac, user, attrs)) return refuseUpgrade(socket, 403, 'Forbidden', forbiddenMessage(user, attrs));
+    const attrs: RequestAttributes = {
+      verb: 'create',
+      group: '',
+      resource: 'pods',
+      subresource: 'portforward',
+      namespace: rp.namespace,
+      name: rp.name,
+    };
+    if (!authorize(this.rbac, user, attrs))
+      return refuseUpgrade(socket, 403, 'Forbidden', forbiddenMessage(user, attrs));
     const pods = this.resources.find('', 'v1', 'pods')!;
-    if (!this.storeGet(pods, rp.namespace, rp.name)) return refuseUpgrade(socket, 404, 'NotFound', `pods "${rp.name}" not found`);
+    if (!this.storeGet(pods, rp.namespace, rp.name))
+      return refuseUpgrade(socket, 404, 'NotFound', `pods "${rp.name}" not found`);
     const ports = url.searchParams.getAll('ports').flatMap((p) => p.split(','));
     const port = Number(ports[0]);
     if (ports.length !== 1 || !Number.isInteger(port) || port < 1 || port > 65535) {
-      return refuseUpgrade(socket, 400, 'BadRequest', 'give exactly one port to forward (?ports=N); the sandbox forwards one port per connection');
+      return refuseUpgrade(
+        socket,
+        400,
+        'BadRequest',
+        'give exactly one port to forward (?ports=N); the sandbox forwards one port per connection',
+      );
     }
     const target = this.hooks.portForward?.(rp.namespace, rp.name, port);
-    if (!target || 'error' in target) return refuseUpgrade(socket, 400, 'BadRequest', target?.error ?? `pod ${rp.namespace}/${rp.name} has no container listening on port ${port} in the sandbox`);
+    if (!target || 'error' in target)
+      return refuseUpgrade(
+        socket,
+        400,
+        'BadRequest',
+        target?.error ?? `pod ${rp.namespace}/${rp.name} has no container listening on port ${port} in the sandbox`,
+      );
     acceptPortForward(req, socket, head, port, target.port);
   };
 
@@ -190,9 +265,11 @@ export class ApiServer {
           return;
         }
         if (err instanceof ApiStatusError) sendStatus(res, err.code, err.reason, err.message, err.details);
-        else if (err instanceof StoreError) sendStatus(res, err.code, err.reason === 'Gone' ? 'Expired' : err.reason, err.message, err.details);
+        else if (err instanceof StoreError)
+          sendStatus(res, err.code, err.reason === 'Gone' ? 'Expired' : err.reason, err.message, err.details);
         else if (err instanceof SelectorError) sendStatus(res, 400, 'BadRequest', err.message);
-        else if (err instanceof PatchError) sendStatus(res, err.code, err.code === 400 ? 'BadRequest' : 'Invalid', err.message, err.details);
+        else if (err instanceof PatchError)
+          sendStatus(res, err.code, err.code === 400 ? 'BadRequest' : 'Invalid', err.message, err.details);
         else sendStatus(res, 500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);
       });
     if (delay > 0) setTimeout(run, delay);
@@ -222,7 +299,8 @@ export class ApiServer {
     if (!user) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
 
     if (path.startsWith('/sandbox/') && this.hooks.sandboxPath) {
-      if (!authorize(this.rbac, user, { verb: '*', group: '*', resource: '*' })) return sendStatus(res, 403, 'Forbidden', `forbidden: only cluster-admins may use ${path}`);
+      if (!authorize(this.rbac, user, { verb: '*', group: '*', resource: '*' }))
+        return sendStatus(res, 403, 'Forbidden', `forbidden: only cluster-admins may use ${path}`);
       return this.hooks.sandboxPath(req, res, path);
     }
     const rp = this.parseResourcePath(path);
@@ -235,7 +313,12 @@ export class ApiServer {
 
     const served = this.resources.find(rp.group, rp.version, rp.resource);
     if (!served) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-    if (rp.subresource && !(rp.subresource === 'status' && served.hasStatus) && !(served.resource === 'namespaces' && rp.subresource === 'finalize') && !served.provider?.subresources?.includes(rp.subresource)) {
+    if (
+      rp.subresource &&
+      !(rp.subresource === 'status' && served.hasStatus) &&
+      !(served.resource === 'namespaces' && rp.subresource === 'finalize') &&
+      !served.provider?.subresources?.includes(rp.subresource)
+    ) {
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     }
     // A cluster-scoped kind has no namespaced path. kube-apiserver has no route for it: a built-in
@@ -251,21 +334,56 @@ export class ApiServer {
     const method = req.method ?? 'GET';
     const isWatch = method === 'GET' && !rp.name && ['true', '1'].includes(url.searchParams.get('watch') ?? '');
     const verb =
-      method === 'GET' ? (rp.name ? 'get' : isWatch ? 'watch' : 'list')
-      : method === 'POST' ? 'create'
-      : method === 'PUT' ? 'update'
-      : method === 'PATCH' ? 'patch'
-      : method === 'DELETE' ? (rp.name ? 'delete' : 'deletecollection')
-      : undefined;
-    if (!verb) return sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
-    if (!served.verbs.includes(verb)) return sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+      method === 'GET'
+        ? rp.name
+          ? 'get'
+          : isWatch
+            ? 'watch'
+            : 'list'
+        : method === 'POST'
+          ? 'create'
+          : method === 'PUT'
+            ? 'update'
+            : method === 'PATCH'
+              ? 'patch'
+              : method === 'DELETE'
+                ? rp.name
+                  ? 'delete'
+                  : 'deletecollection'
+                : undefined;
+    if (!verb)
+      return sendStatus(
+        res,
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource`,
+      );
+    if (!served.verbs.includes(verb))
+      return sendStatus(
+        res,
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource`,
+      );
 
     // As kube-apiserver's RequestInfo does: /api/v1/namespaces/<n> is authorized in namespace
     // <n>, so a RoleBinding there can grant reading one's own namespace.
     const ownNamespace = rp.group === '' && rp.resource === 'namespaces' && rp.name ? rp.name : undefined;
-    const attrs: RequestAttributes = { verb, group: rp.group, resource: rp.resource, subresource: rp.subresource, namespace: rp.namespace ?? ownNamespace, name: rp.name };
+    const attrs: RequestAttributes = {
+      verb,
+      group: rp.group,
+      resource: rp.resource,
+      subresource: rp.subresource,
+      namespace: rp.namespace ?? ownNamespace,
+      name: rp.name,
+    };
     if (served.virtual) return this.serveReview(served, rp, req, res, user);
-    if (!authorize(this.rbac, user, attrs)) return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), { name: rp.name ?? '', group: rp.group, kind: rp.resource });
+    if (!authorize(this.rbac, user, attrs))
+      return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), {
+        name: rp.name ?? '',
+        group: rp.group,
+        kind: rp.resource,
+      });
     if (served.provider) return this.serveProvided(served, rp, verb, url, req, res);
 
     switch (verb) {
@@ -302,15 +420,37 @@ export class ApiServer {
       version = segs[2]!;
       rest = segs.slice(3);
     } else return undefined;
-    if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize') && group === '')) {
+    if (
+      rest[0] === 'namespaces' &&
+      rest.length >= 3 &&
+      !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize') && group === '')
+    ) {
       return { group, version, namespace: rest[1], resource: rest[2]!, name: rest[3], subresource: rest[4] };
     }
     return { group, version, resource: rest[0]!, name: rest[1], subresource: rest[2] };
   }
 
   private serveNonResource(path: string, res: ServerResponse): void {
-    if (path === '/version') return sendJson(res, 200, { ...this.version, emulationMajor: this.version.major, emulationMinor: this.version.minor, minCompatibilityMajor: this.version.major, minCompatibilityMinor: String(Number(this.version.minor) - 1), gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23', compiler: 'gc', platform: 'linux/amd64' });
-    if (path === '/api') return sendJson(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
+    if (path === '/version')
+      return sendJson(res, 200, {
+        ...this.version,
+        emulationMajor: this.version.major,
+        emulationMinor: this.version.minor,
+        minCompatibilityMajor: this.version.major,
+        minCompatibilityMinor: String(Number(this.version.minor) - 1),
+        gitCommit: '0000000',
+        gitTreeState: 'clean',
+        buildDate: '2026-01-01T00:00:00Z',
+        goVersion: 'go1.23',
+        compiler: 'gc',
+        platform: 'linux/amd64',
+      });
+    if (path === '/api')
+      return sendJson(res, 200, {
+        kind: 'APIVersions',
+        versions: ['v1'],
+        serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+      });
     if (path === '/apis') {
       return sendJson(res, 200, {
         kind: 'APIGroupList',
@@ -321,7 +461,9 @@ export class ApiServer {
     if (path === '/openapi/v3') return sendJson(res, 200, openApiRoot(this.resources));
     if (path.startsWith('/openapi/v3/')) {
       const doc = openApiGroupVersion(this.resources, path.slice('/openapi/v3/'.length), this.version.gitVersion);
-      return doc ? sendJson(res, 200, doc) : sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return doc
+        ? sendJson(res, 200, doc)
+        : sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     }
     const segs = path.split('/').filter(Boolean);
     if (segs[0] === 'api' && segs.length === 2) {
@@ -335,7 +477,8 @@ export class ApiServer {
     }
     if (segs[0] === 'apis' && segs.length === 3) {
       const list = this.resourceList(segs[1]!, segs[2]!);
-      if (list.resources.length === 0) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      if (list.resources.length === 0)
+        return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
       return sendJson(res, 200, list);
     }
     return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
@@ -366,11 +509,30 @@ export class ApiServer {
           storageVersionHash: Buffer.from(`${r.group}/${r.versions[0]}/${r.resource}`).toString('base64').slice(0, 11),
         };
         const subs = [];
-        if (r.hasStatus) subs.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
-        for (const sub of r.provider?.subresources ?? []) subs.push({ name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get'] });
+        if (r.hasStatus)
+          subs.push({
+            name: `${r.resource}/status`,
+            singularName: '',
+            namespaced: r.namespaced,
+            kind: r.kind,
+            verbs: ['get', 'patch', 'update'],
+          });
+        for (const sub of r.provider?.subresources ?? [])
+          subs.push({
+            name: `${r.resource}/${sub}`,
+            singularName: '',
+            namespaced: r.namespaced,
+            kind: r.kind,
+            verbs: ['get'],
+          });
         return [main, ...subs];
       });
-    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+    return {
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
+      groupVersion: group ? `${group}/${version}` : version,
+      resources,
+    };
   }
 
   /** The object as the client asked for it: at the requested version. */
@@ -384,27 +546,68 @@ export class ApiServer {
 
   private get(r: ServedResource, rp: ResourcePath, req: IncomingMessage, res: ServerResponse): void {
     const o = this.store.get(storeKey(r), rp.namespace, rp.name!);
-    if (!o) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    if (!o)
+      return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
+        name: rp.name,
+        group: r.group,
+        kind: r.resource,
+      });
     const obj = this.present(r, rp.version, o);
-    if (this.wantsTable(req)) return sendJson(res, 200, toTable([obj], r.columns, { resourceVersion: o.metadata.resourceVersion ?? '' }, 'Metadata', !!r.crd));
+    if (this.wantsTable(req))
+      return sendJson(
+        res,
+        200,
+        toTable([obj], r.columns, { resourceVersion: o.metadata.resourceVersion ?? '' }, 'Metadata', !!r.crd),
+      );
     sendJson(res, 200, obj);
   }
 
   private filters(r: ServedResource, url: URL): (o: KObject) => boolean {
     const labels = parseLabelSelector(url.searchParams.get('labelSelector'));
-    const fields = parseFieldSelector(url.searchParams.get('fieldSelector'), ['metadata.name', 'metadata.namespace', ...(r.fieldSelectors ?? [])]);
+    const fields = parseFieldSelector(url.searchParams.get('fieldSelector'), [
+      'metadata.name',
+      'metadata.namespace',
+      ...(r.fieldSelectors ?? []),
+    ]);
     return (o) => labels(o.metadata.labels) && fields(o as unknown as Record<string, unknown>);
   }
 
   private list(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): void {
     const limit = Number(url.searchParams.get('limit') ?? 0) || undefined;
-    const result = this.store.list(storeKey(r), { namespace: rp.namespace, filter: this.filters(r, url), limit, continueToken: url.searchParams.get('continue') ?? undefined });
+    const result = this.store.list(storeKey(r), {
+      namespace: rp.namespace,
+      filter: this.filters(r, url),
+      limit,
+      continueToken: url.searchParams.get('continue') ?? undefined,
+    });
     const items = result.items.map((o) => this.present(r, rp.version, o));
     // The API server counts what remains only when no selector filters the list.
     const filtered = !!(url.searchParams.get('labelSelector') || url.searchParams.get('fieldSelector'));
-    const meta = { resourceVersion: result.resourceVersion, ...(result.continueToken ? { continue: result.continueToken } : {}), ...(result.remainingItemCount !== undefined && !filtered ? { remainingItemCount: result.remainingItemCount } : {}) };
-    if (this.wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { ...meta, continue: result.continueToken }, (url.searchParams.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? 'Metadata', !!r.crd));
-    sendJson(res, 200, { kind: r.listKind, apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, metadata: meta, items });
+    const meta = {
+      resourceVersion: result.resourceVersion,
+      ...(result.continueToken ? { continue: result.continueToken } : {}),
+      ...(result.remainingItemCount !== undefined && !filtered
+        ? { remainingItemCount: result.remainingItemCount }
+        : {}),
+    };
+    if (this.wantsTable(req))
+      return sendJson(
+        res,
+        200,
+        toTable(
+          items,
+          r.columns,
+          { ...meta, continue: result.continueToken },
+          (url.searchParams.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? 'Metadata',
+          !!r.crd,
+        ),
+      );
+    sendJson(res, 200, {
+      kind: r.listKind,
+      apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version,
+      metadata: meta,
+      items,
+    });
   }
 
   private watch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): void {
@@ -413,7 +616,11 @@ export class ApiServer {
     const table = this.wantsTable(req);
     const bookmarks = url.searchParams.get('allowWatchBookmarks') === 'true';
     const timeoutSeconds = Number(url.searchParams.get('timeoutSeconds') ?? 0) || 1800;
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Transfer-Encoding': 'chunked',
+      'Cache-Control': 'no-cache, private',
+    });
     // Clients wait for the headers before they read events; a resumed watch may have none yet.
     res.flushHeaders();
     this.openWatches.add(res);
@@ -430,7 +637,10 @@ export class ApiServer {
       let line = perEvent?.get(variant);
       if (line === undefined) {
         const obj = e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.object : this.present(r, rp.version, e.object);
-        const object = table && e.type !== 'BOOKMARK' && e.type !== 'ERROR' ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }, 'Metadata', !!r.crd) : obj;
+        const object =
+          table && e.type !== 'BOOKMARK' && e.type !== 'ERROR'
+            ? toTable([obj], r.columns, { resourceVersion: obj.metadata.resourceVersion ?? '' }, 'Metadata', !!r.crd)
+            : obj;
         line = JSON.stringify({ type: e.type, object }) + '\n';
         if (!perEvent) this.eventJson.set(e, (perEvent = new Map()));
         perEvent.set(variant, line);
@@ -445,15 +655,20 @@ export class ApiServer {
     const watcher = { key, namespace: rp.namespace, filter, send: write };
     try {
       if (rvParam === '' || rvParam === '0') {
-        for (const o of this.store.list(key, { namespace: rp.namespace, filter }).items) write({ type: 'ADDED', object: o });
+        for (const o of this.store.list(key, { namespace: rp.namespace, filter }).items)
+          write({ type: 'ADDED', object: o });
         unwatch = this.store.watch(watcher);
       } else {
         const since = Number(rvParam);
-        if (!Number.isInteger(since) || since < 0) throw new ApiStatusError(400, 'BadRequest', `invalid resource version: ${rvParam}`);
+        if (!Number.isInteger(since) || since < 0)
+          throw new ApiStatusError(400, 'BadRequest', `invalid resource version: ${rvParam}`);
         unwatch = this.store.watch(watcher, since);
       }
     } catch (err) {
-      const e = err instanceof StoreError && err.code === 410 ? statusBody(410, 'Expired', err.message) : statusBody(400, 'BadRequest', (err as Error).message);
+      const e =
+        err instanceof StoreError && err.code === 410
+          ? statusBody(410, 'Expired', err.message)
+          : statusBody(400, 'BadRequest', (err as Error).message);
       flush();
       res.write(JSON.stringify({ type: 'ERROR', object: e }) + '\n');
       this.openWatches.delete(res);
@@ -461,7 +676,18 @@ export class ApiServer {
       return;
     }
     const bookmarkTimer = bookmarks
-      ? setInterval(() => write({ type: 'BOOKMARK', object: { apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, kind: r.kind, metadata: { resourceVersion: this.store.resourceVersion } } }), 5_000)
+      ? setInterval(
+          () =>
+            write({
+              type: 'BOOKMARK',
+              object: {
+                apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version,
+                kind: r.kind,
+                metadata: { resourceVersion: this.store.resourceVersion },
+              },
+            }),
+          5_000,
+        )
       : undefined;
     const end = setTimeout(() => {
       flush();
@@ -479,42 +705,90 @@ export class ApiServer {
   }
 
   /** Read-only resources computed by a provider: get and list (with the only field selector packageserver knows), Table output, GET subresources. */
-  private serveProvided(r: ServedResource, rp: ResourcePath, verb: string, url: URL, req: IncomingMessage, res: ServerResponse): void {
+  private serveProvided(
+    r: ServedResource,
+    rp: ResourcePath,
+    verb: string,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): void {
     const p = r.provider!;
     if (verb === 'get' && rp.subresource) {
-      const out = p.subresource?.(rp.namespace, rp.name!, rp.subresource, { ifNoneMatch: req.headers['if-none-match'] });
-      if (!out) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
-      res.writeHead(out.status, { 'Content-Type': out.contentType, 'Content-Length': out.body.length, ...(out.etag ? { ETag: out.etag } : {}) });
+      const out = p.subresource?.(rp.namespace, rp.name!, rp.subresource, {
+        ifNoneMatch: req.headers['if-none-match'],
+      });
+      if (!out)
+        return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
+          name: rp.name,
+          group: r.group,
+          kind: r.resource,
+        });
+      res.writeHead(out.status, {
+        'Content-Type': out.contentType,
+        'Content-Length': out.body.length,
+        ...(out.etag ? { ETag: out.etag } : {}),
+      });
       res.end(out.body);
       return;
     }
     if (verb === 'get') {
       const o = p.get(rp.namespace, rp.name!);
-      if (!o) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+      if (!o)
+        return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
+          name: rp.name,
+          group: r.group,
+          kind: r.resource,
+        });
       if (this.wantsTable(req)) return sendJson(res, 200, toTable([o], r.columns, { resourceVersion: '' }));
       return sendJson(res, 200, o);
     }
-    if (verb !== 'list') return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    if (verb !== 'list')
+      return sendStatus(
+        res,
+        405,
+        'MethodNotAllowed',
+        'the server does not allow this method on the requested resource',
+      );
     const filter = this.filters(r, url);
     const items = p.list(rp.namespace).filter(filter);
     if (this.wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { resourceVersion: '' }));
-    sendJson(res, 200, { kind: r.listKind, apiVersion: `${r.group}/${rp.version}`, metadata: { resourceVersion: '' }, items });
+    sendJson(res, 200, {
+      kind: r.listKind,
+      apiVersion: `${r.group}/${rp.version}`,
+      metadata: { resourceVersion: '' },
+      items,
+    });
   }
 
   private objectFromBody(r: ServedResource, rp: ResourcePath, body: unknown): KObject {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiStatusError(400, 'BadRequest', 'the request body must be a JSON object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new ApiStatusError(400, 'BadRequest', 'the request body must be a JSON object');
     const o = structuredClone(body) as KObject;
     o.metadata ??= {};
     const expectApi = r.group ? `${r.group}/${rp.version}` : rp.version;
-    if (o.kind && o.kind !== r.kind) throw new ApiStatusError(400, 'BadRequest', `the API version in the data (${o.apiVersion ?? ''}) does not match the expected API version (${expectApi})`);
+    if (o.kind && o.kind !== r.kind)
+      throw new ApiStatusError(
+        400,
+        'BadRequest',
+        `the API version in the data (${o.apiVersion ?? ''}) does not match the expected API version (${expectApi})`,
+      );
     if (o.apiVersion && !r.versions.some((v) => (r.group ? `${r.group}/${v}` : v) === o.apiVersion)) {
-      throw new ApiStatusError(400, 'BadRequest', `the API version in the data (${o.apiVersion}) does not match the expected API version (${expectApi})`);
+      throw new ApiStatusError(
+        400,
+        'BadRequest',
+        `the API version in the data (${o.apiVersion}) does not match the expected API version (${expectApi})`,
+      );
     }
     o.apiVersion = r.group ? `${r.group}/${r.versions[0]}` : r.versions[0]!;
     o.kind = r.kind;
     if (r.namespaced) {
       if (o.metadata.namespace && rp.namespace && o.metadata.namespace !== rp.namespace) {
-        throw new ApiStatusError(400, 'BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+        throw new ApiStatusError(
+          400,
+          'BadRequest',
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       o.metadata.namespace = rp.namespace ?? o.metadata.namespace;
     } else delete o.metadata.namespace;
@@ -522,7 +796,9 @@ export class ApiServer {
   }
 
   private invalid(r: ServedResource, name: string, field: string, message: string): ApiStatusError {
-    return invalidObject(r.group, r.kind, name, [{ type: 'FieldValueInvalid', field, value: name, hasValue: true, detail: message }]);
+    return invalidObject(r.group, r.kind, name, [
+      { type: 'FieldValueInvalid', field, value: name, hasValue: true, detail: message },
+    ]);
   }
 
   /**
@@ -556,9 +832,14 @@ export class ApiServer {
     if (!ns) throw new ApiStatusError(400, 'BadRequest', 'the namespace of the object must be set');
     const nsRes = this.resources.find('', 'v1', 'namespaces')!;
     const existing = this.store.get(storeKey(nsRes), undefined, ns);
-    if (!existing) throw new ApiStatusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
+    if (!existing)
+      throw new ApiStatusError(404, 'NotFound', `namespaces "${ns}" not found`, { name: ns, kind: 'namespaces' });
     if (existing.metadata.deletionTimestamp) {
-      throw new ApiStatusError(403, 'Forbidden', `unable to create new content in namespace ${ns} because it is being terminated`);
+      throw new ApiStatusError(
+        403,
+        'Forbidden',
+        `unable to create new content in namespace ${ns} because it is being terminated`,
+      );
     }
   }
 
@@ -581,11 +862,30 @@ export class ApiServer {
   createObject(r: ServedResource, o: KObject, dryRun = false, version = r.versions[0]!): KObject {
     if (!o.metadata.name && o.metadata.generateName) o.metadata.name = `${o.metadata.generateName}${randomSuffix()}`;
     const name = o.metadata.name ?? '';
-    if (!name) throw invalidObject(r.group, r.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', hasValue: false, detail: 'name or generateName is required' }]);
-    if (r.terminating) throw new ApiStatusError(403, 'Forbidden', `${r.resource}.${r.group} "${name}" is forbidden: create not allowed while custom resource definition is terminating`, { name, group: r.group, kind: r.resource });
-    const bad = invalidName(name, r.resource === 'namespaces' ? 'label' : r.group === 'rbac.authorization.k8s.io' ? 'path-segment' : 'subdomain');
+    if (!name)
+      throw invalidObject(r.group, r.kind, '', [
+        {
+          type: 'FieldValueRequired',
+          field: 'metadata.name',
+          hasValue: false,
+          detail: 'name or generateName is required',
+        },
+      ]);
+    if (r.terminating)
+      throw new ApiStatusError(
+        403,
+        'Forbidden',
+        `${r.resource}.${r.group} "${name}" is forbidden: create not allowed while custom resource definition is terminating`,
+        { name, group: r.group, kind: r.resource },
+      );
+    const bad = invalidName(
+      name,
+      r.resource === 'namespaces' ? 'label' : r.group === 'rbac.authorization.k8s.io' ? 'path-segment' : 'subdomain',
+    );
     // Metadata errors come first, then the schema's, in one list, as the CRD strategy reports them.
-    const errs: FieldError[] = bad ? [{ type: 'FieldValueInvalid', field: 'metadata.name', value: name, hasValue: true, detail: bad }] : [];
+    const errs: FieldError[] = bad
+      ? [{ type: 'FieldValueInvalid', field: 'metadata.name', value: name, hasValue: true, detail: bad }]
+      : [];
     errs.push(...this.conform(r, o, version));
     if (isCrd(r)) errs.push(...crdSchemaErrors(o));
     if (errs.length) throw invalidObject(r.group, r.kind, name, errs);
@@ -605,8 +905,21 @@ export class ApiServer {
     this.hooks.admit?.({ resource: r, user, object, old, may: (attrs) => authorize(this.rbac, user, attrs) });
   }
 
-  private async create(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
-    if (rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  private async create(
+    r: ServedResource,
+    rp: ResourcePath,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserInfo,
+  ): Promise<void> {
+    if (rp.name)
+      return sendStatus(
+        res,
+        405,
+        'MethodNotAllowed',
+        'the server does not allow this method on the requested resource',
+      );
     const o = this.objectFromBody(r, rp, await readJsonBody(req));
     // As the API server's strategies do for kinds with a status subresource: a client cannot
     // create an object with a status of its choosing; its controllers write status.
@@ -621,48 +934,124 @@ export class ApiServer {
     const errs = this.conform(r, o, version);
     if (isCrd(r) && subresource !== 'status') errs.push(...this.newCrdSchemaErrors(o));
     if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
-    const before = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '')?.metadata.resourceVersion;
-    const updated = this.store.update(storeKey(r), o, { subresource: subresource === 'status' ? 'status' : undefined, dryRun });
+    const before = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '')
+      ?.metadata.resourceVersion;
+    const updated = this.store.update(storeKey(r), o, {
+      subresource: subresource === 'status' ? 'status' : undefined,
+      dryRun,
+    });
     // A no-op update changes nothing and wakes no controller, as on a real API server.
-    if (!dryRun && updated.metadata.resourceVersion !== before) this.committed(r, updated.metadata.deletionTimestamp && !this.store.get(storeKey(r), updated.metadata.namespace, updated.metadata.name ?? '') ? 'DELETED' : 'MODIFIED', updated);
+    if (!dryRun && updated.metadata.resourceVersion !== before)
+      this.committed(
+        r,
+        updated.metadata.deletionTimestamp &&
+          !this.store.get(storeKey(r), updated.metadata.namespace, updated.metadata.name ?? '')
+          ? 'DELETED'
+          : 'MODIFIED',
+        updated,
+      );
     return updated;
   }
 
-  private async update(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
-    if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  private async update(
+    r: ServedResource,
+    rp: ResourcePath,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserInfo,
+  ): Promise<void> {
+    if (!rp.name)
+      return sendStatus(
+        res,
+        405,
+        'MethodNotAllowed',
+        'the server does not allow this method on the requested resource',
+      );
     const o = this.objectFromBody(r, rp, await readJsonBody(req));
     if (o.metadata.name && o.metadata.name !== rp.name) {
-      throw new ApiStatusError(400, 'BadRequest', `the name of the object (${o.metadata.name}) does not match the name on the URL (${rp.name})`);
+      throw new ApiStatusError(
+        400,
+        'BadRequest',
+        `the name of the object (${o.metadata.name}) does not match the name on the URL (${rp.name})`,
+      );
     }
     o.metadata.name = rp.name;
     const current = this.store.get(storeKey(r), rp.namespace, rp.name);
-    if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    if (!current)
+      return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
+        name: rp.name,
+        group: r.group,
+        kind: r.resource,
+      });
     if (rp.subresource !== 'status') this.admit(r, user, o, current);
     const updated = this.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All', rp.version);
     sendJson(res, 200, this.present(r, rp.version, updated));
   }
 
-  private async patch(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
-    if (!rp.name) return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  private async patch(
+    r: ServedResource,
+    rp: ResourcePath,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserInfo,
+  ): Promise<void> {
+    if (!rp.name)
+      return sendStatus(
+        res,
+        405,
+        'MethodNotAllowed',
+        'the server does not allow this method on the requested resource',
+      );
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-    const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+    const patchTypes = [
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
+    ];
     // As kube-apiserver's content negotiation: a media type no patch has is refused before the body is read.
-    if (!patchTypes.includes(type)) return sendStatus(res, 415, 'UnsupportedMediaType', '415: Unsupported Media Type', {});
-    if (type === 'application/apply-patch+yaml') return sendStatus(res, 415, 'UnsupportedMediaType', 'the sandbox does not implement server-side apply; use a JSON, merge or strategic merge patch (or kubectl apply without --server-side)');
+    if (!patchTypes.includes(type))
+      return sendStatus(res, 415, 'UnsupportedMediaType', '415: Unsupported Media Type', {});
+    if (type === 'application/apply-patch+yaml')
+      return sendStatus(
+        res,
+        415,
+        'UnsupportedMediaType',
+        'the sandbox does not implement server-side apply; use a JSON, merge or strategic merge patch (or kubectl apply without --server-side)',
+      );
     const patch = await readJsonBody(req);
     const current = this.store.get(storeKey(r), rp.namespace, rp.name);
-    if (!current) return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, { name: rp.name, group: r.group, kind: r.resource });
+    if (!current)
+      return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
+        name: rp.name,
+        group: r.group,
+        kind: r.resource,
+      });
     let next: unknown;
     if (type === 'application/json-patch+json') next = applyJsonPatch(current, patch);
     else if (type === 'application/merge-patch+json') next = applyMergePatch(current, patch);
     else if (type === 'application/strategic-merge-patch+json') {
-      if (r.crd) return sendStatus(res, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+      if (r.crd)
+        return sendStatus(
+          res,
+          415,
+          'UnsupportedMediaType',
+          'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+        );
       next = applyStrategicMergePatch(current, patch);
     } else {
-      return sendStatus(res, 415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json${r.crd ? '' : ', application/strategic-merge-patch+json'}`);
+      return sendStatus(
+        res,
+        415,
+        'UnsupportedMediaType',
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json${r.crd ? '' : ', application/strategic-merge-patch+json'}`,
+      );
     }
     const o = next as KObject;
-    if (typeof o !== 'object' || o === null || typeof o.metadata !== 'object') throw new ApiStatusError(422, 'Invalid', 'the patched object has no metadata');
+    if (typeof o !== 'object' || o === null || typeof o.metadata !== 'object')
+      throw new ApiStatusError(422, 'Invalid', 'the patched object has no metadata');
     o.metadata.name = rp.name;
     o.metadata.namespace = rp.namespace;
     o.apiVersion = current.apiVersion;
@@ -677,32 +1066,91 @@ export class ApiServer {
   }
 
   /** Deletes as the API server would, with propagation (used by controllers too). */
-  deleteObject(r: ServedResource, namespace: string | undefined, name: string, opts: { propagationPolicy?: string; uid?: string; resourceVersion?: string; dryRun?: boolean } = {}): KObject {
+  deleteObject(
+    r: ServedResource,
+    namespace: string | undefined,
+    name: string,
+    opts: { propagationPolicy?: string; uid?: string; resourceVersion?: string; dryRun?: boolean } = {},
+  ): KObject {
     const key = storeKey(r);
     const current = this.store.get(key, namespace, name);
-    if (!current) throw new ApiStatusError(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, { name, group: r.group, kind: r.resource });
+    if (!current)
+      throw new ApiStatusError(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, {
+        name,
+        group: r.group,
+        kind: r.resource,
+      });
     const policy = opts.propagationPolicy ?? 'Background';
     if (!opts.dryRun && r.resource === 'namespaces' && r.group === '' && !current.metadata.deletionTimestamp) {
       // The namespace controller empties a namespace before it goes; until then it is Terminating.
-      const terminating = { ...current, metadata: { ...current.metadata, finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'kubernetes'])] }, status: { phase: 'Terminating' } };
+      const terminating = {
+        ...current,
+        metadata: {
+          ...current.metadata,
+          finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'kubernetes'])],
+        },
+        status: { phase: 'Terminating' },
+      };
       this.store.update(key, terminating, {});
-      this.store.update(key, { ...this.store.get(key, undefined, name)!, status: { phase: 'Terminating' } }, { subresource: 'status' });
+      this.store.update(
+        key,
+        { ...this.store.get(key, undefined, name)!, status: { phase: 'Terminating' } },
+        { subresource: 'status' },
+      );
     }
-    if (!opts.dryRun && isCrd(r) && !current.metadata.deletionTimestamp && !current.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)) {
+    if (
+      !opts.dryRun &&
+      isCrd(r) &&
+      !current.metadata.deletionTimestamp &&
+      !current.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)
+    ) {
       // kube-apiserver's CRD storage adds this finalizer on delete; its CRD finalizer controller
       // (sweep) deletes every instance, then removes it.
-      this.store.update(key, { ...current, metadata: { ...current.metadata, finalizers: [...(current.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER] } }, {});
+      this.store.update(
+        key,
+        {
+          ...current,
+          metadata: {
+            ...current.metadata,
+            finalizers: [...(current.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER],
+          },
+        },
+        {},
+      );
       const marked = this.store.get(key, undefined, name)!;
       const st = (marked.status ?? {}) as { conditions?: { type: string }[] };
-      const pending = { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
-      this.store.update(key, { ...marked, status: { ...st, conditions: [...(st.conditions ?? []).filter((c) => c.type !== 'Terminating'), pending] } }, { subresource: 'status' });
+      const pending = {
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionPending',
+        message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+        lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      };
+      this.store.update(
+        key,
+        {
+          ...marked,
+          status: { ...st, conditions: [...(st.conditions ?? []).filter((c) => c.type !== 'Terminating'), pending] },
+        },
+        { subresource: 'status' },
+      );
     }
     if (!opts.dryRun && policy === 'Orphan') this.orphanDependents(current.metadata.uid ?? '');
     if (!opts.dryRun && policy === 'Foreground' && this.hasDependents(current.metadata.uid ?? '')) {
-      const fin = { ...current, metadata: { ...current.metadata, finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'foregroundDeletion'])] } };
+      const fin = {
+        ...current,
+        metadata: {
+          ...current.metadata,
+          finalizers: [...new Set([...(current.metadata.finalizers ?? []), 'foregroundDeletion'])],
+        },
+      };
       this.store.update(key, fin, {});
     }
-    const { object, deleted } = this.store.delete(key, namespace, name, { uid: opts.uid, resourceVersion: opts.resourceVersion, dryRun: opts.dryRun });
+    const { object, deleted } = this.store.delete(key, namespace, name, {
+      uid: opts.uid,
+      resourceVersion: opts.resourceVersion,
+      dryRun: opts.dryRun,
+    });
     if (!opts.dryRun) {
       this.committed(r, deleted ? 'DELETED' : 'MODIFIED', object);
       this.sweep();
@@ -711,10 +1159,20 @@ export class ApiServer {
   }
 
   private deleteOptions(url: URL, body: unknown) {
-    const b = (body ?? {}) as { propagationPolicy?: string; orphanDependents?: boolean; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
-    const policy = url.searchParams.get('propagationPolicy') ?? b.propagationPolicy ?? (b.orphanDependents ? 'Orphan' : undefined);
+    const b = (body ?? {}) as {
+      propagationPolicy?: string;
+      orphanDependents?: boolean;
+      preconditions?: { uid?: string; resourceVersion?: string };
+      dryRun?: string[];
+    };
+    const policy =
+      url.searchParams.get('propagationPolicy') ?? b.propagationPolicy ?? (b.orphanDependents ? 'Orphan' : undefined);
     if (policy && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
-      throw new ApiStatusError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+      throw new ApiStatusError(
+        422,
+        'Invalid',
+        `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+      );
     }
     return {
       propagationPolicy: policy ?? undefined,
@@ -724,55 +1182,144 @@ export class ApiServer {
     };
   }
 
-  private async delete(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async delete(
+    r: ServedResource,
+    rp: ResourcePath,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const opts = this.deleteOptions(url, await readJsonBody(req));
     const object = this.deleteObject(r, rp.namespace, rp.name!, opts);
     sendJson(res, 200, this.present(r, rp.version, object));
   }
 
-  private async deleteCollection(r: ServedResource, rp: ResourcePath, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async deleteCollection(
+    r: ServedResource,
+    rp: ResourcePath,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const opts = this.deleteOptions(url, await readJsonBody(req));
     const items = this.store.list(storeKey(r), { namespace: rp.namespace, filter: this.filters(r, url) }).items;
-    const out = items.map((o) => this.present(r, rp.version, this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', { ...opts, uid: undefined, resourceVersion: undefined })));
-    sendJson(res, 200, { kind: r.listKind, apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version, metadata: { resourceVersion: this.store.resourceVersion }, items: out });
+    const out = items.map((o) =>
+      this.present(
+        r,
+        rp.version,
+        this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', {
+          ...opts,
+          uid: undefined,
+          resourceVersion: undefined,
+        }),
+      ),
+    );
+    sendJson(res, 200, {
+      kind: r.listKind,
+      apiVersion: r.group ? `${r.group}/${rp.version}` : rp.version,
+      metadata: { resourceVersion: this.store.resourceVersion },
+      items: out,
+    });
   }
 
-  private async serveReview(r: ServedResource, rp: ResourcePath, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
+  private async serveReview(
+    r: ServedResource,
+    rp: ResourcePath,
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserInfo,
+  ): Promise<void> {
     const body = ((await readJsonBody(req)) ?? {}) as { spec?: Record<string, unknown> };
     const spec = body.spec ?? {};
     const apiVersion = `${r.group}/${rp.version}`;
     if (r.resource === 'selfsubjectreviews') {
-      return sendJson(res, 201, { kind: r.kind, apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: { username: user.name, groups: user.groups } } });
+      return sendJson(res, 201, {
+        kind: r.kind,
+        apiVersion,
+        metadata: { creationTimestamp: null },
+        status: { userInfo: { username: user.name, groups: user.groups } },
+      });
     }
     if (r.resource === 'selfsubjectaccessreviews' || r.resource === 'subjectaccessreviews') {
       let subject = user;
       if (r.resource === 'subjectaccessreviews') {
         if (!authorize(this.rbac, user, { verb: 'create', group: r.group, resource: r.resource })) {
-          return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, { verb: 'create', group: r.group, resource: r.resource }));
+          return sendStatus(
+            res,
+            403,
+            'Forbidden',
+            forbiddenMessage(user, { verb: 'create', group: r.group, resource: r.resource }),
+          );
         }
-        subject = { name: String(spec.user ?? ''), groups: [...((spec.groups as string[] | undefined) ?? []), 'system:authenticated'] };
+        subject = {
+          name: String(spec.user ?? ''),
+          groups: [...((spec.groups as string[] | undefined) ?? []), 'system:authenticated'],
+        };
       }
-      const ra = spec.resourceAttributes as { verb?: string; group?: string; resource?: string; subresource?: string; namespace?: string; name?: string } | undefined;
+      const ra = spec.resourceAttributes as
+        | { verb?: string; group?: string; resource?: string; subresource?: string; namespace?: string; name?: string }
+        | undefined;
       const nra = spec.nonResourceAttributes as { verb?: string; path?: string } | undefined;
-      if (!ra && !nra) return sendStatus(res, 422, 'Invalid', `${r.kind}.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified`);
+      if (!ra && !nra)
+        return sendStatus(
+          res,
+          422,
+          'Invalid',
+          `${r.kind}.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified`,
+        );
       const attrs: RequestAttributes = ra
-        ? { verb: ra.verb ?? '', group: ra.group ?? '', resource: ra.resource ?? '', subresource: ra.subresource || undefined, namespace: ra.namespace || undefined, name: ra.name || undefined }
+        ? {
+            verb: ra.verb ?? '',
+            group: ra.group ?? '',
+            resource: ra.resource ?? '',
+            subresource: ra.subresource || undefined,
+            namespace: ra.namespace || undefined,
+            name: ra.name || undefined,
+          }
         : { verb: nra!.verb ?? '', group: '', resource: '', path: nra!.path ?? '' };
       const allowed = authorize(this.rbac, subject, attrs);
       return sendJson(res, 201, {
-        kind: r.kind, apiVersion, metadata: { creationTimestamp: null }, spec,
-        status: allowed ? { allowed: true, reason: 'allowed by the sandbox RBAC rules' } : { allowed: false, reason: forbiddenMessage(subject, attrs) },
+        kind: r.kind,
+        apiVersion,
+        metadata: { creationTimestamp: null },
+        spec,
+        status: allowed
+          ? { allowed: true, reason: 'allowed by the sandbox RBAC rules' }
+          : { allowed: false, reason: forbiddenMessage(subject, attrs) },
       });
     }
     // SelfSubjectRulesReview
     const namespace = String(spec.namespace ?? '');
-    if (!namespace) return sendStatus(res, 422, 'Invalid', 'SelfSubjectRulesReview.authorization.k8s.io "" is invalid: spec.namespace: Required value: no namespace on request');
-    const rules = user.groups.includes('system:masters') ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }] : rulesFor(this.rbac, user, namespace);
+    if (!namespace)
+      return sendStatus(
+        res,
+        422,
+        'Invalid',
+        'SelfSubjectRulesReview.authorization.k8s.io "" is invalid: spec.namespace: Required value: no namespace on request',
+      );
+    const rules = user.groups.includes('system:masters')
+      ? [
+          { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+          { verbs: ['*'], nonResourceURLs: ['*'] },
+        ]
+      : rulesFor(this.rbac, user, namespace);
     return sendJson(res, 201, {
-      kind: r.kind, apiVersion, metadata: { creationTimestamp: null }, spec,
+      kind: r.kind,
+      apiVersion,
+      metadata: { creationTimestamp: null },
+      spec,
       status: {
-        resourceRules: rules.filter((x) => !x.nonResourceURLs).map((x) => ({ verbs: x.verbs ?? [], apiGroups: x.apiGroups ?? [], resources: x.resources ?? [], ...(x.resourceNames ? { resourceNames: x.resourceNames } : {}) })),
-        nonResourceRules: rules.filter((x) => x.nonResourceURLs).map((x) => ({ verbs: x.verbs ?? [], nonResourceURLs: x.nonResourceURLs ?? [] })),
+        resourceRules: rules
+          .filter((x) => !x.nonResourceURLs)
+          .map((x) => ({
+            verbs: x.verbs ?? [],
+            apiGroups: x.apiGroups ?? [],
+            resources: x.resources ?? [],
+            ...(x.resourceNames ? { resourceNames: x.resourceNames } : {}),
+          })),
+        nonResourceRules: rules
+          .filter((x) => x.nonResourceURLs)
+          .map((x) => ({ verbs: x.verbs ?? [], nonResourceURLs: x.nonResourceURLs ?? [] })),
         incomplete: false,
       },
     });
@@ -814,26 +1361,43 @@ export class ApiServer {
     const spec = crd.spec as { group?: string; names?: { plural?: string } };
     const instances = this.allObjects().filter(({ r }) => r.group === spec.group && r.resource === spec.names?.plural);
     for (const { r, o } of instances) {
-      if (!o.metadata.deletionTimestamp) this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', { propagationPolicy: 'Background' });
+      if (!o.metadata.deletionTimestamp)
+        this.deleteObject(r, o.metadata.namespace, o.metadata.name ?? '', { propagationPolicy: 'Background' });
     }
     const left = this.allObjects().some(({ r }) => r.group === spec.group && r.resource === spec.names?.plural);
     const condition = left
-      ? { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }
+      ? {
+          type: 'Terminating',
+          status: 'True',
+          reason: 'InstanceDeletionInProgress',
+          message: 'CustomResource deletion is in progress',
+        }
       : { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' };
     const key = storeKey(CRD_RESOURCE);
     const cur = this.store.get(key, undefined, crd.metadata.name ?? '');
     if (!cur) return false;
-    const st = (cur.status ?? {}) as { conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[] };
+    const st = (cur.status ?? {}) as {
+      conditions?: { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }[];
+    };
     const prev = st.conditions?.find((c) => c.type === 'Terminating');
     if (!prev || prev.status !== condition.status || prev.reason !== condition.reason) {
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const conditions = [...(st.conditions ?? []).filter((c) => c.type !== 'Terminating'), { ...condition, lastTransitionTime: prev?.status === condition.status ? prev.lastTransitionTime : now }];
+      const conditions = [
+        ...(st.conditions ?? []).filter((c) => c.type !== 'Terminating'),
+        { ...condition, lastTransitionTime: prev?.status === condition.status ? prev.lastTransitionTime : now },
+      ];
       this.updateObject(CRD_RESOURCE, { ...cur, status: { ...st, conditions } }, 'status');
     }
     if (left) return false;
     const fresh = this.store.get(key, undefined, crd.metadata.name ?? '');
     if (!fresh) return false;
-    this.updateObject(CRD_RESOURCE, { ...fresh, metadata: { ...fresh.metadata, finalizers: (fresh.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER) } });
+    this.updateObject(CRD_RESOURCE, {
+      ...fresh,
+      metadata: {
+        ...fresh.metadata,
+        finalizers: (fresh.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER),
+      },
+    });
     return true;
   }
 
@@ -870,10 +1434,19 @@ export class ApiServer {
         if (!o.metadata.deletionTimestamp) continue;
         const uid = o.metadata.uid ?? '';
         if (o.metadata.finalizers?.includes('foregroundDeletion')) {
-          const deps = this.allObjects().filter(({ o: d }) => d.metadata.ownerReferences?.some((ref) => ref.uid === uid));
-          for (const d of deps) if (!d.o.metadata.deletionTimestamp) this.deleteObject(d.r, d.o.metadata.namespace, d.o.metadata.name ?? '', { propagationPolicy: 'Foreground' });
+          const deps = this.allObjects().filter(({ o: d }) =>
+            d.metadata.ownerReferences?.some((ref) => ref.uid === uid),
+          );
+          for (const d of deps)
+            if (!d.o.metadata.deletionTimestamp)
+              this.deleteObject(d.r, d.o.metadata.namespace, d.o.metadata.name ?? '', {
+                propagationPolicy: 'Foreground',
+              });
           if (deps.length === 0) {
-            this.updateObject(r, { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'foregroundDeletion') } });
+            this.updateObject(r, {
+              ...o,
+              metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'foregroundDeletion') },
+            });
             changed = true;
           }
         }
@@ -882,10 +1455,17 @@ export class ApiServer {
         }
         if (r.resource === 'namespaces' && r.group === '') {
           const ns = o.metadata.name;
-          const contents = this.allObjects().filter(({ r: cr, o: co }) => cr.namespaced && co.metadata.namespace === ns);
-          for (const c of contents) if (!c.o.metadata.deletionTimestamp) this.deleteObject(c.r, ns, c.o.metadata.name ?? '', { propagationPolicy: 'Background' });
+          const contents = this.allObjects().filter(
+            ({ r: cr, o: co }) => cr.namespaced && co.metadata.namespace === ns,
+          );
+          for (const c of contents)
+            if (!c.o.metadata.deletionTimestamp)
+              this.deleteObject(c.r, ns, c.o.metadata.name ?? '', { propagationPolicy: 'Background' });
           if (contents.length === 0 && o.metadata.finalizers?.includes('kubernetes')) {
-            this.updateObject(r, { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'kubernetes') } });
+            this.updateObject(r, {
+              ...o,
+              metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'kubernetes') },
+            });
             changed = true;
           }
         }

@@ -11,11 +11,17 @@ import { withSandbox } from '../testing/sandbox-fixture';
 import { CRD_RESOURCE, storeKey } from './resources';
 
 const CRDS: ResourceType = {
-  group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false,
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
   kind: 'CustomResourceDefinition',
 };
 const NAMESPACES: ResourceType = {
-  group: '', version: 'v1', plural: 'namespaces', namespaced: false,
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  namespaced: false,
   kind: 'Namespace',
 };
 const IN_DEFAULT = { namespace: 'default' };
@@ -30,7 +36,8 @@ function crdWithPattern(plural: string, kind: string, pattern: string) {
     kind: 'CustomResourceDefinition',
     metadata: { name: `${plural}.example.com` },
     spec: {
-      group: 'example.com', scope: 'Namespaced',
+      group: 'example.com',
+      scope: 'Namespaced',
       names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
     },
@@ -38,10 +45,17 @@ function crdWithPattern(plural: string, kind: string, pattern: string) {
 }
 
 const kindOf = (plural: string, kind: string): ResourceType => ({
-  group: 'example.com', version: 'v1', plural, namespaced: true, kind,
+  group: 'example.com',
+  version: 'v1',
+  plural,
+  namespaced: true,
+  kind,
 });
 const custom = (kind: string, name: string, value: string) => ({
-  apiVersion: 'example.com/v1', kind, metadata: { name, namespace: 'default' }, spec: { name: value },
+  apiVersion: 'example.com/v1',
+  kind,
+  metadata: { name, namespace: 'default' },
+  spec: { name: value },
 });
 
 function refusal(err: unknown): { message: string; causes: unknown } {
@@ -86,7 +100,7 @@ describe('CRD schema patterns', () => {
     await kube.create(widgets, custom('Widget', 'ok', 'a'.repeat(40)), IN_DEFAULT);
   });
 
-  test('a CRD with a lookahead pattern is refused in kube-apiserver\'s words, and not stored', async () => {
+  test("a CRD with a lookahead pattern is refused in kube-apiserver's words, and not stored", async () => {
     const err = await kube.create(CRDS, crdWithPattern('peeks', 'Peek', '(?=a)')).catch((e: unknown) => e);
     const field = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[name].pattern';
     const detail = `Invalid value: "(?=a)": must be a valid regular expression, but isn't: ${LOOKAHEAD_ERROR}`;
@@ -102,7 +116,7 @@ describe('CRD schema patterns', () => {
     await kube.create(CRDS, crdWithPattern('echoes', 'Echo', '^[a-z]+$'));
     const patch = { spec: { versions: crdWithPattern('echoes', 'Echo', '(a)\\1').spec.versions } };
     const err = await kube.patch(CRDS, 'echoes.example.com', patch, { type: 'merge' }).catch((e: unknown) => e);
-    const why = 'must be a valid regular expression, but isn\'t: error parsing regexp: invalid escape sequence: `\\1`';
+    const why = "must be a valid regular expression, but isn't: error parsing regexp: invalid escape sequence: `\\1`";
     assert.ok(refusal(err).message.endsWith(`.pattern: Invalid value: "(a)\\\\1": ${why}`), refusal(err).message);
   });
 

@@ -11,7 +11,21 @@ import { after, describe, test } from 'node:test';
 const root = join(import.meta.dirname, '..', '..', '..');
 
 function startProcess(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'lib', 'sandbox', 'main.ts'), '--port', '0', '--data', join(dir, 'data.jsonl'), '--kubeconfig', join(dir, 'kubeconfig')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'lib', 'sandbox', 'main.ts'),
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'data.jsonl'),
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -25,14 +39,33 @@ function startProcess(dir: string): Promise<{ child: ChildProcess; url: string }
   });
 }
 
-function call(url: string, ca: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+function call(
+  url: string,
+  ca: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = request(`${url}${path}`, { method, ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(data ? { 'Content-Length': data.length } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method,
+        ca,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          ...(data ? { 'Content-Length': data.length } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     if (data) req.write(data);
     req.end();
@@ -54,7 +87,10 @@ describe('durability with --data', () => {
       while (!killed) {
         const name = `burst-${n++}`;
         try {
-          const r = await call(first.url, ca, token, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name }, data: { n: name } });
+          const r = await call(first.url, ca, token, 'POST', '/api/v1/namespaces/default/configmaps', {
+            metadata: { name },
+            data: { n: name },
+          });
           if (r.status === 201) acked.push(name);
         } catch {
           // the connection died with the process: this write was never acknowledged
@@ -77,8 +113,23 @@ describe('durability with --data', () => {
       assert.deepEqual(lost, [], `${lost.length} acknowledged writes lost`);
       assert.ok(acked.length >= 300);
       // It keeps working after the restart.
-      assert.equal((await call(second.url, ca, token, 'POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'after-restart' } })).status, 201);
-      assert.equal((await call(second.url, ca, token, 'POST', `/api/v1/namespaces/default/configmaps`, { metadata: { name: acked[0] } })).status, 409, 'an acknowledged object still holds its name');
+      assert.equal(
+        (
+          await call(second.url, ca, token, 'POST', '/api/v1/namespaces/default/configmaps', {
+            metadata: { name: 'after-restart' },
+          })
+        ).status,
+        201,
+      );
+      assert.equal(
+        (
+          await call(second.url, ca, token, 'POST', `/api/v1/namespaces/default/configmaps`, {
+            metadata: { name: acked[0] },
+          })
+        ).status,
+        409,
+        'an acknowledged object still holds its name',
+      );
     } finally {
       second.child.kill('SIGKILL');
     }

@@ -21,12 +21,20 @@ import type { Olm } from '../olm/olm';
 import type { ApiServer, FaultAnswer } from './api-server';
 import { readJsonBody, sendJson, sendStatus } from './http-util';
 
-const FailCreate = z.object({ resource: z.string().min(1), namespace: z.string().min(1).optional(), times: z.number().int().min(0).max(100), message: z.string().min(1).optional(), after: z.boolean().optional() });
+const FailCreate = z.object({
+  resource: z.string().min(1),
+  namespace: z.string().min(1).optional(),
+  times: z.number().int().min(0).max(100),
+  message: z.string().min(1).optional(),
+  after: z.boolean().optional(),
+});
 type FailCreate = z.infer<typeof FailCreate>;
 
 const FaultRequest = z
   .object({
-    catalogUnhealthy: z.object({ namespace: z.string().min(1), name: z.string().min(1), unhealthy: z.boolean() }).optional(),
+    catalogUnhealthy: z
+      .object({ namespace: z.string().min(1), name: z.string().min(1), unhealthy: z.boolean() })
+      .optional(),
     failNextInstallPlan: z.string().min(1).optional(),
     dropWatches: z.boolean().optional(),
     errors: z
@@ -79,13 +87,34 @@ export class Faults {
       case 'reset':
         return { reset: true };
       case 429:
-        return { code: 429, reason: 'TooManyRequests', message: 'the sandbox is throttling requests (fault injection); retry later', retryAfterSeconds };
+        return {
+          code: 429,
+          reason: 'TooManyRequests',
+          message: 'the sandbox is throttling requests (fault injection); retry later',
+          retryAfterSeconds,
+        };
       case 503:
-        return { code: 503, reason: 'ServiceUnavailable', message: 'Internal error occurred: injected by the sandbox fault settings', retryAfterSeconds };
+        return {
+          code: 503,
+          reason: 'ServiceUnavailable',
+          message: 'Internal error occurred: injected by the sandbox fault settings',
+          retryAfterSeconds,
+        };
       case 504:
-        return { code: 504, reason: 'Timeout', message: 'Timeout: request did not complete within the allowed duration (injected by the sandbox fault settings)', retryAfterSeconds };
+        return {
+          code: 504,
+          reason: 'Timeout',
+          message:
+            'Timeout: request did not complete within the allowed duration (injected by the sandbox fault settings)',
+          retryAfterSeconds,
+        };
       default:
-        return { code: 500, reason: 'InternalError', message: 'Internal error occurred: injected by the sandbox fault settings', retryAfterSeconds };
+        return {
+          code: 500,
+          reason: 'InternalError',
+          message: 'Internal error occurred: injected by the sandbox fault settings',
+          retryAfterSeconds,
+        };
     }
   }
 
@@ -97,26 +126,51 @@ export class Faults {
     const nsAt = path.indexOf('namespaces');
     const namespace = nsAt >= 0 && nsAt < path.length - 2 ? path[nsAt + 1] : undefined;
     const rules = method === 'POST' ? this.failCreate : this.failDelete;
-    const f = rules.find((r) => r.times > 0 && plural === r.resource && (r.namespace === undefined || namespace === r.namespace));
+    const f = rules.find(
+      (r) => r.times > 0 && plural === r.resource && (r.namespace === undefined || namespace === r.namespace),
+    );
     if (!f) return undefined;
     f.times--;
     const verb = method === 'POST' ? 'creating' : 'deleting';
-    return { code: 500, reason: 'InternalError', message: f.message ?? `Internal error occurred: ${verb} ${f.resource} failed (sandbox fault injection)`, after: f.after };
+    return {
+      code: 500,
+      reason: 'InternalError',
+      message: f.message ?? `Internal error occurred: ${verb} ${f.resource} failed (sandbox fault injection)`,
+      after: f.after,
+    };
   }
 
   state() {
-    return { errors: { share: this.errorShare, code: this.errorCode, ...(this.errorRetryAfter !== undefined ? { retryAfterSeconds: this.errorRetryAfter } : {}), ...(this.errorAfter ? { after: true } : {}) }, latencyMs: this.latency, failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null, failCreate: this.failCreate.length === 0 ? null : this.failCreate.length === 1 ? this.failCreate[0] : this.failCreate, failDelete: this.failDelete.length === 0 ? null : this.failDelete.length === 1 ? this.failDelete[0] : this.failDelete };
+    return {
+      errors: {
+        share: this.errorShare,
+        code: this.errorCode,
+        ...(this.errorRetryAfter !== undefined ? { retryAfterSeconds: this.errorRetryAfter } : {}),
+        ...(this.errorAfter ? { after: true } : {}),
+      },
+      latencyMs: this.latency,
+      failNextInstallPlan: this.olm.operators.failNextInstallPlan ?? null,
+      failCreate:
+        this.failCreate.length === 0 ? null : this.failCreate.length === 1 ? this.failCreate[0] : this.failCreate,
+      failDelete:
+        this.failDelete.length === 0 ? null : this.failDelete.length === 1 ? this.failDelete[0] : this.failDelete,
+    };
   }
 
   /** Applies a fault request; returns what happened, or an error message for a bad request. */
   apply(body: unknown): { ok: true; result: Record<string, unknown> } | { ok: false; message: string } {
     const parsed = FaultRequest.safeParse(body ?? {});
-    if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+    if (!parsed.success)
+      return {
+        ok: false,
+        message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+      };
     const f = parsed.data;
     const result: Record<string, unknown> = {};
     if (f.catalogUnhealthy) {
       const { namespace, name, unhealthy } = f.catalogUnhealthy;
-      if (!this.olm.catalogs.setBroken(namespace, name, unhealthy)) return { ok: false, message: `no CatalogSource ${namespace}/${name} is served by the sandbox` };
+      if (!this.olm.catalogs.setBroken(namespace, name, unhealthy))
+        return { ok: false, message: `no CatalogSource ${namespace}/${name} is served by the sandbox` };
       result.catalogUnhealthy = f.catalogUnhealthy;
     }
     if (f.failNextInstallPlan) this.olm.operators.failNextInstallPlan = f.failNextInstallPlan;
@@ -128,8 +182,10 @@ export class Faults {
       this.errorAfter = f.errors.after ?? false;
     }
     if (f.latencyMs !== undefined) this.latency = f.latencyMs;
-    if (f.failCreate) this.failCreate = (Array.isArray(f.failCreate) ? f.failCreate : [f.failCreate]).map((r) => ({ ...r }));
-    if (f.failDelete) this.failDelete = (Array.isArray(f.failDelete) ? f.failDelete : [f.failDelete]).map((r) => ({ ...r }));
+    if (f.failCreate)
+      this.failCreate = (Array.isArray(f.failCreate) ? f.failCreate : [f.failCreate]).map((r) => ({ ...r }));
+    if (f.failDelete)
+      this.failDelete = (Array.isArray(f.failDelete) ? f.failDelete : [f.failDelete]).map((r) => ({ ...r }));
     return { ok: true, result: { ...result, ...this.state() } };
   }
 

@@ -17,16 +17,35 @@ export class ApiStatusError extends Error {
 /** A Status as the API server writes it: empty detail fields are left out (Go's omitempty). */
 export function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
   const d = details && Object.fromEntries(Object.entries(details).filter(([, v]) => v !== '' && v !== undefined));
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(d ? { details: d } : {}), code };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(d ? { details: d } : {}),
+    code,
+  };
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
   res.end(text);
 }
 
-export function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: Record<string, unknown>): void {
+export function sendStatus(
+  res: ServerResponse,
+  code: number,
+  reason: string,
+  message: string,
+  details?: Record<string, unknown>,
+): void {
   sendJson(res, code, statusBody(code, reason, message, details));
 }
 
@@ -83,10 +102,12 @@ export function invalidName(name: string, rule: 'label' | 'subdomain' | 'path-se
     return undefined;
   }
   if (rule === 'label') {
-    if (name.length > 63 || !DNS1123_LABEL.test(name)) return `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`;
+    if (name.length > 63 || !DNS1123_LABEL.test(name))
+      return `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`;
     return undefined;
   }
-  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) return `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))
+    return `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
   return undefined;
 }
 
@@ -99,6 +120,9 @@ export function invalidObject(group: string, kind: string, name: string, errs: F
   const lines = [...new Set(errs.map((e) => `${e.field}: ${errorBody(e)}`))];
   const what = lines.length === 0 ? '' : lines.length === 1 ? `: ${lines[0]}` : `: [${lines.join(', ')}]`;
   return new ApiStatusError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid${what}`, {
-    name, group, kind, causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+    name,
+    group,
+    kind,
+    causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
   });
 }

@@ -20,13 +20,34 @@ const objectMeta: Schema = {
     ['labels', { type: 'object', additionalProperties: { type: 'string' } }],
     ['annotations', { type: 'object', additionalProperties: { type: 'string' } }],
     ['finalizers', { type: 'array', items: { type: 'string' } }],
-    ['ownerReferences', { type: 'array', items: { type: 'object', required: ['apiVersion', 'kind', 'name', 'uid'], properties: Object.fromEntries(['apiVersion', 'kind', 'name', 'uid'].map((f) => [f, { type: 'string' }]).concat([['controller', { type: 'boolean' }], ['blockOwnerDeletion', { type: 'boolean' }]])) } }],
+    [
+      'ownerReferences',
+      {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['apiVersion', 'kind', 'name', 'uid'],
+          properties: Object.fromEntries(
+            ['apiVersion', 'kind', 'name', 'uid']
+              .map((f) => [f, { type: 'string' }])
+              .concat([
+                ['controller', { type: 'boolean' }],
+                ['blockOwnerDeletion', { type: 'boolean' }],
+              ]),
+          ),
+        },
+      },
+    ],
   ]) as Record<string, Schema>,
 };
 
 export function openApiRoot(resources: ResourceTable) {
-  const paths: Record<string, { serverRelativeURL: string }> = { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=sandbox' } };
-  for (const g of resources.groups()) for (const v of g.versions) paths[`apis/${g.name}/${v}`] = { serverRelativeURL: `/openapi/v3/apis/${g.name}/${v}?hash=sandbox` };
+  const paths: Record<string, { serverRelativeURL: string }> = {
+    'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=sandbox' },
+  };
+  for (const g of resources.groups())
+    for (const v of g.versions)
+      paths[`apis/${g.name}/${v}`] = { serverRelativeURL: `/openapi/v3/apis/${g.name}/${v}?hash=sandbox` };
   return { paths };
 }
 
@@ -35,8 +56,16 @@ export function openApiRoot(resources: ResourceTable) {
  * tagged with its GVK (how `kubectl explain` finds it), metadata a reference to ObjectMeta.
  */
 function published(r: ServedResource, group: string, version: string, schema: Schema) {
-  const metadata = { allOf: [{ $ref: `#/components/schemas/${OBJECT_META}` }], default: {}, description: 'Standard object metadata.' };
-  return { ...schema, properties: { ...schema.properties, metadata }, 'x-kubernetes-group-version-kind': [{ group, kind: r.kind, version }] };
+  const metadata = {
+    allOf: [{ $ref: `#/components/schemas/${OBJECT_META}` }],
+    default: {},
+    description: 'Standard object metadata.',
+  };
+  return {
+    ...schema,
+    properties: { ...schema.properties, metadata },
+    'x-kubernetes-group-version-kind': [{ group, kind: r.kind, version }],
+  };
 }
 
 export function openApiGroupVersion(resources: ResourceTable, gvPath: string, gitVersion: string) {
@@ -44,7 +73,11 @@ export function openApiGroupVersion(resources: ResourceTable, gvPath: string, gi
   const [group, version] = segs[0] === 'api' ? ['', segs[1] ?? ''] : [segs[1] ?? '', segs[2] ?? ''];
   const list = resources.byGroup(group).filter((r) => r.versions.includes(version));
   if (list.length === 0) return undefined;
-  const params = ['fieldValidation', 'fieldManager', 'dryRun', 'pretty'].map((name) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } }));
+  const params = ['fieldValidation', 'fieldManager', 'dryRun', 'pretty'].map((name) => ({
+    name,
+    in: 'query',
+    schema: { type: 'string', uniqueItems: true },
+  }));
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {};
   for (const r of list) {
@@ -56,10 +89,22 @@ export function openApiGroupVersion(resources: ResourceTable, gvPath: string, gi
       schemas[schemaName] = published(r, group, version, schema);
       schemas[OBJECT_META] = objectMeta;
     }
-    const content = schema ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } } : {};
-    const op = (action: string) => ({ ...gvk, 'x-kubernetes-action': action, parameters: params, responses: { '200': { description: 'OK', ...(action === 'list' || action === 'deletecollection' ? {} : content) } } });
-    paths[base] = r.createOnly ? { post: op('post') } : { get: op('list'), post: op('post'), delete: op('deletecollection') };
-    if (!r.createOnly) paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
+    const content = schema
+      ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } }
+      : {};
+    const op = (action: string) => ({
+      ...gvk,
+      'x-kubernetes-action': action,
+      parameters: params,
+      responses: {
+        '200': { description: 'OK', ...(action === 'list' || action === 'deletecollection' ? {} : content) },
+      },
+    });
+    paths[base] = r.createOnly
+      ? { post: op('post') }
+      : { get: op('list'), post: op('post'), delete: op('deletecollection') };
+    if (!r.createOnly)
+      paths[`${base}/{name}`] = { get: op('get'), put: op('put'), patch: op('patch'), delete: op('delete') };
   }
   return { openapi: '3.0.0', info: { title: 'Kubernetes', version: gitVersion }, paths, components: { schemas } };
 }

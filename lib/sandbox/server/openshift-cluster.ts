@@ -11,7 +11,8 @@ import type { KObject } from '../store/types';
 /** The release the flavour reports, and the update its channel offers. */
 export const SANDBOX_OPENSHIFT = { version: '4.18.12', update: '4.18.13', channel: 'stable-4.18' } as const;
 
-const release = (v: string) => `quay.io/openshift-release-dev/ocp-release@sha256:${Buffer.from(v).toString('hex').padEnd(64, '0').slice(0, 64)}`;
+const release = (v: string) =>
+  `quay.io/openshift-release-dev/ocp-release@sha256:${Buffer.from(v).toString('hex').padEnd(64, '0').slice(0, 64)}`;
 
 export const CLUSTER_VERSION_CRD: KObject = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -20,18 +21,28 @@ export const CLUSTER_VERSION_CRD: KObject = {
   spec: {
     group: 'config.openshift.io',
     scope: 'Cluster',
-    names: { plural: 'clusterversions', singular: 'clusterversion', kind: 'ClusterVersion', listKind: 'ClusterVersionList' },
-    versions: [{
-      name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      additionalPrinterColumns: [
-        { name: 'Version', type: 'string', jsonPath: '.status.history[?(@.state=="Completed")].version' },
-        { name: 'Available', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status' },
-        { name: 'Progressing', type: 'string', jsonPath: '.status.conditions[?(@.type=="Progressing")].status' },
-        { name: 'Since', type: 'date', jsonPath: '.status.conditions[?(@.type=="Progressing")].lastTransitionTime' },
-        { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.type=="Progressing")].message' },
-      ],
-    }],
+    names: {
+      plural: 'clusterversions',
+      singular: 'clusterversion',
+      kind: 'ClusterVersion',
+      listKind: 'ClusterVersionList',
+    },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        additionalPrinterColumns: [
+          { name: 'Version', type: 'string', jsonPath: '.status.history[?(@.state=="Completed")].version' },
+          { name: 'Available', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status' },
+          { name: 'Progressing', type: 'string', jsonPath: '.status.conditions[?(@.type=="Progressing")].status' },
+          { name: 'Since', type: 'date', jsonPath: '.status.conditions[?(@.type=="Progressing")].lastTransitionTime' },
+          { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.type=="Progressing")].message' },
+        ],
+      },
+    ],
   },
 };
 
@@ -43,27 +54,45 @@ export function ensureClusterVersion(api: ApiServer): void {
   const { version, update, channel } = SANDBOX_OPENSHIFT;
   let created: KObject;
   try {
-    created = api.createObject(r, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { channel, clusterID: '00000000-0000-4000-8000-000000000418' } });
+    created = api.createObject(r, {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'ClusterVersion',
+      metadata: { name: 'version' },
+      spec: { channel, clusterID: '00000000-0000-4000-8000-000000000418' },
+    });
   } catch (err) {
     if (err instanceof ApiStatusError && err.code === 409) return;
     throw err;
   }
-  api.updateObject(r, {
-    ...created,
-    status: {
-      desired: { version, image: release(version), channels: [channel, 'fast-4.18', 'stable-4.19'] },
-      history: [{ state: 'Completed', version, image: release(version), verified: false, startedTime: now, completionTime: now }],
-      observedGeneration: 1,
-      versionHash: 'sandbox',
-      availableUpdates: [{ version: update, image: release(update), channels: [channel] }],
-      conditions: [
-        { type: 'Available', status: 'True', lastTransitionTime: now, message: `Done applying ${version}` },
-        { type: 'Failing', status: 'False', lastTransitionTime: now },
-        { type: 'Progressing', status: 'False', lastTransitionTime: now, message: `Cluster version is ${version}` },
-        { type: 'RetrievedUpdates', status: 'True', lastTransitionTime: now },
-      ],
+  api.updateObject(
+    r,
+    {
+      ...created,
+      status: {
+        desired: { version, image: release(version), channels: [channel, 'fast-4.18', 'stable-4.19'] },
+        history: [
+          {
+            state: 'Completed',
+            version,
+            image: release(version),
+            verified: false,
+            startedTime: now,
+            completionTime: now,
+          },
+        ],
+        observedGeneration: 1,
+        versionHash: 'sandbox',
+        availableUpdates: [{ version: update, image: release(update), channels: [channel] }],
+        conditions: [
+          { type: 'Available', status: 'True', lastTransitionTime: now, message: `Done applying ${version}` },
+          { type: 'Failing', status: 'False', lastTransitionTime: now },
+          { type: 'Progressing', status: 'False', lastTransitionTime: now, message: `Cluster version is ${version}` },
+          { type: 'RetrievedUpdates', status: 'True', lastTransitionTime: now },
+        ],
+      },
     },
-  }, 'status');
+    'status',
+  );
 }
 
 export const PROXY_CRD: KObject = {
@@ -74,7 +103,15 @@ export const PROXY_CRD: KObject = {
     group: 'config.openshift.io',
     scope: 'Cluster',
     names: { plural: 'proxies', singular: 'proxy', kind: 'Proxy', listKind: 'ProxyList' },
-    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 };
 
@@ -83,7 +120,12 @@ export function ensureClusterProxy(api: ApiServer): void {
   const r = api.resources.find('config.openshift.io', 'v1', 'proxies');
   if (!r || api.storeGet(r, undefined, 'cluster')) return;
   try {
-    api.createObject(r, { apiVersion: 'config.openshift.io/v1', kind: 'Proxy', metadata: { name: 'cluster' }, spec: { trustedCA: { name: '' } } });
+    api.createObject(r, {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'Proxy',
+      metadata: { name: 'cluster' },
+      spec: { trustedCA: { name: '' } },
+    });
   } catch (err) {
     if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
   }
@@ -97,7 +139,15 @@ export const OPERATOR_HUB_CRD: KObject = {
     group: 'config.openshift.io',
     scope: 'Cluster',
     names: { plural: 'operatorhubs', singular: 'operatorhub', kind: 'OperatorHub', listKind: 'OperatorHubList' },
-    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 };
 
@@ -106,7 +156,12 @@ export function ensureOperatorHub(api: ApiServer): void {
   const r = api.resources.find('config.openshift.io', 'v1', 'operatorhubs');
   if (!r || api.storeGet(r, undefined, 'cluster')) return;
   try {
-    api.createObject(r, { apiVersion: 'config.openshift.io/v1', kind: 'OperatorHub', metadata: { name: 'cluster' }, spec: {} });
+    api.createObject(r, {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'OperatorHub',
+      metadata: { name: 'cluster' },
+      spec: {},
+    });
   } catch (err) {
     if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
   }

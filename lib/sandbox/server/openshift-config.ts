@@ -18,7 +18,15 @@ function clusterCrd(group: string, plural: string, kind: string): KObject {
       group,
       scope: 'Cluster',
       names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
   };
 }
@@ -33,7 +41,13 @@ export const OPENSHIFT_CONFIG_CRDS: KObject[] = [
 /** The sandbox's platform: what an installer-provisioned AWS cluster reports. */
 export const SANDBOX_PLATFORM = { type: 'AWS', region: 'us-east-1' } as const;
 
-function ensureOne(api: ApiServer, group: string, plural: string, obj: KObject, status?: Record<string, unknown>): void {
+function ensureOne(
+  api: ApiServer,
+  group: string,
+  plural: string,
+  obj: KObject,
+  status?: Record<string, unknown>,
+): void {
   const r = api.resources.find(group, 'v1', plural);
   if (!r || api.storeGet(r, undefined, obj.metadata.name ?? '')) return;
   let created: KObject;
@@ -48,15 +62,41 @@ function ensureOne(api: ApiServer, group: string, plural: string, obj: KObject, 
 
 /** Creates the four singletons, each unless it exists (a data file keeps people's edits). */
 export function ensureOpenShiftConfig(api: ApiServer): void {
-  ensureOne(api, 'config.openshift.io', 'infrastructures', { apiVersion: 'config.openshift.io/v1', kind: 'Infrastructure', metadata: { name: 'cluster' }, spec: { platformSpec: { type: SANDBOX_PLATFORM.type, aws: {} } } }, {
-    infrastructureName: 'sandbox-7x2kq',
-    // `platform` is deprecated in favour of platformStatus.type; both are written, as OpenShift does.
-    platform: SANDBOX_PLATFORM.type,
-    platformStatus: { type: SANDBOX_PLATFORM.type, aws: { region: SANDBOX_PLATFORM.region } },
-    controlPlaneTopology: 'HighlyAvailable',
-    infrastructureTopology: 'HighlyAvailable',
+  ensureOne(
+    api,
+    'config.openshift.io',
+    'infrastructures',
+    {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'Infrastructure',
+      metadata: { name: 'cluster' },
+      spec: { platformSpec: { type: SANDBOX_PLATFORM.type, aws: {} } },
+    },
+    {
+      infrastructureName: 'sandbox-7x2kq',
+      // `platform` is deprecated in favour of platformStatus.type; both are written, as OpenShift does.
+      platform: SANDBOX_PLATFORM.type,
+      platformStatus: { type: SANDBOX_PLATFORM.type, aws: { region: SANDBOX_PLATFORM.region } },
+      controlPlaneTopology: 'HighlyAvailable',
+      infrastructureTopology: 'HighlyAvailable',
+    },
+  );
+  ensureOne(api, 'config.openshift.io', 'authentications', {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'Authentication',
+    metadata: { name: 'cluster' },
+    spec: { type: '', serviceAccountIssuer: '' },
   });
-  ensureOne(api, 'config.openshift.io', 'authentications', { apiVersion: 'config.openshift.io/v1', kind: 'Authentication', metadata: { name: 'cluster' }, spec: { type: '', serviceAccountIssuer: '' } });
-  ensureOne(api, 'operator.openshift.io', 'cloudcredentials', { apiVersion: 'operator.openshift.io/v1', kind: 'CloudCredential', metadata: { name: 'cluster' }, spec: { credentialsMode: '', managementState: 'Managed' } });
-  ensureOne(api, 'operator.openshift.io', 'consoles', { apiVersion: 'operator.openshift.io/v1', kind: 'Console', metadata: { name: 'cluster' }, spec: { managementState: 'Managed' } });
+  ensureOne(api, 'operator.openshift.io', 'cloudcredentials', {
+    apiVersion: 'operator.openshift.io/v1',
+    kind: 'CloudCredential',
+    metadata: { name: 'cluster' },
+    spec: { credentialsMode: '', managementState: 'Managed' },
+  });
+  ensureOne(api, 'operator.openshift.io', 'consoles', {
+    apiVersion: 'operator.openshift.io/v1',
+    kind: 'Console',
+    metadata: { name: 'cluster' },
+    spec: { managementState: 'Managed' },
+  });
 }

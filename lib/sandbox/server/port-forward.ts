@@ -13,12 +13,25 @@ export const PORT_FORWARD_PROTOCOL = 'v4.channel.k8s.io';
 /** Where a pod's container port really listens, or why it cannot be reached. */
 export type ForwardTarget = { port: number } | { error: string };
 
-const wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => (protocols.has(PORT_FORWARD_PROTOCOL) ? PORT_FORWARD_PROTOCOL : false) });
+const wss = new WebSocketServer({
+  noServer: true,
+  handleProtocols: (protocols) => (protocols.has(PORT_FORWARD_PROTOCOL) ? PORT_FORWARD_PROTOCOL : false),
+});
 
 /** Answers an upgrade that cannot go on with a Kubernetes Status, the way the API server does. */
 export function refuseUpgrade(socket: Duplex, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
-  socket.end(`HTTP/1.1 ${code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  });
+  socket.end(
+    `HTTP/1.1 ${code} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function portHeader(channel: number, port: number): Buffer {
@@ -29,9 +42,25 @@ function portHeader(channel: number, port: number): Buffer {
 }
 
 /** Completes the WebSocket handshake and joins the stream to `target.port` on the loopback. */
-export function acceptPortForward(req: IncomingMessage, socket: Duplex, head: Buffer, port: number, target: number): void {
-  if (!String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).includes(PORT_FORWARD_PROTOCOL)) {
-    return refuseUpgrade(socket, 400, 'BadRequest', `port forwarding needs the WebSocket subprotocol ${PORT_FORWARD_PROTOCOL}`);
+export function acceptPortForward(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  port: number,
+  target: number,
+): void {
+  if (
+    !String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .includes(PORT_FORWARD_PROTOCOL)
+  ) {
+    return refuseUpgrade(
+      socket,
+      400,
+      'BadRequest',
+      `port forwarding needs the WebSocket subprotocol ${PORT_FORWARD_PROTOCOL}`,
+    );
   }
   wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
     ws.send(portHeader(0, port));
@@ -39,7 +68,8 @@ export function acceptPortForward(req: IncomingMessage, socket: Duplex, head: Bu
     const tcp = connect(target, '127.0.0.1');
     tcp.on('data', (d) => ws.send(Buffer.concat([Buffer.from([0]), d])));
     tcp.on('error', (err) => {
-      if (ws.readyState === ws.OPEN) ws.send(Buffer.concat([Buffer.from([1]), Buffer.from(`error forwarding port ${port}: ${err.message}`)]));
+      if (ws.readyState === ws.OPEN)
+        ws.send(Buffer.concat([Buffer.from([1]), Buffer.from(`error forwarding port ${port}: ${err.message}`)]));
       ws.close();
     });
     tcp.on('close', () => ws.close());

@@ -13,7 +13,12 @@ export interface ReadProvider {
   list(namespace: string | undefined): KObject[];
   get(namespace: string | undefined, name: string): KObject | undefined;
   /** A GET-only subresource (`packagemanifests/<name>/icon`). */
-  subresource?(namespace: string | undefined, name: string, sub: string, req: { ifNoneMatch?: string }): { status: number; contentType: string; body: Buffer; etag?: string } | undefined;
+  subresource?(
+    namespace: string | undefined,
+    name: string,
+    sub: string,
+    req: { ifNoneMatch?: string },
+  ): { status: number; contentType: string; body: Buffer; etag?: string } | undefined;
   subresources?: string[];
 }
 
@@ -49,7 +54,14 @@ export interface ServedResource {
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
-function builtin(group: string, version: string, resource: string, kind: string, namespaced: boolean, extra: Partial<ServedResource> = {}): ServedResource {
+function builtin(
+  group: string,
+  version: string,
+  resource: string,
+  kind: string,
+  namespaced: boolean,
+  extra: Partial<ServedResource> = {},
+): ServedResource {
   return {
     group,
     versions: [version],
@@ -69,48 +81,130 @@ function builtin(group: string, version: string, resource: string, kind: string,
 
 export const BUILTIN_RESOURCES: ServedResource[] = [
   builtin('', 'v1', 'namespaces', 'Namespace', false, {
-    shortNames: ['ns'], hasStatus: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age], fieldSelectors: ['status.phase'],
+    shortNames: ['ns'],
+    hasStatus: true,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age],
+    fieldSelectors: ['status.phase'],
   }),
   builtin('', 'v1', 'nodes', 'Node', false, {
-    shortNames: ['no'], hasStatus: true,
-    columns: [{ name: 'Arch', type: 'string', jsonPath: '.status.nodeInfo.architecture' }, { name: 'OS', type: 'string', jsonPath: '.status.nodeInfo.operatingSystem' }, age],
+    shortNames: ['no'],
+    hasStatus: true,
+    columns: [
+      { name: 'Arch', type: 'string', jsonPath: '.status.nodeInfo.architecture' },
+      { name: 'OS', type: 'string', jsonPath: '.status.nodeInfo.operatingSystem' },
+      age,
+    ],
   }),
   builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, { shortNames: ['sa'] }),
   builtin('', 'v1', 'configmaps', 'ConfigMap', true, { shortNames: ['cm'] }),
-  builtin('', 'v1', 'secrets', 'Secret', true, { columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, age], fieldSelectors: ['type'] }),
-  builtin('', 'v1', 'services', 'Service', true, { shortNames: ['svc'], categories: ['all'], hasStatus: true, columns: [{ name: 'Type', type: 'string', jsonPath: '.spec.type' }, { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' }, age] }),
+  builtin('', 'v1', 'secrets', 'Secret', true, {
+    columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, age],
+    fieldSelectors: ['type'],
+  }),
+  builtin('', 'v1', 'services', 'Service', true, {
+    shortNames: ['svc'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: [
+      { name: 'Type', type: 'string', jsonPath: '.spec.type' },
+      { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' },
+      age,
+    ],
+  }),
   builtin('', 'v1', 'events', 'Event', true, {
     shortNames: ['ev'],
-    columns: [{ name: 'Type', type: 'string', jsonPath: '.type' }, { name: 'Reason', type: 'string', jsonPath: '.reason' }, { name: 'Object', type: 'string', jsonPath: '.involvedObject.name' }, { name: 'Message', type: 'string', jsonPath: '.message' }],
-    fieldSelectors: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+    columns: [
+      { name: 'Type', type: 'string', jsonPath: '.type' },
+      { name: 'Reason', type: 'string', jsonPath: '.reason' },
+      { name: 'Object', type: 'string', jsonPath: '.involvedObject.name' },
+      { name: 'Message', type: 'string', jsonPath: '.message' },
+    ],
+    fieldSelectors: [
+      'involvedObject.kind',
+      'involvedObject.namespace',
+      'involvedObject.name',
+      'involvedObject.uid',
+      'involvedObject.apiVersion',
+      'involvedObject.resourceVersion',
+      'involvedObject.fieldPath',
+      'reason',
+      'reportingComponent',
+      'source',
+      'type',
+    ],
   }),
-  builtin('', 'v1', 'pods', 'Pod', true, { shortNames: ['po'], categories: ['all'], hasStatus: true, columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age], fieldSelectors: ['status.phase', 'spec.nodeName'] }),
+  builtin('', 'v1', 'pods', 'Pod', true, {
+    shortNames: ['po'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age],
+    fieldSelectors: ['status.phase', 'spec.nodeName'],
+  }),
   builtin('apps', 'v1', 'deployments', 'Deployment', true, {
-    shortNames: ['deploy'], categories: ['all'], hasStatus: true,
-    columns: [{ name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' }, { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' }, age],
+    shortNames: ['deploy'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: [
+      { name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' },
+      { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+      age,
+    ],
   }),
   // Named by operand fields (`io.kubernetes:StorageClass`, `:PriorityClass` descriptors); served
   // as stored, like the other built-ins, with no defaulting or validation of their fields.
   builtin('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, {
     shortNames: ['sc'],
-    columns: [{ name: 'Provisioner', type: 'string', jsonPath: '.provisioner' }, { name: 'ReclaimPolicy', type: 'string', jsonPath: '.reclaimPolicy' }, { name: 'VolumeBindingMode', type: 'string', jsonPath: '.volumeBindingMode' }, { name: 'AllowVolumeExpansion', type: 'boolean', jsonPath: '.allowVolumeExpansion' }, age],
+    columns: [
+      { name: 'Provisioner', type: 'string', jsonPath: '.provisioner' },
+      { name: 'ReclaimPolicy', type: 'string', jsonPath: '.reclaimPolicy' },
+      { name: 'VolumeBindingMode', type: 'string', jsonPath: '.volumeBindingMode' },
+      { name: 'AllowVolumeExpansion', type: 'boolean', jsonPath: '.allowVolumeExpansion' },
+      age,
+    ],
   }),
   builtin('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, {
     shortNames: ['pc'],
-    columns: [{ name: 'Value', type: 'integer', jsonPath: '.value' }, { name: 'Global-Default', type: 'boolean', jsonPath: '.globalDefault' }, age, { name: 'PreemptionPolicy', type: 'string', jsonPath: '.preemptionPolicy' }],
+    columns: [
+      { name: 'Value', type: 'integer', jsonPath: '.value' },
+      { name: 'Global-Default', type: 'boolean', jsonPath: '.globalDefault' },
+      age,
+      { name: 'PreemptionPolicy', type: 'string', jsonPath: '.preemptionPolicy' },
+    ],
   }),
   builtin('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),
-  builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true, { columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age] }),
-  builtin('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
-  builtin('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false, { columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age] }),
-  builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
-    shortNames: ['crd', 'crds'], hasStatus: true, columns: [{ name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+  builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true, {
+    columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age],
   }),
-  builtin('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
-  builtin('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
-  builtin('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
-  builtin('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, { verbs: ['create'], virtual: true, createOnly: true }),
+  builtin('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
+  builtin('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false, {
+    columns: [{ name: 'Role', type: 'string', jsonPath: '.roleRef.name' }, age],
+  }),
+  builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
+    shortNames: ['crd', 'crds'],
+    hasStatus: true,
+    columns: [{ name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+  }),
+  builtin('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, {
+    verbs: ['create'],
+    virtual: true,
+    createOnly: true,
+  }),
+  builtin('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, {
+    verbs: ['create'],
+    virtual: true,
+    createOnly: true,
+  }),
+  builtin('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, {
+    verbs: ['create'],
+    virtual: true,
+    createOnly: true,
+  }),
+  builtin('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, {
+    verbs: ['create'],
+    virtual: true,
+    createOnly: true,
+  }),
 ];
 
 interface CrdVersion {
@@ -124,7 +218,21 @@ interface CrdVersion {
 
 /** The resource a CRD declares, or undefined when the CRD is malformed. */
 export function resourceFromCrd(crd: KObject): ServedResource | undefined {
-  const spec = crd.spec as { group?: string; scope?: string; names?: { plural?: string; singular?: string; kind?: string; listKind?: string; shortNames?: string[]; categories?: string[] }; versions?: CrdVersion[] } | undefined;
+  const spec = crd.spec as
+    | {
+        group?: string;
+        scope?: string;
+        names?: {
+          plural?: string;
+          singular?: string;
+          kind?: string;
+          listKind?: string;
+          shortNames?: string[];
+          categories?: string[];
+        };
+        versions?: CrdVersion[];
+      }
+    | undefined;
   if (!spec?.group || !spec.names?.plural || !spec.names.kind || !spec.versions?.length) return undefined;
   const served = spec.versions.filter((v) => v.served !== false);
   const storage = spec.versions.find((v) => v.storage) ?? served[0];
@@ -146,7 +254,9 @@ export function resourceFromCrd(crd: KObject): ServedResource | undefined {
     // A CRD without printer columns shows only Age, as the API server does.
     columns: cols && cols.length ? cols : [age],
     crd: true,
-    schemas: Object.fromEntries(served.flatMap((v) => (v.schema?.openAPIV3Schema ? [[v.name, v.schema.openAPIV3Schema]] : []))),
+    schemas: Object.fromEntries(
+      served.flatMap((v) => (v.schema?.openAPIV3Schema ? [[v.name, v.schema.openAPIV3Schema]] : [])),
+    ),
     ...(crd.metadata.deletionTimestamp ? { terminating: true } : {}),
   };
 }
@@ -185,7 +295,8 @@ export class ResourceTable {
     for (const [k, r] of this.byGroupResource) if (r.crd) this.byGroupResource.delete(k);
     for (const crd of crds) {
       const r = resourceFromCrd(crd);
-      if (r && !this.byGroupResource.has(`${r.group}/${r.resource}`)) this.byGroupResource.set(`${r.group}/${r.resource}`, r);
+      if (r && !this.byGroupResource.has(`${r.group}/${r.resource}`))
+        this.byGroupResource.set(`${r.group}/${r.resource}`, r);
     }
   }
 
@@ -216,6 +327,8 @@ export class ResourceTable {
       for (const v of r.versions) if (!vs.includes(v)) vs.push(v);
       m.set(r.group, vs);
     }
-    return [...m].map(([name, versions]) => ({ name, versions: versions.sort(compareKubeVersions) })).sort((a, b) => a.name.localeCompare(b.name));
+    return [...m]
+      .map(([name, versions]) => ({ name, versions: versions.sort(compareKubeVersions) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 }

@@ -9,11 +9,20 @@ import { withSandbox } from '../testing/sandbox-fixture';
 
 const kubectlPath = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 
-function kubectl(kubeconfig: string, args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(
+  kubeconfig: string,
+  args: string[],
+  stdin?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(kubectlPath!, ['--kubeconfig', kubeconfig, ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      kubectlPath!,
+      ['--kubeconfig', kubeconfig, ...args],
+      { timeout: 30_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
     if (stdin !== undefined) {
       child.stdin?.write(stdin);
       child.stdin?.end();
@@ -34,7 +43,10 @@ describe('sandbox API with kubectl', { skip: kubectlPath ? false : 'kubectl is n
   test('api-resources lists OLM kinds with their short names and the olm category works', async () => {
     const r = await k('api-resources', '--api-group=operators.coreos.com');
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /clusterserviceversions\s+csv,csvs\s+operators\.coreos\.com\/v1alpha1\s+true\s+ClusterServiceVersion/);
+    assert.match(
+      r.stdout,
+      /clusterserviceversions\s+csv,csvs\s+operators\.coreos\.com\/v1alpha1\s+true\s+ClusterServiceVersion/,
+    );
     assert.match(r.stdout, /operatorgroups\s+og\s+operators\.coreos\.com\/v1\s+true\s+OperatorGroup/);
     assert.match(r.stdout, /operatorconditions\s+condition\s+operators\.coreos\.com\/v2\s+true\s+OperatorCondition/);
     const olm = await k('get', 'olm', '-A');
@@ -48,7 +60,10 @@ describe('sandbox API with kubectl', { skip: kubectlPath ? false : 'kubectl is n
     assert.match(pc.stdout, /\nsystem-cluster-critical\s+2000000000\s+false\s+\S+\s+PreemptLowerPriority\n/);
     assert.match(pc.stdout, /\nsystem-node-critical\s+2000001000\s+false\s+/);
     const file = join(sb.dir, 'sc.yaml');
-    writeFileSync(file, 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-disks\nprovisioner: kubernetes.io/no-provisioner\nreclaimPolicy: Retain\nvolumeBindingMode: WaitForFirstConsumer\n');
+    writeFileSync(
+      file,
+      'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-disks\nprovisioner: kubernetes.io/no-provisioner\nreclaimPolicy: Retain\nvolumeBindingMode: WaitForFirstConsumer\n',
+    );
     assert.equal((await k('apply', '-f', file)).code, 0);
     const sc = await k('get', 'sc');
     assert.match(sc.stdout, /\nlocal-disks\s+kubernetes\.io\/no-provisioner\s+Retain\s+WaitForFirstConsumer\s+/);
@@ -84,7 +99,17 @@ data:
   });
 
   test('get prints OLM printer columns; -o yaml prints the object', async () => {
-    const csv = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', metadata: { name: 'etcdoperator.v0.9.4', namespace: 'team1' }, spec: { displayName: 'etcd', version: '0.9.4', replaces: 'etcdoperator.v0.9.2', install: { strategy: 'deployment' } } };
+    const csv = {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'ClusterServiceVersion',
+      metadata: { name: 'etcdoperator.v0.9.4', namespace: 'team1' },
+      spec: {
+        displayName: 'etcd',
+        version: '0.9.4',
+        replaces: 'etcdoperator.v0.9.2',
+        install: { strategy: 'deployment' },
+      },
+    };
     assert.equal((await kubectl(kc, ['apply', '-f', '-'], JSON.stringify(csv))).code, 0);
     const table = await k('get', 'csv', '-n', 'team1');
     assert.match(table.stdout, /^NAME\s+DISPLAY\s+VERSION\s+REPLACES\s+PHASE/m);
@@ -98,21 +123,64 @@ data:
   });
 
   test('patch with all three types', async () => {
-    assert.equal((await k('patch', 'cm', 'settings', '-n', 'team1', '--type', 'merge', '-p', '{"data":{"m":"1"}}')).code, 0);
-    assert.equal((await k('patch', 'cm', 'settings', '-n', 'team1', '--type', 'json', '-p', '[{"op":"add","path":"/data/j","value":"2"}]')).code, 0);
-    assert.equal((await k('patch', 'cm', 'settings', '-n', 'team1', '-p', '{"metadata":{"labels":{"s":"3"}}}')).code, 0);
+    assert.equal(
+      (await k('patch', 'cm', 'settings', '-n', 'team1', '--type', 'merge', '-p', '{"data":{"m":"1"}}')).code,
+      0,
+    );
+    assert.equal(
+      (
+        await k(
+          'patch',
+          'cm',
+          'settings',
+          '-n',
+          'team1',
+          '--type',
+          'json',
+          '-p',
+          '[{"op":"add","path":"/data/j","value":"2"}]',
+        )
+      ).code,
+      0,
+    );
+    assert.equal(
+      (await k('patch', 'cm', 'settings', '-n', 'team1', '-p', '{"metadata":{"labels":{"s":"3"}}}')).code,
+      0,
+    );
     const o = JSON.parse((await k('get', 'cm', 'settings', '-n', 'team1', '-o', 'json')).stdout);
     assert.deepEqual([o.data.m, o.data.j, o.metadata.labels.s, o.metadata.labels.app], ['1', '2', '3', 'demo']);
   });
 
   test('label and field selectors; paging with --chunk-size', async () => {
-    for (let i = 0; i < 5; i++) await kubectl(kc, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `page-${i}`, namespace: 'default', labels: { batch: i % 2 ? 'odd' : 'even' } } }));
-    assert.deepEqual((await k('get', 'cm', '-n', 'default', '-l', 'batch in (odd)', '-o', 'name')).stdout.trim().split('\n'), ['configmap/page-1', 'configmap/page-3']);
-    assert.deepEqual((await k('get', 'cm', '-n', 'default', '-l', 'batch!=odd,batch', '-o', 'name')).stdout.trim().split('\n'), ['configmap/page-0', 'configmap/page-2', 'configmap/page-4']);
-    assert.equal((await k('get', 'cm', '-A', '--field-selector', 'metadata.name=page-2', '-o', 'name')).stdout.trim(), 'configmap/page-2');
+    for (let i = 0; i < 5; i++)
+      await kubectl(
+        kc,
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `page-${i}`, namespace: 'default', labels: { batch: i % 2 ? 'odd' : 'even' } },
+        }),
+      );
+    assert.deepEqual(
+      (await k('get', 'cm', '-n', 'default', '-l', 'batch in (odd)', '-o', 'name')).stdout.trim().split('\n'),
+      ['configmap/page-1', 'configmap/page-3'],
+    );
+    assert.deepEqual(
+      (await k('get', 'cm', '-n', 'default', '-l', 'batch!=odd,batch', '-o', 'name')).stdout.trim().split('\n'),
+      ['configmap/page-0', 'configmap/page-2', 'configmap/page-4'],
+    );
+    assert.equal(
+      (await k('get', 'cm', '-A', '--field-selector', 'metadata.name=page-2', '-o', 'name')).stdout.trim(),
+      'configmap/page-2',
+    );
     const paged = await k('get', 'cm', '-n', 'default', '-l', 'batch', '--chunk-size=2', '-o', 'name', '-v=6');
     assert.equal(paged.stdout.trim().split('\n').length, 5);
-    assert.equal((paged.stderr.match(/GET https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/default\/configmaps\?/g) ?? []).length, 3, 'three pages of two');
+    assert.equal(
+      (paged.stderr.match(/GET https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/default\/configmaps\?/g) ?? []).length,
+      3,
+      'three pages of two',
+    );
     const bad = await k('get', 'cm', '--field-selector', 'data.x=1');
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /"data\.x" is not a known field selector: only "metadata\.name", "metadata\.namespace"/);
@@ -131,7 +199,11 @@ data:
     };
     try {
       await until(/settings/);
-      await kubectl(kc, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', namespace: 'team1' } }));
+      await kubectl(
+        kc,
+        ['apply', '-f', '-'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', namespace: 'team1' } }),
+      );
       await until(/ADDED\s+watched/);
       await k('delete', 'cm', 'watched', '-n', 'team1');
       await until(/DELETED\s+watched/);
@@ -141,20 +213,60 @@ data:
   });
 
   test('delete waits for finalizers; owner references cascade', async () => {
-    await kubectl(kc, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'team1', finalizers: ['example.com/hold'] } }));
+    await kubectl(
+      kc,
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'held', namespace: 'team1', finalizers: ['example.com/hold'] },
+      }),
+    );
     assert.equal((await k('delete', 'cm', 'held', '-n', 'team1', '--wait=false')).code, 0);
-    assert.match((await k('get', 'cm', 'held', '-n', 'team1', '-o', 'jsonpath={.metadata.deletionTimestamp}')).stdout, /^\d{4}-/);
-    await k('patch', 'cm', 'held', '-n', 'team1', '--type', 'json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]');
+    assert.match(
+      (await k('get', 'cm', 'held', '-n', 'team1', '-o', 'jsonpath={.metadata.deletionTimestamp}')).stdout,
+      /^\d{4}-/,
+    );
+    await k(
+      'patch',
+      'cm',
+      'held',
+      '-n',
+      'team1',
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"remove","path":"/metadata/finalizers"}]',
+    );
     assert.match((await k('get', 'cm', 'held', '-n', 'team1')).stderr, /NotFound.*configmaps "held" not found/);
 
-    const uid = (await kubectl(kc, ['apply', '-f', '-', '-o', 'jsonpath={.metadata.uid}'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'team1' } }))).stdout;
-    await kubectl(kc, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'child', namespace: 'team1', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid }] } }));
+    const uid = (
+      await kubectl(
+        kc,
+        ['apply', '-f', '-', '-o', 'jsonpath={.metadata.uid}'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'team1' } }),
+      )
+    ).stdout;
+    await kubectl(
+      kc,
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'child',
+          namespace: 'team1',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', uid }],
+        },
+      }),
+    );
     assert.equal((await k('delete', 'cm', 'parent', '-n', 'team1')).code, 0);
     assert.match((await k('get', 'cm', 'child', '-n', 'team1')).stderr, /not found/);
   });
 
   test('auth can-i for each seeded user', async () => {
-    const can = async (user: string, ...args: string[]) => (await kubectl(sb.kubeconfigs[user]!, ['auth', 'can-i', ...args])).stdout.trim().split(/\s/)[0];
+    const can = async (user: string, ...args: string[]) =>
+      (await kubectl(sb.kubeconfigs[user]!, ['auth', 'can-i', ...args])).stdout.trim().split(/\s/)[0];
     assert.equal(await can('admin', '*', '*', '-A'), 'yes');
     assert.equal(await can('alice', 'create', 'subscriptions.operators.coreos.com', '-n', 'team1'), 'yes');
     assert.equal(await can('alice', 'create', 'subscriptions.operators.coreos.com', '-n', 'default'), 'no');
@@ -166,18 +278,37 @@ data:
   });
 
   test('errors: 404, 409, 422, 403 as kubectl shows them', async () => {
-    assert.match((await k('get', 'cm', 'nope', '-n', 'default')).stderr, /Error from server \(NotFound\): configmaps "nope" not found/);
+    assert.match(
+      (await k('get', 'cm', 'nope', '-n', 'default')).stderr,
+      /Error from server \(NotFound\): configmaps "nope" not found/,
+    );
     assert.match((await k('create', 'cm', 'settings', '-n', 'team1')).stderr, /configmaps "settings" already exists/);
-    assert.match((await k('create', 'cm', 'Bad_Name', '-n', 'team1')).stderr, /ConfigMap "Bad_Name" is invalid: metadata\.name: Invalid value/);
-    assert.match((await kubectl(sb.kubeconfigs.bob!, ['create', 'cm', 'x', '-n', 'default'])).stderr, /configmaps is forbidden: User "bob" cannot create resource "configmaps" in API group "" in the namespace "default"/);
+    assert.match(
+      (await k('create', 'cm', 'Bad_Name', '-n', 'team1')).stderr,
+      /ConfigMap "Bad_Name" is invalid: metadata\.name: Invalid value/,
+    );
+    assert.match(
+      (await kubectl(sb.kubeconfigs.bob!, ['create', 'cm', 'x', '-n', 'default'])).stderr,
+      /configmaps is forbidden: User "bob" cannot create resource "configmaps" in API group "" in the namespace "default"/,
+    );
   });
 
   test('a namespace goes Terminating, takes its contents with it, and is gone', async () => {
     assert.equal((await k('create', 'namespace', 'scratch')).code, 0);
-    await kubectl(kc, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'inside', namespace: 'scratch' } }));
+    await kubectl(
+      kc,
+      ['apply', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'inside', namespace: 'scratch' } }),
+    );
     const del = await k('delete', 'namespace', 'scratch', '--timeout=20s');
     assert.equal(del.code, 0, del.stderr);
     assert.match((await k('get', 'namespace', 'scratch')).stderr, /not found/);
-    assert.equal(sb.store.list({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true }, { namespace: 'scratch' }).items.length, 0);
+    assert.equal(
+      sb.store.list(
+        { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
+        { namespace: 'scratch' },
+      ).items.length,
+      0,
+    );
   });
 });

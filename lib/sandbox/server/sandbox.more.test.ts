@@ -9,7 +9,11 @@ import { withSandbox } from '../testing/sandbox-fixture';
 function clients(file: string) {
   const kc = new KubeConfig();
   kc.loadFromFile(file);
-  return { core: kc.makeApiClient(CoreV1Api), custom: kc.makeApiClient(CustomObjectsApi), authz: kc.makeApiClient(AuthorizationV1Api) };
+  return {
+    core: kc.makeApiClient(CoreV1Api),
+    custom: kc.makeApiClient(CustomObjectsApi),
+    authz: kc.makeApiClient(AuthorizationV1Api),
+  };
 }
 
 describe('the OpenShift flavor', () => {
@@ -18,9 +22,16 @@ describe('the OpenShift flavor', () => {
     try {
       const c = clients(sb.kubeconfigPath);
       const names = (await c.core.listNamespace()).items.map((n) => n.metadata?.name);
-      for (const n of ['openshift-marketplace', 'openshift-operators', 'openshift-operator-lifecycle-manager']) assert.ok(names.includes(n), n);
+      for (const n of ['openshift-marketplace', 'openshift-operators', 'openshift-operator-lifecycle-manager'])
+        assert.ok(names.includes(n), n);
       assert.ok(!names.includes('olm'));
-      const og = (await c.custom.getNamespacedCustomObject({ group: 'operators.coreos.com', version: 'v1', namespace: 'openshift-operators', plural: 'operatorgroups', name: 'global-operators' })) as { spec: object };
+      const og = (await c.custom.getNamespacedCustomObject({
+        group: 'operators.coreos.com',
+        version: 'v1',
+        namespace: 'openshift-operators',
+        plural: 'operatorgroups',
+        name: 'global-operators',
+      })) as { spec: object };
       // The CRD's default, as the API server fills it in (conformance: OperatorGroup upgradeStrategy defaulted).
       assert.deepEqual(og.spec, { upgradeStrategy: 'Default' });
     } finally {
@@ -40,22 +51,62 @@ describe('API contract details', () => {
 
   test('a CRD created at run time serves its custom resources at once', async () => {
     await admin.custom.createClusterCustomObject({
-      group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions',
-      body: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.demo.example.com' }, spec: { group: 'demo.example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } },
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      plural: 'customresourcedefinitions',
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'widgets.demo.example.com' },
+        spec: {
+          group: 'demo.example.com',
+          names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+          scope: 'Namespaced',
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
+      },
     });
-    const crd = (await admin.custom.getClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', name: 'widgets.demo.example.com' })) as { status: { conditions: { type: string; status: string }[] } };
+    const crd = (await admin.custom.getClusterCustomObject({
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      plural: 'customresourcedefinitions',
+      name: 'widgets.demo.example.com',
+    })) as { status: { conditions: { type: string; status: string }[] } };
     assert.equal(crd.status.conditions.find((c) => c.type === 'Established')?.status, 'True');
-    await admin.custom.createNamespacedCustomObject({ group: 'demo.example.com', version: 'v1', namespace: 'default', plural: 'widgets', body: { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } } });
-    const w = (await admin.custom.getNamespacedCustomObject({ group: 'demo.example.com', version: 'v1', namespace: 'default', plural: 'widgets', name: 'w1' })) as { spec: { size: number } };
+    await admin.custom.createNamespacedCustomObject({
+      group: 'demo.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'widgets',
+      body: { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } },
+    });
+    const w = (await admin.custom.getNamespacedCustomObject({
+      group: 'demo.example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'widgets',
+      name: 'w1',
+    })) as { spec: { size: number } };
     assert.equal(w.spec.size, 3);
   });
 
   test('a continue token older than the kept history is 410 Expired', async () => {
-    for (let i = 0; i < 4; i++) await admin.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `page-${i}` } } });
+    for (let i = 0; i < 4; i++)
+      await admin.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `page-${i}` } } });
     const first = await admin.core.listNamespacedConfigMap({ namespace: 'default', limit: 2 });
     assert.ok(first.metadata?._continue);
-    for (let i = 0; i < 5; i++) await admin.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `later-${i}` } } });
-    const err = await admin.core.listNamespacedConfigMap({ namespace: 'default', limit: 2, _continue: first.metadata!._continue }).catch((e: unknown) => e);
+    for (let i = 0; i < 5; i++)
+      await admin.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `later-${i}` } } });
+    const err = await admin.core
+      .listNamespacedConfigMap({ namespace: 'default', limit: 2, _continue: first.metadata!._continue })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof ApiException);
     assert.equal(err.code, 410);
     assert.equal(JSON.parse(err.body as string).reason, 'Expired');
@@ -63,18 +114,48 @@ describe('API contract details', () => {
 
   test('a cluster-scoped kind has no namespaced path: reads and writes there are 404 and store nothing', async () => {
     const notFound = async (p: Promise<unknown>) => {
-      const err = await p.then(() => undefined, (e: unknown) => e);
+      const err = await p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof ApiException, String(err));
       return err;
     };
-    const crdKind = await notFound(admin.custom.listNamespacedCustomObject({ group: 'operators.coreos.com', version: 'v1', namespace: 'default', plural: 'operators' }));
+    const crdKind = await notFound(
+      admin.custom.listNamespacedCustomObject({
+        group: 'operators.coreos.com',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'operators',
+      }),
+    );
     assert.equal(crdKind.code, 404);
     assert.equal(crdKind.body, '404 page not found\n');
-    const write = await notFound(admin.custom.createNamespacedCustomObject({ group: 'operators.coreos.com', version: 'v1', namespace: 'default', plural: 'operators', body: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator', metadata: { name: 'nowhere' } } }));
+    const write = await notFound(
+      admin.custom.createNamespacedCustomObject({
+        group: 'operators.coreos.com',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'operators',
+        body: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator', metadata: { name: 'nowhere' } },
+      }),
+    );
     assert.equal(write.code, 404);
-    const operators = (await admin.custom.listClusterCustomObject({ group: 'operators.coreos.com', version: 'v1', plural: 'operators' })) as { items: { metadata: { name: string } }[] };
+    const operators = (await admin.custom.listClusterCustomObject({
+      group: 'operators.coreos.com',
+      version: 'v1',
+      plural: 'operators',
+    })) as { items: { metadata: { name: string } }[] };
     assert.ok(!operators.items.some((o) => o.metadata.name === 'nowhere'));
-    const builtin = await notFound(admin.custom.getNamespacedCustomObject({ group: 'rbac.authorization.k8s.io', version: 'v1', namespace: 'default', plural: 'clusterroles', name: 'admin' }));
+    const builtin = await notFound(
+      admin.custom.getNamespacedCustomObject({
+        group: 'rbac.authorization.k8s.io',
+        version: 'v1',
+        namespace: 'default',
+        plural: 'clusterroles',
+        name: 'admin',
+      }),
+    );
     assert.equal(builtin.code, 404);
     assert.equal(JSON.parse(builtin.body as string).message, 'the server could not find the requested resource');
   });
@@ -83,8 +164,19 @@ describe('API contract details', () => {
     const alice = clients(sb.kubeconfigs.alice!);
     const r = await alice.authz.createSelfSubjectRulesReview({ body: { spec: { namespace: 'team1' } } });
     const rules = r.status?.resourceRules ?? [];
-    assert.ok(rules.some((x) => x.apiGroups?.includes('operators.coreos.com') && x.resources?.includes('subscriptions') && x.verbs.includes('create')));
+    assert.ok(
+      rules.some(
+        (x) =>
+          x.apiGroups?.includes('operators.coreos.com') &&
+          x.resources?.includes('subscriptions') &&
+          x.verbs.includes('create'),
+      ),
+    );
     const elsewhere = await alice.authz.createSelfSubjectRulesReview({ body: { spec: { namespace: 'default' } } });
-    assert.ok(!(elsewhere.status?.resourceRules ?? []).some((x) => x.resources?.includes('subscriptions') && x.verbs.includes('create')));
+    assert.ok(
+      !(elsewhere.status?.resourceRules ?? []).some(
+        (x) => x.resources?.includes('subscriptions') && x.verbs.includes('create'),
+      ),
+    );
   });
 });

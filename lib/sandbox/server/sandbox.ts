@@ -16,7 +16,14 @@ import { ApiServer } from './api-server';
 import { ApiStatusError } from './http-util';
 import { ensureServingCert } from './tls';
 import { Faults } from './faults';
-import { CLUSTER_VERSION_CRD, ensureClusterProxy, ensureClusterVersion, ensureOperatorHub, OPERATOR_HUB_CRD, PROXY_CRD } from './openshift-cluster';
+import {
+  CLUSTER_VERSION_CRD,
+  ensureClusterProxy,
+  ensureClusterVersion,
+  ensureOperatorHub,
+  OPERATOR_HUB_CRD,
+  PROXY_CRD,
+} from './openshift-cluster';
 
 export type Flavor = 'upstream' | 'openshift';
 
@@ -65,7 +72,12 @@ export interface Sandbox {
 export function flavorNamespaces(flavor: Flavor): { catalog: string; operators: string; olm: string; all: string[] } {
   const base = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
   if (flavor === 'openshift') {
-    return { catalog: 'openshift-marketplace', operators: 'openshift-operators', olm: 'openshift-operator-lifecycle-manager', all: [...base, 'openshift-marketplace', 'openshift-operators', 'openshift-operator-lifecycle-manager', 'team1'] };
+    return {
+      catalog: 'openshift-marketplace',
+      operators: 'openshift-operators',
+      olm: 'openshift-operator-lifecycle-manager',
+      all: [...base, 'openshift-marketplace', 'openshift-operators', 'openshift-operator-lifecycle-manager', 'team1'],
+    };
   }
   return { catalog: 'olm', operators: 'operators', olm: 'olm', all: [...base, 'olm', 'operators', 'team1'] };
 }
@@ -73,7 +85,8 @@ export function flavorNamespaces(flavor: Flavor): { catalog: string; operators: 
 function loadTokens(file: string): Record<string, string> {
   const existing = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
   const tokens: Record<string, string> = {};
-  for (const u of SEED_USERS) tokens[u.name] = existing[u.name] ?? `sandbox-${u.name}-${randomBytes(16).toString('hex')}`;
+  for (const u of SEED_USERS)
+    tokens[u.name] = existing[u.name] ?? `sandbox-${u.name}-${randomBytes(16).toString('hex')}`;
   return tokens;
 }
 
@@ -124,7 +137,8 @@ function ensureOlmCrds(api: ApiServer): void {
   for (const crd of olmCrds()) {
     const existing = api.storeGet(crds, undefined, crd.metadata.name ?? '');
     if (!existing) ensure(api, [crd]);
-    else if (JSON.stringify(existing.spec) !== JSON.stringify(crd.spec)) api.updateObject(crds, { ...existing, spec: crd.spec });
+    else if (JSON.stringify(existing.spec) !== JSON.stringify(crd.spec))
+      api.updateObject(crds, { ...existing, spec: crd.spec });
   }
 }
 
@@ -138,11 +152,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const users = new Map<string, UserInfo>();
   for (const u of SEED_USERS) users.set(tokens[u.name]!, { name: u.name, groups: u.groups });
 
-  const store = await Store.open({ dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined, historyLimit: opts.historyLimit });
+  const store = await Store.open({
+    dataFile: opts.dataFile ? resolve(opts.dataFile) : undefined,
+    historyLimit: opts.historyLimit,
+  });
   const api = new ApiServer({ store, tokens: users });
   const ns = flavorNamespaces(flavor);
   ensureOlmCrds(api);
-  ensure(api, flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD, ...OPENSHIFT_CONFIG_CRDS] : []);
+  ensure(
+    api,
+    flavor === 'openshift' ? [CLUSTER_VERSION_CRD, PROXY_CRD, OPERATOR_HUB_CRD, ...OPENSHIFT_CONFIG_CRDS] : [],
+  );
   api.syncCrds();
   if (flavor === 'openshift') {
     ensureClusterVersion(api);
@@ -150,33 +170,91 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ensureOperatorHub(api);
     ensureOpenShiftConfig(api);
   }
-  ensure(api, ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })));
+  ensure(
+    api,
+    ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+  );
   ensure(api, bootstrapClusterRoles());
   ensure(api, bootstrapBindings());
   // As upstream OLM installs itself: a global OperatorGroup for AllNamespaces operators, OLM's
   // own group, and the OLMConfig singleton.
   ensure(api, [
-    { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: ns.operators }, spec: {} },
-    { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'olm-operators', namespace: ns.olm }, spec: { targetNamespaces: [ns.olm] } },
+    {
+      apiVersion: 'operators.coreos.com/v1',
+      kind: 'OperatorGroup',
+      metadata: { name: 'global-operators', namespace: ns.operators },
+      spec: {},
+    },
+    {
+      apiVersion: 'operators.coreos.com/v1',
+      kind: 'OperatorGroup',
+      metadata: { name: 'olm-operators', namespace: ns.olm },
+      spec: { targetNamespaces: [ns.olm] },
+    },
     { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} },
     // The two PriorityClasses kube-apiserver creates at start (its scheduling post-start hook).
-    { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-node-critical' }, value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.', preemptionPolicy: 'PreemptLowerPriority' },
-    { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-cluster-critical' }, value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.', preemptionPolicy: 'PreemptLowerPriority' },
+    {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'system-node-critical' },
+      value: 2000001000,
+      description: 'Used for system critical pods that must not be moved from their current node.',
+      preemptionPolicy: 'PreemptLowerPriority',
+    },
+    {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'system-cluster-critical' },
+      value: 2000000000,
+      description:
+        'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+      preemptionPolicy: 'PreemptLowerPriority',
+    },
     // One node, so consoles can tell which operators' platforms the cluster can run.
     {
-      apiVersion: 'v1', kind: 'Node',
-      metadata: { name: 'sandbox-node-1', labels: { 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'kubernetes.io/hostname': 'sandbox-node-1' } },
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: 'sandbox-node-1',
+        labels: {
+          'kubernetes.io/arch': 'amd64',
+          'kubernetes.io/os': 'linux',
+          'kubernetes.io/hostname': 'sandbox-node-1',
+        },
+      },
       spec: {},
-      status: { nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' }, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'the sandbox node is always ready' }] },
+      status: {
+        nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' },
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'the sandbox node is always ready' },
+        ],
+      },
     },
   ]);
   api.start();
-  const olm = await startOlm(api, { catalogNamespace: ns.catalog, catalogDirs: opts.catalogs ?? [], demo: opts.demo ?? !(opts.catalogs?.length), deploymentDelayMs: opts.deploymentDelayMs, catalogAddress: opts.catalogAddress, catalogImages: opts.catalogImages, marketplace: flavor === 'openshift' });
+  const olm = await startOlm(api, {
+    catalogNamespace: ns.catalog,
+    catalogDirs: opts.catalogs ?? [],
+    demo: opts.demo ?? !opts.catalogs?.length,
+    deploymentDelayMs: opts.deploymentDelayMs,
+    catalogAddress: opts.catalogAddress,
+    catalogImages: opts.catalogImages,
+    marketplace: flavor === 'openshift',
+  });
   const faults = new Faults(api, olm);
   api.hooks.sandboxPath = async (req, res, path) => {
     if (path === '/sandbox/faults') return faults.handle(req, res);
     res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: `no sandbox endpoint ${path}` }));
+    res.end(
+      JSON.stringify({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'NotFound',
+        code: 404,
+        message: `no sandbox endpoint ${path}`,
+      }),
+    );
   };
 
   const tls = ensureServingCert(dir);
@@ -199,7 +277,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   }
 
   return {
-    url, caPem: tls.cert, port, kubeconfigPath, tokens, kubeconfigs, store, api, olm, faults, flavor,
+    url,
+    caPem: tls.cert,
+    port,
+    kubeconfigPath,
+    tokens,
+    kubeconfigs,
+    store,
+    api,
+    olm,
+    faults,
+    flavor,
     stop: async () => {
       await olm.stop();
       api.stop();

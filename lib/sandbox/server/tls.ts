@@ -15,15 +15,38 @@ export function ensureServingCert(dir: string): TlsFiles {
   const certFile = join(dir, 'serving.crt');
   if (!existsSync(keyFile) || !existsSync(certFile)) {
     try {
-      execFileSync('openssl', [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', keyFile, '-out', certFile, '-days', '3650', '-subj', '/CN=olm-sandbox',
-        '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-addext', 'basicConstraints=critical,CA:TRUE',
-      ], { stdio: 'pipe' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          keyFile,
+          '-out',
+          certFile,
+          '-days',
+          '3650',
+          '-subj',
+          '/CN=olm-sandbox',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1,DNS:localhost',
+          '-addext',
+          'basicConstraints=critical,CA:TRUE',
+        ],
+        { stdio: 'pipe' },
+      );
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { stderr?: Buffer };
-      throw new Error(e.code === 'ENOENT' ? 'the sandbox needs the openssl command to make its TLS certificate (apt-get install openssl)' : `openssl failed: ${e.stderr?.toString() ?? e.message}`);
+      throw new Error(
+        e.code === 'ENOENT'
+          ? 'the sandbox needs the openssl command to make its TLS certificate (apt-get install openssl)'
+          : `openssl failed: ${e.stderr?.toString() ?? e.message}`,
+      );
     }
   }
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };

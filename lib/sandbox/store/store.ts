@@ -3,7 +3,16 @@
 // file) an append-only log written before a change is acknowledged, so `kill -9` loses nothing
 // that a client was told had succeeded.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { StoreError, type KObject, type ResourceKey, type WatchEvent } from './types';
 
 export interface ListOptions {
@@ -170,13 +179,21 @@ export class Store {
     if (opts.continueToken) {
       let tok: { rv: number; after: string };
       try {
-        tok = JSON.parse(Buffer.from(opts.continueToken, 'base64url').toString('utf8')) as { rv: number; after: string };
+        tok = JSON.parse(Buffer.from(opts.continueToken, 'base64url').toString('utf8')) as {
+          rv: number;
+          after: string;
+        };
       } catch {
         throw new StoreError('BadRequest', 400, 'continue key is not valid: illegal base64 data');
       }
-      if (typeof tok.rv !== 'number' || typeof tok.after !== 'string') throw new StoreError('BadRequest', 400, 'continue key is not valid');
+      if (typeof tok.rv !== 'number' || typeof tok.after !== 'string')
+        throw new StoreError('BadRequest', 400, 'continue key is not valid');
       if (tok.rv < this.oldestResumable) {
-        throw new StoreError('Gone', 410, 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+        throw new StoreError(
+          'Gone',
+          410,
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
       }
       listRv = tok.rv;
       start = items.findIndex((o) => objectId(o) > tok.after);
@@ -186,7 +203,12 @@ export class Store {
       const page = items.slice(start, start + opts.limit);
       const last = page[page.length - 1]!;
       const continueToken = Buffer.from(JSON.stringify({ rv: listRv, after: objectId(last) })).toString('base64url');
-      return { items: page.map(clone), resourceVersion: String(listRv), continueToken, remainingItemCount: items.length - start - opts.limit };
+      return {
+        items: page.map(clone),
+        resourceVersion: String(listRv),
+        continueToken,
+        remainingItemCount: items.length - start - opts.limit,
+      };
     }
     return { items: items.slice(start).map(clone), resourceVersion: String(listRv) };
   }
@@ -198,7 +220,12 @@ export class Store {
     if (!meta.name) throw new StoreError('Invalid', 422, 'name or generateName is required');
     if (!key.namespaced) delete meta.namespace;
     const coll = this.collection(keyId(key));
-    if (coll.has(objectId(obj))) throw new StoreError('AlreadyExists', 409, `${qualifiedResource(key)} "${meta.name}" already exists`, { name: meta.name, group: key.group, kind: key.resource });
+    if (coll.has(objectId(obj)))
+      throw new StoreError('AlreadyExists', 409, `${qualifiedResource(key)} "${meta.name}" already exists`, {
+        name: meta.name,
+        group: key.group,
+        kind: key.resource,
+      });
     meta.uid = randomUUID();
     meta.creationTimestamp = nowRfc3339();
     meta.generation = 1;
@@ -221,10 +248,16 @@ export class Store {
     const coll = this.collection(keyId(key));
     const id = `${key.namespaced ? (input.metadata.namespace ?? '') : ''}/${input.metadata.name ?? ''}`;
     const current = coll.get(id);
-    if (!current) throw new StoreError('NotFound', 404, `${qualifiedResource(key)} "${input.metadata.name ?? ''}" not found`);
+    if (!current)
+      throw new StoreError('NotFound', 404, `${qualifiedResource(key)} "${input.metadata.name ?? ''}" not found`);
     const rv = input.metadata.resourceVersion;
     if (rv && rv !== current.metadata.resourceVersion) {
-      throw new StoreError('Conflict', 409, `Operation cannot be fulfilled on ${qualifiedResource(key)} "${input.metadata.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`, { name: input.metadata.name, group: key.group, kind: key.resource });
+      throw new StoreError(
+        'Conflict',
+        409,
+        `Operation cannot be fulfilled on ${qualifiedResource(key)} "${input.metadata.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`,
+        { name: input.metadata.name, group: key.group, kind: key.resource },
+      );
     }
     let next: KObject;
     if (opts.subresource === 'status') {
@@ -247,7 +280,7 @@ export class Store {
     if (unchanged(current, next)) return clone(current);
     if (opts.dryRun) return next;
     next.metadata.resourceVersion = String(++this.rv);
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length)) {
+    if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length) {
       this.persist('del', keyId(key), next);
       coll.delete(id);
       this.emit(key, { type: 'DELETED', object: clone(next) });
@@ -263,18 +296,31 @@ export class Store {
    * Deletes an object, or, when it has finalizers, marks it with deletionTimestamp and leaves
    * it until they are removed. `uid`/`resourceVersion` preconditions give 409 when they differ.
    */
-  delete(key: ResourceKey, namespace: string | undefined, name: string, opts: { uid?: string; resourceVersion?: string; dryRun?: boolean } = {}): { object: KObject; deleted: boolean } {
+  delete(
+    key: ResourceKey,
+    namespace: string | undefined,
+    name: string,
+    opts: { uid?: string; resourceVersion?: string; dryRun?: boolean } = {},
+  ): { object: KObject; deleted: boolean } {
     const coll = this.collection(keyId(key));
     const id = `${key.namespaced ? (namespace ?? '') : ''}/${name}`;
     const current = coll.get(id);
     if (!current) throw new StoreError('NotFound', 404, `${qualifiedResource(key)} "${name}" not found`);
     if (opts.uid && opts.uid !== current.metadata.uid) {
-      throw new StoreError('Conflict', 409, `Operation cannot be fulfilled on ${qualifiedResource(key)} "${name}": Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      throw new StoreError(
+        'Conflict',
+        409,
+        `Operation cannot be fulfilled on ${qualifiedResource(key)} "${name}": Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${current.metadata.uid ?? ''}`,
+      );
     }
     if (opts.resourceVersion && opts.resourceVersion !== current.metadata.resourceVersion) {
-      throw new StoreError('Conflict', 409, `Operation cannot be fulfilled on ${qualifiedResource(key)} "${name}": Precondition failed: ResourceVersion in precondition: ${opts.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+      throw new StoreError(
+        'Conflict',
+        409,
+        `Operation cannot be fulfilled on ${qualifiedResource(key)} "${name}": Precondition failed: ResourceVersion in precondition: ${opts.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+      );
     }
-    if (opts.dryRun) return { object: clone(current), deleted: !(current.metadata.finalizers?.length) };
+    if (opts.dryRun) return { object: clone(current), deleted: !current.metadata.finalizers?.length };
     if (current.metadata.finalizers?.length) {
       if (current.metadata.deletionTimestamp) return { object: clone(current), deleted: false };
       const next = clone(current);

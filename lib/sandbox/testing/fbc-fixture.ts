@@ -49,35 +49,104 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
     const channels = [...new Set([channel, ...p.bundles.flatMap((b) => b.channels ?? [])])];
     for (const c of channels) {
       docs.push({
-        schema: 'olm.channel', package: p.name, name: c,
-        entries: p.bundles.filter((b) => (b.channels ?? [channel]).includes(c)).map((b) => ({ name: `${p.name}.v${b.version}`, ...(b.replaces ? { replaces: `${p.name}.v${b.replaces}` } : {}), ...(b.skips ? { skips: b.skips.map((s) => `${p.name}.v${s}`) } : {}), ...(b.skipRange ? { skipRange: b.skipRange } : {}) })),
+        schema: 'olm.channel',
+        package: p.name,
+        name: c,
+        entries: p.bundles
+          .filter((b) => (b.channels ?? [channel]).includes(c))
+          .map((b) => ({
+            name: `${p.name}.v${b.version}`,
+            ...(b.replaces ? { replaces: `${p.name}.v${b.replaces}` } : {}),
+            ...(b.skips ? { skips: b.skips.map((s) => `${p.name}.v${s}`) } : {}),
+            ...(b.skipRange ? { skipRange: b.skipRange } : {}),
+          })),
       });
     }
     for (const b of p.bundles) {
-      const modes = { OwnNamespace: true, SingleNamespace: true, MultiNamespace: false, AllNamespaces: true, ...b.installModes };
+      const modes = {
+        OwnNamespace: true,
+        SingleNamespace: true,
+        MultiNamespace: false,
+        AllNamespaces: true,
+        ...b.installModes,
+      };
       const csv = {
-        apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion',
-        metadata: { name: `${p.name}.v${b.version}`, annotations: { capabilities: 'Basic Install' }, ...(b.labels ? { labels: b.labels } : {}) },
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'ClusterServiceVersion',
+        metadata: {
+          name: `${p.name}.v${b.version}`,
+          annotations: { capabilities: 'Basic Install' },
+          ...(b.labels ? { labels: b.labels } : {}),
+        },
         spec: {
-          displayName: p.name, version: b.version, provider: { name: 'Example' },
+          displayName: p.name,
+          version: b.version,
+          provider: { name: 'Example' },
           installModes: Object.entries(modes).map(([type, supported]) => ({ type, supported })),
-          customresourcedefinitions: { owned: [{ name: `${plural}.${group}`, version: 'v1', kind, displayName: kind }] },
+          customresourcedefinitions: {
+            owned: [{ name: `${plural}.${group}`, version: 'v1', kind, displayName: kind }],
+          },
           ...b.csvSpec,
           install: {
             strategy: 'deployment',
             spec: {
-              permissions: [{ serviceAccountName: `${p.name}-operator`, rules: [{ apiGroups: [group], resources: ['*'], verbs: ['*'] }] }],
-              deployments: [{ name: `${p.name}-operator`, spec: { replicas: 1, selector: { matchLabels: { app: p.name } }, template: { metadata: { labels: { app: p.name } }, spec: { serviceAccountName: `${p.name}-operator`, containers: [{ name: 'manager', image: `quay.example.com/${p.name}:${b.version}`, ...(b.env ? { env: b.env } : {}) }], ...(b.initImage ? { initContainers: [{ name: 'init', image: b.initImage }] } : {}), ...(b.tolerations ? { tolerations: b.tolerations } : {}) } } } }],
+              permissions: [
+                {
+                  serviceAccountName: `${p.name}-operator`,
+                  rules: [{ apiGroups: [group], resources: ['*'], verbs: ['*'] }],
+                },
+              ],
+              deployments: [
+                {
+                  name: `${p.name}-operator`,
+                  spec: {
+                    replicas: 1,
+                    selector: { matchLabels: { app: p.name } },
+                    template: {
+                      metadata: { labels: { app: p.name } },
+                      spec: {
+                        serviceAccountName: `${p.name}-operator`,
+                        containers: [
+                          {
+                            name: 'manager',
+                            image: `quay.example.com/${p.name}:${b.version}`,
+                            ...(b.env ? { env: b.env } : {}),
+                          },
+                        ],
+                        ...(b.initImage ? { initContainers: [{ name: 'init', image: b.initImage }] } : {}),
+                        ...(b.tolerations ? { tolerations: b.tolerations } : {}),
+                      },
+                    },
+                  },
+                },
+              ],
             },
           },
         },
       };
       const crd = {
-        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${group}` },
-        spec: { group, names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` }, scope: p.scope ?? 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `${plural}.${group}` },
+        spec: {
+          group,
+          names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+          scope: p.scope ?? 'Namespaced',
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
       };
       docs.push({
-        schema: 'olm.bundle', package: p.name, name: `${p.name}.v${b.version}`, image: `quay.example.com/${p.name}-bundle:${b.version}`,
+        schema: 'olm.bundle',
+        package: p.name,
+        name: `${p.name}.v${b.version}`,
+        image: `quay.example.com/${p.name}-bundle:${b.version}`,
         properties: [
           { type: 'olm.package', value: { packageName: p.name, version: b.version } },
           { type: 'olm.gvk', value: { group, version: 'v1', kind } },

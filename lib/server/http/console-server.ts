@@ -11,20 +11,48 @@ import compression from 'compression';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
 import type { Logger } from 'pino';
-import { eventStreams, httpDuration, httpRequests, METRICS_CONTENT_TYPE, metricsText } from '../../observability/metrics';
+import {
+  eventStreams,
+  httpDuration,
+  httpRequests,
+  METRICS_CONTENT_TYPE,
+  metricsText,
+} from '../../observability/metrics';
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
-import { checkBody, isLoginAttempt, LOGIN_ATTEMPTS, RateLimiter, TokenSightings, type Refusal } from '../security/request-guard';
+import {
+  checkBody,
+  isLoginAttempt,
+  LOGIN_ATTEMPTS,
+  RateLimiter,
+  TokenSightings,
+  type Refusal,
+} from '../security/request-guard';
 import { canonicalPath } from '../security/request-path';
 import { revocations } from '../context';
 import { refreshOidcCookie } from '../oidc/http-refresh';
 import { oidcEnabled } from '../oidc/settings';
-import { openSession, refreshedSession, sealSession, sessionCookieHeader, sessionCookieName, SessionKey } from '../session';
+import {
+  openSession,
+  refreshedSession,
+  sealSession,
+  sessionCookieHeader,
+  sessionCookieName,
+  SessionKey,
+} from '../session';
 
 /** The header the server sets to the client's address for the routes; any incoming value is dropped. */
 export const PEER_HEADER = 'x-olm-console-peer';
-const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded', 'x-forwarded-access-token', 'authorization'];
+const FORWARDED = [
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-for',
+  'x-forwarded-port',
+  'forwarded',
+  'x-forwarded-access-token',
+  'authorization',
+];
 
 /** A Connect-style middleware on Node's own request and response (compression is typed for Express). */
 type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -70,7 +98,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function refuse(res: ServerResponse, path: string, r: Refusal): void {
-  const body = path.startsWith('/api/') ? JSON.stringify({ error: { code: r.status, reason: r.reason, message: r.message } }) : `${r.message}\n`;
+  const body = path.startsWith('/api/')
+    ? JSON.stringify({ error: { code: r.status, reason: r.reason, message: r.message } })
+    : `${r.message}\n`;
   res.writeHead(r.status, {
     'Content-Type': path.startsWith('/api/') ? 'application/json' : 'text/plain; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -84,7 +114,10 @@ function refuse(res: ServerResponse, path: string, r: Refusal): void {
 /** The client's address: the socket's, or the last hop a trusted proxy appended. */
 export function peerAddress(req: IncomingMessage, policy: OriginPolicy): string {
   if (policy.trustProxy) {
-    const hops = (header(req, 'x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = (header(req, 'x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (hops.length) return hops[hops.length - 1]!;
   }
   return req.socket.remoteAddress ?? 'unknown';
@@ -102,13 +135,25 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
  * A session in use gets its idle clock reset (a new cookie at most once a minute); a session
  * someone logged out does not, on any replica, so a copied cookie dies of idleness too.
  */
-function refreshSessionCookie(key: SessionKey, tls: boolean, req: IncomingMessage, res: ServerResponse, path: string): void {
+function refreshSessionCookie(
+  key: SessionKey,
+  tls: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): void {
   if (path === '/api/session') return; // login and logout set the cookie themselves
   const session = openSession(cookieValue(req, sessionCookieName(tls)), key);
   if (!session || (session.token && revocations().isRevoked(session))) return;
   const fresh = refreshedSession(session);
   if (!fresh) return;
-  res.setHeader('Set-Cookie', sessionCookieHeader(sealSession(fresh, key), { secure: tls, maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)) }));
+  res.setHeader(
+    'Set-Cookie',
+    sessionCookieHeader(sealSession(fresh, key), {
+      secure: tls,
+      maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)),
+    }),
+  );
 }
 
 /** Paths probes and scrapers use: they name the pod's address, reveal nothing personal, and need no configured name. */
@@ -135,7 +180,15 @@ function bearerToken(req: IncomingMessage): string | undefined {
  * (lib/server/security/request-path.ts). Answers the request itself and returns false when it
  * refuses it.
  */
-export function guardRequest(policy: OriginPolicy, state: GuardState, imageOrigins: string[], req: IncomingMessage, res: ServerResponse, path: string, key: SessionKey = SessionKey.fromEnv()): boolean {
+export function guardRequest(
+  policy: OriginPolicy,
+  state: GuardState,
+  imageOrigins: string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  key: SessionKey = SessionKey.fromEnv(),
+): boolean {
   const method = req.method ?? 'GET';
   if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
     res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
@@ -171,7 +224,12 @@ export function guardRequest(policy: OriginPolicy, state: GuardState, imageOrigi
   if (isLoginAttempt(method, path) || (token && state.tokens.isNew(peer, token))) {
     const verdict = state.limiter.take(peer);
     if (!verdict.ok) {
-      refuse(res, path, { status: 429, reason: 'TooManyRequests', message: `too many login attempts from this address; try again in ${verdict.retryAfterSeconds} s`, headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+      refuse(res, path, {
+        status: 429,
+        reason: 'TooManyRequests',
+        message: `too many login attempts from this address; try again in ${verdict.retryAfterSeconds} s`,
+        headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+      });
       return false;
     }
   }
@@ -226,7 +284,11 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   // route is left out: it carries the CSRF token, and a compressed secret beside a text an
   // attacker chooses leaks through its length (BREACH).
   const compress = compression({ threshold: 1024, filter: compressible }) as unknown as NodeMiddleware;
-  const compressEvents = compression({ threshold: 0, flush: zlibConstants.Z_SYNC_FLUSH, filter: compressible }) as unknown as NodeMiddleware;
+  const compressEvents = compression({
+    threshold: 0,
+    flush: zlibConstants.Z_SYNC_FLUSH,
+    filter: compressible,
+  }) as unknown as NodeMiddleware;
   const streams = new Set<ServerResponse>();
   const inflight = new Set<ServerResponse>();
   let stopping = false;
@@ -261,13 +323,25 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       }
       if (route === '/metrics' || route === '/healthz' || route === '/readyz' || route === '/_next/*') return;
       const tls = header(req, 'x-olm-console-tls') === 'true';
-      const line = { requestId, method: req.method, route, path: asked, status: res.statusCode, durationMs: Math.round(seconds * 1000), user: userOf(req, key, tls) };
+      const line = {
+        requestId,
+        method: req.method,
+        route,
+        path: asked,
+        status: res.statusCode,
+        durationMs: Math.round(seconds * 1000),
+        user: userOf(req, key, tls),
+      };
       if (res.statusCode >= 500) log.error(line, 'request failed');
       else log.info(line, 'request');
     });
 
     if (!canonical.ok) {
-      refuse(res, asked, { status: 400, reason: 'BadRequest', message: `${canonical.message}; ask for the path without it` });
+      refuse(res, asked, {
+        status: 400,
+        reason: 'BadRequest',
+        message: `${canonical.message}; ask for the path without it`,
+      });
       return;
     }
     if (path === '/metrics' && req.method === 'GET') {
@@ -289,9 +363,13 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(`the console failed: ${(err as Error).message}\n`);
       });
-    const proceed = () => (path === '/api/session' ? answer() : (stream ? compressEvents : compress)(req, res, () => void answer()));
+    const proceed = () =>
+      path === '/api/session' ? answer() : (stream ? compressEvents : compress)(req, res, () => void answer());
     // A signed-in person's ID token about to expire is refreshed before any route acts with it.
-    if (oidcEnabled(env)) void refreshOidcCookie(key, req, res).catch((err: unknown) => log.warn({ requestId, err }, 'token refresh failed')).finally(proceed);
+    if (oidcEnabled(env))
+      void refreshOidcCookie(key, req, res)
+        .catch((err: unknown) => log.warn({ requestId, err }, 'token refresh failed'))
+        .finally(proceed);
     else proceed();
   });
   await new Promise<void>((resolve, reject) => {
@@ -310,15 +388,21 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       // A retry hint, then the end: EventSource reconnects (with Last-Event-ID) to whichever replica answers.
       // A compressed stream ends asynchronously (the compressor flushes its last bytes first):
       // each is given a moment to finish before connections are closed under it.
-      const ended = [...streams].map((res) => new Promise<void>((resolve) => {
-        res.once('close', () => resolve());
-        res.write('retry: 1000\n\n');
-        res.end();
-      }));
+      const ended = [...streams].map(
+        (res) =>
+          new Promise<void>((resolve) => {
+            res.once('close', () => resolve());
+            res.write('retry: 1000\n\n');
+            res.end();
+          }),
+      );
       await Promise.race([Promise.all(ended), new Promise((r) => setTimeout(r, 2_000).unref())]);
       const deadline = Date.now() + graceMs;
       while (inflight.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      log.info({ unfinished: inflight.size }, inflight.size ? 'stopping with requests unfinished after the grace period' : 'stopped');
+      log.info(
+        { unfinished: inflight.size },
+        inflight.size ? 'stopping with requests unfinished after the grace period' : 'stopped',
+      );
       server.closeAllConnections();
       await closed;
     },

@@ -31,7 +31,10 @@ export function routeNamer(patterns: readonly string[]): RouteNamer {
 /** The patterns of a production build (`.next/app-path-routes-manifest.json`). */
 export function buildRoutePatterns(dir: string): string[] {
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, '.next', 'app-path-routes-manifest.json'), 'utf8')) as Record<string, string>;
+    const manifest = JSON.parse(readFileSync(join(dir, '.next', 'app-path-routes-manifest.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
     return [...new Set(Object.values(manifest))].filter((p) => !p.startsWith('/_'));
   } catch {
     return [];

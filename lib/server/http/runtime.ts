@@ -8,7 +8,9 @@ import { join } from 'node:path';
 const dir = import.meta.dirname;
 process.chdir(dir);
 Object.assign(process.env, { NODE_ENV: 'production' });
-const required = JSON.parse(readFileSync(join(dir, '.next', 'required-server-files.json'), 'utf8')) as { config: unknown };
+const required = JSON.parse(readFileSync(join(dir, '.next', 'required-server-files.json'), 'utf8')) as {
+  config: unknown;
+};
 process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(required.config);
 
 // Imported only now: Next.js reads NODE_ENV and the configuration when it loads.

@@ -21,7 +21,8 @@ export const serveUsage = `usage: node server.mjs [--port N] [--host ADDR] [--ku
   variables they set may be given instead (OLM_CONSOLE_IN_CLUSTER=true, OLM_CONSOLE_KUBECONFIG,
   OLM_CONSOLE_PUBLIC_URL, …). With no cluster named, $KUBECONFIG is used.`;
 
-export type ServePlan = { ok: false; message: string } | { ok: true; port: number; host: string; env: Record<string, string> };
+export type ServePlan =
+  { ok: false; message: string } | { ok: true; port: number; host: string; env: Record<string, string> };
 
 const CLUSTER_ENV = ['OLM_CONSOLE_KUBECONFIG', 'OLM_CONSOLE_IN_CLUSTER'];
 
@@ -51,16 +52,31 @@ export function planServe(argv: string[], env: Record<string, string | undefined
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }
-  if (values.sandbox || values.catalog.length) return { ok: false, message: 'the sandbox cluster runs from a checkout (`npm start`); this server serves an existing cluster: give --kubeconfig, --in-cluster or $KUBECONFIG' };
-  const named = values.kubeconfig !== undefined || values['in-cluster'] || values.context !== undefined || values['per-user-tokens'];
+  if (values.sandbox || values.catalog.length)
+    return {
+      ok: false,
+      message:
+        'the sandbox cluster runs from a checkout (`npm start`); this server serves an existing cluster: give --kubeconfig, --in-cluster or $KUBECONFIG',
+    };
+  const named =
+    values.kubeconfig !== undefined ||
+    values['in-cluster'] ||
+    values.context !== undefined ||
+    values['per-user-tokens'];
   // Already configured by the environment (npm start, or a Deployment's env): keep it as given.
   if (!named && CLUSTER_ENV.some((k) => env[k])) {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, message: `--port must be a number between 1 and 65535, got "${values.port}"` };
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      return { ok: false, message: `--port must be a number between 1 and 65535, got "${values.port}"` };
     const extra: Record<string, string> = { OLM_CONSOLE_PORT: String(port) };
     if (values['public-url']) extra.OLM_CONSOLE_PUBLIC_URL = new URL(values['public-url']).origin;
     if (values['trust-proxy']) extra.OLM_CONSOLE_TRUST_PROXY = 'true';
-    const oidc = oidcEnv({ oidcIssuer: values['oidc-issuer'], oidcClientId: values['oidc-client-id'], oidcClientSecretFile: values['oidc-client-secret-file'], oidcCaFile: values['oidc-ca-file'] });
+    const oidc = oidcEnv({
+      oidcIssuer: values['oidc-issuer'],
+      oidcClientId: values['oidc-client-id'],
+      oidcClientSecretFile: values['oidc-client-secret-file'],
+      oidcCaFile: values['oidc-ca-file'],
+    });
     if (!oidc.ok) return oidc;
     return { ok: true, port, host: values.host, env: { ...extra, ...oidc.env } };
   }
@@ -84,7 +100,11 @@ export function planServe(argv: string[], env: Record<string, string | undefined
     env.KUBECONFIG,
   );
   if (!plan.ok) return plan;
-  if (plan.sandbox) return { ok: false, message: 'no cluster given: use --kubeconfig PATH, --in-cluster (in a pod), or set KUBECONFIG' };
+  if (plan.sandbox)
+    return {
+      ok: false,
+      message: 'no cluster given: use --kubeconfig PATH, --in-cluster (in a pod), or set KUBECONFIG',
+    };
   return { ok: true, port: Number(plan.env.OLM_CONSOLE_PORT), host: values.host, env: plan.env };
 }
 

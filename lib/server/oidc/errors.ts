@@ -3,8 +3,19 @@
 import { AuthorizationResponseError, ClientError, ResponseBodyError } from 'openid-client';
 
 export type SignInProblem =
-  | 'missing' | 'stale' | 'state' | 'nonce' | 'audience' | 'issuer' | 'expired' | 'denied' | 'code'
-  | 'provider' | 'cookie-size' | 'refused' | 'cluster';
+  | 'missing'
+  | 'stale'
+  | 'state'
+  | 'nonce'
+  | 'audience'
+  | 'issuer'
+  | 'expired'
+  | 'denied'
+  | 'code'
+  | 'provider'
+  | 'cookie-size'
+  | 'refused'
+  | 'cluster';
 
 export const PROBLEM_TEXT: Record<SignInProblem, string> = {
   missing:
@@ -22,7 +33,7 @@ export const PROBLEM_TEXT: Record<SignInProblem, string> = {
   code: 'The sign-in code was already used or has expired.',
   provider: 'The identity provider could not be reached or gave an answer the console cannot use.',
   'cookie-size':
-    'The tokens the identity provider issued are too large for the console\'s session cookie (4 KB). Ask the ' +
+    "The tokens the identity provider issued are too large for the console's session cookie (4 KB). Ask the " +
     'administrator to have the provider issue fewer claims (groups above all) to this client.',
   refused:
     'The cluster did not accept the identity token: its API server may not trust this identity provider, ' +

@@ -4,10 +4,15 @@ import { allowedOrigins, checkHost, originPolicyFromEnv, servedOverTls } from '.
 
 describe('origin policy', () => {
   const local = originPolicyFromEnv({ OLM_CONSOLE_PORT: '3000' });
-  const behindProxy = originPolicyFromEnv({ OLM_CONSOLE_PORT: '3000', OLM_CONSOLE_PUBLIC_URL: 'https://console.example.com/', OLM_CONSOLE_TRUST_PROXY: 'true' });
+  const behindProxy = originPolicyFromEnv({
+    OLM_CONSOLE_PORT: '3000',
+    OLM_CONSOLE_PUBLIC_URL: 'https://console.example.com/',
+    OLM_CONSOLE_TRUST_PROXY: 'true',
+  });
 
   test('by default only loopback names at the listening port are answered', () => {
-    for (const host of ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000', 'LOCALHOST:3000']) assert.deepEqual(checkHost(local, { host }), { ok: true }, host);
+    for (const host of ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000', 'LOCALHOST:3000'])
+      assert.deepEqual(checkHost(local, { host }), { ok: true }, host);
     for (const host of ['rebind.attacker.example:3000', '127.0.0.1:4000', 'localhost', '10.0.0.5:3000']) {
       const v = checkHost(local, { host });
       assert.equal(v.ok, false, host);
@@ -32,8 +37,18 @@ describe('origin policy', () => {
 
   test('TLS is believed from a trusted proxy or the https public URL, never from a forged header', () => {
     assert.equal(servedOverTls(local, { host: '127.0.0.1:3000', forwardedProto: 'https' }), false);
-    assert.equal(servedOverTls(behindProxy, { host: '10.0.0.5:3000', forwardedHost: 'console.example.com', forwardedProto: 'https' }), true);
-    const named = originPolicyFromEnv({ OLM_CONSOLE_PORT: '3000', OLM_CONSOLE_PUBLIC_URL: 'https://console.example.com' });
+    assert.equal(
+      servedOverTls(behindProxy, {
+        host: '10.0.0.5:3000',
+        forwardedHost: 'console.example.com',
+        forwardedProto: 'https',
+      }),
+      true,
+    );
+    const named = originPolicyFromEnv({
+      OLM_CONSOLE_PORT: '3000',
+      OLM_CONSOLE_PUBLIC_URL: 'https://console.example.com',
+    });
     assert.equal(servedOverTls(named, { host: 'console.example.com' }), true);
     assert.equal(servedOverTls(named, { host: '127.0.0.1:3000' }), false);
   });

@@ -67,7 +67,9 @@ export function checkHost(p: OriginPolicy, h: HostFacts): HostVerdict {
   const host = effectiveHost(p, h);
   if (!host) return { ok: false, message: 'the request names no Host' };
   if (allowedHosts(p).has(host)) return { ok: true };
-  const names = [...allowedHosts(p)].filter((x) => !/:(80|443)$/.test(x) || !allowedHosts(p).has(x.replace(/:(80|443)$/, '')));
+  const names = [...allowedHosts(p)].filter(
+    (x) => !/:(80|443)$/.test(x) || !allowedHosts(p).has(x.replace(/:(80|443)$/, '')),
+  );
   return {
     ok: false,
     message: `this console does not answer to host "${host}"; it is served as ${names.join(', ') || '(no name configured)'} (set --public-url to serve it under another name)`,
@@ -75,7 +77,10 @@ export function checkHost(p: OriginPolicy, h: HostFacts): HostVerdict {
 }
 
 /** Whether the browser reached the console over TLS (a trusted proxy says so, or the public URL is https and was used). */
-export function servedOverTls(p: OriginPolicy, h: HostFacts & { forwardedProto?: string | null; url?: string }): boolean {
+export function servedOverTls(
+  p: OriginPolicy,
+  h: HostFacts & { forwardedProto?: string | null; url?: string },
+): boolean {
   if (h.url && new URL(h.url).protocol === 'https:') return true;
   if (p.trustProxy && h.forwardedProto) return h.forwardedProto.split(',')[0]!.trim() === 'https';
   if (p.publicOrigin?.startsWith('https://')) return effectiveHost(p, h) === new URL(p.publicOrigin).host;

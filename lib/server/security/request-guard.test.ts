@@ -7,19 +7,43 @@ const h = (o: Record<string, string>) => ({ get: (n: string) => o[n] ?? null });
 
 describe('request guard', () => {
   test('API bodies: at most 1 MiB, JSON only, with a length; pages and reads are not checked', () => {
-    assert.equal(checkBody('POST', '/api/install', h({ 'content-length': '2', 'content-type': 'application/json; charset=utf-8' })), undefined);
-    assert.equal(checkBody('POST', '/api/install', h({ 'content-length': String(MAX_BODY_BYTES + 1), 'content-type': 'application/json' }))?.status, 413);
-    assert.equal(checkBody('PATCH', '/api/subscriptions/a/b', h({ 'content-length': '5', 'content-type': 'text/plain' }))?.status, 415);
+    assert.equal(
+      checkBody(
+        'POST',
+        '/api/install',
+        h({ 'content-length': '2', 'content-type': 'application/json; charset=utf-8' }),
+      ),
+      undefined,
+    );
+    assert.equal(
+      checkBody(
+        'POST',
+        '/api/install',
+        h({ 'content-length': String(MAX_BODY_BYTES + 1), 'content-type': 'application/json' }),
+      )?.status,
+      413,
+    );
+    assert.equal(
+      checkBody('PATCH', '/api/subscriptions/a/b', h({ 'content-length': '5', 'content-type': 'text/plain' }))?.status,
+      415,
+    );
     assert.equal(checkBody('POST', '/api/install', h({ 'content-length': '5' }))?.status, 415);
     assert.equal(checkBody('POST', '/api/install', h({ 'transfer-encoding': 'chunked' }))?.status, 411);
     assert.equal(checkBody('POST', '/api/install', h({ 'content-length': '-1' }))?.status, 400);
     assert.equal(checkBody('DELETE', '/api/session', h({})), undefined, 'no body at all is fine');
     assert.equal(checkBody('GET', '/api/install', h({ 'content-length': '99999999' })), undefined);
-    assert.equal(checkBody('POST', '/operators', h({ 'content-length': '99999999' }))?.status, 413, 'a page has no use for a big body');
-    assert.equal(checkBody('POST', '/operators', h({ 'content-length': '5', 'content-type': 'text/plain' })), undefined);
+    assert.equal(
+      checkBody('POST', '/operators', h({ 'content-length': '99999999' }))?.status,
+      413,
+      'a page has no use for a big body',
+    );
+    assert.equal(
+      checkBody('POST', '/operators', h({ 'content-length': '5', 'content-type': 'text/plain' })),
+      undefined,
+    );
   });
 
-  test('a bearer token is new to an address once within ten minutes: guesses count, a person\'s requests do not', () => {
+  test("a bearer token is new to an address once within ten minutes: guesses count, a person's requests do not", () => {
     const seen = new TokenSightings();
     const t = 5_000_000;
     assert.equal(seen.isNew('10.0.0.1', 'tok-a', t), true);
@@ -70,12 +94,18 @@ describe('page headers', () => {
   });
 
   test('HSTS only over TLS', () => {
-    assert.equal(securityHeaders({ nonce: 'n', tls: true, imageOrigins: [] })['Strict-Transport-Security'], 'max-age=31536000');
+    assert.equal(
+      securityHeaders({ nonce: 'n', tls: true, imageOrigins: [] })['Strict-Transport-Security'],
+      'max-age=31536000',
+    );
     assert.equal(securityHeaders({ nonce: 'n', tls: false, imageOrigins: [] })['Strict-Transport-Security'], undefined);
   });
 
   test('image origins must be https', () => {
-    assert.deepEqual(imageOriginsFromEnv({ OLM_CONSOLE_IMAGE_ORIGINS: 'https://a.example/x, https://b.example' }), ['https://a.example', 'https://b.example']);
+    assert.deepEqual(imageOriginsFromEnv({ OLM_CONSOLE_IMAGE_ORIGINS: 'https://a.example/x, https://b.example' }), [
+      'https://a.example',
+      'https://b.example',
+    ]);
     assert.throws(() => imageOriginsFromEnv({ OLM_CONSOLE_IMAGE_ORIGINS: 'http://a.example' }), /not an https origin/);
   });
 });

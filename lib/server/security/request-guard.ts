@@ -21,19 +21,37 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * read. Every path is held to the size (a page has no use for a body, and Next.js would still
  * read one for a server action); only the API's must be JSON.
  */
-export function checkBody(method: string, path: string, headers: { get(name: string): string | null | undefined }): Refusal | undefined {
+export function checkBody(
+  method: string,
+  path: string,
+  headers: { get(name: string): string | null | undefined },
+): Refusal | undefined {
   if (!BODY_METHODS.has(method.toUpperCase())) return undefined;
   const length = headers.get('content-length');
   if (headers.get('transfer-encoding') && !length) {
-    return { status: 411, reason: 'LengthRequired', message: 'send the request body with a Content-Length header (at most 1 MiB)' };
+    return {
+      status: 411,
+      reason: 'LengthRequired',
+      message: 'send the request body with a Content-Length header (at most 1 MiB)',
+    };
   }
   const n = length === null || length === undefined ? 0 : Number(length);
-  if (!Number.isSafeInteger(n) || n < 0) return { status: 400, reason: 'BadRequest', message: `Content-Length "${length}" is not a number of bytes` };
-  if (n > MAX_BODY_BYTES) return { status: 413, reason: 'RequestEntityTooLarge', message: `the request body is ${n} bytes; the console accepts at most ${MAX_BODY_BYTES} (1 MiB)` };
+  if (!Number.isSafeInteger(n) || n < 0)
+    return { status: 400, reason: 'BadRequest', message: `Content-Length "${length}" is not a number of bytes` };
+  if (n > MAX_BODY_BYTES)
+    return {
+      status: 413,
+      reason: 'RequestEntityTooLarge',
+      message: `the request body is ${n} bytes; the console accepts at most ${MAX_BODY_BYTES} (1 MiB)`,
+    };
   if (n === 0 || !path.startsWith('/api/')) return undefined;
   const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    return { status: 415, reason: 'UnsupportedMediaType', message: `the request body must be JSON (Content-Type: application/json), not "${type || 'none'}"` };
+    return {
+      status: 415,
+      reason: 'UnsupportedMediaType',
+      message: `the request body must be JSON (Content-Type: application/json), not "${type || 'none'}"`,
+    };
   }
   return undefined;
 }

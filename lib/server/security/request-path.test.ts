@@ -22,16 +22,35 @@ describe('canonicalPath', () => {
   });
 
   test('every spelling that resolves dot segments or doubled slashes is refused, not guessed at', () => {
-    for (const spelling of ['/./api/session', '/api/./session', '/api/x/../session', '/api//session', '//api/session',
-      '/api/session//', '/api/%2e/session', '/api/%2E%2E/session', '/api/.%2e/session', '/api%2fsession',
-      '/api%2Fsession', '/api/session%5c', '/api\\session', '/api/sess%00ion', '/api/%0a', '/api/%zz',
-      'http://evil.example/api/session', '*']) {
+    for (const spelling of [
+      '/./api/session',
+      '/api/./session',
+      '/api/x/../session',
+      '/api//session',
+      '//api/session',
+      '/api/session//',
+      '/api/%2e/session',
+      '/api/%2E%2E/session',
+      '/api/.%2e/session',
+      '/api%2fsession',
+      '/api%2Fsession',
+      '/api/session%5c',
+      '/api\\session',
+      '/api/sess%00ion',
+      '/api/%0a',
+      '/api/%zz',
+      'http://evil.example/api/session',
+      '*',
+    ]) {
       assert.match(path(spelling), /^refused: /, spelling);
     }
   });
 
   test('a dot inside a segment is a name, not a dot segment', () => {
     assert.equal(path('/api/operators/ns/etcd.v0.9.2'), '/api/operators/ns/etcd.v0.9.2');
-    assert.equal(path('/operators/ns/x/instances/cert-manager.io/v1/issuers/ns/.hidden'), '/operators/ns/x/instances/cert-manager.io/v1/issuers/ns/.hidden');
+    assert.equal(
+      path('/operators/ns/x/instances/cert-manager.io/v1/issuers/ns/.hidden'),
+      '/operators/ns/x/instances/cert-manager.io/v1/issuers/ns/.hidden',
+    );
   });
 });

@@ -33,7 +33,8 @@ export function canonicalPath(target: string): CanonicalPath {
       return { ok: false, message: `the path segment "${s}" is not valid percent-encoding` };
     }
     if (d === '.' || d === '..') return { ok: false, message: `the path contains a "${d}" segment` };
-    if (FORBIDDEN_IN_SEGMENT.test(d)) return { ok: false, message: `the path segment "${s}" encodes a slash, backslash or control character` };
+    if (FORBIDDEN_IN_SEGMENT.test(d))
+      return { ok: false, message: `the path segment "${s}" encodes a slash, backslash or control character` };
     decoded.push(d);
   }
   return { ok: true, path: `/${decoded.join('/')}` };

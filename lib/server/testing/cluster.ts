@@ -9,7 +9,12 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscr
 import { NAMESPACE_TYPE } from '../install';
 
 export function clientAs(sb: { kubeconfigPath: string; tokens: Record<string, string> }, user: string): KubeClient {
-  return new KubeClient(kubeConfigForToken(resolveClusterAccess({ kubeconfig: sb.kubeconfigPath, perUserTokens: true }, {}), sb.tokens[user]!));
+  return new KubeClient(
+    kubeConfigForToken(
+      resolveClusterAccess({ kubeconfig: sb.kubeconfigPath, perUserTokens: true }, {}),
+      sb.tokens[user]!,
+    ),
+  );
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
@@ -46,11 +51,21 @@ export async function subscribe(client: KubeClient, s: Subscribe): Promise<void>
   await ensureNamespace(client, s.namespace);
   if (s.targets) {
     const all = s.targets.length === 1 && s.targets[0] === '';
-    await client.create(OPERATOR_GROUP_TYPE, { metadata: { name: `${s.namespace}-og`, namespace: s.namespace }, spec: all ? {} : { targetNamespaces: s.targets } });
+    await client.create(OPERATOR_GROUP_TYPE, {
+      metadata: { name: `${s.namespace}-og`, namespace: s.namespace },
+      spec: all ? {} : { targetNamespaces: s.targets },
+    });
   }
   await client.create<Subscription>(SUBSCRIPTION_TYPE, {
     metadata: { name: s.package, namespace: s.namespace },
-    spec: { name: s.package, source: s.source ?? 'olm-console-demo', sourceNamespace: 'olm', channel: s.channel, installPlanApproval: s.approval ?? 'Automatic', ...(s.startingCSV ? { startingCSV: s.startingCSV } : {}) },
+    spec: {
+      name: s.package,
+      source: s.source ?? 'olm-console-demo',
+      sourceNamespace: 'olm',
+      channel: s.channel,
+      installPlanApproval: s.approval ?? 'Automatic',
+      ...(s.startingCSV ? { startingCSV: s.startingCSV } : {}),
+    },
   });
 }
 
@@ -64,5 +79,7 @@ export async function csvPhase(client: KubeClient, namespace: string, name: stri
 }
 
 export function waitForCsv(client: KubeClient, namespace: string, name: string, phase = 'Succeeded'): Promise<true> {
-  return waitFor(`${namespace}/${name} ${phase}`, async () => ((await csvPhase(client, namespace, name)) === phase ? true : undefined));
+  return waitFor(`${namespace}/${name} ${phase}`, async () =>
+    (await csvPhase(client, namespace, name)) === phase ? true : undefined,
+  );
 }

@@ -8,7 +8,10 @@ export const CONSOLE_ORIGIN = 'http://console.local';
 // Route tests play a console whose public URL is CONSOLE_ORIGIN, as `--public-url` would set it.
 process.env.OLM_CONSOLE_PUBLIC_URL ??= CONSOLE_ORIGIN;
 
-export function consoleRequest(path: string, opts: { token: string; method?: string; body?: unknown; origin?: string; csrf?: string | null }): Request {
+export function consoleRequest(
+  path: string,
+  opts: { token: string; method?: string; body?: unknown; origin?: string; csrf?: string | null },
+): Request {
   const session = newSession(3600, opts.token, 'tester');
   const headers: Record<string, string> = {
     cookie: `${SESSION_COOKIE}=${sealSession(session, sessionKey())}`,
@@ -17,7 +20,11 @@ export function consoleRequest(path: string, opts: { token: string; method?: str
   };
   if (opts.csrf !== null) headers[CSRF_HEADER] = opts.csrf ?? session.csrf;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  return new Request(`${CONSOLE_ORIGIN}${path}`, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  return new Request(`${CONSOLE_ORIGIN}${path}`, {
+    method: opts.method ?? 'GET',
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
 }
 
 /** A logged-in session as a login makes one, and its Cookie header: for tests that log it out. */

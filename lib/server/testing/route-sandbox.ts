@@ -44,7 +44,11 @@ export interface RouteSandbox {
   readonly admin: KubeClient;
   request(path: string, opts?: RequestOptions): Request;
   /** Calls the handler with `request(path, opts)` and the route's params; the body is the JSON answer. */
-  call<T>(handler: AnyHandler, path: string, opts?: RequestOptions & { params?: Record<string, string> }): Promise<{ status: number; body: T }>;
+  call<T>(
+    handler: AnyHandler,
+    path: string,
+    opts?: RequestOptions & { params?: Record<string, string> },
+  ): Promise<{ status: number; body: T }>;
 }
 
 export function routeSandbox(options: SandboxOptions = {}): RouteSandbox {
@@ -64,13 +68,19 @@ export function routeSandbox(options: SandboxOptions = {}): RouteSandbox {
     if (!sb) throw new Error('the route sandbox is not started: use it in a test or a before hook');
     return sb;
   };
-  const request = (path: string, { user = 'admin', bearer, headers, signal, ...opts }: RequestOptions = {}): Request => {
+  const request = (
+    path: string,
+    { user = 'admin', bearer, headers, signal, ...opts }: RequestOptions = {},
+  ): Request => {
     const token = started().tokens[user];
     if (!token) throw new Error(`the sandbox has no user ${user}`);
     const req = bearer
       ? new Request(`${CONSOLE_ORIGIN}${path}`, {
           method: opts.method,
-          headers: { authorization: `Bearer ${token}`, ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         })
       : consoleRequest(path, { token, ...opts });
@@ -97,7 +107,11 @@ export function routeSandbox(options: SandboxOptions = {}): RouteSandbox {
       return admin!;
     },
     request,
-    async call<T>(handler: AnyHandler, path: string, { params = {}, ...opts }: RequestOptions & { params?: Record<string, string> } = {}) {
+    async call<T>(
+      handler: AnyHandler,
+      path: string,
+      { params = {}, ...opts }: RequestOptions & { params?: Record<string, string> } = {},
+    ) {
       const res = await handler(request(path, opts), { params: Promise.resolve(params) as Promise<never> });
       return { status: res.status, body: (await res.json()) as T };
     },

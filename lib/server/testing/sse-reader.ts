@@ -29,7 +29,8 @@ export function sseReader(res: Response) {
       for (;;) {
         const i = queue.findIndex(pred);
         if (i >= 0) return queue.splice(i, 1)[0]!;
-        if (Date.now() > deadline) throw new Error(`no matching event in ${timeoutMs} ms; saw ${JSON.stringify(queue.map((q) => q.event))}`);
+        if (Date.now() > deadline)
+          throw new Error(`no matching event in ${timeoutMs} ms; saw ${JSON.stringify(queue.map((q) => q.event))}`);
         reading ??= r.read();
         const idle = { value: undefined, done: false } as const;
         const poll = new Promise<typeof idle>((res) => setTimeout(() => res(idle), 200));
@@ -57,4 +58,3 @@ export function sseReader(res: Response) {
     cancel: () => r.cancel(),
   };
 }
-

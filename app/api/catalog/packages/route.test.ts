@@ -5,7 +5,18 @@ import { before, describe, test } from 'node:test';
 import { subscribe } from '@/lib/server/testing/cluster';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
-type Body = { catalogs: { name: string; state: string; source?: string; packages: number }[]; facets: Record<string, Record<string, number>>; total: number; packages: { name: string; displayName: string; provider: string; catalog: { name: string }; installedIn?: string[] }[] };
+type Body = {
+  catalogs: { name: string; state: string; source?: string; packages: number }[];
+  facets: Record<string, Record<string, number>>;
+  total: number;
+  packages: {
+    name: string;
+    displayName: string;
+    provider: string;
+    catalog: { name: string };
+    installedIn?: string[];
+  }[];
+};
 
 describe('GET /api/catalog/packages', () => {
   const sb = routeSandbox();
@@ -14,12 +25,16 @@ describe('GET /api/catalog/packages', () => {
     ({ GET } = await import('./route'));
   });
 
-  const get = (query: string, user = 'admin') => sb.call<Body>(GET, `/api/catalog/packages${query}`, { user, bearer: true });
+  const get = (query: string, user = 'admin') =>
+    sb.call<Body>(GET, `/api/catalog/packages${query}`, { user, bearer: true });
 
   test('every tile of the demo catalog, read through its registry, without the non-standalone one', async () => {
     const { status, body } = await get('');
     assert.equal(status, 200);
-    assert.deepEqual(body.catalogs.map((c) => [c.name, c.state, c.source, c.packages]), [['olm-console-demo', 'READY', 'registry', 13]]);
+    assert.deepEqual(
+      body.catalogs.map((c) => [c.name, c.state, c.source, c.packages]),
+      [['olm-console-demo', 'READY', 'registry', 13]],
+    );
     assert.equal(body.total, 12, '13 packages, tenant-core is non-standalone');
     assert.ok(!body.packages.some((p) => p.name === 'tenant-core'));
     assert.equal(body.facets.capability!['Auto Pilot'], 1);
@@ -53,9 +68,15 @@ describe('GET /api/catalog/packages', () => {
   test('sorted by name without keywords, by provider when asked; an ETag answers 304 when nothing changed', async () => {
     const { body } = await get('');
     const names = body.packages.map((p) => p.displayName);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+    );
     const byProvider = (await get('?sort=provider')).body.packages.map((p) => p.provider);
-    assert.deepEqual(byProvider, [...byProvider].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    assert.deepEqual(
+      byProvider,
+      [...byProvider].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+    );
     assert.equal((await get('?sort=price')).status, 400);
     const first = await GET(sb.request('/api/catalog/packages', { bearer: true }));
     const etag = first.headers.get('etag')!;
@@ -67,7 +88,10 @@ describe('GET /api/catalog/packages', () => {
   test('installed state: where each package is installed, as a facet and a filter', async () => {
     await subscribe(sb.admin, { namespace: 'cw', package: 'certwarden', channel: 'stable', targets: [''] });
     const { body } = await get('?installState=installed');
-    assert.deepEqual(body.packages.map((p) => [p.name, p.installedIn]), [['certwarden', ['cw']]]);
+    assert.deepEqual(
+      body.packages.map((p) => [p.name, p.installedIn]),
+      [['certwarden', ['cw']]],
+    );
     assert.equal(body.facets.installState!.installed, 1);
     assert.equal(body.facets.installState!.notInstalled, 11);
     const not = await get('?installState=notInstalled');
@@ -75,7 +99,7 @@ describe('GET /api/catalog/packages', () => {
     assert.equal((await get('?installState=maybe')).status, 400);
   });
 
-  test('the nodes\' platforms come along for those who may list nodes', async () => {
+  test("the nodes' platforms come along for those who may list nodes", async () => {
     const admin = (await get('')).body as unknown as { platforms?: { os: string; arch: string }[] };
     assert.deepEqual(admin.platforms, [{ os: 'linux', arch: 'amd64' }]);
     const bob = (await get('', 'bob')).body as unknown as { platforms?: unknown };

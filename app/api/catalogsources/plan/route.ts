@@ -13,7 +13,12 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const body = await readJson(req, CatalogSourceChangeBody);
-    const plan = body.action === 'disable' ? await planDisable(client, body.namespace, body.name, body.seen) : body.action === 'enable' ? await planEnable(client, body.namespace, body.name) : await planCatalogSourceChange(client, body);
+    const plan =
+      body.action === 'disable'
+        ? await planDisable(client, body.namespace, body.name, body.seen)
+        : body.action === 'enable'
+          ? await planEnable(client, body.namespace, body.name)
+          : await planCatalogSourceChange(client, body);
     return Response.json(plan, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);

@@ -7,14 +7,21 @@ import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 type Body = { names?: string[]; more?: boolean; error?: { code: number; reason: string; message: string } };
 
-const STORAGE_CLASS = { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', namespaced: false, kind: 'StorageClass' };
+const STORAGE_CLASS = {
+  group: 'storage.k8s.io',
+  version: 'v1',
+  plural: 'storageclasses',
+  namespaced: false,
+  kind: 'StorageClass',
+};
 
 describe('GET /api/cluster/<storageclasses|priorityclasses>', () => {
   const sb = routeSandbox();
   let GET: Handler;
   before(async () => {
     ({ GET } = await import('./route'));
-    for (const name of ['standard', 'fast-ssd']) await sb.admin.create(STORAGE_CLASS, { metadata: { name }, provisioner: 'example.com/disk' });
+    for (const name of ['standard', 'fast-ssd'])
+      await sb.admin.create(STORAGE_CLASS, { metadata: { name }, provisioner: 'example.com/disk' });
   });
 
   const get = async (kind: string, user = 'admin') => {
@@ -23,7 +30,7 @@ describe('GET /api/cluster/<storageclasses|priorityclasses>', () => {
     return { status: res.status, text, body: JSON.parse(text) as Body };
   };
 
-  test('the cluster\'s StorageClasses and PriorityClasses, sorted', async () => {
+  test("the cluster's StorageClasses and PriorityClasses, sorted", async () => {
     const sc = await get('storageclasses');
     assert.equal(sc.status, 200, sc.text);
     assert.deepEqual(sc.body, { names: ['fast-ssd', 'standard'], more: false });
@@ -32,7 +39,7 @@ describe('GET /api/cluster/<storageclasses|priorityclasses>', () => {
     assert.deepEqual(pc.body.names, ['system-cluster-critical', 'system-node-critical']);
   });
 
-  test('a namespace admin may not list them: the API server\'s refusal, with its reason', async () => {
+  test("a namespace admin may not list them: the API server's refusal, with its reason", async () => {
     const r = await get('storageclasses', 'alice');
     assert.equal(r.status, 403);
     assert.equal(r.body.error?.reason, 'Forbidden');

@@ -13,8 +13,14 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const body = await readJson(req, InstallBody);
-    const { lookup } = await step(`finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`, () =>
-      findPackage(req, { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package }, body.viewerNamespace ?? body.namespace),
+    const { lookup } = await step(
+      `finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`,
+      () =>
+        findPackage(
+          req,
+          { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package },
+          body.viewerNamespace ?? body.namespace,
+        ),
     );
     const plan = planInstall(await gatherInstallFacts(client, lookup, body));
     return Response.json(plan, { headers: { 'Cache-Control': 'no-store' } });

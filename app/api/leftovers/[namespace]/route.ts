@@ -18,7 +18,10 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const namespace = await namespaceParam(ctx);
     const q = readQuery(req.url, Anchor);
     const { client } = requestClient(req);
-    return Response.json({ leftovers: await leftovers(client, namespace, anchorOf(q)) }, { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(
+      { leftovers: await leftovers(client, namespace, anchorOf(q)) },
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
   } catch (err) {
     return errorResponse(err);
   }

@@ -23,7 +23,7 @@ describe('GET /api/me/pages', () => {
     assert.ok(body.pages.every((p) => p.reason === undefined));
   });
 
-  test('bob, who may view everything, is refused only the OLMConfig, with the cluster\'s reason', async () => {
+  test("bob, who may view everything, is refused only the OLMConfig, with the cluster's reason", async () => {
     const { body } = await sb.call<PageAccessAnswer>(GET, '/api/me/pages', { user: 'bob' });
     assert.deepEqual(allowed(body), { '/catalogsources': true, '/cluster-upgrade': true, '/settings': false });
     const settings = body.pages.find((p) => p.path === '/settings')!;

@@ -14,10 +14,13 @@ describe('GET /api/me/permissions', () => {
   });
   after(() => sb.close());
 
-  test('answers per action, with the cluster\'s reason for each refusal', async () => {
+  test("answers per action, with the cluster's reason for each refusal", async () => {
     const res = await GET(new Request('http://console.local/api/me/permissions?namespace=team1'));
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { namespace: string; permissions: { action: string; allowed: boolean; reason?: string }[] };
+    const body = (await res.json()) as {
+      namespace: string;
+      permissions: { action: string; allowed: boolean; reason?: string }[];
+    };
     assert.equal(body.namespace, 'team1');
     const install = body.permissions.find((p) => p.action === 'install');
     assert.deepEqual(install, { action: 'install', allowed: true });

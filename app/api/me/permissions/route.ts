@@ -13,7 +13,10 @@ export async function GET(req: Request): Promise<Response> {
   try {
     const { namespace } = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    return Response.json({ namespace, permissions: await consolePermissions(client, namespace) }, { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(
+      { namespace, permissions: await consolePermissions(client, namespace) },
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
   } catch (err) {
     return errorResponse(err);
   }

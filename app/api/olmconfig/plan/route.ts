@@ -11,7 +11,9 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const body = await readJson(req, OlmConfigPlanBody);
-    return Response.json(await planOlmConfig(client, body.disableCopiedCSVs), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await planOlmConfig(client, body.disableCopiedCSVs), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

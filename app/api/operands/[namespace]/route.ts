@@ -22,11 +22,19 @@ export const dynamic = 'force-dynamic';
 const Body = z.strictObject({
   csv: dnsSubdomain,
   operatorNamespace: dnsLabel.optional(),
-  object: z.object({
-    apiVersion: z.string().regex(/^[a-z0-9.-]+\/[a-z0-9]+$/, 'must be group/version'),
-    kind: z.string().min(1).max(63),
-    metadata: z.object({ name: dnsSubdomain.optional(), generateName: z.string().max(200).optional(), namespace: dnsLabel.optional() }).passthrough(),
-  }).passthrough(),
+  object: z
+    .object({
+      apiVersion: z.string().regex(/^[a-z0-9.-]+\/[a-z0-9]+$/, 'must be group/version'),
+      kind: z.string().min(1).max(63),
+      metadata: z
+        .object({
+          name: dnsSubdomain.optional(),
+          generateName: z.string().max(200).optional(),
+          namespace: dnsLabel.optional(),
+        })
+        .passthrough(),
+    })
+    .passthrough(),
 });
 
 export async function POST(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
@@ -35,17 +43,36 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
     const { client } = writeClient(req);
     const body = await readJson(req, Body);
     const [group, version] = body.object.apiVersion.split('/') as [string, string];
-    const csv = body.operatorNamespace ? await operatorCsvFor(client, body.operatorNamespace, body.csv, namespace) : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
-    const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find((c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version);
-    if (!owned) throw new ApiError(400, 'BadRequest', `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`);
-    const type = await operandTypes(client)({ group, version, plural: owned.name.slice(0, owned.name.indexOf('.')), kind: body.object.kind });
+    const csv = body.operatorNamespace
+      ? await operatorCsvFor(client, body.operatorNamespace, body.csv, namespace)
+      : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
+    const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find(
+      (c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version,
+    );
+    if (!owned)
+      throw new ApiError(
+        400,
+        'BadRequest',
+        `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`,
+      );
+    const type = await operandTypes(client)({
+      group,
+      version,
+      plural: owned.name.slice(0, owned.name.indexOf('.')),
+      kind: body.object.kind,
+    });
     if (!type.namespaced) {
       const metadata = { ...body.object.metadata };
       delete metadata.namespace;
       return Response.json(await createOperand(client, type, { ...body.object, metadata }, undefined), { status: 201 });
     }
     if (body.operatorNamespace) assertWatches(csv, body.operatorNamespace, body.csv, namespace);
-    const created = await createOperand(client, type, { ...body.object, metadata: { ...body.object.metadata, namespace } }, namespace);
+    const created = await createOperand(
+      client,
+      type,
+      { ...body.object, metadata: { ...body.object.metadata, namespace } },
+      namespace,
+    );
     return Response.json(created, { status: 201 });
   } catch (err) {
     return errorResponse(err);
@@ -55,6 +82,10 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
 function assertWatches(csv: ClusterServiceVersion, operatorNamespace: string, name: string, target: string): void {
   const home = csv.metadata?.namespace ?? operatorNamespace;
   if (!watches(watchedNamespaces(targetNamespacesOf(csv), home), target)) {
-    throw new ApiError(400, 'BadRequest', `${name} does not watch the namespace ${target}, so it would never act on an instance there; choose one of the namespaces it watches`);
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `${name} does not watch the namespace ${target}, so it would never act on an instance there; choose one of the namespaces it watches`,
+    );
   }
 }

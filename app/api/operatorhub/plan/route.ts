@@ -11,7 +11,9 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const body = await readJson(req, OperatorHubPlanBody);
-    return Response.json(await planOperatorHubSwitch(client, body.change), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await planOperatorHubSwitch(client, body.change), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

@@ -11,7 +11,11 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ namespace: string; name: string }> };
 const Target = z.strictObject({ namespace: dnsLabel, name: dnsLabel });
-const DeleteQuery = z.strictObject({ seen: z.string({ message: 'the generation you saw (?seen=)' }).regex(/^\d+$/, 'the generation you saw (?seen=), a number') });
+const DeleteQuery = z.strictObject({
+  seen: z
+    .string({ message: 'the generation you saw (?seen=)' })
+    .regex(/^\d+$/, 'the generation you saw (?seen=), a number'),
+});
 
 export async function PUT(req: Request, { params }: Params): Promise<Response> {
   try {

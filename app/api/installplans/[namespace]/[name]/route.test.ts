@@ -18,17 +18,26 @@ describe('GET /api/installplans/<ns>/<name>', () => {
     const kube = sb.admin;
     await subscribe(kube, { namespace: 'shared', package: 'pgpilot', channel: 'stable', approval: 'Manual' });
     await subscribe(kube, { namespace: 'shared', package: 'cachely', channel: 'alpha', approval: 'Manual' });
-    await kube.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'shared-og', namespace: 'shared' }, spec: { targetNamespaces: ['shared'] } }, { namespace: 'shared' });
+    await kube.create(
+      OPERATOR_GROUP_TYPE,
+      { metadata: { name: 'shared-og', namespace: 'shared' }, spec: { targetNamespaces: ['shared'] } },
+      { namespace: 'shared' },
+    );
     plan = await waitFor('one plan for both', async () => {
-      const [a, b] = await Promise.all([kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'shared'), kube.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'shared')]);
+      const [a, b] = await Promise.all([
+        kube.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'shared'),
+        kube.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'shared'),
+      ]);
       const n = a.status?.installPlanRef?.name;
       return n && n === b.status?.installPlanRef?.name ? n : undefined;
     });
     ({ GET } = await import('./route'));
   });
 
-  test('a shared Manual plan names each operator\'s part', async () => {
-    const res = await GET(sb.request(`/api/installplans/shared/${plan}`), { params: Promise.resolve({ namespace: 'shared', name: plan }) });
+  test("a shared Manual plan names each operator's part", async () => {
+    const res = await GET(sb.request(`/api/installplans/shared/${plan}`), {
+      params: Promise.resolve({ namespace: 'shared', name: plan }),
+    });
     assert.equal(res.status, 200);
     const body = (await res.json()) as InstallPlanDetails;
     assert.equal(body.summary.needsApproval, true);

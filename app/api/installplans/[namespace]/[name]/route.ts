@@ -28,9 +28,22 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
   try {
     const { namespace, name } = await objectParams(ctx);
     const { client } = requestClient(req);
-    const [plan, subs] = await Promise.all([client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace), client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace })]);
-    const groups = groupSteps(plan).map((g) => ({ ...g, steps: g.steps.map((s) => ({ ...s, manifest: parseStepManifest(s) })) }));
-    const body: InstallPlanDetails = { plan: trimmed(plan), summary: installPlanSummary(plan), subscriptions: planOwners(plan, subs.items), denied: deniedOf(plan), stepGroups: groups, parts: planParts(plan, subs.items) };
+    const [plan, subs] = await Promise.all([
+      client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, namespace),
+      client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace }),
+    ]);
+    const groups = groupSteps(plan).map((g) => ({
+      ...g,
+      steps: g.steps.map((s) => ({ ...s, manifest: parseStepManifest(s) })),
+    }));
+    const body: InstallPlanDetails = {
+      plan: trimmed(plan),
+      summary: installPlanSummary(plan),
+      subscriptions: planOwners(plan, subs.items),
+      denied: deniedOf(plan),
+      stepGroups: groups,
+      parts: planParts(plan, subs.items),
+    };
     return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);

@@ -18,19 +18,27 @@ describe('GET /api/namespaces/<namespace>/<secrets|configmaps>', () => {
     const admin = sb.admin;
     await ensureNamespace(admin, 'team1');
     await ensureNamespace(admin, 'team2');
-    await admin.create(SECRET, { metadata: { name: 's3-credentials', namespace: 'team1' }, data: { password: Buffer.from('hunter2').toString('base64') } });
-    await admin.create(SECRET, { metadata: { name: 'db-password', namespace: 'team1' }, data: { password: Buffer.from('hunter2').toString('base64') } });
+    await admin.create(SECRET, {
+      metadata: { name: 's3-credentials', namespace: 'team1' },
+      data: { password: Buffer.from('hunter2').toString('base64') },
+    });
+    await admin.create(SECRET, {
+      metadata: { name: 'db-password', namespace: 'team1' },
+      data: { password: Buffer.from('hunter2').toString('base64') },
+    });
     await admin.create(CONFIG_MAP, { metadata: { name: 'ca-bundle', namespace: 'team1' }, data: { 'ca.crt': 'PEM' } });
     await admin.create(SECRET, { metadata: { name: 'elsewhere', namespace: 'team2' }, data: { k: 'dg==' } });
   });
 
   const get = async (namespace: string, kind: string, user = 'admin') => {
-    const res = await GET(sb.request(`/api/namespaces/${namespace}/${kind}`, { user }), { params: Promise.resolve({ namespace, kind }) });
+    const res = await GET(sb.request(`/api/namespaces/${namespace}/${kind}`, { user }), {
+      params: Promise.resolve({ namespace, kind }),
+    });
     const text = await res.text();
     return { status: res.status, text, body: JSON.parse(text) as Body };
   };
 
-  test('the names of the namespace\'s Secrets, sorted, and nothing of their data', async () => {
+  test("the names of the namespace's Secrets, sorted, and nothing of their data", async () => {
     const r = await get('team1', 'secrets');
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { names: ['db-password', 's3-credentials'], more: false });
@@ -43,7 +51,7 @@ describe('GET /api/namespaces/<namespace>/<secrets|configmaps>', () => {
     assert.deepEqual(r.body.names, ['ca-bundle']);
   });
 
-  test('the API server\'s refusal reaches the picker with its reason', async () => {
+  test("the API server's refusal reaches the picker with its reason", async () => {
     const viewer = await get('team1', 'secrets', 'bob');
     assert.equal(viewer.status, 403);
     assert.equal(viewer.body.error?.reason, 'Forbidden');

@@ -10,11 +10,22 @@ import { CSV_TYPE, type ClusterServiceVersion } from '@/lib/olm/resources/cluste
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { OPERATOR_CONDITION_TYPE, type OperatorCondition } from '@/lib/olm/resources/operator-condition';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import type { OperatorConditionsList, OperatorConditionView, OverrideApplied, OverridePlan } from '@/lib/api/operator-conditions';
+import type {
+  OperatorConditionsList,
+  OperatorConditionView,
+  OverrideApplied,
+  OverridePlan,
+} from '@/lib/api/operator-conditions';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-const NOT_SAFE = { type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'schema migration running', lastTransitionTime: '2026-01-01T00:00:00Z' };
+const NOT_SAFE = {
+  type: 'Upgradeable',
+  status: 'False',
+  reason: 'Migrating',
+  message: 'schema migration running',
+  lastTransitionTime: '2026-01-01T00:00:00Z',
+};
 
 describe('/api/operatorconditions/<ns>/<csv>', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
@@ -27,7 +38,12 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
 
   /** What the operator does through operator-lib: writes its own condition into spec.conditions. */
   const operatorSays = async (ns: string, csv: string, condition: typeof NOT_SAFE) => {
-    await admin.patch(OPERATOR_CONDITION_TYPE, csv, { spec: { conditions: [condition] } }, { namespace: ns, type: 'merge' });
+    await admin.patch(
+      OPERATOR_CONDITION_TYPE,
+      csv,
+      { spec: { conditions: [condition] } },
+      { namespace: ns, type: 'merge' },
+    );
     await waitFor(`${ns}/${csv} status mirrors the operator`, async () => {
       const oc = await admin.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, csv, ns);
       const c = oc.status?.conditions?.find((x) => x.type === condition.type);
@@ -35,7 +51,11 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     });
   };
   const approveWaiting = async (ns: string) => {
-    const plan = await waitFor(`a plan waiting in ${ns}`, async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved));
+    const plan = await waitFor(`a plan waiting in ${ns}`, async () =>
+      (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.find(
+        (p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved,
+      ),
+    );
     await admin.replace(INSTALL_PLAN_TYPE, { ...plan, spec: { ...plan.spec, approved: true } });
     return plan.spec.clusterServiceVersionNames[0]!;
   };
@@ -47,7 +67,14 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     admin = sb.admin;
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await subscribe(admin, { namespace: 'team1', package: 'cachely', channel: 'alpha', targets: ['team1'] });
-    await subscribe(admin, { namespace: 'pgm', package: 'pgpilot', channel: 'stable', targets: ['pgm'], approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' });
+    await subscribe(admin, {
+      namespace: 'pgm',
+      package: 'pgpilot',
+      channel: 'stable',
+      targets: ['pgm'],
+      approval: 'Manual',
+      startingCSV: 'pgpilot.v1.2.0',
+    });
     await approveWaiting('pgm');
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
     await waitForCsv(admin, 'team1', 'cachely.v0.9.2');
@@ -60,10 +87,34 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     await waitForCsv(admin, 'pgm', to, 'Pending');
   });
 
-  const get = (ns: string, name: string, user = 'admin') => sb.call<OperatorConditionView & ErrorBody>(GET, `/api/operatorconditions/${ns}/${name}`, { user, params: { namespace: ns, name } });
-  const write = (handler: Handler, ns: string, name: string, body: unknown, user = 'admin', opts: { csrf?: null } = {}) =>
-    sb.call<OverrideApplied & OverridePlan & ErrorBody>(handler, `/api/operatorconditions/${ns}/${name}`, { method: handler === PLAN ? 'POST' : 'PATCH', user, body, ...opts, params: { namespace: ns, name } });
-  const override = { action: 'set', type: 'Upgradeable', status: 'True', reason: 'KnownIssue', message: 'this version always reports a migration', seen: null };
+  const get = (ns: string, name: string, user = 'admin') =>
+    sb.call<OperatorConditionView & ErrorBody>(GET, `/api/operatorconditions/${ns}/${name}`, {
+      user,
+      params: { namespace: ns, name },
+    });
+  const write = (
+    handler: Handler,
+    ns: string,
+    name: string,
+    body: unknown,
+    user = 'admin',
+    opts: { csrf?: null } = {},
+  ) =>
+    sb.call<OverrideApplied & OverridePlan & ErrorBody>(handler, `/api/operatorconditions/${ns}/${name}`, {
+      method: handler === PLAN ? 'POST' : 'PATCH',
+      user,
+      body,
+      ...opts,
+      params: { namespace: ns, name },
+    });
+  const override = {
+    action: 'set',
+    type: 'Upgradeable',
+    status: 'True',
+    reason: 'KnownIssue',
+    message: 'this version always reports a migration',
+    seen: null,
+  };
 
   test('GET: each condition with its source, what OLM decides, and that an admin may override', async () => {
     const { status, body } = await get('pg', 'pgpilot.v1.4.0');
@@ -84,7 +135,11 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     assert.equal(alice.status, 200);
     assert.equal(alice.body.canOverride.allowed, false);
     assert.match(alice.body.canOverride.reason ?? '', /alice.*operatorconditions/);
-    assert.equal(alice.body.state, 'forbidden', 'the admin role does not include OperatorConditions, as in OLM\'s aggregated roles');
+    assert.equal(
+      alice.body.state,
+      'forbidden',
+      "the admin role does not include OperatorConditions, as in OLM's aggregated roles",
+    );
     const bob = await get('pg', 'pgpilot.v1.4.0', 'bob');
     assert.equal(bob.status, 200);
     assert.equal(bob.body.canOverride.allowed, false);
@@ -101,7 +156,10 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     const { status, body } = await write(PLAN, 'pg', 'pgpilot.v1.4.0', override);
     assert.equal(status, 200, JSON.stringify(body));
     assert.equal(body.noChange, false);
-    assert.deepEqual(body.patch.spec.overrides?.map((o) => [o.type, o.status, o.reason, o.message]), [['Upgradeable', 'True', 'KnownIssue', 'this version always reports a migration']]);
+    assert.deepEqual(
+      body.patch.spec.overrides?.map((o) => [o.type, o.status, o.reason, o.message]),
+      [['Upgradeable', 'True', 'KnownIssue', 'this version always reports a migration']],
+    );
     assert.equal(body.before?.effective.source, 'operator');
     assert.equal(body.after?.effective.source, 'override');
     assert.deepEqual([body.upgrade.before.blocked, body.upgrade.after.blocked], [true, false]);
@@ -110,7 +168,7 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     assert.equal(after.metadata?.resourceVersion, before.metadata?.resourceVersion);
   });
 
-  test('an Upgradeable=True override releases the upgrade the operator held back (OLM\'s rule: the override wins)', async () => {
+  test("an Upgradeable=True override releases the upgrade the operator held back (OLM's rule: the override wins)", async () => {
     const csv = await admin.get<ClusterServiceVersion>(CSV_TYPE, held.to, 'pgm');
     assert.equal(csv.status?.reason, 'OperatorConditionNotUpgradeable');
     const { status, body } = await write(PATCH, 'pgm', held.from, override);
@@ -128,13 +186,28 @@ describe('/api/operatorconditions/<ns>/<csv>', () => {
     const set = await write(PATCH, 'pg', 'pgpilot.v1.4.0', override);
     assert.equal(set.status, 200, JSON.stringify(set.body));
     const oc = await admin.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, 'pgpilot.v1.4.0', 'pg');
-    assert.deepEqual(oc.spec?.overrides?.map((o) => [o.type, o.status, o.reason]), [['Upgradeable', 'True', 'KnownIssue']]);
+    assert.deepEqual(
+      oc.spec?.overrides?.map((o) => [o.type, o.status, o.reason]),
+      [['Upgradeable', 'True', 'KnownIssue']],
+    );
     assert.ok(oc.spec?.overrides?.[0]?.lastTransitionTime, 'metav1.Condition needs lastTransitionTime');
-    assert.equal(oc.spec?.conditions?.[0]?.message, 'schema migration still running', 'the operator\'s conditions are kept');
+    assert.equal(
+      oc.spec?.conditions?.[0]?.message,
+      'schema migration still running',
+      "the operator's conditions are kept",
+    );
 
-    const stale = await write(PATCH, 'pg', 'pgpilot.v1.4.0', { ...override, status: 'False', reason: 'Hold', message: 'wait for the backup' });
+    const stale = await write(PATCH, 'pg', 'pgpilot.v1.4.0', {
+      ...override,
+      status: 'False',
+      reason: 'Hold',
+      message: 'wait for the backup',
+    });
     assert.equal(stale.status, 409);
-    assert.match(stale.body.error.message, /Upgradeable override .* was changed meanwhile: it is now True \(KnownIssue\), you saw none/);
+    assert.match(
+      stale.body.error.message,
+      /Upgradeable override .* was changed meanwhile: it is now True \(KnownIssue\), you saw none/,
+    );
 
     const view = await get('pg', 'pgpilot.v1.4.0');
     assert.equal(view.body.upgrade?.decidedBy, 'override');

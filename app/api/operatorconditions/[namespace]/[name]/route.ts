@@ -15,7 +15,9 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
   try {
     const { namespace, name } = await objectParams(ctx);
     const { client } = requestClient(req);
-    return Response.json(await operatorConditionView(client, namespace, name), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await operatorConditionView(client, namespace, name), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

@@ -25,7 +25,13 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
     await waitForCsv(admin, 'bs', 'backstop.v1.1.0');
   });
 
-  const patch = (ns: string, name: string, body: unknown, user = 'admin') => sb.call<Body>(PATCH, `/api/subscriptions/${ns}/${name}`, { method: 'PATCH', user, body, params: { namespace: ns, name } });
+  const patch = (ns: string, name: string, body: unknown, user = 'admin') =>
+    sb.call<Body>(PATCH, `/api/subscriptions/${ns}/${name}`, {
+      method: 'PATCH',
+      user,
+      body,
+      params: { namespace: ns, name },
+    });
 
   test('to a channel with an upgrade from the installed version: OLM moves on', async () => {
     const res = await patch('pg', 'pgpilot', { channel: 'fast' });
@@ -45,19 +51,34 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
     assert.match(unknown.body.error.message, /its channels are v1, v2/);
   });
 
-  test('approval to Manual says which operators share the namespace\'s plans', async () => {
+  test("approval to Manual says which operators share the namespace's plans", async () => {
     const current = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg');
-    const stale = await patch('pg', 'pgpilot', { approval: 'Manual', seen: { channel: 'stable', approval: 'Automatic' } });
+    const stale = await patch('pg', 'pgpilot', {
+      approval: 'Manual',
+      seen: { channel: 'stable', approval: 'Automatic' },
+    });
     assert.equal(stale.status, 409, 'the person saw stable; it is fast now');
     assert.match(stale.body.error.message, /its channel is now fast \(you saw stable\)/);
     // OLM writing status since the page loaded is no conflict: only the fields the person saw count.
     // (A merge patch: OLM may write the status at any moment, so a PUT at `current`'s version could itself conflict.)
-    await admin.patch(SUBSCRIPTION_TYPE, 'pgpilot', { metadata: { annotations: { touched: 'yes' } } }, { namespace: 'pg', type: 'merge' });
-    const res = await patch('pg', 'pgpilot', { approval: 'Manual', seen: { channel: current.spec.channel, approval: 'Automatic' } });
+    await admin.patch(
+      SUBSCRIPTION_TYPE,
+      'pgpilot',
+      { metadata: { annotations: { touched: 'yes' } } },
+      { namespace: 'pg', type: 'merge' },
+    );
+    const res = await patch('pg', 'pgpilot', {
+      approval: 'Manual',
+      seen: { channel: current.spec.channel, approval: 'Automatic' },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.subscription.spec.installPlanApproval, 'Manual');
     assert.match(res.body.warnings.join(), /cachely/);
-    await waitFor('written', async () => ((await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg')).spec.installPlanApproval === 'Manual' ? true : undefined));
+    await waitFor('written', async () =>
+      (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pg')).spec.installPlanApproval === 'Manual'
+        ? true
+        : undefined,
+    );
   });
 
   test('bad bodies, viewers, and missing subscriptions', async () => {
@@ -72,9 +93,15 @@ describe('PATCH /api/subscriptions/<ns>/<name>', () => {
   });
 
   test('GET: the progress of an install — Subscription, its InstallPlan and the CSV', async () => {
-    const res = await GET(sb.request('/x', { user: 'bob', bearer: true }), { params: Promise.resolve({ namespace: 'bs', name: 'backstop' }) });
+    const res = await GET(sb.request('/x', { user: 'bob', bearer: true }), {
+      params: Promise.resolve({ namespace: 'bs', name: 'backstop' }),
+    });
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { upgrade: { kind: string }; installPlan?: { summary: { phase: string }; components: { kind: string }[] }; csv?: { name: string; phase: string } };
+    const body = (await res.json()) as {
+      upgrade: { kind: string };
+      installPlan?: { summary: { phase: string }; components: { kind: string }[] };
+      csv?: { name: string; phase: string };
+    };
     assert.equal(body.csv?.name, 'backstop.v1.1.0');
     assert.equal(body.csv?.phase, 'Succeeded');
     assert.equal(body.installPlan?.summary.phase, 'Complete');

@@ -12,11 +12,19 @@ import { objectParams } from '@/lib/server/route-params';
 export const dynamic = 'force-dynamic';
 
 const Approval = z.enum(['Automatic', 'Manual'], { message: 'must be Automatic or Manual' });
-const Body = z.strictObject({
-  channel: z.string().min(1, 'must not be empty').max(253).optional(),
-  approval: Approval.optional(),
-  seen: z.strictObject({ channel: z.string().max(253).optional(), approval: Approval.optional() }).strict().optional(),
-}).strict().refine((b) => b.channel !== undefined || b.approval !== undefined, { message: 'give a channel or an approval to change' });
+const Body = z
+  .strictObject({
+    channel: z.string().min(1, 'must not be empty').max(253).optional(),
+    approval: Approval.optional(),
+    seen: z
+      .strictObject({ channel: z.string().max(253).optional(), approval: Approval.optional() })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((b) => b.channel !== undefined || b.approval !== undefined, {
+    message: 'give a channel or an approval to change',
+  });
 
 export async function PATCH(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
@@ -35,7 +43,9 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
   try {
     const { namespace, name } = await objectParams(ctx);
     const { client } = requestClient(req);
-    return Response.json(await subscriptionProgress(client, namespace, name), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await subscriptionProgress(client, namespace, name), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

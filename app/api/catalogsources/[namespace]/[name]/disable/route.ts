@@ -12,7 +12,10 @@ export const dynamic = 'force-dynamic';
 
 const Target = z.strictObject({ namespace: dnsLabel, name: dnsLabel });
 
-export async function POST(req: Request, { params }: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+export async function POST(
+  req: Request,
+  { params }: { params: Promise<{ namespace: string; name: string }> },
+): Promise<Response> {
   try {
     const { client } = writeClient(req);
     const target = Target.parse(await params);

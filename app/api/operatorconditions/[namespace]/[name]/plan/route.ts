@@ -14,7 +14,9 @@ export async function POST(req: Request, ctx: { params: Promise<Record<string, s
     const { namespace, name } = await objectParams(ctx);
     const { client } = writeClient(req);
     const body = await readJson(req, OverrideBody);
-    return Response.json(await planOverride(client, namespace, name, body), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await planOverride(client, namespace, name, body), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

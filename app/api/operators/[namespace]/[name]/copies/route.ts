@@ -19,10 +19,19 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const { namespace, name } = await objectParams(ctx);
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    const page = await client.list<ClusterServiceVersion>(CSV_TYPE, { labelSelector: `${Keys.copiedFrom}=${namespace}`, fieldSelector: `metadata.name=${name}`, limit: q.limit, continue: q.continue });
+    const page = await client.list<ClusterServiceVersion>(CSV_TYPE, {
+      labelSelector: `${Keys.copiedFrom}=${namespace}`,
+      fieldSelector: `metadata.name=${name}`,
+      limit: q.limit,
+      continue: q.continue,
+    });
     return Response.json(
       {
-        copies: page.items.map((c) => ({ namespace: c.metadata?.namespace ?? '', phase: c.status?.phase ?? '', reason: c.status?.reason ?? '' })),
+        copies: page.items.map((c) => ({
+          namespace: c.metadata?.namespace ?? '',
+          phase: c.status?.phase ?? '',
+          reason: c.status?.reason ?? '',
+        })),
         continue: page.metadata.continue || undefined,
         remaining: page.metadata.remainingItemCount,
       },

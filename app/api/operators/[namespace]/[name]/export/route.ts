@@ -13,7 +13,12 @@ import { objectParams } from '@/lib/server/route-params';
 export const dynamic = 'force-dynamic';
 
 const Query = z.strictObject({
-  application: dnsLabel.refine((a) => a !== 'cluster-scope', 'cluster-scope is the cluster administrator\'s folder; name the application otherwise').optional(),
+  application: dnsLabel
+    .refine(
+      (a) => a !== 'cluster-scope',
+      "cluster-scope is the cluster administrator's folder; name the application otherwise",
+    )
+    .optional(),
   format: z.enum(['json', 'tar'], { message: 'format is json or tar' }).optional(),
 });
 
@@ -25,7 +30,12 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const out = await exportInstalledOperator(client, namespace, name, q.application);
     if (q.format === 'tar') {
       return new Response(Buffer.from(tarArchive(out.files)), {
-        headers: { 'Content-Type': 'application/x-tar', 'Content-Disposition': `attachment; filename="${out.application}-${name}-gitops.tar"`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+        headers: {
+          'Content-Type': 'application/x-tar',
+          'Content-Disposition': `attachment; filename="${out.application}-${name}-gitops.tar"`,
+          'Cache-Control': 'no-store',
+          'X-Content-Type-Options': 'nosniff',
+        },
       });
     }
     return Response.json(out, { headers: { 'Cache-Control': 'no-store' } });

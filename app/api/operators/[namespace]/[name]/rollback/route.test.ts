@@ -13,7 +13,13 @@ import type { RollbackView } from '@/lib/server/rollback';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
-const PG = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
+const PG = {
+  group: 'pgpilot.example.com',
+  version: 'v1',
+  plural: 'postgresclusters',
+  namespaced: true,
+  kind: 'PostgresCluster',
+};
 
 describe('/api/operators/<ns>/<csv>/rollback', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
@@ -25,18 +31,39 @@ describe('/api/operators/<ns>/<csv>/rollback', () => {
     admin = sb.admin;
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
-    await admin.create(PG, { apiVersion: 'pgpilot.example.com/v1', kind: 'PostgresCluster', metadata: { name: 'main', namespace: 'team1' }, spec: { instances: 3 } }, { namespace: 'team1' });
+    await admin.create(
+      PG,
+      {
+        apiVersion: 'pgpilot.example.com/v1',
+        kind: 'PostgresCluster',
+        metadata: { name: 'main', namespace: 'team1' },
+        spec: { instances: 3 },
+      },
+      { namespace: 'team1' },
+    );
   });
 
   const params = { namespace: 'team1', name: 'pgpilot.v1.4.0' };
-  const read = (to?: string, user = 'admin') => sb.call<RollbackView & { error?: { message: string } }>(GET, `/api/operators/team1/pgpilot.v1.4.0/rollback${to ? `?to=${to}` : ''}`, { user, params });
+  const read = (to?: string, user = 'admin') =>
+    sb.call<RollbackView & { error?: { message: string } }>(
+      GET,
+      `/api/operators/team1/pgpilot.v1.4.0/rollback${to ? `?to=${to}` : ''}`,
+      { user, params },
+    );
   const apply = (to: string, user = 'admin') =>
-    sb.call<{ subscription?: { name: string }; steps?: { step: string; outcome: string }[]; error?: { message: string; details?: { risks?: RollbackPlan['risks'] } } }>(POST, '/api/operators/team1/pgpilot.v1.4.0/rollback', { method: 'POST', user, body: { to }, params });
+    sb.call<{
+      subscription?: { name: string };
+      steps?: { step: string; outcome: string }[];
+      error?: { message: string; details?: { risks?: RollbackPlan['risks'] } };
+    }>(POST, '/api/operators/team1/pgpilot.v1.4.0/rollback', { method: 'POST', user, body: { to }, params });
 
   test('the earlier versions of the channel, newest first', async () => {
     const { status, body } = await read();
     assert.equal(status, 200);
-    assert.deepEqual(body.earlier.map((e) => e.version), ['1.3.0', '1.2.0', '1.1.0', '1.0.0']);
+    assert.deepEqual(
+      body.earlier.map((e) => e.version),
+      ['1.3.0', '1.2.0', '1.1.0', '1.0.0'],
+    );
     assert.equal(body.subscription, 'pgpilot');
   });
 
@@ -44,11 +71,21 @@ describe('/api/operators/<ns>/<csv>/rollback', () => {
     const { body } = await read('pgpilot.v1.3.0');
     const plan = body.plan!;
     assert.equal(plan.blocked, false);
-    assert.deepEqual(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`), ['delete Subscription pgpilot', 'delete ClusterServiceVersion pgpilot.v1.4.0', 'create Subscription pgpilot']);
+    assert.deepEqual(
+      plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`),
+      ['delete Subscription pgpilot', 'delete ClusterServiceVersion pgpilot.v1.4.0', 'create Subscription pgpilot'],
+    );
     assert.equal(plan.subscription.spec.startingCSV, 'pgpilot.v1.3.0');
     assert.equal(plan.subscription.spec.installPlanApproval, 'Manual');
     // The demo's bundles carry their CRDs: compared, nothing is lost.
-    assert.ok(plan.risks.some((r) => r.message === '1.3.0\'s CRDs (postgresclusters.pgpilot.example.com, postgresbackups.pgpilot.example.com) compared with the cluster\'s: no stored version dropped, no field lost'), JSON.stringify(plan.risks));
+    assert.ok(
+      plan.risks.some(
+        (r) =>
+          r.message ===
+          "1.3.0's CRDs (postgresclusters.pgpilot.example.com, postgresbackups.pgpilot.example.com) compared with the cluster's: no stored version dropped, no field lost",
+      ),
+      JSON.stringify(plan.risks),
+    );
   });
 
   test('refused: a version that is not earlier, and a viewer', async () => {
@@ -57,7 +94,11 @@ describe('/api/operators/<ns>/<csv>/rollback', () => {
     assert.match(later.body.error!.message, /not an earlier version/);
     const bob = await read('pgpilot.v1.3.0', 'bob');
     assert.equal(bob.body.plan!.blocked, true);
-    assert.ok(bob.body.plan!.risks.some((r) => r.level === 'blocker' && /may not delete the Subscription in team1/.test(r.message)));
+    assert.ok(
+      bob.body.plan!.risks.some(
+        (r) => r.level === 'blocker' && /may not delete the Subscription in team1/.test(r.message),
+      ),
+    );
     const bobApply = await apply('pgpilot.v1.3.0', 'bob');
     assert.equal(bobApply.status, 409);
     const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1');
@@ -67,9 +108,21 @@ describe('/api/operators/<ns>/<csv>/rollback', () => {
   test('applied: OLM plans 1.3.0 and waits; approved, 1.3.0 runs and the instance is still there', async () => {
     const res = await apply('pgpilot.v1.3.0');
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.steps!.map((s) => s.outcome), ['done', 'done', 'done']);
-    const plan = await waitFor('a plan waiting for approval', async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find((p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.3.0')));
-    await admin.patch(INSTALL_PLAN_TYPE, plan.metadata!.name!, { spec: { approved: true } }, { namespace: 'team1', type: 'merge' });
+    assert.deepEqual(
+      res.body.steps!.map((s) => s.outcome),
+      ['done', 'done', 'done'],
+    );
+    const plan = await waitFor('a plan waiting for approval', async () =>
+      (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find(
+        (p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.3.0'),
+      ),
+    );
+    await admin.patch(
+      INSTALL_PLAN_TYPE,
+      plan.metadata!.name!,
+      { spec: { approved: true } },
+      { namespace: 'team1', type: 'merge' },
+    );
     await waitForCsv(admin, 'team1', 'pgpilot.v1.3.0');
     const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1');
     assert.equal(sub.status?.installedCSV, 'pgpilot.v1.3.0');

@@ -13,7 +13,11 @@ import { objectParams } from '@/lib/server/route-params';
 
 export const dynamic = 'force-dynamic';
 
-const csvName = z.string().min(1, 'must not be empty').max(253).regex(/^[a-z0-9]([-a-z0-9.+]*[a-z0-9])?$/, 'must be a CSV name (lowercase letters, digits, "-", "." and "+")');
+const csvName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.+]*[a-z0-9])?$/, 'must be a CSV name (lowercase letters, digits, "-", "." and "+")');
 const Query = z.strictObject({ to: csvName.optional() });
 const Body = z.strictObject({ to: csvName });
 
@@ -22,7 +26,9 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const { namespace, name } = await objectParams(ctx);
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    return Response.json(await rollbackView(client, namespace, name, q.to), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await rollbackView(client, namespace, name, q.to), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

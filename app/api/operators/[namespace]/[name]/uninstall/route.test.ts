@@ -14,8 +14,20 @@ import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 type ErrorBody = { error: { code: number; message: string } };
 
-const PG_CLUSTER = { group: 'pgpilot.example.com', version: 'v1', plural: 'postgresclusters', namespaced: true, kind: 'PostgresCluster' };
-const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', namespaced: false, kind: 'CustomResourceDefinition' };
+const PG_CLUSTER = {
+  group: 'pgpilot.example.com',
+  version: 'v1',
+  plural: 'postgresclusters',
+  namespaced: true,
+  kind: 'PostgresCluster',
+};
+const CRD = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+  kind: 'CustomResourceDefinition',
+};
 
 describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
@@ -27,8 +39,15 @@ describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
     admin = sb.admin;
   });
 
-  const preview = (ns: string, name: string, user = 'admin') => sb.call<UninstallPreview & ErrorBody>(GET, '/x', { user, bearer: true, params: { namespace: ns, name } });
-  const run = (ns: string, name: string, body: unknown, user = 'admin') => sb.call<{ steps: UninstallStep[] } & ErrorBody>(POST, '/x', { method: 'POST', user, body, params: { namespace: ns, name } });
+  const preview = (ns: string, name: string, user = 'admin') =>
+    sb.call<UninstallPreview & ErrorBody>(GET, '/x', { user, bearer: true, params: { namespace: ns, name } });
+  const run = (ns: string, name: string, body: unknown, user = 'admin') =>
+    sb.call<{ steps: UninstallStep[] } & ErrorBody>(POST, '/x', {
+      method: 'POST',
+      user,
+      body,
+      params: { namespace: ns, name },
+    });
   const gone = async (t: typeof CSV_TYPE, name: string, ns?: string) => {
     try {
       await admin.get(t, name, ns);
@@ -39,20 +58,29 @@ describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
     }
   };
 
-  test('with operands: listed first, deleted first, then the Subscription, the CSV and the console\'s group', async () => {
+  test("with operands: listed first, deleted first, then the Subscription, the CSV and the console's group", async () => {
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable' });
-    await admin.create(OPERATOR_GROUP_TYPE, { metadata: { name: 'pg-operators', namespace: 'pg', labels: { 'olm-console.io/created-by': 'olm-console' } }, spec: { targetNamespaces: ['pg'] } });
+    await admin.create(OPERATOR_GROUP_TYPE, {
+      metadata: { name: 'pg-operators', namespace: 'pg', labels: { 'olm-console.io/created-by': 'olm-console' } },
+      spec: { targetNamespaces: ['pg'] },
+    });
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
     await admin.create(PG_CLUSTER, { metadata: { name: 'db1', namespace: 'pg' }, spec: {} });
     const p = await preview('pg', 'pgpilot.v1.4.0');
     assert.equal(p.status, 200, JSON.stringify(p.body));
-    assert.deepEqual(p.body.operands.byNamespace.pg?.map((o) => `${o.kind}/${o.name}`), ['PostgresCluster/db1']);
+    assert.deepEqual(
+      p.body.operands.byNamespace.pg?.map((o) => `${o.kind}/${o.name}`),
+      ['PostgresCluster/db1'],
+    );
     assert.match(p.body.removes.join('; '), /Subscription pgpilot; ClusterServiceVersion pgpilot\.v1\.4\.0/);
     assert.match(p.body.stays.join('; '), /CustomResourceDefinitions postgresclusters\.pgpilot\.example\.com/);
     assert.deepEqual(p.body.operatorGroup, { name: 'pg-operators', createdByConsole: true, lastOperator: true });
     const r = await run('pg', 'pgpilot.v1.4.0', { deleteOperands: true, deleteOperatorGroup: true });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.steps.map((s) => `${s.kind} ${s.outcome}`), ['PostgresCluster deleted', 'Subscription deleted', 'ClusterServiceVersion deleted', 'OperatorGroup deleted']);
+    assert.deepEqual(
+      r.body.steps.map((s) => `${s.kind} ${s.outcome}`),
+      ['PostgresCluster deleted', 'Subscription deleted', 'ClusterServiceVersion deleted', 'OperatorGroup deleted'],
+    );
     assert.ok(await gone(PG_CLUSTER, 'db1', 'pg'));
     assert.ok(await gone(SUBSCRIPTION_TYPE, 'pgpilot', 'pg'));
     await waitFor('the CSV gone', async () => ((await gone(CSV_TYPE, 'pgpilot.v1.4.0', 'pg')) ? true : undefined));
@@ -60,16 +88,24 @@ describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
     assert.equal(await gone(CRD, 'postgresclusters.pgpilot.example.com'), false, 'CRDs stay');
   });
 
-  test('without operands: they stay; the operator\'s own message and a group not made by the console stay too', async () => {
+  test("without operands: they stay; the operator's own message and a group not made by the console stay too", async () => {
     await subscribe(admin, { namespace: 'vk', package: 'vaultkeeper', channel: 'stable', targets: ['vk'] });
-    const csv = await waitFor('vaultkeeper installed', async () => (await admin.get<{ status?: { installedCSV?: string } }>(SUBSCRIPTION_TYPE, 'vaultkeeper', 'vk')).status?.installedCSV);
+    const csv = await waitFor(
+      'vaultkeeper installed',
+      async () =>
+        (await admin.get<{ status?: { installedCSV?: string } }>(SUBSCRIPTION_TYPE, 'vaultkeeper', 'vk')).status
+          ?.installedCSV,
+    );
     await waitForCsv(admin, 'vk', csv);
     const p = await preview('vk', csv);
     assert.ok(p.body.uninstallMessage);
     assert.equal(p.body.operatorGroup?.createdByConsole, false);
     const r = await run('vk', csv, { deleteOperatorGroup: true });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.steps.map((s) => s.kind), ['Subscription', 'ClusterServiceVersion']);
+    assert.deepEqual(
+      r.body.steps.map((s) => s.kind),
+      ['Subscription', 'ClusterServiceVersion'],
+    );
     assert.equal(await gone(OPERATOR_GROUP_TYPE, 'vk-og', 'vk'), false);
   });
 

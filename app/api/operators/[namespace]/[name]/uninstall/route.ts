@@ -19,14 +19,19 @@ const Body = z.strictObject({
   deleteCrds: z.boolean().default(false),
   confirmation: z.string().max(64).optional(),
 });
-const Query = z.strictObject({ complete: z.enum(['true', 'false'], { message: 'complete is true or false' }).optional() });
+const Query = z.strictObject({
+  complete: z.enum(['true', 'false'], { message: 'complete is true or false' }).optional(),
+});
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
     const { namespace, name } = await objectParams(ctx);
     const q = readQuery(req.url, Query);
     const { client } = requestClient(req);
-    const preview = q.complete === 'true' ? await uninstallPreviewWithCrds(client, namespace, name) : await uninstallPreview(client, namespace, name);
+    const preview =
+      q.complete === 'true'
+        ? await uninstallPreviewWithCrds(client, namespace, name)
+        : await uninstallPreview(client, namespace, name);
     return Response.json(preview, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);

@@ -24,9 +24,13 @@ describe('/api/subscriptions/<ns>/<name>/config', () => {
   });
 
   const params = { namespace: 'team1', name: 'pgpilot' };
-  const read = (user = 'admin') => sb.call<OperatorConfigView>(GET, '/api/subscriptions/team1/pgpilot/config', { user, params });
+  const read = (user = 'admin') =>
+    sb.call<OperatorConfigView>(GET, '/api/subscriptions/team1/pgpilot/config', { user, params });
   const put = (body: unknown, user = 'admin') =>
-    sb.call<{ changed?: boolean; error?: { code: number; message: string; details?: { problems?: { field: string }[] } } }>(PUT, '/api/subscriptions/team1/pgpilot/config', { method: 'PUT', user, body, params });
+    sb.call<{
+      changed?: boolean;
+      error?: { code: number; message: string; details?: { problems?: { field: string }[] } };
+    }>(PUT, '/api/subscriptions/team1/pgpilot/config', { method: 'PUT', user, body, params });
 
   test('no config yet: the Deployment as the bundle has it', async () => {
     const { status, body } = await read();
@@ -38,7 +42,11 @@ describe('/api/subscriptions/<ns>/<name>/config', () => {
   });
 
   test('a config saved is written into the Deployment by OLM', async () => {
-    const config: SubscriptionConfig = { nodeSelector: { 'node-role.kubernetes.io/infra': '' }, resources: { limits: { memory: '256Mi' } }, env: [{ name: 'LOG_LEVEL', value: 'debug' }] };
+    const config: SubscriptionConfig = {
+      nodeSelector: { 'node-role.kubernetes.io/infra': '' },
+      resources: { limits: { memory: '256Mi' } },
+      env: [{ name: 'LOG_LEVEL', value: 'debug' }],
+    };
     const res = await put({ config, seen: null });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.changed, true);
@@ -48,7 +56,10 @@ describe('/api/subscriptions/<ns>/<name>/config', () => {
     });
     assert.deepEqual(view.config, config);
     assert.deepEqual(view.deployments![0]!.containers[0]!.resources, { limits: { memory: '256Mi' } });
-    assert.deepEqual(view.deployments![0]!.containers[0]!.env.map((e) => e.name), ['LOG_LEVEL', 'OPERATOR_CONDITION_NAME']);
+    assert.deepEqual(
+      view.deployments![0]!.containers[0]!.env.map((e) => e.name),
+      ['LOG_LEVEL', 'OPERATOR_CONDITION_NAME'],
+    );
   });
 
   test('a stale view is refused with 409, and nothing is written', async () => {
@@ -61,14 +72,20 @@ describe('/api/subscriptions/<ns>/<name>/config', () => {
 
   test('an invalid config: 400 naming each field', async () => {
     const seen = (await read()).body.config;
-    const res = await put({ config: { resources: { requests: { cpu: '2' }, limits: { cpu: '1' } }, env: [{ name: '9LIVES', value: 'x' }] }, seen });
+    const res = await put({
+      config: { resources: { requests: { cpu: '2' }, limits: { cpu: '1' } }, env: [{ name: '9LIVES', value: 'x' }] },
+      seen,
+    });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body.error!.details!.problems!.map((p) => p.field), ['resources.requestsCpu', 'env.0.name']);
+    assert.deepEqual(
+      res.body.error!.details!.problems!.map((p) => p.field),
+      ['resources.requestsCpu', 'env.0.name'],
+    );
     const wrongShape = await put({ config: { tolerations: [{ operator: 'Maybe' }] }, seen });
     assert.equal(wrongShape.status, 400);
   });
 
-  test('a viewer reads it but may not change it: the cluster\'s refusal comes back', async () => {
+  test("a viewer reads it but may not change it: the cluster's refusal comes back", async () => {
     const seen = (await read('bob')).body.config;
     assert.ok(seen, 'bob sees the config');
     const res = await put({ config: null, seen }, 'bob');
@@ -76,13 +93,17 @@ describe('/api/subscriptions/<ns>/<name>/config', () => {
     assert.match(res.body.error!.message, /forbidden/i);
   });
 
-  test('removing the config gives the bundle\'s Deployment back', async () => {
+  test("removing the config gives the bundle's Deployment back", async () => {
     const seen = (await read()).body.config;
     const res = await put({ config: null, seen });
     assert.equal(res.status, 200);
-    await waitFor('the bundle\'s resources back', async () => {
+    await waitFor("the bundle's resources back", async () => {
       const d = (await read()).body.deployments?.[0];
-      return d && !d.nodeSelector && JSON.stringify(d.containers[0]!.resources) === JSON.stringify({ requests: { cpu: '50m', memory: '64Mi' } }) ? true : undefined;
+      return d &&
+        !d.nodeSelector &&
+        JSON.stringify(d.containers[0]!.resources) === JSON.stringify({ requests: { cpu: '50m', memory: '64Mi' } })
+        ? true
+        : undefined;
     });
   });
 });

@@ -21,13 +21,29 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
   let POST: Handler;
   let admin: KubeClient;
   const approveWaiting = async (ns: string) => {
-    const plan = await waitFor(`a plan waiting in ${ns}`, async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.find((p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved));
-    await admin.patch(INSTALL_PLAN_TYPE, plan.metadata!.name!, { spec: { approved: true } }, { namespace: ns, type: 'merge' });
+    const plan = await waitFor(`a plan waiting in ${ns}`, async () =>
+      (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: ns })).items.find(
+        (p) => p.status?.phase === 'RequiresApproval' && !p.spec.approved,
+      ),
+    );
+    await admin.patch(
+      INSTALL_PLAN_TYPE,
+      plan.metadata!.name!,
+      { spec: { approved: true } },
+      { namespace: ns, type: 'merge' },
+    );
   };
   before(async () => {
     ({ GET, POST } = await import('./route'));
     admin = sb.admin;
-    await subscribe(admin, { namespace: 'shared', package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0', targets: ['shared'] });
+    await subscribe(admin, {
+      namespace: 'shared',
+      package: 'pgpilot',
+      channel: 'stable',
+      approval: 'Manual',
+      startingCSV: 'pgpilot.v1.2.0',
+      targets: ['shared'],
+    });
     await approveWaiting('shared');
     await waitForCsv(admin, 'shared', 'pgpilot.v1.2.0');
     await subscribe(admin, { namespace: 'shared', package: 'cachely', channel: 'alpha', approval: 'Manual' });
@@ -35,17 +51,34 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
 
   const call = (h: Handler, method: string, to: string, user = 'admin') => {
     const path = `/api/subscriptions/shared/pgpilot/move${method === 'GET' ? `?to=${to}` : ''}`;
-    return sb.call<MovePlan & { steps?: { step: string; outcome: string }[]; subscription?: { namespace: string }; error?: { message: string } }>(h, path, { method, user, ...(method === 'POST' ? { body: { to } } : {}), params: { namespace: 'shared', name: 'pgpilot' } });
+    return sb.call<
+      MovePlan & {
+        steps?: { step: string; outcome: string }[];
+        subscription?: { namespace: string };
+        error?: { message: string };
+      }
+    >(h, path, {
+      method,
+      user,
+      ...(method === 'POST' ? { body: { to } } : {}),
+      params: { namespace: 'shared', name: 'pgpilot' },
+    });
   };
 
   test('the move planned: a namespace and a group that keep PgPilot watching shared, then the same version there', async () => {
     const { status, body } = await call(GET, 'GET', 'pgpilot-own');
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body.blockers, []);
-    assert.deepEqual(body.objects.map((o) => `${o.action} ${o.kind} ${o.name}`), ['create Namespace pgpilot-own', 'create OperatorGroup pgpilot-own-operators']);
+    assert.deepEqual(
+      body.objects.map((o) => `${o.action} ${o.kind} ${o.name}`),
+      ['create Namespace pgpilot-own', 'create OperatorGroup pgpilot-own-operators'],
+    );
     assert.deepEqual(body.targets, ['shared']);
     assert.equal(body.subscription?.spec.startingCSV, 'pgpilot.v1.2.0');
-    assert.ok(body.warnings.some((w) => /shared's InstallPlans then carry only cachely/.test(w)), JSON.stringify(body.warnings));
+    assert.ok(
+      body.warnings.some((w) => /shared's InstallPlans then carry only cachely/.test(w)),
+      JSON.stringify(body.warnings),
+    );
   });
 
   test('a viewer is refused with the reasons; a bad namespace names the field', async () => {
@@ -63,17 +96,33 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body.subscription, { namespace: 'pgpilot-own', name: 'pgpilot' });
     await assert.rejects(admin.get(SUBSCRIPTION_TYPE, 'pgpilot', 'shared'), (e) => isKubeError(e, 404));
-    await waitFor('the old CSV gone', async () => admin.get(CSV_TYPE, 'pgpilot.v1.2.0', 'shared').then(() => undefined, (e) => (isKubeError(e, 404) ? true : undefined)));
+    await waitFor('the old CSV gone', async () =>
+      admin.get(CSV_TYPE, 'pgpilot.v1.2.0', 'shared').then(
+        () => undefined,
+        (e) => (isKubeError(e, 404) ? true : undefined),
+      ),
+    );
     const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'pgpilot-own');
-    assert.deepEqual([sub.spec.startingCSV, sub.spec.installPlanApproval, sub.spec.channel], ['pgpilot.v1.2.0', 'Manual', 'stable']);
+    assert.deepEqual(
+      [sub.spec.startingCSV, sub.spec.installPlanApproval, sub.spec.channel],
+      ['pgpilot.v1.2.0', 'Manual', 'stable'],
+    );
     const groups = (await admin.listAll<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace: 'pgpilot-own' })).items;
-    assert.deepEqual(groups.map((g) => g.spec?.targetNamespaces), [['shared']]);
+    assert.deepEqual(
+      groups.map((g) => g.spec?.targetNamespaces),
+      [['shared']],
+    );
     await approveWaiting('pgpilot-own');
     await waitForCsv(admin, 'pgpilot-own', 'pgpilot.v1.2.0');
     const csv = await admin.get<ClusterServiceVersion>(CSV_TYPE, 'pgpilot.v1.2.0', 'pgpilot-own');
     assert.equal(csv.metadata?.annotations?.['olm.targetNamespaces'], 'shared');
     // What shared's plans now carry is Cachely's alone.
-    const plans = (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'shared' })).items.filter((p) => !p.spec.approved);
-    assert.ok(plans.length > 0 && plans.every((p) => p.spec.clusterServiceVersionNames.every((n) => n.startsWith('cachely.'))), JSON.stringify(plans.map((p) => p.spec.clusterServiceVersionNames)));
+    const plans = (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'shared' })).items.filter(
+      (p) => !p.spec.approved,
+    );
+    assert.ok(
+      plans.length > 0 && plans.every((p) => p.spec.clusterServiceVersionNames.every((n) => n.startsWith('cachely.'))),
+      JSON.stringify(plans.map((p) => p.spec.clusterServiceVersionNames)),
+    );
   });
 });

@@ -24,24 +24,54 @@ describe('/api/subscriptions/<ns>/<name>/refresh', () => {
     admin = sb.admin;
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigPath);
-    await kubeRequest(kc, { method: 'POST', path: '/sandbox/faults', body: { failNextInstallPlan: 'image quay.example.com/demo/cachely-bundle:v0.9.2 could not be pulled' }, retry: 'none' });
+    await kubeRequest(kc, {
+      method: 'POST',
+      path: '/sandbox/faults',
+      body: { failNextInstallPlan: 'image quay.example.com/demo/cachely-bundle:v0.9.2 could not be pulled' },
+      retry: 'none',
+    });
     await subscribe(admin, { namespace: 'team1', package: 'cachely', channel: 'alpha', targets: ['team1'] });
     await subscribe(admin, { namespace: 'pg', package: 'pgpilot', channel: 'stable', targets: ['pg'] });
     await waitForCsv(admin, 'pg', 'pgpilot.v1.4.0');
-    failedPlan = await waitFor('the failed plan', async () => (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find((p) => p.status?.phase === 'Failed')?.metadata?.name);
-    await waitFor('the Subscription to say so', async () => ((await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).status?.conditions?.some((c) => c.type === 'InstallPlanFailed' && c.status === 'True') ? true : undefined));
+    failedPlan = await waitFor(
+      'the failed plan',
+      async () =>
+        (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items.find(
+          (p) => p.status?.phase === 'Failed',
+        )?.metadata?.name,
+    );
+    await waitFor('the Subscription to say so', async () =>
+      (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).status?.conditions?.some(
+        (c) => c.type === 'InstallPlanFailed' && c.status === 'True',
+      )
+        ? true
+        : undefined,
+    );
   });
 
   const call = (h: Handler, method: string, ns = 'team1', name = 'cachely', user = 'admin') =>
-    sb.call<{ plan?: RefreshPlan; steps?: { step: string; outcome: string }[]; error?: { message: string } }>(h, `/api/subscriptions/${ns}/${name}/refresh`, { method, user, params: { namespace: ns, name } });
+    sb.call<{ plan?: RefreshPlan; steps?: { step: string; outcome: string }[]; error?: { message: string } }>(
+      h,
+      `/api/subscriptions/${ns}/${name}/refresh`,
+      { method, user, params: { namespace: ns, name } },
+    );
 
-  test('the repair planned: why it fails, in OLM\'s words, and each step', async () => {
+  test("the repair planned: why it fails, in OLM's words, and each step", async () => {
     const { status, body } = await call(GET, 'GET');
     assert.equal(status, 200);
     const plan = body.plan!;
-    assert.ok(plan.failing.some((f) => /could not be pulled/.test(f)), JSON.stringify(plan.failing));
-    assert.deepEqual(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`), ['delete Subscription cachely', `delete InstallPlan ${failedPlan}`, 'create Subscription cachely']);
-    assert.deepEqual(plan.subscription.spec, (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).spec);
+    assert.ok(
+      plan.failing.some((f) => /could not be pulled/.test(f)),
+      JSON.stringify(plan.failing),
+    );
+    assert.deepEqual(
+      plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`),
+      ['delete Subscription cachely', `delete InstallPlan ${failedPlan}`, 'create Subscription cachely'],
+    );
+    assert.deepEqual(
+      plan.subscription.spec,
+      (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1')).spec,
+    );
     assert.deepEqual(plan.blockers, []);
   });
 
@@ -59,7 +89,10 @@ describe('/api/subscriptions/<ns>/<name>/refresh', () => {
     const before = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1');
     const res = await call(POST, 'POST');
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.ok(res.body.steps!.every((s) => s.outcome === 'done' || s.outcome === 'already gone'), JSON.stringify(res.body.steps));
+    assert.ok(
+      res.body.steps!.every((s) => s.outcome === 'done' || s.outcome === 'already gone'),
+      JSON.stringify(res.body.steps),
+    );
     const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'team1');
     assert.notEqual(sub.metadata?.uid, before.metadata?.uid, 'a new Subscription');
     assert.deepEqual(sub.spec, before.spec);

@@ -77,7 +77,10 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
   test('the path offered from 1.0.0: one InstallPlan a hop', async () => {
     const { status, body } = await call(GET, 'GET');
     assert.equal(status, 200);
-    assert.deepEqual(body.path.map((s) => s.to), ['pgpilot.v1.4.0', 'pgpilot.v1.5.0']);
+    assert.deepEqual(
+      body.path.map((s) => s.to),
+      ['pgpilot.v1.4.0', 'pgpilot.v1.5.0'],
+    );
     assert.equal(body.target, undefined);
     assert.equal(body.approverConfigured, true);
   });
@@ -85,7 +88,10 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
   test('refused: off the path, and for people who may not approve plans themselves', async () => {
     const off = await call(PUT, 'PUT', { target: 'pgpilot.v1.3.0' });
     assert.equal(off.status, 409);
-    assert.match(off.body.error!.message, /pgpilot\.v1\.3\.0 is not on the update path from the installed version \(pgpilot\.v1\.4\.0 → pgpilot\.v1\.5\.0\)/);
+    assert.match(
+      off.body.error!.message,
+      /pgpilot\.v1\.3\.0 is not on the update path from the installed version \(pgpilot\.v1\.4\.0 → pgpilot\.v1\.5\.0\)/,
+    );
     const alice = await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' }, 'alice');
     assert.equal(alice.status, 403);
     assert.match(alice.body.error!.message, /you may not approve them yourself/);
@@ -130,8 +136,14 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
     assert.equal(set.status, 200, JSON.stringify(set.body));
     await aliceWrites((await annotations('team2'))[UPGRADE_TARGET_ANNOTATION]!);
     const pass = await approverPass(approver);
-    assert.deepEqual(pass.approved.map((a) => [a.namespace, a.csvs]), [['team2', ['pgpilot.v1.4.0']]]);
-    assert.deepEqual(pass.refused.map((r) => r.namespace), ['team1']);
+    assert.deepEqual(
+      pass.approved.map((a) => [a.namespace, a.csvs]),
+      [['team2', ['pgpilot.v1.4.0']]],
+    );
+    assert.deepEqual(
+      pass.refused.map((r) => r.namespace),
+      ['team1'],
+    );
     assert.match(pass.refused[0]!.reason, /copied from another Subscription/);
     await waitingPlan('pgpilot.v1.4.0');
     // Cancelled in both, so that what follows sees only team1's own target.
@@ -143,24 +155,55 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
     const set = await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.equal(set.body.target!.setBy, 'admin');
-    assert.deepEqual(set.body.hops!.map((h) => h.to), ['pgpilot.v1.4.0']);
+    assert.deepEqual(
+      set.body.hops!.map((h) => h.to),
+      ['pgpilot.v1.4.0'],
+    );
     assert.equal(set.body.verdict!.action, 'approve');
 
     const pass = await approverPass(approver);
-    assert.deepEqual(pass.approved.map((a) => a.csvs), [['pgpilot.v1.4.0']]);
+    assert.deepEqual(
+      pass.approved.map((a) => a.csvs),
+      [['pgpilot.v1.4.0']],
+    );
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
     await waitingPlan('pgpilot.v1.5.0');
-    await waitFor('the Subscription at 1.4.0', async () => ((await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1')).status?.installedCSV === 'pgpilot.v1.4.0' ? true : undefined));
+    await waitFor('the Subscription at 1.4.0', async () =>
+      (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1')).status?.installedCSV === 'pgpilot.v1.4.0'
+        ? true
+        : undefined,
+    );
 
     const again = await approverPass(approver);
     assert.deepEqual(again.approved, [], 'the plan to 1.5.0 is past the target');
-    assert.deepEqual(again.reached.map((r) => r.csv), ['pgpilot.v1.4.0']);
+    assert.deepEqual(
+      again.reached.map((r) => r.csv),
+      ['pgpilot.v1.4.0'],
+    );
     const after = await call(GET, 'GET');
     assert.equal(after.body.target, undefined, 'the target is removed once reached');
     const plans = (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'team1' })).items;
-    assert.ok(plans.some((p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0')), 'the plan to 1.5.0 still waits');
-    const events = (await admin.listAll<{ reason?: string; message?: string; involvedObject?: { kind?: string } }>(EVENTS, { namespace: 'team1' })).items.filter((e) => e.involvedObject?.kind === 'Subscription');
-    assert.ok(events.some((e) => e.reason === 'UpgradeApproved' && /\(pgpilot\.v1\.4\.0\) approved by olm-console on the way to pgpilot\.v1\.4\.0, the upgrade target set by admin/.test(e.message ?? '')), JSON.stringify(events));
+    assert.ok(
+      plans.some(
+        (p) => p.status?.phase === 'RequiresApproval' && p.spec.clusterServiceVersionNames.includes('pgpilot.v1.5.0'),
+      ),
+      'the plan to 1.5.0 still waits',
+    );
+    const events = (
+      await admin.listAll<{ reason?: string; message?: string; involvedObject?: { kind?: string } }>(EVENTS, {
+        namespace: 'team1',
+      })
+    ).items.filter((e) => e.involvedObject?.kind === 'Subscription');
+    assert.ok(
+      events.some(
+        (e) =>
+          e.reason === 'UpgradeApproved' &&
+          /\(pgpilot\.v1\.4\.0\) approved by olm-console on the way to pgpilot\.v1\.4\.0, the upgrade target set by admin/.test(
+            e.message ?? '',
+          ),
+      ),
+      JSON.stringify(events),
+    );
     assert.ok(events.some((e) => e.reason === 'UpgradeTargetReached'));
   });
 
@@ -174,7 +217,12 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
   });
 
   test('an Automatic Subscription takes no target', async () => {
-    await admin.patch(SUBSCRIPTION_TYPE, 'pgpilot', { spec: { installPlanApproval: 'Automatic' } }, { namespace: 'team1', type: 'merge' });
+    await admin.patch(
+      SUBSCRIPTION_TYPE,
+      'pgpilot',
+      { spec: { installPlanApproval: 'Automatic' } },
+      { namespace: 'team1', type: 'merge' },
+    );
     const res = await call(PUT, 'PUT', { target: 'pgpilot.v1.5.0' });
     assert.equal(res.status, 409);
     assert.match(res.body.error!.message, /Automatic approval: OLM upgrades it to the channel head by itself/);

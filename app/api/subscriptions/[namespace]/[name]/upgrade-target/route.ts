@@ -11,13 +11,21 @@ import { clearUpgradeTarget, setUpgradeTarget, upgradeTargetView } from '@/lib/s
 
 export const dynamic = 'force-dynamic';
 
-const Body = z.strictObject({ target: z.string().min(1, 'must not be empty').max(253).regex(/^[a-z0-9]([-a-z0-9.+]*[a-z0-9])?$/, 'must be a CSV name') });
+const Body = z.strictObject({
+  target: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(253)
+    .regex(/^[a-z0-9]([-a-z0-9.+]*[a-z0-9])?$/, 'must be a CSV name'),
+});
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
     const { namespace, name } = await objectParams(ctx);
     const { client } = requestClient(req);
-    return Response.json(await upgradeTargetView(client, namespace, name), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await upgradeTargetView(client, namespace, name), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

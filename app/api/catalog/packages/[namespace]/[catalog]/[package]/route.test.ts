@@ -13,7 +13,11 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
   });
 
   const get = (pkg: string, query = '', user = 'admin', catalog = 'olm-console-demo') =>
-    sb.call<PackageDetails & ErrorBody>(GET, `/api/catalog/packages/olm/${catalog}/${pkg}${query}`, { user, bearer: true, params: { namespace: 'olm', catalog, package: pkg } });
+    sb.call<PackageDetails & ErrorBody>(GET, `/api/catalog/packages/olm/${catalog}/${pkg}${query}`, {
+      user,
+      bearer: true,
+      params: { namespace: 'olm', catalog, package: pkg },
+    });
 
   test('the default channel head, described from its full CSV', async () => {
     const { status, body } = await get('pgpilot');
@@ -21,9 +25,19 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
     assert.equal(body.source, 'registry');
     assert.equal(body.edgesKnown, true);
     assert.equal(body.defaultChannel, 'stable');
-    assert.deepEqual(body.channels.map((c) => [c.name, c.isDefault, c.headVersion]), [['candidate', false, '2.0.0-rc.1'], ['fast', false, '1.5.0'], ['stable', true, '1.4.0']]);
+    assert.deepEqual(
+      body.channels.map((c) => [c.name, c.isDefault, c.headVersion]),
+      [
+        ['candidate', false, '2.0.0-rc.1'],
+        ['fast', false, '1.5.0'],
+        ['stable', true, '1.4.0'],
+      ],
+    );
     const stable = body.channels.find((c) => c.name === 'stable')!;
-    assert.deepEqual(stable.versions.map((v) => v.version), ['1.4.0', '1.3.0', '1.2.0', '1.1.0', '1.0.0']);
+    assert.deepEqual(
+      stable.versions.map((v) => v.version),
+      ['1.4.0', '1.3.0', '1.2.0', '1.1.0', '1.0.0'],
+    );
     const s = body.selected;
     assert.equal(s.channel, 'stable');
     assert.equal(s.csvName, 'pgpilot.v1.4.0');
@@ -35,7 +49,10 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
     assert.equal(csv.initializationResource?.kind, 'PostgresCluster');
     assert.ok(csv.description.length > 100, 'the long description comes from the full CSV');
     assert.ok(csv.providedApis.some((a) => a.kind === 'PostgresCluster'));
-    assert.deepEqual(csv.installModes.filter((m) => m.supported).map((m) => m.type), ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace']);
+    assert.deepEqual(
+      csv.installModes.filter((m) => m.supported).map((m) => m.type),
+      ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'],
+    );
     assert.ok(csv.examples.length > 0, 'alm-examples are parsed');
     assert.ok(csv.links.every((l) => /^https?:/.test(l.url)));
   });
@@ -90,7 +107,9 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
   });
 
   test('bad names are 400s naming the parameter', async () => {
-    const res = await GET(sb.request('/x', { bearer: true }), { params: Promise.resolve({ namespace: 'Bad_NS', catalog: 'c', package: 'p' }) });
+    const res = await GET(sb.request('/x', { bearer: true }), {
+      params: Promise.resolve({ namespace: 'Bad_NS', catalog: 'c', package: 'p' }),
+    });
     assert.equal(res.status, 400);
     assert.match(((await res.json()) as ErrorBody).error.message, /^namespace: /);
     const q = await get('pgpilot', `?channel=${'x'.repeat(300)}`);
@@ -98,7 +117,7 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
     assert.match(q.body.error.message, /^channel: /);
   });
 
-  test('a namespace-only user sees a global catalog\'s package through PackageManifests in their namespace', async () => {
+  test("a namespace-only user sees a global catalog's package through PackageManifests in their namespace", async () => {
     const denied = await get('pgpilot', '', 'alice');
     assert.equal(denied.status, 404, 'alice cannot read the olm namespace');
     const { status, body } = await get('pgpilot', '?namespace=team1', 'alice');
@@ -109,7 +128,9 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>', () => {
   });
 
   test('without a token: 401', async () => {
-    const res = await GET(new Request('http://console.local/x'), { params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' }) });
+    const res = await GET(new Request('http://console.local/x'), {
+      params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' }),
+    });
     assert.equal(res.status, 401);
   });
 });

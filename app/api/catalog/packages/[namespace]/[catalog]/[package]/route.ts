@@ -23,10 +23,18 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const { client, lookup } = await findPackage(req, params, q.namespace);
     const platforms = await nodePlatforms(client);
     const withPlatforms = <T extends object>(d: T) => (platforms ? { ...d, platforms } : d);
-    if (lookup.source === 'packagemanifests') return Response.json(withPlatforms(detailsFromManifest(lookup.manifest, q)), { headers: { 'Cache-Control': 'no-store' } });
+    if (lookup.source === 'packagemanifests')
+      return Response.json(withPlatforms(detailsFromManifest(lookup.manifest, q)), {
+        headers: { 'Cache-Control': 'no-store' },
+      });
     // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
     const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
-    const csv = await sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName);
+    const csv = await sharedCatalogIndex().fullCsv(
+      lookup.address,
+      lookup.pkg.name,
+      brief.selected.channel,
+      brief.selected.csvName,
+    );
     const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
     return Response.json(withPlatforms(details), { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {

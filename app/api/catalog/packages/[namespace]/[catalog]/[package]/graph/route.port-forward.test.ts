@@ -12,7 +12,13 @@ import { needsSharedCatalogs, sharedCatalog } from '@/lib/testing/shared-catalog
 const CATALOG_DIR = sharedCatalog('gatekeeper-operator-product-v4.20');
 const CATALOG = 'gatekeeper-operator-product-v4-20';
 const PKG = 'gatekeeper-operator-product';
-const CATSRC = { group: 'operators.coreos.com', version: 'v1alpha1', plural: 'catalogsources', namespaced: true, kind: 'CatalogSource' };
+const CATSRC = {
+  group: 'operators.coreos.com',
+  version: 'v1alpha1',
+  plural: 'catalogsources',
+  namespaced: true,
+  kind: 'CatalogSource',
+};
 
 describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, () => {
   const sb = routeSandbox({ catalogs: [CATALOG_DIR], demo: false, catalogAddress: 'service' });
@@ -21,7 +27,9 @@ describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, (
   let details: Handler;
   before(async () => {
     await waitFor('the catalog ready', async () => {
-      const cs = await sb.admin.get<{ status?: { connectionState?: { lastObservedState?: string; address?: string } } }>(CATSRC, CATALOG, 'olm');
+      const cs = await sb.admin.get<{
+        status?: { connectionState?: { lastObservedState?: string; address?: string } };
+      }>(CATSRC, CATALOG, 'olm');
       return cs.status?.connectionState?.lastObservedState === 'READY' ? cs : undefined;
     });
     ({ GET: graph } = await import('./route'));
@@ -30,17 +38,31 @@ describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, (
   });
 
   const requestAs = (path: string, user: string) => sb.request(path, { user, bearer: true });
-  const getGraph = (user: string) => sb.call<GraphView>(graph, `/api/catalog/packages/olm/${CATALOG}/${PKG}/graph?channel=stable`, { user, bearer: true, params: { namespace: 'olm', catalog: CATALOG, package: PKG } });
+  const getGraph = (user: string) =>
+    sb.call<GraphView>(graph, `/api/catalog/packages/olm/${CATALOG}/${PKG}/graph?channel=stable`, {
+      user,
+      bearer: true,
+      params: { namespace: 'olm', catalog: CATALOG, package: PKG },
+    });
 
   // First, before anyone's request has read the registry into the shared index.
   test('a viewer, who may not port-forward, gets the PackageManifests and is told why there are no edges', async () => {
     const res = await list(requestAs('/api/catalog/packages', 'bob'));
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { catalogs: { name: string; source?: string; problem?: string }[]; packages: { name: string }[] };
+    const body = (await res.json()) as {
+      catalogs: { name: string; source?: string; problem?: string }[];
+      packages: { name: string }[];
+    };
     const cat = body.catalogs.find((c) => c.name === CATALOG)!;
     assert.equal(cat.source, 'packagemanifests');
-    assert.match(cat.problem ?? '', new RegExp(`not reachable from the console, and port-forwarding to pod olm/${CATALOG}-\\w+ failed: .*forbidden`));
-    assert.deepEqual(body.packages.map((p) => p.name), [PKG]);
+    assert.match(
+      cat.problem ?? '',
+      new RegExp(`not reachable from the console, and port-forwarding to pod olm/${CATALOG}-\\w+ failed: .*forbidden`),
+    );
+    assert.deepEqual(
+      body.packages.map((p) => p.name),
+      [PKG],
+    );
     const g = await getGraph('bob');
     assert.equal(g.status, 200);
     assert.equal(g.body.edgesKnown, false);
@@ -59,7 +81,9 @@ describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, (
     assert.deepEqual(g.body.edgeCounts, { replaces: 8, skips: 3, skipRange: 60 });
     assert.equal(g.body.head, `${PKG}.v3.21.0`);
     // One bundle's whole CSV (GetBundle) comes the same way.
-    const d = await details(requestAs(`/api/catalog/packages/olm/${CATALOG}/${PKG}?channel=stable`, 'admin'), { params: Promise.resolve({ namespace: 'olm', catalog: CATALOG, package: PKG }) });
+    const d = await details(requestAs(`/api/catalog/packages/olm/${CATALOG}/${PKG}?channel=stable`, 'admin'), {
+      params: Promise.resolve({ namespace: 'olm', catalog: CATALOG, package: PKG }),
+    });
     assert.equal(d.status, 200);
     const csv = ((await d.json()) as { selected: { csv?: { description: string } } }).selected.csv;
     assert.ok((csv?.description.length ?? 0) > 100, 'the long description, from the full CSV');

@@ -13,7 +13,11 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/graph', () => {
   });
 
   const get = (pkg: string, query = '', user = 'admin') =>
-    sb.call<GraphView & ErrorBody>(GET, `/api/catalog/packages/olm/olm-console-demo/${pkg}/graph${query}`, { user, bearer: true, params: { namespace: 'olm', catalog: 'olm-console-demo', package: pkg } });
+    sb.call<GraphView & ErrorBody>(GET, `/api/catalog/packages/olm/olm-console-demo/${pkg}/graph${query}`, {
+      user,
+      bearer: true,
+      params: { namespace: 'olm', catalog: 'olm-console-demo', package: pkg },
+    });
 
   // First, before anyone's request has read the registry into the shared index.
   test('through PackageManifests only: versions in channel order, edges unknown', async () => {
@@ -23,7 +27,10 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/graph', () => {
     assert.match(body.note!, /edges are unknown/);
     assert.deepEqual(body.edges, []);
     assert.equal(body.head, 'pgpilot.v1.4.0');
-    assert.deepEqual(body.nodes.map((n) => n.version), ['1.4.0', '1.3.0', '1.2.0', '1.1.0', '1.0.0']);
+    assert.deepEqual(
+      body.nodes.map((n) => n.version),
+      ['1.4.0', '1.3.0', '1.2.0', '1.1.0', '1.0.0'],
+    );
   });
 
   test('the default channel: head, one edge of each kind, versions covered by skipRange', async () => {
@@ -35,8 +42,12 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/graph', () => {
     assert.deepEqual(body.channels, ['candidate', 'fast', 'stable']);
     assert.equal(body.edgeCounts.replaces, 4);
     assert.equal(body.edgeCounts.skipRange, 4, '1.0.0 to 1.3.0 are inside >=1.0.0 <1.4.0');
-    assert.ok(body.edges.some((e) => e.from === 'pgpilot.v1.3.0' && e.to === 'pgpilot.v1.4.0' && e.kind === 'replaces'));
-    assert.ok(body.edges.some((e) => e.from === 'pgpilot.v1.0.0' && e.to === 'pgpilot.v1.4.0' && e.kind === 'skipRange'));
+    assert.ok(
+      body.edges.some((e) => e.from === 'pgpilot.v1.3.0' && e.to === 'pgpilot.v1.4.0' && e.kind === 'replaces'),
+    );
+    assert.ok(
+      body.edges.some((e) => e.from === 'pgpilot.v1.0.0' && e.to === 'pgpilot.v1.4.0' && e.kind === 'skipRange'),
+    );
     const v10 = body.nodes.find((n) => n.version === '1.0.0')!;
     assert.deepEqual(v10.coveredBySkipRangeOf, ['pgpilot.v1.4.0']);
     assert.deepEqual(v10.channels, ['fast', 'stable'], 'candidate holds only the release candidate');
@@ -44,10 +55,16 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/graph', () => {
 
   test('the path OLM walks: one step by skipRange from 1.0.0 to the head of stable', async () => {
     const { body } = await get('pgpilot', '?from=1.0.0');
-    assert.deepEqual(body.path?.steps.map((s) => [s.from, s.to, s.via]), [['pgpilot.v1.0.0', 'pgpilot.v1.4.0', ['skipRange']]]);
+    assert.deepEqual(
+      body.path?.steps.map((s) => [s.from, s.to, s.via]),
+      [['pgpilot.v1.0.0', 'pgpilot.v1.4.0', ['skipRange']]],
+    );
     assert.equal(body.path?.reachesHead, true);
     const fast = await get('pgpilot', '?channel=fast&from=pgpilot.v1.1.0');
-    assert.deepEqual(fast.body.path?.steps.map((s) => s.to), ['pgpilot.v1.4.0', 'pgpilot.v1.5.0']);
+    assert.deepEqual(
+      fast.body.path?.steps.map((s) => s.to),
+      ['pgpilot.v1.4.0', 'pgpilot.v1.5.0'],
+    );
   });
 
   test('a skipped bundle is never an upgrade target, and says why', async () => {

@@ -20,7 +20,10 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     const params = parseParams(PackageParams, await ctx.params);
     const q = readQuery(req.url, Query);
     const { lookup } = await findPackage(req, params, q.namespace);
-    const view = lookup.source === 'registry' ? graphFromModel(lookup.pkg, q.channel, q.from) : graphFromManifest(lookup.manifest, q.channel);
+    const view =
+      lookup.source === 'registry'
+        ? graphFromModel(lookup.pkg, q.channel, q.from)
+        : graphFromManifest(lookup.manifest, q.channel);
     return Response.json(view, { headers: { 'Cache-Control': 'no-store' } });
   } catch (err) {
     return errorResponse(err);

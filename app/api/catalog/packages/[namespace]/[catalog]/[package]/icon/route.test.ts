@@ -20,9 +20,16 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/icon', () => {
   });
 
   const get = (pkg: string, opts: { user?: string; query?: string; etag?: string } = {}) =>
-    GET(sb.request(`/api/catalog/packages/olm/olm-console-demo/${pkg}/icon${opts.query ?? ''}`, { user: opts.user, bearer: true, ...(opts.etag ? { headers: { 'if-none-match': opts.etag } } : {}) }), {
-      params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: pkg }),
-    });
+    GET(
+      sb.request(`/api/catalog/packages/olm/olm-console-demo/${pkg}/icon${opts.query ?? ''}`, {
+        user: opts.user,
+        bearer: true,
+        ...(opts.etag ? { headers: { 'if-none-match': opts.etag } } : {}),
+      }),
+      {
+        params: Promise.resolve({ namespace: 'olm', catalog: 'olm-console-demo', package: pkg }),
+      },
+    );
 
   test('an SVG icon, with its CSP, nosniff, ETag and a day of caching', async () => {
     const res = await get('pgpilot');
@@ -54,21 +61,57 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/icon', () => {
   test('an icon whose media type carries CR/LF is refused with a reason, never a 500 (registry and PackageManifests)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evil-icon-'));
     // The package's icon, where FBC keeps it (opm copies it into the CSV it builds for the bundle).
-    const csv = { displayName: 'Evil icon', provider: { name: 'x' }, installModes: [{ type: 'AllNamespaces', supported: true }] };
+    const csv = {
+      displayName: 'Evil icon',
+      provider: { name: 'x' },
+      installModes: [{ type: 'AllNamespaces', supported: true }],
+    };
     const docs = [
-      { schema: 'olm.package', name: 'evil-icon', defaultChannel: 'stable', icon: { base64data: Buffer.from('png').toString('base64'), mediatype: 'image/png\r\nX-Injected: 1' } },
+      {
+        schema: 'olm.package',
+        name: 'evil-icon',
+        defaultChannel: 'stable',
+        icon: { base64data: Buffer.from('png').toString('base64'), mediatype: 'image/png\r\nX-Injected: 1' },
+      },
       { schema: 'olm.channel', package: 'evil-icon', name: 'stable', entries: [{ name: 'evil-icon.v1.0.0' }] },
-      { schema: 'olm.bundle', package: 'evil-icon', name: 'evil-icon.v1.0.0', image: 'example.com/evil-icon:1', properties: [{ type: 'olm.package', value: { packageName: 'evil-icon', version: '1.0.0' } }, { type: 'olm.csv.metadata', value: csv }] },
+      {
+        schema: 'olm.bundle',
+        package: 'evil-icon',
+        name: 'evil-icon.v1.0.0',
+        image: 'example.com/evil-icon:1',
+        properties: [
+          { type: 'olm.package', value: { packageName: 'evil-icon', version: '1.0.0' } },
+          { type: 'olm.csv.metadata', value: csv },
+        ],
+      },
     ];
     writeFileSync(join(dir, 'catalog.json'), docs.map((d) => JSON.stringify(d)).join('\n'));
     const admin: KubeClient = sb.admin;
-    await admin.create(CATALOG_SOURCE_TYPE, { metadata: { name: 'evil', namespace: 'olm', annotations: { [CATALOG_DIR_ANNOTATION]: dir } }, spec: { sourceType: 'grpc' } });
-    await waitFor('the evil catalog ready', async () => ((await admin.get<{ status?: { connectionState?: { lastObservedState?: string } } }>(CATALOG_SOURCE_TYPE, 'evil', 'olm')).status?.connectionState?.lastObservedState === 'READY' ? true : undefined));
+    await admin.create(CATALOG_SOURCE_TYPE, {
+      metadata: { name: 'evil', namespace: 'olm', annotations: { [CATALOG_DIR_ANNOTATION]: dir } },
+      spec: { sourceType: 'grpc' },
+    });
+    await waitFor('the evil catalog ready', async () =>
+      (
+        await admin.get<{ status?: { connectionState?: { lastObservedState?: string } } }>(
+          CATALOG_SOURCE_TYPE,
+          'evil',
+          'olm',
+        )
+      ).status?.connectionState?.lastObservedState === 'READY'
+        ? true
+        : undefined,
+    );
     const at = (user: string, query = '') =>
-      GET(sb.request(`/api/catalog/packages/olm/evil/evil-icon/icon${query}`, { user, bearer: true }), { params: Promise.resolve({ namespace: 'olm', catalog: 'evil', package: 'evil-icon' }) });
+      GET(sb.request(`/api/catalog/packages/olm/evil/evil-icon/icon${query}`, { user, bearer: true }), {
+        params: Promise.resolve({ namespace: 'olm', catalog: 'evil', package: 'evil-icon' }),
+      });
     const viaRegistry = await at('admin');
     assert.equal(viaRegistry.status, 415);
-    assert.match(((await viaRegistry.json()) as { error: { message: string } }).error.message, /not an image type the console serves/);
+    assert.match(
+      ((await viaRegistry.json()) as { error: { message: string } }).error.message,
+      /not an image type the console serves/,
+    );
     const forAlice = await at('alice', '?namespace=team1');
     assert.equal(forAlice.status, 415);
     // The cluster's own icon subresource (packageserver) serves its default icon instead of failing.

@@ -20,7 +20,8 @@ export async function GET(req: Request, ctx: { params: Promise<Record<string, st
     if (!icon) throw new ApiError(404, 'NotFound', `package ${params.package} has no icon`);
     const verdict = iconVerdict(icon.data, icon.mediatype);
     if (!verdict.ok) throw new ApiError(415, 'UnsupportedMediaType', verdict.message);
-    if (req.headers.get('if-none-match') === verdict.etag) return new Response(null, { status: 304, headers: verdict.headers });
+    if (req.headers.get('if-none-match') === verdict.etag)
+      return new Response(null, { status: 304, headers: verdict.headers });
     return new Response(new Uint8Array(icon.data), { status: 200, headers: verdict.headers });
   } catch (err) {
     return errorResponse(err);

@@ -9,13 +9,21 @@ import { parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
 
-const Params = z.strictObject({ namespace: dnsLabel, name: dnsSubdomain, group: dnsSubdomain, version: dnsLabel, plural: dnsLabel });
+const Params = z.strictObject({
+  namespace: dnsLabel,
+  name: dnsSubdomain,
+  group: dnsSubdomain,
+  version: dnsLabel,
+  plural: dnsLabel,
+});
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
     const p = parseParams(Params, await ctx.params);
     const { client } = requestClient(req);
-    return Response.json(await operandFormSource(client, p.namespace, p.name, p), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(await operandFormSource(client, p.namespace, p.name, p), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (err) {
     return errorResponse(err);
   }

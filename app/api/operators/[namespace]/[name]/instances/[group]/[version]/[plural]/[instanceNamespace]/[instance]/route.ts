@@ -12,13 +12,29 @@ import { parseParams } from '@/lib/server/package-lookup';
 
 export const dynamic = 'force-dynamic';
 
-const Params = z.strictObject({ namespace: dnsLabel, name: dnsSubdomain, group: dnsSubdomain, version: dnsLabel, plural: dnsLabel, instanceNamespace: z.string().refine((v) => v === CLUSTER_SEGMENT || dnsLabel.safeParse(v).success, `must be a namespace's name, or ${CLUSTER_SEGMENT} for a cluster-scoped instance`), instance: dnsSubdomain });
+const Params = z.strictObject({
+  namespace: dnsLabel,
+  name: dnsSubdomain,
+  group: dnsSubdomain,
+  version: dnsLabel,
+  plural: dnsLabel,
+  instanceNamespace: z
+    .string()
+    .refine(
+      (v) => v === CLUSTER_SEGMENT || dnsLabel.safeParse(v).success,
+      `must be a namespace's name, or ${CLUSTER_SEGMENT} for a cluster-scoped instance`,
+    ),
+  instance: dnsSubdomain,
+});
 
 export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
   try {
     const p = parseParams(Params, await ctx.params);
     const { client } = requestClient(req);
-    return Response.json(await operandDetails(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance), { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(
+      await operandDetails(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance),
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
   } catch (err) {
     return errorResponse(err);
   }
@@ -28,7 +44,9 @@ export async function DELETE(req: Request, ctx: { params: Promise<Record<string,
   try {
     const p = parseParams(Params, await ctx.params);
     const { client } = writeClient(req);
-    return Response.json(await deleteOperand(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance));
+    return Response.json(
+      await deleteOperand(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance),
+    );
   } catch (err) {
     return errorResponse(err);
   }
