@@ -41,10 +41,31 @@ const layers = {
   },
 };
 
+// Components run in the browser: they read the server's answers through lib/api's types and
+// never import lib/server (its modules hold the person's client, secrets and Node APIs).
+const components = {
+  files: ['components/**'],
+  rules: {
+    'import/no-restricted-paths': [
+      'error',
+      {
+        zones: [
+          {
+            target: './components',
+            from: './lib/server',
+            message: "components read the server's answers through lib/api's types, never lib/server",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   layers,
+  components,
   // Formatting is Prettier's (npm run lint runs it too); ESLint keeps to what code means.
   prettier,
   { ignores: ['.next/**', 'node_modules/**', '.sandbox/**', 'next-env.d.ts'] },

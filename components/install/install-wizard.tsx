@@ -16,7 +16,7 @@ import { ErrorNotice } from '../common/notice';
 import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { VersionOptions } from '../details/version-options';
 import { configFromForm, emptyForm, validateForm } from '@/lib/olm/install/operator-config-form';
-import type { PodPlacementFacts } from '@/lib/server/subscription-config';
+import type { PodPlacementFacts } from '@/lib/api/operator-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';

@@ -1,7 +1,7 @@
 'use client';
 // The outcome of each cleanup step, as the server did it: done, already gone, failed (with the
 // cluster's words) or not done because an earlier step failed.
-import type { CleanupResultStep } from '@/lib/server/leftovers';
+import type { CleanupResultStep } from '@/lib/api/leftovers';
 
 const OUTCOME: Record<CleanupResultStep['outcome'], string> = {
   deleted: 'deleted',

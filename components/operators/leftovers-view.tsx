@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { LeftoverPart, Leftovers } from '@/lib/olm/install/leftovers';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
-import type { CleanupResultStep, PlannedCleanup } from '@/lib/server/leftovers';
+import type { CleanupResultStep, PlannedCleanup } from '@/lib/api/leftovers';
 import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
 import { CleanupResult } from './leftovers-result';

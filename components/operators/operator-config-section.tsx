@@ -14,7 +14,7 @@ import {
   validateForm,
   type ConfigForm,
 } from '@/lib/olm/install/operator-config-form';
-import type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '@/lib/server/subscription-config';
+import type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '@/lib/api/operator-config';
 import { ErrorNotice } from '../common/notice';
 import { OperatorConfigFields } from './operator-config-fields';
 

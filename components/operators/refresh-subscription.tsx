@@ -5,8 +5,8 @@
 // same Subscription made again —, then applied as the person.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiGet, apiWrite } from '@/lib/client/api';
-import type { RefreshView } from '@/lib/server/refresh';
-import type { ResubscribeResult } from '@/lib/server/resubscribe';
+import type { RefreshView } from '@/lib/api/resubscribe';
+import type { ResubscribeResult } from '@/lib/api/resubscribe';
 import { ErrorNotice } from '../common/notice';
 
 export function RefreshSubscription({

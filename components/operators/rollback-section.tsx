@@ -8,7 +8,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { apiGet, apiWrite } from '@/lib/client/api';
 import type { Risk } from '@/lib/olm/install/rollback';
-import type { RollbackResult, RollbackView } from '@/lib/server/rollback';
+import type { RollbackResult, RollbackView } from '@/lib/api/rollback';
 import { ErrorNotice } from '../common/notice';
 
 const TONE: Record<Risk['level'], string> = {

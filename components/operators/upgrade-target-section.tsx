@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiGet, apiWrite } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
-import type { UpgradeTargetView } from '@/lib/server/upgrade-target';
+import type { UpgradeTargetView } from '@/lib/api/upgrade-target';
 import { ErrorNotice } from '../common/notice';
 import { RelativeTime } from '../common/relative-time';
 

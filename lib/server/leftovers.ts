@@ -23,6 +23,8 @@ import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operat
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
+import type { CleanupResultStep } from '../api/leftovers';
+export type { CleanupResultStep, PlannedCleanup } from '../api/leftovers';
 
 const CRD_TYPE: ResourceType = {
   group: 'apiextensions.k8s.io',
@@ -183,18 +185,6 @@ export async function planLeftoverCleanup(
 ): Promise<{ leftovers: Leftovers; plan: CleanupPlan }> {
   const left = await leftovers(client, namespace, anchor);
   return { leftovers: left, plan: planCleanup(left, parts) };
-}
-
-/** A plan as the routes answer it: each step with the key the apply must be sent back (`seen`). */
-export type PlannedCleanup = Omit<CleanupPlan, 'steps'> & { steps: (CleanupStep & { key: string })[] };
-
-export interface CleanupResultStep {
-  action: CleanupStep['action'];
-  kind: string;
-  name: string;
-  namespace?: string;
-  outcome: 'deleted' | 'already-gone' | 'finalizers-removed' | 'failed' | 'not-done';
-  message?: string;
 }
 
 export const stepKey = (s: Pick<CleanupStep, 'action' | 'kind' | 'name' | 'namespace'>): string =>

@@ -11,6 +11,8 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscript
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
 import { resubscribe, type Removal, type ResubscribeResult } from './resubscribe';
+import type { RefreshView } from '../api/resubscribe';
+export type { RefreshView } from '../api/resubscribe';
 
 const JOB_TYPE: ResourceType = { group: 'batch', version: 'v1', plural: 'jobs', namespaced: true, kind: 'Job' };
 const CONFIGMAP_TYPE: ResourceType = {
@@ -53,10 +55,6 @@ async function unpackJobs(client: KubeClient, namespace: string): Promise<Unpack
     if (isKubeError(err, 404)) return [];
     throw err;
   }
-}
-
-export interface RefreshView {
-  plan: RefreshPlan;
 }
 
 async function gather(

@@ -10,6 +10,8 @@ import { CSV_TYPE } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { ApiError } from './api-error';
+import type { ResubscribeResult } from '../api/resubscribe';
+export type { ResubscribeResult } from '../api/resubscribe';
 
 export interface Removal {
   type: ResourceType;
@@ -27,11 +29,6 @@ export interface ResubscribeRequest {
   next: Subscription;
   /** How the new Subscription is described in the steps ("starting at pgpilot.v1.3.0"). */
   describeNext: string;
-}
-
-export interface ResubscribeResult {
-  subscription: { namespace: string; name: string };
-  steps: { step: string; outcome: 'done' | 'failed' | 'undone' | 'already gone'; message?: string }[];
 }
 
 async function waitGone(

@@ -6,20 +6,16 @@
 import { sharedCatalogIndex } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
-import {
-  planRollback,
-  type BundleCrd,
-  type ClusterCrd,
-  type RollbackFacts,
-  type RollbackPlan,
-} from '../olm/install/rollback';
+import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts } from '../olm/install/rollback';
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { compareVersions, tryParseVersion } from '../olm/semver/version';
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
-import { resubscribe, type ResubscribeResult } from './resubscribe';
+import { resubscribe } from './resubscribe';
+import type { RollbackResult, RollbackView } from '../api/rollback';
+export type { RollbackResult, RollbackView } from '../api/rollback';
 
 const CRD_TYPE: ResourceType = {
   group: 'apiextensions.k8s.io',
@@ -28,16 +24,6 @@ const CRD_TYPE: ResourceType = {
   namespaced: false,
   kind: 'CustomResourceDefinition',
 };
-
-export interface RollbackView {
-  installed: { csvName: string; version?: string };
-  subscription: string;
-  channel?: string;
-  earlier: { csvName: string; version?: string }[];
-  /** Absent until a target is chosen. */
-  plan?: RollbackPlan;
-  target?: string;
-}
 
 type Crd = {
   metadata?: { name?: string };
@@ -175,8 +161,6 @@ export async function rollbackView(
   };
   return { ...view, target: targetRef.csvName, plan: planRollback(facts) };
 }
-
-export type RollbackResult = ResubscribeResult;
 
 /**
  * Plans again (the browser's plan is not trusted) and applies it: the CSV named is the one the

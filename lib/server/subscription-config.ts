@@ -16,14 +16,14 @@ import type { ResourceType } from '../olm/resources/common';
 import {
   sameConfig,
   type ClusterProxy,
-  type Container,
   type DeploymentSpec,
   type SubscriptionConfig,
 } from '../olm/resources/subscription-config';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
-import type { NodeFacts } from '../olm/resources/node-placement';
 import { ApiError } from './api-error';
 import { nodeFacts } from './node-platforms';
+import type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '../api/operator-config';
+export type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '../api/operator-config';
 
 export const DEPLOYMENT_TYPE: ResourceType = {
   group: 'apps',
@@ -103,44 +103,6 @@ export function assertValidConfig(config: SubscriptionConfig | undefined): void 
       `the configuration is not valid: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
       { problems },
     );
-}
-
-/** What one of the operator's Deployments carries of what the config sets. */
-export interface DeploymentConfigView {
-  name: string;
-  available: boolean;
-  nodeSelector?: Record<string, string>;
-  tolerations?: unknown[];
-  affinity?: unknown;
-  volumes: { name: string; source: string }[];
-  containers: {
-    name: string;
-    env: { name: string; value?: string; from?: string }[];
-    envFrom: string[];
-    resources?: Container['resources'];
-    volumeMounts: { name: string; mountPath: string }[];
-  }[];
-  annotations: Record<string, string>;
-}
-
-export interface OperatorConfigView {
-  subscription: { namespace: string; name: string; installedCSV?: string };
-  config?: SubscriptionConfig;
-  /** The installed CSV's Deployments; absent with `deploymentsDenied` when the person may not list them. */
-  deployments?: DeploymentConfigView[];
-  deploymentsDenied?: string;
-  /** OpenShift: the cluster's Proxy status, which OLM passes on unless the config names a proxy variable. */
-  clusterProxy?: ClusterProxy;
-  openshift: boolean;
-  /** The ConfigMap the config mounts as the trusted CA bundle, and whether it is there. */
-  caBundle?: { configMap: string; state: 'present' | 'missing' | 'unknown'; injected?: boolean };
-}
-
-/** What a configuration form needs of the cluster: OpenShift or not, its proxy, its nodes. */
-export interface PodPlacementFacts {
-  openshift: boolean;
-  clusterProxy?: ClusterProxy;
-  nodes?: NodeFacts[];
 }
 
 export async function podPlacementFacts(client: KubeClient): Promise<PodPlacementFacts> {

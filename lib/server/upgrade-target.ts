@@ -18,7 +18,6 @@ import {
   UPGRADE_TARGET_ANNOTATION,
   writeTarget,
   type UpgradeTarget,
-  type Verdict,
 } from '../olm/install/upgrade-target';
 import type { UpdateStep } from '../olm/graph/update-path';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
@@ -27,6 +26,8 @@ import { ApiError } from './api-error';
 import { consoleIdentityClient, sessionKey } from './context';
 import { accessReview, whoAmI } from './permissions';
 import { TargetSeal } from './upgrade-target-seal';
+import type { UpgradeTargetView } from '../api/upgrade-target';
+export type { UpgradeTargetView } from '../api/upgrade-target';
 
 const EVENT_TYPE = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
 /** The approver's note that it has reported the refusal of the target's current value (a sealed mark). */
@@ -67,20 +68,6 @@ export function approverSetting(env: Record<string, string | undefined> = proces
 
 export const APPROVER_OFF =
   'no approver is configured: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (see the README) before targets can be set';
-
-export interface UpgradeTargetView {
-  subscription: { namespace: string; name: string; installedCSV?: string; approval: string };
-  target?: UpgradeTarget;
-  /** Why the approver refuses the target (or an unreadable annotation in its place): it approves nothing for it. */
-  refused?: string;
-  /** Every version the update path offers from the installed one, one InstallPlan each. */
-  path: UpdateStep[];
-  pathProblem?: string;
-  /** With a target: the hops up to it and what the approver does now. */
-  hops?: UpdateStep[];
-  verdict?: Verdict;
-  approverConfigured: boolean;
-}
 
 /** The update path from the installed CSV, by the catalog's graph (as OLM walks it). */
 async function pathOf(client: KubeClient, sub: Subscription): Promise<{ steps: UpdateStep[]; problem?: string }> {
