@@ -12,9 +12,8 @@ import { connect } from 'node:net';
 import type { KubeClient } from '../k8s/client';
 import { listenPortForward, type LocalForward } from '../k8s/port-forward';
 import { CATALOG_REGISTRY_PORT, CATALOG_SOURCE_POD_LABEL, type CatalogSource } from '../olm/resources/catalog-source';
-import type { ResourceType } from '../olm/resources/common';
+import { POD_TYPE } from '../k8s/core-kinds';
 
-const POD_TYPE: ResourceType = { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' };
 const REACHABLE_TTL_MS = 30_000;
 const IDLE_MS = 5 * 60_000;
 

@@ -15,18 +15,10 @@ import {
 } from '../olm/catalog/disabled-catalogs';
 import { isManagedByMarketplace } from '../olm/catalog/operator-hub-config';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
-import type { ResourceType } from '../olm/resources/common';
 import { ApiError } from './api-error';
 import { planCatalogSourceChange } from './catalog-source-edit';
 import { accessReview, whoAmI } from './permissions';
-
-export const CONFIG_MAP_TYPE: ResourceType = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  namespaced: true,
-  kind: 'ConfigMap',
-};
+import { CONFIG_MAP_TYPE } from '../k8s/core-kinds';
 
 type ConfigMap = {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };

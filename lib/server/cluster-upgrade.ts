@@ -24,18 +24,11 @@ import type { ResourceType } from '../olm/resources/common';
 import { OPERATOR_CONDITION_TYPE, upgradeBlock, type OperatorCondition } from '../olm/resources/operator-condition';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { subscriptionDeprecation } from '../olm/status/deprecation';
-
-const CLUSTER_VERSION: ResourceType = {
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'clusterversions',
-  namespaced: false,
-  kind: 'ClusterVersion',
-};
+import { CLUSTER_VERSION_TYPE } from '../k8s/core-kinds';
 
 async function clusterVersion(client: KubeClient): Promise<ReadinessReport['cluster']> {
   try {
-    const cv = await client.get<{ status?: { desired?: { version?: string } } }>(CLUSTER_VERSION, 'version');
+    const cv = await client.get<{ status?: { desired?: { version?: string } } }>(CLUSTER_VERSION_TYPE, 'version');
     if (cv.status?.desired?.version) return { kind: 'openshift', version: cv.status.desired.version };
   } catch (err) {
     if (!isKubeError(err, 404) && !isKubeError(err, 403)) throw err;

@@ -24,15 +24,9 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscript
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
 import type { CleanupResultStep } from '../api/leftovers';
+import { CRD_TYPE } from '../k8s/core-kinds';
 export type { CleanupResultStep, PlannedCleanup } from '../api/leftovers';
 
-const CRD_TYPE: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-  kind: 'CustomResourceDefinition',
-};
 const TYPES: Record<string, ResourceType> = {
   Subscription: SUBSCRIPTION_TYPE,
   ClusterServiceVersion: CSV_TYPE,

@@ -4,8 +4,7 @@ import type { KubeClient } from '@/lib/k8s/client';
 import { isKubeError } from '@/lib/k8s/errors';
 import type { Platform } from '@/lib/hub/platforms';
 import type { NodeFacts } from '@/lib/olm/resources/node-placement';
-
-const NODE_TYPE = { group: '', version: 'v1', plural: 'nodes', namespaced: false, kind: 'Node' };
+import { NODE_TYPE } from '../k8s/core-kinds';
 
 interface NodeLike {
   metadata?: { name?: string; labels?: Record<string, string> };

@@ -5,25 +5,14 @@
 // page of Secrets carries their data through the console.
 import { isClusterNamedKind, type NamedKind, type ObjectNames } from '../api/object-names';
 import type { KubeClient } from '../k8s/client';
+import { CONFIG_MAP_TYPE, PRIORITY_CLASS_TYPE, SECRET_TYPE, STORAGE_CLASS_TYPE } from '../k8s/core-kinds';
 import type { ResourceType } from '../olm/resources/common';
 
 const TYPES: Record<NamedKind, ResourceType> = {
-  secrets: { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' },
-  configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
-  storageclasses: {
-    group: 'storage.k8s.io',
-    version: 'v1',
-    plural: 'storageclasses',
-    namespaced: false,
-    kind: 'StorageClass',
-  },
-  priorityclasses: {
-    group: 'scheduling.k8s.io',
-    version: 'v1',
-    plural: 'priorityclasses',
-    namespaced: false,
-    kind: 'PriorityClass',
-  },
+  secrets: SECRET_TYPE,
+  configmaps: CONFIG_MAP_TYPE,
+  storageclasses: STORAGE_CLASS_TYPE,
+  priorityclasses: PRIORITY_CLASS_TYPE,
 };
 
 export const MAX_NAMES = 500;

@@ -24,7 +24,7 @@ import type { Allowed } from '../api/operator-conditions';
 import type { CopiedCsvEvent, OlmConfigApplied, OlmConfigPlan, OlmConfigView } from '../api/olm-config';
 import { ApiError } from './api-error';
 import { NAMESPACE_TYPE } from './install';
-import { EVENT_TYPE } from './operators';
+import { EVENT_TYPE } from '../k8s/core-kinds';
 import { accessReview } from './permissions';
 
 export const OlmConfigBody = z.strictObject({

@@ -11,14 +11,7 @@ import type { ResourceType } from '../olm/resources/common';
 import { describeCsv } from '../olm/resources/csv-description';
 import { operandTypes } from './api-scope';
 import { apiOf, operatorCsv, ownedApi } from './operands';
-
-const CRD_TYPE: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-  kind: 'CustomResourceDefinition',
-};
+import { CRD_TYPE } from '../k8s/core-kinds';
 
 interface Crd {
   spec?: { versions?: { name?: string; served?: boolean; schema?: { openAPIV3Schema?: unknown } }[] };

@@ -19,7 +19,8 @@ import { descriptorRows, operandState } from '../olm/resources/descriptors';
 import { operandListScopes, watchedNamespaces } from '../olm/operand-form/namespaces';
 import { ApiError } from './api-error';
 import { operandTypes } from './api-scope';
-import { EVENT_TYPE, trimmed } from './operators';
+import { EVENT_TYPE } from '../k8s/core-kinds';
+import { trimmed } from './operators';
 import { accessReview } from './permissions';
 
 interface Operand {

@@ -31,8 +31,7 @@ import { OPERATOR_CONDITION_TYPE, upgradeBlock, type OperatorCondition } from '.
 import { catalogHealth, type CatalogHealth } from '../olm/status/catalog-health';
 import { ApiError } from './api-error';
 import { NAMESPACE_TYPE } from './install';
-
-export const EVENT_TYPE: ResourceType = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
+import { EVENT_TYPE } from '../k8s/core-kinds';
 
 /** Objects as the browser gets them: without the server-side apply bookkeeping. */
 export function trimmed<T extends object>(o: T): T {

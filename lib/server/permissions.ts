@@ -1,15 +1,7 @@
 // What the person using the console may do, asked of the cluster with SelfSubjectAccessReview
 // (never guessed): the UI hides or disables each action with the cluster's reason.
 import { KubeClient, type KubeObject } from '../k8s/client';
-import type { ResourceType } from '../olm/resources/common';
-
-const SSAR: ResourceType = {
-  group: 'authorization.k8s.io',
-  version: 'v1',
-  plural: 'selfsubjectaccessreviews',
-  namespaced: false,
-  kind: 'SelfSubjectAccessReview',
-};
+import { SELF_SUBJECT_ACCESS_REVIEW_TYPE, SELF_SUBJECT_REVIEW_TYPE } from '../k8s/core-kinds';
 
 export type ConsoleAction =
   'install' | 'approveInstallPlan' | 'changeSubscription' | 'uninstall' | 'createOperatorGroup' | 'createNamespace';
@@ -72,7 +64,7 @@ export async function accessReview(
   namespace?: string,
   name?: string,
 ): Promise<{ allowed: boolean; reason?: string }> {
-  const review = await client.create<ReviewStatus>(SSAR, {
+  const review = await client.create<ReviewStatus>(SELF_SUBJECT_ACCESS_REVIEW_TYPE, {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectAccessReview',
     spec: {
@@ -112,14 +104,6 @@ export async function consolePermissions(client: KubeClient, namespace: string):
   );
 }
 
-const SELF_SUBJECT_REVIEW = {
-  group: 'authentication.k8s.io',
-  version: 'v1',
-  plural: 'selfsubjectreviews',
-  namespaced: false,
-  kind: 'SelfSubjectReview',
-};
-
 /** Who the client acts as, by the cluster's SelfSubjectReview ('' when it says nothing). */
 export async function whoAmI(client: KubeClient): Promise<string> {
   return (await whoAmIWithGroups(client)).username;
@@ -128,7 +112,7 @@ export async function whoAmI(client: KubeClient): Promise<string> {
 /** The user and groups the API server authenticated the client's credential as (SelfSubjectReview). */
 export async function whoAmIWithGroups(client: KubeClient): Promise<{ username: string; groups: string[] }> {
   const r = await client.create<KubeObject & { status?: { userInfo?: { username?: string; groups?: string[] } } }>(
-    SELF_SUBJECT_REVIEW,
+    SELF_SUBJECT_REVIEW_TYPE,
     { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
   );
   return { username: r.status?.userInfo?.username ?? '', groups: r.status?.userInfo?.groups ?? [] };

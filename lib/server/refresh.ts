@@ -12,20 +12,13 @@ import { ApiError } from './api-error';
 import { accessReview } from './permissions';
 import { resubscribe, type Removal, type ResubscribeResult } from './resubscribe';
 import type { RefreshView } from '../api/resubscribe';
+import { CONFIG_MAP_TYPE, JOB_TYPE } from '../k8s/core-kinds';
 export type { RefreshView } from '../api/resubscribe';
 
-const JOB_TYPE: ResourceType = { group: 'batch', version: 'v1', plural: 'jobs', namespaced: true, kind: 'Job' };
-const CONFIGMAP_TYPE: ResourceType = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  namespaced: true,
-  kind: 'ConfigMap',
-};
 const TYPES: Record<string, ResourceType> = {
   InstallPlan: INSTALL_PLAN_TYPE,
   Job: JOB_TYPE,
-  ConfigMap: CONFIGMAP_TYPE,
+  ConfigMap: CONFIG_MAP_TYPE,
 };
 
 type Job = {

@@ -8,22 +8,14 @@ import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts } from '../olm/install/rollback';
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
-import type { ResourceType } from '../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { compareVersions, tryParseVersion } from '../olm/semver/version';
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
 import { resubscribe } from './resubscribe';
 import type { RollbackResult, RollbackView } from '../api/rollback';
+import { CRD_TYPE } from '../k8s/core-kinds';
 export type { RollbackResult, RollbackView } from '../api/rollback';
-
-const CRD_TYPE: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-  kind: 'CustomResourceDefinition',
-};
 
 type Crd = {
   metadata?: { name?: string };

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
+import { SECRET_TYPE } from '../k8s/core-kinds';
 
 export const SESSION_KEY_FIELD = 'session-key';
-const SECRETS = { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' };
 
 interface Secret {
   apiVersion?: string;
@@ -24,7 +24,7 @@ export async function sharedSessionKey(client: KubeClient, namespace: string, na
   for (let attempt = 0; attempt < 5; attempt++) {
     let secret: Secret;
     try {
-      secret = await client.get<Secret>(SECRETS, name, namespace);
+      secret = await client.get<Secret>(SECRET_TYPE, name, namespace);
     } catch (err) {
       throw new Error(
         `the session key is kept in ${where}, which the console's identity cannot read: ${(err as Error).message}`,
@@ -35,7 +35,7 @@ export async function sharedSessionKey(client: KubeClient, namespace: string, na
     if (kept) return Buffer.from(kept, 'base64').toString('utf8').trim();
     const key = randomBytes(32).toString('hex');
     try {
-      await client.replace(SECRETS, {
+      await client.replace(SECRET_TYPE, {
         ...secret,
         data: { ...secret.data, [SESSION_KEY_FIELD]: Buffer.from(key).toString('base64') },
       });

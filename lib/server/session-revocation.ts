@@ -25,11 +25,11 @@ import {
   type RevocationKeys,
 } from './session-revocation-record';
 import type { Session } from './session';
+import { CONFIG_MAP_TYPE } from '../k8s/core-kinds';
 
 export type { RevocationData } from './session-revocation-record';
 
 export const REVOCATIONS_CONFIGMAP = 'olm-console-session-revocations';
-const CONFIGMAP = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' };
 export const POLL_MS = 2_000;
 /** How long a write keeps retrying conflicts before it says it could not be made. */
 const WRITE_DEADLINE_MS = 20_000;
@@ -126,7 +126,7 @@ export class SessionRevocations {
   async reload(): Promise<void> {
     const writes = this.writes;
     try {
-      const cm = await this.client.get<ConfigMap>(CONFIGMAP, this.name, this.namespace);
+      const cm = await this.client.get<ConfigMap>(CONFIG_MAP_TYPE, this.name, this.namespace);
       if (writes === this.writes) this.data = cm.data ?? {};
       this.problem = undefined;
     } catch (err) {
@@ -204,13 +204,13 @@ export class SessionRevocations {
       try {
         let cm: ConfigMap | undefined;
         try {
-          cm = await this.client.get<ConfigMap>(CONFIGMAP, this.name, this.namespace);
+          cm = await this.client.get<ConfigMap>(CONFIG_MAP_TYPE, this.name, this.namespace);
         } catch (err) {
           if (!isKubeError(err, 404)) throw err;
         }
         const data = normalized(merged(cm?.data ?? {}, entries), Date.now(), this.limits);
-        if (cm) await this.client.replace(CONFIGMAP, { ...cm, data });
-        else await this.client.create(CONFIGMAP, { kind: 'ConfigMap', metadata: this.metadata, data });
+        if (cm) await this.client.replace(CONFIG_MAP_TYPE, { ...cm, data });
+        else await this.client.create(CONFIG_MAP_TYPE, { kind: 'ConfigMap', metadata: this.metadata, data });
         this.writes++;
         this.data = data;
         return;

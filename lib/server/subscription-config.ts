@@ -12,7 +12,6 @@ import {
   validateForm,
   type FieldProblem,
 } from '../olm/install/operator-config-form';
-import type { ResourceType } from '../olm/resources/common';
 import {
   sameConfig,
   type ClusterProxy,
@@ -23,22 +22,8 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscript
 import { ApiError } from './api-error';
 import { nodeFacts } from './node-platforms';
 import type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '../api/operator-config';
+import { CONFIG_MAP_TYPE, DEPLOYMENT_TYPE, PROXY_TYPE } from '../k8s/core-kinds';
 export type { DeploymentConfigView, OperatorConfigView, PodPlacementFacts } from '../api/operator-config';
-
-export const DEPLOYMENT_TYPE: ResourceType = {
-  group: 'apps',
-  version: 'v1',
-  plural: 'deployments',
-  namespaced: true,
-  kind: 'Deployment',
-};
-export const PROXY_TYPE: ResourceType = {
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'proxies',
-  namespaced: false,
-  kind: 'Proxy',
-};
 
 const str = z.string().max(4096);
 const name = z.string().min(1, 'must not be empty').max(253);
@@ -238,21 +223,13 @@ export async function saveOperatorConfig(
   }
 }
 
-const CONFIGMAP_TYPE: ResourceType = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  namespaced: true,
-  kind: 'ConfigMap',
-};
-
 async function caBundleState(
   client: KubeClient,
   namespace: string,
   name: string,
 ): Promise<NonNullable<OperatorConfigView['caBundle']>> {
   try {
-    const cm = await client.get<{ metadata?: { labels?: Record<string, string> } }>(CONFIGMAP_TYPE, name, namespace);
+    const cm = await client.get<{ metadata?: { labels?: Record<string, string> } }>(CONFIG_MAP_TYPE, name, namespace);
     return { configMap: name, state: 'present', injected: cm.metadata?.labels?.[OPENSHIFT_INJECT_CA_LABEL] === 'true' };
   } catch (err) {
     if (isKubeError(err, 404)) return { configMap: name, state: 'missing' };
@@ -279,7 +256,7 @@ export async function createCaBundleConfigMap(
       `this cluster is not OpenShift: nothing fills a ConfigMap labelled ${OPENSHIFT_INJECT_CA_LABEL}; create ${name} in ${namespace} with your CA certificates instead`,
     );
   await client.create(
-    CONFIGMAP_TYPE,
+    CONFIG_MAP_TYPE,
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',

@@ -24,6 +24,7 @@ import { operandListScopes, watchedNamespaces } from '../olm/operand-form/namesp
 import { operandTypes } from './api-scope';
 import { accessReview } from './permissions';
 import { ApiError } from './api-error';
+import { CRD_TYPE } from '../k8s/core-kinds';
 
 async function listOperands(client: KubeClient, csv: ClusterServiceVersion): Promise<UninstallPreview['operands']> {
   const home = csv.metadata?.namespace ?? '';
@@ -84,14 +85,6 @@ async function load(
   const sub = subs.items.find((s) => s.status?.installedCSV === name || s.status?.currentCSV === name);
   return { csv, sub, subs: subs.items, group: groups.items.length === 1 ? groups.items[0] : undefined };
 }
-
-const CRD_TYPE: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-  kind: 'CustomResourceDefinition',
-};
 
 interface Instance {
   metadata?: { name?: string; namespace?: string; deletionTimestamp?: string; finalizers?: string[] };

@@ -27,9 +27,9 @@ import { consoleIdentityClient, sessionKey } from './context';
 import { accessReview, whoAmI } from './permissions';
 import { TargetSeal } from './upgrade-target-seal';
 import type { UpgradeTargetView } from '../api/upgrade-target';
+import { EVENT_TYPE } from '../k8s/core-kinds';
 export type { UpgradeTargetView } from '../api/upgrade-target';
 
-const EVENT_TYPE = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
 /** The approver's note that it has reported the refusal of the target's current value (a sealed mark). */
 export const UPGRADE_TARGET_REFUSED_ANNOTATION = 'olm-console.io/upgrade-target-refused';
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { KubeClient, KubeObject } from '../k8s/client';
 import { startInformer, type Informer } from '../k8s/informer';
 import { isKubeError, KubeError } from '../k8s/errors';
+import { EVENT_TYPE, NAMESPACE_TYPE } from '../k8s/core-kinds';
 import { CATALOG_SOURCE_TYPE } from '../olm/resources/catalog-source';
 import { CSV_TYPE } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
@@ -36,8 +37,8 @@ export const WATCHABLE: Record<string, ResourceType> = {
   olmconfigs: OLM_CONFIG_TYPE,
   // OpenShift's OperatorHub `cluster` (watched only where the API is served).
   operatorhubs: OPERATOR_HUB_TYPE,
-  namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
-  events: { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
+  namespaces: NAMESPACE_TYPE,
+  events: EVENT_TYPE,
 };
 
 const LABEL_SELECTORS: Record<string, string> = { operatorcsvs: '!olm.copiedFrom' };

@@ -11,7 +11,7 @@ import { isKubeError } from '@/lib/k8s/errors';
 import { retryPolicy } from '@/lib/k8s/retry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '@/lib/olm/resources/catalog-source';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { CONFIG_MAP_TYPE } from '@/lib/server/catalog-source-disable';
+import { CONFIG_MAP_TYPE } from '@/lib/k8s/core-kinds';
 import { subscribe, waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
