@@ -1,7 +1,7 @@
 // Running checks on both clusters and judging the answers: each check's answers are normalised
-// and compared; a check that differs is a divergence, explained when the README's table of
-// known differences names it (with the reason), unexplained otherwise.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// and compared; a check that differs is a divergence, explained when the table of known
+// differences in docs/conformance.md names it (with the reason), unexplained otherwise.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { differences, normalise, type Difference, type NormaliseOptions } from './compare';
 import type { Target } from './target';
@@ -90,13 +90,26 @@ export async function runChecks(
   return verdicts;
 }
 
-/** The known differences: rows of the README's table under "Known differences from the real cluster". */
-export function knownDifferences(readme: string): Map<string, string> {
-  const start = readme.indexOf('### Known differences from the real cluster');
+/** Where the known differences are written, for people and for this suite alike. */
+export const KNOWN_DIFFERENCES_DOC = 'docs/conformance.md';
+const KNOWN_DIFFERENCES_HEADING = /^#{2,3} Known differences from the real cluster\s*$/;
+
+/** The known differences of the repository at `root`, read from {@link KNOWN_DIFFERENCES_DOC}. */
+export function readKnownDifferences(root: string): Map<string, string> {
+  return knownDifferences(readFileSync(join(root, KNOWN_DIFFERENCES_DOC), 'utf8'), KNOWN_DIFFERENCES_DOC);
+}
+
+/**
+ * The rows of the table under the heading "Known differences from the real cluster", as check id →
+ * "kind: why". A document without that heading is an error rather than an empty table: every known
+ * difference would otherwise turn into an unexplained divergence, far from the cause (a moved file).
+ */
+export function knownDifferences(markdown: string, source = 'the document'): Map<string, string> {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((l) => KNOWN_DIFFERENCES_HEADING.test(l));
+  if (start < 0) throw new Error(`${source} has no "Known differences from the real cluster" heading`);
   const out = new Map<string, string>();
-  if (start < 0) return out;
-  const section = readme.slice(start).split('\n').slice(1);
-  for (const line of section) {
+  for (const line of lines.slice(start + 1)) {
     if (line.startsWith('#')) break;
     const m = /^\|\s*`([^`]+)`\s*\|(.+)\|\s*$/.exec(line);
     if (m) out.set(m[1]!, m[2]!.trim().replace(/\s*\|\s*/g, ': '));
@@ -129,7 +142,7 @@ export function report(
   const bugs = diverging.filter((v) => v.explained?.includes('sandbox bug')).length;
   if (bugs)
     print(
-      `${bugs} of the explained divergences are open sandbox bugs (README, "Known differences from the real cluster")`,
+      `${bugs} of the explained divergences are open sandbox bugs (${KNOWN_DIFFERENCES_DOC}, "Known differences from the real cluster")`,
     );
   return { checks: verdicts.length, divergences: diverging.length, explained };
 }
