@@ -67,7 +67,7 @@ export function approverSetting(env: Record<string, string | undefined> = proces
 }
 
 export const APPROVER_OFF =
-  'no approver is configured: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (see the README) before targets can be set';
+  'no approver is configured: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (docs/deploy.md, "Environment") before targets can be set';
 
 /** The update path from the installed CSV, by the catalog's graph (as OLM walks it). */
 async function pathOf(client: KubeClient, sub: Subscription): Promise<{ steps: UpdateStep[]; problem?: string }> {

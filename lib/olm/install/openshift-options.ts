@@ -2,7 +2,7 @@
 // authentication (the cluster in short-lived-token mode and the version declaring support),
 // console plugins the CSV declares, and the cluster-monitoring opt-in. Facts come from OpenShift's
 // own sources (openshift/console's operator-hub-subscribe.tsx and operator-hub-utils.ts,
-// openshift/api's config/v1 and operator/v1 types); the README's install-wizard section lists them.
+// openshift/api's config/v1 and operator/v1 types); docs/using/operatorhub.md ("OpenShift options") lists them.
 // Pure: lib/server reads the cluster objects as the person, this decides what they mean.
 
 import { monitoringOption, requestsMonitoring } from './cluster-monitoring';

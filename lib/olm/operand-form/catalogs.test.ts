@@ -1,7 +1,7 @@
 // The form engine over every owned CRD of the real catalogs in ../shared/catalogs: the CRDs are the
 // bundles' own `olm.bundle.object` properties (bundles given only by image carry none), each served
 // version built with the descriptors its CSV gives that version, and pre-filled from its example.
-// Every one must build; what only YAML can edit is counted and printed (the README quotes it).
+// Every one must build; what only YAML can edit is counted and printed.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';

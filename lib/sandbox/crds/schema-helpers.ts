@@ -56,7 +56,7 @@ export const stringMap = (description?: string): Schema =>
 /**
  * A Kubernetes type OLM embeds (a Deployment spec, an affinity, a volume source): its fields are
  * kept as written rather than spelt out here. The real CRD lists them, so a real server prunes
- * misspelt fields inside these and this one does not (README, "The sandbox cluster").
+ * misspelt fields inside these and this one does not (docs/sandbox.md).
  */
 export const kubeObject = (description?: string, extra: Extra = {}): Schema =>
   withDescription({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, ...extra }, description);

@@ -17,7 +17,7 @@ export const serveUsage = `usage: node server.mjs [--port N] [--host ADDR] [--ku
                       [--in-cluster] [--per-user-tokens] [--public-url URL] [--trust-proxy]
                       [--oidc-issuer URL --oidc-client-id ID [--oidc-client-secret-file PATH] [--oidc-ca-file PATH]]
 
-  The flags mean what they mean for \`npm start\` (see the README), and the environment
+  The flags mean what they mean for \`npm start\` (docs/running.md), and the environment
   variables they set may be given instead (OLM_CONSOLE_IN_CLUSTER=true, OLM_CONSOLE_KUBECONFIG,
   OLM_CONSOLE_PUBLIC_URL, …). With no cluster named, $KUBECONFIG is used.`;
 

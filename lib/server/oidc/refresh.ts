@@ -2,8 +2,8 @@
 // REFRESH_MARGIN_SECONDS has it refreshed before the console acts, once per session at a time.
 // Refresh tokens may rotate (the provider spends the old one), so concurrent requests of one
 // session share one refresh, and requests still carrying the old cookie a moment later get its
-// result instead of spending the refresh token again. Within this process only: see README
-// "Sign-in with an identity provider" for replicas.
+// result instead of spending the refresh token again. Within this process only: see docs/running.md
+// ("Signing in with an identity provider") for replicas.
 import { createHash } from 'node:crypto';
 import type { Session } from '../session';
 import { refreshTokens } from './flow';
