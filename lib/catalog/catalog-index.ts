@@ -14,6 +14,7 @@ import { summarizeManifest, type PackageSummary } from './package-summary';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
 import { reportCatalogIndexTotals } from '../observability/metrics';
 import type { CatalogIndexTotals } from '../observability/metrics';
+import { logger } from '../observability/logger';
 import { MAX_REGISTRY_MESSAGE_BYTES } from './registry-client';
 import { identityOf, RegistryRoutes, type RegistryRoute } from './registry-route';
 import { CsvCache, IconCache } from './bundle-cache';
@@ -166,7 +167,9 @@ export class CatalogIndex {
 
   /**
    * The bundle's whole CSV (GetBundle gives csvJson; ListBundles leaves it out), its
-   * descriptions capped (bundle-caps.ts), or undefined.
+   * descriptions capped (bundle-caps.ts), or undefined. A registry that cannot give it is logged
+   * and not remembered: the list's metadata still describes the version, and the next request
+   * asks again.
    */
   async fullCsv(
     address: string,
@@ -180,8 +183,8 @@ export class CatalogIndex {
     try {
       const got = await fetchFullCsv(address, this.maxMessageBytes, pkg, channel, csvName);
       return this.csvs.remember(key, got?.csv ?? null, got?.chars ?? 0) ?? undefined;
-    } catch {
-      // The list's metadata still describes the version; a failed fetch is not remembered.
+    } catch (err) {
+      bundleFetchFailed(address, pkg, 'its full CSV', err);
       return undefined;
     }
   }
@@ -220,7 +223,11 @@ export class CatalogIndex {
     return typeof objects === 'string' ? objects : objects.filter((o) => o.kind === 'CustomResourceDefinition');
   }
 
-  /** The package icon: the default channel head's CSV icon, from the registry or packageserver. */
+  /**
+   * The package icon: the default channel head's CSV icon, from the registry or packageserver.
+   * As with fullCsv, a registry that cannot give it is logged and not remembered (the tile shows
+   * no icon, the next request asks again); packageserver's errors keep their Kubernetes reason.
+   */
   async icon(client: KubeClient, lookup: PackageLookup): Promise<IconBytes | undefined> {
     if (lookup.source === 'packagemanifests') {
       const pm = lookup.manifest;
@@ -235,7 +242,12 @@ export class CatalogIndex {
       return this.icons.remember(key, { data, mediatype: pkg.icon.mediatype }) ?? undefined;
     }
     if (!address) return undefined;
-    return this.icons.remember(key, await fetchHeadIcon(address, this.maxMessageBytes, pkg)) ?? undefined;
+    try {
+      return this.icons.remember(key, await fetchHeadIcon(address, this.maxMessageBytes, pkg)) ?? undefined;
+    } catch (err) {
+      bundleFetchFailed(address, pkg.name, 'its icon', err);
+      return undefined;
+    }
   }
 
   /** The catalog model behind an indexed CatalogSource, if it has been read. */
@@ -362,6 +374,14 @@ export class CatalogIndex {
       }
     }
   }
+}
+
+/** Logs a bundle the registry could not give for a details page or a tile. */
+function bundleFetchFailed(address: string, pkg: string, what: string, err: unknown): void {
+  logger().warn(
+    { registry: address, package: pkg, err: (err as Error).message },
+    `catalog index: ${what} could not be read from the registry; shown without it`,
+  );
 }
 
 const GLOBAL_KEY = Symbol.for('olm-console.catalog-index');
