@@ -10,6 +10,7 @@ import { summarizePackage, type PackageSummary } from './package-summary';
 import { ReadBackoffs } from './read-backoff';
 import type { RegistryRoute } from './registry-route';
 import { readRegistry, type KeepCsv } from './registry-read';
+import { loadSnapshots, saveSnapshot, type Snapshot } from './index-snapshot';
 
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
@@ -48,14 +49,38 @@ export class CatalogEntries {
   private readonly inflight = new Map<string, Promise<Entry>>();
   /** Per catalog and person: a failed read may have failed for that person only. */
   readonly backoffs: ReadBackoffs;
+  /**
+   * Reads restored from snapshots at start, not yet claimed: one becomes an entry only when a
+   * person's CatalogSource shows the same registry address and content version (read()).
+   */
+  private readonly restored = new Map<string, Snapshot>();
+  /** The restore under way; reads wait for it rather than read a registry the snapshot holds. */
+  private readonly restoring: Promise<void>;
 
   constructor(
     private readonly now: () => number,
     private readonly maxMessageBytes: number,
     /** Where CSVs read along the way are kept for the details pages. */
     private readonly keepCsv: KeepCsv,
+    /** Where snapshots are kept (index-snapshot.ts); none without it. */
+    private readonly snapshotDir?: string,
   ) {
     this.backoffs = new ReadBackoffs(now);
+    this.restoring = snapshotDir ? this.restore(snapshotDir) : Promise.resolve();
+  }
+
+  /** Loads every snapshot that passes its checks; the restore never fails a read. */
+  private async restore(dir: string): Promise<void> {
+    try {
+      for (const snap of await loadSnapshots(dir)) this.restored.set(snap.key, snap);
+    } catch {
+      // loadSnapshots logs each file it refuses; an unreadable folder means no snapshot.
+    }
+  }
+
+  /** Resolves when the snapshots, if any, are loaded. */
+  ready(): Promise<void> {
+    return this.restoring;
   }
 
   /**
@@ -109,7 +134,8 @@ export class CatalogEntries {
     route: () => Promise<RegistryRoute>,
     who: string,
   ): Promise<Entry> {
-    const cached = this.entries.get(key);
+    await this.restoring;
+    const cached = this.entries.get(key) ?? this.claimSnapshot(key, address, version);
     const same = cached && cached.address === address && cached.version === version;
     if (same && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) return cached;
     // A failed read is not kept as fresh for everyone: it may have failed for this person only (a
@@ -121,6 +147,23 @@ export class CatalogEntries {
       return cached;
     }
     return this.fetch(key, address, version, ref, route, who);
+  }
+
+  /**
+   * The snapshot of this catalog, as an entry, if it holds the content the CatalogSource reports
+   * now (same registry address, same content version); a snapshot of other content is dropped.
+   * It counts as fresh as the read it holds: an old one is served while a re-read runs. It has no
+   * route: the way a registry was reached is never taken from a file.
+   */
+  private claimSnapshot(key: string, address: string, version: string): Entry | undefined {
+    const snap = this.restored.get(key);
+    if (!snap) return undefined;
+    this.restored.delete(key);
+    if (snap.address !== address || snap.version !== version) return undefined;
+    const { fetchedAt, freshForMs, catalog, bytes, summaries } = snap;
+    const entry: Entry = { key, address, version, fetchedAt, freshForMs, catalog, bytes, summaries };
+    this.entries.set(key, entry);
+    return entry;
   }
 
   /**
@@ -162,6 +205,10 @@ export class CatalogEntries {
         };
         this.entries.set(key, entry);
         this.backoffs.forget(key);
+        if (this.snapshotDir) {
+          const header = { key, address, version, fetchedAt: entry.fetchedAt, freshForMs: Math.round(freshForMs) };
+          void saveSnapshot(this.snapshotDir, { ...header, bytes: read.bytes }, summaries, read.config);
+        }
         return entry;
       } catch (err) {
         catalogReads.inc({ outcome: 'failed' });
@@ -192,6 +239,10 @@ export class CatalogEntries {
 
   /** Forgets catalogs that are gone, so a deleted CatalogSource leaves the index. */
   forget(present: ReadonlySet<string>, covered: 'all' | ReadonlySet<string>): void {
+    for (const key of this.restored.keys()) {
+      const ns = key.slice(0, key.indexOf('/'));
+      if ((covered === 'all' || covered.has(ns)) && !present.has(key)) this.restored.delete(key);
+    }
     for (const key of this.entries.keys()) {
       const ns = key.slice(0, key.indexOf('/'));
       if ((covered === 'all' || covered.has(ns)) && !present.has(key)) {

@@ -48,6 +48,8 @@ export type PackageLookup =
 export interface CatalogIndexOptions {
   /** The largest registry message accepted (tests lower it). */
   maxMessageBytes?: number;
+  /** Where catalog snapshots are kept across restarts (index-snapshot.ts); none without it. */
+  snapshotDir?: string;
 }
 
 /** What forUser answers: the catalogs a person sees and their packages. */
@@ -82,7 +84,12 @@ export class CatalogIndex {
   constructor(now: () => number = Date.now, opts: CatalogIndexOptions = {}) {
     this.routes = new RegistryRoutes(now);
     this.maxMessageBytes = opts.maxMessageBytes ?? MAX_REGISTRY_MESSAGE_BYTES;
-    this.entries = new CatalogEntries(now, this.maxMessageBytes, (k, csv, chars) => this.csvs.remember(k, csv, chars));
+    this.entries = new CatalogEntries(
+      now,
+      this.maxMessageBytes,
+      (k, csv, chars) => this.csvs.remember(k, csv, chars),
+      opts.snapshotDir,
+    );
   }
 
   /** The index counted, for /metrics (CatalogEntries.health). */
@@ -93,6 +100,11 @@ export class CatalogIndex {
   /** Whether a read of the catalog `namespace/name` is under way. */
   reading(key: string): boolean {
     return this.entries.reading(key);
+  }
+
+  /** Resolves when the snapshots, if any, are loaded (the first read waits for them anyway). */
+  ready(): Promise<void> {
+    return this.entries.ready();
   }
 
   /** The way to this catalog's registry for this person, or why there is none. */
@@ -390,7 +402,10 @@ const GLOBAL_KEY = Symbol.for('olm-console.catalog-index');
 export function sharedCatalogIndex(): CatalogIndex {
   const g = globalThis as { [GLOBAL_KEY]?: CatalogIndex };
   if (!g[GLOBAL_KEY]) {
-    const index = new CatalogIndex();
+    // Snapshots only where the start says (npm start, the deployment's cache volume): a test or
+    // a benchmark that loads a route never leaves files behind.
+    const snapshotDir = process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR || undefined;
+    const index = new CatalogIndex(Date.now, { snapshotDir });
     g[GLOBAL_KEY] = index;
     // Only this one is counted in /metrics: an index made elsewhere (tests) serves nobody.
     reportCatalogIndexTotals(() => index.health());

@@ -3,8 +3,9 @@
 // CSV, a bundle's manifests, an icon). Nothing here is cached or checked for who asks: the
 // caller (catalog-index.ts) decides both.
 import { status } from '@grpc/grpc-js';
-import type { Catalog } from '../olm/fbc/catalog';
-import { catalogFromRegistry } from '../olm/fbc/from-registry';
+import { buildCatalog, type Catalog } from '../olm/fbc/catalog';
+import { configFromRegistry } from '../olm/fbc/from-registry';
+import type { DeclarativeConfig } from '../olm/fbc/types';
 import type { PackageModel } from '../olm/fbc/model';
 import { csvOfBundle, type CsvLike } from '../olm/resources/csv-description';
 import { logger } from '../observability/logger';
@@ -34,6 +35,8 @@ export interface IconBytes {
 
 export interface RegistryRead {
   catalog: Catalog;
+  /** What the catalog was built from, for a snapshot (index-snapshot.ts). */
+  config: DeclarativeConfig;
   /** Bytes of registry messages in the read. */
   bytes: number;
   /** The CSVs of tiles' heads that ListBundles did not carry, by package. */
@@ -58,9 +61,10 @@ export async function readRegistry(dial: string, maxMessageBytes: number, keepCs
       return slimListedBundle(b);
     });
     keepHeadMetadataOnly(packages, bundles);
-    const catalog = catalogFromRegistry(packages, bundles);
+    const config = configFromRegistry(packages, bundles);
+    const catalog = buildCatalog(config);
     const heads = await headCsvs(client, dial, catalog, keepCsv);
-    return { catalog, bytes, heads };
+    return { catalog, config, bytes, heads };
   } finally {
     client.close();
   }
