@@ -5,7 +5,7 @@
 // process of its own (this script, run again as `start`) against one sandbox, so a restart
 // finds the same CatalogSource content and the snapshot the first start left.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -58,7 +58,7 @@ async function start(kubeconfig: string, token: string, snapshots: string): Prom
   // The snapshot is written after the read, in the background: wait for it before stopping.
   let snapshotBytes = 0;
   for (let i = 0; i < 600 && !snapshotBytes; i++) {
-    const f = readdirSync(snapshots).find((n) => n.endsWith('.catalog.gz'));
+    const f = existsSync(snapshots) ? readdirSync(snapshots).find((n) => n.endsWith('.catalog.gz')) : undefined;
     if (f) snapshotBytes = statSync(join(snapshots, f)).size;
     else await new Promise((r) => setTimeout(r, 100));
   }
