@@ -137,14 +137,17 @@ async function scenario(): Promise<void> {
     const deadline = Date.now() + LOAD_SECONDS * 1000;
     const get = async (url: string, cookie: string, path: string, route: string) => {
       const t0 = performance.now();
-      const res = await fetch(`${url}${path}`, { headers: { cookie, 'accept-encoding': 'gzip' } });
-      await res.arrayBuffer();
+      // A connection refused or reset (a replica gone, or over its limits) is a failure to count.
+      const status = await fetch(`${url}${path}`, { headers: { cookie, 'accept-encoding': 'gzip' } }).then(
+        async (res) => (await res.arrayBuffer(), res.ok ? 200 : res.status),
+        (err: Error) => `network error (${(err.cause as { code?: string } | undefined)?.code ?? err.message})`,
+      );
       const ms = performance.now() - t0;
       latencies.push(ms);
       byRoute.set(route, [...(byRoute.get(route) ?? []), ms]);
-      if (!res.ok) {
+      if (status !== 200) {
         failures++;
-        const key = `${res.status} ${route}`;
+        const key = `${status} ${route}`;
         failed.set(key, (failed.get(key) ?? 0) + 1);
       }
     };
@@ -175,6 +178,9 @@ async function scenario(): Promise<void> {
     const seconds = (Date.now() - t0) / 1000;
     const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
     const alive = replicas.filter((r) => r.child.exitCode === null).length;
+    for (const [i, r] of replicas.entries())
+      if (r.child.exitCode !== null || r.child.signalCode)
+        console.log(`  replica ${i + 1} exited during the run: ${r.child.exitCode ?? r.child.signalCode}`);
     console.log(
       `${PEOPLE} people for ${fmt(seconds, 0)} s: ${latencies.length} requests (${fmt(latencies.length / seconds, 0)}/s), ${failures} failed${failed.size ? ` (${[...failed].map(([k, n]) => `${n}× ${k}`).join(', ')})` : ''}; ${alive} of ${REPLICAS} replicas still up; machine load average ${loadavg()
         .map((l) => fmt(l, 1))
