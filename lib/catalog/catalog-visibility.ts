@@ -2,18 +2,10 @@
 // here, always as that person: the CatalogSources they may list, and a SelfSubjectAccessReview
 // for listing PackageManifests in the catalog's namespace (what packageserver itself requires).
 import type { KubeClient } from '../k8s/client';
+import { SELF_SUBJECT_ACCESS_REVIEW_TYPE } from '../k8s/core-kinds';
 import { isKubeError } from '../k8s/errors';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
-import type { ResourceType } from '../olm/resources/common';
 import { PACKAGE_MANIFEST_TYPE, type PackageManifest } from '../olm/resources/package-manifest';
-
-const SSAR: ResourceType = {
-  group: 'authorization.k8s.io',
-  version: 'v1',
-  plural: 'selfsubjectaccessreviews',
-  namespaced: false,
-  kind: 'SelfSubjectAccessReview',
-};
 
 /** Where catalogs every namespace can use live (upstream OLM, OpenShift). */
 export const GLOBAL_CATALOG_NAMESPACES = ['olm', 'openshift-marketplace'];
@@ -50,7 +42,7 @@ export async function visibleCatalogSources(
  */
 export async function mayListPackages(client: KubeClient, namespace: string): Promise<boolean> {
   const r = await client.create<{ apiVersion?: string; kind?: string; spec?: unknown; status?: { allowed?: boolean } }>(
-    SSAR,
+    SELF_SUBJECT_ACCESS_REVIEW_TYPE,
     {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SelfSubjectAccessReview',
