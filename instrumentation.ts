@@ -10,6 +10,11 @@ export async function register(): Promise<void> {
     const { logger } = await import('./lib/observability/logger');
     startUpgradeApprover(await approverClient(approver), logger());
   }
+  // Catalog snapshots load while the server starts, not during the first OperatorHub visit.
+  if (process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR) {
+    const { sharedCatalogIndex } = await import('./lib/catalog/catalog-index');
+    void sharedCatalogIndex().ready();
+  }
   if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();
   if (access.mode !== 'kubeconfig' || !access.shared) return;

@@ -163,6 +163,8 @@ async function main(): Promise<void> {
   }
 
   const env: NodeJS.ProcessEnv = { ...process.env, ...plan.env };
+  // Catalog snapshots beside the build's cache, so a second start serves OperatorHub at once.
+  env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR ??= join(root, '.next', 'cache', 'catalog-index');
   let sandbox: SandboxSupervisor | undefined;
   if (plan.sandbox) {
     sandbox = new SandboxSupervisor({

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { KubeClient } from '../k8s/client';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
@@ -126,5 +127,25 @@ describe('CatalogIndex', () => {
       ['olm-console-demo'],
     );
     assert.equal(index.catalogOf('olm', 'extra'), undefined);
+  });
+
+  test('a registry that stops answering: the full CSV and the icon are both left out, neither fails the page', async () => {
+    const index = new CatalogIndex();
+    const admin = clientFor('admin');
+    const ref = { namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' };
+    const lookup = await index.lookupPackage(admin, ref, []);
+    assert.equal(lookup?.source, 'registry');
+    const head = lookup.pkg.channels.get(lookup.pkg.defaultChannel ?? '')!.entries.at(-1)!.name;
+    // A port nothing listens on any more: the catalog pod went away after the list was read.
+    const gone = await new Promise<string>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as AddressInfo).port;
+        srv.close(() => resolve(`127.0.0.1:${port}`));
+      });
+    });
+    const csv = await index.fullCsv(gone, 'pgpilot', lookup.pkg.defaultChannel ?? '', head);
+    assert.equal(csv, undefined);
+    const withoutPackageIcon = { ...lookup, address: gone, pkg: { ...lookup.pkg, icon: undefined } };
+    assert.equal(await index.icon(admin, withoutPackageIcon), undefined);
   });
 });

@@ -2,6 +2,7 @@
 // certificate, exec plugin: whatever the KubeConfig's user carries). Plain node:http(s), so
 // that JSON requests and long-lived watch streams share one code path and one error mapping.
 // JSON and byte requests are sent again after transient failures as retry.ts decides.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -27,12 +28,32 @@ export interface KubeRequest {
   retry?: RetryMode;
 }
 
-// One pool of kept-alive TLS connections per identity: without it every request would pay a
-// TLS handshake and a new secure context.
-const pools = new WeakMap<KubeConfig, https.Agent>();
+// Kept-alive TLS connections, one pool per TLS identity (the CA trusted, the client certificate
+// shown): without it every request pays a handshake and a new secure context. The pool is not
+// per person: a bearer token is a header of each request, not part of the connection, so people
+// who differ only by token share connections, as client-go's transport cache does (it keys
+// transports by TLS configuration, never by token). The KubeConfig's applyToHTTPSOptions makes a
+// new Agent on every call, which is what made each request a new handshake; it is replaced here
+// unless the cluster goes through a proxy, whose agent is the KubeConfig's to make.
+const pools = new Map<string, https.Agent>();
+/** TLS identities kept: one per cluster CA and client certificate in use; more is unusual. */
+const MAX_POOLS = 64;
 
-function poolFor(kc: KubeConfig, tls: https.RequestOptions): https.Agent {
-  let agent = pools.get(kc);
+/** What tells TLS identities apart, hashed so no key material is kept as a map key. */
+function tlsIdentity(tls: https.RequestOptions): string {
+  const h = createHash('sha256');
+  const parts = [tls.ca, tls.cert, tls.key, tls.pfx, tls.passphrase, tls.servername, tls.rejectUnauthorized];
+  for (const part of parts)
+    for (const p of Array.isArray(part) ? part : [part]) {
+      h.update(p === undefined ? '-' : typeof p === 'string' || Buffer.isBuffer(p) ? p : JSON.stringify(p));
+      h.update('\0');
+    }
+  return h.digest('hex');
+}
+
+function poolFor(tls: https.RequestOptions): https.Agent {
+  const key = tlsIdentity(tls);
+  let agent = pools.get(key);
   if (!agent) {
     agent = new https.Agent({
       keepAlive: true,
@@ -45,7 +66,9 @@ function poolFor(kc: KubeConfig, tls: https.RequestOptions): https.Agent {
       rejectUnauthorized: tls.rejectUnauthorized,
       servername: tls.servername,
     });
-    pools.set(kc, agent);
+    pools.set(key, agent);
+    // The oldest identity's idle connections close when its server times them out.
+    if (pools.size > MAX_POOLS) pools.delete(pools.keys().next().value!);
   }
   return agent;
 }
@@ -78,7 +101,7 @@ export async function openRequest(
   };
   await kc.applyToHTTPSOptions(opts);
   // A proxy agent set by the KubeConfig wins; otherwise pooled connections, except for streams.
-  if (url.protocol === 'https:' && !opts.agent && !req.stream) opts.agent = poolFor(kc, opts);
+  if (url.protocol === 'https:' && !kc.getCurrentCluster()?.proxyUrl && !req.stream) opts.agent = poolFor(opts);
   const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
   if (payload) {
     opts.headers = {

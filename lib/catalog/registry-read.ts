@@ -1,0 +1,188 @@
+// Reading a catalog from its registry's gRPC API: the whole graph (ListPackages, GetPackage,
+// ListBundles) with the tiles' head CSVs, and the bundles fetched one at a time later (a full
+// CSV, a bundle's manifests, an icon). Nothing here is cached or checked for who asks: the
+// caller (catalog-index.ts) decides both.
+import { status } from '@grpc/grpc-js';
+import { buildCatalog, type Catalog } from '../olm/fbc/catalog';
+import { configFromRegistry } from '../olm/fbc/from-registry';
+import type { DeclarativeConfig } from '../olm/fbc/types';
+import type { PackageModel } from '../olm/fbc/model';
+import { csvOfBundle, type CsvLike } from '../olm/resources/csv-description';
+import { logger } from '../observability/logger';
+import { bundleMessageChars, parseCsvCapped, slimListedBundle } from './bundle-caps';
+import { keepHeadMetadataOnly } from './head-metadata';
+import { summaryHead } from './package-summary';
+import { RegistryClient, RegistryError } from './registry-client';
+
+/** The deadline of a whole-catalog read: ListBundles of a 1,000-package catalog takes seconds. */
+export const CATALOG_READ_TIMEOUT_MS = 20_000;
+/** The deadline of one bundle fetched for a details page, an icon or a plan. */
+export const BUNDLE_FETCH_TIMEOUT_MS = 10_000;
+/** Head CSVs fetched at once during a read: enough to hide latency, few enough for one opm pod. */
+const HEAD_FETCH_CONCURRENCY = 8;
+
+/**
+ * Failures of one GetBundleForChannel that say nothing about the rest of the catalog: the bundle
+ * is over the message limit (RESOURCE_EXHAUSTED), or the registry could not make it (UNKNOWN,
+ * INTERNAL: not found, no single head, a broken CSV).
+ */
+const ONE_BUNDLE_FAILURES = new Set<number>([status.RESOURCE_EXHAUSTED, status.UNKNOWN, status.INTERNAL]);
+
+export interface IconBytes {
+  data: Buffer;
+  mediatype: string;
+}
+
+export interface RegistryRead {
+  catalog: Catalog;
+  /** What the catalog was built from, for a snapshot (index-snapshot.ts). */
+  config: DeclarativeConfig;
+  /** Bytes of registry messages in the read. */
+  bytes: number;
+  /** The CSVs of tiles' heads that ListBundles did not carry, by package. */
+  heads: Map<string, CsvLike>;
+}
+
+/** A CSV read along the way, for the caller to keep: `key` is `dial|package|channel|csvName`. */
+export type KeepCsv = (key: string, csv: Record<string, unknown>, chars: number) => void;
+
+/**
+ * The whole catalog at `dial`. Each ListBundles message is slimmed as it arrives: its manifests (a
+ * catalog of inline bundles sends every CSV and CRD, tens of megabytes) are never all held at once.
+ */
+export async function readRegistry(dial: string, maxMessageBytes: number, keepCsv: KeepCsv): Promise<RegistryRead> {
+  const client = new RegistryClient(dial, CATALOG_READ_TIMEOUT_MS, maxMessageBytes);
+  try {
+    const names = await client.listPackages();
+    const packages = await Promise.all(names.map((n) => client.getPackage(n)));
+    let bytes = 0;
+    const bundles = await client.listBundles((b) => {
+      bytes += bundleMessageChars(b);
+      return slimListedBundle(b);
+    });
+    keepHeadMetadataOnly(packages, bundles);
+    const config = configFromRegistry(packages, bundles);
+    const catalog = buildCatalog(config);
+    const heads = await headCsvs(client, dial, catalog, keepCsv);
+    return { catalog, config, bytes, heads };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The CSVs of the tiles' heads that ListBundles did not carry (a bundle whose CSV is only in
+ * `olm.bundle.object`, which the registry strips from properties), one GetBundleForChannel
+ * each, a few at a time; handed to `keepCsv` as the full CSVs the details pages ask for next. One
+ * head that cannot be had (over the message limit, not JSON, not found) leaves its tile described
+ * from the package alone; the registry failing altogether fails the read.
+ */
+async function headCsvs(
+  client: RegistryClient,
+  dial: string,
+  catalog: Catalog,
+  keepCsv: KeepCsv,
+): Promise<Map<string, CsvLike>> {
+  const missing: { pkg: string; channel: string; csvName: string }[] = [];
+  for (const pkg of catalog.packages.values()) {
+    const { channel, head } = summaryHead(pkg);
+    if (channel && head && !csvOfBundle(head)) missing.push({ pkg: pkg.name, channel, csvName: head.name });
+  }
+  const out = new Map<string, CsvLike>();
+  let next = 0;
+  const worker = async () => {
+    while (next < missing.length) {
+      const m = missing[next++]!;
+      let b;
+      try {
+        b = await client.getBundleForChannel(m.pkg, m.channel);
+      } catch (err) {
+        if (!(err instanceof RegistryError) || !ONE_BUNDLE_FAILURES.has(err.code)) throw err;
+        logger().warn(
+          { registry: dial, package: m.pkg, channel: m.channel, err: err.message },
+          'catalog index: a channel head could not be read; its tile is described from the package',
+        );
+        continue;
+      }
+      const parsed = b.csvJson ? parseCsvCapped(b.csvJson) : undefined;
+      if (!parsed) continue;
+      keepCsv(`${dial}|${m.pkg}|${m.channel}|${m.csvName}`, parsed.csv, parsed.chars);
+      out.set(m.pkg, parsed.csv as CsvLike);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HEAD_FETCH_CONCURRENCY, missing.length) }, worker));
+  return out;
+}
+
+/** The bundle's whole CSV from GetBundle, its descriptions capped (bundle-caps.ts); null if it has none. */
+export async function fetchFullCsv(
+  address: string,
+  maxMessageBytes: number,
+  pkg: string,
+  channel: string,
+  csvName: string,
+): Promise<{ csv: Record<string, unknown>; chars: number } | null> {
+  const client = new RegistryClient(address, BUNDLE_FETCH_TIMEOUT_MS, maxMessageBytes);
+  try {
+    const b = await client.getBundle(pkg, channel, csvName);
+    return (b.csvJson ? parseCsvCapped(b.csvJson) : undefined) ?? null;
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The icon of the package's default channel head, from its CSV; null if it declares none. A CSV
+ * that is not JSON is an error, as an unreachable registry is.
+ */
+export async function fetchHeadIcon(
+  address: string,
+  maxMessageBytes: number,
+  pkg: PackageModel,
+): Promise<IconBytes | null> {
+  const registry = new RegistryClient(address, BUNDLE_FETCH_TIMEOUT_MS, maxMessageBytes);
+  try {
+    const channel = pkg.defaultChannel ?? [...pkg.channels.keys()][0] ?? '';
+    const b = await registry.getBundleForChannel(pkg.name, channel);
+    const csv = b.csvJson
+      ? (JSON.parse(b.csvJson) as { spec?: { icon?: { base64data?: unknown; mediatype?: unknown }[] } })
+      : undefined;
+    const first = Array.isArray(csv?.spec?.icon) ? csv.spec.icon[0] : undefined;
+    return typeof first?.base64data === 'string' && first.base64data && typeof first.mediatype === 'string'
+      ? { data: Buffer.from(first.base64data, 'base64'), mediatype: first.mediatype }
+      : null;
+  } finally {
+    registry.close();
+  }
+}
+
+/**
+ * The manifests a bundle ships, from GetBundle's objects, or why they are not known: a bundle
+ * served as an image carries no objects until OLM unpacks it.
+ */
+export async function fetchBundleObjects(
+  address: string,
+  maxMessageBytes: number,
+  pkg: string,
+  channel: string,
+  csvName: string,
+): Promise<Record<string, unknown>[] | string> {
+  const client = new RegistryClient(address, BUNDLE_FETCH_TIMEOUT_MS, maxMessageBytes);
+  try {
+    const b = await client.getBundle(pkg, channel, csvName);
+    const objects = (b.object ?? []).flatMap((o) => {
+      try {
+        return [JSON.parse(o) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+    if (!objects.length)
+      return `its bundle is the image ${b.bundlePath || 'of the catalog'}, whose manifests OLM reads only when it installs it`;
+    return objects;
+  } catch (err) {
+    return `the catalog's registry did not answer: ${(err as Error).message}`;
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,56 @@
+// Connections to the API server: people who differ only by bearer token share kept-alive TLS
+// connections (one handshake, not one per request), and each request still carries its own
+// person's token.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ensureServingCert } from '../sandbox/server/tls';
+import { kubeRequest } from './http';
+
+test('two people on one cluster share kept-alive connections, each request with its own token', async () => {
+  const tls = ensureServingCert(mkdtempSync(join(tmpdir(), 'olm-http-test-')));
+  let handshakes = 0;
+  const seen: string[] = [];
+  const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    seen.push(req.headers.authorization ?? '');
+    res.setHeader('content-type', 'application/json');
+    res.end('{"kind":"Namespace"}');
+  });
+  server.on('secureConnection', () => handshakes++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const person = (token: string) => {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [
+        {
+          name: 'c',
+          server: `https://127.0.0.1:${port}`,
+          caData: Buffer.from(tls.cert).toString('base64'),
+          skipTLSVerify: false,
+        },
+      ],
+      users: [{ name: 'u', token }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    return kc;
+  };
+  try {
+    const order = ['alice', 'bob', 'alice', 'bob', 'bob', 'alice'];
+    for (const who of order) await kubeRequest(person(who), { method: 'GET', path: '/api/v1/namespaces/x' });
+    assert.deepEqual(
+      seen,
+      order.map((who) => `Bearer ${who}`),
+    );
+    assert.equal(handshakes, 1, 'one TLS handshake for six requests from two people');
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
