@@ -11,7 +11,7 @@
 // rather than shrinking a long channel to a line.
 import type { Core, ElementDefinition, NodeCollection } from 'cytoscape';
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
-import type { DrawEdge, Drawing } from '@/lib/hub/graph-drawing';
+import type { DrawEdge, DrawNode, Drawing } from '@/lib/hub/graph-drawing';
 import { firstView, LABEL_FONT, visibleRange, type Viewport } from '@/lib/hub/graph-viewport';
 import type { EdgeKind } from '@/lib/olm/graph/channel-graph';
 import { GraphOverview } from './graph-overview';
@@ -48,17 +48,32 @@ function edgeElement(e: DrawEdge): ElementDefinition {
   };
 }
 
-function elements(d: Drawing, hidden: readonly EdgeKind[]): ElementDefinition[] {
+const nodeElement = (n: DrawNode): ElementDefinition => ({
+  group: 'nodes',
+  data: { id: n.id, label: n.label },
+  position: { x: n.x, y: n.y },
+  classes: n.classes.join(' '),
+});
+
+/** The bundles `keep` names (all without it) and the drawn edges between them. */
+function elements(d: Drawing, hidden: readonly EdgeKind[], keep?: (n: DrawNode) => boolean): ElementDefinition[] {
+  const nodes = keep ? d.nodes.filter(keep) : d.nodes;
+  const ids = new Set(nodes.map((n) => n.id));
   return [
-    ...d.nodes.map((n): ElementDefinition => ({
-      group: 'nodes',
-      data: { id: n.id, label: n.label },
-      position: { x: n.x, y: n.y },
-      classes: n.classes.join(' '),
-    })),
-    ...d.edges.filter((e) => drawn(e, hidden)).map(edgeElement),
+    ...nodes.map(nodeElement),
+    ...d.edges.filter((e) => drawn(e, hidden) && ids.has(e.from) && ids.has(e.to)).map(edgeElement),
   ];
 }
+
+/** Bundles this side of the first view's edges by one more view's width: the ones drawn first. */
+function nearView(first: Viewport, width: number): (n: DrawNode) => boolean {
+  const r = visibleRange(first, width);
+  const w = r.x2 - r.x1;
+  return (n) => n.x >= r.x1 - w && n.x <= r.x2 + w;
+}
+
+/** Bundles given to Cytoscape per task once the first frame is up: each task stays short. */
+const CHUNK = 50;
 
 /** Cytoscape's edges made to match `hidden`, without rebuilding the graph or moving the view. */
 function syncEdges(c: Core, d: Drawing, hidden: readonly EdgeKind[]): void {
@@ -66,7 +81,9 @@ function syncEdges(c: Core, d: Drawing, hidden: readonly EdgeKind[]): void {
     const add: ElementDefinition[] = [];
     for (const e of d.edges) {
       const has = c.getElementById(e.id).nonempty();
-      if (drawn(e, hidden) && !has) add.push(edgeElement(e));
+      // An edge to a bundle not given to Cytoscape yet comes with the rest of the bundles.
+      const ends = c.getElementById(e.from).nonempty() && c.getElementById(e.to).nonempty();
+      if (drawn(e, hidden) && !has && ends) add.push(edgeElement(e));
       else if (!drawn(e, hidden) && has) c.getElementById(e.id).remove();
     }
     if (add.length) c.add(add);
@@ -143,10 +160,19 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
     let watch: ResizeObserver | undefined;
     void import('cytoscape').then(({ default: cytoscape }) => {
       if (!alive || !box.current) return;
+      const el = box.current;
       const t0 = performance.now();
+      // A long channel's first view shows a few dozen of its hundreds of bundles, and Cytoscape's
+      // cost is per element (its style, its label measured): the bundles near the view go first,
+      // the rest once the first frame is painted (see `more` below).
+      const first = firstView(drawing, el.clientWidth, el.clientHeight, [
+        ...(focusRef.current ?? []),
+        selectedRef.current,
+      ]);
+      const near = first.all ? undefined : nearView(first, el.clientWidth);
       const c = cytoscape({
-        container: box.current,
-        elements: elements(drawing, hiddenRef.current),
+        container: el,
+        elements: elements(drawing, hiddenRef.current, near),
         style: STYLE as never,
         layout: { name: 'preset' },
         minZoom: 0.05,
@@ -156,7 +182,6 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
         autoungrabify: true,
       });
       if (selectedRef.current) c.getElementById(selectedRef.current).select();
-      const first = firstView(drawing, c.width(), c.height(), [...(focusRef.current ?? []), selectedRef.current]);
       apply(c, first);
       firstAll.current = first.all;
       pinLabels(c, pinned);
@@ -194,15 +219,32 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
         apply(c, firstView(drawing, c.width(), c.height(), [...(focusRef.current ?? []), selectedRef.current]));
       });
       watch.observe(box.current);
-      // For bench/graph-browser.bench.ts: how long building, placing and fitting took in Cytoscape,
-      // and until the frame after Cytoscape's first paint (it draws in an animation frame).
-      const el = box.current;
+      // For bench/graph-browser.bench.ts: how long building, placing and fitting the first part took
+      // in Cytoscape, until the frame after its first paint (it draws in an animation frame), and
+      // until every bundle was in. data-ready says the whole drawing is in.
       el.dataset.layoutMs = String(Math.round(performance.now() - t0));
-      el.dataset.edges = String(c.edges().length);
-      el.dataset.ready = 'true';
+      const done = () => {
+        if (selectedRef.current) c.getElementById(selectedRef.current).select();
+        pinLabels(c, pinned);
+        el.dataset.edges = String(c.edges().length);
+        el.dataset.completeMs = String(Math.round(performance.now() - t0));
+        el.dataset.ready = 'true';
+      };
+      const rest = near ? drawing.nodes.filter((n) => !near(n)) : [];
+      const more = (from: number) => {
+        if (!alive) return;
+        if (from >= rest.length) {
+          syncEdges(c, drawing, hiddenRef.current);
+          return done();
+        }
+        c.add(rest.slice(from, from + CHUNK).map(nodeElement));
+        setTimeout(() => more(from + CHUNK), 0);
+      };
       requestAnimationFrame(() =>
         requestAnimationFrame(() => {
-          if (alive) el.dataset.paintedMs = String(Math.round(performance.now() - t0));
+          if (!alive) return;
+          el.dataset.paintedMs = String(Math.round(performance.now() - t0));
+          more(0);
         }),
       );
     });
