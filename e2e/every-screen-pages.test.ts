@@ -284,6 +284,10 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const words = /There is no operator \(ClusterServiceVersion\) nope\.v1 in pgm: it may have been uninstalled/;
     assert.match((await error.textContent()) ?? '', words);
     assert.match((await error.textContent()) ?? '', /The API said: NotFound: .*"nope\.v1" not found/);
+    // The breadcrumb the page would have had, from its address.
+    const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
+    assert.equal(await trail.textContent(), 'Installed Operators / nope.v1');
+    assert.equal(await trail.getByRole('link', { name: 'Installed Operators' }).getAttribute('href'), '/operators');
     await checkScreen(page, 'error-operator');
     await error.getByRole('link', { name: 'Installed Operators in pgm' }).click();
     await page.waitForURL(/\/operators\?namespace=pgm$/);
@@ -294,6 +298,30 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const missing = page.getByRole('alert', { name: 'Package nope could not be loaded' });
     await missing.getByRole('link', { name: 'Browse OperatorHub' }).waitFor();
     await checkScreen(page, 'error-package');
+    await page.close();
+  });
+
+  test('an address that leads to no page: a titled page in the shell, the breadcrumb, words, ways on', async () => {
+    const page = await h.open('/operators/pgm/pgpilot.v1.4.0/no-such-tab');
+    const title = page.getByRole('heading', { level: 1, name: 'Page not found' });
+    await title.waitFor();
+    assert.equal(await page.title(), 'Page not found · OLM Console');
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent(),
+      'Installed Operators / Page not found',
+    );
+    await page.getByText(/^There is no page at this address in the console\. It may be mistyped/).waitFor();
+    // The console's own navigation is there, this section marked as the one the address is under.
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Installed Operators' })
+        .getAttribute('aria-current'),
+      'true',
+    );
+    await checkScreen(page, 'not-found');
+    await page.getByRole('link', { name: 'Browse OperatorHub' }).click();
+    await page.waitForURL(/\/operatorhub$/);
     await page.close();
   });
 
