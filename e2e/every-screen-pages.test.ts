@@ -267,7 +267,20 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     await page.close();
 
     page = await openAt('/cluster-upgrade', (p) => p.getByLabel('Target OpenShift version'));
-    await page.getByLabel('Target OpenShift version').fill('4.19');
+    // A target the server would refuse is said at once, beside the field, and never sent.
+    const asked: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/cluster-upgrade?target=') && asked.push(r.url()));
+    const target = page.getByLabel('Target OpenShift version');
+    await target.fill('4.19.2');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page
+      .getByText(/^“4\.19\.2” is not a minor version: give the major and minor number only, such as 4\.19/)
+      .waitFor();
+    assert.equal(await target.getAttribute('aria-invalid'), 'true');
+    assert.equal(await target.evaluate((el) => el === document.activeElement), true, 'the focus is back in the field');
+    await checkScreen(page, 'cluster-upgrade-invalid');
+    assert.deepEqual(asked, [], 'nothing was asked of the server');
+    await target.fill('4.19');
     await page.getByRole('button', { name: 'Check' }).click();
     await page
       .getByRole('status')
