@@ -256,7 +256,19 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const catalogs = (p: Page) => p.getByRole('list', { name: 'Catalog sources' }).getByRole('listitem');
     const copiesOn = /^Copied CSVs: OnOperators installed for all namespaces are listed in every namespace\.$/;
     let page = await openAt('/catalogsources', catalogs);
+    // The count here and OperatorHub's agree, or the difference is said.
+    const packages = catalogs(page).filter({ hasText: 'olm-console-demo' }).locator('dt:text-is("Packages") + dd');
+    const said =
+      /^(\d+); (\d+) in OperatorHub, which leaves out the one marked non-standalone \(installed only as part of another operator\)$/.exec(
+        (await packages.textContent()) ?? '',
+      );
+    assert.ok(said && Number(said[1]) === Number(said[2]) + 1, `${await packages.textContent()}`);
     await checkScreen(page, 'catalog-sources');
+    await page.goto(`${h.admin.url}/operatorhub`);
+    await page
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`^${said[2]} of ${said[2]} operators$`) })
+      .waitFor();
     await page.close();
 
     page = await openAt('/settings', (p) => p.getByLabel('DisabledCopiedCSVs condition'));
