@@ -293,6 +293,15 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     await checkScreen(page, 'cluster-upgrade-invalid');
     assert.deepEqual(asked, [], 'nothing was asked of the server');
     await target.fill('4.19');
+    // Each operator by its display name and version, linked to it; the CSV's name beneath.
+    const row = page
+      .getByRole('table', { name: 'Installed operators' })
+      .getByRole('row')
+      .filter({ hasText: 'pgpilot.v1.4.0 in pgm' });
+    assert.equal(
+      await row.getByRole('link', { name: 'PgPilot 1.4.0' }).getAttribute('href'),
+      '/operators/pgm/pgpilot.v1.4.0',
+    );
     await page.getByRole('button', { name: 'Check' }).click();
     await page
       .getByRole('status')

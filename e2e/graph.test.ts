@@ -168,6 +168,11 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
 
   test('a long channel: the text above names its size and head; the first view shows the newest versions with labels to read', async () => {
     const page = await open('?channel=stable', longBase);
+    // Called by its display name, as on its details page, which the breadcrumb links to.
+    const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await trail.getByRole('link', { name: 'Portworx Enterprise' }).waitFor();
+    assert.equal(await trail.textContent(), 'OperatorHub / Portworx Enterprise / upgrade graph');
+    await page.getByRole('heading', { level: 1, name: 'Upgrade graph of Portworx Enterprise' }).waitFor();
     const summary = page.getByText(/^Channel stable: 48 versions, head 26\.3\.1\.$/);
     assert.ok(await summary.isVisible(), 'the channel, its size and its head are said in text');
     const canvas = page.getByRole('application');

@@ -129,9 +129,12 @@ export function ReadinessView() {
                     className="text-sky-700 underline"
                     href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}`}
                   >
-                    {row.csv}
+                    {row.displayName ?? row.package} {row.version ?? ''}
                   </Link>
-                  <span className="block text-xs text-slate-600">{row.namespace}</span>
+                  {/* The CSV's name is what OLM's message and the hops below name. */}
+                  <span className="block text-xs text-slate-600 [overflow-wrap:anywhere]">
+                    {row.csv} in {row.namespace}
+                  </span>
                 </StackedCell>
                 <StackedCell label="Runs up to">{row.maxOpenShiftVersion ?? 'not limited'}</StackedCell>
                 <StackedCell label="Blockers">

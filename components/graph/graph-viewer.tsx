@@ -61,6 +61,9 @@ export function GraphViewer(props: PackageRefProps) {
   const home = selected && g ? [g, ...otherGraphs].find((x) => x.nodes.some((n) => n.name === selected)) : undefined;
   const node = home?.nodes.find((n) => n.name === selected);
   const facts = usePackageDetails(props, home?.channel, node?.name, namespace);
+  // The operator is called by its display name, as on its details page (the same query, cached).
+  const pkgFacts = usePackageDetails(props, undefined, undefined, namespace);
+  const title = pkgFacts.data?.selected.csv?.displayName || props.pkg;
   const ordered = useMemo(() => (g ? byVersion(g.nodes).reverse() : []), [g]);
   const counts = addCounts([g, ...otherGraphs].flatMap((x) => (x ? [x.edgeCounts] : [])));
   const hidden = hiddenKinds(params.get('edges'), counts);
@@ -99,11 +102,11 @@ export function GraphViewer(props: PackageRefProps) {
         </Link>{' '}
         /{' '}
         <Link className="text-sky-700 underline" href={detailsHref}>
-          {props.pkg}
+          {title}
         </Link>{' '}
         / upgrade graph
       </nav>
-      <h1 className="text-2xl font-bold">Upgrade graph of {props.pkg}</h1>
+      <h1 className="text-2xl font-bold">Upgrade graph of {title}</h1>
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <div className="flex flex-col">
           <label htmlFor="graph-channel" className="font-medium text-slate-700">

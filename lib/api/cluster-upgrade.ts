@@ -24,6 +24,8 @@ export interface ReadinessRow {
   package: string;
   csv: string;
   version?: string;
+  /** The CSV's spec.displayName: what the row is called, with the version. */
+  displayName?: string;
   /** `olm.maxOpenShiftVersion` as OLM reads it: the value, or why OLM refuses it. */
   maxOpenShiftVersion?: string;
   blockers: ReadinessBlocker[];
