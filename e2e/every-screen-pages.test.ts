@@ -246,6 +246,13 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const drawn = (p: Page) => p.locator('[role="application"][data-ready="true"]');
     let page = await openAt('/operatorhub/olm/olm-console-demo/pgpilot/graph?channel=stable', drawn);
     await checkScreen(page, 'graph');
+    // Five versions fit a desktop; turned into a phone, the graph no longer shows them all, and
+    // the overview beneath it offers the rest.
+    const overview = page.getByRole('slider', { name: /Overview of every version/ });
+    assert.equal(await overview.count(), 0, 'every version in view on a desktop');
+    await page.setViewportSize(PHONE);
+    await overview.waitFor();
+    assert.match((await overview.getAttribute('aria-valuetext')) ?? '', / shown, \d of 5 versions$/);
     await page.close();
     page = await openAt(`/operators/pgm/pgpilot.v1.4.0/create/${PG_API}`, (p) => p.getByLabel('Name', { exact: true }));
     await checkScreen(page, 'create-form');

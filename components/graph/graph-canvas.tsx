@@ -216,7 +216,10 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, Props>(function GraphCa
         c.resize();
         if (!alive || wideRef.current || Math.abs(c.width() - fittedWidth.current) < 40) return;
         fittedWidth.current = c.width();
-        apply(c, firstView(drawing, c.width(), c.height(), [...(focusRef.current ?? []), selectedRef.current]));
+        const again = firstView(drawing, c.width(), c.height(), [...(focusRef.current ?? []), selectedRef.current]);
+        // Whether the overview is needed changes with the width too (a phone fits fewer versions).
+        firstAll.current = again.all;
+        apply(c, again);
       });
       watch.observe(box.current);
       // For bench/graph-browser.bench.ts: how long building, placing and fitting the first part took
