@@ -2,6 +2,9 @@
 // out the Cytoscape graph (budget 1 s) and panning it (budget 60 fps), for the largest channel of
 // ../shared/catalogs and for a 500-bundle channel generated from it (its pattern of replaces,
 // skips and skipRange repeated under new versions, in a temporary folder, never committed).
+// Issue 34's budget, the first frame of that generated channel in 500 ms, is for the page as it
+// opens (past 50 skip edges those start hidden and are never given to Cytoscape); the same
+// channel with every edge shown is timed beside it, to show what hiding them saves.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +104,76 @@ async function waitReady(sb: Sandbox): Promise<string> {
   throw new Error('the catalog did not become READY');
 }
 
+/** Four tabs of one graph page: building, the first frame, and (in the last) panning by drag. */
+async function timeTabs(browser: Browser, variant: string, url: string, decide: number): Promise<void> {
+  const layouts: number[] = [];
+  const painted: number[] = [];
+  const complete: number[] = [];
+  let fps: number[] = [];
+  for (let run = 0; run < 4; run++) {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    await page.goto(url);
+    const canvas = page.locator('[role="application"][data-ready="true"]');
+    await canvas.waitFor({ timeout: 120_000 }).catch(async (err: unknown) => {
+      throw new Error(
+        `the graph did not draw; the page says: ${(await page.locator('main').textContent())?.slice(0, 500)}`,
+        { cause: err },
+      );
+    });
+    // The first tab pays for the server's first catalog read; layout is the browser's own time.
+    // data-ready comes once every bundle is in; the first frame may have come before, with only
+    // the bundles near the first view (components/graph/graph-canvas.tsx).
+    layouts.push(Number(await canvas.getAttribute('data-layout-ms')));
+    await page.locator('[role="application"][data-painted-ms]').waitFor();
+    painted.push(Number(await canvas.getAttribute('data-painted-ms')));
+    complete.push(Number(await canvas.getAttribute('data-complete-ms')));
+    if (run === 3) {
+      // Pan by dragging for about two seconds while counting the frames the page paints.
+      const box = (await canvas.boundingBox())!;
+      // A string, not a function: tsx's name-keeping helper does not exist in the page.
+      await page.evaluate(`(() => {
+          window.__frames = [];
+          window.__count = true;
+          const tick = (t) => { window.__frames.push(t); if (window.__count) requestAnimationFrame(tick); };
+          requestAnimationFrame(tick);
+        })()`);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      for (let s = 0; s < 120; s++)
+        await page.mouse.move(
+          box.x + box.width / 2 + Math.sin(s / 10) * 300,
+          box.y + box.height / 2 + Math.cos(s / 10) * 100,
+          { steps: 1 },
+        );
+      await page.mouse.up();
+      const frames = await page.evaluate(() => {
+        const w = window as unknown as { __frames: number[]; __count: boolean };
+        w.__count = false;
+        return w.__frames;
+      });
+      const gaps = frames.slice(1).map((t, k) => t - frames[k]!);
+      fps = gaps.map((g) => 1000 / g);
+      const worst = Math.max(...gaps);
+      const total = layouts.map((l) => l + decide);
+      const edges = Number(await canvas.getAttribute('data-edges'));
+      console.log(`  ${variant}, ${edges} edges drawn:`);
+      console.log(
+        `    + building, placing and fitting the first part in Cytoscape: median ${fmt(median(total), 0)} ms, worst ${fmt(Math.max(...total), 0)} ms over ${layouts.length} tabs (budget 1000 ms${over(Math.max(...total), 1000)})`,
+      );
+      console.log(
+        `    until the first frame is painted: median ${fmt(median(painted.map((p) => p + decide)), 0)} ms, worst ${fmt(Math.max(...painted) + decide, 0)} ms (budget 500 ms${over(median(painted) + decide, 500)})`,
+      );
+      console.log(
+        `    until every bundle is in (the rest added after the first frame): median ${fmt(median(complete) + decide, 0)} ms, worst ${fmt(Math.max(...complete) + decide, 0)} ms`,
+      );
+      console.log(
+        `    panning by drag: ${frames.length} frames in ${fmt((frames.at(-1)! - frames[0]!) / 1000, 2)} s, median ${fmt(median(fps), 0)} fps, slowest frame ${fmt(worst, 0)} ms (budget 60 fps${over(median(fps), 58, false)})`,
+      );
+    }
+    await page.close();
+  }
+}
+
 async function measure(browser: Browser, label: string, dir: string, pkg: string, channel: string): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'olm-bench-graph-'));
   const sb = await startSandbox({ port: 0, kubeconfigPath: join(tmp, 'kubeconfig'), catalogs: [dir], demo: false });
@@ -120,66 +193,12 @@ async function measure(browser: Browser, label: string, dir: string, pkg: string
       drawChannel(view);
       deciding.push(performance.now() - t0);
     }
-    const layouts: number[] = [];
-    const painted: number[] = [];
-    let fps: number[] = [];
-    for (let run = 0; run < 4; run++) {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-      await page.goto(`${server.url}/operatorhub/olm/${catalog}/${pkg}/graph?channel=${encodeURIComponent(channel)}`);
-      const canvas = page.locator('[role="application"][data-ready="true"]');
-      await canvas.waitFor({ timeout: 120_000 }).catch(async (err: unknown) => {
-        throw new Error(
-          `the graph did not draw; the page says: ${(await page.locator('main').textContent())?.slice(0, 500)}`,
-          { cause: err },
-        );
-      });
-      // The first tab pays for the server's first catalog read; layout is the browser's own time.
-      layouts.push(Number(await canvas.getAttribute('data-layout-ms')));
-      await page.locator('[role="application"][data-painted-ms]').waitFor();
-      painted.push(Number(await canvas.getAttribute('data-painted-ms')));
-      if (run === 3) {
-        // Pan by dragging for about two seconds while counting the frames the page paints.
-        const box = (await canvas.boundingBox())!;
-        // A string, not a function: tsx's name-keeping helper does not exist in the page.
-        await page.evaluate(`(() => {
-          window.__frames = [];
-          window.__count = true;
-          const tick = (t) => { window.__frames.push(t); if (window.__count) requestAnimationFrame(tick); };
-          requestAnimationFrame(tick);
-        })()`);
-        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-        await page.mouse.down();
-        for (let s = 0; s < 120; s++)
-          await page.mouse.move(
-            box.x + box.width / 2 + Math.sin(s / 10) * 300,
-            box.y + box.height / 2 + Math.cos(s / 10) * 100,
-            { steps: 1 },
-          );
-        await page.mouse.up();
-        const frames = await page.evaluate(() => {
-          const w = window as unknown as { __frames: number[]; __count: boolean };
-          w.__count = false;
-          return w.__frames;
-        });
-        const gaps = frames.slice(1).map((t, k) => t - frames[k]!);
-        fps = gaps.map((g) => 1000 / g);
-        const worst = Math.max(...gaps);
-        const decide = median(deciding.slice(5));
-        const total = layouts.map((l) => l + decide);
-        console.log(`\n${label}: ${view.nodes.length} bundles, ${view.edges.length} edges`);
-        console.log(`  deciding the drawing (lib/hub/graph-drawing, in Node): median ${fmt(decide, 1)} ms`);
-        console.log(
-          `  + building, placing and fitting in Cytoscape: median ${fmt(median(total), 0)} ms, worst ${fmt(Math.max(...total), 0)} ms over ${layouts.length} tabs (budget 1000 ms${over(Math.max(...total), 1000)})`,
-        );
-        console.log(
-          `  until the first frame is painted: median ${fmt(median(painted.map((p) => p + decide)), 0)} ms, worst ${fmt(Math.max(...painted) + decide, 0)} ms`,
-        );
-        console.log(
-          `  panning by drag: ${frames.length} frames in ${fmt((frames.at(-1)! - frames[0]!) / 1000, 2)} s, median ${fmt(median(fps), 0)} fps, slowest frame ${fmt(worst, 0)} ms (budget 60 fps${over(median(fps), 58, false)})`,
-        );
-      }
-      await page.close();
-    }
+    const decide = median(deciding.slice(5));
+    console.log(`\n${label}: ${view.edges.length} edges`);
+    console.log(`  deciding the drawing (lib/hub/graph-drawing, in Node): median ${fmt(decide, 1)} ms`);
+    const url = `${server.url}/operatorhub/olm/${catalog}/${pkg}/graph?channel=${encodeURIComponent(channel)}`;
+    await timeTabs(browser, 'as it opens', url, decide);
+    await timeTabs(browser, 'every edge shown', `${url}&edges=replaces,skips,skipRange`, decide);
   } finally {
     await server.stop();
     await sb.stop();

@@ -112,6 +112,8 @@ describe('deprecation badges', () => {
     assert.match(said, /Bundle oldtimer\.v1\.0\.0 is deprecated: oldtimer 1\.0\.0 logs tokens/);
     assert.equal(await badge.getAttribute('title'), said, 'the same words as a tooltip');
     assert.equal(await rows.filter({ hasText: 'fresh' }).getByRole('note', { name: 'Deprecated' }).count(), 0);
+    // A state no other suite reaches: a Deprecated badge in a row, checked by axe at both widths.
+    await h.shot(page, 'operators-deprecated');
     await page.close();
   });
 
@@ -123,6 +125,7 @@ describe('deprecation badges', () => {
     const badge = page.getByRole('form', { name: 'Install choices' }).getByRole('note', { name: 'Deprecated' });
     assert.ok(await badge.isVisible());
     assert.equal(await description(badge), `Channel legacy is deprecated: ${CHANNEL_MESSAGE}`);
+    await h.shot(page, 'install-deprecated-channel');
     assert.match(
       await description(picker),
       new RegExp(`Deprecated.*${CHANNEL_MESSAGE.replace(/[.;]/g, '\\$&')}`),

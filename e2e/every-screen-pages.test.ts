@@ -246,6 +246,13 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const drawn = (p: Page) => p.locator('[role="application"][data-ready="true"]');
     let page = await openAt('/operatorhub/olm/olm-console-demo/pgpilot/graph?channel=stable', drawn);
     await checkScreen(page, 'graph');
+    // Five versions fit a desktop; turned into a phone, the graph no longer shows them all, and
+    // the overview beneath it offers the rest.
+    const overview = page.getByRole('slider', { name: /Overview of every version/ });
+    assert.equal(await overview.count(), 0, 'every version in view on a desktop');
+    await page.setViewportSize(PHONE);
+    await overview.waitFor();
+    assert.match((await overview.getAttribute('aria-valuetext')) ?? '', / shown, \d of 5 versions$/);
     await page.close();
     page = await openAt(`/operators/pgm/pgpilot.v1.4.0/create/${PG_API}`, (p) => p.getByLabel('Name', { exact: true }));
     await checkScreen(page, 'create-form');
@@ -256,7 +263,19 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const catalogs = (p: Page) => p.getByRole('list', { name: 'Catalog sources' }).getByRole('listitem');
     const copiesOn = /^Copied CSVs: OnOperators installed for all namespaces are listed in every namespace\.$/;
     let page = await openAt('/catalogsources', catalogs);
+    // The count here and OperatorHub's agree, or the difference is said.
+    const packages = catalogs(page).filter({ hasText: 'olm-console-demo' }).locator('dt:text-is("Packages") + dd');
+    const said =
+      /^(\d+); (\d+) in OperatorHub, which leaves out the one marked non-standalone \(installed only as part of another operator\)$/.exec(
+        (await packages.textContent()) ?? '',
+      );
+    assert.ok(said && Number(said[1]) === Number(said[2]) + 1, `${await packages.textContent()}`);
     await checkScreen(page, 'catalog-sources');
+    await page.goto(`${h.admin.url}/operatorhub`);
+    await page
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`^${said[2]} of ${said[2]} operators$`) })
+      .waitFor();
     await page.close();
 
     page = await openAt('/settings', (p) => p.getByLabel('DisabledCopiedCSVs condition'));
@@ -267,7 +286,29 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     await page.close();
 
     page = await openAt('/cluster-upgrade', (p) => p.getByLabel('Target OpenShift version'));
-    await page.getByLabel('Target OpenShift version').fill('4.19');
+    // A target the server would refuse is said at once, beside the field, and never sent.
+    const asked: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/cluster-upgrade?target=') && asked.push(r.url()));
+    const target = page.getByLabel('Target OpenShift version');
+    await target.fill('4.19.2');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page
+      .getByText(/^“4\.19\.2” is not a minor version: give the major and minor number only, such as 4\.19/)
+      .waitFor();
+    assert.equal(await target.getAttribute('aria-invalid'), 'true');
+    assert.equal(await target.evaluate((el) => el === document.activeElement), true, 'the focus is back in the field');
+    await checkScreen(page, 'cluster-upgrade-invalid');
+    assert.deepEqual(asked, [], 'nothing was asked of the server');
+    await target.fill('4.19');
+    // Each operator by its display name and version, linked to it; the CSV's name beneath.
+    const row = page
+      .getByRole('table', { name: 'Installed operators' })
+      .getByRole('row')
+      .filter({ hasText: 'pgpilot.v1.4.0 in pgm' });
+    assert.equal(
+      await row.getByRole('link', { name: 'PgPilot 1.4.0' }).getAttribute('href'),
+      '/operators/pgm/pgpilot.v1.4.0',
+    );
     await page.getByRole('button', { name: 'Check' }).click();
     await page
       .getByRole('status')
@@ -284,6 +325,10 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const words = /There is no operator \(ClusterServiceVersion\) nope\.v1 in pgm: it may have been uninstalled/;
     assert.match((await error.textContent()) ?? '', words);
     assert.match((await error.textContent()) ?? '', /The API said: NotFound: .*"nope\.v1" not found/);
+    // The breadcrumb the page would have had, from its address.
+    const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
+    assert.equal(await trail.textContent(), 'Installed Operators / nope.v1');
+    assert.equal(await trail.getByRole('link', { name: 'Installed Operators' }).getAttribute('href'), '/operators');
     await checkScreen(page, 'error-operator');
     await error.getByRole('link', { name: 'Installed Operators in pgm' }).click();
     await page.waitForURL(/\/operators\?namespace=pgm$/);
@@ -294,6 +339,30 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const missing = page.getByRole('alert', { name: 'Package nope could not be loaded' });
     await missing.getByRole('link', { name: 'Browse OperatorHub' }).waitFor();
     await checkScreen(page, 'error-package');
+    await page.close();
+  });
+
+  test('an address that leads to no page: a titled page in the shell, the breadcrumb, words, ways on', async () => {
+    const page = await h.open('/operators/pgm/pgpilot.v1.4.0/no-such-tab');
+    const title = page.getByRole('heading', { level: 1, name: 'Page not found' });
+    await title.waitFor();
+    assert.equal(await page.title(), 'Page not found · OLM Console');
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent(),
+      'Installed Operators / Page not found',
+    );
+    await page.getByText(/^There is no page at this address in the console\. It may be mistyped/).waitFor();
+    // The console's own navigation is there, this section marked as the one the address is under.
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Installed Operators' })
+        .getAttribute('aria-current'),
+      'true',
+    );
+    await checkScreen(page, 'not-found');
+    await page.getByRole('link', { name: 'Browse OperatorHub' }).click();
+    await page.waitForURL(/\/operatorhub$/);
     await page.close();
   });
 

@@ -1,7 +1,8 @@
 // The upgrade-graph viewer in Debian's Chromium, on a real catalog from ../shared/catalogs whose
 // stable channel has replaces, skips and skipRange edges (gatekeeper-operator-product, v4.20), and
 // on a long channel: portworx-certified's stable (48 versions, from certified-operators-v4.18),
-// served alone from a temporary catalog folder.
+// served alone from a temporary catalog folder, beside scaleops-operator's stable-v1 (82 versions,
+// hundreds of skip edges, from the same catalog).
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,11 +17,14 @@ const CATALOG_DIR = sharedCatalog('gatekeeper-operator-product-v4.20');
 const PKG = 'gatekeeper-operator-product';
 const LONG_PKG = 'portworx-certified';
 const LONG_SOURCE = sharedCatalog('certified-operators-v4.18', LONG_PKG);
+const SKIPS_PKG = 'scaleops-operator';
+const SKIPS_SOURCE = sharedCatalog('certified-operators-v4.18', SKIPS_PKG);
 const px = (version: string) => `portworx-operator.v${version}`;
 
 describe('upgrade graph viewer', needsSharedCatalogs, () => {
   let base: string;
   let longBase: string;
+  let skipsBase: string;
 
   const h = useHarness({
     suite: 'graph',
@@ -29,6 +33,7 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
     writeCatalogs: (tmp) => {
       const longDir = join(tmp, 'long-channel');
       cpSync(LONG_SOURCE, join(longDir, LONG_PKG), { recursive: true });
+      cpSync(SKIPS_SOURCE, join(longDir, SKIPS_PKG), { recursive: true });
       return [longDir];
     },
     seed: async (kube) => {
@@ -50,6 +55,7 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
       );
       base = `/operatorhub/olm/${ready.find((n) => n !== 'long-channel')}/${PKG}/graph`;
       longBase = `/operatorhub/olm/long-channel/${LONG_PKG}/graph`;
+      skipsBase = `/operatorhub/olm/long-channel/${SKIPS_PKG}/graph`;
     },
   });
 
@@ -162,6 +168,11 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
 
   test('a long channel: the text above names its size and head; the first view shows the newest versions with labels to read', async () => {
     const page = await open('?channel=stable', longBase);
+    // Called by its display name, as on its details page, which the breadcrumb links to.
+    const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await trail.getByRole('link', { name: 'Portworx Enterprise' }).waitFor();
+    assert.equal(await trail.textContent(), 'OperatorHub / Portworx Enterprise / upgrade graph');
+    await page.getByRole('heading', { level: 1, name: 'Upgrade graph of Portworx Enterprise' }).waitFor();
     const summary = page.getByText(/^Channel stable: 48 versions, head 26\.3\.1\.$/);
     assert.ok(await summary.isVisible(), 'the channel, its size and its head are said in text');
     const canvas = page.getByRole('application');
@@ -186,12 +197,99 @@ describe('upgrade graph viewer', needsSharedCatalogs, () => {
       /^1\.6\.1 to /.test(document.querySelector('[role="slider"]')?.getAttribute('aria-valuetext') ?? ''),
     );
     assert.ok((await seen(page, [px('1.6.1')])).nodes[px('1.6.1')]!.inView);
-    // Show all: every version, the others' labels too small to draw, the head's still readable.
+    // Show all: every version with a label to read, on a canvas wider than its box that scrolls
+    // sideways, rather than the whole channel squashed into a line of dots.
     await page.getByRole('button', { name: 'Show all' }).click();
+    await page.waitForFunction(() => {
+      const c = document.querySelector('[role="application"]')!;
+      return c.clientWidth > c.parentElement!.clientWidth;
+    });
     const all = await seen(page, [px('1.6.1'), px('26.3.1'), px('24.2.0')]);
-    assert.ok(all.nodes[px('1.6.1')]!.inView && all.nodes[px('26.3.1')]!.inView);
-    assert.ok(all.nodes[px('26.3.1')]!.px >= 12, `the head's label stays readable: ${all.nodes[px('26.3.1')]!.px}px`);
-    assert.ok(all.nodes[px('24.2.0')]!.px < 7, 'an ordinary label is not drawn this small');
+    assert.ok(all.nodes[px('1.6.1')]!.inView && all.nodes[px('26.3.1')]!.inView, 'every version on the canvas');
+    for (const id of [px('1.6.1'), px('24.2.0'), px('26.3.1')])
+      assert.ok(all.nodes[id]!.px >= 10, `${id}'s label is ${all.nodes[id]!.px}px on screen (zoom ${all.zoom})`);
+    // The overview moves the scrolling box: Home brings the oldest into it.
+    await overview.focus();
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() =>
+      /^1\.6\.1 to /.test(document.querySelector('[role="slider"]')?.getAttribute('aria-valuetext') ?? ''),
+    );
+    const scrolled = await page.evaluate(
+      () => document.querySelector('[role="application"]')!.parentElement!.scrollLeft,
+    );
+    assert.ok(scrolled < 100, `the box scrolled back to its start (${scrolled} px)`);
+    await h.shot(page, 'long-channel-show-all');
+    // Reset view: the canvas fits its box again, at the first view.
+    await page.getByRole('button', { name: 'Reset view' }).click();
+    await page.waitForFunction(() => {
+      const c = document.querySelector('[role="application"]')!;
+      return c.clientWidth === c.parentElement!.clientWidth;
+    });
+    const back = await seen(page, [px('26.3.1')]);
+    assert.ok(back.nodes[px('26.3.1')]!.inView && back.nodes[px('26.3.1')]!.px >= 10);
+    await page.close();
+  });
+
+  /** How many edges Cytoscape holds: hidden kinds are not given to it at all. */
+  const drawnEdges = async (page: Page) =>
+    Number(await page.locator('[role="application"][data-ready="true"]').getAttribute('data-edges'));
+  const legendCount = async (page: Page, kind: string) =>
+    Number(
+      /\((\d+)\)$/.exec(
+        (await page
+          .getByRole('list', { name: 'Legend' })
+          .getByRole('button', { name: new RegExp(`^${kind} \\(`) })
+          .textContent()) ?? '',
+      )?.[1],
+    );
+
+  test('hundreds of skip edges start hidden, the page says how many; each legend kind shows or hides its edges', async () => {
+    const page = await open('?channel=stable-v1', skipsBase);
+    const [replaces, skips, skipRange] = [
+      await legendCount(page, 'replaces'),
+      await legendCount(page, 'skips'),
+      await legendCount(page, 'skipRange'),
+    ];
+    assert.ok(skips + skipRange > 50, `${skips} skips and ${skipRange} skipRange edges`);
+    const note = page.getByText(/ edges? hidden\b/);
+    assert.equal(
+      await note.textContent(),
+      `${skips && skipRange ? `${skips + skipRange} edges hidden (${skips} skips, ${skipRange} skipRange)` : `${skips || skipRange} ${skips ? 'skips' : 'skipRange'} edges hidden`} to keep a channel with more than 50 skip edges readable. Each kind in the legend below shows or hides its edges.`,
+    );
+    const legend = page.getByRole('list', { name: 'Legend' });
+    const skipsButton = legend.getByRole('button', { name: /^skips \(/ });
+    assert.equal(await skipsButton.getAttribute('aria-pressed'), 'false');
+    assert.equal(await legend.getByRole('button', { name: /^replaces \(/ }).getAttribute('aria-pressed'), 'true');
+    assert.equal(await drawnEdges(page), replaces, 'only the replaces edges are drawn');
+    await h.shot(page, 'skip-edges-hidden');
+
+    await skipsButton.click();
+    await page.waitForFunction(
+      (n) => document.querySelector('[role="application"]')?.getAttribute('data-edges') === String(n),
+      replaces + skips,
+    );
+    assert.equal(await skipsButton.getAttribute('aria-pressed'), 'true');
+    assert.match(
+      new URL(page.url()).searchParams.get('edges') ?? '',
+      /^replaces,skips/,
+      'the choice is kept in the URL',
+    );
+    await legend.getByRole('button', { name: /^replaces \(/ }).click();
+    await page.waitForFunction(
+      (n) => document.querySelector('[role="application"]')?.getAttribute('data-edges') === String(n),
+      skips,
+    );
+
+    await page.getByRole('button', { name: 'Show every edge' }).click();
+    await page.waitForFunction(
+      (n) => document.querySelector('[role="application"]')?.getAttribute('data-edges') === String(n),
+      replaces + skips + skipRange,
+    );
+    assert.equal(await note.count(), 0, 'nothing hidden, nothing to say');
+    // The choice survives a reload: every edge again, from the URL.
+    await page.reload();
+    await page.locator('[role="application"][data-ready="true"]').waitFor();
+    assert.equal(await drawnEdges(page), replaces + skips + skipRange);
     await page.close();
   });
 

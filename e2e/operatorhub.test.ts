@@ -82,6 +82,8 @@ describe('OperatorHub, details and install', () => {
     );
     await tile.getByRole('link').click();
     await page.getByRole('note').filter({ hasText: 'Not runnable on this cluster' }).waitFor();
+    // States no other suite reaches, checked by axe at both widths: the note on the details page.
+    await h.shot(page, 'details-not-runnable');
     await page.close();
   });
 
@@ -165,6 +167,7 @@ describe('OperatorHub, details and install', () => {
     await alert.waitFor();
     assert.match((await alert.textContent()) ?? '', /already has OperatorGroup .* which targets all namespaces/);
     assert.equal(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled(), true);
+    await h.shot(page, 'install-conflict');
     await page.close();
   });
 
@@ -177,6 +180,7 @@ describe('OperatorHub, details and install', () => {
     assert.equal(await install.isDisabled(), true);
     const reason = await page.locator(`#${await install.getAttribute('aria-describedby')}`).textContent();
     assert.match(reason ?? '', /You may not install operators in .*: .*bob/);
+    await h.shot(page, 'details-install-refused');
     await page.close();
   });
 });

@@ -1,6 +1,9 @@
 // `npm run screenshots`: the README's screenshots, made from a production build against a fresh
-// sandbox with the demo catalog, in Debian's Chromium. `-- hub` makes only the shots whose
-// name contains "hub".
+// sandbox with the demo catalog, in Debian's Chromium: each page at 1360×900 as
+// docs/screenshots/<name>.png, then the same state at a phone's 390×844 as <name>.phone.png.
+// `-- hub` makes only the shots whose name contains "hub".
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser';
@@ -67,6 +70,25 @@ function prepareDayTwo(sb: Sb): Promise<{ csv: string; pending: string }> {
 interface Shot {
   name: string;
   take: (page: Page, url: string, sb: Awaited<ReturnType<typeof withSandbox>>) => Promise<void>;
+  /** What to bring into view again once the page is phone-sized (the top of the page otherwise). */
+  phone?: (page: Page) => Promise<void>;
+}
+
+const DESKTOP = { width: 1360, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** The page as it is, then the same state on a phone: the layout follows the new width. */
+async function both(page: Page, name: string, phone?: (page: Page) => Promise<void>): Promise<void> {
+  const desktop = join(out, `${name}.png`);
+  await page.screenshot({ path: desktop, fullPage: false });
+  console.log(`wrote ${desktop}`);
+  await page.setViewportSize(PHONE);
+  await page.evaluate('window.scrollTo(0, 0)');
+  await phone?.(page);
+  await settle(page);
+  const small = join(out, `${name}.phone.png`);
+  await page.screenshot({ path: small, fullPage: false });
+  console.log(`wrote ${small}`);
 }
 
 const shots: Shot[] = [
@@ -123,7 +145,8 @@ const shots: Shot[] = [
     take: async (page, url, sb) => {
       await prepareDayTwo(sb);
       await page.goto(`${url}/operators`);
-      await page.getByRole('table', { name: 'Installed operators' }).getByText('1 requires approval').waitFor();
+      // The install-progress shot left pgpilot waiting in "pg" too: two rows say it.
+      await page.getByRole('table', { name: 'Installed operators' }).getByText('1 requires approval').first().waitFor();
       await settle(page);
     },
   },
@@ -155,6 +178,7 @@ const shots: Shot[] = [
       await page.evaluate(`document.querySelector('figure').scrollIntoView({ block: 'end' }); window.scrollBy(0, 24)`);
       await settle(page);
     },
+    phone: (page) => page.evaluate(`document.querySelector('figure').scrollIntoView({ block: 'start' })`),
   },
   {
     name: 'installplan',
@@ -206,10 +230,19 @@ const shots: Shot[] = [
   },
 ];
 
-/** The graph viewer on a real catalog with every edge kind, in a sandbox of its own. */
+/**
+ * The graph viewer on real catalogs, in a sandbox of its own: gatekeeper (every edge kind) and
+ * scaleops-operator's stable-v1 (82 versions, 417 skip edges), copied alone into a folder.
+ */
 async function graphShot(browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<void> {
-  const dir = join(import.meta.dirname, '..', '..', 'shared', 'catalogs', 'gatekeeper-operator-product-v4.20');
-  const sb = await withSandbox({ catalogs: [dir], demo: false });
+  const shared = join(import.meta.dirname, '..', '..', 'shared', 'catalogs');
+  const dir = join(shared, 'gatekeeper-operator-product-v4.20');
+  const tmp = mkdtempSync(join(tmpdir(), 'olm-screenshots-'));
+  const long = join(tmp, 'long-channel');
+  cpSync(join(shared, 'certified-operators-v4.18', 'scaleops-operator'), join(long, 'scaleops-operator'), {
+    recursive: true,
+  });
+  const sb = await withSandbox({ catalogs: [dir, long], demo: false });
   const server = await startConsole({ OLM_CONSOLE_KUBECONFIG: sb.kubeconfigPath });
   try {
     const kube = clientAs(sb, 'admin');
@@ -220,32 +253,41 @@ async function graphShot(browser: Awaited<ReturnType<typeof launchBrowser>>): Pr
       namespaced: true,
       kind: 'CatalogSource',
     };
-    const catalog = await waitFor('the catalog ready', async () => {
-      const cs = (
+    const ready = await waitFor('the catalogs ready', async () => {
+      const names = (
         await kube.listAll<{
           metadata?: { name?: string };
           status?: { connectionState?: { lastObservedState?: string } };
         }>(CATSRC, { namespace: 'olm' })
-      ).items[0];
-      return cs?.status?.connectionState?.lastObservedState === 'READY' ? cs.metadata?.name : undefined;
+      ).items
+        .filter((cs) => cs.status?.connectionState?.lastObservedState === 'READY')
+        .map((cs) => cs.metadata?.name ?? '');
+      return names.length === 2 ? names : undefined;
     });
+    const catalog = ready.find((n) => n !== 'long-channel')!;
+    const gatekeeper = `olm/${catalog}/gatekeeper-operator-product/graph`;
     const views = [
-      { name: 'upgrade-graph', query: 'channel=stable&from=gatekeeper-operator-product.v3.15.1-0.1727189912.p' },
-      { name: 'upgrade-graph-overlay', query: 'channel=stable&overlay=3.15,3.17' },
-    ];
+      {
+        name: 'upgrade-graph',
+        path: `${gatekeeper}?channel=stable&from=gatekeeper-operator-product.v3.15.1-0.1727189912.p`,
+      },
+      { name: 'upgrade-graph-overlay', path: `${gatekeeper}?channel=stable&overlay=3.15,3.17` },
+      { name: 'upgrade-graph-long', path: 'olm/long-channel/scaleops-operator/graph?channel=stable-v1' },
+    ].filter((v) => filters.length === 0 || filters.some((f) => v.name.includes(f)));
     for (const v of views) {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-      await page.goto(`${server.url}/operatorhub/olm/${catalog}/gatekeeper-operator-product/graph?${v.query}`);
+      const page = await browser.newPage({ viewport: DESKTOP });
+      await page.goto(`${server.url}/operatorhub/${v.path}`);
       await page.locator('[role="application"][data-ready="true"]').waitFor();
       await settle(page);
-      const file = join(out, `${v.name}.png`);
-      await page.screenshot({ path: file, fullPage: false });
-      console.log(`wrote ${file}`);
+      await both(page, v.name, (p) =>
+        p.evaluate(`document.querySelector('[role="application"]').scrollIntoView({ block: 'center' })`),
+      );
       await page.close();
     }
   } finally {
     await server.stop();
     await sb.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -255,14 +297,13 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     for (const shot of shots.filter((s) => filters.length === 0 || filters.some((f) => s.name.includes(f)))) {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      const page = await browser.newPage({ viewport: DESKTOP });
       await shot.take(page, server.url, sb);
-      const file = join(out, `${shot.name}.png`);
-      await page.screenshot({ path: file, fullPage: false });
-      console.log(`wrote ${file}`);
+      await both(page, shot.name, shot.phone);
       await page.close();
     }
-    if (filters.length === 0 || filters.some((f) => 'upgrade-graph-overlay'.includes(f))) await graphShot(browser);
+    if (filters.length === 0 || filters.some((f) => 'upgrade-graph-overlay-long'.includes(f) || f.includes('graph')))
+      await graphShot(browser);
   } finally {
     await browser.close();
     await server.stop();

@@ -198,6 +198,8 @@ export function CatalogSourcesView() {
                 <dd>
                   {c.packages.length}
                   {c.readVia === 'packagemanifests' ? ' (read through PackageManifests: no upgrade edges)' : ''}
+                  {c.nonStandalone.length > 0 &&
+                    `; ${c.packages.length - c.nonStandalone.length} in OperatorHub, which leaves out ${c.nonStandalone.length === 1 ? 'the one' : `the ${c.nonStandalone.length}`} marked non-standalone (installed only as part of another operator)`}
                 </dd>
               </dl>
               <p className={`text-sm ${c.health.healthy ? 'text-slate-700' : 'text-red-900'}`}>
@@ -238,6 +240,7 @@ export function CatalogSourcesView() {
                         >
                           {p}
                         </Link>
+                        {c.nonStandalone.includes(p) && ' (non-standalone)'}
                       </li>
                     ))}
                   </ul>

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import type { ReadinessReport } from '@/lib/api/cluster-upgrade';
+import { TARGET_VERSION, type ReadinessReport } from '@/lib/api/cluster-upgrade';
 import { apiGet } from '@/lib/client/api';
 import { Badge } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
@@ -21,6 +21,8 @@ const KIND_TEXT = {
 export function ReadinessView() {
   const [input, setInput] = useState('');
   const [target, setTarget] = useState<string | undefined>();
+  // Said once the person asks to check (not while typing "4."): the server's own rule, known here.
+  const [refused, setRefused] = useState<string | undefined>();
   const q = useQuery({
     queryKey: ['cluster-upgrade', target],
     queryFn: ({ signal }) =>
@@ -42,24 +44,40 @@ export function ReadinessView() {
       </header>
       <form
         className="flex flex-wrap items-end gap-2 text-sm"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          setTarget(input.trim() || undefined);
+          const t = input.trim();
+          if (t && !TARGET_VERSION.test(t)) {
+            setRefused(t);
+            document.getElementById('upgrade-target')?.focus();
+            return;
+          }
+          setRefused(undefined);
+          setTarget(t || undefined);
         }}
       >
         <label className="flex flex-col">
           <span className="font-medium">Target OpenShift version</span>
           <input
+            id="upgrade-target"
             value={input}
             onChange={(e) => setInput(e.target.value)}
             placeholder={r?.target ?? '4.19'}
-            aria-invalid={!!input && !/^\d+\.\d+$/.test(input.trim())}
-            className="w-32 rounded border border-slate-300 px-2 py-1"
+            aria-invalid={!!refused}
+            aria-describedby={refused ? 'upgrade-target-problem' : undefined}
+            className={`w-32 rounded border px-2 py-1 ${refused ? 'border-red-700' : 'border-slate-300'}`}
           />
         </label>
         <button type="submit" className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white">
           Check
         </button>
+        {refused && (
+          <p id="upgrade-target-problem" className="basis-full text-red-800">
+            “{refused}” is not a minor version: give the major and minor number only, such as 4.19 (not 4.19.2 or
+            v4.19). Nothing was checked.
+          </p>
+        )}
       </form>
       {q.error && (
         <ErrorPanel
@@ -111,9 +129,12 @@ export function ReadinessView() {
                     className="text-sky-700 underline"
                     href={`/operators/${encodeURIComponent(row.namespace)}/${encodeURIComponent(row.csv)}`}
                   >
-                    {row.csv}
+                    {row.displayName ?? row.package} {row.version ?? ''}
                   </Link>
-                  <span className="block text-xs text-slate-600">{row.namespace}</span>
+                  {/* The CSV's name is what OLM's message and the hops below name. */}
+                  <span className="block text-xs text-slate-600 [overflow-wrap:anywhere]">
+                    {row.csv} in {row.namespace}
+                  </span>
                 </StackedCell>
                 <StackedCell label="Runs up to">{row.maxOpenShiftVersion ?? 'not limited'}</StackedCell>
                 <StackedCell label="Blockers">

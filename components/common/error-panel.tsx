@@ -1,10 +1,12 @@
 'use client';
 // What a page (or a tab) shows when what it is about could not be read: a title, what happened in
 // plain words for the kind of failure, the API's own message for whoever digs further, and ways on
-// (back to where such things are listed, try again, log in).
+// (back to where such things are listed, try again, log in). As the whole page (level 1) it has
+// the breadcrumb the page would have had, read from the address.
 import Link from 'next/link';
 import { useId } from 'react';
 import { ApiClientError } from '@/lib/client/api';
+import { PageTrail } from './page-trail';
 
 export interface WayBack {
   href: string;
@@ -58,31 +60,34 @@ export function ErrorPanel({ error, title, notFound, back = [], onRetry, level =
   const Heading = level === 1 ? 'h1' : 'h2';
   const here = typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search;
   return (
-    <section role="alert" aria-labelledby={id} className={PANEL}>
-      <Heading id={id} className={`font-bold text-red-900 ${level === 1 ? 'text-2xl' : 'text-lg'}`}>
-        {title}
-      </Heading>
-      <p className="text-slate-800">{e.words}</p>
-      <p className="text-sm text-slate-700">
-        The API said: <code className="rounded bg-slate-100 px-1 [overflow-wrap:anywhere]">{apiMessage(error)}</code>
-      </p>
-      <p className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
-        {e.login && (
-          <a className="font-semibold text-sky-800 underline" href={`/login?next=${encodeURIComponent(here)}`}>
-            Log in
-          </a>
-        )}
-        {e.retry && onRetry && (
-          <button type="button" onClick={onRetry} className="rounded border border-slate-300 px-3 py-1 font-semibold">
-            Try again
-          </button>
-        )}
-        {back.map((b) => (
-          <Link key={b.href} className="text-sky-800 underline" href={b.href}>
-            {b.label}
-          </Link>
-        ))}
-      </p>
-    </section>
+    <>
+      {level === 1 && <PageTrail />}
+      <section role="alert" aria-labelledby={id} className={PANEL}>
+        <Heading id={id} className={`font-bold text-red-900 ${level === 1 ? 'text-2xl' : 'text-lg'}`}>
+          {title}
+        </Heading>
+        <p className="text-slate-800">{e.words}</p>
+        <p className="text-sm text-slate-700">
+          The API said: <code className="rounded bg-slate-100 px-1 [overflow-wrap:anywhere]">{apiMessage(error)}</code>
+        </p>
+        <p className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+          {e.login && (
+            <a className="font-semibold text-sky-800 underline" href={`/login?next=${encodeURIComponent(here)}`}>
+              Log in
+            </a>
+          )}
+          {e.retry && onRetry && (
+            <button type="button" onClick={onRetry} className="rounded border border-slate-300 px-3 py-1 font-semibold">
+              Try again
+            </button>
+          )}
+          {back.map((b) => (
+            <Link key={b.href} className="text-sky-800 underline" href={b.href}>
+              {b.label}
+            </Link>
+          ))}
+        </p>
+      </section>
+    </>
   );
 }

@@ -6,12 +6,15 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useMemo, useState } from 'react';
 import { drawChannel } from '@/lib/hub/graph-drawing';
+import type { EdgeKind } from '@/lib/olm/graph/channel-graph';
 import { ErrorNotice } from '../common/notice';
 import type { PackageRefProps } from '../details/package-details-view';
 import { ChannelSummary } from './channel-summary';
+import { startsHidden } from './edge-kinds';
 import { GraphCanvas } from './graph-canvas';
 import { GraphLegend } from './graph-legend';
 import { graphQuery } from './graph-query';
+import { HiddenEdgesNote } from './hidden-edges-note';
 
 interface Props extends PackageRefProps {
   channel: string;
@@ -24,6 +27,8 @@ interface Props extends PackageRefProps {
 export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Props) {
   const graph = useQuery(graphQuery(pkg, channel, installed, namespace));
   const [selected, setSelected] = useState<string | undefined>();
+  // The person's choice of edge kinds; until then, the default for the channel's counts.
+  const [chosen, setChosen] = useState<EdgeKind[] | undefined>();
   const summaryId = useId();
   const g = graph.data;
   const drawing = useMemo(() => (g ? drawChannel(g, installed) : undefined), [g, installed]);
@@ -38,6 +43,7 @@ export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Pro
       </p>
     );
   const node = g.nodes.find((n) => n.name === selected);
+  const hidden = chosen ?? startsHidden(g.edgeCounts);
   return (
     <figure className="space-y-2" aria-label={`Upgrade graph of ${channel}`}>
       {!g.edgesKnown && (
@@ -46,6 +52,12 @@ export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Pro
         </p>
       )}
       <ChannelSummary id={summaryId} graphs={[g]} installed={installed} />
+      <HiddenEdgesNote
+        counts={g.edgeCounts}
+        hidden={hidden}
+        withPath={(g.path?.steps.length ?? 0) > 0}
+        onShowAll={() => setChosen([])}
+      />
       <GraphCanvas
         drawing={drawing}
         selected={selected}
@@ -53,9 +65,15 @@ export function ChannelGraphPanel({ channel, installed, namespace, ...pkg }: Pro
         focus={[installed]}
         describedBy={summaryId}
         height="h-72"
+        hidden={hidden}
         label={`Upgrade graph of ${channel}, installed version marked: use the arrow keys to move between versions`}
       />
-      <GraphLegend counts={g.edgeCounts} withInstalled={!!installed} />
+      <GraphLegend
+        counts={g.edgeCounts}
+        withInstalled={!!installed}
+        hidden={hidden}
+        onToggle={(k) => setChosen(hidden.includes(k) ? hidden.filter((h) => h !== k) : [...hidden, k])}
+      />
       <figcaption className="flex flex-wrap gap-x-4 text-sm">
         {node ? (
           <span>

@@ -18,9 +18,11 @@ import { ErrorNotice, Warning } from '../common/notice';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { ChannelSummary } from './channel-summary';
+import { addCounts, EDGE_KINDS, hiddenKinds, shownParam } from './edge-kinds';
 import { GraphCanvas, type GraphCanvasHandle } from './graph-canvas';
 import { GraphLegend } from './graph-legend';
 import { graphQuery } from './graph-query';
+import { HiddenEdgesNote } from './hidden-edges-note';
 import { InstalledNote } from './installed-note';
 
 export function GraphViewer(props: PackageRefProps) {
@@ -59,7 +61,12 @@ export function GraphViewer(props: PackageRefProps) {
   const home = selected && g ? [g, ...otherGraphs].find((x) => x.nodes.some((n) => n.name === selected)) : undefined;
   const node = home?.nodes.find((n) => n.name === selected);
   const facts = usePackageDetails(props, home?.channel, node?.name, namespace);
+  // The operator is called by its display name, as on its details page (the same query, cached).
+  const pkgFacts = usePackageDetails(props, undefined, undefined, namespace);
+  const title = pkgFacts.data?.selected.csv?.displayName || props.pkg;
   const ordered = useMemo(() => (g ? byVersion(g.nodes).reverse() : []), [g]);
+  const counts = addCounts([g, ...otherGraphs].flatMap((x) => (x ? [x.edgeCounts] : [])));
+  const hidden = hiddenKinds(params.get('edges'), counts);
 
   const setParam = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params.toString());
@@ -73,6 +80,8 @@ export function GraphViewer(props: PackageRefProps) {
     setOverlayChosen(channels);
     setParam({ ...also, overlay: channels.join(',') || undefined });
   };
+  const setHidden = (next: readonly string[]) =>
+    setParam({ edges: shownParam(EDGE_KINDS.filter((k) => next.includes(k))) });
   const choose = (name: string) => {
     setSelected(name);
     canvas.current?.focus(name);
@@ -93,11 +102,11 @@ export function GraphViewer(props: PackageRefProps) {
         </Link>{' '}
         /{' '}
         <Link className="text-sky-700 underline" href={detailsHref}>
-          {props.pkg}
+          {title}
         </Link>{' '}
         / upgrade graph
       </nav>
-      <h1 className="text-2xl font-bold">Upgrade graph of {props.pkg}</h1>
+      <h1 className="text-2xl font-bold">Upgrade graph of {title}</h1>
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <div className="flex flex-col">
           <label htmlFor="graph-channel" className="font-medium text-slate-700">
@@ -258,9 +267,16 @@ export function GraphViewer(props: PackageRefProps) {
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-2">
           <ChannelSummary id="graph-summary" graphs={[g, ...otherGraphs]} installed={installed} from={g.path?.from} />
+          <HiddenEdgesNote
+            counts={counts}
+            hidden={hidden}
+            withPath={(g.path?.steps.length ?? 0) > 0}
+            onShowAll={() => setHidden([])}
+          />
           <GraphCanvas
             ref={canvas}
             drawing={drawn!}
+            hidden={hidden}
             selected={selected}
             onSelect={setSelected}
             focus={[installed, g.path?.from]}
@@ -271,6 +287,8 @@ export function GraphViewer(props: PackageRefProps) {
             counts={drawn?.legend ? undefined : g.edgeCounts}
             channels={drawn?.legend}
             withInstalled={!!installed}
+            hidden={hidden}
+            onToggle={(k) => setHidden(hidden.includes(k) ? hidden.filter((h) => h !== k) : [...hidden, k])}
           />
         </div>
         <aside aria-label="Selected version" className="space-y-2 rounded border border-slate-200 bg-white p-3 text-sm">

@@ -31,6 +31,11 @@ export interface CatalogSourceRow {
   readVia?: 'registry' | 'packagemanifests';
   problem?: string;
   packages: string[];
+  /**
+   * Those of `packages` whose CSV says operators.operatorframework.io/operator-type: non-standalone
+   * (installed as another operator's part), which OperatorHub leaves out: why its count is lower.
+   */
+  nonStandalone: string[];
   /** Subscriptions from this catalog whose CatalogSourcesUnhealthy condition is True. */
   blockedSubscriptions: { namespace: string; name: string; message?: string }[];
   resourceVersion?: string;

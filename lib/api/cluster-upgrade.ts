@@ -1,5 +1,10 @@
 // `GET /api/cluster-upgrade?target=M.N`: every installed operator against a cluster minor version.
-// Types only.
+// Types, and the one rule for `target` that the route enforces and the page checks before asking.
+
+/** An OpenShift minor version, major and minor only (4.19). */
+export const TARGET_VERSION = /^\d{1,3}\.\d{1,3}$/;
+export const TARGET_VERSION_RULE = 'target is an OpenShift minor version such as 4.19';
+
 export interface ReadinessBlocker {
   kind: 'maxOpenShiftVersion' | 'upgradeable' | 'deprecated';
   message: string;
@@ -19,6 +24,8 @@ export interface ReadinessRow {
   package: string;
   csv: string;
   version?: string;
+  /** The CSV's spec.displayName: what the row is called, with the version. */
+  displayName?: string;
   /** `olm.maxOpenShiftVersion` as OLM reads it: the value, or why OLM refuses it. */
   maxOpenShiftVersion?: string;
   blockers: ReadinessBlocker[];

@@ -39,3 +39,12 @@ test('images from anywhere else are not loaded: a link to them instead, or their
   assert.ok(!html.includes('href="/api'));
   assert.ok(!html.includes('"onerror="'), 'alt text is escaped');
 });
+
+test('a contact address written as a mailto link is a link, not its markdown as text', () => {
+  // The wording of crunchy-postgres-operator's description in certified-operators-v4.18.
+  const html = renderMarkdown('please contact us at [info@crunchydata.com](mailto:info@crunchydata.com).');
+  assert.match(html, /<a href="mailto:info@crunchydata\.com">info@crunchydata\.com<\/a>/);
+  assert.ok(!html.includes('](mailto:'), html);
+  const odd = renderMarkdown('[x](mailto:javascript:alert(1)) [y](mailto:a@b.c?body=x)');
+  assert.ok(!odd.includes('href="mailto:javascript'), odd);
+});

@@ -1,5 +1,6 @@
 // Catalog descriptions are third-party markdown. Raw HTML is never passed through (markdown-it
-// escapes it), links must be http(s) (or an in-page anchor), and links open in a new tab without
+// escapes it), links must be http(s), mailto (catalogs give a contact address so: the browser
+// hands it to a mail program and nothing runs) or an in-page anchor, and links open in a new tab without
 // handing the catalog page a reference to the console. Images are requests made in the reader's
 // name (tracking pixels, a cookie-bearing GET to the console itself, mixed content), so they are
 // shown only from origins the administrator allows; any other image becomes a link to it.
@@ -9,12 +10,18 @@ const md = new MarkdownIt({ html: false, linkify: true, typographer: false, brea
 
 md.validateLink = (url: string): boolean => {
   const u = url.trim().toLowerCase();
-  return u.startsWith('https://') || u.startsWith('http://') || (u.startsWith('#') && !u.includes(':'));
+  return (
+    u.startsWith('https://') ||
+    u.startsWith('http://') ||
+    /^mailto:[^\s:/]+@[^\s:/]+$/.test(u) ||
+    (u.startsWith('#') && !u.includes(':'))
+  );
 };
 
 md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   const token = tokens[idx]!;
-  if (!(token.attrGet('href') ?? '').startsWith('#')) {
+  const href = token.attrGet('href') ?? '';
+  if (!href.startsWith('#') && !href.startsWith('mailto:')) {
     token.attrSet('target', '_blank');
     token.attrSet('rel', 'noopener noreferrer nofollow');
   }

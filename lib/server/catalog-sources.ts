@@ -116,6 +116,10 @@ export async function listCatalogSources(
         .filter((p) => p.catalog.namespace === ns && p.catalog.name === name)
         .map((p) => p.name)
         .sort(),
+      nonStandalone: index.packages
+        .filter((p) => p.catalog.namespace === ns && p.catalog.name === name && p.nonStandalone)
+        .map((p) => p.name)
+        .sort(),
       blockedSubscriptions: blocked
         .filter((s) => s.spec.source === name && s.spec.sourceNamespace === ns)
         .map((s) => ({

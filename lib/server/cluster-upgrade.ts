@@ -20,6 +20,7 @@ import { firstClearing } from '../olm/cluster-upgrade/way-out';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { updatePath } from '../olm/graph/update-path';
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
+import { str } from '../olm/resources/csv-description';
 import type { ResourceType } from '../olm/resources/common';
 import { OPERATOR_CONDITION_TYPE, upgradeBlock, type OperatorCondition } from '../olm/resources/operator-condition';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
@@ -84,6 +85,8 @@ export async function clusterUpgradeReadiness(client: KubeClient, targetText?: s
       package: sub.spec.name,
       csv: name,
       ...(csv?.spec.version ? { version: csv.spec.version } : {}),
+      // A CSV's fields are whatever its author wrote: a display name only when it is text.
+      ...(str(csv?.spec.displayName) ? { displayName: str(csv?.spec.displayName) } : {}),
       blockers: [],
     };
     const max = maxOpenShiftVersionOf(csv?.metadata?.annotations);

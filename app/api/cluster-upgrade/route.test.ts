@@ -42,6 +42,9 @@ describe('GET /api/cluster-upgrade', () => {
     assert.equal(body.cluster.kind, 'kubernetes', 'the sandbox runs upstream: no ClusterVersion');
     assert.equal(body.target, '4.19');
     const row = body.rows.find((r) => r.csv === 'pgpilot.v1.2.0')!;
+    // Named as everywhere else: the CSV's display name and its version.
+    assert.equal(row.displayName, 'PgPilot');
+    assert.equal(row.version, '1.2.0');
     assert.equal(row.maxOpenShiftVersion, '4.18');
     assert.deepEqual(
       row.blockers.map((b) => b.kind),

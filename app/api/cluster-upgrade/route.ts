@@ -3,6 +3,7 @@
 // as OLM judges it with OLM's own ClusterOperator message, Upgradeable=False, deprecations, and the
 // nearest version that clears a maxOpenShiftVersion blocker.
 import { z } from 'zod';
+import { TARGET_VERSION, TARGET_VERSION_RULE } from '@/lib/api/cluster-upgrade';
 import { errorResponse, readQuery } from '@/lib/server/api-error';
 import { clusterUpgradeReadiness } from '@/lib/server/cluster-upgrade';
 import { requestClient } from '@/lib/server/context';
@@ -10,10 +11,7 @@ import { requestClient } from '@/lib/server/context';
 export const dynamic = 'force-dynamic';
 
 const Query = z.strictObject({
-  target: z
-    .string()
-    .regex(/^\d{1,3}\.\d{1,3}$/, 'target is an OpenShift minor version such as 4.19')
-    .optional(),
+  target: z.string().regex(TARGET_VERSION, TARGET_VERSION_RULE).optional(),
 });
 
 export async function GET(req: Request): Promise<Response> {
