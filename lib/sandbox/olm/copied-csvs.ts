@@ -2,7 +2,6 @@
 // watches, kept in line with its source and removed with it, or none at all while OLMConfig
 // disables copies for AllNamespaces operators, with the Warning event and OLMConfig's
 // DisabledCopiedCSVs condition that say so.
-import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
 import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
 import { isAllNamespaces } from '../../olm/install-modes/operator-group-targets';
 import type { ApiServer } from '../server/api-server';
@@ -10,7 +9,8 @@ import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
 import type { CsvStatusWriter } from './csv-status';
 import { OG_FAILURE_REASONS, type OperatorGroupSync } from './operator-group-sync';
-import { OLM, OperatorBase, setCondition, type Cond } from './operator-base';
+import { OLM, OperatorBase, setCondition } from './operator-base';
+import { csvView, olmConfigView } from './olm-views';
 
 /** A CSV with no phase yet or one of these reasons is not copied (api's IsUncopiable). */
 export const NOT_COPIABLE = new Set(['Copied', ...OG_FAILURE_REASONS]);
@@ -33,8 +33,7 @@ export class CopiedCsvs extends OperatorBase {
     const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
     const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
     if (!cfgRes || !cfg) return;
-    const disabled =
-      (cfg.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true;
+    const disabled = olmConfigView(cfg).spec?.features?.disableCopiedCSVs === true;
     const copiesOfGlobal = this.api.storeList(this.csvs).some((c) => {
       const from = c.metadata.labels?.['olm.copiedFrom'];
       if (!from) return false;
@@ -63,7 +62,7 @@ export class CopiedCsvs extends OperatorBase {
             message:
               'Copied CSVs are disabled and no unexpected copied CSVs were found for operators installed in AllNamespace mode',
           };
-    const st = (cfg.status ?? {}) as { conditions?: Cond[] };
+    const st = olmConfigView(cfg).status ?? {};
     const conditions = setCondition(st.conditions, condition);
     this.writeStatus(cfgRes, cfg, { ...st, conditions });
   }
@@ -72,14 +71,13 @@ export class CopiedCsvs extends OperatorBase {
     const cfgRes = this.api.resources.find(OLM, 'v1', 'olmconfigs');
     const cfg = cfgRes ? this.exists(cfgRes, undefined, 'cluster') : undefined;
     return (
-      isAllNamespaces(targets) &&
-      (cfg?.spec as { features?: { disableCopiedCSVs?: boolean } } | undefined)?.features?.disableCopiedCSVs === true
+      isAllNamespaces(targets) && (cfg ? olmConfigView(cfg).spec?.features?.disableCopiedCSVs : undefined) === true
     );
   }
 
   syncCopies(csv: KObject, og: KObject, targets: string[]): void {
     const ns = csv.metadata.namespace ?? '';
-    const reason = (csv.status as { reason?: string } | undefined)?.reason ?? '';
+    const reason = csvView(csv).status?.reason ?? '';
     const ownOnly = targets.length === 1 && targets[0] === ns;
     if (this.copiesDisabled(targets)) {
       this.deleteCopies(csv, []);
@@ -123,7 +121,7 @@ export class CopiedCsvs extends OperatorBase {
       this.writeStatus(this.csvs, created, status);
       return;
     }
-    if (!isCopiedCsv(existing as unknown as ClusterServiceVersion)) return;
+    if (!isCopiedCsv(csvView(existing))) return;
     let cur = existing;
     if (
       JSON.stringify(cur.spec) !== JSON.stringify(csv.spec) ||

@@ -14,6 +14,7 @@ import type { KObject } from '../store/types';
 import type { CsvStatusWriter } from './csv-status';
 import { OLM, OperatorBase, now } from './operator-base';
 import { checkAccess, serviceAccountUser, type ServiceAccountRef } from './scoped';
+import { subscriptionView } from './olm-views';
 
 /** The label in which OLM keeps the hash of the Deployment spec it wrote (install/deployment.go). */
 const SPEC_HASH_LABEL = 'olm.deployment-spec-hash';
@@ -76,7 +77,7 @@ export class CsvDeployments extends OperatorBase {
   private deploymentInputs(csv: KObject): { config?: SubscriptionConfig; proxy?: ClusterProxy } {
     const owner = this.api
       .storeList(this.subs, csv.metadata.namespace)
-      .find((s) => (s.status as { installedCSV?: string } | undefined)?.installedCSV === csv.metadata.name);
+      .find((s) => subscriptionView(s).status?.installedCSV === csv.metadata.name);
     const proxyRes = this.api.resources.find('config.openshift.io', 'v1', 'proxies');
     const p = proxyRes
       ? ((this.exists(proxyRes, undefined, 'cluster')?.status ?? {}) as {

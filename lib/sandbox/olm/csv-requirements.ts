@@ -5,14 +5,9 @@ import { rulesFor, type PolicyRule } from '../auth/rbac';
 import type { KObject } from '../store/types';
 import { olmRoleName } from './install-steps';
 import { OperatorBase } from './operator-base';
-import {
-  minKubeVersionStatus,
-  permissionStatuses,
-  type AccountState,
-  type Permission,
-  type RequirementStatus,
-} from './requirements';
+import { minKubeVersionStatus, permissionStatuses, type AccountState, type RequirementStatus } from './requirements';
 import { ruleGranted } from './scoped';
+import { csvView } from './olm-views';
 
 export class CsvRequirements extends OperatorBase {
   /**
@@ -24,11 +19,7 @@ export class CsvRequirements extends OperatorBase {
   requirementStatus(csv: KObject): RequirementStatus[] {
     const ns = csv.metadata.namespace ?? '';
     const name = csv.metadata.name ?? '';
-    const spec = csv.spec as {
-      minKubeVersion?: string;
-      install?: { spec?: { permissions?: Permission[]; clusterPermissions?: Permission[] } };
-      customresourcedefinitions?: { owned?: { name: string }[]; required?: { name: string }[] };
-    };
+    const spec = csvView(csv).spec;
     const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
     const required = [
       ...(spec.customresourcedefinitions?.owned ?? []),

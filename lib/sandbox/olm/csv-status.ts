@@ -4,10 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import type { KObject } from '../store/types';
 import { OperatorBase, now } from './operator-base';
+import { csvView } from './olm-views';
 
 export class CsvStatusWriter extends OperatorBase {
   setPhase(csv: KObject, phase: string, reason: string, message: string, extra: Record<string, unknown> = {}): KObject {
-    const st = (csv.status ?? {}) as { phase?: string; reason?: string; message?: string; conditions?: unknown[] };
+    const st = csvView(csv).status ?? {};
     if (st.phase === phase && st.reason === reason && st.message === message && Object.keys(extra).length === 0)
       return csv;
     const t = now();
@@ -22,7 +23,7 @@ export class CsvStatusWriter extends OperatorBase {
       reason,
       message,
       lastUpdateTime: t,
-      lastTransitionTime: st.phase === phase ? (st as { lastTransitionTime?: string }).lastTransitionTime : t,
+      lastTransitionTime: st.phase === phase ? st.lastTransitionTime : t,
       conditions,
     });
     if (st.phase !== phase || st.reason !== reason)

@@ -5,6 +5,7 @@ import { parseProvidedAPIs } from '../../olm/install-modes/provided-apis';
 import type { KObject } from '../store/types';
 import { crdRoles, operatorGroupRoles } from './generated-roles';
 import { OperatorBase } from './operator-base';
+import { csvView } from './olm-views';
 
 export class GeneratedRoleSync extends OperatorBase {
   private get clusterRoles() {
@@ -42,9 +43,7 @@ export class GeneratedRoleSync extends OperatorBase {
 
   ensureCrdRoles(csv: KObject): void {
     const crdRes = this.res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
-    for (const d of (
-      csv.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } }
-    ).customresourcedefinitions?.owned ?? []) {
+    for (const d of csvView(csv).spec.customresourcedefinitions?.owned ?? []) {
       const crd = this.exists(crdRes, undefined, d.name);
       if (!crd) continue;
       const spec = crd.spec as { group: string; names: { plural: string } };

@@ -3,7 +3,6 @@
 // deployments — and keeps what hangs off CSVs and OperatorGroups in line: OperatorConditions,
 // Copied CSVs, the OperatorGroup's status and annotations, the generated roles, and OLMConfig's
 // status. It acts on the CSVs the catalog operator's InstallPlans create (catalog-operator.ts).
-import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
 import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
@@ -18,6 +17,7 @@ import { OperatorBase } from './operator-base';
 import { OperatorConditionSync } from './operator-condition-sync';
 import { OperatorGroupSync } from './operator-group-sync';
 import { RefusedInstalls } from './refused-installs';
+import { csvView, operatorGroupView } from './olm-views';
 
 export type { OperatorOptions };
 
@@ -66,8 +66,7 @@ export class OlmOperator extends OperatorBase {
   // ---- OLM operator: the CSV phase machine (docs/olm/csv-phases.md#phase-machine) ----
 
   syncCsvs(ns: string): void {
-    for (const csv of this.api.storeList(this.csvs, ns))
-      if (!isCopiedCsv(csv as unknown as ClusterServiceVersion)) this.syncCsv(csv);
+    for (const csv of this.api.storeList(this.csvs, ns)) if (!isCopiedCsv(csvView(csv))) this.syncCsv(csv);
   }
 
   private syncCsv(csv: KObject): void {
@@ -77,10 +76,10 @@ export class OlmOperator extends OperatorBase {
     const ns = csv.metadata.namespace ?? '';
     const cur = this.exists(this.csvs, ns, csv.metadata.name ?? '');
     if (!cur || cur.metadata.deletionTimestamp) return;
-    const st = (cur.status ?? {}) as { phase?: string; reason?: string };
+    const st = csvView(cur).status ?? {};
     if (!st.phase || NOT_COPIABLE.has(st.reason ?? '')) return;
     const { og } = this.parts.groups.operatorGroupOf(ns);
     if (!og) return;
-    this.parts.copies.syncCopies(cur, og, (og.status as { namespaces?: string[] } | undefined)?.namespaces ?? []);
+    this.parts.copies.syncCopies(cur, og, operatorGroupView(og).status?.namespaces ?? []);
   }
 }

@@ -2,6 +2,7 @@
 // and the mirror of the conditions the operator writes into its status.
 import type { KObject } from '../store/types';
 import { OLM, OperatorBase } from './operator-base';
+import { csvView, operatorConditionView } from './olm-views';
 
 export class OperatorConditionSync extends OperatorBase {
   /** One OperatorCondition per installed CSV (docs/olm/operator-conditions.md#what-olm-creates): owned by it, naming its accounts and deployments. */
@@ -9,17 +10,7 @@ export class OperatorConditionSync extends OperatorBase {
     const ocRes = this.res(OLM, 'v2', 'operatorconditions');
     const ns = csv.metadata.namespace ?? '';
     const name = csv.metadata.name ?? '';
-    const install = (
-      csv.spec as {
-        install?: {
-          spec?: {
-            permissions?: { serviceAccountName: string }[];
-            clusterPermissions?: { serviceAccountName: string }[];
-            deployments?: { name: string }[];
-          };
-        };
-      }
-    ).install?.spec;
+    const install = csvView(csv).spec.install?.spec;
     const accounts = [
       ...new Set(
         [...(install?.permissions ?? []), ...(install?.clusterPermissions ?? [])].map((p) => p.serviceAccountName),
@@ -51,10 +42,11 @@ export class OperatorConditionSync extends OperatorBase {
       });
     }
     // The operator writes spec.conditions; OLM mirrors them into the status with observedGeneration.
-    const conditions = ((oc.spec as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []).map(
-      (c) => ({ ...c, observedGeneration: oc!.metadata.generation }),
-    );
-    if (conditions.length || (oc.status as { conditions?: unknown[] } | undefined)?.conditions?.length)
+    const conditions = (operatorConditionView(oc).spec?.conditions ?? []).map((c) => ({
+      ...c,
+      observedGeneration: oc!.metadata.generation,
+    }));
+    if (conditions.length || operatorConditionView(oc).status?.conditions?.length)
       this.writeStatus(ocRes, oc, { conditions });
   }
 }

@@ -1,17 +1,16 @@
 // OperatorGroups (docs/olm/operator-groups.md#target-namespaces): each group's target namespaces,
 // its service account, the annotations it gives its namespace's CSVs and the provided APIs it
 // stops advertising; and which one group a CSV belongs to. The rules are lib/olm's.
-import type { ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
 import { isCopiedCsv } from '../../olm/resources/cluster-service-version';
 import { operatorGroupTargets, targetNamespacesAnnotation } from '../../olm/install-modes/operator-group-targets';
 import { formatApi, formatProvidedAPIs, parseProvidedAPIs } from '../../olm/install-modes/provided-apis';
-import type { OperatorGroup } from '../../olm/resources/operator-group';
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import type { GeneratedRoleSync } from './generated-role-sync';
 import { OperatorBase, now, removeCondition, setCondition, type Cond } from './operator-base';
 import type { RefusedInstalls } from './refused-installs';
 import { serviceAccountRef, type ServiceAccountRef } from './scoped';
+import { csvView, operatorGroupView } from './olm-views';
 
 /** The reasons a CSV fails for its OperatorGroup; the CSV goes back to Pending once they clear. */
 export const OG_FAILURE_REASONS = new Set([
@@ -47,9 +46,9 @@ export class OperatorGroupSync extends OperatorBase {
   syncOperatorGroups(ns: string): void {
     const groups = this.api.storeList(this.ogs, ns);
     for (let og of groups) {
-      const targets = operatorGroupTargets(og as unknown as OperatorGroup, this.namespaceFacts());
+      const targets = operatorGroupTargets(operatorGroupView(og), this.namespaceFacts());
       const namespaces = 'namespaces' in targets ? targets.namespaces : [];
-      let conditions = ((og.status ?? {}) as { conditions?: Cond[] }).conditions ?? [];
+      let conditions: Cond[] = operatorGroupView(og).status?.conditions ?? [];
       conditions =
         groups.length > 1
           ? setCondition(conditions, {
@@ -65,12 +64,7 @@ export class OperatorGroupSync extends OperatorBase {
       if (!synced) continue;
       og = synced.og;
       conditions = synced.conditions;
-      const prev = (og.status ?? {}) as {
-        namespaces?: string[];
-        conditions?: Cond[];
-        lastUpdated?: string;
-        serviceAccountRef?: ServiceAccountRef;
-      };
+      const prev = operatorGroupView(og).status ?? {};
       const same =
         JSON.stringify(prev.namespaces ?? []) === JSON.stringify(namespaces) &&
         JSON.stringify(prev.conditions ?? []) === JSON.stringify(conditions);
@@ -100,8 +94,8 @@ export class OperatorGroupSync extends OperatorBase {
    */
   private syncServiceAccount(og: KObject, conditions: Cond[]): { og: KObject; conditions: Cond[] } | undefined {
     const ns = og.metadata.namespace ?? '';
-    const name = (og.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? '';
-    const st = (og.status ?? {}) as { serviceAccountRef?: ServiceAccountRef; conditions?: Cond[] };
+    const name = operatorGroupView(og).spec?.serviceAccountName ?? '';
+    const st = operatorGroupView(og).status ?? {};
     const write = (ref: ServiceAccountRef | undefined, conds: Cond[]) => {
       const { serviceAccountRef: _r, conditions: _c, ...rest } = st;
       void _r;
@@ -153,7 +147,7 @@ export class OperatorGroupSync extends OperatorBase {
       'olm.targetNamespaces': targetNamespacesAnnotation(targets),
     };
     for (const csv of this.api.storeList(this.csvs, ns)) {
-      if (isCopiedCsv(csv as unknown as ClusterServiceVersion) || csv.metadata.deletionTimestamp) continue;
+      if (isCopiedCsv(csvView(csv)) || csv.metadata.deletionTimestamp) continue;
       const have = csv.metadata.annotations ?? {};
       if (Object.entries(want).every(([k, v]) => have[k] === v)) continue;
       this.api.updateObject(this.csvs, { ...csv, metadata: { ...csv.metadata, annotations: { ...have, ...want } } });
@@ -162,25 +156,23 @@ export class OperatorGroupSync extends OperatorBase {
 
   /** The annotation loses the APIs no CSV in the namespace provides any more (not while one is pending). */
   private pruneProvidedApis(og: KObject): void {
-    if ((og.spec as { staticProvidedAPIs?: boolean } | undefined)?.staticProvidedAPIs) return;
+    if (operatorGroupView(og).spec?.staticProvidedAPIs) return;
     const ns = og.metadata.namespace ?? '';
-    const csvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(c as unknown as ClusterServiceVersion));
-    if (csvs.some((c) => ['', 'Pending', undefined].includes((c.status as { phase?: string } | undefined)?.phase)))
-      return;
+    const csvs = this.api.storeList(this.csvs, ns).filter((c) => !isCopiedCsv(csvView(c)));
+    if (csvs.some((c) => ['', 'Pending', undefined].includes(csvView(c).status?.phase))) return;
     const provided = csvs
       // A CSV refused for an API conflict was never granted its APIs; every other CSV keeps them
       // (pruning them while it waits on its OperatorGroup would make the two passes undo each other).
       .filter(
         (c) =>
           !['InterOperatorGroupOwnerConflict', 'CannotModifyStaticOperatorGroupProvidedAPIs'].includes(
-            (c.status as { reason?: string } | undefined)?.reason ?? '',
+            csvView(c).status?.reason ?? '',
           ),
       )
       .flatMap((c) =>
-        (
-          (c.spec as { customresourcedefinitions?: { owned?: { name: string; version: string; kind: string }[] } })
-            .customresourcedefinitions?.owned ?? []
-        ).map((d) => formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind })),
+        (csvView(c).spec.customresourcedefinitions?.owned ?? []).map((d) =>
+          formatApi({ group: d.name.split('.').slice(1).join('.'), version: d.version, kind: d.kind }),
+        ),
       );
     const cur = this.exists(this.ogs, ns, og.metadata.name ?? '')!;
     const have = cur.metadata.annotations?.['olm.providedAPIs'] ?? '';

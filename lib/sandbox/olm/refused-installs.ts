@@ -5,6 +5,7 @@ import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import type { CsvStatusWriter } from './csv-status';
 import { OperatorBase } from './operator-base';
+import { csvView } from './olm-views';
 
 export class RefusedInstalls extends OperatorBase {
   /** The namespace's OLM-managed RBAC when each CSV was refused its install (by CSV uid). */
@@ -23,7 +24,7 @@ export class RefusedInstalls extends OperatorBase {
    * Answers the CSV to go on with, or nothing while it waits.
    */
   recheck(csv: KObject): KObject | undefined {
-    if ((csv.status as { reason?: string } | undefined)?.reason !== 'InstallComponentFailedNoRetry') return csv;
+    if (csvView(csv).status?.reason !== 'InstallComponentFailedNoRetry') return csv;
     const at = this.refusedRbac.get(csv.metadata.uid ?? '');
     const nowRbac = this.managedRbacFingerprint(csv.metadata.namespace ?? '');
     if (at === undefined) this.refusedRbac.set(csv.metadata.uid ?? '', nowRbac);
@@ -51,7 +52,7 @@ export class RefusedInstalls extends OperatorBase {
   retryRefusedInstalls(ns: string, og: string): void {
     for (const csv of this.api.storeList(this.csvs, ns)) {
       if (csv.metadata.annotations?.['olm.operatorGroup'] !== og) continue;
-      if ((csv.status as { reason?: string } | undefined)?.reason !== 'InstallComponentFailedNoRetry') continue;
+      if (csvView(csv).status?.reason !== 'InstallComponentFailedNoRetry') continue;
       this.refusedRbac.delete(csv.metadata.uid ?? '');
       this.status.setPhase(csv, 'Pending', 'DetectedClusterChange', 'Cluster resources changed state');
     }
