@@ -113,10 +113,6 @@ export class AdoptionController extends OperatorBase {
     });
   }
 
-  private get plans() {
-    return this.res(OLM, 'v1alpha1', 'installplans');
-  }
-
   /** Adds (or removes) an operator's label on one object, writing only when it changes. */
   private label(r: ServedResource, o: KObject | undefined, key: string, on: boolean): void {
     if (!o || o.metadata.deletionTimestamp || key in (o.metadata.labels ?? {}) === on) return;

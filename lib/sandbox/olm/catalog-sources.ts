@@ -5,47 +5,23 @@
 // health-checked over gRPC. The loaded catalogs feed packageserver.
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import * as grpc from '@grpc/grpc-js';
 import { describeProblems, type Catalog } from '../../olm/fbc/catalog';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
 import { CATALOG_REGISTRY_PORT, CATALOG_SOURCE_POD_LABEL } from '../../olm/resources/catalog-source';
 import { fetchCatalog } from '../registry/registry-fetch';
-import { registryServices, startRegistryServer, type RegistryServer } from '../registry/registry-server';
+import { startRegistryServer, type RegistryServer } from '../registry/registry-server';
 import type { ApiServer } from '../server/api-server';
-import { ApiStatusError } from '../server/http-util';
+
 import type { ForwardTarget } from '../server/port-forward';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { buildPackageManifest, type BuiltManifest, type CatalogSourceFacts } from './package-manifests';
 import { pollDue, registryPoll } from '../../olm/catalog/registry-poll';
+import { CATALOG_DIR_ANNOTATION } from './catalog-dir-admission';
+import { healthCheck } from './registry-health';
 
-/** The annotation naming the FBC folder a sandbox CatalogSource serves. */
-export const CATALOG_DIR_ANNOTATION = 'sandbox.olm-console.dev/catalog-dir';
-
-/**
- * Naming a host folder is reading the sandbox's disk, so it is a right of its own: `create` on
- * `catalogdirs.sandbox.olm-console.dev` (cluster-scoped), which cluster-admins have and the
- * aggregated admin/edit roles do not. Setting or changing the annotation without it is a 403.
- */
-export const CATALOG_DIR_RIGHT = { verb: 'create', group: 'sandbox.olm-console.dev', resource: 'catalogdirs' } as const;
-
-export function admitCatalogDir(a: {
-  resource: ServedResource;
-  user: { name: string };
-  object: KObject;
-  old?: KObject;
-  may: (attrs: typeof CATALOG_DIR_RIGHT) => boolean;
-}): void {
-  if (a.resource.group !== 'operators.coreos.com' || a.resource.resource !== 'catalogsources') return;
-  const dir = a.object.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
-  if (dir === undefined || dir === a.old?.metadata.annotations?.[CATALOG_DIR_ANNOTATION]) return;
-  if (a.may(CATALOG_DIR_RIGHT)) return;
-  throw new ApiStatusError(
-    403,
-    'Forbidden',
-    `catalogsources.operators.coreos.com "${a.object.metadata.name ?? ''}" is forbidden: User "${a.user.name}" cannot set annotation ${CATALOG_DIR_ANNOTATION}: naming a folder on the sandbox's host needs create on catalogdirs.sandbox.olm-console.dev (cluster-admins)`,
-  );
-}
+export { CATALOG_DIR_ANNOTATION, CATALOG_DIR_RIGHT, admitCatalogDir } from './catalog-dir-admission';
+export { healthCheck } from './registry-health';
 
 export interface CatalogEntry {
   key: string;
@@ -460,24 +436,6 @@ export class CatalogSources {
   healthy(): CatalogEntry[] {
     return [...this.entries.values()].filter((e) => e.healthy && !this.broken.has(e.key));
   }
-}
-
-let healthService: grpc.ServiceClientConstructor | undefined;
-
-/** grpc.health.v1 Check against an address: true when it answers SERVING within 3 s. */
-export function healthCheck(address: string): Promise<boolean> {
-  healthService ??= registryServices().Health;
-  const client = new healthService(address, grpc.credentials.createInsecure());
-  return new Promise((resolve) => {
-    (
-      client as unknown as {
-        Check: (req: unknown, opts: grpc.CallOptions, cb: (err: unknown, res: { status?: string }) => void) => void;
-      }
-    ).Check({ service: '' }, { deadline: Date.now() + 3000 }, (err, res) => {
-      client.close();
-      resolve(!err && res?.status === 'SERVING');
-    });
-  });
 }
 
 /** Every file under a folder with its size and modification time, in a stable order. */

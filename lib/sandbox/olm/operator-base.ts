@@ -57,6 +57,12 @@ export abstract class OperatorBase {
   protected get subs() {
     return this.res(OLM, 'v1alpha1', 'subscriptions');
   }
+  protected get plans() {
+    return this.res(OLM, 'v1alpha1', 'installplans');
+  }
+  protected get catalogSources() {
+    return this.res(OLM, 'v1alpha1', 'catalogsources');
+  }
 
   /**
    * The namespace's one OperatorGroup asks for `TechPreviewUnsafeFailForward` upgrades
