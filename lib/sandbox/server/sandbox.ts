@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
 import type { UserInfo } from '../auth/rbac';
 import { olmCrds } from '../crds/olm-crds';
+import { olmV1Crds } from '../crds/olm-v1-crds';
 import { startOlm, type Olm } from '../olm/olm';
 import { Store } from '../store/store';
 import type { KObject } from '../store/types';
@@ -134,7 +135,7 @@ function ensure(api: ApiServer, objects: KObject[]): void {
  */
 function ensureOlmCrds(api: ApiServer): void {
   const crds = api.resources.all().find((r) => r.resource === 'customresourcedefinitions')!;
-  for (const crd of olmCrds()) {
+  for (const crd of [...olmCrds(), ...olmV1Crds()]) {
     const existing = api.storeGet(crds, undefined, crd.metadata.name ?? '');
     if (!existing) ensure(api, [crd]);
     else if (JSON.stringify(existing.spec) !== JSON.stringify(crd.spec))
