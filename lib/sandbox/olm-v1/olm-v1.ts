@@ -7,9 +7,23 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
+import { OWNER_NAME_LABEL } from './applier';
 import { ClusterCatalogs, METADATA_NAME_LABEL } from './cluster-catalogs';
+import { ClusterExtensions } from './cluster-extensions';
+import { SYSTEM_NAMESPACE } from './releases';
 import { serveContent } from './content-server';
 import { WorkQueue } from './queue';
+
+// Where operator-controller would retry a failed install with backoff, the sandbox retries when
+// something it depends on changes: the account, its rights, namespaces.
+const RETRY_ON = new Set([
+  'serviceaccounts',
+  'namespaces',
+  'roles',
+  'rolebindings',
+  'clusterroles',
+  'clusterrolebindings',
+]);
 
 export interface OlmV1Options {
   host: string;
@@ -22,6 +36,7 @@ export interface OlmV1Options {
 
 export interface OlmV1 {
   catalogs: ClusterCatalogs;
+  extensions: ClusterExtensions;
   /** https://host:port of catalogd's content server. */
   contentUrl: string;
   controllerErrors: readonly string[];
@@ -60,6 +75,9 @@ export async function startOlmV1(api: ApiServer, opts: OlmV1Options): Promise<Ol
   );
 
   content.catalogs = catalogs;
+  const extensions = new ClusterExtensions(api, catalogs);
+  const reconcileExtension = (name: string) => queue.add(`clusterextension/${name}`, () => extensions.reconcile(name));
+  const everyExtension = () => extensions.names().forEach(reconcileExtension);
 
   // catalogd's mutating webhook: every create and update of a ClusterCatalog gets the label
   // selectors rely on, overwritten with the object's name.
@@ -73,19 +91,33 @@ export async function startOlmV1(api: ApiServer, opts: OlmV1Options): Promise<Ol
   const previousChange = api.hooks.onChange;
   api.hooks.onChange = (r, e) => {
     previousChange?.(r, e);
-    if (r.group === 'olm.operatorframework.io' && r.resource === 'clustercatalogs')
-      reconcileCatalog(e.object.metadata.name ?? '');
+    const o = e.object;
+    if (r.group === 'olm.operatorframework.io' && r.resource === 'clustercatalogs') {
+      reconcileCatalog(o.metadata.name ?? '');
+      everyExtension();
+    } else if (r.group === 'olm.operatorframework.io' && r.resource === 'clusterextensions')
+      reconcileExtension(o.metadata.name ?? '');
+    else if (RETRY_ON.has(r.resource)) everyExtension();
+    // The managed-object informers: a changed or deleted object brings its extension back to it.
+    else if (e.type !== 'ADDED' && o.metadata.labels?.[OWNER_NAME_LABEL])
+      reconcileExtension(o.metadata.labels[OWNER_NAME_LABEL]);
   };
 
+  // operator-controller keeps its release records in its system namespace.
+  const nsRes = api.resources.find('', 'v1', 'namespaces')!;
+  if (!api.storeGet(nsRes, undefined, SYSTEM_NAMESPACE))
+    api.createObject(nsRes, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: SYSTEM_NAMESPACE } });
   const ccRes = api.resources.find('olm.operatorframework.io', 'v1', 'clustercatalogs')!;
   for (const s of opts.seeds)
     if (!api.storeGet(ccRes, undefined, s.name)) api.createObject(ccRes, seedClusterCatalog(s.name, s.ref));
   // catalogd starts with an empty cache: every catalog is pulled again.
   for (const cc of api.storeList(ccRes)) reconcileCatalog(cc.metadata.name ?? '');
+  everyExtension();
   await queue.settled();
 
   return {
     catalogs,
+    extensions,
     contentUrl,
     controllerErrors: queue.errors,
     settled: () => queue.settled(),
