@@ -131,6 +131,10 @@ describe('ClusterExtensions', () => {
     assert.ok(dep, 'the Deployment is in spec.namespace');
     assert.equal(dep.metadata.labels?.['olm.operatorframework.io/owner-name'], 'acme');
     assert.equal(dep.metadata.ownerReferences?.[0]?.kind, 'ClusterExtension');
+    // No kubelet: the sandbox reports the replicas available after deploymentDelayMs, as kwok does.
+    await new Promise((r) => setTimeout(r, 50));
+    const ready = sb.api.storeGet(res('apps', 'v1', 'deployments'), 'acme-system', 'acme-operator');
+    assert.equal((ready?.status as { availableReplicas?: number } | undefined)?.availableReplicas, 1);
     const crd = sb.api.storeGet(
       res('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'),
       undefined,

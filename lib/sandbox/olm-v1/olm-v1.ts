@@ -10,6 +10,7 @@ import type { KObject } from '../store/types';
 import { OWNER_NAME_LABEL } from './applier';
 import { ClusterCatalogs, METADATA_NAME_LABEL } from './cluster-catalogs';
 import { ClusterExtensions } from './cluster-extensions';
+import { reportAvailableLater } from './deployments';
 import { SYSTEM_NAMESPACE } from './releases';
 import { serveContent } from './content-server';
 import { WorkQueue } from './queue';
@@ -30,6 +31,8 @@ export interface OlmV1Options {
   tls: { key: string; cert: string };
   /** Image reference → FBC folder: catalog images the sandbox can serve. */
   catalogImages: ReadonlyMap<string, string>;
+  /** How long installed Deployments take to report available (there is no kubelet). */
+  deploymentDelayMs: number;
   /** ClusterCatalogs to create at start (one per seeded catalog), if absent. */
   seeds: { name: string; ref: string }[];
 }
@@ -98,9 +101,11 @@ export async function startOlmV1(api: ApiServer, opts: OlmV1Options): Promise<Ol
     } else if (r.group === 'olm.operatorframework.io' && r.resource === 'clusterextensions')
       reconcileExtension(o.metadata.name ?? '');
     else if (RETRY_ON.has(r.resource)) everyExtension();
-    // The managed-object informers: a changed or deleted object brings its extension back to it.
-    else if (e.type !== 'ADDED' && o.metadata.labels?.[OWNER_NAME_LABEL])
-      reconcileExtension(o.metadata.labels[OWNER_NAME_LABEL]);
+    else if (o.metadata.labels?.[OWNER_NAME_LABEL]) {
+      if (r.resource === 'deployments' && e.type !== 'DELETED') reportAvailableLater(api, o, opts.deploymentDelayMs);
+      // The managed-object informers: a changed or deleted object brings its extension back to it.
+      if (e.type !== 'ADDED') reconcileExtension(o.metadata.labels[OWNER_NAME_LABEL]);
+    }
   };
 
   // operator-controller keeps its release records in its system namespace.

@@ -267,6 +267,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const olmV1 = await startOlmV1(api, {
     host: opts.host ?? '127.0.0.1',
     tls,
+    deploymentDelayMs: opts.deploymentDelayMs ?? 1500,
     catalogImages: new Map([...Object.entries(opts.catalogImages ?? {}), ...seeds.map((s) => [s.ref, s.dir] as const)]),
     seeds,
   });
