@@ -21,8 +21,9 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     there is no kubelet)
   --catalog DIR     an FBC catalog folder (repeatable): a CatalogSource named after the folder, in
                     the catalog namespace, served over the registry gRPC API; its packages appear
-                    as PackageManifests. Without --catalog the sandbox serves the project's demo
-                    catalog (CatalogSource olm-console-demo)
+                    as PackageManifests; for OLM v1 also a ClusterCatalog of the same name (image
+                    sandbox.olm-console.dev/catalogs/<name>:latest). Without --catalog the sandbox
+                    serves the project's demo catalog (CatalogSource olm-console-demo)
   --catalog-address A
                     loopback (default): a catalog's status names its registry's 127.0.0.1 port;
                     service: OLM's in-cluster address (<name>.<namespace>.svc:50051), with the
@@ -32,7 +33,7 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     an image the sandbox can "pull" (repeatable): a CatalogSource whose spec.image
                     is IMAGE serves the FBC folder DIR, and with updateStrategy.registryPoll the
                     folder is read again each interval (status.latestImageRegistryPoll), as OLM
-                    polls the image for a new digest`;
+                    polls the image for a new digest; a ClusterCatalog naming IMAGE serves it too`;
 
 function main(): void {
   let values;
@@ -108,6 +109,7 @@ function main(): void {
       console.log(`kubeconfig: ${sb.kubeconfigPath}   (kubectl --kubeconfig ${sb.kubeconfigPath} get namespaces)`);
       for (const u of SEED_USERS)
         console.log(`  user ${u.name.padEnd(6)} ${sb.kubeconfigs[u.name]}  (${u.description})`);
+      console.log(`OLM v1 catalog content (catalogd): ${sb.olmV1.contentUrl}/catalogs/<name>/api/v1/all`);
       if (values.data) console.log(`data: ${values.data}`);
       const stop = () => void sb.stop().then(() => process.exit(0));
       process.on('SIGINT', stop);

@@ -3,6 +3,7 @@
 // decoded and validated against their CRD's schema, namespaces required and not terminating,
 // no-op updates that wake nobody, deletion with propagation, namespaces and CRDs finalized.
 import { crdSchemaErrors } from '../apimachinery/crd-schema';
+import { celErrors } from '../olm-v1/cel/rules';
 import { applyDefaults, normalize, validate, type FieldError } from '../apimachinery/structural';
 import { qualifiedResource } from '../store/store';
 import type { KObject, WatchEvent } from '../store/types';
@@ -23,13 +24,14 @@ export class ObjectLifecycle {
    * the storage version's defaults, as a read from storage would add them), and the field
    * errors the schema finds. Kinds without a schema (built-ins) are left as they are.
    */
-  private conform(r: ServedResource, o: KObject, version: string): FieldError[] {
+  private conform(r: ServedResource, o: KObject, version: string, old?: KObject): FieldError[] {
     const schema = r.schemas?.[version];
     if (!schema) return [];
     normalize(o, schema);
     const storage = r.schemas?.[r.versions[0]!];
     if (storage && storage !== schema) applyDefaults(o, storage);
-    return validate(o, schema);
+    // The CRD's CEL rules come after its OpenAPI validation, as kube-apiserver runs them.
+    return [...validate(o, schema), ...celErrors(o, schema, old)];
   }
 
   /**
@@ -109,14 +111,15 @@ export class ObjectLifecycle {
 
   /** Replaces an object (or its status) as the API server would (used by controllers too). */
   updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false, version = r.versions[0]!): KObject {
-    const errs = this.conform(r, o, version);
-    if (isCrd(r) && subresource !== 'status') errs.push(...this.newCrdSchemaErrors(o));
-    if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
-    const before = this.core.store.get(
+    const stored = this.core.store.get(
       storeKey(r),
       r.namespaced ? o.metadata.namespace : undefined,
       o.metadata.name ?? '',
-    )?.metadata.resourceVersion;
+    );
+    const errs = this.conform(r, o, version, stored);
+    if (isCrd(r) && subresource !== 'status') errs.push(...this.newCrdSchemaErrors(o));
+    if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
+    const before = stored?.metadata.resourceVersion;
     const updated = this.core.store.update(storeKey(r), o, {
       subresource: subresource === 'status' ? 'status' : undefined,
       dryRun,
