@@ -14,7 +14,7 @@ import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
 import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { VersionOptions } from '../details/version-options';
-import { configFromForm, emptyForm, validateForm } from '@/lib/olm/install/operator-config-form';
+import { configFromForm, emptyForm, formFromConfig, validateForm } from '@/lib/olm/install/operator-config-form';
 import type { PodPlacementFacts } from '@/lib/server/subscription-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
@@ -26,6 +26,9 @@ import { ApprovalFields } from './approval-fields';
 import { InstallModeFields } from './install-mode-fields';
 import { namespaceNameOk, serviceAccountNameOk, type Approval, type InstallChoices } from './install-request';
 import { useInstallPlan } from './use-install-plan';
+import { LinkProblems } from './link-problems';
+import { ShareInstall } from './share-install';
+import { readShareLink } from './share-link';
 
 interface NamespaceList {
   canListAll: boolean;
@@ -37,8 +40,11 @@ export function InstallWizard(props: PackageRefProps) {
   const params = useSearchParams();
   const router = useRouter();
   const viewer = params.get('namespace') ?? undefined;
-  const [channel, setChannel] = useState(params.get('channel') ?? undefined);
-  const [version, setVersion] = useState(params.get('version') ?? undefined);
+  // A shared link's choices are read once, as the wizard's starting state (share-link.ts).
+  const [link] = useState(() => readShareLink(params));
+  const shared = link.choices;
+  const [channel, setChannel] = useState(shared.channel);
+  const [version, setVersion] = useState(shared.version);
   const details = usePackageDetails(props, channel, version, viewer);
   const namespaces = useQuery({
     queryKey: ['namespaces', viewer ?? ''],
@@ -63,19 +69,19 @@ export function InstallWizard(props: PackageRefProps) {
           AllNamespaces: `it installs into ${globalNs}, which needs a role that may create Subscriptions there (admin of ${globalNs}, or cluster-admin); the cluster says ${mayGlobal.reason ?? 'no'}.`,
         }
       : {};
-  const [modeChoice, setMode] = useState<InstallModeType | undefined>();
+  const [modeChoice, setMode] = useState<InstallModeType | undefined>(shared.installMode);
   const usable = modes.filter((m) => !refused[m]);
   const mode = modeChoice && usable.includes(modeChoice) ? modeChoice : (usable[0] ?? modes[0]);
   const suggested = csv?.suggestedNamespace || csv?.suggestedNamespaceTemplate?.name;
-  const [nsChoice, setNs] = useState<string | undefined>();
+  const [nsChoice, setNs] = useState<string | undefined>(shared.namespace);
   // A person who may not read every namespace installs into one of theirs (a namespace admin into
   // hers), not into a suggested namespace they could never create.
   const theirs = mine && !mine.clusterWide ? mine.namespaces[0] : undefined;
   const defaultNs = mode === 'AllNamespaces' ? globalNs : (viewer ?? theirs ?? suggested ?? `${props.pkg}-system`);
   const installNs = nsChoice ?? defaultNs;
-  const [watched, setWatched] = useState<string[]>([]);
-  const [approval, setApproval] = useState<Approval>('Automatic');
-  const [configForm, setConfigForm] = useState(emptyForm);
+  const [watched, setWatched] = useState<string[]>(shared.watched ?? []);
+  const [approval, setApproval] = useState<Approval>(shared.approval ?? 'Automatic');
+  const [configForm, setConfigForm] = useState(() => (shared.config ? formFromConfig(shared.config) : emptyForm()));
   const configProblems = validateForm(configForm);
   const config = configFromForm(configForm);
   const placementFacts = useQuery({
@@ -84,7 +90,9 @@ export function InstallWizard(props: PackageRefProps) {
     staleTime: 60_000,
   });
   const nonHead = d ? !d.selected.isHead : false;
-  const [account, setAccount] = useState<ServiceAccountChoice>({ on: false, name: 'olm-installer', grant: true });
+  const [account, setAccount] = useState<ServiceAccountChoice>(
+    shared.serviceAccount ? { on: true, ...shared.serviceAccount } : { on: false, name: 'olm-installer', grant: true },
+  );
   const accountOk = serviceAccountNameOk(account.name);
   const [osChoice, setOsChoice] = useState<OpenShiftChoice>(emptyOpenShiftChoice);
 
@@ -154,6 +162,7 @@ export function InstallWizard(props: PackageRefProps) {
         / Install
       </nav>
       <h1 className="text-2xl font-bold">Install {csv?.displayName ?? d.name}</h1>
+      <LinkProblems link={link} modes={modes} refused={refused} />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[26rem_minmax(0,1fr)]">
         <form className="space-y-5" onSubmit={(e) => e.preventDefault()} aria-label="Install choices">
           <label className="flex flex-col text-sm">
@@ -338,6 +347,17 @@ export function InstallWizard(props: PackageRefProps) {
               </p>
             )}
           </div>
+          {choices && (
+            <ShareInstall
+              choices={choices}
+              refused={
+                cannot ??
+                (blockers.some((b) => b.code === 'forbidden')
+                  ? 'The cluster does not let you make this install yourself (the plan says why)'
+                  : undefined)
+              }
+            />
+          )}
         </section>
       </div>
     </article>
