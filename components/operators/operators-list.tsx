@@ -212,6 +212,11 @@ export function OperatorsList() {
         />
       )}
       {list.isPending && namespace !== undefined && <p role="status">Loading installed operators…</p>}
+      {opening === null && namespace === undefined && (
+        <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
+          You see the operators of one namespace at a time: name yours in the Namespace field above.
+        </p>
+      )}
       {rows && (
         <>
           <p role="status" className="text-sm text-slate-600">
