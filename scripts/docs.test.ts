@@ -11,13 +11,6 @@ import { test } from 'node:test';
 const root = join(import.meta.dirname, '..');
 const skipDirs = new Set(['node_modules', '.next', '.git', '.sandbox', '.cluster', 'test-results']);
 
-// Written on other branches at the same time as this test (the phone screenshots, the namespace
-// administrators' page, the performance notes): README links them ahead of the merge. Remove an
-// entry once its file is on main; until then a link to it is accepted, and no other is.
-const awaitedFromOtherBranches = new Set([
-  'docs/using/namespace-admins.md',
-]);
-
 function walk(dir: string, keep: (path: string) => boolean, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -91,7 +84,6 @@ function problem(link: Link): string | undefined {
   const absolute = path === '' ? join(root, link.file) : resolve(root, dirname(link.file), path);
   const inRepo = relative(root, absolute);
   if (inRepo.startsWith('..') || inRepo.startsWith(sep)) return 'points outside the repository';
-  if (awaitedFromOtherBranches.has(inRepo.split(sep).join('/'))) return undefined;
   if (!existsSync(absolute)) return 'no such file';
   if (anchor === undefined || anchor === '') return undefined;
   if (statSync(absolute).isDirectory() || !absolute.endsWith('.md')) return undefined;

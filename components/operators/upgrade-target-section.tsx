@@ -54,7 +54,7 @@ export function UpgradeTargetSection({ namespace, name, pkg }: { namespace: stri
   const chosenIndex = v.path.findIndex((s) => s.to === choice);
   const preview = chosenIndex >= 0 ? v.path.slice(0, chosenIndex + 1) : [];
   const why = !v.approverConfigured
-    ? 'No approver is configured for this console: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (see the README).'
+    ? 'No approver is configured for this console: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (docs/deploy.md, "Environment").'
     : perm.allowed === false
       ? `You may not approve InstallPlans in ${namespace}, so you may not set a target that approves them for you: ${perm.reason ?? 'the cluster refused'}`
       : undefined;
