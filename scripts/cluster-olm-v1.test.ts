@@ -1,5 +1,5 @@
-// `npm run cluster -- --olm-v1` end to end: the real cluster with OLM v1 (operator-controller,
-// catalogd, the image registry) on a temporary data folder with one catalog. The catalog, pushed
+// `npm run cluster` end to end with OLM v1, which it runs by default (operator-controller,
+// catalogd, the image registry), on a temporary data folder with one catalog. The catalog, pushed
 // as an image, becomes a Serving ClusterCatalog whose content catalogd serves over HTTPS; a
 // ClusterExtension of its package installs from the bundle image pushed beside it; and SIGTERM
 // leaves no OLM v1 process behind. Skipped when cluster/build.sh has not built the
@@ -75,9 +75,9 @@ function cmd(pid: number): string {
 
 const V1 = /\/\.cluster\/bin\/(catalogd|operator-controller|registry)-/;
 
-if (skip) test('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', (t) => t.skip(skip));
+if (skip) test('npm run cluster (OLM v1 on the real cluster)', (t) => t.skip(skip));
 else
-  describe('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', () => {
+  describe('npm run cluster (OLM v1 on the real cluster)', () => {
     let dir: string;
     let cluster: ChildProcess;
     let output = '';
@@ -87,7 +87,8 @@ else
       dir = mkdtempSync(join(tmpdir(), 'olm-console-cluster-v1-'));
       cluster = spawn(
         process.execPath,
-        ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, '--catalog', catalog, '--olm-v1'],
+        // No flag: OLM v1 is on by default.
+        ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, '--catalog', catalog],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       cluster.stdout!.on('data', (d: Buffer) => (output += d));
