@@ -229,13 +229,22 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     const name = catalogSourceName(dir);
     // The inline copy scripts/cluster.ts made (reused), its bundles pushed as images.
     const inline = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
-    const repo = (pkg: string) => `127.0.0.1:${regPort}/bundles/${pkg}`;
+    // Catalog content is hostile: a package name becomes a repository name only in the
+    // characters a registry path allows.
+    const repo = (pkg: string) =>
+      `127.0.0.1:${regPort}/bundles/${
+        pkg
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '-')
+          .replace(/^[._-]+/, '') || 'package'
+      }`;
     const tag = (bundle: string) =>
       bundle
         .replace(/[^\w.-]+/g, '-')
         .replace(/^[.-]+/, '')
         .slice(0, 128) || 'bundle';
     const v1 = await renderV1Catalog(
+      resolve(dir),
       inline.dir,
       join(v1Dir, 'catalogs', name),
       async (bdir, pkg, bundle) => `${repo(pkg)}@${await push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`,
