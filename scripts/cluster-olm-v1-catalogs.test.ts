@@ -21,10 +21,12 @@ describe('the OLM v1 copy of a published catalog', needsSharedCatalogs, () => {
   const pushed = new Map<string, string>();
   const made = (async () => {
     const inline = renderInlineCatalog(source, join(work, 'inline'));
-    const v1 = await renderV1Catalog(source, inline.dir, join(work, 'v1'), async (dir, pkg, bundle) => {
-      pushed.set(bundle, dir);
-      return `registry.test/bundles/${pkg}@sha256:${String(pushed.size).padStart(64, '0')}`;
-    });
+    const v1 = await renderV1Catalog(source, inline.dir, join(work, 'v1'), async (bundles) =>
+      bundles.map(({ dir, pkg, bundle }) => {
+        pushed.set(bundle, dir);
+        return `registry.test/bundles/${pkg}@sha256:${String(pushed.size).padStart(64, '0')}`;
+      }),
+    );
     return { inline, v1 };
   })();
 

@@ -3,7 +3,7 @@
 // registry: the manifests its inline copy carries (scripts/cluster-catalogs.ts: the bundle's own
 // objects, or the CSV and CRDs the sandbox derives from olm.csv.metadata) laid out as a
 // registry+v1 bundle (manifests/, metadata/annotations.yaml) and pushed with `registry
-// push-bundle`. Bundles given only by image with `olm.csv.metadata` (most published ones) thus
+// push-bundles`. Bundles given only by image with `olm.csv.metadata` (most published ones) thus
 // become images of the same derived objects OLM v0 installs inline, derived once, by
 // `bundleManifests`. The catalog image pushed for catalogd is the catalog's own blobs with each
 // pushed bundle's `image` naming its digest. A bundle with neither objects nor `olm.csv.metadata`
@@ -39,7 +39,7 @@ function manifestName(i: number, o: { kind?: string; metadata?: { name?: string 
 /**
  * Writes into `out` the catalog image's folder for the catalog at `source`, pushing a bundle image
  * per bundle its inline copy (`inline`, scripts/cluster-catalogs.ts) gives objects for
- * (`push(dir, package, bundle)` returns the image reference to write).
+ * (`pushAll` is given every bundle folder at once and returns the image reference to write for each).
  *
  * The folder is the source's own files, at the same paths and with the same blobs in the same
  * order, each blob re-written as JSON (YAML files as YAML documents of JSON), each pushed bundle's `image` naming its
@@ -51,7 +51,7 @@ export async function renderV1Catalog(
   source: string,
   inline: string,
   out: string,
-  push: (dir: string, pkg: string, bundle: string) => Promise<string>,
+  pushAll: (bundles: { dir: string; pkg: string; bundle: string }[]) => Promise<string[]>,
 ): Promise<{ dir: string; bundles: number }> {
   rmSync(out, { recursive: true, force: true });
   const bundleDirs = join(out, '..', `${out.split('/').pop()}.bundles`);
@@ -71,7 +71,7 @@ export async function renderV1Catalog(
       channels.set(k, [...(channels.get(k) ?? []), String(b.name)]);
     }
   }
-  const images = new Map<string, string>();
+  const folders: { dir: string; pkg: string; bundle: string }[] = [];
   for (const b of inlineBlobs) {
     if (b.schema !== SCHEMA_BUNDLE) continue;
     const objects = (b.properties ?? []).filter((p) => p.type === PROPERTY_BUNDLE_OBJECT && p.value?.data);
@@ -100,8 +100,10 @@ export async function renderV1Catalog(
         '',
       ].join('\n'),
     );
-    images.set(`${pkg}/${name}`, await push(dir, pkg, name));
+    folders.push({ dir, pkg, bundle: name });
   }
+  const refs = await pushAll(folders);
+  const images = new Map(folders.map((f, i) => [`${f.pkg}/${f.bundle}`, refs[i]!]));
   const files = new Map<string, string[]>();
   for (const { blob, origin } of readFbcDir(source).blobs) {
     const ref = blob.schema === SCHEMA_BUNDLE ? images.get(`${String(blob.package)}/${String(blob.name)}`) : undefined;
