@@ -32,6 +32,8 @@ export interface Schema {
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  /** CEL rules, checked after this schema (lib/sandbox/olm-v1/cel/rules.ts). */
+  'x-kubernetes-validations'?: { rule: string; message?: string }[];
 }
 
 /** One field error, as apimachinery's field.Error: its type names the Status cause's reason. */

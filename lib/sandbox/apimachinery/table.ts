@@ -11,16 +11,29 @@ export interface TableColumn {
   priority?: number;
 }
 
-/** `.a.b[0].c` and `.a['x.y']` paths, as printer columns use them. */
+type Step = string | number | { key: string; equals: string };
+
+/**
+ * `.a.b[0].c`, `.a['x.y']` and `.a[?(@.type=="Ready")].b` paths, as printer columns use them. A
+ * filter keeps the first matching element: kube's table convertor prints only the first result.
+ */
 export function evalJsonPath(obj: unknown, path: string): unknown {
-  const tokens: (string | number)[] = [];
-  const re = /\.([A-Za-z0-9_$-]+)|\[(\d+)\]|\['([^']+)'\]|\["([^"]+)"\]/g;
+  const tokens: Step[] = [];
+  const re =
+    /\.([A-Za-z0-9_$-]+)|\[(\d+)\]|\['([^']+)'\]|\["([^"]+)"\]|\[\?\(@\.([A-Za-z0-9_$-]+)\s*==\s*(?:"([^"]*)"|'([^']*)')\)\]/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(path))) tokens.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (m[3] ?? m[4]!)));
+  while ((m = re.exec(path))) {
+    if (m[5] !== undefined) tokens.push({ key: m[5], equals: m[6] ?? m[7]! });
+    else tokens.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (m[3] ?? m[4]!)));
+  }
   let cur: unknown = obj;
   for (const t of tokens) {
     if (cur === null || cur === undefined) return undefined;
-    cur = (cur as Record<string | number, unknown>)[t];
+    if (typeof t === 'object') {
+      cur = Array.isArray(cur)
+        ? cur.find((e) => (e as Record<string, unknown> | null)?.[t.key] === t.equals)
+        : undefined;
+    } else cur = (cur as Record<string | number, unknown>)[t];
   }
   return cur;
 }
@@ -43,7 +56,8 @@ export function humanAge(iso: string | undefined, now = Date.now()): string {
 
 function cell(obj: KObject, c: TableColumn, customResource: boolean): unknown {
   const v = evalJsonPath(obj, c.jsonPath);
-  if (c.type === 'date') return typeof v === 'string' ? humanAge(v) : '<unknown>';
+  // A custom resource's missing cell is null (kubectl prints <none>); a built-in's Age is always set.
+  if (c.type === 'date') return typeof v === 'string' ? humanAge(v) : customResource ? null : '<unknown>';
   if (v === undefined || v === null) {
     // A built-in's printer reads Go structs, where a field JSON omits is its zero value.
     if (!customResource && c.type === 'boolean') return false;

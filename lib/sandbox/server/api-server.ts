@@ -31,6 +31,7 @@ import {
   statusBody,
 } from './http-util';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
+import { celErrors } from '../olm-v1/cel/rules';
 
 const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 const isCrd = (r: ServedResource) => r.group === CRD_RESOURCE.group && r.resource === CRD_RESOURCE.resource;
@@ -807,13 +808,14 @@ export class ApiServer {
    * the storage version's defaults, as a read from storage would add them), and the field
    * errors the schema finds. Kinds without a schema (built-ins) are left as they are.
    */
-  private conform(r: ServedResource, o: KObject, version: string): FieldError[] {
+  private conform(r: ServedResource, o: KObject, version: string, old?: KObject): FieldError[] {
     const schema = r.schemas?.[version];
     if (!schema) return [];
     normalize(o, schema);
     const storage = r.schemas?.[r.versions[0]!];
     if (storage && storage !== schema) applyDefaults(o, storage);
-    return validate(o, schema);
+    // The CRD's CEL rules come after its OpenAPI validation, as kube-apiserver runs them.
+    return [...validate(o, schema), ...celErrors(o, schema, old)];
   }
 
   /**
@@ -931,11 +933,11 @@ export class ApiServer {
 
   /** Replaces an object (or its status) as the API server would (used by controllers too). */
   updateObject(r: ServedResource, o: KObject, subresource?: string, dryRun = false, version = r.versions[0]!): KObject {
-    const errs = this.conform(r, o, version);
+    const stored = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '');
+    const errs = this.conform(r, o, version, stored);
     if (isCrd(r) && subresource !== 'status') errs.push(...this.newCrdSchemaErrors(o));
     if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
-    const before = this.store.get(storeKey(r), r.namespaced ? o.metadata.namespace : undefined, o.metadata.name ?? '')
-      ?.metadata.resourceVersion;
+    const before = stored?.metadata.resourceVersion;
     const updated = this.store.update(storeKey(r), o, {
       subresource: subresource === 'status' ? 'status' : undefined,
       dryRun,

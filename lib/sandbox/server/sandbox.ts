@@ -9,7 +9,10 @@ import { dirname, join, resolve } from 'node:path';
 import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
 import type { UserInfo } from '../auth/rbac';
 import { olmCrds } from '../crds/olm-crds';
+import { olmV1Crds } from '../crds/olm-v1-crds';
 import { startOlm, type Olm } from '../olm/olm';
+import { startOlmV1, type OlmV1 } from '../olm-v1/olm-v1';
+import { v1Seeds } from '../olm-v1/seeds';
 import { Store } from '../store/store';
 import type { KObject } from '../store/types';
 import { ApiServer } from './api-server';
@@ -63,6 +66,8 @@ export interface Sandbox {
   store: Store;
   api: ApiServer;
   olm: Olm;
+  /** OLM v1: catalogd's ClusterCatalog controller and content server. */
+  olmV1: OlmV1;
   faults: Faults;
   flavor: Flavor;
   stop(): Promise<void>;
@@ -134,7 +139,7 @@ function ensure(api: ApiServer, objects: KObject[]): void {
  */
 function ensureOlmCrds(api: ApiServer): void {
   const crds = api.resources.all().find((r) => r.resource === 'customresourcedefinitions')!;
-  for (const crd of olmCrds()) {
+  for (const crd of [...olmCrds(), ...olmV1Crds()]) {
     const existing = api.storeGet(crds, undefined, crd.metadata.name ?? '');
     if (!existing) ensure(api, [crd]);
     else if (JSON.stringify(existing.spec) !== JSON.stringify(crd.spec))
@@ -258,6 +263,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
 
   const tls = ensureServingCert(dir);
+  const seeds = v1Seeds(opts.catalogs ?? [], opts.demo ?? !opts.catalogs?.length, ns.catalog);
+  const olmV1 = await startOlmV1(api, {
+    host: opts.host ?? '127.0.0.1',
+    tls,
+    deploymentDelayMs: opts.deploymentDelayMs ?? 1500,
+    catalogImages: new Map([...Object.entries(opts.catalogImages ?? {}), ...seeds.map((s) => [s.ref, s.dir] as const)]),
+    seeds,
+  });
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
   server.keepAliveTimeout = 65_000;
   server.on('upgrade', api.handleUpgrade);
@@ -286,9 +299,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     store,
     api,
     olm,
+    olmV1,
     faults,
     flavor,
     stop: async () => {
+      await olmV1.stop();
       await olm.stop();
       api.stop();
       server.closeAllConnections();
