@@ -101,7 +101,9 @@ export function readExtension(e: Obj): unknown {
   return {
     name: e.metadata.name,
     labels: e.metadata.labels ?? {},
-    finalizers: (e.metadata as { finalizers?: string[] }).finalizers ?? [],
+    // Sorted: operator-controller adds its two finalizers by walking a Go map (controller-runtime's
+    // finalizer.Finalizers), so their order changes from one extension to the next.
+    finalizers: [...((e.metadata as { finalizers?: string[] }).finalizers ?? [])].sort(),
     spec: e.spec,
     conditions: conditionsOf(e)
       .sort((a, b) => a.type.localeCompare(b.type))
