@@ -3,11 +3,14 @@
 // registry: the manifests its inline copy carries (scripts/cluster-catalogs.ts: the bundle's own
 // objects, or the CSV and CRDs the sandbox derives from olm.csv.metadata) laid out as a
 // registry+v1 bundle (manifests/, metadata/annotations.yaml) and pushed with `registry
-// push-bundle`; the catalog image pushed for catalogd is the inline copy with each bundle's
-// `image` naming its pushed digest and its inline objects left out. Bundles the catalog gives
-// only by image have no manifests here and keep their original `image` (not installable yet).
+// push-bundles`. Bundles given only by image with `olm.csv.metadata` (most published ones) thus
+// become images of the same derived objects OLM v0 installs inline, derived once, by
+// `bundleManifests`. The catalog image pushed for catalogd is the catalog's own blobs with each
+// pushed bundle's `image` naming its digest. A bundle with neither objects nor `olm.csv.metadata`
+// has no manifests to push and keeps its original `image`, which the cluster cannot pull.
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFbcDir } from '../lib/olm/fbc/load-dir';
 import { PROPERTY_BUNDLE_OBJECT, SCHEMA_BUNDLE } from '../lib/olm/fbc/types';
 
 type Blob = Record<string, unknown> & {
@@ -34,79 +37,88 @@ function manifestName(i: number, o: { kind?: string; metadata?: { name?: string 
 }
 
 /**
- * Writes into `out` a v1 copy of the inline copy at `inline`, pushing a bundle image per bundle
- * that carries objects (`push(dir, package, bundle)` returns the image reference to write).
+ * Writes into `out` the catalog image's folder for the catalog at `source`, pushing a bundle image
+ * per bundle its inline copy (`inline`, scripts/cluster-catalogs.ts) gives objects for
+ * (`pushAll` is given every bundle folder at once and returns the image reference to write for each).
+ *
+ * The folder is the source's own files, at the same paths and with the same blobs in the same
+ * order, each blob re-written as JSON (YAML files as YAML documents of JSON), each pushed bundle's `image` naming its
+ * image: catalogd serves the blobs in the order it walks the files, so its content API answers
+ * with the catalog's own blobs as they are published. The objects derived for bundles given only
+ * by image exist only in their bundle images, never in the catalog.
  */
 export async function renderV1Catalog(
+  source: string,
   inline: string,
   out: string,
-  push: (dir: string, pkg: string, bundle: string) => Promise<string>,
+  pushAll: (bundles: { dir: string; pkg: string; bundle: string }[]) => Promise<string[]>,
 ): Promise<{ dir: string; bundles: number }> {
   rmSync(out, { recursive: true, force: true });
   const bundleDirs = join(out, '..', `${out.split('/').pop()}.bundles`);
   rmSync(bundleDirs, { recursive: true, force: true });
-  const blobsByFile = jsonFiles(inline).map((f) => ({
-    f,
-    blobs: readFileSync(f, 'utf8')
+  const inlineBlobs = jsonFiles(inline).flatMap((f) =>
+    readFileSync(f, 'utf8')
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as Blob),
-  }));
+  );
   // The channels each bundle is in, for its annotations.
   const channels = new Map<string, string[]>();
-  for (const { blobs } of blobsByFile) {
-    for (const b of blobs) {
-      if (b.schema !== 'olm.channel') continue;
-      for (const e of (b.entries as { name: string }[] | undefined) ?? []) {
-        const k = `${b.package}/${e.name}`;
-        channels.set(k, [...(channels.get(k) ?? []), String(b.name)]);
-      }
+  for (const b of inlineBlobs) {
+    if (b.schema !== 'olm.channel') continue;
+    for (const e of (b.entries as { name: string }[] | undefined) ?? []) {
+      const k = `${b.package}/${e.name}`;
+      channels.set(k, [...(channels.get(k) ?? []), String(b.name)]);
     }
   }
-  let bundles = 0;
-  for (const { f, blobs } of blobsByFile) {
-    const written: Blob[] = [];
-    for (const b of blobs) {
-      if (b.schema !== SCHEMA_BUNDLE) {
-        written.push(b);
-        continue;
-      }
-      const objects = (b.properties ?? []).filter((p) => p.type === PROPERTY_BUNDLE_OBJECT && p.value?.data);
-      if (!objects.length) {
-        written.push(b);
-        continue;
-      }
-      const pkg = String(b.package);
-      const name = String(b.name);
-      const dir = join(bundleDirs, name);
-      mkdirSync(join(dir, 'manifests'), { recursive: true });
-      mkdirSync(join(dir, 'metadata'), { recursive: true });
-      objects.forEach((p, i) => {
-        const text = Buffer.from(p.value!.data!, 'base64').toString();
-        writeFileSync(join(dir, 'manifests', manifestName(i, JSON.parse(text) as { kind?: string })), text);
-      });
-      const chans = channels.get(`${pkg}/${name}`) ?? [];
-      writeFileSync(
-        join(dir, 'metadata', 'annotations.yaml'),
-        [
-          'annotations:',
-          '  operators.operatorframework.io.bundle.mediatype.v1: registry+v1',
-          '  operators.operatorframework.io.bundle.manifests.v1: manifests/',
-          '  operators.operatorframework.io.bundle.metadata.v1: metadata/',
-          `  operators.operatorframework.io.bundle.package.v1: ${JSON.stringify(pkg)}`,
-          ...(chans.length
-            ? [`  operators.operatorframework.io.bundle.channels.v1: ${JSON.stringify(chans.join(','))}`]
-            : []),
-          '',
-        ].join('\n'),
-      );
-      bundles++;
-      const properties = (b.properties ?? []).filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT);
-      written.push({ ...b, image: await push(dir, pkg, name), properties });
-    }
-    const target = join(out, f.slice(inline.length + 1));
-    mkdirSync(join(target, '..'), { recursive: true });
-    writeFileSync(target, written.map((b) => JSON.stringify(b)).join('\n') + '\n');
+  const folders: { dir: string; pkg: string; bundle: string }[] = [];
+  for (const b of inlineBlobs) {
+    if (b.schema !== SCHEMA_BUNDLE) continue;
+    const objects = (b.properties ?? []).filter((p) => p.type === PROPERTY_BUNDLE_OBJECT && p.value?.data);
+    if (!objects.length) continue;
+    const pkg = String(b.package);
+    const name = String(b.name);
+    const dir = join(bundleDirs, name);
+    mkdirSync(join(dir, 'manifests'), { recursive: true });
+    mkdirSync(join(dir, 'metadata'), { recursive: true });
+    objects.forEach((p, i) => {
+      const text = Buffer.from(p.value!.data!, 'base64').toString();
+      writeFileSync(join(dir, 'manifests', manifestName(i, JSON.parse(text) as { kind?: string })), text);
+    });
+    const chans = channels.get(`${pkg}/${name}`) ?? [];
+    writeFileSync(
+      join(dir, 'metadata', 'annotations.yaml'),
+      [
+        'annotations:',
+        '  operators.operatorframework.io.bundle.mediatype.v1: registry+v1',
+        '  operators.operatorframework.io.bundle.manifests.v1: manifests/',
+        '  operators.operatorframework.io.bundle.metadata.v1: metadata/',
+        `  operators.operatorframework.io.bundle.package.v1: ${JSON.stringify(pkg)}`,
+        ...(chans.length
+          ? [`  operators.operatorframework.io.bundle.channels.v1: ${JSON.stringify(chans.join(','))}`]
+          : []),
+        '',
+      ].join('\n'),
+    );
+    folders.push({ dir, pkg, bundle: name });
   }
-  return { dir: out, bundles };
+  const refs = await pushAll(folders);
+  const images = new Map(folders.map((f, i) => [`${f.pkg}/${f.bundle}`, refs[i]!]));
+  const files = new Map<string, string[]>();
+  for (const { blob, origin } of readFbcDir(source).blobs) {
+    const ref = blob.schema === SCHEMA_BUNDLE ? images.get(`${String(blob.package)}/${String(blob.name)}`) : undefined;
+    if (!files.has(origin.file)) files.set(origin.file, []);
+    files.get(origin.file)!.push(JSON.stringify(ref ? { ...blob, image: ref } : blob));
+  }
+  for (const [file, lines] of files) {
+    mkdirSync(join(out, file, '..'), { recursive: true });
+    // A YAML file stays YAML, one JSON document each: readers choose JSON or YAML by the first
+    // character (operator-registry's YAMLOrJSON decoder), and a YAML file's blobs are converted
+    // as YAML, as the published file's are.
+    writeFileSync(
+      join(out, file),
+      /\.ya?ml$/i.test(file) ? lines.map((l) => `---\n${l}\n`).join('') : lines.join('\n') + '\n',
+    );
+  }
+  return { dir: out, bundles: images.size };
 }

@@ -1,9 +1,11 @@
-// `npm run cluster -- --olm-v1` end to end: the real cluster with OLM v1 (operator-controller,
-// catalogd, the image registry) on a temporary data folder with one catalog. The catalog, pushed
-// as an image, becomes a Serving ClusterCatalog whose content catalogd serves over HTTPS; a
-// ClusterExtension of its package installs from the bundle image pushed beside it; and SIGTERM
-// leaves no OLM v1 process behind. Skipped when cluster/build.sh has not built the
-// programs (this test does not build them) or the shared catalogs are missing.
+// `npm run cluster` end to end with OLM v1, which it runs by default (operator-controller,
+// catalogd, the image registry), on a temporary data folder with every shared catalog. Each
+// catalog, pushed as an image, becomes a Serving ClusterCatalog whose content catalogd serves over
+// HTTPS; a ClusterExtension of one package per catalog installs from the bundle image pushed
+// beside it (most of their bundles are given only by image, with `olm.csv.metadata`: their images
+// hold the objects derived for OLM v0's inline copy); and SIGTERM leaves no OLM v1 process
+// behind. Skipped when cluster/build.sh has not built the programs (this test does not build
+// them) or the shared catalogs are missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { get } from 'node:https';
@@ -16,10 +18,14 @@ import { clusterProgramsMissing } from './cluster-programs';
 import { sharedCatalog, sharedCatalogsMissing } from '../lib/testing/shared-catalogs';
 
 const root = join(import.meta.dirname, '..');
-const catalog = sharedCatalog('gatekeeper-operator-product-v4.20');
+const catalogs = ['gatekeeper-operator-product-v4.20', 'certified-operators-v4.18', 'okderators'].map((c) =>
+  sharedCatalog(c),
+);
+// ClusterCatalogs are named as CatalogSources: after the folder, made a valid name.
 const NAME = 'gatekeeper-operator-product-v4-20';
+const NAMES = ['gatekeeper-operator-product-v4-20', 'certified-operators-v4-18', 'okderators'];
 
-const skip = clusterProgramsMissing() ?? (existsSync(catalog) ? undefined : sharedCatalogsMissing);
+const skip = clusterProgramsMissing() ?? (catalogs.every((c) => existsSync(c)) ? undefined : sharedCatalogsMissing);
 
 function kubectl(kubeconfig: string, args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -75,9 +81,9 @@ function cmd(pid: number): string {
 
 const V1 = /\/\.cluster\/bin\/(catalogd|operator-controller|registry)-/;
 
-if (skip) test('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', (t) => t.skip(skip));
+if (skip) test('npm run cluster (OLM v1 on the real cluster)', (t) => t.skip(skip));
 else
-  describe('npm run cluster -- --olm-v1 (OLM v1 on the real cluster)', () => {
+  describe('npm run cluster (OLM v1 on the real cluster)', () => {
     let dir: string;
     let cluster: ChildProcess;
     let output = '';
@@ -87,13 +93,22 @@ else
       dir = mkdtempSync(join(tmpdir(), 'olm-console-cluster-v1-'));
       cluster = spawn(
         process.execPath,
-        ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, '--catalog', catalog, '--olm-v1'],
+        // No flag: OLM v1 is on by default.
+        [
+          '--import',
+          'tsx',
+          join(root, 'scripts', 'cluster.ts'),
+          '--data-dir',
+          dir,
+          ...catalogs.flatMap((c) => ['--catalog', c]),
+        ],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       cluster.stdout!.on('data', (d: Buffer) => (output += d));
       cluster.stderr!.on('data', (d: Buffer) => (output += d));
       await new Promise<void>((res, rej) => {
-        const timer = setTimeout(() => rej(new Error(`no "cluster ready" in 300 s:\n${output}`)), 300_000);
+        // The certified catalog's 739 bundles are pushed as images: a minute more under load.
+        const timer = setTimeout(() => rej(new Error(`no "cluster ready" in 420 s:\n${output}`)), 420_000);
         cluster.stdout!.on('data', () => {
           if (!/^cluster ready$/m.test(output)) return;
           clearTimeout(timer);
@@ -112,10 +127,12 @@ else
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    test('prints the ClusterCatalog Serving before "cluster ready"', () => {
-      const serving = output.indexOf(`clustercatalog ${NAME}: Serving\n`);
-      assert.ok(serving >= 0, output);
-      assert.ok(serving < output.indexOf('cluster ready'), output);
+    test('prints each ClusterCatalog Serving before "cluster ready"', () => {
+      for (const name of NAMES) {
+        const serving = output.indexOf(`clustercatalog ${name}: Serving\n`);
+        assert.ok(serving >= 0, output);
+        assert.ok(serving < output.indexOf('cluster ready'), output);
+      }
     });
 
     test("the v1 CRDs are established; catalogd's webhook labelled the ClusterCatalog", () => {
@@ -228,6 +245,89 @@ else
         'jsonpath={.metadata.labels.olm\\.operatorframework\\.io/owner-name}',
       ]);
       assert.equal(crd.stdout, 'gatekeeper', crd.stderr);
+    });
+
+    test('one package of every other shared catalog installs through operator-controller', async () => {
+      // One package each, in one go (operator-controller resolves them side by side). The
+      // certified catalog's bundles are all given by image with olm.csv.metadata; cloudnative-pg
+      // resolves to its highest version, 1.30.0 (1.30.0-rc1 is a prerelease of it, lower). The
+      // okderators csi-addons bundle pinned here carries its own objects, a Deployment among
+      // them; its successor, the package's highest version, is given by image only.
+      const wanted = [
+        { name: 'cnpg', pkg: 'cloudnative-pg', bundle: 'cloudnative-pg.v1.30.0' },
+        {
+          name: 'csi-addons',
+          pkg: 'csi-addons',
+          version: '4.15.0-2024-05-27-184620',
+          bundle: 'csi-addons.v4.15.0-2024-05-27-184620',
+        },
+      ];
+      const objects = wanted.flatMap((w) => [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${w.name}-v1` } },
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: `${w.name}-v1` } },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: `${w.name}-v1-installer` },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+          subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: `${w.name}-v1` }],
+        },
+        {
+          apiVersion: 'olm.operatorframework.io/v1',
+          kind: 'ClusterExtension',
+          metadata: { name: w.name },
+          spec: {
+            namespace: `${w.name}-v1`,
+            serviceAccount: { name: 'installer' },
+            source: {
+              sourceType: 'Catalog',
+              catalog: { packageName: w.pkg, ...(w.version ? { version: w.version } : {}) },
+            },
+          },
+        },
+      ]);
+      const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', '-'], {
+        input: objects.map((o) => JSON.stringify(o)).join('\n'),
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr);
+      type Ext = {
+        status?: {
+          conditions?: { type: string; status: string; message: string }[];
+          install?: { bundle: { name: string; version: string } };
+        };
+      };
+      const read = (name: string) =>
+        JSON.parse(kubectl(kubeconfig, ['get', 'clusterextension', name, '-o', 'json']).stdout || '{}') as Ext;
+      const installed = (e: Ext) => e.status?.conditions?.some((c) => c.type === 'Installed' && c.status === 'True');
+      for (const until = Date.now() + 180_000; Date.now() < until;) {
+        if (wanted.every((w) => installed(read(w.name)))) break;
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+      for (const w of wanted) {
+        const ext = read(w.name);
+        assert.ok(installed(ext), `${w.name}: ${JSON.stringify(ext.status)}`);
+        assert.equal(ext.status?.install?.bundle.name, w.bundle);
+        assert.match(
+          ext.status!.conditions!.find((c) => c.type === 'Installed')!.message,
+          new RegExp(`^Installed bundle 127\\.0\\.0\\.1:\\d+/bundles/${w.pkg}@sha256:[0-9a-f]{64} successfully$`),
+        );
+      }
+      // The Deployment the bundle's CSV declares, created in the install namespace; kwok runs its pod.
+      let available = '';
+      for (const until = Date.now() + 60_000; available !== 'True' && Date.now() < until;) {
+        available = kubectl(kubeconfig, [
+          'get',
+          'deployment',
+          '-n',
+          'csi-addons-v1',
+          'csi-addons-controller-manager',
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Available")].status}',
+        ]).stdout;
+        if (available !== 'True') await new Promise((res) => setTimeout(res, 1000));
+      }
+      assert.equal(available, 'True');
     });
 
     test("SIGTERM stops OLM v1's processes too", async () => {

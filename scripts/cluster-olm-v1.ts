@@ -13,7 +13,7 @@
 //   ClusterExtension selectors use) registered by URL on loopback rather than through a Service;
 // - no leader election (it needs an in-cluster namespace), private cache folders (both programs
 //   empty theirs at start), every port on loopback and chosen free.
-import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -225,21 +225,53 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
       );
     }
   };
+  // Every bundle of a catalog in one process, which prints "REF<TAB>DIGEST" per bundle: hundreds of
+  // processes, one per bundle, cost more than the pushes themselves.
+  const pushBundles = (refs: { dir: string; ref: string }[]): Promise<string[]> =>
+    new Promise((res, rej) => {
+      const child = spawn(paths.registry!, ['push-bundles', '--ca', d('ca.crt')], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+      child.once('error', rej);
+      child.once('exit', (code) => {
+        if (code !== 0) return rej(new Error(`registry push-bundles failed (${code}): ${err}`));
+        const digests = new Map(
+          out
+            .trim()
+            .split('\n')
+            .map((l) => l.split('\t') as [string, string]),
+        );
+        res(refs.map((r) => digests.get(r.ref) ?? ''));
+      });
+      child.stdin.end(refs.map((r) => `${r.dir}\t${r.ref}\n`).join(''));
+    });
   for (const dir of ctx.catalogs) {
     const name = catalogSourceName(dir);
     // The inline copy scripts/cluster.ts made (reused), its bundles pushed as images.
     const inline = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
-    const repo = (pkg: string) => `127.0.0.1:${regPort}/bundles/${pkg}`;
+    // Catalog content is hostile: a package name becomes a repository name only in the
+    // characters a registry path allows.
+    const repo = (pkg: string) =>
+      `127.0.0.1:${regPort}/bundles/${
+        pkg
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '-')
+          .replace(/^[._-]+/, '') || 'package'
+      }`;
     const tag = (bundle: string) =>
       bundle
         .replace(/[^\w.-]+/g, '-')
         .replace(/^[.-]+/, '')
         .slice(0, 128) || 'bundle';
-    const v1 = await renderV1Catalog(
-      inline.dir,
-      join(v1Dir, 'catalogs', name),
-      async (bdir, pkg, bundle) => `${repo(pkg)}@${await push('bundle', bdir, `${repo(pkg)}:${tag(bundle)}`)}`,
-    );
+    const v1 = await renderV1Catalog(resolve(dir), inline.dir, join(v1Dir, 'catalogs', name), async (bundles) => {
+      const refs = bundles.map((b) => ({ dir: b.dir, ref: `${repo(b.pkg)}:${tag(b.bundle)}` }));
+      const digests = bundles.length ? await pushBundles(refs) : [];
+      return bundles.map((b, i) => `${repo(b.pkg)}@${digests[i]}`);
+    });
     const ref = `127.0.0.1:${regPort}/catalogs/${name}:latest`;
     await push('catalog', v1.dir, ref);
     console.log(`catalog image ${ref}: ${v1.bundles} bundle images`);

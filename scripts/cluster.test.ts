@@ -1,8 +1,10 @@
 // `npm run cluster` end to end: the real etcd, kube-apiserver, kube-controller-manager and opm,
 // started on a temporary data folder with one catalog, then asked what the sandbox is asked:
 // /version, namespaces, the seed users' rights, OLM's CRDs, real OLM's CatalogSource and packages, the catalog over the registry gRPC
-// API; and SIGTERM must leave no process behind. Skipped when cluster/build.sh has not built the
-// programs (they take minutes to build; this test does not build them).
+// API; and SIGTERM must leave no process behind. With `--no-olm-v1`, which it also checks: OLM v1
+// (on by default) is tested in scripts/cluster-olm-v1.test.ts, and leaving it out here saves its
+// start. Skipped when cluster/build.sh has not built the programs (they take minutes to build;
+// this test does not build them).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +77,16 @@ else
       dir = mkdtempSync(join(tmpdir(), 'olm-console-cluster-'));
       cluster = spawn(
         process.execPath,
-        ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dir, '--catalog', catalog],
+        [
+          '--import',
+          'tsx',
+          join(root, 'scripts', 'cluster.ts'),
+          '--data-dir',
+          dir,
+          '--catalog',
+          catalog,
+          '--no-olm-v1',
+        ],
         { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       cluster.stdout!.on('data', (d: Buffer) => (output += d));
@@ -181,6 +192,14 @@ else
       const pm = kubectl(join(dir, 'kubeconfig-bob'), ['get', 'packagemanifests', '-n', 'olm', '-o', 'name']);
       assert.equal(pm.code, 0, pm.stderr);
       assert.match(pm.stdout, /packagemanifest\.packages\.operators\.coreos\.com\/gatekeeper-operator-product/);
+    });
+
+    test('--no-olm-v1 leaves OLM v1 out: no ClusterCatalog printed, no v1 API served', () => {
+      assert.doesNotMatch(output, /^clustercatalog /m);
+      const r = kubectl(kubeconfig, ['api-versions']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!r.stdout.split('\n').includes('olm.operatorframework.io/v1'), r.stdout);
+      assert.ok(r.stdout.split('\n').includes('operators.coreos.com/v1alpha1'), r.stdout);
     });
 
     test('opm serves the catalog over the registry gRPC API', async () => {

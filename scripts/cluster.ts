@@ -2,13 +2,15 @@
 // the real cluster, as plain processes on loopback: etcd, kube-apiserver (serving certificates, a
 // service-account key, RBAC, the aggregator's front-proxy client), kube-controller-manager,
 // kube-scheduler, kwok (one fake node whose pods run), OLM's olm and catalog operators and
-// package-server, and `opm serve` for each catalog, all built from their Go modules by
+// package-server, `opm serve` for each catalog, and OLM v1 beside OLM v0 as OpenShift runs both
+// (catalogd, operator-controller, an image registry; `--no-olm-v1` leaves it out), all built from their Go modules by
 // cluster/build.sh (cluster/README.md). It writes an admin kubeconfig and the sandbox's seed users
 // (alice: admin of team1; bob: view), installs OLM as its release does (CRDs, aggregated roles,
 // namespaces, OperatorGroups, OLMConfig, the packages API), adds each catalog as a CatalogSource,
 // and prints `kubeconfig: PATH`, one `catalog NAME: ADDRESS` per catalog, one
-// `registry NAME: ADDRESS` per `--registry`, then `cluster ready` once every CatalogSource is
-// READY and its packages are listed. With `--oidc`, also an OIDC provider kube-apiserver trusts
+// `registry NAME: ADDRESS` per `--registry`, one `clustercatalog NAME: Serving` per catalog, then
+// `cluster ready` once every CatalogSource is READY, its packages are listed and every
+// ClusterCatalog serves. With `--oidc`, also an OIDC provider kube-apiserver trusts
 // (scripts/oidc-provider.ts): it prints `oidc issuer: URL` and `oidc console flags: …` before that.
 // Ctrl-C or SIGTERM stops every process it started; if this process dies any other way (even
 // kill -9), a watchdog stops them.
@@ -37,7 +39,7 @@ import {
 } from './cluster-olm';
 
 const root = join(import.meta.dirname, '..');
-const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--olm-v1]
+const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--no-olm-v1]
                            [--oidc [--oidc-id-token-ttl SECONDS]]
 
   --catalog DIR   an FBC catalog folder OLM installs from: a copy whose bundles carry their
@@ -49,8 +51,10 @@ const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...
                   (openshift-operator-lifecycle-manager, openshift-operators, openshift-marketplace)
   --data-dir DIR  where certificates, etcd's data, kubeconfigs and logs go (default .cluster)
   --port N        kube-apiserver's port on 127.0.0.1 (default 0: a free one)
-  --olm-v1        also OLM v1 (operator-controller, catalogd, an image registry): each --catalog
-                  pushed as a catalog image and added as a ClusterCatalog (scripts/cluster-olm-v1.ts)
+  --no-olm-v1     without OLM v1, which otherwise runs beside OLM v0 (operator-controller, catalogd,
+                  an image registry): each --catalog pushed as a catalog image with its bundles as
+                  bundle images, and added as a ClusterCatalog (scripts/cluster-olm-v1.ts).
+                  \`--olm-v1\` is accepted and changes nothing
   --oidc          also an OIDC provider on loopback HTTPS (its own CA; users alice and bob with
                   passwords in DATA-DIR/oidc-users.json) that kube-apiserver trusts; prints
                   \`oidc issuer: URL\` and \`oidc console flags: …\` for \`npm start\`
@@ -346,11 +350,13 @@ async function main(): Promise<void> {
         flavor: { type: 'string', default: 'upstream' },
         'data-dir': { type: 'string', default: join(root, '.cluster') },
         port: { type: 'string', default: '0' },
-        'olm-v1': { type: 'boolean', default: false },
+        // On by default, as OpenShift runs OLM v1 beside v0; `--no-olm-v1` (allowNegative) leaves it out.
+        'olm-v1': { type: 'boolean', default: true },
         oidc: { type: 'boolean', default: false },
         'oidc-id-token-ttl': { type: 'string', default: '300' },
         help: { type: 'boolean', short: 'h', default: false },
       },
+      allowNegative: true,
     }));
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${usage}`);

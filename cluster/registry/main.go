@@ -5,12 +5,15 @@
 //	registry serve --addr 127.0.0.1:PORT --tls-cert FILE --tls-key FILE
 //	registry push-catalog --ca FILE DIR REF   # DIR's files under /configs, labelled as an FBC index
 //	registry push-bundle --ca FILE DIR REF    # DIR as a registry+v1 bundle: manifests/, metadata/
+//	registry push-bundles --ca FILE           # each stdin line "DIR<TAB>REF" as push-bundle does
 //
-// A push prints the image's digest. The registry keeps everything in memory: a new start is empty.
+// A push prints the image's digest; push-bundles prints "REF<TAB>DIGEST" per line, in the input's
+// order. The registry keeps everything in memory: a new start is empty.
 package main
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
@@ -24,6 +27,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
@@ -56,18 +61,34 @@ func main() {
 		if fl.NArg() != 2 {
 			log.Fatalf("usage: registry %s --ca FILE DIR REF", os.Args[1])
 		}
-		if err := push(os.Args[1] == "push-catalog", fl.Arg(0), fl.Arg(1), *ca); err != nil {
+		transport, err := transportFor(*ca)
+		if err != nil {
 			log.Fatalf("registry %s: %v", os.Args[1], err)
+		}
+		d, err := push(os.Args[1] == "push-catalog", fl.Arg(0), fl.Arg(1), transport)
+		if err != nil {
+			log.Fatalf("registry %s: %v", os.Args[1], err)
+		}
+		fmt.Println(d)
+	case "push-bundles":
+		ca := fl.String("ca", "", "CA that signed the registry's certificate (PEM)")
+		_ = fl.Parse(os.Args[2:])
+		transport, err := transportFor(*ca)
+		if err != nil {
+			log.Fatalf("registry push-bundles: %v", err)
+		}
+		if err := pushBundles(os.Stdin, transport); err != nil {
+			log.Fatalf("registry push-bundles: %v", err)
 		}
 	default:
 		log.Fatalf("registry: unknown command %q", os.Args[1])
 	}
 }
 
-func push(catalog bool, dir, ref, caFile string) error {
+func push(catalog bool, dir, ref string, transport http.RoundTripper) (v1.Hash, error) {
 	r, err := name.ParseReference(ref, name.StrictValidation)
 	if err != nil {
-		return err
+		return v1.Hash{}, err
 	}
 	labels := map[string]string{}
 	var layer v1.Layer
@@ -82,50 +103,98 @@ func push(catalog bool, dir, ref, caFile string) error {
 		}
 		b, rerr := os.ReadFile(filepath.Join(dir, "metadata", "annotations.yaml"))
 		if rerr != nil {
-			return rerr
+			return v1.Hash{}, rerr
 		}
 		if err := yaml.Unmarshal(b, &a); err != nil {
-			return fmt.Errorf("metadata/annotations.yaml: %w", err)
+			return v1.Hash{}, fmt.Errorf("metadata/annotations.yaml: %w", err)
 		}
 		labels = a.Annotations
 		layer, err = tarLayer(map[string]string{"manifests": filepath.Join(dir, "manifests"), "metadata": filepath.Join(dir, "metadata")})
 	}
 	if err != nil {
-		return err
+		return v1.Hash{}, err
 	}
 	img, err := mutate.AppendLayers(empty.Image, layer)
 	if err != nil {
-		return err
+		return v1.Hash{}, err
 	}
 	cfg, err := img.ConfigFile()
 	if err != nil {
-		return err
+		return v1.Hash{}, err
 	}
 	cfg = cfg.DeepCopy()
 	cfg.OS, cfg.Architecture, cfg.Config.Labels = "linux", "amd64", labels
 	if img, err = mutate.ConfigFile(img, cfg); err != nil {
-		return err
-	}
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	if caFile != "" {
-		pem, err := os.ReadFile(caFile)
-		if err != nil {
-			return err
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return fmt.Errorf("%s: no certificate", caFile)
-		}
-		transport.TLSClientConfig = &tls.Config{RootCAs: pool}
+		return v1.Hash{}, err
 	}
 	if err := remote.Write(r, img, remote.WithTransport(transport)); err != nil {
-		return err
+		return v1.Hash{}, err
 	}
-	d, err := img.Digest()
+	return img.Digest()
+}
+
+// transportFor: HTTPS trusting only the given CA (the system's roots when none is given).
+func transportFor(caFile string) (http.RoundTripper, error) {
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	if caFile == "" {
+		return transport, nil
+	}
+	pem, err := os.ReadFile(caFile)
 	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s: no certificate", caFile)
+	}
+	transport.TLSClientConfig = &tls.Config{RootCAs: pool}
+	return transport, nil
+}
+
+// pushBundles pushes every "DIR<TAB>REF" line of in, a few at a time over one transport (a
+// catalog has hundreds of bundles: one process and TLS handshake each cost more than the push),
+// and prints "REF<TAB>DIGEST" lines in the input's order. The first failure ends it.
+func pushBundles(in io.Reader, transport http.RoundTripper) error {
+	type job struct{ dir, ref string }
+	var jobs []job
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		dir, ref, ok := strings.Cut(sc.Text(), "\t")
+		if !ok {
+			return fmt.Errorf("line %q: want DIR<TAB>REF", sc.Text())
+		}
+		jobs = append(jobs, job{dir, ref})
+	}
+	if err := sc.Err(); err != nil {
 		return err
 	}
-	fmt.Println(d)
+	digests := make([]v1.Hash, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				digests[i], errs[i] = push(false, jobs[i].dir, jobs[i].ref, transport)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return fmt.Errorf("%s %s: %w", j.dir, j.ref, errs[i])
+		}
+		fmt.Printf("%s\t%s\n", j.ref, digests[i])
+	}
 	return nil
 }
 

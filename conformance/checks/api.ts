@@ -47,7 +47,7 @@ interface ApiResource {
   categories?: string[];
 }
 
-function resourceFacts(list: { resources?: ApiResource[] }, only?: string[]) {
+export function resourceFacts(list: { resources?: ApiResource[] }, only?: string[]) {
   return (list.resources ?? [])
     .filter((r) => !only || only.includes(r.name))
     .map((r) => ({
