@@ -249,6 +249,9 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     // Five versions fit a desktop; turned into a phone, the graph no longer shows them all, and
     // the overview beneath it offers the rest.
     const overview = page.getByRole('slider', { name: /Overview of every version/ });
+    // checkScreen has just turned the page into a phone and back: the graph follows the width on
+    // its next layout, so the overview goes once the desktop width is measured again.
+    await overview.waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await overview.count(), 0, 'every version in view on a desktop');
     await page.setViewportSize(PHONE);
     await overview.waitFor();
