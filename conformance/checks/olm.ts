@@ -58,11 +58,18 @@ export const olmChecks: Check[] = [
       // The adoption controller's work: the Operator alpha.<ns> and the label on the CRD it owns
       // (other namespaces' checks install alpha too and add labels of their own to the same CRD).
       const label = `operators.coreos.com/alpha.${ns}`;
-      const crd = await must(
+      const readCrd = () =>
+        must(t, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/alphas.alpha.example.com');
+      // Checks running beside this one label the same CRD at the same moment; OLM's adoption
+      // controller retries a write that lost, so the label comes eventually, not at once: the check
+      // waits for it (30 s at most) on both clusters, and reads what is there after.
+      await until(
         t,
-        'GET',
-        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/alphas.alpha.example.com',
-      );
+        `the CRD labelled ${label}`,
+        async () => (label in ((await readCrd()).metadata.labels ?? {}) ? true : undefined),
+        30_000,
+      ).catch(() => undefined);
+      const crd = await readCrd();
       return {
         ...(await readNamespace(t, ns)),
         operator: await readOperator(t, `alpha.${ns}`),
