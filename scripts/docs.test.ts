@@ -103,7 +103,7 @@ test('every relative link in every Markdown file opens a file, and a heading, th
 });
 
 test('no section reference (§) names a document outside the repository', () => {
-  // The OLM reference once kept beside the checkout (../shared/olm-behaviour.md) is docs/olm/ now;
+  // The OLM reference once kept beside the checkout, outside the repository, is docs/olm/ now;
   // a `§` into it is lost in a clone elsewhere. Links outside are caught by the test above.
   const sources = walk(root, (p) => /\.(md|ts|tsx|mjs|go|sh|ya?ml)$/.test(p)).filter(
     (f) => f !== 'scripts/docs.test.ts',
