@@ -47,7 +47,10 @@ export const olmChecks: Check[] = [
   },
   {
     id: 'olm/automatic install in an OwnNamespace group',
-    independent: true,
+    // Runs alone, after the independent checks: real OLM's CRD step replaces an existing CRD's labels
+    // with the bundle's (catalog/step.go, Update after AlreadyExists), and the adoption controller
+    // decides what to label from a metadata cache that can lag its CRD watch, so an install of alpha
+    // in another namespace at the same moment can leave this namespace's label off for good.
     run: async (t) => {
       const ns = 'conf-olm-auto';
       await namespace(t, ns);
@@ -60,9 +63,8 @@ export const olmChecks: Check[] = [
       const label = `operators.coreos.com/alpha.${ns}`;
       const readCrd = () =>
         must(t, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/alphas.alpha.example.com');
-      // Checks running beside this one label the same CRD at the same moment; OLM's adoption
-      // controller retries a write that lost, so the label comes eventually, not at once: the check
-      // waits for it (30 s at most) on both clusters, and reads what is there after.
+      // The adoption controller labels the CRD after the CSV is labelled, not at once: the check waits
+      // for the label (30 s at most) on both clusters, and reads what is there after.
       await until(
         t,
         `the CRD labelled ${label}`,
