@@ -22,14 +22,9 @@ import { describeCsv, type CsvLike } from '../olm/resources/csv-description';
 import { ownedApisOf, type SubscriptionProgress } from '../olm/status/install-progress';
 import { ApiError } from './api-error';
 import { checkFresh, trimmed } from './operators';
+import type { SeenPlan } from './route-params';
 
 export const DENIED_ANNOTATION = 'olm-console.io/denied';
-
-/** What a person decides on: the plan as they saw it. */
-export interface SeenPlan {
-  resourceVersion?: string;
-  clusterServiceVersionNames?: string[];
-}
 
 function samePlan(plan: InstallPlan, seen: SeenPlan): boolean {
   if (seen.resourceVersion === undefined || seen.resourceVersion === plan.metadata?.resourceVersion) return true;

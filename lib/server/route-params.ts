@@ -18,3 +18,4 @@ export const Optimistic = z.strictObject({
 export const SeenPlan = Optimistic.extend({
   clusterServiceVersionNames: z.array(dnsSubdomain).min(1).max(1000).optional(),
 });
+export type SeenPlan = z.infer<typeof SeenPlan>;

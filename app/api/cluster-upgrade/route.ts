@@ -4,9 +4,10 @@
 // nearest version that clears a maxOpenShiftVersion blocker.
 import { z } from 'zod';
 import { TARGET_VERSION, TARGET_VERSION_RULE } from '@/lib/api/cluster-upgrade';
-import { errorResponse, readQuery } from '@/lib/server/api-error';
+import { readQuery } from '@/lib/server/api-error';
 import { clusterUpgradeReadiness } from '@/lib/server/cluster-upgrade';
 import { requestClient } from '@/lib/server/context';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,12 +15,8 @@ const Query = z.strictObject({
   target: z.string().regex(TARGET_VERSION, TARGET_VERSION_RULE).optional(),
 });
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const q = readQuery(req.url, Query);
-    const { client } = requestClient(req);
-    return Response.json(await clusterUpgradeReadiness(client, q.target), { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req) => {
+  const q = readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  return Response.json(await clusterUpgradeReadiness(client, q.target), { headers: { 'Cache-Control': 'no-store' } });
+});

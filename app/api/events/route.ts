@@ -4,54 +4,51 @@
 // session the stream acted with has ended: log in again); comments as heartbeats. Reconnecting
 // with Last-Event-ID resumes each watch where it was. Streams per session and per person are
 // limited (lib/server/stream-limits.ts): past a limit, 429 with Retry-After.
-import { errorResponse } from '@/lib/server/api-error';
+
 import { clusterAccess, proxyToken, requestClient, revocations } from '@/lib/server/context';
 import { whoAmI } from '@/lib/server/permissions';
 import { streamCounter, streamLimits } from '@/lib/server/stream-limits';
 import { streamOwnership } from '@/lib/server/stream-owner';
 import { streamSessionCheck } from '@/lib/server/stream-session';
 import { decodeResume, openWatchStream, parseWatchSpecs } from '@/lib/server/watch-stream';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const url = new URL(req.url);
-    const limits = streamLimits();
-    const specs = parseWatchSpecs(url.searchParams.getAll('w'), limits.watchesPerStream);
-    const { client, session } = requestClient(req);
-    const { owner, endsWith } = await streamOwnership({
-      mode: clusterAccess().mode,
-      session,
-      proxyToken: proxyToken(req),
-      whoAmI: () => whoAmI(client),
-    });
-    const admission = streamCounter().admit(owner, limits);
-    if (!admission.ok) {
-      return Response.json(
-        { error: { code: 429, reason: 'TooManyRequests', message: admission.message } },
-        { status: 429, headers: { 'Retry-After': String(admission.retryAfterSeconds), 'Cache-Control': 'no-store' } },
-      );
-    }
-    const resume = decodeResume(req.headers.get('last-event-id') ?? url.searchParams.get('resume'));
-    const check = endsWith ? streamSessionCheck(endsWith, revocations()) : undefined;
-    let stream: ReadableStream<Uint8Array>;
-    try {
-      const options = { resume, signal: req.signal, session: check, onClose: admission.release };
-      stream = openWatchStream(client, specs, options);
-    } catch (err) {
-      admission.release();
-      throw err;
-    }
-    return new Response(stream, {
-      headers: {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'X-Accel-Buffering': 'no',
-        Connection: 'keep-alive',
-      },
-    });
-  } catch (err) {
-    return errorResponse(err);
+export const GET = route(async (req) => {
+  const url = new URL(req.url);
+  const limits = streamLimits();
+  const specs = parseWatchSpecs(url.searchParams.getAll('w'), limits.watchesPerStream);
+  const { client, session } = requestClient(req);
+  const { owner, endsWith } = await streamOwnership({
+    mode: clusterAccess().mode,
+    session,
+    proxyToken: proxyToken(req),
+    whoAmI: () => whoAmI(client),
+  });
+  const admission = streamCounter().admit(owner, limits);
+  if (!admission.ok) {
+    return Response.json(
+      { error: { code: 429, reason: 'TooManyRequests', message: admission.message } },
+      { status: 429, headers: { 'Retry-After': String(admission.retryAfterSeconds), 'Cache-Control': 'no-store' } },
+    );
   }
-}
+  const resume = decodeResume(req.headers.get('last-event-id') ?? url.searchParams.get('resume'));
+  const check = endsWith ? streamSessionCheck(endsWith, revocations()) : undefined;
+  let stream: ReadableStream<Uint8Array>;
+  try {
+    const options = { resume, signal: req.signal, session: check, onClose: admission.release };
+    stream = openWatchStream(client, specs, options);
+  } catch (err) {
+    admission.release();
+    throw err;
+  }
+  return new Response(stream, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+      Connection: 'keep-alive',
+    },
+  });
+});

@@ -6,55 +6,52 @@
 // lib/k8s/retry.ts allows; one that still fails is named in the error (the step, with the
 // Kubernetes code and reason), after what was created has been removed.
 import { planInstall } from '@/lib/olm/install/plan';
-import { ApiError, errorResponse, readJson } from '@/lib/server/api-error';
+import { ApiError, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
 import { applyPlan, gatherInstallFacts, InstallBody, step } from '@/lib/server/install';
 import { findPackage } from '@/lib/server/package-lookup';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(req: Request): Promise<Response> {
-  try {
-    const { client } = writeClient(req);
-    const body = await readJson(req, InstallBody);
-    const { lookup } = await step(
-      `finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`,
-      () =>
-        findPackage(
-          req,
-          { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package },
-          body.viewerNamespace ?? body.namespace,
-        ),
-    );
-    const plan = planInstall(await gatherInstallFacts(client, lookup, body));
-    const first = plan.blockers[0];
-    if (first) {
-      const code = first.code === 'unsupportedInstallMode' ? 400 : first.code === 'forbidden' ? 403 : 409;
-      const reason = code === 400 ? 'BadRequest' : code === 403 ? 'Forbidden' : 'Conflict';
-      throw new ApiError(code, reason, plan.blockers.map((b) => b.message).join('; '), {
-        blockers: plan.blockers,
-        warnings: plan.warnings,
-      });
-    }
-    const subscription = plan.objects.find((o) => o.kind === 'Subscription')!;
-    const ref = { namespace: subscription.namespace, name: subscription.name };
-    if (plan.alreadyInstalled)
-      return Response.json(
-        {
-          alreadyInstalled: true,
-          subscription: ref,
-          created: [],
-          reused: plan.objects.map((o) => ({ kind: o.kind, name: o.name, namespace: o.namespace })),
-          warnings: plan.warnings,
-        },
-        { status: 200 },
-      );
-    const result = await applyPlan(client, plan);
-    return Response.json(
-      { alreadyInstalled: false, subscription: ref, ...result, approval: plan.approval, warnings: plan.warnings },
-      { status: 201 },
-    );
-  } catch (err) {
-    return errorResponse(err);
+export const POST = route(async (req) => {
+  const { client } = writeClient(req);
+  const body = await readJson(req, InstallBody);
+  const { lookup } = await step(
+    `finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`,
+    () =>
+      findPackage(
+        req,
+        { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package },
+        body.viewerNamespace ?? body.namespace,
+      ),
+  );
+  const plan = planInstall(await gatherInstallFacts(client, lookup, body));
+  const first = plan.blockers[0];
+  if (first) {
+    const code = first.code === 'unsupportedInstallMode' ? 400 : first.code === 'forbidden' ? 403 : 409;
+    const reason = code === 400 ? 'BadRequest' : code === 403 ? 'Forbidden' : 'Conflict';
+    throw new ApiError(code, reason, plan.blockers.map((b) => b.message).join('; '), {
+      blockers: plan.blockers,
+      warnings: plan.warnings,
+    });
   }
-}
+  const subscription = plan.objects.find((o) => o.kind === 'Subscription')!;
+  const ref = { namespace: subscription.namespace, name: subscription.name };
+  if (plan.alreadyInstalled)
+    return Response.json(
+      {
+        alreadyInstalled: true,
+        subscription: ref,
+        created: [],
+        reused: plan.objects.map((o) => ({ kind: o.kind, name: o.name, namespace: o.namespace })),
+        warnings: plan.warnings,
+      },
+      { status: 200 },
+    );
+  const result = await applyPlan(client, plan);
+  return Response.json(
+    { alreadyInstalled: false, subscription: ref, ...result, approval: plan.approval, warnings: plan.warnings },
+    { status: 201 },
+  );
+});

@@ -4,27 +4,20 @@
 // change it (SelfSubjectAccessReview `update olmconfigs`).
 // PATCH /api/olmconfig { disableCopiedCSVs, seen }: switches it as the person. `seen` is the value
 // the person saw; someone else's switch since is a 409.
-import { errorResponse, readJson } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { applyOlmConfig, OlmConfigBody, olmConfigView } from '@/lib/server/olm-config';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const { client } = requestClient(req);
-    return Response.json(await olmConfigView(client), { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req) => {
+  const { client } = requestClient(req);
+  return Response.json(await olmConfigView(client), { headers: { 'Cache-Control': 'no-store' } });
+});
 
-export async function PATCH(req: Request): Promise<Response> {
-  try {
-    const { client } = writeClient(req);
-    const body = await readJson(req, OlmConfigBody);
-    return Response.json(await applyOlmConfig(client, body));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const PATCH = route(async (req) => {
+  const { client } = writeClient(req);
+  const body = await readJson(req, OlmConfigBody);
+  return Response.json(await applyOlmConfig(client, body));
+});

@@ -4,27 +4,20 @@
 // person may change it (SelfSubjectAccessReview `update operatorhubs`).
 // PATCH /api/operatorhub { change, seen }: one switch as the person, at the resourceVersion they
 // loaded (`seen`); any change since is a 409.
-import { errorResponse, readJson } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { applyOperatorHubSwitch, OperatorHubApplyBody, operatorHubView } from '@/lib/server/operator-hub';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const { client } = requestClient(req);
-    return Response.json(await operatorHubView(client), { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req) => {
+  const { client } = requestClient(req);
+  return Response.json(await operatorHubView(client), { headers: { 'Cache-Control': 'no-store' } });
+});
 
-export async function PATCH(req: Request): Promise<Response> {
-  try {
-    const { client } = writeClient(req);
-    const body = await readJson(req, OperatorHubApplyBody);
-    return Response.json(await applyOperatorHubSwitch(client, body));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const PATCH = route(async (req) => {
+  const { client } = writeClient(req);
+  const body = await readJson(req, OperatorHubApplyBody);
+  return Response.json(await applyOperatorHubSwitch(client, body));
+});

@@ -4,7 +4,7 @@
 // token (per-user mode), checked with the cluster before it is kept. DELETE: log out.
 import { z } from 'zod';
 import { KubeError } from '@/lib/k8s/errors';
-import { ApiError, errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
+import { ApiError, readJson, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf, checkSameOrigin } from '@/lib/server/csrf';
 import {
   clientForToken,
@@ -28,6 +28,7 @@ import {
   sessionCookieHeader,
   type Session,
 } from '@/lib/server/session';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,60 +46,56 @@ function withCookie(body: unknown, session: Session, req: Request, status = 200)
   });
 }
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const mode = clusterAccess().mode;
-    let session = requestSession(req);
-    let username = session?.username;
-    let groups: string[] | null = null;
-    let loggedIn = !!session?.token;
-    const fromProxy = mode === 'token' ? proxyToken(req) : undefined;
-    if (mode === 'kubeconfig') {
-      username = await whoAmI(requestClient(req).client);
-      loggedIn = true;
-    } else if (fromProxy) {
-      // Behind an authenticating proxy the person is logged in already; the session cookie
-      // still carries the CSRF token their page echoes on writes.
-      username = await whoAmI(clientForToken(fromProxy));
-      loggedIn = true;
-    } else if (session?.auth === 'oidc' && session.token) {
-      // Who the API server says the ID token is, groups included: never the token's own claims.
-      try {
-        ({ username, groups } = await whoAmIWithGroups(clientForToken(session.token)));
-      } catch (err) {
-        if (!(err instanceof KubeError && err.code === 401)) throw err;
-        // The token expired and could not be refreshed: sign in again.
-        loggedIn = false;
-        username = undefined;
-      }
+export const GET = route(async (req) => {
+  const mode = clusterAccess().mode;
+  let session = requestSession(req);
+  let username = session?.username;
+  let groups: string[] | null = null;
+  let loggedIn = !!session?.token;
+  const fromProxy = mode === 'token' ? proxyToken(req) : undefined;
+  if (mode === 'kubeconfig') {
+    username = await whoAmI(requestClient(req).client);
+    loggedIn = true;
+  } else if (fromProxy) {
+    // Behind an authenticating proxy the person is logged in already; the session cookie
+    // still carries the CSRF token their page echoes on writes.
+    username = await whoAmI(clientForToken(fromProxy));
+    loggedIn = true;
+  } else if (session?.auth === 'oidc' && session.token) {
+    // Who the API server says the ID token is, groups included: never the token's own claims.
+    try {
+      ({ username, groups } = await whoAmIWithGroups(clientForToken(session.token)));
+    } catch (err) {
+      if (!(err instanceof KubeError && err.code === 401)) throw err;
+      // The token expired and could not be refreshed: sign in again.
+      loggedIn = false;
+      username = undefined;
     }
-    const fresh = !session;
-    session ??= newSession(TTL_SECONDS);
-    // How this person signed in, or (not yet signed in) how this console offers to sign in.
-    const auth =
-      mode === 'kubeconfig'
-        ? null
-        : loggedIn
-          ? session.auth === 'oidc'
-            ? 'oidc'
-            : 'token'
-          : oidcEnabled()
-            ? 'oidc'
-            : 'token';
-    const body = {
-      mode,
-      loggedIn,
-      username: username ?? null,
-      groups,
-      auth,
-      csrfToken: session.csrf,
-      imageOrigins: imageOriginsFromEnv(),
-    };
-    return fresh ? withCookie(body, session, req) : Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
   }
-}
+  const fresh = !session;
+  session ??= newSession(TTL_SECONDS);
+  // How this person signed in, or (not yet signed in) how this console offers to sign in.
+  const auth =
+    mode === 'kubeconfig'
+      ? null
+      : loggedIn
+        ? session.auth === 'oidc'
+          ? 'oidc'
+          : 'token'
+        : oidcEnabled()
+          ? 'oidc'
+          : 'token';
+  const body = {
+    mode,
+    loggedIn,
+    username: username ?? null,
+    groups,
+    auth,
+    csrfToken: session.csrf,
+    imageOrigins: imageOriginsFromEnv(),
+  };
+  return fresh ? withCookie(body, session, req) : Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+});
 
 // A bearer token is printable ASCII (RFC 6750's token68 and the JWTs and service-account tokens
 // clusters issue); anything else cannot be sent in a header, and is the person's typo to fix.
@@ -113,31 +110,27 @@ const Login = z.strictObject({
 });
 const Logout = z.strictObject({ everywhere: z.boolean().optional() });
 
-export async function POST(req: Request): Promise<Response> {
+export const POST = route(async (req) => {
+  const origin = checkSameOrigin(req);
+  if (!origin.ok) throw new ApiError(403, 'Forbidden', origin.message);
+  if (clusterAccess().mode !== 'token')
+    throw new ApiError(
+      400,
+      'BadRequest',
+      'this console acts with its kubeconfig identity; there is no login (start it with --per-user-tokens to log in with your own token)',
+    );
+  const { token } = await readJson(req, Login);
+  let username: string;
   try {
-    const origin = checkSameOrigin(req);
-    if (!origin.ok) throw new ApiError(403, 'Forbidden', origin.message);
-    if (clusterAccess().mode !== 'token')
-      throw new ApiError(
-        400,
-        'BadRequest',
-        'this console acts with its kubeconfig identity; there is no login (start it with --per-user-tokens to log in with your own token)',
-      );
-    const { token } = await readJson(req, Login);
-    let username: string;
-    try {
-      username = await whoAmI(clientForToken(token));
-    } catch (err) {
-      if (err instanceof KubeError && err.code === 401)
-        throw new ApiError(401, 'Unauthorized', 'the cluster did not accept this token');
-      throw err;
-    }
-    const session = newSession(TTL_SECONDS, token, username);
-    return withCookie({ mode: 'token', loggedIn: true, username, csrfToken: session.csrf }, session, req);
+    username = await whoAmI(clientForToken(token));
   } catch (err) {
-    return errorResponse(err);
+    if (err instanceof KubeError && err.code === 401)
+      throw new ApiError(401, 'Unauthorized', 'the cluster did not accept this token');
+    throw err;
   }
-}
+  const session = newSession(TTL_SECONDS, token, username);
+  return withCookie({ mode: 'token', loggedIn: true, username, csrfToken: session.csrf }, session, req);
+});
 
 /**
  * Logout. Only a logged-in session (per-user mode: one holding the person's token) is written to
@@ -146,33 +139,29 @@ export async function POST(req: Request): Promise<Response> {
  * console's shared identity): clearing the cookie is the whole logout, and nothing is written,
  * so that anyone's anonymous logouts cannot fill the record.
  */
-export async function DELETE(req: Request): Promise<Response> {
+export const DELETE = route(async (req) => {
   const cleared = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
-  try {
-    const session = requestSession(req);
-    const verdict = checkCsrf(req, session);
-    if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
-    const { everywhere } = await readOptionalJson(req, Logout);
-    const loggedIn = session?.token ? session : undefined;
-    if (everywhere && !loggedIn?.username) {
-      throw new ApiError(400, 'BadRequest', 'this session has no user to log out everywhere; log in first');
-    }
-    try {
-      // A cut-off at this moment covers this session too.
-      if (everywhere) await revocations().revokeUser(loggedIn!.username!);
-      else if (loggedIn) await revocations().revokeSession(loggedIn);
-    } catch (err) {
-      if (!isRevocationWriteError(err)) throw err;
-      // This replica refuses the session already; the person must know the others do not yet.
-      const message =
-        'you are logged out in this browser and on this replica, but the console could not record the logout ' +
-        `for its other replicas (${err.message}); there a copy of this session's cookie works until the console ` +
-        "manages to write it (it keeps trying). Tell the console's administrator.";
-      const body = { error: { code: 503, reason: 'ServiceUnavailable', message } };
-      return Response.json(body, { status: 503, headers: cleared });
-    }
-    return new Response(null, { status: 204, headers: cleared });
-  } catch (err) {
-    return errorResponse(err);
+  const session = requestSession(req);
+  const verdict = checkCsrf(req, session);
+  if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
+  const { everywhere } = await readOptionalJson(req, Logout);
+  const loggedIn = session?.token ? session : undefined;
+  if (everywhere && !loggedIn?.username) {
+    throw new ApiError(400, 'BadRequest', 'this session has no user to log out everywhere; log in first');
   }
-}
+  try {
+    // A cut-off at this moment covers this session too.
+    if (everywhere) await revocations().revokeUser(loggedIn!.username!);
+    else if (loggedIn) await revocations().revokeSession(loggedIn);
+  } catch (err) {
+    if (!isRevocationWriteError(err)) throw err;
+    // This replica refuses the session already; the person must know the others do not yet.
+    const message =
+      'you are logged out in this browser and on this replica, but the console could not record the logout ' +
+      `for its other replicas (${err.message}); there a copy of this session's cookie works until the console ` +
+      "manages to write it (it keeps trying). Tell the console's administrator.";
+    const body = { error: { code: 503, reason: 'ServiceUnavailable', message } };
+    return Response.json(body, { status: 503, headers: cleared });
+  }
+  return new Response(null, { status: 204, headers: cleared });
+});

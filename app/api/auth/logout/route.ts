@@ -2,40 +2,37 @@
 // DELETE /api/session does, and answers where to send the browser to end the identity
 // provider's session too (its end_session_endpoint with id_token_hint), or /login.
 import { z } from 'zod';
-import { ApiError, errorResponse, readOptionalJson } from '@/lib/server/api-error';
+import { ApiError, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf } from '@/lib/server/csrf';
 import { isSecureRequest, requestSession, revocations } from '@/lib/server/context';
 import { endSessionUrl } from '@/lib/server/oidc/flow';
 import { consoleOrigin } from '@/lib/server/oidc/origin';
 import { clearedSessionCookieHeader } from '@/lib/server/session';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
 // No options: a body, if any, is `{}` (an unknown field is refused, as everywhere in the API).
 const Logout = z.strictObject({});
 
-export async function POST(req: Request): Promise<Response> {
-  try {
-    const session = requestSession(req);
-    const verdict = checkCsrf(req, session);
-    if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
-    await readOptionalJson(req, Logout);
-    const headers = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
-    const login = `${consoleOrigin(req)}/login`;
-    if (!session?.token) return Response.json({ redirect: '/login' }, { headers });
-    // Saved copies of the cookie stop working on every replica (a failure to record it is the
-    // same 503 as DELETE /api/session's; the provider's session is then left as it is).
-    await revocations().revokeSession(session);
-    let redirect = '/login';
-    if (session.auth === 'oidc') {
-      try {
-        redirect = (await endSessionUrl(session.token, login)) ?? '/login';
-      } catch {
-        // The provider cannot be reached: the console session is over all the same.
-      }
+export const POST = route(async (req) => {
+  const session = requestSession(req);
+  const verdict = checkCsrf(req, session);
+  if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
+  await readOptionalJson(req, Logout);
+  const headers = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
+  const login = `${consoleOrigin(req)}/login`;
+  if (!session?.token) return Response.json({ redirect: '/login' }, { headers });
+  // Saved copies of the cookie stop working on every replica (a failure to record it is the
+  // same 503 as DELETE /api/session's; the provider's session is then left as it is).
+  await revocations().revokeSession(session);
+  let redirect = '/login';
+  if (session.auth === 'oidc') {
+    try {
+      redirect = (await endSessionUrl(session.token, login)) ?? '/login';
+    } catch {
+      // The provider cannot be reached: the console session is over all the same.
     }
-    return Response.json({ redirect }, { headers });
-  } catch (err) {
-    return errorResponse(err);
   }
-}
+  return Response.json({ redirect }, { headers });
+});

@@ -6,22 +6,19 @@
 // ranked, filtered packages, the nodes' platforms (when the person may list nodes), with an ETag
 // for a client that asks again with it (never stored by the browser: the list is what this
 // person may see).
-import { errorResponse, readQuery } from '@/lib/server/api-error';
+import { readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { HubQuery, hubList } from '@/lib/server/hub-list';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const q = readQuery(req.url, HubQuery);
-    const { client } = requestClient(req);
-    const { body, etag } = await hubList(client, q);
-    return respond(req, body, etag);
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req) => {
+  const q = readQuery(req.url, HubQuery);
+  const { client } = requestClient(req);
+  const { body, etag } = await hubList(client, q);
+  return respond(req, body, etag);
+});
 
 function respond(req: Request, body: string, etag: string): Response {
   const headers = { 'Cache-Control': 'no-store', ETag: etag, 'Content-Type': 'application/json' };

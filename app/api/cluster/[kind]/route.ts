@@ -4,10 +4,11 @@
 // so the picker can say why it offers nothing and take a typed name.
 import { z } from 'zod';
 import { CLUSTER_NAMED_KINDS } from '@/lib/api/object-names';
-import { errorResponse } from '@/lib/server/api-error';
+
 import { requestClient } from '@/lib/server/context';
 import { objectNames } from '@/lib/server/object-names';
 import { parseParams } from '@/lib/server/package-lookup';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,12 +16,8 @@ const Params = z.strictObject({
   kind: z.enum(CLUSTER_NAMED_KINDS, { message: `must be one of ${CLUSTER_NAMED_KINDS.join(', ')}` }),
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const p = parseParams(Params, await ctx.params);
-    const { client } = requestClient(req);
-    return Response.json(await objectNames(client, p.kind), { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const p = parseParams(Params, await ctx.params);
+  const { client } = requestClient(req);
+  return Response.json(await objectNames(client, p.kind), { headers: { 'Cache-Control': 'no-store' } });
+});

@@ -3,9 +3,10 @@
 // cluster refuses and can say why. Read-only: it creates nothing but the reviews.
 import { z } from 'zod';
 import type { ClusterPagePath, PageAccess, PageAccessAnswer } from '@/lib/api/page-access';
-import { errorResponse, readQuery } from '@/lib/server/api-error';
+import { readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { accessReview } from '@/lib/server/permissions';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -43,20 +44,16 @@ const CHECKS: PageCheck[] = [
 
 const Query = z.strictObject({});
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    readQuery(req.url, Query);
-    const { client } = requestClient(req);
-    const pages = await Promise.all(
-      CHECKS.map(async (c): Promise<PageAccess> => {
-        const r = await accessReview(client, c.verb, OLM, c.resource, undefined, c.name);
-        const page = { path: c.path, allowed: r.allowed, needs: c.needs };
-        return r.allowed ? page : { ...page, reason: r.reason };
-      }),
-    );
-    const body: PageAccessAnswer = { pages };
-    return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req) => {
+  readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  const pages = await Promise.all(
+    CHECKS.map(async (c): Promise<PageAccess> => {
+      const r = await accessReview(client, c.verb, OLM, c.resource, undefined, c.name);
+      const page = { path: c.path, allowed: r.allowed, needs: c.needs };
+      return r.allowed ? page : { ...page, reason: r.reason };
+    }),
+  );
+  const body: PageAccessAnswer = { pages };
+  return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+});

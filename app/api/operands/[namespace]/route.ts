@@ -10,12 +10,13 @@
 import { z } from 'zod';
 import { watchedNamespaces, watches } from '@/lib/olm/operand-form/namespaces';
 import { CSV_TYPE, targetNamespacesOf, type ClusterServiceVersion } from '@/lib/olm/resources/cluster-service-version';
-import { ApiError, dnsLabel, dnsSubdomain, errorResponse, readJson } from '@/lib/server/api-error';
+import { ApiError, dnsLabel, dnsSubdomain, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
 import { operandTypes } from '@/lib/server/api-scope';
 import { createOperand } from '@/lib/server/operand-form';
 import { operatorCsvFor } from '@/lib/server/operands';
 import { parseParams } from '@/lib/server/package-lookup';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -37,47 +38,43 @@ const Body = z.strictObject({
     .passthrough(),
 });
 
-export async function POST(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace } = parseParams(z.object({ namespace: dnsLabel }), await ctx.params);
-    const { client } = writeClient(req);
-    const body = await readJson(req, Body);
-    const [group, version] = body.object.apiVersion.split('/') as [string, string];
-    const csv = body.operatorNamespace
-      ? await operatorCsvFor(client, body.operatorNamespace, body.csv, namespace)
-      : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
-    const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find(
-      (c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version,
+export const POST = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace } = parseParams(z.object({ namespace: dnsLabel }), await ctx.params);
+  const { client } = writeClient(req);
+  const body = await readJson(req, Body);
+  const [group, version] = body.object.apiVersion.split('/') as [string, string];
+  const csv = body.operatorNamespace
+    ? await operatorCsvFor(client, body.operatorNamespace, body.csv, namespace)
+    : await client.get<ClusterServiceVersion>(CSV_TYPE, body.csv, namespace);
+  const owned = (csv.spec.customresourcedefinitions?.owned ?? []).find(
+    (c) => c.kind === body.object.kind && c.name.slice(c.name.indexOf('.') + 1) === group && c.version === version,
+  );
+  if (!owned)
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`,
     );
-    if (!owned)
-      throw new ApiError(
-        400,
-        'BadRequest',
-        `${body.csv} does not own ${body.object.kind} in ${body.object.apiVersion}; only the operator's own APIs can be created here`,
-      );
-    const type = await operandTypes(client)({
-      group,
-      version,
-      plural: owned.name.slice(0, owned.name.indexOf('.')),
-      kind: body.object.kind,
-    });
-    if (!type.namespaced) {
-      const metadata = { ...body.object.metadata };
-      delete metadata.namespace;
-      return Response.json(await createOperand(client, type, { ...body.object, metadata }, undefined), { status: 201 });
-    }
-    if (body.operatorNamespace) assertWatches(csv, body.operatorNamespace, body.csv, namespace);
-    const created = await createOperand(
-      client,
-      type,
-      { ...body.object, metadata: { ...body.object.metadata, namespace } },
-      namespace,
-    );
-    return Response.json(created, { status: 201 });
-  } catch (err) {
-    return errorResponse(err);
+  const type = await operandTypes(client)({
+    group,
+    version,
+    plural: owned.name.slice(0, owned.name.indexOf('.')),
+    kind: body.object.kind,
+  });
+  if (!type.namespaced) {
+    const metadata = { ...body.object.metadata };
+    delete metadata.namespace;
+    return Response.json(await createOperand(client, type, { ...body.object, metadata }, undefined), { status: 201 });
   }
-}
+  if (body.operatorNamespace) assertWatches(csv, body.operatorNamespace, body.csv, namespace);
+  const created = await createOperand(
+    client,
+    type,
+    { ...body.object, metadata: { ...body.object.metadata, namespace } },
+    namespace,
+  );
+  return Response.json(created, { status: 201 });
+});
 
 function assertWatches(csv: ClusterServiceVersion, operatorNamespace: string, name: string, target: string): void {
   const home = csv.metadata?.namespace ?? operatorNamespace;

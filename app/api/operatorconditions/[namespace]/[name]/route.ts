@@ -4,32 +4,25 @@
 // PATCH … { action: "set", type, status, reason, message, seen } | { action: "remove", type, seen }:
 // sets or removes one override as the person, with the plan it carried out. `seen` is the override
 // of that type the person saw (null: none); someone else's change to it since is a 409.
-import { errorResponse, readJson } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { applyOverride, operatorConditionView, OverrideBody } from '@/lib/server/operator-conditions';
 import { objectParams } from '@/lib/server/route-params';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = requestClient(req);
-    return Response.json(await operatorConditionView(client, namespace, name), {
-      headers: { 'Cache-Control': 'no-store' },
-    });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = requestClient(req);
+  return Response.json(await operatorConditionView(client, namespace, name), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
+});
 
-export async function PATCH(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = writeClient(req);
-    const body = await readJson(req, OverrideBody);
-    return Response.json(await applyOverride(client, namespace, name, body));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const PATCH = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = writeClient(req);
+  const body = await readJson(req, OverrideBody);
+  return Response.json(await applyOverride(client, namespace, name, body));
+});

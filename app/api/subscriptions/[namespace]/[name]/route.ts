@@ -4,10 +4,11 @@
 // strategy, with what that means for the namespace's other operators. `seen` is what the person
 // saw ('' for the default channel); a change by someone else since is a 409.
 import { z } from 'zod';
-import { errorResponse, readJson } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { changeSubscription, subscriptionProgress } from '@/lib/server/day-two';
 import { objectParams } from '@/lib/server/route-params';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -26,27 +27,19 @@ const Body = z
     message: 'give a channel or an approval to change',
   });
 
-export async function PATCH(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = writeClient(req);
-    const body = await readJson(req, Body);
-    return Response.json(await changeSubscription(client, namespace, name, body));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const PATCH = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = writeClient(req);
+  const body = await readJson(req, Body);
+  return Response.json(await changeSubscription(client, namespace, name, body));
+});
 
 // GET: the Subscription as an install's progress view follows it — its conditions and upgrade
 // status, the InstallPlan it points to (summary and steps), and the CSV it installs.
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = requestClient(req);
-    return Response.json(await subscriptionProgress(client, namespace, name), {
-      headers: { 'Cache-Control': 'no-store' },
-    });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = requestClient(req);
+  return Response.json(await subscriptionProgress(client, namespace, name), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
+});

@@ -5,10 +5,11 @@
 // format=tar the same files as a tar archive to download.
 import { z } from 'zod';
 import { tarArchive } from '@/lib/files/tar';
-import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { exportInstalledOperator } from '@/lib/server/gitops-export';
 import { objectParams } from '@/lib/server/route-params';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,24 +23,20 @@ const Query = z.strictObject({
   format: z.enum(['json', 'tar'], { message: 'format is json or tar' }).optional(),
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const q = readQuery(req.url, Query);
-    const { client } = requestClient(req);
-    const out = await exportInstalledOperator(client, namespace, name, q.application);
-    if (q.format === 'tar') {
-      return new Response(Buffer.from(tarArchive(out.files)), {
-        headers: {
-          'Content-Type': 'application/x-tar',
-          'Content-Disposition': `attachment; filename="${out.application}-${name}-gitops.tar"`,
-          'Cache-Control': 'no-store',
-          'X-Content-Type-Options': 'nosniff',
-        },
-      });
-    }
-    return Response.json(out, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const q = readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  const out = await exportInstalledOperator(client, namespace, name, q.application);
+  if (q.format === 'tar') {
+    return new Response(Buffer.from(tarArchive(out.files)), {
+      headers: {
+        'Content-Type': 'application/x-tar',
+        'Content-Disposition': `attachment; filename="${out.application}-${name}-gitops.tar"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
   }
-}
+  return Response.json(out, { headers: { 'Cache-Control': 'no-store' } });
+});

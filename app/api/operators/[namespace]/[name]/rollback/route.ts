@@ -6,10 +6,11 @@
 // instances stay), the Subscription made again starting at `to` under Manual approval. 409 with
 // the blockers, or when no Subscription has that CSV installed any more.
 import { z } from 'zod';
-import { errorResponse, readJson, readQuery } from '@/lib/server/api-error';
+import { readJson, readQuery } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { applyRollback, rollbackView } from '@/lib/server/rollback';
 import { objectParams } from '@/lib/server/route-params';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,26 +22,18 @@ const csvName = z
 const Query = z.strictObject({ to: csvName.optional() });
 const Body = z.strictObject({ to: csvName });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const q = readQuery(req.url, Query);
-    const { client } = requestClient(req);
-    return Response.json(await rollbackView(client, namespace, name, q.to), {
-      headers: { 'Cache-Control': 'no-store' },
-    });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const q = readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  return Response.json(await rollbackView(client, namespace, name, q.to), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
+});
 
-export async function POST(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = writeClient(req);
-    const body = await readJson(req, Body);
-    return Response.json(await applyRollback(client, namespace, name, body.to));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const POST = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = writeClient(req);
+  const body = await readJson(req, Body);
+  return Response.json(await applyRollback(client, namespace, name, body.to));
+});

@@ -6,10 +6,11 @@
 // `confirmation` names their count —, then the Subscription, the CSV, the console-made
 // OperatorGroup if asked, and the CRDs.
 import { z } from 'zod';
-import { errorResponse, readJson, readQuery } from '@/lib/server/api-error';
+import { readJson, readQuery } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { objectParams } from '@/lib/server/route-params';
 import { uninstall, uninstallPreview, uninstallPreviewWithCrds } from '@/lib/server/uninstall';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,28 +24,20 @@ const Query = z.strictObject({
   complete: z.enum(['true', 'false'], { message: 'complete is true or false' }).optional(),
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const q = readQuery(req.url, Query);
-    const { client } = requestClient(req);
-    const preview =
-      q.complete === 'true'
-        ? await uninstallPreviewWithCrds(client, namespace, name)
-        : await uninstallPreview(client, namespace, name);
-    return Response.json(preview, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const q = readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  const preview =
+    q.complete === 'true'
+      ? await uninstallPreviewWithCrds(client, namespace, name)
+      : await uninstallPreview(client, namespace, name);
+  return Response.json(preview, { headers: { 'Cache-Control': 'no-store' } });
+});
 
-export async function POST(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = writeClient(req);
-    const body = await readJson(req, Body);
-    return Response.json(await uninstall(client, namespace, name, body));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const POST = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = writeClient(req);
+  const body = await readJson(req, Body);
+  return Response.json(await uninstall(client, namespace, name, body));
+});

@@ -4,10 +4,11 @@
 // PUT { target: CSV }: sets the target as the person (Manual Subscriptions only, a version on the
 // path, and only for someone who may approve the namespace's InstallPlans). DELETE: cancels it.
 import { z } from 'zod';
-import { errorResponse, readJson, readOptionalJson } from '@/lib/server/api-error';
+import { readJson, readOptionalJson } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { objectParams } from '@/lib/server/route-params';
 import { clearUpgradeTarget, setUpgradeTarget, upgradeTargetView } from '@/lib/server/upgrade-target';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,36 +20,24 @@ const Body = z.strictObject({
     .regex(/^[a-z0-9]([-a-z0-9.+]*[a-z0-9])?$/, 'must be a CSV name'),
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = requestClient(req);
-    return Response.json(await upgradeTargetView(client, namespace, name), {
-      headers: { 'Cache-Control': 'no-store' },
-    });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = requestClient(req);
+  return Response.json(await upgradeTargetView(client, namespace, name), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
+});
 
-export async function PUT(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = writeClient(req);
-    const body = await readJson(req, Body);
-    return Response.json(await setUpgradeTarget(client, namespace, name, body.target));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const PUT = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = writeClient(req);
+  const body = await readJson(req, Body);
+  return Response.json(await setUpgradeTarget(client, namespace, name, body.target));
+});
 
-export async function DELETE(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const { namespace, name } = await objectParams(ctx);
-    const { client } = writeClient(req);
-    await readOptionalJson(req, z.strictObject({}));
-    return Response.json(await clearUpgradeTarget(client, namespace, name));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const DELETE = route(async (req: Request, ctx: RouteContext) => {
+  const { namespace, name } = await objectParams(ctx);
+  const { client } = writeClient(req);
+  await readOptionalJson(req, z.strictObject({}));
+  return Response.json(await clearUpgradeTarget(client, namespace, name));
+});

@@ -4,9 +4,10 @@
 import { z } from 'zod';
 import { sharedCatalogIndex } from '@/lib/catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel } from '@/lib/catalog/package-details';
-import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { nodePlatforms } from '@/lib/server/node-platforms';
 import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,28 +17,24 @@ const Query = z.strictObject({
   namespace: dnsLabel.optional(),
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const params = parseParams(PackageParams, await ctx.params);
-    const q = readQuery(req.url, Query);
-    const { client, lookup } = await findPackage(req, params, q.namespace);
-    const platforms = await nodePlatforms(client);
-    const withPlatforms = <T extends object>(d: T) => (platforms ? { ...d, platforms } : d);
-    if (lookup.source === 'packagemanifests')
-      return Response.json(withPlatforms(detailsFromManifest(lookup.manifest, q)), {
-        headers: { 'Cache-Control': 'no-store' },
-      });
-    // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
-    const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
-    const csv = await sharedCatalogIndex().fullCsv(
-      lookup.address,
-      lookup.pkg.name,
-      brief.selected.channel,
-      brief.selected.csvName,
-    );
-    const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
-    return Response.json(withPlatforms(details), { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const params = parseParams(PackageParams, await ctx.params);
+  const q = readQuery(req.url, Query);
+  const { client, lookup } = await findPackage(req, params, q.namespace);
+  const platforms = await nodePlatforms(client);
+  const withPlatforms = <T extends object>(d: T) => (platforms ? { ...d, platforms } : d);
+  if (lookup.source === 'packagemanifests')
+    return Response.json(withPlatforms(detailsFromManifest(lookup.manifest, q)), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
+  // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
+  const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
+  const csv = await sharedCatalogIndex().fullCsv(
+    lookup.address,
+    lookup.pkg.name,
+    brief.selected.channel,
+    brief.selected.csvName,
+  );
+  const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
+  return Response.json(withPlatforms(details), { headers: { 'Cache-Control': 'no-store' } });
+});

@@ -4,8 +4,9 @@
 // and the answer says so (`edgesKnown: false`) instead of inventing them.
 import { z } from 'zod';
 import { graphFromManifest, graphFromModel } from '@/lib/catalog/graph-view';
-import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,17 +16,13 @@ const Query = z.strictObject({
   namespace: dnsLabel.optional(),
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const params = parseParams(PackageParams, await ctx.params);
-    const q = readQuery(req.url, Query);
-    const { lookup } = await findPackage(req, params, q.namespace);
-    const view =
-      lookup.source === 'registry'
-        ? graphFromModel(lookup.pkg, q.channel, q.from)
-        : graphFromManifest(lookup.manifest, q.channel);
-    return Response.json(view, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const params = parseParams(PackageParams, await ctx.params);
+  const q = readQuery(req.url, Query);
+  const { lookup } = await findPackage(req, params, q.namespace);
+  const view =
+    lookup.source === 'registry'
+      ? graphFromModel(lookup.pkg, q.channel, q.from)
+      : graphFromManifest(lookup.manifest, q.channel);
+  return Response.json(view, { headers: { 'Cache-Control': 'no-store' } });
+});

@@ -2,10 +2,11 @@
 // built from: its CRD's schema (read as the person), the CSV's spec descriptors and example.
 // Only APIs the operator owns are served here (else 404).
 import { z } from 'zod';
-import { dnsLabel, dnsSubdomain, errorResponse } from '@/lib/server/api-error';
+import { dnsLabel, dnsSubdomain } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { operandFormSource } from '@/lib/server/operand-form';
 import { parseParams } from '@/lib/server/package-lookup';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,14 +18,10 @@ const Params = z.strictObject({
   plural: dnsLabel,
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const p = parseParams(Params, await ctx.params);
-    const { client } = requestClient(req);
-    return Response.json(await operandFormSource(client, p.namespace, p.name, p), {
-      headers: { 'Cache-Control': 'no-store' },
-    });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const p = parseParams(Params, await ctx.params);
+  const { client } = requestClient(req);
+  return Response.json(await operandFormSource(client, p.namespace, p.name, p), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
+});

@@ -5,10 +5,11 @@
 // An instance of a cluster-scoped API is at `_cluster` in place of a namespace.
 import { z } from 'zod';
 import { CLUSTER_SEGMENT, namespaceOfSegment } from '@/lib/api/instance-path';
-import { dnsLabel, dnsSubdomain, errorResponse } from '@/lib/server/api-error';
+import { dnsLabel, dnsSubdomain } from '@/lib/server/api-error';
 import { requestClient, writeClient } from '@/lib/server/context';
 import { deleteOperand, operandDetails } from '@/lib/server/operands';
 import { parseParams } from '@/lib/server/package-lookup';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -27,27 +28,19 @@ const Params = z.strictObject({
   instance: dnsSubdomain,
 });
 
-export async function GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const p = parseParams(Params, await ctx.params);
-    const { client } = requestClient(req);
-    return Response.json(
-      await operandDetails(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance),
-      { headers: { 'Cache-Control': 'no-store' } },
-    );
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, ctx: RouteContext) => {
+  const p = parseParams(Params, await ctx.params);
+  const { client } = requestClient(req);
+  return Response.json(
+    await operandDetails(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance),
+    { headers: { 'Cache-Control': 'no-store' } },
+  );
+});
 
-export async function DELETE(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> {
-  try {
-    const p = parseParams(Params, await ctx.params);
-    const { client } = writeClient(req);
-    return Response.json(
-      await deleteOperand(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance),
-    );
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const DELETE = route(async (req: Request, ctx: RouteContext) => {
+  const p = parseParams(Params, await ctx.params);
+  const { client } = writeClient(req);
+  return Response.json(
+    await deleteOperand(client, p.namespace, p.name, p, namespaceOfSegment(p.instanceNamespace), p.instance),
+  );
+});
