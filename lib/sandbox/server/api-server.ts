@@ -15,7 +15,7 @@ import type { ApiCore, ApiHooks, DeleteOptions } from './api-core';
 import { serveNonResource, type ServerVersion } from './discovery';
 import { answerFault, loseAnswer } from './fault-answers';
 import { GarbageCollector } from './garbage-collector';
-import { ApiStatusError, sendStatus } from './http-util';
+import { ApiStatusError, sendNoSuchPath, sendStatus } from './http-util';
 import { ObjectLifecycle } from './object-lifecycle';
 import { acceptPortForward, refuseUpgrade } from './port-forward';
 import { serveGet, serveList, serveProvided } from './reads';
@@ -234,14 +234,14 @@ export class ApiServer implements ApiCore {
     }
 
     const served = this.resources.find(rp.group, rp.version, rp.resource);
-    if (!served) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (!served) return sendNoSuchPath(res);
     if (
       rp.subresource &&
       !(rp.subresource === 'status' && served.hasStatus) &&
       !(served.resource === 'namespaces' && rp.subresource === 'finalize') &&
       !served.provider?.subresources?.includes(rp.subresource)
     ) {
-      return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return sendNoSuchPath(res);
     }
     // A cluster-scoped kind has no namespaced path. kube-apiserver has no route for it: a built-in
     // answers its usual 404 Status, a CRD's kind falls through the CRD handler to Go's plain

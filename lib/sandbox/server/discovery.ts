@@ -2,7 +2,7 @@
 // version's resource list) and OpenAPI v3, as kubectl and client libraries read them.
 import type { ServerResponse } from 'node:http';
 import { openApiGroupVersion, openApiRoot } from './openapi';
-import { sendJson, sendStatus } from './http-util';
+import { sendJson, sendNoSuchPath } from './http-util';
 import type { ResourceTable } from './resources';
 
 export interface ServerVersion {
@@ -47,27 +47,24 @@ export function serveNonResource(
   if (path === '/openapi/v3') return sendJson(res, 200, openApiRoot(resources));
   if (path.startsWith('/openapi/v3/')) {
     const doc = openApiGroupVersion(resources, path.slice('/openapi/v3/'.length), version.gitVersion);
-    return doc
-      ? sendJson(res, 200, doc)
-      : sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    return doc ? sendJson(res, 200, doc) : sendNoSuchPath(res);
   }
   const segs = path.split('/').filter(Boolean);
   if (segs[0] === 'api' && segs.length === 2) {
-    if (segs[1] !== 'v1') return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (segs[1] !== 'v1') return sendNoSuchPath(res);
     return sendJson(res, 200, resourceList(resources, '', 'v1'));
   }
   if (segs[0] === 'apis' && segs.length === 2) {
     const g = resources.groups().find((x) => x.name === segs[1]);
-    if (!g) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (!g) return sendNoSuchPath(res);
     return sendJson(res, 200, { ...groupJson(g.name, g.versions), kind: 'APIGroup', apiVersion: 'v1' });
   }
   if (segs[0] === 'apis' && segs.length === 3) {
     const list = resourceList(resources, segs[1]!, segs[2]!);
-    if (list.resources.length === 0)
-      return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (list.resources.length === 0) return sendNoSuchPath(res);
     return sendJson(res, 200, list);
   }
-  return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+  return sendNoSuchPath(res);
 }
 
 function groupJson(name: string, versions: string[]) {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../apimachinery/protobuf';
 import { errorBody, type FieldError } from '../apimachinery/structural';
+import { qualifiedResource } from '../store/store';
 
 export class ApiStatusError extends Error {
   constructor(
@@ -47,6 +48,25 @@ export function sendStatus(
   details?: Record<string, unknown>,
 ): void {
   sendJson(res, code, statusBody(code, reason, message, details));
+}
+
+/** kube-apiserver's answer to a verb a path does not serve (a create naming an object, a list PUT). */
+export function sendMethodNotAllowed(res: ServerResponse): void {
+  sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+/** kube-apiserver's answer to a path no group, version or resource serves: no details. */
+export function sendNoSuchPath(res: ServerResponse): void {
+  sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/** kube-apiserver's NotFound for one object: "<resource>.<group> "<name>" not found", with its details. */
+export function sendObjectNotFound(res: ServerResponse, r: { group: string; resource: string }, name: string): void {
+  sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, {
+    name,
+    group: r.group,
+    kind: r.resource,
+  });
 }
 
 export async function readRawBody(req: IncomingMessage, limit = 8 * 1024 * 1024): Promise<Buffer> {

@@ -2,8 +2,8 @@
 // and of resources a provider computes (packageserver's PackageManifests).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toTable } from '../apimachinery/table';
-import { qualifiedResource, type Store } from '../store/store';
-import { sendJson, sendStatus } from './http-util';
+import { type Store } from '../store/store';
+import { sendJson, sendMethodNotAllowed, sendObjectNotFound } from './http-util';
 import { objectFilter, present, wantsTable } from './presentation';
 import type { ResourcePath } from './resource-path';
 import { storeKey, type ServedResource } from './resources';
@@ -16,12 +16,7 @@ export function serveGet(
   res: ServerResponse,
 ): void {
   const o = store.get(storeKey(r), rp.namespace, rp.name!);
-  if (!o)
-    return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
-      name: rp.name,
-      group: r.group,
-      kind: r.resource,
-    });
+  if (!o) return sendObjectNotFound(res, r, rp.name!);
   const obj = present(r, rp.version, o);
   if (wantsTable(req))
     return sendJson(
@@ -89,12 +84,7 @@ export function serveProvided(
     const out = p.subresource?.(rp.namespace, rp.name!, rp.subresource, {
       ifNoneMatch: req.headers['if-none-match'],
     });
-    if (!out)
-      return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
-        name: rp.name,
-        group: r.group,
-        kind: r.resource,
-      });
+    if (!out) return sendObjectNotFound(res, r, rp.name!);
     res.writeHead(out.status, {
       'Content-Type': out.contentType,
       'Content-Length': out.body.length,
@@ -105,17 +95,11 @@ export function serveProvided(
   }
   if (verb === 'get') {
     const o = p.get(rp.namespace, rp.name!);
-    if (!o)
-      return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
-        name: rp.name,
-        group: r.group,
-        kind: r.resource,
-      });
+    if (!o) return sendObjectNotFound(res, r, rp.name!);
     if (wantsTable(req)) return sendJson(res, 200, toTable([o], r.columns, { resourceVersion: '' }));
     return sendJson(res, 200, o);
   }
-  if (verb !== 'list')
-    return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  if (verb !== 'list') return sendMethodNotAllowed(res);
   const filter = objectFilter(r, url);
   const items = p.list(rp.namespace).filter(filter);
   if (wantsTable(req)) return sendJson(res, 200, toTable(items, r.columns, { resourceVersion: '' }));

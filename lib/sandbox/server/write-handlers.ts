@@ -4,10 +4,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../apimachinery/patch';
 import { authorize, type UserInfo } from '../auth/rbac';
-import { qualifiedResource } from '../store/store';
 import type { KObject } from '../store/types';
 import type { ApiCore } from './api-core';
-import { ApiStatusError, readJsonBody, sendJson, sendStatus } from './http-util';
+import {
+  ApiStatusError,
+  readJsonBody,
+  sendJson,
+  sendMethodNotAllowed,
+  sendObjectNotFound,
+  sendStatus,
+} from './http-util';
 import { objectFilter, present } from './presentation';
 import type { ResourcePath } from './resource-path';
 import { storeKey, type ServedResource } from './resources';
@@ -60,8 +66,7 @@ export async function serveCreate(
   res: ServerResponse,
   user: UserInfo,
 ): Promise<void> {
-  if (rp.name)
-    return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  if (rp.name) return sendMethodNotAllowed(res);
   const o = objectFromBody(r, rp, await readJsonBody(req));
   // As the API server's strategies do for kinds with a status subresource: a client cannot
   // create an object with a status of its choosing; its controllers write status.
@@ -80,8 +85,7 @@ export async function serveUpdate(
   res: ServerResponse,
   user: UserInfo,
 ): Promise<void> {
-  if (!rp.name)
-    return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  if (!rp.name) return sendMethodNotAllowed(res);
   const o = objectFromBody(r, rp, await readJsonBody(req));
   if (o.metadata.name && o.metadata.name !== rp.name) {
     throw new ApiStatusError(
@@ -92,12 +96,7 @@ export async function serveUpdate(
   }
   o.metadata.name = rp.name;
   const current = core.store.get(storeKey(r), rp.namespace, rp.name);
-  if (!current)
-    return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
-      name: rp.name,
-      group: r.group,
-      kind: r.resource,
-    });
+  if (!current) return sendObjectNotFound(res, r, rp.name);
   if (rp.subresource !== 'status') admit(core, r, user, o, current);
   const updated = core.updateObject(r, o, rp.subresource, url.searchParams.get('dryRun') === 'All', rp.version);
   sendJson(res, 200, present(r, rp.version, updated));
@@ -112,8 +111,7 @@ export async function servePatch(
   res: ServerResponse,
   user: UserInfo,
 ): Promise<void> {
-  if (!rp.name)
-    return sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  if (!rp.name) return sendMethodNotAllowed(res);
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
   const patchTypes = [
     'application/json-patch+json',
@@ -133,12 +131,7 @@ export async function servePatch(
     );
   const patch = await readJsonBody(req);
   const current = core.store.get(storeKey(r), rp.namespace, rp.name);
-  if (!current)
-    return sendStatus(res, 404, 'NotFound', `${qualifiedResource(r)} "${rp.name}" not found`, {
-      name: rp.name,
-      group: r.group,
-      kind: r.resource,
-    });
+  if (!current) return sendObjectNotFound(res, r, rp.name);
   let next: unknown;
   if (type === 'application/json-patch+json') next = applyJsonPatch(current, patch);
   else if (type === 'application/merge-patch+json') next = applyMergePatch(current, patch);
