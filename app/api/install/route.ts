@@ -5,11 +5,10 @@
 // the version does not support. Every cluster call is sent again after transient failures as
 // lib/k8s/retry.ts allows; one that still fails is named in the error (the step, with the
 // Kubernetes code and reason), after what was created has been removed.
-import { planInstall } from '@/lib/olm/install/plan';
 import { ApiError, readJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
-import { applyPlan, gatherInstallFacts, InstallBody, step } from '@/lib/server/install';
-import { findPackage } from '@/lib/server/package-lookup';
+import { applyPlan, InstallBody } from '@/lib/server/install';
+import { planInstallAsPerson } from '@/lib/server/install-plan';
 import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
@@ -17,16 +16,7 @@ export const dynamic = 'force-dynamic';
 export const POST = route(async (req) => {
   const { client } = writeClient(req);
   const body = await readJson(req, InstallBody);
-  const { lookup } = await step(
-    `finding package ${body.package} in catalog ${body.catalog.namespace}/${body.catalog.name}`,
-    () =>
-      findPackage(
-        req,
-        { namespace: body.catalog.namespace, catalog: body.catalog.name, package: body.package },
-        body.viewerNamespace ?? body.namespace,
-      ),
-  );
-  const plan = planInstall(await gatherInstallFacts(client, lookup, body));
+  const plan = await planInstallAsPerson(req, client, body);
   const first = plan.blockers[0];
   if (first) {
     const code = first.code === 'unsupportedInstallMode' ? 400 : first.code === 'forbidden' ? 403 : 409;
