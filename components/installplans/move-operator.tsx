@@ -5,7 +5,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useDeferredValue, useState } from 'react';
-import { apiGet, apiWrite } from '@/lib/client/api';
+import { apiWrite } from '@/lib/client/api';
 import type { MovePlan } from '@/lib/olm/install/move';
 import { ErrorNotice, Warning } from '../common/notice';
 
@@ -30,7 +30,7 @@ export function MoveOperator({
   const base = `/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(subscription)}/move`;
   const plan = useQuery({
     queryKey: ['move-plan', namespace, subscription, target],
-    queryFn: ({ signal }) => apiGet<MovePlan>(`${base}?to=${encodeURIComponent(target)}`, signal),
+    queryFn: () => apiWrite<MovePlan>(`${base}/plan`, 'POST', { to: target }),
     enabled: dnsOk(target),
     placeholderData: (prev) => prev,
   });

@@ -4,7 +4,7 @@
 // each deletion (failed plans, unpack Job and ConfigMap, the CSV; CRDs and instances stay) and the
 // same Subscription made again —, then applied as the person.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { apiGet, apiWrite } from '@/lib/client/api';
+import { apiWrite } from '@/lib/client/api';
 import type { RefreshView } from '@/lib/api/resubscribe';
 import type { ResubscribeResult } from '@/lib/api/resubscribe';
 import { ErrorNotice } from '../common/notice';
@@ -21,7 +21,7 @@ export function RefreshSubscription({
   const url = `/api/subscriptions/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/refresh`;
   const q = useQuery({
     queryKey: ['refresh', namespace, name],
-    queryFn: ({ signal }) => apiGet<RefreshView>(url, signal),
+    queryFn: () => apiWrite<RefreshView>(`${url}/plan`, 'POST', {}),
   });
   const apply = useMutation({ mutationFn: () => apiWrite<ResubscribeResult>(url, 'POST'), onSuccess: onDone });
   const p = q.data?.plan;

@@ -30,7 +30,7 @@ export function RollbackSection({ namespace, csvName }: { namespace: string; csv
   });
   const plan = useQuery({
     queryKey: ['rollback', namespace, csvName, target],
-    queryFn: ({ signal }) => apiGet<RollbackView>(`${base}?to=${encodeURIComponent(target)}`, signal),
+    queryFn: () => apiWrite<RollbackView>(`${base}/plan`, 'POST', { to: target }),
     enabled: open && !!target,
   });
   const router = useRouter();

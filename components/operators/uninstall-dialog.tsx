@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
-import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
+import { apiWrite, ApiClientError } from '@/lib/client/api';
 import Link from 'next/link';
 import { ErrorNotice } from '../common/notice';
 import { CrdRemovalPanel, crdRemovalReady } from './crd-removal';
@@ -53,7 +53,7 @@ export function UninstallDialog({
   const base = `/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(csv)}/uninstall`;
   const preview = useQuery({
     queryKey: ['uninstall-preview', namespace, csv],
-    queryFn: ({ signal }) => apiGet<UninstallPreview>(base, signal),
+    queryFn: () => apiWrite<UninstallPreview>(`${base}/plan`, 'POST', {}),
     staleTime: 0,
   });
   const [operands, setOperands] = useState(false);
@@ -62,7 +62,7 @@ export function UninstallDialog({
   const [typed, setTyped] = useState('');
   const removal = useQuery({
     queryKey: ['uninstall-preview-complete', namespace, csv],
-    queryFn: ({ signal }) => apiGet<UninstallPreview>(`${base}?complete=true`, signal),
+    queryFn: () => apiWrite<UninstallPreview>(`${base}/plan`, 'POST', { deleteCrds: true }),
     enabled: complete,
     staleTime: 0,
   });

@@ -11,7 +11,8 @@ import { CSV_TYPE, targetNamespacesOf, type ClusterServiceVersion } from '../olm
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
 import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
-import { ApiError } from './api-error';
+import { z } from 'zod';
+import { ApiError, dnsLabel } from './api-error';
 import { applyPlan, NAMESPACE_TYPE } from './install';
 import { accessReview } from './permissions';
 import { resubscribe, type ResubscribeResult } from './resubscribe';
@@ -104,6 +105,9 @@ async function gather(
   });
   return { sub, plan };
 }
+
+/** The namespace to move to: the body of a move and of its plan. */
+export const MoveBody = z.strictObject({ to: dnsLabel });
 
 export async function movePlan(client: KubeClient, namespace: string, name: string, to: string): Promise<MovePlan> {
   return (await gather(client, namespace, name, to)).plan;

@@ -10,6 +10,7 @@ import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts } fro
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { compareVersions, tryParseVersion } from '../olm/semver/version';
+import { z } from 'zod';
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
 import { resubscribe } from './resubscribe';
@@ -103,6 +104,15 @@ async function clusterCrds(client: KubeClient, csv: ClusterServiceVersion): Prom
     throw err;
   }
 }
+
+const csvName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.+]*[a-z0-9])?$/, 'must be a CSV name (lowercase letters, digits, "-", "." and "+")');
+
+/** The version to go back to: the body of a rollback and of its plan. */
+export const RollbackBody = z.strictObject({ to: csvName });
 
 export async function rollbackView(
   client: KubeClient,

@@ -23,6 +23,7 @@ import { crdsInUse, instanceConfirmation } from '../olm/install/crd-removal';
 import { operandListScopes, watchedNamespaces } from '../olm/operand-form/namespaces';
 import { operandTypes } from './api-scope';
 import { accessReview } from './permissions';
+import { z } from 'zod';
 import { ApiError } from './api-error';
 import { CRD_TYPE } from '../k8s/core-kinds';
 
@@ -227,6 +228,14 @@ export async function uninstallPreview(client: KubeClient, namespace: string, na
       : {}),
   };
 }
+
+/** What a person chooses in the uninstall dialog: the body of the uninstall and of its plan. */
+export const UninstallBody = z.strictObject({
+  deleteOperands: z.boolean().default(false),
+  deleteOperatorGroup: z.boolean().default(false),
+  deleteCrds: z.boolean().default(false),
+  confirmation: z.string().max(64).optional(),
+});
 
 export interface UninstallOptions {
   deleteOperands: boolean;

@@ -67,7 +67,7 @@ describe('operands of a cluster-scoped API', () => {
     ({ GET: LIST } = await import('./route'));
     ({ GET, DELETE } = await import('./[group]/[version]/[plural]/[instanceNamespace]/[instance]/route'));
     ({ GET: FORM } = await import('../forms/[group]/[version]/[plural]/route'));
-    ({ GET: UNINSTALL } = await import('../uninstall/route'));
+    ({ POST: UNINSTALL } = await import('../uninstall/plan/route'));
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -164,7 +164,7 @@ describe('operands of a cluster-scoped API', () => {
   });
 
   test('the uninstall preview counts it among the operands', async () => {
-    const { status, body } = await json<UninstallPreview>(await UNINSTALL(admin('/x'), operator));
+    const { status, body } = await json<UninstallPreview>(await UNINSTALL(admin('/x', 'POST', {}), operator));
     assert.equal(status, 200, JSON.stringify(body));
     assert.equal(body.operands.total, 1);
     assert.deepEqual(body.operands.byNamespace[''], [

@@ -25,9 +25,11 @@ describe('/api/operators/<ns>/<csv>/rollback', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
   let GET: Handler;
   let POST: Handler;
+  let PLAN: Handler;
   let admin: KubeClient;
   before(async () => {
     ({ GET, POST } = await import('./route'));
+    ({ POST: PLAN } = await import('./plan/route'));
     admin = sb.admin;
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
@@ -44,12 +46,23 @@ describe('/api/operators/<ns>/<csv>/rollback', () => {
   });
 
   const params = { namespace: 'team1', name: 'pgpilot.v1.4.0' };
+  // The versions are a read; a plan for one of them is POST …/rollback/plan with the rollback's body.
   const read = (to?: string, user = 'admin') =>
-    sb.call<RollbackView & { error?: { message: string } }>(
-      GET,
-      `/api/operators/team1/pgpilot.v1.4.0/rollback${to ? `?to=${to}` : ''}`,
-      { user, params },
-    );
+    to
+      ? sb.call<RollbackView & { error?: { message: string } }>(
+          PLAN,
+          '/api/operators/team1/pgpilot.v1.4.0/rollback/plan',
+          {
+            method: 'POST',
+            user,
+            body: { to },
+            params,
+          },
+        )
+      : sb.call<RollbackView & { error?: { message: string } }>(GET, '/api/operators/team1/pgpilot.v1.4.0/rollback', {
+          user,
+          params,
+        });
   const apply = (to: string, user = 'admin') =>
     sb.call<{
       subscription?: { name: string };

@@ -31,7 +31,7 @@ const CRD = {
 
 describe('complete removal: uninstall with the CRDs', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
-  let GET: Handler;
+  let PLAN: Handler;
   let POST: Handler;
   let admin: KubeClient;
   let backstop: string;
@@ -71,11 +71,17 @@ describe('complete removal: uninstall with the CRDs', () => {
     await subscribe(admin, { namespace: 'pg-b', package: 'pgpilot', channel: 'stable', targets: ['pg-b'] });
     await waitForCsv(admin, 'pg-a', 'pgpilot.v1.4.0');
     await waitForCsv(admin, 'pg-b', 'pgpilot.v1.4.0');
-    ({ GET, POST } = await import('./route'));
+    ({ POST } = await import('./route'));
+    ({ POST: PLAN } = await import('./plan/route'));
   });
 
   const preview = (ns: string, name: string, user = 'admin') =>
-    sb.call<UninstallPreview & ErrorBody>(GET, '/x?complete=true', { user, params: { namespace: ns, name } });
+    sb.call<UninstallPreview & ErrorBody>(PLAN, '/x', {
+      method: 'POST',
+      user,
+      body: { deleteCrds: true },
+      params: { namespace: ns, name },
+    });
   const run = (ns: string, name: string, body: unknown, user = 'admin') =>
     sb.call<{ steps: UninstallStep[] } & ErrorBody>(POST, '/x', {
       method: 'POST',

@@ -29,18 +29,23 @@ const CRD = {
   kind: 'CustomResourceDefinition',
 };
 
-describe('GET/POST /api/operators/<ns>/<csv>/uninstall', () => {
+describe('POST /api/operators/<ns>/<csv>/uninstall and …/uninstall/plan', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
-  let GET: Handler;
+  let PLAN: Handler;
   let POST: Handler;
   let admin: KubeClient;
   before(async () => {
-    ({ GET, POST } = await import('./route'));
+    ({ POST } = await import('./route'));
+    ({ POST: PLAN } = await import('./plan/route'));
     admin = sb.admin;
   });
 
   const preview = (ns: string, name: string, user = 'admin') =>
-    sb.call<UninstallPreview & ErrorBody>(GET, '/x', { user, bearer: true, params: { namespace: ns, name } });
+    sb.call<UninstallPreview & ErrorBody>(PLAN, '/x', {
+      method: 'POST',
+      user,
+      params: { namespace: ns, name },
+    });
   const run = (ns: string, name: string, body: unknown, user = 'admin') =>
     sb.call<{ steps: UninstallStep[] } & ErrorBody>(POST, '/x', {
       method: 'POST',

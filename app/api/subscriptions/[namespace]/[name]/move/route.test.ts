@@ -17,7 +17,7 @@ import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('/api/subscriptions/<ns>/<name>/move', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
-  let GET: Handler;
+  let PLAN: Handler;
   let POST: Handler;
   let admin: KubeClient;
   const approveWaiting = async (ns: string) => {
@@ -34,7 +34,8 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
     );
   };
   before(async () => {
-    ({ GET, POST } = await import('./route'));
+    ({ POST } = await import('./route'));
+    ({ POST: PLAN } = await import('./plan/route'));
     admin = sb.admin;
     await subscribe(admin, {
       namespace: 'shared',
@@ -50,7 +51,7 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
   });
 
   const call = (h: Handler, method: string, to: string, user = 'admin') => {
-    const path = `/api/subscriptions/shared/pgpilot/move${method === 'GET' ? `?to=${to}` : ''}`;
+    const path = `/api/subscriptions/shared/pgpilot/move${h === PLAN ? '/plan' : ''}`;
     return sb.call<
       MovePlan & {
         steps?: { step: string; outcome: string }[];
@@ -60,13 +61,13 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
     >(h, path, {
       method,
       user,
-      ...(method === 'POST' ? { body: { to } } : {}),
+      body: { to },
       params: { namespace: 'shared', name: 'pgpilot' },
     });
   };
 
   test('the move planned: a namespace and a group that keep PgPilot watching shared, then the same version there', async () => {
-    const { status, body } = await call(GET, 'GET', 'pgpilot-own');
+    const { status, body } = await call(PLAN, 'POST', 'pgpilot-own');
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body.blockers, []);
     assert.deepEqual(
@@ -85,7 +86,7 @@ describe('/api/subscriptions/<ns>/<name>/move', () => {
     const bob = await call(POST, 'POST', 'pgpilot-own', 'bob');
     assert.equal(bob.status, 409);
     assert.match(bob.body.error!.message, /you may not delete Subscription shared\/pgpilot/);
-    const bad = await call(GET, 'GET', 'Not_A_Namespace');
+    const bad = await call(PLAN, 'POST', 'Not_A_Namespace');
     assert.equal(bad.status, 400);
     assert.match(bad.body.error!.message, /to/);
     await admin.get(SUBSCRIPTION_TYPE, 'pgpilot', 'shared');

@@ -15,12 +15,13 @@ import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 
 describe('/api/subscriptions/<ns>/<name>/refresh', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
-  let GET: Handler;
+  let PLAN: Handler;
   let POST: Handler;
   let admin: KubeClient;
   let failedPlan = '';
   before(async () => {
-    ({ GET, POST } = await import('./route'));
+    ({ POST } = await import('./route'));
+    ({ POST: PLAN } = await import('./plan/route'));
     admin = sb.admin;
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigPath);
@@ -52,12 +53,12 @@ describe('/api/subscriptions/<ns>/<name>/refresh', () => {
   const call = (h: Handler, method: string, ns = 'team1', name = 'cachely', user = 'admin') =>
     sb.call<{ plan?: RefreshPlan; steps?: { step: string; outcome: string }[]; error?: { message: string } }>(
       h,
-      `/api/subscriptions/${ns}/${name}/refresh`,
+      `/api/subscriptions/${ns}/${name}/refresh${h === PLAN ? '/plan' : ''}`,
       { method, user, params: { namespace: ns, name } },
     );
 
   test("the repair planned: why it fails, in OLM's words, and each step", async () => {
-    const { status, body } = await call(GET, 'GET');
+    const { status, body } = await call(PLAN, 'POST');
     assert.equal(status, 200);
     const plan = body.plan!;
     assert.ok(

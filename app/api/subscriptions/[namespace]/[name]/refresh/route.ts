@@ -1,21 +1,15 @@
-// GET /api/subscriptions/<namespace>/<name>/refresh: why the Subscription is failing and the
-// repair planned (failed InstallPlans, bundle unpack Jobs and ConfigMaps, the Subscription and its
-// CSV deleted; the Subscription made again as it was), with what blocks it. Nothing is written.
-// POST: plans again and applies it as the person; 409 when it is not failing or is blocked.
+// POST /api/subscriptions/<namespace>/<name>/refresh: plans the repair of a failing Subscription
+// again and applies it as the person (failed InstallPlans, bundle unpack Jobs and ConfigMaps, the
+// Subscription and its CSV deleted; the Subscription made again as it was); 409 when it is not
+// failing or is blocked. Its plan is POST …/refresh/plan.
 import { z } from 'zod';
 import { readOptionalJson } from '@/lib/server/api-error';
-import { requestClient, writeClient } from '@/lib/server/context';
-import { applyRefresh, refreshView } from '@/lib/server/refresh';
+import { writeClient } from '@/lib/server/context';
+import { applyRefresh } from '@/lib/server/refresh';
 import { objectParams } from '@/lib/server/route-params';
 import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
-
-export const GET = route(async (req: Request, ctx: RouteContext) => {
-  const { namespace, name } = await objectParams(ctx);
-  const { client } = requestClient(req);
-  return Response.json(await refreshView(client, namespace, name), { headers: { 'Cache-Control': 'no-store' } });
-});
 
 export const POST = route(async (req: Request, ctx: RouteContext) => {
   const { namespace, name } = await objectParams(ctx);
