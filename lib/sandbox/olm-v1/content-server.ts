@@ -1,11 +1,12 @@
 // catalogd's catalog content HTTP API as v1.2.0 answers it (internal/catalogd/storage/localdir.go,
 // internal/catalogd/serverutil/serverutil.go): GET and HEAD of /catalogs/<name>/api/v1/all, JSON
-// lines as application/jsonl through Go's http.ServeContent (Last-Modified, If-Modified-Since → 304,
-// If-Unmodified-Since → 412, one byte range → 206/416), gzip through klauspost's gzhttp for bodies
+// lines as application/jsonl through Go's http.ServeContent (Last-Modified, its preconditions and
+// byte ranges as go-serve-content.ts reads them), gzip through klauspost's gzhttp for bodies
 // of 1 KiB or more, and Go's plain-text errors. /api/v1/metas is behind a feature gate v1.2.0 leaves
 // off, so it is a 404 here as there. docs/olm-v1/catalogs.md#the-content-api.
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkPreconditions, parseRange } from './go-serve-content';
 
 export interface ServedContent {
   jsonl: Buffer;
@@ -13,41 +14,27 @@ export interface ServedContent {
   modified: Date;
 }
 
-/** Go's http.Error: the text, a newline, plain text that browsers must not sniff. */
+/**
+ * Go's http.Error: the text and a newline as plain text browsers must not sniff. Go's server then
+ * gives a body written whole while the handler ran its Content-Length, for HEAD too (it counts the
+ * bytes the handler wrote, then drops them).
+ */
 function goError(res: ServerResponse, code: number, text: string): void {
+  const body = Buffer.from(`${text}\n`);
   res.statusCode = code;
-  res.removeHeader('Content-Length');
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.end(`${text}\n`);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** A parsed HTTP date, in whole seconds; undefined when absent or unreadable (Go then ignores it). */
-function httpDate(v: string | undefined): number | undefined {
-  if (!v) return undefined;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.floor(t / 1000);
-}
-
-/** One `bytes=` range against `size`; 'bad' when it does not overlap, undefined for none or several. */
-function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'bad' | undefined {
-  if (!header?.startsWith('bytes=')) return undefined;
-  const specs = header.slice(6).split(',');
-  if (specs.length !== 1) return undefined;
-  const m = /^\s*(\d*)-(\d*)\s*$/.exec(specs[0]!);
-  if (!m || (m[1] === '' && m[2] === '')) return 'bad';
-  if (m[1] === '') {
-    const n = Math.min(Number(m[2]), size);
-    return n === 0 ? 'bad' : { start: size - n, end: size - 1 };
-  }
-  const start = Number(m[1]);
-  if (start >= size) return 'bad';
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  return end < start ? 'bad' : { start, end };
-}
-
+/**
+ * Go's server holds the first 2 KiB of a body in a buffer; a body that ends within it goes out
+ * with a Content-Length, a longer one chunked. gzhttp streams what it compresses into that buffer.
+ */
+const GO_BUFFER_BEFORE_CHUNKING = 2048;
 const GZIP_MIN_SIZE = 1024;
 const ALL = /^\/catalogs\/([^/]+)\/api\/v1\/all$/;
 
@@ -73,39 +60,50 @@ export function serveContent(
   const modified = seconds(content.modified);
   res.setHeader('Content-Type', 'application/jsonl');
   res.setHeader('Last-Modified', content.modified.toUTCString());
-  const ius = httpDate(req.headers['if-unmodified-since']);
-  if (ius !== undefined && modified > ius) {
+  const pre = checkPreconditions(req.method ?? 'GET', req.headers, modified);
+  if (pre.answer === 412) {
     // Go writes the bare status; the handler's Content-Type stays.
     res.statusCode = 412;
     return void res.end();
   }
-  const ims = httpDate(req.headers['if-modified-since']);
-  if (ims !== undefined && modified <= ims) {
+  if (pre.answer === 304) {
     // Go's writeNotModified drops the body's headers and keeps Last-Modified (there is no ETag).
     res.statusCode = 304;
     res.removeHeader('Content-Type');
     return void res.end();
   }
+  let ranges = parseRange(pre.range, size);
+  // An empty file ignores a range past its end rather than refusing it.
+  if (ranges === 'invalid range: failed to overlap' && size === 0) ranges = [];
+  if (typeof ranges === 'string') {
+    if (ranges === 'invalid range: failed to overlap') res.setHeader('Content-Range', `bytes */${size}`);
+    // ServeContent's serveError clears Last-Modified before the error; Accept-Ranges comes later.
+    res.removeHeader('Last-Modified');
+    return goError(res, 416, ranges);
+  }
   let body = content.jsonl;
   res.setHeader('Accept-Ranges', 'bytes');
-  const range = byteRange(req.headers.range, size);
-  if (range === 'bad') {
-    res.setHeader('Content-Range', `bytes */${size}`);
-    return goError(res, 416, 'invalid range: failed to overlap');
-  }
+  // Several ranges are a multipart/byteranges answer in Go; the sandbox serves the whole content
+  // for them (docs/olm-v1/catalogs.md#the-content-api).
+  const range = ranges.length === 1 ? ranges[0]! : undefined;
   if (range) {
     // A partial answer carries Content-Range, which gzhttp never compresses.
     res.statusCode = 206;
-    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-    body = body.subarray(range.start, range.end + 1);
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.start + range.length - 1}/${size}`);
+    body = body.subarray(range.start, range.start + range.length);
   } else {
     res.statusCode = 200;
     const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     // HEAD writes no body, so gzhttp has nothing to compress and the plain length stays.
     if (gzip && req.method === 'GET' && size >= GZIP_MIN_SIZE) {
+      // gzhttp deletes the plain length and Accept-Ranges, then streams the compressed bytes.
       res.removeHeader('Accept-Ranges');
       res.setHeader('Content-Encoding', 'gzip');
-      return void res.end(gzipSync(body));
+      const zipped = gzipSync(body);
+      if (zipped.length <= GO_BUFFER_BEFORE_CHUNKING) res.setHeader('Content-Length', zipped.length);
+      // Without the header Node would add one for a body given whole; removing it makes it chunked.
+      else res.removeHeader('Content-Length');
+      return void res.end(zipped);
     }
   }
   res.setHeader('Content-Length', body.length);
