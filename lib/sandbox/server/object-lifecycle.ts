@@ -3,7 +3,7 @@
 // decoded and validated against their CRD's schema, namespaces required and not terminating,
 // no-op updates that wake nobody, deletion with propagation, namespaces and CRDs finalized.
 import { crdSchemaErrors } from '../apimachinery/crd-schema';
-import { celErrors } from '../olm-v1/cel/rules';
+import { celStageErrors } from '../olm-v1/cel/rules';
 import { applyDefaults, normalize, validate, type FieldError } from '../apimachinery/structural';
 import { qualifiedResource } from '../store/store';
 import type { KObject, WatchEvent } from '../store/types';
@@ -30,8 +30,10 @@ export class ObjectLifecycle {
     normalize(o, schema);
     const storage = r.schemas?.[r.versions[0]!];
     if (storage && storage !== schema) applyDefaults(o, storage);
-    // The CRD's CEL rules come after its OpenAPI validation, as kube-apiserver runs them.
-    return [...validate(o, schema), ...celErrors(o, schema, old)];
+    // The CRD's CEL rules come after its OpenAPI validation, as kube-apiserver runs them, and not
+    // at all after an error that leaves values of the wrong shape.
+    const errs = validate(o, schema);
+    return [...errs, ...celStageErrors(errs, o, schema, old)];
   }
 
   /**

@@ -87,3 +87,43 @@ export function celErrors(x: unknown, s: Schema | undefined, old?: unknown, path
     x.forEach((item, i) => errs.push(...celErrors(item, s.items, undefined, `${path}[${i}]`, false)));
   return errs;
 }
+
+/** Whether any node of the schema has rules: kube-apiserver builds a CEL validator only then. */
+function hasRules(s: Schema | undefined): boolean {
+  if (!s) return false;
+  if (s['x-kubernetes-validations']?.length) return true;
+  if (Object.values(s.properties ?? {}).some(hasRules)) return true;
+  return hasRules(s.items) || (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties));
+}
+
+// The kinds of schema error after which a rule could read a value of the wrong shape or miss one,
+// so kube-apiserver does not run the rules at all (hasBlockingErr, apiextensions-apiserver
+// pkg/registry/customresource/strategy.go). An Invalid value (a pattern, a minimum) does not block.
+const BLOCKING = new Set<FieldError['type']>([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
+
+/** field.Invalid(nil, nil, …): a path of none and a value of nil, written `<nil>` and `null`. */
+const RULES_NOT_CHECKED: FieldError = {
+  type: 'FieldValueInvalid',
+  field: '<nil>',
+  value: null,
+  hasValue: true,
+  detail:
+    'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+};
+
+/**
+ * The CEL stage of a custom resource's validation, given the errors the stages before it found
+ * (OpenAPI schema, embedded objects, list types): nothing when the schema has no rules; one cause
+ * saying the rules were skipped when an earlier error blocks them; otherwise the rules' errors.
+ */
+export function celStageErrors(earlier: FieldError[], x: unknown, s: Schema, old?: unknown): FieldError[] {
+  if (!hasRules(s)) return [];
+  if (earlier.some((e) => BLOCKING.has(e.type))) return [RULES_NOT_CHECKED];
+  return celErrors(x, s, old);
+}
