@@ -3,12 +3,12 @@
 // catalog, pushed as an image, becomes a Serving ClusterCatalog whose content catalogd serves over
 // HTTPS; a ClusterExtension of one package per catalog installs from the bundle image pushed
 // beside it (most of their bundles are given only by image, with `olm.csv.metadata`: their images
-// hold the objects derived for OLM v0's inline copy); and SIGTERM leaves no OLM v1 process
-// behind. Skipped when cluster/build.sh has not built the programs (this test does not build
+// hold the objects derived for OLM v0's inline copy), after the registry was killed and refilled;
+// and SIGTERM leaves no OLM v1 process behind. Skipped when cluster/build.sh has not built the programs (this test does not build
 // them) or the shared catalogs are missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { get } from 'node:https';
+import { get, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -186,6 +186,41 @@ else
         all.body.slice(0, 500),
       );
       assert.ok(lines.some((l) => l.schema === 'olm.bundle' && l.package === 'gatekeeper-operator-product'));
+    });
+
+    // Before the installs: they then pull their bundle images from the restarted registry.
+    test('a crashed registry is started again and refilled with the same images', async () => {
+      const registry = () => processes(cluster.pid!, /\/\.cluster\/bin\/registry-\S+ serve /);
+      const [first] = registry();
+      assert.ok(first, 'the registry is running');
+      const cc = JSON.parse(kubectl(kubeconfig, ['get', 'clustercatalog', NAME, '-o', 'json']).stdout) as {
+        status: { resolvedSource: { image: { ref: string } } };
+      };
+      const resolved = cc.status.resolvedSource.image.ref;
+      process.kill(first, 'SIGKILL');
+      const deadline = Date.now() + 240_000;
+      while (!/olm-v1-registry: pushed \d+ bundle images and \d+ catalog images again/.test(output)) {
+        assert.ok(Date.now() < deadline, `no refill within 240 s:\n${output.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.match(output, /olm-v1-registry: restart 1 in 1 s/);
+      assert.equal(cluster.exitCode, null, 'the cluster goes on');
+      const again = registry();
+      assert.equal(again.length, 1);
+      assert.notEqual(again[0], first);
+      // The catalog image answers at the digest catalogd resolved before the crash.
+      const [hostPort, digest] = [resolved.slice(0, resolved.indexOf('/')), resolved.split('@')[1]!];
+      const repo = resolved.slice(resolved.indexOf('/') + 1, resolved.indexOf('@'));
+      const ca = readFileSync(join(dir, 'ca.crt'), 'utf8');
+      const head = await new Promise<number>((res, rej) =>
+        request(`https://${hostPort}/v2/${repo}/manifests/${digest}`, { method: 'HEAD', ca }, (r) => {
+          r.resume();
+          res(r.statusCode ?? 0);
+        })
+          .on('error', rej)
+          .end(),
+      );
+      assert.equal(head, 200);
     });
 
     test("a ClusterExtension of the catalog's package installs from its bundle image (Installed=True)", async () => {

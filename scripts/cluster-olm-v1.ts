@@ -15,6 +15,7 @@
 //   empty theirs at start), every port on loopback and chosen free.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
@@ -198,17 +199,17 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: OLMV1_NAMESPACE } }),
   );
 
-  // The registry (in memory: every start pushes again) and one catalog image per --catalog.
+  // The registry (in memory: every start pushes again) and one catalog image per --catalog. It
+  // stands for a registry pod, so a crash restarts it (`run`'s restart) and restoreRegistry
+  // pushes its images again.
   const regPort = await freePort();
-  const registry = run('olm-v1-registry', paths.registry!, [
-    'serve',
-    '--addr',
-    `127.0.0.1:${regPort}`,
-    '--tls-cert',
-    d('registry.crt'),
-    '--tls-key',
-    d('registry.key'),
-  ]);
+  const registry = run(
+    'olm-v1-registry',
+    paths.registry!,
+    ['serve', '--addr', `127.0.0.1:${regPort}`, '--tls-cert', d('registry.crt'), '--tls-key', d('registry.key')],
+    {},
+    true,
+  );
   await until('the image registry', () => accepts(regPort), 30_000, alive(registry, 'registry'));
   const catalogs: { name: string; ref: string }[] = [];
   // Not spawnSync: while this process waits, it must keep reading the registry's log, or the
@@ -249,6 +250,9 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
       });
       child.stdin.end(refs.map((r) => `${r.dir}\t${r.ref}\n`).join(''));
     });
+  // Every push made, to be made again into a restarted (empty) registry.
+  const bundlePushes: { dir: string; ref: string }[] = [];
+  const catalogPushes: { dir: string; ref: string }[] = [];
   for (const dir of ctx.catalogs) {
     const name = catalogSourceName(dir);
     // The inline copy scripts/cluster.ts made (reused), its bundles pushed as images.
@@ -270,13 +274,22 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     const v1 = await renderV1Catalog(resolve(dir), inline.dir, join(v1Dir, 'catalogs', name), async (bundles) => {
       const refs = bundles.map((b) => ({ dir: b.dir, ref: `${repo(b.pkg)}:${tag(b.bundle)}` }));
       const digests = bundles.length ? await pushBundles(refs) : [];
+      bundlePushes.push(...refs);
       return bundles.map((b, i) => `${repo(b.pkg)}@${digests[i]}`);
     });
     const ref = `127.0.0.1:${regPort}/catalogs/${name}:latest`;
     await push('catalog', v1.dir, ref);
+    catalogPushes.push({ dir: v1.dir, ref });
     console.log(`catalog image ${ref}: ${v1.bundles} bundle images`);
     catalogs.push({ name, ref });
   }
+
+  if (catalogPushes.length)
+    restoreRegistry(regPort, caPem, catalogPushes[0]!.ref, async () => {
+      if (bundlePushes.length) await pushBundles(bundlePushes);
+      for (const c of catalogPushes) await push('catalog', c.dir, c.ref);
+      return `${bundlePushes.length} bundle images and ${catalogPushes.length} catalog images`;
+    });
 
   // catalogd: content server, webhook and metrics on loopback (probes too), TLS from the cluster CA.
   const [contentPort, webhookPort, metricsPort, catalogdProbes, ocProbes] = [
@@ -352,8 +365,47 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
           'jsonpath={.status.conditions[?(@.type=="Serving")].status}',
         ]).stdout.toString() === 'True',
       180_000,
-      alive(registry, 'registry'),
+      // A crashed registry is restarted and refilled, and catalogd retries its pull meanwhile.
+      () => {},
     );
     console.log(`clustercatalog ${c.name}: Serving`);
   }
+}
+
+/**
+ * Watches the registry for an empty restart and pushes every image again. The registry keeps
+ * images in memory, so after a crash `run` starts it empty; catalogd's status and the catalogs
+ * name images by digest, and those must answer again. The pushes build each image from files that
+ * stay in the data folder, without times (cluster/registry), so they give the same digests.
+ * `probeRef` is an image pushed last at start: while it answers, the registry is whole.
+ */
+function restoreRegistry(port: number, ca: string, probeRef: string, pushAll: () => Promise<string>): void {
+  const [repo, tag] = [probeRef.slice(probeRef.indexOf('/') + 1, probeRef.lastIndexOf(':')), probeRef.split(':').pop()];
+  const probe = () =>
+    new Promise<'whole' | 'empty' | 'down'>((res) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port, path: `/v2/${repo}/manifests/${tag}`, method: 'HEAD', ca, timeout: 5000 },
+        (r) => {
+          r.resume();
+          res(r.statusCode === 404 ? 'empty' : 'whole');
+        },
+      );
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => res('down'));
+      req.end();
+    });
+  let busy = false;
+  // Every 2 s: a HEAD on loopback, cheap beside a crash going unnoticed until an install fails.
+  setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void probe()
+      .then(async (state) => {
+        if (state !== 'empty') return;
+        console.error('olm-v1-registry: started empty after a restart; pushing its images again');
+        console.error(`olm-v1-registry: pushed ${await pushAll()} again`);
+      })
+      .catch((err: unknown) => console.error(`olm-v1-registry: pushing again failed, retrying: ${String(err)}`))
+      .finally(() => (busy = false));
+  }, 2000).unref();
 }
