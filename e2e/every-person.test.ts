@@ -47,6 +47,40 @@ describe('Every person', () => {
     await page.close();
   });
 
+  test('an approval click shows at once, while the plan of it is still being computed', async () => {
+    const page = await h.openAs('admin', '/operatorhub/olm/olm-console-demo/pgpilot/install');
+    await wizardReady(page);
+    const subscription = page
+      .getByRole('list', { name: 'Objects' })
+      .getByRole('listitem')
+      .filter({ hasText: /Subscription .+\/pgpilot/ });
+    await subscription.waitFor();
+    // As on a loaded machine: the next plans are held until the test lets them through.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/install/plan', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const manual = page.getByRole('radio', { name: /^Manual/ });
+    const automatic = page.getByRole('radio', { name: /^Automatic/ });
+    // check() fails when the click does not leave the radio checked.
+    await manual.check();
+    const recomputing = page.getByRole('status').filter({ hasText: 'Recomputing the plan for your latest choices' });
+    await recomputing.waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled(), true);
+    await automatic.check();
+    await manual.check();
+    assert.equal(await automatic.isEnabled(), true);
+    release();
+    await recomputing.waitFor({ state: 'hidden' });
+    assert.equal(await manual.isChecked(), true);
+    await subscription.getByRole('button', { name: 'View YAML' }).click();
+    await subscription.getByText('installPlanApproval: Manual').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Install', exact: true }).isEnabled(), true);
+    await page.close();
+  });
+
   test('alice names her namespace once; Installed Operators opens on it from then on', async () => {
     const page = await h.openAs('alice', '/operators');
     const help = page.getByText('The cluster does not let you list namespaces.');

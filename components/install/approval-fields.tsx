@@ -1,22 +1,30 @@
 'use client';
-// Update approval. What the Subscription gets is the plan's answer (lib/olm/install/plan.ts
-// decides when Manual is forced); this shows it, and keeps Automatic off while the plan forces
-// Manual for the version or the cluster chosen.
+// Update approval. The person's click shows at once (approval-shown.ts); Automatic is off while
+// the planner (lib/olm/install/plan.ts) forces Manual for the version or the cluster chosen.
 import type { InstallPlanResult } from '@/lib/olm/install/plan';
-import type { Approval } from './install-request';
+import { approvalShown } from './approval-shown';
+import type { Approval, InstallRequestBody } from './install-request';
 
 export function ApprovalFields({
   chosen,
-  plan,
+  nonHead,
+  planned,
   onChange,
 }: {
   chosen: Approval;
-  plan?: InstallPlanResult;
+  /** The chosen version is not its channel's head (from the package details, before any plan). */
+  nonHead: boolean;
+  /** The last plan and the request it was made for, possibly of earlier choices. */
+  planned?: { plan: InstallPlanResult; body: InstallRequestBody };
   onChange: (a: Approval) => void;
 }) {
-  const gets = plan?.approval ?? chosen;
-  const forced = gets === 'Manual' && chosen === 'Automatic';
-  const tokens = forced && plan?.openshift?.tokenAuth.offered;
+  const plan = planned?.plan;
+  const { checked, forced } = approvalShown(
+    chosen,
+    nonHead,
+    planned && { asked: planned.body.approval, gets: planned.plan.approval },
+  );
+  const tokens = forced && !nonHead && plan?.openshift?.tokenAuth.offered;
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium">Update approval</legend>
@@ -26,7 +34,7 @@ export function ApprovalFields({
             type="radio"
             name="approval"
             className="mt-1"
-            checked={gets === a}
+            checked={checked === a}
             disabled={forced && a === 'Automatic'}
             onChange={() => onChange(a)}
           />

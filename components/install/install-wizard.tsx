@@ -113,8 +113,13 @@ export function InstallWizard(props: PackageRefProps) {
           openshift: osChoice,
         }
       : undefined;
-  const planned = useInstallPlan(useDeferredValue(choices));
+  const deferred = useDeferredValue(choices);
+  const planned = useInstallPlan(deferred);
   const plan = planned.data?.plan;
+  // The plan shown may be of earlier choices (kept while the new one is computed, so the preview
+  // does not blank at every click): said beside it, and Install waits for the plan of these.
+  const recomputing =
+    !!plan && (planned.isFetching || planned.isPlaceholderData || JSON.stringify(deferred) !== JSON.stringify(choices));
   const planValid = namespaceNameOk(installNs);
   const may = usePermission(planValid ? installNs : undefined, 'install');
   const install = useMutation({
@@ -141,7 +146,7 @@ export function InstallWizard(props: PackageRefProps) {
   const disabled =
     !planValid ||
     !plan ||
-    planned.isFetching ||
+    recomputing ||
     blockers.length > 0 ||
     !!cannot ||
     install.isPending ||
@@ -284,7 +289,7 @@ export function InstallWizard(props: PackageRefProps) {
           )}
           {mode === 'MultiNamespace' && <MultiPicker options={otherNamespaces} value={watched} onChange={setWatched} />}
 
-          <ApprovalFields chosen={approval} plan={plan} onChange={setApproval} />
+          <ApprovalFields chosen={approval} nonHead={nonHead} planned={planned.data} onChange={setApproval} />
 
           <OpenShiftOptionFields plan={plan} value={osChoice} onChange={setOsChoice} />
 
@@ -326,6 +331,11 @@ export function InstallWizard(props: PackageRefProps) {
             <p role="alert" className="text-sm text-red-800">
               The pod configuration has {configProblems.length === 1 ? 'a field' : `${configProblems.length} fields`} to
               fix (Advanced section); the plan shows the install without it.
+            </p>
+          )}
+          {recomputing && (
+            <p role="status" className="text-sm text-slate-600">
+              Recomputing the plan for your latest choices…
             </p>
           )}
           {plan && <PlanPreview plan={plan} />}
