@@ -76,7 +76,10 @@ export function useMyNamespaces(): MyNamespaces {
       );
       return answer;
     },
-    enabled: who !== undefined && (!session?.mode || session.mode === 'kubeconfig' || session.loggedIn),
+    // Asked logged out too: its 401 is what takes the person to the login page (the query
+    // client's one handler, lib/client/unauthorized.ts). A page waiting on a query that never
+    // ran would wait for ever.
+    enabled: who !== undefined,
     staleTime: 60_000,
   });
   const check = async (name: string) => {

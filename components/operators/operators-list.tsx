@@ -50,6 +50,8 @@ export function OperatorsList() {
   // With no namespace in the URL the page opens where the person can look: every namespace for
   // someone who may read them all, else their first namespace (a namespace admin lands on hers
   // rather than on a cluster-wide Forbidden); with none known yet, the chooser asks for one.
+  // A failed chooser says why itself; logged out, its 401 is already taking the tab to the login
+  // page, and opening the list too would race that with the live view's own redirect.
   const opening = openingNamespace(useMyNamespaces().data);
   const namespace = asked ?? (opening === '' ? '' : undefined);
   useEffect(() => {

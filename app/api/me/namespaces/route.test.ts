@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { MyNamespacesAnswer } from '@/lib/api/my-namespaces';
 import type { ResourceType } from '@/lib/olm/resources/common';
+import { CONSOLE_ORIGIN } from '@/lib/server/testing/console-request';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
 const CRD: ResourceType = {
@@ -69,6 +70,13 @@ describe('GET /api/me/namespaces', () => {
     assert.equal(body.refused.length, 1);
     assert.equal(body.refused[0]!.name, 'operators');
     assert.match(body.refused[0]!.reason, /neither read nor install operators in operators: .*alice/);
+  });
+
+  test('without a login it is a 401, which the pages turn into the login page', async () => {
+    const res = await GET(new Request(`${CONSOLE_ORIGIN}/api/me/namespaces?candidate=team1`), {
+      params: Promise.resolve({}),
+    });
+    assert.equal(res.status, 401);
   });
 
   test('bad candidates are a 400 naming the parameter, and nothing is asked', async () => {
