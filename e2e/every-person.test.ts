@@ -122,6 +122,20 @@ describe('Every person', () => {
     const none = page.getByRole('note').filter({ hasText: /^No catalog is readable for you in the cluster's global/ });
     await none.getByLabel('Namespace').fill('team1');
     await none.getByRole('button', { name: 'Show its catalogs' }).click();
+    await page.waitForURL(/\/operatorhub\?namespace=team1$/);
+    // Named once (checked with her rights), her namespace is offered the next time the hub has
+    // nothing to show her.
+    await page.goto(`${h.perUser.url}/operatorhub`);
+    const chooser = none.getByRole('combobox', { name: 'Namespace' });
+    await chooser.locator('option', { hasText: 'team1' }).waitFor({ state: 'attached' });
+    assert.deepEqual(await chooser.locator('option').allTextContents(), [
+      'Choose a namespace…',
+      'team1',
+      'Another namespace…',
+    ]);
+    await h.shot(page, 'alice-hub-chooser');
+    await chooser.selectOption('team1');
+    await page.waitForURL(/\/operatorhub\?namespace=team1$/);
     await page.getByRole('link', { name: /^PgPilot by Harbor Lane Data/ }).click();
     await page.getByRole('heading', { level: 1, name: 'PgPilot' }).waitFor();
     await page.getByRole('link', { name: 'Install', exact: true }).click();

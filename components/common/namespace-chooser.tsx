@@ -13,12 +13,18 @@ export function NamespaceChooser({
   onChange,
   allowAll = false,
   label = 'Namespace',
+  placeholder,
+  submitLabel = 'Use',
 }: {
   value: string;
   onChange: (ns: string) => void;
   /** Offer "All namespaces" (the empty value) to a person who may read operators in every one. */
   allowAll?: boolean;
   label?: string;
+  /** Where no namespace is chosen yet and All is not offered: the select's first, unchoosable line. */
+  placeholder?: string;
+  /** The typed name's button, named for what choosing does. */
+  submitLabel?: string;
 }) {
   const my = useMyNamespaces();
   const id = useId();
@@ -47,6 +53,7 @@ export function NamespaceChooser({
       <TypedNamespace
         label={label}
         check={my.check}
+        submitLabel={submitLabel}
         onChosen={(ns) => {
           setTyping(false);
           onChange(ns);
@@ -70,6 +77,11 @@ export function NamespaceChooser({
       >
         {!d && <option value={value}>{value || 'Loading…'}</option>}
         {d && all && <option value="">All namespaces</option>}
+        {d && !all && placeholder && value === '' && (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        )}
         {d &&
           options.map((n) => (
             <option key={n} value={n}>
@@ -85,12 +97,14 @@ export function NamespaceChooser({
 function TypedNamespace({
   label,
   check,
+  submitLabel,
   onChosen,
   onCancel,
   first,
 }: {
   label: string;
   check: ReturnType<typeof useMyNamespaces>['check'];
+  submitLabel: string;
   onChosen: (ns: string) => void;
   onCancel?: () => void;
   first: boolean;
@@ -149,7 +163,7 @@ function TypedNamespace({
           disabled={busy || !name.trim()}
           className="rounded bg-sky-700 px-3 py-1.5 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
         >
-          {busy ? 'Checking…' : 'Use'}
+          {busy ? 'Checking…' : submitLabel}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel} className="px-2 py-1.5 text-sky-700 underline">
