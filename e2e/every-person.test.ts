@@ -69,6 +69,7 @@ describe('Every person', () => {
     const recomputing = page.getByRole('status').filter({ hasText: 'Recomputing the plan for your latest choices' });
     await recomputing.waitFor();
     assert.equal(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled(), true);
+    await h.shot(page, 'approval-recomputing');
     await automatic.check();
     await manual.check();
     assert.equal(await automatic.isEnabled(), true);
