@@ -4,9 +4,10 @@
 // Answers MyNamespacesAnswer (lib/api/my-namespaces.ts). Read-only: it creates only reviews.
 import { z } from 'zod';
 import type { MyNamespacesAnswer } from '@/lib/api/my-namespaces';
-import { dnsLabel, errorResponse, readQuery } from '@/lib/server/api-error';
+import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { MAX_CANDIDATES, myNamespaces } from '@/lib/server/my-namespaces';
+import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,14 +21,9 @@ const Query = z.strictObject({
     .optional(),
 });
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const q = readQuery(req.url, Query);
-    const candidates = q.candidate ?? [];
-    const { client } = requestClient(req);
-    const body: MyNamespacesAnswer = await myNamespaces(client, candidates);
-    return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req) => {
+  const q = readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  const body: MyNamespacesAnswer = await myNamespaces(client, q.candidate ?? []);
+  return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+});
