@@ -133,6 +133,15 @@ export function PackageDetailsView(props: PackageRefProps) {
               {blockedReason}
             </p>
           )}
+          {install.allowed === false && (
+            // Someone who may not install can still make every choice and send the link to an administrator.
+            <Link
+              href={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/install?${installQuery}`}
+              className="text-sm text-sky-700 underline"
+            >
+              Prepare the install for an administrator
+            </Link>
+          )}
         </div>
       </header>
 

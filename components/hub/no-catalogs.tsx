@@ -1,8 +1,14 @@
+'use client';
 // OperatorHub when no catalog is readable for the person: rather than "0 of 0 operators", the
-// possible reasons (the list cannot tell "none" from "not yours to read"), and a way to look in
-// the namespace they work in, where packageserver also shows the global catalogs to anyone who
-// may list PackageManifests there. A plain GET form: it needs no script.
+// possible reasons (the list cannot tell "none" from "not yours to read"), and the namespaces
+// they work in (the one namespace chooser), where packageserver also shows the global catalogs
+// to anyone who may list PackageManifests there. A namespace admin who may not list namespaces
+// names hers once; it is checked with her rights and offered from then on.
+import { useRouter } from 'next/navigation';
+import { NamespaceChooser } from '../common/namespace-chooser';
+
 export function NoCatalogs({ namespace }: { namespace?: string }) {
+  const router = useRouter();
   const where = namespace ? `in namespace ${namespace}` : "in the cluster's global catalog namespaces";
   return (
     <div role="note" className="space-y-3 rounded border border-slate-300 bg-white p-4 text-sm text-slate-800">
@@ -10,21 +16,12 @@ export function NoCatalogs({ namespace }: { namespace?: string }) {
         No catalog is readable for you {where}: there is none, or you may not list CatalogSources and PackageManifests
         there. If your rights are in a namespace of your own, look at the catalogs offered there.
       </p>
-      <form action="/operatorhub" method="get" className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col">
-          <span className="font-medium text-slate-700">Namespace</span>
-          <input
-            name="namespace"
-            required
-            defaultValue={namespace}
-            autoComplete="off"
-            className="w-56 rounded border border-slate-400 px-2 py-1.5"
-          />
-        </label>
-        <button type="submit" className="rounded bg-sky-700 px-4 py-1.5 font-semibold text-white">
-          Show its catalogs
-        </button>
-      </form>
+      <NamespaceChooser
+        value={namespace ?? ''}
+        placeholder="Choose a namespace…"
+        submitLabel="Show its catalogs"
+        onChange={(ns) => router.push(`/operatorhub?namespace=${encodeURIComponent(ns)}`)}
+      />
     </div>
   );
 }

@@ -9,24 +9,26 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useDeferredValue, useState } from 'react';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
-import type { InstallPlanResult } from '@/lib/olm/install/plan';
 import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
 import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { VersionOptions } from '../details/version-options';
-import { configFromForm, emptyForm, validateForm } from '@/lib/olm/install/operator-config-form';
+import { configFromForm, emptyForm, formFromConfig, validateForm } from '@/lib/olm/install/operator-config-form';
 import type { PodPlacementFacts } from '@/lib/api/operator-config';
 import { OperatorConfigFields } from '../operators/operator-config-fields';
 import { PlanExport } from './plan-export';
 import { PlanPreview } from './plan-preview';
-import {
-  emptyOpenShiftChoice,
-  openShiftBody,
-  OpenShiftOptionFields,
-  type OpenShiftChoice,
-} from './openshift-option-fields';
+import { emptyOpenShiftChoice, OpenShiftOptionFields, type OpenShiftChoice } from './openshift-option-fields';
 import { ServiceAccountFields, type ServiceAccountChoice } from './service-account-fields';
+import { useMyNamespaces } from '../common/namespace-memory';
+import { ApprovalFields } from './approval-fields';
+import { InstallModeFields } from './install-mode-fields';
+import { namespaceNameOk, serviceAccountNameOk, type Approval, type InstallChoices } from './install-request';
+import { useInstallPlan } from './use-install-plan';
+import { LinkProblems } from './link-problems';
+import { ShareInstall } from './share-install';
+import { readShareLink } from './share-link';
 
 interface NamespaceList {
   canListAll: boolean;
@@ -34,58 +36,52 @@ interface NamespaceList {
   namespaces: { name: string; operatorGroups: { name: string; targets: 'all' | string[] }[] }[];
 }
 
-const MODE_TEXT: Record<InstallModeType, { title: string; text: string }> = {
-  AllNamespaces: {
-    title: 'All namespaces',
-    text: 'The operator watches every namespace. It is installed into a global namespace: one whose OperatorGroup targets all namespaces.',
-  },
-  OwnNamespace: { title: 'Own namespace', text: 'The operator watches only the namespace it is installed in.' },
-  SingleNamespace: {
-    title: 'A single other namespace',
-    text: 'The operator runs in one namespace and watches another (for example it runs in team1-operator and watches team1, so tenants never see its pod or service account).',
-  },
-  MultiNamespace: {
-    title: 'Several namespaces',
-    text: 'The operator runs in one namespace and watches the namespaces you pick.',
-  },
-};
-
-function dnsOk(name: string): boolean {
-  return /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 63;
-}
-
 export function InstallWizard(props: PackageRefProps) {
   const params = useSearchParams();
   const router = useRouter();
   const viewer = params.get('namespace') ?? undefined;
-  const [channel, setChannel] = useState(params.get('channel') ?? undefined);
-  const [version, setVersion] = useState(params.get('version') ?? undefined);
+  // A shared link's choices are read once, as the wizard's starting state (share-link.ts).
+  const [link] = useState(() => readShareLink(params));
+  const shared = link.choices;
+  const [channel, setChannel] = useState(shared.channel);
+  const [version, setVersion] = useState(shared.version);
   const details = usePackageDetails(props, channel, version, viewer);
   const namespaces = useQuery({
     queryKey: ['namespaces', viewer ?? ''],
     queryFn: ({ signal }) =>
       apiGet<NamespaceList>(`/api/namespaces${viewer ? `?namespace=${encodeURIComponent(viewer)}` : ''}`, signal),
   });
+  const mine = useMyNamespaces().data;
   const d = details.data;
   const csv = d?.selected.csv;
   const modes = (csv?.installModes ?? []).filter((m) => m.supported).map((m) => m.type);
-  const [modeChoice, setMode] = useState<InstallModeType | undefined>();
-  const mode = modeChoice && modes.includes(modeChoice) ? modeChoice : modes[0];
-  const suggested = csv?.suggestedNamespace || csv?.suggestedNamespaceTemplate?.name;
   const globals = namespaces.data?.globalNamespaces ?? [];
-  const [nsChoice, setNs] = useState<string | undefined>();
-  const defaultNs =
-    mode === 'AllNamespaces'
-      ? globals.includes('openshift-operators')
-        ? 'openshift-operators'
-        : globals.includes('operators')
-          ? 'operators'
-          : (globals[0] ?? 'operators')
-      : (viewer ?? suggested ?? `${props.pkg}-system`);
+  const globalNs = globals.includes('openshift-operators')
+    ? 'openshift-operators'
+    : globals.includes('operators')
+      ? 'operators'
+      : (globals[0] ?? 'operators');
+  // All namespaces goes into a global namespace: offered only to someone who may install there.
+  const mayGlobal = usePermission(modes.includes('AllNamespaces') ? globalNs : undefined, 'install');
+  const refused: Partial<Record<InstallModeType, string>> =
+    mayGlobal.allowed === false
+      ? {
+          AllNamespaces: `it installs into ${globalNs}, which needs a role that may create Subscriptions there (admin of ${globalNs}, or cluster-admin); the cluster says ${mayGlobal.reason ?? 'no'}.`,
+        }
+      : {};
+  const [modeChoice, setMode] = useState<InstallModeType | undefined>(shared.installMode);
+  const usable = modes.filter((m) => !refused[m]);
+  const mode = modeChoice && usable.includes(modeChoice) ? modeChoice : (usable[0] ?? modes[0]);
+  const suggested = csv?.suggestedNamespace || csv?.suggestedNamespaceTemplate?.name;
+  const [nsChoice, setNs] = useState<string | undefined>(shared.namespace);
+  // A person who may not read every namespace installs into one of theirs (a namespace admin into
+  // hers), not into a suggested namespace they could never create.
+  const theirs = mine && !mine.clusterWide ? mine.namespaces[0] : undefined;
+  const defaultNs = mode === 'AllNamespaces' ? globalNs : (viewer ?? theirs ?? suggested ?? `${props.pkg}-system`);
   const installNs = nsChoice ?? defaultNs;
-  const [watched, setWatched] = useState<string[]>([]);
-  const [approval, setApproval] = useState<'Automatic' | 'Manual'>('Automatic');
-  const [configForm, setConfigForm] = useState(emptyForm);
+  const [watched, setWatched] = useState<string[]>(shared.watched ?? []);
+  const [approval, setApproval] = useState<Approval>(shared.approval ?? 'Automatic');
+  const [configForm, setConfigForm] = useState(() => (shared.config ? formFromConfig(shared.config) : emptyForm()));
   const configProblems = validateForm(configForm);
   const config = configFromForm(configForm);
   const placementFacts = useQuery({
@@ -94,14 +90,13 @@ export function InstallWizard(props: PackageRefProps) {
     staleTime: 60_000,
   });
   const nonHead = d ? !d.selected.isHead : false;
-  const [account, setAccount] = useState<ServiceAccountChoice>({ on: false, name: 'olm-installer', grant: true });
-  const accountOk = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(account.name) && account.name.length <= 253;
+  const [account, setAccount] = useState<ServiceAccountChoice>(
+    shared.serviceAccount ? { on: true, ...shared.serviceAccount } : { on: false, name: 'olm-installer', grant: true },
+  );
+  const accountOk = serviceAccountNameOk(account.name);
   const [osChoice, setOsChoice] = useState<OpenShiftChoice>(emptyOpenShiftChoice);
-  // What OpenShift's options the last plan offered: the next request carries the choices for them.
-  const [osView, setOsView] = useState<InstallPlanResult['openshift']>();
-  const tokenForced = !!osView?.tokenAuth.offered;
 
-  const body =
+  const choices: InstallChoices | undefined =
     d && mode
       ? {
           catalog: { namespace: props.catalogNamespace, name: props.catalog },
@@ -110,28 +105,26 @@ export function InstallWizard(props: PackageRefProps) {
           version: d.selected.csvName,
           namespace: installNs,
           installMode: mode,
-          ...(mode === 'SingleNamespace' || mode === 'MultiNamespace' ? { targetNamespaces: watched } : {}),
-          approval: nonHead || tokenForced ? 'Manual' : approval,
+          watched,
+          approval,
           ...(viewer ? { viewerNamespace: viewer } : {}),
           ...(config && configProblems.length === 0 ? { config } : {}),
-          ...(account.on && accountOk ? { serviceAccount: { name: account.name, grant: account.grant } } : {}),
-          ...openShiftBody(osView, osChoice),
+          ...(account.on ? { serviceAccount: { name: account.name, grant: account.grant } } : {}),
+          openshift: osChoice,
         }
       : undefined;
-  const planBody = useDeferredValue(body);
-  const planValid = !!planBody && dnsOk(planBody.namespace);
-  const plan = useQuery({
-    queryKey: ['install-plan', planBody],
-    queryFn: () => apiWrite<InstallPlanResult>('/api/install/plan', 'POST', planBody),
-    enabled: planValid,
-    placeholderData: (prev) => prev,
-    staleTime: 0,
-  });
-  if (plan.data && plan.data.openshift !== osView && JSON.stringify(plan.data.openshift) !== JSON.stringify(osView))
-    setOsView(plan.data.openshift);
-  const may = usePermission(dnsOk(installNs) ? installNs : undefined, 'install');
+  const deferred = useDeferredValue(choices);
+  const planned = useInstallPlan(deferred);
+  const plan = planned.data?.plan;
+  // The plan shown may be of earlier choices (kept while the new one is computed, so the preview
+  // does not blank at every click): said beside it, and Install waits for the plan of these.
+  const recomputing =
+    !!plan && (planned.isFetching || planned.isPlaceholderData || JSON.stringify(deferred) !== JSON.stringify(choices));
+  const planValid = namespaceNameOk(installNs);
+  const may = usePermission(planValid ? installNs : undefined, 'install');
   const install = useMutation({
-    mutationFn: () => apiWrite<{ subscription: { namespace: string; name: string } }>('/api/install', 'POST', body),
+    mutationFn: () =>
+      apiWrite<{ subscription: { namespace: string; name: string } }>('/api/install', 'POST', planned.data?.body),
     onSuccess: (r) =>
       router.push(
         `/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`,
@@ -142,16 +135,18 @@ export function InstallWizard(props: PackageRefProps) {
   if (!d) return <p role="status">Loading {props.pkg}…</p>;
   const ch = d.channels.find((c) => c.name === d.selected.channel)!;
   const existing = namespaces.data?.namespaces ?? [];
-  const otherNamespaces = existing.map((n) => n.name).filter((n) => n !== installNs);
-  const blockers = plan.data?.blockers ?? [];
+  // What the person can use, from the cluster's list or their own (useMyNamespaces), for the pickers.
+  const namespaceOptions = [...new Set([...existing.map((n) => n.name), ...(mine?.namespaces ?? [])])].sort();
+  const otherNamespaces = namespaceOptions.filter((n) => n !== installNs);
+  const blockers = plan?.blockers ?? [];
   const cannot =
     may.allowed === false
       ? `You may not install operators in ${installNs}: ${may.reason ?? 'the cluster refused'}`
       : undefined;
   const disabled =
     !planValid ||
-    !plan.data ||
-    plan.isFetching ||
+    !plan ||
+    recomputing ||
     blockers.length > 0 ||
     !!cannot ||
     install.isPending ||
@@ -172,6 +167,7 @@ export function InstallWizard(props: PackageRefProps) {
         / Install
       </nav>
       <h1 className="text-2xl font-bold">Install {csv?.displayName ?? d.name}</h1>
+      <LinkProblems link={link} modes={modes} refused={refused} />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[26rem_minmax(0,1fr)]">
         <form className="space-y-5" onSubmit={(e) => e.preventDefault()} aria-label="Install choices">
           <label className="flex flex-col text-sm">
@@ -217,31 +213,16 @@ export function InstallWizard(props: PackageRefProps) {
             )}
           </label>
 
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium">Install mode</legend>
-            {modes.length === 0 && (
-              <p className="text-sm text-red-800">This version declares no supported install mode.</p>
-            )}
-            {modes.map((m) => (
-              <label key={m} className="flex items-start gap-2 rounded border border-slate-200 bg-white p-2 text-sm">
-                <input
-                  type="radio"
-                  name="mode"
-                  className="mt-1"
-                  checked={mode === m}
-                  onChange={() => {
-                    setMode(m);
-                    setNs(undefined);
-                    setWatched([]);
-                  }}
-                />
-                <span>
-                  <span className="font-medium">{MODE_TEXT[m].title}</span>
-                  <span className="block text-slate-600">{MODE_TEXT[m].text}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          <InstallModeFields
+            modes={modes}
+            mode={mode}
+            refused={refused}
+            onChange={(m) => {
+              setMode(m);
+              setNs(undefined);
+              setWatched([]);
+            }}
+          />
 
           <label className="flex flex-col text-sm">
             <span className="font-medium">Installed namespace</span>
@@ -250,15 +231,15 @@ export function InstallWizard(props: PackageRefProps) {
               value={installNs}
               onChange={(e) => setNs(e.target.value.trim())}
               className="rounded border border-slate-300 bg-white px-2 py-1.5"
-              aria-invalid={!dnsOk(installNs)}
+              aria-invalid={!planValid}
             />
             <datalist id="namespace-options">
-              {(mode === 'AllNamespaces' ? globals : existing.map((n) => n.name)).map((n) => (
+              {(mode === 'AllNamespaces' ? globals : namespaceOptions).map((n) => (
                 <option key={n} value={n} />
               ))}
               {suggested && <option value={suggested}>suggested</option>}
             </datalist>
-            {!dnsOk(installNs) && (
+            {!planValid && (
               <span className="mt-1 text-xs text-red-800">
                 A namespace name is lowercase letters, digits and &quot;-&quot;, at most 63 characters.
               </span>
@@ -278,7 +259,7 @@ export function InstallWizard(props: PackageRefProps) {
                 Use the suggested namespace {suggested}
               </button>
             )}
-            {!existing.some((n) => n.name === installNs) && dnsOk(installNs) && namespaces.data?.canListAll && (
+            {!existing.some((n) => n.name === installNs) && planValid && namespaces.data?.canListAll && (
               <span className="mt-1 text-xs text-slate-600">
                 {installNs} does not exist yet: the install creates it
                 {csv?.suggestedNamespaceTemplate?.name === installNs
@@ -308,39 +289,11 @@ export function InstallWizard(props: PackageRefProps) {
           )}
           {mode === 'MultiNamespace' && <MultiPicker options={otherNamespaces} value={watched} onChange={setWatched} />}
 
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium">Update approval</legend>
-            {(['Automatic', 'Manual'] as const).map((a) => (
-              <label key={a} className="flex items-start gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="approval"
-                  className="mt-1"
-                  checked={(nonHead || tokenForced ? 'Manual' : approval) === a}
-                  disabled={(nonHead || tokenForced) && a === 'Automatic'}
-                  onChange={() => setApproval(a)}
-                />
-                <span>
-                  <span className="font-medium">{a}</span>
-                  <span className="block text-slate-600">
-                    {a === 'Automatic'
-                      ? 'OLM installs upgrades as soon as the channel offers them.'
-                      : 'Every install and upgrade waits until someone approves its InstallPlan. InstallPlans are per namespace: other operators there wait too when they share a plan.'}
-                  </span>
-                </span>
-              </label>
-            ))}
-            {tokenForced && !nonHead && (
-              <p className="text-xs text-amber-800">
-                Manual, as OpenShift requires on a cluster with short-lived cloud tokens: each upgrade waits until
-                someone has checked the cloud role still grants what the new version needs.
-              </p>
-            )}
-          </fieldset>
+          <ApprovalFields chosen={approval} nonHead={nonHead} planned={planned.data} onChange={setApproval} />
 
-          <OpenShiftOptionFields plan={plan.data} value={osChoice} onChange={setOsChoice} />
+          <OpenShiftOptionFields plan={plan} value={osChoice} onChange={setOsChoice} />
 
-          <ServiceAccountFields plan={plan.data} value={account} onChange={setAccount} nameOk={accountOk} />
+          <ServiceAccountFields plan={plan} value={account} onChange={setAccount} nameOk={accountOk} />
 
           <details
             className="rounded border border-slate-200 bg-white p-3"
@@ -372,18 +325,21 @@ export function InstallWizard(props: PackageRefProps) {
             What the install will do
           </h2>
           {!planValid && <p className="text-sm text-slate-600">Choose a valid namespace to see the plan.</p>}
-          {plan.error && <ErrorNotice error={plan.error} what="The install could not be planned" />}
-          {planValid && !plan.data && !plan.error && <p role="status">Planning…</p>}
+          {planned.error && <ErrorNotice error={planned.error} what="The install could not be planned" />}
+          {planValid && !plan && !planned.error && <p role="status">Planning…</p>}
           {configProblems.length > 0 && (
             <p role="alert" className="text-sm text-red-800">
               The pod configuration has {configProblems.length === 1 ? 'a field' : `${configProblems.length} fields`} to
               fix (Advanced section); the plan shows the install without it.
             </p>
           )}
-          {plan.data && <PlanPreview plan={plan.data} />}
-          {plan.data && plan.data.blockers.length === 0 && !plan.data.alreadyInstalled && (
-            <PlanExport plan={plan.data} />
+          {recomputing && (
+            <p role="status" className="text-sm text-slate-600">
+              Recomputing the plan for your latest choices…
+            </p>
           )}
+          {plan && <PlanPreview plan={plan} />}
+          {plan && plan.blockers.length === 0 && !plan.alreadyInstalled && <PlanExport plan={plan} />}
           {install.error && <InstallError error={install.error} />}
           <div className="flex items-center gap-3">
             <button
@@ -401,6 +357,17 @@ export function InstallWizard(props: PackageRefProps) {
               </p>
             )}
           </div>
+          {choices && (
+            <ShareInstall
+              choices={choices}
+              refused={
+                cannot ??
+                (blockers.some((b) => b.code === 'forbidden')
+                  ? 'The cluster does not let you make this install yourself (the plan says why)'
+                  : undefined)
+              }
+            />
+          )}
         </section>
       </div>
     </article>

@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { InstalledOperatorRow, InstalledOperatorsResponse } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
 import { useLiveRefresh } from '@/lib/client/live';
@@ -17,7 +17,8 @@ import { ErrorPanel } from '../common/error-panel';
 import { RelativeTime } from '../common/relative-time';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { leftoversHref } from './leftovers-href';
-import { NamespaceSelect } from './namespace-select';
+import { NamespaceChooser } from '../common/namespace-chooser';
+import { openingNamespace, useMyNamespaces } from '../common/namespace-memory';
 import { UninstallDialog } from './uninstall-dialog';
 
 type Sort = 'name' | 'namespace' | 'status' | 'updated';
@@ -45,15 +46,27 @@ function managed(row: InstalledOperatorRow): string {
 export function OperatorsList() {
   const params = useSearchParams();
   const router = useRouter();
-  const namespace = params.get('namespace') ?? '';
+  const asked = params.get('namespace');
+  // With no namespace in the URL the page opens where the person can look: every namespace for
+  // someone who may read them all, else their first namespace (a namespace admin lands on hers
+  // rather than on a cluster-wide Forbidden); with none known yet, the chooser asks for one.
+  // A failed chooser says why itself; logged out, its 401 is already taking the tab to the login
+  // page, and opening the list too would race that with the live view's own redirect.
+  const opening = openingNamespace(useMyNamespaces().data);
+  const namespace = asked ?? (opening === '' ? '' : undefined);
+  useEffect(() => {
+    if (asked === null && opening)
+      router.replace(`/operators?namespace=${encodeURIComponent(opening)}`, { scroll: false });
+  }, [asked, opening, router]);
   const [text, setText] = useState('');
   const [status, setStatus] = useState('');
   const [catalog, setCatalog] = useState('');
   const [sort, setSort] = useState<Sort>('name');
   const [showCopies, setShowCopies] = useState(true);
   const [uninstalling, setUninstalling] = useState<InstalledOperatorRow | undefined>();
-  const key = ['operators', namespace];
+  const key = ['operators', namespace ?? ''];
   const list = useQuery({
+    enabled: namespace !== undefined,
     queryKey: key,
     queryFn: ({ signal }) =>
       apiGet<InstalledOperatorsResponse>(
@@ -62,11 +75,12 @@ export function OperatorsList() {
       ),
   });
   // Cluster-wide, only the operators' own CSVs are watched: copies would stream by the thousand.
-  const live = useLiveRefresh(key, namespace || undefined, [
-    namespace ? 'clusterserviceversions' : 'operatorcsvs',
-    'subscriptions',
-    'installplans',
-  ]);
+  const live = useLiveRefresh(
+    key,
+    namespace || undefined,
+    [namespace ? 'clusterserviceversions' : 'operatorcsvs', 'subscriptions', 'installplans'],
+    namespace !== undefined,
+  );
 
   const rows = list.data?.operators;
   const statuses = useMemo(() => [...new Set((rows ?? []).map((r) => r.status.label))].sort(), [rows]);
@@ -109,7 +123,7 @@ export function OperatorsList() {
         <h1 id="operators-title" className="mr-auto text-2xl font-bold">
           Installed Operators
         </h1>
-        <NamespaceSelect value={namespace} onChange={setNamespace} />
+        <NamespaceChooser value={namespace ?? ''} onChange={setNamespace} allowAll />
       </div>
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <label className="flex flex-col">
@@ -199,7 +213,12 @@ export function OperatorsList() {
           back={namespace ? [{ href: '/operators', label: 'All namespaces' }] : []}
         />
       )}
-      {list.isPending && <p role="status">Loading installed operators…</p>}
+      {list.isPending && namespace !== undefined && <p role="status">Loading installed operators…</p>}
+      {opening === null && namespace === undefined && (
+        <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
+          You see the operators of one namespace at a time: name yours in the Namespace field above.
+        </p>
+      )}
       {rows && (
         <>
           <p role="status" className="text-sm text-slate-600">
