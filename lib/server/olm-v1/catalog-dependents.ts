@@ -3,6 +3,9 @@
 // against the catalogs its spec.source.catalog.selector picks (all, without one) that carry its
 // package (lib/olm/v1/catalog-selection.ts, docs/olm-v1/resolution.md#catalogs); the installed
 // bundle (status.install.bundle) says whether this catalog is where the running version comes from.
+// A catalog that is not Serving gives no extension anything: a disabled one is left out of
+// resolution, and an Available one catalogd does not serve fails the resolution of every extension
+// whose selector picks it; removing it strands no one.
 import type { CatalogDependent, CatalogDependentsResponse } from '../../api/olm-v1-catalogs';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
@@ -20,6 +23,10 @@ export async function catalogDependents(client: KubeClient, name: string): Promi
     if (!isKubeError(err, 403)) throw err;
     return { catalog: name, dependents: [], problems: [`ClusterExtensions could not be read: ${err.message}`] };
   }
+  // A catalog catalogd does not serve gives no ClusterExtension anything (operator-controller
+  // refuses to resolve against it), so nothing depends on it.
+  if (cc.status?.conditions?.find((c) => c.type === 'Serving')?.status !== 'True')
+    return { catalog: name, dependents: [], problems };
   const content = await servedContent(client, cc);
   if (!content.summary.read)
     problems.push(
@@ -40,9 +47,11 @@ export async function catalogDependents(client: KubeClient, name: string): Promi
     }
     const bundles = content.bundles.get(packageName);
     if (!bundles) continue;
+    const offers = `its selector picks ${name}, which offers package ${packageName}`;
     if (installed && bundles.has(installed))
-      dependents.push({ ...base, why: `its installed bundle ${installed} is in ${name}` });
-    else dependents.push({ ...base, why: `it resolves package ${packageName} from ${name} among others it picks` });
+      dependents.push({ ...base, why: `its installed bundle ${installed} comes from ${name}` });
+    else if (installed) dependents.push({ ...base, why: `${offers}; its installed bundle ${installed} is not in it` });
+    else dependents.push({ ...base, why: `${offers}; nothing is installed yet` });
   }
   return { catalog: name, dependents, problems };
 }

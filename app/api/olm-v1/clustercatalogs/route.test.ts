@@ -202,14 +202,27 @@ describe('ClusterCatalogs through the console, as the person', () => {
         },
       },
     });
-    const r = await sb.call<CatalogDependentsResponse>(DEPENDENTS, `/api/olm-v1/clustercatalogs/${DEMO}/dependents`, {
-      params: { name: DEMO },
+    await sb.admin.create(CLUSTER_EXTENSION_TYPE, {
+      metadata: { name: 'any-catalog' },
+      spec: {
+        namespace: 'depends',
+        serviceAccount: { name: 'installer' },
+        source: { sourceType: 'Catalog', catalog: { packageName: 'pgpilot' } },
+      },
     });
+    await sb.admin.create(CLUSTER_CATALOG_TYPE, {
+      metadata: { name: 'never-served' },
+      spec: { source: { type: 'Image', image: { ref: 'quay.io/olm-console/nothing:v1' } } },
+    });
+    const dependentsOf = (name: string) =>
+      sb.call<CatalogDependentsResponse>(DEPENDENTS, `/api/olm-v1/clustercatalogs/${name}/dependents`, {
+        params: { name },
+      });
+    const r = await dependentsOf(DEMO);
     assert.equal(r.status, 200);
-    assert.deepEqual(
-      r.body.dependents.map((d) => d.name),
-      ['depends-on-demo'],
-    );
+    assert.deepEqual(r.body.dependents.map((d) => d.name).sort(), ['any-catalog', 'depends-on-demo']);
+    // catalogd serves nothing for it, so nothing resolves from it, whatever selects it.
+    assert.deepEqual((await dependentsOf('never-served')).body.dependents, []);
     assert.equal(r.body.dependents[0]!.packageName, 'pgpilot');
     assert.deepEqual(r.body.problems, []);
   });
