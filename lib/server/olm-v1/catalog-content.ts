@@ -125,8 +125,11 @@ export function contentUrl(base: string): URL {
   return url;
 }
 
-/** Fetches and parses the content; every failure is a ContentError whose message a person can read. */
-export function fetchCatalogContent(kc: KubeConfig, base: string): Promise<ContentIndex> {
+/**
+ * Fetches and parses the content; every failure is a rejection (never a throw: one catalog's bad
+ * address must not fail the whole list) whose message a person can read.
+ */
+export async function fetchCatalogContent(kc: KubeConfig, base: string): Promise<ContentIndex> {
   const url = contentUrl(base);
   const ca = clusterCa(kc);
   return new Promise((resolve, reject) => {
