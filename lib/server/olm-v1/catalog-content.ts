@@ -63,8 +63,9 @@ export class JsonLinesReader {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
-    } catch (err) {
-      throw new ContentError(`line ${this.line} is not JSON (${(err as Error).message})`);
+    } catch {
+      // Not V8's message: it quotes the text, and the address may not be catalogd's.
+      throw new ContentError(`line ${this.line} is not JSON`);
     }
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
       throw new ContentError(`line ${this.line} is not a JSON object`);
