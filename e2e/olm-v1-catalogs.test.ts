@@ -4,9 +4,19 @@
 // ClusterExtension that uses it, and catalogd's conditions change; enabled again; its priority
 // changed; a catalog added from an image that does not exist fails in catalogd's words and is
 // deleted; a viewer who may read catalogs sees every control disabled with the cluster's reason.
-// Checked with the Kubernetes API.
+// Checked with the Kubernetes API. Then the same list, disable, enable and priority against the real
+// cluster's catalogd v1.2.0 (`npm run cluster`), skipped with the reason where its programs are not
+// built.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { KubeClient } from '../lib/k8s/client';
+import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
+import { clientAs } from '../lib/server/testing/cluster';
+import { launchBrowser } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console-server';
+import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
 import { isKubeError } from '../lib/k8s/errors';
 import { rbacType } from '../lib/k8s/core-kinds';
 import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE, type ClusterCatalog } from '../lib/server/olm-v1/resources';
@@ -144,3 +154,54 @@ describe('Cluster catalogs (OLM v1)', () => {
     await page.close();
   });
 });
+
+const DEMO_DIR = join(import.meta.dirname, '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
+const skip = clusterProgramsMissing();
+
+if (skip) test('Cluster catalogs (OLM v1) on the real cluster', (t) => t.skip(skip));
+else
+  describe('Cluster catalogs (OLM v1) on the real cluster', () => {
+    let cluster: RealCluster;
+    let admin: RunningConsole;
+    let browser: Browser;
+    let kube: KubeClient;
+    const name = catalogSourceName(DEMO_DIR);
+
+    before(async () => {
+      cluster = await startRealCluster([DEMO_DIR]);
+      kube = clientAs(cluster, 'admin');
+      admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: cluster.kubeconfigPath });
+      browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await admin?.stop();
+      await cluster?.stop();
+    });
+
+    test("real catalogd's words: Serving, disabled, enabled again, priority changed", async () => {
+      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.goto(`${admin.url}/clustercatalogs`);
+      const row = page.getByRole('row').filter({ hasText: name });
+      // Real catalogd pulls from the cluster's registry on its own schedule.
+      await row.getByText('Serving', { exact: true }).waitFor({ timeout: 180_000 });
+      await row.getByText(/Serving True \(Available\): Serving desired content from resolved source/).waitFor();
+      await row.getByText(/^resolved: .*@sha256:[0-9a-f]{64}$/).waitFor();
+      await row.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: `Disable ${name}` }).click();
+      await row
+        .getByText(/Serving False \(UserSpecifiedUnavailable\): Catalog availability mode is set to Unavailable/)
+        .waitFor({ timeout: 120_000 });
+      await row.getByRole('button', { name: 'Enable' }).click();
+      await row.getByText('Serving', { exact: true }).waitFor({ timeout: 180_000 });
+      await row.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Priority').fill('-3');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Saved ClusterCatalog ${name}` })
+        .waitFor();
+      assert.equal((await kube.get<ClusterCatalog>(CLUSTER_CATALOG_TYPE, name)).spec.priority, -3);
+      await page.close();
+    });
+  });
