@@ -59,7 +59,14 @@ describe('Every screen: the shell and OperatorHub', () => {
     const page = await h.newPage();
     const found = await everyState(page, h.admin.url);
     assert.deepEqual(found, clean(found));
-    const all = ['OperatorHub', 'Installed Operators', 'Catalog sources', 'Cluster upgrade', 'Cluster settings'];
+    const all = [
+      'OperatorHub',
+      'Installed Operators',
+      'Catalog sources',
+      'Cluster catalogs (OLM v1)',
+      'Cluster upgrade',
+      'Cluster settings',
+    ];
     assert.deepEqual(await navigation(page), all);
     const banner = page.getByRole('banner');
     assert.match((await banner.textContent()) ?? '', /admin\s*\(kubeconfig\)/);
@@ -83,9 +90,9 @@ describe('Every screen: the shell and OperatorHub', () => {
     const states = await everyState(page, h.perUser.url, '/operatorhub?namespace=team1');
     const found = { 'no catalogs': noCatalogs, ...states };
     assert.deepEqual(found, clean(found));
-    assert.deepEqual(await navigation(page), ['OperatorHub', 'Installed Operators', '3 pages hidden']);
+    assert.deepEqual(await navigation(page), ['OperatorHub', 'Installed Operators', '4 pages hidden']);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByText('3 pages hidden').click();
+    await nav.getByText('4 pages hidden').click();
     const why = (await nav.getByRole('listitem').filter({ hasText: 'Cluster settings' }).textContent()) ?? '';
     assert.match(why, /Cluster settings needs you to read the OLMConfig named cluster\..*alice.*olmconfigs/);
     await h.shot(page, 'alice-hidden-pages');
@@ -97,11 +104,12 @@ describe('Every screen: the shell and OperatorHub', () => {
     await page.close();
   });
 
-  test('bob (view everywhere): clean everywhere, only Cluster settings hidden', async () => {
+  test('bob (view everywhere): clean everywhere, only Cluster settings and OLM v1 catalogs hidden', async () => {
     const page = await h.openAs('bob', '/operatorhub');
     const found = await everyState(page, h.perUser.url);
     assert.deepEqual(found, clean(found));
-    const offered = ['OperatorHub', 'Installed Operators', 'Catalog sources', 'Cluster upgrade', '1 page hidden'];
+    // The view role does not include OLM v1's ClusterCatalogs.
+    const offered = ['OperatorHub', 'Installed Operators', 'Catalog sources', 'Cluster upgrade', '2 pages hidden'];
     assert.deepEqual(await navigation(page), offered);
     await page.close();
   });

@@ -25,6 +25,6 @@ describe('currentState', () => {
 
   test("only the cluster-wide pages wait for the cluster's answer", () => {
     const asked = NAV_ITEMS.filter((i) => i.clusterPage).map((i) => i.href);
-    assert.deepEqual(asked, ['/catalogsources', '/cluster-upgrade', '/settings']);
+    assert.deepEqual(asked, ['/catalogsources', '/clustercatalogs', '/cluster-upgrade', '/settings']);
   });
 });

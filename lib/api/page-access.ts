@@ -2,7 +2,7 @@
 // shared by the route that asks the cluster and the navigation that hides the others. Types only.
 
 /** The pages whose use rests on a cluster-wide right; the others work in any namespace one may read. */
-export type ClusterPagePath = '/catalogsources' | '/cluster-upgrade' | '/settings';
+export type ClusterPagePath = '/catalogsources' | '/cluster-upgrade' | '/settings' | '/clustercatalogs';
 
 export interface PageAccess {
   path: ClusterPagePath;

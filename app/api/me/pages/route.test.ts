@@ -1,5 +1,6 @@
 // GET /api/me/pages against the sandbox, as each seed user: the admin may use every cluster-wide
-// page, bob (view everywhere) all but Cluster settings, alice (admin of team1 only) none, each
+// page, bob (view everywhere) all but Cluster settings and OLM v1's ClusterCatalogs (the view role
+// does not include them), alice (admin of team1 only) none, each
 // refusal with the cluster's words; logged out is a 401; an unknown parameter a 400 naming it.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -19,21 +20,38 @@ describe('GET /api/me/pages', () => {
   test('the admin may use every cluster-wide page', async () => {
     const { status, body } = await sb.call<PageAccessAnswer>(GET, '/api/me/pages', { user: 'admin' });
     assert.equal(status, 200);
-    assert.deepEqual(allowed(body), { '/catalogsources': true, '/cluster-upgrade': true, '/settings': true });
+    assert.deepEqual(allowed(body), {
+      '/catalogsources': true,
+      '/clustercatalogs': true,
+      '/cluster-upgrade': true,
+      '/settings': true,
+    });
     assert.ok(body.pages.every((p) => p.reason === undefined));
   });
 
-  test("bob, who may view everything, is refused only the OLMConfig, with the cluster's reason", async () => {
+  test("bob, who may view everything, is refused the OLMConfig and ClusterCatalogs, with the cluster's reason", async () => {
     const { body } = await sb.call<PageAccessAnswer>(GET, '/api/me/pages', { user: 'bob' });
-    assert.deepEqual(allowed(body), { '/catalogsources': true, '/cluster-upgrade': true, '/settings': false });
+    assert.deepEqual(allowed(body), {
+      '/catalogsources': true,
+      '/clustercatalogs': false,
+      '/cluster-upgrade': true,
+      '/settings': false,
+    });
     const settings = body.pages.find((p) => p.path === '/settings')!;
     assert.equal(settings.needs, 'read the OLMConfig named cluster');
     assert.match(settings.reason ?? '', /bob.*olmconfigs/);
+    const v1 = body.pages.find((p) => p.path === '/clustercatalogs')!;
+    assert.match(v1.reason ?? '', /bob.*clustercatalogs/);
   });
 
   test('alice, admin of one namespace, may use none of them', async () => {
     const { body } = await sb.call<PageAccessAnswer>(GET, '/api/me/pages', { user: 'alice' });
-    assert.deepEqual(allowed(body), { '/catalogsources': false, '/cluster-upgrade': false, '/settings': false });
+    assert.deepEqual(allowed(body), {
+      '/catalogsources': false,
+      '/clustercatalogs': false,
+      '/cluster-upgrade': false,
+      '/settings': false,
+    });
     const catalogs = body.pages.find((p) => p.path === '/catalogsources')!;
     assert.match(catalogs.reason ?? '', /alice.*catalogsources/);
   });

@@ -1,0 +1,43 @@
+// PATCH /api/olm-v1/clustercatalogs/<name> {seen, availabilityMode?, priority?, pollIntervalMinutes?}:
+// enables or disables a ClusterCatalog, or changes its priority or poll interval (null: stop
+// polling), as the person, at the generation `seen`: a change to its spec since is a 409.
+// DELETE /api/olm-v1/clustercatalogs/<name>?seen=N: deletes it as the person, on the same condition.
+import { z } from 'zod';
+import { dnsSubdomain, errorResponse, readJson, readQuery } from '@/lib/server/api-error';
+import { writeClient } from '@/lib/server/context';
+import { changeClusterCatalog, deleteClusterCatalog } from '@/lib/server/olm-v1/cluster-catalog-edit';
+import { ChangeBody } from '../schema';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ name: string }> };
+const Target = z.strictObject({ name: dnsSubdomain });
+const DeleteQuery = z.strictObject({
+  seen: z
+    .string({ message: 'the generation you saw (?seen=)' })
+    .regex(/^\d{1,15}$/, 'the generation you saw (?seen=), a number'),
+});
+
+export async function PATCH(req: Request, { params }: Params): Promise<Response> {
+  try {
+    const { client } = writeClient(req);
+    const { name } = Target.parse(await params);
+    const body = await readJson(req, ChangeBody);
+    const cc = await changeClusterCatalog(client, name, body);
+    return Response.json({ name, generation: cc.metadata?.generation });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}
+
+export async function DELETE(req: Request, { params }: Params): Promise<Response> {
+  try {
+    const { client } = writeClient(req);
+    const { name } = Target.parse(await params);
+    const q = readQuery(req.url, DeleteQuery);
+    await deleteClusterCatalog(client, name, Number(q.seen));
+    return Response.json({ name, deleted: true });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,22 @@
+// One catalog's address the console will not read (an object's status can say anything) is that
+// catalog's "not read", with the reason, and never a failure of the whole list.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { catalogContent } from './content-cache';
+
+describe('catalog content, by address', () => {
+  test('an address that is not HTTPS is not read, and says why', async () => {
+    const index = await catalogContent(new KubeConfig(), 'http://169.254.169.254/catalogs/a', 'r@sha256:1', 't');
+    assert.deepEqual(index.summary, {
+      read: false,
+      why: 'status.urls.base is http; the console reads content over HTTPS only',
+    });
+  });
+
+  test('a content server that does not answer is named in the reason', async () => {
+    const index = await catalogContent(new KubeConfig(), 'https://127.0.0.1:1/catalogs/a', 'r@sha256:2', 't');
+    assert.equal(index.summary.read, false);
+    if (!index.summary.read) assert.match(index.summary.why, /content server at 127\.0\.0\.1:1 could not be read/);
+  });
+});
