@@ -3,22 +3,19 @@
 // in it), read as the person, for the confirmation before deleting or disabling it; `problems`
 // says what could not be read, so the list may be short.
 import { z } from 'zod';
-import { dnsSubdomain, errorResponse, readQuery } from '@/lib/server/api-error';
+import { dnsSubdomain, readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { catalogDependents } from '@/lib/server/olm-v1/catalog-dependents';
+import { route, type RouteContext } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
 const Target = z.strictObject({ name: dnsSubdomain });
 const Query = z.strictObject({});
 
-export async function GET(req: Request, { params }: { params: Promise<{ name: string }> }): Promise<Response> {
-  try {
-    readQuery(req.url, Query);
-    const { client } = requestClient(req);
-    const { name } = Target.parse(await params);
-    return Response.json(await catalogDependents(client, name), { headers: { 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = route(async (req: Request, { params }: RouteContext) => {
+  readQuery(req.url, Query);
+  const { client } = requestClient(req);
+  const { name } = Target.parse(await params);
+  return Response.json(await catalogDependents(client, name), { headers: { 'Cache-Control': 'no-store' } });
+});
