@@ -216,7 +216,7 @@ describe('Every screen of the pages, at 1440 and 390 px', () => {
     const status = page.getByRole('status').filter({ hasText: /^Installed: pgpilot\.v1\.2\.0 is ready/ });
     await status.waitFor({ timeout: 20_000 });
     assert.equal(await status.evaluate((el) => el === document.activeElement), true, 'the focus is on the status line');
-    await page.getByRole('heading', { level: 1, name: 'Installed pgpilot in pg-phone' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Installed PgPilot in pg-phone' }).waitFor();
 
     const next = page.getByRole('region', { name: 'What next' });
     const operator = '/operators/pg-phone/pgpilot.v1.2.0';

@@ -21,6 +21,7 @@ import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
 import { PermissionFailureNotice } from '../common/permission-failure';
 import { RefreshSubscription } from '../operators/refresh-subscription';
+import { InstallHeadline } from './install-headline';
 import { InstallNextSteps } from './install-next-steps';
 
 const HEADLINE: Record<Stage, string> = {
@@ -94,9 +95,7 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
 
   return (
     <article className="space-y-6">
-      <h1 className="text-2xl font-bold [overflow-wrap:anywhere]">
-        {HEADLINE[stage.stage]} {p.subscription.spec.name} in {namespace}
-      </h1>
+      <InstallHeadline verb={HEADLINE[stage.stage]} subscription={p.subscription} namespace={namespace} />
       <LiveNotice
         state={live}
         inline={false}
