@@ -1,13 +1,16 @@
 // Sign-in with an identity provider, in Debian's Chromium, against the real cluster started with
 // `--oidc` (kube-apiserver trusting a real OIDC provider, scripts/oidc-provider.ts, whose ID
-// tokens live 60 s): alice signs in at the provider, acts in team1 through her group, keeps
+// tokens live 60 s), serving the demo catalog: alice signs in at the provider, walks OperatorHub and
+// Installed Operators and installs into team1 through her group, keeps
 // working past her token's expiry, logs out of the console and the provider; made-up and
 // mismatched callbacks are refused with words. Skipped when cluster/build.sh has not built the programs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { join } from 'node:path';
 import { OPERATOR_GROUP_TYPE } from '../lib/olm/resources/operator-group';
+import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { clientAs } from '../lib/server/testing/cluster';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
@@ -15,6 +18,9 @@ import { clusterProgramsMissing, startRealCluster, type RealCluster } from './su
 
 const skip = clusterProgramsMissing();
 const ID_TOKEN_SECONDS = 60;
+// The demo catalog, served by real opm in OLM's global namespace, for alice's walk through the pages.
+const DEMO = join(import.meta.dirname, '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
+const CATALOG = catalogSourceName(DEMO);
 
 /** `oidc console flags: --kubeconfig K --oidc-issuer U …` as the environment `npm start` would give the server. */
 function consoleEnv(output: string): Record<string, string> {
@@ -53,7 +59,7 @@ else
     let page: Page;
 
     before(async () => {
-      cluster = await startRealCluster([], 240_000, ['--oidc', '--oidc-id-token-ttl', String(ID_TOKEN_SECONDS)]);
+      cluster = await startRealCluster([DEMO], 300_000, ['--oidc', '--oidc-id-token-ttl', String(ID_TOKEN_SECONDS)]);
       const env = consoleEnv(cluster.output());
       issuer = env.OLM_CONSOLE_OIDC_ISSUER!;
       const usersFile = /^oidc users: (.+)$/m.exec(cluster.output())![1]!;
@@ -117,6 +123,59 @@ else
       assert.equal(team1.body.permissions.find((p) => p.action === 'install')?.allowed, true);
       const team2 = await api<Permissions>('/api/me/permissions?namespace=team2');
       assert.equal(team2.body.permissions.find((p) => p.action === 'install')?.allowed, false);
+    });
+
+    test('her pages: the global catalog, Installed Operators on team1, herself in the header; she installs', async () => {
+      // What a cluster administrator prepares for a tenant: team1's OperatorGroup, which her role may
+      // not create.
+      const metadata = { name: 'team1', namespace: 'team1' };
+      const group = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata };
+      await clientAs(cluster, 'admin').create(
+        OPERATOR_GROUP_TYPE,
+        { ...group, spec: { targetNamespaces: ['team1'] } },
+        { namespace: 'team1' },
+      );
+      // She may not read the global catalogs cluster-wide: the hub asks where she works, and shows
+      // them there through OLM's package API.
+      await page.goto(`${app.url}/operatorhub`);
+      const none = page
+        .getByRole('note')
+        .filter({ hasText: /^No catalog is readable for you in the cluster's global/ });
+      await none.getByLabel('Namespace').fill('team1');
+      await none.getByRole('button', { name: 'Show its catalogs' }).click();
+      await page.waitForURL(/\/operatorhub\?namespace=team1$/);
+      await page.getByRole('link', { name: /^PgPilot by Harbor Lane Data/ }).waitFor({ timeout: 60_000 });
+      await page
+        .getByRole('link', { name: /^Cachely/ })
+        .first()
+        .waitFor();
+      const header = page.getByRole('banner');
+      await header.getByText('oidc:alice', { exact: true }).waitFor();
+      await header.getByRole('button', { name: 'Log out' }).waitFor();
+
+      // Named once, her namespace is where Installed Operators opens, with no address typed.
+      await page.goto(`${app.url}/operators`);
+      await page.waitForURL(/\/operators\?namespace=team1$/);
+
+      await page.goto(`${app.url}/operatorhub/olm/${CATALOG}/cachely/install?namespace=team1`);
+      await page.getByRole('heading', { name: 'What the install will do' }).waitFor();
+      // All namespaces is not hers to choose (the access reviews say so once they answer): the plan
+      // installs into team1, where her group may create Subscriptions.
+      await page.getByText(/^Not yours to choose: it installs into operators/).waitFor();
+      await page.getByRole('list', { name: 'Objects' }).getByText('Subscription team1/cachely').waitFor();
+      assert.equal(await page.getByLabel('Installed namespace').inputValue(), 'team1');
+      await page.getByRole('button', { name: 'Install', exact: true }).click();
+      await page.waitForURL(/\/installs\/team1\/cachely$/);
+      // Real OLM resolves, installs and runs it (kwok makes its Deployment available).
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Installed: cachely\.v/ })
+        .waitFor({ timeout: 180_000 });
+      await page.goto(`${app.url}/operators`);
+      await page.waitForURL(/\/operators\?namespace=team1$/);
+      await page.getByRole('link', { name: 'Cachely' }).waitFor({ timeout: 30_000 });
+      // Her group's OperatorGroup goes again: the refresh test below makes one of its own there.
+      await clientAs(cluster, 'admin').delete(OPERATOR_GROUP_TYPE, 'team1', { namespace: 'team1' });
     });
 
     test('her 60-second ID token is refreshed while she works, and her live updates carry on', async () => {
