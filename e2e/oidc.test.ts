@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { OPERATOR_GROUP_TYPE } from '../lib/olm/resources/operator-group';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { clientAs } from '../lib/server/testing/cluster';
+import { accessibilityProblems } from './support/a11y';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
@@ -86,6 +87,9 @@ else
         [path, init ?? {}] as const,
       ) as Promise<{ status: number; body: T }>;
 
+    /** The console's page as it is now holds what every page state must: axe at both widths, no sideways scroll. */
+    const accessible = async (p: Page, what: string) => assert.deepEqual(await accessibilityProblems(p), [], what);
+
     const signInAtProvider = async (user: string, password: string) => {
       await page.getByLabel('Username').fill(user);
       await page.getByLabel('Password').fill(password);
@@ -104,6 +108,7 @@ else
 
     test('alice signs in at the provider from the login page and lands on the page she asked for', async () => {
       await page.goto(`${app.url}/login?next=${encodeURIComponent('/operatorhub?keyword=db')}`);
+      await accessible(page, 'the login page');
       await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
       await page.waitForURL((u) => u.origin === issuer);
       await signInAtProvider('alice', 'not her password');
@@ -141,6 +146,8 @@ else
       const none = page
         .getByRole('note')
         .filter({ hasText: /^No catalog is readable for you in the cluster's global/ });
+      await none.getByLabel('Namespace').waitFor();
+      await accessible(page, 'the hub asking where she works');
       await none.getByLabel('Namespace').fill('team1');
       await none.getByRole('button', { name: 'Show its catalogs' }).click();
       await page.waitForURL(/\/operatorhub\?namespace=team1$/);
@@ -171,6 +178,7 @@ else
         .getByRole('status')
         .filter({ hasText: /^Installed: cachely\.v/ })
         .waitFor({ timeout: 180_000 });
+      await accessible(page, 'her install, done');
       await page.goto(`${app.url}/operators`);
       await page.waitForURL(/\/operators\?namespace=team1$/);
       await page.getByRole('link', { name: 'Cachely' }).waitFor({ timeout: 30_000 });
@@ -237,6 +245,7 @@ else
         .getByRole('alert')
         .getByText(/wrong state/)
         .waitFor();
+      await accessible(page, 'a refused sign-in');
       await page.getByRole('link', { name: 'Sign in again' }).click();
       await page.waitForURL((u) => u.origin === issuer);
       await signInAtProvider('bob', passwords.bob!);
@@ -254,6 +263,7 @@ else
         .getByRole('alert')
         .getByText(/No sign-in was in progress in this browser/)
         .waitFor();
+      await accessible(tab, 'a callback nobody started');
       await other.close();
     });
   });
