@@ -9,6 +9,7 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getSession } from './api';
+import { leaveTo } from './unauthorized';
 
 /**
  * `limited`: connected, but the cluster refused one of the page's watches (the person may list,
@@ -56,7 +57,7 @@ export function useLiveRefresh(
       // A full load rather than a client-side route: nothing the ended session read stays in memory.
       const here = encodeURIComponent(window.location.pathname + window.location.search);
       const login = new URL(`/login?next=${here}`, window.location.origin);
-      window.location.assign(login.href);
+      leaveTo(login.href);
     };
     // Whether an HTTP error means the session is over (idle, logged out elsewhere), not the server.
     const reopenOrEnd = () => {

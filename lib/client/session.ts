@@ -3,6 +3,7 @@
 // the CSRF token's fetch, so a page load asks once), and logging out of it.
 import { useQuery } from '@tanstack/react-query';
 import { getSession, type SessionInfo } from './api';
+import { claimNavigation } from './unauthorized';
 
 export function useSession(): { session?: SessionInfo; error: unknown } {
   // The key the login form reads too; the session changes only with a page load (login, logout).
@@ -16,16 +17,22 @@ export function useSession(): { session?: SessionInfo; error: unknown } {
  * the tab, or, after signing in with the identity provider, its end-session page first.
  */
 export async function logOut(): Promise<void> {
-  const { csrfToken } = await getSession();
-  const res = await fetch('/api/auth/logout', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'x-csrf-token': csrfToken },
-  });
-  if (!res.ok && res.status !== 401) {
-    const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
-    throw new Error(body?.error?.message ?? `logging out failed with HTTP ${res.status}`);
+  const navigation = claimNavigation();
+  try {
+    const { csrfToken } = await getSession();
+    const res = await fetch('/api/auth/logout', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'x-csrf-token': csrfToken },
+    });
+    if (!res.ok && res.status !== 401) {
+      const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+      throw new Error(body?.error?.message ?? `logging out failed with HTTP ${res.status}`);
+    }
+    const { redirect } = res.ok ? ((await res.json()) as { redirect?: string }) : { redirect: undefined };
+    navigation.go(redirect || '/login');
+  } catch (err) {
+    navigation.release();
+    throw err;
   }
-  const { redirect } = res.ok ? ((await res.json()) as { redirect?: string }) : { redirect: undefined };
-  window.location.assign(redirect || '/login');
 }

@@ -9,7 +9,29 @@ export function loginHref(path: string): string {
   return path === '/' || path.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(path)}`;
 }
 
+// A tab leaves once: the first navigation away wins and later ones are ignored. Logging out
+// claims it before the session ends, because every live page then notices the ended session and
+// would send the tab to the login page — overtaking the logout's own way out through the identity
+// provider's end-session page, which would leave the person signed in there.
 let leaving = false;
+
+/** Takes the tab to `href`, unless it is already on its way somewhere. */
+export function leaveTo(href: string, how: 'assign' | 'replace' = 'assign'): void {
+  if (leaving) return;
+  leaving = true;
+  window.location[how](href);
+}
+
+/** Holds the tab's one navigation for a logout: `go` takes it, `release` gives it back on failure. */
+export function claimNavigation(): { go: (href: string) => void; release: () => void } {
+  leaving = true;
+  return {
+    go: (href) => window.location.assign(href),
+    release: () => {
+      leaving = false;
+    },
+  };
+}
 
 /** For the query client's error hooks: every failed query and mutation passes through here. */
 export async function redirectIfUnauthorized(err: unknown): Promise<void> {
@@ -21,9 +43,8 @@ export async function redirectIfUnauthorized(err: unknown): Promise<void> {
   } catch {
     return;
   }
-  if (mode !== 'token' || leaving) return;
+  if (mode !== 'token') return;
   // Once per tab, however many queries failed together; replace, so Back does not return to
   // the page that would only send the person here again.
-  leaving = true;
-  window.location.replace(loginHref(`${window.location.pathname}${window.location.search}`));
+  leaveTo(loginHref(`${window.location.pathname}${window.location.search}`), 'replace');
 }
