@@ -223,8 +223,11 @@ else
     });
 
     test("logging out ends the provider's session too: signing in again asks for the password", async () => {
-      // As a person does it: the header's Log out, through the provider's end-session page.
-      await page.goto(`${app.url}/operators`);
+      // As a person does it: the header's Log out, through the provider's end-session page. The
+      // list is opened where it settles (alice named team1 above, so /operators would move there
+      // on its own, and a click during that move can be lost).
+      await page.goto(`${app.url}/operators?namespace=team1`);
+      await page.getByRole('link', { name: 'Cachely' }).waitFor({ timeout: 30_000 });
       const ended = page.waitForRequest(
         (r) => r.url().startsWith(`${issuer}/session/end`) && /id_token_hint=/.test(r.url()),
       );
