@@ -15,6 +15,7 @@ import type { CsvStatusWriter } from './csv-status';
 import { OLM, OperatorBase, now } from './operator-base';
 import { checkAccess, serviceAccountUser, type ServiceAccountRef } from './scoped';
 import { subscriptionView } from './olm-views';
+import { rolledOutStatus } from './deployment-status';
 
 /** The label in which OLM keeps the hash of the Deployment spec it wrote (install/deployment.go). */
 const SPEC_HASH_LABEL = 'olm.deployment-spec-hash';
@@ -203,47 +204,7 @@ export class CsvDeployments extends OperatorBase {
     const t = setTimeout(() => {
       const cur = this.exists(this.deployments, ns, d.name);
       if (!cur) return;
-      const replicas = (cur.spec as { replicas?: number }).replicas ?? 1;
-      // The two conditions the deployment controller leaves on a rolled-out Deployment. The
-      // sandbox makes no ReplicaSets: the one named is the name the template's hash would give it.
-      const at = now();
-      const replicaSet = `${d.name}-${createHash('sha256')
-        .update(JSON.stringify((cur.spec as { template?: unknown }).template ?? {}))
-        .digest('hex')
-        .slice(0, 10)}`;
-      const conditions = [
-        {
-          type: 'Available',
-          status: 'True',
-          reason: 'MinimumReplicasAvailable',
-          message: 'Deployment has minimum availability.',
-          lastUpdateTime: at,
-          lastTransitionTime: at,
-        },
-        {
-          type: 'Progressing',
-          status: 'True',
-          reason: 'NewReplicaSetAvailable',
-          message: `ReplicaSet "${replicaSet}" has successfully progressed.`,
-          lastUpdateTime: at,
-          lastTransitionTime: at,
-        },
-      ];
-      this.api.updateObject(
-        this.deployments,
-        {
-          ...cur,
-          status: {
-            observedGeneration: cur.metadata.generation,
-            replicas,
-            readyReplicas: replicas,
-            availableReplicas: replicas,
-            updatedReplicas: replicas,
-            conditions,
-          },
-        },
-        'status',
-      );
+      this.api.updateObject(this.deployments, { ...cur, status: rolledOutStatus(cur, now()) }, 'status');
     }, this.opts.deploymentDelayMs);
     t.unref();
   }
