@@ -60,6 +60,30 @@ describe("reading catalogd's JSON lines", () => {
     assert.match(summary.problems.join('\n'), /package "broken"/);
     assert.deepEqual([...(bundles.get('good') ?? [])], ['good.v1']);
   });
+
+  // operator-controller's catalog cache groups documents by declcfg.Meta's package: a package's
+  // own name, everything else's `package` field; resolution then sees one package's documents.
+  test("each package's documents are kept apart for resolution, broken packages too", () => {
+    const r = read(
+      '{"schema":"olm.package","name":"good","defaultChannel":"stable"}',
+      '\n{"schema":"olm.channel","package":"good","name":"stable","entries":[{"name":"good.v1"}]}',
+      '\n{"schema":"olm.bundle","package":"good","name":"good.v1","image":"x","properties":[{"type":"olm.package","value":{"packageName":"good","version":"1.0.0"}}]}',
+      '\n{"schema":"olm.deprecations","package":"good","entries":[]}',
+      '\n{"schema":"olm.package","name":"broken","defaultChannel":"missing"}',
+      '\n{"schema":"olm.channel","package":"broken","name":"beta","entries":[]}\n',
+    );
+    const { configs, catalog } = summarize(r.blobs);
+    assert.deepEqual(
+      configs.get('good')?.bundles.map((b) => b.name),
+      ['good.v1'],
+    );
+    assert.equal(configs.get('good')?.deprecations.length, 1);
+    assert.deepEqual(
+      configs.get('broken')?.channels.map((c) => c.name),
+      ['beta'],
+    );
+    assert.deepEqual([...(catalog?.packages.keys() ?? [])], ['good']);
+  });
 });
 
 describe('the address the console reads content from', () => {

@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { catalogFromBlobs, describeProblems } from '../../olm/fbc/catalog';
-import type { ParsedBlob } from '../../olm/fbc/parse';
+import { catalogFromBlobs, describeProblems, type Catalog } from '../../olm/fbc/catalog';
+import { sortBlobs, type ParsedBlob } from '../../olm/fbc/parse';
+import type { DeclarativeConfig } from '../../olm/fbc/types';
 import type { CatalogContentSummary } from '../../api/olm-v1-catalogs';
 
 /** The whole body: the largest published catalog here (certified-operators) is about 20 MB of FBC. */
@@ -81,6 +82,38 @@ export interface ContentIndex {
   summary: CatalogContentSummary;
   /** Every package named, healthy or not, and each package's bundles. */
   bundles: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The content through the FBC model: healthy packages, and the problems of the broken ones. */
+  catalog?: Catalog;
+  /**
+   * Each package's documents as operator-controller resolves against them (its catalog client
+   * hands resolution one package's blobs, broken or not): lib/olm/v1/resolve.ts reads these.
+   */
+  configs: ReadonlyMap<string, DeclarativeConfig>;
+}
+
+/** The content index of a catalog not read: nothing to show or resolve against, and why. */
+export function unreadContent(why: string): ContentIndex {
+  return { summary: { read: false, why }, bundles: new Map(), configs: new Map() };
+}
+
+function packageOf(blob: Record<string, unknown>): string | undefined {
+  const name = blob.schema === 'olm.package' ? blob.name : blob.package;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The documents split by the package they belong to, each group in the FBC shape. */
+function configsByPackage(blobs: readonly ParsedBlob[]): Map<string, DeclarativeConfig> {
+  const groups = new Map<string, ParsedBlob[]>();
+  for (const b of blobs) {
+    const name = packageOf(b.blob);
+    if (name === undefined) continue;
+    const group = groups.get(name);
+    if (group) group.push(b);
+    else groups.set(name, [b]);
+  }
+  const configs = new Map<string, DeclarativeConfig>();
+  for (const [name, group] of groups) configs.set(name, sortBlobs(group).config);
+  return configs;
 }
 
 /** What the model makes of the documents: healthy packages, broken ones, and the first problems. */
@@ -99,6 +132,8 @@ export function summarize(blobs: readonly ParsedBlob[]): ContentIndex {
       problems: listed,
     },
     bundles,
+    catalog,
+    configs: configsByPackage(blobs),
   };
 }
 

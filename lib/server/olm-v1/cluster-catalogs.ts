@@ -7,7 +7,7 @@ import type { ClusterCatalogRow, ClusterCatalogsResponse, CatalogCondition } fro
 import type { KubeClient } from '../../k8s/client';
 import type { Condition } from '../../olm/resources/common';
 import { accessReview } from '../permissions';
-import type { ContentIndex } from './catalog-content';
+import { unreadContent, type ContentIndex } from './catalog-content';
 import { catalogContent } from './content-cache';
 import { CLUSTER_CATALOG_TYPE, OLM_V1_GROUP, servesOlmV1, type ClusterCatalog } from './resources';
 
@@ -48,10 +48,7 @@ export function servedContent(client: KubeClient, cc: ClusterCatalog): Promise<C
   const serving = cc.status?.conditions?.find((c) => c.type === 'Serving')?.status === 'True';
   if (base && resolvedRef && serving)
     return catalogContent(client.kubeConfig, base, resolvedRef, cc.status?.lastUnpacked ?? '');
-  return Promise.resolve({
-    summary: { read: false, why: 'catalogd serves no content for it now' },
-    bundles: new Map(),
-  });
+  return Promise.resolve(unreadContent('catalogd serves no content for it now'));
 }
 
 async function row(client: KubeClient, cc: ClusterCatalog): Promise<ClusterCatalogRow> {

@@ -3,7 +3,7 @@
 // this each read would download every catalog again. A failure is kept only briefly, so a content
 // server that comes back is read again soon.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ContentError, fetchCatalogContent, type ContentIndex } from './catalog-content';
+import { ContentError, fetchCatalogContent, unreadContent, type ContentIndex } from './catalog-content';
 
 const MAX_ENTRIES = 64;
 const FAILURE_TTL_MS = 15_000;
@@ -28,13 +28,13 @@ export function catalogContent(
   const entry: Entry = {
     at: Date.now(),
     failed: false,
-    index: Promise.resolve({ summary: { read: false, why: '' }, bundles: new Map() }),
+    index: Promise.resolve(unreadContent('')),
   };
   entry.index = fetchCatalogContent(kc, base).catch((err: unknown): ContentIndex => {
     entry.failed = true;
     entry.at = Date.now();
     const why = err instanceof ContentError ? err.message : `reading the content failed: ${(err as Error).message}`;
-    return { summary: { read: false, why }, bundles: new Map() };
+    return unreadContent(why);
   });
   entries.set(key, entry);
   // Oldest out first: a Map keeps insertion order.

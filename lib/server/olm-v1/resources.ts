@@ -36,12 +36,22 @@ export interface ClusterCatalog extends KubeObject {
   };
 }
 
+export interface ClusterExtensionCatalogSource {
+  packageName?: string;
+  version?: string;
+  channels?: string[];
+  selector?: LabelSelector;
+  upgradeConstraintPolicy?: 'CatalogProvided' | 'SelfCertified';
+}
+
 export interface ClusterExtension extends KubeObject {
   spec?: {
     namespace?: string;
-    source?: { sourceType?: string; catalog?: { packageName?: string; selector?: LabelSelector } };
+    serviceAccount?: { name?: string };
+    source?: { sourceType?: string; catalog?: ClusterExtensionCatalogSource };
+    install?: { preflight?: { crdUpgradeSafety?: { enforcement?: 'None' | 'Strict' } } };
   };
-  status?: { install?: { bundle?: { name?: string; version?: string } } };
+  status?: { conditions?: Condition[]; install?: { bundle?: { name?: string; version?: string } } };
 }
 
 /** Whether the cluster serves ClusterCatalogs (its discovery document for olm.operatorframework.io/v1). */
