@@ -36,6 +36,37 @@ function Field({ label, hint, children }: { label: string; hint?: string; childr
   );
 }
 
+/** A number typed as text (see numberOf), with its label and hint. */
+function NumberField(props: { label: string; hint: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id) => (
+        <input
+          id={id}
+          className={INPUT}
+          inputMode="numeric"
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** The form's buttons: one to send, disabled while it is on its way, and Cancel. */
+function FormButtons({ label, pending, onCancel }: { label: string; pending: boolean; onCancel: () => void }) {
+  return (
+    <div className="flex gap-2">
+      <button type="submit" className={PRIMARY} disabled={pending}>
+        {label}
+      </button>
+      <button type="button" className={SECONDARY} onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 export function AddClusterCatalog({ onDone, onCancel }: { onDone: (m: string) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [imageRef, setImageRef] = useState('');
@@ -67,38 +98,21 @@ export function AddClusterCatalog({ onDone, onCancel }: { onDone: (m: string) =>
             <input id={id} className={INPUT} value={imageRef} onChange={(e) => setImageRef(e.target.value)} required />
           )}
         </Field>
-        <Field label="Priority" hint="Optional; higher wins when two catalogs offer the same bundle. Default 0.">
-          {(id) => (
-            <input
-              id={id}
-              className={INPUT}
-              inputMode="numeric"
-              value={priority}
-              onChange={(e) => setPriority(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Poll interval (minutes)" hint="Optional; unset: catalogd never checks the tag again.">
-          {(id) => (
-            <input
-              id={id}
-              className={INPUT}
-              inputMode="numeric"
-              value={poll}
-              onChange={(e) => setPoll(e.target.value)}
-            />
-          )}
-        </Field>
+        <NumberField
+          label="Priority"
+          hint="Optional; higher wins when two catalogs offer the same bundle. Default 0."
+          value={priority}
+          onChange={setPriority}
+        />
+        <NumberField
+          label="Poll interval (minutes)"
+          hint="Optional; unset: catalogd never checks the tag again."
+          value={poll}
+          onChange={setPoll}
+        />
       </div>
       {add.error && <ErrorNotice error={add.error} what="The catalog was not added" />}
-      <div className="flex gap-2">
-        <button type="submit" className={PRIMARY} disabled={add.isPending}>
-          Add catalog
-        </button>
-        <button type="button" className={SECONDARY} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons label="Add catalog" pending={add.isPending} onCancel={onCancel} />
     </form>
   );
 }
@@ -134,38 +148,21 @@ export function EditClusterCatalog({
       className="space-y-3 rounded border border-slate-300 p-3"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Priority" hint="Higher wins when two catalogs offer the same bundle.">
-          {(id) => (
-            <input
-              id={id}
-              className={INPUT}
-              inputMode="numeric"
-              value={priority}
-              onChange={(e) => setPriority(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Poll interval (minutes)" hint="Empty: never check the tag again. Not allowed with a digest.">
-          {(id) => (
-            <input
-              id={id}
-              className={INPUT}
-              inputMode="numeric"
-              value={poll}
-              onChange={(e) => setPoll(e.target.value)}
-            />
-          )}
-        </Field>
+        <NumberField
+          label="Priority"
+          hint="Higher wins when two catalogs offer the same bundle."
+          value={priority}
+          onChange={setPriority}
+        />
+        <NumberField
+          label="Poll interval (minutes)"
+          hint="Empty: never check the tag again. Not allowed with a digest."
+          value={poll}
+          onChange={setPoll}
+        />
       </div>
       {save.error && <ErrorNotice error={save.error} what="Nothing was changed" />}
-      <div className="flex gap-2">
-        <button type="submit" className={PRIMARY} disabled={save.isPending}>
-          Save
-        </button>
-        <button type="button" className={SECONDARY} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons label="Save" pending={save.isPending} onCancel={onCancel} />
     </form>
   );
 }
