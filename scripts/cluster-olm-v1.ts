@@ -14,11 +14,12 @@
 // - no leader election (it needs an in-cluster namespace), private cache folders (both programs
 //   empty theirs at start), every port on loopback and chosen free.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
+import { signedCertificate } from './certificates';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { renderV1Catalog } from './cluster-olm-v1-catalogs';
 
@@ -128,47 +129,9 @@ export function clusterCatalog(name: string, ref: string): Obj {
   };
 }
 
-function openssl(args: string[]): void {
-  const r = spawnSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr?.toString() ?? r.error?.message}`);
-}
-
 /** A serving certificate from the cluster's CA (ca.crt, ca.key in the data folder), made once per set of names. */
 function servingCertificate(dir: string, name: string, names: string): void {
-  const p = (n: string) => join(dir, n);
-  const ext = `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`;
-  if (existsSync(p(`${name}.crt`)) && existsSync(p(`${name}.ext`)) && readFileSync(p(`${name}.ext`), 'utf8') === ext)
-    return;
-  writeFileSync(p(`${name}.ext`), ext);
-  openssl([
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    p(`${name}.key`),
-    '-out',
-    p(`${name}.csr`),
-    '-subj',
-    `/CN=${name}`,
-  ]);
-  openssl([
-    'x509',
-    '-req',
-    '-in',
-    p(`${name}.csr`),
-    '-CA',
-    p('ca.crt'),
-    '-CAkey',
-    p('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    p(`${name}.crt`),
-    '-days',
-    '3650',
-    '-extfile',
-    p(`${name}.ext`),
-  ]);
+  signedCertificate(dir, name, 'ca', `/CN=${name}`, `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`);
 }
 
 /**

@@ -25,6 +25,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { renderInlineCatalog } from './cluster-catalogs';
+import { makeCa, signedCertificate, signingKeyPair } from './certificates';
 import { startOlmV1 } from './cluster-olm-v1';
 import { authenticationConfiguration, OIDC_CLIENT_ID, oidcCertificates, oidcRbacYaml, oidcSeed } from './oidc-seed';
 import {
@@ -122,11 +123,6 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs: num
   }
 }
 
-function openssl(args: string[]): void {
-  const r = spawnSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr?.toString() ?? r.error?.message}`);
-}
-
 /**
  * Made once per data folder: a cluster CA and kube-apiserver's serving certificate (127.0.0.1,
  * localhost and the in-cluster names), the front-proxy CA and the client certificate the
@@ -138,106 +134,35 @@ function certificates(dir: string): void {
     ['ca.crt', 'apiserver.crt', 'front-proxy-ca.crt', 'front-proxy-client.crt', 'sa.pub'].every((n) => existsSync(p(n)))
   )
     return;
-  const ca = (name: string, cn: string) =>
-    openssl([
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      p(`${name}.key`),
-      '-out',
-      p(`${name}.crt`),
-      '-days',
-      '3650',
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
-    ]);
-  const leaf = (name: string, signer: string, subj: string, ext: string) => {
-    writeFileSync(p(`${name}.ext`), ext);
-    openssl([
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      p(`${name}.key`),
-      '-out',
-      p(`${name}.csr`),
-      '-subj',
-      subj,
-    ]);
-    openssl([
-      'x509',
-      '-req',
-      '-in',
-      p(`${name}.csr`),
-      '-CA',
-      p(`${signer}.crt`),
-      '-CAkey',
-      p(`${signer}.key`),
-      '-CAcreateserial',
-      '-out',
-      p(`${name}.crt`),
-      '-days',
-      '3650',
-      '-extfile',
-      p(`${name}.ext`),
-    ]);
-  };
-  ca('ca', 'olm-console-real-cluster-ca');
-  leaf(
+  makeCa(dir, 'ca', 'olm-console-real-cluster-ca');
+  signedCertificate(
+    dir,
     'apiserver',
     'ca',
     '/CN=kube-apiserver',
     'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,IP:10.96.0.1\nextendedKeyUsage=serverAuth\n',
   );
-  ca('front-proxy-ca', 'olm-console-front-proxy-ca');
-  leaf('front-proxy-client', 'front-proxy-ca', '/CN=front-proxy-client', 'extendedKeyUsage=clientAuth\n');
-  openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', p('sa.key')]);
-  openssl(['pkey', '-in', p('sa.key'), '-pubout', '-out', p('sa.pub')]);
+  makeCa(dir, 'front-proxy-ca', 'olm-console-front-proxy-ca');
+  signedCertificate(
+    dir,
+    'front-proxy-client',
+    'front-proxy-ca',
+    '/CN=front-proxy-client',
+    'extendedKeyUsage=clientAuth\n',
+  );
+  signingKeyPair(dir, 'sa');
 }
 
 /** package-server's serving certificate, for the name the aggregator checks (`<service>.<namespace>.svc`). */
 function packageServerCertificate(dir: string, namespace: string): void {
-  const p = (n: string) => join(dir, n);
-  const names = `subjectAltName=DNS:${PACKAGESERVER_SERVICE}.${namespace}.svc,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n`;
-  if (existsSync(p('packageserver.crt')) && readFileSync(p('packageserver.ext'), 'utf8') === names) return;
-  writeFileSync(p('packageserver.ext'), names);
-  openssl([
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    p('packageserver.key'),
-    '-out',
-    p('packageserver.csr'),
-    '-subj',
+  const names = `DNS:${PACKAGESERVER_SERVICE}.${namespace}.svc,DNS:localhost,IP:127.0.0.1`;
+  signedCertificate(
+    dir,
+    'packageserver',
+    'ca',
     '/CN=packageserver',
-  ]);
-  openssl([
-    'x509',
-    '-req',
-    '-in',
-    p('packageserver.csr'),
-    '-CA',
-    p('ca.crt'),
-    '-CAkey',
-    p('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    p('packageserver.crt'),
-    '-days',
-    '3650',
-    '-extfile',
-    p('packageserver.ext'),
-  ]);
+    `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`,
+  );
 }
 
 /** The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`. */

@@ -1,10 +1,10 @@
 // What the real cluster's identity provider and kube-apiserver agree on (`npm run cluster -- --oidc`):
 // the provider's CA and serving certificate, the seed users with their passwords and groups, the
 // console's client, kube-apiserver's AuthenticationConfiguration and the RBAC for the groups.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeCa, signedCertificate } from './certificates';
 
 export const OIDC_CLIENT_ID = 'olm-console';
 /** Usernames and groups from the provider, as kube-apiserver names them (never a seed user's name). */
@@ -16,54 +16,13 @@ export interface OidcSeedUser {
   groups: string[];
 }
 
-function openssl(args: string[]): void {
-  const r = spawnSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr?.toString() ?? r.error?.message}`);
-}
-
 /** The provider's own CA (oidc-ca.crt) and its certificate for 127.0.0.1 and localhost, made once per folder. */
 export function oidcCertificates(dir: string): void {
   const p = (n: string) => join(dir, n);
   if (existsSync(p('oidc-ca.crt')) && existsSync(p('oidc-server.crt'))) return;
-  openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    p('oidc-ca.key'),
-    '-out',
-    p('oidc-ca.crt'),
-    '-days',
-    '3650',
-    '-subj',
-    '/CN=olm-console-oidc-ca',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
-  ]);
-  writeFileSync(p('oidc-server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  const key = ['-keyout', p('oidc-server.key'), '-out', p('oidc-server.csr'), '-subj', '/CN=olm-console-oidc'];
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', ...key]);
-  openssl([
-    'x509',
-    '-req',
-    '-in',
-    p('oidc-server.csr'),
-    '-CA',
-    p('oidc-ca.crt'),
-    '-CAkey',
-    p('oidc-ca.key'),
-    '-CAcreateserial',
-    '-out',
-    p('oidc-server.crt'),
-    '-days',
-    '3650',
-    '-extfile',
-    p('oidc-server.ext'),
-  ]);
+  makeCa(dir, 'oidc-ca', 'olm-console-oidc-ca');
+  const ext = 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n';
+  signedCertificate(dir, 'oidc-server', 'oidc-ca', '/CN=olm-console-oidc', ext);
 }
 
 /**
