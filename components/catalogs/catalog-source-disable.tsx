@@ -6,8 +6,8 @@ import { dump } from 'js-yaml';
 import type { CatalogSourcePlan, CatalogSourceRow } from '@/lib/api/catalog-sources';
 import { apiWrite } from '@/lib/client/api';
 import type { DisabledCatalog } from '@/lib/olm/catalog/disabled-catalogs';
-import { ErrorNotice, Warning } from '../common/notice';
-import { PlanSubscriptions } from './plan-subscriptions';
+import { ErrorNotice } from '../common/notice';
+import { ConfirmCatalogChange } from './catalog-source-confirm';
 
 const where = (namespace: string, name: string) => `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
 
@@ -21,62 +21,22 @@ export function DisableCatalogSource({
   onCancel: () => void;
 }) {
   const seen = String(row.generation ?? '');
-  const plan = useQuery({
-    queryKey: ['catalogsource-disable-plan', row.namespace, row.name, row.generation],
-    queryFn: () =>
-      apiWrite<CatalogSourcePlan>('/api/catalogsources/plan', 'POST', {
-        action: 'disable',
-        namespace: row.namespace,
-        name: row.name,
-        seen,
-      }),
-    staleTime: Infinity,
-    gcTime: 0,
-    retry: false,
-  });
-  const disable = useMutation({
-    mutationFn: () => apiWrite(`/api/catalogsources/${where(row.namespace, row.name)}/disable`, 'POST', { seen }),
-    onSuccess: () => onDone(`Disabled catalog source ${row.namespace}/${row.name}: Enable it again below.`),
-  });
-  const p = plan.data;
   return (
-    <section
-      aria-label={`Disable catalog source ${row.namespace}/${row.name}`}
-      className="space-y-3 rounded border border-amber-200 bg-amber-50/40 p-3"
-    >
-      <h3 className="font-semibold">
-        Disable catalog source {row.namespace}/{row.name}?
-      </h3>
-      {plan.error && <ErrorNotice error={plan.error} what="Disabling could not be planned" />}
-      {!p && !plan.error && <p role="status">Finding the Subscriptions that use it…</p>}
-      {p && (
-        <>
-          <Warning title="What happens">
-            <ul className="list-disc space-y-1 pl-5">
-              {p.warnings.map((w) => (
-                <li key={w}>{w}</li>
-              ))}
-            </ul>
-          </Warning>
-          <PlanSubscriptions plan={p} />
-          {!p.allowed.allowed && <p className="text-sm text-slate-700">You may not disable it: {p.allowed.reason}</p>}
-        </>
-      )}
-      {disable.error && <ErrorNotice error={disable.error} what="The catalog source was not disabled" />}
-      <div className="flex gap-2">
-        <button
-          type="button"
-          disabled={!p || !p.allowed.allowed || disable.isPending}
-          onClick={() => disable.mutate()}
-          className="rounded bg-amber-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
-        >
-          {disable.isPending ? 'Disabling…' : 'Disable catalog source'}
-        </button>
-        <button type="button" onClick={onCancel} className="rounded border border-slate-300 px-3 py-1.5 text-sm">
-          Keep it
-        </button>
-      </div>
-    </section>
+    <ConfirmCatalogChange
+      row={row}
+      onDone={onDone}
+      onCancel={onCancel}
+      change={{
+        action: 'disable',
+        verb: 'Disable',
+        doing: 'Disabling',
+        done: 'disabled',
+        tone: 'amber',
+        warningTitle: 'What happens',
+        apply: () => apiWrite(`/api/catalogsources/${where(row.namespace, row.name)}/disable`, 'POST', { seen }),
+        message: `Disabled catalog source ${row.namespace}/${row.name}: Enable it again below.`,
+      }}
+    />
   );
 }
 
