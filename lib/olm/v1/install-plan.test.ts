@@ -75,6 +75,13 @@ describe('planV1Install', () => {
     assert.ok(plan.warnings.some((w) => w.code === 'accountExists'));
   });
 
+  it('takes a namespace the person may neither read nor create as existing, and says so', () => {
+    const plan = planV1Install(facts({ namespaceExists: 'unknown', denied: { createNamespace: 'forbidden' } }));
+    assert.deepEqual([plan.objects[0]!.action, plan.objects[0]!.kind], ['reuse', 'Namespace']);
+    assert.ok(plan.warnings.some((w) => w.code === 'namespaceUnknown'));
+    assert.deepEqual(plan.blockers, []);
+  });
+
   it('leaves the rights for an administrator when the person may not grant them, and says so', () => {
     const plan = planV1Install(facts({ denied: { grantRbac: 'clusterroles is forbidden' } }));
     assert.equal(plan.granted, false);

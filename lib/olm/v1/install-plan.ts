@@ -57,6 +57,7 @@ export interface V1Notice {
     | 'rightsUnknown'
     | 'rightsNotGranted'
     | 'accountExists'
+    | 'namespaceUnknown'
     | 'selfCertified';
   message: string;
 }
@@ -122,7 +123,14 @@ export function planV1Install(f: V1InstallFacts): V1InstallPlan {
 
   const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: r.namespace } };
   if (f.namespaceExists === true) add(ns, 'reuse');
-  else {
+  else if (f.namespaceExists === 'unknown' && f.denied.createNamespace) {
+    // A namespace admin may not read or create namespaces: theirs exists, or nothing they do can make it.
+    add(ns, 'reuse');
+    warnings.push({
+      code: 'namespaceUnknown',
+      message: `You may not read namespace ${r.namespace}: the install takes it as existing (and fails at the ServiceAccount if it does not).`,
+    });
+  } else {
     add(ns);
     if (f.denied.createNamespace && f.namespaceExists === false)
       blockers.push({
