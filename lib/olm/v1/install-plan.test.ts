@@ -101,6 +101,13 @@ describe('planV1Install', () => {
     assert.deepEqual(plan.blockers.map((b) => b.code).sort(), ['exists', 'forbidden', 'forbidden', 'forbidden']);
   });
 
+  it('blocks granting rights over rights an earlier install of the same name left behind', () => {
+    const plan = planV1Install(facts({ rbacExisting: ['ClusterRole db-installer'] }));
+    assert.match(plan.blockers.find((b) => b.code === 'exists')!.message, /^ClusterRole db-installer already exists/);
+    const left = planV1Install(facts({ rbacExisting: ['ClusterRole db-installer'], denied: { grantRbac: 'no' } }));
+    assert.deepEqual(left.blockers, []);
+  });
+
   it('says a bundle v1.2.0 will not install in its words, wrapped as the Progressing message is', () => {
     const plan = planV1Install(facts({ rendered: { error: 'webhookDefinitions are not supported' } }));
     assert.equal(

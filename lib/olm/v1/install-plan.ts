@@ -36,6 +36,11 @@ export interface V1InstallFacts {
   resolution: { bundle: string; version: string; catalog: string } | { error: string };
   /** The bundle as v1 renders it (render-bundle.ts), its error in v1's words, or why it is not known. */
   rendered?: { objects: Record<string, unknown>[] } | { error: string } | { unknown: string };
+  /**
+   * Installer rights objects (`<extension>-installer`) already there, as `Kind name`: the rights are
+   * not owned by the extension, so an earlier install of the same name leaves them behind.
+   */
+  rbacExisting?: string[];
   /** The API server's refusal of the ClusterExtension in a dry run (its validation), if any. */
   invalid?: string;
   /** What the person may not do, with the cluster's reason (SelfSubjectAccessReview). */
@@ -181,6 +186,11 @@ export function planV1Install(f: V1InstallFacts): V1InstallPlan {
     });
   }
   const granted = rbac.length > 0 && r.grant && !f.denied.grantRbac;
+  if (granted && f.rbacExisting?.length)
+    blockers.push({
+      code: 'exists',
+      message: `${f.rbacExisting.join(', ')} already exist${f.rbacExisting.length === 1 ? 's' : ''} (left by an earlier install of ${r.name}?): delete ${f.rbacExisting.length === 1 ? 'it' : 'them'}, choose another name, or leave the rights to an administrator.`,
+    });
   if (granted) for (const o of rbac) add(o);
   else if (rbac.length)
     warnings.push({

@@ -5,7 +5,7 @@
 // (SelfSubjectAccessReview); and the API server's own validation of the ClusterExtension (a dry run).
 import type { V1PackageView } from '../../api/olm-v1-install';
 import type { KubeClient } from '../../k8s/client';
-import { NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE } from '../../k8s/core-kinds';
+import { NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE, rbacType } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import { bundleObjects, type PackageModel } from '../../olm/fbc/model';
 import { compareVersions, tryParseVersion } from '../../olm/semver/version';
@@ -149,6 +149,20 @@ export async function gatherV1InstallFacts(
     )
   ).find((d) => d);
 
+  // The installer's rights are not the extension's: an earlier install of this name leaves them.
+  const rbacName = `${body.name}-installer`;
+  const rbacExisting = (
+    await step(`reading the rights named ${rbacName}`, () =>
+      Promise.all(
+        (['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'] as const).map(async (kind) =>
+          (await exists(() => client.get(rbacType(kind), rbacName, kind.startsWith('Role') ? ns : undefined))) === true
+            ? [`${kind} ${rbacName}`]
+            : [],
+        ),
+      ),
+    )
+  ).flat();
+
   // The API server's validation (the CRD's rules: version expression, names) in its own words.
   let invalid: string | undefined;
   if (!existing && !createExtension) {
@@ -171,6 +185,7 @@ export async function gatherV1InstallFacts(
         : { bundle: resolved.bundle.name, version: resolved.version, catalog: resolved.catalog },
     ...(rendered ? { rendered } : {}),
     ...(invalid ? { invalid } : {}),
+    ...(rbacExisting.length ? { rbacExisting } : {}),
     denied: {
       ...(createNamespace ? { createNamespace } : {}),
       ...(createServiceAccount ? { createServiceAccount } : {}),

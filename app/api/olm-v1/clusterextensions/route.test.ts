@@ -126,6 +126,18 @@ describe('installing a package as a ClusterExtension, as the person', () => {
     await absent(sb.admin.get(NAMESPACE_TYPE, 'pgpilot-v1'));
   });
 
+  test('rights an earlier install of the same name left behind block granting them again', async () => {
+    await sb.admin.create(rbacType('ClusterRole'), { metadata: { name: 'leftover-installer' }, rules: [] });
+    const p = await plan(body({ name: 'leftover', namespace: 'leftover-ns' }));
+    assert.match(
+      p.body.plan.blockers.find((b) => b.code === 'exists')?.message ?? '',
+      /^ClusterRole leftover-installer already exists \(left by an earlier install of leftover\?\)/,
+    );
+    const a = await apply(body({ name: 'leftover', namespace: 'leftover-ns' }));
+    assert.equal(a.status, 409);
+    await absent(sb.admin.get(NAMESPACE_TYPE, 'leftover-ns'));
+  });
+
   test('a failed write removes what the install had created', async () => {
     assert.ok(
       sb.faults.apply({
