@@ -5,6 +5,12 @@ import { dump } from 'js-yaml';
 import { useState } from 'react';
 import { describeConfig } from '@/lib/olm/install/operator-config-form';
 import type { InstallPlanResult, PlannedObject } from '@/lib/olm/install/plan';
+
+/** What the preview reads of a plan: OLM v1's install plan (lib/olm/v1/install-plan.ts) has the same parts. */
+type PreviewedPlan = Pick<InstallPlanResult, 'objects' | 'scoped'> & {
+  blockers: { message: string }[];
+  warnings: { message: string }[];
+};
 import type { SubscriptionConfig } from '@/lib/olm/resources/subscription-config';
 import { ScopedRights } from './service-account-rights';
 
@@ -15,7 +21,7 @@ const BADGE: Record<PlannedObject['action'], { text: string; style: string }> = 
   patch: { text: 'Change', style: 'bg-amber-100 text-amber-900' },
 };
 
-export function PlanPreview({ plan }: { plan: InstallPlanResult }) {
+export function PlanPreview({ plan }: { plan: PreviewedPlan }) {
   const [open, setOpen] = useState<string | undefined>();
   return (
     <div className="space-y-3">

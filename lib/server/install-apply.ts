@@ -10,6 +10,7 @@ import { SUBSCRIPTION_TYPE } from '../olm/resources/subscription';
 import { ApiError } from './api-error';
 import { CONSOLE_OPERATOR_TYPE, enableConsolePlugins } from './openshift-install';
 import { NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE, rbacType } from '../k8s/core-kinds';
+import { CLUSTER_EXTENSION_TYPE } from './olm-v1/resources';
 
 const TYPES: Record<PlannedObject['kind'], ResourceType> = {
   Namespace: NAMESPACE_TYPE,
@@ -21,6 +22,7 @@ const TYPES: Record<PlannedObject['kind'], ResourceType> = {
   OperatorGroup: OPERATOR_GROUP_TYPE,
   Subscription: SUBSCRIPTION_TYPE,
   Console: CONSOLE_OPERATOR_TYPE,
+  ClusterExtension: CLUSTER_EXTENSION_TYPE,
 };
 
 export interface ObjectRef {
@@ -56,7 +58,7 @@ function describe(r: ObjectRef): string {
  * whose lost answer had in fact made the object comes back as made, with its uid, so it is
  * rolled back like the others.
  */
-export async function applyPlan(client: KubeClient, plan: InstallPlanResult): Promise<ApplyResult> {
+export async function applyPlan(client: KubeClient, plan: Pick<InstallPlanResult, 'objects'>): Promise<ApplyResult> {
   const created: { ref: ObjectRef; uid?: string }[] = [];
   const reused: ObjectRef[] = [];
   const changed: ObjectRef[] = [];

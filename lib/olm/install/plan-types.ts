@@ -94,7 +94,9 @@ export type PlannedKind =
   | 'ClusterRoleBinding'
   | 'OperatorGroup'
   | 'Subscription'
-  | 'Console';
+  | 'Console'
+  // OLM v1's install plans the same way (lib/olm/v1/install-plan.ts).
+  | 'ClusterExtension';
 
 export interface PlannedObject {
   /** `patch`: an existing object changed (only Console `cluster`'s spec.plugins), `change` says how. */
