@@ -255,7 +255,13 @@ test('a stored version the bundle no longer serves fails the CRD preflight', () 
 });
 
 test("an object of another Helm release is not adopted; the extension's own name is", () => {
-  const other = { kind: 'Deployment', name: 'etcd-operator', namespace: NS, helmRelease: { name: 'x', namespace: NS } };
+  const other = {
+    kind: 'Deployment',
+    name: 'etcd-operator',
+    namespace: NS,
+    helmRelease: { name: 'x', namespace: NS },
+    marks: { managedBy: 'Helm', releaseName: 'x', releaseNamespace: NS },
+  };
   assert.deepEqual(reasons(facts({ existing: [other] })), [
     'Deployment etcd-operator already belongs to the Helm release operators/x',
   ]);

@@ -37,7 +37,9 @@ export type MigrationReasonCode =
   | 'stored-version'
   | 'installed-elsewhere'
   | 'extension-exists'
-  | 'owned-elsewhere';
+  | 'extension-name'
+  | 'owned-elsewhere'
+  | 'unreadable';
 
 export interface MigrationReason {
   code: MigrationReasonCode;
@@ -57,6 +59,10 @@ export interface ExistingObject {
   namespace?: string;
   /** meta.helm.sh/release-name and -namespace with app.kubernetes.io/managed-by=Helm, when all three are set. */
   helmRelease?: { name: string; namespace: string };
+  /** The refusal to read it: whether Helm may adopt it cannot be told. */
+  unreadable?: string;
+  /** The values of Helm's three marks now (absent ones left out), so that adoption can be undone. */
+  marks: { managedBy?: string; releaseName?: string; releaseNamespace?: string };
 }
 
 export interface MigrationFacts {
@@ -71,7 +77,8 @@ export interface MigrationFacts {
   requiredBy: { csv: string; api: string }[];
   /** The same package installed by OLM v0 in other namespaces. */
   alsoInstalledIn: string[];
-  operatorCondition?: OperatorCondition;
+  /** The CSV's OperatorCondition, or the refusal to read it. */
+  operatorCondition?: OperatorCondition | { unreadable: string };
   /** null where the cluster does not serve OLM v1; a string where the catalogs could not be read. */
   catalogs: CatalogPackage[] | null | string;
   /** The resolved bundle's manifests (its CSV first), from the winning catalog's olm.bundle.object properties. */
@@ -151,7 +158,12 @@ function v0Reasons(f: MigrationFacts): MigrationReason[] {
     out.push({ code: 'webhooks', message: 'the operator defines webhooks, which OLM v1.2.0 cannot install' });
   if (csv.spec.apiservicedefinitions?.owned?.length)
     out.push({ code: 'api-services', message: 'the operator serves APIServices, which OLM v1.2.0 cannot install' });
-  const oc = f.operatorCondition;
+  const oc = f.operatorCondition && 'unreadable' in f.operatorCondition ? undefined : f.operatorCondition;
+  if (f.operatorCondition && 'unreadable' in f.operatorCondition)
+    out.push({
+      code: 'operator-conditions',
+      message: `whether its OperatorCondition is in use cannot be told: ${f.operatorCondition.unreadable}`,
+    });
   const inUse = [...(oc?.spec?.conditions ?? []), ...(oc?.spec?.overrides ?? [])].map((c) => c.type);
   if (inUse.length)
     out.push({
@@ -209,6 +221,12 @@ export function checkMigration(f: MigrationFacts): MigrationVerdict {
     return { canMove: false, reasons };
   }
   if (!pkg || !version) return { canMove: false, reasons };
+  // Helm's release name is the ClusterExtension's: at most 53 characters (chartutil ValidateReleaseName).
+  if (f.extensionName.length > 53)
+    reasons.push({
+      code: 'extension-name',
+      message: `the ClusterExtension would be named ${f.extensionName}, longer than the 53 characters Helm allows a release`,
+    });
   const taken = f.extensions.find((e) => e.name === f.extensionName);
   if (taken)
     reasons.push({
