@@ -70,8 +70,8 @@ export function MigrateToV1({
       <summary className="cursor-pointer font-semibold">Move to OLM v1</summary>
       <div className="mt-3 space-y-3 text-sm">
         <p className="text-slate-600">
-          OLM v1 can take this operator over as a ClusterExtension installing the same version. Its CRDs and every
-          instance stay; OLM v0 stops managing it.
+          Whether OLM v1 can take this operator over as a ClusterExtension installing the same version. Its CRDs and
+          every instance would stay; OLM v0 would stop managing it.
         </p>
         {plan.error && <ErrorNotice error={plan.error} what="Whether it can move could not be worked out" />}
         {open && plan.isPending && <p role="status">Checking what OLM v1 would do…</p>}
