@@ -61,8 +61,11 @@ export interface ExistingObject {
   helmRelease?: { name: string; namespace: string };
   /** The refusal to read it: whether Helm may adopt it cannot be told. */
   unreadable?: string;
-  /** The values of Helm's three marks now (absent ones left out), so that adoption can be undone. */
-  marks: { managedBy?: string; releaseName?: string; releaseNamespace?: string };
+  /**
+   * The values of Helm's three marks now, and of OLM v0's `operators.coreos.com/<package>.<namespace>`
+   * component label (absent ones left out), so that adoption can be undone.
+   */
+  marks: { managedBy?: string; releaseName?: string; releaseNamespace?: string; component?: string };
 }
 
 export interface MigrationFacts {

@@ -38,7 +38,12 @@ const facts = (over: Partial<MigrationPlanFacts> = {}): MigrationPlanFacts => ({
   target,
   existing: [
     { kind: 'CustomResourceDefinition', name: 'caches.example.com', marks: {} },
-    { kind: 'Deployment', name: 'cachely-manager', namespace: 'operators', marks: { managedBy: 'olm' } },
+    {
+      kind: 'Deployment',
+      name: 'cachely-manager',
+      namespace: 'operators',
+      marks: { managedBy: 'olm', component: '' },
+    },
   ],
   installerExisting: [],
   leftovers: [],
@@ -46,11 +51,11 @@ const facts = (over: Partial<MigrationPlanFacts> = {}): MigrationPlanFacts => ({
   ...over,
 });
 
-test('v0 lets go only after the objects are marked, and v1 is created only after v0 let go', () => {
+test('the objects are marked for Helm only once v0 let go, and v1 is created after that', () => {
   const steps = planMigration(facts());
   assert.deepEqual(
     steps.map((s) => s.id),
-    ['installer', 'adopt', 'delete-subscription', 'orphan-csv', 'create-extension', 'wait-installed', 'cleanup'],
+    ['installer', 'delete-subscription', 'orphan-csv', 'adopt', 'create-extension', 'wait-installed', 'cleanup'],
   );
   const csv = steps.find((s) => s.id === 'orphan-csv')!.writes[0]!;
   assert.equal(csv.verb, 'delete');
@@ -58,7 +63,7 @@ test('v0 lets go only after the objects are marked, and v1 is created only after
   assert.equal(steps.find((s) => s.id === 'delete-subscription')!.writes[0]!.name, 'cachely-sub');
 });
 
-test("each existing object gets Helm's three marks for the extension's release, and its old values to undo", () => {
+test("each existing object gets Helm's three marks, loses OLM v0's component label, and keeps its old values to undo", () => {
   const adopt = planMigration(facts()).find((s) => s.id === 'adopt')!;
   assert.deepEqual(
     adopt.writes.map((w) => [w.type.kind, w.type.plural, w.name, w.namespace]),
@@ -69,13 +74,13 @@ test("each existing object gets Helm's three marks for the extension's release, 
   );
   assert.deepEqual(adopt.writes[1]!.body, {
     metadata: {
-      labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+      labels: { 'app.kubernetes.io/managed-by': 'Helm', 'operators.coreos.com/cachely.operators': null },
       annotations: { 'meta.helm.sh/release-name': 'cachely', 'meta.helm.sh/release-namespace': 'operators' },
     },
   });
   assert.deepEqual(adopt.writes[1]!.undo, {
     metadata: {
-      labels: { 'app.kubernetes.io/managed-by': 'olm' },
+      labels: { 'app.kubernetes.io/managed-by': 'olm', 'operators.coreos.com/cachely.operators': '' },
       annotations: { 'meta.helm.sh/release-name': null, 'meta.helm.sh/release-namespace': null },
     },
   });

@@ -3,7 +3,8 @@
 // - Helm (v1's applier) takes over an existing object only when it carries
 //   app.kubernetes.io/managed-by=Helm and the release name/namespace annotations; any other
 //   existing object fails the install (docs/olm-v1/migration.md#adoption). So the objects v1 will
-//   render and v0 made are marked first.
+//   render and v0 made are marked, but only once OLM v0 let go: on a real cluster OLM v0 rewrites
+//   a ServiceAccount's labels within seconds while its CSV exists, and the marks are lost.
 // - Deleting a CSV garbage-collects what it owns, its Deployment included. Deleted with
 //   propagationPolicy Orphan, the API server strips the CSV's ownerReferences instead, so the
 //   operator keeps running; OLM v0's finalizer still removes the ClusterRoles it made for the CSV.
@@ -104,10 +105,13 @@ const key = (kind: string, name: string) => `${kind}/${name}`;
 /** The ServiceAccount v1 installs with, and the merge patch putting back one object's Helm marks. */
 export const installerName = (extension: string) => `${extension}-installer`;
 
-function undoMarks(m: ExistingObject['marks']): Record<string, unknown> {
+/** OLM v0's label naming the operator an object belongs to (its Operator API's components). */
+export const componentLabel = (pkg: string, namespace: string) => `operators.coreos.com/${pkg}.${namespace}`;
+
+function undoMarks(m: ExistingObject['marks'], component: string): Record<string, unknown> {
   return {
     metadata: {
-      labels: { [HELM_MANAGED_BY]: m.managedBy ?? null },
+      labels: { [HELM_MANAGED_BY]: m.managedBy ?? null, [component]: m.component ?? null },
       annotations: { [HELM_RELEASE_NAME]: m.releaseName ?? null, [HELM_RELEASE_NAMESPACE]: m.releaseNamespace ?? null },
     },
   };
@@ -121,6 +125,7 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
     ...installerRbac({ manifests: target.objects, namespace: ns, serviceAccount: sa, extensionName: ext }),
   ] as Obj[];
   const have = new Set(f.installerExisting);
+  const component = componentLabel(target.packageName, ns);
   const installer: MigrationStep = {
     id: 'installer',
     title: `Give OLM v1 an installer account, ${ns}/${sa}`,
@@ -142,7 +147,9 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
     title: `Mark ${f.existing.length} existing object${f.existing.length === 1 ? '' : 's'} for OLM v1 to adopt`,
     why:
       'Helm takes over an existing object only when it carries these marks; without them OLM v1 refuses ' +
-      'the install because the object "already exists". Nothing else about the objects changes here.',
+      'the install because the object "already exists". OLM v0’s component label comes off, so OLM v0 no ' +
+      'longer counts the object as its operator’s. Done only once OLM v0 let go: while the CSV exists, OLM v0 ' +
+      'rewrites these labels.',
     writes: f.existing
       .filter((e) => !(e.helmRelease?.name === ext && e.helmRelease.namespace === ns))
       .map((e) => {
@@ -154,18 +161,17 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
           ...(e.namespace ? { namespace: e.namespace } : {}),
           body: {
             metadata: {
-              labels: { [HELM_MANAGED_BY]: 'Helm' },
+              labels: { [HELM_MANAGED_BY]: 'Helm', [component]: null },
               annotations: { [HELM_RELEASE_NAME]: ext, [HELM_RELEASE_NAMESPACE]: ns },
             },
           },
-          undo: undoMarks(e.marks),
+          undo: undoMarks(e.marks, component),
         };
       }),
   };
   const subName = f.subscription.metadata?.name ?? '';
   const steps: MigrationStep[] = [
     installer,
-    adopt,
     {
       id: 'delete-subscription',
       title: `Delete the Subscription ${subName}`,
@@ -178,9 +184,10 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
       why:
         'OLM v0 lets go of the operator. Deleted with propagation "Orphan", its Deployment and ServiceAccount ' +
         'keep running instead of being garbage-collected. OLM v0 removes the ClusterRoles it made for the CSV, ' +
-        'so the operator lacks those rights until OLM v1 writes its own in the next step.',
+        'so the operator lacks those rights until OLM v1 writes its own. The step ends when the CSV is gone.',
       writes: [{ verb: 'delete', type: CSV, name: f.csvName, namespace: ns, propagationPolicy: 'Orphan' }],
     },
+    adopt,
     {
       id: 'create-extension',
       title: `Create the ClusterExtension ${ext} at ${target.version}`,

@@ -61,9 +61,9 @@ describe('a move to OLM v1 that fails is rolled back', () => {
       result.steps.map((s) => [s.id, s.state]),
       [
         ['installer', 'undone'],
-        ['adopt', 'not-run'],
         ['delete-subscription', 'not-run'],
         ['orphan-csv', 'not-run'],
+        ['adopt', 'not-run'],
         ['create-extension', 'not-run'],
         ['wait-installed', 'not-run'],
         ['cleanup', 'not-run'],

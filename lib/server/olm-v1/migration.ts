@@ -28,6 +28,7 @@ import {
   HELM_MANAGED_BY,
   HELM_RELEASE_NAME,
   HELM_RELEASE_NAMESPACE,
+  componentLabel,
   installerName,
   planMigration,
   typeOf,
@@ -67,10 +68,11 @@ async function readable<T>(p: Promise<T>): Promise<T | string> {
   }
 }
 
-function marksOf(o: Meta): ExistingObject['marks'] {
+function marksOf(o: Meta, component: string): ExistingObject['marks'] {
   const l = o.metadata?.labels ?? {};
   const a = o.metadata?.annotations ?? {};
   return {
+    ...(l[component] !== undefined ? { component: l[component] } : {}),
     ...(l[HELM_MANAGED_BY] !== undefined ? { managedBy: l[HELM_MANAGED_BY] } : {}),
     ...(a[HELM_RELEASE_NAME] !== undefined ? { releaseName: a[HELM_RELEASE_NAME] } : {}),
     ...(a[HELM_RELEASE_NAMESPACE] !== undefined ? { releaseNamespace: a[HELM_RELEASE_NAMESPACE] } : {}),
@@ -78,7 +80,12 @@ function marksOf(o: Meta): ExistingObject['marks'] {
 }
 
 /** The rendered objects that exist now, with their Helm marks. */
-async function existingObjects(client: KubeClient, target: MigrationTarget): Promise<ExistingObject[]> {
+async function existingObjects(
+  client: KubeClient,
+  target: MigrationTarget,
+  namespace: string,
+): Promise<ExistingObject[]> {
+  const component = componentLabel(target.packageName, namespace);
   const found = await Promise.all(
     target.objects.map(async (o) => {
       const name = String(o.metadata.name ?? '');
@@ -87,7 +94,7 @@ async function existingObjects(client: KubeClient, target: MigrationTarget): Pro
       if (!live) return undefined;
       if (typeof live === 'string')
         return { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks: {}, unreadable: live };
-      const marks = marksOf(live);
+      const marks = marksOf(live, component);
       const e: ExistingObject = { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks };
       if (marks.managedBy === 'Helm' && marks.releaseName && marks.releaseNamespace)
         e.helmRelease = { name: marks.releaseName, namespace: marks.releaseNamespace };
@@ -220,11 +227,12 @@ export async function analyseMigration(
   };
   let verdict = checkMigration(facts);
   // Whether Helm could adopt the objects is known only once the bundle is rendered.
-  if (verdict.canMove) verdict = checkMigration({ ...facts, existing: await existingObjects(client, verdict.target) });
+  if (verdict.canMove)
+    verdict = checkMigration({ ...facts, existing: await existingObjects(client, verdict.target, namespace) });
   const base: MigrationView = { csv: csvName, namespace, canMove: verdict.canMove, reasons: [] };
   if (!verdict.canMove) return { view: { ...base, reasons: verdict.reasons } };
   const target = verdict.target;
-  const existing = await existingObjects(client, target);
+  const existing = await existingObjects(client, target, namespace);
   const steps = planMigration({
     namespace,
     csvName,

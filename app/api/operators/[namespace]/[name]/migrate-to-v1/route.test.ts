@@ -79,7 +79,7 @@ describe('/api/operators/<ns>/<csv>/migrate-to-v1', () => {
     assert.equal(body.catalog, 'olm-console-demo');
     assert.deepEqual(
       body.steps!.map((s) => s.id),
-      ['installer', 'adopt', 'delete-subscription', 'orphan-csv', 'create-extension', 'wait-installed', 'cleanup'],
+      ['installer', 'delete-subscription', 'orphan-csv', 'adopt', 'create-extension', 'wait-installed', 'cleanup'],
     );
     const adopt = body.steps!.find((s) => s.id === 'adopt')!;
     assert.ok(
