@@ -3,13 +3,22 @@
 // ClusterCatalog olm-console-demo): PgPilot watching one namespace says why it cannot move; a
 // viewer is told why she may not; Cachely, installed for all namespaces with a CacheCluster in
 // team1, is planned, confirmed and moved, and the CacheCluster, its CRD and the operator's
-// Deployment (now the ClusterExtension's) are all still there.
+// Deployment (now the ClusterExtension's) are all still there. Then the same move on the real
+// cluster's OLM v0 and operator-controller v1.2.0 (`npm run cluster`), skipped with the reason
+// where its programs are not built.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { KubeClient } from '../lib/k8s/client';
 import { CRD_TYPE, DEPLOYMENT_TYPE } from '../lib/k8s/core-kinds';
+import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../lib/server/olm-v1/resources';
-import { subscribe, waitForCsv } from '../lib/server/testing/cluster';
+import { clientAs, csvPhase, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { launchBrowser } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console-server';
 import { useHarness } from './support/harness';
+import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
 
 const CACHE = {
   group: 'cachely.example.com',
@@ -93,3 +102,74 @@ describe('Move to OLM v1', () => {
     await page.close();
   });
 });
+
+const DEMO_DIR = join(import.meta.dirname, '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
+const skip = clusterProgramsMissing();
+
+if (skip) test('Move to OLM v1 on the real cluster', (t) => t.skip(skip));
+else
+  describe('Move to OLM v1 on the real cluster', () => {
+    let cluster: RealCluster;
+    let admin: RunningConsole;
+    let browser: Browser;
+    let kube: KubeClient;
+
+    before(async () => {
+      cluster = await startRealCluster([DEMO_DIR]);
+      kube = clientAs(cluster, 'admin');
+      await subscribe(kube, {
+        namespace: 'operators',
+        package: 'cachely',
+        channel: 'alpha',
+        source: catalogSourceName(DEMO_DIR),
+      });
+      await waitFor(
+        'cachely.v0.9.2 Succeeded',
+        async () => ((await csvPhase(kube, 'operators', 'cachely.v0.9.2')) === 'Succeeded' ? true : undefined),
+        240_000,
+      );
+      await kube.create(
+        CACHE,
+        {
+          apiVersion: 'cachely.example.com/v1',
+          kind: 'CacheCluster',
+          metadata: { name: 'sessions', namespace: 'team1' },
+          spec: { replicas: 2 },
+        },
+        { namespace: 'team1' },
+      );
+      admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: cluster.kubeconfigPath });
+      browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await admin?.stop();
+      await cluster?.stop();
+    });
+
+    test('Cachely moves with its CacheCluster under real OLM v0 and v1.2.0', async () => {
+      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.goto(`${admin.url}/operators/operators/cachely.v0.9.2`);
+      await page.getByText('Move to OLM v1', { exact: true }).click();
+      // Real catalogd serves the catalog on its own schedule.
+      await page
+        .getByRole('list', { name: 'Move steps' })
+        .getByText('Create the ClusterExtension cachely at 0.9.2')
+        .waitFor({ timeout: 120_000 });
+      await page.getByLabel(/I understand OLM v0 stops managing cachely\.v0\.9\.2/).check();
+      await page.getByRole('button', { name: 'Move to OLM v1' }).click();
+      await page.getByText(/^Moved: ClusterExtension cachely is Installed/).waitFor({ timeout: 240_000 });
+      const ce = await kube.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, 'cachely');
+      assert.equal(ce.status?.install?.bundle?.version, '0.9.2');
+      const instance = await kube.get<{ spec: { replicas: number } }>(CACHE, 'sessions', 'team1');
+      assert.equal(instance.spec.replicas, 2);
+      assert.ok(await kube.get(CRD_TYPE, 'cacheclusters.cachely.example.com'));
+      const dep = await kube.get<{ metadata: { labels?: Record<string, string> } }>(
+        DEPLOYMENT_TYPE,
+        'cachely-controller-manager',
+        'operators',
+      );
+      assert.equal(dep.metadata.labels?.['olm.operatorframework.io/owner-name'], 'cachely');
+      await page.close();
+    });
+  });
