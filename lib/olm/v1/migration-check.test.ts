@@ -282,6 +282,12 @@ test('an existing ClusterExtension for the package, or with the name, is a reaso
   );
 });
 
+test('CSVs the person may not list leave dependents unknown, which is said, not guessed', () => {
+  assert.deepEqual(reasons(facts({ otherOperatorsUnreadable: 'clusterserviceversions is forbidden' })), [
+    'whether other operators need or share its APIs cannot be told: clusterserviceversions is forbidden',
+  ]);
+});
+
 test('every v0 reason is listed at once', () => {
   const csv = csvFor('0.9.4');
   csv.status = { phase: 'Failed' };

@@ -80,6 +80,8 @@ export interface MigrationFacts {
   requiredBy: { csv: string; api: string }[];
   /** The same package installed by OLM v0 in other namespaces. */
   alsoInstalledIn: string[];
+  /** Why the cluster's CSVs could not be listed, when so: requiredBy and alsoInstalledIn are then unknown. */
+  otherOperatorsUnreadable?: string;
   /** The CSV's OperatorCondition, or the refusal to read it. */
   operatorCondition?: OperatorCondition | { unreadable: string };
   /** null where the cluster does not serve OLM v1; a string where the catalogs could not be read. */
@@ -172,6 +174,11 @@ function v0Reasons(f: MigrationFacts): MigrationReason[] {
     out.push({
       code: 'operator-conditions',
       message: `its OperatorCondition is in use (${[...new Set(inUse)].join(', ')}); OLM v1 has no OperatorConditions`,
+    });
+  if (f.otherOperatorsUnreadable)
+    out.push({
+      code: 'unreadable',
+      message: `whether other operators need or share its APIs cannot be told: ${f.otherOperatorsUnreadable}`,
     });
   for (const other of f.alsoInstalledIn)
     out.push({

@@ -205,6 +205,7 @@ export async function analyseMigration(
     installedWith: g.installedWith,
     requiredBy: g.requiredBy,
     alsoInstalledIn: g.alsoInstalledIn,
+    ...(typeof g.allCsvs === 'string' ? { otherOperatorsUnreadable: g.allCsvs } : {}),
     operatorCondition: typeof g.oc === 'string' ? { unreadable: g.oc } : g.oc,
     catalogs:
       typeof extensions === 'string' && Array.isArray(catalogs)
