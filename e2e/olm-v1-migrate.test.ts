@@ -86,6 +86,15 @@ describe('Move to OLM v1', () => {
     await h.shot(page, 'plan');
     await button.click();
     await page.getByText(/^Moved: ClusterExtension cachely is Installed/).waitFor({ timeout: 90_000 });
+    await page
+      .getByRole('note')
+      .getByText(/This operator is moving, or has moved, to OLM v1/)
+      .waitFor();
+    assert.equal(
+      await page.getByRole('button', { name: 'Uninstall' }).count(),
+      0,
+      'no Uninstall of a CSV that is gone',
+    );
     const link = page.getByRole('link', { name: 'Open ClusterExtension cachely' });
     assert.equal(await link.getAttribute('href'), '/clusterextensions/cachely');
     await h.shot(page, 'moved');

@@ -150,7 +150,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
               <LiveNotice state={live} />
             </p>
           </div>
-          {!d.copiedFrom && (
+          {!d.copiedFrom && !moving && (
             <div className="flex flex-col items-end gap-1">
               <button
                 type="button"
@@ -169,6 +169,12 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
             </div>
           )}
         </header>
+        {moving && (
+          <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+            This operator is moving, or has moved, to OLM v1: the page shows it as it was before. The move&apos;s result
+            is under Move to OLM v1 below.
+          </p>
+        )}
         {upgradedFrom && (
           <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
             OLM replaced {upgradedFrom} with {name}
