@@ -21,6 +21,7 @@ import { createOperandHref } from './create-href';
 import { GitopsExport } from './gitops-export';
 import { InstancesTab } from './instances-tab';
 import { leftoversHref } from './leftovers-href';
+import { MigrateToV1 } from './migrate-to-v1';
 import { OperatorConditionsTab } from './operator-conditions-tab';
 import { EventsTable, InstallPlansTable } from './operator-tables';
 import { operatorHref } from './operators-list';
@@ -52,15 +53,17 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
       apiGet<OperatorDetails>(`/api/operators/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, signal),
   });
   const [uninstalling, setUninstalling] = useState(false);
+  // Moving to OLM v1 deletes the CSV too: the page holds still so the move's result stays shown.
+  const [moving, setMoving] = useState(false);
   // While the uninstall dialog is open the operator is going away: the page holds still.
   const live = useLiveRefresh(
     key,
     namespace,
     ['clusterserviceversions', 'subscriptions', 'installplans', 'operatorgroups', 'events'],
-    !details.error && !uninstalling,
+    !details.error && !uninstalling && !moving,
   );
   const uninstallPerm = usePermission(namespace, 'uninstall');
-  const successor = useSuccessor(namespace, name, details, !uninstalling);
+  const successor = useSuccessor(namespace, name, details, !uninstalling && !moving);
   useEffect(() => {
     if (successor.csv)
       router.replace(`${operatorHref(namespace, successor.csv)}?tab=${tab}&replaced=${encodeURIComponent(name)}`, {
@@ -147,7 +150,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
               <LiveNotice state={live} />
             </p>
           </div>
-          {!d.copiedFrom && (
+          {!d.copiedFrom && !moving && (
             <div className="flex flex-col items-end gap-1">
               <button
                 type="button"
@@ -166,6 +169,12 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
             </div>
           )}
         </header>
+        {moving && (
+          <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
+            This operator is moving, or has moved, to OLM v1: the page shows it as it was before. The move&apos;s result
+            is under Move to OLM v1 below.
+          </p>
+        )}
         {upgradedFrom && (
           <p role="note" className="rounded border border-sky-200 bg-sky-50 px-3 py-2 text-sm">
             OLM replaced {upgradedFrom} with {name}
@@ -294,6 +303,7 @@ export function OperatorView({ namespace, name }: { namespace: string; name: str
                     first="Phase"
                   />
                 </section>
+                {!d.copiedFrom && <MigrateToV1 namespace={namespace} csvName={name} onMoving={setMoving} />}
               </div>
               <dl className="space-y-2 text-sm">
                 <div>

@@ -168,7 +168,11 @@ export class Applier {
         if (current)
           this.api.updateObject(r, {
             ...o,
-            metadata: { ...o.metadata, resourceVersion: current.metadata.resourceVersion, uid: current.metadata.uid },
+            metadata: {
+              ...(before.has(key(o)) ? o.metadata : adoptedMetadata(current, o)),
+              resourceVersion: current.metadata.resourceVersion,
+              uid: current.metadata.uid,
+            },
           });
         else this.api.createObject(r, structuredClone(o));
       } catch (err) {
@@ -219,6 +223,25 @@ export class Applier {
       .map((e) => `waiting for sync: ${e}`)
       .join('\n');
   }
+}
+
+/**
+ * An object Helm adopts (it existed, with Helm's marks, before this release had it): Helm patches
+ * it with a three-way merge whose original is the rendered object itself, so labels, annotations
+ * and ownerReferences others put there stay beside the release's (helm.sh/helm/v3 pkg/kube
+ * client.go createPatch). A migrated operator's Deployment keeps OLM v0's labels, as on a real cluster.
+ */
+function adoptedMetadata(current: KObject, o: KObject): KObject['metadata'] {
+  const ours = new Set((o.metadata.ownerReferences ?? []).map((r) => r.uid));
+  return {
+    ...o.metadata,
+    labels: { ...current.metadata.labels, ...o.metadata.labels },
+    annotations: { ...current.metadata.annotations, ...o.metadata.annotations },
+    ownerReferences: [
+      ...(current.metadata.ownerReferences ?? []).filter((r) => !ours.has(r.uid)),
+      ...(o.metadata.ownerReferences ?? []),
+    ],
+  };
 }
 
 /** Helm's multierror text for failed writes. */

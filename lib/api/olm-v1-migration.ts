@@ -1,0 +1,52 @@
+// What the "Move to OLM v1" routes answer: whether the operator can move and every reason it
+// cannot, or the steps of the move, each with the writes it makes and what stops the person.
+import type { MigrationReason } from '../olm/v1/migration-check';
+
+export interface MigrationWriteView {
+  verb: 'create' | 'patch' | 'delete';
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** "Orphan": deleted without deleting what it owns. */
+  propagationPolicy?: string;
+}
+
+export interface MigrationStepView {
+  id: string;
+  title: string;
+  why: string;
+  writes: MigrationWriteView[];
+  /** Why the person may not make one of this step's writes (SelfSubjectAccessReview), when so. */
+  denied?: string;
+}
+
+export interface MigrationView {
+  csv: string;
+  namespace: string;
+  canMove: boolean;
+  reasons: MigrationReason[];
+  /** Present when it can move. */
+  extension?: string;
+  version?: string;
+  channel?: string;
+  catalog?: string;
+  steps?: MigrationStepView[];
+  /** True when some step is denied: the move cannot be applied by this person. */
+  blocked?: boolean;
+}
+
+export interface MigrationStepOutcome {
+  id: string;
+  title: string;
+  state: 'done' | 'failed' | 'not-run' | 'undone' | 'undo-failed';
+  message?: string;
+}
+
+export interface MigrationResult {
+  ok: boolean;
+  extension: string;
+  steps: MigrationStepOutcome[];
+  /** What a failed move could not put back, in words. */
+  notRestored: string[];
+  message?: string;
+}

@@ -1,0 +1,212 @@
+// Moving an operator from OLM v0 to OLM v1 as the person: plans again (the browser's plan is not
+// trusted), makes the plan's writes in order, waits for the ClusterExtension to be Installed, and
+// when a step before that fails puts back what it can, in reverse: the ClusterExtension is deleted
+// with propagation Orphan (a plain delete would garbage-collect the CRDs it adopted, and every
+// object of them), the objects v1 created are deleted, the Subscription is made again (OLM v0 then
+// reinstalls the CSV), Helm's marks are taken off, the installer account goes. Cleanup failures
+// after the install are reported, not rolled back: the move itself is done by then.
+import type { KubeClient } from '../../k8s/client';
+import { isKubeError } from '../../k8s/errors';
+import { findCondition } from '../../olm/resources/common';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
+import { CLUSTER_EXTENSION, typeOf, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
+import type { MigrationResult, MigrationStepOutcome } from '../../api/olm-v1-migration';
+import { ApiError } from '../api-error';
+import { analyseMigration } from './migration';
+import type { ClusterExtension } from './resources';
+
+const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
+const OWNER_NAME = 'olm.operatorframework.io/owner-name';
+
+async function write(client: KubeClient, w: MigrationWrite): Promise<void> {
+  if (w.verb === 'create') await client.create(w.type, w.body!, { namespace: w.namespace });
+  else if (w.verb === 'patch') await client.patch(w.type, w.name, w.body!, { namespace: w.namespace, type: 'merge' });
+  else
+    await client.delete(w.type, w.name, {
+      namespace: w.namespace,
+      ...(w.propagationPolicy ? { propagationPolicy: w.propagationPolicy } : {}),
+    });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Installed=True, or the reason it will not be: Progressing Blocked, or still not installed when time runs out. */
+async function waitInstalled(client: KubeClient, name: string, waitMs: number): Promise<string | undefined> {
+  const until = Date.now() + waitMs;
+  let last = '';
+  for (;;) {
+    const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION, name);
+    const installed = findCondition(ce.status?.conditions, 'Installed');
+    const progressing = findCondition(ce.status?.conditions, 'Progressing');
+    if (installed?.status === 'True') return undefined;
+    last = progressing?.message || installed?.message || last;
+    if (progressing?.reason === 'Blocked') return `OLM v1 is blocked: ${last}`;
+    if (Date.now() > until)
+      return `OLM v1 did not report Installed within ${Math.round(waitMs / 1000)} s${last ? `: ${last}` : ''}`;
+    await sleep(1000);
+  }
+}
+
+async function gone(client: KubeClient, name: string, waitMs: number, type = CLUSTER_EXTENSION, namespace?: string) {
+  const until = Date.now() + waitMs;
+  while (Date.now() < until) {
+    try {
+      await client.get(type, name, namespace);
+    } catch (err) {
+      if (isKubeError(err, 404)) return true;
+      throw err;
+    }
+    await sleep(500);
+  }
+  return false;
+}
+
+/** The Subscription as it was, without what the API server and OLM wrote. */
+function sameSubscription(s: Subscription, csv: string): Subscription {
+  const m = s.metadata ?? {};
+  return {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'Subscription',
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      ...(m.labels ? { labels: m.labels } : {}),
+      ...(m.annotations ? { annotations: m.annotations } : {}),
+    },
+    spec: { ...s.spec, startingCSV: csv },
+  } as Subscription;
+}
+
+interface Done {
+  step: MigrationStep;
+  writes: MigrationWrite[];
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Puts back what the done steps changed, newest first; returns what could not be restored. */
+async function rollBack(
+  client: KubeClient,
+  done: Done[],
+  ctx: { subscription?: Subscription; csv: string; extension: string; created: MigrationWrite[] },
+  outcomes: MigrationStepOutcome[],
+): Promise<string[]> {
+  const notRestored: string[] = [];
+  for (const d of [...done].reverse()) {
+    const o = outcomes.find((x) => x.id === d.step.id)!;
+    try {
+      if (d.step.id === 'create-extension') {
+        await client.delete(CLUSTER_EXTENSION, ctx.extension, { propagationPolicy: 'Orphan' });
+        if (!(await gone(client, ctx.extension, 60_000)))
+          notRestored.push(`ClusterExtension ${ctx.extension} is still being deleted`);
+        for (const w of ctx.created)
+          await client
+            .delete(w.type, w.name, { namespace: w.namespace })
+            .catch((err) =>
+              isKubeError(err, 404) ? undefined : notRestored.push(`${w.type.kind} ${w.name}: ${message(err)}`),
+            );
+        notRestored.push("operator-controller's release Secrets for the ClusterExtension stay in its own namespace");
+      } else if (d.step.id === 'orphan-csv') {
+        notRestored.push(
+          `the CSV ${ctx.csv} is not restored itself: OLM v0 installs it again from the Subscription ` +
+            '(approve its InstallPlan if the Subscription asks for Manual approval)',
+        );
+      } else if (d.step.id === 'delete-subscription' && ctx.subscription) {
+        await client.create(SUBSCRIPTION_TYPE, sameSubscription(ctx.subscription, ctx.csv));
+      } else if (d.step.id === 'adopt') {
+        for (const w of d.writes) {
+          const undo = structuredClone(w.undo!) as { metadata: { labels: Record<string, unknown> } };
+          undo.metadata.labels[OWNER_KIND] = null;
+          undo.metadata.labels[OWNER_NAME] = null;
+          await client.patch(w.type, w.name, undo, { namespace: w.namespace, type: 'merge' });
+        }
+      } else if (d.step.id === 'installer') {
+        for (const w of [...d.writes].reverse()) await client.delete(w.type, w.name, { namespace: w.namespace });
+      }
+      o.state = 'undone';
+    } catch (err) {
+      o.state = 'undo-failed';
+      o.message = message(err);
+      notRestored.push(`${d.step.title}: ${message(err)}`);
+    }
+  }
+  return notRestored;
+}
+
+export async function applyMigration(
+  client: KubeClient,
+  namespace: string,
+  csvName: string,
+  opts: { waitMs?: number } = {},
+): Promise<MigrationResult> {
+  const a = await analyseMigration(client, namespace, csvName);
+  if (!a.view.canMove)
+    throw new ApiError(409, 'Conflict', a.view.reasons.map((r) => r.message).join('; '), { reasons: a.view.reasons });
+  const denied = a.view.steps!.filter((s) => s.denied);
+  if (denied.length) throw new ApiError(403, 'Forbidden', denied.map((s) => `${s.title}: ${s.denied}`).join('; '));
+  const steps = a.steps!;
+  const extension = a.view.extension!;
+  const outcomes: MigrationStepOutcome[] = steps.map((s) => ({ id: s.id, title: s.title, state: 'not-run' }));
+  const done: Done[] = [];
+  for (const s of steps) {
+    const o = outcomes.find((x) => x.id === s.id)!;
+    const made: MigrationWrite[] = [];
+    let failure: string | undefined;
+    try {
+      if (s.id === 'wait-installed') failure = await waitInstalled(client, extension, opts.waitMs ?? 120_000);
+      else
+        for (const w of s.writes) {
+          try {
+            await write(client, w);
+            made.push(w);
+            // OLM v0 has let go only once its finalizer ran and the CSV is gone; marks made before are lost.
+            if (s.id === 'orphan-csv' && !(await gone(client, w.name, 60_000, w.type, w.namespace)))
+              throw new Error(`the CSV ${w.name} was still there after 60 s (OLM v0's finalizer has not finished)`);
+          } catch (err) {
+            // Cleanup is best effort: something already gone is what it wanted.
+            if (s.id === 'cleanup' && isKubeError(err, 404)) continue;
+            throw err;
+          }
+        }
+    } catch (err) {
+      failure = message(err);
+    }
+    if (!failure) {
+      o.state = 'done';
+      done.push({ step: s, writes: made });
+      continue;
+    }
+    o.state = 'failed';
+    o.message = failure;
+    if (s.id === 'cleanup')
+      return { ok: true, extension, steps: outcomes, notRestored: [], message: `The move is done; ${failure}` };
+    // A step that failed half-way has its own writes undone too.
+    if (made.length) done.push({ step: s, writes: made });
+    const notRestored = await rollBack(
+      client,
+      done,
+      { subscription: a.subscription, csv: csvName, extension, created: createdByV1(a) },
+      outcomes,
+    );
+    return {
+      ok: false,
+      extension,
+      steps: outcomes,
+      notRestored,
+      message: `${s.title} failed: ${failure}. ${csvName} was moved back to OLM v0 as far as it could be.`,
+    };
+  }
+  return { ok: true, extension, steps: outcomes, notRestored: [] };
+}
+
+/** v1's objects that did not exist before the move (its ClusterRoles and bindings, mostly). */
+function createdByV1(a: Awaited<ReturnType<typeof analyseMigration>>): MigrationWrite[] {
+  return (a.objects ?? [])
+    .filter((o) => !a.existingKeys?.has(`${o.kind}/${String(o.metadata.name)}`))
+    .map((o) => ({
+      verb: 'delete' as const,
+      type: typeOf(o as never),
+      name: String(o.metadata.name),
+      ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
+    }));
+}

@@ -1,0 +1,346 @@
+// Whether an operator OLM v0 installed can move to OLM v1, and how: the facts lib/olm/v1's check
+// and planner need, read as the person (the CSV, its Subscription and OperatorGroup, the
+// InstallPlans that installed it, the ClusterCatalogs the person may read, the live CRDs and the
+// objects v1 would take over), then a SelfSubjectAccessReview for every write of the plan.
+import type { KubeClient } from '../../k8s/client';
+import { isKubeError } from '../../k8s/errors';
+import { CRD_TYPE } from '../../k8s/core-kinds';
+import { bundleObjects } from '../../olm/fbc/model';
+import { CREATED_BY_LABEL } from '../../olm/install/plan-types';
+import {
+  CSV_TYPE,
+  isCopiedCsv,
+  ownedCrds,
+  type ClusterServiceVersion,
+} from '../../olm/resources/cluster-service-version';
+import type { ResourceType } from '../../olm/resources/common';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
+import { OPERATOR_CONDITION_TYPE, type OperatorCondition } from '../../olm/resources/operator-condition';
+import { OPERATOR_GROUP_TYPE, type OperatorGroup } from '../../olm/resources/operator-group';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
+import {
+  checkMigration,
+  type ExistingObject,
+  type MigrationFacts,
+  type MigrationTarget,
+} from '../../olm/v1/migration-check';
+import {
+  HELM_MANAGED_BY,
+  HELM_RELEASE_NAME,
+  HELM_RELEASE_NAMESPACE,
+  componentLabel,
+  installerName,
+  planMigration,
+  typeOf,
+  type MigrationStep,
+} from '../../olm/v1/migration-plan';
+import type { MigrationView } from '../../api/olm-v1-migration';
+import { accessReview } from '../permissions';
+import { packageInCatalogs, readableCatalogs } from './readable-catalogs';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
+
+type Meta = {
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+};
+
+/** A get that answers undefined for 404 and keeps every other refusal. */
+async function maybe<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (isKubeError(err, 404)) return undefined;
+    throw err;
+  }
+}
+
+/** A read the person may be refused: the refusal becomes a reason instead of failing the page. */
+async function readable<T>(p: Promise<T>): Promise<T | string> {
+  try {
+    return await p;
+  } catch (err) {
+    if (isKubeError(err, 403)) return (err as Error).message;
+    throw err;
+  }
+}
+
+function marksOf(o: Meta, component: string): ExistingObject['marks'] {
+  const l = o.metadata?.labels ?? {};
+  const a = o.metadata?.annotations ?? {};
+  return {
+    ...(l[component] !== undefined ? { component: l[component] } : {}),
+    ...(l[HELM_MANAGED_BY] !== undefined ? { managedBy: l[HELM_MANAGED_BY] } : {}),
+    ...(a[HELM_RELEASE_NAME] !== undefined ? { releaseName: a[HELM_RELEASE_NAME] } : {}),
+    ...(a[HELM_RELEASE_NAMESPACE] !== undefined ? { releaseNamespace: a[HELM_RELEASE_NAMESPACE] } : {}),
+  };
+}
+
+/** The rendered objects that exist now, with their Helm marks. */
+async function existingObjects(
+  client: KubeClient,
+  target: MigrationTarget,
+  namespace: string,
+): Promise<ExistingObject[]> {
+  const component = componentLabel(target.packageName, namespace);
+  const found = await Promise.all(
+    target.objects.map(async (o) => {
+      const name = String(o.metadata.name ?? '');
+      const namespace = o.metadata.namespace as string | undefined;
+      const live = await readable(maybe(client.get<Meta>(typeOf(o as never), name, namespace)));
+      if (!live) return undefined;
+      if (typeof live === 'string')
+        return { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks: {}, unreadable: live };
+      const marks = marksOf(live, component);
+      const e: ExistingObject = { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks };
+      if (marks.managedBy === 'Helm' && marks.releaseName && marks.releaseNamespace)
+        e.helmRelease = { name: marks.releaseName, namespace: marks.releaseNamespace };
+      return e;
+    }),
+  );
+  return found.filter((e): e is ExistingObject => !!e);
+}
+
+/** Everything checkMigration reads, gathered as the person. */
+async function gatherFacts(client: KubeClient, namespace: string, csvName: string) {
+  const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace);
+  const [subs, groups, plans, oc, allCsvs] = await Promise.all([
+    client.listAll<Subscription>(SUBSCRIPTION_TYPE, { namespace }),
+    client.listAll<OperatorGroup>(OPERATOR_GROUP_TYPE, { namespace }),
+    client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace }),
+    readable(maybe(client.get<OperatorCondition>(OPERATOR_CONDITION_TYPE, csvName, namespace))),
+    readable(client.listAll<ClusterServiceVersion>(CSV_TYPE)),
+  ]);
+  const subscription = subs.items.find((s) => s.status?.installedCSV === csvName);
+  const pkg = subscription?.spec?.name;
+  const mine = plans.items.filter((p) => p.spec.clusterServiceVersionNames.includes(csvName));
+  // A plan that created a Subscription for another CSV pulled that operator in as a dependency.
+  const installedWith = [
+    ...new Set(
+      mine.flatMap((p) =>
+        (p.status?.plan ?? [])
+          .filter((s) => s.resource.kind === 'Subscription' && s.resolving !== csvName)
+          .map((s) => s.resolving),
+      ),
+    ),
+  ];
+  const owned = new Set(ownedCrds(csv).map((c) => c.name));
+  const others = typeof allCsvs === 'string' ? [] : allCsvs.items.filter((c) => !isCopiedCsv(c));
+  const where = (c: ClusterServiceVersion) => `${c.metadata?.namespace}/${c.metadata?.name}`;
+  const requiredBy = others
+    .filter((c) => where(c) !== `${namespace}/${csvName}`)
+    .flatMap((c) =>
+      (c.spec.customresourcedefinitions?.required ?? [])
+        .filter((r) => owned.has(r.name))
+        .map((r) => ({ csv: where(c), api: r.name })),
+    );
+  const alsoInstalledIn = [
+    ...new Set(
+      others
+        .filter((c) => c.metadata?.namespace !== namespace)
+        .filter((c) => ownedCrds(c).some((o) => owned.has(o.name)))
+        .map((c) => c.metadata?.namespace ?? ''),
+    ),
+  ];
+  return {
+    csv,
+    subscription,
+    pkg,
+    groups: groups.items,
+    plans: mine,
+    oc,
+    installedWith,
+    requiredBy,
+    alsoInstalledIn,
+    allCsvs,
+  };
+}
+
+/** The catalogs' walk for the package, or why it cannot be made; and each catalog's model for the manifests. */
+async function catalogsFor(client: KubeClient, pkg: string | undefined) {
+  const cats = await readable(readableCatalogs(client));
+  if (cats === null) return { catalogs: null, models: new Map() };
+  if (typeof cats === 'string') return { catalogs: `you may not list ClusterCatalogs: ${cats}`, models: new Map() };
+  if (!pkg) return { catalogs: [], models: new Map() };
+  const walked = await packageInCatalogs(cats, pkg);
+  if ('error' in walked) return { catalogs: walked.error, models: new Map() };
+  return {
+    catalogs: walked.map((w) => w.pkg),
+    models: new Map(walked.map((w) => [w.pkg.catalog, w.model] as const)),
+  };
+}
+
+export interface MigrationAnalysis {
+  view: MigrationView;
+  steps?: MigrationStep[];
+  subscription?: Subscription;
+  /** What v1 will apply, and which of those objects exist now (kind/name). */
+  objects?: MigrationTarget['objects'];
+  existingKeys?: Set<string>;
+}
+
+/** The verdict and, for an operator that can move, the plan with what the person may not do. */
+export async function analyseMigration(
+  client: KubeClient,
+  namespace: string,
+  csvName: string,
+): Promise<MigrationAnalysis> {
+  const g = await gatherFacts(client, namespace, csvName);
+  const { catalogs, models } = await catalogsFor(client, g.pkg);
+  const extensions = await readable(client.listAll<ClusterExtension>(CLUSTER_EXTENSION_TYPE));
+  const liveCrds = await Promise.all(
+    [...new Set(ownedCrds(g.csv).map((c) => c.name))].map(async (name) => {
+      const crd = await maybe(readable(client.get<{ status?: { storedVersions?: string[] } }>(CRD_TYPE, name)));
+      return { name, storedVersions: typeof crd === 'object' ? (crd.status?.storedVersions ?? []) : [] };
+    }),
+  );
+  const extensionName = g.pkg ?? csvName;
+  const facts: MigrationFacts = {
+    csv: g.csv,
+    subscription: g.subscription,
+    operatorGroups: g.groups,
+    installedWith: g.installedWith,
+    requiredBy: g.requiredBy,
+    alsoInstalledIn: g.alsoInstalledIn,
+    ...(typeof g.allCsvs === 'string' ? { otherOperatorsUnreadable: g.allCsvs } : {}),
+    operatorCondition: typeof g.oc === 'string' ? { unreadable: g.oc } : g.oc,
+    catalogs:
+      typeof extensions === 'string' && Array.isArray(catalogs)
+        ? `you may not list ClusterExtensions: ${extensions}`
+        : catalogs,
+    manifestsOf: (catalog, bundle) => {
+      const b = models.get(catalog)?.bundles.get(bundle.name);
+      return b ? (bundleObjects(b) as never) : [];
+    },
+    extensionName,
+    extensions:
+      typeof extensions === 'string'
+        ? []
+        : extensions.items.map((e) => ({
+            name: e.metadata?.name ?? '',
+            packageName: e.spec?.source?.catalog?.packageName,
+          })),
+    liveCrds,
+    existing: [],
+  };
+  let verdict = checkMigration(facts);
+  // Whether Helm could adopt the objects is known only once the bundle is rendered.
+  if (verdict.canMove)
+    verdict = checkMigration({ ...facts, existing: await existingObjects(client, verdict.target, namespace) });
+  const base: MigrationView = { csv: csvName, namespace, canMove: verdict.canMove, reasons: [] };
+  if (!verdict.canMove) return { view: { ...base, reasons: verdict.reasons } };
+  const target = verdict.target;
+  const existing = await existingObjects(client, target, namespace);
+  const steps = planMigration({
+    namespace,
+    csvName,
+    extensionName,
+    subscription: g.subscription!,
+    target,
+    existing,
+    installerExisting: await installerExisting(client, namespace, extensionName),
+    leftovers: await leftovers(client, namespace, csvName, target, g.oc),
+    installPlans: g.plans
+      .filter((p) => p.spec.clusterServiceVersionNames.every((n) => n === csvName))
+      .map((p) => p.metadata?.name ?? ''),
+    operatorGroupToDelete: operatorGroupToDelete(g, csvName),
+  });
+  const stepViews = await Promise.all(steps.map((s) => reviewStep(client, s)));
+  return {
+    view: {
+      ...base,
+      extension: extensionName,
+      version: target.version,
+      ...(target.channel ? { channel: target.channel } : {}),
+      catalog: target.catalog,
+      steps: stepViews,
+      blocked: stepViews.some((s) => s.denied),
+    },
+    steps,
+    subscription: g.subscription,
+    objects: target.objects,
+    existingKeys: new Set(existing.map((e) => `${e.kind}/${e.name}`)),
+  };
+}
+
+async function installerExisting(client: KubeClient, namespace: string, ext: string): Promise<string[]> {
+  const sa = await maybe(
+    client.get(
+      typeOf({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace } }),
+      installerName(ext),
+      namespace,
+    ),
+  );
+  return sa ? [`ServiceAccount/${installerName(ext)}`] : [];
+}
+
+/** v0's namespaced objects for the CSV (owner labels) that v1 does not render, and its OperatorCondition. */
+async function leftovers(
+  client: KubeClient,
+  namespace: string,
+  csvName: string,
+  target: MigrationTarget,
+  oc: OperatorCondition | string | undefined,
+): Promise<{ type: ResourceType; name: string }[]> {
+  const rendered = new Set(target.objects.map((o) => `${o.kind}/${String(o.metadata.name)}`));
+  const selector = `olm.owner=${csvName},olm.owner.kind=ClusterServiceVersion,olm.owner.namespace=${namespace}`;
+  const kinds = [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
+    { apiVersion: 'v1', kind: 'ServiceAccount' },
+  ];
+  const out: { type: ResourceType; name: string }[] = [];
+  for (const k of kinds) {
+    const type = typeOf({ ...k, metadata: { namespace } });
+    const list = await readable(client.listAll<Meta>(type, { namespace, labelSelector: selector }));
+    if (typeof list === 'string') continue;
+    for (const o of list.items) {
+      const name = o.metadata?.name ?? '';
+      if (!rendered.has(`${k.kind}/${name}`)) out.push({ type, name });
+    }
+  }
+  if (typeof oc === 'object') out.push({ type: OPERATOR_CONDITION_TYPE, name: csvName });
+  return out;
+}
+
+/** The OperatorGroup goes only when the console made it and no other operator in the namespace uses it. */
+function operatorGroupToDelete(g: Awaited<ReturnType<typeof gatherFacts>>, csvName: string): string | undefined {
+  const og = g.groups[0];
+  if (g.groups.length !== 1 || !og?.metadata?.labels?.[CREATED_BY_LABEL]) return undefined;
+  const ns = g.csv.metadata?.namespace;
+  const csvs = typeof g.allCsvs === 'string' ? undefined : g.allCsvs.items;
+  if (!csvs) return undefined;
+  const othersHere = csvs.some((c) => c.metadata?.namespace === ns && c.metadata?.name !== csvName && !isCopiedCsv(c));
+  return othersHere ? undefined : og.metadata?.name;
+}
+
+/** A SelfSubjectAccessReview per write; the first refusal says why the step cannot be made. */
+async function reviewStep(client: KubeClient, s: MigrationStep) {
+  const reviews = await Promise.all(
+    s.writes.map((w) =>
+      accessReview(client, w.verb, w.type.group, w.type.plural, w.namespace, w.verb === 'create' ? undefined : w.name),
+    ),
+  );
+  const refused = reviews.find((r) => !r.allowed);
+  const watch =
+    s.id === 'wait-installed'
+      ? await accessReview(client, 'get', CLUSTER_EXTENSION_TYPE.group, CLUSTER_EXTENSION_TYPE.plural)
+      : undefined;
+  const denied = refused?.reason ?? (watch && !watch.allowed ? watch.reason : undefined);
+  return {
+    id: s.id,
+    title: s.title,
+    why: s.why,
+    writes: s.writes.map((w) => ({
+      verb: w.verb,
+      kind: w.type.kind,
+      name: w.name,
+      ...(w.namespace ? { namespace: w.namespace } : {}),
+      ...(w.propagationPolicy ? { propagationPolicy: w.propagationPolicy } : {}),
+    })),
+    ...(denied ? { denied } : {}),
+  };
+}
