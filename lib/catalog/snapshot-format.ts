@@ -45,6 +45,7 @@ const Summary = z.strictObject({
   keywords: list(),
   defaultChannel: text(253).optional(),
   headVersion: text(253).optional(),
+  headBundle: text(1024).optional(),
   installModes: z.array(z.enum(['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'])).max(4),
   infrastructureFeatures: list(),
   validSubscription: list(),

@@ -1,0 +1,90 @@
+// OperatorHub's OLM v1 side: the packages of every ClusterCatalog the person may list whose content
+// catalogd serves, summarised as the CatalogSources' packages are (lib/catalog/package-summary.ts).
+// A catalog set Unavailable, or one catalogd is not serving, contributes nothing: operator-controller
+// would not resolve from it either (docs/olm-v1/catalogs.md). A person who may not list
+// ClusterCatalogs, or a cluster without OLM v1, gets nothing and no error: the hub is then the v0 hub.
+import type { KubeClient } from '../../k8s/client';
+import { isKubeError } from '../../k8s/errors';
+import { summarizePackage } from '../../catalog/package-summary';
+import type { CatalogInfo, PackageSummary } from '../../hub/package-summary';
+import type { ContentIndex } from './catalog-content';
+import { readableCatalogs } from './readable-catalogs';
+
+export interface V1HubPackages {
+  catalogs: CatalogInfo[];
+  packages: PackageSummary[];
+  /** Names the content the packages came from: the same key, the same packages. */
+  contentKey: string;
+}
+
+// Summaries made once per content read: the content cache hands out the same index for the same
+// address, digest and unpack time, so a list request only looks them up.
+const summaries = new WeakMap<ContentIndex, Map<string, PackageSummary[]>>();
+
+function summariesOf(content: ContentIndex, catalog: string): PackageSummary[] {
+  const byCatalog = summaries.get(content) ?? new Map<string, PackageSummary[]>();
+  summaries.set(content, byCatalog);
+  const kept = byCatalog.get(catalog);
+  if (kept) return kept;
+  const ref: PackageSummary['catalog'] = { name: catalog, namespace: '', kind: 'ClusterCatalog' };
+  const made = [...(content.catalog?.packages.values() ?? [])].map((pkg) => ({
+    ...summarizePackage(pkg, ref),
+    clusterCatalogs: [catalog],
+    // Icons are served for CatalogSources' packages only: the tile shows the letter.
+    hasIcon: false,
+  }));
+  byCatalog.set(catalog, made);
+  return made;
+}
+
+function catalogInfo(name: string, packages: number, problem?: string): CatalogInfo {
+  return {
+    name,
+    namespace: '',
+    kind: 'ClusterCatalog',
+    displayName: name,
+    publisher: '',
+    state: problem ? 'NOT_SERVED' : 'SERVING',
+    ...(problem ? { problem } : { source: 'registry' as const }),
+    packages,
+  };
+}
+
+export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> {
+  let readable;
+  try {
+    readable = await readableCatalogs(client);
+  } catch (err) {
+    // May not list ClusterCatalogs: the hub is the v0 hub, as it was before OLM v1.
+    if (isKubeError(err, 403)) return { catalogs: [], packages: [], contentKey: 'forbidden' };
+    throw err;
+  }
+  if (!readable) return { catalogs: [], packages: [], contentKey: 'absent' };
+  const offering = readable.filter((c) => c.facts.availabilityMode !== 'Unavailable' && c.facts.serving);
+  const read = await Promise.all(offering.map(async (c) => ({ c, content: await c.content })));
+  const catalogs: CatalogInfo[] = [];
+  const packages: PackageSummary[] = [];
+  const stamps: string[] = [];
+  for (const { c, content } of read) {
+    const { name } = c.facts;
+    stamps.push(`${name}@${c.facts.resolvedRef ?? ''}@${c.catalog.status?.lastUnpacked ?? ''}`);
+    if (!content.summary.read) {
+      catalogs.push(catalogInfo(name, 0, `its content could not be read: ${content.summary.why}`));
+      stamps.push(`unread:${content.summary.why}`);
+      continue;
+    }
+    const own = summariesOf(content, name);
+    const { brokenPackages, problems } = content.summary;
+    catalogs.push(
+      catalogInfo(
+        name,
+        own.length,
+        brokenPackages
+          ? `${brokenPackages} package${brokenPackages === 1 ? ' is' : 's are'} broken and left out (${problems[0]})`
+          : undefined,
+      ),
+    );
+    packages.push(...own);
+  }
+  return { catalogs, packages, contentKey: stamps.join('\n') };
+}
