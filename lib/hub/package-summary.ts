@@ -9,7 +9,10 @@ export interface PackageSummary {
    * `kind: 'ClusterCatalog'` and no namespace, a ClusterCatalog (only OLM v1 installs it).
    */
   catalog: { name: string; namespace: string; displayName?: string; kind?: 'ClusterCatalog' };
-  /** The default channel head's bundle image: with the name, what says two catalogs offer the same package. */
+  /**
+   * The default channel head's bundle image: with the name, what says two catalogs offer the same
+   * package. Server side only: the hub list leaves it out.
+   */
   headBundle?: string;
   /** The ClusterCatalogs that offer this same package, so OLM v1 can install it from them (lib/hub/olm-offer.ts). */
   clusterCatalogs?: string[];

@@ -95,13 +95,18 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
     applyFilters(visible, { ...q, includeNonStandalone }),
     q.sort ?? (q.q ? 'relevance' : 'name'),
   );
-  const body = JSON.stringify({
-    catalogs,
-    ...(platforms ? { platforms } : {}),
-    facets: facetCounts(visible),
-    total: filtered.length,
-    packages: filtered,
-  });
+  const body = JSON.stringify(
+    {
+      catalogs,
+      ...(platforms ? { platforms } : {}),
+      facets: facetCounts(visible),
+      total: filtered.length,
+      packages: filtered,
+    },
+    // The head bundle only joins offers (above); the browser has no use for it, and it would
+    // grow the list by a tenth.
+    (key, value: unknown) => (key === 'headBundle' ? undefined : value),
+  );
   const answer = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
   if (cacheKey) {
     answers.set(cacheKey, answer);
