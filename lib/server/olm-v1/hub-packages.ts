@@ -88,3 +88,14 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
   }
   return { catalogs, packages, contentKey: stamps.join('\n') };
 }
+
+/** The ClusterCatalogs offering the same package as a CatalogSource does (lib/hub/olm-offer.ts's rule). */
+export async function clusterCatalogsOffering(
+  client: KubeClient,
+  name: string,
+  headBundle: string | undefined,
+): Promise<string[]> {
+  if (!headBundle) return [];
+  const { packages } = await v1HubPackages(client);
+  return packages.filter((p) => p.name === name && p.headBundle === headBundle).map((p) => p.catalog.name);
+}
