@@ -23,7 +23,7 @@ export interface V1PackageDetails extends PackageDetails {
    * (non-deprecated first, then the highest version), or operator-controller's words why nothing.
    */
   channelResolvesTo: { bundle: string; version: string } | { error: string };
-  /** CatalogSources the person may see that offer the same package (name and head bundle image). */
+  /** CatalogSources the person may see that offer the same package (lib/hub/olm-offer.ts). */
   alsoFromCatalogSources: { namespace: string; name: string; displayName?: string }[];
   /** `create clusterextensions.olm.operatorframework.io`, by SelfSubjectAccessReview. */
   canInstall: Allowed;

@@ -55,7 +55,7 @@ export interface PackageDetails {
   selected: SelectedVersion;
   /** The cluster's node platforms, when the person may list nodes. */
   platforms?: { os: string; arch: string }[];
-  /** ClusterCatalogs that offer the same package (name and head bundle image), so OLM v1 can install it. */
+  /** ClusterCatalogs that offer the same package (lib/hub/olm-offer.ts), so OLM v1 can install it. */
   clusterCatalogs?: string[];
 }
 

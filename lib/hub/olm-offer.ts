@@ -1,9 +1,10 @@
 // Which OLM can install a hub tile's package, and the rule that joins a CatalogSource's package and
 // a ClusterCatalog's into one tile. A package name alone is not enough: two catalogs may carry
 // different operators, or different releases, under one name. Two offers are the same package when
-// the names match and so does the image of the default channel's head bundle — the same catalog
-// content, whether it reaches the cluster as one image (the real cluster) or a ConfigMap and an
-// image (the sandbox). A package either side offers without a bundle image is never joined.
+// the name, the default channel's head bundle (its name and version) and the provider all match.
+// Bundle images are not compared: a mirrored catalog rewrites every bundle's image to its own
+// registry (the real cluster's ClusterCatalog does, docs/olm-v1/real-cluster.md#bundles) and is still
+// the same content. A package either side offers without a known head bundle is never joined.
 import type { CatalogInfo, PackageSummary } from './package-summary';
 
 export type OlmMajor = 'v0' | 'v1';
@@ -43,8 +44,16 @@ export function v1PackageHref(catalog: string, pkg: string): string {
   return `/clustercatalogs/${encodeURIComponent(catalog)}/packages/${encodeURIComponent(pkg)}`;
 }
 
-function sameKey(s: PackageSummary): string | undefined {
-  return s.headBundle ? `${s.name}\n${s.headBundle}` : undefined;
+type OfferFacts = Pick<PackageSummary, 'name' | 'headBundle' | 'headVersion' | 'provider'>;
+
+function sameKey(s: OfferFacts): string | undefined {
+  return s.headBundle ? JSON.stringify([s.name, s.headBundle, s.headVersion ?? '', s.provider]) : undefined;
+}
+
+/** Whether two catalogs' offers are the same package (the rule above). */
+export function sameOffer(a: OfferFacts, b: OfferFacts): boolean {
+  const key = sameKey(a);
+  return key !== undefined && key === sameKey(b);
 }
 
 /**

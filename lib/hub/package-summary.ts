@@ -10,8 +10,8 @@ export interface PackageSummary {
    */
   catalog: { name: string; namespace: string; displayName?: string; kind?: 'ClusterCatalog' };
   /**
-   * The default channel head's bundle image: with the name, what says two catalogs offer the same
-   * package. Server side only: the hub list leaves it out.
+   * The default channel head's bundle name: with the name, version and provider, what says two
+   * catalogs offer the same package (lib/hub/olm-offer.ts). Server side only: the hub list leaves it out.
    */
   headBundle?: string;
   /** The ClusterCatalogs that offer this same package, so OLM v1 can install it from them (lib/hub/olm-offer.ts). */

@@ -103,8 +103,8 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
       total: filtered.length,
       packages: filtered,
     },
-    // The head bundle only joins offers (above); the browser has no use for it, and it would
-    // grow the list by a tenth.
+    // The head bundle's name only joins offers (above): the browser has no use for it, and a big
+    // catalog's list would carry it for every tile.
     (key, value: unknown) => (key === 'headBundle' ? undefined : value),
   );
   const answer = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };

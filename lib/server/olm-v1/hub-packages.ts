@@ -3,9 +3,11 @@
 // A catalog set Unavailable, or one catalogd is not serving, contributes nothing: operator-controller
 // would not resolve from it either (docs/olm-v1/catalogs.md). A person who may not list
 // ClusterCatalogs, or a cluster without OLM v1, gets nothing and no error: the hub is then the v0 hub.
+import { sharedCatalogIndex } from '../../catalog/catalog-index';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { summarizePackage } from '../../catalog/package-summary';
+import { sameOffer } from '../../hub/olm-offer';
 import type { CatalogInfo, PackageSummary } from '../../hub/package-summary';
 import type { ContentIndex } from './catalog-content';
 import { readableCatalogs } from './readable-catalogs';
@@ -89,13 +91,19 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
   return { catalogs, packages, contentKey: stamps.join('\n') };
 }
 
-/** The ClusterCatalogs offering the same package as a CatalogSource does (lib/hub/olm-offer.ts's rule). */
+/**
+ * The ClusterCatalogs offering the same package as a CatalogSource's (lib/hub/olm-offer.ts's rule),
+ * judged on the hub's own tiles so that a details page and its tile always agree.
+ */
 export async function clusterCatalogsOffering(
   client: KubeClient,
-  name: string,
-  headBundle: string | undefined,
+  ref: { namespace: string; catalog: string; package: string },
+  viewers: readonly string[],
 ): Promise<string[]> {
-  if (!headBundle) return [];
-  const { packages } = await v1HubPackages(client);
-  return packages.filter((p) => p.name === name && p.headBundle === headBundle).map((p) => p.catalog.name);
+  const [v0, v1] = await Promise.all([sharedCatalogIndex().forUser(client, [...viewers]), v1HubPackages(client)]);
+  const tile = v0.packages.find(
+    (p) => p.catalog.namespace === ref.namespace && p.catalog.name === ref.catalog && p.name === ref.package,
+  );
+  if (!tile) return [];
+  return v1.packages.filter((p) => sameOffer(p, tile)).map((p) => p.catalog.name);
 }

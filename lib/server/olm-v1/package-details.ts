@@ -5,25 +5,27 @@
 import type { V1PackageDetails } from '../../api/olm-v1-packages';
 import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../../catalog/catalog-index';
 import { detailsFromModel, type Selection } from '../../catalog/package-details';
-import { summaryHead } from '../../catalog/package-summary';
+import { sameOffer } from '../../hub/olm-offer';
 import type { KubeClient } from '../../k8s/client';
 import { deprecationConditions } from '../../olm/v1/deprecation';
 import { resolveBundle } from '../../olm/v1/resolve';
 import { nodePlatforms } from '../node-platforms';
 import { accessReview } from '../permissions';
+import { v1HubPackages } from './hub-packages';
 import { findV1Package } from './package-lookup';
 import { OLM_V1_GROUP } from './resources';
 
-/** The CatalogSources offering the same package: the name and the default channel head's bundle image match. */
+/** The CatalogSources offering the same package as this ClusterCatalog's (lib/hub/olm-offer.ts's rule). */
 async function sameInCatalogSources(
   client: KubeClient,
-  name: string,
-  headBundle: string | undefined,
+  catalogName: string,
+  pkgName: string,
 ): Promise<V1PackageDetails['alsoFromCatalogSources']> {
-  if (!headBundle) return [];
+  const v1 = (await v1HubPackages(client)).packages.find((p) => p.catalog.name === catalogName && p.name === pkgName);
+  if (!v1) return [];
   const { packages } = await sharedCatalogIndex().forUser(client, [...GLOBAL_CATALOG_NAMESPACES]);
   return packages
-    .filter((p) => p.name === name && p.headBundle === headBundle && p.catalog.kind !== 'ClusterCatalog')
+    .filter((p) => p.catalog.kind !== 'ClusterCatalog' && sameOffer(p, v1))
     .map((p) => ({
       namespace: p.catalog.namespace,
       name: p.catalog.name,
@@ -41,7 +43,7 @@ export async function v1PackageDetails(
   // Picks the version first: an unknown channel or version is a 404 before anything else is asked.
   const details = detailsFromModel(pkg, { name: catalogName, namespace: '', kind: 'ClusterCatalog' }, sel);
   const [alsoFromCatalogSources, canInstall, platforms] = await Promise.all([
-    sameInCatalogSources(client, pkgName, summaryHead(pkg).head?.image),
+    sameInCatalogSources(client, catalogName, pkgName),
     accessReview(client, 'create', OLM_V1_GROUP, 'clusterextensions'),
     nodePlatforms(client),
   ]);

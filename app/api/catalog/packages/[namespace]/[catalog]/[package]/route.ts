@@ -3,9 +3,8 @@
 // head by default), the nodes' platforms for those who may list nodes, and the ClusterCatalogs that
 // offer the same package (OLM v1). `namespace` is where to look when the person sees the catalog only there.
 import { z } from 'zod';
-import { sharedCatalogIndex } from '@/lib/catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '@/lib/catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel } from '@/lib/catalog/package-details';
-import { summaryHead } from '@/lib/catalog/package-summary';
 import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { nodePlatforms } from '@/lib/server/node-platforms';
 import { clusterCatalogsOffering } from '@/lib/server/olm-v1/hub-packages';
@@ -34,7 +33,7 @@ export const GET = route(async (req: Request, ctx: RouteContext) => {
   const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
   const [csv, clusterCatalogs] = await Promise.all([
     sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName),
-    clusterCatalogsOffering(client, lookup.pkg.name, summaryHead(lookup.pkg).head?.image),
+    clusterCatalogsOffering(client, params, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
   ]);
   const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
   return Response.json(withPlatforms({ ...details, ...(clusterCatalogs.length ? { clusterCatalogs } : {}) }), {
