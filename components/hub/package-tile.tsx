@@ -75,6 +75,17 @@ export const PackageTile = memo(function PackageTile({
               {pkg.installedIn.length === 1 ? ` in ${pkg.installedIn[0]}` : ` in ${pkg.installedIn.length} namespaces`}
             </span>
           ) : null}
+          {pkg.installedAs?.length ? (
+            <span
+              className="rounded bg-emerald-100 px-1.5 py-0.5 font-medium text-emerald-900"
+              title={`Installed as ClusterExtension ${pkg.installedAs.join(', ')}`}
+            >
+              Installed
+              {pkg.installedAs.length === 1
+                ? ` as ${pkg.installedAs[0]}`
+                : ` as ${pkg.installedAs.length} ClusterExtensions`}
+            </span>
+          ) : null}
           {notRunnable && (
             <span className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-900" title={notRunnable}>
               Not runnable here

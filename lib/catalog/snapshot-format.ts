@@ -61,5 +61,5 @@ export const SnapshotSummaries = z.array(Summary).max(MAX_PACKAGES);
 
 // The schema and the type the rest of the console uses must not drift apart.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShape: Same<z.infer<typeof Summary>, Omit<PackageSummary, 'installedIn'>> = true;
+const sameShape: Same<z.infer<typeof Summary>, Omit<PackageSummary, 'installedIn' | 'installedAs'>> = true;
 void sameShape;

@@ -50,7 +50,7 @@ function values(s: PackageSummary, facet: FacetName): string[] {
     case 'validSubscription':
       return s.validSubscription;
     case 'installState':
-      return [s.installedIn?.length ? 'installed' : 'notInstalled'];
+      return [s.installedIn?.length || s.installedAs?.length ? 'installed' : 'notInstalled'];
     case 'olm':
       return installsWith(s);
   }

@@ -41,6 +41,8 @@ export interface PackageSummary {
   hasIcon?: boolean;
   /** Namespaces with a Subscription to this package from this catalog (per person, per request). */
   installedIn?: string[];
+  /** ClusterExtensions whose installed bundle is this package's in one of `clusterCatalogs` (per person). */
+  installedAs?: string[];
 }
 
 /** A catalog as the hub lists it: where its content came from, or why there is none. */

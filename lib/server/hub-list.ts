@@ -12,7 +12,7 @@ import type { KubeClient } from '../k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { dnsLabel } from './api-error';
 import { nodePlatforms } from './node-platforms';
-import { v1HubPackages } from './olm-v1/hub-packages';
+import { extensionInstalls, v1HubPackages, visibleExtensions } from './olm-v1/hub-packages';
 import { listVisible } from './visible-list';
 
 const list = z
@@ -60,12 +60,14 @@ const MAX_ANSWERS = 16;
 
 /** The list as JSON text with its ETag (the same content gives the same text, kept a while). */
 export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: string; etag: string }> {
-  const [v0, v1, installed, platforms] = await Promise.all([
+  const [v0, v1, installed, platforms, v1Extensions] = await Promise.all([
     sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
     v1HubPackages(client),
     installs(client, q.namespace),
     nodePlatforms(client),
+    visibleExtensions(client),
   ]);
+  const extensions = extensionInstalls(v1Extensions, v1);
   const cacheKey =
     v0.contentKey === undefined
       ? undefined
@@ -73,6 +75,7 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
           v0.contentKey,
           v1.contentKey,
           [...installed].sort(),
+          [...extensions].sort(),
           platforms ?? null,
           Object.entries(q).sort(),
         ]);
@@ -82,11 +85,19 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
   const packages = joinOffers(v0.packages, v1.packages);
   // Summaries are shared by everyone; a person's installs go on copies.
   const withInstalls =
-    installed.size === 0
+    installed.size === 0 && extensions.size === 0
       ? packages
       : packages.map((p): PackageSummary => {
-          const where = installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
-          return where ? { ...p, installedIn: where.sort() } : p;
+          const where = p.catalog.kind
+            ? undefined
+            : installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
+          const as = [...new Set((p.clusterCatalogs ?? []).flatMap((c) => extensions.get(`${c}/${p.name}`) ?? []))];
+          if (!where && !as.length) return p;
+          return {
+            ...p,
+            ...(where ? { installedIn: where.sort() } : {}),
+            ...(as.length ? { installedAs: as.sort() } : {}),
+          };
         });
   const matched = searchPackages(withInstalls, q.q ?? '').map((h) => h.summary);
   const includeNonStandalone = q.includeNonStandalone === 'true';

@@ -6,6 +6,7 @@
 import { sharedCatalogIndex } from '../../catalog/catalog-index';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 import { summarizePackage } from '../../catalog/package-summary';
 import { sameOffer } from '../../hub/olm-offer';
 import type { CatalogInfo, PackageSummary } from '../../hub/package-summary';
@@ -15,6 +16,8 @@ import { readableCatalogs } from './readable-catalogs';
 export interface V1HubPackages {
   catalogs: CatalogInfo[];
   packages: PackageSummary[];
+  /** Each listed catalog's bundles by package, to tell which catalog's package an extension installed. */
+  bundles: ReadonlyMap<string, ContentIndex['bundles']>;
   /** Names the content the packages came from: the same key, the same packages. */
   contentKey: string;
 }
@@ -58,15 +61,16 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
     readable = await readableCatalogs(client);
   } catch (err) {
     // May not list ClusterCatalogs: the hub is the v0 hub, as it was before OLM v1.
-    if (isKubeError(err, 403)) return { catalogs: [], packages: [], contentKey: 'forbidden' };
+    if (isKubeError(err, 403)) return { catalogs: [], packages: [], bundles: new Map(), contentKey: 'forbidden' };
     throw err;
   }
-  if (!readable) return { catalogs: [], packages: [], contentKey: 'absent' };
+  if (!readable) return { catalogs: [], packages: [], bundles: new Map(), contentKey: 'absent' };
   const offering = readable.filter((c) => c.facts.availabilityMode !== 'Unavailable' && c.facts.serving);
   const read = await Promise.all(offering.map(async (c) => ({ c, content: await c.content })));
   const catalogs: CatalogInfo[] = [];
   const packages: PackageSummary[] = [];
   const stamps: string[] = [];
+  const bundles = new Map<string, ContentIndex['bundles']>();
   for (const { c, content } of read) {
     const { name } = c.facts;
     stamps.push(`${name}@${c.facts.resolvedRef ?? ''}@${c.catalog.status?.lastUnpacked ?? ''}`);
@@ -76,6 +80,7 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
       continue;
     }
     const own = summariesOf(content, name);
+    bundles.set(name, content.bundles);
     const { brokenPackages, problems } = content.summary;
     catalogs.push(
       catalogInfo(
@@ -88,7 +93,7 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
     );
     packages.push(...own);
   }
-  return { catalogs, packages, contentKey: stamps.join('\n') };
+  return { catalogs, packages, bundles, contentKey: stamps.join('\n') };
 }
 
 /**
@@ -106,4 +111,38 @@ export async function clusterCatalogsOffering(
   );
   if (!tile) return [];
   return v1.packages.filter((p) => sameOffer(p, tile)).map((p) => p.catalog.name);
+}
+
+/** The ClusterExtensions the person may list; none where they may not, or without OLM v1. */
+export async function visibleExtensions(client: KubeClient): Promise<ClusterExtension[]> {
+  try {
+    return (await client.listAll<ClusterExtension>(CLUSTER_EXTENSION_TYPE)).items;
+  } catch (err) {
+    // 404: the cluster does not serve the kind (no OLM v1).
+    if (isKubeError(err, 403) || isKubeError(err, 404)) return [];
+    throw err;
+  }
+}
+
+/**
+ * The extensions by the `<ClusterCatalog>/<package>` whose bundle each has installed: an extension
+ * names a package, not a catalog, so the installed bundle (status.install) says which catalogs'
+ * package it is.
+ */
+export function extensionInstalls(
+  extensions: readonly ClusterExtension[],
+  v1: Pick<V1HubPackages, 'bundles'>,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const ext of extensions) {
+    const pkg = ext.spec?.source?.catalog?.packageName;
+    const bundle = ext.status?.install?.bundle?.name;
+    if (!pkg || !bundle) continue;
+    for (const [catalog, byPackage] of v1.bundles) {
+      if (!byPackage.get(pkg)?.has(bundle)) continue;
+      const key = `${catalog}/${pkg}`;
+      out.set(key, [...(out.get(key) ?? []), ext.metadata?.name ?? '']);
+    }
+  }
+  return out;
 }

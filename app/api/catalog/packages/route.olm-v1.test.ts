@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { HubList } from '@/lib/hub/package-summary';
-import { rbacType } from '@/lib/k8s/core-kinds';
-import { CLUSTER_CATALOG_TYPE } from '@/lib/server/olm-v1/resources';
+import { NAMESPACE_TYPE, rbacType, SERVICE_ACCOUNT_TYPE } from '@/lib/k8s/core-kinds';
+import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE } from '@/lib/server/olm-v1/resources';
 import { waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
@@ -139,6 +139,37 @@ describe('OperatorHub lists OLM v1 packages beside OLM v0 ones', () => {
     await sb.admin.patch(CLUSTER_CATALOG_TYPE, EXTRA, { spec: { availabilityMode: 'Available' } });
     const back = await serving(EXTRA);
     assert.ok(back.packages.some((p) => p.name === 'solo'));
+  });
+
+  test('a ClusterExtension that installed a package marks its tile installed, as that extension', async () => {
+    await sb.admin.create(NAMESPACE_TYPE, { metadata: { name: 'cachely' } });
+    await sb.admin.create(SERVICE_ACCOUNT_TYPE, { metadata: { name: 'installer', namespace: 'cachely' } });
+    await sb.admin.create(rbacType('ClusterRoleBinding'), {
+      metadata: { name: 'cachely-installer-admin' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'cachely' }],
+    });
+    await sb.admin.create(CLUSTER_EXTENSION_TYPE, {
+      apiVersion: 'olm.operatorframework.io/v1',
+      kind: 'ClusterExtension',
+      metadata: { name: 'my-cache' },
+      spec: {
+        namespace: 'cachely',
+        serviceAccount: { name: 'installer' },
+        source: { sourceType: 'Catalog', catalog: { packageName: 'cachely' } },
+      },
+    });
+    const body = await waitFor('the extension installed', async () => {
+      const r = await get('?installState=installed');
+      return r.body.total === 1 ? r.body : undefined;
+    });
+    const cachely = body.packages[0]!;
+    assert.equal(cachely.name, 'cachely');
+    assert.deepEqual(cachely.installedAs, ['my-cache']);
+    assert.equal(cachely.installedIn, undefined, 'no Subscription installs it');
+    // bob may list ClusterCatalogs here, not ClusterExtensions: nothing is installed as far as he can tell.
+    const bob = await get('?installState=installed', 'bob');
+    assert.equal(bob.body.total, 0);
   });
 
   test('an unknown OLM in the filter is refused with the reason, and nothing else is answered', async () => {
