@@ -55,6 +55,26 @@ function catalogInfo(name: string, packages: number, problem?: string): CatalogI
   };
 }
 
+/**
+ * How long a list waits for a catalog's content. A first read of a big catalog takes seconds, and
+ * one over the size limit fails only once it has been downloaded that far (and is read again after
+ * the cache's failure time): the hub answers without it meanwhile and says so, and the read goes on,
+ * so a later list finds the content in the cache.
+ */
+const CONTENT_WAIT_MS = 1500;
+
+async function withinBudget(content: Promise<ContentIndex>): Promise<ContentIndex | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), CONTENT_WAIT_MS);
+  });
+  try {
+    return await Promise.race([content, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> {
   let readable;
   try {
@@ -66,7 +86,7 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
   }
   if (!readable) return { catalogs: [], packages: [], bundles: new Map(), contentKey: 'absent' };
   const offering = readable.filter((c) => c.facts.availabilityMode !== 'Unavailable' && c.facts.serving);
-  const read = await Promise.all(offering.map(async (c) => ({ c, content: await c.content })));
+  const read = await Promise.all(offering.map(async (c) => ({ c, content: await withinBudget(c.content) })));
   const catalogs: CatalogInfo[] = [];
   const packages: PackageSummary[] = [];
   const stamps: string[] = [];
@@ -74,6 +94,11 @@ export async function v1HubPackages(client: KubeClient): Promise<V1HubPackages> 
   for (const { c, content } of read) {
     const { name } = c.facts;
     stamps.push(`${name}@${c.facts.resolvedRef ?? ''}@${c.catalog.status?.lastUnpacked ?? ''}`);
+    if (!content) {
+      catalogs.push(catalogInfo(name, 0, 'its content is still being read from catalogd; reload in a moment'));
+      stamps.push('reading');
+      continue;
+    }
     if (!content.summary.read) {
       catalogs.push(catalogInfo(name, 0, `its content could not be read: ${content.summary.why}`));
       stamps.push(`unread:${content.summary.why}`);
