@@ -4,14 +4,14 @@
 // would not resolve from it either (docs/olm-v1/catalogs.md). A person who may not list
 // ClusterCatalogs, or a cluster without OLM v1, gets nothing and no error: the hub is then the v0 hub.
 import { sharedCatalogIndex } from '../../catalog/catalog-index';
+import { summarizePackage } from '../../catalog/package-summary';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
-import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
-import { summarizePackage } from '../../catalog/package-summary';
 import { sameOffer } from '../../hub/olm-offer';
 import type { CatalogInfo, PackageSummary } from '../../hub/package-summary';
 import type { ContentIndex } from './catalog-content';
 import { readableCatalogs } from './readable-catalogs';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 export interface V1HubPackages {
   catalogs: CatalogInfo[];
