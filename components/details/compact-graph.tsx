@@ -17,7 +17,8 @@ export function CompactGraph({
   base: string;
   channel: string;
   namespace?: string;
-  viewerHref: string;
+  /** The interactive graph's page, where there is one (CatalogSources' packages). */
+  viewerHref?: string;
 }) {
   const q = new URLSearchParams({ channel });
   if (namespace) q.set('namespace', namespace);
@@ -42,9 +43,11 @@ export function CompactGraph({
     <section aria-label="Upgrade graph" className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-3">
         <h2 className="text-lg font-semibold">Upgrade graph of {g.channel}</h2>
-        <Link className="text-sm text-sky-700 underline" href={viewerHref}>
-          Open the interactive graph
-        </Link>
+        {viewerHref && (
+          <Link className="text-sm text-sky-700 underline" href={viewerHref}>
+            Open the interactive graph
+          </Link>
+        )}
       </div>
       {!g.edgesKnown && <p className="text-sm text-slate-600">{g.note}</p>}
       {g.edgesKnown && (

@@ -11,6 +11,7 @@ import { apiGet } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
 import type { PackageDetails } from '@/lib/hub/catalog-types';
 import { notRunnableReason } from '@/lib/hub/platforms';
+import { v1PackageHref } from '@/lib/hub/olm-offer';
 import { isCommunityCatalog } from '@/lib/olm/resources/catalog-source';
 import { ErrorPanel } from '../common/error-panel';
 import { Warning } from '../common/notice';
@@ -145,6 +146,20 @@ export function PackageDetailsView(props: PackageRefProps) {
         </div>
       </header>
 
+      {!!d.clusterCatalogs?.length && (
+        <p role="note" className="rounded border border-slate-200 bg-white px-3 py-2 text-sm text-slate-700">
+          Also offered to OLM v1 by{' '}
+          {d.clusterCatalogs.map((c, i) => (
+            <span key={c}>
+              {i > 0 && ', '}
+              <Link className="text-sky-700 underline" href={v1PackageHref(c, d.name)}>
+                ClusterCatalog {c}
+              </Link>
+            </span>
+          ))}
+          : the same package, installed as a ClusterExtension instead.
+        </p>
+      )}
       {d.deprecation && <Warning title="This package is deprecated">{d.deprecation}</Warning>}
       {ch.deprecation && <Warning title={`Channel ${ch.name} is deprecated`}>{ch.deprecation}</Warning>}
       {sel.deprecation && (

@@ -1,6 +1,7 @@
 // The hub's facets: one group of checkboxes per facet, each with the count of packages that
 // choosing it would show among the keyword results.
 import { memo, useId, useState } from 'react';
+import { OLM_LABELS, type OlmMajor } from '@/lib/hub/olm-offer';
 import type { FacetKey, HubViewState } from './url-state';
 
 const TITLES: Record<FacetKey, string> = {
@@ -12,9 +13,11 @@ const TITLES: Record<FacetKey, string> = {
   infrastructureFeature: 'Infrastructure features',
   validSubscription: 'Valid subscription',
   installMode: 'Install modes',
+  olm: 'Installs with',
 };
 
 const ORDER: FacetKey[] = [
+  'olm',
   'catalog',
   'category',
   'provider',
@@ -28,6 +31,7 @@ const CAPABILITY_ORDER = ['Basic Install', 'Seamless Upgrades', 'Full Lifecycle'
 const STATE_LABELS: Record<string, string> = { installed: 'Installed', notInstalled: 'Not installed' };
 
 function sortValues(key: FacetKey, entries: [string, number][]): [string, number][] {
+  if (key === 'olm') return entries.sort((a, b) => a[0].localeCompare(b[0]));
   if (key === 'capability')
     return entries.sort(
       (a, b) => (CAPABILITY_ORDER.indexOf(a[0]) + 1 || 99) - (CAPABILITY_ORDER.indexOf(b[0]) + 1 || 99),
@@ -67,7 +71,12 @@ export const FacetPanel = memo(function FacetPanel({ counts, filters, onToggle, 
             <legend className="mb-1 text-sm font-semibold text-slate-800">{TITLES[key]}</legend>
             {visible.map(([value, count]) => {
               const id = `${prefix}facet-${key}-${value}`.replace(/[^a-zA-Z0-9_-]/g, '_');
-              const label = key === 'installState' ? (STATE_LABELS[value] ?? value) : labelOf(key, value);
+              const label =
+                key === 'installState'
+                  ? (STATE_LABELS[value] ?? value)
+                  : key === 'olm'
+                    ? (OLM_LABELS[value as OlmMajor] ?? value)
+                    : labelOf(key, value);
               return (
                 <div key={value} className="flex items-center gap-2 text-sm">
                   <input

@@ -8,6 +8,7 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { apiGet, ApiClientError } from '@/lib/client/api';
 import { applyFilters, facetCounts, sortPackages, type HubSort } from '@/lib/hub/filter';
+import { catalogKey } from '@/lib/hub/olm-offer';
 import type { HubList } from '@/lib/hub/package-summary';
 import { notRunnableReason } from '@/lib/hub/platforms';
 import { searchPackages } from '@/lib/hub/search';
@@ -47,13 +48,24 @@ export function HubView({ initial }: { initial?: HubList }) {
 
   const all = list.data?.packages;
   const searched = useMemo(() => (all ? searchPackages(all, view.q).map((h) => h.summary) : []), [all, view.q]);
-  const counts = useMemo(() => facetCounts(searched), [searched]);
+  // Without a ClusterCatalog every tile is OLM v0's: the hub is then what it was before OLM v1.
+  const withV1 = !!list.data?.catalogs.some((c) => c.kind === 'ClusterCatalog');
+  const counts = useMemo(() => {
+    const c = facetCounts(searched);
+    return withV1 ? c : { ...c, olm: {} };
+  }, [searched, withV1]);
   const shown = useMemo(
     () => sortPackages(applyFilters(searched, view.filters), view.sort ?? (view.q ? 'relevance' : 'name')),
     [searched, view.filters, view.sort, view.q],
   );
   const catalogNames = useMemo(
-    () => new Map((list.data?.catalogs ?? []).map((c) => [`${c.namespace}/${c.name}`, c.displayName])),
+    () =>
+      new Map(
+        (list.data?.catalogs ?? []).map((c) => [
+          catalogKey(c),
+          c.kind === 'ClusterCatalog' ? `${c.displayName} (ClusterCatalog)` : c.displayName,
+        ]),
+      ),
     [list.data],
   );
 
@@ -131,11 +143,19 @@ export function HubView({ initial }: { initial?: HubList }) {
 
       {problems.map((c) => (
         <p
-          key={`${c.namespace}/${c.name}`}
+          key={catalogKey(c)}
           role="status"
           className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
         >
-          Catalog <strong>{c.displayName}</strong> ({c.namespace}/{c.name}) is not fully available: {c.problem}.
+          {c.kind === 'ClusterCatalog' ? (
+            <>
+              ClusterCatalog <strong>{c.name}</strong> (OLM v1) is not fully available: {c.problem}.
+            </>
+          ) : (
+            <>
+              Catalog <strong>{c.displayName}</strong> ({c.namespace}/{c.name}) is not fully available: {c.problem}.
+            </>
+          )}
         </p>
       ))}
       {list.data?.catalogs.some((c) => c.source === 'packagemanifests') && (
@@ -210,6 +230,7 @@ export function HubView({ initial }: { initial?: HubList }) {
                       pkg={p}
                       namespace={namespace}
                       notRunnable={notRunnableReason(p, list.data.platforms)}
+                      showOlm={withV1}
                     />
                   ))}
                 </ul>

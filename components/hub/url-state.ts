@@ -10,6 +10,7 @@ export const FACET_KEYS = [
   'infrastructureFeature',
   'validSubscription',
   'installState',
+  'olm',
 ] as const;
 export type FacetKey = (typeof FACET_KEYS)[number];
 

@@ -64,6 +64,7 @@ export function summarizePackage(
     keywords: Array.isArray(spec.keywords) ? spec.keywords.map(str).filter((k): k is string => !!k) : [],
     defaultChannel: channel,
     headVersion: head?.version,
+    ...(head ? { headBundle: head.name } : {}),
     installModes: installModeChoices(
       Array.isArray(spec.installModes) ? (spec.installModes as InstallMode[]) : undefined,
     ),

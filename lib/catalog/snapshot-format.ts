@@ -45,6 +45,7 @@ const Summary = z.strictObject({
   keywords: list(),
   defaultChannel: text(253).optional(),
   headVersion: text(253).optional(),
+  headBundle: text(1024).optional(),
   installModes: z.array(z.enum(['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'])).max(4),
   infrastructureFeatures: list(),
   validSubscription: list(),
@@ -60,5 +61,5 @@ export const SnapshotSummaries = z.array(Summary).max(MAX_PACKAGES);
 
 // The schema and the type the rest of the console uses must not drift apart.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShape: Same<z.infer<typeof Summary>, Omit<PackageSummary, 'installedIn'>> = true;
+const sameShape: Same<z.infer<typeof Summary>, Omit<PackageSummary, 'installedIn' | 'installedAs'>> = true;
 void sameShape;

@@ -45,7 +45,8 @@ export interface SelectedVersion {
 export interface PackageDetails {
   name: string;
   catalog: PackageSummary['catalog'];
-  source: 'registry' | 'packagemanifests';
+  /** Where the content came from: a CatalogSource's registry or PackageManifests, or catalogd (OLM v1). */
+  source: 'registry' | 'packagemanifests' | 'catalogd';
   /** Whether upgrade edges (replaces, skips, skipRange) are known; PackageManifests carry none. */
   edgesKnown: boolean;
   defaultChannel?: string;
@@ -54,6 +55,8 @@ export interface PackageDetails {
   selected: SelectedVersion;
   /** The cluster's node platforms, when the person may list nodes. */
   platforms?: { os: string; arch: string }[];
+  /** ClusterCatalogs that offer the same package (lib/hub/olm-offer.ts), so OLM v1 can install it. */
+  clusterCatalogs?: string[];
 }
 
 export interface GraphViewNode {

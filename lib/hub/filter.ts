@@ -1,5 +1,6 @@
 // OperatorHub filters and facet counts over package summaries. Facets are counted over the
 // keyword results before the facet filters, so every count says what choosing it would show.
+import { catalogKeys, installsWith } from './olm-offer';
 import type { PackageSummary } from './package-summary';
 import { byDisplayName } from './search';
 
@@ -15,6 +16,8 @@ export interface HubFilters {
   validSubscription?: string[];
   /** `installed` / `notInstalled`. */
   installState?: string[];
+  /** `v0` / `v1`: the OLM that can install it. */
+  olm?: string[];
   /** Dependency-only operators are not tiles unless asked for. */
   includeNonStandalone?: boolean;
 }
@@ -27,12 +30,13 @@ export type FacetName =
   | 'installMode'
   | 'infrastructureFeature'
   | 'validSubscription'
-  | 'installState';
+  | 'installState'
+  | 'olm';
 
 function values(s: PackageSummary, facet: FacetName): string[] {
   switch (facet) {
     case 'catalog':
-      return [`${s.catalog.namespace}/${s.catalog.name}`];
+      return catalogKeys(s);
     case 'category':
       return s.categories;
     case 'provider':
@@ -46,7 +50,9 @@ function values(s: PackageSummary, facet: FacetName): string[] {
     case 'validSubscription':
       return s.validSubscription;
     case 'installState':
-      return [s.installedIn?.length ? 'installed' : 'notInstalled'];
+      return [s.installedIn?.length || s.installedAs?.length ? 'installed' : 'notInstalled'];
+    case 'olm':
+      return installsWith(s);
   }
 }
 
@@ -59,6 +65,7 @@ const FACETS: FacetName[] = [
   'infrastructureFeature',
   'validSubscription',
   'installState',
+  'olm',
 ];
 
 export function facetCounts(list: readonly PackageSummary[]): Record<FacetName, Record<string, number>> {

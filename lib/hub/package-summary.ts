@@ -4,7 +4,18 @@ import type { InstallModeType } from '../olm/resources/cluster-service-version';
 
 export interface PackageSummary {
   name: string;
-  catalog: { name: string; namespace: string; displayName?: string };
+  /**
+   * Where the tile's package comes from: a CatalogSource (OLM v0 installs it), or, with
+   * `kind: 'ClusterCatalog'` and no namespace, a ClusterCatalog (only OLM v1 installs it).
+   */
+  catalog: { name: string; namespace: string; displayName?: string; kind?: 'ClusterCatalog' };
+  /**
+   * The default channel head's bundle name: with the name, version and provider, what says two
+   * catalogs offer the same package (lib/hub/olm-offer.ts). Server side only: the hub list leaves it out.
+   */
+  headBundle?: string;
+  /** The ClusterCatalogs that offer this same package, so OLM v1 can install it from them (lib/hub/olm-offer.ts). */
+  clusterCatalogs?: string[];
   displayName: string;
   provider: string;
   /** One or two sentences for a tile. */
@@ -30,12 +41,17 @@ export interface PackageSummary {
   hasIcon?: boolean;
   /** Namespaces with a Subscription to this package from this catalog (per person, per request). */
   installedIn?: string[];
+  /** ClusterExtensions whose installed bundle is this package's in one of `clusterCatalogs` (per person). */
+  installedAs?: string[];
 }
 
 /** A catalog as the hub lists it: where its content came from, or why there is none. */
 export interface CatalogInfo {
   name: string;
+  /** Empty for a ClusterCatalog. */
   namespace: string;
+  /** A ClusterCatalog (OLM v1); absent for a CatalogSource. */
+  kind?: 'ClusterCatalog';
   displayName: string;
   publisher: string;
   /** `status.connectionState.lastObservedState`, or UNKNOWN. */

@@ -5,12 +5,14 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../catalog/catalog-index';
 import { applyFilters, facetCounts, sortPackages } from '../hub/filter';
+import { joinOffers } from '../hub/olm-offer';
 import type { PackageSummary } from '../hub/package-summary';
 import { searchPackages } from '../hub/search';
 import type { KubeClient } from '../k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { dnsLabel } from './api-error';
 import { nodePlatforms } from './node-platforms';
+import { extensionInstalls, v1HubPackages, visibleExtensions } from './olm-v1/hub-packages';
 import { listVisible } from './visible-list';
 
 const list = z
@@ -31,6 +33,7 @@ export const HubQuery = z.strictObject({
     (v) => !v || v.every((s) => s === 'installed' || s === 'notInstalled'),
     'must be installed or notInstalled',
   ),
+  olm: list.refine((v) => !v || v.every((s) => s === 'v0' || s === 'v1'), 'must be v0 or v1'),
   sort: z
     .enum(['relevance', 'name', 'provider', 'catalog'], { message: 'must be relevance, name, provider or catalog' })
     .optional(),
@@ -57,24 +60,44 @@ const MAX_ANSWERS = 16;
 
 /** The list as JSON text with its ETag (the same content gives the same text, kept a while). */
 export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: string; etag: string }> {
-  const [{ catalogs, packages, contentKey }, installed, platforms] = await Promise.all([
+  const [v0, v1, installed, platforms, v1Extensions] = await Promise.all([
     sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
+    v1HubPackages(client),
     installs(client, q.namespace),
     nodePlatforms(client),
+    visibleExtensions(client),
   ]);
+  const extensions = extensionInstalls(v1Extensions, v1);
   const cacheKey =
-    contentKey === undefined
+    v0.contentKey === undefined
       ? undefined
-      : JSON.stringify([contentKey, [...installed].sort(), platforms ?? null, Object.entries(q).sort()]);
+      : JSON.stringify([
+          v0.contentKey,
+          v1.contentKey,
+          [...installed].sort(),
+          [...extensions].sort(),
+          platforms ?? null,
+          Object.entries(q).sort(),
+        ]);
   const kept = cacheKey ? answers.get(cacheKey) : undefined;
   if (kept) return kept;
+  const catalogs = [...v0.catalogs, ...v1.catalogs];
+  const packages = joinOffers(v0.packages, v1.packages);
   // Summaries are shared by everyone; a person's installs go on copies.
   const withInstalls =
-    installed.size === 0
+    installed.size === 0 && extensions.size === 0
       ? packages
       : packages.map((p): PackageSummary => {
-          const where = installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
-          return where ? { ...p, installedIn: where.sort() } : p;
+          const where = p.catalog.kind
+            ? undefined
+            : installed.get(`${p.catalog.namespace}/${p.catalog.name}/${p.name}`);
+          const as = [...new Set((p.clusterCatalogs ?? []).flatMap((c) => extensions.get(`${c}/${p.name}`) ?? []))];
+          if (!where && !as.length) return p;
+          return {
+            ...p,
+            ...(where ? { installedIn: where.sort() } : {}),
+            ...(as.length ? { installedAs: as.sort() } : {}),
+          };
         });
   const matched = searchPackages(withInstalls, q.q ?? '').map((h) => h.summary);
   const includeNonStandalone = q.includeNonStandalone === 'true';
@@ -83,13 +106,18 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
     applyFilters(visible, { ...q, includeNonStandalone }),
     q.sort ?? (q.q ? 'relevance' : 'name'),
   );
-  const body = JSON.stringify({
-    catalogs,
-    ...(platforms ? { platforms } : {}),
-    facets: facetCounts(visible),
-    total: filtered.length,
-    packages: filtered,
-  });
+  const body = JSON.stringify(
+    {
+      catalogs,
+      ...(platforms ? { platforms } : {}),
+      facets: facetCounts(visible),
+      total: filtered.length,
+      packages: filtered,
+    },
+    // The head bundle's name only joins offers (above): the browser has no use for it, and a big
+    // catalog's list would carry it for every tile.
+    (key, value: unknown) => (key === 'headBundle' ? undefined : value),
+  );
   const answer = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
   if (cacheKey) {
     answers.set(cacheKey, answer);

@@ -1,11 +1,13 @@
 // GET /api/catalog/packages/<ns>/<catalog>/<package>?channel=&version=&namespace=
 // A package's channels with their versions, and the description of one version (the channel
-// head by default), and the nodes' platforms for those who may list nodes. `namespace` is where to look when the person sees the catalog only there.
+// head by default), the nodes' platforms for those who may list nodes, and the ClusterCatalogs that
+// offer the same package (OLM v1). `namespace` is where to look when the person sees the catalog only there.
 import { z } from 'zod';
-import { sharedCatalogIndex } from '@/lib/catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '@/lib/catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel } from '@/lib/catalog/package-details';
 import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { nodePlatforms } from '@/lib/server/node-platforms';
+import { clusterCatalogsOffering } from '@/lib/server/olm-v1/hub-packages';
 import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
 import { route, type RouteContext } from '@/lib/server/route';
 
@@ -29,12 +31,12 @@ export const GET = route(async (req: Request, ctx: RouteContext) => {
     });
   // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
   const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
-  const csv = await sharedCatalogIndex().fullCsv(
-    lookup.address,
-    lookup.pkg.name,
-    brief.selected.channel,
-    brief.selected.csvName,
-  );
+  const [csv, clusterCatalogs] = await Promise.all([
+    sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName),
+    clusterCatalogsOffering(client, params, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
+  ]);
   const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
-  return Response.json(withPlatforms(details), { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(withPlatforms({ ...details, ...(clusterCatalogs.length ? { clusterCatalogs } : {}) }), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
 });
