@@ -23,7 +23,10 @@ const TIMEOUT_MS = 20_000;
 const MAX_LISTED_PROBLEMS = 10;
 const FILE = 'api/v1/all';
 
+/** Why content was not read; for the same address, digest and unpack time it would fail the same way. */
 export class ContentError extends Error {}
+/** Why content could not be had this time (the server, the network, a timeout): worth asking again. */
+export class ContentUnavailable extends ContentError {}
 
 /** Splits a JSON-lines body into blobs; a line that is not a JSON object is refused with its number. */
 export class JsonLinesReader {
@@ -169,7 +172,7 @@ export async function fetchCatalogContent(kc: KubeConfig, base: string): Promise
   const url = contentUrl(base);
   const ca = clusterCa(kc);
   return new Promise((resolve, reject) => {
-    const fail = (message: string) => reject(new ContentError(message));
+    const fail = (message: string) => reject(new ContentUnavailable(message));
     const req = https.get(
       url,
       {

@@ -1,7 +1,7 @@
 // One catalog's address the console will not read (an object's status can say anything) is that
 // catalog's "not read", with the reason, and never a failure of the whole list.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, mock, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { catalogContent } from './content-cache';
 
@@ -18,5 +18,20 @@ describe('catalog content, by address', () => {
     const index = await catalogContent(new KubeConfig(), 'https://127.0.0.1:1/catalogs/a', 'r@sha256:2', 't');
     assert.equal(index.summary.read, false);
     if (!index.summary.read) assert.match(index.summary.why, /content server at 127\.0\.0\.1:1 could not be read/);
+  });
+
+  test('a refused address is not asked again; an unreachable server is, after a while', async () => {
+    mock.timers.enable({ apis: ['Date'] });
+    try {
+      const refused = () => catalogContent(new KubeConfig(), 'http://catalogd.example/catalogs/b', 'r@sha256:3', 't');
+      const unreachable = () => catalogContent(new KubeConfig(), 'https://127.0.0.1:1/catalogs/b', 'r@sha256:4', 't');
+      const [r1, u1] = [refused(), unreachable()];
+      await Promise.all([r1, u1]);
+      mock.timers.tick(16_000);
+      assert.equal(refused(), r1);
+      assert.notEqual(unreachable(), u1);
+    } finally {
+      mock.timers.reset();
+    }
   });
 });
