@@ -4,28 +4,41 @@
 // CSVs; its page says Installed with its objects healthy; the versions v1 may move to, previewed in
 // v1's words (a downgrade refused under CatalogProvided, allowed under SelfCertified); an upgrade and
 // a pin applied at the resourceVersion seen; a stale one a 409, a bad range a 400; a viewer sees it
-// and is refused every change, which leaves it as it was.
+// and is refused every change, which leaves it as it was; uninstall counting the instances its CRDs
+// take with them, refused without the name typed, then deleting it and the access chosen.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { ExtensionDetails, VersionPlan } from '@/lib/api/olm-v1-extensions';
+import type { ExtensionDetails, ExtensionUninstallPreview, VersionPlan } from '@/lib/api/olm-v1-extensions';
+import type { ResourceType } from '@/lib/olm/resources/common';
 import type { InstalledOperatorsResponse } from '@/lib/api/operators';
-import { rbacType, NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE } from '@/lib/k8s/core-kinds';
+import { CRD_TYPE, rbacType, NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE } from '@/lib/k8s/core-kinds';
 import { waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '@/lib/server/olm-v1/resources';
 
 const NAME = 'pgpilot';
+const PG_TYPE: ResourceType = {
+  group: 'pgpilot.example.com',
+  version: 'v1',
+  plural: 'postgresclusters',
+  namespaced: true,
+  kind: 'PostgresCluster',
+};
 const NS = 'pgpilot-v1';
 
 describe('a ClusterExtension through the console, as the person', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
-  let GET: Handler, PATCH: Handler, PLAN: Handler, LIST: Handler;
+  let GET: Handler, PATCH: Handler, PLAN: Handler, LIST: Handler, PREVIEW: Handler, UNINSTALL: Handler;
 
   before(async () => {
     ({ GET } = (await import('./route')) as unknown as { GET: Handler });
     ({ PATCH } = (await import('./version/route')) as unknown as { PATCH: Handler });
     ({ POST: PLAN } = (await import('./version/plan/route')) as unknown as { POST: Handler });
     ({ GET: LIST } = (await import('../../../operators/route')) as unknown as { GET: Handler });
+    ({ GET: PREVIEW, POST: UNINSTALL } = (await import('./uninstall/route')) as unknown as {
+      GET: Handler;
+      POST: Handler;
+    });
     await sb.admin.create(NAMESPACE_TYPE, { metadata: { name: NS } });
     await sb.admin.create(SERVICE_ACCOUNT_TYPE, { metadata: { name: 'installer', namespace: NS } });
     await sb.admin.create(rbacType('ClusterRoleBinding'), {
@@ -198,5 +211,67 @@ describe('a ClusterExtension through the console, as the person', () => {
     assert.equal(pin.status, 200);
     const d = await installedAt('1.4.0');
     assert.equal(d.spec.version, '1.4.0');
+  });
+
+  test('uninstall: the CRDs with their instances counted, the name typed, then gone with the access chosen', async () => {
+    await sb.admin.create(PG_TYPE, { metadata: { name: 'db1', namespace: 'default' }, spec: {} });
+    await sb.admin.create(PG_TYPE, { metadata: { name: 'db2', namespace: NS }, spec: {} });
+    const path = `/api/olm-v1/clusterextensions/${NAME}/uninstall`;
+    const preview = await sb.call<ExtensionUninstallPreview & ErrorBody>(PREVIEW, path, { params: { name: NAME } });
+    assert.equal(preview.status, 200);
+    const pg = preview.body.crds.find((c) => c.name === 'postgresclusters.pgpilot.example.com');
+    assert.equal(pg?.instances, 2);
+    assert.deepEqual(preview.body.access, [
+      { kind: 'ServiceAccount', name: 'installer', namespace: NS },
+      { kind: 'ClusterRoleBinding', name: `${NS}-installer` },
+    ]);
+    assert.equal(preview.body.canDelete.allowed, true);
+    const asBob = await sb.call<ExtensionUninstallPreview>(PREVIEW, path, { user: 'bob', params: { name: NAME } });
+    assert.equal(asBob.body.canDelete.allowed, false);
+    const seen = preview.body.resourceVersion!;
+    const post = (body: unknown, user = 'admin') =>
+      sb.call<ErrorBody & { access: { kind: string; outcome: string }[] }>(UNINSTALL, path, {
+        method: 'POST',
+        user,
+        body,
+        params: { name: NAME },
+      });
+    const refused = await post({ seen, confirm: NAME }, 'bob');
+    assert.equal(refused.status, 403);
+    const untyped = await post({ seen, confirm: 'pg' });
+    assert.equal(untyped.status, 400);
+    assert.match(untyped.body.error.message, /confirm by typing its name, "pgpilot"/);
+    const stray = await post({
+      seen,
+      confirm: NAME,
+      alsoDelete: [{ kind: 'ServiceAccount', name: 'default', namespace: NS }],
+    });
+    assert.equal(stray.status, 400);
+    assert.equal((await stored()).metadata?.deletionTimestamp, undefined, 'nothing was deleted');
+    const done = await post({
+      seen,
+      confirm: NAME,
+      alsoDelete: [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }],
+    });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.deepEqual(
+      done.body.access.map((a) => [a.kind, a.outcome]),
+      [['ServiceAccount', 'deleted']],
+    );
+    await waitFor('the extension gone', async () => {
+      const r = await details();
+      return r.status === 404 ? r : undefined;
+    });
+    sb.sandbox.api.sweep();
+    await waitFor('its CRD gone with its instances', async () => {
+      try {
+        await sb.admin.get(CRD_TYPE, 'postgresclusters.pgpilot.example.com');
+        sb.sandbox.api.sweep();
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    await sb.admin.get(rbacType('ClusterRoleBinding'), `${NS}-installer`);
   });
 });
