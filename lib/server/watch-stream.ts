@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { KubeClient, KubeObject } from '../k8s/client';
 import { startInformer, type Informer } from '../k8s/informer';
 import { isKubeError, KubeError } from '../k8s/errors';
-import { EVENT_TYPE, NAMESPACE_TYPE } from '../k8s/core-kinds';
+import { DEPLOYMENT_TYPE, EVENT_TYPE, NAMESPACE_TYPE } from '../k8s/core-kinds';
 import { CATALOG_SOURCE_TYPE } from '../olm/resources/catalog-source';
 import { CSV_TYPE } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
@@ -43,6 +43,8 @@ export const WATCHABLE: Record<string, ResourceType> = {
   // OLM v1's catalogs and extensions (watched only where olm.operatorframework.io/v1 is served).
   clustercatalogs: CLUSTER_CATALOG_TYPE,
   clusterextensions: CLUSTER_EXTENSION_TYPE,
+  // What a ClusterExtension installed rolls out as Deployments: its page follows them.
+  deployments: DEPLOYMENT_TYPE,
 };
 
 const LABEL_SELECTORS: Record<string, string> = { operatorcsvs: '!olm.copiedFrom' };

@@ -42,7 +42,15 @@ export function ExtensionListRow({ row }: { row: ExtensionRow }) {
       <StackedCell label="Last updated" className="text-xs text-slate-600">
         <RelativeTime iso={row.lastUpdated} />
       </StackedCell>
-      <StackedCell className="text-right @max-3xl:text-left">{null}</StackedCell>
+      <StackedCell className="text-right @max-3xl:text-left">
+        <Link
+          className="rounded border border-red-300 px-2 py-1 text-xs text-red-800 hover:bg-red-50"
+          href={extensionHref(row.name, 'uninstall')}
+          aria-label={`Uninstall ${row.name} (OLM v1)`}
+        >
+          Uninstall
+        </Link>
+      </StackedCell>
     </StackedRow>
   );
 }
