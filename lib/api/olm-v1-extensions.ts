@@ -86,7 +86,8 @@ export interface UninstallCrd {
 
 export interface ExtensionUninstallPreview {
   name: string;
-  resourceVersion?: string;
+  /** metadata.generation: the uninstall is refused when the spec changed since. */
+  generation: number;
   crds: UninstallCrd[];
   crdsProblem?: string;
   /** The ServiceAccount v1 installs with, and the bindings that name it: the person may delete them or keep them. */

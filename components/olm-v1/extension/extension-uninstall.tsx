@@ -50,7 +50,7 @@ function UninstallPanel(props: { name: string; onCancel: () => void; onStarted: 
   const run = useMutation({
     mutationFn: (p: ExtensionUninstallPreview) =>
       apiWrite<{ access: Outcome[] }>(path, 'POST', {
-        seen: p.resourceVersion ?? '',
+        seen: p.generation,
         confirm: typed,
         alsoDelete: p.access.filter((a) => chosen.has(key(a))),
       }),

@@ -2,7 +2,8 @@
 // extension lets Kubernetes garbage collection delete every object that carries its
 // ownerReference, CRDs included, and with each CRD every instance of it in the cluster
 // (docs/olm-v1/extensions.md#uninstall). So the preview counts those instances, per CRD, as the
-// person (saying where a count could not be made), and the delete needs the extension's name typed.
+// person (saying where a count could not be made), and the delete needs the extension's name typed
+// and the spec the person saw.
 // The ServiceAccount v1 installs with, and the bindings that name only it, were made by whoever
 // installed the extension; they are listed so the person can delete them too or keep them.
 import type { ExtensionUninstallPreview, UninstallCrd } from '../../api/olm-v1-extensions';
@@ -11,6 +12,7 @@ import { CRD_TYPE, rbacType, SERVICE_ACCOUNT_TYPE } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import type { KubeObject, ResourceType } from '../../olm/resources/common';
 import { ApiError } from '../api-error';
+import { checkFresh } from '../operators';
 import { accessReview } from '../permissions';
 import { OWNER_NAME_LABEL } from './extension-objects';
 import { CLUSTER_EXTENSION_TYPE, OLM_V1_GROUP, type ClusterExtension } from './resources';
@@ -106,7 +108,7 @@ export async function extensionUninstallPreview(client: KubeClient, name: string
   ]);
   return {
     name,
-    ...(ce.metadata?.resourceVersion ? { resourceVersion: ce.metadata.resourceVersion } : {}),
+    generation: ce.metadata?.generation ?? 0,
     crds: counted.sort((a, b) => a.name.localeCompare(b.name)),
     ...(crdsProblem ? { crdsProblem } : {}),
     access,
@@ -116,7 +118,8 @@ export async function extensionUninstallPreview(client: KubeClient, name: string
 }
 
 export interface UninstallRequest {
-  seen: string;
+  /** The extension's generation when the person looked: a spec change since is a 409. */
+  seen: number;
   confirm: string;
   alsoDelete: { kind: string; name: string; namespace?: string }[];
 }
@@ -151,6 +154,9 @@ export async function uninstallExtension(
       `deleting ${name} deletes its CRDs and every instance of them: confirm by typing its name, "${name}"`,
     );
   const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
+  // Judged by the spec the person saw (its generation), not the resourceVersion: operator-controller
+  // writes status on every pass, and a status write does not change what the delete takes with it.
+  checkFresh('ClusterExtension', name, String(ce.metadata?.generation ?? 0), String(req.seen), 'its spec changed');
   const listed = req.alsoDelete.length ? (await installAccess(client, ce)).access : [];
   const key = (a: { kind: string; name: string; namespace?: string }) => `${a.kind}/${a.namespace ?? ''}/${a.name}`;
   const allowed = new Set(listed.map(key));
@@ -161,10 +167,8 @@ export async function uninstallExtension(
       'BadRequest',
       `${stray.kind} ${stray.name} is not the ServiceAccount ${name} installs with or a binding naming only it`,
     );
-  await client.delete(CLUSTER_EXTENSION_TYPE, name, {
-    resourceVersion: req.seen,
-    ...(ce.metadata?.uid ? { uid: ce.metadata.uid } : {}),
-  });
+  // The uid precondition: never a same-named extension made since.
+  await client.delete(CLUSTER_EXTENSION_TYPE, name, ce.metadata?.uid ? { uid: ce.metadata.uid } : {});
   const access: UninstallOutcome[] = [];
   for (const a of req.alsoDelete) {
     try {

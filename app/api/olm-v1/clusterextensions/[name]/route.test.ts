@@ -228,7 +228,7 @@ describe('a ClusterExtension through the console, as the person', () => {
     assert.equal(preview.body.canDelete.allowed, true);
     const asBob = await sb.call<ExtensionUninstallPreview>(PREVIEW, path, { user: 'bob', params: { name: NAME } });
     assert.equal(asBob.body.canDelete.allowed, false);
-    const seen = preview.body.resourceVersion!;
+    const seen = preview.body.generation;
     const post = (body: unknown, user = 'admin') =>
       sb.call<ErrorBody & { access: { kind: string; outcome: string }[] }>(UNINSTALL, path, {
         method: 'POST',
@@ -238,6 +238,9 @@ describe('a ClusterExtension through the console, as the person', () => {
       });
     const refused = await post({ seen, confirm: NAME }, 'bob');
     assert.equal(refused.status, 403);
+    const stale = await post({ seen: seen - 1, confirm: NAME });
+    assert.equal(stale.status, 409);
+    assert.equal(stale.body.error.reason, 'Conflict');
     const untyped = await post({ seen, confirm: 'pg' });
     assert.equal(untyped.status, 400);
     assert.match(untyped.body.error.message, /confirm by typing its name, "pgpilot"/);

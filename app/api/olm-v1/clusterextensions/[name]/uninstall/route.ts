@@ -2,7 +2,7 @@
 // their instances counted in the whole cluster as the person (or why a count could not be made) —
 // and the ServiceAccount and bindings the install used, which the person may delete too or keep.
 // POST /api/olm-v1/clusterextensions/<name>/uninstall {seen, confirm, alsoDelete}: deletes it as the
-// person at the resourceVersion `seen` (409 when it changed), `confirm` being its name typed, then
+// person at the generation `seen` (409 when its spec changed), `confirm` being its name typed, then
 // the listed access objects chosen. Answers {name, access: [{kind, name, namespace?, outcome}]}.
 import { z } from 'zod';
 import { dnsLabel, dnsSubdomain, readJson } from '@/lib/server/api-error';
@@ -15,8 +15,10 @@ export const dynamic = 'force-dynamic';
 
 const Body = z.strictObject({
   seen: z
-    .string({ message: 'the resourceVersion you saw' })
-    .regex(/^[0-9A-Za-z_.-]{1,64}$/, 'the resourceVersion you saw'),
+    .number({ message: 'the generation you saw' })
+    .int('the generation you saw, a whole number')
+    .min(0, 'the generation you saw')
+    .max(Number.MAX_SAFE_INTEGER, 'the generation you saw'),
   confirm: z.string({ message: 'the extension’s name, typed to confirm' }).max(253),
   alsoDelete: z
     .array(
