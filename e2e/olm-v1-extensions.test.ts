@@ -5,8 +5,17 @@
 // Installed with its objects healthy; an upgrade to a newer version previewed then applied; pinned;
 // a viewer sees the changes disabled with the cluster's reason; then uninstalled with its CRDs'
 // instances counted and its name typed. Checked with the Kubernetes API; screenshots at 1440 and 390 px.
+// Then the same page, upgrade, pin and uninstall against the real cluster's operator-controller
+// v1.2.0 (`npm run cluster`), skipped with the reason where its programs are not built.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { KubeClient } from '../lib/k8s/client';
+import { clientAs } from '../lib/server/testing/cluster';
+import { launchBrowser } from './support/browser';
+import { startConsole, type RunningConsole } from './support/console-server';
+import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
 import { CRD_TYPE, NAMESPACE_TYPE, rbacType, SERVICE_ACCOUNT_TYPE } from '../lib/k8s/core-kinds';
 import { isKubeError } from '../lib/k8s/errors';
 import type { ResourceType } from '../lib/olm/resources/common';
@@ -25,28 +34,44 @@ const PG_TYPE: ResourceType = {
   kind: 'PostgresCluster',
 };
 
+/** The extension at 1.2.0 in channel stable, installing as a ServiceAccount bound to cluster-admin. */
+async function createExtension(kube: KubeClient): Promise<void> {
+  await kube.create(NAMESPACE_TYPE, { metadata: { name: NS } });
+  await kube.create(SERVICE_ACCOUNT_TYPE, { metadata: { name: 'installer', namespace: NS } });
+  await kube.create(rbacType('ClusterRoleBinding'), {
+    metadata: { name: `${NS}-installer` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }],
+  });
+  await kube.create(CLUSTER_EXTENSION_TYPE, {
+    metadata: { name: NAME },
+    spec: {
+      namespace: NS,
+      serviceAccount: { name: 'installer' },
+      source: { sourceType: 'Catalog', catalog: { packageName: 'pgpilot', version: '1.2.0', channels: ['stable'] } },
+    },
+  });
+}
+
+const crdGone = (kube: KubeClient, timeoutMs: number) =>
+  waitFor(
+    'the CRD gone',
+    async () => {
+      try {
+        await kube.get(CRD_TYPE, 'postgresclusters.pgpilot.example.com');
+        return undefined;
+      } catch (err) {
+        return isKubeError(err, 404) ? true : undefined;
+      }
+    },
+    timeoutMs,
+  );
+
 describe('ClusterExtensions (OLM v1) on Installed Operators and their page', () => {
   const h = useHarness({
     suite: 'olm-v1-extensions',
     seed: async (kube) => {
-      await kube.create(NAMESPACE_TYPE, { metadata: { name: NS } });
-      await kube.create(SERVICE_ACCOUNT_TYPE, { metadata: { name: 'installer', namespace: NS } });
-      await kube.create(rbacType('ClusterRoleBinding'), {
-        metadata: { name: `${NS}-installer` },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-        subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }],
-      });
-      await kube.create(CLUSTER_EXTENSION_TYPE, {
-        metadata: { name: NAME },
-        spec: {
-          namespace: NS,
-          serviceAccount: { name: 'installer' },
-          source: {
-            sourceType: 'Catalog',
-            catalog: { packageName: 'pgpilot', version: '1.2.0', channels: ['stable'] },
-          },
-        },
-      });
+      await createExtension(kube);
       // bob (view) may read ClusterExtensions, not change them.
       await kube.create(rbacType('ClusterRole'), {
         metadata: { name: 'extension-reader' },
@@ -172,19 +197,76 @@ describe('ClusterExtensions (OLM v1) on Installed Operators and their page', () 
     });
     await page.getByText('ServiceAccount installer: deleted').waitFor();
     await h.shot(page, 'uninstalled');
-    await waitFor(
-      'the CRD gone',
-      async () => {
-        try {
-          await h.kube.get(CRD_TYPE, 'postgresclusters.pgpilot.example.com');
-          return undefined;
-        } catch (err) {
-          return isKubeError(err, 404) ? true : undefined;
-        }
-      },
-      30_000,
-    );
+    await crdGone(h.kube, 30_000);
     await h.kube.get(rbacType('ClusterRoleBinding'), `${NS}-installer`);
     await page.close();
   });
 });
+
+const DEMO_DIR = join(import.meta.dirname, '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
+const skip = clusterProgramsMissing();
+
+if (skip) test('ClusterExtensions (OLM v1) on the real cluster', (t) => t.skip(skip));
+else
+  describe('ClusterExtensions (OLM v1) on the real cluster', () => {
+    let cluster: RealCluster;
+    let admin: RunningConsole;
+    let browser: Browser;
+    let kube: KubeClient;
+
+    before(async () => {
+      cluster = await startRealCluster([DEMO_DIR]);
+      kube = clientAs(cluster, 'admin');
+      await createExtension(kube);
+      admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: cluster.kubeconfigPath });
+      browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await admin?.stop();
+      await cluster?.stop();
+    });
+
+    test('real operator-controller: installed and healthy, upgraded, pinned, uninstalled', async () => {
+      const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      await page.goto(`${admin.url}/operators?namespace=${NS}`);
+      const row = page.getByRole('row').filter({ hasText: 'OLM v1' });
+      // Real catalogd pulls the catalog and operator-controller installs on their own schedule.
+      await row.getByText('Installed', { exact: true }).waitFor({ timeout: 240_000 });
+      await row.getByRole('link', { name: NAME, exact: true }).click();
+      await page.getByText('Health: Healthy').waitFor({ timeout: 120_000 });
+      await page.getByText(/pgpilot\.v1\.2\.0 \(1\.2\.0\) is installed: Installed bundle \S+ successfully/).waitFor();
+      await page.getByRole('button', { name: 'Upgrade to 1.3.0' }).click();
+      const preview = page.getByRole('region', { name: 'Version change preview' });
+      await preview
+        .getByText(/On its next pass OLM v1 upgrades to 1\.3\.0 \(pgpilot\.v1\.3\.0, from catalog /)
+        .waitFor();
+      await preview.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText(/pgpilot\.v1\.3\.0 \(1\.3\.0\) is installed/).waitFor({ timeout: 120_000 });
+      // An exact version is already a pin; a range lets v1 go on, and pinning stops it there.
+      await page.getByText('Pinned: the version is exactly 1.3.0.').waitFor();
+      await page.getByLabel('Version or range').fill('>=1.3.0');
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await preview.getByText(/upgrades to 1\.4\.0/).waitFor();
+      await preview.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText(/pgpilot\.v1\.4\.0 \(1\.4\.0\) is installed/).waitFor({ timeout: 120_000 });
+      await page.getByRole('button', { name: 'Pin to 1.4.0' }).click();
+      await preview.getByText(/stays on 1\.4\.0/).waitFor();
+      await preview.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('Pinned: the version is exactly 1.4.0.').waitFor({ timeout: 60_000 });
+      await kube.create(PG_TYPE, { metadata: { name: 'db1', namespace: 'default' }, spec: {} });
+      await page.getByRole('button', { name: 'Uninstall…' }).click();
+      const panel = page.getByRole('region', { name: `Uninstall ${NAME}` });
+      await panel.getByText('postgresclusters.pgpilot.example.com: 1 instance deleted with it').waitFor();
+      await panel.getByLabel(`Type ${NAME} to confirm`).fill(NAME);
+      await panel.getByRole('button', { name: `Uninstall ${NAME}` }).click();
+      const gone = page.getByText(`ClusterExtension ${NAME} is gone; garbage collection deletes what it installed.`);
+      // A refusal would be an alert: said, rather than waited out.
+      await gone.or(panel.getByRole('alert')).first().waitFor({ timeout: 120_000 });
+      assert.deepEqual(await panel.getByRole('alert').allTextContents(), []);
+      await gone.waitFor();
+      // kube-controller-manager's garbage collector follows the ownerReferences.
+      await crdGone(kube, 120_000);
+      await page.close();
+    });
+  });
