@@ -127,6 +127,10 @@ describe('a ClusterExtension through the console, as the person', () => {
     }
     const other = await sb.call<InstalledOperatorsResponse>(LIST, '/api/operators?namespace=default');
     assert.deepEqual(other.body.extensions, [], 'an extension belongs to its spec.namespace');
+    // Someone who may not list ClusterExtensions gets the v0 list as before: no rows, no error.
+    const bob = await sb.call<InstalledOperatorsResponse>(LIST, '/api/operators?namespace=default', { user: 'bob' });
+    assert.equal(bob.status, 200);
+    assert.equal(bob.body.extensions, undefined);
   });
 
   test('the versions v1 may move to: one hop by replaces or skipRange, older ones refused', async () => {
