@@ -20,8 +20,14 @@ import { leftoversHref } from './leftovers-href';
 import { NamespaceChooser } from '../common/namespace-chooser';
 import { openingNamespace, useMyNamespaces } from '../common/namespace-memory';
 import { UninstallDialog } from './uninstall-dialog';
+import type { ExtensionRow } from '@/lib/api/olm-v1-extensions';
+import { ExtensionListRow } from '../olm-v1/extension/extension-list-row';
+import { OlmBadge } from '../olm-v1/extension/olm-badge';
 
 type Sort = 'name' | 'namespace' | 'status' | 'updated';
+type Entry = { name: string; namespace: string; updated?: string } & (
+  { olm: 'v0'; row: InstalledOperatorRow } | { olm: 'v1'; row: ExtensionRow }
+);
 
 const COLUMNS = [
   'Name',
@@ -81,9 +87,20 @@ export function OperatorsList() {
     [namespace ? 'clusterserviceversions' : 'operatorcsvs', 'subscriptions', 'installplans'],
     namespace !== undefined,
   );
+  // ClusterExtensions are cluster-scoped, so they are watched on their own stream, and only once
+  // the list has shown the person may read them (no refused watch for anyone else).
+  useLiveRefresh(key, undefined, ['clusterextensions'], namespace !== undefined && !!list.data?.extensions);
 
   const rows = list.data?.operators;
-  const statuses = useMemo(() => [...new Set((rows ?? []).map((r) => r.status.label))].sort(), [rows]);
+  const extensions = list.data?.extensions;
+  const total = rows ? rows.length + (extensions?.length ?? 0) : 0;
+  const statuses = useMemo(
+    () =>
+      [
+        ...new Set([...(rows ?? []).map((r) => r.status.label), ...(extensions ?? []).map((e) => e.status.label)]),
+      ].sort(),
+    [rows, extensions],
+  );
   const catalogs = useMemo(
     () =>
       [
@@ -97,22 +114,32 @@ export function OperatorsList() {
   );
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase();
-    const out = (rows ?? []).filter(
-      (r) =>
-        (showCopies || !r.copiedFrom) &&
-        (!t || `${r.displayName} ${r.csvName ?? ''} ${r.subscription?.package ?? ''}`.toLowerCase().includes(t)) &&
-        (!status || r.status.label === status) &&
-        (!catalog ||
-          (r.subscription && `${r.subscription.catalog.namespace}/${r.subscription.catalog.name}` === catalog)),
-    );
-    const by: Record<Sort, (a: InstalledOperatorRow, b: InstalledOperatorRow) => number> = {
-      name: (a, b) => a.displayName.localeCompare(b.displayName) || a.namespace.localeCompare(b.namespace),
-      namespace: (a, b) => a.namespace.localeCompare(b.namespace) || a.displayName.localeCompare(b.displayName),
-      status: (a, b) => a.status.label.localeCompare(b.status.label) || a.displayName.localeCompare(b.displayName),
-      updated: (a, b) => (b.lastUpdated ?? '').localeCompare(a.lastUpdated ?? ''),
+    const v0: Entry[] = (rows ?? [])
+      .filter(
+        (r) =>
+          (showCopies || !r.copiedFrom) &&
+          (!t || `${r.displayName} ${r.csvName ?? ''} ${r.subscription?.package ?? ''}`.toLowerCase().includes(t)) &&
+          (!status || r.status.label === status) &&
+          (!catalog ||
+            (r.subscription && `${r.subscription.catalog.namespace}/${r.subscription.catalog.name}` === catalog)),
+      )
+      .map((r) => ({ olm: 'v0', row: r, name: r.displayName, namespace: r.namespace, updated: r.lastUpdated }));
+    // ClusterExtensions name no CatalogSource: a catalog filter leaves them out.
+    const v1: Entry[] = (catalog ? [] : (extensions ?? []))
+      .filter(
+        (e) =>
+          (!t || `${e.name} ${e.package ?? ''}`.toLowerCase().includes(t)) && (!status || e.status.label === status),
+      )
+      .map((e) => ({ olm: 'v1', row: e, name: e.name, namespace: e.namespace ?? '', updated: e.lastUpdated }));
+    const label = (x: Entry) => x.row.status.label;
+    const by: Record<Sort, (a: Entry, b: Entry) => number> = {
+      name: (a, b) => a.name.localeCompare(b.name) || a.namespace.localeCompare(b.namespace),
+      namespace: (a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name),
+      status: (a, b) => label(a).localeCompare(label(b)) || a.name.localeCompare(b.name),
+      updated: (a, b) => (b.updated ?? '').localeCompare(a.updated ?? ''),
     };
-    return out.sort(by[sort]);
-  }, [rows, text, status, catalog, sort, showCopies]);
+    return [...v0, ...v1].sort(by[sort]);
+  }, [rows, extensions, text, status, catalog, sort, showCopies]);
 
   const setNamespace = (ns: string) =>
     router.replace(ns ? `/operators?namespace=${encodeURIComponent(ns)}` : '/operators', { scroll: false });
@@ -222,15 +249,15 @@ export function OperatorsList() {
       {rows && (
         <>
           <p role="status" className="text-sm text-slate-600">
-            {shown.length} of {rows.length} operators
+            {shown.length} of {total} operators
             {namespace && list.data?.copies ? ` (${list.data.copies} copied here)` : ''}
           </p>
           {shown.length === 0 ? (
             <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
-              {rows.length === 0
+              {total === 0
                 ? `No operators are installed${namespace ? ` in ${namespace}` : ''}. `
                 : 'No operator matches these filters.'}
-              {rows.length === 0 && (
+              {total === 0 && (
                 <Link className="text-sky-700 underline" href="/operatorhub">
                   Browse OperatorHub
                 </Link>
@@ -238,9 +265,13 @@ export function OperatorsList() {
             </p>
           ) : (
             <StackedTable label="Installed operators" columns={COLUMNS}>
-              {shown.map((r) => (
-                <OperatorRow key={r.key} row={r} onUninstall={setUninstalling} />
-              ))}
+              {shown.map((e) =>
+                e.olm === 'v0' ? (
+                  <OperatorRow key={e.row.key} row={e.row} onUninstall={setUninstalling} />
+                ) : (
+                  <ExtensionListRow key={`v1/${e.row.name}`} row={e.row} />
+                ),
+              )}
             </StackedTable>
           )}
         </>
@@ -281,7 +312,7 @@ function OperatorRow({
   return (
     <StackedRow>
       <StackedCell label="Name">
-        {name}
+        {name} <OlmBadge olm="v0" />
         {row.deprecation && (
           <>
             {' '}

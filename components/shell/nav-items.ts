@@ -13,7 +13,7 @@ export interface NavItem {
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/operatorhub', label: 'OperatorHub', also: ['/installs'] },
-  { href: '/operators', label: 'Installed Operators', also: ['/installplans', '/leftovers'] },
+  { href: '/operators', label: 'Installed Operators', also: ['/installplans', '/leftovers', '/clusterextensions'] },
   { href: '/catalogsources', label: 'Catalog sources', clusterPage: '/catalogsources' },
   { href: '/clustercatalogs', label: 'Cluster catalogs (OLM v1)', clusterPage: '/clustercatalogs' },
   { href: '/cluster-upgrade', label: 'Cluster upgrade', clusterPage: '/cluster-upgrade' },

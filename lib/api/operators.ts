@@ -1,6 +1,7 @@
 // The day-two API's answers (`/api/operators…`), shared by the route handlers that make them and
 // the pages that show them. Types only.
 import type { GraphView } from '../hub/catalog-types';
+import type { ExtensionRow } from './olm-v1-extensions';
 import type { ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import type { Condition } from '../olm/resources/common';
 import type { CsvDescription } from '../olm/resources/csv-description';
@@ -18,6 +19,8 @@ export interface InstalledOperatorsResponse {
   /** Rows that are copies (namespace view only). */
   copies: number;
   operators: InstalledOperatorRow[];
+  /** OLM v1's ClusterExtensions (installing into `namespace`), where the cluster serves them and the person may list them. */
+  extensions?: ExtensionRow[];
 }
 
 export interface ChannelOption {

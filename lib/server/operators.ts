@@ -1,4 +1,5 @@
-// Day two, read as the person: the installed operators of a namespace or of the cluster, and one
+// Day two, read as the person: the installed operators of a namespace or of the cluster (OLM v0's
+// CSVs and, where the person may list them, OLM v1's ClusterExtensions), and one
 // operator's whole picture (CSV, Subscription, InstallPlans, OperatorGroup, events, the path to
 // its channel head).
 import { sharedCatalogIndex } from '../catalog/catalog-index';
@@ -32,6 +33,7 @@ import { catalogHealth, type CatalogHealth } from '../olm/status/catalog-health'
 import { ApiError } from './api-error';
 import { NAMESPACE_TYPE } from './install';
 import { EVENT_TYPE } from '../k8s/core-kinds';
+import { extensionRows } from './olm-v1/extension-rows';
 
 /** Objects as the browser gets them: without the server-side apply bookkeeping. */
 export function trimmed<T extends object>(o: T): T {
@@ -71,12 +73,13 @@ export async function listInstalledOperators(
   namespace: string | undefined,
 ): Promise<InstalledOperatorsResponse> {
   const opts = namespace ? { namespace } : { labelSelector: `!${Keys.copiedFrom}` };
-  const [csvs, subs, plans, count, config] = await Promise.all([
+  const [csvs, subs, plans, count, config, extensions] = await Promise.all([
     client.listAll<ClusterServiceVersion>(CSV_TYPE, opts),
     client.listAll<Subscription>(SUBSCRIPTION_TYPE, namespace ? { namespace } : {}),
     client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, namespace ? { namespace } : {}),
     namespaceCount(client),
     olmConfig(client),
+    extensionRows(client, namespace),
   ]);
   // Copies can also be recognised only by annotation or reason; the selector cannot see those.
   const items = namespace ? csvs.items : csvs.items.filter((c) => !isCopiedCsv(c));
@@ -93,6 +96,7 @@ export async function listInstalledOperators(
     copiedCsvsDisabled: disabled,
     copies: operators.filter((o) => o.copiedFrom).length,
     operators,
+    ...(extensions ? { extensions } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { KubeClient, KubeObject } from '../k8s/client';
 import { startInformer, type Informer } from '../k8s/informer';
 import { isKubeError, KubeError } from '../k8s/errors';
-import { EVENT_TYPE, NAMESPACE_TYPE } from '../k8s/core-kinds';
+import { DEPLOYMENT_TYPE, EVENT_TYPE, NAMESPACE_TYPE } from '../k8s/core-kinds';
 import { CATALOG_SOURCE_TYPE } from '../olm/resources/catalog-source';
 import { CSV_TYPE } from '../olm/resources/cluster-service-version';
 import type { ResourceType } from '../olm/resources/common';
@@ -21,7 +21,7 @@ import { OPERATOR_CONDITION_TYPE } from '../olm/resources/operator-condition';
 import { OPERATOR_GROUP_TYPE } from '../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '../olm/resources/subscription';
 import { dnsLabel, dnsSubdomain } from './api-error';
-import { CLUSTER_CATALOG_TYPE } from './olm-v1/resources';
+import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE } from './olm-v1/resources';
 import { DEFAULT_STREAM_LIMITS } from './stream-limits';
 import type { StreamSessionState } from './stream-session';
 
@@ -40,8 +40,11 @@ export const WATCHABLE: Record<string, ResourceType> = {
   operatorhubs: OPERATOR_HUB_TYPE,
   namespaces: NAMESPACE_TYPE,
   events: EVENT_TYPE,
-  // OLM v1's catalogs (watched only where olm.operatorframework.io/v1 is served).
+  // OLM v1's catalogs and extensions (watched only where olm.operatorframework.io/v1 is served).
   clustercatalogs: CLUSTER_CATALOG_TYPE,
+  clusterextensions: CLUSTER_EXTENSION_TYPE,
+  // What a ClusterExtension installed rolls out as Deployments: its page follows them.
+  deployments: DEPLOYMENT_TYPE,
 };
 
 const LABEL_SELECTORS: Record<string, string> = { operatorcsvs: '!olm.copiedFrom' };
