@@ -91,7 +91,7 @@ function UninstallPanel(props: { name: string; onCancel: () => void; onStarted: 
       {(p.access.length > 0 || p.accessProblems.length > 0) && (
         <fieldset className="space-y-1">
           <legend className="font-medium">
-            The install&apos;s ServiceAccount and bindings (OLM v1 leaves them): delete them too?
+            The install&apos;s ServiceAccount, bindings and roles (OLM v1 leaves them): delete them too?
           </legend>
           {p.access.map((a) => (
             <label key={key(a)} className="flex items-center gap-2">

@@ -4,8 +4,9 @@
 // (docs/olm-v1/extensions.md#uninstall). So the preview counts those instances, per CRD, as the
 // person (saying where a count could not be made), and the delete needs the extension's name typed
 // and the spec the person saw.
-// The ServiceAccount v1 installs with, and the bindings that name only it, were made by whoever
-// installed the extension; they are listed so the person can delete them too or keep them.
+// The ServiceAccount v1 installs with, the bindings that name only it, and the roles only those
+// bindings use were made by whoever installed the extension; they are listed so the person can
+// delete them too or keep them.
 import type { ExtensionUninstallPreview, UninstallCrd } from '../../api/olm-v1-extensions';
 import type { KubeClient } from '../../k8s/client';
 import { CRD_TYPE, rbacType, SERVICE_ACCOUNT_TYPE } from '../../k8s/core-kinds';
@@ -24,6 +25,9 @@ interface Crd extends KubeObject {
     names?: { plural?: string; kind?: string };
     versions?: { name: string; served?: boolean; storage?: boolean }[];
   };
+}
+interface Role extends KubeObject {
+  aggregationRule?: unknown;
 }
 interface Binding extends KubeObject {
   roleRef?: { kind?: string; name?: string };
@@ -62,7 +66,20 @@ async function listOrProblem<T>(what: string, problems: string[], read: () => Pr
   }
 }
 
-/** The ServiceAccount and the bindings that name it alone: what the installer made for v1. */
+/**
+ * A role a deletion may offer: used by none but the listed bindings, and none of Kubernetes' own
+ * (its defaults carry the bootstrapping label or a `system:` name; an aggregated role is filled by
+ * others' rules, such as the `admin`, `edit` and `view` a cluster starts with).
+ */
+function ownRole(role: Role | undefined, users: readonly Binding[], listed: ReadonlySet<Binding>): boolean {
+  if (!role) return false;
+  const name = role.metadata?.name ?? '';
+  if (name.startsWith('system:') || role.aggregationRule) return false;
+  if (role.metadata?.labels?.['kubernetes.io/bootstrapping']) return false;
+  return users.every((b) => listed.has(b));
+}
+
+/** The ServiceAccount, the bindings that name it alone, and the roles only those bindings use. */
 async function installAccess(client: KubeClient, ce: ClusterExtension) {
   const ns = ce.spec?.namespace ?? '';
   const sa = ce.spec?.serviceAccount?.name ?? '';
@@ -78,16 +95,41 @@ async function installAccess(client: KubeClient, ce: ClusterExtension) {
   const onlyThisAccount = (b: Binding) =>
     (b.subjects?.length ?? 0) > 0 &&
     b.subjects!.every((s) => s.kind === 'ServiceAccount' && s.name === sa && (s.namespace ?? ns) === ns);
-  const [crbs, rbs] = await Promise.all([
+  // Every RoleBinding, not only the namespace's: one anywhere may bind a ClusterRole, which then is
+  // not this install's alone.
+  const [crbs, rbs, clusterRoles, roles] = await Promise.all([
     listOrProblem<Binding>('ClusterRoleBindings', problems, () => client.listAll(rbacType('ClusterRoleBinding'))),
-    listOrProblem<Binding>(`RoleBindings in ${ns}`, problems, () =>
-      client.listAll(rbacType('RoleBinding'), { namespace: ns }),
-    ),
+    listOrProblem<Binding>('RoleBindings in every namespace', problems, () => client.listAll(rbacType('RoleBinding'))),
+    listOrProblem<Role>('ClusterRoles', problems, () => client.listAll(rbacType('ClusterRole'))),
+    listOrProblem<Role>(`Roles in ${ns}`, problems, () => client.listAll(rbacType('Role'), { namespace: ns })),
   ]);
-  for (const b of crbs.filter(onlyThisAccount))
-    access.push({ kind: 'ClusterRoleBinding', name: b.metadata?.name ?? '' });
-  for (const b of rbs.filter(onlyThisAccount))
-    access.push({ kind: 'RoleBinding', name: b.metadata?.name ?? '', namespace: ns });
+  const mine = crbs.filter(onlyThisAccount);
+  const mineHere = rbs.filter((b) => b.metadata?.namespace === ns && onlyThisAccount(b));
+  for (const b of mine) access.push({ kind: 'ClusterRoleBinding', name: b.metadata?.name ?? '' });
+  for (const b of mineHere) access.push({ kind: 'RoleBinding', name: b.metadata?.name ?? '', namespace: ns });
+  // Without every binding read, no role can be known to be this install's alone.
+  if (problems.length) return { access, problems };
+  const listed = new Set([...mine, ...mineHere]);
+  const refs = (kind: string, name: string, where?: string) =>
+    [...crbs, ...rbs].filter(
+      (b) =>
+        b.roleRef?.kind === kind && b.roleRef.name === name && (where === undefined || b.metadata?.namespace === where),
+    );
+  const offered = new Set<string>();
+  for (const b of listed) {
+    const kind = b.roleRef?.kind ?? '';
+    const name = b.roleRef?.name ?? '';
+    const key = `${kind}/${name}`;
+    if (offered.has(key)) continue;
+    if (kind === 'ClusterRole') {
+      const role = clusterRoles.find((r) => r.metadata?.name === name);
+      if (ownRole(role, refs(kind, name), listed)) access.push({ kind, name });
+    } else if (kind === 'Role') {
+      const role = roles.find((r) => r.metadata?.name === name);
+      if (ownRole(role, refs(kind, name, ns), listed)) access.push({ kind, name, namespace: ns });
+    }
+    offered.add(key);
+  }
   return { access, problems };
 }
 
@@ -136,6 +178,8 @@ const TYPES: Record<string, ResourceType> = {
   ServiceAccount: SERVICE_ACCOUNT_TYPE,
   ClusterRoleBinding: rbacType('ClusterRoleBinding'),
   RoleBinding: rbacType('RoleBinding'),
+  ClusterRole: rbacType('ClusterRole'),
+  Role: rbacType('Role'),
 };
 
 /**
@@ -165,7 +209,8 @@ export async function uninstallExtension(
     throw new ApiError(
       400,
       'BadRequest',
-      `${stray.kind} ${stray.name} is not the ServiceAccount ${name} installs with or a binding naming only it`,
+      `${stray.kind} ${stray.name} is not the ServiceAccount ${name} installs with, a binding naming only it, ` +
+        'or a role only those bindings use',
     );
   // The uid precondition: never a same-named extension made since.
   await client.delete(CLUSTER_EXTENSION_TYPE, name, ce.metadata?.uid ? { uid: ce.metadata.uid } : {});

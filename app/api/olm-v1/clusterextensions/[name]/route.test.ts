@@ -220,14 +220,47 @@ describe('a ClusterExtension through the console, as the person', () => {
   test('uninstall: the CRDs with their instances counted, the name typed, then gone with the access chosen', async () => {
     await sb.admin.create(PG_TYPE, { metadata: { name: 'db1', namespace: 'default' }, spec: {} });
     await sb.admin.create(PG_TYPE, { metadata: { name: 'db2', namespace: NS }, spec: {} });
+    // Rules made for this install (offered), and rules another binding also uses (not offered).
+    const rules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }];
+    const roleRef = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
+    const installer = [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }];
+    await sb.admin.create(rbacType('ClusterRole'), { metadata: { name: `${NS}-own` }, rules });
+    await sb.admin.create(rbacType('ClusterRole'), { metadata: { name: `${NS}-shared` }, rules });
+    await sb.admin.create(rbacType('Role'), { metadata: { name: 'own', namespace: NS }, rules });
+    await sb.admin.create(rbacType('ClusterRoleBinding'), {
+      metadata: { name: `${NS}-own` },
+      roleRef: roleRef('ClusterRole', `${NS}-own`),
+      subjects: installer,
+    });
+    await sb.admin.create(rbacType('RoleBinding'), {
+      metadata: { name: 'own', namespace: NS },
+      roleRef: roleRef('Role', 'own'),
+      subjects: installer,
+    });
+    await sb.admin.create(rbacType('RoleBinding'), {
+      metadata: { name: 'shared', namespace: NS },
+      roleRef: roleRef('ClusterRole', `${NS}-shared`),
+      subjects: installer,
+    });
+    await sb.admin.create(rbacType('RoleBinding'), {
+      metadata: { name: 'shared-by-bob', namespace: 'default' },
+      roleRef: roleRef('ClusterRole', `${NS}-shared`),
+      subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
     const path = `/api/olm-v1/clusterextensions/${NAME}/uninstall`;
     const preview = await sb.call<ExtensionUninstallPreview & ErrorBody>(PREVIEW, path, { params: { name: NAME } });
     assert.equal(preview.status, 200);
     const pg = preview.body.crds.find((c) => c.name === 'postgresclusters.pgpilot.example.com');
     assert.equal(pg?.instances, 2);
+    // cluster-admin is one of Kubernetes' own; the shared ClusterRole is bound for bob elsewhere.
     assert.deepEqual(preview.body.access, [
       { kind: 'ServiceAccount', name: 'installer', namespace: NS },
       { kind: 'ClusterRoleBinding', name: `${NS}-installer` },
+      { kind: 'ClusterRoleBinding', name: `${NS}-own` },
+      { kind: 'RoleBinding', name: 'own', namespace: NS },
+      { kind: 'RoleBinding', name: 'shared', namespace: NS },
+      { kind: 'ClusterRole', name: `${NS}-own` },
+      { kind: 'Role', name: 'own', namespace: NS },
     ]);
     assert.equal(preview.body.canDelete.allowed, true);
     const asBob = await sb.call<ExtensionUninstallPreview>(PREVIEW, path, { user: 'bob', params: { name: NAME } });
@@ -254,16 +287,24 @@ describe('a ClusterExtension through the console, as the person', () => {
       alsoDelete: [{ kind: 'ServiceAccount', name: 'default', namespace: NS }],
     });
     assert.equal(stray.status, 400);
+    const shared = await post({ seen, confirm: NAME, alsoDelete: [{ kind: 'ClusterRole', name: `${NS}-shared` }] });
+    assert.equal(shared.status, 400);
     assert.equal((await stored()).metadata?.deletionTimestamp, undefined, 'nothing was deleted');
     const done = await post({
       seen,
       confirm: NAME,
-      alsoDelete: [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }],
+      alsoDelete: [
+        { kind: 'ServiceAccount', name: 'installer', namespace: NS },
+        { kind: 'ClusterRole', name: `${NS}-own` },
+      ],
     });
     assert.equal(done.status, 200, JSON.stringify(done.body));
     assert.deepEqual(
       done.body.access.map((a) => [a.kind, a.outcome]),
-      [['ServiceAccount', 'deleted']],
+      [
+        ['ServiceAccount', 'deleted'],
+        ['ClusterRole', 'deleted'],
+      ],
     );
     await waitFor('the extension gone', async () => {
       const r = await details();
@@ -280,5 +321,7 @@ describe('a ClusterExtension through the console, as the person', () => {
       }
     });
     await sb.admin.get(rbacType('ClusterRoleBinding'), `${NS}-installer`);
+    await sb.admin.get(rbacType('ClusterRole'), `${NS}-shared`);
+    await assert.rejects(sb.admin.get(rbacType('ClusterRole'), `${NS}-own`), /not found/);
   });
 });

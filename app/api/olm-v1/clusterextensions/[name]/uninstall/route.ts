@@ -23,8 +23,8 @@ const Body = z.strictObject({
   alsoDelete: z
     .array(
       z.strictObject({
-        kind: z.enum(['ServiceAccount', 'ClusterRoleBinding', 'RoleBinding'], {
-          message: 'ServiceAccount, ClusterRoleBinding or RoleBinding',
+        kind: z.enum(['ServiceAccount', 'ClusterRoleBinding', 'RoleBinding', 'ClusterRole', 'Role'], {
+          message: 'ServiceAccount, ClusterRoleBinding, RoleBinding, ClusterRole or Role',
         }),
         name: dnsSubdomain,
         namespace: dnsLabel.optional(),
