@@ -12,7 +12,7 @@ import type { KubeClient } from '../../k8s/client';
 import { CRD_TYPE, DEPLOYMENT_TYPE } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
-import { SUBSCRIPTION_TYPE } from '../../olm/resources/subscription';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
 import { catalogSourceName } from '../../sandbox/olm/catalog-sources';
 import { withSandbox } from '../../sandbox/testing/sandbox-fixture';
 import { clientAs, csvPhase, subscribe, waitFor } from '../testing/cluster';
@@ -52,6 +52,16 @@ function proveOn(
       await waitFor(
         `${CSV} Succeeded`,
         async () => ((await csvPhase(admin, 'operators', CSV)) === 'Succeeded' ? true : undefined),
+        timeoutMs,
+      );
+      // OLM records the installed CSV on the Subscription after the CSV succeeds; the move reads
+      // the channel from there.
+      await waitFor(
+        `Subscription cachely naming ${CSV}`,
+        async () => {
+          const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'cachely', 'operators');
+          return sub.status?.installedCSV === CSV ? true : undefined;
+        },
         timeoutMs,
       );
       await admin.create(
