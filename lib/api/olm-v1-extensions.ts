@@ -67,6 +67,22 @@ export interface ExtensionDetails {
 }
 
 /** `POST …/version/plan`: the bundle v1 would resolve with the version (and policy) asked for. */
+/** An RBAC rule as the plan shows it. */
+export interface PolicyRuleLike {
+  apiGroups: string[];
+  resources: string[];
+  resourceNames?: string[];
+  verbs: string[];
+}
+
+/**
+ * Whether the extension's ServiceAccount may install the bundle a change resolves to: the roles
+ * this console granted already hold it, they are widened first (which roles, with the rules
+ * added), or the console cannot tell, and why.
+ */
+export type RightsForChange =
+  { state: 'held' } | { state: 'widen'; roles: string[]; added: PolicyRuleLike[] } | { state: 'unknown'; why: string };
+
 export interface VersionPlan {
   version: string;
   policy: 'CatalogProvided' | 'SelfCertified';
@@ -75,6 +91,8 @@ export interface VersionPlan {
   error?: string;
   /** What changes: the same version, an upgrade, a downgrade. */
   change?: 'same' | 'upgrade' | 'downgrade';
+  /** The installer's rights for the resolved bundle (absent when nothing resolves). */
+  rights?: RightsForChange;
 }
 
 export interface UninstallCrd {

@@ -4,6 +4,7 @@
 // where v1 allows it. A change is always previewed first with the bundle v1 would resolve (or v1's
 // refusal), then applied as the person at the resourceVersion the page read.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { dump } from 'js-yaml';
 import { useState } from 'react';
 import type { ExtensionDetails, VersionOption, VersionPlan } from '@/lib/api/olm-v1-extensions';
 import { apiWrite } from '@/lib/client/api';
@@ -238,9 +239,39 @@ function PlanWords({ plan }: { plan: VersionPlan }) {
   if (!plan.resolved) return null;
   const what = { same: 'stays on', upgrade: 'upgrades to', downgrade: 'rolls back to' }[plan.change ?? 'upgrade'];
   return (
-    <p className="text-sm">
-      On its next pass OLM v1 {what} <strong>{plan.resolved.version}</strong> ({plan.resolved.bundle}, from catalog{' '}
-      {plan.resolved.catalog}).
-    </p>
+    <>
+      <p className="text-sm">
+        On its next pass OLM v1 {what} <strong>{plan.resolved.version}</strong> ({plan.resolved.bundle}, from catalog{' '}
+        {plan.resolved.catalog}).
+      </p>
+      {plan.rights && <RightsWords rights={plan.rights} bundle={plan.resolved.bundle} />}
+    </>
+  );
+}
+
+/** Whether the installer may install the new bundle, and what the change grants it first. */
+function RightsWords({ rights, bundle }: { rights: NonNullable<VersionPlan['rights']>; bundle: string }) {
+  if (rights.state === 'held')
+    return <p className="text-sm text-slate-700">Its ServiceAccount already holds every right {bundle} needs.</p>;
+  if (rights.state === 'unknown')
+    return (
+      <p className="text-sm text-amber-900 [overflow-wrap:anywhere]">
+        Whether its ServiceAccount may install {bundle} is not known: {rights.why}. Without those rights OLM v1 retries
+        on a Forbidden and keeps what is installed.
+      </p>
+    );
+  return (
+    <div className="space-y-1 text-sm">
+      <p>
+        {bundle} needs rights its ServiceAccount lacks: the change first adds them to {rights.roles.join(' and ')} (the
+        rights it holds stay, for the objects of the version installed now).
+      </p>
+      <details>
+        <summary className="cursor-pointer text-sky-800">The rules added ({rights.added.length})</summary>
+        <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs whitespace-pre-wrap text-slate-100 [overflow-wrap:anywhere]">
+          {dump(rights.added, { lineWidth: 100, noRefs: true })}
+        </pre>
+      </details>
+    </div>
   );
 }

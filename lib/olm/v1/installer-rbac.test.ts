@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PolicyRule } from '../resources/cluster-service-version';
-import { installerRbac } from './installer-rbac';
+import { installerRbac, widenRules } from './installer-rbac';
 import { renderBundle } from './render-bundle';
 
 type Role = { kind: string; metadata: { name: string; namespace?: string }; rules?: PolicyRule[] } & Record<
@@ -170,5 +170,37 @@ describe('installerRbac', () => {
         if (r.resources?.includes('databases')) continue; // the bundle's own `*`
         assert.ok(!r.verbs.includes('*') && !r.resources?.includes('*') && !r.apiGroups?.includes('*'));
       }
+  });
+});
+
+// Helm's upgrade (helm.sh/helm/v3 action/upgrade.go) still reads, patches and deletes the previous
+// release's objects as the account, so a version change adds the new bundle's rules to the old.
+describe('widenRules, for a version change', () => {
+  const deploy = (names: string[], verbs: string[]): PolicyRule => ({
+    apiGroups: ['apps'],
+    resources: ['deployments'],
+    resourceNames: names,
+    verbs,
+  });
+  const crds: PolicyRule = {
+    apiGroups: ['apiextensions.k8s.io'],
+    resources: ['customresourcedefinitions'],
+    verbs: ['create'],
+  };
+
+  it('keeps every rule held and adds only the verbs and resources the new bundle lacks', () => {
+    const held = [deploy(['db'], ['get', 'patch'])];
+    const { rules, added } = widenRules(held, [deploy(['db'], ['get', 'update']), crds]);
+    assert.deepEqual(added, [deploy(['db'], ['update']), crds]);
+    assert.deepEqual(rules, [deploy(['db'], ['get', 'patch', 'update']), crds]);
+  });
+
+  it('adds nothing where the role already holds it, a `*` verb included', () => {
+    assert.deepEqual(widenRules([deploy(['db'], ['*']), crds], [deploy(['db'], ['delete']), crds]).added, []);
+  });
+
+  it('an object of another name is a rule of its own', () => {
+    const { added } = widenRules([deploy(['db'], ['get'])], [deploy(['db-v2'], ['get'])]);
+    assert.deepEqual(added, [deploy(['db-v2'], ['get'])]);
   });
 });

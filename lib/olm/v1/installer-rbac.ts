@@ -173,3 +173,23 @@ export function installerRbac(input: InstallerRbacInput): KubeObject[] {
     );
   return objects;
 }
+
+/**
+ * The rules a role must hold after a version change: what it holds and what the new bundle
+ * needs, and which of those it lacked. The old rules stay: Helm's upgrade still patches or deletes
+ * the previous release's objects, and a later rollback needs them again.
+ */
+export function widenRules(held: readonly PolicyRule[], needed: readonly PolicyRule[]) {
+  const rules = merge([...held, ...needed]);
+  const had = merge([...held]);
+  const key = (r: PolicyRule) =>
+    JSON.stringify([r.apiGroups ?? [], r.resources ?? [], r.resourceNames ?? [], r.nonResourceURLs ?? []]);
+  const heldVerbs = new Map(had.map((r) => [key(r), new Set(r.verbs)]));
+  const added: PolicyRule[] = [];
+  for (const r of merge([...needed])) {
+    const verbs = heldVerbs.get(key(r));
+    const missing = verbs?.has('*') ? [] : r.verbs.filter((v) => !verbs?.has(v));
+    if (missing.length) added.push({ ...r, verbs: missing });
+  }
+  return { rules, added };
+}

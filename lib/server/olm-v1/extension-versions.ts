@@ -4,14 +4,18 @@
 // lib/olm/v1/resolve.ts, so it names the bundle v1 will install or v1's own refusal. The change is a
 // merge patch of spec.source.catalog.version (and upgradeConstraintPolicy when asked) carrying the
 // resourceVersion the person saw: the API server answers 409 when the extension changed since.
+// Before it, the roles this console granted the installer are widened where the new bundle needs
+// more (extension-rights.ts).
 import type { VersionOption, VersionPlan } from '../../api/olm-v1-extensions';
 import type { KubeClient } from '../../k8s/client';
-import type { DeclarativeConfig } from '../../olm/fbc/types';
+import type { DeclarativeConfig, FbcBundle } from '../../olm/fbc/types';
 import { compareVersions, parseVersion } from '../../olm/semver/version';
 import { versionOptions } from '../../olm/v1/extension-versions';
 import { resolveBundle, type UpgradeConstraintPolicy } from '../../olm/v1/resolve';
 import { parseVersionConstraints } from '../../olm/v1/version-range';
 import { ApiError } from '../api-error';
+import { checkFresh } from '../operators';
+import { rightsForChange, type RightsWrite } from './extension-rights';
 import { packageInCatalogs, readableCatalogs } from './readable-catalogs';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
@@ -68,19 +72,18 @@ function checkVersion(version: string): void {
     throw new ApiError(400, 'BadRequest', `desired version range "${version}" is invalid: ${parsed.error}`);
 }
 
-export async function planVersionChange(
+/** The change resolved as v1 would resolve it, with the bundle it picks. */
+async function resolveChange(
   client: KubeClient,
-  name: string,
+  ce: ClusterExtension,
   change: Omit<VersionChange, 'seen'>,
-): Promise<VersionPlan> {
-  checkVersion(change.version);
-  const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
+): Promise<{ plan: VersionPlan; bundle?: FbcBundle }> {
   const cat = ce.spec?.source?.catalog;
   const policy = change.upgradeConstraintPolicy ?? policyOf(ce);
   const installed = ce.status?.install?.bundle;
   const plan: VersionPlan = { version: change.version, policy };
   const walked = await walk(client, ce);
-  if ('error' in walked) return { ...plan, error: walked.error };
+  if ('error' in walked) return { plan: { ...plan, error: walked.error } };
   const r = resolveBundle(
     {
       packageName: cat?.packageName ?? '',
@@ -93,34 +96,69 @@ export async function planVersionChange(
     },
     walked.map((w) => w.pkg),
   );
-  if ('error' in r) return { ...plan, error: r.error };
+  if ('error' in r) return { plan: { ...plan, error: r.error } };
   let direction: VersionPlan['change'];
   if (installed?.version) {
     const d = compareVersions(parseVersion(r.version), parseVersion(installed.version));
     direction = d === 0 ? 'same' : d > 0 ? 'upgrade' : 'downgrade';
   }
   return {
-    ...plan,
-    resolved: { bundle: r.bundle.name, version: r.version, catalog: r.catalog },
-    ...(direction ? { change: direction } : {}),
+    plan: {
+      ...plan,
+      resolved: { bundle: r.bundle.name, version: r.version, catalog: r.catalog },
+      ...(direction ? { change: direction } : {}),
+    },
+    bundle: r.bundle,
   };
 }
 
+export async function planVersionChange(
+  client: KubeClient,
+  name: string,
+  change: Omit<VersionChange, 'seen'>,
+): Promise<VersionPlan> {
+  checkVersion(change.version);
+  const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
+  const { plan, bundle } = await resolveChange(client, ce, change);
+  if (!bundle) return plan;
+  return { ...plan, rights: (await rightsForChange(client, ce, bundle)).view };
+}
+
+/**
+ * Widens the installer's roles where the new bundle needs more (extension-rights.ts), then patches
+ * the version. A refused write, the patch's included, takes back the writes before it, so a
+ * refusal changes nothing.
+ */
 export async function changeVersion(
   client: KubeClient,
   name: string,
   change: VersionChange,
 ): Promise<ClusterExtension> {
   checkVersion(change.version);
-  return client.patch<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name, {
-    metadata: { resourceVersion: change.seen },
-    spec: {
-      source: {
-        catalog: {
-          version: change.version,
-          ...(change.upgradeConstraintPolicy ? { upgradeConstraintPolicy: change.upgradeConstraintPolicy } : {}),
+  const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
+  // Before any role is widened: the patch would be refused for the same reason.
+  checkFresh('ClusterExtension', name, ce.metadata?.resourceVersion, change.seen, 'it changed');
+  const { bundle } = await resolveChange(client, ce, change);
+  const writes = bundle ? (await rightsForChange(client, ce, bundle)).writes : [];
+  const done: RightsWrite[] = [];
+  try {
+    for (const w of writes) {
+      await w.apply(client);
+      done.push(w);
+    }
+    return await client.patch<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name, {
+      metadata: { resourceVersion: change.seen },
+      spec: {
+        source: {
+          catalog: {
+            version: change.version,
+            ...(change.upgradeConstraintPolicy ? { upgradeConstraintPolicy: change.upgradeConstraintPolicy } : {}),
+          },
         },
       },
-    },
-  });
+    });
+  } catch (err) {
+    for (const w of done.reverse()) await w.undo(client).catch(() => undefined);
+    throw err;
+  }
 }
