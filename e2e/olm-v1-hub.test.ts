@@ -115,6 +115,8 @@ describe('OperatorHub for OLM v0 and v1', () => {
     await page.getByRole('heading', { level: 1, name: 'Flagpole' }).waitFor();
     await page.getByText(`Installs with OLM v1 from ClusterCatalog ${DEMO}`).waitFor();
     await page.getByRole('note').filter({ hasText: 'This package is deprecated' }).waitFor();
+    // v1.2.0 targets all namespaces only; Flagpole's versions support it.
+    await page.getByText('OLM v1 installs it for all namespaces, the only mode it offers.').waitFor();
     assert.equal(await page.getByLabel('Channel', { exact: true }).inputValue(), 'stable');
     await page.getByRole('heading', { name: 'Upgrade graph of stable' }).waitFor();
     await page.getByRole('list', { name: 'Versions of stable, newest first' }).getByText('1.0.1').waitFor();

@@ -215,7 +215,7 @@ export function V1PackageView({ catalog, pkg }: { catalog: string; pkg: string }
           <ApiList selected={sel} />
         </div>
         <aside aria-label="Version facts">
-          <VersionFacts selected={sel} />
+          <VersionFacts selected={sel} olmV1 />
         </aside>
       </div>
     </article>

@@ -1,6 +1,7 @@
 // The facts column of a version: provider, capability, repository, image, dates, maintainers,
 // links, install modes, suggested namespace.
 import type { SelectedVersion } from '@/lib/hub/catalog-types';
+import { installsForAllNamespaces } from '@/lib/olm/v1/install-modes';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -11,7 +12,8 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   );
 }
 
-export function VersionFacts({ selected }: { selected: SelectedVersion }) {
+/** `olmV1`: the page installs with OLM v1, which targets all namespaces only. */
+export function VersionFacts({ selected, olmV1 = false }: { selected: SelectedVersion; olmV1?: boolean }) {
   const csv = selected.csv;
   if (!csv) return <p className="text-sm text-slate-600">{selected.note}</p>;
   const suggested = csv.suggestedNamespace || csv.suggestedNamespaceTemplate?.name;
@@ -70,6 +72,13 @@ export function VersionFacts({ selected }: { selected: SelectedVersion }) {
             </li>
           ))}
         </ul>
+        {olmV1 && (
+          <p className="mt-1 text-slate-700">
+            {installsForAllNamespaces(csv.installModes)
+              ? 'OLM v1 installs it for all namespaces, the only mode it offers.'
+              : 'OLM v1 cannot install this version: it installs for all namespaces only, which this version does not support.'}
+          </p>
+        )}
       </Row>
       {suggested && <Row label="Suggested namespace">{suggested}</Row>}
       {csv.infrastructureFeatures.length > 0 && (

@@ -5,6 +5,7 @@
 // a Deployment, each service account a ServiceAccount, namespaced permissions become ClusterRoles
 // (AllNamespaces), with names `<csv>-<sa>-<hash of the permission>`. docs/olm-v1/install.md.
 import { createHash } from 'node:crypto';
+import { installsForAllNamespaces } from './install-modes';
 
 type Obj = { apiVersion: string; kind: string; metadata: Record<string, unknown> } & Record<string, unknown>;
 type Rule = {
@@ -88,8 +89,7 @@ export function renderBundle(
     .filter((m) => m.supported)
     .map((m) => m.type)
     .sort();
-  // With SingleOwnNamespaceInstallSupport off (v1.2.0's default) the target is all namespaces.
-  if (!supported.includes('AllNamespaces'))
+  if (!installsForAllNamespaces(spec.installModes ?? []))
     return { error: `supported install modes [${supported.join(' ')}] do not support targeting all namespaces` };
   if (spec.apiservicedefinitions?.owned?.length) return { error: 'apiServiceDefintions are not supported' };
   if (spec.webhookdefinitions?.length) return { error: 'webhookDefinitions are not supported' };
