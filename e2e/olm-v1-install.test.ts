@@ -139,6 +139,16 @@ describe('Install with OLM v1', () => {
     await page.close();
   });
 
+  test('"this minor" chosen before the versions are known starts from the highest one', async () => {
+    const page = await h.open('/clustercatalogs/olm-console-demo/packages/certwarden/install');
+    // At once, before the first plan has listed the catalog's versions.
+    await page.getByRole('radio', { name: 'This minor' }).check();
+    const resolved = page.getByRole('status', { name: 'Resolved version' });
+    await resolved.getByText(/v1 installs 1\.1\.\d+ \(certwarden\.v1\.1\.\d+/).waitFor({ timeout: 30_000 });
+    await page.getByText(/^~1\.1: any 1\.1\.z/).waitFor();
+    await page.close();
+  });
+
   test('a viewer sees Install unavailable, with the cluster’s reason', async () => {
     const page = await h.openAs('bob', PATH.replace('pgpilot/install', 'certwarden/install').replace(/\?.*/, ''));
     await page.getByRole('heading', { name: /^Install .* with OLM v1$/ }).waitFor({ timeout: 30_000 });

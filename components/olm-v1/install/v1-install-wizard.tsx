@@ -22,6 +22,8 @@ import { WhereFields, type WhereState } from './where-fields';
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+const needsStart = (v: VersionState) => v.kind === 'exact' || v.kind === 'minor' || v.kind === 'major';
+
 export function V1InstallWizard({ catalog, pkg }: { catalog: string; pkg: string }) {
   const params = useSearchParams();
   const urlChannel = params.get('channel');
@@ -41,7 +43,10 @@ export function V1InstallWizard({ catalog, pkg }: { catalog: string; pkg: string
   const [onlyThisCatalog, setOnly] = useState(false);
   const [policy, setPolicy] = useState<UpgradeConstraintPolicy>('CatalogProvided');
 
-  const field = versionField(choiceOf(version));
+  // A version to start "exact", "this minor" or "this major" from is known once the first plan has
+  // listed the catalog's versions; chosen before that, the plan is asked as "latest" meanwhile, so
+  // it still comes and brings them (Install waits: the body changes once the start is known).
+  const field = needsStart(version) && !version.base ? {} : versionField(choiceOf(version));
   const whereOk = NAME.test(where.namespace) && where.name.length <= 53 && !!where.name && !!where.serviceAccount;
   const body: V1InstallRequestBody | undefined =
     whereOk && !('error' in field)
@@ -79,6 +84,9 @@ export function V1InstallWizard({ catalog, pkg }: { catalog: string; pkg: string
   // The start version for exact, minor and major: the one the link named, else the highest offered.
   const base = version.base && versions.includes(version.base) ? version.base : (shownVersions[0] ?? versions[0] ?? '');
   const effectiveVersion = version.base === base ? version : { ...version, base };
+  // The start chosen before the versions were known: taken from them as soon as they are (state
+  // adjusted while rendering, as React allows for state derived from what a render learns).
+  if (needsStart(version) && !version.base && base) setVersion({ ...version, base });
   const blockers = plan?.blockers ?? [];
   const cannot = !body
     ? 'fix the fields marked above'
