@@ -11,6 +11,8 @@ import { startConsole } from '../e2e/support/console-server';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
+import { NAMESPACE_TYPE, rbacType, SERVICE_ACCOUNT_TYPE } from '../lib/k8s/core-kinds';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../lib/server/olm-v1/resources';
 import { clientAs, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
 
 const out = join(import.meta.dirname, '..', 'docs', 'screenshots');
@@ -65,6 +67,42 @@ function prepareDayTwo(sb: Sb): Promise<{ csv: string; pending: string }> {
     return { csv, pending };
   })();
   return dayTwo;
+}
+
+let olmV1: Promise<void> | undefined;
+
+/**
+ * The OLM v1 shots' cluster: TenantCore installed as a ClusterExtension by an account allowed
+ * everything (the install wizard's own rights are shown in its shot), and the day-two cluster's
+ * v0 operators beside it.
+ */
+function prepareOlmV1(sb: Sb): Promise<void> {
+  olmV1 ??= (async () => {
+    await prepareDayTwo(sb);
+    const kube = clientAs(sb, 'admin');
+    await kube.create(NAMESPACE_TYPE, { metadata: { name: 'tenant-core-v1' } });
+    await kube.create(SERVICE_ACCOUNT_TYPE, { metadata: { name: 'installer', namespace: 'tenant-core-v1' } });
+    await kube.create(rbacType('ClusterRoleBinding'), {
+      metadata: { name: 'tenant-core-v1-installer' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'tenant-core-v1' }],
+    });
+    await kube.create(CLUSTER_EXTENSION_TYPE, {
+      apiVersion: 'olm.operatorframework.io/v1',
+      kind: 'ClusterExtension',
+      metadata: { name: 'tenant-core-v1' },
+      spec: {
+        namespace: 'tenant-core-v1',
+        serviceAccount: { name: 'installer' },
+        source: { sourceType: 'Catalog', catalog: { packageName: 'tenant-core' } },
+      },
+    });
+    await waitFor('tenant-core-v1 Installed', async () => {
+      const ce = await kube.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, 'tenant-core-v1');
+      return ce.status?.conditions?.some((c) => c.type === 'Installed' && c.status === 'True') ? true : undefined;
+    });
+  })();
+  return olmV1;
 }
 
 interface Shot {
@@ -143,10 +181,11 @@ const shots: Shot[] = [
   {
     name: 'operators-list',
     take: async (page, url, sb) => {
-      await prepareDayTwo(sb);
+      await prepareOlmV1(sb);
       await page.goto(`${url}/operators`);
       // The install-progress shot left pgpilot waiting in "pg" too: two rows say it.
       await page.getByRole('table', { name: 'Installed operators' }).getByText('1 requires approval').first().waitFor();
+      await page.getByRole('row').filter({ hasText: 'OLM v1' }).first().waitFor();
       await settle(page);
     },
   },
@@ -225,6 +264,56 @@ const shots: Shot[] = [
     take: async (page, url) => {
       await page.goto(`${url}/catalogsources`);
       await page.getByRole('list', { name: 'Catalog sources' }).waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'olm-v1-package',
+    take: async (page, url) => {
+      await page.goto(`${url}/clustercatalogs/olm-console-demo/packages/pgpilot`);
+      await page.getByText('Installs with OLM v1 from ClusterCatalog olm-console-demo').waitFor({ timeout: 60_000 });
+      await page.getByRole('heading', { name: /^Upgrade graph of / }).waitFor();
+      await settle(page);
+    },
+  },
+  {
+    name: 'olm-v1-install',
+    take: async (page, url) => {
+      await page.goto(`${url}/clustercatalogs/olm-console-demo/packages/pgpilot/install?channel=stable&version=1.2.0`);
+      await page.getByRole('heading', { name: /^Install .* with OLM v1$/ }).waitFor({ timeout: 60_000 });
+      await page.getByRole('radio', { name: 'This minor' }).check();
+      await page
+        .getByRole('status', { name: 'Resolved version' })
+        .getByText(/v1 installs 1\.\d+\.\d+/)
+        .waitFor({ timeout: 30_000 });
+      await settle(page);
+    },
+  },
+  {
+    name: 'olm-v1-extension',
+    take: async (page, url, sb) => {
+      await prepareOlmV1(sb);
+      await page.goto(`${url}/clusterextensions/tenant-core-v1`);
+      await page.getByRole('table', { name: 'Objects installed by tenant-core-v1' }).waitFor({ timeout: 30_000 });
+      await page.getByText(/rolled out: 1 of 1 replicas available/).waitFor({ timeout: 30_000 });
+      await settle(page);
+    },
+  },
+  {
+    name: 'olm-v1-migrate',
+    take: async (page, url, sb) => {
+      await prepareOlmV1(sb);
+      const kube = clientAs(sb, 'admin');
+      const csv = await waitFor(
+        'certwarden installed by OLM v0',
+        async () => (await kube.get<Subscription>(SUBSCRIPTION_TYPE, 'certwarden', 'operators')).status?.installedCSV,
+      );
+      await page.goto(`${url}/operators/operators/${csv}`);
+      await page.getByText('Move to OLM v1', { exact: true }).click();
+      const steps = page.getByRole('list', { name: 'Move steps' });
+      const reasons = page.getByRole('region', { name: 'Why it cannot move' });
+      await steps.or(reasons).first().waitFor({ timeout: 60_000 });
+      await ((await steps.count()) ? steps : reasons).scrollIntoViewIfNeeded();
       await settle(page);
     },
   },
