@@ -87,7 +87,7 @@ export function V1PackageView({ catalog, pkg }: { catalog: string; pkg: string }
         / {name}
       </nav>
       <header className="flex flex-wrap items-start gap-4">
-        <PackageIcon pkg={{ name: d.name, displayName: name, catalog: d.catalog, hasIcon: false }} size={72} />
+        <PackageIcon pkg={{ name: d.name, displayName: name, catalog: d.catalog }} size={72} />
         <div className="mr-auto min-w-0">
           <h1 className="text-2xl font-bold">{name}</h1>
           <p className="text-slate-600">

@@ -9,6 +9,11 @@ export function iconUrl(p: Pick<PackageSummary, 'name' | 'catalog' | 'headVersio
   // The head version makes a new URL when the catalog ships a new icon with a new version.
   if (p.headVersion) q.set('v', p.headVersion);
   const qs = q.toString();
+  if (p.catalog.kind === 'ClusterCatalog') {
+    // Read as the person from catalogd's content: no namespace to scope it.
+    const v = p.headVersion ? `?v=${encodeURIComponent(p.headVersion)}` : '';
+    return `/api/olm-v1/clustercatalogs/${encodeURIComponent(p.catalog.name)}/packages/${encodeURIComponent(p.name)}/icon${v}`;
+  }
   return `/api/catalog/packages/${encodeURIComponent(p.catalog.namespace)}/${encodeURIComponent(p.catalog.name)}/${encodeURIComponent(p.name)}/icon${qs ? `?${qs}` : ''}`;
 }
 

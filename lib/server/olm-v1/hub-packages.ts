@@ -35,8 +35,8 @@ function summariesOf(content: ContentIndex, catalog: string): PackageSummary[] {
   const made = [...(content.catalog?.packages.values() ?? [])].map((pkg) => ({
     ...summarizePackage(pkg, ref),
     clusterCatalogs: [catalog],
-    // Icons are served for CatalogSources' packages only: the tile shows the letter.
-    hasIcon: false,
+    // The olm.package document's icon, served by the OLM v1 icon route.
+    hasIcon: !!pkg.icon?.base64data,
   }));
   byCatalog.set(catalog, made);
   return made;

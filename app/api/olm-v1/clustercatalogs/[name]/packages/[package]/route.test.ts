@@ -32,8 +32,9 @@ function writeBrokenCatalog(): string {
 
 describe('a ClusterCatalog package through the console', () => {
   const sb = routeSandbox({ catalogImages: { [BROKEN_IMAGE]: writeBrokenCatalog() } });
-  let DETAILS: Handler, GRAPH: Handler, V0: Handler;
+  let DETAILS: Handler, GRAPH: Handler, V0: Handler, ICON: Handler;
   before(async () => {
+    ({ GET: ICON } = (await import('./icon/route')) as unknown as { GET: Handler });
     ({ GET: DETAILS } = (await import('./route')) as unknown as { GET: Handler });
     ({ GET: GRAPH } = (await import('./graph/route')) as unknown as { GET: Handler });
     ({ GET: V0 } = (await import('@/app/api/catalog/packages/[namespace]/[catalog]/[package]/route')) as unknown as {
@@ -176,5 +177,29 @@ describe('a ClusterCatalog package through the console', () => {
     });
     assert.equal(bob.canInstall.allowed, false);
     assert.ok(bob.canInstall.reason);
+  });
+
+  // The demo catalog's pgpilot/catalog.yaml declares its icon as image/svg+xml in the olm.package
+  // document; catalogd serves that document as it is.
+  test('the package icon from catalogd’s content: its bytes, its type, under the SVG policy', async () => {
+    await demoServing();
+    const path = `/api/olm-v1/clustercatalogs/${DEMO}/packages/pgpilot/icon?v=1.4.0`;
+    const res = await ICON(sb.request(path), { params: Promise.resolve({ name: DEMO, package: 'pgpilot' }) as never });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'image/svg+xml');
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(
+      Buffer.from(await res.arrayBuffer()).toString('utf8'),
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/,
+    );
+    const etag = res.headers.get('etag') ?? '';
+    const again = await ICON(sb.request(path, { headers: { 'if-none-match': etag } }), {
+      params: Promise.resolve({ name: DEMO, package: 'pgpilot' }) as never,
+    });
+    assert.equal(again.status, 304);
+    const bad = await ICON(sb.request(`${path}&size=big`), {
+      params: Promise.resolve({ name: DEMO, package: 'pgpilot' }) as never,
+    });
+    assert.equal(bad.status, 400);
   });
 });
