@@ -32,10 +32,17 @@ test('the session route names the kubeconfig identity and hands out a CSRF token
 test('the catalog route reads the demo catalog through its registry', async () => {
   const res = await fetch(`${server.url}/api/catalog/packages?q=postgres`);
   assert.equal(res.status, 200);
-  const body = (await res.json()) as { catalogs: { name: string; source?: string }[]; packages: { name: string }[] };
+  const body = (await res.json()) as {
+    catalogs: { name: string; kind?: string; source?: string }[];
+    packages: { name: string }[];
+  };
+  // The CatalogSource read through its registry, and OLM v1's ClusterCatalog of the same name.
   assert.deepEqual(
-    body.catalogs.map((c) => [c.name, c.source]),
-    [['olm-console-demo', 'registry']],
+    body.catalogs.map((c) => [c.kind ?? 'CatalogSource', c.name, c.source]),
+    [
+      ['CatalogSource', 'olm-console-demo', 'registry'],
+      ['ClusterCatalog', 'olm-console-demo', 'registry'],
+    ],
   );
   assert.equal(body.packages[0]?.name, 'pgpilot');
 });
