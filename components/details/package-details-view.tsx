@@ -20,7 +20,7 @@ import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
 import { VersionFacts } from './version-facts';
-import { VersionOptions } from './version-options';
+import { ChannelVersionPickers } from './version-options';
 
 export interface PackageRefProps {
   catalogNamespace: string;
@@ -188,45 +188,15 @@ export function PackageDetailsView(props: PackageRefProps) {
         </Warning>
       )}
 
-      <div className="flex flex-wrap gap-4">
-        <div className="flex flex-col text-sm">
-          <label htmlFor="details-channel" className="font-medium text-slate-700">
-            Channel
-          </label>
-          <select
-            id="details-channel"
-            value={sel.channel}
-            onChange={(e) => choose({ channel: e.target.value, version: undefined })}
-            className="rounded border border-slate-300 bg-white px-2 py-1.5"
-          >
-            {d.channels.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
-                {c.isDefault ? ' (default)' : ''}
-                {c.deprecation ? ' (deprecated)' : ''}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col text-sm">
-          <label htmlFor="details-version" className="font-medium text-slate-700">
-            Version
-          </label>
-          <select
-            id="details-version"
-            value={sel.csvName}
-            onChange={(e) => choose({ channel: sel.channel, version: e.target.value })}
-            className="rounded border border-slate-300 bg-white px-2 py-1.5"
-          >
-            <VersionOptions versions={ch.versions} />
-          </select>
-        </div>
-        {details.isFetching && (
-          <p role="status" className="self-end text-sm text-slate-500">
-            Loading…
-          </p>
-        )}
-      </div>
+      <ChannelVersionPickers
+        idPrefix="details"
+        channels={d.channels}
+        channel={sel.channel}
+        csvName={sel.csvName}
+        versions={ch.versions}
+        loading={details.isFetching}
+        choose={choose}
+      />
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-6">

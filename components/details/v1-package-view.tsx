@@ -18,7 +18,7 @@ import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
 import { VersionFacts } from './version-facts';
-import { VersionOptions } from './version-options';
+import { ChannelVersionPickers } from './version-options';
 
 const DEPRECATION_TITLES: Record<string, string> = {
   PackageDeprecated: 'This package is deprecated',
@@ -155,45 +155,15 @@ export function V1PackageView({ catalog, pkg }: { catalog: string; pkg: string }
         </Warning>
       )}
 
-      <div className="flex flex-wrap gap-4">
-        <div className="flex flex-col text-sm">
-          <label htmlFor="v1-details-channel" className="font-medium text-slate-700">
-            Channel
-          </label>
-          <select
-            id="v1-details-channel"
-            value={sel.channel}
-            onChange={(e) => choose({ channel: e.target.value, version: undefined })}
-            className="rounded border border-slate-300 bg-white px-2 py-1.5"
-          >
-            {d.channels.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
-                {c.isDefault ? ' (default)' : ''}
-                {c.deprecation ? ' (deprecated)' : ''}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col text-sm">
-          <label htmlFor="v1-details-version" className="font-medium text-slate-700">
-            Version
-          </label>
-          <select
-            id="v1-details-version"
-            value={sel.csvName}
-            onChange={(e) => choose({ channel: sel.channel, version: e.target.value })}
-            className="rounded border border-slate-300 bg-white px-2 py-1.5"
-          >
-            <VersionOptions versions={ch.versions} />
-          </select>
-        </div>
-        {details.isFetching && (
-          <p role="status" className="self-end text-sm text-slate-500">
-            Loading…
-          </p>
-        )}
-      </div>
+      <ChannelVersionPickers
+        idPrefix="v1-details"
+        channels={d.channels}
+        channel={sel.channel}
+        csvName={sel.csvName}
+        versions={ch.versions}
+        loading={details.isFetching}
+        choose={choose}
+      />
       <p className="text-sm text-slate-700">
         {'error' in d.channelResolvesTo
           ? `A ClusterExtension asking for channel ${sel.channel} of this catalog would not resolve: ${d.channelResolvesTo.error}`
