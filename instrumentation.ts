@@ -14,6 +14,8 @@ export async function register(): Promise<void> {
   if (process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR) {
     const { sharedCatalogIndex } = await import('./lib/catalog/catalog-index');
     void sharedCatalogIndex().ready();
+    const { restoreCatalogContent } = await import('./lib/server/olm-v1/content-cache');
+    void restoreCatalogContent();
   }
   if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();

@@ -39,8 +39,10 @@ async function start(kubeconfig: string, token: string, snapshots: string): Prom
   process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR = snapshots;
   process.env.LOG_LEVEL = 'error';
   const { sharedCatalogIndex } = await import('../lib/catalog/catalog-index');
+  const { restoreCatalogContent } = await import('../lib/server/olm-v1/content-cache');
   const t0 = performance.now();
-  await sharedCatalogIndex().ready();
+  // Both kinds of snapshot, as instrumentation.ts loads them when the server starts.
+  await Promise.all([sharedCatalogIndex().ready(), restoreCatalogContent()]);
   const restoreMs = performance.now() - t0;
   const { GET } = await import('../app/api/catalog/packages/route');
   const call = async () => {

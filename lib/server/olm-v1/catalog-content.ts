@@ -165,10 +165,28 @@ export function contentUrl(base: string): URL {
 }
 
 /**
- * Fetches and parses the content; every failure is a rejection (never a throw: one catalog's bad
- * address must not fail the whole list) whose message a person can read.
+ * Parses content already on hand (a snapshot's, content-snapshot.ts) with the same limits as
+ * content read from catalogd: it is no more trusted for having been on disk.
  */
-export async function fetchCatalogContent(kc: KubeConfig, base: string): Promise<ContentIndex> {
+export function parseCatalogContent(body: Buffer): ContentIndex {
+  if (body.length > MAX_CONTENT_BYTES)
+    throw new ContentError(`the content is larger than ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, the limit`);
+  const reader = new JsonLinesReader();
+  reader.push(body);
+  reader.end();
+  return summarize(reader.blobs);
+}
+
+/**
+ * Fetches and parses the content; every failure is a rejection (never a throw: one catalog's bad
+ * address must not fail the whole list) whose message a person can read. `tee` sees every byte of
+ * an answer accepted so far, in order (the snapshot keeps them).
+ */
+export async function fetchCatalogContent(
+  kc: KubeConfig,
+  base: string,
+  tee?: (chunk: Buffer) => void,
+): Promise<ContentIndex> {
   const url = contentUrl(base);
   const ca = clusterCa(kc);
   return new Promise((resolve, reject) => {
@@ -194,6 +212,7 @@ export async function fetchCatalogContent(kc: KubeConfig, base: string): Promise
             if (bytes > MAX_CONTENT_BYTES)
               throw new ContentError(`the content is larger than ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, the limit`);
             reader.push(chunk);
+            tee?.(chunk);
           } catch (err) {
             req.destroy();
             reject(err);

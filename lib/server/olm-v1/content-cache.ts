@@ -3,7 +3,8 @@
 // this each read would download every catalog again. A failure to reach the content server is kept
 // only briefly, so a server that comes back is read again soon; content refused for itself (over the
 // size limit, a line that is not JSON) is kept like content read, until the digest changes, since
-// reading it again would download it again to refuse it again.
+// reading it again would download it again to refuse it again. Both are also kept on disk where
+// the console has a snapshot folder (content-snapshot.ts), so a restart starts with them.
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   ContentError,
@@ -12,6 +13,7 @@ import {
   unreadContent,
   type ContentIndex,
 } from './catalog-content';
+import { ContentSnapshotWriter, loadContentSnapshots, saveRefusal } from './content-snapshot';
 
 const MAX_ENTRIES = 64;
 const FAILURE_TTL_MS = 15_000;
@@ -24,13 +26,53 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
+const keyOf = (base: string, resolvedRef: string, lastUnpacked: string) => `${base}\n${resolvedRef}\n${lastUnpacked}`;
+
+function keep(key: string, entry: Entry): void {
+  entries.set(key, entry);
+  // Oldest out first: a Map keeps insertion order.
+  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+}
+
+/** The snapshot folder, where the console keeps one (npm start and the deployment set it). */
+const snapshotDir = () => process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR || undefined;
+
+let restoring: Promise<void> | undefined;
+let restored = false;
+
+/**
+ * Loads the content snapshots into the cache, once; the server starts this as it starts
+ * (instrumentation.ts), and the first read waits for it rather than download what it holds.
+ */
+export function restoreCatalogContent(): Promise<void> {
+  const dir = snapshotDir();
+  if (!dir) restored = true;
+  if (restored) return Promise.resolve();
+  restoring ??= loadContentSnapshots(dir!)
+    .then((snapshots) => {
+      for (const s of snapshots) {
+        const key = keyOf(s.base, s.resolvedRef, s.lastUnpacked);
+        if (!entries.has(key)) keep(key, { at: Date.now(), failed: false, index: Promise.resolve(s.index) });
+      }
+    })
+    .finally(() => {
+      restored = true;
+    });
+  return restoring;
+}
+
 export function catalogContent(
   kc: KubeConfig,
   base: string,
   resolvedRef: string,
   lastUnpacked: string,
 ): Promise<ContentIndex> {
-  const key = `${base}\n${resolvedRef}\n${lastUnpacked}`;
+  if (!restored) {
+    const pending = restoreCatalogContent();
+    // Without a snapshot folder there is nothing to wait for, and the answer is the cached promise itself.
+    if (!restored) return pending.then(() => catalogContent(kc, base, resolvedRef, lastUnpacked));
+  }
+  const key = keyOf(base, resolvedRef, lastUnpacked);
   const hit = entries.get(key);
   if (hit && !(hit.failed && Date.now() - hit.at > FAILURE_TTL_MS)) return hit.index;
   const entry: Entry = {
@@ -38,14 +80,23 @@ export function catalogContent(
     failed: false,
     index: Promise.resolve(unreadContent('')),
   };
-  entry.index = fetchCatalogContent(kc, base).catch((err: unknown): ContentIndex => {
-    entry.failed = !(err instanceof ContentError) || err instanceof ContentUnavailable;
-    entry.at = Date.now();
-    const why = err instanceof ContentError ? err.message : `reading the content failed: ${(err as Error).message}`;
-    return unreadContent(why);
-  });
-  entries.set(key, entry);
-  // Oldest out first: a Map keeps insertion order.
-  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  const dir = snapshotDir();
+  const writer = dir ? new ContentSnapshotWriter() : undefined;
+  const id = { base, resolvedRef, lastUnpacked };
+  entry.index = fetchCatalogContent(kc, base, writer && ((chunk) => writer.push(chunk))).then(
+    (index) => {
+      if (dir && writer) void writer.save(dir, id);
+      return index;
+    },
+    (err: unknown): ContentIndex => {
+      writer?.discard();
+      entry.failed = !(err instanceof ContentError) || err instanceof ContentUnavailable;
+      entry.at = Date.now();
+      const why = err instanceof ContentError ? err.message : `reading the content failed: ${(err as Error).message}`;
+      if (dir && !entry.failed) void saveRefusal(dir, id, why);
+      return unreadContent(why);
+    },
+  );
+  keep(key, entry);
   return entry.index;
 }
