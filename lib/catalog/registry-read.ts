@@ -12,7 +12,7 @@ import { logger } from '../observability/logger';
 import { bundleMessageChars, parseCsvCapped, slimListedBundle } from './bundle-caps';
 import { keepHeadMetadataOnly } from './head-metadata';
 import { summaryHead } from './package-summary';
-import { RegistryClient, RegistryError } from './registry-client';
+import { RegistryClient, RegistryError, type RegistryPackage } from './registry-client';
 
 /** The deadline of a whole-catalog read: ListBundles of a 1,000-package catalog takes seconds. */
 export const CATALOG_READ_TIMEOUT_MS = 20_000;
@@ -46,15 +46,40 @@ export interface RegistryRead {
 /** A CSV read along the way, for the caller to keep: `key` is `dial|package|channel|csvName`. */
 export type KeepCsv = (key: string, csv: Record<string, unknown>, chars: number) => void;
 
+/** A channel head whose CSV is fetched for its package's tile. */
+interface WantedHead {
+  pkg: string;
+  channel: string;
+  csvName: string;
+}
+
+/** The head a tile describes as the registry's GetPackage names it: summaryHead's rule, before the graph is known. */
+function namedHead(p: RegistryPackage): WantedHead | undefined {
+  const channel =
+    p.channels.find((c) => c.name === p.defaultChannelName) ??
+    [...p.channels].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
+  return channel?.csvName ? { pkg: p.name, channel: channel.name, csvName: channel.csvName } : undefined;
+}
+
 /**
  * The whole catalog at `dial`. Each ListBundles message is slimmed as it arrives: its manifests (a
  * catalog of inline bundles sends every CSV and CRD, tens of megabytes) are never all held at once.
+ * The tiles' head CSVs are asked for while ListBundles streams, from the heads GetPackage names (opm's
+ * ListBundles never carries them): the two are most of a read, and neither waits for the other.
  */
 export async function readRegistry(dial: string, maxMessageBytes: number, keepCsv: KeepCsv): Promise<RegistryRead> {
   const client = new RegistryClient(dial, CATALOG_READ_TIMEOUT_MS, maxMessageBytes);
   try {
     const names = await client.listPackages();
     const packages = await Promise.all(names.map((n) => client.getPackage(n)));
+    const early = headCsvs(
+      client,
+      dial,
+      packages.map(namedHead).filter((h): h is WantedHead => !!h),
+      keepCsv,
+    );
+    // Settled here too: a ListBundles failure must not leave this rejection unhandled.
+    early.catch(() => undefined);
     let bytes = 0;
     const bundles = await client.listBundles((b) => {
       bytes += bundleMessageChars(b);
@@ -63,7 +88,22 @@ export async function readRegistry(dial: string, maxMessageBytes: number, keepCs
     keepHeadMetadataOnly(packages, bundles);
     const config = configFromRegistry(packages, bundles);
     const catalog = buildCatalog(config);
-    const heads = await headCsvs(client, dial, catalog, keepCsv);
+    const fetched = await early;
+    // A head the graph puts elsewhere than GetPackage said, and that ListBundles did not describe.
+    const missing: WantedHead[] = [];
+    for (const pkg of catalog.packages.values()) {
+      const { channel, head } = summaryHead(pkg);
+      if (!channel || !head || csvOfBundle(head)) continue;
+      if (fetched.get(pkg.name)?.csvName !== head.name) missing.push({ pkg: pkg.name, channel, csvName: head.name });
+    }
+    const late = await headCsvs(client, dial, missing, keepCsv);
+    const heads = new Map<string, CsvLike>();
+    for (const pkg of catalog.packages.values()) {
+      const { head } = summaryHead(pkg);
+      if (!head || csvOfBundle(head)) continue;
+      const got = late.get(pkg.name) ?? fetched.get(pkg.name);
+      if (got?.csvName === head.name) heads.set(pkg.name, got.csv);
+    }
     return { catalog, config, bytes, heads };
   } finally {
     client.close();
@@ -71,28 +111,22 @@ export async function readRegistry(dial: string, maxMessageBytes: number, keepCs
 }
 
 /**
- * The CSVs of the tiles' heads that ListBundles did not carry (a bundle whose CSV is only in
- * `olm.bundle.object`, which the registry strips from properties), one GetBundleForChannel
- * each, a few at a time; handed to `keepCsv` as the full CSVs the details pages ask for next. One
- * head that cannot be had (over the message limit, not JSON, not found) leaves its tile described
- * from the package alone; the registry failing altogether fails the read.
+ * The CSVs of the `wanted` heads, one GetBundleForChannel each, a few at a time; handed to `keepCsv`
+ * as the full CSVs the details pages ask for next. One head that cannot be had (over the message
+ * limit, not JSON, not found) leaves its tile described from the package alone; the registry
+ * failing altogether fails the read.
  */
 async function headCsvs(
   client: RegistryClient,
   dial: string,
-  catalog: Catalog,
+  wanted: readonly WantedHead[],
   keepCsv: KeepCsv,
-): Promise<Map<string, CsvLike>> {
-  const missing: { pkg: string; channel: string; csvName: string }[] = [];
-  for (const pkg of catalog.packages.values()) {
-    const { channel, head } = summaryHead(pkg);
-    if (channel && head && !csvOfBundle(head)) missing.push({ pkg: pkg.name, channel, csvName: head.name });
-  }
-  const out = new Map<string, CsvLike>();
+): Promise<Map<string, { csvName: string; csv: CsvLike }>> {
+  const out = new Map<string, { csvName: string; csv: CsvLike }>();
   let next = 0;
   const worker = async () => {
-    while (next < missing.length) {
-      const m = missing[next++]!;
+    while (next < wanted.length) {
+      const m = wanted[next++]!;
       let b;
       try {
         b = await client.getBundleForChannel(m.pkg, m.channel);
@@ -105,12 +139,14 @@ async function headCsvs(
         continue;
       }
       const parsed = b.csvJson ? parseCsvCapped(b.csvJson) : undefined;
+      // The head named when the read began; the registry answers with the head it has now.
+      const csvName = b.csvName || m.csvName;
       if (!parsed) continue;
-      keepCsv(`${dial}|${m.pkg}|${m.channel}|${m.csvName}`, parsed.csv, parsed.chars);
-      out.set(m.pkg, parsed.csv as CsvLike);
+      keepCsv(`${dial}|${m.pkg}|${m.channel}|${csvName}`, parsed.csv, parsed.chars);
+      out.set(m.pkg, { csvName, csv: parsed.csv as CsvLike });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(HEAD_FETCH_CONCURRENCY, missing.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(HEAD_FETCH_CONCURRENCY, wanted.length) }, worker));
   return out;
 }
 
