@@ -36,12 +36,13 @@ test('the catalog route reads the demo catalog through its registry', async () =
     catalogs: { name: string; kind?: string; source?: string }[];
     packages: { name: string }[];
   };
-  // The CatalogSource read through its registry, and OLM v1's ClusterCatalog of the same name.
+  // The CatalogSource read through its registry, and OLM v1's ClusterCatalog of the same name
+  // through catalogd's content server.
   assert.deepEqual(
     body.catalogs.map((c) => [c.kind ?? 'CatalogSource', c.name, c.source]),
     [
       ['CatalogSource', 'olm-console-demo', 'registry'],
-      ['ClusterCatalog', 'olm-console-demo', 'registry'],
+      ['ClusterCatalog', 'olm-console-demo', 'catalogd'],
     ],
   );
   assert.equal(body.packages[0]?.name, 'pgpilot');

@@ -58,10 +58,10 @@ export interface CatalogInfo {
   state: string;
   /**
    * Where the content came from: the registry (whole graph) or, for catalogs a person can see
-   * only through packageserver, PackageManifests (channel heads and entries, no upgrade edges).
-   * Absent when it could not be read.
+   * only through packageserver, PackageManifests (channel heads and entries, no upgrade edges);
+   * for a ClusterCatalog, catalogd's content (whole graph). Absent when it could not be read.
    */
-  source?: 'registry' | 'packagemanifests';
+  source?: 'registry' | 'packagemanifests' | 'catalogd';
   /** Why the content could not be read. */
   problem?: string;
   /**

@@ -89,7 +89,8 @@ export async function listCatalogSources(
       ...(poll ? { pollInterval: poll } : {}),
       ...(cs.status?.latestImageRegistryPoll ? { lastPoll: cs.status.latestImageRegistryPoll } : {}),
       health: catalogHealth(cs),
-      ...(seen?.source ? { readVia: seen.source } : {}),
+      // A CatalogSource is read from its registry or through PackageManifests, never from catalogd.
+      ...(seen?.source && seen.source !== 'catalogd' ? { readVia: seen.source } : {}),
       ...(seen?.problem
         ? { problem: seen.problem }
         : !seen

@@ -50,7 +50,7 @@ function catalogInfo(name: string, packages: number, problem?: string): CatalogI
     displayName: name,
     publisher: '',
     state: problem ? 'NOT_SERVED' : 'SERVING',
-    ...(problem ? { problem } : { source: 'registry' as const }),
+    ...(problem ? { problem } : { source: 'catalogd' as const }),
     packages,
   };
 }
