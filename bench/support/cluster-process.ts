@@ -43,10 +43,17 @@ export async function stopClusterProcess(c: StartedCluster): Promise<void> {
 
 /** Resident memory of a process and all its descendants, in MB. */
 export function treeRssMb(pid: number): number {
-  let kb = 0;
+  return [...rssByProgram(pid).values()].reduce((a, b) => a + b, 0);
+}
+
+/** The same, by program name (the kernel's, 15 characters at most), largest first. */
+export function rssByProgram(pid: number): Map<string, number> {
+  const kb = new Map<string, number>();
   const walk = (p: number) => {
     try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const name = /^Name:\s+(.+)$/m.exec(status)?.[1] ?? String(p);
+      kb.set(name, (kb.get(name) ?? 0) + Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
       for (const t of readdirSync(`/proc/${p}/task`))
         for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean))
           walk(Number(c));
@@ -55,5 +62,5 @@ export function treeRssMb(pid: number): number {
     }
   };
   walk(pid);
-  return kb / 1024;
+  return new Map([...kb].sort((a, b) => b[1] - a[1]).map(([n, k]) => [n, k / 1024]));
 }
