@@ -3,54 +3,17 @@
 // resident memory of its whole process tree). Both serve the same small catalog; each install goes
 // into a namespace of its own with an OwnNamespace OperatorGroup, driven by kubectl. Skipped, with
 // the reason, when cluster/build.sh has not built the real cluster's programs.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startClusterProcess, stopClusterProcess, treeRssMb } from './support/cluster-process';
 import { fmt, median } from './support/measure';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { clusterProgramsMissing } from '../scripts/cluster-programs';
 
 const root = join(import.meta.dirname, '..');
 const INSTALLS = 4;
-
-/** Starts a cluster process and resolves with its kubeconfig once `ready` matches its output. */
-function start(
-  args: string[],
-  ready: RegExp,
-  kubeconfig: (out: string) => string,
-): Promise<{ child: ChildProcess; kubeconfig: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 5 min:\n${out}`)), 300_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!ready.test(out)) return;
-      clearTimeout(timer);
-      resolve({ child, kubeconfig: kubeconfig(out) });
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited (${code}):\n${out}`))));
-  });
-}
-
-/** Resident memory of a process and all its descendants, in MB. */
-function treeRssMb(pid: number): number {
-  let kb = 0;
-  const walk = (p: number) => {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-      for (const t of readdirSync(`/proc/${p}/task`))
-        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean))
-          walk(Number(c));
-    } catch {
-      // the process ended while we read it
-    }
-  };
-  walk(pid);
-  return kb / 1024;
-}
 
 function kubectl(kubeconfig: string, args: string[], input?: string): string {
   const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8' });
@@ -114,7 +77,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       const c =
         which === 'sandbox'
-          ? await start(
+          ? await startClusterProcess(
               [
                 join(root, 'lib', 'sandbox', 'main.ts'),
                 '--port',
@@ -125,25 +88,23 @@ async function main(): Promise<void> {
                 catalog,
               ],
               /^kubeconfig: /m,
-              () => join(work, 'sandbox', 'kubeconfig'),
             )
-          : await start(
+          : await startClusterProcess(
               [join(root, 'scripts', 'cluster.ts'), '--data-dir', join(work, 'real'), '--catalog', catalog],
               /^cluster ready$/m,
-              (out) => /^kubeconfig: (.+)$/m.exec(out)![1]!,
             );
+      const kubeconfig =
+        which === 'sandbox' ? join(work, 'sandbox', 'kubeconfig') : /^kubeconfig: (.+)$/m.exec(c.output())![1]!;
       const ready = performance.now() - started;
       const idle = treeRssMb(c.child.pid!);
       try {
         // The sandbox names the CatalogSource after the folder; so does scripts/cluster.ts.
-        const times = await installTimes(c.kubeconfig, 'benchcat', 'olm');
+        const times = await installTimes(kubeconfig, 'benchcat', 'olm');
         console.log(
           `${which}: ready in ${fmt(ready / 1000)} s; Subscription created → CSV Succeeded, ${INSTALLS} installs: median ${fmt(median(times) / 1000)} s, slowest ${fmt(Math.max(...times) / 1000)} s; memory (process tree RSS) ${fmt(idle)} MB ready, ${fmt(treeRssMb(c.child.pid!))} MB after the installs`,
         );
       } finally {
-        const exited = new Promise((r) => c.child.once('exit', r));
-        c.child.kill('SIGTERM');
-        await exited;
+        await stopClusterProcess(c);
       }
     }
     console.log(

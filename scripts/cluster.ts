@@ -218,6 +218,9 @@ function olmManifests(): { crds: string[]; aggregatedRoles: string } {
   };
 }
 
+/** How long `opm serve` may take to build its cache and answer (see where it is awaited). */
+const OPM_SERVING_MS = 20 * 60_000;
+
 const children: ChildProcess[] = [];
 let stopping = false;
 
@@ -704,10 +707,13 @@ async function main(): Promise<void> {
 
   console.log(`kubeconfig: ${kubeconfig}`);
   for (const c of served) {
+    // opm builds its cache before it listens: seconds for a published catalog, but about five
+    // minutes for one copied to OpenShift's 1,180 packages on a busy 2-core machine
+    // (bench/real-vs-scale.bench.ts). A crashed opm still ends the wait at once (alive).
     await until(
       `opm serve ${c.dir}`,
       async () => (await accepts(c.port)) && (await serving(`127.0.0.1:${c.port}`)),
-      120_000,
+      OPM_SERVING_MS,
       alive(c.opm, `opm serve ${c.dir}`),
     );
     if (c.kind === 'registry') console.log(`registry ${c.name}: 127.0.0.1:${c.port}`);
