@@ -1,5 +1,6 @@
 // Small HTTP helpers for the API server: Status objects in Kubernetes' shape, JSON bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { decodeKubeProtobuf, isKubeProtobuf } from '../apimachinery/protobuf';
 import { errorBody, type FieldError } from '../apimachinery/structural';
 import { qualifiedResource } from '../store/store';
@@ -30,14 +31,30 @@ export function statusBody(code: number, reason: string, message: string, detail
   };
 }
 
+/**
+ * kube-apiserver gzips an answer larger than 128 KiB, at level 1, for a request whose
+ * Accept-Encoding holds the token `gzip` as it is (k8s.io/apiserver's responsewriters,
+ * `defaultGzipThresholdBytes`, `defaultGzipContentEncodingLevel`, `negotiateContentEncoding`;
+ * APIResponseCompression is on by default). Smaller answers go as they are.
+ */
+const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+function acceptsGzip(res: ServerResponse): boolean {
+  const header = res.req?.headers['accept-encoding'];
+  return typeof header === 'string' && header.split(',').some((token) => token.trim() === 'gzip');
+}
+
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = Buffer.from(JSON.stringify(body));
+  const gzipped = text.length > GZIP_THRESHOLD_BYTES && acceptsGzip(res);
+  const out = gzipped ? gzipSync(text, { level: 1 }) : text;
   res.writeHead(code, {
     'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': out.length,
     'Cache-Control': 'no-cache, private',
+    ...(gzipped ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
   });
-  res.end(text);
+  res.end(out);
 }
 
 export function sendStatus(
