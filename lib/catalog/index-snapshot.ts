@@ -90,8 +90,8 @@ export async function saveSnapshot(
   }
 }
 
-/** Reads at most `max` bytes of a file; more is an error. */
-async function readBounded(path: string, max: number): Promise<Buffer> {
+/** Reads at most `max` bytes of a file; more is an error (the ClusterCatalog content snapshots read theirs so too). */
+export async function readBounded(path: string, max: number): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();

@@ -10,11 +10,12 @@
 // snapshot is only served when a person's own list shows the ClusterCatalog at the same address,
 // digest and unpack time (content-cache.ts).
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createGzip, gunzip, gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { readBounded } from '../../catalog/index-snapshot';
 import { logger } from '../../observability/logger';
 import { MAX_CONTENT_BYTES, parseCatalogContent, unreadContent, type ContentIndex } from './catalog-content';
 
@@ -122,24 +123,13 @@ export function saveRefusal(dir: string, id: ContentIdentity, why: string): Prom
   return writeAtomically(dir, id.base, headerMember(id, why.slice(0, 2048)));
 }
 
-async function readBounded(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const { size } = await fh.stat();
-    if (size > MAX_CONTENT_SNAPSHOT_BYTES) throw new Error(`${size} bytes, over the limit`);
-    const buf = Buffer.alloc(size);
-    await fh.read(buf, 0, size, 0);
-    return buf;
-  } finally {
-    await fh.close();
-  }
-}
-
 /** One snapshot, checked; throws with the reason when it cannot be trusted. */
 export async function loadContentSnapshot(dir: string, name: string): Promise<ContentSnapshot> {
   const path = join(dir, name);
   // The header line and the content: at most one header's worth more than the content's limit.
-  const text = await gunzipAsync(await readBounded(path), { maxOutputLength: MAX_CONTENT_BYTES + 8192 });
+  const text = await gunzipAsync(await readBounded(path, MAX_CONTENT_SNAPSHOT_BYTES), {
+    maxOutputLength: MAX_CONTENT_BYTES + 8192,
+  });
   const newline = text.indexOf(10);
   if (newline < 0) throw new Error('not a catalog content snapshot');
   const { base, resolvedRef, lastUnpacked, refused } = ContentSnapshotHeader.parse(
