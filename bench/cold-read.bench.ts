@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { consoleList } from './support/api-list';
 import { sharedCatalogs } from './support/catalog-files';
 import { fmt, median } from './support/measure';
 import { generateScaledCatalog } from './support/scaled-catalog';
@@ -44,16 +45,7 @@ async function start(kubeconfig: string, token: string, snapshots: string): Prom
   // Both kinds of snapshot, as instrumentation.ts loads them when the server starts.
   await Promise.all([sharedCatalogIndex().ready(), restoreCatalogContent()]);
   const restoreMs = performance.now() - t0;
-  const { GET } = await import('../app/api/catalog/packages/route');
-  const call = async () => {
-    const t = performance.now();
-    const res = await GET(
-      new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${token}` } }),
-    );
-    const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) throw new Error(`list: ${res.status} ${body.toString().slice(0, 300)}`);
-    return { ms: performance.now() - t, body };
-  };
+  const call = () => consoleList(token);
   const first = await call();
   const warm: number[] = [];
   for (let i = 0; i < WARM_RUNS; i++) warm.push((await call()).ms);

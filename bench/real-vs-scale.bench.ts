@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { getWithGzip, type ListAnswer } from './support/api-list';
+import { consoleList, getWithGzip, type ListAnswer } from './support/api-list';
 import { sharedCatalogs } from './support/catalog-files';
 import { rssByProgram, startClusterProcess, stopClusterProcess } from './support/cluster-process';
 import { fmt, median } from './support/measure';
@@ -62,16 +62,7 @@ async function consoleStart(kubeconfig: string, token: string, address: string, 
     trustedCatalogNamespaces().has(ns) && (await reachable(address))
       ? `direct to ${address} (no port-forward)`
       : 'port-forward';
-  const { GET } = await import('../app/api/catalog/packages/route');
-  const call = async () => {
-    const t = performance.now();
-    const res = await GET(
-      new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${token}` } }),
-    );
-    const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) throw new Error(`console list: ${res.status} ${body.toString().slice(0, 300)}`);
-    return { ms: performance.now() - t, body };
-  };
+  const call = () => consoleList(token);
   const first = await call();
   const warm: number[] = [];
   for (let i = 0; i < WARM_RUNS; i++) warm.push((await call()).ms);

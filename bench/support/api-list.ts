@@ -45,3 +45,18 @@ export function getWithGzip(server: string, path: string, token: string, caPem: 
     req.end();
   });
 }
+
+/**
+ * The console's OperatorHub list, asked of its route handler in this process as a person with a
+ * token: the body and how long the handler took to give it.
+ */
+export async function consoleList(token: string): Promise<{ ms: number; body: Buffer }> {
+  const { GET } = await import('../../app/api/catalog/packages/route');
+  const t = performance.now();
+  const res = await GET(
+    new Request('http://console.local/api/catalog/packages', { headers: { authorization: `Bearer ${token}` } }),
+  );
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`console list: ${res.status} ${body.toString().slice(0, 300)}`);
+  return { ms: performance.now() - t, body };
+}
