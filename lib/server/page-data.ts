@@ -16,7 +16,7 @@ export async function initialHubList(namespace: string | undefined): Promise<Hub
   try {
     const { client } = requestClient(await pageRequest());
     const { body } = await hubList(client, q.data);
-    return JSON.parse(body) as HubList;
+    return JSON.parse(body.text) as HubList;
   } catch {
     return undefined;
   }
