@@ -6,6 +6,7 @@
 // proxy would keep them). With SIZING_PROFILE=1 the first replica writes a CPU profile and the
 // run says where its CPU went. Prints the figures docs/performance.md quotes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { get as httpGet } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,44 @@ function procStats(pid: number): { rssMb: number; peakMb: number; cpuSeconds: nu
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A GET as it crosses the wire: the status and the body's bytes before any decoding. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/**
+ * CPU per request of each route alone, on a replica nobody else is using: a few requests at a
+ * time, the replica's CPU from /proc before and after, and the bytes each answer took on the wire
+ * (as a browser asks: gzip and brotli accepted). The crowded run's CPU is the sum of these.
+ */
+async function cpuByRoute(pid: number, url: string, cookie: string, routes: [string, string[]][]): Promise<void> {
+  const ROUNDS = 60;
+  const AT_ONCE = 4;
+  console.log(`  CPU per request by route, alone (${ROUNDS} requests each, ${AT_ONCE} at a time):`);
+  for (const [route, paths] of routes) {
+    const headers = { cookie, 'accept-encoding': 'gzip, deflate, br' };
+    await rawGet(`${url}${paths[0]}`, headers); // warm: the first of each is not what repeats
+    const before = procStats(pid).cpuSeconds;
+    const sizes: number[] = [];
+    for (let i = 0; i < ROUNDS; i += AT_ONCE) {
+      const batch = paths.slice(0, AT_ONCE).map((_, j) => paths[(i + j) % paths.length]!);
+      for (const r of await Promise.all(batch.map((p) => rawGet(`${url}${p}`, headers)))) {
+        if (r.status !== 200) throw new Error(`${route}: ${r.status}`);
+        sizes.push(r.bytes);
+      }
+    }
+    const ms = ((procStats(pid).cpuSeconds - before) * 1000) / sizes.length;
+    console.log(`    ${route}: ${fmt(ms, 1)} ms CPU, ${fmt(median(sizes) / 1024, 1)} KB on the wire (median)`);
+  }
+}
 
 /** Starts one replica; resolves when it answers /healthz. */
 async function startReplica(
@@ -193,6 +232,17 @@ async function scenario(): Promise<void> {
     console.log(
       `  CPU per replica ${cpu.map((c) => fmt(c, 0)).join(' / ')} millicores on average (${fmt((cpu.reduce((a, b) => a + b, 0) * seconds) / latencies.length, 1)} ms per request); resident memory peak ${peakRss.map((m) => fmt(m, 0)).join(' / ')} MB (high-water marks ${load1.map((s) => fmt(s.peakMb, 0)).join(' / ')} MB)`,
     );
+    if (alive === REPLICAS) {
+      const some = all.packages.filter((p) => p.hasIcon).slice(0, 20);
+      const base = (p: (typeof some)[number]) =>
+        `/api/catalog/packages/${p.catalog.namespace}/${p.catalog.name}/${p.name}`;
+      await cpuByRoute(pids[0]!, replicas[0]!.url, cookies[0]!, [
+        ['page /operatorhub', ['/operatorhub']],
+        ['list search', QUERIES.map((q) => `/api/catalog/packages?q=${encodeURIComponent(q)}`)],
+        ['package details', some.map(base)],
+        ['icon', some.map((p) => `${base(p)}/icon`)],
+      ]);
+    }
   } finally {
     for (const r of replicas) r.child.kill('SIGTERM');
     await sb.close();

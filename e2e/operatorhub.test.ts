@@ -2,7 +2,9 @@
 // build and a sandbox with the demo catalog. What the browser did is checked in the cluster with
 // the Kubernetes API.
 import assert from 'node:assert/strict';
+import { get as httpGet } from 'node:http';
 import { describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../lib/olm/resources/subscription';
 import { waitFor } from '../lib/server/testing/cluster';
@@ -68,6 +70,50 @@ describe('OperatorHub, details and install', () => {
     assert.match(html, /<ul aria-label="Operators"/);
     for (const name of ['Backstop', 'PgPilot', 'VaultKeeper'])
       assert.ok(html.includes(`>${name}</h3>`), `${name}'s tile is in the server's HTML`);
+  });
+
+  test("the HTML carries the first screen of the URL's view, not the whole list; the browser fetches that", async () => {
+    const html = await (await fetch(`${h.admin.url}/operatorhub?q=gateway`)).text();
+    for (const name of ['Gatewise', 'RouteKit'])
+      assert.ok(html.includes(`>${name}</h3>`), `${name}'s tile is in the server's HTML`);
+    assert.match(html, /2<!-- --> of <!-- -->12<!-- --> operators/);
+    // Before, the page's payload held every package, whatever the view showed.
+    assert.ok(!html.includes('PgPilot'), 'a package the view does not show is not in the page');
+    const page = await open('/operatorhub?q=gateway');
+    await page.getByRole('status').filter({ hasText: '2 of 12 operators' }).waitFor();
+    await page.getByRole('searchbox').fill('');
+    await page.getByRole('status').filter({ hasText: '12 of 12 operators' }).waitFor();
+    await page.getByRole('link', { name: /^PgPilot/ }).waitFor();
+    await page.close();
+  });
+
+  test('the list goes out in the coding the client accepts, the same bytes each time, no coding twice', async () => {
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) =>
+        httpGet(`${h.admin.url}/api/catalog/packages`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject),
+      );
+    const plain = await raw({});
+    const br = await raw({ 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const br2 = await raw({ 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const gz = await raw({ 'accept-encoding': 'gzip' });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.match(String(br.headers.vary), /accept-encoding/i);
+    assert.equal(
+      br.headers['x-olm-console-content-encoding'],
+      undefined,
+      "the route's note to the server stays inside",
+    );
+    assert.deepEqual(br2.body, br.body);
+    const list = JSON.parse(plain.body.toString()) as { total: number };
+    assert.equal(list.total, 12);
+    assert.deepEqual(JSON.parse(brotliDecompressSync(br.body).toString()), list);
+    assert.deepEqual(JSON.parse(gunzipSync(gz.body).toString()), list);
   });
 
   test('an operator built only for nodes the cluster does not have is marked as not runnable here', async () => {

@@ -1,32 +1,40 @@
 'use client';
 // OperatorHub: the whole list is fetched once, then searched, filtered and counted here, per
 // keystroke, off the input's critical path (useDeferredValue), and rendered a page of tiles at a
-// time as the person scrolls. The view state lives in the URL. The search box comes first, on
+// time as the person scrolls. Until it arrives, the server's first screen of the view in the URL
+// is shown (its tiles, counts and totals), so the first tiles still come with the HTML while the
+// page no longer carries the whole list. The view state lives in the URL. The search box comes first, on
 // every screen; the facets are a side panel on wide screens and a drawer on narrow ones.
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { apiGet, ApiClientError } from '@/lib/client/api';
-import { applyFilters, facetCounts, sortPackages, type HubSort } from '@/lib/hub/filter';
+import type { HubSort } from '@/lib/hub/filter';
 import { catalogKey } from '@/lib/hub/olm-offer';
 import type { HubList } from '@/lib/hub/package-summary';
 import { notRunnableReason } from '@/lib/hub/platforms';
-import { searchPackages } from '@/lib/hub/search';
 import { FacetPanel } from './facet-panel';
 import { FiltersButton, FilterDrawer } from './filter-drawer';
+import {
+  countsOf,
+  HUB_PAGE as PAGE,
+  listsClusterCatalogs,
+  searchedOf,
+  shownOf,
+  viewKeyOf,
+  type HubFirstScreen,
+} from './hub-results';
 import { NoCatalogs } from './no-catalogs';
 import { PackageTile } from './package-tile';
 import { readViewState, toggle, writeViewState, type FacetKey, type HubViewState } from './url-state';
 
-const PAGE = 24;
-
-export function HubView({ initial }: { initial?: HubList }) {
+export function HubView({ first }: { first?: HubFirstScreen }) {
   const params = useSearchParams();
   const namespace = params.get('namespace') ?? undefined;
   const [state, setState] = useState<HubViewState>(() => readViewState(new URLSearchParams(params.toString())));
   const view = useDeferredValue(state);
   // Paging restarts whenever the view changes.
-  const viewKey = JSON.stringify(view);
+  const viewKey = viewKeyOf(view);
   const [paging, setPaging] = useState({ key: viewKey, limit: PAGE });
   const limit = paging.key === viewKey ? paging.limit : PAGE;
   const showMore = () => setPaging((p) => ({ key: viewKey, limit: (p.key === viewKey ? p.limit : PAGE) + PAGE }));
@@ -34,10 +42,12 @@ export function HubView({ initial }: { initial?: HubList }) {
     queryKey: ['hub', namespace ?? ''],
     queryFn: ({ signal }) =>
       apiGet<HubList>(`/api/catalog/packages${namespace ? `?namespace=${encodeURIComponent(namespace)}` : ''}`, signal),
-    // The server render's list is fresh; refetching it at once would only repeat it.
-    initialData: initial,
     staleTime: 30_000,
   });
+  // The server's first screen, while the list is on its way and the view is still the one it rendered.
+  const preview = !list.data && first?.view === viewKey ? first : undefined;
+  const catalogs = list.data?.catalogs ?? preview?.catalogs;
+  const platforms = list.data ? list.data.platforms : preview?.platforms;
 
   // From the deferred view: the router re-renders on every history write, so typing fast
   // writes the URL once the results have caught up rather than once per keystroke.
@@ -47,30 +57,29 @@ export function HubView({ initial }: { initial?: HubList }) {
   }, [view]);
 
   const all = list.data?.packages;
-  const searched = useMemo(() => (all ? searchPackages(all, view.q).map((h) => h.summary) : []), [all, view.q]);
-  // Without a ClusterCatalog every tile is OLM v0's: the hub is then what it was before OLM v1.
-  const withV1 = !!list.data?.catalogs.some((c) => c.kind === 'ClusterCatalog');
-  const counts = useMemo(() => {
-    const c = facetCounts(searched);
-    return withV1 ? c : { ...c, olm: {} };
-  }, [searched, withV1]);
-  const shown = useMemo(
-    () => sortPackages(applyFilters(searched, view.filters), view.sort ?? (view.q ? 'relevance' : 'name')),
-    [searched, view.filters, view.sort, view.q],
-  );
+  const searched = useMemo(() => (all ? searchedOf(all, view.q) : []), [all, view.q]);
+  const withV1 = !!catalogs && listsClusterCatalogs({ catalogs });
+  const fullCounts = useMemo(() => countsOf(searched, withV1), [searched, withV1]);
+  const counts = preview?.counts ?? fullCounts;
+  const { filters, sort, q } = view;
+  const fullShown = useMemo(() => shownOf(searched, { q, filters, sort }), [searched, q, filters, sort]);
+  const tiles = preview ? preview.tiles : fullShown.slice(0, limit);
+  const shownCount = preview ? preview.shown : fullShown.length;
+  const totalCount = preview ? preview.total : (all?.length ?? 0);
   const catalogNames = useMemo(
     () =>
       new Map(
-        (list.data?.catalogs ?? []).map((c) => [
+        (catalogs ?? []).map((c) => [
           catalogKey(c),
           c.kind === 'ClusterCatalog' ? `${c.displayName} (ClusterCatalog)` : c.displayName,
         ]),
       ),
-    [list.data],
+    [catalogs],
   );
 
   const sentinel = useRef<HTMLDivElement>(null);
-  const more = shown.length > limit;
+  // Scrolling asks for more only once the whole list is here (the first screen has no more to show).
+  const more = !preview && fullShown.length > limit;
   const showMoreRef = useRef(showMore);
   useEffect(() => {
     showMoreRef.current = showMore;
@@ -95,11 +104,11 @@ export function HubView({ initial }: { initial?: HubList }) {
   );
   const chosen = Object.values(state.filters).reduce((n, v) => n + v.length, 0);
   const anyFilter = state.q !== '' || chosen > 0;
-  const problems = (list.data?.catalogs ?? []).filter((c) => c.problem);
+  const problems = (catalogs ?? []).filter((c) => c.problem);
   const [drawer, setDrawer] = useState(false);
   const closeDrawer = useCallback(() => setDrawer(false), []);
   const noFilters = readViewState(new URLSearchParams()).filters;
-  const facets = list.data && (
+  const facets = catalogs && (
     <FacetPanel counts={counts} filters={state.filters} onToggle={onToggle} labelOf={labelOf} />
   );
   const clearFacets = () => setState((s) => ({ ...s, filters: noFilters }));
@@ -135,7 +144,7 @@ export function HubView({ initial }: { initial?: HubList }) {
               <option value="catalog">Source</option>
             </select>
           </label>
-          {!!list.data?.catalogs.length && (
+          {!!catalogs?.length && (
             <FiltersButton className="md:hidden" active={chosen} open={drawer} onOpen={() => setDrawer(true)} />
           )}
         </div>
@@ -158,7 +167,7 @@ export function HubView({ initial }: { initial?: HubList }) {
           )}
         </p>
       ))}
-      {list.data?.catalogs.some((c) => c.source === 'packagemanifests') && (
+      {catalogs?.some((c) => c.source === 'packagemanifests') && (
         <p role="note" className="text-sm text-slate-600">
           Some catalogs are read through PackageManifests, which carry no upgrade edges: their graphs show versions
           only.
@@ -191,7 +200,7 @@ export function HubView({ initial }: { initial?: HubList }) {
           <h2 id="hub-results-title" className="sr-only">
             Operators
           </h2>
-          {list.isPending && <p role="status">Loading the catalogs…</p>}
+          {list.isPending && !preview && <p role="status">Loading the catalogs…</p>}
           {list.error && (
             <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
               The catalogs could not be loaded:{' '}
@@ -201,12 +210,12 @@ export function HubView({ initial }: { initial?: HubList }) {
             </p>
           )}
 
-          {list.data?.catalogs.length === 0 && <NoCatalogs namespace={namespace} />}
-          {list.data && list.data.catalogs.length > 0 && (
+          {catalogs?.length === 0 && <NoCatalogs namespace={namespace} />}
+          {catalogs && catalogs.length > 0 && (
             <>
               <div className="flex items-center gap-3 text-sm text-slate-600">
                 <p role="status" aria-live="polite">
-                  {shown.length} of {all?.length ?? 0} operators
+                  {shownCount} of {totalCount} operators
                 </p>
                 {anyFilter && (
                   <button
@@ -218,31 +227,31 @@ export function HubView({ initial }: { initial?: HubList }) {
                   </button>
                 )}
               </div>
-              {shown.length === 0 ? (
+              {shownCount === 0 ? (
                 <p className="rounded border border-dashed border-slate-300 p-8 text-center text-slate-600">
                   No operator matches these filters.
                 </p>
               ) : (
                 <ul aria-label="Operators" className="grid grid-cols-[repeat(auto-fill,minmax(16rem,1fr))] gap-4">
-                  {shown.slice(0, limit).map((p) => (
+                  {tiles.map((p) => (
                     <PackageTile
                       key={`${p.catalog.namespace}/${p.catalog.name}/${p.name}`}
                       pkg={p}
                       namespace={namespace}
-                      notRunnable={notRunnableReason(p, list.data.platforms)}
+                      notRunnable={notRunnableReason(p, platforms)}
                       showOlm={withV1}
                     />
                   ))}
                 </ul>
               )}
-              {shown.length > limit && (
+              {shownCount > limit && (
                 <div ref={sentinel} className="flex justify-center py-4">
                   <button
                     type="button"
                     className="rounded border border-slate-300 bg-white px-4 py-1.5 text-sm"
                     onClick={showMore}
                   >
-                    Show more ({shown.length - limit} left)
+                    Show more ({shownCount - limit} left)
                   </button>
                 </div>
               )}
@@ -250,7 +259,7 @@ export function HubView({ initial }: { initial?: HubList }) {
           )}
         </section>
       </div>
-      <FilterDrawer open={drawer} onClose={closeDrawer} shown={shown.length} onClear={clearFacets}>
+      <FilterDrawer open={drawer} onClose={closeDrawer} shown={shownCount} onClear={clearFacets}>
         {facets}
       </FilterDrawer>
     </div>

@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../catalog/catalog-index';
 import { applyFilters, facetCounts, sortPackages } from '../hub/filter';
 import { joinOffers } from '../hub/olm-offer';
-import type { PackageSummary } from '../hub/package-summary';
+import type { HubList, PackageSummary } from '../hub/package-summary';
 import { searchPackages } from '../hub/search';
 import type { KubeClient } from '../k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { dnsLabel } from './api-error';
+import { EncodedBody } from './http/stored-encoding';
 import { nodePlatforms } from './node-platforms';
 import { extensionInstalls, v1HubPackages, visibleExtensions } from './olm-v1/hub-packages';
 import { listVisible } from './visible-list';
@@ -53,13 +54,25 @@ async function installs(client: KubeClient, namespace: string | undefined): Prom
   return out;
 }
 
+/**
+ * One answer: the list as this server builds it (shared, never to be changed: the hub page reads
+ * its first screen from it), as JSON text with its compressed forms, and its ETag.
+ */
+export interface HubAnswer {
+  list: Readonly<HubList>;
+  body: EncodedBody;
+  etag: string;
+}
+
 // The answer for the same catalog content, installs and query is the same body: kept (a few),
-// so a big catalog is not searched, counted and serialised again on every request.
-const answers = new Map<string, { body: string; etag: string }>();
+// so a big catalog is not searched, counted, serialised and compressed again on every request.
+// The key holds everything that decides the answer, the catalogs this person may read included
+// (their content key), so a kept answer goes only to someone whose reads produced the same key.
+const answers = new Map<string, HubAnswer>();
 const MAX_ANSWERS = 16;
 
-/** The list as JSON text with its ETag (the same content gives the same text, kept a while). */
-export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: string; etag: string }> {
+/** The list for this person and query (the same content gives the same answer, kept a while). */
+export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswer> {
   const [v0, v1, installed, platforms, v1Extensions] = await Promise.all([
     sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
     v1HubPackages(client),
@@ -106,19 +119,24 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<{ body: 
     applyFilters(visible, { ...q, includeNonStandalone }),
     q.sort ?? (q.q ? 'relevance' : 'name'),
   );
-  const body = JSON.stringify(
-    {
-      catalogs,
-      ...(platforms ? { platforms } : {}),
-      facets: facetCounts(visible),
-      total: filtered.length,
-      packages: filtered,
-    },
+  const hub: HubList = {
+    catalogs,
+    ...(platforms ? { platforms } : {}),
+    facets: facetCounts(visible),
+    total: filtered.length,
+    packages: filtered,
+  };
+  const text = JSON.stringify(
+    hub,
     // The head bundle's name only joins offers (above): the browser has no use for it, and a big
     // catalog's list would carry it for every tile.
     (key, value: unknown) => (key === 'headBundle' ? undefined : value),
   );
-  const answer = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+  const answer: HubAnswer = {
+    list: hub,
+    body: new EncodedBody(text),
+    etag: `W/"${createHash('sha1').update(text).digest('base64url')}"`,
+  };
   if (cacheKey) {
     answers.set(cacheKey, answer);
     if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);

@@ -10,13 +10,13 @@ async function pageRequest(): Promise<Request> {
   return new Request('http://console.local/', { headers: new Headers(await headers()) });
 }
 
-export async function initialHubList(namespace: string | undefined): Promise<HubList | undefined> {
+/** OperatorHub's list as this person may see it (the shared, cached answer: never to be changed). */
+export async function hubListForPage(namespace: string | undefined): Promise<Readonly<HubList> | undefined> {
   const q = HubQuery.safeParse(namespace === undefined ? {} : { namespace });
   if (!q.success) return undefined;
   try {
     const { client } = requestClient(await pageRequest());
-    const { body } = await hubList(client, q.data);
-    return JSON.parse(body) as HubList;
+    return (await hubList(client, q.data)).list;
   } catch {
     return undefined;
   }

@@ -19,6 +19,7 @@ import {
   metricsText,
 } from '../../observability/metrics';
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
+import { declaredEncoding } from './stored-encoding';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import {
@@ -59,9 +60,12 @@ type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => vo
 
 /**
  * compression's own rule, on the Content-Type as one value: Next.js appends a route's headers, so
- * a JSON answer's type is a one-element list, which the rule reads as not compressible.
+ * a JSON answer's type is a one-element list, which the rule reads as not compressible. A body the
+ * route compressed already (a cached one, stored-encoding.ts) goes out as it is, under the coding
+ * it declared; compression asks this as the head is written, the one moment to set it.
  */
 function compressible(req: unknown, res: ServerResponse): boolean {
+  if (declaredEncoding(res)) return false;
   const type = res.getHeader('Content-Type');
   if (Array.isArray(type) && type.length === 1) res.setHeader('Content-Type', type[0]!);
   return compression.filter(req as never, res as never);

@@ -5,10 +5,11 @@
 // person cannot see them cluster-wide). Answers the catalogs seen, the facet counts and the
 // ranked, filtered packages, the nodes' platforms (when the person may list nodes), with an ETag
 // for a client that asks again with it (never stored by the browser: the list is what this
-// person may see).
+// person may see), compressed once per content rather than per request (stored-encoding.ts).
 import { readQuery } from '@/lib/server/api-error';
 import { requestClient } from '@/lib/server/context';
 import { HubQuery, hubList } from '@/lib/server/hub-list';
+import { storedBodyResponse } from '@/lib/server/http/stored-encoding';
 import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
@@ -17,11 +18,5 @@ export const GET = route(async (req) => {
   const q = readQuery(req.url, HubQuery);
   const { client } = requestClient(req);
   const { body, etag } = await hubList(client, q);
-  return respond(req, body, etag);
+  return storedBodyResponse(req, body, etag, { 'Cache-Control': 'no-store', 'Content-Type': 'application/json' });
 });
-
-function respond(req: Request, body: string, etag: string): Response {
-  const headers = { 'Cache-Control': 'no-store', ETag: etag, 'Content-Type': 'application/json' };
-  if (req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-  return new Response(body, { status: 200, headers });
-}
