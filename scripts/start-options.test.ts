@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { planStart, type StartFlags } from './start-options';
+import { planBuild, planStart, type StartFlags } from './start-options';
 
 const base: StartFlags = {
   port: '3000',
@@ -152,5 +152,29 @@ describe('npm start flags: each combination does what it says, or is refused wit
       (plan({ sandbox: true, oidcIssuer: 'https://idp.example', oidcClientId: 'c' }) as { message: string }).message,
       /sandbox/,
     );
+  });
+});
+
+describe('npm start builds only when the build is missing, asked for, or older than the sources', () => {
+  const built = Date.parse('2026-11-27T03:00:00Z');
+
+  test('no build yet: it builds, and says why', () => {
+    assert.deepEqual(planBuild(false, undefined, built), { build: true, reason: 'there is no build yet' });
+  });
+
+  test('a source changed after the build (a git pull): it builds again', () => {
+    assert.deepEqual(planBuild(false, built, built + 1), {
+      build: true,
+      reason: 'the sources changed since the last build',
+    });
+  });
+
+  test('a build as new as the sources is reused: a second start does not build', () => {
+    assert.deepEqual(planBuild(false, built, built), { build: false });
+    assert.deepEqual(planBuild(false, built, built - 60_000), { build: false });
+  });
+
+  test('--rebuild builds even a current build', () => {
+    assert.deepEqual(planBuild(true, built, built - 60_000), { build: true, reason: 'asked for by --rebuild' });
   });
 });
