@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { planBuild, planStart, type StartFlags } from './start-options';
+import { planBuild, planStart, START_BUILD_ENV, type StartFlags } from './start-options';
 
 const base: StartFlags = {
   port: '3000',
@@ -176,5 +177,21 @@ describe('npm start builds only when the build is missing, asked for, or older t
 
   test('--rebuild builds even a current build', () => {
     assert.deepEqual(planBuild(true, built, built - 60_000), { build: true, reason: 'asked for by --rebuild' });
+  });
+
+  test('its build leaves out the standalone folder, which next.config.js writes for every other build', () => {
+    const load = createRequire(import.meta.url);
+    const path = load.resolve('../next.config.js');
+    const output = (env: Record<string, string>) => {
+      Object.assign(process.env, env);
+      try {
+        delete load.cache[path];
+        return (load(path) as { output?: string }).output;
+      } finally {
+        for (const k of Object.keys(env)) delete process.env[k];
+      }
+    };
+    assert.equal(output({}), 'standalone');
+    assert.equal(output({ ...START_BUILD_ENV }), undefined);
   });
 });

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { logFormat, logger } from '../lib/observability/logger';
 import { sandboxSessionKey } from './sandbox-session-key';
 import { SandboxSupervisor } from './sandbox-supervisor';
-import { planBuild, planStart } from './start-options';
+import { planBuild, planStart, START_BUILD_ENV } from './start-options';
 
 const osSignals = constants.signals;
 const root = join(import.meta.dirname, '..');
@@ -79,6 +79,7 @@ function build(log: ReturnType<typeof logger>): { child: ChildProcess; done: Pro
   const json = logFormat() === 'json';
   const child = spawn(process.execPath, [nextBin, 'build'], {
     cwd: root,
+    env: { ...process.env, ...START_BUILD_ENV },
     stdio: json ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   if (json) {
