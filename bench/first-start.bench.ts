@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmt } from './support/measure';
+import { buildPhases } from './support/next-trace';
 import { firstAt, freePort, lastAt, npmStart, stopStart, type StartRun } from './support/npm-start';
 
 const root = join(import.meta.dirname, '..');
@@ -38,7 +39,7 @@ function report(name: string, run: StartRun, budgetS: number): void {
   );
   // Next.js prints its own phase times ("Compiled successfully in 41s", "Generating static pages … in 2.1s").
   for (const l of lines) {
-    if (l.source === 'next build' && /\bin \d[\d.]*m?s\b/.test(l.text)) console.log(`  next build: ${l.text}`);
+    if (l.source === 'next build' && /\bin \d[\d.]*(ms|s|min)\b/.test(l.text)) console.log(`  next build: ${l.text}`);
   }
 }
 
@@ -58,6 +59,9 @@ async function main(): Promise<void> {
     const stop = await stopStart(run);
     console.log(`  stopped ${stop.graceful ? 'gracefully' : 'by SIGKILL'} in ${s(stop.ms)}`);
     if (!existsSync(join(clone, '.next', 'BUILD_ID'))) throw new Error('the first start left no build behind');
+    // Next.js's own record of the build (.next/trace): the phases, some of them side by side.
+    for (const p of buildPhases(join(clone, '.next', 'trace')))
+      console.log(`  build phase ${p.name}: ${s(p.ms)} (from ${s(p.startMs)})`);
 
     run = await npmStart(clone, await freePort(), TIMEOUT_MS);
     report('second start', run, BUDGET_SECOND_S);
