@@ -4,7 +4,8 @@
 // this checkout (`cp -al`): installing packages (`npm ci`) is not part of the row. The sandbox is
 // the cluster (no flags) on a free port. Each run prints when each step it logs arrived, the
 // build's own timings as Next.js prints them, and the machine's load average: the machine is
-// shared, so the same run is several times slower when it is busy.
+// shared, so the same run is several times slower when it is busy. FIRST_START_REF=<commit>
+// times that commit instead of HEAD (a before-and-after in the same hour).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -44,12 +45,14 @@ function report(name: string, run: StartRun, budgetS: number): void {
 }
 
 async function main(): Promise<void> {
-  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  const ref = process.env.FIRST_START_REF || 'HEAD';
+  const head = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim();
   const tmp = mkdtempSync(join(tmpdir(), 'olm-console-first-start-'));
   const clone = join(tmp, 'olm-console');
   let run: StartRun | undefined;
   try {
     execFileSync('git', ['clone', '--quiet', root, clone], { stdio: 'inherit' });
+    execFileSync('git', ['checkout', '--quiet', head], { cwd: clone, stdio: 'inherit' });
     execFileSync('cp', ['-al', join(root, 'node_modules'), join(clone, 'node_modules')]);
     console.log(`fresh clone of ${head} (node_modules hard-linked, npm ci not timed); load average ${load()}`);
 
