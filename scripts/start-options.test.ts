@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { planStart, type StartFlags } from './start-options';
+import { planBuild, planStart, START_BUILD_ENV, type StartFlags } from './start-options';
 
 const base: StartFlags = {
   port: '3000',
@@ -152,5 +153,45 @@ describe('npm start flags: each combination does what it says, or is refused wit
       (plan({ sandbox: true, oidcIssuer: 'https://idp.example', oidcClientId: 'c' }) as { message: string }).message,
       /sandbox/,
     );
+  });
+});
+
+describe('npm start builds only when the build is missing, asked for, or older than the sources', () => {
+  const built = Date.parse('2026-11-27T03:00:00Z');
+
+  test('no build yet: it builds, and says why', () => {
+    assert.deepEqual(planBuild(false, undefined, built), { build: true, reason: 'there is no build yet' });
+  });
+
+  test('a source changed after the build (a git pull): it builds again', () => {
+    assert.deepEqual(planBuild(false, built, built + 1), {
+      build: true,
+      reason: 'the sources changed since the last build',
+    });
+  });
+
+  test('a build as new as the sources is reused: a second start does not build', () => {
+    assert.deepEqual(planBuild(false, built, built), { build: false });
+    assert.deepEqual(planBuild(false, built, built - 60_000), { build: false });
+  });
+
+  test('--rebuild builds even a current build', () => {
+    assert.deepEqual(planBuild(true, built, built - 60_000), { build: true, reason: 'asked for by --rebuild' });
+  });
+
+  test('its build leaves out the standalone folder, which next.config.js writes for every other build', () => {
+    const load = createRequire(import.meta.url);
+    const path = load.resolve('../next.config.js');
+    const output = (env: Record<string, string>) => {
+      Object.assign(process.env, env);
+      try {
+        delete load.cache[path];
+        return (load(path) as { output?: string }).output;
+      } finally {
+        for (const k of Object.keys(env)) delete process.env[k];
+      }
+    };
+    assert.equal(output({}), 'standalone');
+    assert.equal(output({ ...START_BUILD_ENV }), undefined);
   });
 });

@@ -1,18 +1,21 @@
 // `npm start`: build the console when the build is missing or older than the sources, then serve
 // it. A stale build is the trap this guards against: after a `git pull`, `next start` would
-// happily serve yesterday's pages. With no cluster configured it first starts the sandbox
-// cluster (its own process) and points the console at it; a sandbox that dies is started again
-// on the same port, data file and kubeconfig (sandbox-supervisor.ts), so the console runs on.
-import { spawn } from 'node:child_process';
+// happily serve yesterday's pages. With no cluster configured it also starts the sandbox cluster
+// (its own process), beside the build since neither needs the other, and points the console at
+// it; a sandbox that dies is started again on the same port, data file and kubeconfig
+// (sandbox-supervisor.ts), so the console runs on.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logFormat, logger } from '../lib/observability/logger';
 import { sandboxSessionKey } from './sandbox-session-key';
 import { SandboxSupervisor } from './sandbox-supervisor';
-import { planStart } from './start-options';
+import { planBuild, planStart, START_BUILD_ENV } from './start-options';
 
+const osSignals = constants.signals;
 const root = join(import.meta.dirname, '..');
 const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const serverMain = join(root, 'lib', 'server', 'http', 'main.ts');
@@ -72,10 +75,11 @@ function newestSourceMtime(): number {
  * Runs `next build` in the run's one log format: as it is on a terminal, each line a log entry
  * otherwise (a log collector reads JSON lines from the first line of the run to the last).
  */
-function build(log: ReturnType<typeof logger>): Promise<number> {
+function build(log: ReturnType<typeof logger>): { child: ChildProcess; done: Promise<number> } {
   const json = logFormat() === 'json';
   const child = spawn(process.execPath, [nextBin, 'build'], {
     cwd: root,
+    env: { ...process.env, ...START_BUILD_ENV },
     stdio: json ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   if (json) {
@@ -88,13 +92,12 @@ function build(log: ReturnType<typeof logger>): Promise<number> {
       });
     }
   }
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  return { child, done: new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1))) };
 }
 
-function buildIsCurrent(): boolean {
-  const buildId = join(root, '.next', 'BUILD_ID');
-  if (!existsSync(buildId)) return false;
-  return statSync(buildId).mtimeMs >= newestSourceMtime();
+/** When the current build was made (its BUILD_ID is written last), or undefined without one. */
+function builtAt(): number | undefined {
+  return statSync(join(root, '.next', 'BUILD_ID'), { throwIfNoEntry: false })?.mtimeMs;
 }
 
 async function main(): Promise<void> {
@@ -156,18 +159,23 @@ async function main(): Promise<void> {
   }
 
   const log = logger();
-  if (values.rebuild || !buildIsCurrent()) {
-    log.info('building the console (next build): a few minutes the first time, then only after the sources change');
-    const status = await build(log);
-    if (status !== 0) process.exit(status);
-  }
-
   const env: NodeJS.ProcessEnv = { ...process.env, ...plan.env };
   // Catalog snapshots beside the build's cache, so a second start serves OperatorHub at once.
   env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR ??= join(root, '.next', 'cache', 'catalog-index');
   let sandbox: SandboxSupervisor | undefined;
+  let building: ChildProcess | undefined;
+  // Until the server runs, a stop ends what has started so far (the sandbox, the build).
+  const stopEarly = (sig: NodeJS.Signals) => {
+    building?.kill(sig);
+    void (sandbox ? sandbox.stop(sig) : Promise.resolve()).then(() => process.exit(128 + osSignals[sig]));
+  };
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, stopEarly);
+
+  // The sandbox (its catalogs, its certificates) starts while Next.js builds: on a first start
+  // it is ready long before the build is.
+  let sandboxUp: Promise<void> = Promise.resolve();
   if (plan.sandbox) {
-    sandbox = new SandboxSupervisor({
+    const sb = new SandboxSupervisor({
       root,
       kubeconfig: join(root, '.sandbox', 'kubeconfig'),
       dataFile: join(root, '.sandbox', 'data.jsonl'),
@@ -176,21 +184,49 @@ async function main(): Promise<void> {
         for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
       },
     });
-    const sb = await sandbox.start();
-    env.OLM_CONSOLE_KUBECONFIG = sb.kubeconfig;
-    env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));
-    log.info(`${plan.describe} at ${sb.url} (kubectl --kubeconfig ${sb.kubeconfig} get ns)`);
-    sandbox.on('restarting', ({ how, delayMs }) =>
-      log.warn(
-        `the sandbox ${how}; starting it again in ${delayMs} ms on port ${sb.port} with the same data and kubeconfig`,
-      ),
+    sandbox = sb;
+    sandboxUp = sb.start().then(
+      (up) => {
+        env.OLM_CONSOLE_KUBECONFIG = up.kubeconfig;
+        env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));
+        log.info(`${plan.describe} at ${up.url} (kubectl --kubeconfig ${up.kubeconfig} get ns)`);
+        sb.on('restarting', ({ how, delayMs }) =>
+          log.warn(
+            `the sandbox ${how}; starting it again in ${delayMs} ms on port ${up.port} with the same data and kubeconfig`,
+          ),
+        );
+        sb.on('listening', ({ url, restarts }) => {
+          if (restarts) log.info(`the sandbox is back at ${url} (restart ${restarts})`);
+        });
+      },
+      (err: unknown) => {
+        // Waiting for the build would only delay the news: the console cannot run without it.
+        building?.kill('SIGTERM');
+        throw err;
+      },
     );
-    sandbox.on('listening', ({ url, restarts }) => {
-      if (restarts) log.info(`the sandbox is back at ${url} (restart ${restarts})`);
-    });
   } else {
     log.info(plan.describe);
   }
+
+  const decision = planBuild(values.rebuild, builtAt(), newestSourceMtime());
+  if (decision.build) {
+    log.info(
+      `building the console (next build; ${decision.reason}): a minute or more the first time, then only after the sources change`,
+    );
+    const run = build(log);
+    building = run.child;
+    // A sandbox that fails to start ends the wait at once (it stopped the build); a failed build
+    // stops the sandbox.
+    const status = await Promise.race([run.done, sandboxUp.then(() => run.done)]);
+    building = undefined;
+    if (status !== 0) {
+      await sandbox?.stop('SIGTERM');
+      process.exit(status);
+    }
+  }
+  await sandboxUp;
+
   // The approver acts with the console's own identity, so say so whenever it runs.
   if (env.OLM_CONSOLE_UPGRADE_APPROVER) {
     log.info(`upgrade approver: ${env.OLM_CONSOLE_UPGRADE_APPROVER} (only for targets the console sealed)`);
@@ -206,7 +242,10 @@ async function main(): Promise<void> {
     child.kill(sig);
     void sandbox?.stop(sig);
   };
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => stopAll(sig));
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.off(sig, stopEarly);
+    process.on(sig, () => stopAll(sig));
+  }
   child.on('exit', (code) => {
     // stop() sends the signal at once; the sandbox finishes stopping by itself.
     void sandbox?.stop('SIGTERM');
