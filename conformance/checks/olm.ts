@@ -245,6 +245,13 @@ export const olmChecks: Check[] = [
           ? true
           : undefined,
       );
+      // A busy real OLM writes the plan's state onto the Subscription on a later pass (one CI run
+      // read it with CatalogSourcesUnhealthy alone after six quiet seconds).
+      await until(
+        t,
+        'the Subscription to say its plan waits',
+        subscriptionCondition(t, ns, 'beta', 'InstallPlanPending'),
+      );
       await settled(t, ns);
       return readNamespace(t, ns);
     },
