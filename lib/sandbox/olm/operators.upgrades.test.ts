@@ -115,6 +115,14 @@ describe('OLM emulation: upgrades and what an operator owns', () => {
       name: 'ladders.ladder.example.com',
     })) as Obj;
     assert.ok(key in (crd.metadata.labels ?? {}));
+    await until(
+      async () =>
+        ((await get('clusterserviceversions', 'ladder', 'ladder.v1.2.0')).status as { phase?: string }).phase ===
+        'Succeeded',
+      'ladder.v1.2.0 Succeeded',
+    );
+    // The Operator is rewritten after the CSV it lists changes, not with it: wait until its CSV ref
+    // has caught up with the phase, then look at the whole of it.
     const operator = (await until(async () => {
       const o = (await custom.getClusterCustomObject({
         group: OLM,
@@ -122,8 +130,11 @@ describe('OLM emulation: upgrades and what an operator owns', () => {
         plural: 'operators',
         name: 'ladder.ladder',
       })) as Obj;
-      return (o.status as { components?: unknown } | undefined)?.components ? o : undefined;
-    }, 'the Operator ladder.ladder')) as Obj;
+      const refs = (o.status as { components?: { refs?: { kind: string; conditions?: { type: string }[] }[] } })
+        ?.components?.refs;
+      const csvRef = refs?.find((r) => r.kind === 'ClusterServiceVersion');
+      return csvRef?.conditions?.some((c) => c.type === 'Succeeded') ? o : undefined;
+    }, 'the Operator ladder.ladder listing its CSV as Succeeded')) as Obj;
     const components = (
       operator.status as {
         components: { labelSelector: unknown; refs: { kind: string; name: string; conditions?: { type: string }[] }[] };
