@@ -123,3 +123,34 @@ test('independent checks run alongside the others; verdicts keep the checks orde
   );
   assert.ok(overlapped, 'the independent checks ran alongside others');
 });
+
+test('a check that must run alone starts after every other check has finished', async () => {
+  const sandbox = target('sandbox', 'https://127.0.0.1:6443');
+  const real = target('real', 'https://127.0.0.1:7443');
+  const running: string[] = [];
+  const seenBy: Record<string, string[]> = {};
+  const check = (id: string, flags: { independent?: boolean; alone?: boolean }, ms: number) => ({
+    id,
+    ...flags,
+    // Each check runs on both clusters at once: what counts is which other checks were running.
+    run: async () => {
+      seenBy[id] = [...new Set(running.filter((r) => r !== id))];
+      running.push(id);
+      await new Promise((r) => setTimeout(r, ms));
+      running.splice(running.indexOf(id), 1);
+      return { id };
+    },
+  });
+  const verdicts = await runChecks(
+    [check('first', {}, 5), check('lonely', { alone: true }, 5), check('slow', { independent: true }, 60)],
+    sandbox,
+    real,
+    new Map(),
+  );
+  assert.deepEqual(
+    verdicts.map((v) => v.id),
+    ['first', 'lonely', 'slow'],
+  );
+  assert.deepEqual(seenBy.lonely, [], 'nothing else was running when it started');
+  assert.deepEqual(seenBy.first, ['slow'], 'the independent check ran alongside the ordinary one');
+});

@@ -12,6 +12,8 @@ export interface Check {
   normalise?: NormaliseOptions;
   /** Touches nothing another check reads (its own namespace): it may run alongside the others. */
   independent?: boolean;
+  /** Shares something with other checks that OLM races on: it runs last, with nothing else running. */
+  alone?: boolean;
 }
 
 export interface Verdict {
@@ -71,7 +73,8 @@ export async function runCheck(
 
 /**
  * Runs every check, in order, except that the independent ones run together: a scenario that
- * waits a minute for OLM does not hold up the others. Verdicts come back in the checks' order.
+ * waits a minute for OLM does not hold up the others. The checks that must run alone wait for all
+ * of that to finish, then run one by one. Verdicts come back in the checks' order.
  */
 export async function runChecks(
   checks: Check[],
@@ -85,8 +88,10 @@ export async function runChecks(
       c.independent ? runCheck(c, sandbox, real, known).then((v) => (verdicts[i] = v)) : undefined,
     ),
   );
-  for (const [i, c] of checks.entries()) if (!c.independent) verdicts[i] = await runCheck(c, sandbox, real, known);
+  for (const [i, c] of checks.entries())
+    if (!c.independent && !c.alone) verdicts[i] = await runCheck(c, sandbox, real, known);
   await together;
+  for (const [i, c] of checks.entries()) if (c.alone) verdicts[i] = await runCheck(c, sandbox, real, known);
   return verdicts;
 }
 

@@ -47,10 +47,11 @@ export const olmChecks: Check[] = [
   },
   {
     id: 'olm/automatic install in an OwnNamespace group',
-    // Runs alone, after the independent checks: real OLM's CRD step replaces an existing CRD's labels
+    // Runs alone, after every other check: real OLM's CRD step replaces an existing CRD's labels
     // with the bundle's (catalog/step.go, Update after AlreadyExists), and the adoption controller
     // decides what to label from a metadata cache that can lag its CRD watch, so an install of alpha
     // in another namespace at the same moment can leave this namespace's label off for good.
+    alone: true,
     run: async (t) => {
       const ns = 'conf-olm-auto';
       await namespace(t, ns);
