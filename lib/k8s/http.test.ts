@@ -1,6 +1,6 @@
 // Connections to the API server: people who differ only by bearer token share kept-alive TLS
 // connections (one handshake, not one per request), and each request still carries its own
-// person's token.
+// person's token; every copy of the module in the process (one per route bundle) shares them too.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -10,18 +10,20 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ensureServingCert } from '../sandbox/server/tls';
+import { bundleCopy } from '../server/testing/bundle-copy';
 import { kubeRequest } from './http';
 
-test('two people on one cluster share kept-alive connections, each request with its own token', async () => {
+/** An HTTPS server that counts its TLS handshakes and records each request's Authorization. */
+async function countingServer() {
   const tls = ensureServingCert(mkdtempSync(join(tmpdir(), 'olm-http-test-')));
-  let handshakes = 0;
+  const counts = { handshakes: 0 };
   const seen: string[] = [];
   const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     seen.push(req.headers.authorization ?? '');
     res.setHeader('content-type', 'application/json');
     res.end('{"kind":"Namespace"}');
   });
-  server.on('secureConnection', () => handshakes++);
+  server.on('secureConnection', () => counts.handshakes++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const person = (token: string) => {
@@ -41,6 +43,15 @@ test('two people on one cluster share kept-alive connections, each request with 
     });
     return kc;
   };
+  const close = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { counts, seen, person, close };
+}
+
+test('two people on one cluster share kept-alive connections, each request with its own token', async () => {
+  const { counts, seen, person, close } = await countingServer();
   try {
     const order = ['alice', 'bob', 'alice', 'bob', 'bob', 'alice'];
     for (const who of order) await kubeRequest(person(who), { method: 'GET', path: '/api/v1/namespaces/x' });
@@ -48,9 +59,21 @@ test('two people on one cluster share kept-alive connections, each request with 
       seen,
       order.map((who) => `Bearer ${who}`),
     );
-    assert.equal(handshakes, 1, 'one TLS handshake for six requests from two people');
+    assert.equal(counts.handshakes, 1, 'one TLS handshake for six requests from two people');
   } finally {
-    server.closeAllConnections();
-    server.close();
+    close();
+  }
+});
+
+test("another route bundle's copy of the module uses the same kept-alive connections", async () => {
+  const { counts, person, close } = await countingServer();
+  try {
+    const copy = await bundleCopy<typeof import('./http')>(join(import.meta.dirname, 'http.ts'));
+    assert.notEqual(copy.kubeRequest, kubeRequest, 'two copies of the module');
+    for (const request of [kubeRequest, copy.kubeRequest, kubeRequest, copy.kubeRequest])
+      await request(person('alice'), { method: 'GET', path: '/api/v1/namespaces/x' });
+    assert.equal(counts.handshakes, 1, 'one TLS handshake for both copies');
+  } finally {
+    close();
   }
 });

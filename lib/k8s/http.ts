@@ -34,8 +34,11 @@ export interface KubeRequest {
 // who differ only by token share connections, as client-go's transport cache does (it keys
 // transports by TLS configuration, never by token). The KubeConfig's applyToHTTPSOptions makes a
 // new Agent on every call, which is what made each request a new handshake; it is replaced here
-// unless the cluster goes through a proxy, whose agent is the KubeConfig's to make.
-const pools = new Map<string, https.Agent>();
+// unless the cluster goes through a proxy, whose agent is the KubeConfig's to make. The pools are the
+// process's, not this module copy's: Next.js may load lib/k8s once per route bundle, and a pool per
+// bundle opened connections (and made secure contexts) again for each route.
+const POOLS = Symbol.for('olm-console.https-pools');
+const pools = ((globalThis as { [POOLS]?: Map<string, https.Agent> })[POOLS] ??= new Map<string, https.Agent>());
 /** TLS identities kept: one per cluster CA and client certificate in use; more is unusual. */
 const MAX_POOLS = 64;
 

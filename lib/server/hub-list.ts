@@ -68,7 +68,10 @@ export interface HubAnswer {
 // so a big catalog is not searched, counted, serialised and compressed again on every request.
 // The key holds everything that decides the answer, the catalogs this person may read included
 // (their content key), so a kept answer goes only to someone whose reads produced the same key.
-const answers = new Map<string, HubAnswer>();
+// One store per process, not per copy of this module: Next.js may load it once per route bundle, and
+// the OperatorHub page and the list route would each build and keep the same answers.
+const ANSWERS = Symbol.for('olm-console.hub-answers');
+const answers = ((globalThis as { [ANSWERS]?: Map<string, HubAnswer> })[ANSWERS] ??= new Map<string, HubAnswer>());
 const MAX_ANSWERS = 16;
 
 /** The list for this person and query (the same content gives the same answer, kept a while). */

@@ -1,8 +1,10 @@
 // One catalog's address the console will not read (an object's status can say anything) is that
 // catalog's "not read", with the reason, and never a failure of the whole list.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, mock, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
+import { bundleCopy } from '../testing/bundle-copy';
 import { catalogContent } from './content-cache';
 
 describe('catalog content, by address', () => {
@@ -33,5 +35,13 @@ describe('catalog content, by address', () => {
     } finally {
       mock.timers.reset();
     }
+  });
+
+  test('a second copy of the module, as each route bundle loads, answers from the same cache', async () => {
+    const copy = await bundleCopy<typeof import('./content-cache')>(join(import.meta.dirname, 'content-cache.ts'));
+    assert.notEqual(copy.catalogContent, catalogContent, 'two copies of the module');
+    const args = ['http://catalogd.example/catalogs/shared', 'r@sha256:5', 't'] as const;
+    const first = catalogContent(new KubeConfig(), ...args);
+    assert.equal(copy.catalogContent(new KubeConfig(), ...args), first, 'not read a second time');
   });
 });

@@ -24,7 +24,21 @@ interface Entry {
   failed: boolean;
 }
 
-const entries = new Map<string, Entry>();
+/**
+ * The cache's state, one per process: Next.js may load this module once per route bundle, and a copy
+ * of its own for each would download and parse every catalog again and hold it in memory again (the
+ * OperatorHub page and the list route alone made two).
+ */
+interface State {
+  entries: Map<string, Entry>;
+  restoring?: Promise<void>;
+  restored: boolean;
+}
+
+const STATE = Symbol.for('olm-console.catalog-content-cache');
+const g = globalThis as { [STATE]?: State };
+const state: State = (g[STATE] ??= { entries: new Map(), restored: false });
+const entries = state.entries;
 
 const keyOf = (base: string, resolvedRef: string, lastUnpacked: string) => `${base}\n${resolvedRef}\n${lastUnpacked}`;
 
@@ -37,18 +51,15 @@ function keep(key: string, entry: Entry): void {
 /** The snapshot folder, where the console keeps one (npm start and the deployment set it). */
 const snapshotDir = () => process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR || undefined;
 
-let restoring: Promise<void> | undefined;
-let restored = false;
-
 /**
  * Loads the content snapshots into the cache, once; the server starts this as it starts
  * (instrumentation.ts), and the first read waits for it rather than download what it holds.
  */
 export function restoreCatalogContent(): Promise<void> {
   const dir = snapshotDir();
-  if (!dir) restored = true;
-  if (restored) return Promise.resolve();
-  restoring ??= loadContentSnapshots(dir!)
+  if (!dir) state.restored = true;
+  if (state.restored) return Promise.resolve();
+  state.restoring ??= loadContentSnapshots(dir!)
     .then((snapshots) => {
       for (const s of snapshots) {
         const key = keyOf(s.base, s.resolvedRef, s.lastUnpacked);
@@ -56,9 +67,9 @@ export function restoreCatalogContent(): Promise<void> {
       }
     })
     .finally(() => {
-      restored = true;
+      state.restored = true;
     });
-  return restoring;
+  return state.restoring;
 }
 
 export function catalogContent(
@@ -67,10 +78,10 @@ export function catalogContent(
   resolvedRef: string,
   lastUnpacked: string,
 ): Promise<ContentIndex> {
-  if (!restored) {
+  if (!state.restored) {
     const pending = restoreCatalogContent();
     // Without a snapshot folder there is nothing to wait for, and the answer is the cached promise itself.
-    if (!restored) return pending.then(() => catalogContent(kc, base, resolvedRef, lastUnpacked));
+    if (!state.restored) return pending.then(() => catalogContent(kc, base, resolvedRef, lastUnpacked));
   }
   const key = keyOf(base, resolvedRef, lastUnpacked);
   const hit = entries.get(key);

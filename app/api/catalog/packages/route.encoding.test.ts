@@ -2,10 +2,12 @@
 // the same bytes for a second request, the coding the client accepts, and a new answer (bytes and
 // ETag) when the catalogs' content or the person's rights change what they may see.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { rbacType } from '@/lib/k8s/core-kinds';
 import { STORED_ENCODING_HEADER } from '@/lib/server/http/stored-encoding';
+import { bundleCopy } from '@/lib/server/testing/bundle-copy';
 import { subscribe } from '@/lib/server/testing/cluster';
 import { routeSandbox } from '@/lib/server/testing/route-sandbox';
 
@@ -28,6 +30,16 @@ describe('GET /api/catalog/packages, compressed once', () => {
     const text = enc === 'br' ? brotliDecompressSync(r.bytes) : enc === 'gzip' ? gunzipSync(r.bytes) : r.bytes;
     return JSON.parse(text.toString()) as List;
   };
+
+  test("the page's copy of the list module and the route's share one kept answer (one per process)", async () => {
+    const mine = await import('@/lib/server/hub-list');
+    const file = join(import.meta.dirname, '..', '..', '..', '..', 'lib', 'server', 'hub-list.ts');
+    const copy = await bundleCopy<typeof mine>(file);
+    assert.notEqual(copy.hubList, mine.hubList, 'two copies of the module');
+    const query = mine.HubQuery.parse({});
+    const first = await mine.hubList(sb.admin, query);
+    assert.equal(await copy.hubList(sb.admin, query), first, 'not built again by the other copy');
+  });
 
   test('a second request gets the same bytes; each client the coding it accepts, all the same list', async () => {
     const plain = await fetchList('admin');
