@@ -53,6 +53,71 @@ function Section({ title, hint, children }: { title: string; hint?: ReactNode; c
   );
 }
 
+/** What `field` says of one field: its element id, whether it has a problem, and the problem's text. */
+interface FieldCheck {
+  id: string;
+  invalid: boolean;
+  described?: string;
+  problem: ReactNode;
+}
+
+interface InputProps {
+  check: FieldCheck;
+  /** Names a row's input; an input under a visible label goes without it and carries the field's id. */
+  label?: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  disabled?: boolean;
+  className?: string;
+}
+
+/** The input of a checked field: invalid and described by its problem when it has one. */
+function CheckedInput({ check, label, value, onChange, placeholder, disabled, className }: InputProps) {
+  return (
+    <input
+      {...(label ? { 'aria-label': label } : { id: check.id })}
+      placeholder={placeholder}
+      className={className ? `${input} ${className}` : input}
+      value={value}
+      disabled={disabled}
+      aria-invalid={check.invalid}
+      aria-describedby={check.described}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
+/** A text input of a list's row, named by its aria-label, with its problem under it. */
+function RowInput(props: InputProps & { label: string }) {
+  return (
+    <div className="flex flex-col">
+      <CheckedInput {...props} />
+      {props.check.problem}
+    </div>
+  );
+}
+
+/** A text input under a visible label, with its problem under it. */
+function LabelledInput({ label, ...props }: InputProps & { label: string }) {
+  return (
+    <label className="flex flex-col text-sm">
+      <span>{label}</span>
+      <CheckedInput {...props} />
+      {props.check.problem}
+    </label>
+  );
+}
+
+/** The small link-like button that adds or removes a row. */
+function RowButton({ disabled, onClick, children }: { disabled?: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={small} disabled={disabled} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
 export function OperatorConfigFields({
   form,
   onChange,
@@ -68,7 +133,7 @@ export function OperatorConfigFields({
     change(next);
     onChange(next);
   };
-  const field = (name: string) => {
+  const field = (name: string): FieldCheck => {
     const id = `${idPrefix}-${name.replace(/\./g, '-')}`;
     const bad = problems.some((p) => p.field === name);
     return {
@@ -98,51 +163,31 @@ export function OperatorConfigFields({
           const v = field(`nodeSelector.${i}.value`);
           return (
             <div key={i} className="flex flex-wrap items-start gap-2">
-              <div className="flex flex-col">
-                <input
-                  aria-label={`Node label ${i + 1} key`}
-                  placeholder="node-role.kubernetes.io/infra"
-                  className={input}
-                  value={r.key}
-                  disabled={disabled}
-                  aria-invalid={k.invalid}
-                  aria-describedby={k.described}
-                  onChange={(e) => set((f) => void (f.nodeSelector[i]!.key = e.target.value))}
-                />
-                {k.problem}
-              </div>
-              <div className="flex flex-col">
-                <input
-                  aria-label={`Node label ${i + 1} value`}
-                  placeholder="(any value: leave empty)"
-                  className={input}
-                  value={r.value}
-                  disabled={disabled}
-                  aria-invalid={v.invalid}
-                  aria-describedby={v.described}
-                  onChange={(e) => set((f) => void (f.nodeSelector[i]!.value = e.target.value))}
-                />
-                {v.problem}
-              </div>
-              <button
-                type="button"
-                className={small}
+              <RowInput
+                check={k}
+                label={`Node label ${i + 1} key`}
+                placeholder="node-role.kubernetes.io/infra"
+                value={r.key}
                 disabled={disabled}
-                onClick={() => set((f) => void f.nodeSelector.splice(i, 1))}
-              >
+                onChange={(value) => set((f) => void (f.nodeSelector[i]!.key = value))}
+              />
+              <RowInput
+                check={v}
+                label={`Node label ${i + 1} value`}
+                placeholder="(any value: leave empty)"
+                value={r.value}
+                disabled={disabled}
+                onChange={(value) => set((f) => void (f.nodeSelector[i]!.value = value))}
+              />
+              <RowButton disabled={disabled} onClick={() => set((f) => void f.nodeSelector.splice(i, 1))}>
                 Remove node label {i + 1}
-              </button>
+              </RowButton>
             </div>
           );
         })}
-        <button
-          type="button"
-          className={small}
-          disabled={disabled}
-          onClick={() => set((f) => void f.nodeSelector.push({ key: '', value: '' }))}
-        >
+        <RowButton disabled={disabled} onClick={() => set((f) => void f.nodeSelector.push({ key: '', value: '' }))}>
           Add a node label
-        </button>
+        </RowButton>
       </Section>
 
       <Section title="Tolerations" hint="Taints the operator's pods tolerate, added to the bundle's own.">
@@ -153,19 +198,14 @@ export function OperatorConfigFields({
           const upd = (change: (row: TolerationRow) => void) => set((f) => change(f.tolerations[i]!));
           return (
             <div key={i} className="flex flex-wrap items-start gap-2 rounded border border-slate-200 p-2">
-              <div className="flex flex-col">
-                <input
-                  aria-label={`Toleration ${i + 1} key`}
-                  placeholder="key"
-                  className={input}
-                  value={t.key}
-                  disabled={disabled}
-                  aria-invalid={k.invalid}
-                  aria-describedby={k.described}
-                  onChange={(e) => upd((r) => void (r.key = e.target.value))}
-                />
-                {k.problem}
-              </div>
+              <RowInput
+                check={k}
+                label={`Toleration ${i + 1} key`}
+                placeholder="key"
+                value={t.key}
+                disabled={disabled}
+                onChange={(value) => upd((r) => void (r.key = value))}
+              />
               <select
                 aria-label={`Toleration ${i + 1} operator`}
                 className={input}
@@ -176,19 +216,14 @@ export function OperatorConfigFields({
                 <option value="Equal">Equal</option>
                 <option value="Exists">Exists</option>
               </select>
-              <div className="flex flex-col">
-                <input
-                  aria-label={`Toleration ${i + 1} value`}
-                  placeholder="value"
-                  className={input}
-                  value={t.value}
-                  disabled={disabled || t.operator === 'Exists'}
-                  aria-invalid={v.invalid}
-                  aria-describedby={v.described}
-                  onChange={(e) => upd((r) => void (r.value = e.target.value))}
-                />
-                {v.problem}
-              </div>
+              <RowInput
+                check={v}
+                label={`Toleration ${i + 1} value`}
+                placeholder="value"
+                value={t.value}
+                disabled={disabled || t.operator === 'Exists'}
+                onChange={(value) => upd((r) => void (r.value = value))}
+              />
               <select
                 aria-label={`Toleration ${i + 1} effect`}
                 className={input}
@@ -203,34 +238,23 @@ export function OperatorConfigFields({
                 ))}
               </select>
               {t.effect === 'NoExecute' && (
-                <div className="flex flex-col">
-                  <input
-                    aria-label={`Toleration ${i + 1} seconds`}
-                    placeholder="seconds (none: forever)"
-                    className={`${input} w-44`}
-                    value={t.seconds}
-                    disabled={disabled}
-                    aria-invalid={s.invalid}
-                    aria-describedby={s.described}
-                    onChange={(e) => upd((r) => void (r.seconds = e.target.value))}
-                  />
-                  {s.problem}
-                </div>
+                <RowInput
+                  check={s}
+                  label={`Toleration ${i + 1} seconds`}
+                  placeholder="seconds (none: forever)"
+                  className="w-44"
+                  value={t.seconds}
+                  disabled={disabled}
+                  onChange={(value) => upd((r) => void (r.seconds = value))}
+                />
               )}
-              <button
-                type="button"
-                className={small}
-                disabled={disabled}
-                onClick={() => set((f) => void f.tolerations.splice(i, 1))}
-              >
+              <RowButton disabled={disabled} onClick={() => set((f) => void f.tolerations.splice(i, 1))}>
                 Remove toleration {i + 1}
-              </button>
+              </RowButton>
             </div>
           );
         })}
-        <button
-          type="button"
-          className={small}
+        <RowButton
           disabled={disabled}
           onClick={() =>
             set(
@@ -240,7 +264,7 @@ export function OperatorConfigFields({
           }
         >
           Add a toleration
-        </button>
+        </RowButton>
       </Section>
 
       {fit?.problem && (
@@ -271,20 +295,15 @@ export function OperatorConfigFields({
           ).map(([name, label, example]) => {
             const fd = field(`resources.${name}`);
             return (
-              <label key={name} className="flex flex-col text-sm">
-                <span>{label}</span>
-                <input
-                  id={fd.id}
-                  placeholder={example}
-                  className={input}
-                  value={form.resources[name]}
-                  disabled={disabled}
-                  aria-invalid={fd.invalid}
-                  aria-describedby={fd.described}
-                  onChange={(e) => set((f) => void (f.resources[name] = e.target.value))}
-                />
-                {fd.problem}
-              </label>
+              <LabelledInput
+                key={name}
+                check={fd}
+                label={label}
+                placeholder={example}
+                value={form.resources[name]}
+                disabled={disabled}
+                onChange={(value) => set((f) => void (f.resources[name] = value))}
+              />
             );
           })}
         </div>
@@ -298,19 +317,14 @@ export function OperatorConfigFields({
           const n = field(`env.${i}.name`);
           return (
             <div key={i} className="flex flex-wrap items-start gap-2">
-              <div className="flex flex-col">
-                <input
-                  aria-label={`Variable ${i + 1} name`}
-                  placeholder="NAME"
-                  className={input}
-                  value={e.name}
-                  disabled={disabled}
-                  aria-invalid={n.invalid}
-                  aria-describedby={n.described}
-                  onChange={(ev) => set((f) => void (f.env[i]!.name = ev.target.value))}
-                />
-                {n.problem}
-              </div>
+              <RowInput
+                check={n}
+                label={`Variable ${i + 1} name`}
+                placeholder="NAME"
+                value={e.name}
+                disabled={disabled}
+                onChange={(value) => set((f) => void (f.env[i]!.name = value))}
+              />
               <input
                 aria-label={`Variable ${i + 1} value`}
                 placeholder="value"
@@ -319,25 +333,15 @@ export function OperatorConfigFields({
                 disabled={disabled}
                 onChange={(ev) => set((f) => void (f.env[i]!.value = ev.target.value))}
               />
-              <button
-                type="button"
-                className={small}
-                disabled={disabled}
-                onClick={() => set((f) => void f.env.splice(i, 1))}
-              >
+              <RowButton disabled={disabled} onClick={() => set((f) => void f.env.splice(i, 1))}>
                 Remove variable {i + 1}
-              </button>
+              </RowButton>
             </div>
           );
         })}
-        <button
-          type="button"
-          className={small}
-          disabled={disabled}
-          onClick={() => set((f) => void f.env.push({ name: '', value: '' }))}
-        >
+        <RowButton disabled={disabled} onClick={() => set((f) => void f.env.push({ name: '', value: '' }))}>
           Add a variable
-        </button>
+        </RowButton>
       </Section>
 
       <Section
@@ -379,20 +383,15 @@ export function OperatorConfigFields({
             {(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const).map((n) => {
               const fd = field(`proxy.${n}`);
               return (
-                <label key={n} className="flex flex-col text-sm">
-                  <span>{n}</span>
-                  <input
-                    id={fd.id}
-                    placeholder={n === 'NO_PROXY' ? '.cluster.local,.svc,10.0.0.0/16' : 'http://proxy.example.com:3128'}
-                    className={input}
-                    value={form.proxy[n]}
-                    disabled={disabled}
-                    aria-invalid={fd.invalid}
-                    aria-describedby={fd.described}
-                    onChange={(e) => set((f) => void (f.proxy[n] = e.target.value))}
-                  />
-                  {fd.problem}
-                </label>
+                <LabelledInput
+                  key={n}
+                  check={fd}
+                  label={n}
+                  placeholder={n === 'NO_PROXY' ? '.cluster.local,.svc,10.0.0.0/16' : 'http://proxy.example.com:3128'}
+                  value={form.proxy[n]}
+                  disabled={disabled}
+                  onChange={(value) => set((f) => void (f.proxy[n] = value))}
+                />
               );
             })}
             <p className="text-xs text-slate-600">An empty value is still set: it turns that part of the proxy off.</p>
@@ -414,53 +413,35 @@ export function OperatorConfigFields({
           const path = field('caBundle.mountPath');
           return (
             <div className="grid gap-2">
-              <label className="flex flex-col text-sm">
-                <span>ConfigMap</span>
-                <input
-                  id={cm.id}
-                  placeholder="trusted-ca"
-                  className={input}
-                  value={form.caBundle.configMap}
-                  disabled={disabled}
-                  aria-invalid={cm.invalid}
-                  aria-describedby={cm.described}
-                  onChange={(e) =>
-                    set((f) => {
-                      f.caBundle.configMap = e.target.value;
-                      if (openshift && !f.caBundle.key) f.caBundle.key = OPENSHIFT_CA_BUNDLE_KEY;
-                    })
-                  }
-                />
-                {cm.problem}
-              </label>
+              <LabelledInput
+                check={cm}
+                label="ConfigMap"
+                placeholder="trusted-ca"
+                value={form.caBundle.configMap}
+                disabled={disabled}
+                onChange={(value) =>
+                  set((f) => {
+                    f.caBundle.configMap = value;
+                    if (openshift && !f.caBundle.key) f.caBundle.key = OPENSHIFT_CA_BUNDLE_KEY;
+                  })
+                }
+              />
               {form.caBundle.configMap && (
                 <>
-                  <label className="flex flex-col text-sm">
-                    <span>Key (empty: every key, as a file each)</span>
-                    <input
-                      id={key.id}
-                      className={input}
-                      value={form.caBundle.key}
-                      disabled={disabled}
-                      aria-invalid={key.invalid}
-                      aria-describedby={key.described}
-                      onChange={(e) => set((f) => void (f.caBundle.key = e.target.value))}
-                    />
-                    {key.problem}
-                  </label>
-                  <label className="flex flex-col text-sm">
-                    <span>Mount path</span>
-                    <input
-                      id={path.id}
-                      className={input}
-                      value={form.caBundle.mountPath}
-                      disabled={disabled}
-                      aria-invalid={path.invalid}
-                      aria-describedby={path.described}
-                      onChange={(e) => set((f) => void (f.caBundle.mountPath = e.target.value))}
-                    />
-                    {path.problem}
-                  </label>
+                  <LabelledInput
+                    check={key}
+                    label="Key (empty: every key, as a file each)"
+                    value={form.caBundle.key}
+                    disabled={disabled}
+                    onChange={(value) => set((f) => void (f.caBundle.key = value))}
+                  />
+                  <LabelledInput
+                    check={path}
+                    label="Mount path"
+                    value={form.caBundle.mountPath}
+                    disabled={disabled}
+                    onChange={(value) => set((f) => void (f.caBundle.mountPath = value))}
+                  />
                 </>
               )}
             </div>
