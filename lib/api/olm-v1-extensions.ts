@@ -108,8 +108,13 @@ export interface ExtensionUninstallPreview {
   generation: number;
   crds: UninstallCrd[];
   crdsProblem?: string;
-  /** The ServiceAccount v1 installs with, and the bindings that name it: the person may delete them or keep them. */
+  /**
+   * The ServiceAccount and `<name>-installer` roles and bindings the console's install made for this
+   * extension (they carry its mark): the person may delete them with it, or keep them.
+   */
   access: { kind: string; name: string; namespace?: string }[];
+  /** Objects that look like the install's by name but are not offered, each with the reason. */
+  notOffered: { kind: string; name: string; namespace?: string; reason: string }[];
   accessProblems: string[];
   canDelete: Allowed;
 }
