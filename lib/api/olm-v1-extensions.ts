@@ -78,10 +78,14 @@ export interface PolicyRuleLike {
 /**
  * Whether the extension's ServiceAccount may install the bundle a change resolves to: the roles
  * this console granted already hold it, they are widened first (which roles, with the rules
- * added), or the console cannot tell, and why.
+ * added), the console cannot tell, and why, or the roles need more but are not the console's to
+ * widen (the change is refused; the rules are there for whoever grants them).
  */
 export type RightsForChange =
-  { state: 'held' } | { state: 'widen'; roles: string[]; added: PolicyRuleLike[] } | { state: 'unknown'; why: string };
+  | { state: 'held' }
+  | { state: 'widen'; roles: string[]; added: PolicyRuleLike[] }
+  | { state: 'unknown'; why: string }
+  | { state: 'refused'; why: string; added: PolicyRuleLike[] };
 
 export interface VersionPlan {
   version: string;
