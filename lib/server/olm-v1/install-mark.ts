@@ -1,7 +1,7 @@
 // The console's mark on what its install wizard made for one ClusterExtension: the ServiceAccount
 // (when the wizard created it, not when it reused one) and the `<extension>-installer` roles and
 // bindings. Uninstalling offers, and a version change widens, only objects with this mark for this
-// very extension (docs/security.md, "What an uninstall offers").
+// very extension (docs/security.md, "What an uninstall offers and a version change widens").
 // The mark is an annotation naming the extension and its uid, written as the person once the
 // extension exists, so:
 // - a catalog cannot choose it: it ships content before any extension exists, the uid is made by
