@@ -3,8 +3,10 @@
 // one). The extension is made through the Kubernetes API as admin (the install wizard is its own
 // page and suite): Installed Operators lists it as OLM v1 beside the v0 rows; its page says
 // Installed with its objects healthy; an upgrade to a newer version previewed then applied; pinned;
-// a viewer sees the changes disabled with the cluster's reason; then uninstalled with its CRDs'
-// instances counted and its name typed. Checked with the Kubernetes API; screenshots at 1440 and 390 px.
+// a viewer sees the changes disabled with the cluster's reason; a roll back whose rights the console
+// may not widen refused with the rules it needs; then uninstalled with its CRDs' instances counted,
+// its name typed, and only the marked access offered. Checked with the Kubernetes API; screenshots
+// at 1440 and 390 px.
 // Then the same page, upgrade, pin and uninstall against the real cluster's operator-controller
 // v1.2.0 (`npm run cluster`), skipped with the reason where its programs are not built.
 import assert from 'node:assert/strict';
@@ -173,9 +175,54 @@ describe('ClusterExtensions (OLM v1) on Installed Operators and their page', () 
     await page.close();
   });
 
+  test('a change needing rights the console may not widen is refused, with the rules and Apply off', async () => {
+    // Installer rights marked as the console's install marks them, but bound for alice as well.
+    const annotations = { 'olm-console.io/installed-for': `${NAME}/${(await stored()).metadata?.uid}` };
+    const meta = { name: `${NAME}-installer`, annotations };
+    await h.kube.create(rbacType('ClusterRole'), { metadata: meta, rules: [] });
+    await h.kube.create(rbacType('ClusterRoleBinding'), {
+      metadata: meta,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: meta.name },
+      subjects: [
+        { kind: 'ServiceAccount', name: 'installer', namespace: NS },
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' },
+      ],
+    });
+    const page = await h.open(`/clusterextensions/${NAME}`);
+    await page.getByRole('button', { name: 'Roll back to 1.3.0 (SelfCertified)' }).click();
+    const preview = page.getByRole('region', { name: 'Version change preview' });
+    await preview
+      .getByText(
+        `The console will not make this change: pgpilot.v1.3.0 needs more rights than ${NAME}-installer grants`,
+      )
+      .waitFor({ timeout: 20_000 });
+    await preview.getByText(/it binds ServiceAccount pgpilot-v1\/installer, User alice, not .* alone/).waitFor();
+    await preview.getByText(/The rules it needs \(\d+\)/).click();
+    assert.equal(await preview.getByRole('button', { name: 'Apply' }).isDisabled(), true);
+    await h.shot(page, 'rights-refused');
+    await page.setViewportSize(PHONE);
+    await h.shot(page, 'rights-refused-phone');
+    await page.close();
+    assert.deepEqual((await h.kube.get<{ rules: unknown[] }>(rbacType('ClusterRole'), meta.name)).rules ?? [], []);
+    await h.kube.delete(rbacType('ClusterRoleBinding'), meta.name);
+    await h.kube.delete(rbacType('ClusterRole'), meta.name);
+  });
+
   test('uninstall counts the instances its CRDs take, needs the name typed, and follows the deletion', async () => {
     await h.kube.create(PG_TYPE, { metadata: { name: 'db1', namespace: 'default' }, spec: {} });
     await h.kube.create(PG_TYPE, { metadata: { name: 'db2', namespace: NS }, spec: {} });
+    // A Role and RoleBinding as the install wizard makes and marks them (name and uid of the extension).
+    const annotations = { 'olm-console.io/installed-for': `${NAME}/${(await stored()).metadata?.uid}` };
+    const role = { name: `${NAME}-installer`, namespace: NS, annotations };
+    await h.kube.create(rbacType('Role'), {
+      metadata: role,
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+    });
+    await h.kube.create(rbacType('RoleBinding'), {
+      metadata: role,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role.name },
+      subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }],
+    });
     const page = await h.open(`/operators?namespace=${NS}`);
     await page.getByRole('link', { name: `Uninstall ${NAME} (OLM v1)` }).click();
     const panel = page.getByRole('region', { name: `Uninstall ${NAME}` });
@@ -183,7 +230,14 @@ describe('ClusterExtensions (OLM v1) on Installed Operators and their page', () 
       .getByText('postgresclusters.pgpilot.example.com: 2 instances deleted with it')
       .waitFor({ timeout: 20_000 });
     await panel.getByText('2 instances will be deleted.').waitFor();
-    await panel.getByLabel(`ServiceAccount ${NS}/installer`).check();
+    // The account made by hand above is named as not offered; the role and binding marked as the
+    // console's install marks them are offered.
+    await panel
+      .getByText(`ServiceAccount ${NS}/installer: it carries no mark of this console's install of ${NAME}`)
+      .waitFor();
+    assert.equal(await panel.getByLabel(`ServiceAccount ${NS}/installer`).count(), 0);
+    await panel.getByLabel(`RoleBinding ${NS}/${NAME}-installer`).waitFor();
+    await panel.getByLabel(`Role ${NS}/${NAME}-installer`).check();
     const go = panel.getByRole('button', { name: `Uninstall ${NAME}` });
     assert.equal(await go.isDisabled(), true);
     await panel.getByLabel(`Type ${NAME} to confirm`).fill(NAME);
@@ -195,10 +249,13 @@ describe('ClusterExtensions (OLM v1) on Installed Operators and their page', () 
     await page.getByText(`ClusterExtension ${NAME} is gone; garbage collection deletes what it installed.`).waitFor({
       timeout: 30_000,
     });
-    await page.getByText('ServiceAccount installer: deleted').waitFor();
+    await page.getByText(`Role ${NAME}-installer: deleted`).waitFor();
     await h.shot(page, 'uninstalled');
     await crdGone(h.kube, 30_000);
     await h.kube.get(rbacType('ClusterRoleBinding'), `${NS}-installer`);
+    await h.kube.get(SERVICE_ACCOUNT_TYPE, 'installer', NS);
+    await h.kube.get(rbacType('RoleBinding'), `${NAME}-installer`, NS);
+    await assert.rejects(h.kube.get(rbacType('Role'), `${NAME}-installer`, NS), (e) => isKubeError(e, 404));
     await page.close();
   });
 });

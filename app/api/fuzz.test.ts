@@ -15,6 +15,8 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { KubeClient } from '@/lib/k8s/client';
+import { rbacType, SERVICE_ACCOUNT_TYPE } from '@/lib/k8s/core-kinds';
+import { CLUSTER_EXTENSION_TYPE } from '@/lib/server/olm-v1/resources';
 import { CONSOLE_ORIGIN, loggedInSession } from '@/lib/server/testing/console-request';
 import { checkBody, isLoginAttempt } from '@/lib/server/security/request-guard';
 import { canonicalPath } from '@/lib/server/security/request-path';
@@ -88,6 +90,31 @@ const body = fc.oneof(
   fc.record({ resourceVersion: fc.oneof(fc.string(), jsonValue) }, { requiredKeys: [] }),
   fc.record({ token: fc.oneof(fc.string({ maxLength: 40 }), jsonValue) }, { requiredKeys: [] }),
   fc.record({ csv: segment, object: jsonValue }, { requiredKeys: [] }),
+  // A ClusterExtension's uninstall: names of every kind's rules (mixed case, colons), offered or not.
+  fc.record(
+    {
+      seen: fc.oneof(fc.nat(3), jsonValue),
+      confirm: fc.oneof(fc.constant('fuzzed'), fc.string({ maxLength: 20 })),
+      alsoDelete: fc.array(
+        fc.record(
+          {
+            kind: fc.oneof(
+              fc.constantFrom('ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'),
+              fc.string({ maxLength: 12 }),
+            ),
+            name: fc.oneof(
+              segment,
+              fc.constantFrom('fuzzed', 'fuzzed-installer', 'Team:Shared-Reader', 'pgpilot-controller', 'view'),
+            ),
+            namespace: fc.option(fc.oneof(fc.constant('team1'), segment), { nil: undefined }),
+          },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 3 },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
 );
 const rawBody = fc.oneof(
   body.map((b) => JSON.stringify(b)),
@@ -117,6 +144,8 @@ const query = fc.array(
   ),
   { maxLength: 4 },
 );
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 interface Snapshot {
   [key: string]: string;
@@ -148,6 +177,12 @@ const WATCHED = [
     namespaced: true,
     kind: 'CatalogSource',
   },
+  CLUSTER_EXTENSION_TYPE,
+  SERVICE_ACCOUNT_TYPE,
+  rbacType('ClusterRole'),
+  rbacType('ClusterRoleBinding'),
+  rbacType('Role'),
+  rbacType('RoleBinding'),
 ];
 
 async function snapshot(admin: KubeClient): Promise<Snapshot> {
@@ -157,9 +192,11 @@ async function snapshot(admin: KubeClient): Promise<Snapshot> {
       metadata?: { namespace?: string; name?: string; resourceVersion?: string; generation?: number };
     }>(t);
     // Status written by OLM's controllers is not the request's doing; spec changes bump generation.
+    // Kinds without status or generation (ConfigMaps, accounts, RBAC) count any write.
+    const byVersion = ['configmaps', 'namespaces', 'serviceaccounts'].includes(t.plural) || t.group === RBAC_GROUP;
     for (const o of list.items)
       out[`${t.plural}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`] = String(
-        t.plural === 'configmaps' || t.plural === 'namespaces' ? o.metadata?.resourceVersion : o.metadata?.generation,
+        byVersion ? o.metadata?.resourceVersion : o.metadata?.generation,
       );
   }
   return out;
@@ -183,6 +220,15 @@ describe('fuzzing every API route', () => {
     // Something installed, so names that exist are among the targets.
     await subscribe(admin, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
     await waitForCsv(admin, 'team1', 'pgpilot.v1.4.0');
+    // A ClusterExtension (of a package no catalog has), so the v1 routes' checks past "not found" are reached.
+    await admin.create(CLUSTER_EXTENSION_TYPE, {
+      metadata: { name: 'fuzzed' },
+      spec: {
+        namespace: 'team1',
+        serviceAccount: { name: 'pgpilot-controller' },
+        source: { sourceType: 'Catalog', catalog: { packageName: 'no-such-package' } },
+      },
+    });
     const plan =
       (
         await admin.list<{ metadata?: { name?: string } }>(
@@ -203,7 +249,9 @@ describe('fuzzing every API route', () => {
           ? { namespace: 'team1', name: plan }
           : pattern.startsWith('/api/subscriptions/')
             ? { namespace: 'team1', name: 'pgpilot' }
-            : { namespace: 'team1', name: 'pgpilot.v1.4.0' };
+            : pattern.startsWith('/api/olm-v1/clusterextensions/')
+              ? { name: 'fuzzed' }
+              : { namespace: 'team1', name: 'pgpilot.v1.4.0' };
     for (const file of routeFiles(apiDir)) {
       const dir = relative(apiDir, file).split(sep).slice(0, -1);
       const mod = (await import(file)) as Record<string, unknown>;

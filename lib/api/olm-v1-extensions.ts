@@ -78,10 +78,14 @@ export interface PolicyRuleLike {
 /**
  * Whether the extension's ServiceAccount may install the bundle a change resolves to: the roles
  * this console granted already hold it, they are widened first (which roles, with the rules
- * added), or the console cannot tell, and why.
+ * added), the console cannot tell, and why, or the roles need more but are not the console's to
+ * widen (the change is refused; the rules are there for whoever grants them).
  */
 export type RightsForChange =
-  { state: 'held' } | { state: 'widen'; roles: string[]; added: PolicyRuleLike[] } | { state: 'unknown'; why: string };
+  | { state: 'held' }
+  | { state: 'widen'; roles: string[]; added: PolicyRuleLike[] }
+  | { state: 'unknown'; why: string }
+  | { state: 'refused'; why: string; added: PolicyRuleLike[] };
 
 export interface VersionPlan {
   version: string;
@@ -108,8 +112,13 @@ export interface ExtensionUninstallPreview {
   generation: number;
   crds: UninstallCrd[];
   crdsProblem?: string;
-  /** The ServiceAccount v1 installs with, and the bindings that name it: the person may delete them or keep them. */
+  /**
+   * The ServiceAccount and `<name>-installer` roles and bindings the console's install made for this
+   * extension (they carry its mark): the person may delete them with it, or keep them.
+   */
   access: { kind: string; name: string; namespace?: string }[];
+  /** Objects that look like the install's by name but are not offered, each with the reason. */
+  notOffered: { kind: string; name: string; namespace?: string; reason: string }[];
   accessProblems: string[];
   canDelete: Allowed;
 }

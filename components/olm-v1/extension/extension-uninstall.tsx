@@ -1,8 +1,9 @@
 'use client';
 // Uninstalling a ClusterExtension: first what OLM v1's delete takes with it — the CRDs and every
 // instance of them in the cluster, counted as the person (or why a count could not be made) — and
-// the ServiceAccount and bindings the install used, to delete too or keep; the extension's name
-// typed to confirm; then the deletion followed until the extension is gone.
+// the ServiceAccount, roles and bindings the console's install made for it, to delete too or keep
+// (what only looks like the install's is named with the reason it is not offered, for the person to
+// judge by hand); the extension's name typed to confirm; then the deletion followed until it is gone.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
@@ -91,7 +92,8 @@ function UninstallPanel(props: { name: string; onCancel: () => void; onStarted: 
       {(p.access.length > 0 || p.accessProblems.length > 0) && (
         <fieldset className="space-y-1">
           <legend className="font-medium">
-            The install&apos;s ServiceAccount, bindings and roles (OLM v1 leaves them): delete them too?
+            The ServiceAccount, bindings and roles the console made for this install (OLM v1 leaves them): delete them
+            too?
           </legend>
           {p.access.map((a) => (
             <label key={key(a)} className="flex items-center gap-2">
@@ -115,6 +117,22 @@ function UninstallPanel(props: { name: string; onCancel: () => void; onStarted: 
             </p>
           ))}
         </fieldset>
+      )}
+      {p.notOffered.length > 0 && (
+        <div className="space-y-1">
+          <p className="font-medium">Not offered: the console did not make these for {name}</p>
+          <ul aria-label="Not offered" className="list-disc pl-5 text-slate-700">
+            {p.notOffered.map((a) => (
+              <li key={key(a)} className="[overflow-wrap:anywhere]">
+                {a.kind} {a.namespace ? `${a.namespace}/` : ''}
+                {a.name}: {a.reason}.
+              </li>
+            ))}
+          </ul>
+          <p className="text-slate-600">
+            They stay. If one is this install&apos;s alone and nothing else needs it, delete it yourself.
+          </p>
+        </div>
       )}
       <label className="flex flex-col gap-1">
         <span>

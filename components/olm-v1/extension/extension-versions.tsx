@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { dump } from 'js-yaml';
 import { useState } from 'react';
-import type { ExtensionDetails, VersionOption, VersionPlan } from '@/lib/api/olm-v1-extensions';
+import type { ExtensionDetails, PolicyRuleLike, VersionOption, VersionPlan } from '@/lib/api/olm-v1-extensions';
 import { apiWrite } from '@/lib/client/api';
 import { Badge } from '../../common/badges';
 import { ErrorNotice } from '../../common/notice';
@@ -157,7 +157,7 @@ export function ExtensionVersions({ details: d }: { details: ExtensionDetails })
             <button
               type="button"
               className={BUTTON}
-              disabled={!plan.data?.resolved || apply.isPending}
+              disabled={!plan.data?.resolved || plan.data.rights?.state === 'refused' || apply.isPending}
               onClick={() => apply.mutate(draft)}
             >
               Apply
@@ -260,18 +260,33 @@ function RightsWords({ rights, bundle }: { rights: NonNullable<VersionPlan['righ
         on a Forbidden and keeps what is installed.
       </p>
     );
+  if (rights.state === 'refused')
+    return (
+      <div className="space-y-1 text-sm">
+        <p className="text-red-900 [overflow-wrap:anywhere]">The console will not make this change: {rights.why}.</p>
+        <AddedRules rules={rights.added} title="The rules it needs" />
+      </div>
+    );
   return (
     <div className="space-y-1 text-sm">
       <p>
         {bundle} needs rights its ServiceAccount lacks: the change first adds them to {rights.roles.join(' and ')} (the
         rights it holds stay, for the objects of the version installed now).
       </p>
-      <details>
-        <summary className="cursor-pointer text-sky-800">The rules added ({rights.added.length})</summary>
-        <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs whitespace-pre-wrap text-slate-100 [overflow-wrap:anywhere]">
-          {dump(rights.added, { lineWidth: 100, noRefs: true })}
-        </pre>
-      </details>
+      <AddedRules rules={rights.added} title="The rules added" />
     </div>
+  );
+}
+
+function AddedRules({ rules, title }: { rules: PolicyRuleLike[]; title: string }) {
+  return (
+    <details>
+      <summary className="cursor-pointer text-sky-800">
+        {title} ({rules.length})
+      </summary>
+      <pre className="mt-1 overflow-x-auto rounded bg-slate-900 p-2 text-xs whitespace-pre-wrap text-slate-100 [overflow-wrap:anywhere]">
+        {dump(rules, { lineWidth: 100, noRefs: true })}
+      </pre>
+    </details>
   );
 }

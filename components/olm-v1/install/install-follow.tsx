@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { apiWrite } from '@/lib/client/api';
-import type { V1InstallRequestBody, V1PlanAnswer } from '@/lib/api/olm-v1-install';
+import type { V1InstallRequestBody, V1Notice, V1PlanAnswer } from '@/lib/api/olm-v1-install';
 import { ConditionsTable } from '../../common/conditions-table';
 import { ErrorNotice } from '../../common/notice';
 
@@ -22,7 +22,7 @@ function verdict(conditions: Cond[]): { done: boolean; text: string } {
   return { done: false, text: 'Waiting for operator-controller…' };
 }
 
-export function InstallFollow({ body }: { body: V1InstallRequestBody }) {
+export function InstallFollow({ body, notices = [] }: { body: V1InstallRequestBody; notices?: V1Notice[] }) {
   const q = useQuery({
     queryKey: ['v1-install-follow', body],
     queryFn: () => apiWrite<V1PlanAnswer>('/api/olm-v1/clusterextensions/plan', 'POST', body),
@@ -38,6 +38,11 @@ export function InstallFollow({ body }: { body: V1InstallRequestBody }) {
       <p role="status" className="text-sm">
         {v.text}
       </p>
+      {notices.map((n) => (
+        <p key={n.message} className="text-sm text-amber-900 [overflow-wrap:anywhere]">
+          {n.message}
+        </p>
+      ))}
       {q.error && <ErrorNotice error={q.error} what="The extension could not be read" />}
       <ConditionsTable rows={conditions} label={`Conditions of ${body.name}`} />
       <Link className="text-sky-700 underline" href={`/clusterextensions/${encodeURIComponent(body.name)}`}>

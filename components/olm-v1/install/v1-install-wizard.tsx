@@ -102,7 +102,7 @@ export function V1InstallWizard({ catalog, pkg }: { catalog: string; pkg: string
     return (
       <article className="space-y-6">
         <h1 className="text-2xl font-bold [overflow-wrap:anywhere]">Install {title} with OLM v1</h1>
-        <InstallFollow body={install.variables} />
+        <InstallFollow body={install.variables} notices={install.data.warnings.filter((w) => w.code === 'unmarked')} />
       </article>
     );
 

@@ -63,7 +63,8 @@ export interface V1Notice {
     | 'rightsNotGranted'
     | 'accountExists'
     | 'namespaceUnknown'
-    | 'selfCertified';
+    | 'selfCertified'
+    | 'unmarked';
   message: string;
 }
 

@@ -5,7 +5,8 @@
 // merge patch of spec.source.catalog.version (and upgradeConstraintPolicy when asked) carrying the
 // resourceVersion the person saw: the API server answers 409 when the extension changed since.
 // Before it, the roles this console granted the installer are widened where the new bundle needs
-// more (extension-rights.ts).
+// more (extension-rights.ts); when they need more but are not the console's to widen, the change
+// is a 409 with the reason, and nothing is written.
 import type { VersionOption, VersionPlan } from '../../api/olm-v1-extensions';
 import type { KubeClient } from '../../k8s/client';
 import type { DeclarativeConfig, FbcBundle } from '../../olm/fbc/types';
@@ -139,7 +140,9 @@ export async function changeVersion(
   // Before any role is widened: the patch would be refused for the same reason.
   checkFresh('ClusterExtension', name, ce.metadata?.resourceVersion, change.seen, 'it changed');
   const { bundle } = await resolveChange(client, ce, change);
-  const writes = bundle ? (await rightsForChange(client, ce, bundle)).writes : [];
+  const rights = bundle ? await rightsForChange(client, ce, bundle) : undefined;
+  if (rights?.view.state === 'refused') throw new ApiError(409, 'Conflict', rights.view.why);
+  const writes = rights?.writes ?? [];
   const done: RightsWrite[] = [];
   try {
     for (const w of writes) {

@@ -2,7 +2,9 @@
 // the facts read with their identity (install-facts.ts) for lib/olm/v1/install-plan.ts, and the
 // plan applied in order with lib/server/install-apply.ts, which removes what it created when a
 // later write fails. The dry run and the install plan the same way, so what the wizard previews
-// is what POST /api/olm-v1/clusterextensions checks again before writing.
+// is what POST /api/olm-v1/clusterextensions checks again before writing. Once the extension
+// exists, the account and roles the install created get the console's mark for it
+// (install-mark.ts): what an uninstall may offer and a version change may widen.
 import { z } from 'zod';
 import type { V1InstallAnswer, V1PlanAnswer } from '../../api/olm-v1-install';
 import type { KubeClient } from '../../k8s/client';
@@ -10,6 +12,8 @@ import { planV1Install } from '../../olm/v1/install-plan';
 import { ApiError, dnsLabel, dnsSubdomain } from '../api-error';
 import { applyPlan } from '../install-apply';
 import { gatherV1InstallFacts } from './install-facts';
+import { markInstall } from './install-mark';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 // Helm's release name rule (chartutil/validate_name.go): operator-controller names the release
 // after the ClusterExtension, and a longer name fails every reconcile with "release name is invalid".
@@ -58,5 +62,40 @@ export async function installV1AsPerson(client: KubeClient, body: V1InstallBody)
     });
   }
   const result = await applyPlan(client, plan);
-  return { ...result, name: body.name, warnings: plan.warnings };
+  return {
+    ...result,
+    name: body.name,
+    warnings: [...plan.warnings, ...(await markCreated(client, body.name, result))],
+  };
+}
+
+/**
+ * The mark goes on after the extension is created, because it names the extension's uid. The
+ * install is made by then: a mark that could not be written is a warning saying what follows.
+ */
+async function markCreated(
+  client: KubeClient,
+  name: string,
+  result: Awaited<ReturnType<typeof applyPlan>>,
+): Promise<V1InstallAnswer['warnings']> {
+  const access = result.created.filter((c) => c.kind !== 'Namespace' && c.kind !== 'ClusterExtension');
+  if (!access.length) return [];
+  let failed: { ref: { kind: string; name: string }; message: string }[];
+  try {
+    const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
+    failed = await markInstall(client, ce, access);
+  } catch (err) {
+    failed = access.map((ref) => ({ ref, message: (err as Error).message }));
+  }
+  if (!failed.length) return [];
+  const them = failed.length === 1 ? 'it' : 'them';
+  return [
+    {
+      code: 'unmarked',
+      message:
+        `The install is made, but ${failed.map((f) => `${f.ref.kind} ${f.ref.name}`).join(', ')} could not be ` +
+        `marked as made for ${name} (${failed[0]!.message}): uninstalling will not offer to delete ${them}, ` +
+        `and a version change that needs more rights will not widen ${them} (it is refused, saying why).`,
+    },
+  ];
 }

@@ -5,7 +5,8 @@
 // v1's words (a downgrade refused under CatalogProvided, allowed under SelfCertified); an upgrade and
 // a pin applied at the resourceVersion seen; a stale one a 409, a bad range a 400; a viewer sees it
 // and is refused every change, which leaves it as it was; uninstall counting the instances its CRDs
-// take with them, refused without the name typed, then deleting it and the access chosen.
+// take with them, refused without the name typed, then deleting it; the account and rights made by
+// hand here are not the console's install's, so they are named as not offered and left.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { ExtensionDetails, ExtensionUninstallPreview, VersionPlan } from '@/lib/api/olm-v1-extensions';
@@ -217,51 +218,20 @@ describe('a ClusterExtension through the console, as the person', () => {
     assert.equal(d.spec.version, '1.4.0');
   });
 
-  test('uninstall: the CRDs with their instances counted, the name typed, then gone with the access chosen', async () => {
+  test('uninstall: the CRDs’ instances counted, the name typed, then gone; hand-made access kept', async () => {
     await sb.admin.create(PG_TYPE, { metadata: { name: 'db1', namespace: 'default' }, spec: {} });
     await sb.admin.create(PG_TYPE, { metadata: { name: 'db2', namespace: NS }, spec: {} });
-    // Rules made for this install (offered), and rules another binding also uses (not offered).
-    const rules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }];
-    const roleRef = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
-    const installer = [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }];
-    await sb.admin.create(rbacType('ClusterRole'), { metadata: { name: `${NS}-own` }, rules });
-    await sb.admin.create(rbacType('ClusterRole'), { metadata: { name: `${NS}-shared` }, rules });
-    await sb.admin.create(rbacType('Role'), { metadata: { name: 'own', namespace: NS }, rules });
-    await sb.admin.create(rbacType('ClusterRoleBinding'), {
-      metadata: { name: `${NS}-own` },
-      roleRef: roleRef('ClusterRole', `${NS}-own`),
-      subjects: installer,
-    });
-    await sb.admin.create(rbacType('RoleBinding'), {
-      metadata: { name: 'own', namespace: NS },
-      roleRef: roleRef('Role', 'own'),
-      subjects: installer,
-    });
-    await sb.admin.create(rbacType('RoleBinding'), {
-      metadata: { name: 'shared', namespace: NS },
-      roleRef: roleRef('ClusterRole', `${NS}-shared`),
-      subjects: installer,
-    });
-    await sb.admin.create(rbacType('RoleBinding'), {
-      metadata: { name: 'shared-by-bob', namespace: 'default' },
-      roleRef: roleRef('ClusterRole', `${NS}-shared`),
-      subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }],
-    });
     const path = `/api/olm-v1/clusterextensions/${NAME}/uninstall`;
     const preview = await sb.call<ExtensionUninstallPreview & ErrorBody>(PREVIEW, path, { params: { name: NAME } });
     assert.equal(preview.status, 200);
     const pg = preview.body.crds.find((c) => c.name === 'postgresclusters.pgpilot.example.com');
     assert.equal(pg?.instances, 2);
-    // cluster-admin is one of Kubernetes' own; the shared ClusterRole is bound for bob elsewhere.
-    assert.deepEqual(preview.body.access, [
-      { kind: 'ServiceAccount', name: 'installer', namespace: NS },
-      { kind: 'ClusterRoleBinding', name: `${NS}-installer` },
-      { kind: 'ClusterRoleBinding', name: `${NS}-own` },
-      { kind: 'RoleBinding', name: 'own', namespace: NS },
-      { kind: 'RoleBinding', name: 'shared', namespace: NS },
-      { kind: 'ClusterRole', name: `${NS}-own` },
-      { kind: 'Role', name: 'own', namespace: NS },
-    ]);
+    // The account and its binding were made by hand, not by the console's install: nothing is offered.
+    assert.deepEqual(preview.body.access, []);
+    assert.deepEqual(
+      preview.body.notOffered.map((n) => [n.kind, n.name]),
+      [['ServiceAccount', 'installer']],
+    );
     assert.equal(preview.body.canDelete.allowed, true);
     const asBob = await sb.call<ExtensionUninstallPreview>(PREVIEW, path, { user: 'bob', params: { name: NAME } });
     assert.equal(asBob.body.canDelete.allowed, false);
@@ -287,25 +257,17 @@ describe('a ClusterExtension through the console, as the person', () => {
       alsoDelete: [{ kind: 'ServiceAccount', name: 'default', namespace: NS }],
     });
     assert.equal(stray.status, 400);
-    const shared = await post({ seen, confirm: NAME, alsoDelete: [{ kind: 'ClusterRole', name: `${NS}-shared` }] });
-    assert.equal(shared.status, 400);
-    assert.equal((await stored()).metadata?.deletionTimestamp, undefined, 'nothing was deleted');
-    const done = await post({
+    const account = await post({
       seen,
       confirm: NAME,
-      alsoDelete: [
-        { kind: 'ServiceAccount', name: 'installer', namespace: NS },
-        { kind: 'ClusterRole', name: `${NS}-own` },
-      ],
+      alsoDelete: [{ kind: 'ServiceAccount', name: 'installer', namespace: NS }],
     });
+    assert.equal(account.status, 400);
+    assert.match(account.body.error.message, /carries no mark of this console's install of pgpilot/);
+    assert.equal((await stored()).metadata?.deletionTimestamp, undefined, 'nothing was deleted');
+    const done = await post({ seen, confirm: NAME });
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    assert.deepEqual(
-      done.body.access.map((a) => [a.kind, a.outcome]),
-      [
-        ['ServiceAccount', 'deleted'],
-        ['ClusterRole', 'deleted'],
-      ],
-    );
+    assert.deepEqual(done.body.access, []);
     await waitFor('the extension gone', async () => {
       const r = await details();
       return r.status === 404 ? r : undefined;
@@ -321,7 +283,6 @@ describe('a ClusterExtension through the console, as the person', () => {
       }
     });
     await sb.admin.get(rbacType('ClusterRoleBinding'), `${NS}-installer`);
-    await sb.admin.get(rbacType('ClusterRole'), `${NS}-shared`);
-    await assert.rejects(sb.admin.get(rbacType('ClusterRole'), `${NS}-own`), /not found/);
+    await sb.admin.get(SERVICE_ACCOUNT_TYPE, 'installer', NS);
   });
 });
