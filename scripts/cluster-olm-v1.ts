@@ -35,6 +35,8 @@ type SpawnResult = { status: number | null; stdout: Buffer };
 export interface ClusterContext {
   root: string;
   dataDir: string;
+  /** catalogd's content port, which the kubeconfigs already name as catalogd's address. */
+  catalogdPort: number;
   paths: Record<string, string>;
   catalogs: string[];
   run: (name: string, bin: string, args: string[], env?: Record<string, string>, restart?: boolean) => ChildProcess;
@@ -256,7 +258,7 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
 
   // catalogd: content server, webhook and metrics on loopback (probes too), TLS from the cluster CA.
   const [contentPort, webhookPort, metricsPort, catalogdProbes, ocProbes] = [
-    await freePort(),
+    ctx.catalogdPort,
     await freePort(),
     await freePort(),
     await freePort(),

@@ -165,8 +165,12 @@ function packageServerCertificate(dir: string, namespace: string): void {
   );
 }
 
-/** The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`. */
-function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
+/**
+ * The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`; with OLM v1,
+ * its cluster names catalogd's content address, the only place the console reads ClusterCatalog
+ * content from (lib/server/olm-v1/catalogd-address.ts).
+ */
+function kubeconfigYaml(server: string, caPem: string, user: string, token: string, catalogd?: string): string {
   const ctx = user === 'admin' ? 'real' : `real-${user}`;
   return [
     'apiVersion: v1',
@@ -176,6 +180,9 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
     '  cluster:',
     `    server: ${server}`,
     `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    ...(catalogd
+      ? ['    extensions:', '    - name: olm-console.dev/catalogd', '      extension:', `        url: ${catalogd}`]
+      : []),
     'users:',
     `- name: ${user}`,
     '  user:',
@@ -515,10 +522,13 @@ async function main(): Promise<void> {
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
   const kubeconfig = d('kubeconfig');
+  // catalogd's content port is chosen now, so that the kubeconfigs can name it.
+  const catalogdPort = values['olm-v1'] ? await freePort() : undefined;
+  const catalogd = catalogdPort ? `https://127.0.0.1:${catalogdPort}` : undefined;
   for (const u of SEED)
     writeFileSync(
       u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`),
-      kubeconfigYaml(server, caPem, u.name, tokens[u.name]!),
+      kubeconfigYaml(server, caPem, u.name, tokens[u.name]!, catalogd),
       { mode: 0o600 },
     );
   const kubectl = (args: string[], input?: string) => {
@@ -747,10 +757,11 @@ async function main(): Promise<void> {
     );
     console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
-  if (values['olm-v1'])
+  if (catalogdPort)
     await startOlmV1({
       root,
       dataDir,
+      catalogdPort,
       paths,
       catalogs: values.catalog,
       run,
