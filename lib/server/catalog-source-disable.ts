@@ -31,7 +31,9 @@ function checked(c: RecordedCatalog): { catalog: DisabledCatalog } | { problem: 
   const verdict = recordSeal().check(c, c.seal);
   if (!verdict.ok)
     return {
-      problem: `entry ${c.name} of ConfigMap ${c.namespace}/${DISABLED_CATALOGS_CONFIGMAP} ${verdict.reason}; make CatalogSource ${c.namespace}/${c.name} by hand if it is wanted`,
+      problem:
+        `entry ${c.name} of ConfigMap ${c.namespace}/${DISABLED_CATALOGS_CONFIGMAP} ${verdict.reason}; ` +
+        `if CatalogSource ${c.namespace}/${c.name} is wanted, check that entry and make it by hand`,
     };
   // The seal stays in the ConfigMap: the page and the plan have no use for it.
   const catalog: DisabledCatalog = { ...c };
