@@ -35,8 +35,8 @@ type SpawnResult = { status: number | null; stdout: Buffer };
 export interface ClusterContext {
   root: string;
   dataDir: string;
-  /** catalogd's content port, which the kubeconfigs already name as catalogd's address. */
-  catalogdPort: number;
+  /** Names catalogd's content address in the kubeconfigs, where the console reads it. */
+  nameCatalogd: (url: string) => void;
   paths: Record<string, string>;
   catalogs: string[];
   run: (name: string, bin: string, args: string[], env?: Record<string, string>, restart?: boolean) => ChildProcess;
@@ -258,12 +258,14 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
 
   // catalogd: content server, webhook and metrics on loopback (probes too), TLS from the cluster CA.
   const [contentPort, webhookPort, metricsPort, catalogdProbes, ocProbes] = [
-    ctx.catalogdPort,
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
   ];
+  // The console reads ClusterCatalog content only where the kubeconfig says catalogd serves.
+  ctx.nameCatalogd(`https://127.0.0.1:${contentPort}`);
   const env = { KUBECONFIG: d('kubeconfig'), TMPDIR: join(v1Dir, 'tmp') };
   mkdirSync(env.TMPDIR, { recursive: true });
   const catalogd = run(

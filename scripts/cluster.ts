@@ -16,7 +16,16 @@
 // kill -9), a watchdog stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -522,15 +531,15 @@ async function main(): Promise<void> {
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
   const kubeconfig = d('kubeconfig');
-  // catalogd's content port is chosen now, so that the kubeconfigs can name it.
-  const catalogdPort = values['olm-v1'] ? await freePort() : undefined;
-  const catalogd = catalogdPort ? `https://127.0.0.1:${catalogdPort}` : undefined;
-  for (const u of SEED)
-    writeFileSync(
-      u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`),
-      kubeconfigYaml(server, caPem, u.name, tokens[u.name]!, catalogd),
-      { mode: 0o600 },
-    );
+  // Written again, whole and by rename, once catalogd's content address is known (startOlmV1).
+  const writeKubeconfigs = (catalogd?: string) => {
+    for (const u of SEED) {
+      const file = u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`);
+      writeFileSync(`${file}.tmp`, kubeconfigYaml(server, caPem, u.name, tokens[u.name]!, catalogd), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    }
+  };
+  writeKubeconfigs();
   const kubectl = (args: string[], input?: string) => {
     const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input });
     if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr.toString()}`);
@@ -757,11 +766,11 @@ async function main(): Promise<void> {
     );
     console.log(`catalog ${c.name}: 127.0.0.1:${c.port}`);
   }
-  if (catalogdPort)
+  if (values['olm-v1'])
     await startOlmV1({
       root,
       dataDir,
-      catalogdPort,
+      nameCatalogd: writeKubeconfigs,
       paths,
       catalogs: values.catalog,
       run,
