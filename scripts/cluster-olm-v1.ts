@@ -35,6 +35,8 @@ type SpawnResult = { status: number | null; stdout: Buffer };
 export interface ClusterContext {
   root: string;
   dataDir: string;
+  /** Names catalogd's content address in the kubeconfigs, where the console reads it. */
+  nameCatalogd: (url: string) => void;
   paths: Record<string, string>;
   catalogs: string[];
   run: (name: string, bin: string, args: string[], env?: Record<string, string>, restart?: boolean) => ChildProcess;
@@ -262,6 +264,8 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     await freePort(),
     await freePort(),
   ];
+  // The console reads ClusterCatalog content only where the kubeconfig says catalogd serves.
+  ctx.nameCatalogd(`https://127.0.0.1:${contentPort}`);
   const env = { KUBECONFIG: d('kubeconfig'), TMPDIR: join(v1Dir, 'tmp') };
   mkdirSync(env.TMPDIR, { recursive: true });
   const catalogd = run(

@@ -16,7 +16,16 @@
 // kill -9), a watchdog stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -165,8 +174,12 @@ function packageServerCertificate(dir: string, namespace: string): void {
   );
 }
 
-/** The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`. */
-function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
+/**
+ * The same shape as the sandbox's (lib/sandbox/server/sandbox.ts), cluster named `real`; with OLM v1,
+ * its cluster names catalogd's content address, the only place the console reads ClusterCatalog
+ * content from (lib/server/olm-v1/catalogd-address.ts).
+ */
+function kubeconfigYaml(server: string, caPem: string, user: string, token: string, catalogd?: string): string {
   const ctx = user === 'admin' ? 'real' : `real-${user}`;
   return [
     'apiVersion: v1',
@@ -176,6 +189,9 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
     '  cluster:',
     `    server: ${server}`,
     `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    ...(catalogd
+      ? ['    extensions:', '    - name: olm-console.dev/catalogd', '      extension:', `        url: ${catalogd}`]
+      : []),
     'users:',
     `- name: ${user}`,
     '  user:',
@@ -515,12 +531,15 @@ async function main(): Promise<void> {
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
   const kubeconfig = d('kubeconfig');
-  for (const u of SEED)
-    writeFileSync(
-      u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`),
-      kubeconfigYaml(server, caPem, u.name, tokens[u.name]!),
-      { mode: 0o600 },
-    );
+  // Written again, whole and by rename, once catalogd's content address is known (startOlmV1).
+  const writeKubeconfigs = (catalogd?: string) => {
+    for (const u of SEED) {
+      const file = u.name === 'admin' ? kubeconfig : d(`kubeconfig-${u.name}`);
+      writeFileSync(`${file}.tmp`, kubeconfigYaml(server, caPem, u.name, tokens[u.name]!, catalogd), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    }
+  };
+  writeKubeconfigs();
   const kubectl = (args: string[], input?: string) => {
     const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { input });
     if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr.toString()}`);
@@ -751,6 +770,7 @@ async function main(): Promise<void> {
     await startOlmV1({
       root,
       dataDir,
+      nameCatalogd: writeKubeconfigs,
       paths,
       catalogs: values.catalog,
       run,

@@ -44,7 +44,7 @@ export class CsvCache {
   }
 }
 
-/** Package icons by `address|package`; null is a package known to have none. */
+/** Package icons by `namespace/catalog|address|package`; null is a package known to have none. */
 export class IconCache {
   private readonly icons = new Map<string, IconBytes | null>();
 

@@ -148,4 +148,24 @@ describe('CatalogIndex', () => {
     const withoutPackageIcon = { ...lookup, address: gone, pkg: { ...lookup.pkg, icon: undefined } };
     assert.equal(await index.icon(admin, withoutPackageIcon), undefined);
   });
+
+  test("two catalogs reached without an address each serve their own package's icon", async () => {
+    const index = new CatalogIndex();
+    const admin = clientFor('admin');
+    const ref = { namespace: 'olm', catalog: 'olm-console-demo', package: 'pgpilot' };
+    const lookup = await index.lookupPackage(admin, ref, []);
+    assert.equal(lookup?.source, 'registry');
+    // Both as the index hands them on when the person's way to the registry is not a direct one:
+    // no address, the package's own icon from the catalog's content.
+    const iconOf = (text: string) => ({ base64data: Buffer.from(text).toString('base64'), mediatype: 'image/png' });
+    const demo = { ...lookup, address: '', pkg: { ...lookup.pkg, icon: iconOf('demo icon') } };
+    const other = {
+      ...lookup,
+      catalog: { namespace: 'olm', name: 'other', displayName: 'Other' },
+      address: '',
+      pkg: { ...lookup.pkg, icon: iconOf('other icon') },
+    };
+    assert.equal((await index.icon(admin, demo))?.data.toString(), 'demo icon');
+    assert.equal((await index.icon(admin, other))?.data.toString(), 'other icon');
+  });
 });

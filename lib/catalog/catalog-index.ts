@@ -246,8 +246,10 @@ export class CatalogIndex {
       const r = await client.getBytes(PACKAGE_MANIFEST_TYPE, pm.metadata?.name ?? '', pm.metadata?.namespace, 'icon');
       return r.body.length ? { data: r.body, mediatype: r.contentType.split(';')[0]!.trim() } : undefined;
     }
-    const { pkg, address } = lookup;
-    const key = `${address}|${pkg.name}`;
+    const { pkg, address, catalog } = lookup;
+    // By catalog as well as address: catalogs reached without an address of their own all have ''
+    // here, and one's package icon must never be served as another's of the same package name.
+    const key = `${catalog.namespace}/${catalog.name}|${address}|${pkg.name}`;
     if (this.icons.has(key)) return this.icons.get(key) ?? undefined;
     if (pkg.icon) {
       const data = Buffer.from(pkg.icon.base64data, 'base64');

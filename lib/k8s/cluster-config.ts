@@ -3,7 +3,9 @@
 // with the bearer token of the person logged in, against a cluster whose address and CA come
 // from a kubeconfig or from the pod's service account mount (in-cluster). In token mode the
 // console's own credentials are never used for a user's request.
+import { readFileSync } from 'node:fs';
 import { KubeConfig, type Cluster } from '@kubernetes/client-node';
+import yaml from 'js-yaml';
 
 export type AuthMode = 'kubeconfig' | 'token';
 
@@ -17,6 +19,45 @@ export interface ClusterAccess {
   shared?: KubeConfig;
   /** Where the settings came from, for the start banner and errors. */
   source: string;
+  /**
+   * Where catalogd serves ClusterCatalog content for this cluster, when the kubeconfig's cluster
+   * says so (its extension CATALOGD_EXTENSION): the sandbox and `npm run cluster` write it.
+   */
+  catalogd?: string;
+}
+
+/** The kubeconfig cluster extension naming catalogd's content address: `{url: https://host:port}`. */
+export const CATALOGD_EXTENSION = 'olm-console.dev/catalogd';
+
+/**
+ * The catalogd address the kubeconfig's cluster names, read from the file itself: the client
+ * library keeps no extensions. A file it cannot read that way has none (the client library has
+ * already accepted or refused it).
+ */
+function catalogdExtension(file: string, contextName: string): string | undefined {
+  type Named<T> = { name?: unknown } & T;
+  let doc: {
+    contexts?: Named<{ context?: { cluster?: unknown } }>[];
+    clusters?: Named<{ cluster?: { extensions?: Named<{ extension?: { url?: unknown } }>[] } }>[];
+  };
+  try {
+    doc = yaml.load(readFileSync(file, 'utf8')) as typeof doc;
+    const cluster = doc?.contexts?.find((c) => c?.name === contextName)?.context?.cluster;
+    const entry = doc?.clusters?.find((c) => c?.name === cluster)?.cluster?.extensions;
+    const url = (Array.isArray(entry) ? entry : []).find((e) => e?.name === CATALOGD_EXTENSION)?.extension?.url;
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The catalogd address each KubeConfig was made with: requests carry only a KubeConfig, and the
+// content reader needs the address the console was told of for that cluster.
+const catalogdOf = new WeakMap<KubeConfig, string>();
+
+/** The catalogd address the console's settings name for this KubeConfig's cluster, if any. */
+export function catalogdAddressOf(kc: KubeConfig): string | undefined {
+  return catalogdOf.get(kc);
 }
 
 export interface AccessOptions {
@@ -35,11 +76,12 @@ export function resolveClusterAccess(
 ): ClusterAccess {
   const kc = new KubeConfig();
   let source: string;
+  let file: string | undefined;
   if (opts.inCluster) {
     kc.loadFromCluster();
     source = 'in-cluster service account mount';
   } else {
-    const file = opts.kubeconfig ?? env.KUBECONFIG?.split(':')[0];
+    file = opts.kubeconfig ?? env.KUBECONFIG?.split(':')[0];
     if (file) {
       kc.loadFromFile(file);
       source = `kubeconfig ${file}`;
@@ -64,7 +106,16 @@ export function resolveClusterAccess(
   // In-cluster, the only identity at hand is the console's own service account: acting with it
   // for users would give everyone its rights, so in-cluster always means per-user tokens.
   const mode: AuthMode = opts.inCluster || opts.perUserTokens ? 'token' : 'kubeconfig';
-  return { mode, server: cluster.server, cluster, shared: mode === 'kubeconfig' ? kc : undefined, source };
+  const catalogd = file ? catalogdExtension(file, kc.getCurrentContext()) : undefined;
+  if (catalogd) catalogdOf.set(kc, catalogd);
+  return {
+    mode,
+    server: cluster.server,
+    cluster,
+    shared: mode === 'kubeconfig' ? kc : undefined,
+    source,
+    ...(catalogd ? { catalogd } : {}),
+  };
 }
 
 /** A KubeConfig that carries only this person's token for the configured cluster. */
@@ -95,5 +146,6 @@ function newKubeConfigForToken(access: ClusterAccess, token: string): KubeConfig
     contexts: [{ name: 'user', cluster: 'cluster', user: 'user' }],
     currentContext: 'user',
   });
+  if (access.catalogd) catalogdOf.set(kc, access.catalogd);
   return kc;
 }

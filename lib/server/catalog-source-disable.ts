@@ -1,8 +1,9 @@
 // Disabling and enabling a catalog of a global catalog namespace where OLM has no switch for it
 // (lib/olm/catalog/disabled-catalogs.ts), as the person, in the plan/apply style. Disabling records
-// the CatalogSource in the namespace's ConfigMap, then deletes it — and takes the record back out
-// when the delete fails, so nothing is half done; enabling makes it again from the record, then
-// removes the record.
+// the CatalogSource in the namespace's ConfigMap, sealed (disabled-catalog-seal.ts), then deletes it
+// — and takes the record back out when the delete fails, so nothing is half done; enabling makes it
+// again from the record, then removes the record. A record without this console's seal is reported
+// and never acted on: whoever may write that ConfigMap may not thereby choose what Enable makes.
 import type { Allowed, CatalogSourcePlan } from '../api/catalog-sources';
 import { GLOBAL_CATALOG_NAMESPACES } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
@@ -12,6 +13,7 @@ import {
   readRecords,
   recordOf,
   type DisabledCatalog,
+  type RecordedCatalog,
 } from '../olm/catalog/disabled-catalogs';
 import { isManagedByMarketplace } from '../olm/catalog/operator-hub-config';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '../olm/resources/catalog-source';
@@ -19,6 +21,25 @@ import { ApiError } from './api-error';
 import { planCatalogSourceChange } from './catalog-source-edit';
 import { accessReview, whoAmI } from './permissions';
 import { CONFIG_MAP_TYPE } from '../k8s/core-kinds';
+import { sessionKey } from './context';
+import { DisabledCatalogSeal } from './disabled-catalog-seal';
+
+const recordSeal = () => DisabledCatalogSeal.fromSessionKey(sessionKey());
+
+/** The record as the page and Enable may use it: sealed by this console, or why not. */
+function checked(c: RecordedCatalog): { catalog: DisabledCatalog } | { problem: string } {
+  const verdict = recordSeal().check(c, c.seal);
+  if (!verdict.ok)
+    return {
+      problem:
+        `entry ${c.name} of ConfigMap ${c.namespace}/${DISABLED_CATALOGS_CONFIGMAP} ${verdict.reason}; ` +
+        `if CatalogSource ${c.namespace}/${c.name} is wanted, check that entry and make it by hand`,
+    };
+  // The seal stays in the ConfigMap: the page and the plan have no use for it.
+  const catalog: DisabledCatalog = { ...c };
+  delete (catalog as RecordedCatalog).seal;
+  return { catalog };
+}
 
 type ConfigMap = {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };
@@ -46,7 +67,13 @@ export async function listDisabledCatalogs(
     }
     const read = readRecords(ns, cm.data);
     problems.push(...read.problems);
-    for (const c of read.catalogs) {
+    for (const r of read.catalogs) {
+      const verdict = checked(r);
+      if ('problem' in verdict) {
+        problems.push(verdict.problem);
+        continue;
+      }
+      const c = verdict.catalog;
       if (present.some((p) => p.metadata?.namespace === ns && p.metadata?.name === c.name))
         problems.push(
           `CatalogSource ${ns}/${c.name} exists again though ConfigMap ${ns}/${DISABLED_CATALOGS_CONFIGMAP} still records it as disabled (made again outside the console): the record is stale`,
@@ -150,7 +177,8 @@ export async function applyDisable(
   const plan = await planDisable(client, namespace, name, seen);
   const cs = await client.get<CatalogSource>(CATALOG_SOURCE_TYPE, name, namespace);
   const who = await whoAmI(client).catch(() => '');
-  const { key, value } = recordOf(cs, new Date().toISOString(), who || undefined);
+  const seal = recordSeal();
+  const { key, value } = recordOf(cs, new Date().toISOString(), who || undefined, (c) => seal.sign(c));
   await writeEntry(client, namespace, key, value);
   try {
     await client.delete(CATALOG_SOURCE_TYPE, name, {
@@ -183,7 +211,9 @@ async function recordFor(client: KubeClient, namespace: string, name: string): P
       'NotFound',
       `no disabled catalog ${name} is recorded in ConfigMap ${namespace}/${DISABLED_CATALOGS_CONFIGMAP}`,
     );
-  return found;
+  const verdict = checked(found);
+  if ('problem' in verdict) throw new ApiError(409, 'Conflict', verdict.problem);
+  return verdict.catalog;
 }
 
 /** Enabling: the CatalogSource to make again, and whether one of that name exists meanwhile. */

@@ -1,8 +1,9 @@
 // Disabling and enabling a catalog of the global namespace through the console's routes, on the
 // upstream sandbox (OLM has no switch there): the CatalogSource goes with its packages and its
 // Subscriptions report CatalogSourcesUnhealthy, the definition is in a ConfigMap anyone can read,
-// and Enable makes the same CatalogSource again. A failed delete leaves nothing recorded. Checked
-// with the Kubernetes API.
+// and Enable makes the same CatalogSource again. A failed delete leaves nothing recorded. A record
+// written into the ConfigMap by someone who may write it, or a recorded one changed, is reported
+// and never made, whoever it says disabled the catalog. Checked with the Kubernetes API.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { CatalogSourcePlan, CatalogSourcesResponse } from '@/lib/api/catalog-sources';
@@ -11,8 +12,8 @@ import { isKubeError } from '@/lib/k8s/errors';
 import { retryPolicy } from '@/lib/k8s/retry';
 import { CATALOG_SOURCE_TYPE, type CatalogSource } from '@/lib/olm/resources/catalog-source';
 import { SUBSCRIPTION_TYPE, type Subscription } from '@/lib/olm/resources/subscription';
-import { CONFIG_MAP_TYPE } from '@/lib/k8s/core-kinds';
-import { subscribe, waitFor } from '@/lib/server/testing/cluster';
+import { CONFIG_MAP_TYPE, rbacType } from '@/lib/k8s/core-kinds';
+import { clientAs, subscribe, waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
 
 type Params = { params: Promise<{ namespace: string; name: string }> };
@@ -153,5 +154,90 @@ describe('catalog sources: disable and enable where OLM has no switch', () => {
     const bad = await call(DISABLE, `/api/catalogsources/olm/${DEMO}/disable`, { seen: 'latest' });
     assert.equal(bad.status, 400);
     assert.match(bad.body.error.message, /seen/);
+  });
+
+  test('a record written or changed by someone who may write the ConfigMap is reported and never made', async () => {
+    const records = () =>
+      kube.get<{ data?: Record<string, string> }>(CONFIG_MAP_TYPE, 'olm-console-disabled-catalogs', 'olm');
+    // Alice may edit in olm: write ConfigMaps and delete CatalogSources there, but not create them.
+    await kube.create(
+      rbacType('RoleBinding'),
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'alice-edit', namespace: 'olm' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ kind: 'User', name: 'alice', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+      { namespace: 'olm' },
+    );
+    const alice = clientAs(sb.sandbox, 'alice');
+    const writeAsAlice = async (key: string, value: string) => {
+      const cm = await alice.get<{ metadata: object; data?: Record<string, string> }>(
+        CONFIG_MAP_TYPE,
+        'olm-console-disabled-catalogs',
+        'olm',
+      );
+      await alice.replace(CONFIG_MAP_TYPE, { ...cm, data: { ...cm.data, [key]: value } });
+    };
+
+    // A catalog of her choosing, said to be disabled by the admin.
+    const forged = JSON.stringify({
+      disabledAt: '2026-11-28T08:00:00Z',
+      disabledBy: 'admin',
+      catalogSource: {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'CatalogSource',
+        metadata: { name: 'evil', namespace: 'olm' },
+        spec: { sourceType: 'grpc', image: 'evil.example/catalog:latest', displayName: 'Community Operators' },
+      },
+    });
+    await writeAsAlice('evil', forged);
+    // And the admin's own record of the demo catalog, its image changed afterwards.
+    const row = (await list()).catalogSources.find((c) => c.name === DEMO)!;
+    const done = await call(DISABLE, `/api/catalogsources/olm/${DEMO}/disable`, { seen: String(row.generation) });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const sealed = (await records()).data![DEMO]!;
+    const changed = JSON.parse(sealed) as { catalogSource: { spec: Record<string, unknown> } };
+    changed.catalogSource.spec.image = 'evil.example/catalog:latest';
+    await writeAsAlice(DEMO, JSON.stringify(changed));
+
+    const shown = await list();
+    assert.deepEqual(shown.disabled, []);
+    const problems = shown.disabledProblems.join('\n');
+    assert.match(
+      problems,
+      /entry evil of ConfigMap olm\/olm-console-disabled-catalogs carries no seal of this console/,
+    );
+    assert.match(
+      problems,
+      new RegExp(`entry ${DEMO} of ConfigMap olm/olm-console-disabled-catalogs has a seal that does not match it`),
+    );
+    for (const name of ['evil', DEMO]) {
+      const plan = await call(PLAN, '/api/catalogsources/plan', { action: 'enable', namespace: 'olm', name });
+      assert.equal(plan.status, 409, JSON.stringify(plan.body));
+      const enable = await call(ENABLE, `/api/catalogsources/olm/${name}/enable`, {}, 'admin', {
+        namespace: 'olm',
+        name,
+      });
+      assert.equal(enable.status, 409, JSON.stringify(enable.body));
+      assert.match(enable.body.error.message, /Enable will not make a CatalogSource from it/);
+      await assert.rejects(kube.get(CATALOG_SOURCE_TYPE, name, 'olm'), (e) => isKubeError(e, 404));
+    }
+    const after = (await records()).data!;
+    assert.equal(after.evil, forged);
+    assert.deepEqual(JSON.parse(after[DEMO]!), changed);
+
+    // The record as the console sealed it is made again, by someone who may create CatalogSources.
+    await writeAsAlice(DEMO, sealed);
+    const byAlice = await call(ENABLE, `/api/catalogsources/olm/${DEMO}/enable`, {}, 'alice');
+    assert.equal(byAlice.status, 403, JSON.stringify(byAlice.body));
+    await assert.rejects(kube.get(CATALOG_SOURCE_TYPE, DEMO, 'olm'), (e) => isKubeError(e, 404));
+    const enabled = await call(ENABLE, `/api/catalogsources/olm/${DEMO}/enable`, {});
+    assert.equal(enabled.status, 200, JSON.stringify(enabled.body));
+    assert.equal(
+      (await kube.get<CatalogSource>(CATALOG_SOURCE_TYPE, DEMO, 'olm')).spec.image,
+      JSON.parse(sealed).catalogSource.spec.image,
+    );
   });
 });

@@ -60,3 +60,14 @@ test('entries edited into something else are reported, not guessed at', () => {
     'entry other of ConfigMap olm/olm-console-disabled-catalogs is not a disabled CatalogSource named other',
   ]);
 });
+
+test('a seal given to the record is stored with it and read back; the record it was given is the one read', () => {
+  let given: unknown;
+  const r = recordOf(live, '2026-11-25T08:00:00Z', 'admin', (c) => {
+    given = c;
+    return 'v1.seal';
+  });
+  const [back] = readRecords('olm', { [r.key]: r.value }).catalogs;
+  assert.equal(back?.seal, 'v1.seal');
+  assert.deepEqual({ ...back, seal: undefined }, { ...(given as object), seal: undefined });
+});

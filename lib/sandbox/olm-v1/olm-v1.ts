@@ -28,6 +28,8 @@ const RETRY_ON = new Set([
 
 export interface OlmV1Options {
   host: string;
+  /** The content server's port: a restart asks for the one it had (taken: any free one); 0 any. */
+  contentPort?: number;
   tls: { key: string; cert: string };
   /** Image reference → FBC folder: catalog images the sandbox can serve. */
   catalogImages: ReadonlyMap<string, string>;
@@ -64,9 +66,17 @@ export async function startOlmV1(api: ApiServer, opts: OlmV1Options): Promise<Ol
   const server: Server = createServer({ key: opts.tls.key, cert: opts.tls.cert }, (req, res) =>
     serveContent(req, res, (name) => content.catalogs?.served(name)),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, opts.host, () => resolve());
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(opts.contentPort ?? 0).catch((err: NodeJS.ErrnoException) => {
+    if (!opts.contentPort || err.code !== 'EADDRINUSE') throw err;
+    return listen(0);
   });
   const contentUrl = `https://${opts.host}:${(server.address() as AddressInfo).port}`;
   const reconcileCatalog = (name: string) => queue.add(`clustercatalog/${name}`, () => catalogs.reconcile(name));

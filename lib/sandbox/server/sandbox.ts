@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import yaml from 'js-yaml';
 import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
 import type { UserInfo } from '../auth/rbac';
 import { olmCrds } from '../crds/olm-crds';
@@ -95,7 +96,12 @@ function loadTokens(file: string): Record<string, string> {
   return tokens;
 }
 
-function kubeconfigYaml(server: string, caPem: string, user: string, token: string): string {
+// The kubeconfig cluster extension that tells the console where catalogd serves content
+// (lib/k8s/cluster-config.ts reads it): the console reads a ClusterCatalog's status.urls.base only
+// there, and the sandbox's content server has a port of its own.
+const CATALOGD_EXTENSION = 'olm-console.dev/catalogd';
+
+function kubeconfigYaml(server: string, caPem: string, user: string, token: string, catalogd: string): string {
   return [
     'apiVersion: v1',
     'kind: Config',
@@ -104,6 +110,10 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
     '  cluster:',
     `    server: ${server}`,
     `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
+    '    extensions:',
+    `    - name: ${CATALOGD_EXTENSION}`,
+    '      extension:',
+    `        url: ${catalogd}`,
     'users:',
     `- name: ${user}`,
     '  user:',
@@ -117,6 +127,25 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
     `current-context: sandbox${user === 'admin' ? '' : `-${user}`}`,
     '',
   ].join('\n');
+}
+
+/**
+ * The content server's port in the kubeconfig a previous start wrote, on this host: a restarted
+ * sandbox listens there again when it can, so a console that read the kubeconfig keeps reading
+ * content (it reads its cluster settings once).
+ */
+function previousContentPort(kubeconfigPath: string, host: string): number {
+  try {
+    const doc = yaml.load(readFileSync(kubeconfigPath, 'utf8')) as {
+      clusters?: { cluster?: { extensions?: { name?: unknown; extension?: { url?: unknown } }[] } }[];
+    };
+    const url = doc?.clusters?.[0]?.cluster?.extensions?.find((e) => e?.name === CATALOGD_EXTENSION)?.extension?.url;
+    if (typeof url !== 'string') return 0;
+    const u = new URL(url);
+    return u.hostname === host ? Number(u.port) || 0 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Creates what is missing, leaves what exists: starting again on a data file changes nothing. */
@@ -266,6 +295,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const seeds = v1Seeds(opts.catalogs ?? [], opts.demo ?? !opts.catalogs?.length, ns.catalog);
   const olmV1 = await startOlmV1(api, {
     host: opts.host ?? '127.0.0.1',
+    contentPort: previousContentPort(kubeconfigPath, opts.host ?? '127.0.0.1'),
     tls,
     deploymentDelayMs: opts.deploymentDelayMs ?? 1500,
     catalogImages: new Map([...Object.entries(opts.catalogImages ?? {}), ...seeds.map((s) => [s.ref, s.dir] as const)]),
@@ -285,7 +315,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const kubeconfigs: Record<string, string> = {};
   for (const u of SEED_USERS) {
     const file = u.name === 'admin' ? kubeconfigPath : join(dir, `kubeconfig-${u.name}`);
-    writeFileSync(file, kubeconfigYaml(url, tls.cert, u.name, tokens[u.name]!), { mode: 0o600 });
+    writeFileSync(file, kubeconfigYaml(url, tls.cert, u.name, tokens[u.name]!, olmV1.contentUrl), { mode: 0o600 });
     kubeconfigs[u.name] = file;
   }
 

@@ -1,8 +1,10 @@
 // Reading a ClusterCatalog's content from catalogd's content API (`<status.urls.base>/api/v1/all`:
 // one FBC document per line, docs/olm-v1/catalogs.md#the-content-api) into the console's FBC model.
 // The address comes from an object's status and the content from whoever built the image, so both
-// are treated as hostile: HTTPS only, no credential of the person or the console sent, the server
-// checked against the cluster's CA (or the public roots), and limits on size, line length and time.
+// are treated as hostile: only catalogd's address the console was told of (catalogd-address.ts,
+// checked before this is called), HTTPS only, no credential of the person or the console sent,
+// the server checked against the cluster's CA (or the public roots), and limits on size, line
+// length and time.
 // catalogd v1.2.0 asks no one who they are: whoever may read the ClusterCatalog learns the address
 // and can read the content, so the console reading it shows the person nothing new.
 import { readFileSync } from 'node:fs';

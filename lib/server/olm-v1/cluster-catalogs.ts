@@ -8,6 +8,7 @@ import type { KubeClient } from '../../k8s/client';
 import type { Condition } from '../../olm/resources/common';
 import { accessReview } from '../permissions';
 import { unreadContent, type ContentIndex } from './catalog-content';
+import { catalogdAddresses, contentBaseVerdict } from './catalogd-address';
 import { catalogContent } from './content-cache';
 import { CLUSTER_CATALOG_TYPE, OLM_V1_GROUP, servesOlmV1, type ClusterCatalog } from './resources';
 
@@ -41,14 +42,18 @@ export function catalogState(
   return { state: serving ? 'Not serving' : 'Unpacking', healthy: false };
 }
 
-/** The catalog's content where catalogd serves it, or why there is none to read. */
+/**
+ * The catalog's content where catalogd serves it, or why there is none to read. A base anywhere
+ * but catalogd's address the console was told of is never fetched (catalogd-address.ts).
+ */
 export function servedContent(client: KubeClient, cc: ClusterCatalog): Promise<ContentIndex> {
   const base = cc.status?.urls?.base;
   const resolvedRef = cc.status?.resolvedSource?.image?.ref;
   const serving = cc.status?.conditions?.find((c) => c.type === 'Serving')?.status === 'True';
-  if (base && resolvedRef && serving)
-    return catalogContent(client.kubeConfig, base, resolvedRef, cc.status?.lastUnpacked ?? '');
-  return Promise.resolve(unreadContent('catalogd serves no content for it now'));
+  if (!base || !resolvedRef || !serving) return Promise.resolve(unreadContent('catalogd serves no content for it now'));
+  const verdict = contentBaseVerdict(cc.metadata?.name ?? '', base, catalogdAddresses(client.kubeConfig));
+  if (!verdict.ok) return Promise.resolve(unreadContent(verdict.why));
+  return catalogContent(client.kubeConfig, base, resolvedRef, cc.status?.lastUnpacked ?? '');
 }
 
 async function row(client: KubeClient, cc: ClusterCatalog): Promise<ClusterCatalogRow> {

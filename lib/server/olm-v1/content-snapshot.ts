@@ -8,7 +8,8 @@
 // (lib/catalog/index-snapshot.ts). Read back once at start as untrusted input: the header through a
 // strict schema, the content through the same reader and limits as an answer from catalogd. A
 // snapshot is only served when a person's own list shows the ClusterCatalog at the same address,
-// digest and unpack time (content-cache.ts).
+// digest and unpack time (content-cache.ts), and that address is catalogd's as the console was told
+// (catalogd-address.ts): a snapshot of any other address is never read back into an answer.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -3,9 +3,12 @@
 // package count from the content API; disabling and enabling as catalogd words it; priority and
 // poll interval within the CRD's limits; an image that does not exist added and failing in
 // catalogd's words, then deleted; the API server's own refusals passed on with nothing written;
-// who may do what, and the dependents a delete would strand. Checked with the Kubernetes API.
+// who may do what, and the dependents a delete would strand; a status.urls.base anywhere but
+// catalogd's own address for that catalog shown unread, and never fetched. Checked with the
+// Kubernetes API.
 import assert from 'node:assert/strict';
 import https from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import { before, describe, test } from 'node:test';
 import type { CatalogDependentsResponse, ClusterCatalogRow, ClusterCatalogsResponse } from '@/lib/api/olm-v1-catalogs';
 import { isKubeError } from '@/lib/k8s/errors';
@@ -256,5 +259,77 @@ describe('ClusterCatalogs through the console, as the person', () => {
     assert.equal(r.status, 403);
     assert.equal(r.body.error.reason, 'Forbidden');
     assert.equal((await stored(DEMO)).metadata?.resourceVersion, before.metadata?.resourceVersion);
+  });
+
+  test('a status.urls.base anywhere but catalogd’s address for that catalog is shown unread, never fetched', async () => {
+    // Something listening where the status will point: it must never be connected to.
+    let connections = 0;
+    const elsewhere = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const port = (elsewhere.address() as AddressInfo).port;
+    try {
+      // An image catalogd cannot pull: it retries, and keeps whatever else the status says.
+      await sb.admin.create(CLUSTER_CATALOG_TYPE, {
+        apiVersion: 'olm.operatorframework.io/v1',
+        kind: 'ClusterCatalog',
+        metadata: { name: 'pointed' },
+        spec: { source: { type: 'Image', image: { ref: 'quay.io/olm-console/pointed:v1' } } },
+      });
+      await waitFor('catalogd to try the image', async () => (await rowOf('pointed'))?.progressing);
+      const demoBase = (await rowOf(DEMO))!.baseUrl!;
+      const bases = [
+        `https://127.0.0.1:${port}/catalogs/pointed`,
+        // catalogd's own address, but another catalog's content.
+        demoBase,
+      ];
+      for (const base of bases) {
+        // As whoever may write clustercatalogs/status (catalogd, or anyone granted it) could.
+        const cc = await stored('pointed');
+        await sb.admin.replace(
+          CLUSTER_CATALOG_TYPE,
+          {
+            ...cc,
+            status: {
+              ...cc.status,
+              conditions: [
+                ...(cc.status?.conditions ?? []).filter((c) => c.type !== 'Serving'),
+                {
+                  type: 'Serving',
+                  status: 'True',
+                  reason: 'Available',
+                  message: 'Serving desired content from resolved source',
+                  lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+                },
+              ],
+              resolvedSource: { type: 'Image', image: { ref: `quay.io/olm-console/pointed@sha256:${'0'.repeat(64)}` } },
+              urls: { base },
+              lastUnpacked: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+            },
+          },
+          'status',
+        );
+        await sb.sandbox.olmV1.settled();
+        assert.equal((await stored('pointed')).status?.urls?.base, base);
+        for (const user of ['admin', 'bob']) {
+          const { body } = await list(user);
+          if (!body.served) continue;
+          const row = body.catalogs.find((c) => c.name === 'pointed');
+          if (!row && user === 'bob') continue;
+          assert.equal(row?.state, 'Serving');
+          assert.equal(row?.content.read, false, JSON.stringify(row?.content));
+          const why = !row!.content.read ? row!.content.why : '';
+          assert.ok(why.startsWith(`status.urls.base "${base}" is not where catalogd serves this catalog`), why);
+          // The address the sandbox's kubeconfig names for catalogd, with this catalog's name.
+          assert.ok(why.includes(`${sb.sandbox.olmV1.contentUrl}/catalogs/pointed`), why);
+        }
+      }
+      assert.equal(connections, 0);
+    } finally {
+      await sb.admin.delete(CLUSTER_CATALOG_TYPE, 'pointed').catch(() => undefined);
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
   });
 });
