@@ -90,7 +90,11 @@ export async function upgradeTargetView(
   if (verdict.action === 'approve' && setting) {
     // What the approver will ask before it approves, asked now, so the page does not promise it.
     approverForView ??= approverClient(setting);
-    const review = await setterReview(await approverForView, target, namespace);
+    // Its own failure is not the person's: a 403 here is the approver's identity's, so it is said so.
+    const review = await setterReview(await approverForView, target, namespace).catch((err: Error) => ({
+      allowed: false as const,
+      reason: `the approver cannot ask whether ${target.setBy} may still approve InstallPlans: ${err.message}`,
+    }));
     if (!review.allowed) return { ...view, refused: review.reason };
   }
   return { ...view, hops, verdict };
@@ -128,10 +132,18 @@ export async function setUpgradeTarget(
       `a target approves InstallPlans in ${namespace} for you, and you may not approve them yourself: ${may.reason}`,
     );
   const { username, groups } = await whoAmIWithGroups(client);
+  // The approver asks again, by this name, whether they may still approve: a made-up name could
+  // be somebody else's.
+  if (!username)
+    throw new ApiError(
+      403,
+      'Forbidden',
+      'the cluster does not say who you are (SelfSubjectReview), so the approver could not check your rights again',
+    );
   const setAt = new Date();
   const { source, sourceNamespace, channel } = sub.spec;
   const id = randomBytes(16).toString('base64url');
-  const fields = { csv, setBy: username || 'unknown', groups, setAt: setAt.toISOString(), id, source, sourceNamespace };
+  const fields = { csv, setBy: username, groups, setAt: setAt.toISOString(), id, source, sourceNamespace };
   const sealed = { ...fields, ...(channel ? { channel } : {}) };
   // A Subscription deleted and made again meanwhile has another uid: the approver refuses this seal on it.
   const target: UpgradeTarget = { ...sealed, seal: targetSeal().sign(subjectOf(sub), sealed) };
