@@ -92,6 +92,7 @@ function sameData(a: TargetRecordData, b: TargetRecordData): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
+// A plain module variable: a route bundle's own copy holds no state (every read goes to the cluster).
 let store: UpgradeTargetStore | undefined;
 
 /** The record as this process's console identity reads and writes it, in the console's namespace. */

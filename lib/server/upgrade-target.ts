@@ -41,7 +41,7 @@ export const APPROVER_OFF =
 /** The approver's own client, for the view's review of the setter's rights; made once a process. */
 let approverForView: Promise<KubeClient> | undefined;
 
-/** The target judged as the approver would judge it now; the record is read only when there is one. */
+/** The target judged as the approver would judge it now (the record is read only if there is a target). */
 async function judgedNow(sub: Subscription): Promise<{ target?: UpgradeTarget; refused?: string }> {
   if (!sub.metadata?.annotations?.[UPGRADE_TARGET_ANNOTATION]) return {};
   let record: TargetRecordData = {};
