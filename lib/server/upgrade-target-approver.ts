@@ -180,7 +180,8 @@ export async function approverPass(client: KubeClient, opts: ApproverOptions = {
           client,
           sub,
           'UpgradeTargetReached',
-          `${target.csv} is installed: the upgrade target set by ${target.setBy} is reached and removed; later InstallPlans wait for approval again`,
+          `${target.csv} is installed: the upgrade target set by ${target.setBy} is reached and removed; ` +
+            'later InstallPlans wait for approval again',
         );
         continue;
       }
@@ -210,7 +211,8 @@ export async function approverPass(client: KubeClient, opts: ApproverOptions = {
         client,
         sub,
         'UpgradeApproved',
-        `InstallPlan ${v.plan} (${v.csvs.join(', ')}) approved by olm-console on the way to ${target.csv}, the upgrade target set by ${target.setBy}`,
+        `InstallPlan ${v.plan} (${v.csvs.join(', ')}) approved by olm-console on the way to ${target.csv}, ` +
+          `the upgrade target set by ${target.setBy}`,
       );
     } catch (err) {
       if (isRace(err)) continue;
