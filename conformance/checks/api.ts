@@ -346,6 +346,45 @@ export const apiChecks: Check[] = [
     },
   },
   {
+    // The upgrade approver's re-check (lib/server/upgrade-target-judge.ts): as one identity, may
+    // this person — named with the groups SelfSubjectReview gave them — approve InstallPlans now?
+    id: 'rbac/SubjectAccessReview of a person, with their own groups',
+    run: async (t) => {
+      const out: string[] = [];
+      for (const user of ['admin', 'alice', 'bob']) {
+        const who = await call(t, {
+          user,
+          method: 'POST',
+          path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+          body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+        });
+        const info = (who.body as { status?: { userInfo?: { username?: string; groups?: string[] } } }).status
+          ?.userInfo;
+        for (const [verb, resource] of [
+          ['update', 'installplans'],
+          ['patch', 'subscriptions'],
+        ] as const) {
+          const r = await call(t, {
+            method: 'POST',
+            path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+            body: {
+              apiVersion: 'authorization.k8s.io/v1',
+              kind: 'SubjectAccessReview',
+              spec: {
+                user: info?.username,
+                groups: info?.groups ?? [],
+                resourceAttributes: { verb, group: 'operators.coreos.com', resource, namespace: 'team1' },
+              },
+            },
+          });
+          const allowed = (r.body as { status?: { allowed?: boolean } }).status?.allowed;
+          out.push(`${user} ${verb} ${resource} in team1: ${r.status} ${allowed ? 'yes' : 'no'}`);
+        }
+      }
+      return out;
+    },
+  },
+  {
     id: 'selectors/label and field',
     run: async (t) => {
       await ensureNamespace(t, NS);

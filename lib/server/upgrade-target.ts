@@ -1,64 +1,33 @@
 // "Upgrade up to a version": the person sets (or cancels) a target on a Manual Subscription, as
-// themselves; the console's approver — only the identity the cluster administrator configured in
-// OLM_CONSOLE_UPGRADE_APPROVER — approves each InstallPlan whose CSVs are all hops up to the
-// target, records an Event naming the person who set it, and removes the target once it is
-// installed. It acts only on targets sealed by the console (upgrade-target-seal.ts), which seals
-// one only after the person passed the access review: a target anybody who may merely patch the
-// Subscription wrote, altered or copied is refused, with a Warning Event once per value.
-// Every replica runs the approver: each approval is a PUT at the plan's resourceVersion, so only
-// one replica's succeeds, and only that one records the Event.
-import { sharedCatalogIndex } from '../catalog/catalog-index';
-import { graphFromModel } from '../catalog/graph-view';
+// themselves; the console's approver (upgrade-target-approver.ts) approves the InstallPlans up to
+// it for them. Setting one needs the right to approve InstallPlans in the namespace (the approver
+// acts for the person, never beyond them); the console then seals the target to the Subscription,
+// its catalog and channel (upgrade-target-seal.ts) and names it live in its own record
+// (upgrade-target-record.ts). Cancelling retires it there first, so its saved value written back is
+// refused. The record is written with the console's own identity, only after the person's own
+// review: setting, their access review; cancelling, their right to patch the Subscription.
+import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../k8s/client';
-import { isKubeError } from '../k8s/errors';
 import {
   decide,
   hopsTo,
-  readTarget,
   UPGRADE_TARGET_ANNOTATION,
   writeTarget,
   type UpgradeTarget,
 } from '../olm/install/upgrade-target';
-import type { UpdateStep } from '../olm/graph/update-path';
-import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
+import { INSTALL_PLAN_TYPE } from '../olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { ApiError } from './api-error';
-import { consoleIdentityClient, sessionKey } from './context';
-import { accessReview, whoAmI } from './permissions';
-import { TargetSeal } from './upgrade-target-seal';
+import { consoleIdentityClient } from './context';
+import { accessReview, whoAmIWithGroups } from './permissions';
+import { UPGRADE_TARGET_REFUSED_ANNOTATION } from './upgrade-target-approver';
+import { judgeTarget, NOT_LIVE, setterReview, subjectOf, targetSeal } from './upgrade-target-judge';
+import { currentPlan, pathOf } from './upgrade-target-path';
+import { liveTargetOf, withLive, withSpent, type TargetRecordData } from './upgrade-target-record';
+import { upgradeTargetStore } from './upgrade-target-store';
 import type { UpgradeTargetView } from '../api/upgrade-target';
-import { EVENT_TYPE } from '../k8s/core-kinds';
 export type { UpgradeTargetView } from '../api/upgrade-target';
-
-/** The approver's note that it has reported the refusal of the target's current value (a sealed mark). */
-export const UPGRADE_TARGET_REFUSED_ANNOTATION = 'olm-console.io/upgrade-target-refused';
-
-/** The seal of this process's session key, which every replica shares (OLM_CONSOLE_SESSION_KEY). */
-function targetSeal(): TargetSeal {
-  return TargetSeal.fromSessionKey(sessionKey());
-}
-
-const subjectOf = (sub: Subscription) => ({
-  namespace: sub.metadata?.namespace ?? '',
-  name: sub.metadata?.name ?? '',
-  uid: sub.metadata?.uid ?? '',
-});
-
-/** The target annotation as written, the target read from it, and why the approver refuses it if it does. */
-interface Judged {
-  raw?: string;
-  target?: UpgradeTarget;
-  refused?: string;
-}
-
-function judgeTarget(sub: Subscription, seal: TargetSeal): Judged {
-  const raw = sub.metadata?.annotations?.[UPGRADE_TARGET_ANNOTATION];
-  if (!raw) return {};
-  const target = readTarget(sub);
-  if (!target) return { raw, refused: 'it is not a target the console wrote (JSON with csv, setBy, setAt and seal)' };
-  const check = seal.check(subjectOf(sub), target, target.seal);
-  return check.ok ? { raw, target } : { raw, target, refused: check.reason };
-}
+export { approverPass, startUpgradeApprover, UPGRADE_TARGET_REFUSED_ANNOTATION } from './upgrade-target-approver';
 
 /** Which identity approves for targets, from the environment; undefined: the feature is off. */
 export function approverSetting(env: Record<string, string | undefined> = process.env): string | undefined {
@@ -69,38 +38,22 @@ export function approverSetting(env: Record<string, string | undefined> = proces
 export const APPROVER_OFF =
   'no approver is configured: the cluster administrator sets OLM_CONSOLE_UPGRADE_APPROVER (docs/deploy.md, "Environment") before targets can be set';
 
-/** The update path from the installed CSV, by the catalog's graph (as OLM walks it). */
-async function pathOf(client: KubeClient, sub: Subscription): Promise<{ steps: UpdateStep[]; problem?: string }> {
-  const installed = sub.status?.installedCSV;
-  if (!installed) return { steps: [], problem: 'nothing is installed yet' };
-  const lookup = await sharedCatalogIndex().lookupPackage(
-    client,
-    { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
-    [sub.metadata?.namespace ?? ''],
-  );
-  if (!lookup)
-    return {
-      steps: [],
-      problem: `package ${sub.spec.name} is not in catalog ${sub.spec.sourceNamespace}/${sub.spec.source} (or cannot be seen)`,
-    };
-  if (lookup.source !== 'registry')
-    return {
-      steps: [],
-      problem: 'the catalog is readable only through PackageManifests, which carry no upgrade edges',
-    };
-  const view = graphFromModel(lookup.pkg, sub.spec.channel || undefined, installed);
-  return { steps: view.path?.steps ?? [], ...(view.path?.error ? { problem: view.path.error } : {}) };
-}
+/** The approver's own client, for the view's review of the setter's rights; made once a process. */
+let approverForView: Promise<KubeClient> | undefined;
 
-async function currentPlan(client: KubeClient, sub: Subscription): Promise<InstallPlan | undefined> {
-  const name = sub.status?.installPlanRef?.name ?? sub.status?.installplan?.name;
-  if (!name) return undefined;
+/** The target judged as the approver would judge it now (the record is read only if there is a target). */
+async function judgedNow(sub: Subscription): Promise<{ target?: UpgradeTarget; refused?: string }> {
+  if (!sub.metadata?.annotations?.[UPGRADE_TARGET_ANNOTATION]) return {};
+  let record: TargetRecordData = {};
+  let unreadable: string | undefined;
   try {
-    return await client.get<InstallPlan>(INSTALL_PLAN_TYPE, name, sub.metadata?.namespace);
+    record = await upgradeTargetStore().read();
   } catch (err) {
-    if (isKubeError(err, 404)) return undefined;
-    throw err;
+    unreadable = (err as Error).message;
   }
+  const { target, refused } = judgeTarget(sub, targetSeal(), record);
+  if (unreadable && refused === NOT_LIVE) return { target, refused: `it cannot be told live: ${unreadable}` };
+  return { target, ...(refused ? { refused } : {}) };
 }
 
 export async function upgradeTargetView(
@@ -109,8 +62,9 @@ export async function upgradeTargetView(
   name: string,
 ): Promise<UpgradeTargetView> {
   const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
-  const { target, refused } = judgeTarget(sub, targetSeal());
+  const { target, refused } = await judgedNow(sub);
   const { steps, problem } = await pathOf(client, sub);
+  const setting = approverSetting();
   const view: UpgradeTargetView = {
     subscription: {
       namespace,
@@ -122,7 +76,7 @@ export async function upgradeTargetView(
     ...(refused ? { refused } : {}),
     path: steps,
     ...(problem ? { pathProblem: problem } : {}),
-    approverConfigured: !!approverSetting(),
+    approverConfigured: !!setting,
   };
   if (!target || refused) return view;
   const h = hopsTo(steps, target.csv);
@@ -133,14 +87,25 @@ export async function upgradeTargetView(
       : 'error' in h
         ? ({ action: 'wait', reason: h.error } as const)
         : decide(sub, target, hops, await currentPlan(client, sub));
+  if (verdict.action === 'approve' && setting) {
+    // What the approver will ask before it approves, asked now, so the page does not promise it.
+    approverForView ??= approverClient(setting);
+    // Its own failure is not the person's: a 403 here is the approver's identity's, so it is said so.
+    const review = await setterReview(await approverForView, target, namespace).catch((err: Error) => ({
+      allowed: false as const,
+      reason: `the approver cannot ask whether ${target.setBy} may still approve InstallPlans: ${err.message}`,
+    }));
+    if (!review.allowed) return { ...view, refused: review.reason };
+  }
   return { ...view, hops, verdict };
 }
 
 /**
  * Sets the target as the person, who must be allowed to approve the namespace's InstallPlans
- * themselves (the approver acts for them, never beyond them), sealed to this Subscription so the
- * approver knows the console checked that. Refused on an Automatic Subscription (OLM goes to the
- * head by itself) and for a version off the update path.
+ * themselves (the approver acts for them, never beyond them), sealed to this Subscription, its
+ * catalog and channel, so the approver knows the console checked that, and named live in the
+ * console's record. Refused on an Automatic Subscription (OLM goes to the head by itself) and for
+ * a version off the update path.
  */
 export async function setUpgradeTarget(
   client: KubeClient,
@@ -166,168 +131,70 @@ export async function setUpgradeTarget(
       'Forbidden',
       `a target approves InstallPlans in ${namespace} for you, and you may not approve them yourself: ${may.reason}`,
     );
-  const who = (await whoAmI(client)) || 'unknown';
-  const fields = { csv, setBy: who, setAt: new Date().toISOString() };
-  const target: UpgradeTarget = { ...fields, seal: targetSeal().sign(subjectOf(sub), fields) };
+  const { username, groups } = await whoAmIWithGroups(client);
+  // The approver asks again, by this name, whether they may still approve: a made-up name could
+  // be somebody else's.
+  if (!username)
+    throw new ApiError(
+      403,
+      'Forbidden',
+      'the cluster does not say who you are (SelfSubjectReview), so the approver could not check your rights again',
+    );
+  const setAt = new Date();
+  const { source, sourceNamespace, channel } = sub.spec;
+  const id = randomBytes(16).toString('base64url');
+  const fields = { csv, setBy: username, groups, setAt: setAt.toISOString(), id, source, sourceNamespace };
+  const sealed = { ...fields, ...(channel ? { channel } : {}) };
   // A Subscription deleted and made again meanwhile has another uid: the approver refuses this seal on it.
+  const target: UpgradeTarget = { ...sealed, seal: targetSeal().sign(subjectOf(sub), sealed) };
+  const { uid } = subjectOf(sub);
+  // Live before it is written, so that no pass sees the value without its entry; naming it retires
+  // the target it replaces, whose value written back is then refused.
+  const store = upgradeTargetStore();
+  const { before } = await store.change((d) => withLive(d, { uid, id, setAt: setAt.getTime(), namespace }));
   const annotations = { [UPGRADE_TARGET_ANNOTATION]: writeTarget(target), [UPGRADE_TARGET_REFUSED_ANNOTATION]: null };
-  await client.patch(SUBSCRIPTION_TYPE, name, { metadata: { annotations } }, { namespace, type: 'merge' });
+  try {
+    await client.patch(SUBSCRIPTION_TYPE, name, { metadata: { annotations } }, { namespace, type: 'merge' });
+  } catch (err) {
+    // The person may not patch it (or it went): the target still on it stays the live one. If
+    // this cannot be written, that target is refused as replaced: less is approved, never more.
+    const previous = liveTargetOf(before, uid);
+    const restore = (d: TargetRecordData) =>
+      liveTargetOf(d, uid)?.id !== id ? d : previous ? withLive(d, previous) : withSpent(d, uid, id);
+    await store.change(restore).catch(() => undefined);
+    throw err;
+  }
   return upgradeTargetView(client, namespace, name);
 }
 
+/**
+ * Cancels the target: retired in the record first, so that once the annotation is gone a saved
+ * copy of its value is already refused. The record is written with the console's identity, so the
+ * person's right to patch the Subscription is asked of the cluster before it is.
+ */
 export async function clearUpgradeTarget(
   client: KubeClient,
   namespace: string,
   name: string,
 ): Promise<UpgradeTargetView> {
+  const sub = await client.get<Subscription>(SUBSCRIPTION_TYPE, name, namespace);
+  const may = await accessReview(client, 'patch', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace, name);
+  if (!may.allowed)
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `cancelling a target patches Subscription ${name}, and you may not: ${may.reason}`,
+    );
+  try {
+    await upgradeTargetStore().change((d) => withSpent(d, subjectOf(sub).uid));
+  } catch (err) {
+    // With the approver off its record may not be readable (the component grants that), and
+    // nothing approves meanwhile: the person can still remove the annotation.
+    if (approverSetting()) throw err;
+  }
   const annotations = { [UPGRADE_TARGET_ANNOTATION]: null, [UPGRADE_TARGET_REFUSED_ANNOTATION]: null };
   await client.patch(SUBSCRIPTION_TYPE, name, { metadata: { annotations } }, { namespace, type: 'merge' });
   return upgradeTargetView(client, namespace, name);
-}
-
-async function recordEvent(
-  client: KubeClient,
-  sub: Subscription,
-  reason: string,
-  message: string,
-  type: 'Normal' | 'Warning' = 'Normal',
-): Promise<void> {
-  const now = new Date().toISOString();
-  const ns = sub.metadata?.namespace ?? '';
-  try {
-    await client.create(
-      EVENT_TYPE,
-      {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { generateName: `${sub.metadata?.name}.`, namespace: ns },
-        involvedObject: {
-          apiVersion: `${SUBSCRIPTION_TYPE.group}/${SUBSCRIPTION_TYPE.version}`,
-          kind: 'Subscription',
-          name: sub.metadata?.name,
-          namespace: ns,
-          uid: sub.metadata?.uid,
-        },
-        reason,
-        message,
-        type,
-        count: 1,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        source: { component: 'olm-console' },
-        reportingComponent: 'olm-console',
-      },
-      { namespace: ns },
-    );
-  } catch {
-    // An Event is a record, not the action: the approval stands without it.
-  }
-}
-
-export interface ApproverPass {
-  approved: { namespace: string; plan: string; csvs: string[] }[];
-  reached: { namespace: string; subscription: string; csv: string }[];
-  waiting: { namespace: string; subscription: string; reason: string }[];
-  /** Targets not acted on; `reported`: this pass recorded the Event (once per annotation value). */
-  refused: { namespace: string; subscription: string; reason: string; reported: boolean }[];
-}
-
-/** The JSON pointer to an annotation. */
-const pointer = (annotation: string) => `/metadata/annotations/${annotation.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-
-/** The first op of a JSON patch that applies only to the version read. */
-const atVersion = (sub: Subscription) => ({
-  op: 'test',
-  path: '/metadata/resourceVersion',
-  value: sub.metadata?.resourceVersion,
-});
-const isRace = (err: unknown) => isKubeError(err, 409) || isKubeError(err, 422) || isKubeError(err, 404);
-
-/**
- * Records a Warning Event on the Subscription saying why its target is refused, once per value of
- * the annotation: the sealed mark, set at the version read, tells later passes and other replicas
- * it is done (only the replica whose mark lands records the Event). True if this call reported it.
- */
-async function reportRefusal(
-  client: KubeClient,
-  sub: Subscription,
-  seal: TargetSeal,
-  judged: Judged,
-): Promise<boolean> {
-  const mark = seal.refusalMark(subjectOf(sub), judged.raw ?? '');
-  if (sub.metadata?.annotations?.[UPGRADE_TARGET_REFUSED_ANNOTATION] === mark) return false;
-  const marked = [atVersion(sub), { op: 'add', path: pointer(UPGRADE_TARGET_REFUSED_ANNOTATION), value: mark }];
-  try {
-    const { name = '', namespace } = sub.metadata ?? {};
-    await client.patch(SUBSCRIPTION_TYPE, name, marked, { namespace, type: 'json' });
-  } catch (err) {
-    if (isRace(err)) return false;
-    throw err;
-  }
-  const what = judged.target ? `${judged.target.csv}, said to be set by ${judged.target.setBy},` : 'annotation';
-  const message = `the upgrade target ${what} is refused and no InstallPlan is approved for it: ${judged.refused}`;
-  await recordEvent(client, sub, 'UpgradeTargetRefused', message, 'Warning');
-  return true;
-}
-
-/**
- * One pass of the approver over every Subscription with a target, with the approver's client.
- * A plan approved or a target removed by another replica meanwhile is a 409 here, and skipped.
- */
-export async function approverPass(client: KubeClient, seal: TargetSeal = targetSeal()): Promise<ApproverPass> {
-  const out: ApproverPass = { approved: [], reached: [], waiting: [], refused: [] };
-  const all = (await client.listAll<Subscription>(SUBSCRIPTION_TYPE)).items;
-  const subs = all.filter((s) => s.metadata?.annotations?.[UPGRADE_TARGET_ANNOTATION]);
-  for (const sub of subs) {
-    const ns = sub.metadata?.namespace ?? '';
-    const name = sub.metadata?.name ?? '';
-    const judged = judgeTarget(sub, seal);
-    try {
-      if (judged.refused) {
-        const reported = await reportRefusal(client, sub, seal, judged);
-        out.refused.push({ namespace: ns, subscription: name, reason: judged.refused, reported });
-        continue;
-      }
-      const target = judged.target!;
-      if (sub.status?.installedCSV === target.csv) {
-        // Removed at the version read: a target set again meanwhile is kept.
-        const removed = [atVersion(sub), { op: 'remove', path: pointer(UPGRADE_TARGET_ANNOTATION) }];
-        await client.patch(SUBSCRIPTION_TYPE, name, removed, { namespace: ns, type: 'json' });
-        out.reached.push({ namespace: ns, subscription: name, csv: target.csv });
-        await recordEvent(
-          client,
-          sub,
-          'UpgradeTargetReached',
-          `${target.csv} is installed: the upgrade target set by ${target.setBy} is reached and removed; later InstallPlans wait for approval again`,
-        );
-        continue;
-      }
-      const { steps, problem } = await pathOf(client, sub);
-      const h = hopsTo(steps, target.csv);
-      if ('error' in h) {
-        out.waiting.push({ namespace: ns, subscription: name, reason: problem ? `${h.error}: ${problem}` : h.error });
-        continue;
-      }
-      const plan = await currentPlan(client, sub);
-      const v = decide(sub, target, h.hops, plan);
-      if (v.action !== 'approve') {
-        if (v.action === 'wait') out.waiting.push({ namespace: ns, subscription: name, reason: v.reason });
-        continue;
-      }
-      await client.replace<InstallPlan>(INSTALL_PLAN_TYPE, { ...plan!, spec: { ...plan!.spec, approved: true } });
-      out.approved.push({ namespace: ns, plan: v.plan, csvs: v.csvs });
-      await recordEvent(
-        client,
-        sub,
-        'UpgradeApproved',
-        `InstallPlan ${v.plan} (${v.csvs.join(', ')}) approved by olm-console on the way to ${target.csv}, the upgrade target set by ${target.setBy}`,
-      );
-    } catch (err) {
-      if (isRace(err)) continue;
-      throw err;
-    }
-  }
-  return out;
 }
 
 /**
@@ -350,35 +217,4 @@ export async function approverClient(
     return new KubeClient(kc);
   }
   throw new Error(`OLM_CONSOLE_UPGRADE_APPROVER is "${setting}": it must be "console" or "kubeconfig:PATH"`);
-}
-
-/** Runs the approver every `intervalMs` in this process, a pass at a time; returns a stop function. */
-export function startUpgradeApprover(
-  client: KubeClient,
-  log: { info(o: object, m: string): void; warn(o: object, m: string): void },
-  intervalMs = 5000,
-): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const pass = await approverPass(client);
-      for (const a of pass.approved)
-        log.info({ namespace: a.namespace, installPlan: a.plan, csvs: a.csvs }, 'upgrade target: InstallPlan approved');
-      for (const r of pass.reached)
-        log.info({ namespace: r.namespace, subscription: r.subscription, csv: r.csv }, 'upgrade target reached');
-      for (const r of pass.refused.filter((x) => x.reported)) {
-        log.warn({ namespace: r.namespace, subscription: r.subscription, reason: r.reason }, 'upgrade target refused');
-      }
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'upgrade approver pass failed');
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
 }

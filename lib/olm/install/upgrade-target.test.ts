@@ -34,6 +34,22 @@ test('the target is kept on the Subscription as JSON, with its seal, and read ba
   assert.equal(readTarget({ metadata: { annotations: { [UPGRADE_TARGET_ANNOTATION]: 'not json' } } }), undefined);
 });
 
+test('the target keeps who set it with their groups, its id, catalog and channel; ill-typed fields are dropped', () => {
+  const full = {
+    ...target,
+    groups: ['ops', 'system:authenticated'],
+    id: 'Yc9rT2mN4kQ1xW8pL0vB3g',
+    source: 'demo',
+    sourceNamespace: 'olm',
+    channel: 'fast',
+    seal: 'v2.abc',
+  };
+  const read = (value: string) => readTarget({ metadata: { annotations: { [UPGRADE_TARGET_ANNOTATION]: value } } });
+  assert.deepEqual(read(writeTarget(full)), full);
+  const odd = JSON.stringify({ ...target, groups: ['ops', 7], id: 12, channel: null });
+  assert.deepEqual(read(odd), target);
+});
+
 test('hopsTo: the path up to the target, or why it is not on it', () => {
   assert.deepEqual(
     (hopsTo(steps, 'pgpilot.v1.4.0') as { hops: UpdateStep[] }).hops.map((h) => h.to),

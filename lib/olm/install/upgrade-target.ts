@@ -15,26 +15,44 @@ export interface UpgradeTarget {
   csv: string;
   /** Who set it (the person's username, from SelfSubjectReview). */
   setBy: string;
+  /** The groups the cluster authenticated them with then, for the approver's review of their rights. */
+  groups?: string[];
   setAt: string;
-  /** The console's seal over the Subscription, csv, setBy and setAt (lib/server/upgrade-target-seal.ts). */
+  /** Random, one per target: the console's record of live targets names it, so a target is used once. */
+  id?: string;
+  /** The Subscription's catalog and channel when it was set: the target holds for those only. */
+  source?: string;
+  sourceNamespace?: string;
+  channel?: string;
+  /** The console's seal over the Subscription and every field above (lib/server/upgrade-target-seal.ts). */
   seal?: string;
 }
+
+const isText = (v: unknown): v is string => typeof v === 'string';
 
 export function readTarget(sub: Pick<Subscription, 'metadata'>): UpgradeTarget | undefined {
   const raw = sub.metadata?.annotations?.[UPGRADE_TARGET_ANNOTATION];
   if (!raw) return undefined;
   try {
-    const t = JSON.parse(raw) as Partial<UpgradeTarget>;
-    if (typeof t.csv !== 'string' || !t.csv || typeof t.setBy !== 'string') return undefined;
-    const setAt = typeof t.setAt === 'string' ? t.setAt : '';
-    return { csv: t.csv, setBy: t.setBy, setAt, ...(typeof t.seal === 'string' ? { seal: t.seal } : {}) };
+    const t = JSON.parse(raw) as Record<string, unknown>;
+    if (!isText(t.csv) || !t.csv || !isText(t.setBy)) return undefined;
+    const target: UpgradeTarget = { csv: t.csv, setBy: t.setBy, setAt: isText(t.setAt) ? t.setAt : '' };
+    if (Array.isArray(t.groups) && t.groups.every(isText)) target.groups = t.groups;
+    for (const k of ['id', 'source', 'sourceNamespace', 'channel', 'seal'] as const) {
+      const v = t[k];
+      if (isText(v)) target[k] = v;
+    }
+    return target;
   } catch {
     return undefined;
   }
 }
 
 export function writeTarget(t: UpgradeTarget): string {
-  return JSON.stringify({ csv: t.csv, setBy: t.setBy, setAt: t.setAt, ...(t.seal ? { seal: t.seal } : {}) });
+  const { csv, setBy, groups, setAt, id, source, sourceNamespace, channel, seal } = t;
+  const optional = { groups, id, source, sourceNamespace, channel, seal };
+  const present = Object.entries(optional).filter(([, v]) => v !== undefined);
+  return JSON.stringify({ csv, setBy, setAt, ...Object.fromEntries(present) });
 }
 
 /** The hops from the installed CSV up to `target` on the update path, or why there are none. */

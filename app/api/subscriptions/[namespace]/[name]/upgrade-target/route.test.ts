@@ -3,7 +3,9 @@
 // records who set the target, and once 1.4.0 is installed removes the target, leaving the plan to
 // 1.5.0 waiting. Refused: a version off the path, an Automatic Subscription, and people who may not
 // approve InstallPlans themselves — also when they write the target on the Subscription directly,
-// alter a sealed one or copy one from another Subscription: the approver approves nothing for it.
+// alter a sealed one, copy one from another Subscription, write back one cancelled, replaced or
+// reached, or aim one at another channel or catalog: the approver approves nothing for it. Nor
+// for a target whose setter has since lost the right to approve InstallPlans.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient } from '@/lib/k8s/client';
@@ -15,6 +17,9 @@ import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 import { approverClient, approverPass, type UpgradeTargetView } from '@/lib/server/upgrade-target';
 
 const EVENTS = { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' };
+const RBAC = 'rbac.authorization.k8s.io';
+const ROLES = { group: RBAC, version: 'v1', plural: 'roles', namespaced: true, kind: 'Role' };
+const ROLE_BINDINGS = { group: RBAC, version: 'v1', plural: 'rolebindings', namespaced: true, kind: 'RoleBinding' };
 
 describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () => {
   const sb = routeSandbox({ deploymentDelayMs: 0 });
@@ -121,7 +126,7 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
   test('a sealed target whose csv is changed afterwards is refused', async () => {
     assert.equal((await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' })).status, 200);
     const sealed = JSON.parse((await annotations())[UPGRADE_TARGET_ANNOTATION]!) as Record<string, string>;
-    assert.match(sealed.seal!, /^v1\./);
+    assert.match(sealed.seal!, /^v2\./);
     await aliceWrites(JSON.stringify({ ...sealed, csv: 'pgpilot.v1.5.0' }));
     const pass = await approverPass(approver);
     assert.deepEqual(pass.approved, [], 'a 1.5.0 target would approve the waiting plan to 1.4.0');
@@ -151,6 +156,105 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
     assert.equal((await call(DELETE, 'DELETE')).status, 200);
   });
 
+  /** The target annotation as the console wrote it, as anyone who may read the Subscription saves it. */
+  const saved = async () => (await annotations())[UPGRADE_TARGET_ANNOTATION]!;
+  const refusedIn = (pass: { refused: { namespace: string; reason: string }[] }) =>
+    pass.refused.find((r) => r.namespace === 'team1')?.reason ?? '';
+
+  test('a cancelled target written back is refused: a target is used once', async () => {
+    assert.equal((await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' })).status, 200);
+    const value = await saved();
+    assert.equal((await call(DELETE, 'DELETE')).status, 200);
+    await aliceWrites(value);
+    const pass = await approverPass(approver);
+    assert.deepEqual(pass.approved, [], 'the plan to 1.4.0 is not approved for a cancelled target');
+    assert.match(refusedIn(pass), /not the live target of this Subscription: a target is used once/);
+    await waitingPlan('pgpilot.v1.4.0');
+    const said = /pgpilot\.v1\.4\.0, said to be set by admin, is refused .*cancelled, reached or replaced/;
+    assert.ok((await refusals()).some((e) => said.test(e.message ?? '')));
+    assert.match((await call(GET, 'GET')).body.refused ?? '', /not the live target/);
+    assert.equal((await call(DELETE, 'DELETE')).status, 200);
+  });
+
+  test('a replaced target written back over the new one is refused', async () => {
+    assert.equal((await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' })).status, 200);
+    const first = await saved();
+    assert.equal((await call(PUT, 'PUT', { target: 'pgpilot.v1.5.0' })).status, 200);
+    await aliceWrites(first);
+    const pass = await approverPass(approver);
+    assert.deepEqual(pass.approved, []);
+    assert.match(refusedIn(pass), /not the live target/);
+    assert.equal((await call(DELETE, 'DELETE')).status, 200);
+  });
+
+  test('a target removed by hand rather than cancelled is retired at the next pass, its copy refused', async () => {
+    assert.equal((await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' })).status, 200);
+    const value = await saved();
+    const gone = { metadata: { annotations: { [UPGRADE_TARGET_ANNOTATION]: null } } };
+    await admin.patch(SUBSCRIPTION_TYPE, 'pgpilot', gone, { namespace: 'team1', type: 'merge' });
+    const later = () => Date.now() + 60_000;
+    assert.equal((await approverPass(approver, { now: later })).retired, 1);
+    await aliceWrites(value);
+    const pass = await approverPass(approver);
+    assert.deepEqual(pass.approved, []);
+    assert.match(refusedIn(pass), /not the live target/);
+    assert.equal((await call(DELETE, 'DELETE')).status, 200);
+  });
+
+  test('a target aimed at another channel or catalog is refused: they are sealed with it', async () => {
+    const alice = clientAs(sb.sandbox, 'alice');
+    const spec = async (change: Record<string, string>) =>
+      alice.patch(SUBSCRIPTION_TYPE, 'pgpilot', { spec: change }, { namespace: 'team1', type: 'merge' });
+    assert.equal((await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' })).status, 200);
+    try {
+      // Channel stable also reaches pgpilot.v1.4.0: only the seal tells the two apart.
+      await spec({ channel: 'stable' });
+      const moved = await approverPass(approver);
+      assert.deepEqual(moved.approved, []);
+      assert.match(refusedIn(moved), /changed since the target was set \(channel fast → stable\)/);
+      await spec({ channel: 'fast', source: 'look-alike-catalog' });
+      const elsewhere = await approverPass(approver);
+      assert.deepEqual(elsewhere.approved, []);
+      assert.match(refusedIn(elsewhere), /\(catalog \S+ → look-alike-catalog\)/);
+    } finally {
+      const sub = await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', 'team1');
+      const source = JSON.parse((await saved()) ?? '{}') as { source?: string };
+      if (sub.spec.source !== source.source) await spec({ source: source.source!, channel: 'fast' });
+      assert.equal((await call(DELETE, 'DELETE')).status, 200);
+    }
+    await waitingPlan('pgpilot.v1.4.0');
+  });
+
+  test('a setter who has lost the right to approve InstallPlans gets nothing approved', async () => {
+    const rule = { apiGroups: ['operators.coreos.com'], resources: ['installplans'], verbs: ['get', 'update'] };
+    const meta = { name: 'installplan-approver', namespace: 'team1' };
+    await admin.create(ROLES, { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: meta, rules: [rule] });
+    await admin.create(ROLE_BINDINGS, {
+      apiVersion: `${RBAC}/v1`,
+      kind: 'RoleBinding',
+      metadata: meta,
+      roleRef: { apiGroup: RBAC, kind: 'Role', name: meta.name },
+      subjects: [{ apiGroup: RBAC, kind: 'User', name: 'alice' }],
+    });
+    // alice reads the catalog through its PackageManifest, whose edges come from the console's
+    // shared copy of the registry, which somebody who may read the registry loaded first.
+    assert.equal((await call(GET, 'GET')).status, 200);
+    const set = await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' }, 'alice');
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.verdict?.action, 'approve', 'while she holds the right, the plan is on its way');
+    await admin.delete(ROLE_BINDINGS, meta.name, { namespace: 'team1' });
+    const pass = await approverPass(approver);
+    assert.deepEqual(pass.approved, [], 'her binding is gone: the approver does not act for her');
+    assert.match(refusedIn(pass), /alice, who set it, may no longer approve InstallPlans in team1/);
+    assert.ok((await refusals()).some((e) => /said to be set by alice, .*may no longer approve/.test(e.message ?? '')));
+    assert.match((await call(GET, 'GET')).body.refused ?? '', /may no longer approve InstallPlans/);
+    await waitingPlan('pgpilot.v1.4.0');
+    assert.equal((await call(DELETE, 'DELETE')).status, 200);
+    await admin.delete(ROLES, meta.name, { namespace: 'team1' });
+  });
+
+  let reachedValue = '';
+
   test('set to 1.4.0 through the console: the approver approves that hop, says who set it, stops there', async () => {
     const set = await call(PUT, 'PUT', { target: 'pgpilot.v1.4.0' });
     assert.equal(set.status, 200, JSON.stringify(set.body));
@@ -160,6 +264,7 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
       ['pgpilot.v1.4.0'],
     );
     assert.equal(set.body.verdict!.action, 'approve');
+    reachedValue = await saved();
 
     const pass = await approverPass(approver);
     assert.deepEqual(
@@ -205,6 +310,15 @@ describe('/api/subscriptions/<ns>/<name>/upgrade-target and the approver', () =>
       JSON.stringify(events),
     );
     assert.ok(events.some((e) => e.reason === 'UpgradeTargetReached'));
+  });
+
+  test('a reached target written back is refused, not reached again', async () => {
+    assert.ok(reachedValue, 'the target reached above');
+    await aliceWrites(reachedValue);
+    const pass = await approverPass(approver);
+    assert.deepEqual(pass.reached, []);
+    assert.match(refusedIn(pass), /not the live target/);
+    assert.equal((await call(DELETE, 'DELETE')).status, 200);
   });
 
   test('cancel: the target goes, nothing else changes', async () => {
