@@ -201,6 +201,25 @@ describe('a hostile image is refused with the reason, and nothing is cached', ()
     assert.deepEqual(registry.requests, []);
   });
 
+  test('a registry name that resolves to loopback is judged by the address it resolves to', async () => {
+    const image = imageOf([await gzipLayer([{ name: 'manifests/csv.yaml', content: CSV }])]);
+    registry.add('bundles/by-name', image);
+    const byName = registry.host.replace('127.0.0.1', 'localhost');
+    await refused(
+      `${byName}/bundles/by-name@${image.digest}`,
+      /registry localhost:\d+ resolves to (127\.0\.0\.1|::1), a loopback, private or link-local address/,
+      settings({ privateRegistries: [] }),
+    );
+    assert.deepEqual(registry.requests, []);
+    // Named by the console's operator, the same name is read; its token service, on another private
+    // host (127.0.0.1), must be named too.
+    const read = await readBundleImage(
+      `${byName}/bundles/by-name@${image.digest}`,
+      settings({ privateRegistries: [byName, registry.host] }),
+    );
+    assert.deepEqual([...read.files.keys()], ['manifests/csv.yaml']);
+  });
+
   test('a link-local address (the cloud metadata service) is refused before any connection', async () => {
     await refused(
       '169.254.169.254/latest/meta-data:v1',
