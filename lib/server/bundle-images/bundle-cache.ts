@@ -1,6 +1,7 @@
 // Bundles already read, by the digest of the image that holds them: a digest names its content
 // for ever, so a bundle read once is never pulled again. In memory (a few, per process: Next.js
-// loads this module once per route bundle, so the state is on globalThis), and on disk in the
+// loads this module once per route bundle, so the state is on globalThis; bounded by size), and on
+// disk in the
 // console's snapshot folder (`<OLM_CONSOLE_CATALOG_SNAPSHOT_DIR>/bundle-images/`), one file per
 // digest, written to a temporary name and renamed, so a reader never sees half a file and two
 // replicas sharing a folder write the same bytes. The folder is bounded: past its size the files
@@ -12,7 +13,8 @@ import { z } from 'zod';
 import { logger } from '../../observability/logger';
 
 const FORMAT = 'olm-console.bundle-image/v1';
-const MEMORY_ENTRIES = 32;
+/** Bundles kept in memory, by their text's length: a few dozen of a published bundle's size. */
+const MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 const CachedBundle = z.strictObject({
@@ -25,17 +27,31 @@ export type BundleFiles = ReadonlyMap<string, string>;
 
 interface State {
   memory: Map<string, BundleFiles>;
+  sizes: Map<string, number>;
+  bytes: number;
 }
 const STATE = Symbol.for('olm-console.bundle-image-cache');
 const g = globalThis as { [STATE]?: State };
-const state: State = (g[STATE] ??= { memory: new Map() });
+const state: State = (g[STATE] ??= { memory: new Map(), sizes: new Map(), bytes: 0 });
 
 const fileOf = (dir: string, digest: string) => join(dir, `${digest.replace(':', '-')}.json`);
 
-function remember(digest: string, files: BundleFiles): void {
+function forget(digest: string): void {
+  state.bytes -= state.sizes.get(digest) ?? 0;
+  state.sizes.delete(digest);
   state.memory.delete(digest);
+}
+
+/** Keeps `files` in memory, most recent last, the least recent going past the bound. */
+function remember(digest: string, files: BundleFiles): void {
+  forget(digest);
+  let size = 0;
+  for (const [p, t] of files) size += p.length + t.length;
+  if (size > MEMORY_BYTES) return;
   state.memory.set(digest, files);
-  while (state.memory.size > MEMORY_ENTRIES) state.memory.delete(state.memory.keys().next().value!);
+  state.sizes.set(digest, size);
+  state.bytes += size;
+  while (state.bytes > MEMORY_BYTES) forget(state.memory.keys().next().value!);
 }
 
 /** The bundle cached for `digest`, from memory or the folder, if any. */
@@ -109,4 +125,6 @@ async function trim(dir: string, maxBytes: number): Promise<void> {
 /** Forgets what is held in memory (tests reading the folder again). */
 export function forgetBundlesInMemory(): void {
   state.memory.clear();
+  state.sizes.clear();
+  state.bytes = 0;
 }

@@ -233,6 +233,27 @@ describe('a hostile image is refused with the reason, and nothing is cached', ()
   });
 });
 
+describe('many pulls at once', () => {
+  test('at most two pulls reach registries at a time; the others wait their turn and are read', async () => {
+    mkdirSync(join(dir, 'slow'));
+    const slow = await startTestRegistry(join(dir, 'slow'), { delayMs: 50 });
+    try {
+      const refs: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const image = imageOf([await gzipLayer([{ name: 'manifests/csv.yaml', content: `${CSV}# ${i}\n` }])]);
+        slow.add('bundles/many', image);
+        refs.push(`${slow.host}/bundles/many@${image.digest}`);
+      }
+      const s = { ...settings({ privateRegistries: [slow.host] }), ca: [slow.caPem] };
+      const read = await Promise.all(refs.map((r) => readBundleImage(r, s)));
+      assert.equal(read.length, 6);
+      assert.equal(slow.mostAtOnce(), 2);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('the token flow', () => {
   test('a token service that refuses anonymous pulls means the image needs credentials', async () => {
     mkdirSync(join(dir, 'refusing'));

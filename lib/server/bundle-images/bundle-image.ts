@@ -7,7 +7,7 @@
 import { checkDigest } from './digest';
 import { cachedBundle, keepBundle, type BundleFiles } from './bundle-cache';
 import { GZIP_LAYERS, readImageManifest } from './image-manifest';
-import { parseImageReference, referenceText } from './image-reference';
+import { parseImageReference, referenceText, type ImageReference } from './image-reference';
 import { applyLayer, expandLayer, readLayerTar } from './layer-files';
 import type { PullSettings } from './pull-settings';
 import { RepositoryClient } from './repository-client';
@@ -20,9 +20,35 @@ export interface BundleImage {
   files: BundleFiles;
 }
 
-const IN_FLIGHT = Symbol.for('olm-console.bundle-image-pulls');
-const g = globalThis as { [IN_FLIGHT]?: Map<string, Promise<BundleImage>> };
-const inFlight = (g[IN_FLIGHT] ??= new Map());
+/**
+ * Pulls at once, per process. A pull holds a layer and its expansion in memory (up to the limits
+ * of pull-settings.ts), and anyone who may open the install wizard can start one per bundle
+ * version: more than this many wait their turn, so that many pages at once cannot exhaust the
+ * console's memory.
+ */
+const PARALLEL_PULLS = 2;
+
+interface Pulls {
+  inFlight: Map<string, Promise<BundleImage>>;
+  running: number;
+  waiting: (() => void)[];
+}
+const PULLS = Symbol.for('olm-console.bundle-image-pulls');
+const g = globalThis as { [PULLS]?: Pulls };
+const pulls: Pulls = (g[PULLS] ??= { inFlight: new Map(), running: 0, waiting: [] });
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (pulls.running >= PARALLEL_PULLS) await new Promise<void>((res) => pulls.waiting.push(res));
+  else pulls.running++;
+  try {
+    return await work();
+  } finally {
+    // The turn passes to the next waiting pull, or is given back.
+    const next = pulls.waiting.shift();
+    if (next) next();
+    else pulls.running--;
+  }
+}
 
 async function pull(image: string, settings: PullSettings): Promise<BundleImage> {
   const ref = parseImageReference(image);
@@ -31,6 +57,10 @@ async function pull(image: string, settings: PullSettings): Promise<BundleImage>
     const cached = await cachedBundle(ref.digest, settings.cacheDir);
     if (cached) return { digest: ref.digest, files: cached };
   }
+  return inTurn(() => pullAfterCache(ref, settings));
+}
+
+async function pullAfterCache(ref: ImageReference, settings: PullSettings): Promise<BundleImage> {
   const client = new RepositoryClient(ref, settings);
   const manifest = await readImageManifest(client, ref, settings.limits);
   if (!ref.digest) {
@@ -53,9 +83,9 @@ async function pull(image: string, settings: PullSettings): Promise<BundleImage>
 
 /** The files of bundle image `image`; throws with a reason a person can act on. */
 export function readBundleImage(image: string, settings: PullSettings): Promise<BundleImage> {
-  const running = inFlight.get(image);
+  const running = pulls.inFlight.get(image);
   if (running) return running;
-  const p = pull(image, settings).finally(() => inFlight.delete(image));
-  inFlight.set(image, p);
+  const p = pull(image, settings).finally(() => pulls.inFlight.delete(image));
+  pulls.inFlight.set(image, p);
   return p;
 }

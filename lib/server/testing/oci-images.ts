@@ -96,14 +96,19 @@ export interface TestRegistry {
   blobs: Map<string, Buffer>;
   /** Requests seen, as `METHOD path`. */
   requests: string[];
+  /** The most registry requests (not token requests) answered at once. */
+  mostAtOnce: () => number;
   add(repository: string, image: TestImage, tag?: string): void;
   close(): Promise<void>;
 }
 
-/** An HTTPS registry on 127.0.0.1 with a certificate from a CA made in `dir`; `token` turns on Bearer auth. */
+/**
+ * An HTTPS registry on 127.0.0.1 with a certificate from a CA made in `dir`; `token` turns on
+ * Bearer auth; `delayMs` holds each registry answer that long (to see how many are asked at once).
+ */
 export async function startTestRegistry(
   dir: string,
-  opts: { token?: 'anonymous' | 'refused' } = {},
+  opts: { token?: 'anonymous' | 'refused'; delayMs?: number } = {},
 ): Promise<TestRegistry> {
   makeCa(dir, 'test-ca', 'bundle image test CA');
   signedCertificate(dir, 'registry', 'test-ca', '/CN=registry', 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
@@ -112,7 +117,17 @@ export async function startTestRegistry(
   const blobs = new Map<string, Buffer>();
   const requests: string[] = [];
   let host = '';
+  let open = 0;
+  let most = 0;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!opts.delayMs || req.url?.startsWith('/token')) return answer(req, res);
+    most = Math.max(most, ++open);
+    setTimeout(() => {
+      open--;
+      answer(req, res);
+    }, opts.delayMs);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `https://${host}`);
     requests.push(`${req.method} ${url.pathname}`);
     if (url.pathname === '/token') {
@@ -153,6 +168,7 @@ export async function startTestRegistry(
     manifests,
     blobs,
     requests,
+    mostAtOnce: () => most,
     add(repository, image, tag) {
       const mediaType = (JSON.parse(image.manifest.toString()) as { mediaType: string }).mediaType;
       manifests.set(`${repository}:${image.digest}`, { body: image.manifest, mediaType });
