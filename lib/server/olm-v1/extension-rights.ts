@@ -95,7 +95,7 @@ export async function rightsForChange(
   const manifests = await bundleManifests(bundle);
   if ('unknown' in manifests)
     return unknown(
-      `the rights ${bundle.name} needs cannot be computed here (${manifests.unknown}): ` +
+      `${manifests.unknown}, so the rights ${bundle.name} needs cannot be computed here: ` +
         `make sure ServiceAccount ${ns}/${sa} may install it`,
     );
   const rendered = renderBundle(manifests.csv, manifests.others, ns);
