@@ -1,7 +1,7 @@
-// An image's manifest, as containers/image picks it for a pull: asked by tag or digest with the
-// Docker v2 schema 2 and OCI media types accepted; an image index (or Docker manifest list)
-// resolved to its linux/amd64 manifest, or to its only one; Docker schema 1 refused (bundle
-// images are built with schema 2 or OCI; operator-controller's own puller drops schema 1 too).
+// An image's manifest, as a pull picks it: asked by tag or digest with the Docker v2 schema 2 and
+// OCI media types accepted; an image index (or Docker manifest list) resolved to its linux/amd64
+// manifest, or to its only one. Docker schema 1, deprecated and signed differently, is refused:
+// bundle images are built with schema 2 or OCI.
 // Every manifest is checked against its digest: the one the reference names, else the one the
 // registry states (Docker-Content-Digest), so a tag's answer is pinned to what was read.
 import { checkDigest, sha256Digest } from './digest';
