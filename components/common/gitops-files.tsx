@@ -6,8 +6,8 @@ import type { ExportFile } from '@/lib/olm/install/gitops-export';
 import { CopyButton, saveText } from './copy-button';
 import { Warning } from './notice';
 
-function download(files: readonly ExportFile[], filename: string): void {
-  saveText(tarArchive(files), filename, 'application/x-tar');
+async function download(files: readonly ExportFile[], filename: string): Promise<void> {
+  saveText(await tarArchive(files), filename, 'application/x-tar');
 }
 
 export function GitopsFiles({
@@ -41,7 +41,7 @@ export function GitopsFiles({
       ) : (
         <button
           type="button"
-          onClick={() => download(files, tar.filename)}
+          onClick={() => void download(files, tar.filename)}
           className="rounded border border-sky-700 px-3 py-1.5 text-sm font-semibold text-sky-800"
         >
           Download the tree (.tar)

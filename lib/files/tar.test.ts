@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { tarArchive } from './tar';
 
-test('GNU tar lists and extracts what was archived', () => {
+test('GNU tar lists and extracts what was archived', async () => {
   const long = `${'deep/'.repeat(25)}file.yaml`;
   const files = [
     { path: 'kustomization.yaml', content: 'resources:\n- cluster-scope\n' },
@@ -15,7 +15,7 @@ test('GNU tar lists and extracts what was archived', () => {
     { path: long, content: 'é ünïcode\n'.repeat(100) },
   ];
   const dir = mkdtempSync(join(tmpdir(), 'tar-test-'));
-  writeFileSync(join(dir, 'a.tar'), tarArchive(files, new Date('2026-01-01T00:00:00Z')));
+  writeFileSync(join(dir, 'a.tar'), await tarArchive(files, new Date('2026-01-01T00:00:00Z')));
   const list = spawnSync('tar', ['-tvf', join(dir, 'a.tar')], { encoding: 'utf8' });
   assert.equal(list.status, 0, list.stderr);
   assert.deepEqual(
@@ -31,7 +31,7 @@ test('GNU tar lists and extracts what was archived', () => {
   for (const f of files) assert.equal(readFileSync(join(dir, f.path), 'utf8'), f.content);
 });
 
-test('absolute paths and .. are refused', () => {
-  assert.throws(() => tarArchive([{ path: '/etc/passwd', content: '' }]), /not a relative path/);
-  assert.throws(() => tarArchive([{ path: 'a/../../b', content: '' }]), /not a relative path/);
+test('absolute paths and .. are refused', async () => {
+  await assert.rejects(() => tarArchive([{ path: '/etc/passwd', content: '' }]), /not a relative path/);
+  await assert.rejects(() => tarArchive([{ path: 'a/../../b', content: '' }]), /not a relative path/);
 });

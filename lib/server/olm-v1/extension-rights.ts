@@ -13,13 +13,13 @@ import type { PolicyRuleLike, RightsForChange } from '../../api/olm-v1-extension
 import type { KubeClient } from '../../k8s/client';
 import { rbacType } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
-import { bundleObjects } from '../../olm/fbc/model';
 import type { FbcBundle } from '../../olm/fbc/types';
 import type { PolicyRule } from '../../olm/resources/cluster-service-version';
 import type { KubeObject } from '../../olm/resources/common';
 import { installerRbac, widenRules } from '../../olm/v1/installer-rbac';
 import { renderBundle } from '../../olm/v1/render-bundle';
 import { ApiError } from '../api-error';
+import { bundleManifests } from '../bundle-images/bundle-manifests';
 import { bindingProblem } from './install-access';
 import { carriesMark, INSTALL_MARK, markValue, othersObject } from './install-mark';
 import type { ClusterExtension } from './resources';
@@ -126,20 +126,13 @@ export async function rightsForChange(
   const ns = ce.spec?.namespace ?? '';
   const sa = ce.spec?.serviceAccount?.name ?? '';
   const unknown = (why: string) => ({ view: { state: 'unknown' as const, why }, writes: [] });
-  const objects = bundleObjects({ properties: bundle.properties ?? [] }) as Parameters<
-    typeof renderBundle
-  >[1][number][];
-  const csv = objects.find((o) => o.kind === 'ClusterServiceVersion');
-  if (!csv)
+  const manifests = await bundleManifests(bundle);
+  if ('unknown' in manifests)
     return unknown(
-      `the catalog gives ${bundle.name} by image only, so the rights it needs cannot be computed here: ` +
+      `${manifests.unknown}, so the rights ${bundle.name} needs cannot be computed here: ` +
         `make sure ServiceAccount ${ns}/${sa} may install it`,
     );
-  const rendered = renderBundle(
-    csv,
-    objects.filter((o) => o !== csv),
-    ns,
-  );
+  const rendered = renderBundle(manifests.csv, manifests.others, ns);
   if ('error' in rendered) return unknown(`OLM v1 cannot install ${bundle.name}: ${rendered.error}`);
   const needed = installerRbac({
     manifests: rendered.objects,

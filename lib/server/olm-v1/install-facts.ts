@@ -1,19 +1,21 @@
 // What a ClusterExtension install plan needs, read as the person: the package's channels and
 // versions in the catalog the wizard came from; the bundle v1 would resolve to now (the catalogs
-// the person may read, walked as operator-controller walks them) and how v1.2.0 renders it; whether
+// the person may read, walked as operator-controller walks them) and how v1.2.0 renders it (its
+// manifests from the catalog, or from its image: lib/server/bundle-images); whether
 // the namespace, the account and an extension of that name exist; what they may create
 // (SelfSubjectAccessReview); and the API server's own validation of the ClusterExtension (a dry run).
 import type { V1PackageView } from '../../api/olm-v1-install';
 import type { KubeClient } from '../../k8s/client';
 import { NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE, rbacType } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
-import { bundleObjects, type PackageModel } from '../../olm/fbc/model';
+import type { PackageModel } from '../../olm/fbc/model';
 import { compareVersions, tryParseVersion } from '../../olm/semver/version';
 import type { LabelSelector } from '../../olm/resources/common';
 import { clusterExtensionObject, type V1InstallFacts, type V1InstallRequest } from '../../olm/v1/install-plan';
 import { renderBundle } from '../../olm/v1/render-bundle';
 import { resolveBundle } from '../../olm/v1/resolve';
 import { ApiError } from '../api-error';
+import { bundleManifests } from '../bundle-images/bundle-manifests';
 import { step } from '../install-step';
 import { accessReview } from '../permissions';
 import type { V1InstallBody } from './install';
@@ -107,19 +109,13 @@ export async function gatherV1InstallFacts(
   let rendered: V1InstallFacts['rendered'];
   if (!('error' in resolved)) {
     const winner = 'error' in walked ? undefined : walked.find((w) => w.pkg.catalog === resolved.catalog);
-    const objects = bundleObjects({ properties: resolved.bundle.properties ?? [] }) as Parameters<
-      typeof renderBundle
-    >[1][number][];
-    const csv = objects.find((o) => o.kind === 'ClusterServiceVersion');
-    rendered = csv
-      ? renderBundle(
-          csv,
-          objects.filter((o) => o !== csv),
-          body.namespace,
-        )
-      : {
-          unknown: `the catalog${winner ? ` ${winner.pkg.catalog}` : ''} gives bundle ${resolved.bundle.name} by image only, and its manifests are read by v1 from that image`,
-        };
+    const manifests = await step(`reading the manifests of bundle ${resolved.bundle.name}`, () =>
+      bundleManifests(resolved.bundle),
+    );
+    rendered =
+      'unknown' in manifests
+        ? { unknown: `${manifests.unknown}${winner ? ` (ClusterCatalog ${winner.pkg.catalog})` : ''}` }
+        : renderBundle(manifests.csv, manifests.others, body.namespace);
   }
 
   const ns = body.namespace;

@@ -29,7 +29,7 @@ export const GET = route(async (req: Request, ctx: RouteContext) => {
   const { client } = requestClient(req);
   const out = await exportInstalledOperator(client, namespace, name, q.application);
   if (q.format === 'tar') {
-    return new Response(Buffer.from(tarArchive(out.files)), {
+    return new Response(Buffer.from(await tarArchive(out.files)), {
       headers: {
         'Content-Type': 'application/x-tar',
         'Content-Disposition': `attachment; filename="${out.application}-${name}-gitops.tar"`,

@@ -1,0 +1,130 @@
+// Bundles already read, by the digest of the image that holds them: a digest names its content
+// for ever, so a bundle read once is never pulled again. In memory (a few, per process: Next.js
+// loads this module once per route bundle, so the state is on globalThis; bounded by size), and on
+// disk in the
+// console's snapshot folder (`<OLM_CONSOLE_CATALOG_SNAPSHOT_DIR>/bundle-images/`), one file per
+// digest, written to a temporary name and renamed, so a reader never sees half a file and two
+// replicas sharing a folder write the same bytes. The folder is bounded: past its size the files
+// read longest ago go (a read touches its file). Only a bundle read whole is kept; a refused image
+// leaves nothing. Files are read back as untrusted input, through a strict schema and size limit.
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { logger } from '../../observability/logger';
+
+const FORMAT = 'olm-console.bundle-image/v1';
+/** Bundles kept in memory, by their text's length: a few dozen of a published bundle's size. */
+const MEMORY_BYTES = 32 * 1024 * 1024;
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+const CachedBundle = z.strictObject({
+  format: z.literal(FORMAT),
+  digest: z.string().regex(/^sha256:[a-f0-9]{64}$/),
+  files: z.record(z.string().max(4096), z.string()),
+});
+
+export type BundleFiles = ReadonlyMap<string, string>;
+
+interface State {
+  memory: Map<string, BundleFiles>;
+  sizes: Map<string, number>;
+  bytes: number;
+}
+const STATE = Symbol.for('olm-console.bundle-image-cache');
+const g = globalThis as { [STATE]?: State };
+const state: State = (g[STATE] ??= { memory: new Map(), sizes: new Map(), bytes: 0 });
+
+const fileOf = (dir: string, digest: string) => join(dir, `${digest.replace(':', '-')}.json`);
+
+function forget(digest: string): void {
+  state.bytes -= state.sizes.get(digest) ?? 0;
+  state.sizes.delete(digest);
+  state.memory.delete(digest);
+}
+
+/** Keeps `files` in memory, most recent last, the least recent going past the bound. */
+function remember(digest: string, files: BundleFiles): void {
+  forget(digest);
+  let size = 0;
+  for (const [p, t] of files) size += p.length + t.length;
+  if (size > MEMORY_BYTES) return;
+  state.memory.set(digest, files);
+  state.sizes.set(digest, size);
+  state.bytes += size;
+  while (state.bytes > MEMORY_BYTES) forget(state.memory.keys().next().value!);
+}
+
+/** The bundle cached for `digest`, from memory or the folder, if any. */
+export async function cachedBundle(digest: string, dir: string | undefined): Promise<BundleFiles | undefined> {
+  const hit = state.memory.get(digest);
+  if (hit) {
+    remember(digest, hit);
+    return hit;
+  }
+  if (!dir) return undefined;
+  const file = fileOf(dir, digest);
+  try {
+    if ((await stat(file)).size > MAX_FILE_BYTES) return undefined;
+    const parsed = CachedBundle.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (!parsed.success || parsed.data.digest !== digest) {
+      await rm(file, { force: true });
+      return undefined;
+    }
+    const now = new Date();
+    await utimes(file, now, now).catch(() => undefined);
+    const files = new Map(Object.entries(parsed.data.files));
+    remember(digest, files);
+    return files;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      logger().warn({ file, err: (err as Error).message }, 'bundle image cache: not read');
+    return undefined;
+  }
+}
+
+/** Keeps a bundle read whole, then trims the folder to `maxBytes`. */
+export async function keepBundle(
+  digest: string,
+  files: BundleFiles,
+  dir: string | undefined,
+  maxBytes: number,
+): Promise<void> {
+  remember(digest, files);
+  if (!dir) return;
+  const file = fileOf(dir, digest);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(tmp, JSON.stringify({ format: FORMAT, digest, files: Object.fromEntries(files) }), {
+      mode: 0o600,
+    });
+    await rename(tmp, file);
+    await trim(dir, maxBytes);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    logger().warn({ dir, err: (err as Error).message }, 'bundle image cache: not written');
+  }
+}
+
+async function trim(dir: string, maxBytes: number): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => /^sha256-[a-f0-9]{64}\.json$/.test(n));
+  const files = await Promise.all(
+    names.map(async (n) => {
+      const s = await stat(join(dir, n)).catch(() => undefined);
+      return { n, size: s?.size ?? 0, at: s?.mtimeMs ?? 0 };
+    }),
+  );
+  let total = files.reduce((a, f) => a + f.size, 0);
+  for (const f of files.sort((a, b) => a.at - b.at)) {
+    if (total <= maxBytes) break;
+    await rm(join(dir, f.n), { force: true });
+    total -= f.size;
+  }
+}
+
+/** Forgets what is held in memory (tests reading the folder again). */
+export function forgetBundlesInMemory(): void {
+  state.memory.clear();
+  state.sizes.clear();
+  state.bytes = 0;
+}
