@@ -12,7 +12,14 @@
 // aggregationRule) and OLM's deploy manifests (aggregate-olm-edit, aggregate-olm-view).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adoptionRefusal, installedByV0, sharedRoleReason, type LiveObject, type V0Install } from './v0-ownership';
+import {
+  adoptionRefusal,
+  installedByV0,
+  recheckRefusal,
+  sharedRoleReason,
+  type LiveObject,
+  type V0Install,
+} from './v0-ownership';
 
 const CSV = 'certwarden.v1.1.0';
 const NS = 'operators';
@@ -172,4 +179,22 @@ test('what OLM v0 installed for the CSV and is no shared role may be taken over'
     undefined,
   );
   assert.equal(adoptionRefusal(obj('CustomResourceDefinition', 'issuers.certwarden.example.com'), install), undefined);
+});
+
+test('just before marking: the planned object, still no shared role and no other release’s, may be marked', () => {
+  const planned = { kind: 'CustomResourceDefinition', name: 'issuers.certwarden.example.com', uid: 'u1' };
+  const release = { name: 'certwarden', namespace: NS };
+  assert.equal(recheckRefusal(planned, { ...planned, labels: {} }, release), undefined);
+  assert.equal(
+    recheckRefusal(planned, { ...planned, uid: 'u2' }, release),
+    'CustomResourceDefinition issuers.certwarden.example.com was replaced since the plan; ' +
+      'the new one is not what OLM v0 installed',
+  );
+  assert.match(
+    recheckRefusal(planned, { ...planned, helmRelease: { name: 'other', namespace: 'team2' } }, release) ?? '',
+    /now belongs to the Helm release team2\/other$/,
+  );
+  const role = { kind: 'ClusterRole', name: 'certwarden-reader', uid: 'r1' };
+  const labels = { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' };
+  assert.match(recheckRefusal(role, { ...role, labels }, release) ?? '', /is now one of the shared roles \(it feeds/);
 });

@@ -110,3 +110,36 @@ export function adoptionRefusal(o: LiveObject, install: V0Install): AdoptionRefu
     };
   return undefined;
 }
+
+/** An object as the plan saw it: the adopt step marks only that very object (its uid). */
+export interface PlannedObject {
+  kind: string;
+  name: string;
+  namespace?: string;
+  uid?: string;
+}
+
+/**
+ * Just before the adopt step marks a planned object, why it may not after all: replaced since the
+ * plan (another uid: whoever made it, it is not what OLM v0 installed), a shared role now, or
+ * another Helm release's. The CSV is gone by then and its ownerReferences with it, so the uid the
+ * plan saw is what ties the object to OLM v0's install. Undefined when it may be marked.
+ */
+export function recheckRefusal(
+  planned: PlannedObject,
+  live: LiveObject & { helmRelease?: { name: string; namespace: string } },
+  release: { name: string; namespace: string },
+): string | undefined {
+  if (!planned.uid || live.uid !== planned.uid)
+    return `${describeObject(planned)} was replaced since the plan; the new one is not what OLM v0 installed`;
+  const shared = sharedRoleReason(live);
+  if (shared)
+    return `${describeObject(planned)} is now one of the shared roles (${shared}); a move never takes it over`;
+  if (live.helmRelease && (live.helmRelease.name !== release.name || live.helmRelease.namespace !== release.namespace))
+    return `${describeObject(planned)} now belongs to the Helm release ${live.helmRelease.namespace}/${live.helmRelease.name}`;
+  return undefined;
+}
+
+/** An object the plan said v1 would create that exists by the time of the move. */
+export const appearedRefusal = (o: PlannedObject, csv: string) =>
+  `${describeObject(o)} appeared since the plan, and OLM v0 did not install it for ${csv}`;
