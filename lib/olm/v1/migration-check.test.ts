@@ -325,14 +325,15 @@ test("a foreign CRD and OLM's shared role the catalog's bundle also ships refuse
     {
       code: 'not-installed-by-v0',
       message:
-        'CustomResourceDefinition postgresclusters.pgpilot.example.com exists and OLM v0 did not install it for etcd.v0.9.4',
+        'CustomResourceDefinition postgresclusters.pgpilot.example.com exists ' +
+        'and OLM v0 did not install it for etcd.v0.9.4',
       object: { kind: 'CustomResourceDefinition', name: 'postgresclusters.pgpilot.example.com' },
     },
     {
       code: 'shared-role',
       message:
-        'ClusterRole aggregate-olm-edit is one of Kubernetes’ or OLM’s shared roles (its name starts with aggregate-); ' +
-        'a move never takes it over',
+        'ClusterRole aggregate-olm-edit is one of Kubernetes’ or OLM’s shared roles ' +
+        '(its name starts with aggregate-); a move never takes it over',
       object: { kind: 'ClusterRole', name: 'aggregate-olm-edit' },
     },
   ]);

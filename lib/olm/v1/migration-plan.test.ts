@@ -64,7 +64,7 @@ test('the objects are marked for Helm only once v0 let go, and v1 is created aft
   assert.equal(steps.find((s) => s.id === 'delete-subscription')!.writes[0]!.name, 'cachely-sub');
 });
 
-test("each existing object gets Helm's three marks, loses OLM v0's component label, keeps its old values to undo, and is tied to its uid", () => {
+test("each existing object gets Helm's marks, loses v0's component label, keeps its old values, is tied to its uid", () => {
   const adopt = planMigration(facts()).find((s) => s.id === 'adopt')!;
   assert.deepEqual(
     adopt.writes.map((w) => [w.type.kind, w.type.plural, w.name, w.namespace, w.uid]),

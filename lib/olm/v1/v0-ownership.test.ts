@@ -48,7 +48,8 @@ const ownerLabels = (csv = CSV, ns = NS) => ({
 });
 
 function obj(kind: string, name: string, over: Partial<LiveObject> = {}): LiveObject {
-  const namespaced = !['ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass'].includes(kind);
+  const clusterScoped = ['ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PriorityClass'];
+  const namespaced = !clusterScoped.includes(kind);
   return { kind, name, ...(namespaced ? { namespace: NS } : {}), uid: `uid-${name}`, labels: {}, ...over };
 }
 
@@ -70,7 +71,7 @@ test('a namespaced object owned by an earlier CSV of the same name (another uid)
   assert.equal(installedByV0(o, install), false);
 });
 
-test('a namespaced object with the owner labels but no ownerReference is not taken: OLM does not trust that label', () => {
+test('a namespaced object with the owner labels but no ownerReference is not taken: OLM does not trust them', () => {
   const o = obj('ConfigMap', 'certwarden-config', { labels: ownerLabels() });
   assert.equal(installedByV0(o, install), false);
 });
@@ -165,7 +166,8 @@ test('OLM’s per-CRD aggregated roles for this very CSV’s CRD are refused: th
 test('an object OLM v0 did not install for the CSV is refused, named with its namespace', () => {
   assert.deepEqual(adoptionRefusal(obj('CustomResourceDefinition', 'postgresclusters.pgpilot.example.com'), install), {
     code: 'not-installed-by-v0',
-    message: `CustomResourceDefinition postgresclusters.pgpilot.example.com exists and OLM v0 did not install it for ${CSV}`,
+    message:
+      'CustomResourceDefinition postgresclusters.pgpilot.example.com exists and OLM v0 did not install it for ' + CSV,
   });
   assert.deepEqual(adoptionRefusal(obj('ConfigMap', 'certwarden-config'), install), {
     code: 'not-installed-by-v0',

@@ -101,7 +101,8 @@ export function adoptionRefusal(o: LiveObject, install: V0Install): AdoptionRefu
   if (shared)
     return {
       code: 'shared-role',
-      message: `${describeObject(o)} is one of Kubernetes’ or OLM’s shared roles (${shared}); a move never takes it over`,
+      message:
+        `${describeObject(o)} is one of Kubernetes’ or OLM’s shared roles (${shared}); ` + 'a move never takes it over',
     };
   if (!installedByV0(o, install))
     return {
@@ -136,7 +137,10 @@ export function recheckRefusal(
   if (shared)
     return `${describeObject(planned)} is now one of the shared roles (${shared}); a move never takes it over`;
   if (live.helmRelease && (live.helmRelease.name !== release.name || live.helmRelease.namespace !== release.namespace))
-    return `${describeObject(planned)} now belongs to the Helm release ${live.helmRelease.namespace}/${live.helmRelease.name}`;
+    return (
+      `${describeObject(planned)} now belongs to the Helm release ` +
+      `${live.helmRelease.namespace}/${live.helmRelease.name}`
+    );
   return undefined;
 }
 

@@ -1,8 +1,9 @@
 // A move to OLM v1 whose write is refused half-way is rolled back on the sandbox: the step's
 // earlier writes are undone, the later steps never run, and the operator stays OLM v0's with its
-// CRD and CacheCluster. A move during which an object it planned to take over is replaced by
-// someone else's refuses just before marking anything, and is rolled back the same way. (A failure after the ClusterExtension exists cannot be brought about on
-// demand in the sandbox, whose operator-controller installs at once.)
+// CRD and CacheCluster. (A failure after the ClusterExtension exists cannot be brought about on
+// demand in the sandbox, whose operator-controller installs at once.) A move during which an
+// object it planned to take over is replaced by someone else's refuses just before marking
+// anything, and is rolled back the same way.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient } from '../../k8s/client';
@@ -104,7 +105,7 @@ describe('a move looks again just before it marks anything', () => {
   });
   after(() => close?.());
 
-  test('an account replaced by someone else’s after the plan is not taken over: the move is refused and undone', async () => {
+  test('an account replaced by someone else’s after the plan is not taken over: refused and undone', async () => {
     const SA = { ...SERVICE_ACCOUNT_TYPE };
     const moving = applyMigration(admin, 'operators', CSV);
     // Once OLM v0 has been told to let go (the Subscription is gone), someone makes the operator's
@@ -127,7 +128,10 @@ describe('a move looks again just before it marks anything', () => {
     assert.equal(result.ok, false, JSON.stringify(result));
     assert.match(
       result.message ?? '',
-      /^Mark \d+ existing objects? for OLM v1 to adopt failed: the cluster changed since the plan, so nothing was taken over: ServiceAccount operators\/cachely-controller was replaced since the plan/,
+      new RegExp(
+        '^Mark \\d+ existing objects? for OLM v1 to adopt failed: the cluster changed since the plan, so nothing ' +
+          'was taken over: ServiceAccount operators/cachely-controller was replaced since the plan',
+      ),
     );
     assert.deepEqual(
       result.steps.filter((s) => ['adopt', 'create-extension'].includes(s.id)).map((s) => [s.id, s.state]),

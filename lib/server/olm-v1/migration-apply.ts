@@ -1,11 +1,12 @@
 // Moving an operator from OLM v0 to OLM v1 as the person: plans again (the browser's plan is not
 // trusted), makes the plan's writes in order, looking again just before it marks objects for v1 to
-// take over (migration-recheck.ts: the cluster may have changed; it refuses rather than adopt), waits for the ClusterExtension to be Installed, and
-// when a step before that fails puts back what it can, in reverse: the ClusterExtension is deleted
-// with propagation Orphan (a plain delete would garbage-collect the CRDs it adopted, and every
-// object of them), the objects v1 created are deleted, the Subscription is made again (OLM v0 then
-// reinstalls the CSV), Helm's marks are taken off, the installer account goes. Cleanup failures
-// after the install are reported, not rolled back: the move itself is done by then.
+// take over (migration-recheck.ts: the cluster may have changed; it refuses rather than adopt),
+// waits for the ClusterExtension to be Installed, and when a step before that fails puts back what
+// it can, in reverse: the ClusterExtension is deleted with propagation Orphan (a plain delete would
+// garbage-collect the CRDs it adopted, and every object of them), the objects v1 created are
+// deleted, the Subscription is made again (OLM v0 then reinstalls the CSV), Helm's marks are taken
+// off, the installer account goes. Cleanup failures after the install are reported, not rolled
+// back: the move itself is done by then.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { findCondition } from '../../olm/resources/common';

@@ -111,7 +111,7 @@ function proveOn(
     });
     after(() => stop?.());
 
-    test('a bundle that also ships team2’s CRD and OLM’s shared role is refused, and both stay as they were', async () => {
+    test('a bundle also shipping team2’s CRD and OLM’s shared role is refused; both stay as they were', async () => {
       const marks = async () =>
         (
           await Promise.all([
