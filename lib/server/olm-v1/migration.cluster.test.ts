@@ -121,14 +121,24 @@ function proveOn(
         ).map((o) => ({ labels: o.metadata.labels ?? {}, annotations: o.metadata.annotations ?? {} }));
       const before = await marks();
       // The probe's catalog wins once catalogd serves it (on its own schedule on the real cluster).
+      // Until then the plan may fail to read the new catalog; the last answer explains a timeout.
+      let last: unknown;
       const plan = await waitFor(
         `the plan for ${CERTWARDEN} resolving from ${PROBE}`,
         async () => {
-          const a = await analyseMigration(admin, 'operators', CERTWARDEN);
-          return a.view.reasons.some((r) => r.object?.name === FOREIGN_CRD) ? a : undefined;
+          try {
+            const a = await analyseMigration(admin, 'operators', CERTWARDEN);
+            last = a.view;
+            return a.view.reasons.some((r) => r.object?.name === FOREIGN_CRD) ? a : undefined;
+          } catch (err) {
+            last = err;
+            return undefined;
+          }
         },
         timeoutMs,
-      );
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      });
       assert.deepEqual(
         plan.view.reasons.map((r) => [r.code, r.object?.kind, r.object?.name]),
         [
