@@ -11,11 +11,11 @@ import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { findCondition } from '../../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
-import { CLUSTER_EXTENSION, typeOf, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
+import { CLUSTER_EXTENSION, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
 import type { MigrationResult, MigrationStepOutcome } from '../../api/olm-v1-migration';
 import { ApiError } from '../api-error';
 import { analyseMigration } from './migration';
-import { recheckAdoption } from './migration-recheck';
+import { createdByV1, recheckAdoption } from './migration-recheck';
 import type { ClusterExtension } from './resources';
 
 const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
@@ -216,16 +216,4 @@ export async function applyMigration(
     };
   }
   return { ok: true, extension, steps: outcomes, notRestored: [] };
-}
-
-/** v1's objects that did not exist before the move (its ClusterRoles and bindings, mostly). */
-function createdByV1(a: Awaited<ReturnType<typeof analyseMigration>>): MigrationWrite[] {
-  return (a.objects ?? [])
-    .filter((o) => !a.existingKeys?.has(`${o.kind}/${String(o.metadata.name)}`))
-    .map((o) => ({
-      verb: 'delete' as const,
-      type: typeOf(o as never),
-      name: String(o.metadata.name),
-      ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
-    }));
 }

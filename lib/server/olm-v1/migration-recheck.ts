@@ -10,9 +10,9 @@
 // the CSV) is left for v1 to create.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
-import type { MigrationStep, MigrationWrite } from '../../olm/v1/migration-plan';
+import { typeOf, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
 import { appearedRefusal, recheckRefusal } from '../../olm/v1/v0-ownership';
-import { existingObject } from './migration';
+import { existingObject, type MigrationAnalysis } from './migration';
 
 type Live = Parameters<typeof existingObject>[1] & { metadata?: { resourceVersion?: string } };
 
@@ -71,4 +71,16 @@ export async function recheckAdoption(
         ),
       );
   return refusals.length ? { refused: refusals.join('; ') } : out;
+}
+
+/** v1's objects that did not exist at the plan (its ClusterRoles and bindings, mostly), as the deletes that undo them. */
+export function createdByV1(a: MigrationAnalysis): MigrationWrite[] {
+  return (a.objects ?? [])
+    .filter((o) => !a.existingKeys?.has(`${o.kind}/${String(o.metadata.name)}`))
+    .map((o) => ({
+      verb: 'delete' as const,
+      type: typeOf(o as never),
+      name: String(o.metadata.name),
+      ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
+    }));
 }
