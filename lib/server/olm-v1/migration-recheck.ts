@@ -73,7 +73,7 @@ export async function recheckAdoption(
   return refusals.length ? { refused: refusals.join('; ') } : out;
 }
 
-/** v1's objects that did not exist at the plan (its ClusterRoles and bindings, mostly), as the deletes that undo them. */
+/** v1's objects that did not exist at the plan (its ClusterRoles and bindings, mostly), as deletes undoing them. */
 export function createdByV1(a: MigrationAnalysis): MigrationWrite[] {
   return (a.objects ?? [])
     .filter((o) => !a.existingKeys?.has(`${o.kind}/${String(o.metadata.name)}`))
