@@ -119,6 +119,16 @@ function proveOn(
             admin.get<Meta>(rbacType('ClusterRole'), SHARED_ROLE),
           ])
         ).map((o) => ({ labels: o.metadata.labels ?? {}, annotations: o.metadata.annotations ?? {} }));
+      // OLM v0 labels team2's CRD as a component of pgpilot on its own schedule; the move's
+      // refusal is compared against the labels once OLM has written them.
+      await waitFor(
+        `${FOREIGN_CRD} labelled as pgpilot's`,
+        async () => {
+          const crd = await admin.get<Meta>(CRD_TYPE, FOREIGN_CRD);
+          return crd.metadata.labels?.['operators.coreos.com/pgpilot.team2'] !== undefined ? true : undefined;
+        },
+        timeoutMs,
+      );
       const before = await marks();
       // The probe's catalog wins once catalogd serves it (on its own schedule on the real cluster).
       // Until then the plan may fail to read the new catalog; the last answer explains a timeout.
