@@ -3,7 +3,10 @@
 // ClusterCatalog olm-console-demo): PgPilot watching one namespace says why it cannot move; a
 // viewer is told why she may not; Cachely, installed for all namespaces with a CacheCluster in
 // team1, is planned, confirmed and moved, and the CacheCluster, its CRD and the operator's
-// Deployment (now the ClusterExtension's) are all still there. Then the same move on the real
+// Deployment (now the ClusterExtension's) are all still there, the plan having said what v1 takes
+// over from OLM v0 and what it creates. CertWarden, whose bundle in a priority-10 catalog also
+// ships team2's CRD and a ClusterRole named aggregate-olm-edit, says it cannot move and names both
+// (issue 40's probe), at desktop and phone widths. Then the same move on the real
 // cluster's OLM v0 and operator-controller v1.2.0 (`npm run cluster`), skipped with the reason
 // where its programs are not built.
 import assert from 'node:assert/strict';
@@ -15,6 +18,9 @@ import { CRD_TYPE, DEPLOYMENT_TYPE } from '../lib/k8s/core-kinds';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../lib/server/olm-v1/resources';
 import { clientAs, csvPhase, subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { FOREIGN_CRD, SHARED_ROLE, writeForeignBundleCatalog } from '../lib/server/testing/foreign-bundle-catalog';
+import { CLUSTER_CATALOG_TYPE } from '../lib/server/olm-v1/resources';
+import { DESKTOP, PHONE } from './support/a11y';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
 import { useHarness } from './support/harness';
@@ -28,10 +34,22 @@ const CACHE = {
   kind: 'CacheCluster',
 };
 
+const PROBE = 'probe-catalog';
+const PROBE_IMAGE = 'quay.example.com/probe/catalog:latest';
+
 describe('Move to OLM v1', () => {
   const h = useHarness({
     suite: 'olm-v1-migrate',
+    sandbox: { catalogImages: { [PROBE_IMAGE]: writeForeignBundleCatalog(PROBE) } },
     seed: async (kube) => {
+      await subscribe(kube, { namespace: 'operators', package: 'certwarden', channel: 'stable' });
+      await waitForCsv(kube, 'operators', 'certwarden.v1.1.0');
+      await kube.create(CLUSTER_CATALOG_TYPE, {
+        apiVersion: 'olm.operatorframework.io/v1',
+        kind: 'ClusterCatalog',
+        metadata: { name: PROBE },
+        spec: { priority: 10, source: { type: 'Image', image: { ref: PROBE_IMAGE } } },
+      });
       await subscribe(kube, { namespace: 'operators', package: 'cachely', channel: 'alpha' });
       await waitForCsv(kube, 'operators', 'cachely.v0.9.2');
       await subscribe(kube, { namespace: 'team1', package: 'pgpilot', channel: 'stable', targets: ['team1'] });
@@ -61,6 +79,24 @@ describe('Move to OLM v1', () => {
     await page.close();
   });
 
+  test('a bundle that also ships another team’s CRD and a shared role cannot move, and names both', async () => {
+    const page = await h.open('/operators/operators/certwarden.v1.1.0');
+    await page.setViewportSize(DESKTOP);
+    await page.getByText('Move to OLM v1', { exact: true }).click();
+    const why = page.getByRole('region', { name: 'Why it cannot move' });
+    await why
+      .getByText(`CustomResourceDefinition ${FOREIGN_CRD} exists and OLM v0 did not install it for certwarden.v1.1.0`)
+      .waitFor({ timeout: 30_000 });
+    await why
+      .getByText(new RegExp(`^ClusterRole ${SHARED_ROLE} is one of Kubernetes’ or OLM’s shared roles`))
+      .waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Move to OLM v1' }).count(), 0);
+    await h.shot(page, 'foreign-objects');
+    await page.setViewportSize(PHONE);
+    await h.shot(page, 'foreign-objects-phone');
+    await page.close();
+  });
+
   test('a viewer is told why', async () => {
     const page = await h.openAs('bob', '/operators/operators/cachely.v0.9.2');
     await page.getByText('Move to OLM v1', { exact: true }).click();
@@ -80,6 +116,12 @@ describe('Move to OLM v1', () => {
     await steps.getByText('Delete the CSV cachely.v0.9.2, keeping what it owns').waitFor();
     await steps.getByText(/delete ClusterServiceVersion operators\/cachely\.v0\.9\.2 \(propagation Orphan\)/).waitFor();
     await steps.getByText('Create the ClusterExtension cachely at 0.9.2').waitFor();
+    const objects = page.getByRole('region', { name: 'What OLM v1 would apply' });
+    await objects.getByText(/^What OLM v1 would apply: \d+ taken over from OLM v0, \d+ new$/).waitFor();
+    const crdRow = objects
+      .getByRole('listitem')
+      .filter({ hasText: 'CustomResourceDefinition cacheclusters.cachely.example.com' });
+    assert.equal(await crdRow.getByText('taken over', { exact: true }).count(), 1);
     const button = page.getByRole('button', { name: 'Move to OLM v1' });
     assert.equal(await button.isDisabled(), true, 'not before the person confirms');
     await page.getByLabel(/I understand OLM v0 stops managing cachely\.v0\.9\.2/).check();

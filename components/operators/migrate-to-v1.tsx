@@ -1,15 +1,18 @@
 'use client';
 // "Move to OLM v1", on an OLM v0 operator's Details tab: whether OLM v1 v1.2.0 can take the
-// operator over as a ClusterExtension at the same version, with every reason it cannot; for one
-// that can, the planned steps with what each writes and why, and the steps the person may not make
-// (SelfSubjectAccessReview) with the reason. Applied once they confirm; the result says what each
-// step did, what a rollback could not restore, and links the ClusterExtension.
+// operator over as a ClusterExtension at the same version, with every reason it cannot (an
+// existing object OLM v0 did not install for it is one); for one that can, what v1 would take over
+// and what it would create, the planned steps with what each writes and why, and the steps the
+// person may not make (SelfSubjectAccessReview) with the reason. Applied once they confirm; the
+// result says what each step did, what a rollback could not restore, and links the
+// ClusterExtension.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import type { MigrationResult, MigrationStepView, MigrationView } from '@/lib/api/olm-v1-migration';
 import { apiWrite } from '@/lib/client/api';
 import { ErrorNotice } from '../common/notice';
+import { MigrationObjects } from './migrate-to-v1-objects';
 import { MigrationOutcome } from './migrate-to-v1-result';
 
 function Step({ s }: { s: MigrationStepView }) {
@@ -91,6 +94,7 @@ export function MigrateToV1({
               It can move: ClusterExtension <strong>{v.extension}</strong> would install version {v.version}
               {v.channel ? ` from channel ${v.channel}` : ''} of ClusterCatalog {v.catalog}.
             </p>
+            {v.objects && <MigrationObjects objects={v.objects} />}
             <ol className="list-decimal space-y-3 pl-5" aria-label="Move steps">
               {v.steps!.map((s) => (
                 <Step key={s.id} s={s} />

@@ -1,5 +1,7 @@
 // What the "Move to OLM v1" routes answer: whether the operator can move and every reason it
-// cannot, or the steps of the move, each with the writes it makes and what stops the person.
+// cannot (an existing object it may not take over is named in its reason's `object`), or the
+// steps of the move, each with the writes it makes and what stops the person, and the objects v1
+// would apply, each taken over from OLM v0 or new.
 import type { MigrationReason } from '../olm/v1/migration-check';
 
 export interface MigrationWriteView {
@@ -20,6 +22,14 @@ export interface MigrationStepView {
   denied?: string;
 }
 
+/** An object OLM v1 would apply: one OLM v0 installed for the CSV, taken over, or one it creates. */
+export interface MigrationObjectView {
+  kind: string;
+  name: string;
+  namespace?: string;
+  fate: 'adopt' | 'new';
+}
+
 export interface MigrationView {
   csv: string;
   namespace: string;
@@ -33,6 +43,8 @@ export interface MigrationView {
   steps?: MigrationStepView[];
   /** True when some step is denied: the move cannot be applied by this person. */
   blocked?: boolean;
+  /** Present when it can move: every object v1 would apply, taken over from OLM v0 or new. */
+  objects?: MigrationObjectView[];
 }
 
 export interface MigrationStepOutcome {

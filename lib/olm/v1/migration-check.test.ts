@@ -13,6 +13,7 @@ import { checkMigration, type MigrationFacts } from './migration-check';
 
 const PKG = 'etcd';
 const NS = 'operators';
+const CSV_UID = '7d3f0c2e-0000-4000-8000-00000000c5c5';
 
 function csvFor(version: string, extra: Partial<ClusterServiceVersion['spec']> = {}): ClusterServiceVersion {
   return {
@@ -21,6 +22,7 @@ function csvFor(version: string, extra: Partial<ClusterServiceVersion['spec']> =
     metadata: {
       name: `${PKG}.v${version}`,
       namespace: NS,
+      uid: CSV_UID,
       annotations: { 'olm.targetNamespaces': '' },
       labels: { [`operators.coreos.com/${PKG}.${NS}`]: '' },
     },
@@ -254,11 +256,26 @@ test('a stored version the bundle no longer serves fails the CRD preflight', () 
   ]);
 });
 
+// OLM v0's marks (resolver/rbac.go, catalog/operator.go ExecutePlan): namespaced objects owned by
+// the CSV's uid, cluster-scoped ones labelled olm.owner*, CRDs named in the CSV's owned list.
+const v0Owner = {
+  apiVersion: 'operators.coreos.com/v1alpha1',
+  kind: 'ClusterServiceVersion',
+  name: `${PKG}.v0.9.4`,
+  uid: CSV_UID,
+};
+const v0Deployment = {
+  kind: 'Deployment',
+  name: 'etcd-operator',
+  namespace: NS,
+  ownerReferences: [v0Owner],
+  marks: {},
+};
+const v0Crd = { kind: 'CustomResourceDefinition', name: crd.metadata.name, marks: {} };
+
 test("an object of another Helm release is not adopted; the extension's own name is", () => {
   const other = {
-    kind: 'Deployment',
-    name: 'etcd-operator',
-    namespace: NS,
+    ...v0Deployment,
     helmRelease: { name: 'x', namespace: NS },
     marks: { managedBy: 'Helm', releaseName: 'x', releaseNamespace: NS },
   };
@@ -266,6 +283,80 @@ test("an object of another Helm release is not adopted; the extension's own name
     'Deployment etcd-operator already belongs to the Helm release operators/x',
   ]);
   assert.ok(checkMigration(facts({ existing: [{ ...other, helmRelease: { name: PKG, namespace: NS } }] })).canMove);
+});
+
+test('what OLM v0 installed for the CSV moves: its CRD by the owned list, its Deployment by its ownerReference', () => {
+  const v = checkMigration(facts({ existing: [v0Crd, v0Deployment] }));
+  assert.ok(v.canMove, JSON.stringify(v));
+});
+
+test("a foreign CRD and OLM's shared role the catalog's bundle also ships refuse the move, each named", () => {
+  const foreignCrd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'postgresclusters.pgpilot.example.com' },
+    spec: { group: 'pgpilot.example.com', versions: [{ name: 'v1', served: true, storage: true }] },
+  };
+  const shared = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'aggregate-olm-edit' },
+    rules: [{ apiGroups: ['operators.coreos.com'], resources: ['*'], verbs: ['*'] }],
+  };
+  const base = facts();
+  const f = facts({
+    manifestsOf: (cat, b) => [...base.manifestsOf(cat, b), foreignCrd as never, shared as never],
+    existing: [
+      v0Crd,
+      v0Deployment,
+      { kind: 'CustomResourceDefinition', name: foreignCrd.metadata.name, uid: 'pg', marks: {} },
+      {
+        kind: 'ClusterRole',
+        name: 'aggregate-olm-edit',
+        uid: 'agg',
+        labels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' },
+        marks: {},
+      },
+    ],
+  });
+  const v = checkMigration(f);
+  assert.equal(v.canMove, false);
+  assert.deepEqual(!v.canMove && v.reasons, [
+    {
+      code: 'not-installed-by-v0',
+      message:
+        'CustomResourceDefinition postgresclusters.pgpilot.example.com exists ' +
+        'and OLM v0 did not install it for etcd.v0.9.4',
+      object: { kind: 'CustomResourceDefinition', name: 'postgresclusters.pgpilot.example.com' },
+    },
+    {
+      code: 'shared-role',
+      message:
+        'ClusterRole aggregate-olm-edit is one of Kubernetes’ or OLM’s shared roles ' +
+        '(its name starts with aggregate-); a move never takes it over',
+      object: { kind: 'ClusterRole', name: 'aggregate-olm-edit' },
+    },
+  ]);
+});
+
+test("an object already carrying this extension's Helm marks is still refused when OLM v0 did not install it", () => {
+  const premarked = {
+    kind: 'Deployment',
+    name: 'etcd-operator',
+    namespace: NS,
+    helmRelease: { name: PKG, namespace: NS },
+    marks: { managedBy: 'Helm', releaseName: PKG, releaseNamespace: NS },
+  };
+  assert.deepEqual(reasons(facts({ existing: [premarked] })), [
+    'Deployment operators/etcd-operator exists and OLM v0 did not install it for etcd.v0.9.4',
+  ]);
+});
+
+test('an existing object the person may not read is a reason: whose it is cannot be told', () => {
+  const hidden = { kind: 'ClusterRole', name: 'etcd-reader', marks: {}, unreadable: 'clusterroles is forbidden' };
+  assert.deepEqual(reasons(facts({ existing: [hidden] })), [
+    'whether OLM v0 installed ClusterRole etcd-reader cannot be told: clusterroles is forbidden',
+  ]);
 });
 
 test('an existing ClusterExtension for the package, or with the name, is a reason', () => {

@@ -4,15 +4,23 @@
 // (resolve.ts), render it (render-bundle.ts: AllNamespaces only, no webhooks or API services), pass
 // the CRD upgrade-safety preflight against the live CRDs, and find no dependency to resolve; what
 // v0 does around the operator (OperatorGroup targets, dependencies it installed, OperatorConditions,
-// copies in other namespaces) has no v1 counterpart. Pure: the server gathers the facts as the
-// person. docs/olm-v1/migration.md.
-import { isCopiedCsv, targetNamespacesOf, type ClusterServiceVersion } from '../resources/cluster-service-version';
+// copies in other namespaces) has no v1 counterpart. Of the objects v1 would render, those that
+// exist must be what OLM v0 installed for this CSV and no shared role (v0-ownership.ts): the
+// catalog chose their names. Pure: the server gathers the facts as the person.
+// docs/olm-v1/migration.md.
+import {
+  isCopiedCsv,
+  ownedCrds,
+  targetNamespacesOf,
+  type ClusterServiceVersion,
+} from '../resources/cluster-service-version';
 import type { FbcBundle } from '../fbc/types';
 import type { OperatorCondition } from '../resources/operator-condition';
 import type { OperatorGroup } from '../resources/operator-group';
 import type { Subscription } from '../resources/subscription';
 import { renderBundle } from './render-bundle';
 import { resolveBundle, type CatalogPackage } from './resolve';
+import { adoptionRefusal, describeObject, type LiveObject } from './v0-ownership';
 
 type Obj = { apiVersion: string; kind: string; metadata: Record<string, unknown> } & Record<string, unknown>;
 
@@ -39,11 +47,22 @@ export type MigrationReasonCode =
   | 'extension-exists'
   | 'extension-name'
   | 'owned-elsewhere'
+  | 'shared-role'
+  | 'not-installed-by-v0'
   | 'unreadable';
+
+/** An object v1 would render, as a reason names it. */
+export interface MigrationObjectRef {
+  kind: string;
+  name: string;
+  namespace?: string;
+}
 
 export interface MigrationReason {
   code: MigrationReasonCode;
   message: string;
+  /** The existing object the reason is about, when it is about one. */
+  object?: MigrationObjectRef;
 }
 
 /** What a live CRD keeps that the preflight compares against (status.storedVersions). */
@@ -52,11 +71,12 @@ export interface LiveCrd {
   storedVersions: string[];
 }
 
-/** An object v1 will render that already exists, with the Helm release it belongs to, if any. */
-export interface ExistingObject {
-  kind: string;
-  name: string;
-  namespace?: string;
+/**
+ * An object v1 will render that already exists: its marks as the cluster shows them (uid, labels,
+ * ownerReferences: what says whether OLM v0 installed it, v0-ownership.ts), with the Helm release
+ * it belongs to, if any.
+ */
+export interface ExistingObject extends LiveObject {
   /** meta.helm.sh/release-name and -namespace with app.kubernetes.io/managed-by=Helm, when all three are set. */
   helmRelease?: { name: string; namespace: string };
   /** The refusal to read it: whether Helm may adopt it cannot be told. */
@@ -94,6 +114,50 @@ export interface MigrationFacts {
   liveCrds: LiveCrd[];
   /** The objects v1 will render that exist now (looked up by the server after rendering). */
   existing: ExistingObject[];
+}
+
+const refOf = (e: ExistingObject): MigrationObjectRef => ({
+  kind: e.kind,
+  name: e.name,
+  ...(e.namespace ? { namespace: e.namespace } : {}),
+});
+
+/**
+ * Why existing objects may not be handed to v1: one it may not read, one of another Helm release,
+ * and any that OLM v0 did not install for this CSV or that is a shared role (v0-ownership.ts).
+ */
+function existingReasons(f: MigrationFacts): MigrationReason[] {
+  const csv = f.csv.metadata ?? {};
+  const install = {
+    csv: csv.name ?? '',
+    namespace: csv.namespace ?? '',
+    uid: csv.uid ?? '',
+    ownedCrds: ownedCrds(f.csv).map((c) => c.name),
+  };
+  const out: MigrationReason[] = [];
+  for (const e of f.existing) {
+    if (e.unreadable) {
+      out.push({
+        code: 'unreadable',
+        message: `whether OLM v0 installed ${describeObject(e)} cannot be told: ${e.unreadable}`,
+        object: refOf(e),
+      });
+      continue;
+    }
+    if (e.helmRelease && (e.helmRelease.name !== f.extensionName || e.helmRelease.namespace !== install.namespace)) {
+      out.push({
+        code: 'owned-elsewhere',
+        message: `${e.kind} ${e.name} already belongs to the Helm release ${e.helmRelease.namespace}/${e.helmRelease.name}`,
+        object: refOf(e),
+      });
+      continue;
+    }
+    // Marked for this very release already (a move tried before) or not: Helm would take it over
+    // either way, so it must be this CSV's as much as any other.
+    const refused = adoptionRefusal(e, install);
+    if (refused) out.push({ ...refused, object: refOf(e) });
+  }
+  return out;
 }
 
 export interface MigrationTarget {
@@ -291,15 +355,7 @@ export function checkMigration(f: MigrationFacts): MigrationVerdict {
     return { canMove: false, reasons };
   }
   reasons.push(...storedVersionReasons(rendered.objects, f.liveCrds));
-  for (const e of f.existing)
-    if (
-      e.helmRelease &&
-      (e.helmRelease.name !== f.extensionName || e.helmRelease.namespace !== f.csv.metadata?.namespace)
-    )
-      reasons.push({
-        code: 'owned-elsewhere',
-        message: `${e.kind} ${e.name} already belongs to the Helm release ${e.helmRelease.namespace}/${e.helmRelease.name}`,
-      });
+  reasons.push(...existingReasons(f));
   if (reasons.length) return { canMove: false, reasons };
   return {
     canMove: true,

@@ -37,11 +37,12 @@ const facts = (over: Partial<MigrationPlanFacts> = {}): MigrationPlanFacts => ({
   } as Subscription,
   target,
   existing: [
-    { kind: 'CustomResourceDefinition', name: 'caches.example.com', marks: {} },
+    { kind: 'CustomResourceDefinition', name: 'caches.example.com', uid: 'crd-uid', marks: {} },
     {
       kind: 'Deployment',
       name: 'cachely-manager',
       namespace: 'operators',
+      uid: 'deployment-uid',
       marks: { managedBy: 'olm', component: '' },
     },
   ],
@@ -63,13 +64,13 @@ test('the objects are marked for Helm only once v0 let go, and v1 is created aft
   assert.equal(steps.find((s) => s.id === 'delete-subscription')!.writes[0]!.name, 'cachely-sub');
 });
 
-test("each existing object gets Helm's three marks, loses OLM v0's component label, and keeps its old values to undo", () => {
+test("each existing object gets Helm's marks, loses v0's component label, keeps its old values, is tied to its uid", () => {
   const adopt = planMigration(facts()).find((s) => s.id === 'adopt')!;
   assert.deepEqual(
-    adopt.writes.map((w) => [w.type.kind, w.type.plural, w.name, w.namespace]),
+    adopt.writes.map((w) => [w.type.kind, w.type.plural, w.name, w.namespace, w.uid]),
     [
-      ['CustomResourceDefinition', 'customresourcedefinitions', 'caches.example.com', undefined],
-      ['Deployment', 'deployments', 'cachely-manager', 'operators'],
+      ['CustomResourceDefinition', 'customresourcedefinitions', 'caches.example.com', undefined, 'crd-uid'],
+      ['Deployment', 'deployments', 'cachely-manager', 'operators', 'deployment-uid'],
     ],
   );
   assert.deepEqual(adopt.writes[1]!.body, {

@@ -31,6 +31,8 @@ export interface MigrationWrite {
   propagationPolicy?: 'Orphan' | 'Background';
   /** The merge patch that puts a patched object's fields back as they were. */
   undo?: Record<string, unknown>;
+  /** patch: the uid the object had when planned; the write goes to that very object or not at all. */
+  uid?: string;
 }
 
 export type MigrationStepId =
@@ -49,7 +51,7 @@ export interface MigrationPlanFacts {
   extensionName: string;
   subscription: Subscription;
   target: MigrationTarget;
-  /** The rendered objects that exist now. */
+  /** The rendered objects that exist now: every one OLM v0 installed for the CSV (migration-check.ts). */
   existing: ExistingObject[];
   /** Installer objects (kind/name) already there, which are kept rather than made. */
   installerExisting: string[];
@@ -166,6 +168,7 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
             },
           },
           undo: undoMarks(e.marks, component),
+          ...(e.uid ? { uid: e.uid } : {}),
         };
       }),
   };

@@ -1,18 +1,21 @@
 // Moving an operator from OLM v0 to OLM v1 as the person: plans again (the browser's plan is not
-// trusted), makes the plan's writes in order, waits for the ClusterExtension to be Installed, and
-// when a step before that fails puts back what it can, in reverse: the ClusterExtension is deleted
-// with propagation Orphan (a plain delete would garbage-collect the CRDs it adopted, and every
-// object of them), the objects v1 created are deleted, the Subscription is made again (OLM v0 then
-// reinstalls the CSV), Helm's marks are taken off, the installer account goes. Cleanup failures
-// after the install are reported, not rolled back: the move itself is done by then.
+// trusted), makes the plan's writes in order, looking again just before it marks objects for v1 to
+// take over (migration-recheck.ts: the cluster may have changed; it refuses rather than adopt),
+// waits for the ClusterExtension to be Installed, and when a step before that fails puts back what
+// it can, in reverse: the ClusterExtension is deleted with propagation Orphan (a plain delete would
+// garbage-collect the CRDs it adopted, and every object of them), the objects v1 created are
+// deleted, the Subscription is made again (OLM v0 then reinstalls the CSV), Helm's marks are taken
+// off, the installer account goes. Cleanup failures after the install are reported, not rolled
+// back: the move itself is done by then.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { findCondition } from '../../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
-import { CLUSTER_EXTENSION, typeOf, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
+import { CLUSTER_EXTENSION, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
 import type { MigrationResult, MigrationStepOutcome } from '../../api/olm-v1-migration';
 import { ApiError } from '../api-error';
 import { analyseMigration } from './migration';
+import { createdByV1, recheckAdoption } from './migration-recheck';
 import type { ClusterExtension } from './resources';
 
 const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
@@ -148,14 +151,30 @@ export async function applyMigration(
   const extension = a.view.extension!;
   const outcomes: MigrationStepOutcome[] = steps.map((s) => ({ id: s.id, title: s.title, state: 'not-run' }));
   const done: Done[] = [];
+  const created = createdByV1(a);
+  let rechecked = false;
   for (const s of steps) {
     const o = outcomes.find((x) => x.id === s.id)!;
     const made: MigrationWrite[] = [];
     let failure: string | undefined;
+    let writes = s.writes;
     try {
+      // Just before anything is marked, or before v1 is created when nothing is to be marked.
+      if (!rechecked && (s.id === 'adopt' || s.id === 'create-extension')) {
+        rechecked = true;
+        const r = await recheckAdoption(client, s.id === 'adopt' ? s : { ...s, writes: [] }, created, {
+          csv: csvName,
+          extension,
+          namespace,
+        });
+        if ('refused' in r)
+          throw new Error(`the cluster changed since the plan, so nothing was taken over: ${r.refused}`);
+        if (s.id === 'adopt') writes = r.writes;
+        created.push(...r.vanished);
+      }
       if (s.id === 'wait-installed') failure = await waitInstalled(client, extension, opts.waitMs ?? 120_000);
       else
-        for (const w of s.writes) {
+        for (const w of writes) {
           try {
             await write(client, w);
             made.push(w);
@@ -185,7 +204,7 @@ export async function applyMigration(
     const notRestored = await rollBack(
       client,
       done,
-      { subscription: a.subscription, csv: csvName, extension, created: createdByV1(a) },
+      { subscription: a.subscription, csv: csvName, extension, created },
       outcomes,
     );
     return {
@@ -197,16 +216,4 @@ export async function applyMigration(
     };
   }
   return { ok: true, extension, steps: outcomes, notRestored: [] };
-}
-
-/** v1's objects that did not exist before the move (its ClusterRoles and bindings, mostly). */
-function createdByV1(a: Awaited<ReturnType<typeof analyseMigration>>): MigrationWrite[] {
-  return (a.objects ?? [])
-    .filter((o) => !a.existingKeys?.has(`${o.kind}/${String(o.metadata.name)}`))
-    .map((o) => ({
-      verb: 'delete' as const,
-      type: typeOf(o as never),
-      name: String(o.metadata.name),
-      ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
-    }));
 }

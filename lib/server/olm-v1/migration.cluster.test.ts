@@ -2,23 +2,29 @@
 // (all namespaces) with a CacheCluster in team1 moves to a ClusterExtension at the same version;
 // the CRD and the CacheCluster survive, the CSV and Subscription are gone, and the operator's
 // Deployment now carries operator-controller's owner label and a controller reference to the
-// ClusterExtension. On the sandbox, then on the real cluster's OLM v0 and operator-controller
-// v1.2.0 (`npm run cluster`), skipped with the reason where its programs are not built.
+// ClusterExtension. And issue 40's probe: certwarden installed by OLM v0, pgpilot by OLM v0 in
+// team2, and a second ClusterCatalog of priority 10 whose certwarden.v1.1.0 also ships team2's CRD
+// and a ClusterRole named aggregate-olm-edit: the move is refused naming both, and the cluster
+// shows both objects with the labels and annotations they had. On the sandbox, then on the real
+// cluster's OLM v0 and operator-controller v1.2.0 (`npm run cluster`), skipped with the reason
+// where its programs are not built.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from '../../../e2e/support/real-cluster';
 import type { KubeClient } from '../../k8s/client';
-import { CRD_TYPE, DEPLOYMENT_TYPE } from '../../k8s/core-kinds';
+import { CRD_TYPE, DEPLOYMENT_TYPE, rbacType } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
 import { catalogSourceName } from '../../sandbox/olm/catalog-sources';
 import { withSandbox } from '../../sandbox/testing/sandbox-fixture';
+import { ApiError } from '../api-error';
 import { clientAs, csvPhase, subscribe, waitFor } from '../testing/cluster';
+import { FOREIGN_CRD, SHARED_ROLE, writeForeignBundleCatalog } from '../testing/foreign-bundle-catalog';
 import { analyseMigration } from './migration';
 import { applyMigration } from './migration-apply';
-import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
+import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const DEMO_DIR = join(import.meta.dirname, '..', '..', 'sandbox', 'demo-catalog', 'catalog');
 const CACHE = {
@@ -29,10 +35,22 @@ const CACHE = {
   kind: 'CacheCluster',
 };
 const CSV = 'cachely.v0.9.2';
+const PROBE = 'probe-catalog';
+const PROBE_DIR = writeForeignBundleCatalog(PROBE);
+const PROBE_IMAGE = 'quay.example.com/probe/catalog:latest';
+const CERTWARDEN = 'certwarden.v1.1.0';
+const PG = {
+  group: 'pgpilot.example.com',
+  version: 'v1',
+  plural: 'postgresclusters',
+  namespaced: true,
+  kind: 'PostgresCluster',
+};
 
 type Meta = {
   metadata: {
     labels?: Record<string, string>;
+    annotations?: Record<string, string>;
     ownerReferences?: { kind: string; name: string; controller?: boolean }[];
   };
 };
@@ -46,13 +64,29 @@ function proveOn(
   describe(`moving an operator to OLM v1 on ${what}`, () => {
     let admin: KubeClient;
     let stop: () => Promise<void>;
+    const succeeded = (ns: string, csv: string) =>
+      waitFor(
+        `${csv} Succeeded`,
+        async () => ((await csvPhase(admin, ns, csv)) === 'Succeeded' ? true : undefined),
+        timeoutMs,
+      );
     before(async () => {
       ({ admin, stop } = await start());
       await subscribe(admin, { namespace: 'operators', package: 'cachely', channel: 'alpha', source });
-      await waitFor(
-        `${CSV} Succeeded`,
-        async () => ((await csvPhase(admin, 'operators', CSV)) === 'Succeeded' ? true : undefined),
-        timeoutMs,
+      await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable', source });
+      await subscribe(admin, { namespace: 'team2', package: 'pgpilot', channel: 'stable', targets: ['team2'], source });
+      await succeeded('operators', CSV);
+      await succeeded('operators', CERTWARDEN);
+      await succeeded('team2', 'pgpilot.v1.4.0');
+      await admin.create(
+        PG,
+        {
+          apiVersion: 'pgpilot.example.com/v1',
+          kind: 'PostgresCluster',
+          metadata: { name: 'team2-prod-db', namespace: 'team2' },
+          spec: {},
+        },
+        { namespace: 'team2' },
       );
       // OLM records the installed CSV on the Subscription after the CSV succeeds; the move reads
       // the channel from there.
@@ -76,6 +110,61 @@ function proveOn(
       );
     });
     after(() => stop?.());
+
+    test('a bundle also shipping team2’s CRD and OLM’s shared role is refused; both stay as they were', async () => {
+      const marks = async () =>
+        (
+          await Promise.all([
+            admin.get<Meta>(CRD_TYPE, FOREIGN_CRD),
+            admin.get<Meta>(rbacType('ClusterRole'), SHARED_ROLE),
+          ])
+        ).map((o) => ({ labels: o.metadata.labels ?? {}, annotations: o.metadata.annotations ?? {} }));
+      // OLM v0 labels team2's CRD as a component of pgpilot on its own schedule; the move's
+      // refusal is compared against the labels once OLM has written them.
+      await waitFor(
+        `${FOREIGN_CRD} labelled as pgpilot's`,
+        async () => {
+          const crd = await admin.get<Meta>(CRD_TYPE, FOREIGN_CRD);
+          return crd.metadata.labels?.['operators.coreos.com/pgpilot.team2'] !== undefined ? true : undefined;
+        },
+        timeoutMs,
+      );
+      const before = await marks();
+      // The probe's catalog wins once catalogd serves it (on its own schedule on the real cluster).
+      // Until then the plan may fail to read the new catalog; the last answer explains a timeout.
+      let last: unknown;
+      const plan = await waitFor(
+        `the plan for ${CERTWARDEN} resolving from ${PROBE}`,
+        async () => {
+          try {
+            const a = await analyseMigration(admin, 'operators', CERTWARDEN);
+            last = a.view;
+            return a.view.reasons.some((r) => r.object?.name === FOREIGN_CRD) ? a : undefined;
+          } catch (err) {
+            last = err;
+            return undefined;
+          }
+        },
+        timeoutMs,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      });
+      assert.deepEqual(
+        plan.view.reasons.map((r) => [r.code, r.object?.kind, r.object?.name]),
+        [
+          ['not-installed-by-v0', 'CustomResourceDefinition', FOREIGN_CRD],
+          ['shared-role', 'ClusterRole', SHARED_ROLE],
+        ],
+      );
+      await assert.rejects(
+        applyMigration(admin, 'operators', CERTWARDEN, { waitMs: timeoutMs }),
+        (e) => e instanceof ApiError && e.code === 409 && e.message.includes(FOREIGN_CRD),
+      );
+      assert.deepEqual(await marks(), before);
+      await admin.get(CSV_TYPE, CERTWARDEN, 'operators');
+      await admin.get(PG, 'team2-prod-db', 'team2');
+      await assert.rejects(admin.get(CLUSTER_EXTENSION_TYPE, 'certwarden'), (e) => isKubeError(e, 404));
+    });
 
     test('the instance and CRD survive, and the Deployment is now the ClusterExtension’s', async () => {
       const plan = await analyseMigration(admin, 'operators', CSV);
@@ -106,8 +195,15 @@ function proveOn(
 proveOn(
   'the sandbox',
   async () => {
-    const sb = await withSandbox({ deploymentDelayMs: 10 });
-    return { admin: clientAs(sb, 'admin'), stop: () => sb.close() };
+    const sb = await withSandbox({ deploymentDelayMs: 10, catalogImages: { [PROBE_IMAGE]: PROBE_DIR } });
+    const admin = clientAs(sb, 'admin');
+    await admin.create(CLUSTER_CATALOG_TYPE, {
+      apiVersion: 'olm.operatorframework.io/v1',
+      kind: 'ClusterCatalog',
+      metadata: { name: PROBE },
+      spec: { priority: 10, source: { type: 'Image', image: { ref: PROBE_IMAGE } } },
+    });
+    return { admin, stop: () => sb.close() };
   },
   15_000,
   'olm-console-demo',
@@ -120,8 +216,11 @@ else {
   proveOn(
     'the real cluster',
     async () => {
-      cluster = await startRealCluster([DEMO_DIR]);
-      return { admin: clientAs(cluster, 'admin'), stop: async () => cluster?.stop() };
+      cluster = await startRealCluster([DEMO_DIR, PROBE_DIR]);
+      const admin = clientAs(cluster, 'admin');
+      // `npm run cluster` names each --catalog's ClusterCatalog after its folder.
+      await admin.patch(CLUSTER_CATALOG_TYPE, PROBE, { spec: { priority: 10 } }, { type: 'merge' });
+      return { admin, stop: async () => cluster?.stop() };
     },
     240_000,
     // `npm run cluster` names each --catalog's CatalogSource and ClusterCatalog after its folder.

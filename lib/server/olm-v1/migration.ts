@@ -1,7 +1,8 @@
 // Whether an operator OLM v0 installed can move to OLM v1, and how: the facts lib/olm/v1's check
 // and planner need, read as the person (the CSV, its Subscription and OperatorGroup, the
 // InstallPlans that installed it, the ClusterCatalogs the person may read, the live CRDs and the
-// objects v1 would take over), then a SelfSubjectAccessReview for every write of the plan.
+// objects v1 would render that exist, with OLM v0's marks on them, which decide whether the move
+// may take them over), then a SelfSubjectAccessReview for every write of the plan.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { CRD_TYPE } from '../../k8s/core-kinds';
@@ -43,9 +44,12 @@ type Meta = {
   metadata?: {
     name?: string;
     namespace?: string;
+    uid?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
+    ownerReferences?: { apiVersion?: string; kind: string; name: string; uid: string }[];
   };
+  aggregationRule?: unknown;
 };
 
 /** A get that answers undefined for 404 and keeps every other refusal. */
@@ -79,7 +83,29 @@ function marksOf(o: Meta, component: string): ExistingObject['marks'] {
   };
 }
 
-/** The rendered objects that exist now, with their Helm marks. */
+/**
+ * One live object as the move's rules read it: OLM v0's marks (uid, labels, ownerReferences,
+ * whether it aggregates other roles) and Helm's.
+ */
+export function existingObject(kind: string, live: Meta, component: string): ExistingObject {
+  const m = live.metadata ?? {};
+  const marks = marksOf(live, component);
+  return {
+    kind,
+    name: m.name ?? '',
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    ...(m.uid ? { uid: m.uid } : {}),
+    labels: m.labels ?? {},
+    ownerReferences: m.ownerReferences ?? [],
+    ...(live.aggregationRule ? { aggregated: true } : {}),
+    marks,
+    ...(marks.managedBy === 'Helm' && marks.releaseName && marks.releaseNamespace
+      ? { helmRelease: { name: marks.releaseName, namespace: marks.releaseNamespace } }
+      : {}),
+  };
+}
+
+/** The rendered objects that exist now, as the cluster shows them. */
 async function existingObjects(
   client: KubeClient,
   target: MigrationTarget,
@@ -94,11 +120,7 @@ async function existingObjects(
       if (!live) return undefined;
       if (typeof live === 'string')
         return { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks: {}, unreadable: live };
-      const marks = marksOf(live, component);
-      const e: ExistingObject = { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks };
-      if (marks.managedBy === 'Helm' && marks.releaseName && marks.releaseNamespace)
-        e.helmRelease = { name: marks.releaseName, namespace: marks.releaseNamespace };
-      return e;
+      return existingObject(o.kind, live, component);
     }),
   );
   return found.filter((e): e is ExistingObject => !!e);
@@ -227,13 +249,16 @@ export async function analyseMigration(
     existing: [],
   };
   let verdict = checkMigration(facts);
-  // Whether Helm could adopt the objects is known only once the bundle is rendered.
-  if (verdict.canMove)
-    verdict = checkMigration({ ...facts, existing: await existingObjects(client, verdict.target, namespace) });
+  // Which objects exist, and whether OLM v0 installed them for this CSV, is known only once the
+  // bundle is rendered; the plan then marks exactly those read here.
+  let existing: ExistingObject[] = [];
+  if (verdict.canMove) {
+    existing = await existingObjects(client, verdict.target, namespace);
+    verdict = checkMigration({ ...facts, existing });
+  }
   const base: MigrationView = { csv: csvName, namespace, canMove: verdict.canMove, reasons: [] };
   if (!verdict.canMove) return { view: { ...base, reasons: verdict.reasons } };
   const target = verdict.target;
-  const existing = await existingObjects(client, target, namespace);
   const steps = planMigration({
     namespace,
     csvName,
@@ -249,6 +274,7 @@ export async function analyseMigration(
     operatorGroupToDelete: operatorGroupToDelete(g, csvName),
   });
   const stepViews = await Promise.all(steps.map((s) => reviewStep(client, s)));
+  const existingKeys = new Set(existing.map((e) => `${e.kind}/${e.name}`));
   return {
     view: {
       ...base,
@@ -258,11 +284,17 @@ export async function analyseMigration(
       catalog: target.catalog,
       steps: stepViews,
       blocked: stepViews.some((s) => s.denied),
+      objects: target.objects.map((o) => ({
+        kind: o.kind,
+        name: String(o.metadata.name ?? ''),
+        ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
+        fate: existingKeys.has(`${o.kind}/${String(o.metadata.name ?? '')}`) ? ('adopt' as const) : ('new' as const),
+      })),
     },
     steps,
     subscription: g.subscription,
     objects: target.objects,
-    existingKeys: new Set(existing.map((e) => `${e.kind}/${e.name}`)),
+    existingKeys,
   };
 }
 

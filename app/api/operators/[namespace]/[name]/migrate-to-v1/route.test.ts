@@ -86,6 +86,22 @@ describe('/api/operators/<ns>/<csv>/migrate-to-v1', () => {
       adopt.writes.some((w) => w.kind === 'CustomResourceDefinition' && w.name === 'cacheclusters.cachely.example.com'),
     );
     assert.ok(adopt.writes.some((w) => w.kind === 'Deployment'));
+    // What v1 takes over is what OLM v0 installed for the CSV; its own ClusterRoles are new.
+    const fates = new Map(body.objects!.map((o) => [`${o.kind}/${o.name}`, o.fate]));
+    assert.equal(fates.get('CustomResourceDefinition/cacheclusters.cachely.example.com'), 'adopt');
+    assert.equal(fates.get('Deployment/cachely-controller-manager'), 'adopt');
+    assert.equal(fates.get('ServiceAccount/cachely-controller'), 'adopt');
+    assert.ok(
+      body.objects!.some((o) => o.kind === 'ClusterRole' && o.fate === 'new'),
+      JSON.stringify(body.objects),
+    );
+    assert.deepEqual(
+      adopt.writes.map((w) => `${w.kind}/${w.name}`).sort(),
+      body
+        .objects!.filter((o) => o.fate === 'adopt')
+        .map((o) => `${o.kind}/${o.name}`)
+        .sort(),
+    );
     const orphan = body.steps!.find((s) => s.id === 'orphan-csv')!;
     assert.deepEqual(orphan.writes, [
       { verb: 'delete', kind: 'ClusterServiceVersion', name: CSV, namespace: 'operators', propagationPolicy: 'Orphan' },

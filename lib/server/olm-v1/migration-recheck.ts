@@ -1,0 +1,86 @@
+// The move's last look before it marks objects for OLM v1 to take over. The plan is made again
+// when the move starts, but the adopt step comes after the Subscription and the CSV are deleted
+// (seconds to a minute later), and the cluster may change meanwhile: an object deleted and made
+// again by someone else under the same name, relabelled into a shared role, or marked for another
+// Helm release; an object the plan said v1 would create made by someone. Each planned object is
+// read again as the person and must be the very object planned (its uid: the CSV is gone by now,
+// and with it the ownerReferences that said OLM v0 installed it); the patch then carries the
+// resourceVersion just read, so a change between this read and the write is a 409, not an
+// adoption. An object gone by now (OLM v0's finalizer deletes the cluster-scoped RBAC it made for
+// the CSV) is left for v1 to create.
+import type { KubeClient } from '../../k8s/client';
+import { isKubeError } from '../../k8s/errors';
+import { typeOf, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
+import { appearedRefusal, recheckRefusal } from '../../olm/v1/v0-ownership';
+import { existingObject, type MigrationAnalysis } from './migration';
+
+type Live = Parameters<typeof existingObject>[1] & { metadata?: { resourceVersion?: string } };
+
+async function read(client: KubeClient, w: Pick<MigrationWrite, 'type' | 'name' | 'namespace'>) {
+  try {
+    return await client.get<Live>(w.type, w.name, w.namespace);
+  } catch (err) {
+    if (isKubeError(err, 404)) return undefined;
+    throw err;
+  }
+}
+
+export interface Rechecked {
+  /** The adopt step's patches, each bound to the resourceVersion just read. */
+  writes: MigrationWrite[];
+  /** Planned objects gone since: v1 creates them, so a rollback deletes them. */
+  vanished: MigrationWrite[];
+}
+
+/**
+ * The adopt step's writes as they may be made now, or why the move must stop. `created` are the
+ * objects the plan said v1 would create (as the deletes that would undo them).
+ */
+export async function recheckAdoption(
+  client: KubeClient,
+  adopt: MigrationStep,
+  created: MigrationWrite[],
+  ctx: { csv: string; extension: string; namespace: string },
+): Promise<Rechecked | { refused: string }> {
+  const refusals: string[] = [];
+  const out: Rechecked = { writes: [], vanished: [] };
+  for (const w of adopt.writes) {
+    const live = await read(client, w);
+    const planned = { kind: w.type.kind, name: w.name, ...(w.namespace ? { namespace: w.namespace } : {}), uid: w.uid };
+    if (!live) {
+      out.vanished.push({ verb: 'delete', type: w.type, name: w.name, namespace: w.namespace });
+      continue;
+    }
+    const why = recheckRefusal(planned, existingObject(w.type.kind, live, ''), {
+      name: ctx.extension,
+      namespace: ctx.namespace,
+    });
+    if (why) refusals.push(why);
+    else {
+      const body = structuredClone(w.body!) as { metadata: Record<string, unknown> };
+      body.metadata.resourceVersion = live.metadata?.resourceVersion;
+      out.writes.push({ ...w, body });
+    }
+  }
+  for (const c of created)
+    if (await read(client, c))
+      refusals.push(
+        appearedRefusal(
+          { kind: c.type.kind, name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}) },
+          ctx.csv,
+        ),
+      );
+  return refusals.length ? { refused: refusals.join('; ') } : out;
+}
+
+/** v1's objects that did not exist at the plan (its ClusterRoles and bindings, mostly), as deletes undoing them. */
+export function createdByV1(a: MigrationAnalysis): MigrationWrite[] {
+  return (a.objects ?? [])
+    .filter((o) => !a.existingKeys?.has(`${o.kind}/${String(o.metadata.name)}`))
+    .map((o) => ({
+      verb: 'delete' as const,
+      type: typeOf(o as never),
+      name: String(o.metadata.name),
+      ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
+    }));
+}
