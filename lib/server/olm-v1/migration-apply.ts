@@ -15,11 +15,39 @@ import { CLUSTER_EXTENSION, type MigrationStep, type MigrationWrite } from '../.
 import type { MigrationResult, MigrationStepOutcome } from '../../api/olm-v1-migration';
 import { ApiError } from '../api-error';
 import { analyseMigration } from './migration';
+import { markInstall } from './install-mark';
 import { createdByV1, recheckAdoption } from './migration-recheck';
-import type { ClusterExtension } from './resources';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
 const OWNER_NAME = 'olm.operatorframework.io/owner-name';
+
+/**
+ * The installer account and roles the move made get the console's mark once the extension exists
+ * (it names the extension's uid), as the install wizard's do: without it an uninstall would not
+ * offer them and a version change would not widen them. A mark that could not be written leaves
+ * the move standing; the step's message says what follows.
+ */
+async function markInstaller(client: KubeClient, extension: string, done: Done[]): Promise<string | undefined> {
+  const made = done
+    .filter((d) => d.step.id === 'installer')
+    .flatMap((d) => d.writes)
+    .filter((w) => w.verb === 'create')
+    .map((w) => ({ kind: w.type.kind, name: w.name, namespace: w.namespace }));
+  if (!made.length) return undefined;
+  let failed: { ref: { kind: string; name: string }; message: string }[];
+  try {
+    failed = await markInstall(client, await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, extension), made);
+  } catch (err) {
+    failed = made.map((ref) => ({ ref, message: (err as Error).message }));
+  }
+  if (!failed.length) return undefined;
+  return (
+    `${failed.map((f) => `${f.ref.kind} ${f.ref.name}`).join(', ')} could not be marked as made for ${extension} ` +
+    `(${failed[0]!.message}): uninstalling will not offer to delete them, and a version change that needs ` +
+    `more rights will not widen them`
+  );
+}
 
 async function write(client: KubeClient, w: MigrationWrite): Promise<void> {
   if (w.verb === 'create') await client.create(w.type, w.body!, { namespace: w.namespace });
@@ -193,6 +221,7 @@ export async function applyMigration(
     if (!failure) {
       o.state = 'done';
       done.push({ step: s, writes: made });
+      if (s.id === 'create-extension') o.message = await markInstaller(client, extension, done);
       continue;
     }
     o.state = 'failed';

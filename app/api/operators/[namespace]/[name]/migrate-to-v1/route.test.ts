@@ -12,6 +12,7 @@ import { CRD_TYPE, DEPLOYMENT_TYPE, rbacType } from '@/lib/k8s/core-kinds';
 import { isKubeError } from '@/lib/k8s/errors';
 import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
+import type { ExtensionUninstallPreview } from '@/lib/api/olm-v1-extensions';
 import type { MigrationResult, MigrationView } from '@/lib/api/olm-v1-migration';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '@/lib/server/olm-v1/resources';
 import { subscribe, waitForCsv } from '@/lib/server/testing/cluster';
@@ -193,5 +194,25 @@ describe('/api/operators/<ns>/<csv>/migrate-to-v1', () => {
     assert.equal(dep.metadata.labels?.['olm.operatorframework.io/owner-name'], 'cachely');
     await assert.rejects(admin.get(CSV_TYPE, CSV, 'operators'), (e) => isKubeError(e, 404));
     await assert.rejects(admin.get(SUBSCRIPTION_TYPE, 'cachely', 'operators'), (e) => isKubeError(e, 404));
+  });
+
+  test('the installer account and roles the move made are offered when the extension is uninstalled', async () => {
+    // Runs after the move above: what it created for v1's installer carries the console's mark,
+    // as the install wizard's does, so the uninstall preview offers it (and nothing else).
+    const { GET: PREVIEW } = (await import('@/app/api/olm-v1/clusterextensions/[name]/uninstall/route')) as {
+      GET: Handler;
+    };
+    const p = await sb.call<ExtensionUninstallPreview>(PREVIEW, '/api/olm-v1/clusterextensions/cachely/uninstall', {
+      params: { name: 'cachely' },
+    });
+    assert.equal(p.status, 200, JSON.stringify(p.body));
+    const offered = p.body.access.map((a) => `${a.kind}/${a.name}`).sort();
+    assert.deepEqual(offered, [
+      'ClusterRole/cachely-installer',
+      'ClusterRoleBinding/cachely-installer',
+      'Role/cachely-installer',
+      'RoleBinding/cachely-installer',
+      'ServiceAccount/cachely-installer',
+    ]);
   });
 });
