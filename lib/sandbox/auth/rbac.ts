@@ -103,7 +103,8 @@ export function visitRules(
     const subject = ((b.subjects as Subject[] | undefined) ?? []).find((s) => subjectMatches(s, user));
     const ref = b.roleRef as { kind: string; name: string };
     if (!subject || ref.kind !== 'ClusterRole') continue;
-    const source = `ClusterRoleBinding "${b.metadata.name ?? ''}" of ClusterRole "${ref.name}" to ${describeSubject(subject, '')}`;
+    const source =
+      `ClusterRoleBinding "${b.metadata.name ?? ''}" of ClusterRole "${ref.name}" to ` + describeSubject(subject, '');
     for (const rule of rulesOf(byName.get(ref.name))) if (!visit(rule, source)) return;
   }
   if (!namespace) return;

@@ -293,7 +293,8 @@ describe('RBAC escalation for every writer', () => {
       forbidden(
         'clusterroles',
         'gatherer',
-        'clusterroles.rbac.authorization.k8s.io "gatherer" is forbidden: must have cluster-admin privileges to use the aggregationRule',
+        'clusterroles.rbac.authorization.k8s.io "gatherer" is forbidden: ' +
+          'must have cluster-admin privileges to use the aggregationRule',
       ),
     );
   });
