@@ -12,7 +12,7 @@
 //     finalizers) is not judged.
 import { ApiStatusError } from '../server/http-util';
 import type { KObject } from '../store/types';
-import { authorize, rulesFor, type PolicyRule, type RbacSource, type UserInfo } from './rbac';
+import { authorize, visitRules, type PolicyRule, type RbacSource, type UserInfo } from './rbac';
 import { describeMissing, quotedList, uncoveredRules } from './rule-covers';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -35,7 +35,8 @@ const FULL_AUTHORITY: PolicyRule[] = [
 
 /**
  * ConfirmNoEscalation: undefined when the user holds every rule in the namespace (cluster-wide
- * rules only when there is none), else the API server's sentence listing what is missing.
+ * rules only when there is none), else the API server's sentence listing what is missing, and
+ * the bindings of the user's whose roles could not be read.
  */
 export function escalationError(
   rbac: RbacSource,
@@ -43,12 +44,25 @@ export function escalationError(
   namespace: string | undefined,
   rules: readonly PolicyRule[],
 ): string | undefined {
-  const missing = uncoveredRules(rulesFor(rbac, user, namespace), rules);
-  if (missing.length === 0) return undefined;
-  return (
-    `user "${user.name}" (groups=${quotedList(user.groups)}) is attempting to grant RBAC permissions not currently ` +
-    `held:\n${describeMissing(missing)}`
+  const held: PolicyRule[] = [];
+  const unresolved: string[] = [];
+  visitRules(
+    rbac,
+    user,
+    namespace,
+    (rule) => held.push(rule) > 0,
+    (error) => unresolved.push(error),
   );
+  const missing = uncoveredRules(held, rules);
+  if (missing.length === 0) return undefined;
+  const msg =
+    `user "${user.name}" (groups=${quotedList(user.groups)}) is attempting to grant RBAC permissions not currently ` +
+    `held:\n${describeMissing(missing)}`;
+  if (unresolved.length === 0) return msg;
+  // The resolver's errors, one aggregate in a list: "[e]", or "[[e1, e2]]" for several.
+  const distinct = [...new Set(unresolved)];
+  const aggregate = distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
+  return `${msg}; resolution errors: [${aggregate}]`;
 }
 
 function forbidden(kind: RbacKind, name: string, why: string): ApiStatusError {

@@ -82,6 +82,12 @@ export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
   return true;
 }
 
+/** The rule resolver's error for a binding whose role cannot be read. */
+function missingRole(ref: { kind: string; name: string }, resource: string): string {
+  if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') return `unsupported role reference kind: "${ref.kind}"`;
+  return `${resource}.rbac.authorization.k8s.io "${ref.name}" not found`;
+}
+
 function describeSubject(s: Subject, bindingNamespace: string): string {
   if (s.kind === 'ServiceAccount') return `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"`;
   return `${s.kind} "${s.name}"`;
@@ -90,22 +96,29 @@ function describeSubject(s: Subject, bindingNamespace: string): string {
 /**
  * Calls `visit` with each rule that applies to the user in a namespace (cluster-wide rules
  * first, then the namespace's), and the binding it comes through, worded as the authorizer
- * names it; stops when `visit` answers false.
+ * names it; stops when `visit` answers false. A binding of the user's whose role is not there
+ * is reported to `unresolved` in the API server's words, as its rule resolver reports it.
  */
 export function visitRules(
   src: RbacSource,
   user: UserInfo,
   namespace: string | undefined,
   visit: (rule: PolicyRule, source: string) => boolean,
+  unresolved?: (error: string) => void,
 ): void {
   const byName = new Map(src.clusterRoles().map((r) => [r.metadata.name ?? '', r]));
   for (const b of src.clusterRoleBindings()) {
     const subject = ((b.subjects as Subject[] | undefined) ?? []).find((s) => subjectMatches(s, user));
     const ref = b.roleRef as { kind: string; name: string };
-    if (!subject || ref.kind !== 'ClusterRole') continue;
+    if (!subject) continue;
+    const role = ref.kind === 'ClusterRole' ? byName.get(ref.name) : undefined;
+    if (!role) {
+      unresolved?.(missingRole(ref, 'clusterroles'));
+      continue;
+    }
     const source =
       `ClusterRoleBinding "${b.metadata.name ?? ''}" of ClusterRole "${ref.name}" to ` + describeSubject(subject, '');
-    for (const rule of rulesOf(byName.get(ref.name))) if (!visit(rule, source)) return;
+    for (const rule of rulesOf(role)) if (!visit(rule, source)) return;
   }
   if (!namespace) return;
   const roles = new Map(src.roles(namespace).map((r) => [r.metadata.name ?? '', r]));
@@ -115,6 +128,10 @@ export function visitRules(
     const ref = b.roleRef as { kind: string; name: string };
     const role =
       ref.kind === 'ClusterRole' ? byName.get(ref.name) : ref.kind === 'Role' ? roles.get(ref.name) : undefined;
+    if (!role) {
+      unresolved?.(missingRole(ref, ref.kind === 'Role' ? 'roles' : 'clusterroles'));
+      continue;
+    }
     const source =
       `RoleBinding "${b.metadata.name ?? ''}/${namespace}" of ${ref.kind} "${ref.name}" to ` +
       describeSubject(subject, namespace);

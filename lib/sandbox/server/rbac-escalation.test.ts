@@ -298,4 +298,28 @@ describe('RBAC escalation for every writer', () => {
       ),
     );
   });
+
+  test('a binding of hers to a role that is not there is named after the missing rules', async () => {
+    const nodeReader = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'node-reader' },
+      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }],
+    };
+    assert.equal((await call('admin', 'POST', `${RBAC}/clusterroles`, nodeReader)).status, 201);
+    const dangling = roleBinding('alice-gone', 'Role', 'gone', 'alice');
+    assert.equal((await call('admin', 'POST', `${RBAC}/namespaces/team1/rolebindings`, dangling)).status, 201);
+    const r = await call(
+      'alice',
+      'POST',
+      `${RBAC}/namespaces/team1/rolebindings`,
+      roleBinding('carol-nodes', 'ClusterRole', 'node-reader'),
+    );
+    assert.equal(
+      r.body.message,
+      notHeld('rolebindings', 'carol-nodes', '{APIGroups:[""], Resources:["nodes"], Verbs:["get"]}') +
+        '; resolution errors: [roles.rbac.authorization.k8s.io "gone" not found]',
+    );
+    await call('admin', 'DELETE', `${RBAC}/namespaces/team1/rolebindings/alice-gone`);
+  });
 });
