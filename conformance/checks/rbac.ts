@@ -1,9 +1,9 @@
 // RBAC's escalation check as every writer meets it: alice (admin of team1) tries to grant what
 // she does not hold — a RoleBinding to cluster-admin, a Role with verbs she lacks, a
 // ClusterRoleBinding, an aggregationRule, a patch widening a Role — and grants what she holds;
-// `bind` and `escalate` given by name; a binding to a role that does not exist; and the
-// ClusterRole aggregation the check reads through (a role labelled to join `view` does, and
-// leaves when deleted). Bodies go as JSON, as the console sends them. Each answer is compared
+// `bind` and `escalate` given by name; a binding to a role that does not exist, or one of hers
+// to a role that is gone; and the ClusterRole aggregation the check reads through (a role
+// labelled to join `view` does, and leaves when deleted). Bodies go as JSON, as the console sends them. Each answer is compared
 // by status, reason, message and details: the words of the refusal are the point.
 import type { Check } from '../run-checks';
 import { call, type Answer, type Target } from '../target';
@@ -297,6 +297,26 @@ export const rbacChecks: Check[] = [
         'clusterroles/conf-cm-reader',
       ])
         await del(t, `${RBAC}/${p}`);
+      return out;
+    },
+  },
+  {
+    id: "rbac-escalation/a binding of alice's to a role that is not there is named in her refusal",
+    run: async (t) => {
+      await setUp(
+        t,
+        `${RBAC}/namespaces/${NS}/rolebindings`,
+        binding('RoleBinding', 'conf-alice-gone', ['Role', 'conf-gone'], 'alice'),
+      );
+      const out = refusal(
+        await post(
+          t,
+          'alice',
+          `${RBAC}/namespaces/${NS}/rolebindings`,
+          binding('RoleBinding', 'conf-carol-root', ['ClusterRole', 'cluster-admin'], 'carol'),
+        ),
+      );
+      await del(t, `${RBAC}/namespaces/${NS}/rolebindings/conf-alice-gone`);
       return out;
     },
   },
