@@ -41,6 +41,7 @@ const FULL_AUTHORITY: PolicyRule[] = [
 export function escalationError(
   rbac: RbacSource,
   user: UserInfo,
+  kind: RbacKind,
   namespace: string | undefined,
   rules: readonly PolicyRule[],
 ): string | undefined {
@@ -51,7 +52,7 @@ export function escalationError(
     user,
     namespace,
     (rule) => held.push(rule) > 0,
-    (error) => unresolved.push(error),
+    (ref) => unresolved.push(roleNotFound(kind, ref).message),
   );
   const missing = uncoveredRules(held, rules);
   if (missing.length === 0) return undefined;
@@ -102,21 +103,41 @@ function onlyGcFields(object: KObject, old: KObject): boolean {
 const hasAggregation = (o: KObject | undefined) =>
   ((o?.aggregationRule as { clusterRoleSelectors?: unknown[] } | undefined)?.clusterRoleSelectors?.length ?? 0) > 0;
 
-/** The role a binding names, as the API server reads it; NotFound in its words when there is none. */
-function roleRefRules(rbac: RbacSource, ref: { kind?: string; name?: string }, namespace?: string): PolicyRule[] {
+/**
+ * The API server's error for a role it cannot read while judging a write: its registry names the
+ * resource of the request being judged, not the role's (`rolebindings... "admin-typo" not found`).
+ */
+function roleNotFound(writing: RbacKind, ref: { kind?: string; name?: string }): ApiStatusError {
+  if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole')
+    return new ApiStatusError(
+      500,
+      'InternalError',
+      `unsupported role reference kind: ${JSON.stringify(ref.kind ?? '')}`,
+    );
   const name = ref.name ?? '';
-  let role: KObject | undefined;
-  if (ref.kind === 'Role') role = rbac.roles(namespace ?? '').find((r) => r.metadata.name === name);
-  else if (ref.kind === 'ClusterRole') role = rbac.clusterRoles().find((r) => r.metadata.name === name);
-  else throw new ApiStatusError(500, 'InternalError', `unsupported role reference kind: ${JSON.stringify(ref.kind)}`);
-  if (!role) {
-    const resource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
-    throw new ApiStatusError(404, 'NotFound', `${resource}.${RBAC_GROUP} "${name}" not found`, {
-      name,
-      group: RBAC_GROUP,
-      kind: resource,
-    });
-  }
+  const resource = resourceOf(writing);
+  return new ApiStatusError(404, 'NotFound', `${resource}.${RBAC_GROUP} "${name}" not found`, {
+    name,
+    group: RBAC_GROUP,
+    kind: resource,
+  });
+}
+
+/** The rules of the role a binding names, as the API server reads them, or its error. */
+function roleRefRules(
+  rbac: RbacSource,
+  writing: RbacKind,
+  ref: { kind?: string; name?: string },
+  namespace?: string,
+): PolicyRule[] {
+  const name = ref.name ?? '';
+  const role =
+    ref.kind === 'Role'
+      ? rbac.roles(namespace ?? '').find((r) => r.metadata.name === name)
+      : ref.kind === 'ClusterRole'
+        ? rbac.clusterRoles().find((r) => r.metadata.name === name)
+        : undefined;
+  if (!role) throw roleNotFound(writing, ref);
   return ((role.rules as PolicyRule[] | undefined) ?? []).filter(Boolean);
 }
 
@@ -144,10 +165,10 @@ export function checkRbacWrite(rbac: RbacSource, user: UserInfo, { kind, object,
     });
     if (escalate) return;
     if (old && onlyGcFields(object, old)) return;
-    const why = escalationError(rbac, user, namespace, (object.rules as PolicyRule[] | undefined) ?? []);
+    const why = escalationError(rbac, user, kind, namespace, (object.rules as PolicyRule[] | undefined) ?? []);
     if (why) throw forbidden(kind, name, why);
     if (kind === 'ClusterRole' && (hasAggregation(object) || hasAggregation(old))) {
-      if (escalationError(rbac, user, undefined, FULL_AUTHORITY))
+      if (escalationError(rbac, user, kind, undefined, FULL_AUTHORITY))
         throw forbidden(kind, name, 'must have cluster-admin privileges to use the aggregationRule');
     }
     return;
@@ -164,6 +185,6 @@ export function checkRbacWrite(rbac: RbacSource, user: UserInfo, { kind, object,
     });
     if (bind) return;
   }
-  const why = escalationError(rbac, user, namespace, roleRefRules(rbac, ref, namespace));
+  const why = escalationError(rbac, user, kind, namespace, roleRefRules(rbac, kind, ref, namespace));
   if (why) throw forbidden(kind, name, why);
 }

