@@ -13,6 +13,7 @@ import { startSandbox } from '../lib/sandbox/server/sandbox';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { apiChecks } from './checks/api';
 import { olmChecks } from './checks/olm';
+import { rbacChecks } from './checks/rbac';
 import { registryChecks } from './checks/registry';
 import { schemaChecks } from './checks/schemas';
 import { failForwardChecks } from './checks/fail-forward';
@@ -252,6 +253,7 @@ async function main(): Promise<void> {
   const v1Checks = selected(olmV1Checks);
   const checks: Check[] = selected([
     ...apiChecks,
+    ...rbacChecks,
     ...schemaChecks,
     ...registryChecks(
       catalogs.map((c) => basename(c)),

@@ -2,9 +2,24 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KObject } from '../store/types';
 import { bootstrapBindings, bootstrapClusterRoles } from './bootstrap-rbac';
+import { aggregatedRules } from './cluster-role-aggregation';
 import { authorize, forbiddenMessage, type RbacSource } from './rbac';
 
-const clusterRoles = bootstrapClusterRoles();
+/** The bootstrap roles once the aggregation controller has filled the aggregated ones. */
+function aggregated(roles: KObject[]): KObject[] {
+  for (;;) {
+    let changed = false;
+    roles = roles.map((r) => {
+      const rules = aggregatedRules(r, roles);
+      if (!rules || JSON.stringify(rules) === JSON.stringify(r.rules)) return r;
+      changed = true;
+      return { ...r, rules };
+    });
+    if (!changed) return roles;
+  }
+}
+
+const clusterRoles = aggregated(bootstrapClusterRoles());
 const bindings = bootstrapBindings();
 const src: RbacSource = {
   roles: () => [],
@@ -150,6 +165,32 @@ describe('RBAC with the bootstrap roles and seed users', () => {
       }),
       false,
     );
+  });
+
+  test('an aggregated ClusterRole grants the rules written into it, not what its selectors match', () => {
+    const unfilled = bootstrapClusterRoles();
+    const s: RbacSource = { ...src, clusterRoles: () => unfilled };
+    const attrs = { verb: 'create', group: 'operators.coreos.com', resource: 'subscriptions', namespace: 'team1' };
+    assert.equal(authorize(s, alice, attrs), false);
+    assert.equal(authorize(src, alice, attrs), true);
+  });
+
+  test("a service account named without a namespace in a RoleBinding is the binding namespace's", () => {
+    const rb: KObject = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'rb', namespace: 'n' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'ServiceAccount', name: 'robot' }],
+    };
+    const s: RbacSource = { ...src, roleBindings: (ns) => (ns === 'n' ? [rb] : []) };
+    const robot = (ns: string) => ({
+      name: `system:serviceaccount:${ns}:robot`,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
+    });
+    const attrs = { verb: 'list', group: '', resource: 'configmaps', namespace: 'n' };
+    assert.equal(authorize(s, robot('n'), attrs), true);
+    assert.equal(authorize(s, robot('other'), attrs), false);
   });
 
   test('the denial reads as the API server writes it', () => {

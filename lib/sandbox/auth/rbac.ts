@@ -1,9 +1,9 @@
 // RBAC as the API server evaluates it, from the Roles, ClusterRoles and bindings in the store:
 // a request is allowed when any rule of any role bound to the user (or one of their groups)
-// covers it. Aggregated ClusterRoles take the rules of every ClusterRole their selectors match.
+// covers it. A ClusterRole's rules are the ones it holds: an aggregated ClusterRole's are
+// written into it by the aggregation controller (cluster-role-aggregation.ts), as
+// kube-controller-manager does, never worked out here.
 import type { KObject } from '../store/types';
-import { matchesLabelSelector } from '../../olm/resources/label-selector';
-import type { LabelSelector } from '../../olm/resources/common';
 
 export interface UserInfo {
   name: string;
@@ -43,32 +43,19 @@ interface Subject {
   namespace?: string;
 }
 
-function subjectMatches(s: Subject, user: UserInfo): boolean {
+/** A service account named without a namespace in a RoleBinding is one of the binding's namespace. */
+function subjectMatches(s: Subject, user: UserInfo, bindingNamespace = ''): boolean {
   if (s.kind === 'User') return s.name === user.name;
   if (s.kind === 'Group') return user.groups.includes(s.name);
-  if (s.kind === 'ServiceAccount') return user.name === `system:serviceaccount:${s.namespace ?? ''}:${s.name}`;
+  if (s.kind === 'ServiceAccount') {
+    const ns = s.namespace || bindingNamespace;
+    return !!ns && user.name === `system:serviceaccount:${ns}:${s.name}`;
+  }
   return false;
 }
 
 function rulesOf(obj: KObject | undefined): PolicyRule[] {
   return ((obj?.rules as PolicyRule[] | undefined) ?? []).filter(Boolean);
-}
-
-/** A ClusterRole's rules, including those aggregated from the ClusterRoles its selectors match. */
-export function clusterRoleRules(role: KObject, all: readonly KObject[], seen = new Set<string>()): PolicyRule[] {
-  const name = role.metadata.name ?? '';
-  if (seen.has(name)) return [];
-  seen.add(name);
-  const rules = [...rulesOf(role)];
-  const selectors =
-    (role.aggregationRule as { clusterRoleSelectors?: LabelSelector[] } | undefined)?.clusterRoleSelectors ?? [];
-  for (const sel of selectors) {
-    for (const other of all) {
-      if (other.metadata.name !== name && matchesLabelSelector(sel, other.metadata.labels))
-        rules.push(...clusterRoleRules(other, all, seen));
-    }
-  }
-  return rules;
 }
 
 function has(list: readonly string[] | undefined, value: string): boolean {
@@ -95,36 +82,81 @@ export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
   return true;
 }
 
+function describeSubject(s: Subject, bindingNamespace: string): string {
+  if (s.kind === 'ServiceAccount') return `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"`;
+  return `${s.kind} "${s.name}"`;
+}
+
+/**
+ * Calls `visit` with each rule that applies to the user in a namespace (cluster-wide rules
+ * first, then the namespace's), and the binding it comes through, worded as the authorizer
+ * names it; stops when `visit` answers false. A binding of the user's whose role is not there
+ * is reported to `unresolved` (its roleRef), as the API server's rule resolver reports it.
+ */
+export function visitRules(
+  src: RbacSource,
+  user: UserInfo,
+  namespace: string | undefined,
+  visit: (rule: PolicyRule, source: string) => boolean,
+  unresolved?: (ref: { kind: string; name: string }) => void,
+): void {
+  const byName = new Map(src.clusterRoles().map((r) => [r.metadata.name ?? '', r]));
+  for (const b of src.clusterRoleBindings()) {
+    const subject = ((b.subjects as Subject[] | undefined) ?? []).find((s) => subjectMatches(s, user));
+    const ref = b.roleRef as { kind: string; name: string };
+    if (!subject) continue;
+    const role = ref.kind === 'ClusterRole' ? byName.get(ref.name) : undefined;
+    if (!role) {
+      unresolved?.(ref);
+      continue;
+    }
+    const source =
+      `ClusterRoleBinding "${b.metadata.name ?? ''}" of ClusterRole "${ref.name}" to ` + describeSubject(subject, '');
+    for (const rule of rulesOf(role)) if (!visit(rule, source)) return;
+  }
+  if (!namespace) return;
+  const roles = new Map(src.roles(namespace).map((r) => [r.metadata.name ?? '', r]));
+  for (const b of src.roleBindings(namespace)) {
+    const subject = ((b.subjects as Subject[] | undefined) ?? []).find((s) => subjectMatches(s, user, namespace));
+    if (!subject) continue;
+    const ref = b.roleRef as { kind: string; name: string };
+    const role =
+      ref.kind === 'ClusterRole' ? byName.get(ref.name) : ref.kind === 'Role' ? roles.get(ref.name) : undefined;
+    if (!role) {
+      unresolved?.(ref);
+      continue;
+    }
+    const source =
+      `RoleBinding "${b.metadata.name ?? ''}/${namespace}" of ${ref.kind} "${ref.name}" to ` +
+      describeSubject(subject, namespace);
+    for (const rule of rulesOf(role)) if (!visit(rule, source)) return;
+  }
+}
+
 /** Every rule that applies to the user in a namespace (cluster-wide rules included). */
 export function rulesFor(src: RbacSource, user: UserInfo, namespace: string | undefined): PolicyRule[] {
-  const clusterRoles = src.clusterRoles();
-  const byName = new Map(clusterRoles.map((r) => [r.metadata.name ?? '', r]));
   const rules: PolicyRule[] = [];
-  for (const b of src.clusterRoleBindings()) {
-    const subjects = (b.subjects as Subject[] | undefined) ?? [];
-    if (!subjects.some((s) => subjectMatches(s, user))) continue;
-    const ref = b.roleRef as { kind: string; name: string };
-    const role = byName.get(ref.name);
-    if (role) rules.push(...clusterRoleRules(role, clusterRoles));
-  }
-  if (namespace) {
-    const roles = new Map(src.roles(namespace).map((r) => [r.metadata.name ?? '', r]));
-    for (const b of src.roleBindings(namespace)) {
-      const subjects = (b.subjects as Subject[] | undefined) ?? [];
-      if (!subjects.some((s) => subjectMatches(s, user))) continue;
-      const ref = b.roleRef as { kind: string; name: string };
-      if (ref.kind === 'ClusterRole') {
-        const role = byName.get(ref.name);
-        if (role) rules.push(...clusterRoleRules(role, clusterRoles));
-      } else rules.push(...rulesOf(roles.get(ref.name)));
-    }
-  }
+  visitRules(src, user, namespace, (rule) => rules.push(rule) > 0);
   return rules;
 }
 
+/**
+ * The authorizer's reason for allowing the request ("" for system:masters, allowed before RBAC
+ * is asked), or undefined when nothing allows it.
+ */
+export function allowedBy(src: RbacSource, user: UserInfo, a: RequestAttributes): string | undefined {
+  if (user.groups.includes('system:masters')) return '';
+  let reason: string | undefined;
+  visitRules(src, user, a.namespace, (rule, source) => {
+    if (!ruleAllows(rule, a)) return true;
+    reason = `RBAC: allowed by ${source}`;
+    return false;
+  });
+  return reason;
+}
+
 export function authorize(src: RbacSource, user: UserInfo, a: RequestAttributes): boolean {
-  if (user.groups.includes('system:masters')) return true;
-  return rulesFor(src, user, a.namespace).some((r) => ruleAllows(r, a));
+  return allowedBy(src, user, a) !== undefined;
 }
 
 /** The API server's words for a denial. */

@@ -6,6 +6,7 @@
 // RBAC's escalation check on roles and bindings, objects dropped by an upgrade deleted.
 // docs/olm-v1/install.md#applying.
 import { authorize, forbiddenMessage, type RequestAttributes, type UserInfo } from '../auth/rbac';
+import type { RbacKind } from '../auth/escalation';
 import { checkNoEscalation } from '../olm/scoped';
 import type { ApiServer } from '../server/api-server';
 import type { ServedResource } from '../server/resources';
@@ -159,12 +160,7 @@ export class Applier {
       if (denied) return helmErrors(denied);
       try {
         if (r.group === 'rbac.authorization.k8s.io')
-          checkNoEscalation(
-            this.api.rbac,
-            user,
-            o,
-            o.kind as 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding',
-          );
+          checkNoEscalation(this.api.rbac, user, o, o.kind as RbacKind, current);
         if (current)
           this.api.updateObject(r, {
             ...o,

@@ -12,18 +12,24 @@ export class GeneratedRoleSync extends OperatorBase {
     return this.res('rbac.authorization.k8s.io', 'v1', 'clusterroles');
   }
 
-  /** Creates a generated ClusterRole, or brings its rules and aggregation in line. */
+  /**
+   * Creates a generated ClusterRole, or brings its rules and aggregation in line. An aggregated
+   * role's rules are the aggregation controller's to write: OLM compares and writes only its
+   * aggregationRule, as ensureOpGroupClusterRole does.
+   */
   private ensureClusterRole(role: KObject): void {
     const cur = this.exists(this.clusterRoles, undefined, role.metadata.name ?? '');
     if (!cur) {
       this.api.createObject(this.clusterRoles, role);
       return;
     }
-    if (
-      JSON.stringify(cur.rules) === JSON.stringify(role.rules) &&
-      JSON.stringify(cur.aggregationRule) === JSON.stringify(role.aggregationRule)
-    )
+    const sameAggregation = JSON.stringify(cur.aggregationRule) === JSON.stringify(role.aggregationRule);
+    if (role.aggregationRule) {
+      if (!sameAggregation)
+        this.api.updateObject(this.clusterRoles, { ...cur, aggregationRule: role.aggregationRule } as KObject);
       return;
+    }
+    if (JSON.stringify(cur.rules) === JSON.stringify(role.rules) && sameAggregation) return;
     this.api.updateObject(this.clusterRoles, {
       ...cur,
       rules: role.rules,

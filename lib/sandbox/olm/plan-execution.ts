@@ -12,11 +12,11 @@ import { type PlanStep } from './install-steps';
 import { PlanStepError, createPrefix, planCondition, updatePrefix, type PlanStatus } from './plan-status';
 import { CSV_FINALIZER, OperatorBase, now } from './operator-base';
 
+import { RBAC_KINDS, type RbacKind } from '../auth/escalation';
 import { checkAccess, checkNoEscalation, namespaceServiceAccount, serviceAccountUser } from './scoped';
 
 /** The catalog operator's --install-plan-retry-timeout: errors other than Forbidden fail a plan after this long. */
 const PLAN_RETRY_TIMEOUT_MS = 60_000;
-const RBAC_KINDS = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 
 export class PlanExecution extends OperatorBase {
   /** Fault injection: the next InstallPlan to execute fails with this message. */
@@ -322,16 +322,12 @@ export class PlanExecution extends OperatorBase {
         throw err;
       }
     };
-    const escalation = () => {
-      if (RBAC_KINDS.has(kind))
-        checkNoEscalation(
-          this.api.rbac,
-          user!,
-          obj,
-          kind as 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding',
-        );
+    // RBAC's escalation check on what the token writes: the object as created, or as it
+    // replaces the one there.
+    const escalation = (written: KObject, old?: KObject) => () => {
+      if (RBAC_KINDS.has(kind)) checkNoEscalation(this.api.rbac, user!, written, kind as RbacKind, old);
     };
-    as(createPrefix(kind, name), 'create', false, escalation);
+    as(createPrefix(kind, name), 'create', false, escalation(obj));
     const found = this.exists(r, obj.metadata.namespace, name);
     if (!found) {
       if (kind === 'ClusterServiceVersion') obj.metadata.finalizers = [CSV_FINALIZER];
@@ -378,8 +374,7 @@ export class PlanExecution extends OperatorBase {
     if (!RBAC_KINDS.has(kind)) return;
     if (kind === 'ClusterRole' || kind === 'ClusterRoleBinding')
       obj.metadata.labels = { ...obj.metadata.labels, 'olm.owner': step.resolving };
-    as(updatePrefix(kind, name), 'patch', true, escalation);
-    this.api.updateObject(r, {
+    const updated = {
       ...found,
       ...obj,
       metadata: {
@@ -387,7 +382,9 @@ export class PlanExecution extends OperatorBase {
         labels: { ...found.metadata.labels, ...obj.metadata.labels },
         ownerReferences: obj.metadata.ownerReferences ?? found.metadata.ownerReferences,
       },
-    } as KObject);
+    } as KObject;
+    as(updatePrefix(kind, name), 'patch', true, escalation(updated, found));
+    this.api.updateObject(r, updated);
   }
 
   private pluralOf(group: string, version: string, kind: string): string {

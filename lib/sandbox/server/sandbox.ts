@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import yaml from 'js-yaml';
 import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
+import { startClusterRoleAggregation } from '../auth/cluster-role-aggregation';
 import type { UserInfo } from '../auth/rbac';
 import { olmCrds } from '../crds/olm-crds';
 import { olmV1Crds } from '../crds/olm-v1-crds';
@@ -208,6 +209,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     api,
     ns.all.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
   );
+  // kube-controller-manager's aggregation controller, before the roles it fills are made.
+  startClusterRoleAggregation(api);
   ensure(api, bootstrapClusterRoles());
   ensure(api, bootstrapBindings());
   // As upstream OLM installs itself: a global OperatorGroup for AllNamespaces operators, OLM's

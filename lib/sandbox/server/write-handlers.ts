@@ -3,6 +3,7 @@
 // hands the object to the core's writes (object-lifecycle.ts), which controllers use too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../apimachinery/patch';
+import { checkRbacWrite, RBAC_KINDS, type RbacKind } from '../auth/escalation';
 import { authorize, type UserInfo } from '../auth/rbac';
 import type { KObject } from '../store/types';
 import type { ApiCore } from './api-core';
@@ -18,8 +19,14 @@ import { objectFilter, present } from './presentation';
 import type { ResourcePath } from './resource-path';
 import { storeKey, type ServedResource } from './resources';
 
-/** Admission of a client's write (controllers writing through the core are not admitted). */
+/**
+ * Admission of a client's write (controllers writing through the core are not admitted), after
+ * RBAC's own refusal to grant what the writer does not hold, which kube-apiserver makes in its
+ * RBAC storage before validation.
+ */
 function admit(core: ApiCore, r: ServedResource, user: UserInfo, object: KObject, old?: KObject): void {
+  if (r.group === 'rbac.authorization.k8s.io' && RBAC_KINDS.has(r.kind))
+    checkRbacWrite(core.rbac, user, { kind: r.kind as RbacKind, object, old });
   core.hooks.admit?.({ resource: r, user, object, old, may: (attrs) => authorize(core.rbac, user, attrs) });
 }
 
