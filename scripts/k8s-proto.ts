@@ -37,6 +37,23 @@ const PACKAGES: [string, string][] = [
   ['k8s.io/apiextensions-apiserver', 'pkg/apis/apiextensions/v1'],
 ];
 
+/** The group-versions whose published OpenAPI schemas the sandbox serves (kubectl explain). */
+const OPENAPI_GROUP_VERSIONS = [
+  'api__v1',
+  'apis__apps__v1',
+  'apis__batch__v1',
+  'apis__autoscaling__v1',
+  'apis__networking.k8s.io__v1',
+  'apis__rbac.authorization.k8s.io__v1',
+  'apis__storage.k8s.io__v1',
+  'apis__scheduling.k8s.io__v1',
+  'apis__authorization.k8s.io__v1',
+  'apis__authentication.k8s.io__v1',
+  'apis__apiextensions.k8s.io__v1',
+];
+/** kube-apiserver's release that publishes them (k8s.io/kubernetes, the same as KUBE_API_VERSION). */
+const KUBERNETES_VERSION = KUBE_API_VERSION.replace(/^v0\./, 'v1.');
+
 const root = join(import.meta.dirname, '..', 'proto');
 const modCache = execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
 
@@ -88,4 +105,22 @@ writeFileSync(
   join(root, 'k8s.io', 'go-fields.json'),
   JSON.stringify({ _: header, lists: lists.sort(), fields }, null, 1) + '\n',
 );
+// kube-apiserver's published OpenAPI v3 schemas (k8s.io/kubernetes api/openapi-spec/v3), merged:
+// a schema's name is the same in every group-version document that carries it.
+const schemas: Record<string, unknown> = {};
+for (const gv of OPENAPI_GROUP_VERSIONS) {
+  const file = join(modCache, `k8s.io/kubernetes@${KUBERNETES_VERSION}`, 'api/openapi-spec/v3', `${gv}_openapi.json`);
+  Object.assign(
+    schemas,
+    (JSON.parse(readFileSync(file, 'utf8')) as { components: { schemas: object } }).components.schemas,
+  );
+}
+writeFileSync(
+  join(root, 'k8s.io', 'openapi-schemas.json'),
+  JSON.stringify({
+    _: `kube-apiserver ${KUBERNETES_VERSION}'s published OpenAPI v3 schemas (Copyright The Kubernetes Authors, Apache License 2.0), merged by scripts/k8s-proto.ts.`,
+    schemas,
+  }) + '\n',
+);
+
 console.log(`copied ${PACKAGES.length} generated.proto files; ${Object.keys(fields).length} messages described`);

@@ -4,6 +4,16 @@
 import type { Schema } from '../apimachinery/structural';
 import type { TableColumn } from '../apimachinery/table';
 import type { KObject, ResourceKey } from '../store/types';
+import {
+  CRONJOB_COLUMNS,
+  DAEMONSET_COLUMNS,
+  DEPLOYMENT_COLUMNS,
+  INGRESS_COLUMNS,
+  JOB_COLUMNS,
+  NETWORKPOLICY_COLUMNS,
+  REPLICASET_COLUMNS,
+  STATEFULSET_COLUMNS,
+} from './workload-columns';
 
 /** A printer column, as CRDs declare them (`additionalPrinterColumns`). */
 export type PrinterColumn = TableColumn;
@@ -35,6 +45,8 @@ export interface ServedResource {
   categories: string[];
   verbs: string[];
   hasStatus: boolean;
+  /** Serves `<resource>/scale` (autoscaling/v1 Scale), as workloads with replicas do. */
+  scale?: boolean;
   /** Columns for `kubectl get`, after NAME (AGE comes from creationTimestamp where declared). */
   columns: PrinterColumn[];
   /** Field selectors accepted beyond metadata.name / metadata.namespace. */
@@ -145,11 +157,44 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['deploy'],
     categories: ['all'],
     hasStatus: true,
-    columns: [
-      { name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' },
-      { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
-      age,
-    ],
+    scale: true,
+    columns: DEPLOYMENT_COLUMNS,
+  }),
+  builtin('apps', 'v1', 'replicasets', 'ReplicaSet', true, {
+    shortNames: ['rs'],
+    categories: ['all'],
+    hasStatus: true,
+    scale: true,
+    columns: REPLICASET_COLUMNS,
+  }),
+  builtin('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
+    shortNames: ['sts'],
+    categories: ['all'],
+    hasStatus: true,
+    scale: true,
+    columns: STATEFULSET_COLUMNS,
+  }),
+  builtin('apps', 'v1', 'daemonsets', 'DaemonSet', true, {
+    shortNames: ['ds'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: DAEMONSET_COLUMNS,
+  }),
+  builtin('batch', 'v1', 'jobs', 'Job', true, { categories: ['all'], hasStatus: true, columns: JOB_COLUMNS }),
+  builtin('batch', 'v1', 'cronjobs', 'CronJob', true, {
+    shortNames: ['cj'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: CRONJOB_COLUMNS,
+  }),
+  builtin('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, {
+    shortNames: ['netpol'],
+    columns: NETWORKPOLICY_COLUMNS,
+  }),
+  builtin('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, {
+    shortNames: ['ing'],
+    hasStatus: true,
+    columns: INGRESS_COLUMNS,
   }),
   // Named by operand fields (`io.kubernetes:StorageClass`, `:PriorityClass` descriptors); served
   // as stored, like the other built-ins, with no defaulting or validation of their fields.

@@ -58,7 +58,7 @@ describe(
       const d = await json('deployment', 'idle', '-n', 'team1');
       assert.equal(d.spec.replicas, 0);
       assert.deepEqual(d.spec.selector, { matchLabels: { app: 'idle' } });
-      assert.deepEqual(d.spec.template.spec.containers[0].ports, [{ containerPort: 80 }]);
+      assert.deepEqual(d.spec.template.spec.containers[0].ports, [{ containerPort: 80, protocol: 'TCP' }]);
       assert.equal(d.spec.template.spec.containers[0].image, 'nginx:1.27');
 
       await created('service', 'clusterip', 'web', '-n', 'team1', '--tcp=80:8080');
