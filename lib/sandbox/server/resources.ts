@@ -14,6 +14,7 @@ import {
   REPLICASET_COLUMNS,
   STATEFULSET_COLUMNS,
 } from './workload-columns';
+import { SERVICE_COLUMNS } from '../workloads/services';
 
 /** A printer column, as CRDs declare them (`additionalPrinterColumns`). */
 export type PrinterColumn = TableColumn;
@@ -118,11 +119,7 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['svc'],
     categories: ['all'],
     hasStatus: true,
-    columns: [
-      { name: 'Type', type: 'string', jsonPath: '.spec.type' },
-      { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' },
-      age,
-    ],
+    columns: SERVICE_COLUMNS,
   }),
   builtin('', 'v1', 'events', 'Event', true, {
     shortNames: ['ev'],

@@ -64,6 +64,13 @@ describe(
       await created('service', 'clusterip', 'web', '-n', 'team1', '--tcp=80:8080');
       const s = await json('service', 'web', '-n', 'team1');
       assert.deepEqual(s.spec.ports, [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }]);
+      // As kube-apiserver's Service registry: a cluster IP from the service range, single-stack IPv4.
+      assert.match(s.spec.clusterIP, /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+      assert.deepEqual(s.spec.clusterIPs, [s.spec.clusterIP]);
+      assert.deepEqual(s.spec.ipFamilies, ['IPv4']);
+      const table = await k('get', 'service', 'web', '-n', 'team1');
+      assert.match(table.stdout, /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\n/);
+      assert.match(table.stdout, /\nweb\s+ClusterIP\s+10\.\S+\s+<none>\s+80\/TCP\s+\S+\n/);
     });
 
     test('secrets, config maps, service accounts and namespaces, with data kubectl reads back', async () => {

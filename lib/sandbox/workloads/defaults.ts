@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KObject } from '../store/types';
 import { olmManaged } from './olm-managed';
+import { serviceDefaults } from './services';
 
 type Obj = Record<string, unknown>;
 
@@ -93,6 +94,7 @@ function jobDefaults(spec: Obj): void {
  */
 export function workloadDefaults(group: string, kind: string, o: KObject, creating: boolean): void {
   if (olmManaged(o)) return;
+  if (group === '' && kind === 'Service') return serviceDefaults(o, creating);
   const spec = obj(o as unknown as Obj, 'spec');
   if (group === 'apps' && kind === 'Deployment') {
     fill(spec, { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
