@@ -57,12 +57,13 @@ const KUBERNETES_VERSION = KUBE_API_VERSION.replace(/^v0\./, 'v1.');
 const root = join(import.meta.dirname, '..', 'proto');
 const modCache = execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
 
-/** Per message (full protobuf name), per protobuf field name: p = Go pointer, o = omitempty. */
+/** Per message (full protobuf name), per protobuf field name: p = Go pointer, o = omitempty, i = inline. */
 const fields: Record<string, Record<string, string>> = {};
 /** Messages whose Go type is a slice (`type ExtraValue []string`): JSON is the list itself. */
 const lists: string[] = [];
 
-const FIELD = /^\s+\w+\s+(\S+)\s+`([^`]*)`/;
+/** A struct field with a name (`Name Type \`tags\``) or an embedded one (`Type \`tags\``). */
+const FIELD = /^\s+(?:\w+\s+)?(\S+)\s+`([^`]*)`/;
 
 for (const [mod, pkg] of PACKAGES) {
   const src = join(modCache, `${mod}@${KUBE_API_VERSION}`, pkg);
@@ -92,7 +93,9 @@ for (const [mod, pkg] of PACKAGES) {
       const name = tag && /protobuf:"[^"]*name=(\w+)/.exec(tag)?.[1];
       if (!m || !name) continue;
       const json = /json:"([^"]*)"/.exec(tag)?.[1] ?? '';
-      const flags = `${m[1]!.startsWith('*') ? 'p' : ''}${json.split(',').includes('omitempty') ? 'o' : ''}`;
+      const opts = json.split(',');
+      // i: an embedded struct Go's JSON inlines into its parent (an IngressRule's IngressRuleValue).
+      const flags = `${m[1]!.startsWith('*') ? 'p' : ''}${opts.includes('omitempty') ? 'o' : ''}${opts.includes('inline') ? 'i' : ''}`;
       (fields[`${protoPackage}.${struct}`] ??= {})[name] = flags;
     }
   }

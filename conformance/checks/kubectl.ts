@@ -68,8 +68,12 @@ function objectFacts(text: string): string[] {
   const { status: _status, metadata, ...rest } = o;
   void _status;
   const m = (metadata ?? {}) as Record<string, unknown>;
+  const spec = rest.spec as Record<string, unknown> | undefined;
+  // A Service's address is the allocator's pick from the range, different on any two clusters.
+  if (spec?.clusterIP && spec.clusterIP !== 'None') spec.clusterIP = '<allocated>';
+  if (Array.isArray(spec?.clusterIPs)) spec.clusterIPs = spec.clusterIPs.map(() => '<allocated>');
   const facts = { ...rest, metadata: { name: m.name, labels: m.labels, annotations: m.annotations } };
-  return JSON.stringify(facts, null, 1).split('\n');
+  return tidy(JSON.stringify(facts, null, 1));
 }
 
 const check = (

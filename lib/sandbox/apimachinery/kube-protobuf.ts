@@ -161,7 +161,9 @@ function toJson(type: protobuf.Type, m: Msg): Json {
     const f = flags[field.name] ?? 'o';
     if (!field.resolvedType && isZero(v) && f === 'o') continue;
     const j = fieldJson(field, v);
-    if (j !== undefined) out[field.name] = j;
+    // An embedded struct Go's JSON inlines: its fields are the parent's (a Volume's source).
+    if (f.includes('i') && j && typeof j === 'object') Object.assign(out, j);
+    else if (j !== undefined) out[field.name] = j;
   }
   return out;
 }
@@ -213,8 +215,10 @@ function fromJson(type: protobuf.Type, j: Json): Msg | undefined {
   if (LISTS.has(name)) return { items: j };
   if (typeof j !== 'object' || j === null || Array.isArray(j)) return undefined;
   const out: Msg = {};
+  const flags = goFields.fields[name] ?? {};
   for (const field of type.fieldsArray) {
-    const v = (j as Record<string, unknown>)[field.name];
+    const inline = flags[field.name]?.includes('i') && field.resolvedType instanceof protobuf.Type;
+    const v = inline ? j : (j as Record<string, unknown>)[field.name];
     if (v === undefined || v === null) continue;
     const o = fieldObject(field, v);
     if (o !== undefined) out[field.name] = o;

@@ -22,6 +22,7 @@ import { serveGet, serveList, serveProvided } from './reads';
 import { parseResourcePath, requestVerb } from './resource-path';
 import { serveReview } from './reviews';
 import { serveScale } from './scale';
+import { actingUser } from './impersonation';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 import { WatchStreams } from './watch-streams';
 import { serveCreate, serveDelete, serveDeleteCollection, servePatch, serveUpdate } from './write-handlers';
@@ -218,8 +219,9 @@ export class ApiServer implements ApiCore {
     if (fault && !fault.after) return answerFault(req, res, fault);
     if (fault) loseAnswer(req, res, fault);
 
-    const user = this.authenticate(req);
-    if (!user) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+    const authenticated = this.authenticate(req);
+    if (!authenticated) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+    const user = actingUser(this.rbac, authenticated, req.headers);
 
     if (path.startsWith('/sandbox/') && this.hooks.sandboxPath) {
       if (!authorize(this.rbac, user, { verb: '*', group: '*', resource: '*' }))

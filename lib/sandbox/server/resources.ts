@@ -11,6 +11,7 @@ import {
   INGRESS_COLUMNS,
   JOB_COLUMNS,
   NETWORKPOLICY_COLUMNS,
+  POD_COLUMNS,
   REPLICASET_COLUMNS,
   STATEFULSET_COLUMNS,
 } from './workload-columns';
@@ -147,7 +148,7 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['po'],
     categories: ['all'],
     hasStatus: true,
-    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age],
+    columns: POD_COLUMNS,
     fieldSelectors: ['status.phase', 'spec.nodeName'],
   }),
   builtin('apps', 'v1', 'deployments', 'Deployment', true, {
@@ -170,6 +171,22 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     hasStatus: true,
     scale: true,
     columns: STATEFULSET_COLUMNS,
+  }),
+  // Served as kube-apiserver serves them; the sandbox's StatefulSets and DaemonSets write none.
+  builtin('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true, {
+    columns: [
+      {
+        name: 'Controller',
+        type: 'string',
+        jsonPath: '.metadata.ownerReferences',
+        value: (o) => {
+          const ref = o.metadata.ownerReferences?.find((r) => r.controller);
+          return ref ? `${ref.kind.toLowerCase()}.${ref.apiVersion.split('/')[0]}/${ref.name}` : '<none>';
+        },
+      },
+      { name: 'Revision', type: 'integer', jsonPath: '.revision' },
+      age,
+    ],
   }),
   builtin('apps', 'v1', 'daemonsets', 'DaemonSet', true, {
     shortNames: ['ds'],

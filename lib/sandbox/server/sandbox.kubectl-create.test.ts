@@ -84,5 +84,18 @@ describe(
       await created('namespace', 'scratch2');
       assert.equal((await json('namespace', 'scratch2')).metadata.name, 'scratch2');
     });
+
+    test('an ingress keeps its rules, whose HTTP paths Go inlines in JSON', async () => {
+      await created('ingress', 'site', '-n', 'team1', '--class=nginx', '--rule=example.com/=web:80');
+      const ing = await json('ingress', 'site', '-n', 'team1');
+      assert.deepEqual(ing.spec.rules, [
+        {
+          host: 'example.com',
+          http: {
+            paths: [{ backend: { service: { name: 'web', port: { number: 80 } } }, path: '/', pathType: 'Exact' }],
+          },
+        },
+      ]);
+    });
   },
 );

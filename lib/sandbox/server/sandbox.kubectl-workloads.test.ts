@@ -27,8 +27,14 @@ describe('workloads with kubectl', { skip: kubectlPath ? false : 'kubectl is not
       /successfully rolled out/,
     );
     assert.match(await ok('get', 'deploy', 'web', '-n', 'team1'), /\nweb\s+2\/2\s+2\s+2\s+\S+\n/);
-    const pods = await ok('get', 'pods', '-n', 'team1', '-l', 'app=web', '-o', 'name');
-    assert.equal(pods.trim().split('\n').length, 2);
+    const pods = await ok('get', 'pods', '-n', 'team1', '-l', 'app=web');
+    assert.match(pods, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/);
+    assert.equal(pods.match(/\nweb-\S+-\S{5}\s+1\/1\s+Running\s+0\s+/g)?.length, 2);
+    const described = await ok('describe', 'deploy', 'web', '-n', 'team1');
+    assert.match(
+      described,
+      /Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set web-\S+ from 0 to 2/,
+    );
 
     await ok('set', 'image', 'deploy/web', 'nginx=nginx:1.28', '-n', 'team1');
     await ok('rollout', 'status', 'deploy/web', '-n', 'team1', '--timeout=20s');
@@ -103,7 +109,7 @@ describe('workloads with kubectl', { skip: kubectlPath ? false : 'kubectl is not
     );
     await ok('rollout', 'status', 'sts/db', '-n', 'team1', '--timeout=20s');
     assert.match(await ok('get', 'sts', 'db', '-n', 'team1'), /\ndb\s+2\/2\s+/);
-    assert.match(await ok('get', 'pods', 'db-0', 'db-1', '-n', 'team1'), /db-1\s+Running/);
+    assert.match(await ok('get', 'pods', 'db-0', 'db-1', '-n', 'team1'), /db-1\s+1\/1\s+Running\s+0\s+/);
     assert.match(await ok('get', 'ds', 'agent', '-n', 'team1'), /\nagent\s+1\s+1\s+1\s+1\s+1\s+<none>\s+/);
     await ok('scale', 'sts/db', '--replicas=1', '-n', 'team1');
     await ok('rollout', 'status', 'sts/db', '-n', 'team1', '--timeout=20s');
@@ -150,5 +156,17 @@ describe('workloads with kubectl', { skip: kubectlPath ? false : 'kubectl is not
     assert.match(replicas, /Number of desired pods\./);
     assert.match(await ok('explain', 'cronjob.spec.schedule'), /The schedule in Cron format/);
     assert.match(await ok('explain', 'ingress.spec.rules'), /FIELD: rules <\[\]IngressRule>/);
+  });
+
+  test('--as acts as another user when the caller may impersonate, and is refused otherwise', async () => {
+    const can = (...args: string[]) => k('auth', 'can-i', ...args).then((r) => r.stdout.trim().split(/\s/)[0]);
+    assert.equal(await can('create', 'deployments', '-n', 'team1'), 'yes');
+    assert.equal(await can('create', 'deployments', '-n', 'team1', '--as=bob'), 'no');
+    assert.equal(await can('list', 'pods', '-n', 'team1', '--as=bob'), 'yes');
+    const refused = await kubectl(sb.kubeconfigs.alice!, ['get', 'pods', '-n', 'team1', '--as=bob']);
+    assert.match(
+      refused.stderr,
+      /users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope/,
+    );
   });
 });

@@ -232,3 +232,74 @@ export const INGRESS_COLUMNS: TableColumn[] = [
   },
   age,
 ];
+
+/** The pod printer's STATUS: a container's waiting or terminated reason over the phase. */
+function podStatus(o: KObject): string {
+  if (o.metadata.deletionTimestamp) return 'Terminating';
+  let reason = String(get(o, 'status', 'reason') ?? get(o, 'status', 'phase') ?? '');
+  for (const cs of (get(o, 'status', 'containerStatuses') as Obj[] | undefined) ?? []) {
+    const waiting = get(cs, 'state', 'waiting', 'reason');
+    const terminated = get(cs, 'state', 'terminated') as Obj | undefined;
+    if (typeof waiting === 'string' && waiting) reason = waiting;
+    else if (terminated)
+      reason = typeof terminated.reason === 'string' ? terminated.reason : `ExitCode:${int(terminated.exitCode)}`;
+  }
+  return reason;
+}
+
+const orNone = (v: unknown) => (typeof v === 'string' && v ? v : '<none>');
+
+export const POD_COLUMNS: TableColumn[] = [
+  {
+    name: 'Ready',
+    type: 'string',
+    jsonPath: '.status.containerStatuses',
+    value: (o) => {
+      const statuses = (get(o, 'status', 'containerStatuses') as Obj[] | undefined) ?? [];
+      const total = ((get(o, 'spec', 'containers') as unknown[] | undefined) ?? []).length;
+      return `${statuses.filter((c) => c.ready === true).length}/${total}`;
+    },
+  },
+  { name: 'Status', type: 'string', jsonPath: '.status.phase', value: podStatus },
+  {
+    name: 'Restarts',
+    type: 'string',
+    jsonPath: '.status.containerStatuses',
+    value: (o) =>
+      String(
+        ((get(o, 'status', 'containerStatuses') as Obj[] | undefined) ?? []).reduce(
+          (n, c) => n + int(c.restartCount),
+          0,
+        ),
+      ),
+  },
+  age,
+  {
+    name: 'IP',
+    type: 'string',
+    jsonPath: '.status.podIP',
+    priority: 1,
+    value: (o) => orNone(get(o, 'status', 'podIP')),
+  },
+  {
+    name: 'Node',
+    type: 'string',
+    jsonPath: '.spec.nodeName',
+    priority: 1,
+    value: (o) => orNone(get(o, 'spec', 'nodeName')),
+  },
+  {
+    name: 'Nominated Node',
+    type: 'string',
+    jsonPath: '.status.nominatedNodeName',
+    priority: 1,
+    value: (o) => orNone(get(o, 'status', 'nominatedNodeName')),
+  },
+  {
+    name: 'Readiness Gates',
+    type: 'string',
+    jsonPath: '.spec.readinessGates',
+    priority: 1,
+    value: (o) => (((get(o, 'spec', 'readinessGates') as unknown[] | undefined) ?? []).length ? 'set' : '<none>'),
+  },
+];

@@ -69,6 +69,9 @@ function jobSelector(job: KObject, spec: Obj): void {
   for (const k of JOB_UID_LABELS) labels[k] = uid;
   for (const k of JOB_NAME_LABELS) labels[k] = job.metadata.name ?? '';
   spec.selector = { matchLabels: { [JOB_UID_LABELS[0]!]: uid } };
+  spec.manualSelector = false;
+  // A Job without labels of its own takes its template's (the Job strategy's PrepareForCreate).
+  if (!Object.keys(job.metadata.labels ?? {}).length) job.metadata.labels = { ...labels };
 }
 
 function jobDefaults(spec: Obj): void {
@@ -86,6 +89,15 @@ function jobDefaults(spec: Obj): void {
   templateDefaults(spec);
 }
 
+const WORKLOADS = new Set([
+  'apps/Deployment',
+  'apps/ReplicaSet',
+  'apps/StatefulSet',
+  'apps/DaemonSet',
+  'batch/Job',
+  'batch/CronJob',
+]);
+
 /**
  * Fills the defaults of a workload kind in place; other kinds are left as they are. The OLM
  * emulations' Deployments are left as written: those emulations tell drift by comparing what they
@@ -95,6 +107,7 @@ function jobDefaults(spec: Obj): void {
 export function workloadDefaults(group: string, kind: string, o: KObject, creating: boolean): void {
   if (olmManaged(o)) return;
   if (group === '' && kind === 'Service') return serviceDefaults(o, creating);
+  if (!WORKLOADS.has(`${group}/${kind}`)) return;
   const spec = obj(o as unknown as Obj, 'spec');
   if (group === 'apps' && kind === 'Deployment') {
     fill(spec, { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
@@ -132,8 +145,9 @@ export function workloadDefaults(group: string, kind: string, o: KObject, creati
       successfulJobsHistoryLimit: 3,
       failedJobsHistoryLimit: 1,
     });
+    // Only the pod template inside is defaulted: a Job's own defaults wait for the Job.
     const jobTemplate = obj(spec, 'jobTemplate');
     obj(jobTemplate, 'metadata');
-    jobDefaults(obj(jobTemplate, 'spec'));
+    templateDefaults(obj(jobTemplate, 'spec'));
   }
 }

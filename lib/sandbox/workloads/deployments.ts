@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ApiCore } from '../server/api-core';
 import { storeKey, type ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
+import { recordEvent } from './events';
 import { olmManaged } from './olm-managed';
 import { controllerRef, ownedBy } from './pods';
 
@@ -114,6 +115,7 @@ export class DeploymentController {
           template: t,
         },
       });
+      if (replicas > 0) this.scaled(d, current, 0, replicas, now);
     } else {
       const rev = revisionOf(current);
       const history = current.metadata.annotations?.[REVISION_HISTORY];
@@ -129,16 +131,21 @@ export class DeploymentController {
           : {}),
       };
       const curSpec = current.spec as Obj;
-      if (curSpec.replicas !== replicas || !isDeepStrictEqual(next, current.metadata.annotations))
+      const before = (curSpec.replicas as number | undefined) ?? 1;
+      if (before !== replicas || !isDeepStrictEqual(next, current.metadata.annotations))
         current = this.api.updateObject(this.replicaSets, {
           ...current,
           metadata: { ...current.metadata, annotations: next },
           spec: { ...curSpec, replicas },
         });
+      if (before !== replicas) this.scaled(d, current, before, replicas, now);
     }
-    for (const rs of owned)
-      if (rs.metadata.uid !== current.metadata.uid && (rs.spec as Obj).replicas !== 0)
-        this.api.updateObject(this.replicaSets, { ...rs, spec: { ...(rs.spec as Obj), replicas: 0 } });
+    for (const rs of owned) {
+      const before = ((rs.spec as Obj).replicas as number | undefined) ?? 1;
+      if (rs.metadata.uid === current.metadata.uid || before === 0) continue;
+      this.api.updateObject(this.replicaSets, { ...rs, spec: { ...(rs.spec as Obj), replicas: 0 } });
+      this.scaled(d, rs, before, 0, now);
+    }
     this.pruneHistory(d, owned, current);
     const revision = current.metadata.annotations?.[REVISION] ?? '1';
     if (d.metadata.annotations?.[REVISION] !== revision)
@@ -152,6 +159,12 @@ export class DeploymentController {
       current,
       now,
     );
+  }
+
+  private scaled(d: KObject, rs: KObject, from: number, to: number, now: string): void {
+    const how = to > from ? 'up' : 'down';
+    const message = `Scaled ${how} replica set ${rs.metadata.name} from ${from} to ${to}`;
+    recordEvent(this.api, d, 'ScalingReplicaSet', message, 'deployment-controller', now);
   }
 
   /** Old ReplicaSets scaled to zero, oldest first, beyond `revisionHistoryLimit` (10) are deleted. */

@@ -6,7 +6,8 @@ import type { ApiCore } from '../server/api-core';
 import { randomSuffix } from '../server/http-util';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
-import { kwokPod } from './pods';
+import { recordEvent } from './events';
+import { kwokPod, NODE_NAME } from './pods';
 
 type Obj = Record<string, unknown>;
 
@@ -15,8 +16,13 @@ export function completeJob(api: ApiCore, jobs: ServedResource, pods: ServedReso
   const status = (job.status ?? {}) as { conditions?: Obj[] };
   if (spec.suspend === true || status.conditions?.some((c) => c.type === 'Complete' || c.type === 'Failed')) return;
   const completions = typeof spec.completions === 'number' ? spec.completions : 1;
-  for (let i = 0; i < completions; i++)
-    api.createObject(pods, kwokPod(job, spec.template as Obj, `${job.metadata.name}-${randomSuffix()}`, {}, now, true));
+  for (let i = 0; i < completions; i++) {
+    const name = `${job.metadata.name}-${randomSuffix()}`;
+    const pod = api.createObject(pods, kwokPod(job, spec.template as Obj, name, {}, now, true));
+    recordEvent(api, job, 'SuccessfulCreate', `Created pod: ${name}`, 'job-controller', now);
+    const where = `${pod.metadata.namespace}/${name}`;
+    recordEvent(api, pod, 'Scheduled', `Successfully assigned ${where} to ${NODE_NAME}`, 'default-scheduler', now);
+  }
   const condition = (type: string) => ({
     type,
     status: 'True',
@@ -41,4 +47,5 @@ export function completeJob(api: ApiCore, jobs: ServedResource, pods: ServedReso
     },
     'status',
   );
+  recordEvent(api, job, 'Completed', 'Job completed', 'job-controller', now);
 }

@@ -7,7 +7,8 @@ import type { ApiCore } from '../server/api-core';
 import { storeKey, type ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { templateHash } from './deployments';
-import { kwokPod, ownedBy } from './pods';
+import { recordEvent } from './events';
+import { kwokPod, NODE_NAME, ownedBy } from './pods';
 
 type Obj = Record<string, unknown>;
 
@@ -24,6 +25,15 @@ export class ReplicaController {
       .items.filter((p) => ownedBy(p, owner) && !p.metadata.deletionTimestamp);
   }
 
+  /** Creates a pod as `component` does, with its event and the scheduler's. */
+  private createPod(owner: KObject, pod: KObject, component: string, message: string, now: string): void {
+    const created = this.api.createObject(this.pods, pod);
+    recordEvent(this.api, owner, 'SuccessfulCreate', message, component, now);
+    const node = ((created.spec ?? {}) as Obj).nodeName ?? NODE_NAME;
+    const where = `${created.metadata.namespace}/${created.metadata.name}`;
+    recordEvent(this.api, created, 'Scheduled', `Successfully assigned ${where} to ${node}`, 'default-scheduler', now);
+  }
+
   private writeStatus(r: ServedResource, o: KObject, status: Obj): void {
     if (!isDeepStrictEqual(status, o.status)) this.api.updateObject(r, { ...o, status }, 'status');
   }
@@ -32,14 +42,16 @@ export class ReplicaController {
     const spec = (rs.spec ?? {}) as Obj;
     const want = typeof spec.replicas === 'number' ? spec.replicas : 1;
     let pods = this.ownedPods(rs);
-    for (let i = pods.length; i < want; i++)
-      this.api.createObject(
-        this.pods,
-        kwokPod(rs, spec.template as Obj, `${rs.metadata.name}-${randomSuffix()}`, {}, now),
-      );
+    for (let i = pods.length; i < want; i++) {
+      const name = `${rs.metadata.name}-${randomSuffix()}`;
+      const pod = kwokPod(rs, spec.template as Obj, name, {}, now);
+      this.createPod(rs, pod, 'replicaset-controller', `Created pod: ${name}`, now);
+    }
     // The newest pods go first when scaling down, as the controller's ranking prefers.
-    for (const p of pods.sort((a, b) => cmpCreated(b, a)).slice(0, Math.max(0, pods.length - want)))
+    for (const p of pods.sort((a, b) => cmpCreated(b, a)).slice(0, Math.max(0, pods.length - want))) {
       this.api.deleteObject(this.pods, p.metadata.namespace, p.metadata.name ?? '');
+      recordEvent(this.api, rs, 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`, 'replicaset-controller', now);
+    }
     pods = this.ownedPods(rs);
     const n = pods.length;
     this.writeStatus(r, rs, {
@@ -63,7 +75,9 @@ export class ReplicaController {
         'statefulset.kubernetes.io/pod-name': name,
         'apps.kubernetes.io/pod-index': String(i),
       };
-      this.api.createObject(this.pods, kwokPod(sts, spec.template as Obj, name, labels, now));
+      const pod = kwokPod(sts, spec.template as Obj, name, labels, now);
+      const message = `create Pod ${name} in StatefulSet ${sts.metadata.name} successful`;
+      this.createPod(sts, pod, 'statefulset-controller', message, now);
     }
     for (const p of pods) {
       const ordinal = Number(/-(\d+)$/.exec(p.metadata.name ?? '')?.[1] ?? -1);
@@ -100,7 +114,7 @@ export class ReplicaController {
         now,
       );
       (pod.spec as Obj).nodeName = node.metadata.name;
-      this.api.createObject(this.pods, pod);
+      this.createPod(ds, pod, 'daemonset-controller', `Created pod: ${pod.metadata.name}`, now);
     }
     const n = nodes.length;
     this.writeStatus(r, ds, {
