@@ -12,6 +12,7 @@ import { CATALOG_DIR_ANNOTATION } from '../lib/sandbox/olm/catalog-sources';
 import { startSandbox } from '../lib/sandbox/server/sandbox';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { apiChecks } from './checks/api';
+import { kubectlChecks } from './checks/kubectl';
 import { olmChecks } from './checks/olm';
 import { rbacChecks } from './checks/rbac';
 import { registryChecks } from './checks/registry';
@@ -255,6 +256,7 @@ async function main(): Promise<void> {
     ...apiChecks,
     ...rbacChecks,
     ...schemaChecks,
+    ...kubectlChecks,
     ...registryChecks(
       catalogs.map((c) => basename(c)),
       () => sandbox,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { apiChecks } from './checks/api';
+import { kubectlChecks } from './checks/kubectl';
 import { failForwardChecks } from './checks/fail-forward';
 import { olmChecks } from './checks/olm';
 import { schemaChecks } from './checks/schemas';
@@ -54,7 +55,9 @@ test('the suite reads the table of docs/conformance.md, and each row names a che
   );
   // A row whose check was renamed or removed explains nothing: it would only hide a future divergence.
   const ids = new Set(
-    [...apiChecks, ...schemaChecks, ...olmChecks, ...scopedChecks, ...failForwardChecks].map((c) => c.id),
+    [...apiChecks, ...schemaChecks, ...kubectlChecks, ...olmChecks, ...scopedChecks, ...failForwardChecks].map(
+      (c) => c.id,
+    ),
   );
   assert.deepEqual(
     [...known.keys()].filter((id) => !ids.has(id)),

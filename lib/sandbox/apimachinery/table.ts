@@ -9,6 +9,8 @@ export interface TableColumn {
   description?: string;
   format?: string;
   priority?: number;
+  /** A cell a built-in printer computes from several fields ("1/3"); jsonPath is then only its name. */
+  value?: (obj: KObject) => unknown;
 }
 
 type Step = string | number | { key: string; equals: string };
@@ -55,7 +57,7 @@ export function humanAge(iso: string | undefined, now = Date.now()): string {
 }
 
 function cell(obj: KObject, c: TableColumn, customResource: boolean): unknown {
-  const v = evalJsonPath(obj, c.jsonPath);
+  const v = c.value ? c.value(obj) : evalJsonPath(obj, c.jsonPath);
   // A custom resource's missing cell is null (kubectl prints <none>); a built-in's Age is always set.
   if (c.type === 'date') return typeof v === 'string' ? humanAge(v) : customResource ? null : '<unknown>';
   if (v === undefined || v === null) {

@@ -15,12 +15,14 @@ import type { ApiCore, ApiHooks, DeleteOptions } from './api-core';
 import { serveNonResource, type ServerVersion } from './discovery';
 import { answerFault, loseAnswer } from './fault-answers';
 import { GarbageCollector } from './garbage-collector';
-import { ApiStatusError, sendNoSuchPath, sendStatus } from './http-util';
+import { ApiStatusError, sendMethodNotAllowed, sendNoSuchPath, sendStatus } from './http-util';
 import { ObjectLifecycle } from './object-lifecycle';
 import { acceptPortForward, refuseUpgrade } from './port-forward';
 import { serveGet, serveList, serveProvided } from './reads';
 import { parseResourcePath, requestVerb } from './resource-path';
 import { serveReview } from './reviews';
+import { serveScale } from './scale';
+import { actingUser } from './impersonation';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 import { WatchStreams } from './watch-streams';
 import { serveCreate, serveDelete, serveDeleteCollection, servePatch, serveUpdate } from './write-handlers';
@@ -217,8 +219,9 @@ export class ApiServer implements ApiCore {
     if (fault && !fault.after) return answerFault(req, res, fault);
     if (fault) loseAnswer(req, res, fault);
 
-    const user = this.authenticate(req);
-    if (!user) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+    const authenticated = this.authenticate(req);
+    if (!authenticated) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+    const user = actingUser(this.rbac, authenticated, req.headers);
 
     if (path.startsWith('/sandbox/') && this.hooks.sandboxPath) {
       if (!authorize(this.rbac, user, { verb: '*', group: '*', resource: '*' }))
@@ -238,6 +241,7 @@ export class ApiServer implements ApiCore {
     if (
       rp.subresource &&
       !(rp.subresource === 'status' && served.hasStatus) &&
+      !(rp.subresource === 'scale' && served.scale) &&
       !(served.resource === 'namespaces' && rp.subresource === 'finalize') &&
       !served.provider?.subresources?.includes(rp.subresource)
     ) {
@@ -290,6 +294,10 @@ export class ApiServer implements ApiCore {
         kind: rp.resource,
       });
     if (served.provider) return serveProvided(served, rp, verb, url, req, res);
+    if (rp.subresource === 'scale' && rp.name) {
+      if (!['get', 'update', 'patch'].includes(verb)) return sendMethodNotAllowed(res);
+      return serveScale(this, served, { ...rp, name: rp.name }, verb, url, req, res);
+    }
 
     switch (verb) {
       case 'get':

@@ -100,6 +100,16 @@ function resourceList(table: ResourceTable, group: string, version: string) {
           kind: r.kind,
           verbs: ['get', 'patch', 'update'],
         });
+      if (r.scale)
+        subs.push({
+          name: `${r.resource}/scale`,
+          singularName: '',
+          namespaced: r.namespaced,
+          group: 'autoscaling',
+          version: 'v1',
+          kind: 'Scale',
+          verbs: ['get', 'patch', 'update'],
+        });
       for (const sub of r.provider?.subresources ?? [])
         subs.push({
           name: `${r.resource}/${sub}`,

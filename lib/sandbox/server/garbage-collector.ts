@@ -124,11 +124,18 @@ export class GarbageCollector {
           const deps = this.allObjects().filter(({ o: d }) =>
             d.metadata.ownerReferences?.some((ref) => ref.uid === uid),
           );
-          for (const d of deps)
-            if (!d.o.metadata.deletionTimestamp)
+          for (const d of deps) {
+            if (d.o.metadata.deletionTimestamp) continue;
+            try {
               this.core.deleteObject(d.r, d.o.metadata.namespace, d.o.metadata.name ?? '', {
                 propagationPolicy: 'Foreground',
               });
+            } catch (err) {
+              // Each delete sweeps again, and that inner sweep may already have taken a later
+              // dependent of this list (a ReplicaSet's other pods): gone is what was wanted.
+              if (!(err instanceof ApiStatusError && err.code === 404)) throw err;
+            }
+          }
           if (deps.length === 0) {
             this.core.updateObject(r, {
               ...o,

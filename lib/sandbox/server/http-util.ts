@@ -1,7 +1,7 @@
 // Small HTTP helpers for the API server: Status objects in Kubernetes' shape, JSON bodies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { decodeKubeProtobuf, isKubeProtobuf } from '../apimachinery/protobuf';
+import { decodeKubeProtobuf, encodeKubeProtobuf, isKubeProtobuf } from '../apimachinery/kube-protobuf';
 import { errorBody, type FieldError } from '../apimachinery/structural';
 import { qualifiedResource } from '../store/store';
 
@@ -44,12 +44,38 @@ function acceptsGzip(res: ServerResponse): boolean {
   return typeof header === 'string' && header.split(',').some((token) => token.trim() === 'gzip');
 }
 
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/**
+ * Whether the client prefers Kubernetes protobuf: its first media type is protobuf with no
+ * parameters (kubectl's typed clients ask protobuf first, then anything). A Table or
+ * metadata-only request names `as=` and gets JSON, which it also accepts.
+ */
+function prefersProtobuf(res: ServerResponse): boolean {
+  const header = res.req?.headers.accept;
+  const first = typeof header === 'string' ? header.split(',')[0]!.trim() : '';
+  return first === PROTOBUF;
+}
+
+/** The body in protobuf when the client prefers it and Kubernetes defines its kind's message. */
+function protobufAnswer(res: ServerResponse, code: number, body: unknown): Buffer | undefined {
+  if (code >= 300 || !prefersProtobuf(res) || typeof body !== 'object' || body === null) return undefined;
+  try {
+    return encodeKubeProtobuf(body as Record<string, unknown>);
+  } catch {
+    // A stored field that does not fit its message (a CRD-less extension's shape): JSON, which the
+    // client accepts too, rather than a failed answer.
+    return undefined;
+  }
+}
+
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {
-  const text = Buffer.from(JSON.stringify(body));
+  const proto = protobufAnswer(res, code, body);
+  const text = proto ?? Buffer.from(JSON.stringify(body));
   const gzipped = text.length > GZIP_THRESHOLD_BYTES && acceptsGzip(res);
   const out = gzipped ? gzipSync(text, { level: 1 }) : text;
   res.writeHead(code, {
-    'Content-Type': 'application/json',
+    'Content-Type': proto ? PROTOBUF : 'application/json',
     'Content-Length': out.length,
     'Cache-Control': 'no-cache, private',
     ...(gzipped ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),

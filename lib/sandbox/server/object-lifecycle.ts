@@ -11,6 +11,7 @@ import type { ApiCore, DeleteOptions } from './api-core';
 import { CRD_CLEANUP_FINALIZER, isCrd, type GarbageCollector } from './garbage-collector';
 import { ApiStatusError, invalidName, invalidObject, randomSuffix } from './http-util';
 import { CRD_RESOURCE, storeKey, type ServedResource } from './resources';
+import { workloadDefaults } from '../workloads/defaults';
 
 export class ObjectLifecycle {
   constructor(
@@ -101,6 +102,7 @@ export class ObjectLifecycle {
     if (errs.length) throw invalidObject(r.group, r.kind, name, errs);
     if (r.namespaced) this.requireNamespace(o.metadata.namespace);
     if (r.kind === 'Secret' && r.group === '' && !o.type) o.type = 'Opaque';
+    if (!r.crd) workloadDefaults(r.group, r.kind, o, true);
     if (r.resource === 'namespaces' && r.group === '') {
       o.spec = { finalizers: ['kubernetes'], ...(o.spec as object | undefined) };
       o.status = { phase: 'Active' };
@@ -119,6 +121,7 @@ export class ObjectLifecycle {
       o.metadata.name ?? '',
     );
     const errs = this.conform(r, o, version, stored);
+    if (!r.crd && subresource !== 'status') workloadDefaults(r.group, r.kind, o, false);
     if (isCrd(r) && subresource !== 'status') errs.push(...this.newCrdSchemaErrors(o));
     if (errs.length) throw invalidObject(r.group, r.kind, o.metadata.name ?? '', errs);
     const before = stored?.metadata.resourceVersion;

@@ -1,45 +1,43 @@
 // The sandbox's OpenAPI v3 (`/openapi/v3`, one document per group-version): every resource's
 // paths with the operations and the `fieldValidation` parameter, which is what kubectl reads to
 // decide that the server validates fields itself (so `kubectl apply` needs no client-side
-// schema), and each CRD's schema as kube-apiserver publishes it, which `kubectl explain` reads.
-// Built-in kinds have paths but no schema here.
+// schema), each CRD's schema as kube-apiserver publishes it, and the built-in kinds' schemas
+// kube-apiserver 1.34 publishes (`proto/k8s.io/openapi-schemas.json`), which `kubectl explain` reads.
+import builtinFile from '../../../proto/k8s.io/openapi-schemas.json';
 import type { Schema } from '../apimachinery/structural';
 import type { ResourceTable, ServedResource } from './resources';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const REF = '#/components/schemas/';
 
-/** The ObjectMeta fields a person sets or reads, for `kubectl explain <kind>.metadata`. */
-const objectMeta: Schema = {
-  type: 'object',
-  description: 'Standard object metadata.',
-  properties: Object.fromEntries([
-    ...['name', 'namespace', 'generateName', 'uid', 'resourceVersion'].map((f) => [f, { type: 'string' }]),
-    ['generation', { type: 'integer', format: 'int64' }],
-    ['creationTimestamp', { type: 'string', format: 'date-time' }],
-    ['deletionTimestamp', { type: 'string', format: 'date-time' }],
-    ['labels', { type: 'object', additionalProperties: { type: 'string' } }],
-    ['annotations', { type: 'object', additionalProperties: { type: 'string' } }],
-    ['finalizers', { type: 'array', items: { type: 'string' } }],
-    [
-      'ownerReferences',
-      {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['apiVersion', 'kind', 'name', 'uid'],
-          properties: Object.fromEntries(
-            ['apiVersion', 'kind', 'name', 'uid']
-              .map((f) => [f, { type: 'string' }])
-              .concat([
-                ['controller', { type: 'boolean' }],
-                ['blockOwnerDeletion', { type: 'boolean' }],
-              ]),
-          ),
-        },
-      },
-    ],
-  ]) as Record<string, Schema>,
-};
+/** kube-apiserver 1.34's own schemas for the built-in kinds (see scripts/k8s-proto.ts). */
+const BUILTIN = (builtinFile as { schemas: Record<string, unknown> }).schemas;
+
+/** group/version/kind → the name of its published schema. */
+const BUILTIN_BY_GVK = new Map<string, string>();
+for (const [name, schema] of Object.entries(BUILTIN))
+  for (const gvk of ((schema as Record<string, unknown>)['x-kubernetes-group-version-kind'] ?? []) as {
+    group: string;
+    version: string;
+    kind: string;
+  }[])
+    if (!BUILTIN_BY_GVK.has(`${gvk.group}/${gvk.version}/${gvk.kind}`))
+      BUILTIN_BY_GVK.set(`${gvk.group}/${gvk.version}/${gvk.kind}`, name);
+
+/** A published schema and every schema it refers to, as one document carries them. */
+function withReferences(name: string, into: Record<string, unknown>): void {
+  if (into[name] || !BUILTIN[name]) return;
+  into[name] = BUILTIN[name];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '$ref' && typeof x === 'string' && x.startsWith(REF)) withReferences(x.slice(REF.length), into);
+      else walk(x);
+    }
+  };
+  walk(BUILTIN[name]);
+}
 
 export function openApiRoot(resources: ResourceTable) {
   const paths: Record<string, { serverRelativeURL: string }> = {
@@ -84,14 +82,16 @@ export function openApiGroupVersion(resources: ResourceTable, gvPath: string, gi
     const gvk = { 'x-kubernetes-group-version-kind': { group, version, kind: r.kind } };
     const base = `/${group ? `apis/${group}` : 'api'}/${version}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
     const schema = r.schemas?.[version];
-    const schemaName = `${group.split('.').reverse().join('.')}.${version}.${r.kind}`;
+    const builtinName = r.crd ? undefined : BUILTIN_BY_GVK.get(`${group}/${version}/${r.kind}`);
+    const schemaName = builtinName ?? `${group.split('.').reverse().join('.')}.${version}.${r.kind}`;
     if (schema) {
       schemas[schemaName] = published(r, group, version, schema);
-      schemas[OBJECT_META] = objectMeta;
-    }
-    const content = schema
-      ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } }
-      : {};
+      withReferences(OBJECT_META, schemas);
+    } else if (builtinName) withReferences(builtinName, schemas);
+    const content =
+      schema || builtinName
+        ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } }
+        : {};
     const op = (action: string) => ({
       ...gvk,
       'x-kubernetes-action': action,

@@ -4,6 +4,18 @@
 import type { Schema } from '../apimachinery/structural';
 import type { TableColumn } from '../apimachinery/table';
 import type { KObject, ResourceKey } from '../store/types';
+import {
+  CRONJOB_COLUMNS,
+  DAEMONSET_COLUMNS,
+  DEPLOYMENT_COLUMNS,
+  INGRESS_COLUMNS,
+  JOB_COLUMNS,
+  NETWORKPOLICY_COLUMNS,
+  POD_COLUMNS,
+  REPLICASET_COLUMNS,
+  STATEFULSET_COLUMNS,
+} from './workload-columns';
+import { SERVICE_COLUMNS } from '../workloads/services';
 
 /** A printer column, as CRDs declare them (`additionalPrinterColumns`). */
 export type PrinterColumn = TableColumn;
@@ -35,6 +47,8 @@ export interface ServedResource {
   categories: string[];
   verbs: string[];
   hasStatus: boolean;
+  /** Serves `<resource>/scale` (autoscaling/v1 Scale), as workloads with replicas do. */
+  scale?: boolean;
   /** Columns for `kubectl get`, after NAME (AGE comes from creationTimestamp where declared). */
   columns: PrinterColumn[];
   /** Field selectors accepted beyond metadata.name / metadata.namespace. */
@@ -106,11 +120,7 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['svc'],
     categories: ['all'],
     hasStatus: true,
-    columns: [
-      { name: 'Type', type: 'string', jsonPath: '.spec.type' },
-      { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' },
-      age,
-    ],
+    columns: SERVICE_COLUMNS,
   }),
   builtin('', 'v1', 'events', 'Event', true, {
     shortNames: ['ev'],
@@ -138,18 +148,67 @@ export const BUILTIN_RESOURCES: ServedResource[] = [
     shortNames: ['po'],
     categories: ['all'],
     hasStatus: true,
-    columns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, age],
+    columns: POD_COLUMNS,
     fieldSelectors: ['status.phase', 'spec.nodeName'],
   }),
   builtin('apps', 'v1', 'deployments', 'Deployment', true, {
     shortNames: ['deploy'],
     categories: ['all'],
     hasStatus: true,
+    scale: true,
+    columns: DEPLOYMENT_COLUMNS,
+  }),
+  builtin('apps', 'v1', 'replicasets', 'ReplicaSet', true, {
+    shortNames: ['rs'],
+    categories: ['all'],
+    hasStatus: true,
+    scale: true,
+    columns: REPLICASET_COLUMNS,
+  }),
+  builtin('apps', 'v1', 'statefulsets', 'StatefulSet', true, {
+    shortNames: ['sts'],
+    categories: ['all'],
+    hasStatus: true,
+    scale: true,
+    columns: STATEFULSET_COLUMNS,
+  }),
+  // Served as kube-apiserver serves them; the sandbox's StatefulSets and DaemonSets write none.
+  builtin('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true, {
     columns: [
-      { name: 'Ready', type: 'string', jsonPath: '.status.readyReplicas' },
-      { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+      {
+        name: 'Controller',
+        type: 'string',
+        jsonPath: '.metadata.ownerReferences',
+        value: (o) => {
+          const ref = o.metadata.ownerReferences?.find((r) => r.controller);
+          return ref ? `${ref.kind.toLowerCase()}.${ref.apiVersion.split('/')[0]}/${ref.name}` : '<none>';
+        },
+      },
+      { name: 'Revision', type: 'integer', jsonPath: '.revision' },
       age,
     ],
+  }),
+  builtin('apps', 'v1', 'daemonsets', 'DaemonSet', true, {
+    shortNames: ['ds'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: DAEMONSET_COLUMNS,
+  }),
+  builtin('batch', 'v1', 'jobs', 'Job', true, { categories: ['all'], hasStatus: true, columns: JOB_COLUMNS }),
+  builtin('batch', 'v1', 'cronjobs', 'CronJob', true, {
+    shortNames: ['cj'],
+    categories: ['all'],
+    hasStatus: true,
+    columns: CRONJOB_COLUMNS,
+  }),
+  builtin('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, {
+    shortNames: ['netpol'],
+    columns: NETWORKPOLICY_COLUMNS,
+  }),
+  builtin('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, {
+    shortNames: ['ing'],
+    hasStatus: true,
+    columns: INGRESS_COLUMNS,
   }),
   // Named by operand fields (`io.kubernetes:StorageClass`, `:PriorityClass` descriptors); served
   // as stored, like the other built-ins, with no defaulting or validation of their fields.

@@ -21,6 +21,7 @@ import { ApiServer } from './api-server';
 import { ApiStatusError } from './http-util';
 import { ensureServingCert } from './tls';
 import { Faults } from './faults';
+import { startWorkloads, type Workloads } from '../workloads/workloads';
 import {
   CLUSTER_VERSION_CRD,
   ensureClusterProxy,
@@ -70,6 +71,8 @@ export interface Sandbox {
   olm: Olm;
   /** OLM v1: catalogd's ClusterCatalog controller and content server. */
   olmV1: OlmV1;
+  /** Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs as kube-controller-manager runs them. */
+  workloads: Workloads;
   faults: Faults;
   flavor: Flavor;
   stop(): Promise<void>;
@@ -269,6 +272,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
   ]);
   api.start();
+  const workloads = startWorkloads(api);
   const olm = await startOlm(api, {
     catalogNamespace: ns.catalog,
     catalogDirs: opts.catalogs ?? [],
@@ -333,11 +337,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     api,
     olm,
     olmV1,
+    workloads,
     faults,
     flavor,
     stop: async () => {
       await olmV1.stop();
       await olm.stop();
+      workloads.stop();
       api.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

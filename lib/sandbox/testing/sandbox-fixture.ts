@@ -17,9 +17,11 @@ export async function withSandbox(
       rmSync(dir, { recursive: true, force: true });
       // The emulation's own writes must pass its API server's checks (schemas, RBAC, conflicts
       // aside, which a controller retries): an error here is a sandbox bug no assertion saw.
-      const errors = [...sb.olm.controllerErrors, ...sb.olmV1.controllerErrors].filter(
-        (e) => !/the object has been modified/.test(e),
-      );
+      const errors = [
+        ...sb.olm.controllerErrors,
+        ...sb.olmV1.controllerErrors,
+        ...sb.workloads.controllerErrors,
+      ].filter((e) => !/the object has been modified/.test(e));
       if (errors.length)
         throw new Error(
           `the sandbox's OLM controllers failed ${errors.length} time(s): ${[...new Set(errors)].slice(0, 5).join('; ')}`,
