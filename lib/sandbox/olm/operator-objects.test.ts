@@ -203,8 +203,9 @@ describe('the Operator object through install, upgrade and uninstall', () => {
     );
     const all = await until(async () => {
       const r = await refs();
-      return r.some((x) => x.name === 'wide.v1.0.0') ? undefined : r;
-    }, 'no ref to wide.v1.0.0');
+      return r.some((x) => x.name.startsWith('wide.v1.0.0')) ? undefined : r;
+    }, 'no ref to wide.v1.0.0 or what it owned (its ClusterRole went with it)');
+    assert.equal(all.filter((r) => r.kind === 'ClusterRole').length, 1);
     assert.equal(refOf(all, 'ClusterServiceVersion')?.name, 'wide.v1.1.0');
     assert.equal(all.filter((r) => r.kind === 'InstallPlan').length, 1);
     const sub = (await custom.getNamespacedCustomObject({ ...path('subscriptions'), name: 'wide' })) as {
@@ -216,10 +217,25 @@ describe('the Operator object through install, upgrade and uninstall', () => {
   test('an uninstall in the order people do it empties the refs step by step, each within seconds', async () => {
     await custom.deleteNamespacedCustomObject({ ...path('subscriptions'), name: 'wide' });
     await gone('the Subscription off the list', (all) => !refOf(all, 'Subscription'));
+    const rbac = (await refs()).filter((r) => r.kind === 'ClusterRole' || r.kind === 'ClusterRoleBinding');
     await custom.deleteNamespacedCustomObject({ ...path('clusterserviceversions'), name: 'wide.v1.1.0' });
+    // The CSV's finalizer deletes the cluster RBAC carrying its owner labels; the garbage collector
+    // what it owns by reference.
     await gone('the CSV and what it owned off the list', (all) =>
       ['ClusterServiceVersion', 'Deployment', 'OperatorCondition', 'Role', 'RoleBinding'].every((k) => !refOf(all, k)),
     );
+    assert.equal(rbac.length, 2);
+    for (const r of rbac)
+      await assert.rejects(
+        custom.getClusterCustomObject({
+          group: 'rbac.authorization.k8s.io',
+          version: 'v1',
+          plural: r.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings',
+          name: r.name,
+        }),
+        (err: { code?: number }) => err.code === 404,
+        `${r.kind} ${r.name} deleted with the CSV`,
+      );
     // What is left is what a person then deletes by hand, as the Operator names it.
     for (const r of await refs()) {
       if (r.kind === 'ClusterRole' || r.kind === 'ClusterRoleBinding')
