@@ -19,6 +19,7 @@ import { registryChecks } from './checks/registry';
 import { schemaChecks } from './checks/schemas';
 import { failForwardChecks } from './checks/fail-forward';
 import { scopedChecks } from './checks/scoped';
+import { operatorObjectChecks } from './checks/operator-objects';
 import { olmV1Checks, V1_PACKAGES } from './checks/olm-v1';
 import { servesOlmV1 } from './checks/olm-v1-read';
 import { knownDifferences, readKnownDifferences, report, runChecks, type Check } from './run-checks';
@@ -115,6 +116,18 @@ function generatedCatalog(dir: string): string {
               },
             ],
           },
+        },
+      ],
+    },
+    // Cluster-wide rules (a ClusterRole and binding), for the Operator object check alone.
+    {
+      name: 'wide',
+      bundles: [
+        { version: '1.0.0', clusterRules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] },
+        {
+          version: '1.1.0',
+          replaces: '1.0.0',
+          clusterRules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }],
         },
       ],
     },
@@ -264,6 +277,7 @@ async function main(): Promise<void> {
     ...olmChecks,
     ...scopedChecks,
     ...failForwardChecks,
+    ...operatorObjectChecks,
     ...(sandboxV1 ? olmV1Checks : []),
   ]);
   // The table in docs/conformance.md, and OLM v1's in its own document.

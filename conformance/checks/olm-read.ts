@@ -387,6 +387,8 @@ export async function readOperator(t: Target, name: string) {
   return {
     status: r.status,
     labelSelector: components.labelSelector,
+    // OLM leaves `refs` out when there are none (omitempty), rather than writing [].
+    refsWritten: components.refs !== undefined,
     // An InstallPlan's name is generated.
     refs: (components.refs ?? []).map((x) => ({
       kind: x.kind,

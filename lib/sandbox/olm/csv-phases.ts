@@ -24,6 +24,14 @@ interface Step {
   replacer?: KObject;
 }
 
+/** What the CSV's finalizer deletes by its owner labels (olm/operator.go processFinalizer). */
+const FINALIZER_CLEANUP = [
+  ['rbac.authorization.k8s.io', 'clusterrolebindings'],
+  ['rbac.authorization.k8s.io', 'clusterroles'],
+  ['admissionregistration.k8s.io', 'mutatingwebhookconfigurations'],
+  ['admissionregistration.k8s.io', 'validatingwebhookconfigurations'],
+] as const;
+
 export class CsvPhases extends OperatorBase {
   private readonly preChecks: CsvPreChecks;
 
@@ -86,9 +94,23 @@ export class CsvPhases extends OperatorBase {
     return s.spec.install?.spec?.deployments ?? [];
   }
 
-  /** A deleted CSV's copies go, then OLM lets it go (its finalizer). */
+  /**
+   * A deleted CSV's copies go; its finalizer deletes the cluster-scoped objects carrying its owner
+   * labels, then lets it go (docs/olm/uninstall.md#deleting-a-csv).
+   */
   private deleted(csv: KObject): void {
     this.parts.copies.deleteCopies(csv, []);
+    if (!csv.metadata.finalizers?.includes(CSV_FINALIZER)) return;
+    const owned = (o: KObject) =>
+      o.metadata.labels?.['olm.owner'] === csv.metadata.name &&
+      o.metadata.labels?.['olm.owner.namespace'] === csv.metadata.namespace &&
+      o.metadata.labels?.['olm.owner.kind'] === 'ClusterServiceVersion';
+    for (const [group, resource] of FINALIZER_CLEANUP) {
+      const r = this.api.resources.find(group, 'v1', resource);
+      if (!r) continue;
+      for (const o of this.api.storeList(r))
+        if (owned(o) && !o.metadata.deletionTimestamp) this.api.deleteObject(r, undefined, o.metadata.name ?? '');
+    }
     if (csv.metadata.finalizers?.includes(CSV_FINALIZER))
       this.api.updateObject(this.csvs, {
         ...csv,

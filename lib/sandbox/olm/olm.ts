@@ -134,10 +134,23 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
     for (const ns of names) reconcileLater(ns);
   };
   catalogs.onChange(everyOperatorNamespace);
+  // Operator objects are reconciled per name, as OLM's Operator controller is, from the changes of
+  // their labelled components and of themselves: an uninstall's deletions (cluster-scoped ones too)
+  // reach them though no namespace pass follows.
+  const pendingOperators = new Set<string>();
+  const reconcileOperatorLater = (name: string) => {
+    if (pendingOperators.has(name)) return;
+    pendingOperators.add(name);
+    enqueue(async () => {
+      pendingOperators.delete(name);
+      operators.reconcileOperator(name);
+    });
+  };
   const previous = api.hooks.onChange;
   api.hooks.onChange = (r, e) => {
     previous?.(r, e);
     const o: KObject = e.object;
+    for (const name of operators.operatorsOf(r, o)) reconcileOperatorLater(name);
     if (r.group === 'operators.coreos.com' && r.resource === 'catalogsources') {
       if (e.type === 'DELETED') catalogs.forget(o.metadata.namespace ?? '', o.metadata.name ?? '');
       else enqueue(() => catalogs.reconcile(api.storeGet(r, o.metadata.namespace, o.metadata.name ?? '') ?? o));
@@ -188,6 +201,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
     enqueue(() => catalogs.reconcile(api.storeGet(csRes, cs.metadata.namespace, cs.metadata.name ?? '') ?? cs));
   await idle;
   everyOperatorNamespace();
+  for (const name of operators.allOperators()) reconcileOperatorLater(name);
   await idle;
   return {
     catalogs,

@@ -3,12 +3,16 @@
 // one step the way OLM does (docs/olm/README.md). The rules about graphs, install
 // modes and targets are lib/olm's; the two controllers (catalog-operator.ts, olm-operator.ts)
 // write the resulting objects and statuses; the adoption controller (adoption.ts) labels what
-// belongs to each operator and keeps its Operator object. This file wires them and orders one pass.
+// belongs to each operator. The Operator controller (operator-controller.ts) keeps each Operator
+// object, woken per Operator rather than per namespace. This file wires them and orders one pass.
 import type { ApiServer } from '../server/api-server';
+import type { ServedResource } from '../server/resources';
+import type { KObject } from '../store/types';
 import { AdoptionController } from './adoption';
 import type { CatalogSources } from './catalog-sources';
 import { CatalogOperator } from './catalog-operator';
 import { OlmOperator, type OperatorOptions } from './olm-operator';
+import { OperatorController } from './operator-controller';
 
 export type { OperatorOptions };
 
@@ -16,11 +20,13 @@ export class Operators {
   private readonly catalog: CatalogOperator;
   private readonly olm: OlmOperator;
   private readonly adoption: AdoptionController;
+  private readonly operatorObjects: OperatorController;
 
   constructor(api: ApiServer, catalogs: CatalogSources, opts: OperatorOptions) {
     this.catalog = new CatalogOperator(api, catalogs);
     this.olm = new OlmOperator(api, opts);
     this.adoption = new AdoptionController(api);
+    this.operatorObjects = new OperatorController(api);
   }
 
   /** Fault injection: the next InstallPlan to execute fails with this message. */
@@ -45,6 +51,21 @@ export class Operators {
     this.catalog.syncSubscriptionStatus(ns);
     this.adoption.sync(ns);
     this.olm.syncOlmConfig();
+  }
+
+  /** The Operator objects a committed change concerns (none for most changes). */
+  operatorsOf(r: ServedResource, o: KObject): string[] {
+    return this.operatorObjects.namesOf(r, o);
+  }
+
+  /** Every Operator object and every one a component's label names, for a first reconcile. */
+  allOperators(): string[] {
+    return this.operatorObjects.allNames();
+  }
+
+  /** One reconcile of the Operator object `name`. */
+  reconcileOperator(name: string): void {
+    this.operatorObjects.reconcile(name);
   }
 
   /** OperatorGroup roles go with their OperatorGroup. */

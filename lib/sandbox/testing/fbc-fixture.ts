@@ -20,6 +20,8 @@ export interface FixtureBundle {
   /** The manager container's env and the pod's tolerations, as the bundle ships them. */
   env?: { name: string; value: string }[];
   tolerations?: Record<string, string>[];
+  /** Cluster-wide rules for the operator's account: OLM makes a ClusterRole and binding of them. */
+  clusterRules?: Record<string, unknown>[];
   /** More CSV spec fields, as the bundle ships them (one its CRD refuses, to fail a plan). */
   csvSpec?: Record<string, unknown>;
 }
@@ -96,6 +98,9 @@ export function writeFixtureCatalog(dir: string, packages: FixturePackage[]): st
                   rules: [{ apiGroups: [group], resources: ['*'], verbs: ['*'] }],
                 },
               ],
+              ...(b.clusterRules
+                ? { clusterPermissions: [{ serviceAccountName: `${p.name}-operator`, rules: b.clusterRules }] }
+                : {}),
               deployments: [
                 {
                   name: `${p.name}-operator`,

@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ServedResource } from '../server/resources';
-import { componentRef, operatorLabel, operatorNames, sortRefs } from './adoption';
+import {
+  componentLabelKey,
+  componentRef,
+  operatorLabel,
+  operatorNames,
+  operatorStatus,
+  sortRefs,
+} from './operator-components';
 
 // Expectations from OLM v0.38.0's controller/operators/decorators/operator.go.
 const res = (kind: string, resource: string, group = '') => ({ kind, resource, group }) as ServedResource;
 
-describe('adoption', () => {
+describe('operator components', () => {
   test('operator names from labels: the part after operators.coreos.com/', () => {
     assert.equal(operatorLabel('alpha', 'ns1'), 'operators.coreos.com/alpha.ns1');
     assert.deepEqual(
@@ -71,6 +78,28 @@ describe('adoption', () => {
         { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa', namespace: 'ns' } },
       ).apiVersion,
       'v1',
+    );
+  });
+
+  test('a name past 63 characters makes a label key cut there, without trailing dots, dashes or underscores', () => {
+    const pkg = 'p'.repeat(60);
+    assert.equal(componentLabelKey(`${pkg}.ab`), `operators.coreos.com/${pkg}.ab`);
+    assert.equal(operatorLabel(pkg, 'namespace'), `operators.coreos.com/${pkg}.na`);
+    assert.equal(componentLabelKey(`${'p'.repeat(61)}-._x`), `operators.coreos.com/${'p'.repeat(61)}`);
+  });
+
+  test("an Operator's status: the selector of its label, and refs only when there are some", () => {
+    const key = 'operators.coreos.com/a.ns';
+    assert.deepEqual(operatorStatus('a.ns', []), {
+      components: { labelSelector: { matchExpressions: [{ key, operator: 'Exists' }] } },
+    });
+    const refs = [
+      { kind: 'Subscription', apiVersion: 'operators.coreos.com/v1alpha1', namespace: 'ns', name: 'a' },
+      { kind: 'ClusterRole', apiVersion: 'rbac.authorization.k8s.io/v1', name: 'r' },
+    ];
+    assert.deepEqual(
+      (operatorStatus('a.ns', refs).components as { refs: { kind: string }[] }).refs.map((r) => r.kind),
+      ['ClusterRole', 'Subscription'],
     );
   });
 
