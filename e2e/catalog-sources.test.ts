@@ -110,14 +110,14 @@ describe('Catalog sources: add by image, edit, delete', () => {
     await page.close();
   });
 
-  test("a viewer sees Add, Edit and Delete disabled with the cluster's reason", async () => {
+  test('a viewer sees Add, Edit and Delete disabled with the right they lack', async () => {
     const page = await h.openAs('bob', '/catalogsources');
     await page.getByRole('listitem', { name: 'Catalog source olm/acme' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Add catalog source' }).isDisabled(), true);
-    await page.getByText(/You may not add catalogs: .*User "bob" cannot create resource "catalogsources"/).waitFor();
+    await page.getByText(/You may not add catalogs: .*create\b.*\bcatalogsources/).waitFor();
     const row = page.getByRole('listitem', { name: 'Catalog source olm/acme' });
     assert.equal(await row.getByRole('button', { name: 'Delete' }).isDisabled(), true);
-    await row.getByText(/Delete is not offered: .*cannot delete resource "catalogsources"/).waitFor();
+    await row.getByText(/Delete is not offered: .*delete\b.*\bcatalogsources/).waitFor();
     // Upstream has no OperatorHub config: the page says so rather than offering a switch.
     await page
       .getByRole('region', { name: 'Default sources' })

@@ -133,12 +133,10 @@ describe('Default sources (OpenShift OperatorHub config)', () => {
     await page.close();
   });
 
-  test("a reader sees the switches disabled with the cluster's reason", async () => {
+  test('a reader sees the switches disabled with the right they lack', async () => {
     const page = await h.openAs('bob', '/catalogsources');
     const section = page.getByRole('region', { name: 'Default sources' });
-    await section
-      .getByText(/You may not change the default sources: .*User "bob" cannot update resource "operatorhubs"/)
-      .waitFor();
+    await section.getByText(/You may not change the default sources: .*update\b.*\boperatorhubs/).waitFor();
     await section.getByRole('listitem', { name: 'Default source redhat-operators' }).getByText('Success').waitFor();
     assert.equal(await section.getByRole('switch', { name: 'All default sources' }).isDisabled(), true);
     for (const name of ['community-operators', 'redhat-operators']) {

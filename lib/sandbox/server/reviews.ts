@@ -72,19 +72,16 @@ export async function serveReview(
         }
       : { verb: nra!.verb ?? '', group: '', resource: '', path: nra!.path ?? '' };
     // An allowance carries the authorizer's own reason: the binding that allows it, none for
-    // system:masters (allowed before RBAC is asked). A denial carries the words a refused request
-    // would get; kube-apiserver's RBAC gives none (it has no opinion), and the console shows this
-    // reason to the person where there is one (docs/sandbox.md, Seed users).
+    // system:masters (allowed before RBAC is asked). A denial carries none, as kube-apiserver's RBAC
+    // authorizer has no opinion to give: clients (kubectl's `no`, the console's own wording of what
+    // a person may not do) must not rely on a reason the real cluster never sends.
     const reason = allowedBy(rbac, subject, attrs);
     return sendJson(res, 201, {
       kind: r.kind,
       apiVersion,
       metadata: { creationTimestamp: null },
       spec,
-      status:
-        reason === undefined
-          ? { allowed: false, reason: forbiddenMessage(subject, attrs) }
-          : { allowed: true, ...(reason ? { reason } : {}) },
+      status: reason === undefined ? { allowed: false } : { allowed: true, ...(reason ? { reason } : {}) },
     });
   }
   // SelfSubjectRulesReview: the RBAC rules that apply in the namespace, as the authorizer's rule

@@ -29,7 +29,7 @@ describe('GET /api/me/pages', () => {
     assert.ok(body.pages.every((p) => p.reason === undefined));
   });
 
-  test("bob, who may view everything, is refused the OLMConfig and ClusterCatalogs, with the cluster's reason", async () => {
+  test('bob, who may view everything, is refused the OLMConfig and ClusterCatalogs, saying which right he lacks', async () => {
     const { body } = await sb.call<PageAccessAnswer>(GET, '/api/me/pages', { user: 'bob' });
     assert.deepEqual(allowed(body), {
       '/catalogsources': true,
@@ -39,9 +39,9 @@ describe('GET /api/me/pages', () => {
     });
     const settings = body.pages.find((p) => p.path === '/settings')!;
     assert.equal(settings.needs, 'read the OLMConfig named cluster');
-    assert.match(settings.reason ?? '', /bob.*olmconfigs/);
+    assert.match(settings.reason ?? '', /^you may not get olmconfigs$/);
     const v1 = body.pages.find((p) => p.path === '/clustercatalogs')!;
-    assert.match(v1.reason ?? '', /bob.*clustercatalogs/);
+    assert.match(v1.reason ?? '', /^you may not list clustercatalogs$/);
   });
 
   test('alice, admin of one namespace, may use none of them', async () => {
@@ -53,7 +53,7 @@ describe('GET /api/me/pages', () => {
       '/settings': false,
     });
     const catalogs = body.pages.find((p) => p.path === '/catalogsources')!;
-    assert.match(catalogs.reason ?? '', /alice.*catalogsources/);
+    assert.match(catalogs.reason ?? '', /^you may not list catalogsources$/);
   });
 
   test('without a login it is a 401, and an unknown parameter is a 400 naming it', async () => {
