@@ -381,6 +381,22 @@ export const apiChecks: Check[] = [
           out.push(`${user} ${verb} ${resource} in team1: ${r.status} ${allowed ? 'yes' : 'no'}`);
         }
       }
+      // Named with no groups, a user is a member of none: not even system:authenticated, through
+      // which everyone may create their own access reviews (system:basic-user).
+      const bare = await call(t, {
+        method: 'POST',
+        path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          spec: {
+            user: 'bob',
+            resourceAttributes: { verb: 'create', group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews' },
+          },
+        },
+      });
+      const bareAllowed = (bare.body as { status?: { allowed?: boolean } }).status?.allowed;
+      out.push(`bob with no groups create selfsubjectaccessreviews: ${bare.status} ${bareAllowed ? 'yes' : 'no'}`);
       return out;
     },
   },

@@ -45,10 +45,9 @@ export async function serveReview(
           forbiddenMessage(user, { verb: 'create', group: r.group, resource: r.resource }),
         );
       }
-      subject = {
-        name: String(spec.user ?? ''),
-        groups: [...((spec.groups as string[] | undefined) ?? []), 'system:authenticated'],
-      };
+      // The subject is exactly who the review names: kube-apiserver adds no group to it, so a
+      // user named without groups is a member of none (not even system:authenticated).
+      subject = { name: String(spec.user ?? ''), groups: [...((spec.groups as string[] | undefined) ?? [])] };
     }
     const ra = spec.resourceAttributes as
       | { verb?: string; group?: string; resource?: string; subresource?: string; namespace?: string; name?: string }
