@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient } from '../../k8s/client';
-import { CRD_TYPE, DEPLOYMENT_TYPE, SERVICE_ACCOUNT_TYPE, rbacType } from '../../k8s/core-kinds';
+import { CONFIG_MAP_TYPE, CRD_TYPE, DEPLOYMENT_TYPE, SERVICE_ACCOUNT_TYPE, rbacType } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import { SUBSCRIPTION_TYPE } from '../../olm/resources/subscription';
 import { withSandbox } from '../../sandbox/testing/sandbox-fixture';
 import { clientAs, subscribe, waitForCsv } from '../testing/cluster';
-import { applyMigration } from './migration-apply';
+import { applyMigration, deleteMadeByV1 } from './migration-apply';
 import { CLUSTER_EXTENSION_TYPE } from './resources';
 
 const CACHE = {
@@ -88,5 +88,41 @@ describe('a move to OLM v1 that fails is rolled back', () => {
     assert.equal(dep.metadata.labels?.['app.kubernetes.io/managed-by'], undefined);
     await admin.get(CRD_TYPE, 'cacheclusters.cachely.example.com');
     assert.ok(await admin.get(CACHE, 'sessions', 'team1'));
+  });
+
+  test('rolled back after v1 failed, only what v1 made for the extension is deleted; an object made meanwhile stays', async () => {
+    // The plan said v1 would create these names (the bundle chose them). One v1 made, with its
+    // owner labels; one someone made after the move looked, which is why v1 failed on it.
+    const v1Labels = {
+      'olm.operatorframework.io/owner-kind': 'ClusterExtension',
+      'olm.operatorframework.io/owner-name': 'cachely',
+    };
+    await admin.create(
+      CONFIG_MAP_TYPE,
+      { metadata: { name: 'cachely-made-by-v1', namespace: 'team1', labels: v1Labels } },
+      { namespace: 'team1' },
+    );
+    await admin.create(
+      CONFIG_MAP_TYPE,
+      { metadata: { name: 'cachely-made-meanwhile', namespace: 'team1', labels: { app: 'someone' } } },
+      { namespace: 'team1' },
+    );
+    const other = { ...v1Labels, 'olm.operatorframework.io/owner-name': 'another' };
+    await admin.create(
+      CONFIG_MAP_TYPE,
+      { metadata: { name: 'cachely-of-another', namespace: 'team1', labels: other } },
+      { namespace: 'team1' },
+    );
+    const planned = ['cachely-made-by-v1', 'cachely-made-meanwhile', 'cachely-of-another', 'cachely-never-made'].map(
+      (name) => ({ verb: 'delete' as const, type: CONFIG_MAP_TYPE, name, namespace: 'team1' }),
+    );
+    const notRestored = await deleteMadeByV1(admin, planned, 'cachely');
+    assert.deepEqual(notRestored, [
+      'ConfigMap team1/cachely-made-meanwhile is left: OLM v1 did not make it for cachely',
+      'ConfigMap team1/cachely-of-another is left: OLM v1 did not make it for cachely',
+    ]);
+    await assert.rejects(admin.get(CONFIG_MAP_TYPE, 'cachely-made-by-v1', 'team1'), (e) => isKubeError(e, 404));
+    await admin.get(CONFIG_MAP_TYPE, 'cachely-made-meanwhile', 'team1');
+    await admin.get(CONFIG_MAP_TYPE, 'cachely-of-another', 'team1');
   });
 });

@@ -3,13 +3,13 @@
 // take over (migration-recheck.ts: the cluster may have changed; it refuses rather than adopt),
 // waits for the ClusterExtension to be Installed, and when a step before that fails puts back what
 // it can, in reverse: the ClusterExtension is deleted with propagation Orphan (a plain delete would
-// garbage-collect the CRDs it adopted, and every object of them), the objects v1 created are
-// deleted, the Subscription is made again (OLM v0 then reinstalls the CSV), Helm's marks are taken
+// garbage-collect the CRDs it adopted, and every object of them), the objects v1 created (its
+// owner labels for this extension, by uid) are deleted, the Subscription is made again (OLM v0 then reinstalls the CSV), Helm's marks are taken
 // off, the installer account goes. Cleanup failures after the install are reported, not rolled
 // back: the move itself is done by then.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
-import { findCondition } from '../../olm/resources/common';
+import { findCondition, type KubeObject } from '../../olm/resources/common';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
 import { CLUSTER_EXTENSION, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
 import type { MigrationResult, MigrationStepOutcome } from '../../api/olm-v1-migration';
@@ -115,6 +115,35 @@ interface Done {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/**
+ * Deletes, of the objects the plan said OLM v1 would create, those the cluster shows v1 made for
+ * this extension: its owner labels, deleted by uid. The names come from the catalog's bundle, and
+ * someone may have made an object of that name after the move looked (v1 then fails on it, which
+ * is how the move came to be rolled back): that object is left, and said so.
+ */
+export async function deleteMadeByV1(
+  client: KubeClient,
+  created: readonly MigrationWrite[],
+  extension: string,
+): Promise<string[]> {
+  const notRestored: string[] = [];
+  for (const w of created) {
+    const what = `${w.type.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`;
+    try {
+      const o = await client.get<KubeObject>(w.type, w.name, w.namespace);
+      const labels = o.metadata?.labels ?? {};
+      if (labels[OWNER_KIND] !== 'ClusterExtension' || labels[OWNER_NAME] !== extension) {
+        notRestored.push(`${what} is left: OLM v1 did not make it for ${extension}`);
+        continue;
+      }
+      await client.delete(w.type, w.name, { namespace: w.namespace, uid: o.metadata?.uid });
+    } catch (err) {
+      if (!isKubeError(err, 404)) notRestored.push(`${what}: ${message(err)}`);
+    }
+  }
+  return notRestored;
+}
+
 /** Puts back what the done steps changed, newest first; returns what could not be restored. */
 async function rollBack(
   client: KubeClient,
@@ -130,12 +159,7 @@ async function rollBack(
         await client.delete(CLUSTER_EXTENSION, ctx.extension, { propagationPolicy: 'Orphan' });
         if (!(await gone(client, ctx.extension, 60_000)))
           notRestored.push(`ClusterExtension ${ctx.extension} is still being deleted`);
-        for (const w of ctx.created)
-          await client
-            .delete(w.type, w.name, { namespace: w.namespace })
-            .catch((err) =>
-              isKubeError(err, 404) ? undefined : notRestored.push(`${w.type.kind} ${w.name}: ${message(err)}`),
-            );
+        notRestored.push(...(await deleteMadeByV1(client, ctx.created, ctx.extension)));
         notRestored.push("operator-controller's release Secrets for the ClusterExtension stay in its own namespace");
       } else if (d.step.id === 'orphan-csv') {
         notRestored.push(
