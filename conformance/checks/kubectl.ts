@@ -83,7 +83,9 @@ const check = (
   clusterScoped: string[] = [],
 ): Check => ({
   id: `kubectl/${id}`,
-  independent: true,
+  // Run last, one at a time: they make cluster-scoped objects (a PriorityClass, ClusterRoles) that
+  // other checks list, and beside the OLM scenarios the sandbox's answers to kubectl failed.
+  alone: true,
   run: async (t) => {
     const s = session(t, ns);
     await kubectl(t, ['create', 'namespace', ns]);
