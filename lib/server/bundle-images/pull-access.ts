@@ -1,0 +1,93 @@
+// How one person's read of a bundle image goes: from which references (the cluster's mirror
+// rules, mirror-rules.ts), with which credentials (the pull secrets that apply, read as the
+// person, pull-secrets.ts), trusting which CAs (the console's, plus the cluster's image
+// configuration's for their registries), and whether a bundle already cached may be handed to
+// this person. Without a person (a caller that passes no access), nothing of the cluster is read:
+// the image is pulled from where it is named, anonymously, and only bundles read anonymously are
+// served from the cache.
+import type { KubeClient } from '../../k8s/client';
+import type { ReadWith } from './bundle-cache';
+import { readClusterImageConfig } from './cluster-image-config';
+import { referenceText, type ImageReference } from './image-reference';
+import { pullSources } from './mirror-rules';
+import type { PullSettings } from './pull-settings';
+import {
+  chooseCredential,
+  readPullSecrets,
+  secretText,
+  stillReadable,
+  type BundleCatalog,
+  type ChosenCredential,
+  type PullSecrets,
+} from './pull-secrets';
+
+/** Who reads a bundle, and the catalog it comes from (which names the pull secrets that apply). */
+export interface PullAccess {
+  /** The person's own client. */
+  client: KubeClient;
+  catalog?: BundleCatalog;
+}
+
+export interface PlannedSource {
+  ref: ImageReference;
+  mirror: boolean;
+  auth?: ChosenCredential;
+  /** Why there are no credentials for this source, for a registry that wants some. */
+  noAuthWhy: string;
+}
+
+export interface PullPlan {
+  settings: PullSettings;
+  sources: PlannedSource[];
+  /** Sentences on what of the cluster's configuration this person could not read. */
+  notes: string[];
+  /** Keys pulls that may be shared: same sources, same credentials. */
+  key: string;
+  mayServe(readWith: ReadWith): Promise<boolean>;
+}
+
+function noAuthWhy(ref: ImageReference, secrets: PullSecrets | undefined, settings: PullSettings): string {
+  if (!secrets) return 'no pull secret was read (the console reads them only as the person asking)';
+  if (secrets.notRead.length)
+    return `the pull secrets that may hold its credentials were not read: ${secrets.notRead.join('; ')}`;
+  if (!secrets.read.length)
+    return `no pull secret applies (the catalog names none${settings.pullSecret ? '' : ', and OLM_CONSOLE_PULL_SECRET is not set'})`;
+  return `none of the pull secrets ${secrets.read.map(secretText).join(', ')} holds credentials for ${ref.registry}`;
+}
+
+export async function planPull(ref: ImageReference, settings: PullSettings, access?: PullAccess): Promise<PullPlan> {
+  if (!access) {
+    const why = noAuthWhy(ref, undefined, settings);
+    return {
+      settings,
+      sources: [{ ref, mirror: false, noAuthWhy: why }],
+      notes: [],
+      key: 'anonymous',
+      mayServe: async (r) => r.anonymous,
+    };
+  }
+  const cluster = await readClusterImageConfig(access.client);
+  const secrets = await readPullSecrets(access.client, access.catalog, settings.pullSecret, cluster.openshift);
+  const sources = pullSources(ref, cluster.rules).map((s) => {
+    const auth = chooseCredential(s.ref, secrets);
+    return { ...s, ...(auth ? { auth } : {}), noAuthWhy: noAuthWhy(s.ref, secrets, settings) };
+  });
+  const key = JSON.stringify(
+    sources.map((s) => [referenceText(s.ref), s.auth ? `${secretText(s.auth.secret)}/${s.auth.secret.uid}` : '']),
+  );
+  const registryCas = new Map([...(settings.registryCas ?? []), ...cluster.cas]);
+  return {
+    settings: { ...settings, registryCas },
+    sources,
+    notes: cluster.notes,
+    key,
+    async mayServe(r) {
+      if (r.anonymous) return true;
+      for (const s of r.secrets) {
+        if (secrets.read.some((m) => secretText(m) === secretText(s) && m.uid === s.uid)) return true;
+        if (await stillReadable(access.client, s)) return true;
+      }
+      return false;
+    },
+  };
+}
