@@ -14,7 +14,7 @@ import { parseImageReference, referenceText, type ImageReference } from './image
 import { applyLayer, expandLayer, LayerRefused, readLayerTar } from './layer-files';
 import { planPull, type PlannedSource, type PullAccess } from './pull-access';
 import type { PullSettings } from './pull-settings';
-import { secretText } from './pull-secrets';
+import { secretText, stillReadable } from './pull-secrets';
 import { RepositoryClient } from './repository-client';
 import { RegistryError } from './registry-http';
 import { DigestMismatch } from './digest';
@@ -90,6 +90,18 @@ async function pullFrom(source: PlannedSource, settings: PullSettings): Promise<
   return { digest: manifest.digest, files: text };
 }
 
+/**
+ * Whether a cached bundle may be handed to this person without asking a registry: read
+ * anonymously, or with a secret the person can get now, the same one (uid). Without a person,
+ * anonymous bundles only.
+ */
+async function mayServe(readWith: ReadWith, access: PullAccess | undefined): Promise<boolean> {
+  if (readWith.anonymous) return true;
+  if (!access) return false;
+  for (const s of readWith.secrets) if (await stillReadable(access.client, s)) return true;
+  return false;
+}
+
 /** The failures of one source that make a pull try the next one, as containers/image does. */
 const sourceFailures = [RegistryError, DigestMismatch, LayerRefused];
 
@@ -124,11 +136,11 @@ export async function readBundleImage(
 ): Promise<BundleImage> {
   const ref = parseImageReference(image);
   if ('error' in ref) throw new BundleImageRefused(ref.error);
-  const plan = await planPull(ref, settings, access);
   if (ref.digest) {
     const cached = await cachedBundle(ref.digest, settings.cacheDir);
-    if (cached && (await plan.mayServe(cached.readWith))) return { digest: ref.digest, files: cached.files };
+    if (cached && (await mayServe(cached.readWith, access))) return { digest: ref.digest, files: cached.files };
   }
+  const plan = await planPull(ref, settings, access);
   const key = `${image}\0${plan.key}`;
   const running = pulls.inFlight.get(key);
   if (running) return running;

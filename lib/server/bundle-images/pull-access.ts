@@ -1,12 +1,9 @@
 // How one person's read of a bundle image goes: from which references (the cluster's mirror
 // rules, mirror-rules.ts), with which credentials (the pull secrets that apply, read as the
 // person, pull-secrets.ts), trusting which CAs (the console's, plus the cluster's image
-// configuration's for their registries), and whether a bundle already cached may be handed to
-// this person. Without a person (a caller that passes no access), nothing of the cluster is read:
-// the image is pulled from where it is named, anonymously, and only bundles read anonymously are
-// served from the cache.
+// configuration's for their registries). Without a person (a caller that passes no access),
+// nothing of the cluster is read: the image is pulled from where it is named, anonymously.
 import type { KubeClient } from '../../k8s/client';
-import type { ReadWith } from './bundle-cache';
 import { readClusterImageConfig } from './cluster-image-config';
 import { referenceText, type ImageReference } from './image-reference';
 import { pullSources } from './mirror-rules';
@@ -15,7 +12,6 @@ import {
   chooseCredential,
   readPullSecrets,
   secretText,
-  stillReadable,
   type BundleCatalog,
   type ChosenCredential,
   type PullSecrets,
@@ -43,7 +39,6 @@ export interface PullPlan {
   notes: string[];
   /** Keys pulls that may be shared: same sources, same credentials. */
   key: string;
-  mayServe(readWith: ReadWith): Promise<boolean>;
 }
 
 function noAuthWhy(ref: ImageReference, secrets: PullSecrets | undefined, settings: PullSettings): string {
@@ -63,7 +58,6 @@ export async function planPull(ref: ImageReference, settings: PullSettings, acce
       sources: [{ ref, mirror: false, noAuthWhy: why }],
       notes: [],
       key: 'anonymous',
-      mayServe: async (r) => r.anonymous,
     };
   }
   const cluster = await readClusterImageConfig(access.client);
@@ -81,13 +75,5 @@ export async function planPull(ref: ImageReference, settings: PullSettings, acce
     sources,
     notes: cluster.notes,
     key,
-    async mayServe(r) {
-      if (r.anonymous) return true;
-      for (const s of r.secrets) {
-        if (secrets.read.some((m) => secretText(m) === secretText(s) && m.uid === s.uid)) return true;
-        if (await stillReadable(access.client, s)) return true;
-      }
-      return false;
-    },
   };
 }
