@@ -155,8 +155,7 @@ export async function startTestRegistry(
       });
       return;
     }
-    if (basic && opts.basic && req.headers.authorization === basic) req.headers.authorization = `Bearer ${issued}`;
-    if (opts.basic && !req.url?.startsWith('/token') && req.headers.authorization !== `Bearer ${issued}`)
+    if (opts.basic && url.pathname !== '/token' && (!basic || req.headers.authorization !== basic))
       return void res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="test-registry"' }).end();
     if (url.pathname === '/token') {
       if (opts.token === 'refused') return void res.writeHead(401).end('{"errors":[{"code":"UNAUTHORIZED"}]}');
@@ -168,7 +167,7 @@ export async function startTestRegistry(
         .end(ok ? JSON.stringify({ token: issued, expires_in: 300 }) : '{}');
     }
     const m = /^\/v2\/(.+)\/(manifests|blobs)\/([^/]+)$/.exec(url.pathname);
-    if (opts.token && req.headers.authorization !== `Bearer ${issued}`) {
+    if (opts.token && !opts.basic && req.headers.authorization !== `Bearer ${issued}`) {
       const scope = m ? `repository:${m[1]}:pull` : '';
       return void res
         .writeHead(401, {
