@@ -106,6 +106,7 @@ before(async () => {
   for (const [name, secrets] of [
     ['private', ['pull']],
     ['opaque', ['not-a-pull-secret']],
+    ['two-secrets', ['wrong', 'pull']],
   ] as const)
     await admin.create(CATALOG_SOURCE_TYPE, {
       metadata: { name, namespace: 'team1' },
@@ -135,6 +136,18 @@ describe("the catalog's pull secrets, read as the person", () => {
       csvName(bobs) ?? '',
       /gives no anonymous pull token for bundles\/private \(401\): the image needs credentials, and the pull secrets that may hold its credentials were not read: you may not get secret team1\/pull \(403 Forbidden\)/,
     );
+  });
+
+  test('each secret with credentials for the registry is tried in turn, as the kubelet does', async () => {
+    await putSecret(
+      'team1',
+      'wrong',
+      'kubernetes.io/dockerconfigjson',
+      dockerConfig({ [privateReg.host]: { username: USER.username, password: 'not the password' } }),
+    );
+    const m = await read(privateReg, 'bundles/private', privateImage, fromCatalog(alice, 'two-secrets'));
+    assert.equal(csvName(m), 'bundles/private.v1');
+    assert.equal(privateReg.requests.filter((r) => r === 'GET /token').length, 2);
   });
 
   test('credentials in username and password, sent to a registry that asks for Basic', async () => {

@@ -105,7 +105,7 @@ async function mayServe(readWith: ReadWith, access: PullAccess | undefined): Pro
 /** The failures of one source that make a pull try the next one, as containers/image does. */
 const sourceFailures = [RegistryError, DigestMismatch, LayerRefused];
 
-/** The sources in order, the first that answers whole; else every source's reason. */
+/** The sources (each with each secret that applies) in order, the first that answers whole; else every reason. */
 async function pullFromSources(ref: ImageReference, sources: PlannedSource[], settings: PullSettings) {
   if (!sources.length)
     throw new BundleImageRefused(
@@ -119,10 +119,13 @@ async function pullFromSources(ref: ImageReference, sources: PlannedSource[], se
     } catch (err) {
       if (!sourceFailures.some((k) => err instanceof k)) throw err;
       if (sources.length === 1) throw err;
-      failed.push(`${source.mirror ? 'mirror' : 'source'} ${referenceText(source.ref)}: ${(err as Error).message}`);
+      const how = source.auth ? ` with secret ${secretText(source.auth.secret)}` : '';
+      failed.push(
+        `${source.mirror ? 'mirror' : 'source'} ${referenceText(source.ref)}${how}: ${(err as Error).message}`,
+      );
     }
   }
-  throw new RegistryError(`no mirror or source gave it (${failed.join('; ')})`);
+  throw new RegistryError(`no mirror, source or secret gave it (${failed.join('; ')})`);
 }
 
 /**

@@ -9,7 +9,7 @@ import { referenceText, type ImageReference } from './image-reference';
 import { pullSources } from './mirror-rules';
 import type { PullSettings } from './pull-settings';
 import {
-  chooseCredential,
+  credentialsFor,
   readPullSecrets,
   secretText,
   type BundleCatalog,
@@ -62,9 +62,11 @@ export async function planPull(ref: ImageReference, settings: PullSettings, acce
   }
   const cluster = await readClusterImageConfig(access.client);
   const secrets = await readPullSecrets(access.client, access.catalog, settings.pullSecret, cluster.openshift);
-  const sources = pullSources(ref, cluster.rules).map((s) => {
-    const auth = chooseCredential(s.ref, secrets);
-    return { ...s, ...(auth ? { auth } : {}), noAuthWhy: noAuthWhy(s.ref, secrets, settings) };
+  // Each source with each secret that has credentials for it, in turn; anonymously when none has.
+  const sources = pullSources(ref, cluster.rules).flatMap((s): PlannedSource[] => {
+    const why = noAuthWhy(s.ref, secrets, settings);
+    const auths = credentialsFor(s.ref, secrets);
+    return auths.length ? auths.map((auth) => ({ ...s, auth, noAuthWhy: why })) : [{ ...s, noAuthWhy: why }];
   });
   const key = JSON.stringify(
     sources.map((s) => [referenceText(s.ref), s.auth ? `${secretText(s.auth.secret)}/${s.auth.secret.uid}` : '']),

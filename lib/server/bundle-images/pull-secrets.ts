@@ -106,13 +106,15 @@ export interface ChosenCredential {
   credential: RegistryCredential;
 }
 
-/** The first secret, in order, with credentials for the image's registry and repository. */
-export function chooseCredential(ref: ImageReference, secrets: PullSecrets): ChosenCredential | undefined {
-  for (const secret of secrets.read) {
+/**
+ * Each secret's credentials for the image's registry and repository, in the secrets' order: tried
+ * in turn, as the kubelet tries each pull secret that matches until one pulls.
+ */
+export function credentialsFor(ref: ImageReference, secrets: PullSecrets): ChosenCredential[] {
+  return secrets.read.flatMap((secret) => {
     const credential = credentialFor(ref.registry, ref.repository, secret.credentials);
-    if (credential) return { secret, credential };
-  }
-  return undefined;
+    return credential ? [{ secret, credential }] : [];
+  });
 }
 
 /** Whether the person can get the secret now, and it is the same one (same uid). */
