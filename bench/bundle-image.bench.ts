@@ -4,15 +4,25 @@
 // it only on disk, and a read from memory. The registry is the tests' own on loopback
 // (lib/server/testing/oci-images.ts), so a real registry's round trips come on top of the first
 // read; the bundle is a demo bundle's objects padded with a CRD schema to a published bundle's
-// size (a few hundred KB of YAML).
+// size (a few hundred KB of YAML). Then the same read as a person on the sandbox, through a
+// registry that wants credentials: the first read (the cluster's mirror rules, image configuration,
+// the CatalogSource and its pull secret read with the person's client, a token asked for with the
+// secret's credentials), and a cached read, where the person's right to that secret is checked
+// again (one `get secret`) before the bundle is handed over.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { mkdirSync } from 'node:fs';
+import { SECRET_TYPE } from '../lib/k8s/core-kinds';
+import { CATALOG_SOURCE_TYPE } from '../lib/olm/resources/catalog-source';
+import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
+import { clientAs } from '../lib/server/testing/cluster';
 import { forgetBundlesInMemory } from '../lib/server/bundle-images/bundle-cache';
 import { readBundleImage } from '../lib/server/bundle-images/bundle-image';
 import { DEFAULT_CACHE_BYTES, DEFAULT_LIMITS, type PullSettings } from '../lib/server/bundle-images/pull-settings';
-import { gzipLayer, imageOf, startTestRegistry } from '../lib/server/testing/oci-images';
+import { gzipLayer, imageOf, startTestRegistry, type TestRegistry } from '../lib/server/testing/oci-images';
+import type { PullAccess } from '../lib/server/bundle-images/pull-access';
 import { fmt, gc, median } from './support/measure';
 
 const RUNS = 15;
@@ -42,9 +52,18 @@ async function main(): Promise<void> {
     spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { type: 'object', properties } } }] },
   });
 
+  mkdirSync(join(dir, 'private'));
+  const privateReg: TestRegistry = await startTestRegistry(join(dir, 'private'), {
+    token: 'anonymous',
+    credentials: { username: 'bench', password: 'bench-password' },
+  });
+  settings.ca.push(privateReg.caPem);
+  settings.privateRegistries.add(privateReg.host);
   const images: string[] = [];
+  const privateImages: string[] = [];
   let bytes = 0;
-  for (let i = 0; i < RUNS; i++) {
+  // Twice as many images: the second half, behind credentials, must not be in the cache already.
+  for (let i = 0; i < 2 * RUNS; i++) {
     const files = [
       { name: 'metadata/annotations.yaml', content: `annotations:\n  bench.example.com/run: "${i}"\n` },
       {
@@ -55,15 +74,20 @@ async function main(): Promise<void> {
     ];
     bytes = files.reduce((n, f) => n + f.content.length, 0);
     const image = imageOf([await gzipLayer(files)]);
-    registry.add('bench/bundle', image);
-    images.push(`${registry.host}/bench/bundle@${image.digest}`);
+    if (i < RUNS) {
+      registry.add('bench/bundle', image);
+      images.push(`${registry.host}/bench/bundle@${image.digest}`);
+    } else {
+      privateReg.add('bench/private', image);
+      privateImages.push(`${privateReg.host}/bench/private@${image.digest}`);
+    }
   }
 
-  const timed = async (image: string) => {
+  const timed = async (image: string, access?: PullAccess) => {
     // A full collection first, so that one read does not pay for the garbage of the ones before.
     gc();
     const t0 = performance.now();
-    await readBundleImage(image, settings);
+    await readBundleImage(image, settings, access);
     return performance.now() - t0;
   };
   const first: number[] = [];
@@ -80,6 +104,36 @@ async function main(): Promise<void> {
   console.log(`first read (token, manifest, layer, checks, cache write): median ${fmt(median(first))} ms`);
   console.log(`read from the cache folder (another process): median ${fmt(median(disk), 2)} ms`);
   console.log(`read from memory: median ${fmt(median(memory), 3)} ms`);
+
+  const sb = await withSandbox({ demo: false });
+  const admin = clientAs(sb, 'admin');
+  const auth = Buffer.from('bench:bench-password').toString('base64');
+  await admin.create(SECRET_TYPE, {
+    metadata: { name: 'pull', namespace: 'team1' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: {
+      '.dockerconfigjson': Buffer.from(JSON.stringify({ auths: { [privateReg.host]: { auth } } })).toString('base64'),
+    },
+  });
+  await admin.create(CATALOG_SOURCE_TYPE, {
+    metadata: { name: 'private', namespace: 'team1' },
+    spec: { sourceType: 'grpc', address: '127.0.0.1:1', secrets: ['pull'] },
+  });
+  const access: PullAccess = {
+    client: clientAs(sb, 'alice'),
+    catalog: { kind: 'CatalogSource', namespace: 'team1', name: 'private' },
+  };
+  const withSecret: number[] = [];
+  const cachedWithSecret: number[] = [];
+  for (const image of privateImages) withSecret.push(await timed(image, access));
+  for (const image of privateImages) cachedWithSecret.push(await timed(image, access));
+  console.log(
+    `first read as a person with a pull secret (cluster configuration, secret, Basic token): median ` +
+      `${fmt(median(withSecret))} ms`,
+  );
+  console.log(`cached read as that person (the secret checked again): median ${fmt(median(cachedWithSecret), 2)} ms`);
+  await sb.close();
+  await privateReg.close();
   await registry.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -7,12 +7,18 @@
 // replicas sharing a folder write the same bytes. The folder is bounded: past its size the files
 // read longest ago go (a read touches its file). Only a bundle read whole is kept; a refused image
 // leaves nothing. Files are read back as untrusted input, through a strict schema and size limit.
+// Each bundle records how it was read: anonymously, or with which pull secrets (namespace, name,
+// uid). A bundle is content-addressed, but the right to read it is not: the kubelet served an
+// image pulled with one pod's secret to any pod on the node (IfNotPresent) until Kubernetes'
+// KubeletEnsureSecretPulledImages (KEP-2535) made it check that a later pod has the same secret
+// (by namespace, name and uid) or can pull the image itself. bundle-image.ts keeps that rule with
+// this record; a later read with other credentials adds them to it.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { logger } from '../../observability/logger';
 
-const FORMAT = 'olm-console.bundle-image/v1';
+const FORMAT = 'olm-console.bundle-image/v2';
 /** Bundles kept in memory, by their text's length: a few dozen of a published bundle's size. */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -21,12 +27,38 @@ const CachedBundle = z.strictObject({
   format: z.literal(FORMAT),
   digest: z.string().regex(/^sha256:[a-f0-9]{64}$/),
   files: z.record(z.string().max(4096), z.string()),
+  readWith: z.strictObject({
+    anonymous: z.boolean(),
+    secrets: z
+      .array(z.strictObject({ namespace: z.string().max(63), name: z.string().max(253), uid: z.string().max(64) }))
+      .max(64),
+  }),
 });
 
 export type BundleFiles = ReadonlyMap<string, string>;
 
+/** How a cached bundle was read: anonymously, or with these secrets. */
+export interface ReadWith {
+  anonymous: boolean;
+  secrets: { namespace: string; name: string; uid: string }[];
+}
+
+export interface CachedBundle {
+  files: BundleFiles;
+  readWith: ReadWith;
+}
+
+/** Both records in one: anonymous if either was; the secrets of both, each once. */
+function merged(a: ReadWith | undefined, b: ReadWith): ReadWith {
+  if (!a) return b;
+  const secrets = [...a.secrets];
+  for (const s of b.secrets)
+    if (!secrets.some((o) => o.namespace === s.namespace && o.name === s.name && o.uid === s.uid)) secrets.push(s);
+  return { anonymous: a.anonymous || b.anonymous, secrets: secrets.slice(-64) };
+}
+
 interface State {
-  memory: Map<string, BundleFiles>;
+  memory: Map<string, CachedBundle>;
   sizes: Map<string, number>;
   bytes: number;
 }
@@ -43,19 +75,19 @@ function forget(digest: string): void {
 }
 
 /** Keeps `files` in memory, most recent last, the least recent going past the bound. */
-function remember(digest: string, files: BundleFiles): void {
+function remember(digest: string, bundle: CachedBundle): void {
   forget(digest);
   let size = 0;
-  for (const [p, t] of files) size += p.length + t.length;
+  for (const [p, t] of bundle.files) size += p.length + t.length;
   if (size > MEMORY_BYTES) return;
-  state.memory.set(digest, files);
+  state.memory.set(digest, bundle);
   state.sizes.set(digest, size);
   state.bytes += size;
   while (state.bytes > MEMORY_BYTES) forget(state.memory.keys().next().value!);
 }
 
 /** The bundle cached for `digest`, from memory or the folder, if any. */
-export async function cachedBundle(digest: string, dir: string | undefined): Promise<BundleFiles | undefined> {
+export async function cachedBundle(digest: string, dir: string | undefined): Promise<CachedBundle | undefined> {
   const hit = state.memory.get(digest);
   if (hit) {
     remember(digest, hit);
@@ -72,9 +104,9 @@ export async function cachedBundle(digest: string, dir: string | undefined): Pro
     }
     const now = new Date();
     await utimes(file, now, now).catch(() => undefined);
-    const files = new Map(Object.entries(parsed.data.files));
-    remember(digest, files);
-    return files;
+    const bundle = { files: new Map(Object.entries(parsed.data.files)), readWith: parsed.data.readWith };
+    remember(digest, bundle);
+    return bundle;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
       logger().warn({ file, err: (err as Error).message }, 'bundle image cache: not read');
@@ -82,20 +114,22 @@ export async function cachedBundle(digest: string, dir: string | undefined): Pro
   }
 }
 
-/** Keeps a bundle read whole, then trims the folder to `maxBytes`. */
+/** Keeps a bundle read whole, with how it was read added to any record of it, then trims the folder. */
 export async function keepBundle(
   digest: string,
   files: BundleFiles,
+  how: ReadWith,
   dir: string | undefined,
   maxBytes: number,
 ): Promise<void> {
-  remember(digest, files);
+  const readWith = merged(state.memory.get(digest)?.readWith, how);
+  remember(digest, { files, readWith });
   if (!dir) return;
   const file = fileOf(dir, digest);
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(tmp, JSON.stringify({ format: FORMAT, digest, files: Object.fromEntries(files) }), {
+    await writeFile(tmp, JSON.stringify({ format: FORMAT, digest, files: Object.fromEntries(files), readWith }), {
       mode: 0o600,
     });
     await rename(tmp, file);

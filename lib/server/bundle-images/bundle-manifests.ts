@@ -3,12 +3,16 @@
 // read as OLM reads it (lib/olm/bundle/registry-v1-files.ts), when this console pulls images
 // (pull-settings.ts). The answer is the same either way, so the code that renders a bundle and
 // computes the installer's rights does not care where it came from; or why it is not known.
+// Given the person's access (their client, the catalog the bundle comes from), the image is read
+// as they may read it: mirrors, pull secrets and registry CAs of the cluster (pull-access.ts);
+// without it, anonymously from where it is named.
 import { bundleObjects } from '../../olm/fbc/model';
 import type { Property } from '../../olm/fbc/types';
 import { readRegistryV1Files, type BundleObject } from '../../olm/bundle/registry-v1-files';
 import { BundleImageRefused, readBundleImage } from './bundle-image';
 import { DigestMismatch } from './digest';
 import { LayerRefused } from './layer-files';
+import type { PullAccess } from './pull-access';
 import { pullSettings, type PullSettings } from './pull-settings';
 import { RegistryError } from './registry-http';
 
@@ -28,6 +32,7 @@ export type BundleManifests =
 export async function bundleManifests(
   bundle: BundleRef,
   settings: PullSettings | { off: string } = pullSettings(),
+  access?: PullAccess,
 ): Promise<BundleManifests> {
   const inline = bundleObjects({ properties: [...(bundle.properties ?? [])] }) as BundleObject[];
   const csv = inline.find((o) => o.kind === 'ClusterServiceVersion');
@@ -36,7 +41,7 @@ export async function bundleManifests(
   if (!bundle.image) return { unknown: `${byImage}, and names no image` };
   if ('off' in settings) return { unknown: `${byImage}, and ${settings.off}` };
   try {
-    const image = await readBundleImage(bundle.image, settings);
+    const image = await readBundleImage(bundle.image, settings, access);
     const read = readRegistryV1Files(image.files);
     if ('error' in read) return { unknown: `bundle image ${bundle.image} is not a bundle OLM can read: ${read.error}` };
     return { csv: read.csv, others: read.others, from: 'image' };

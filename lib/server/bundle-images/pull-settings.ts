@@ -4,7 +4,10 @@
 // (PEM) to the system's for registries; OLM_CONSOLE_PRIVATE_REGISTRIES lists the registry hosts
 // (host or host:port, comma-separated) that may be on loopback, private or link-local addresses,
 // which are otherwise refused so that a catalog cannot aim the console at the cloud metadata
-// service or a cluster-internal endpoint. The limits bound what one hostile image may cost.
+// service or a cluster-internal endpoint. OLM_CONSOLE_PULL_SECRET=NAMESPACE/NAME names a pull
+// secret that applies to every bundle, as operator-controller's --global-pull-secret does (read
+// as the person asking, never as the console: pull-secrets.ts). The limits bound what one hostile
+// image may cost.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -43,7 +46,14 @@ export interface PullSettings {
   /** Where read bundles are kept by digest, when the console has a snapshot folder. */
   cacheDir?: string;
   cacheBytes: number;
+  /** The pull secret that applies to every bundle (OLM_CONSOLE_PULL_SECRET). */
+  pullSecret?: { namespace: string; name: string };
+  /** CAs (PEM) trusted for one registry only, by lower-case host[:port] (the cluster's image configuration). */
+  registryCas?: ReadonlyMap<string, string>;
 }
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SECRET_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** The settings, or why the console does not pull (a sentence for a person). */
 export function pullSettings(env: NodeJS.ProcessEnv = process.env): PullSettings | { off: string } {
@@ -64,6 +74,22 @@ export function pullSettings(env: NodeJS.ProcessEnv = process.env): PullSettings
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
   );
+  const global = env.OLM_CONSOLE_PULL_SECRET?.trim();
+  let pullSecret: PullSettings['pullSecret'];
+  if (global) {
+    const [namespace = '', name = '', ...rest] = global.split('/');
+    if (
+      rest.length ||
+      !DNS_LABEL.test(namespace) ||
+      namespace.length > 63 ||
+      !SECRET_NAME.test(name) ||
+      name.length > 253
+    )
+      return {
+        off: `OLM_CONSOLE_PULL_SECRET is ${JSON.stringify(global.slice(0, 300))}, not NAMESPACE/NAME of a secret`,
+      };
+    pullSecret = { namespace, name };
+  }
   const snapshots = env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR;
   return {
     ca,
@@ -71,5 +97,6 @@ export function pullSettings(env: NodeJS.ProcessEnv = process.env): PullSettings
     limits: DEFAULT_LIMITS,
     ...(snapshots ? { cacheDir: join(snapshots, 'bundle-images') } : {}),
     cacheBytes: DEFAULT_CACHE_BYTES,
+    ...(pullSecret ? { pullSecret } : {}),
   };
 }

@@ -3,8 +3,9 @@
 // registry-address.ts in the connection's lookup, a deadline for the whole exchange and a byte
 // limit on the body (a Content-Length over it is refused before reading; a body that grows past
 // it is cut). Redirects are followed a few times, as blob stores are usually elsewhere, each
-// through the same checks; nothing of the person's is ever sent, and the registry's token goes
-// only to the host it was given for.
+// through the same checks; the person's own identity is never sent, and credentials (a pull
+// secret's, or the registry's token) go only to the host they were given for. A CA the cluster's
+// image configuration names for one registry is trusted for that registry only.
 import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { guardedLookup, literalAddressRefused } from './registry-address';
@@ -24,6 +25,8 @@ const MAX_REDIRECTS = 5;
 
 export interface GetOptions {
   accept?: string;
+  /** A POST of this form (the token service's refresh-token grant); redirects are then not followed. */
+  form?: string;
   /** Sent only to `authorizationHost`. */
   authorization?: string;
   authorizationHost?: string;
@@ -45,13 +48,18 @@ function once(url: URL, settings: PullSettings, opts: GetOptions, deadline: numb
     if (literal) return reject(new RegistryError(`${opts.what}: ${literal.message}`));
     const headers: Record<string, string> = { 'User-Agent': 'olm-console' };
     if (opts.accept) headers.Accept = opts.accept;
+    if (opts.form !== undefined) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      headers['Content-Length'] = String(Buffer.byteLength(opts.form));
+    }
+    const hostCa = settings.registryCas?.get(hostOf(url));
     if (opts.authorization && opts.authorizationHost === hostOf(url)) headers.Authorization = opts.authorization;
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new RegistryError(`${opts.what}: no answer within the time allowed`));
     const req = request(url, {
-      method: 'GET',
+      method: opts.form !== undefined ? 'POST' : 'GET',
       headers,
-      ca: [...rootCertificates, ...settings.ca],
+      ca: [...rootCertificates, ...settings.ca, ...(hostCa ? [hostCa] : [])],
       lookup: guardedLookup(url.host, allowPrivate),
       timeout: remaining,
     });
@@ -91,7 +99,7 @@ function once(url: URL, settings: PullSettings, opts: GetOptions, deadline: numb
         reject(new RegistryError(`${opts.what}: ${err.message}`));
       });
     });
-    req.end();
+    req.end(opts.form);
   });
 }
 
@@ -102,7 +110,8 @@ export async function registryGet(url: string, settings: PullSettings, opts: Get
   for (let i = 0; ; i++) {
     const answer = await once(at, settings, opts, deadline);
     const location = answer.headers.location;
-    if (answer.status < 300 || answer.status >= 400 || typeof location !== 'string') return answer;
+    if (opts.form !== undefined || answer.status < 300 || answer.status >= 400 || typeof location !== 'string')
+      return answer;
     if (i === MAX_REDIRECTS) throw new RegistryError(`${opts.what}: more than ${MAX_REDIRECTS} redirects`);
     at = new URL(location, at);
   }

@@ -1,11 +1,14 @@
 // The registry token flow (the distribution project's token authentication): a registry that
 // wants a token answers 401 with `WWW-Authenticate: Bearer realm="…",service="…",scope="…"`; the
-// client asks the realm for a token for that service and scope, anonymously here, and sends it
-// as `Authorization: Bearer`. Public registries (quay.io, registry.redhat.io's public content,
-// Docker Hub) want this even for anonymous pulls. A `Basic` challenge, or a token service that
-// refuses an anonymous token, means the image needs credentials, which this console does not
-// read yet: the reason says so. The realm is dialled with the same checks as the registry.
+// client asks the realm for a token for that service and scope and sends it as `Authorization:
+// Bearer`. Public registries (quay.io, registry.redhat.io's public content, Docker Hub) want this
+// even for anonymous pulls. With a pull secret's credentials the realm is asked with them: a user
+// and password as `Authorization: Basic` on the GET, an identity token (a refresh token, as
+// `docker login` stores it) by the OAuth2 refresh-token grant, a form POST, as containers/image
+// does. The credentials go to the realm's host only; the realm is dialled with the same checks
+// as the registry.
 import type { PullSettings } from './pull-settings';
+import type { RegistryCredential } from './docker-config';
 import { RegistryError, registryGet } from './registry-http';
 
 export interface BearerChallenge {
@@ -34,21 +37,50 @@ export function parseBearerChallenge(header: string): BearerChallenge | undefine
 
 const MAX_TOKEN_ANSWER = 64 * 1024;
 
-/** An anonymous token for `repository` from the challenge's realm. */
-export async function anonymousToken(
+export const basicAuthorization = (c: RegistryCredential) =>
+  `Basic ${Buffer.from(`${c.username ?? ''}:${c.password ?? ''}`).toString('base64')}`;
+
+/**
+ * A pull token for `repository` from the challenge's realm: anonymous without `auth`, else with
+ * its credentials; `noAuthWhy` says, when a token is refused anonymously, why none were sent.
+ */
+export async function pullToken(
   challenge: BearerChallenge,
   repository: string,
   settings: PullSettings,
+  auth: { credential: RegistryCredential; from: string } | undefined,
+  noAuthWhy: string,
 ): Promise<string> {
   const url = new URL(challenge.realm);
-  if (challenge.service) url.searchParams.set('service', challenge.service);
-  url.searchParams.set('scope', challenge.scope ?? `repository:${repository}:pull`);
+  const scope = challenge.scope ?? `repository:${repository}:pull`;
   const what = `a pull token for ${repository} from ${url.host}`;
-  const answer = await registryGet(url.href, settings, { maxBytes: MAX_TOKEN_ANSWER, what });
+  const c = auth?.credential;
+  let answer;
+  if (c?.identityToken) {
+    const form = new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: c.identityToken,
+      client_id: 'olm-console',
+      scope,
+      ...(challenge.service ? { service: challenge.service } : {}),
+    });
+    answer = await registryGet(url.href, settings, { maxBytes: MAX_TOKEN_ANSWER, what, form: form.toString() });
+  } else {
+    if (challenge.service) url.searchParams.set('service', challenge.service);
+    url.searchParams.set('scope', scope);
+    answer = await registryGet(url.href, settings, {
+      maxBytes: MAX_TOKEN_ANSWER,
+      what,
+      ...(c ? { authorization: basicAuthorization(c), authorizationHost: url.host.toLowerCase() } : {}),
+    });
+  }
   if (answer.status === 401 || answer.status === 403)
     throw new RegistryError(
-      `${url.host} gives no anonymous pull token for ${repository} (${answer.status}): the image needs ` +
-        'credentials, and this console does not read pull secrets',
+      auth
+        ? `${url.host} refuses a pull token for ${repository} with the credentials of secret ${auth.from} ` +
+            `(${answer.status})`
+        : `${url.host} gives no anonymous pull token for ${repository} (${answer.status}): the image needs ` +
+            `credentials, and ${noAuthWhy}`,
     );
   if (answer.status !== 200) throw new RegistryError(`${what}: the token service answered ${answer.status}`);
   let body: unknown;

@@ -5,7 +5,9 @@
 // that lies need a server of the test's own; the real registry is read in
 // bundle-image.cluster.test.ts. The token service here issues a token to anyone (as public
 // registries do for anonymous pulls) and the registry answers 401 with a Bearer challenge until
-// a request carries it.
+// a request carries it. With `credentials`, the token service gives a token only for them (a
+// user and password as Basic, or an identity token by the refresh-token grant), as a private
+// repository's does; `basic` makes the registry itself ask for Basic credentials instead.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -108,7 +110,12 @@ export interface TestRegistry {
  */
 export async function startTestRegistry(
   dir: string,
-  opts: { token?: 'anonymous' | 'refused'; delayMs?: number } = {},
+  opts: {
+    token?: 'anonymous' | 'refused';
+    delayMs?: number;
+    credentials?: { username: string; password: string; identityToken?: string };
+    basic?: boolean;
+  } = {},
 ): Promise<TestRegistry> {
   makeCa(dir, 'test-ca', 'bundle image test CA');
   signedCertificate(dir, 'registry', 'test-ca', '/CN=registry', 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
@@ -127,18 +134,40 @@ export async function startTestRegistry(
       answer(req, res);
     }, opts.delayMs);
   };
+  const basic = opts.credentials
+    ? `Basic ${Buffer.from(`${opts.credentials.username}:${opts.credentials.password}`).toString('base64')}`
+    : undefined;
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `https://${host}`);
     requests.push(`${req.method} ${url.pathname}`);
+    if (url.pathname === '/token' && req.method === 'POST') {
+      let form = '';
+      req.on('data', (c: Buffer) => (form += c.toString()));
+      req.on('end', () => {
+        const f = new URLSearchParams(form);
+        const ok =
+          !!opts.credentials?.identityToken &&
+          f.get('grant_type') === 'refresh_token' &&
+          f.get('refresh_token') === opts.credentials.identityToken &&
+          !!f.get('scope');
+        if (!ok) return void res.writeHead(401).end('{"errors":[{"code":"UNAUTHORIZED"}]}');
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: issued }));
+      });
+      return;
+    }
+    if (opts.basic && url.pathname !== '/token' && (!basic || req.headers.authorization !== basic))
+      return void res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="test-registry"' }).end();
     if (url.pathname === '/token') {
       if (opts.token === 'refused') return void res.writeHead(401).end('{"errors":[{"code":"UNAUTHORIZED"}]}');
+      if (basic && req.headers.authorization !== basic)
+        return void res.writeHead(401).end('{"errors":[{"code":"UNAUTHORIZED"}]}');
       const ok = url.searchParams.get('service') === 'test-registry' && !!url.searchParams.get('scope');
       return void res
         .writeHead(ok ? 200 : 400, { 'Content-Type': 'application/json' })
         .end(ok ? JSON.stringify({ token: issued, expires_in: 300 }) : '{}');
     }
     const m = /^\/v2\/(.+)\/(manifests|blobs)\/([^/]+)$/.exec(url.pathname);
-    if (opts.token && req.headers.authorization !== `Bearer ${issued}`) {
+    if (opts.token && !opts.basic && req.headers.authorization !== `Bearer ${issued}`) {
       const scope = m ? `repository:${m[1]}:pull` : '';
       return void res
         .writeHead(401, {
