@@ -129,7 +129,10 @@ export async function readClusterImageConfig(client: KubeClient): Promise<Cluste
     listed(client, ICSP_TYPE, operatorV1alpha1, notes, notServed),
     registryCas(client, configV1, notes),
   ]);
-  if (notServed.length) notes.push(`the cluster does not serve ${notServed.join(', ')}, so no mirrors of theirs apply`);
+  // A cluster serving none of the three is not OpenShift: having no mirrors there is the normal
+  // case, and saying so after every failed pull only buries the registry's own reason.
+  if (notServed.length && notServed.length < 3)
+    notes.push(`the cluster does not serve ${notServed.join(', ')}, so no mirrors of theirs apply`);
   return {
     openshift: configV1 !== undefined,
     rules: [
