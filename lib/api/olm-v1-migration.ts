@@ -2,7 +2,7 @@
 // cannot (an existing object it may not take over is named in its reason's `object`), or the
 // steps of the move, each with the writes it makes and what stops the person, and the objects v1
 // would apply, each taken over from OLM v0 or new.
-import type { MigrationReason } from '../olm/v1/migration-check';
+import type { MigrationContentSource, MigrationReason } from '../olm/v1/migration-check';
 
 export interface MigrationWriteView {
   verb: 'create' | 'patch' | 'delete';
@@ -40,6 +40,11 @@ export interface MigrationView {
   version?: string;
   channel?: string;
   catalog?: string;
+  /**
+   * Where the bundle's manifests were read: the catalog's own objects, or its image (the reference
+   * the catalog names and the digest read). A move may name the digest it was shown.
+   */
+  source?: MigrationContentSource;
   steps?: MigrationStepView[];
   /** True when some step is denied: the move cannot be applied by this person. */
   blocked?: boolean;
