@@ -10,11 +10,10 @@
 // (the sandbox's v1 installing from olm.csv.metadata, as it cannot pull); the image's content
 // adopts nothing OLM v0 did not install.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import yaml from 'js-yaml';
 import type { KubeClient } from '@/lib/k8s/client';
 import { CRD_TYPE, DEPLOYMENT_TYPE, rbacType } from '@/lib/k8s/core-kinds';
 import { isKubeError } from '@/lib/k8s/errors';
@@ -26,6 +25,13 @@ import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE, type ClusterExtension } f
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { FOREIGN_CRD, SHARED_ROLE } from '@/lib/server/testing/foreign-bundle-catalog';
 import {
+  demoDocs,
+  foreignObjects,
+  objectsOf,
+  onlyByImage,
+  type BundleObject,
+} from '@/lib/server/testing/image-only-bundles';
+import {
   gzipLayer,
   imageOf,
   startTestRegistry,
@@ -34,25 +40,14 @@ import {
 } from '@/lib/server/testing/oci-images';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-const DEMO = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
 const CATALOG = 'images-only';
 const CATALOG_IMAGE = 'quay.example.com/probe/images-only:v1';
 const CACHELY = 'cachely.v0.9.2';
 const CERTWARDEN = 'certwarden.v1.1.0';
 const work = mkdtempSync(join(tmpdir(), 'move-images-only-'));
 
-type Property = { type: string; value: Record<string, unknown> & { data?: string } };
-type Doc = Record<string, unknown> & { schema: string; name?: string; properties?: Property[] };
-type Obj = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: unknown };
-
-const demoDocs = (pkg: string) => yaml.loadAll(readFileSync(join(DEMO, pkg, 'catalog.yaml'), 'utf8')) as Doc[];
-const objectsOf = (d: Doc) =>
-  (d.properties ?? [])
-    .filter((p) => p.type === 'olm.bundle.object')
-    .map((p) => JSON.parse(Buffer.from(p.value.data ?? '', 'base64').toString()) as Obj);
-
 /** The bundle's objects as a registry+v1 image: manifests/ and metadata/annotations.yaml. */
-async function bundleImage(pkg: string, objects: readonly Obj[]): Promise<TestImage> {
+async function bundleImage(pkg: string, objects: readonly BundleObject[]): Promise<TestImage> {
   return imageOf([
     await gzipLayer([
       ...objects.map((o, i) => ({ name: `manifests/${i}-${o.kind.toLowerCase()}.json`, content: JSON.stringify(o) })),
@@ -62,25 +57,6 @@ async function bundleImage(pkg: string, objects: readonly Obj[]): Promise<TestIm
       },
     ]),
   ]);
-}
-
-/**
- * The bundle as a published catalog gives it: its image, and the CSV's metadata (olm.csv.metadata,
- * as opm writes it) in place of its objects.
- */
-function imageOnly(d: Doc, image: string): Doc {
-  const csv = objectsOf(d).find((o) => o.kind === 'ClusterServiceVersion')!;
-  const spec = csv.spec as Record<string, unknown> & { customresourcedefinitions?: unknown };
-  const { install: _install, customresourcedefinitions, version: _v, replaces: _r, ...rest } = spec;
-  const metadata = { ...rest, annotations: csv.metadata.annotations ?? {}, crdDescriptions: customresourcedefinitions };
-  return {
-    ...d,
-    image,
-    properties: [
-      ...(d.properties ?? []).filter((p) => p.type !== 'olm.bundle.object'),
-      { type: 'olm.csv.metadata', value: metadata },
-    ],
-  };
 }
 
 describe('a move whose ClusterCatalog gives the bundle by image only', () => {
@@ -118,38 +94,13 @@ describe('a move whose ClusterCatalog gives the bundle by image only', () => {
     registry.add('bundles/cachely', cachelyImage, 'v0.9.2');
 
     const certwarden = demoDocs('certwarden');
-    const pgpilotCrd = demoDocs('pgpilot')
-      .filter((d) => d.schema === 'olm.bundle')
-      .flatMap(objectsOf)
-      .find((o) => o.kind === 'CustomResourceDefinition' && o.metadata.name === FOREIGN_CRD)!;
-    const sharedRole = {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: SHARED_ROLE },
-      rules: [{ apiGroups: ['operators.coreos.com'], resources: ['*'], verbs: ['*'] }],
-    };
     const certwardenBundle = certwarden.find((d) => d.name === CERTWARDEN)!;
-    const foreignImage = await bundleImage('certwarden', [
-      ...objectsOf(certwardenBundle),
-      pgpilotCrd,
-      sharedRole as unknown as Obj,
-    ]);
+    const foreignImage = await bundleImage('certwarden', [...objectsOf(certwardenBundle), ...foreignObjects()]);
     registry.add('bundles/certwarden', foreignImage);
 
-    // Only the two bundles the test moves are in the catalog, each with its channel's entries cut to it.
-    const only = (docs: Doc[], bundle: Doc, image: string): Doc[] =>
-      docs
-        .filter((d) => d.schema !== 'olm.bundle' || d.name === bundle.name)
-        .map((d) =>
-          d.schema === 'olm.bundle'
-            ? imageOnly(d, image)
-            : d.schema === 'olm.channel'
-              ? { ...d, entries: [{ name: bundle.name }] }
-              : d,
-        );
     for (const [pkg, docs] of [
-      ['cachely', only(cachely, cachelyBundle, tagRef)],
-      ['certwarden', only(certwarden, certwardenBundle, `${registry.host}/bundles/certwarden@${foreignImage.digest}`)],
+      ['cachely', onlyByImage(cachely, CACHELY, tagRef)],
+      ['certwarden', onlyByImage(certwarden, CERTWARDEN, `${registry.host}/bundles/certwarden@${foreignImage.digest}`)],
     ] as const) {
       mkdirSync(join(catalogDir, pkg), { recursive: true });
       writeFileSync(join(catalogDir, pkg, 'catalog.json'), docs.map((d) => JSON.stringify(d)).join('\n'));
