@@ -6,7 +6,8 @@
 // the demo bundle's objects, by a tag; certwarden's also ships another team's CRD and a ClusterRole
 // named like OLM's shared aggregate-olm-edit. Not pulling, the move cannot list what OLM v1 would
 // take over and says why; pulling, the plan names the image and digest it read, a move made
-// against a digest the tag no longer names changes nothing, and the move itself reaches Installed
+// against a digest the tag no longer names changes nothing, a tag moved during the move is seen
+// before anything is marked, and the move itself reaches Installed
 // (the sandbox's v1 installing from olm.csv.metadata, as it cannot pull); the image's content
 // adopts nothing OLM v0 did not install.
 import assert from 'node:assert/strict';
@@ -21,6 +22,8 @@ import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
 import type { MigrationResult, MigrationView } from '@/lib/api/olm-v1-migration';
 import { forgetBundlesInMemory } from '@/lib/server/bundle-images/bundle-cache';
+import { analyseMigration } from '@/lib/server/olm-v1/migration';
+import { recheckContent } from '@/lib/server/olm-v1/migration-recheck';
 import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '@/lib/server/olm-v1/resources';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { FOREIGN_CRD, SHARED_ROLE } from '@/lib/server/testing/foreign-bundle-catalog';
@@ -227,6 +230,22 @@ describe('a move whose ClusterCatalog gives the bundle by image only', () => {
     assert.equal(status, 400, JSON.stringify(body));
     assert.match(body.error.message, /not a sha256 digest/);
     await admin.get(SUBSCRIPTION_TYPE, 'cachely', 'operators');
+  });
+
+  test('a tag moved after the plan is seen just before anything would be marked', async () => {
+    pulls(true);
+    const a = await analyseMigration(admin, 'operators', CACHELY);
+    assert.equal(await recheckContent(admin, a.target!), undefined);
+    registry.add('bundles/cachely', otherImage, 'v0.9.2');
+    try {
+      assert.equal(
+        await recheckContent(admin, a.target!),
+        `bundle image ${tagRef} now resolves to ${otherImage.digest}, not to ${cachelyImage.digest}, ` +
+          'whose content the plan checked',
+      );
+    } finally {
+      registry.add('bundles/cachely', cachelyImage, 'v0.9.2');
+    }
   });
 
   test('moved against the digest it was shown, the operator is Installed by OLM v1 and keeps its Deployment', async () => {
