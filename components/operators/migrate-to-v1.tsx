@@ -43,13 +43,13 @@ function Step({ s }: { s: MigrationStepView }) {
 }
 
 /** Where what OLM v1 would apply was read: the catalog's own objects, or the bundle image at a digest. */
-function ContentSource({ source }: { source: NonNullable<MigrationView['source']> }) {
+function ContentSource({ source, moving }: { source: NonNullable<MigrationView['source']>; moving?: boolean }) {
   if (source.from === 'catalog')
     return <p className="text-slate-600">The bundle’s manifests were read from the catalog.</p>;
   return (
     <p className="text-slate-600 [overflow-wrap:anywhere]">
-      The bundle’s manifests were read from its image <code>{source.image}</code>, digest <code>{source.digest}</code>;
-      the move is refused if the catalog’s bundle no longer reads from that digest.
+      The bundle’s manifests were read from its image <code>{source.image}</code>, digest <code>{source.digest}</code>
+      {moving ? '; the move is refused if the catalog’s bundle no longer reads from that digest.' : '.'}
     </p>
   );
 }
@@ -105,6 +105,7 @@ export function MigrateToV1({
                 <li key={r.message}>{r.message}</li>
               ))}
             </ul>
+            {v.source && <ContentSource source={v.source} />}
           </section>
         )}
         {v?.canMove && !apply.data && (
@@ -113,7 +114,7 @@ export function MigrateToV1({
               It can move: ClusterExtension <strong>{v.extension}</strong> would install version {v.version}
               {v.channel ? ` from channel ${v.channel}` : ''} of ClusterCatalog {v.catalog}.
             </p>
-            {v.source && <ContentSource source={v.source} />}
+            {v.source && <ContentSource source={v.source} moving />}
             {v.objects && <MigrationObjects objects={v.objects} />}
             <ol className="list-decimal space-y-3 pl-5" aria-label="Move steps">
               {v.steps!.map((s) => (

@@ -35,16 +35,16 @@ export interface MigrationView {
   namespace: string;
   canMove: boolean;
   reasons: MigrationReason[];
+  /**
+   * Where the bundle's manifests were read, once they were: the catalog's own objects, or its image
+   * (the reference the catalog names and the digest read). A move may name the digest it was shown.
+   */
+  source?: MigrationContentSource;
   /** Present when it can move. */
   extension?: string;
   version?: string;
   channel?: string;
   catalog?: string;
-  /**
-   * Where the bundle's manifests were read: the catalog's own objects, or its image (the reference
-   * the catalog names and the digest read). A move may name the digest it was shown.
-   */
-  source?: MigrationContentSource;
   steps?: MigrationStepView[];
   /** True when some step is denied: the move cannot be applied by this person. */
   blocked?: boolean;

@@ -195,6 +195,7 @@ else
         ],
         JSON.stringify(plan.view.reasons),
       );
+      assert.equal(plan.view.source?.from, 'image');
       await assert.rejects(
         applyMigration(admin, 'operators', CERTWARDEN, { waitMs: WAIT }),
         (e) => e instanceof ApiError && e.code === 409 && e.message.includes(FOREIGN_CRD),

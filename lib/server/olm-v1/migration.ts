@@ -259,7 +259,16 @@ export async function analyseMigration(
     existing = await existingObjects(client, verdict.target, namespace);
     verdict = checkMigration({ ...facts, existing });
   }
-  const base: MigrationView = { csv: csvName, namespace, canMove: verdict.canMove, reasons: [] };
+  // Where the manifests were read is said whether or not the operator can move: a refusal may be
+  // about what the image brings.
+  const read = facts.content?.read;
+  const base: MigrationView = {
+    csv: csvName,
+    namespace,
+    canMove: verdict.canMove,
+    reasons: [],
+    ...(read && 'source' in read ? { source: read.source } : {}),
+  };
   if (!verdict.canMove) return { view: { ...base, reasons: verdict.reasons } };
   const target = verdict.target;
   const steps = planMigration({
@@ -285,7 +294,6 @@ export async function analyseMigration(
       version: target.version,
       ...(target.channel ? { channel: target.channel } : {}),
       catalog: target.catalog,
-      source: target.source,
       steps: stepViews,
       blocked: stepViews.some((s) => s.denied),
       objects: target.objects.map((o) => ({

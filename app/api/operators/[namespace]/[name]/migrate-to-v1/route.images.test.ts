@@ -72,6 +72,8 @@ describe('a move whose ClusterCatalog gives the bundle by image only', () => {
   let cachelyImage: TestImage;
   let otherImage: TestImage;
   let tagRef: string;
+  let foreignRef: string;
+  let foreignDigest: string;
 
   before(async () => {
     ({ POST } = await import('./route'));
@@ -100,10 +102,12 @@ describe('a move whose ClusterCatalog gives the bundle by image only', () => {
     const certwardenBundle = certwarden.find((d) => d.name === CERTWARDEN)!;
     const foreignImage = await bundleImage('certwarden', [...objectsOf(certwardenBundle), ...foreignObjects()]);
     registry.add('bundles/certwarden', foreignImage);
+    foreignDigest = foreignImage.digest;
+    foreignRef = `${registry.host}/bundles/certwarden@${foreignDigest}`;
 
     for (const [pkg, docs] of [
       ['cachely', onlyByImage(cachely, CACHELY, tagRef)],
-      ['certwarden', onlyByImage(certwarden, CERTWARDEN, `${registry.host}/bundles/certwarden@${foreignImage.digest}`)],
+      ['certwarden', onlyByImage(certwarden, CERTWARDEN, foreignRef)],
     ] as const) {
       mkdirSync(join(catalogDir, pkg), { recursive: true });
       writeFileSync(join(catalogDir, pkg, 'catalog.json'), docs.map((d) => JSON.stringify(d)).join('\n'));
@@ -198,6 +202,8 @@ describe('a move whose ClusterCatalog gives the bundle by image only', () => {
         object: { kind: 'ClusterRole', name: SHARED_ROLE },
       },
     ]);
+    // The refusal says where what it is about came from.
+    assert.deepEqual(body.source, { from: 'image', image: foreignRef, digest: foreignDigest });
     const refused = await apply(CERTWARDEN, {});
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
     await admin.get(SUBSCRIPTION_TYPE, 'certwarden', 'operators');
