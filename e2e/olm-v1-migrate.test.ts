@@ -116,6 +116,7 @@ describe('Move to OLM v1', () => {
     await steps.getByText('Delete the CSV cachely.v0.9.2, keeping what it owns').waitFor();
     await steps.getByText(/delete ClusterServiceVersion operators\/cachely\.v0\.9\.2 \(propagation Orphan\)/).waitFor();
     await steps.getByText('Create the ClusterExtension cachely at 0.9.2').waitFor();
+    await page.getByText('The bundle’s manifests were read from the catalog.').waitFor();
     const objects = page.getByRole('region', { name: 'What OLM v1 would apply' });
     await objects.getByText(/^What OLM v1 would apply: \d+ taken over from OLM v0, \d+ new$/).waitFor();
     const crdRow = objects

@@ -5,7 +5,9 @@
 // and what it would create, the planned steps with what each writes and why, and the steps the
 // person may not make (SelfSubjectAccessReview) with the reason. Applied once they confirm; the
 // result says what each step did, what a rollback could not restore, and links the
-// ClusterExtension.
+// ClusterExtension. The plan says where the bundle's manifests were read (the catalog, or the
+// image and digest); a move from an image names that digest, so it is refused if the bundle now
+// reads from another.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -40,6 +42,18 @@ function Step({ s }: { s: MigrationStepView }) {
   );
 }
 
+/** Where what OLM v1 would apply was read: the catalog's own objects, or the bundle image at a digest. */
+function ContentSource({ source, moving }: { source: NonNullable<MigrationView['source']>; moving?: boolean }) {
+  if (source.from === 'catalog')
+    return <p className="text-slate-600">The bundle’s manifests were read from the catalog.</p>;
+  return (
+    <p className="text-slate-600 [overflow-wrap:anywhere]">
+      The bundle’s manifests were read from its image <code>{source.image}</code>, digest <code>{source.digest}</code>
+      {moving ? '; the move is refused if the catalog’s bundle no longer reads from that digest.' : '.'}
+    </p>
+  );
+}
+
 export function MigrateToV1({
   namespace,
   csvName,
@@ -59,7 +73,12 @@ export function MigrateToV1({
     enabled: open,
   });
   const apply = useMutation({
-    mutationFn: () => apiWrite<MigrationResult>(base, 'POST', {}),
+    mutationFn: () =>
+      apiWrite<MigrationResult>(
+        base,
+        'POST',
+        plan.data?.source?.from === 'image' ? { bundleDigest: plan.data.source.digest } : {},
+      ),
     onMutate: () => onMoving(true),
     onSettled: (r) => onMoving(!!r?.ok),
   });
@@ -86,6 +105,7 @@ export function MigrateToV1({
                 <li key={r.message}>{r.message}</li>
               ))}
             </ul>
+            {v.source && <ContentSource source={v.source} />}
           </section>
         )}
         {v?.canMove && !apply.data && (
@@ -94,6 +114,7 @@ export function MigrateToV1({
               It can move: ClusterExtension <strong>{v.extension}</strong> would install version {v.version}
               {v.channel ? ` from channel ${v.channel}` : ''} of ClusterCatalog {v.catalog}.
             </p>
+            {v.source && <ContentSource source={v.source} moving />}
             {v.objects && <MigrationObjects objects={v.objects} />}
             <ol className="list-decimal space-y-3 pl-5" aria-label="Move steps">
               {v.steps!.map((s) => (

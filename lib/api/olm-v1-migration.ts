@@ -2,7 +2,7 @@
 // cannot (an existing object it may not take over is named in its reason's `object`), or the
 // steps of the move, each with the writes it makes and what stops the person, and the objects v1
 // would apply, each taken over from OLM v0 or new.
-import type { MigrationReason } from '../olm/v1/migration-check';
+import type { MigrationContentSource, MigrationReason } from '../olm/v1/migration-check';
 
 export interface MigrationWriteView {
   verb: 'create' | 'patch' | 'delete';
@@ -35,6 +35,11 @@ export interface MigrationView {
   namespace: string;
   canMove: boolean;
   reasons: MigrationReason[];
+  /**
+   * Where the bundle's manifests were read, once they were: the catalog's own objects, or its image
+   * (the reference the catalog names and the digest read). A move may name the digest it was shown.
+   */
+  source?: MigrationContentSource;
   /** Present when it can move. */
   extension?: string;
   version?: string;

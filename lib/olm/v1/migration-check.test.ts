@@ -9,7 +9,7 @@ import type { DeclarativeConfig, FbcBundle } from '../fbc/types';
 import type { ClusterServiceVersion } from '../resources/cluster-service-version';
 import type { OperatorGroup } from '../resources/operator-group';
 import type { Subscription } from '../resources/subscription';
-import { checkMigration, type MigrationFacts } from './migration-check';
+import { checkMigration, type MigrationContentSource, type MigrationFacts } from './migration-check';
 
 const PKG = 'etcd';
 const NS = 'operators';
@@ -105,7 +105,15 @@ const allNamespacesGroup: OperatorGroup = {
   status: { namespaces: [''] },
 };
 
-function facts(over: Partial<MigrationFacts> = {}): MigrationFacts {
+type Obj = { apiVersion: string; kind: string; metadata: Record<string, unknown> } & Record<string, unknown>;
+
+/** The facts, with the manifests each bundle holds: what the server reads once the check names the bundle. */
+type Facts = MigrationFacts & {
+  manifestsOf: (catalog: string, b: FbcBundle) => Obj[];
+  source?: MigrationContentSource;
+};
+
+function facts(over: Partial<Facts> = {}): Facts {
   const csv = over.csv ?? csvFor('0.9.4');
   return {
     csv,
@@ -127,13 +135,28 @@ function facts(over: Partial<MigrationFacts> = {}): MigrationFacts {
   };
 }
 
-const reasons = (f: MigrationFacts) => {
-  const v = checkMigration(f);
+const IMAGE_SOURCE: MigrationContentSource = {
+  from: 'image',
+  image: 'quay.io/example/etcd-bundle@sha256:' + 'e'.repeat(64),
+  digest: 'sha256:' + 'e'.repeat(64),
+};
+
+/** The check as the server makes it: again with the manifests of the bundle it named, when it named one. */
+function check(f: Facts) {
+  const first = checkMigration(f);
+  if (first.canMove || !first.read) return first;
+  const [csv, ...others] = f.manifestsOf(first.read.catalog, first.read.bundle);
+  const read = csv ? { csv, others, source: f.source ?? { from: 'catalog' as const } } : { unknown: 'not in the test' };
+  return checkMigration({ ...f, content: { catalog: first.read.catalog, bundle: first.read.bundle.name, read } });
+}
+
+const reasons = (f: Facts) => {
+  const v = check(f);
   return v.canMove ? [] : v.reasons.map((r) => r.message);
 };
 
 test('an AllNamespaces operator at a version its channel serves moves, to what v1.2.0 renders', () => {
-  const v = checkMigration(facts());
+  const v = check(facts());
   assert.ok(v.canMove, JSON.stringify(v));
   assert.equal(v.target.bundle, 'etcd.v0.9.4');
   assert.equal(v.target.version, '0.9.4');
@@ -282,11 +305,11 @@ test("an object of another Helm release is not adopted; the extension's own name
   assert.deepEqual(reasons(facts({ existing: [other] })), [
     'Deployment etcd-operator already belongs to the Helm release operators/x',
   ]);
-  assert.ok(checkMigration(facts({ existing: [{ ...other, helmRelease: { name: PKG, namespace: NS } }] })).canMove);
+  assert.ok(check(facts({ existing: [{ ...other, helmRelease: { name: PKG, namespace: NS } }] })).canMove);
 });
 
 test('what OLM v0 installed for the CSV moves: its CRD by the owned list, its Deployment by its ownerReference', () => {
-  const v = checkMigration(facts({ existing: [v0Crd, v0Deployment] }));
+  const v = check(facts({ existing: [v0Crd, v0Deployment] }));
   assert.ok(v.canMove, JSON.stringify(v));
 });
 
@@ -319,7 +342,7 @@ test("a foreign CRD and OLM's shared role the catalog's bundle also ships refuse
       },
     ],
   });
-  const v = checkMigration(f);
+  const v = check(f);
   assert.equal(v.canMove, false);
   assert.deepEqual(!v.canMove && v.reasons, [
     {
@@ -337,6 +360,8 @@ test("a foreign CRD and OLM's shared role the catalog's bundle also ships refuse
       object: { kind: 'ClusterRole', name: 'aggregate-olm-edit' },
     },
   ]);
+  // The same bundle read from its image decides nothing more.
+  assert.deepEqual(reasons({ ...f, source: IMAGE_SOURCE }), reasons(f));
 });
 
 test("an object already carrying this extension's Helm marks is still refused when OLM v0 did not install it", () => {
@@ -389,4 +414,39 @@ test('every v0 reason is listed at once', () => {
     'operators has 0 OperatorGroups; OLM v0 needs exactly one to say what the operator watches',
     'OLM v0 also installs this package in team2, which shares its CRDs',
   ]);
+});
+
+test('a bundle read from its image moves the same, and the target says which image and digest', () => {
+  const v = check(facts({ source: IMAGE_SOURCE }));
+  assert.ok(v.canMove, JSON.stringify(v));
+  assert.deepEqual(v.target.source, IMAGE_SOURCE);
+  assert.deepEqual(
+    v.target.objects.map((o) => o.kind),
+    (check(facts()) as { target: { objects: { kind: string }[] } }).target.objects.map((o) => o.kind),
+  );
+});
+
+test('manifests that cannot be known are a reason in the reader’s words, not a guess', () => {
+  const f = facts();
+  const why = 'the catalog gives bundle etcd.v0.9.4 by image only, and this console does not pull bundle images';
+  const v = checkMigration({
+    ...f,
+    content: { catalog: 'olm-console-demo', bundle: 'etcd.v0.9.4', read: { unknown: why } },
+  });
+  assert.deepEqual(!v.canMove && v.reasons, [
+    {
+      code: 'no-manifests',
+      message:
+        'the objects OLM v1 would take over cannot be listed, since the manifests of etcd.v0.9.4 ' +
+        `(ClusterCatalog olm-console-demo) are not known: ${why}`,
+    },
+  ]);
+});
+
+test('manifests read for another bundle than the one v1 resolves are asked for again', () => {
+  const f = facts();
+  const read = { csv: csvFor('0.9.2') as never, others: [], source: { from: 'catalog' as const } };
+  const v = checkMigration({ ...f, content: { catalog: 'olm-console-demo', bundle: 'etcd.v0.9.2', read } });
+  assert.equal(v.canMove, false);
+  assert.equal(!v.canMove && v.read?.bundle.name, 'etcd.v0.9.4');
 });

@@ -4,9 +4,12 @@
 // (resolve.ts), render it (render-bundle.ts: AllNamespaces only, no webhooks or API services), pass
 // the CRD upgrade-safety preflight against the live CRDs, and find no dependency to resolve; what
 // v0 does around the operator (OperatorGroup targets, dependencies it installed, OperatorConditions,
-// copies in other namespaces) has no v1 counterpart. Of the objects v1 would render, those that
-// exist must be what OLM v0 installed for this CSV and no shared role (v0-ownership.ts): the
-// catalog chose their names. Pure: the server gathers the facts as the person.
+// copies in other namespaces) has no v1 counterpart. The bundle's manifests come from the catalog
+// or from its image, as v1 would pull it; either way they only name what v1 would render. Of the
+// objects v1 would render, those that exist must be what OLM v0 installed for this CSV and no
+// shared role (v0-ownership.ts): the catalog, or the image it names, chose their names. Pure: the
+// server gathers the facts as the person, and reads the resolved bundle's manifests once the check
+// has said which bundle that is.
 // docs/olm-v1/migration.md.
 import {
   isCopiedCsv,
@@ -88,6 +91,12 @@ export interface ExistingObject extends LiveObject {
   marks: { managedBy?: string; releaseName?: string; releaseNamespace?: string; component?: string };
 }
 
+/** Where the bundle's manifests were read: the catalog's own objects, or the image at this digest. */
+export type MigrationContentSource = { from: 'catalog' } | { from: 'image'; image: string; digest: string };
+
+/** The resolved bundle's manifests (its CSV apart), or why they cannot be known (the reader's words). */
+export type MigrationBundleContent = { csv: Obj; others: Obj[]; source: MigrationContentSource } | { unknown: string };
+
 export interface MigrationFacts {
   csv: ClusterServiceVersion;
   /** The Subscription whose installedCSV is this CSV. */
@@ -106,8 +115,11 @@ export interface MigrationFacts {
   operatorCondition?: OperatorCondition | { unreadable: string };
   /** null where the cluster does not serve OLM v1; a string where the catalogs could not be read. */
   catalogs: CatalogPackage[] | null | string;
-  /** The resolved bundle's manifests (its CSV first), from the winning catalog's olm.bundle.object properties. */
-  manifestsOf: (catalog: string, bundle: FbcBundle) => Obj[];
+  /**
+   * The manifests of the bundle v1 resolves to, read by the server once a first check named it
+   * (the verdict's `read`); absent before, or read for another bundle, the check asks for them.
+   */
+  content?: { catalog: string; bundle: string; read: MigrationBundleContent };
   /** The name the ClusterExtension would take, and the ClusterExtensions already there. */
   extensionName: string;
   extensions: { name: string; packageName?: string }[];
@@ -166,12 +178,20 @@ export interface MigrationTarget {
   version: string;
   bundle: string;
   catalog: string;
+  /** Where the manifests v1 would render were read. */
+  source: MigrationContentSource;
   /** What v1 will apply, in render order, before Helm's marks. */
   objects: Obj[];
 }
 
 export type MigrationVerdict =
-  { canMove: true; target: MigrationTarget } | { canMove: false; reasons: MigrationReason[] };
+  | { canMove: true; target: MigrationTarget }
+  | {
+      canMove: false;
+      reasons: MigrationReason[];
+      /** The bundle whose manifests the check needs before it can say more (MigrationFacts.content). */
+      read?: { catalog: string; bundle: FbcBundle };
+    };
 
 const PACKAGE_LABEL_PREFIX = 'operators.coreos.com/';
 
@@ -334,20 +354,19 @@ export function checkMigration(f: MigrationFacts): MigrationVerdict {
     });
     return { canMove: false, reasons };
   }
-  const manifests = f.manifestsOf(resolved.catalog, resolved.bundle);
-  const bundleCsv = manifests.find((o) => o.kind === 'ClusterServiceVersion');
-  if (!bundleCsv) {
+  const content = f.content;
+  if (!content || content.catalog !== resolved.catalog || content.bundle !== resolved.bundle.name)
+    return { canMove: false, reasons, read: { catalog: resolved.catalog, bundle: resolved.bundle } };
+  if ('unknown' in content.read) {
     reasons.push({
       code: 'no-manifests',
-      message: `ClusterCatalog ${resolved.catalog} carries no manifests for ${csvName}, so the objects OLM v1 would take over cannot be listed`,
+      message:
+        `the objects OLM v1 would take over cannot be listed, since the manifests of ${csvName} ` +
+        `(ClusterCatalog ${resolved.catalog}) are not known: ${content.read.unknown}`,
     });
     return { canMove: false, reasons };
   }
-  const rendered = renderBundle(
-    bundleCsv,
-    manifests.filter((o) => o !== bundleCsv),
-    f.csv.metadata?.namespace ?? '',
-  );
+  const rendered = renderBundle(content.read.csv, content.read.others, f.csv.metadata?.namespace ?? '');
   if ('error' in rendered) {
     // The v0 reasons already say it in words for these; v1's own text for the rest.
     const known = reasons.some((r) => ['install-mode', 'webhooks', 'api-services'].includes(r.code));
@@ -365,6 +384,7 @@ export function checkMigration(f: MigrationFacts): MigrationVerdict {
       version: resolved.version,
       bundle: resolved.bundle.name,
       catalog: resolved.catalog,
+      source: content.read.source,
       objects: rendered.objects,
     },
   };

@@ -16,6 +16,7 @@ const target: MigrationTarget = {
   version: '0.9.2',
   bundle: 'cachely.v0.9.2',
   catalog: 'olm-console-demo',
+  source: { from: 'catalog' },
   objects: [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'cachely', namespace: 'operators' } },
     {

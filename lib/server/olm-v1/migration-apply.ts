@@ -16,7 +16,7 @@ import type { MigrationResult, MigrationStepOutcome } from '../../api/olm-v1-mig
 import { ApiError } from '../api-error';
 import { analyseMigration } from './migration';
 import { markInstall } from './install-mark';
-import { createdByV1, recheckAdoption } from './migration-recheck';
+import { createdByV1, recheckAdoption, recheckContent } from './migration-recheck';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
@@ -192,11 +192,23 @@ export async function applyMigration(
   client: KubeClient,
   namespace: string,
   csvName: string,
-  opts: { waitMs?: number } = {},
+  opts: { waitMs?: number; bundleDigest?: string } = {},
 ): Promise<MigrationResult> {
   const a = await analyseMigration(client, namespace, csvName);
   if (!a.view.canMove)
     throw new ApiError(409, 'Conflict', a.view.reasons.map((r) => r.message).join('; '), { reasons: a.view.reasons });
+  // The person agreed to a plan rendered from one image: a plan made now from another is not it.
+  const source = a.view.source;
+  if (opts.bundleDigest && (source?.from !== 'image' || source.digest !== opts.bundleDigest))
+    throw new ApiError(
+      409,
+      'Conflict',
+      `the plan you saw was read from bundle image digest ${opts.bundleDigest}, but ` +
+        (source?.from === 'image'
+          ? `${source.image} now resolves to ${source.digest}`
+          : `ClusterCatalog ${a.view.catalog ?? ''} now gives the bundle inline`) +
+        '; nothing was changed: look at the plan again',
+    );
   const denied = a.view.steps!.filter((s) => s.denied);
   if (denied.length) throw new ApiError(403, 'Forbidden', denied.map((s) => `${s.title}: ${s.denied}`).join('; '));
   const steps = a.steps!;
@@ -214,6 +226,8 @@ export async function applyMigration(
       // Just before anything is marked, or before v1 is created when nothing is to be marked.
       if (!rechecked && (s.id === 'adopt' || s.id === 'create-extension')) {
         rechecked = true;
+        const changed = await recheckContent(client, a.target!);
+        if (changed) throw new Error(`the bundle changed since the plan, so nothing was taken over: ${changed}`);
         const r = await recheckAdoption(client, s.id === 'adopt' ? s : { ...s, writes: [] }, created, {
           csv: csvName,
           extension,

@@ -8,11 +8,16 @@
 // resourceVersion just read, so a change between this read and the write is a 409, not an
 // adoption. An object gone by now (OLM v0's finalizer deletes the cluster-scoped RBAC it made for
 // the CSV) is left for v1 to create.
+// The bundle read from an image is asked for again too: operator-controller pulls what the catalog
+// names when the ClusterExtension is made, so the catalog must still name an image of the digest
+// whose content the plan rendered and checked (a tag may have moved, the catalog been updated).
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
+import type { MigrationTarget } from '../../olm/v1/migration-check';
 import { typeOf, type MigrationStep, type MigrationWrite } from '../../olm/v1/migration-plan';
 import { appearedRefusal, recheckRefusal } from '../../olm/v1/v0-ownership';
-import { existingObject, type MigrationAnalysis } from './migration';
+import { catalogsFor, existingObject, type MigrationAnalysis } from './migration';
+import { bundleDigestNow } from './migration-bundle';
 
 type Live = Parameters<typeof existingObject>[1] & { metadata?: { resourceVersion?: string } };
 
@@ -83,4 +88,25 @@ export function createdByV1(a: MigrationAnalysis): MigrationWrite[] {
       name: String(o.metadata.name),
       ...(o.metadata.namespace ? { namespace: String(o.metadata.namespace) } : {}),
     }));
+}
+
+/** Why the bundle v1 would pull now is not the image whose content the plan checked, or undefined. */
+export async function recheckContent(client: KubeClient, target: MigrationTarget): Promise<string | undefined> {
+  const planned = target.source;
+  if (planned.from !== 'image') return undefined;
+  const catalogs = await catalogsFor(client, target.packageName);
+  if (!Array.isArray(catalogs))
+    return `ClusterCatalog ${target.catalog} cannot be read again: ${catalogs ?? 'OLM v1 is not served'}`;
+  const fbc = catalogs.find((c) => c.catalog === target.catalog)?.fbc;
+  const bundle = fbc && !('error' in fbc) ? fbc.bundles.find((b) => b.name === target.bundle) : undefined;
+  if (!bundle) return `ClusterCatalog ${target.catalog} no longer serves bundle ${target.bundle}`;
+  const now = await bundleDigestNow(bundle);
+  if (!now) return `ClusterCatalog ${target.catalog} now gives bundle ${target.bundle} inline, not by the image read`;
+  if ('unknown' in now) return `which image bundle ${target.bundle} is now cannot be told: ${now.unknown}`;
+  if (now.digest !== planned.digest)
+    return (
+      `bundle image ${bundle.image ?? ''} now resolves to ${now.digest}, not to ${planned.digest}, ` +
+      'whose content the plan checked'
+    );
+  return undefined;
 }

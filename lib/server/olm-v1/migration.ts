@@ -1,12 +1,12 @@
 // Whether an operator OLM v0 installed can move to OLM v1, and how: the facts lib/olm/v1's check
 // and planner need, read as the person (the CSV, its Subscription and OperatorGroup, the
-// InstallPlans that installed it, the ClusterCatalogs the person may read, the live CRDs and the
-// objects v1 would render that exist, with OLM v0's marks on them, which decide whether the move
-// may take them over), then a SelfSubjectAccessReview for every write of the plan.
+// InstallPlans that installed it, the ClusterCatalogs the person may read, the manifests of the
+// bundle v1 resolves to, from the catalog or its image (migration-bundle.ts), the live CRDs and the
+// objects v1 would render that exist, with OLM v0's marks on them, which alone decide whether the
+// move may take them over), then a SelfSubjectAccessReview for every write of the plan.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { CRD_TYPE } from '../../k8s/core-kinds';
-import { bundleObjects } from '../../olm/fbc/model';
 import { CREATED_BY_LABEL } from '../../olm/install/plan-types';
 import {
   CSV_TYPE,
@@ -37,6 +37,7 @@ import {
 } from '../../olm/v1/migration-plan';
 import type { MigrationView } from '../../api/olm-v1-migration';
 import { accessReview } from '../permissions';
+import { migrationBundle } from './migration-bundle';
 import { packageInCatalogs, readableCatalogs } from './readable-catalogs';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
@@ -181,18 +182,15 @@ async function gatherFacts(client: KubeClient, namespace: string, csvName: strin
   };
 }
 
-/** The catalogs' walk for the package, or why it cannot be made; and each catalog's model for the manifests. */
-async function catalogsFor(client: KubeClient, pkg: string | undefined) {
+/** The catalogs' walk for the package, or why it cannot be made. */
+export async function catalogsFor(client: KubeClient, pkg: string | undefined): Promise<MigrationFacts['catalogs']> {
   const cats = await readable(readableCatalogs(client));
-  if (cats === null) return { catalogs: null, models: new Map() };
-  if (typeof cats === 'string') return { catalogs: `you may not list ClusterCatalogs: ${cats}`, models: new Map() };
-  if (!pkg) return { catalogs: [], models: new Map() };
+  if (cats === null) return null;
+  if (typeof cats === 'string') return `you may not list ClusterCatalogs: ${cats}`;
+  if (!pkg) return [];
   const walked = await packageInCatalogs(cats, pkg);
-  if ('error' in walked) return { catalogs: walked.error, models: new Map() };
-  return {
-    catalogs: walked.map((w) => w.pkg),
-    models: new Map(walked.map((w) => [w.pkg.catalog, w.model] as const)),
-  };
+  if ('error' in walked) return walked.error;
+  return walked.map((w) => w.pkg);
 }
 
 export interface MigrationAnalysis {
@@ -201,6 +199,8 @@ export interface MigrationAnalysis {
   subscription?: Subscription;
   /** What v1 will apply, and which of those objects exist now (kind/name). */
   objects?: MigrationTarget['objects'];
+  /** The bundle v1 resolves to and where its manifests were read. */
+  target?: MigrationTarget;
   existingKeys?: Set<string>;
 }
 
@@ -211,7 +211,7 @@ export async function analyseMigration(
   csvName: string,
 ): Promise<MigrationAnalysis> {
   const g = await gatherFacts(client, namespace, csvName);
-  const { catalogs, models } = await catalogsFor(client, g.pkg);
+  const catalogs = await catalogsFor(client, g.pkg);
   const extensions = await readable(client.listAll<ClusterExtension>(CLUSTER_EXTENSION_TYPE));
   const liveCrds = await Promise.all(
     [...new Set(ownedCrds(g.csv).map((c) => c.name))].map(async (name) => {
@@ -233,10 +233,6 @@ export async function analyseMigration(
       typeof extensions === 'string' && Array.isArray(catalogs)
         ? `you may not list ClusterExtensions: ${extensions}`
         : catalogs,
-    manifestsOf: (catalog, bundle) => {
-      const b = models.get(catalog)?.bundles.get(bundle.name);
-      return b ? (bundleObjects(b) as never) : [];
-    },
     extensionName,
     extensions:
       typeof extensions === 'string'
@@ -249,6 +245,13 @@ export async function analyseMigration(
     existing: [],
   };
   let verdict = checkMigration(facts);
+  // The bundle's manifests are read once the check has said which bundle v1 resolves to: from the
+  // catalog, or pulled from its image, and only then rendered.
+  if (!verdict.canMove && verdict.read) {
+    const { catalog, bundle } = verdict.read;
+    facts.content = { catalog, bundle: bundle.name, read: await migrationBundle(bundle) };
+    verdict = checkMigration(facts);
+  }
   // Which objects exist, and whether OLM v0 installed them for this CSV, is known only once the
   // bundle is rendered; the plan then marks exactly those read here.
   let existing: ExistingObject[] = [];
@@ -256,7 +259,16 @@ export async function analyseMigration(
     existing = await existingObjects(client, verdict.target, namespace);
     verdict = checkMigration({ ...facts, existing });
   }
-  const base: MigrationView = { csv: csvName, namespace, canMove: verdict.canMove, reasons: [] };
+  // Where the manifests were read is said whether or not the operator can move: a refusal may be
+  // about what the image brings.
+  const read = facts.content?.read;
+  const base: MigrationView = {
+    csv: csvName,
+    namespace,
+    canMove: verdict.canMove,
+    reasons: [],
+    ...(read && 'source' in read ? { source: read.source } : {}),
+  };
   if (!verdict.canMove) return { view: { ...base, reasons: verdict.reasons } };
   const target = verdict.target;
   const steps = planMigration({
@@ -294,6 +306,7 @@ export async function analyseMigration(
     steps,
     subscription: g.subscription,
     objects: target.objects,
+    target,
     existingKeys,
   };
 }

@@ -78,6 +78,8 @@ describe('/api/operators/<ns>/<csv>/migrate-to-v1', () => {
     assert.equal(body.extension, 'cachely');
     assert.equal(body.version, '0.9.2');
     assert.equal(body.catalog, 'olm-console-demo');
+    // The demo catalog carries each bundle's objects: nothing is pulled.
+    assert.deepEqual(body.source, { from: 'catalog' });
     assert.deepEqual(
       body.steps!.map((s) => s.id),
       ['installer', 'delete-subscription', 'orphan-csv', 'adopt', 'create-extension', 'wait-installed', 'cleanup'],

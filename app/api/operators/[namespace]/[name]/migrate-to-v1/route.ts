@@ -4,7 +4,8 @@
 // installed version and waits for it to be Installed, then removes v0's leftovers. A step that
 // fails is rolled back as far as it can be; the answer says what was not restored. 409 with the
 // reasons when it cannot move, 403 when the person may not make one of the writes. Its plan is
-// POST …/migrate-to-v1/plan with the same body.
+// POST …/migrate-to-v1/plan {}. `bundleDigest`, the digest the plan showed for a bundle read from
+// its image, makes the move refuse (409) when the bundle now reads from another.
 import { z } from 'zod';
 import { readOptionalJson } from '@/lib/server/api-error';
 import { writeClient } from '@/lib/server/context';
@@ -17,6 +18,14 @@ export const dynamic = 'force-dynamic';
 export const POST = route(async (req: Request, ctx: RouteContext) => {
   const { namespace, name } = await objectParams(ctx);
   const { client } = writeClient(req);
-  await readOptionalJson(req, z.strictObject({}));
-  return Response.json(await applyMigration(client, namespace, name));
+  const body = await readOptionalJson(
+    req,
+    z.strictObject({
+      bundleDigest: z
+        .string()
+        .regex(/^sha256:[a-f0-9]{64}$/, 'not a sha256 digest')
+        .optional(),
+    }),
+  );
+  return Response.json(await applyMigration(client, namespace, name, { bundleDigest: body.bundleDigest }));
 });
