@@ -121,12 +121,17 @@ export async function rightsForChange(
   client: KubeClient,
   ce: ClusterExtension,
   bundle: FbcBundle,
+  catalog?: string,
 ): Promise<{ view: RightsForChange; writes: RightsWrite[] }> {
   const extension = ce.metadata?.name ?? '';
   const ns = ce.spec?.namespace ?? '';
   const sa = ce.spec?.serviceAccount?.name ?? '';
   const unknown = (why: string) => ({ view: { state: 'unknown' as const, why }, writes: [] });
-  const manifests = await bundleManifests(bundle);
+  const manifests = await bundleManifests(
+    bundle,
+    undefined,
+    catalog ? { client, catalog: { kind: 'ClusterCatalog', name: catalog } } : { client },
+  );
   if ('unknown' in manifests)
     return unknown(
       `${manifests.unknown}, so the rights ${bundle.name} needs cannot be computed here: ` +

@@ -122,7 +122,7 @@ export async function planVersionChange(
   const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
   const { plan, bundle } = await resolveChange(client, ce, change);
   if (!bundle) return plan;
-  return { ...plan, rights: (await rightsForChange(client, ce, bundle)).view };
+  return { ...plan, rights: (await rightsForChange(client, ce, bundle, plan.resolved?.catalog)).view };
 }
 
 /**
@@ -139,8 +139,8 @@ export async function changeVersion(
   const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
   // Before any role is widened: the patch would be refused for the same reason.
   checkFresh('ClusterExtension', name, ce.metadata?.resourceVersion, change.seen, 'it changed');
-  const { bundle } = await resolveChange(client, ce, change);
-  const rights = bundle ? await rightsForChange(client, ce, bundle) : undefined;
+  const { plan, bundle } = await resolveChange(client, ce, change);
+  const rights = bundle ? await rightsForChange(client, ce, bundle, plan.resolved?.catalog) : undefined;
   if (rights?.view.state === 'refused') throw new ApiError(409, 'Conflict', rights.view.why);
   const writes = rights?.writes ?? [];
   const done: RightsWrite[] = [];

@@ -110,7 +110,11 @@ export async function gatherV1InstallFacts(
   if (!('error' in resolved)) {
     const winner = 'error' in walked ? undefined : walked.find((w) => w.pkg.catalog === resolved.catalog);
     const manifests = await step(`reading the manifests of bundle ${resolved.bundle.name}`, () =>
-      bundleManifests(resolved.bundle),
+      bundleManifests(
+        resolved.bundle,
+        undefined,
+        winner ? { client, catalog: { kind: 'ClusterCatalog', name: winner.pkg.catalog } } : { client },
+      ),
     );
     rendered =
       'unknown' in manifests

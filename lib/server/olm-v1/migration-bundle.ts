@@ -9,6 +9,7 @@ import type { MigrationBundleContent, MigrationContentSource } from '../../olm/v
 import { readBundleImage } from '../bundle-images/bundle-image';
 import { bundleManifests, type BundleRef } from '../bundle-images/bundle-manifests';
 import { parseImageReference } from '../bundle-images/image-reference';
+import type { PullAccess } from '../bundle-images/pull-access';
 import { pullSettings, type PullSettings } from '../bundle-images/pull-settings';
 
 type Obj = { apiVersion: string; kind: string; metadata: Record<string, unknown> } & Record<string, unknown>;
@@ -20,12 +21,16 @@ const hasInlineCsv = (b: BundleRef) =>
  * The image pinned by digest, or undefined when it cannot be (bundleManifests then reads the
  * reference as written and says why it fails, or throws for the console's own bug).
  */
-async function pinned(image: string, settings: PullSettings): Promise<{ image: string; digest: string } | undefined> {
+async function pinned(
+  image: string,
+  settings: PullSettings,
+  access: PullAccess | undefined,
+): Promise<{ image: string; digest: string } | undefined> {
   const ref = parseImageReference(image);
   if ('error' in ref) return undefined;
   if (ref.digest) return { image, digest: ref.digest };
   try {
-    const { digest } = await readBundleImage(image, settings);
+    const { digest } = await readBundleImage(image, settings, access);
     return { image: `${ref.registry}/${ref.repository}@${digest}`, digest };
   } catch {
     return undefined;
@@ -35,11 +40,14 @@ async function pinned(image: string, settings: PullSettings): Promise<{ image: s
 /** The bundle's manifests and where they were read, or why they are not known. */
 export async function migrationBundle(
   bundle: BundleRef,
+  access?: PullAccess,
   settings: PullSettings | { off: string } = pullSettings(),
 ): Promise<MigrationBundleContent> {
   const pin =
-    bundle.image && !('off' in settings) && !hasInlineCsv(bundle) ? await pinned(bundle.image, settings) : undefined;
-  const read = await bundleManifests(pin ? { ...bundle, image: pin.image } : bundle, settings);
+    bundle.image && !('off' in settings) && !hasInlineCsv(bundle)
+      ? await pinned(bundle.image, settings, access)
+      : undefined;
+  const read = await bundleManifests(pin ? { ...bundle, image: pin.image } : bundle, settings, access);
   if ('unknown' in read) return read;
   let source: MigrationContentSource = { from: 'catalog' };
   if (read.from === 'image') {
@@ -53,6 +61,7 @@ export async function migrationBundle(
 /** The digest the bundle's image resolves to now, or why it cannot be told; undefined for a bundle given inline. */
 export async function bundleDigestNow(
   bundle: BundleRef,
+  access?: PullAccess,
   settings: PullSettings | { off: string } = pullSettings(),
 ): Promise<{ digest: string } | { unknown: string } | undefined> {
   if (hasInlineCsv(bundle)) return undefined;
@@ -62,7 +71,7 @@ export async function bundleDigestNow(
   if ('error' in ref) return { unknown: ref.error };
   if (ref.digest) return { digest: ref.digest };
   try {
-    return { digest: (await readBundleImage(bundle.image, settings)).digest };
+    return { digest: (await readBundleImage(bundle.image, settings, access)).digest };
   } catch (err) {
     return { unknown: `bundle image ${bundle.image} cannot be read: ${(err as Error).message}` };
   }

@@ -100,7 +100,7 @@ export async function recheckContent(client: KubeClient, target: MigrationTarget
   const fbc = catalogs.find((c) => c.catalog === target.catalog)?.fbc;
   const bundle = fbc && !('error' in fbc) ? fbc.bundles.find((b) => b.name === target.bundle) : undefined;
   if (!bundle) return `ClusterCatalog ${target.catalog} no longer serves bundle ${target.bundle}`;
-  const now = await bundleDigestNow(bundle);
+  const now = await bundleDigestNow(bundle, { client, catalog: { kind: 'ClusterCatalog', name: target.catalog } });
   if (!now) return `ClusterCatalog ${target.catalog} now gives bundle ${target.bundle} inline, not by the image read`;
   if ('unknown' in now) return `which image bundle ${target.bundle} is now cannot be told: ${now.unknown}`;
   if (now.digest !== planned.digest)

@@ -249,7 +249,11 @@ export async function analyseMigration(
   // catalog, or pulled from its image, and only then rendered.
   if (!verdict.canMove && verdict.read) {
     const { catalog, bundle } = verdict.read;
-    facts.content = { catalog, bundle: bundle.name, read: await migrationBundle(bundle) };
+    facts.content = {
+      catalog,
+      bundle: bundle.name,
+      read: await migrationBundle(bundle, { client, catalog: { kind: 'ClusterCatalog', name: catalog } }),
+    };
     verdict = checkMigration(facts);
   }
   // Which objects exist, and whether OLM v0 installed them for this CSV, is known only once the

@@ -4,7 +4,10 @@
 // (lib/server/testing/oci-images.ts; the sandbox serves no bundle images), holding the demo
 // bundle's objects. With the console pulling, the plan grants the installer exactly the rules the
 // same bundle given inline gets; with pulls off, or the registry on an address the console was not
-// told to trust, the rights are "not known" with that reason.
+// told to trust, the rights are "not known" with that reason. A second catalog names the same
+// bundle in a registry that wants credentials, which only the pull secret operator-controller's
+// --global-pull-secret would name (OLM_CONSOLE_PULL_SECRET here) holds: the wizard pulls with it
+// as the person asking, so alice, who may get it, sees the rules and bob, who may not, is told so.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +18,7 @@ import { readFbcDir } from '@/lib/olm/fbc/load-dir';
 import { PROPERTY_BUNDLE_OBJECT, SCHEMA_BUNDLE } from '@/lib/olm/fbc/types';
 import { forgetBundlesInMemory } from '@/lib/server/bundle-images/bundle-cache';
 import { CLUSTER_CATALOG_TYPE } from '@/lib/server/olm-v1/resources';
+import { rbacType, SECRET_TYPE } from '@/lib/k8s/core-kinds';
 import { waitFor } from '@/lib/server/testing/cluster';
 import { gzipLayer, imageOf, startTestRegistry, type TestRegistry } from '@/lib/server/testing/oci-images';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
@@ -22,19 +26,28 @@ import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing
 const DEMO_DIR = join(import.meta.dirname, '..', '..', '..', '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
 const BUNDLE = 'pgpilot.v1.5.0';
 const CATALOG_IMAGE = 'quay.io/example/images-only:v1';
+const PRIVATE_CATALOG_IMAGE = 'quay.io/example/images-private:v1';
+const PULLER = { username: 'puller', password: 'not-for-bob' };
 const work = mkdtempSync(join(tmpdir(), 'v1-images-only-'));
 const catalogDir = join(work, 'catalog');
+const privateCatalogDir = join(work, 'private-catalog');
 
 type Blob = Record<string, unknown> & { schema?: string; name?: string; package?: string };
 
 describe('the v1 install plan for a bundle given by image only', () => {
-  const sb = routeSandbox({ deploymentDelayMs: 0, catalogImages: { [CATALOG_IMAGE]: catalogDir } });
+  const sb = routeSandbox({
+    deploymentDelayMs: 0,
+    catalogImages: { [CATALOG_IMAGE]: catalogDir, [PRIVATE_CATALOG_IMAGE]: privateCatalogDir },
+  });
   let PLAN: Handler;
   let registry: TestRegistry;
+  let privateRegistry: TestRegistry;
 
   before(async () => {
     ({ POST: PLAN } = (await import('./plan/route')) as unknown as { POST: Handler });
     registry = await startTestRegistry(work, { token: 'anonymous' });
+    mkdirSync(join(work, 'private'));
+    privateRegistry = await startTestRegistry(join(work, 'private'), { token: 'anonymous', credentials: PULLER });
     const bundle = readFbcDir(DEMO_DIR)
       .blobs.map((b) => b.blob as Blob)
       .find((b) => b.schema === SCHEMA_BUNDLE && b.name === BUNDLE)!;
@@ -53,35 +66,69 @@ describe('the v1 install plan for a bundle given by image only', () => {
       ]),
     ]);
     registry.add('bundles/pgpilot', image);
-    mkdirSync(catalogDir, { recursive: true });
-    writeFileSync(
-      join(catalogDir, 'catalog.json'),
-      [
-        { schema: 'olm.package', name: 'pgpilot', defaultChannel: 'stable' },
-        { schema: 'olm.channel', package: 'pgpilot', name: 'stable', entries: [{ name: BUNDLE }] },
-        {
-          ...bundle,
-          image: `${registry.host}/bundles/pgpilot@${image.digest}`,
-          properties: props.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT),
-        },
-      ]
-        .map((b) => JSON.stringify(b))
-        .join('\n'),
-    );
-    writeFileSync(join(work, 'registry-ca.crt'), registry.caPem);
-    await sb.admin.create(CLUSTER_CATALOG_TYPE, {
-      apiVersion: 'olm.operatorframework.io/v1',
-      kind: 'ClusterCatalog',
-      metadata: { name: 'images-only' },
-      spec: { source: { type: 'Image', image: { ref: CATALOG_IMAGE } } },
+    privateRegistry.add('bundles/pgpilot', image);
+    const writeCatalog = (dir: string, host: string) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'catalog.json'),
+        [
+          { schema: 'olm.package', name: 'pgpilot', defaultChannel: 'stable' },
+          { schema: 'olm.channel', package: 'pgpilot', name: 'stable', entries: [{ name: BUNDLE }] },
+          {
+            ...bundle,
+            image: `${host}/bundles/pgpilot@${image.digest}`,
+            properties: props.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT),
+          },
+        ]
+          .map((b) => JSON.stringify(b))
+          .join('\n'),
+      );
+    };
+    writeCatalog(catalogDir, registry.host);
+    writeCatalog(privateCatalogDir, privateRegistry.host);
+    writeFileSync(join(work, 'registry-ca.crt'), registry.caPem + privateRegistry.caPem);
+    for (const [name, ref] of [
+      ['images-only', CATALOG_IMAGE],
+      ['images-private', PRIVATE_CATALOG_IMAGE],
+    ])
+      await sb.admin.create(CLUSTER_CATALOG_TYPE, {
+        apiVersion: 'olm.operatorframework.io/v1',
+        kind: 'ClusterCatalog',
+        metadata: { name },
+        spec: { source: { type: 'Image', image: { ref } } },
+      });
+    // alice (admin of team1, whose secrets she may get) and bob (a viewer, who may not get secrets)
+    // may both read ClusterCatalogs, the one right the wizard needs beyond theirs.
+    await sb.admin.create(rbacType('ClusterRole'), {
+      metadata: { name: 'catalog-reader' },
+      rules: [
+        { apiGroups: ['olm.operatorframework.io'], resources: ['clustercatalogs'], verbs: ['get', 'list', 'watch'] },
+      ],
+    });
+    await sb.admin.create(rbacType('ClusterRoleBinding'), {
+      metadata: { name: 'people-read-catalogs' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'catalog-reader' },
+      subjects: ['alice', 'bob'].map((name) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name })),
+    });
+    const auth = Buffer.from(`${PULLER.username}:${PULLER.password}`).toString('base64');
+    await sb.admin.create(SECRET_TYPE, {
+      metadata: { name: 'bundle-pulls', namespace: 'team1' },
+      type: 'kubernetes.io/dockerconfigjson',
+      data: {
+        '.dockerconfigjson': Buffer.from(JSON.stringify({ auths: { [privateRegistry.host]: { auth } } })).toString(
+          'base64',
+        ),
+      },
     });
   });
   after(async () => {
+    delete process.env.OLM_CONSOLE_PULL_SECRET;
+    await privateRegistry?.close();
     await registry?.close();
     rmSync(work, { recursive: true, force: true });
   });
 
-  const pulls = (on: boolean, privateRegistries = registry.host) => {
+  const pulls = (on: boolean, privateRegistries = `${registry.host},${privateRegistry.host}`) => {
     forgetBundlesInMemory();
     if (on) process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
     else delete process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES;
@@ -99,11 +146,12 @@ describe('the v1 install plan for a bundle given by image only', () => {
     onlyThisCatalog: true,
     upgradeConstraintPolicy: 'CatalogProvided',
   });
-  const plan = (catalog: string) =>
+  const plan = (catalog: string, user = 'admin') =>
     waitFor(`a plan from ${catalog}`, async () => {
       const r = await sb.call<V1PlanAnswer & ErrorBody>(PLAN, '/api/olm-v1/clusterextensions/plan', {
         method: 'POST',
         body: body(catalog),
+        user,
       });
       return r.status === 200 ? r.body.plan : undefined;
     });
@@ -144,5 +192,21 @@ describe('the v1 install plan for a bundle given by image only', () => {
       /resolves to 127\.0\.0\.1, a loopback, private or link-local address/,
     );
     assert.deepEqual(registry.requests, []);
+  });
+
+  test('pulling with the global pull secret as the person: alice may get it, bob is told he may not', async () => {
+    pulls(true);
+    process.env.OLM_CONSOLE_PULL_SECRET = 'team1/bundle-pulls';
+    try {
+      const bobs = await plan('images-private', 'bob');
+      assert.deepEqual(bobs.rbac, []);
+      assert.match(unknownRights(bobs)[0]?.message ?? '', /you may not get secret team1\/bundle-pulls/);
+      const alices = await plan('images-private', 'alice');
+      assert.deepEqual(unknownRights(alices), []);
+      assert.deepEqual(alices.rbac, (await plan('olm-console-demo')).rbac);
+      assert.ok(privateRegistry.requests.some((r) => r.startsWith('GET /v2/bundles/pgpilot/blobs/')));
+    } finally {
+      delete process.env.OLM_CONSOLE_PULL_SECRET;
+    }
   });
 });
