@@ -49,14 +49,18 @@ async function readiness(client: KubeClient): Promise<{ ready: boolean; readines
   }
 }
 
-/** OLM's version: the packageserver CSV OLM's own manifests install carries it as spec.version. */
+/**
+ * OLM's version: OLM's own manifests install a CSV named packageserver labelled `olm.version` with
+ * the same spec.version (olm:deploy/chart/templates/_packageserver.clusterserviceversion.yaml).
+ */
 async function olmVersion(client: KubeClient): Promise<{ version?: string; versionNote?: string }> {
   try {
     const list = await client.list<ClusterServiceVersion>(CSV_TYPE, { fieldSelector: 'metadata.name=packageserver' });
     const csv = list.items[0];
-    if (csv?.spec?.version) return { version: csv.spec.version };
+    const version = csv?.metadata?.labels?.['olm.version'] || csv?.spec?.version;
+    if (version) return { version };
     return {
-      versionNote: "no packageserver ClusterServiceVersion, which carries OLM's version where OLM installed it",
+      versionNote: 'no packageserver ClusterServiceVersion to read it from',
     };
   } catch (err) {
     if (isKubeError(err, 403)) return { versionNote: `not readable: ${err.message}` };
@@ -123,7 +127,8 @@ export async function clusterSummary(client: KubeClient): Promise<ClusterSummary
     olmV0: { present: v0, packageserver, ...olm },
     olmV1: { present: v1 },
     catalogs,
-    catalogNotes,
+    // Sorted: the lists are asked at once, and the same refusals should read the same on every cluster.
+    catalogNotes: catalogNotes.sort(),
     rights,
   };
 }
