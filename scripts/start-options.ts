@@ -189,14 +189,16 @@ function fleetFlags(
       return no(`--clusters must be a whole number from 2 to 100 (the sandbox's clusters), got "${f.clusters}"`);
     if (f.inCluster || f.kubeconfig || given.length)
       return no(
-        '--clusters starts that many sandbox clusters; --kubeconfig, --cluster and --in-cluster name real ones: choose one',
+        '--clusters starts that many sandbox clusters; ' +
+          '--kubeconfig, --cluster and --in-cluster name real ones: choose one',
       );
     return { ok: true, clusters: [], sandboxClusters: n };
   }
   if (!given.length) return { ok: true, clusters: [], sandboxClusters: 1 };
   if (f.inCluster || f.kubeconfig || f.context || f.sandbox)
     return no(
-      '--cluster names each cluster with its kubeconfig and context; --kubeconfig, --context, --sandbox and --in-cluster name another: choose one',
+      '--cluster names each cluster with its kubeconfig and context; ' +
+        '--kubeconfig, --context, --sandbox and --in-cluster name another: choose one',
     );
   const clusters: ClusterFlag[] = [];
   for (const value of given) {

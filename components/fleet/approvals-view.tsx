@@ -21,6 +21,8 @@ import { ErrorNotice } from '../common/notice';
 import { ClusterName, NotAnswering } from './cluster-name';
 
 const KEY = ['fleet', 'approvals'];
+const PRIMARY =
+  'rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600';
 type Selected = { cluster: string; plan: FleetApproval };
 const keyOf = (cluster: string, p: FleetApproval) => `${cluster}/${p.namespace}/${p.name}`;
 
@@ -181,7 +183,7 @@ export function ApprovalsAcrossView() {
             approve.reset();
             setPreviewing(true);
           }}
-          className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+          className={PRIMARY}
         >
           Review {selected.length} approval{selected.length === 1 ? '' : 's'}
         </button>
@@ -216,7 +218,7 @@ export function ApprovalsAcrossView() {
               type="button"
               disabled={approve.isPending}
               onClick={() => approve.mutate(selected)}
-              className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
+              className={PRIMARY}
             >
               {approve.isPending ? 'Approving…' : `Approve ${selected.length}`}
             </button>

@@ -128,7 +128,10 @@ export function ClustersView() {
                         <span aria-hidden="true">{right.allowed ? '✓' : '✗'} </span>
                         <span className="sr-only">{right.allowed ? 'may' : 'may not'} </span>
                         {right.label}
-                        {!right.allowed && right.reason && <span className="block text-slate-600">{right.reason}</span>}
+                        {/* The console's own "you may not …" repeats the label; a cluster's reason says more. */}
+                        {!right.allowed && right.reason && !right.reason.startsWith('you may not') && (
+                          <span className="block text-slate-600">{right.reason}</span>
+                        )}
                       </li>
                     ))}
                   </ul>

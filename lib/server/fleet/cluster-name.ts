@@ -24,7 +24,9 @@ export interface ClusterFlag {
 export function parseClusterFlag(value: string): { ok: true; flag: ClusterFlag } | { ok: false; message: string } {
   const bad = (why: string) => ({
     ok: false as const,
-    message: `--cluster takes NAME=KUBECONFIG[:CONTEXT] (for example prod=~/.kube/prod.yaml:admin), got "${value}": ${why}`,
+    message:
+      `--cluster takes NAME=KUBECONFIG[:CONTEXT] (for example prod=~/.kube/prod.yaml:admin), ` +
+      `got "${value}": ${why}`,
   });
   const eq = value.indexOf('=');
   if (eq <= 0) return bad('no NAME= before the kubeconfig');

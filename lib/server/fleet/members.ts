@@ -96,7 +96,8 @@ export function resolveFleet(env: Record<string, string | undefined> = process.e
   if (env.OLM_CONSOLE_CLUSTERS_FILE) {
     if (!perUserTokens)
       throw new Error(
-        "OLM_CONSOLE_CLUSTERS_FILE lists clusters without credentials, so each person must sign in (per-user tokens or --oidc-issuer); with a kubeconfig's user, list the clusters as its contexts instead",
+        'OLM_CONSOLE_CLUSTERS_FILE lists clusters without credentials, so each person must sign in ' +
+          "(per-user tokens or --oidc-issuer); with a kubeconfig's user, list the clusters as its contexts instead",
       );
     const file = readClustersFile(env.OLM_CONSOLE_CLUSTERS_FILE);
     return [{ name: file.home ?? 'home', home: true, access: home }, ...file.clusters.map(fileMember)];
