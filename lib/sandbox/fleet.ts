@@ -100,7 +100,8 @@ export async function startSandboxFleet(opts: FleetOptions): Promise<SandboxFlee
       });
       clusters.push({ name, sandbox });
     }
-    if (seed) for (const [i, c] of clusters.entries()) await seedCluster(c.sandbox.api, i);
+    // Each cluster's OLM works on its own seed: all at once.
+    if (seed) await Promise.all(clusters.map((c, i) => seedCluster(c.sandbox.api, i)));
   } catch (err) {
     await Promise.all(clusters.map((c) => c.sandbox.stop()));
     throw err;
