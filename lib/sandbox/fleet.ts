@@ -16,7 +16,6 @@ import { dirname, join, resolve } from 'node:path';
 import yaml from 'js-yaml';
 import { SEED_USERS } from './auth/bootstrap-rbac';
 import type { ApiServer } from './server/api-server';
-import { ApiStatusError } from './server/http-util';
 import { startSandbox, type Sandbox, type SandboxOptions } from './server/sandbox';
 import type { KObject } from './store/types';
 
@@ -137,7 +136,8 @@ function createIfMissing(api: ApiServer, o: KObject): void {
   try {
     api.createObject(resourceFor(api, o.apiVersion, o.kind), structuredClone(o));
   } catch (err) {
-    if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
+    // The store's own conflict and the API server's are both a 409: the object is there already.
+    if ((err as { code?: number }).code !== 409) throw err;
   }
 }
 
