@@ -90,6 +90,8 @@ export interface SupervisorOptions {
   kubeconfig: string;
   dataFile: string;
   catalogs?: string[];
+  /** Several clusters in the one sandbox process (`--clusters N`); the first is the one it reports. */
+  clusters?: number;
   /** The first start's port; 0 (default) picks a free one, which later starts keep. */
   port?: number;
   policy?: RestartPolicy;
@@ -178,6 +180,7 @@ export class SandboxSupervisor extends EventEmitter<{
       this.opts.dataFile,
     ];
     for (const c of this.opts.catalogs ?? []) args.push('--catalog', c);
+    if (this.opts.clusters) args.push('--clusters', String(this.opts.clusters));
     const child = spawn(process.execPath, args, { cwd: this.opts.root, stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
     let out = '';

@@ -195,3 +195,58 @@ describe('npm start builds only when the build is missing, asked for, or older t
     assert.equal(output({ ...START_BUILD_ENV }), undefined);
   });
 });
+
+describe('npm start with several clusters: --clusters N (the sandbox) and --cluster NAME=KUBECONFIG[:CONTEXT]', () => {
+  const refused = (f: Partial<StartFlags>, why: RegExp) => {
+    const p = plan(f);
+    assert.equal(p.ok, false);
+    assert.match(!p.ok ? p.message : '', why);
+  };
+
+  test('--clusters 3: the sandbox with three clusters', () => {
+    const p = ok(plan({ clusters: '3' }));
+    assert.equal(p.sandbox, true);
+    assert.equal(p.sandboxClusters, 3);
+    assert.match(p.describe, /3 sandbox clusters/);
+  });
+
+  test('without it the sandbox is one cluster', () => assert.equal(ok(plan({})).sandboxClusters, 1));
+
+  for (const n of ['1', '0', '101', 'three', '2.5', '-2'])
+    test(`--clusters ${n} is refused`, () =>
+      refused({ clusters: n }, /--clusters must be a whole number from 2 to 100/));
+
+  test('--clusters with a real cluster is refused', () => {
+    refused({ clusters: '2', kubeconfig: '/k' }, /--clusters starts that many sandbox clusters.*choose one/);
+    refused({ clusters: '2', inCluster: true }, /choose one/);
+    refused({ clusters: '2', cluster: ['a=/k'] }, /choose one/);
+  });
+
+  test('--cluster twice: both clusters, the first home, its kubeconfig and context the home settings', () => {
+    const p = ok(plan({ cluster: ['prod=/k/prod:admin', 'lab=/k/lab'] }));
+    assert.equal(p.sandbox, false);
+    assert.deepEqual(JSON.parse(p.env.OLM_CONSOLE_CLUSTERS!), [
+      { name: 'prod', kubeconfig: '/k/prod', context: 'admin' },
+      { name: 'lab', kubeconfig: '/k/lab' },
+    ]);
+    assert.equal(p.env.OLM_CONSOLE_KUBECONFIG, '/k/prod');
+    assert.equal(p.env.OLM_CONSOLE_CONTEXT, 'admin');
+    assert.equal(p.env.OLM_CONSOLE_AUTH, undefined);
+    assert.match(p.describe, /Clusters: prod, lab \(home prod\); acting as each kubeconfig's user/);
+  });
+
+  test("--cluster with --per-user-tokens: each person's token goes to every cluster", () => {
+    const p = ok(plan({ cluster: ['prod=/k/prod'], perUserTokens: true }));
+    assert.equal(p.env.OLM_CONSOLE_AUTH, 'token');
+    assert.match(p.describe, /sent to every cluster/);
+  });
+
+  test('--cluster refusals: a bad value, a name twice, another way of naming a cluster', () => {
+    refused({ cluster: ['prod'] }, /--cluster takes NAME=KUBECONFIG\[:CONTEXT\].*no NAME=/);
+    refused({ cluster: ['a=/k', 'a=/j'] }, /--cluster a is given twice/);
+    refused({ cluster: ['a=/k'], kubeconfig: '/j' }, /--cluster names each cluster.*choose one/);
+    refused({ cluster: ['a=/k'], context: 'x' }, /choose one/);
+    refused({ cluster: ['a=/k'], sandbox: true }, /choose one/);
+    refused({ cluster: ['a=/k'], catalog: ['/c'] }, /--catalog serves a folder in the sandbox/);
+  });
+});

@@ -1,6 +1,7 @@
 // What `npm start`'s flags mean, decided in one place so that no combination weakens
 // authentication silently: every combination either does what its words say or is refused with
 // the reason. The result is the cluster to use and the environment the console server gets.
+import { parseClusterFlag, type ClusterFlag } from '../lib/server/fleet/cluster-name';
 
 export interface StartFlags {
   port: string;
@@ -11,6 +12,10 @@ export interface StartFlags {
   perUserTokens: boolean;
   sandbox: boolean;
   catalog: string[];
+  /** `--clusters N`: the sandbox with N clusters (the fleet pages' demo). */
+  clusters?: string;
+  /** `--cluster NAME=KUBECONFIG[:CONTEXT]`, repeated: the clusters the console serves, the first its home. */
+  cluster?: string[];
   publicUrl?: string;
   trustProxy: boolean;
   /**
@@ -32,6 +37,8 @@ export type StartPlan =
       /** Start the embedded sandbox and point the console at its kubeconfig. */
       sandbox: boolean;
       catalogs: string[];
+      /** How many clusters the sandbox serves (1 without --clusters). */
+      sandboxClusters: number;
       /** Environment for the console server (the sandbox's kubeconfig is added once it listens). */
       env: Record<string, string>;
       /** One line for the start banner. */
@@ -56,6 +63,8 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     return refuse(
       '--context chooses a context of --kubeconfig (or $KUBECONFIG); it means nothing with --in-cluster or --sandbox',
     );
+  const fleet = fleetFlags(f);
+  if (!fleet.ok) return fleet;
   if (f.publicUrl !== undefined) {
     let u: URL;
     try {
@@ -94,8 +103,34 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       ok: true,
       sandbox: false,
       catalogs: [],
+      sandboxClusters: 1,
       env: { ...env, OLM_CONSOLE_IN_CLUSTER: 'true' },
       describe: 'Cluster: in-cluster; each person logs in with their own token',
+    };
+  }
+  if (fleet.clusters.length) {
+    if (f.catalog.length) return refuse('--catalog serves a folder in the sandbox; --cluster clusters read their own');
+    const home = fleet.clusters[0]!;
+    const e: Record<string, string> = {
+      ...env,
+      OLM_CONSOLE_CLUSTERS: JSON.stringify(fleet.clusters),
+      OLM_CONSOLE_KUBECONFIG: home.kubeconfig,
+      ...(home.context ? { OLM_CONSOLE_CONTEXT: home.context } : {}),
+    };
+    if (perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
+    const who = f.oidcIssuer
+      ? `each person signs in at ${f.oidcIssuer}, the one sign-in sent to every cluster`
+      : perUserTokens
+        ? 'each person logs in with their own token, sent to every cluster'
+        : "acting as each kubeconfig's user";
+    const names = fleet.clusters.map((c) => c.name).join(', ');
+    return {
+      ok: true,
+      sandbox: false,
+      catalogs: [],
+      sandboxClusters: 1,
+      env: e,
+      describe: `Clusters: ${names} (home ${home.name}); ${who}`,
     };
   }
   const kubeconfig = f.kubeconfig ?? (f.sandbox ? undefined : envKubeconfig || undefined);
@@ -116,6 +151,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       ok: true,
       sandbox: false,
       catalogs: [],
+      sandboxClusters: 1,
       env: e,
       describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}`,
     };
@@ -130,7 +166,49 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
   const who = f.perUserTokens
     ? "each person logs in with a seed user's token (.sandbox/tokens.json)"
     : "acting as the sandbox's admin";
-  return { ok: true, sandbox: true, catalogs: f.catalog, env: e, describe: `Cluster: the sandbox; ${who}` };
+  const n = fleet.sandboxClusters;
+  return {
+    ok: true,
+    sandbox: true,
+    catalogs: f.catalog,
+    sandboxClusters: n,
+    env: e,
+    describe: n > 1 ? `Clusters: ${n} sandbox clusters; ${who} on each` : `Cluster: the sandbox; ${who}`,
+  };
+}
+
+/** `--clusters N` and `--cluster NAME=…`: what they mean alone, and what they cannot go with. */
+function fleetFlags(
+  f: StartFlags,
+): { ok: true; clusters: ClusterFlag[]; sandboxClusters: number } | { ok: false; message: string } {
+  const no = (message: string) => ({ ok: false as const, message });
+  const given = f.cluster ?? [];
+  if (f.clusters !== undefined) {
+    const n = Number(f.clusters);
+    if (!/^\d+$/.test(f.clusters) || n < 2 || n > 100)
+      return no(`--clusters must be a whole number from 2 to 100 (the sandbox's clusters), got "${f.clusters}"`);
+    if (f.inCluster || f.kubeconfig || given.length)
+      return no(
+        '--clusters starts that many sandbox clusters; ' +
+          '--kubeconfig, --cluster and --in-cluster name real ones: choose one',
+      );
+    return { ok: true, clusters: [], sandboxClusters: n };
+  }
+  if (!given.length) return { ok: true, clusters: [], sandboxClusters: 1 };
+  if (f.inCluster || f.kubeconfig || f.context || f.sandbox)
+    return no(
+      '--cluster names each cluster with its kubeconfig and context; ' +
+        '--kubeconfig, --context, --sandbox and --in-cluster name another: choose one',
+    );
+  const clusters: ClusterFlag[] = [];
+  for (const value of given) {
+    const parsed = parseClusterFlag(value);
+    if (!parsed.ok) return parsed;
+    if (clusters.some((c) => c.name === parsed.flag.name))
+      return no(`--cluster ${parsed.flag.name} is given twice: each cluster needs a name of its own`);
+    clusters.push(parsed.flag);
+  }
+  return { ok: true, clusters, sandboxClusters: 1 };
 }
 
 /** The OLM_CONSOLE_OIDC_* variables for the --oidc-* flags: all of issuer and client id, or none. */

@@ -24,21 +24,29 @@ const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'po
 
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]
-                         [--sandbox] [--catalog DIR ...] [--public-url URL] [--trust-proxy]
+                         [--sandbox] [--catalog DIR ...] [--clusters N]
+                         [--cluster NAME=KUBECONFIG[:CONTEXT] ...] [--public-url URL] [--trust-proxy]
                          [--upgrade-approver] [--oidc-issuer URL --oidc-client-id ID
                          [--oidc-client-secret-file PATH] [--oidc-ca-file PATH]]
 
   --port N           port of the console (default 3000)
   --host ADDR        address to listen on (default 127.0.0.1; the console acts with cluster credentials)
   --rebuild          build even when the build looks current
-  --kubeconfig PATH  the cluster to use (default: $KUBECONFIG); its user is the identity
-  --context NAME     a context of that kubeconfig
+  --kubeconfig PATH  the cluster to use (default: $KUBECONFIG); its user is the identity. Every
+                     context of it is a cluster of the fleet pages; the current one is the home
+                     cluster every other page shows
+  --context NAME     a context of that kubeconfig: the home cluster
   --in-cluster       running in a pod: the cluster from the service account mount, and each
                      person logs in with their own token
   --per-user-tokens  with a kubeconfig: use only its cluster address and CA; each person logs in
                      with their own token
   --sandbox          start the embedded sandbox cluster (the default when no cluster is given)
   --catalog DIR      with the sandbox: an FBC catalog folder to serve (repeatable)
+  --clusters N       the sandbox with N clusters (2 to 100) in one process, seeded with different
+                     operator versions and waiting approvals, for the fleet pages
+  --cluster NAME=KUBECONFIG[:CONTEXT]
+                     a cluster of the fleet, named, with its kubeconfig and context (default the
+                     kubeconfig's current one); repeatable; the first is the home cluster
   --public-url URL   the origin people open the console at (https://console.example.com); the
                      console answers only to it and to loopback names at --port
   --trust-proxy      believe X-Forwarded-Host/-Proto/-For: only behind a proxy you run
@@ -114,6 +122,8 @@ async function main(): Promise<void> {
         'per-user-tokens': { type: 'boolean', default: false },
         sandbox: { type: 'boolean', default: false },
         catalog: { type: 'string', multiple: true, default: [] },
+        clusters: { type: 'string' },
+        cluster: { type: 'string', multiple: true, default: [] },
         'public-url': { type: 'string' },
         'trust-proxy': { type: 'boolean', default: false },
         'upgrade-approver': { type: 'boolean', default: false },
@@ -142,6 +152,8 @@ async function main(): Promise<void> {
       perUserTokens: values['per-user-tokens'],
       sandbox: values.sandbox,
       catalog: values.catalog,
+      clusters: values.clusters,
+      cluster: values.cluster,
       publicUrl: values['public-url'],
       trustProxy: values['trust-proxy'],
       upgradeApprover: values['upgrade-approver'],
@@ -175,11 +187,14 @@ async function main(): Promise<void> {
   // it is ready long before the build is.
   let sandboxUp: Promise<void> = Promise.resolve();
   if (plan.sandbox) {
+    // A fleet keeps its own folder: a later single-cluster start finds its sandbox as it left it.
+    const folder = plan.sandboxClusters > 1 ? join(root, '.sandbox', 'fleet') : join(root, '.sandbox');
     const sb = new SandboxSupervisor({
       root,
-      kubeconfig: join(root, '.sandbox', 'kubeconfig'),
-      dataFile: join(root, '.sandbox', 'data.jsonl'),
+      kubeconfig: join(folder, 'kubeconfig'),
+      dataFile: join(folder, 'data.jsonl'),
       catalogs: plan.catalogs,
+      ...(plan.sandboxClusters > 1 ? { clusters: plan.sandboxClusters } : {}),
       output: (text) => {
         for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
       },

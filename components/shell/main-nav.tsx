@@ -5,13 +5,22 @@
 import Link from 'next/link';
 import type { PageAccessState } from '@/lib/client/page-access';
 import { HiddenPages, type HiddenPage } from './hidden-pages';
-import { currentState, NAV_ITEMS } from './nav-items';
+import { currentState, navItemsFor } from './nav-items';
 
 type Shown = 'yes' | 'pending' | 'no';
 
-export function MainNav({ pathname, access }: { pathname: string; access: PageAccessState }) {
+export function MainNav({
+  pathname,
+  access,
+  clusters,
+}: {
+  pathname: string;
+  access: PageAccessState;
+  /** How many clusters the console serves: the fleet pages are listed only for more than one. */
+  clusters: number;
+}) {
   const hidden: HiddenPage[] = [];
-  const items = NAV_ITEMS.map((item) => {
+  const items = navItemsFor(clusters).map((item) => {
     const answer = item.clusterPage ? access.pages?.get(item.clusterPage) : undefined;
     // Unanswered (or unanswerable): nothing is hidden on a guess.
     let shown: Shown = 'yes';

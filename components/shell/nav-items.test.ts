@@ -2,7 +2,7 @@
 // install's progress, an InstallPlan) is `true`, and a page of another item is neither.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { currentState, NAV_ITEMS } from './nav-items';
+import { currentState, NAV_ITEMS, navItemsFor } from './nav-items';
 
 const item = (label: string) => NAV_ITEMS.find((i) => i.label === label)!;
 
@@ -26,5 +26,26 @@ describe('currentState', () => {
   test("only the cluster-wide pages wait for the cluster's answer", () => {
     const asked = NAV_ITEMS.filter((i) => i.clusterPage).map((i) => i.href);
     assert.deepEqual(asked, ['/catalogsources', '/clustercatalogs', '/cluster-upgrade', '/settings']);
+  });
+});
+
+describe('the fleet pages in the navigation', () => {
+  const fleetPages = ['/fleet/clusters', '/fleet/operators', '/fleet/approvals'];
+  test('listed only when the console serves more than one cluster', () => {
+    assert.deepEqual(
+      navItemsFor(1).filter((i) => fleetPages.includes(i.href)),
+      [],
+    );
+    assert.deepEqual(
+      navItemsFor(3)
+        .filter((i) => fleetPages.includes(i.href))
+        .map((i) => i.label),
+      ['Clusters', 'Fleet operators', 'Fleet approvals'],
+    );
+  });
+  test('each is current on its own page only', () => {
+    assert.equal(currentState(item('Fleet operators'), '/fleet/operators'), 'page');
+    assert.equal(currentState(item('Installed Operators'), '/fleet/operators'), undefined);
+    assert.equal(currentState(item('Clusters'), '/fleet/operators'), undefined);
   });
 });

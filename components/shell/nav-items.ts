@@ -9,6 +9,8 @@ export interface NavItem {
   also?: readonly string[];
   /** Set for a page the person may be refused as a whole (asked of the cluster). */
   clusterPage?: ClusterPagePath;
+  /** A page across every cluster the console serves: listed only when it serves more than one. */
+  fleet?: boolean;
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
@@ -18,7 +20,15 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/clustercatalogs', label: 'Cluster catalogs (OLM v1)', clusterPage: '/clustercatalogs' },
   { href: '/cluster-upgrade', label: 'Cluster upgrade', clusterPage: '/cluster-upgrade' },
   { href: '/settings', label: 'Cluster settings', clusterPage: '/settings' },
+  { href: '/fleet/clusters', label: 'Clusters', fleet: true },
+  { href: '/fleet/operators', label: 'Fleet operators', fleet: true },
+  { href: '/fleet/approvals', label: 'Fleet approvals', fleet: true },
 ];
+
+/** The items for a console serving `clusters` clusters (the fleet's only with more than one). */
+export function navItemsFor(clusters: number): readonly NavItem[] {
+  return clusters > 1 ? NAV_ITEMS : NAV_ITEMS.filter((i) => !i.fleet);
+}
 
 const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
 

@@ -7,6 +7,7 @@ import { usePathname } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { usePageAccess } from '@/lib/client/page-access';
 import { useSession } from '@/lib/client/session';
+import { useFleetIndex } from '../fleet/fleet-index';
 import { Account } from './account';
 import { MainNav } from './main-nav';
 
@@ -19,6 +20,7 @@ export function SiteHeader() {
   const { session } = useSession();
   const loggedOut = session?.mode === 'token' && !session.loggedIn;
   const access = usePageAccess(session?.loggedIn === true);
+  const fleet = useFleetIndex(session?.loggedIn === true);
   // Open for the page it was opened on: following one of its links closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
@@ -60,7 +62,7 @@ export function SiteHeader() {
               className={`${open ? 'flex' : 'hidden'} w-full flex-col gap-2 border-t border-slate-700 pt-2
                 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:border-0 md:pt-0`}
             >
-              <MainNav pathname={pathname} access={access} />
+              <MainNav pathname={pathname} access={access} clusters={fleet.data?.clusters.length ?? 1} />
               <div className="md:ml-auto">
                 <Account session={session} pathname={pathname} />
               </div>

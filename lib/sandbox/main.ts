@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_USERS } from './auth/bootstrap-rbac';
+import { startSandboxFleet } from './fleet';
 import { startSandbox, type Flavor } from './server/sandbox';
 
 const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upstream|openshift] [--kubeconfig PATH] [--catalog DIR ...]
-       [--catalog-address loopback|service] [--catalog-image IMAGE=DIR ...]
+       [--catalog-address loopback|service] [--catalog-image IMAGE=DIR ...] [--clusters N]
 
   --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
   --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
@@ -33,7 +34,12 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     an image the sandbox can "pull" (repeatable): a CatalogSource whose spec.image
                     is IMAGE serves the FBC folder DIR, and with updateStrategy.registryPoll the
                     folder is read again each interval (status.latestImageRegistryPoll), as OLM
-                    polls the image for a new digest; a ClusterCatalog naming IMAGE serves it too`;
+                    polls the image for a new digest; a ClusterCatalog naming IMAGE serves it too
+  --clusters N      N clusters (2 or more) in this process, for the console's fleet pages: each on
+                    a port of its own (--port is the first's), seeded with different operator
+                    versions and waiting approvals, all accepting the same seed users' tokens; the
+                    --kubeconfig file names them all, a context each (each cluster's own files in
+                    a folder of its name beside it); with --data, cluster K keeps <data>.<name>`;
 
 function main(): void {
   let values;
@@ -48,6 +54,7 @@ function main(): void {
         'deployment-delay': { type: 'string', default: '1500' },
         'catalog-address': { type: 'string', default: 'loopback' },
         'catalog-image': { type: 'string', multiple: true, default: [] },
+        clusters: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -93,6 +100,44 @@ function main(): void {
       process.exit(2);
     }
     catalogImages[pair.slice(0, at)] = dir;
+  }
+  if (values.clusters !== undefined) {
+    const count = Number(values.clusters);
+    if (!Number.isInteger(count) || count < 2 || count > 100) {
+      console.error(`--clusters must be a whole number from 2 to 100, got "${values.clusters}"`);
+      process.exit(2);
+    }
+    startSandboxFleet({
+      count,
+      port,
+      dataFile: values.data,
+      flavor: values.flavor as Flavor,
+      kubeconfigPath: values.kubeconfig ?? '.sandbox/kubeconfig',
+      catalogs: values.catalog,
+      deploymentDelayMs,
+      catalogAddress,
+      catalogImages,
+    })
+      .then((fleet) => {
+        // The first line is the one `npm start`'s supervisor waits for: the home cluster.
+        for (const c of fleet.clusters) console.log(`sandbox cluster ${c.name} listening on ${c.sandbox.url}`);
+        console.log(`kubeconfig: ${fleet.kubeconfigPath}   (a context per cluster: kubectl --context NAME)`);
+        for (const u of SEED_USERS)
+          console.log(`  user ${u.name.padEnd(6)} ${fleet.kubeconfigs[u.name]}  (${u.description}, on every cluster)`);
+        const stop = () => void fleet.stop().then(() => process.exit(0));
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      })
+      .catch((err: unknown) => {
+        const e = err as NodeJS.ErrnoException;
+        console.error(
+          e.code === 'EADDRINUSE'
+            ? `port ${port} is in use; pick another with --port`
+            : `sandbox failed to start: ${e.message}`,
+        );
+        process.exit(1);
+      });
+    return;
   }
   startSandbox({
     port,

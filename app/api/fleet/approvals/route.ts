@@ -1,0 +1,21 @@
+// GET /api/fleet/approvals: every InstallPlan waiting for approval on each cluster, with what each
+// part of it changes (Subscription, from CSV and version, to CSV and version) ({clusters: [{name,
+// home, server, ok, value: {approvals, notes}} or {ok: false, error}]}).
+import { z } from 'zod';
+import type { FleetApprovalsResponse } from '@/lib/api/fleet';
+import { readQuery } from '@/lib/server/api-error';
+import { acrossClusters } from '@/lib/server/fleet/across';
+import { clusterApprovals } from '@/lib/server/fleet/approvals';
+import { fleetRequest } from '@/lib/server/fleet/request';
+import { route } from '@/lib/server/route';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route(async (req) => {
+  readQuery(req.url, z.strictObject({}));
+  const { members, person } = fleetRequest(req);
+  const body: FleetApprovalsResponse = {
+    clusters: await acrossClusters(members, person, 'approvals', (client) => clusterApprovals(client)),
+  };
+  return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+});

@@ -1,0 +1,146 @@
+'use client';
+// The Clusters page: every cluster the console serves as the person sees it: whether its API
+// server is ready, Kubernetes' version, OLM v0 (and its version where readable) and OLM v1, its
+// catalogs and their health, and what the person may do there. A cluster that does not answer is
+// its row with the reason; the others are unaffected. A table on a desktop, a block per cluster
+// on a phone.
+import { useQuery } from '@tanstack/react-query';
+import type { ClusterSummary, FleetClustersResponse } from '@/lib/api/fleet';
+import { apiGet } from '@/lib/client/api';
+import { Badge } from '../common/badges';
+import { ErrorPanel } from '../common/error-panel';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
+import { ClusterName, NotAnswering } from './cluster-name';
+
+const COLUMNS = ['Cluster', 'Ready', 'Kubernetes', 'OLM v0', 'OLM v1', 'Catalogs', 'Your rights'];
+
+function Catalogs({ s }: { s: ClusterSummary }) {
+  const unhealthy = s.catalogs.filter((c) => !c.healthy);
+  return (
+    <>
+      {s.catalogs.length === 0 && !s.catalogNotes.length && <span>none</span>}
+      {s.catalogs.length > 0 && (
+        <span>
+          {s.catalogs.length} catalog{s.catalogs.length === 1 ? '' : 's'},{' '}
+          {unhealthy.length ? (
+            <Badge tone="error">{unhealthy.length} not healthy</Badge>
+          ) : (
+            <Badge tone="ok">all healthy</Badge>
+          )}
+        </span>
+      )}
+      <ul className="mt-1 space-y-0.5 text-xs">
+        {s.catalogs.map((c) => (
+          <li key={`${c.kind}/${c.namespace ?? ''}/${c.name}`}>
+            {c.kind === 'ClusterCatalog' ? 'ClusterCatalog' : `CatalogSource ${c.namespace}/`}
+            {c.kind === 'ClusterCatalog' ? ' ' : ''}
+            <span className="font-mono">{c.name}</span>:{' '}
+            <span className={c.healthy ? 'text-emerald-800' : 'font-semibold text-red-800'}>{c.state}</span>
+          </li>
+        ))}
+      </ul>
+      {s.catalogNotes.map((n) => (
+        <p key={n} className="text-xs text-slate-600">
+          Not readable: {n}
+        </p>
+      ))}
+    </>
+  );
+}
+
+export function ClustersView() {
+  const q = useQuery({
+    queryKey: ['fleet', 'clusters'],
+    queryFn: ({ signal }) => apiGet<FleetClustersResponse>('/api/fleet/clusters', signal),
+    refetchInterval: 30_000,
+  });
+  if (q.error)
+    return <ErrorPanel error={q.error} title="The clusters could not be read" onRetry={() => void q.refetch()} />;
+  if (!q.data) return <p role="status">Asking every cluster…</p>;
+  const rows = q.data.clusters;
+  const down = rows.filter((r) => !r.ok).length;
+  return (
+    <section aria-labelledby="fleet-clusters-title" className="space-y-4">
+      <h1 id="fleet-clusters-title" className="text-2xl font-bold">
+        Clusters
+      </h1>
+      <p className="text-sm text-slate-600">
+        {rows.length} clusters, each asked as you{down ? `; ${down} not answering` : ''}. The other pages of the console
+        show the home cluster.
+      </p>
+      <StackedTable label="Clusters" columns={COLUMNS}>
+        {rows.map((r) => (
+          <StackedRow key={r.name}>
+            <StackedCell label="Cluster">
+              <ClusterName cluster={r} server />
+            </StackedCell>
+            {!r.ok ? (
+              <>
+                <StackedCell label="Ready">
+                  <NotAnswering error={r.error} />
+                </StackedCell>
+                {COLUMNS.slice(2).map((c) => (
+                  <StackedCell key={c} label={c}>
+                    <span aria-label="unknown">—</span>
+                  </StackedCell>
+                ))}
+              </>
+            ) : (
+              <>
+                <StackedCell label="Ready">
+                  <span className="whitespace-nowrap">
+                    <Badge tone={r.value.ready ? 'ok' : 'error'} title={r.value.readiness}>
+                      {r.value.ready ? 'Ready' : 'Not ready'}
+                    </Badge>
+                  </span>
+                  {!r.value.ready && <span className="block text-xs">{r.value.readiness}</span>}
+                </StackedCell>
+                <StackedCell label="Kubernetes">{r.value.kubernetesVersion ?? 'unknown'}</StackedCell>
+                <StackedCell label="OLM v0">
+                  {r.value.olmV0.present ? (
+                    <>
+                      <span className="whitespace-nowrap">
+                        Installed{r.value.olmV0.version ? ` (${r.value.olmV0.version})` : ''}
+                      </span>
+                      {!r.value.olmV0.packageserver && (
+                        <span className="block text-xs text-amber-800">packageserver is not serving</span>
+                      )}
+                      {r.value.olmV0.versionNote && (
+                        <span className="block text-xs text-slate-600">
+                          Version unknown: {r.value.olmV0.versionNote}
+                        </span>
+                      )}
+                    </>
+                  ) : (
+                    'Not installed'
+                  )}
+                </StackedCell>
+                <StackedCell label="OLM v1">
+                  <span className="whitespace-nowrap">{r.value.olmV1.present ? 'Installed' : 'Not installed'}</span>
+                </StackedCell>
+                <StackedCell label="Catalogs">
+                  <Catalogs s={r.value} />
+                </StackedCell>
+                <StackedCell label="Your rights">
+                  <ul className="space-y-0.5 text-xs">
+                    {r.value.rights.map((right) => (
+                      <li key={right.label} title={right.reason}>
+                        <span aria-hidden="true">{right.allowed ? '✓' : '✗'} </span>
+                        <span className="sr-only">{right.allowed ? 'may' : 'may not'} </span>
+                        {right.label}
+                        {/* The console's own "you may not …" repeats the label; a cluster's reason says more. */}
+                        {!right.allowed && right.reason && !right.reason.startsWith('you may not') && (
+                          <span className="block text-slate-600">{right.reason}</span>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </StackedCell>
+              </>
+            )}
+          </StackedRow>
+        ))}
+      </StackedTable>
+    </section>
+  );
+}

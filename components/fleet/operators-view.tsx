@@ -1,0 +1,136 @@
+'use client';
+// Operators across clusters: one row per package, a column per cluster. Each cell is that
+// cluster's installs of the package as the cluster reported them (OLM v0: version, channel,
+// approval, health, OLM's upgrade state; OLM v1: the ClusterExtension's version and state), and an
+// install whose version differs from the version most of the fleet runs says so. A cluster that
+// did not answer is named above the table with its reason, and its column says so in every row,
+// never left looking like "not installed". A block per package on a phone.
+import { useQuery } from '@tanstack/react-query';
+import type { FleetInstall, FleetOperatorsResponse } from '@/lib/api/fleet';
+import { apiGet } from '@/lib/client/api';
+import { Badge, upgradeTone } from '../common/badges';
+import { ErrorPanel } from '../common/error-panel';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
+import { ClusterName, NotAnswering } from './cluster-name';
+
+function Install({ i, common }: { i: FleetInstall; common?: string }) {
+  return (
+    <div className="mb-1.5 last:mb-0">
+      <span className="font-semibold">{i.version ?? 'no version yet'}</span>{' '}
+      <span className="text-xs text-slate-600">
+        {i.olm === 'v1' ? `OLM v1 ClusterExtension ${i.name}` : `in ${i.namespace}`}
+      </span>
+      {i.drift && common && (
+        <span className="block">
+          <Badge tone="warning">differs from {common}</Badge>
+        </span>
+      )}
+      <span className="flex flex-wrap gap-1 pt-0.5">
+        <Badge tone={i.health.severity === 'progressing' ? 'progressing' : i.health.severity} title={i.health.detail}>
+          {i.health.label}
+        </Badge>
+        {i.upgrade && i.upgrade.kind !== 'up-to-date' && (
+          <Badge tone={upgradeTone(i.upgrade.kind)} title={i.upgrade.detail}>
+            {i.upgrade.label}
+          </Badge>
+        )}
+        {i.deprecated && <Badge tone="warning">Deprecated</Badge>}
+      </span>
+      {i.olm === 'v0' && (
+        <span className="block text-xs text-slate-600">
+          {i.channel ? `channel ${i.channel}` : 'default channel'}
+          {i.approval ? `, ${i.approval === 'Manual' ? 'manual' : 'automatic'} approval` : ''}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function OperatorsAcrossView() {
+  const q = useQuery({
+    queryKey: ['fleet', 'operators'],
+    queryFn: ({ signal }) => apiGet<FleetOperatorsResponse>('/api/fleet/operators', signal),
+    refetchInterval: 30_000,
+  });
+  if (q.error)
+    return (
+      <ErrorPanel
+        error={q.error}
+        title="Operators across clusters could not be read"
+        onRetry={() => void q.refetch()}
+      />
+    );
+  if (!q.data) return <p role="status">Asking every cluster…</p>;
+  const { clusters, operators } = q.data;
+  const down = clusters.filter((c) => !c.ok);
+  const notes = clusters.flatMap((c) => (c.ok ? c.value.notes.map((n) => ({ cluster: c.name, note: n })) : []));
+  const drifting = operators.filter((o) => Object.values(o.installs).some((l) => l.some((i) => i.drift))).length;
+  return (
+    <section aria-labelledby="fleet-operators-title" className="space-y-4">
+      <h1 id="fleet-operators-title" className="text-2xl font-bold">
+        Operators across clusters
+      </h1>
+      <p className="text-sm text-slate-600">
+        {operators.length} package{operators.length === 1 ? '' : 's'} installed across {clusters.length} clusters
+        {drifting ? `; ${drifting} at different versions on different clusters` : ''}. Each cluster is read as you.
+      </p>
+      {down.length > 0 && (
+        <ul role="alert" className="space-y-1 rounded border border-red-300 bg-red-50 px-3 py-2">
+          {down.map((c) => (
+            <li key={c.name}>
+              {c.name}: {!c.ok && <NotAnswering error={c.error} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      {notes.length > 0 && (
+        <ul className="space-y-1 text-sm text-slate-700">
+          {notes.map((n) => (
+            <li key={`${n.cluster}:${n.note}`}>
+              On {n.cluster} you may not see everything: {n.note}
+            </li>
+          ))}
+        </ul>
+      )}
+      {operators.length === 0 ? (
+        <p>No operators are installed on the clusters that answered.</p>
+      ) : (
+        <StackedTable label="Operators across clusters" columns={['Package', ...clusters.map((c) => c.name)]}>
+          {operators.map((o) => (
+            <StackedRow key={o.package}>
+              <StackedCell label="Package">
+                <span className="font-semibold">{o.package}</span>
+                {o.commonVersion && <span className="block text-xs text-slate-600">most run {o.commonVersion}</span>}
+              </StackedCell>
+              {clusters.map((c) => {
+                const list = o.installs[c.name];
+                return (
+                  <StackedCell key={c.name} label={c.name}>
+                    {!c.ok ? (
+                      <span className="text-sm text-red-800">not answering</span>
+                    ) : list?.length ? (
+                      list.map((i) => (
+                        <Install key={`${i.olm}/${i.namespace ?? ''}/${i.name}`} i={i} common={o.commonVersion} />
+                      ))
+                    ) : (
+                      <span className="text-slate-600">not installed</span>
+                    )}
+                  </StackedCell>
+                );
+              })}
+            </StackedRow>
+          ))}
+        </StackedTable>
+      )}
+      <p className="text-xs text-slate-600">
+        Clusters:{' '}
+        {clusters.map((c, n) => (
+          <span key={c.name}>
+            {n > 0 && ', '}
+            <ClusterName cluster={c} />
+          </span>
+        ))}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+// The fleet API's answers (app/api/fleet/**): every cluster the console serves, each answering for
+// itself. A cluster that did not answer is a row with its error, never a missing row.
+
+export interface FleetClusterRef {
+  name: string;
+  /** The cluster every other page of the console shows. */
+  home: boolean;
+  /** Its API server's address. */
+  server: string;
+}
+
+/** GET /api/fleet: the configured clusters, asked of none of them. */
+export interface FleetIndex {
+  clusters: FleetClusterRef[];
+}
+
+export interface ClusterError {
+  code: number;
+  reason: string;
+  message: string;
+}
+
+/** One cluster's answer: what it said, or why it said nothing. */
+export type PerCluster<T> = FleetClusterRef & ({ ok: true; value: T } | { ok: false; error: ClusterError });
+
+export interface FleetCatalog {
+  kind: 'CatalogSource' | 'ClusterCatalog';
+  name: string;
+  namespace?: string;
+  healthy: boolean;
+  /** CatalogSource: OLM's connection state; ClusterCatalog: Serving or why not. */
+  state: string;
+}
+
+export interface FleetRight {
+  label: string;
+  allowed: boolean;
+  reason?: string;
+}
+
+export interface ClusterSummary {
+  /** The API server's /readyz: true when it answered ok. */
+  ready: boolean;
+  readiness: string;
+  kubernetesVersion?: string;
+  olmV0: {
+    present: boolean;
+    /** packageserver serves PackageManifests. */
+    packageserver: boolean;
+    /** OLM's version, from the packageserver CSV OLM's manifests install. */
+    version?: string;
+    /** Why the version is not shown. */
+    versionNote?: string;
+  };
+  olmV1: { present: boolean };
+  catalogs: FleetCatalog[];
+  /** What the person may not list among catalogs, in the cluster's words. */
+  catalogNotes: string[];
+  rights: FleetRight[];
+}
+
+export interface FleetClustersResponse {
+  clusters: PerCluster<ClusterSummary>[];
+}
+
+export interface FleetInstall {
+  olm: 'v0' | 'v1';
+  /** v0: the Subscription's namespace; v1: the namespace the extension installs into. */
+  namespace?: string;
+  /** v0: the Subscription; v1: the ClusterExtension. */
+  name: string;
+  version?: string;
+  /** v0: the installed CSV. */
+  csv?: string;
+  channel?: string;
+  approval?: 'Automatic' | 'Manual';
+  health: { severity: 'ok' | 'progressing' | 'warning' | 'error'; label: string; detail?: string };
+  /** v0: OLM's upgrade state in words (upgrade waiting for approval, upgrading, up to date…). */
+  upgrade?: { kind: string; label: string; detail: string };
+  deprecated?: boolean;
+  /** Its version differs from the fleet's most common version of the package. */
+  drift: boolean;
+}
+
+export interface FleetOperatorRow {
+  package: string;
+  /** The version most installs run (ties: the highest), which drift is measured from. */
+  commonVersion?: string;
+  /** Cluster name → its installs of the package (absent: not installed there). */
+  installs: Record<string, FleetInstall[]>;
+}
+
+export interface FleetOperatorsResponse {
+  /** Each cluster: answered (how many installs it has) or why not. */
+  clusters: PerCluster<{ installs: number; notes: string[] }>[];
+  operators: FleetOperatorRow[];
+}
+
+export interface FleetPlanChange {
+  /** The Subscription the CSV belongs to, where one names it. */
+  subscription?: string;
+  package?: string;
+  fromCsv?: string;
+  fromVersion?: string;
+  toCsv: string;
+  toVersion?: string;
+}
+
+export interface FleetApproval {
+  namespace: string;
+  name: string;
+  resourceVersion?: string;
+  clusterServiceVersionNames: string[];
+  createdAt?: string;
+  changes: FleetPlanChange[];
+}
+
+export interface FleetApprovalsResponse {
+  clusters: PerCluster<{ approvals: FleetApproval[]; notes: string[] }>[];
+}
+
+export interface FleetApproveRequestItem {
+  cluster: string;
+  namespace: string;
+  name: string;
+  resourceVersion?: string;
+  clusterServiceVersionNames?: string[];
+}
+
+export type FleetApproveResult = { cluster: string; namespace: string; name: string } & (
+  { ok: true; approved: string[] } | { ok: false; error: ClusterError }
+);
+
+export interface FleetApproveResponse {
+  results: FleetApproveResult[];
+}

@@ -1,0 +1,112 @@
+// Asking every cluster of the fleet the same question as the person: a few clusters at a time
+// (so fifty clusters are not fifty sockets and fifty TLS handshakes at once), each with a deadline
+// (a cluster that hangs is reported as not answering and never holds the page), and each answer
+// kept for a few seconds per person and cluster (a page and its refresh, or two tabs, ask once).
+// An answer belongs to the cluster that gave it and to the person who asked: the cache key holds
+// both, and a failure is that cluster's row, never the whole answer.
+import type { ClusterError, PerCluster } from '../../api/fleet';
+import type { KubeClient } from '../../k8s/client';
+import { errorBody } from '../api-error';
+import type { FleetMember } from './members';
+import type { FleetPerson } from './person';
+
+export const FLEET_CONCURRENCY = 8;
+export const FLEET_TIMEOUT_MS = 8_000;
+export const FLEET_CACHE_MS = 10_000;
+const MAX_ENTRIES = 5_000;
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: ClusterError };
+interface Entry {
+  at: number;
+  answer: Promise<Settled<unknown>>;
+}
+
+const shared = globalThis as { [key: symbol]: Map<string, Entry> | undefined };
+const CACHE = Symbol.for('olm-console.fleet.cache');
+const cache = (): Map<string, Entry> => (shared[CACHE] ??= new Map());
+
+/** Forgets what this person was told about a cluster (after they changed it). */
+export function forgetCluster(person: FleetPerson, cluster: string): void {
+  const prefix = `${person.key}\n${cluster}\n`;
+  for (const key of cache().keys()) if (key.startsWith(prefix)) cache().delete(key);
+}
+
+/** Runs `fn` over the items, at most `limit` at a time, answers in the items' order. */
+export async function boundedMap<I, O>(items: readonly I[], limit: number, fn: (item: I) => Promise<O>): Promise<O[]> {
+  const out = new Array<O>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** The promise's answer, or a 504 naming the cluster when it takes longer than `ms`. */
+export function withDeadline<T>(p: Promise<T>, ms: number, cluster: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`cluster ${cluster} did not answer within ${ms / 1000} s`), {
+            fleetTimeout: true,
+          }),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+function clusterError(err: unknown): ClusterError {
+  if ((err as { fleetTimeout?: boolean }).fleetTimeout)
+    return { code: 504, reason: 'Timeout', message: (err as Error).message };
+  const { code, reason, message } = errorBody(err).error;
+  return { code, reason, message };
+}
+
+export interface AcrossOptions {
+  limit?: number;
+  timeoutMs?: number;
+  cacheMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Every member's answer to `read`, as the person, in the members' order. `what` names the
+ * question for the cache (one key per person, cluster and question).
+ */
+export async function acrossClusters<T>(
+  members: readonly FleetMember[],
+  person: FleetPerson,
+  what: string,
+  read: (client: KubeClient, member: FleetMember) => Promise<T>,
+  opts: AcrossOptions = {},
+): Promise<PerCluster<T>[]> {
+  const { limit = FLEET_CONCURRENCY, timeoutMs = FLEET_TIMEOUT_MS, cacheMs = FLEET_CACHE_MS, now = Date.now } = opts;
+  const entries = cache();
+  return boundedMap(members, limit, async (m) => {
+    const key = `${person.key}\n${m.name}\n${what}`;
+    let hit = entries.get(key);
+    if (!hit || now() - hit.at > cacheMs) {
+      const answer = withDeadline(
+        Promise.resolve().then(() => read(person.client(m), m)),
+        timeoutMs,
+        m.name,
+      ).then(
+        (value): Settled<unknown> => ({ ok: true, value }),
+        (err: unknown): Settled<unknown> => ({ ok: false, error: clusterError(err) }),
+      );
+      hit = { at: now(), answer };
+      entries.delete(key);
+      entries.set(key, hit);
+      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    }
+    const settled = (await hit.answer) as Settled<T>;
+    return { name: m.name, home: m.home, server: m.access.server, ...settled };
+  });
+}

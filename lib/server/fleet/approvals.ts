@@ -1,0 +1,124 @@
+// Approvals across the fleet: every InstallPlan waiting for a person on each cluster, with what it
+// changes (each operator's part of the plan: from which CSV and version to which, planParts), and
+// approving a chosen set, each plan on its own cluster as the person, through the same approval as
+// the InstallPlan page (day-two.ts: the plan must still be the one the person saw). Each result is
+// reported for its own cluster: approved, or refused with Kubernetes' or OLM's reason.
+import type { FleetApproval, FleetApproveRequestItem, FleetApproveResult, FleetPlanChange } from '../../api/fleet';
+import type { KubeClient } from '../../k8s/client';
+import { isKubeError } from '../../k8s/errors';
+import { CSV_TYPE, type ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
+import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
+import { installPlanSummary, parseStepManifest } from '../../olm/status/install-plan-status';
+import { planParts } from '../../olm/status/plan-parts';
+import { errorBody } from '../api-error';
+import { approveInstallPlan } from '../day-two';
+import { boundedMap, FLEET_CONCURRENCY, forgetCluster, withDeadline, FLEET_TIMEOUT_MS } from './across';
+import type { FleetMember } from './members';
+import type { FleetPerson } from './person';
+
+/** The version a plan's CSV step carries inline (a bundle unpacked from an image is a reference: none). */
+function stepVersion(plan: InstallPlan, csv: string): string | undefined {
+  for (const step of plan.status?.plan ?? []) {
+    if (step.resource.kind !== 'ClusterServiceVersion' || step.resource.name !== csv) continue;
+    const m = parseStepManifest(step);
+    const v = m.form === 'object' ? (m.object.spec as { version?: unknown } | undefined)?.version : undefined;
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
+export function waitingApproval(
+  plan: InstallPlan,
+  subs: readonly Subscription[],
+  csvs: readonly ClusterServiceVersion[],
+): FleetApproval {
+  const ns = plan.metadata?.namespace ?? '';
+  const here = subs.filter((s) => s.metadata?.namespace === ns);
+  const changes: FleetPlanChange[] = planParts(plan, here).map((part) => {
+    const sub = here.find((s) => s.metadata?.name === part.subscription);
+    const from = part.from
+      ? csvs.find((c) => c.metadata?.namespace === ns && c.metadata?.name === part.from)
+      : undefined;
+    const toVersion = stepVersion(plan, part.csv);
+    return {
+      ...(part.subscription ? { subscription: part.subscription } : {}),
+      ...(sub?.spec.name ? { package: sub.spec.name } : {}),
+      ...(part.from ? { fromCsv: part.from } : {}),
+      ...(from?.spec?.version ? { fromVersion: from.spec.version } : {}),
+      toCsv: part.csv,
+      ...(toVersion ? { toVersion } : {}),
+    };
+  });
+  return {
+    namespace: ns,
+    name: plan.metadata?.name ?? '',
+    ...(plan.metadata?.resourceVersion ? { resourceVersion: plan.metadata.resourceVersion } : {}),
+    clusterServiceVersionNames: plan.spec.clusterServiceVersionNames ?? [],
+    ...(plan.metadata?.creationTimestamp ? { createdAt: plan.metadata.creationTimestamp } : {}),
+    changes,
+  };
+}
+
+/** One cluster's InstallPlans waiting for approval, as the person may list them. */
+export async function clusterApprovals(client: KubeClient): Promise<{ approvals: FleetApproval[]; notes: string[] }> {
+  const notes: string[] = [];
+  const orEmpty = async <T>(read: () => Promise<{ items: T[] }>): Promise<T[]> => {
+    try {
+      return (await read()).items;
+    } catch (err) {
+      if (!isKubeError(err, 403)) throw err;
+      notes.push(err.message);
+      return [];
+    }
+  };
+  const [plans, subs, csvs] = await Promise.all([
+    client.listAll<InstallPlan>(INSTALL_PLAN_TYPE),
+    orEmpty(() => client.listAll<Subscription>(SUBSCRIPTION_TYPE)),
+    orEmpty(() => client.listAll<ClusterServiceVersion>(CSV_TYPE)),
+  ]);
+  const approvals = plans.items
+    .filter((p) => installPlanSummary(p).needsApproval)
+    .map((p) => waitingApproval(p, subs, csvs))
+    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  return { approvals, notes };
+}
+
+/**
+ * Approves each plan on its own cluster as the person, a few clusters at a time; one plan's
+ * refusal never stops another's approval. The caller has checked every cluster name.
+ */
+export async function approveAcross(
+  members: readonly FleetMember[],
+  person: FleetPerson,
+  items: readonly FleetApproveRequestItem[],
+): Promise<FleetApproveResult[]> {
+  const results = await boundedMap(items, FLEET_CONCURRENCY, async (item): Promise<FleetApproveResult> => {
+    const member = members.find((m) => m.name === item.cluster)!;
+    const where = { cluster: item.cluster, namespace: item.namespace, name: item.name };
+    try {
+      const { plan } = await withDeadline(
+        approveInstallPlan(person.client(member), item.namespace, item.name, {
+          resourceVersion: item.resourceVersion,
+          clusterServiceVersionNames: item.clusterServiceVersionNames,
+        }),
+        FLEET_TIMEOUT_MS,
+        item.cluster,
+      );
+      return { ...where, ok: true, approved: plan.spec.clusterServiceVersionNames ?? [] };
+    } catch (err) {
+      const timeout = (err as { fleetTimeout?: boolean }).fleetTimeout;
+      const { code, reason, message } = timeout
+        ? {
+            code: 504,
+            reason: 'Timeout',
+            message: `${(err as Error).message}; the approval may or may not have been made`,
+          }
+        : errorBody(err).error;
+      return { ...where, ok: false, error: { code, reason, message } };
+    }
+  });
+  // What the person was told of these clusters' plans is out of date now.
+  for (const cluster of new Set(items.map((i) => i.cluster))) forgetCluster(person, cluster);
+  return results;
+}

@@ -1,0 +1,56 @@
+// The person's client on each cluster of the fleet. Kubeconfig mode: that context's user (the
+// person at the laptop). Per-user tokens or OIDC: the token the person signed in with, and only it,
+// sent to every cluster; with one identity provider every cluster trusts, one sign-in serves all,
+// and a cluster that does not trust it answers 401 on its own row. Never the console's identity.
+import { KubeConfig } from '@kubernetes/client-node';
+import { createHash } from 'node:crypto';
+import { kubeConfigForToken } from '../../k8s/cluster-config';
+import { KubeClient } from '../../k8s/client';
+import { ApiError } from '../api-error';
+import { proxyToken, requestSession } from '../context';
+import type { FleetMember } from './members';
+
+export interface FleetPerson {
+  /** Who, for the per-person cache: a hash of the token (the token itself is never a key), or the kubeconfig. */
+  key: string;
+  client(member: FleetMember): KubeClient;
+}
+
+// One KubeConfig per (cluster, token), reused, so each person's calls to a cluster share one pool
+// of kept-alive connections; the oldest are dropped past the bound.
+const perToken = new Map<string, KubeConfig>();
+const MAX_CONFIGS = 2000;
+
+function configFor(member: FleetMember, token: string): KubeConfig {
+  // The home cluster's come from the same cache as every other page's (context.ts).
+  if (member.home) return kubeConfigForToken(member.access, token);
+  const key = `${member.name}\n${token}`;
+  const hit = perToken.get(key);
+  if (hit) {
+    perToken.delete(key);
+    perToken.set(key, hit);
+    return hit;
+  }
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ ...member.access.cluster, name: 'cluster' }],
+    users: [{ name: 'user', token }],
+    contexts: [{ name: 'user', cluster: 'cluster', user: 'user' }],
+    currentContext: 'user',
+  });
+  perToken.set(key, kc);
+  if (perToken.size > MAX_CONFIGS) perToken.delete(perToken.keys().next().value!);
+  return kc;
+}
+
+/** The person asking, as the fleet reaches them on every cluster; 401 when signed out (token mode). */
+export function fleetPerson(req: Request, members: readonly FleetMember[]): FleetPerson {
+  const kubeconfigMode = members[0]?.access.mode === 'kubeconfig';
+  if (kubeconfigMode) {
+    return { key: 'kubeconfig', client: (m) => new KubeClient(m.access.shared!) };
+  }
+  const token = proxyToken(req) ?? requestSession(req)?.token;
+  if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
+  const key = createHash('sha256').update(token).digest('hex');
+  return { key, client: (m) => new KubeClient(configFor(m, token)) };
+}
