@@ -34,7 +34,11 @@ describe('the fleet pages: three sandbox clusters', () => {
     dir = mkdtempSync(join(tmpdir(), 'olm-e2e-fleet-'));
     fleet = await startSandboxFleet({ count: 3, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 200 });
     admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath });
-    perUser = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
+    perUser = await startConsole({
+      OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath,
+      OLM_CONSOLE_AUTH: 'token',
+      OLM_CONSOLE_FLEET_SHARED_TOKENS: 'true',
+    });
     browser = await launchBrowser();
   });
   after(async () => {

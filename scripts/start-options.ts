@@ -121,7 +121,9 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     const who = f.oidcIssuer
       ? `each person signs in at ${f.oidcIssuer}, the one sign-in sent to every cluster`
       : perUserTokens
-        ? 'each person logs in with their own token, sent to every cluster'
+        ? env.OLM_CONSOLE_FLEET_SHARED_TOKENS === 'true'
+          ? 'each person logs in with their own token, sent to every cluster (OLM_CONSOLE_FLEET_SHARED_TOKENS)'
+          : `each person logs in with their own token, sent to ${home.name} only`
         : "acting as each kubeconfig's user";
     const names = fleet.clusters.map((c) => c.name).join(', ');
     return {
@@ -163,6 +165,8 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       '--oidc-issuer signs people in to a real cluster whose API server trusts that issuer; the sandbox does not: give --kubeconfig',
     );
   if (f.perUserTokens) e.OLM_CONSOLE_AUTH = 'token';
+  // The sandbox's clusters give each seed user one token on every cluster.
+  if (fleet.sandboxClusters > 1) e.OLM_CONSOLE_FLEET_SHARED_TOKENS = 'true';
   const who = f.perUserTokens
     ? "each person logs in with a seed user's token (.sandbox/tokens.json)"
     : "acting as the sandbox's admin";

@@ -219,4 +219,22 @@ describe('the fleet: clusters, operators and approvals across three sandbox clus
     assert.equal(staging!.error.reason, 'ServiceUnavailable');
     assert.match(staging!.error.message, /cannot reach the cluster at https:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   });
+
+  test('per-user tokens the console is not told are shared go to the home cluster only', async () => {
+    delete process.env.OLM_CONSOLE_FLEET_SHARED_TOKENS;
+    try {
+      const { status, body } = await sb.call<FleetClustersResponse>(clusters, '/api/fleet/clusters', { user: 'bob' });
+      assert.equal(status, 200);
+      const [home, ...others] = body.clusters;
+      assert.ok(home?.ok, JSON.stringify(home));
+      assert.equal(others.length, 2); // staging is stopped by now, and still not asked
+      for (const c of others) {
+        assert.ok(!c.ok);
+        assert.equal(c.error.code, 401);
+        assert.match(c.error.message, /only to the cluster it was checked against \(prod-east\)/);
+      }
+    } finally {
+      process.env.OLM_CONSOLE_FLEET_SHARED_TOKENS = 'true';
+    }
+  });
 });

@@ -91,10 +91,18 @@ export async function acrossClusters<T>(
   const entries = cache();
   return boundedMap(members, limit, async (m) => {
     const key = `${person.key}\n${m.name}\n${what}`;
+    // The client first: a cluster the console will not ask as this person (person.ts) is refused
+    // before any cached answer, and the refusal, not being the cluster's, is never cached.
+    let client: KubeClient;
+    try {
+      client = person.client(m);
+    } catch (err) {
+      return { name: m.name, home: m.home, server: m.access.server, ok: false as const, error: clusterError(err) };
+    }
     let hit = entries.get(key);
     if (!hit || now() - hit.at > cacheMs) {
       const answer = withDeadline(
-        Promise.resolve().then(() => read(person.client(m), m)),
+        Promise.resolve().then(() => read(client, m)),
         timeoutMs,
         m.name,
       ).then(

@@ -1,13 +1,20 @@
 // The person's client on each cluster of the fleet. Kubeconfig mode: that context's user (the
-// person at the laptop). Per-user tokens or OIDC: the token the person signed in with, and only it,
-// sent to every cluster; with one identity provider every cluster trusts, one sign-in serves all,
-// and a cluster that does not trust it answers 401 on its own row. Never the console's identity.
+// person at the laptop). OIDC: the ID token the person signed in with, and only it, sent to every
+// cluster; with one identity provider every cluster trusts, one sign-in serves all, and a cluster
+// that does not trust it answers 401 on its own row. Per-user tokens: a token was checked against
+// the home cluster at login and is that cluster's credential (a service account's, a static
+// token); sent to another cluster's API server, whoever runs that server could replay it against
+// the home cluster. So it goes to the home cluster only, unless the console's operator says every
+// cluster accepts the same tokens (OLM_CONSOLE_FLEET_SHARED_TOKENS=true: one webhook
+// authenticator, or the sandbox's fleet, whose seed users have one token everywhere); the other
+// clusters' rows say so. Never the console's identity.
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { kubeConfigForToken } from '../../k8s/cluster-config';
 import { KubeClient } from '../../k8s/client';
 import { ApiError } from '../api-error';
 import { proxyToken, requestSession } from '../context';
+import { oidcEnabled } from '../oidc/settings';
 import type { FleetMember } from './members';
 
 export interface FleetPerson {
@@ -52,5 +59,25 @@ export function fleetPerson(req: Request, members: readonly FleetMember[]): Flee
   const token = proxyToken(req) ?? requestSession(req)?.token;
   if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
   const key = createHash('sha256').update(token).digest('hex');
-  return { key, client: (m) => new KubeClient(configFor(m, token)) };
+  const travels = tokenTravels();
+  const home = members.find((m) => m.home)?.name ?? 'home';
+  return {
+    key,
+    client: (m) => {
+      if (!m.home && !travels)
+        throw new ApiError(
+          401,
+          'Unauthorized',
+          `the console sends the token you logged in with only to the cluster it was checked against (${home}); ` +
+            `${m.name} is not asked with it unless the console is told that every cluster accepts the same tokens ` +
+            '(OLM_CONSOLE_FLEET_SHARED_TOKENS=true) or people sign in with an identity provider',
+        );
+      return new KubeClient(configFor(m, token));
+    },
+  };
+}
+
+/** Whether a person's token may go to every cluster of the fleet: OIDC, or the operator says so. */
+export function tokenTravels(env: Record<string, string | undefined> = process.env): boolean {
+  return oidcEnabled(env) || env.OLM_CONSOLE_FLEET_SHARED_TOKENS === 'true';
 }

@@ -31,6 +31,8 @@ export function fleetSandbox(count = 3): FleetSandbox {
     fleet = await startSandboxFleet({ count, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 0 });
     process.env.OLM_CONSOLE_KUBECONFIG = fleet.kubeconfigPath;
     process.env.OLM_CONSOLE_AUTH = 'token';
+    // The fleet's seed users have one token on every cluster, as `npm start -- --clusters` says.
+    process.env.OLM_CONSOLE_FLEET_SHARED_TOKENS = 'true';
     process.env.OLM_CONSOLE_WARM_INDEX = 'false';
   });
   after(async () => {
