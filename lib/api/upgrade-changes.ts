@@ -1,5 +1,11 @@
 // What an upgrade changes against the installed bundle: `GET /api/installplans/<ns>/<name>/changes`
 // and the `changes` of a ClusterExtension's version-change preview. Types only.
+import type { BringsChange } from '../olm/bundle/brings-change';
+
+export type { BringsChange };
+
+/** What the upgrade changes, or why that is not known (a side that could not be read). */
+export type ChangeAnswer = BringsChange | { unknown: string };
 
 /**
  * Where a side of the comparison was read:
@@ -34,6 +40,8 @@ export interface PlanPartChanges {
   /** Both present for an upgrade: nothing is installed to compare an install or a dependency with. */
   installed?: SideAnswer;
   target?: SideAnswer;
+  /** For an upgrade: what it changes, or why that is not known. */
+  changes?: ChangeAnswer;
 }
 
 export interface InstallPlanChanges {

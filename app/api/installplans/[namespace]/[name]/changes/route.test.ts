@@ -15,6 +15,8 @@ import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
 const NS = 'team1';
+type CsvLike = { spec: { install: { spec: { clusterPermissions: unknown[] } } } };
+type CrdLike = { metadata: { name: string }; spec: { versions: { name: string }[] } };
 const FROM = 'pgpilot.v1.2.0';
 const TO = 'pgpilot.v1.4.0';
 
@@ -71,6 +73,17 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
     assert.equal(p.from, FROM);
     assert.deepEqual(p.installed, { bundle: FROM, source: 'cluster', gaps: [] });
     assert.deepEqual(p.target, { bundle: TO, source: 'plan', gaps: [] });
+    // The demo catalog's 1.4.0 runs another image than 1.2.0, with the same rules and CRDs.
+    const c = p.changes;
+    assert.ok(c && !('unknown' in c), JSON.stringify(c));
+    assert.deepEqual(c.images, {
+      added: ['quay.example.com/demo/pgpilot@sha256:706770696c6f742d312e342e3000000000000000000000000000000000000000'],
+      removed: [
+        'quay.example.com/demo/pgpilot@sha256:706770696c6f742d312e322e3000000000000000000000000000000000000000',
+      ],
+    });
+    assert.deepEqual([c.rulesAdded, c.rulesDropped, c.crds], [[], [], []]);
+    assert.equal(c.unchanged, false);
   });
 
   test('a person who may not read the plan is refused with the cluster’s reason', async () => {
@@ -97,10 +110,19 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
           .filter((s) => s.resource.kind === kind)
           .map((s) => JSON.parse(s.resource.manifest!) as { metadata: { name: string } });
       // The unpack Job's ConfigMap: one key per manifests/ file, gzip then base64 in binaryData.
-      const files: Record<string, unknown> = {
-        'pgpilot.clusterserviceversion.yaml': object('ClusterServiceVersion')[0],
-      };
-      for (const crd of object('CustomResourceDefinition')) files[`${crd.metadata.name}.crd.yaml`] = crd;
+      // What the image holds differs from the catalog's inline copy, so the test sees which was read:
+      // one more cluster-wide rule (reading every Secret), and postgresclusters served as v2 only.
+      const csv = object('ClusterServiceVersion')[0] as unknown as CsvLike;
+      csv.spec.install.spec.clusterPermissions.push({
+        serviceAccountName: 'pgpilot-controller',
+        rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }],
+      });
+      const files: Record<string, unknown> = { 'pgpilot.clusterserviceversion.yaml': csv };
+      for (const crd of object('CustomResourceDefinition') as unknown as CrdLike[]) {
+        if (crd.metadata.name === 'postgresclusters.pgpilot.example.com')
+          crd.spec.versions = crd.spec.versions.map((v) => ({ ...v, name: 'v2' }));
+        files[`${crd.metadata.name}.crd.yaml`] = crd;
+      }
       const binaryData = Object.fromEntries(
         Object.entries(files).map(([k, v]) => [
           k,
@@ -139,7 +161,20 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
       for (const user of ['admin', 'bob']) {
         const res = await changes(user);
         assert.equal(res.status, 200, JSON.stringify(res.body));
-        assert.deepEqual(part(res.body).target, { bundle: TO, source: 'unpack-configmap', gaps: [] }, user);
+        const p = part(res.body);
+        assert.deepEqual(p.target, { bundle: TO, source: 'unpack-configmap', gaps: [] }, user);
+        const c = p.changes;
+        assert.ok(c && !('unknown' in c), JSON.stringify(c));
+        assert.deepEqual(
+          c.rulesAdded.map((r) => [r.scope, r.serviceAccount, r.rule.resources, r.rule.verbs]),
+          [['clusterWide', 'pgpilot-controller', ['secrets'], ['get', 'list', 'watch']]],
+        );
+        assert.ok(c.rulesAdded[0]!.rule.notable.some((n) => n.code === 'secrets'));
+        // v1 is stored (the installed CRD lists it in status.storedVersions): dropping it is refused.
+        const crd = c.crds.find((x) => x.name === 'postgresclusters.pgpilot.example.com');
+        assert.deepEqual(crd?.versionsRemoved, ['v1']);
+        assert.deepEqual(crd?.storedDropped, [{ version: 'v1', why: 'storedVersions' }]);
+        assert.equal(c.dropsStoredVersion, true);
       }
     });
 
@@ -150,6 +185,8 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
       assert.ok(target && 'unknown' in target, JSON.stringify(target));
       assert.match(target.unknown, new RegExp(`ConfigMap olm/${CM}.*you may not read`));
       assert.match(target.unknown, /only through its PackageManifests/);
+      assert.ok(res.body.parts.find((x) => x.csv === TO)?.changes, 'the change is there');
+      assert.match((part(res.body).changes as { unknown: string }).unknown, /^the new bundle cannot be read: /);
     });
 
     test('once the catalog has been read by someone who may, alice gets the bundle from it, told why', async () => {
