@@ -209,6 +209,11 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
       assert.ok(
         installed.gaps.length > 0 && installed.gaps.every((g) => /CustomResourceDefinition .* cannot be read/.test(g)),
       );
+      // The catalog's copy: the image changes, no rule is added; without the installed CRDs' stored
+      // versions only the storage version counts as stored, and it stays.
+      const c = part(res.body).changes;
+      assert.ok(c && !('unknown' in c), JSON.stringify(c));
+      assert.deepEqual([c.images.added.length, c.rulesAdded.length, c.dropsStoredVersion], [1, 0, false]);
     });
   });
 });
