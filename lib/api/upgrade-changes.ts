@@ -51,3 +51,10 @@ export interface InstallPlanChanges {
   resourceVersion: string;
   parts: PlanPartChanges[];
 }
+
+/** A ClusterExtension version change's `changes`: both bundles, and what the change does. */
+export interface VersionChangeChanges {
+  installed: SideAnswer;
+  target: SideAnswer;
+  changes: ChangeAnswer;
+}
