@@ -8,7 +8,7 @@ import { CRD_TYPE } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import type { BundleObject } from '../../olm/bundle/registry-v1-files';
 import { CSV_TYPE, type ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
-import { refusal, type ReadBundle } from './read-bundle';
+import { MAX_CRD_READS, refusal, type ReadBundle } from './read-bundle';
 
 export async function installedV0Bundle(client: KubeClient, namespace: string, csvName: string): Promise<ReadBundle> {
   let csv: ClusterServiceVersion;
@@ -19,8 +19,10 @@ export async function installedV0Bundle(client: KubeClient, namespace: string, c
       return { unknown: `the installed ClusterServiceVersion ${namespace}/${csvName} cannot be read: ${refusal(err)}` };
     throw err;
   }
-  const owned = [...new Set((csv.spec.customresourcedefinitions?.owned ?? []).map((d) => d.name))];
-  const gaps: string[] = [];
+  const all = [...new Set((csv.spec.customresourcedefinitions?.owned ?? []).map((d) => d.name))];
+  const owned = all.slice(0, MAX_CRD_READS);
+  const gaps: string[] =
+    all.length > owned.length ? [`only the first ${MAX_CRD_READS} of ${all.length} owned CRDs were read`] : [];
   const crds = await Promise.all(
     owned.map(async (name) => {
       try {

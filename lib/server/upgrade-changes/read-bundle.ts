@@ -13,6 +13,12 @@ export function fromManifests(bundle: string, m: BundleManifests, fallback?: str
   return { bundle, source: m.from, csv: m.csv, others: m.others, gaps: [], ...(fallback ? { fallback } : {}) };
 }
 
+/**
+ * The most CRDs read from the cluster for one side: a bundle names them, so a hostile one could
+ * ask for thousands of reads; the rest are a gap, said.
+ */
+export const MAX_CRD_READS = 200;
+
 /** The words of a Kubernetes refusal, for a gap or a fallback. */
 export function refusal(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

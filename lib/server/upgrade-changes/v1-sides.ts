@@ -10,15 +10,20 @@ import { isKubeError } from '../../k8s/errors';
 import type { BundleObject } from '../../olm/bundle/registry-v1-files';
 import type { FbcBundle } from '../../olm/fbc/types';
 import { bundleManifests } from '../bundle-images/bundle-manifests';
-import { fromManifests, refusal, type ReadBundle } from './read-bundle';
+import { fromManifests, MAX_CRD_READS, refusal, type ReadBundle } from './read-bundle';
 
 /** A bundle of the catalogs, and its CRDs replaced by the cluster's where the person may read them. */
 async function withClusterCrds(client: KubeClient, side: ReadBundle): Promise<ReadBundle> {
   if ('unknown' in side) return side;
   const gaps = [...side.gaps];
+  let reads = 0;
   const others = await Promise.all(
     side.others.map(async (o): Promise<BundleObject> => {
       if (o.kind !== 'CustomResourceDefinition') return o;
+      if (++reads > MAX_CRD_READS) {
+        if (reads === MAX_CRD_READS + 1) gaps.push(`only the first ${MAX_CRD_READS} CRDs were read in the cluster`);
+        return o;
+      }
       const name = String(o.metadata.name ?? '');
       try {
         const live = await client.get<BundleObject>(CRD_TYPE, name);
