@@ -19,12 +19,8 @@ type SubHeading = 'h3' | 'h4';
 const LIST = 'list-disc space-y-1 pl-5 [overflow-wrap:anywhere]';
 
 function Side({ label, side }: { label: string; side: SideAnswer }) {
-  if ('unknown' in side)
-    return (
-      <li>
-        {label}: not known ({side.unknown}).
-      </li>
-    );
+  // The reason is the change's own (below): said once.
+  if ('unknown' in side) return <li>{label}: not known.</li>;
   return (
     <li>
       {label}: <strong>{side.bundle}</strong>, {SOURCE_WORDS[side.source] ?? side.source}
