@@ -36,6 +36,8 @@ function decoded(cm: ConfigMap): Map<string, string> | { unknown: string } {
       total += text.length;
       files.set(key, text);
     } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        return { unknown: `its files expand past ${MAX_UNPACKED_BYTES / 1024 / 1024} MiB, more than a bundle holds` };
       return { unknown: `its file ${key} is not gzip+base64 as OLM writes it (${refusal(err)})` };
     }
   }

@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { before, describe, test } from 'node:test';
 import type { InstallPlanChanges, PlanPartChanges } from '@/lib/api/upgrade-changes';
 import { CONFIG_MAP_TYPE } from '@/lib/k8s/core-kinds';
+import type { KubeObject } from '@/lib/olm/resources/common';
 import { INSTALL_PLAN_TYPE, type InstallPlan, type Step } from '@/lib/olm/resources/install-plan';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
@@ -214,6 +215,25 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
       const c = part(res.body).changes;
       assert.ok(c && !('unknown' in c), JSON.stringify(c));
       assert.deepEqual([c.images.added.length, c.rulesAdded.length, c.dropsStoredVersion], [1, 0, false]);
+    });
+
+    test('a ConfigMap that expands past any bundle is not read: the catalog is, and the answer says why', async () => {
+      // 40 MiB of zeros, 40 KB gzipped: inert, and passed over.
+      const bomb = Buffer.from(gzipSync(Buffer.alloc(40 * 1024 * 1024)).toString('base64')).toString('base64');
+      const cm = await sb.admin.get<KubeObject & { binaryData: Record<string, string> }>(CONFIG_MAP_TYPE, CM, 'olm');
+      const kept = cm.binaryData;
+      await sb.admin.replace(CONFIG_MAP_TYPE, { ...cm, binaryData: { ...kept, 'zz-bomb.yaml': bomb } });
+      try {
+        const res = await changes('admin');
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const { target } = part(res.body);
+        assert.ok(target && !('unknown' in target), JSON.stringify(target));
+        assert.equal(target.source, 'catalog');
+        assert.match(target.fallback ?? '', /its files expand past 32 MiB/);
+      } finally {
+        const now = await sb.admin.get<KubeObject>(CONFIG_MAP_TYPE, CM, 'olm');
+        await sb.admin.replace(CONFIG_MAP_TYPE, { ...now, binaryData: kept });
+      }
     });
   });
 });
