@@ -78,7 +78,8 @@ export async function planTargetBundle(
   const read = await readUnpackConfigMap(client, ref);
   if ('csv' in read) return { bundle: csv, source: 'unpack-configmap', csv: read.csv, others: read.others, gaps: [] };
   const why = 'refused' in read ? read.refused : read.unknown;
-  const fallback = `the plan's steps point at the bundle OLM unpacked into ConfigMap ${ref.namespace}/${ref.name}, but ${why}`;
+  const fallback =
+    `the plan's steps point at the bundle OLM unpacked into ConfigMap ${ref.namespace}/${ref.name}, ` + `but ${why}`;
   return catalogBundle(
     client,
     {

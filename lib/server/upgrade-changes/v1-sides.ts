@@ -31,7 +31,8 @@ async function withClusterCrds(client: KubeClient, side: ReadBundle): Promise<Re
       } catch (err) {
         if (!isKubeError(err, 403) && !isKubeError(err, 404)) throw err;
         gaps.push(
-          `CustomResourceDefinition ${name} cannot be read in the cluster (${refusal(err)}): its stored versions are not known`,
+          `CustomResourceDefinition ${name} cannot be read in the cluster (${refusal(err)}): ` +
+            'its stored versions are not known',
         );
         return o;
       }
