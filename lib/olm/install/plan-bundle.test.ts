@@ -55,7 +55,8 @@ const inline = [
     obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'gateways.net.example.com'),
   ),
   step('ServiceAccount', 'gatewise-metrics', obj('v1', 'ServiceAccount', 'gatewise-metrics')),
-  step('ServiceAccount', 'gatewise', obj('v1', 'ServiceAccount', 'gatewise', owner)),
+  // As OLM v0.38.0 marshals it, from a typed value: no apiVersion, no kind.
+  step('ServiceAccount', 'gatewise', { metadata: { name: 'gatewise', ...owner } }),
   step('ClusterRole', `${CSV}-x1`, obj('rbac.authorization.k8s.io/v1', 'ClusterRole', `${CSV}-x1`, hashed)),
   step(
     'ClusterRoleBinding',

@@ -60,6 +60,12 @@ export function planBundle(plan: InstallPlan, csv: string): PlanBundle {
         form: 'unreadable',
         why: `the manifest of step ${s.resource.kind} ${s.resource.name} is not JSON: ${m.error}`,
       };
+    // OLM marshals the objects it derives from typed Go values without their type (the ServiceAccount
+    // of RBACForClusterServiceVersion has no apiVersion or kind): the step's resource names them.
+    const r = s.resource;
+    if (typeof m.object.kind !== 'string' && r.kind) m.object.kind = r.kind;
+    if (typeof m.object.apiVersion !== 'string' && r.version)
+      m.object.apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
     if (!isObject(m.object))
       return {
         form: 'unreadable',
