@@ -1,8 +1,9 @@
 'use client';
-// One InstallPlan: phase, approval, the CSVs it installs and every operator it touches, its steps
-// grouped by kind with each step's status and manifest; Approve and Deny, after which the focus
-// goes to the sentence saying what happened (the buttons are gone). A plan that changed since it
-// was read (approved by someone else, replaced) is reloaded, and the page says so.
+// One InstallPlan: phase, approval, the CSVs it installs and every operator it touches, what each
+// upgrade in it changes (before Approve), its steps grouped by kind with each step's status and
+// manifest; Approve and Deny, after which the focus goes to the sentence saying what happened (the
+// buttons are gone). A plan that changed since it was read (approved by someone else, replaced) is
+// reloaded, and the page says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
@@ -18,6 +19,7 @@ import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { YamlBlock } from '../common/yaml-block';
 import { PermissionFailureNotice } from '../common/permission-failure';
 import { MoveOperator } from './move-operator';
+import { PlanChanges } from './plan-changes';
 
 const APPROVED = 'rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900';
 const GROUP_TITLES: Record<string, string> = {
@@ -237,6 +239,9 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
         <p ref={outcome} tabIndex={-1} role="status" className="text-sm">
           {deny.data.explanation}
         </p>
+      )}
+      {summary.needsApproval && parts.some((p) => p.change === 'upgrade') && (
+        <PlanChanges namespace={namespace} name={name} resourceVersion={plan.data.plan.metadata?.resourceVersion} />
       )}
       {summary.needsApproval && (
         <div className="space-y-1">

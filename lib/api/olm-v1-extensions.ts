@@ -5,6 +5,7 @@ import type { Condition } from '../olm/resources/common';
 import type { ObjectHealth, Verdict } from '../olm/v1/extension-health';
 import type { ExtensionStatus } from '../olm/v1/extension-status';
 import type { VersionOption } from '../olm/v1/extension-versions';
+import type { VersionChangeChanges } from './upgrade-changes';
 
 export type { ExtensionStatus, ObjectHealth, Verdict, VersionOption };
 
@@ -97,6 +98,8 @@ export interface VersionPlan {
   change?: 'same' | 'upgrade' | 'downgrade';
   /** The installer's rights for the resolved bundle (absent when nothing resolves). */
   rights?: RightsForChange;
+  /** What the change does against the installed bundle (absent when nothing resolves or it stays). */
+  changes?: VersionChangeChanges;
 }
 
 export interface UninstallCrd {

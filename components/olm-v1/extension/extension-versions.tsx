@@ -2,7 +2,8 @@
 // The versions the catalogs offer from the installed bundle, each with the path v1 would take,
 // and the version change: upgrade to one, pin the installed one ("stay on this version"), roll back
 // where v1 allows it. A change is always previewed first with the bundle v1 would resolve (or v1's
-// refusal), then applied as the person at the resourceVersion the page read.
+// refusal) and what it changes against the installed bundle, then applied as the person at the
+// resourceVersion the page read.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { dump } from 'js-yaml';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import { apiWrite } from '@/lib/client/api';
 import { Badge } from '../../common/badges';
 import { ErrorNotice } from '../../common/notice';
 import { StackedCell, StackedRow, StackedTable } from '../../common/stacked-table';
+import { UpgradeChanges } from '../../common/upgrade-changes';
 
 type Policy = 'CatalogProvided' | 'SelfCertified';
 interface Draft {
@@ -244,6 +246,15 @@ function PlanWords({ plan }: { plan: VersionPlan }) {
         On its next pass OLM v1 {what} <strong>{plan.resolved.version}</strong> ({plan.resolved.bundle}, from catalog{' '}
         {plan.resolved.catalog}).
       </p>
+      {plan.changes && plan.change !== 'same' && (
+        <UpgradeChanges
+          level={3}
+          kind={plan.change === 'downgrade' ? 'rollback' : 'upgrade'}
+          installed={plan.changes.installed}
+          target={plan.changes.target}
+          changes={plan.changes.changes}
+        />
+      )}
       {plan.rights && <RightsWords rights={plan.rights} bundle={plan.resolved.bundle} />}
     </>
   );

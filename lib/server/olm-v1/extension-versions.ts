@@ -6,7 +6,8 @@
 // resourceVersion the person saw: the API server answers 409 when the extension changed since.
 // Before it, the roles this console granted the installer are widened where the new bundle needs
 // more (extension-rights.ts); when they need more but are not the console's to widen, the change
-// is a 409 with the reason, and nothing is written.
+// is a 409 with the reason, and nothing is written. The preview also says what the change does
+// against the installed bundle (lib/server/upgrade-changes/v1-changes.ts).
 import type { VersionOption, VersionPlan } from '../../api/olm-v1-extensions';
 import type { KubeClient } from '../../k8s/client';
 import type { DeclarativeConfig, FbcBundle } from '../../olm/fbc/types';
@@ -18,6 +19,7 @@ import { ApiError } from '../api-error';
 import { checkFresh } from '../operators';
 import { rightsForChange, type RightsWrite } from './extension-rights';
 import { packageInCatalogs, readableCatalogs } from './readable-catalogs';
+import { versionChangeSides } from '../upgrade-changes/v1-changes';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 export interface VersionChange {
@@ -78,7 +80,7 @@ async function resolveChange(
   client: KubeClient,
   ce: ClusterExtension,
   change: Omit<VersionChange, 'seen'>,
-): Promise<{ plan: VersionPlan; bundle?: FbcBundle }> {
+): Promise<{ plan: VersionPlan; bundle?: FbcBundle; bundles?: FbcBundle[] }> {
   const cat = ce.spec?.source?.catalog;
   const policy = change.upgradeConstraintPolicy ?? policyOf(ce);
   const installed = ce.status?.install?.bundle;
@@ -110,6 +112,7 @@ async function resolveChange(
       ...(direction ? { change: direction } : {}),
     },
     bundle: r.bundle,
+    bundles: walked.flatMap((w) => ('error' in w.pkg.fbc ? [] : w.pkg.fbc.bundles)),
   };
 }
 
@@ -120,9 +123,15 @@ export async function planVersionChange(
 ): Promise<VersionPlan> {
   checkVersion(change.version);
   const ce = await client.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, name);
-  const { plan, bundle } = await resolveChange(client, ce, change);
+  const { plan, bundle, bundles } = await resolveChange(client, ce, change);
   if (!bundle) return plan;
-  return { ...plan, rights: (await rightsForChange(client, ce, bundle, plan.resolved?.catalog)).view };
+  const [rights, changes] = await Promise.all([
+    rightsForChange(client, ce, bundle, plan.resolved?.catalog),
+    plan.change === 'same'
+      ? undefined
+      : versionChangeSides(client, ce.status?.install?.bundle?.name, bundle, bundles ?? []),
+  ]);
+  return { ...plan, rights: rights.view, ...(changes ? { changes } : {}) };
 }
 
 /**
