@@ -4,9 +4,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_USERS } from './auth/bootstrap-rbac';
 import { startSandbox, type Flavor } from './server/sandbox';
+import { PULL_SECRET_NAME } from './image-registry/pull-secret';
+import { PROTECTED_REPOSITORY } from './image-registry/sandbox-registry';
 
 const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upstream|openshift] [--kubeconfig PATH] [--catalog DIR ...]
-       [--catalog-address loopback|service] [--catalog-image IMAGE=DIR ...]
+       [--catalog-address loopback|service] [--catalog-image IMAGE=DIR ...] [--bundle-images on|off]
 
   --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
   --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
@@ -33,7 +35,14 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     an image the sandbox can "pull" (repeatable): a CatalogSource whose spec.image
                     is IMAGE serves the FBC folder DIR, and with updateStrategy.registryPoll the
                     folder is read again each interval (status.latestImageRegistryPoll), as OLM
-                    polls the image for a new digest; a ClusterCatalog naming IMAGE serves it too`;
+                    polls the image for a new digest; a ClusterCatalog naming IMAGE serves it too
+  --bundle-images on|off
+                    on: catalogs give bundles as published catalogs do, by image in the
+                    sandbox's own registry: the demo catalog's objects leave it for images (it
+                    gives olm.csv.metadata and the image), and a --catalog folder's image-only
+                    bundles get images of what the real cluster derives for them. off: the demo
+                    bundles carry their objects (olm.bundle.object) and --catalog folders are
+                    served as they are. Default off`;
 
 function main(): void {
   let values;
@@ -48,6 +57,7 @@ function main(): void {
         'deployment-delay': { type: 'string', default: '1500' },
         'catalog-address': { type: 'string', default: 'loopback' },
         'catalog-image': { type: 'string', multiple: true, default: [] },
+        'bundle-images': { type: 'string', default: 'off' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -78,6 +88,11 @@ function main(): void {
     console.error(`--catalog-address must be loopback or service, got "${catalogAddress}"`);
     process.exit(2);
   }
+  const bundleImages = values['bundle-images'];
+  if (bundleImages !== 'on' && bundleImages !== 'off') {
+    console.error(`--bundle-images must be on or off, got "${bundleImages}"`);
+    process.exit(2);
+  }
   const catalogImages: Record<string, string> = {};
   for (const pair of values['catalog-image']) {
     const at = pair.indexOf('=');
@@ -103,6 +118,7 @@ function main(): void {
     deploymentDelayMs,
     catalogAddress,
     catalogImages,
+    bundleImages: bundleImages === 'on',
   })
     .then((sb) => {
       console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
@@ -110,6 +126,10 @@ function main(): void {
       for (const u of SEED_USERS)
         console.log(`  user ${u.name.padEnd(6)} ${sb.kubeconfigs[u.name]}  (${u.description})`);
       console.log(`OLM v1 catalog content (catalogd): ${sb.olmV1.contentUrl}/catalogs/<name>/api/v1/all`);
+      console.log(
+        `image registry: ${sb.imageRegistry.registry.origin} (bundle images; pull secret ` +
+          `${sb.olm.catalogs.globalNamespace}/${PULL_SECRET_NAME} for ${PROTECTED_REPOSITORY})`,
+      );
       if (values.data) console.log(`data: ${values.data}`);
       const stop = () => void sb.stop().then(() => process.exit(0));
       process.on('SIGINT', stop);
