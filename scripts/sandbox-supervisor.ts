@@ -90,6 +90,8 @@ export interface SupervisorOptions {
   kubeconfig: string;
   dataFile: string;
   catalogs?: string[];
+  /** More flags for lib/sandbox/main.ts (`--bundle-images on`). */
+  sandboxArgs?: string[];
   /** The first start's port; 0 (default) picks a free one, which later starts keep. */
   port?: number;
   policy?: RestartPolicy;
@@ -178,6 +180,7 @@ export class SandboxSupervisor extends EventEmitter<{
       this.opts.dataFile,
     ];
     for (const c of this.opts.catalogs ?? []) args.push('--catalog', c);
+    args.push(...(this.opts.sandboxArgs ?? []));
     const child = spawn(process.execPath, args, { cwd: this.opts.root, stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
     let out = '';

@@ -1,6 +1,7 @@
 // What `npm start`'s flags mean, decided in one place so that no combination weakens
 // authentication silently: every combination either does what its words say or is refused with
 // the reason. The result is the cluster to use and the environment the console server gets.
+import yaml from 'js-yaml';
 
 export interface StartFlags {
   port: string;
@@ -11,6 +12,8 @@ export interface StartFlags {
   perUserTokens: boolean;
   sandbox: boolean;
   catalog: string[];
+  /** With the sandbox: whether its catalogs give bundles by image (`--bundle-images on|off`, lib/sandbox/main.ts). */
+  bundleImages?: string;
   publicUrl?: string;
   trustProxy: boolean;
   /**
@@ -32,6 +35,8 @@ export type StartPlan =
       /** Start the embedded sandbox and point the console at its kubeconfig. */
       sandbox: boolean;
       catalogs: string[];
+      /** More flags for the sandbox (lib/sandbox/main.ts). */
+      sandboxArgs: string[];
       /** Environment for the console server (the sandbox's kubeconfig is added once it listens). */
       env: Record<string, string>;
       /** One line for the start banner. */
@@ -79,6 +84,8 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     return refuse(`--upgrade-approver approves as the console's own identity; ${named}: choose one`);
   }
 
+  if (f.bundleImages !== undefined && f.bundleImages !== 'on' && f.bundleImages !== 'off')
+    return refuse(`--bundle-images must be on or off, got "${f.bundleImages}"`);
   const oidc = oidcEnv(f);
   if (!oidc.ok) return oidc;
   const env: Record<string, string> = { OLM_CONSOLE_PORT: String(port), ...oidc.env };
@@ -87,6 +94,10 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
   if (f.trustProxy) env.OLM_CONSOLE_TRUST_PROXY = 'true';
   if (f.upgradeApprover) env.OLM_CONSOLE_UPGRADE_APPROVER = 'console';
 
+  if (f.bundleImages !== undefined && (f.inCluster || f.kubeconfig || (!f.sandbox && envKubeconfig)))
+    return refuse(
+      "--bundle-images chooses how the sandbox's catalogs give bundles; a real cluster's catalogs are its own",
+    );
   if (f.inCluster) {
     if (f.catalog.length)
       return refuse('--catalog serves a folder in the sandbox; a real cluster reads its CatalogSources');
@@ -94,6 +105,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       ok: true,
       sandbox: false,
       catalogs: [],
+      sandboxArgs: [],
       env: { ...env, OLM_CONSOLE_IN_CLUSTER: 'true' },
       describe: 'Cluster: in-cluster; each person logs in with their own token',
     };
@@ -116,6 +128,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       ok: true,
       sandbox: false,
       catalogs: [],
+      sandboxArgs: [],
       env: e,
       describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}`,
     };
@@ -130,7 +143,14 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
   const who = f.perUserTokens
     ? "each person logs in with a seed user's token (.sandbox/tokens.json)"
     : "acting as the sandbox's admin";
-  return { ok: true, sandbox: true, catalogs: f.catalog, env: e, describe: `Cluster: the sandbox; ${who}` };
+  return {
+    ok: true,
+    sandbox: true,
+    catalogs: f.catalog,
+    sandboxArgs: f.bundleImages ? ['--bundle-images', f.bundleImages] : [],
+    env: e,
+    describe: `Cluster: the sandbox; ${who}`,
+  };
 }
 
 /** The OLM_CONSOLE_OIDC_* variables for the --oidc-* flags: all of issuer and client id, or none. */
@@ -186,3 +206,47 @@ export function planBuild(rebuild: boolean, builtAtMs: number | undefined, newes
  * build` (CI, the image, the browser tests) still writes it; next.config.js reads this variable.
  */
 export const START_BUILD_ENV: Readonly<Record<string, string>> = { OLM_CONSOLE_BUILD_STANDALONE: 'false' };
+
+/** The kubeconfig cluster extension where the sandbox names its image registry (lib/sandbox/server/sandbox.ts). */
+export const SANDBOX_REGISTRY_EXTENSION = 'olm-console.dev/image-registry';
+
+/**
+ * The console's bundle image settings for the sandbox (docs/running.md#bundle-images): its
+ * catalogs give bundles by image in the sandbox's registry, so pulls are on, the registry's CA (the
+ * sandbox's, `caFile`) is trusted, and its loopback address is named as a private registry, which
+ * the console otherwise refuses to dial. What the environment already says is kept: a person's
+ * `OLM_CONSOLE_PULL_BUNDLE_IMAGES=false` or own CA file wins (the console reads one CA file; the
+ * banner then says the sandbox's images will not verify), and a private registry list is added to.
+ * `kubeconfigText` is the sandbox's kubeconfig; without the extension (an older sandbox) nothing
+ * is set.
+ */
+export function sandboxRegistryEnv(
+  kubeconfigText: string,
+  caFile: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { env: Record<string, string>; registry?: string; note?: string } {
+  let url: string | undefined;
+  try {
+    const doc = yaml.load(kubeconfigText) as {
+      clusters?: { cluster?: { extensions?: { name?: unknown; extension?: { url?: unknown } }[] } }[];
+    };
+    const found = doc?.clusters?.[0]?.cluster?.extensions?.find((e) => e?.name === SANDBOX_REGISTRY_EXTENSION);
+    if (typeof found?.extension?.url === 'string') url = found.extension.url;
+  } catch {
+    url = undefined;
+  }
+  if (!url) return { env: {} };
+  const registry = new URL(url).host;
+  const out: Record<string, string> = {};
+  if (env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === undefined) out.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
+  let note: string | undefined;
+  if (env.OLM_CONSOLE_REGISTRY_CA_FILE === undefined) out.OLM_CONSOLE_REGISTRY_CA_FILE = caFile;
+  else if (env.OLM_CONSOLE_REGISTRY_CA_FILE !== caFile)
+    note = `OLM_CONSOLE_REGISTRY_CA_FILE names ${env.OLM_CONSOLE_REGISTRY_CA_FILE}; the sandbox registry's CA is ${caFile}`;
+  const named = (env.OLM_CONSOLE_PRIVATE_REGISTRIES ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  if (!named.includes(registry)) out.OLM_CONSOLE_PRIVATE_REGISTRIES = [...named, registry].join(',');
+  return { env: out, registry, ...(note ? { note } : {}) };
+}

@@ -6,14 +6,14 @@
 // (sandbox-supervisor.ts), so the console runs on.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logFormat, logger } from '../lib/observability/logger';
 import { sandboxSessionKey } from './sandbox-session-key';
 import { SandboxSupervisor } from './sandbox-supervisor';
-import { planBuild, planStart, START_BUILD_ENV } from './start-options';
+import { planBuild, planStart, sandboxRegistryEnv, START_BUILD_ENV } from './start-options';
 
 const osSignals = constants.signals;
 const root = join(import.meta.dirname, '..');
@@ -24,7 +24,8 @@ const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'po
 
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]
-                         [--sandbox] [--catalog DIR ...] [--public-url URL] [--trust-proxy]
+                         [--sandbox] [--catalog DIR ...] [--bundle-images on|off]
+                         [--public-url URL] [--trust-proxy]
                          [--upgrade-approver] [--oidc-issuer URL --oidc-client-id ID
                          [--oidc-client-secret-file PATH] [--oidc-ca-file PATH]]
 
@@ -39,6 +40,10 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                      with their own token
   --sandbox          start the embedded sandbox cluster (the default when no cluster is given)
   --catalog DIR      with the sandbox: an FBC catalog folder to serve (repeatable)
+  --bundle-images on|off
+                     with the sandbox: on, its catalogs give bundles by image in its own registry,
+                     as published catalogs do (the demo's objects only in images); off (default),
+                     the demo bundles carry their objects
   --public-url URL   the origin people open the console at (https://console.example.com); the
                      console answers only to it and to loopback names at --port
   --trust-proxy      believe X-Forwarded-Host/-Proto/-For: only behind a proxy you run
@@ -114,6 +119,7 @@ async function main(): Promise<void> {
         'per-user-tokens': { type: 'boolean', default: false },
         sandbox: { type: 'boolean', default: false },
         catalog: { type: 'string', multiple: true, default: [] },
+        'bundle-images': { type: 'string' },
         'public-url': { type: 'string' },
         'trust-proxy': { type: 'boolean', default: false },
         'upgrade-approver': { type: 'boolean', default: false },
@@ -142,6 +148,7 @@ async function main(): Promise<void> {
       perUserTokens: values['per-user-tokens'],
       sandbox: values.sandbox,
       catalog: values.catalog,
+      ...(values['bundle-images'] !== undefined ? { bundleImages: values['bundle-images'] } : {}),
       publicUrl: values['public-url'],
       trustProxy: values['trust-proxy'],
       upgradeApprover: values['upgrade-approver'],
@@ -180,6 +187,7 @@ async function main(): Promise<void> {
       kubeconfig: join(root, '.sandbox', 'kubeconfig'),
       dataFile: join(root, '.sandbox', 'data.jsonl'),
       catalogs: plan.catalogs,
+      sandboxArgs: plan.sandboxArgs,
       output: (text) => {
         for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
       },
@@ -188,6 +196,18 @@ async function main(): Promise<void> {
     sandboxUp = sb.start().then(
       (up) => {
         env.OLM_CONSOLE_KUBECONFIG = up.kubeconfig;
+        // Its catalogs give bundles by image in its own registry: pull them, as OLM does.
+        const images = sandboxRegistryEnv(
+          readFileSync(up.kubeconfig, 'utf8'),
+          join(root, '.sandbox', 'serving.crt'),
+          env,
+        );
+        Object.assign(env, images.env);
+        if (images.registry)
+          log.info(
+            `bundle images: ${env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === 'true' ? 'pulled' : 'not pulled'} from the sandbox registry ${images.registry}`,
+          );
+        if (images.note) log.warn(images.note);
         env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));
         log.info(`${plan.describe} at ${up.url} (kubectl --kubeconfig ${up.kubeconfig} get ns)`);
         sb.on('restarting', ({ how, delayMs }) =>

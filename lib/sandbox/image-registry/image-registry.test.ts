@@ -3,14 +3,22 @@
 // registry client and a catalog client see, and OLM v0 and v1 installing a bundle whose objects
 // are only in its image.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readRegistryV1Files } from '../../olm/bundle/registry-v1-files';
 import { bundleObjects } from '../../olm/fbc/model';
 import { loadCatalog } from '../../olm/fbc/load-catalog';
 import { readBundleImage } from '../../server/bundle-images/bundle-image';
 import { forgetBundlesInMemory } from '../../server/bundle-images/bundle-cache';
-import { DEFAULT_CACHE_BYTES, DEFAULT_LIMITS, type PullSettings } from '../../server/bundle-images/pull-settings';
+import {
+  DEFAULT_CACHE_BYTES,
+  DEFAULT_LIMITS,
+  pullSettings,
+  type PullSettings,
+} from '../../server/bundle-images/pull-settings';
+import { sandboxRegistryEnv } from '../../../scripts/start-options';
 import { DEMO_CATALOG_DIR } from '../demo-catalog/location';
 import { fetchCatalog } from '../registry/registry-fetch';
 import { withSandbox } from '../testing/sandbox-fixture';
@@ -119,6 +127,15 @@ describe('the sandbox image registry, as the console reads it', () => {
       [...objects].sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
     assert.deepEqual(byName(read.others as KObject[]), byName(inline.filter((o) => o !== csv)));
     assert.ok([...image.files.keys()].includes('manifests/pgpilot.clusterserviceversion.yaml'));
+  });
+
+  test("npm start's settings, read from the sandbox's kubeconfig, let the console pull", async () => {
+    const { env } = sandboxRegistryEnv(readFileSync(sb.kubeconfigPath, 'utf8'), join(sb.dir, 'serving.crt'), {});
+    const fromEnv = pullSettings(env as NodeJS.ProcessEnv);
+    assert.ok(!('off' in fromEnv), JSON.stringify(fromEnv));
+    forgetBundlesInMemory();
+    const image = await readBundleImage(imageOf('gatewise.v1.2.0'), fromEnv);
+    assert.ok(image.files.has('metadata/annotations.yaml'));
   });
 
   test('manifests by tag and digest, HEAD, and blobs carry their digests', async () => {
