@@ -41,8 +41,8 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
   --sandbox          start the embedded sandbox cluster (the default when no cluster is given)
   --catalog DIR      with the sandbox: an FBC catalog folder to serve (repeatable)
   --bundle-images on|off
-                     with the sandbox: on, its catalogs give bundles by image in its own registry,
-                     as published catalogs do (the demo's objects only in images); off (default),
+                     with the sandbox: on (default), its catalogs give bundles by image in its own
+                     registry, as published catalogs do (the demo's objects only in images); off,
                      the demo bundles carry their objects
   --public-url URL   the origin people open the console at (https://console.example.com); the
                      console answers only to it and to loopback names at --port

@@ -42,7 +42,7 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     gives olm.csv.metadata and the image), and a --catalog folder's image-only
                     bundles get images of what the real cluster derives for them. off: the demo
                     bundles carry their objects (olm.bundle.object) and --catalog folders are
-                    served as they are. Default off`;
+                    served as they are. Default on`;
 
 function main(): void {
   let values;
@@ -57,7 +57,7 @@ function main(): void {
         'deployment-delay': { type: 'string', default: '1500' },
         'catalog-address': { type: 'string', default: 'loopback' },
         'catalog-image': { type: 'string', multiple: true, default: [] },
-        'bundle-images': { type: 'string', default: 'off' },
+        'bundle-images': { type: 'string', default: 'on' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
