@@ -92,6 +92,8 @@ export interface SupervisorOptions {
   catalogs?: string[];
   /** Several clusters in the one sandbox process (`--clusters N`); the first is the one it reports. */
   clusters?: number;
+  /** More flags for lib/sandbox/main.ts (`--bundle-images on`). */
+  sandboxArgs?: string[];
   /** The first start's port; 0 (default) picks a free one, which later starts keep. */
   port?: number;
   policy?: RestartPolicy;
@@ -181,6 +183,7 @@ export class SandboxSupervisor extends EventEmitter<{
     ];
     for (const c of this.opts.catalogs ?? []) args.push('--catalog', c);
     if (this.opts.clusters) args.push('--clusters', String(this.opts.clusters));
+    args.push(...(this.opts.sandboxArgs ?? []));
     const child = spawn(process.execPath, args, { cwd: this.opts.root, stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
     let out = '';

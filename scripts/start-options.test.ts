@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { planBuild, planStart, START_BUILD_ENV, type StartFlags } from './start-options';
+import { planBuild, planStart, sandboxRegistryEnv, START_BUILD_ENV, type StartFlags } from './start-options';
 
 const base: StartFlags = {
   port: '3000',
@@ -248,5 +248,59 @@ describe('npm start with several clusters: --clusters N (the sandbox) and --clus
     refused({ cluster: ['a=/k'], context: 'x' }, /choose one/);
     refused({ cluster: ['a=/k'], sandbox: true }, /choose one/);
     refused({ cluster: ['a=/k'], catalog: ['/c'] }, /--catalog serves a folder in the sandbox/);
+  });
+});
+
+describe("npm start on the sandbox pulls the bundle images of the sandbox's registry", () => {
+  const kubeconfig = [
+    'apiVersion: v1',
+    'clusters:',
+    '- name: sandbox',
+    '  cluster:',
+    '    server: https://127.0.0.1:6443',
+    '    extensions:',
+    '    - name: olm-console.dev/catalogd',
+    '      extension:',
+    '        url: https://127.0.0.1:40001',
+    '    - name: olm-console.dev/image-registry',
+    '      extension:',
+    '        url: https://127.0.0.1:40002',
+    '',
+  ].join('\n');
+
+  test('pulls on, the sandbox CA trusted, its registry named as private', () => {
+    assert.deepEqual(sandboxRegistryEnv(kubeconfig, '/x/.sandbox/serving.crt', {}), {
+      env: {
+        OLM_CONSOLE_PULL_BUNDLE_IMAGES: 'true',
+        OLM_CONSOLE_REGISTRY_CA_FILE: '/x/.sandbox/serving.crt',
+        OLM_CONSOLE_PRIVATE_REGISTRIES: '127.0.0.1:40002',
+        OLM_CONSOLE_PULL_SECRET: 'olm/sandbox-registry-pull-secret',
+      },
+      registry: '127.0.0.1:40002',
+    });
+  });
+
+  test("a person's own settings are kept: pulls off stays off, a private list is added to, another CA is said", () => {
+    const r = sandboxRegistryEnv(kubeconfig, '/x/.sandbox/serving.crt', {
+      OLM_CONSOLE_PULL_BUNDLE_IMAGES: 'false',
+      OLM_CONSOLE_REGISTRY_CA_FILE: '/etc/my-ca.pem',
+      OLM_CONSOLE_PRIVATE_REGISTRIES: 'registry.internal:5000',
+      OLM_CONSOLE_PULL_SECRET: 'team1/mine',
+    });
+    assert.deepEqual(r.env, { OLM_CONSOLE_PRIVATE_REGISTRIES: 'registry.internal:5000,127.0.0.1:40002' });
+    assert.match(r.note ?? '', /OLM_CONSOLE_REGISTRY_CA_FILE names \/etc\/my-ca\.pem/);
+  });
+
+  test('a kubeconfig without the registry (an older sandbox) sets nothing', () => {
+    assert.deepEqual(sandboxRegistryEnv('apiVersion: v1\nclusters: []\n', '/ca', {}), { env: {} });
+  });
+
+  test('--bundle-images goes to the sandbox, and only to it', () => {
+    assert.deepEqual(ok(plan({ bundleImages: 'off' })).sandboxArgs, ['--bundle-images', 'off']);
+    assert.deepEqual(ok(plan({})).sandboxArgs, []);
+    const bad = plan({ bundleImages: 'inline' });
+    assert.ok(!bad.ok && /--bundle-images must be on or off/.test(bad.message));
+    const real = plan({ bundleImages: 'on', kubeconfig: '/k' });
+    assert.ok(!real.ok && /a real cluster's catalogs are its own/.test(real.message));
   });
 });

@@ -2,6 +2,8 @@
 // authentication silently: every combination either does what its words say or is refused with
 // the reason. The result is the cluster to use and the environment the console server gets.
 import { parseClusterFlag, type ClusterFlag } from '../lib/server/fleet/cluster-name';
+import yaml from 'js-yaml';
+import { PULL_SECRET_NAME } from '../lib/sandbox/image-registry/pull-secret';
 
 export interface StartFlags {
   port: string;
@@ -16,6 +18,8 @@ export interface StartFlags {
   clusters?: string;
   /** `--cluster NAME=KUBECONFIG[:CONTEXT]`, repeated: the clusters the console serves, the first its home. */
   cluster?: string[];
+  /** With the sandbox: whether its catalogs give bundles by image (`--bundle-images on|off`, lib/sandbox/main.ts). */
+  bundleImages?: string;
   publicUrl?: string;
   trustProxy: boolean;
   /**
@@ -39,6 +43,8 @@ export type StartPlan =
       catalogs: string[];
       /** How many clusters the sandbox serves (1 without --clusters). */
       sandboxClusters: number;
+      /** More flags for the sandbox (lib/sandbox/main.ts). */
+      sandboxArgs: string[];
       /** Environment for the console server (the sandbox's kubeconfig is added once it listens). */
       env: Record<string, string>;
       /** One line for the start banner. */
@@ -88,6 +94,8 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     return refuse(`--upgrade-approver approves as the console's own identity; ${named}: choose one`);
   }
 
+  if (f.bundleImages !== undefined && f.bundleImages !== 'on' && f.bundleImages !== 'off')
+    return refuse(`--bundle-images must be on or off, got "${f.bundleImages}"`);
   const oidc = oidcEnv(f);
   if (!oidc.ok) return oidc;
   const env: Record<string, string> = { OLM_CONSOLE_PORT: String(port), ...oidc.env };
@@ -96,6 +104,13 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
   if (f.trustProxy) env.OLM_CONSOLE_TRUST_PROXY = 'true';
   if (f.upgradeApprover) env.OLM_CONSOLE_UPGRADE_APPROVER = 'console';
 
+  if (
+    f.bundleImages !== undefined &&
+    (f.inCluster || f.kubeconfig || fleet.clusters.length || (!f.sandbox && envKubeconfig))
+  )
+    return refuse(
+      "--bundle-images chooses how the sandbox's catalogs give bundles; a real cluster's catalogs are its own",
+    );
   if (f.inCluster) {
     if (f.catalog.length)
       return refuse('--catalog serves a folder in the sandbox; a real cluster reads its CatalogSources');
@@ -104,6 +119,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       sandbox: false,
       catalogs: [],
       sandboxClusters: 1,
+      sandboxArgs: [],
       env: { ...env, OLM_CONSOLE_IN_CLUSTER: 'true' },
       describe: 'Cluster: in-cluster; each person logs in with their own token',
     };
@@ -121,9 +137,8 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     const who = f.oidcIssuer
       ? `each person signs in at ${f.oidcIssuer}, the one sign-in sent to every cluster`
       : perUserTokens
-        ? env.OLM_CONSOLE_FLEET_SHARED_TOKENS === 'true'
-          ? 'each person logs in with their own token, sent to every cluster (OLM_CONSOLE_FLEET_SHARED_TOKENS)'
-          : `each person logs in with their own token, sent to ${home.name} only`
+        ? `each person logs in with their own token, sent to ${home.name} only ` +
+          '(to all with OLM_CONSOLE_FLEET_SHARED_TOKENS=true)'
         : "acting as each kubeconfig's user";
     const names = fleet.clusters.map((c) => c.name).join(', ');
     return {
@@ -131,6 +146,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       sandbox: false,
       catalogs: [],
       sandboxClusters: 1,
+      sandboxArgs: [],
       env: e,
       describe: `Clusters: ${names} (home ${home.name}); ${who}`,
     };
@@ -154,6 +170,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
       sandbox: false,
       catalogs: [],
       sandboxClusters: 1,
+      sandboxArgs: [],
       env: e,
       describe: `Cluster: ${kubeconfig}${f.context ? ` (context ${f.context})` : ''}; ${who}`,
     };
@@ -176,6 +193,7 @@ export function planStart(f: StartFlags, envKubeconfig?: string, envApprover?: s
     sandbox: true,
     catalogs: f.catalog,
     sandboxClusters: n,
+    sandboxArgs: f.bundleImages ? ['--bundle-images', f.bundleImages] : [],
     env: e,
     describe: n > 1 ? `Clusters: ${n} sandbox clusters; ${who} on each` : `Cluster: the sandbox; ${who}`,
   };
@@ -268,3 +286,50 @@ export function planBuild(rebuild: boolean, builtAtMs: number | undefined, newes
  * build` (CI, the image, the browser tests) still writes it; next.config.js reads this variable.
  */
 export const START_BUILD_ENV: Readonly<Record<string, string>> = { OLM_CONSOLE_BUILD_STANDALONE: 'false' };
+
+/** The kubeconfig cluster extension where the sandbox names its image registry (lib/sandbox/server/sandbox.ts). */
+export const SANDBOX_REGISTRY_EXTENSION = 'olm-console.dev/image-registry';
+
+/**
+ * The console's bundle image settings for the sandbox (docs/running.md#bundle-images): its
+ * catalogs give bundles by image in the sandbox's registry, so pulls are on, the registry's CA (the
+ * sandbox's, `caFile`) is trusted, and its loopback address is named as a private registry, which
+ * the console otherwise refuses to dial. What the environment already says is kept: a person's
+ * `OLM_CONSOLE_PULL_BUNDLE_IMAGES=false` or own CA file wins (the console reads one CA file; the
+ * banner then says the sandbox's images will not verify), and a private registry list is added to.
+ * `kubeconfigText` is the sandbox's kubeconfig; without the extension (an older sandbox) nothing
+ * is set.
+ */
+export function sandboxRegistryEnv(
+  kubeconfigText: string,
+  caFile: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { env: Record<string, string>; registry?: string; note?: string } {
+  let url: string | undefined;
+  try {
+    const doc = yaml.load(kubeconfigText) as {
+      clusters?: { cluster?: { extensions?: { name?: unknown; extension?: { url?: unknown } }[] } }[];
+    };
+    const found = doc?.clusters?.[0]?.cluster?.extensions?.find((e) => e?.name === SANDBOX_REGISTRY_EXTENSION);
+    if (typeof found?.extension?.url === 'string') url = found.extension.url;
+  } catch {
+    url = undefined;
+  }
+  if (!url) return { env: {} };
+  const registry = new URL(url).host;
+  const out: Record<string, string> = {};
+  if (env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === undefined) out.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
+  let note: string | undefined;
+  if (env.OLM_CONSOLE_REGISTRY_CA_FILE === undefined) out.OLM_CONSOLE_REGISTRY_CA_FILE = caFile;
+  else if (env.OLM_CONSOLE_REGISTRY_CA_FILE !== caFile)
+    note = `OLM_CONSOLE_REGISTRY_CA_FILE names ${env.OLM_CONSOLE_REGISTRY_CA_FILE}; the sandbox registry's CA is ${caFile}`;
+  const named = (env.OLM_CONSOLE_PRIVATE_REGISTRIES ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  if (!named.includes(registry)) out.OLM_CONSOLE_PRIVATE_REGISTRIES = [...named, registry].join(',');
+  // The secret the sandbox seeds for its one protected repository, read as each person (a viewer
+  // may not get it, and is told so), as operator-controller's --global-pull-secret names one.
+  if (env.OLM_CONSOLE_PULL_SECRET === undefined) out.OLM_CONSOLE_PULL_SECRET = `olm/${PULL_SECRET_NAME}`;
+  return { env: out, registry, ...(note ? { note } : {}) };
+}

@@ -6,14 +6,14 @@
 // (sandbox-supervisor.ts), so the console runs on.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logFormat, logger } from '../lib/observability/logger';
 import { sandboxSessionKey } from './sandbox-session-key';
 import { SandboxSupervisor } from './sandbox-supervisor';
-import { planBuild, planStart, START_BUILD_ENV } from './start-options';
+import { planBuild, planStart, sandboxRegistryEnv, START_BUILD_ENV } from './start-options';
 
 const osSignals = constants.signals;
 const root = join(import.meta.dirname, '..');
@@ -24,7 +24,7 @@ const sourceFiles = ['instrumentation.ts', 'next.config.js', 'package.json', 'po
 
 const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
                          [--kubeconfig PATH] [--context NAME] [--in-cluster] [--per-user-tokens]
-                         [--sandbox] [--catalog DIR ...] [--clusters N]
+                         [--sandbox] [--catalog DIR ...] [--clusters N] [--bundle-images on|off]
                          [--cluster NAME=KUBECONFIG[:CONTEXT] ...] [--public-url URL] [--trust-proxy]
                          [--upgrade-approver] [--oidc-issuer URL --oidc-client-id ID
                          [--oidc-client-secret-file PATH] [--oidc-ca-file PATH]]
@@ -47,6 +47,10 @@ const usage = `usage: npm start -- [--port N] [--host ADDR] [--rebuild]
   --cluster NAME=KUBECONFIG[:CONTEXT]
                      a cluster of the fleet, named, with its kubeconfig and context (default the
                      kubeconfig's current one); repeatable; the first is the home cluster
+  --bundle-images on|off
+                     with the sandbox: on (default), its catalogs give bundles by image in its own
+                     registry, as published catalogs do (the demo's objects only in images); off,
+                     the demo bundles carry their objects
   --public-url URL   the origin people open the console at (https://console.example.com); the
                      console answers only to it and to loopback names at --port
   --trust-proxy      believe X-Forwarded-Host/-Proto/-For: only behind a proxy you run
@@ -124,6 +128,7 @@ async function main(): Promise<void> {
         catalog: { type: 'string', multiple: true, default: [] },
         clusters: { type: 'string' },
         cluster: { type: 'string', multiple: true, default: [] },
+        'bundle-images': { type: 'string' },
         'public-url': { type: 'string' },
         'trust-proxy': { type: 'boolean', default: false },
         'upgrade-approver': { type: 'boolean', default: false },
@@ -154,6 +159,7 @@ async function main(): Promise<void> {
       catalog: values.catalog,
       clusters: values.clusters,
       cluster: values.cluster,
+      ...(values['bundle-images'] !== undefined ? { bundleImages: values['bundle-images'] } : {}),
       publicUrl: values['public-url'],
       trustProxy: values['trust-proxy'],
       upgradeApprover: values['upgrade-approver'],
@@ -195,6 +201,7 @@ async function main(): Promise<void> {
       dataFile: join(folder, 'data.jsonl'),
       catalogs: plan.catalogs,
       ...(plan.sandboxClusters > 1 ? { clusters: plan.sandboxClusters } : {}),
+      sandboxArgs: plan.sandboxArgs,
       output: (text) => {
         for (const line of text.split('\n')) if (line.trim()) log.info({ source: 'sandbox' }, line.trim());
       },
@@ -203,6 +210,18 @@ async function main(): Promise<void> {
     sandboxUp = sb.start().then(
       (up) => {
         env.OLM_CONSOLE_KUBECONFIG = up.kubeconfig;
+        // Its catalogs give bundles by image in its own registry: pull them, as OLM does.
+        const images = sandboxRegistryEnv(
+          readFileSync(up.kubeconfig, 'utf8'),
+          join(root, '.sandbox', 'serving.crt'),
+          env,
+        );
+        Object.assign(env, images.env);
+        if (images.registry)
+          log.info(
+            `bundle images: ${env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === 'true' ? 'pulled' : 'not pulled'} from the sandbox registry ${images.registry}`,
+          );
+        if (images.note) log.warn(images.note);
         env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));
         log.info(`${plan.describe} at ${up.url} (kubectl --kubeconfig ${up.kubeconfig} get ns)`);
         sb.on('restarting', ({ how, delayMs }) =>

@@ -5,9 +5,12 @@ import { parseArgs } from 'node:util';
 import { SEED_USERS } from './auth/bootstrap-rbac';
 import { startSandboxFleet } from './fleet';
 import { startSandbox, type Flavor } from './server/sandbox';
+import { PULL_SECRET_NAME } from './image-registry/pull-secret';
+import { PROTECTED_REPOSITORY } from './image-registry/sandbox-registry';
 
 const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upstream|openshift] [--kubeconfig PATH] [--catalog DIR ...]
        [--catalog-address loopback|service] [--catalog-image IMAGE=DIR ...] [--clusters N]
+       [--bundle-images on|off]
 
   --port N          port on 127.0.0.1 (default 6443; 0 picks a free one)
   --data FILE       keep every object in FILE; a restart (even after kill -9) comes back with them
@@ -39,7 +42,15 @@ const usage = `usage: npm run sandbox -- [--port N] [--data FILE] [--flavor upst
                     a port of its own (--port is the first's), seeded with different operator
                     versions and waiting approvals, all accepting the same seed users' tokens; the
                     --kubeconfig file names them all, a context each (each cluster's own files in
-                    a folder of its name beside it); with --data, cluster K keeps <data>.<name>`;
+                    a folder of its name beside it); with --data, cluster K keeps <data>.<name>
+
+  --bundle-images on|off
+                    on: catalogs give bundles as published catalogs do, by image in the
+                    sandbox's own registry: the demo catalog's objects leave it for images (it
+                    gives olm.csv.metadata and the image), and a --catalog folder's image-only
+                    bundles get images of what the real cluster derives for them. off: the demo
+                    bundles carry their objects (olm.bundle.object) and --catalog folders are
+                    served as they are. Default on`;
 
 function main(): void {
   let values;
@@ -55,6 +66,7 @@ function main(): void {
         'catalog-address': { type: 'string', default: 'loopback' },
         'catalog-image': { type: 'string', multiple: true, default: [] },
         clusters: { type: 'string' },
+        'bundle-images': { type: 'string', default: 'on' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -83,6 +95,11 @@ function main(): void {
   const catalogAddress = values['catalog-address'];
   if (catalogAddress !== 'loopback' && catalogAddress !== 'service') {
     console.error(`--catalog-address must be loopback or service, got "${catalogAddress}"`);
+    process.exit(2);
+  }
+  const bundleImages = values['bundle-images'];
+  if (bundleImages !== 'on' && bundleImages !== 'off') {
+    console.error(`--bundle-images must be on or off, got "${bundleImages}"`);
     process.exit(2);
   }
   const catalogImages: Record<string, string> = {};
@@ -148,6 +165,7 @@ function main(): void {
     deploymentDelayMs,
     catalogAddress,
     catalogImages,
+    bundleImages: bundleImages === 'on',
   })
     .then((sb) => {
       console.log(`sandbox cluster (${sb.flavor}) listening on ${sb.url}`);
@@ -155,6 +173,10 @@ function main(): void {
       for (const u of SEED_USERS)
         console.log(`  user ${u.name.padEnd(6)} ${sb.kubeconfigs[u.name]}  (${u.description})`);
       console.log(`OLM v1 catalog content (catalogd): ${sb.olmV1.contentUrl}/catalogs/<name>/api/v1/all`);
+      console.log(
+        `image registry: ${sb.imageRegistry.registry.origin} (bundle images; pull secret ` +
+          `${sb.olm.catalogs.globalNamespace}/${PULL_SECRET_NAME} for ${PROTECTED_REPOSITORY})`,
+      );
       if (values.data) console.log(`data: ${values.data}`);
       const stop = () => void sb.stop().then(() => process.exit(0));
       process.on('SIGINT', stop);

@@ -14,10 +14,15 @@ export interface V1Seed {
   dir: string;
 }
 
-export function v1Seeds(catalogDirs: readonly string[], demo: boolean, namespace: string): V1Seed[] {
+export function v1Seeds(
+  catalogDirs: readonly string[],
+  demo: boolean,
+  namespace: string,
+  demoDir: string = DEMO_CATALOG_DIR,
+): V1Seed[] {
   const seeds = [
     ...catalogDirs.map((dir) => ({ dir, as: {} })),
-    ...(demo ? [{ dir: DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : []),
+    ...(demo ? [{ dir: demoDir, as: DEMO_CATALOG_SOURCE }] : []),
   ];
   return seeds.map((s) => {
     const name = catalogSourceDefinition(s.dir, s.as, namespace).metadata.name ?? '';

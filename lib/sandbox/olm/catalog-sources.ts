@@ -146,8 +146,23 @@ export class CatalogSources {
   /** Creates the CatalogSource for a folder given with --catalog, unless it exists. */
   seed(dir: string, as: SeedAs = {}, namespace = this.globalNamespace): void {
     const cs = catalogSourceDefinition(dir, as, namespace);
-    if (this.api.storeGet(this.resource, namespace, cs.metadata.name ?? '')) return;
-    this.api.createObject(this.resource, cs);
+    const existing = this.api.storeGet(this.resource, namespace, cs.metadata.name ?? '');
+    if (!existing) {
+      this.api.createObject(this.resource, cs);
+      return;
+    }
+    // Kept by a data file from a start that served the folder from elsewhere (the demo inline,
+    // then published in images): the folder of this start is the one to serve.
+    const folder = existing.metadata.annotations?.[CATALOG_DIR_ANNOTATION];
+    const wanted = cs.metadata.annotations![CATALOG_DIR_ANNOTATION]!;
+    if (folder !== undefined && folder !== wanted)
+      this.api.updateObject(this.resource, {
+        ...existing,
+        metadata: {
+          ...existing.metadata,
+          annotations: { ...existing.metadata.annotations, [CATALOG_DIR_ANNOTATION]: wanted },
+        },
+      });
   }
 
   /** Brings the registry and status of one CatalogSource in line with its spec. */

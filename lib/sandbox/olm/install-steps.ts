@@ -9,6 +9,7 @@ import { csvJsonOf } from '../registry/messages';
 import { base62 } from './generated-roles';
 import { goJson, goRule, type Permission } from './requirements';
 import type { KObject } from '../store/types';
+import { sandboxBundleImage } from '../image-registry/bundle-store';
 
 export interface PlanStep {
   resolving: string;
@@ -130,7 +131,7 @@ export function csvForInstall(
   namespace: string,
   replaces: string | undefined,
 ): KObject {
-  const csv = JSON.parse(csvJsonOf(pkg, bundle) || '{}') as KObject;
+  const csv = JSON.parse(csvJsonOf(pkg, bundle, contentObjects(bundle)) || '{}') as KObject;
   csv.apiVersion = 'operators.coreos.com/v1alpha1';
   csv.kind = 'ClusterServiceVersion';
   csv.metadata = { ...csv.metadata, name: bundle.name, namespace };
@@ -153,13 +154,26 @@ export function csvForInstall(
 }
 
 /**
+ * The objects a bundle brings: its own `olm.bundle.object`s when they hold its CSV; else, when the
+ * catalog gives it by image and the sandbox's registry holds that image, the image's manifests,
+ * as OLM unpacks them (image-registry/bundle-store.ts); else none (the catalog's metadata is then
+ * all there is, and bundleManifests derives from it).
+ */
+function contentObjects(bundle: BundleModel): KObject[] {
+  const inline = bundleObjects(bundle) as KObject[];
+  if (inline.some((o) => o.kind === 'ClusterServiceVersion')) return inline;
+  const fromImage = sandboxBundleImage(bundle.image);
+  return fromImage && !('error' in fromImage) ? fromImage : inline;
+}
+
+/**
  * What the bundle's image would hold: its CSV (its own `olm.bundle.object`, or made from
  * `olm.csv.metadata` as opm makes it), its CRDs (the bundle's, then any owned CRD it lacks, made
  * from the CSV's description), then its other objects. The real cluster's catalogs carry these
  * inline (scripts/cluster-catalogs.ts), so real OLM installs exactly what the sandbox installs.
  */
 export function bundleManifests(pkg: PackageModel, bundle: BundleModel): KObject[] {
-  const objects = bundleObjects(bundle) as KObject[];
+  const objects = contentObjects(bundle);
   const csvJson = csvJsonOf(pkg, bundle, objects);
   const csv = csvJson ? (JSON.parse(csvJson) as KObject) : undefined;
   if (csv && !objects.some((o) => o.kind === 'ClusterServiceVersion')) {

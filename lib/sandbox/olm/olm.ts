@@ -29,6 +29,8 @@ export interface OlmOptions {
   catalogDirs: string[];
   /** Seed the demo catalog (when no --catalog is given). */
   demo?: boolean;
+  /** The demo catalog's folder: its published image-only copy, or the original (the default). */
+  demoDir?: string;
   /** How long Deployments take to report available (there is no kubelet). */
   deploymentDelayMs?: number;
   /** How served catalogs' addresses are reported (see CatalogSources). */
@@ -67,7 +69,7 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   api.hooks.admit = admitCatalogDir;
   const seeds = [
     ...opts.catalogDirs.map((dir) => ({ dir, as: {} })),
-    ...(opts.demo ? [{ dir: DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : []),
+    ...(opts.demo ? [{ dir: opts.demoDir ?? DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : []),
   ];
   const marketplace = opts.marketplace
     ? new MarketplaceOperator(

@@ -22,6 +22,8 @@ import { ApiStatusError } from './http-util';
 import { ensureServingCert } from './tls';
 import { Faults } from './faults';
 import { startWorkloads, type Workloads } from '../workloads/workloads';
+import { seedPullSecret } from '../image-registry/pull-secret';
+import { startSandboxRegistry, type SandboxRegistry } from '../image-registry/sandbox-registry';
 import {
   CLUSTER_VERSION_CRD,
   ensureClusterProxy,
@@ -54,6 +56,12 @@ export interface SandboxOptions {
   catalogAddress?: 'loopback' | 'service';
   /** Catalog image reference → FBC folder, for CatalogSources with `spec.image` (--catalog-image). */
   catalogImages?: Record<string, string>;
+  /**
+   * Catalogs give bundles as published catalogs do, by image in the sandbox's registry: the demo
+   * catalog's objects only in images (it gives `olm.csv.metadata` and the image), and a --catalog
+   * folder's image-only bundles in images of what the real cluster derives (--bundle-images on).
+   */
+  bundleImages?: boolean;
 }
 
 export interface Sandbox {
@@ -73,6 +81,8 @@ export interface Sandbox {
   olmV1: OlmV1;
   /** Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs as kube-controller-manager runs them. */
   workloads: Workloads;
+  /** The image registry serving the bundle images of the catalogs (docs/sandbox.md#bundle-images). */
+  imageRegistry: SandboxRegistry;
   faults: Faults;
   flavor: Flavor;
   stop(): Promise<void>;
@@ -104,8 +114,20 @@ function loadTokens(file: string): Record<string, string> {
 // (lib/k8s/cluster-config.ts reads it): the console reads a ClusterCatalog's status.urls.base only
 // there, and the sandbox's content server has a port of its own.
 const CATALOGD_EXTENSION = 'olm-console.dev/catalogd';
+/**
+ * The kubeconfig cluster extension naming the sandbox's image registry (`{url: https://host:port}`):
+ * `npm start` reads it to trust and allow that registry, and a restart listens there again.
+ */
+export const IMAGE_REGISTRY_EXTENSION = 'olm-console.dev/image-registry';
 
-function kubeconfigYaml(server: string, caPem: string, user: string, token: string, catalogd: string): string {
+function kubeconfigYaml(
+  server: string,
+  caPem: string,
+  user: string,
+  token: string,
+  catalogd: string,
+  registry: string,
+): string {
   return [
     'apiVersion: v1',
     'kind: Config',
@@ -118,6 +140,9 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
     `    - name: ${CATALOGD_EXTENSION}`,
     '      extension:',
     `        url: ${catalogd}`,
+    `    - name: ${IMAGE_REGISTRY_EXTENSION}`,
+    '      extension:',
+    `        url: ${registry}`,
     'users:',
     `- name: ${user}`,
     '  user:',
@@ -138,12 +163,12 @@ function kubeconfigYaml(server: string, caPem: string, user: string, token: stri
  * sandbox listens there again when it can, so a console that read the kubeconfig keeps reading
  * content (it reads its cluster settings once).
  */
-function previousContentPort(kubeconfigPath: string, host: string): number {
+function previousContentPort(kubeconfigPath: string, host: string, extension = CATALOGD_EXTENSION): number {
   try {
     const doc = yaml.load(readFileSync(kubeconfigPath, 'utf8')) as {
       clusters?: { cluster?: { extensions?: { name?: unknown; extension?: { url?: unknown } }[] } }[];
     };
-    const url = doc?.clusters?.[0]?.cluster?.extensions?.find((e) => e?.name === CATALOGD_EXTENSION)?.extension?.url;
+    const url = doc?.clusters?.[0]?.cluster?.extensions?.find((e) => e?.name === extension)?.extension?.url;
     if (typeof url !== 'string') return 0;
     const u = new URL(url);
     return u.hostname === host ? Number(u.port) || 0 : 0;
@@ -273,10 +298,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   ]);
   api.start();
   const workloads = startWorkloads(api);
+  const tls = ensureServingCert(dir);
+  const demo = opts.demo ?? !opts.catalogs?.length;
+  const imageRegistry = await startSandboxRegistry({
+    dir,
+    tls,
+    host: opts.host ?? '127.0.0.1',
+    port: previousContentPort(kubeconfigPath, opts.host ?? '127.0.0.1', IMAGE_REGISTRY_EXTENSION),
+    catalogs: opts.catalogs ?? [],
+    demo,
+    bundleImages: opts.bundleImages ?? false,
+  });
+  seedPullSecret(api, ns.catalog, imageRegistry.registry.host, imageRegistry.registry.auth.credentials);
   const olm = await startOlm(api, {
     catalogNamespace: ns.catalog,
-    catalogDirs: opts.catalogs ?? [],
-    demo: opts.demo ?? !opts.catalogs?.length,
+    catalogDirs: imageRegistry.catalogDirs,
+    demo,
+    demoDir: imageRegistry.demoDir,
     deploymentDelayMs: opts.deploymentDelayMs,
     catalogAddress: opts.catalogAddress,
     catalogImages: opts.catalogImages,
@@ -298,8 +336,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     );
   };
 
-  const tls = ensureServingCert(dir);
-  const seeds = v1Seeds(opts.catalogs ?? [], opts.demo ?? !opts.catalogs?.length, ns.catalog);
+  const seeds = v1Seeds(imageRegistry.catalogDirs, demo, ns.catalog, imageRegistry.demoDir);
   const olmV1 = await startOlmV1(api, {
     host: opts.host ?? '127.0.0.1',
     contentPort: previousContentPort(kubeconfigPath, opts.host ?? '127.0.0.1'),
@@ -322,7 +359,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const kubeconfigs: Record<string, string> = {};
   for (const u of SEED_USERS) {
     const file = u.name === 'admin' ? kubeconfigPath : join(dir, `kubeconfig-${u.name}`);
-    writeFileSync(file, kubeconfigYaml(url, tls.cert, u.name, tokens[u.name]!, olmV1.contentUrl), { mode: 0o600 });
+    writeFileSync(
+      file,
+      kubeconfigYaml(url, tls.cert, u.name, tokens[u.name]!, olmV1.contentUrl, imageRegistry.registry.origin),
+      { mode: 0o600 },
+    );
     kubeconfigs[u.name] = file;
   }
 
@@ -338,11 +379,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     olm,
     olmV1,
     workloads,
+    imageRegistry,
     faults,
     flavor,
     stop: async () => {
       await olmV1.stop();
       await olm.stop();
+      await imageRegistry.stop();
       workloads.stop();
       api.stop();
       server.closeAllConnections();
