@@ -35,7 +35,7 @@ export function InstallFollow({ body, notices = [] }: { body: V1InstallRequestBo
       <h2 id="follow-title" className="text-lg font-semibold">
         ClusterExtension {body.name} created
       </h2>
-      <p role="status" className="text-sm">
+      <p role="status" className="text-sm [overflow-wrap:anywhere]">
         {v.text}
       </p>
       {notices.map((n) => (
