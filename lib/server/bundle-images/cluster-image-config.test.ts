@@ -79,7 +79,7 @@ after(async () => {
 beforeEach(() => forgetBundlesInMemory());
 
 describe("the cluster's mirrors and registry CAs, as the person may read them", () => {
-  test('no OpenShift kinds: no mirrors, and nothing to add to a failed pull\'s reason', async () => {
+  test("no OpenShift kinds: no mirrors, and nothing to add to a failed pull's reason", async () => {
     const config = await readClusterImageConfig(admin);
     assert.deepEqual(config.rules, []);
     assert.equal(config.openshift, false);
