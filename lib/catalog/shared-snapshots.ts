@@ -5,6 +5,7 @@
 // only through a person's own CatalogSource read, same address and content version).
 //
 //   olm-console-catalog-snapshots              the manifest: `c.<id>` → a sealed entry per catalog
+//                                              (`v.<id>` per ClusterCatalog content, its own kind)
 //   olm-console-catalog-snapshot-<id>-<gen>-<n>  its chunks (binaryData), written once, never changed
 //
 // A snapshot is encrypted and authenticated with a key derived from the session key every replica
@@ -58,7 +59,7 @@ interface ConfigMap {
   binaryData?: Record<string, string>;
 }
 
-const ID = /^[0-9a-f]{16}$/;
+const FIELD = /^[cv]\.[0-9a-f]{16}$/;
 const CHUNK_NAME = /^olm-console-catalog-snapshot-([0-9a-f]{16})-[0-9a-f]{8}-\d{1,3}$/;
 const b64url = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
 
@@ -81,11 +82,10 @@ export function snapshotIdOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/** The catalog ids a manifest's data names, at most MAX_ENTRIES. */
-function idsIn(data: Record<string, string>): string[] {
+/** The entries a manifest's data holds (`c.<id>`, `v.<id>`), at most MAX_ENTRIES. */
+function fieldsIn(data: Record<string, string>): string[] {
   return Object.keys(data)
-    .filter((k) => k.startsWith('c.') && ID.test(k.slice(2)))
-    .map((k) => k.slice(2))
+    .filter((k) => FIELD.test(k))
     .slice(0, MAX_ENTRIES);
 }
 
@@ -97,6 +97,8 @@ export interface SharedSnapshotOptions {
   maxBytes?: number;
   /** The most bytes a chunk holds (tests lower it, to have several). */
   chunkBytes?: number;
+  /** What is shared: catalog index snapshots (the default), or ClusterCatalog content. */
+  kind?: 'catalog' | 'content';
 }
 
 export class SharedSnapshots {
@@ -105,6 +107,8 @@ export class SharedSnapshots {
   private readonly tagKey: Buffer;
   private readonly maxBytes: number;
   private readonly chunkBytes: number;
+  /** This kind's entries in the manifest: `c.` or `v.`. */
+  private readonly prefix: string;
 
   constructor(
     private readonly client: KubeClient,
@@ -120,10 +124,11 @@ export class SharedSnapshots {
     this.tagKey = derive(TAG_LABEL);
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_SHARED_BYTES;
     this.chunkBytes = Math.min(opts.chunkBytes ?? CHUNK_BYTES, CHUNK_BYTES);
+    this.prefix = opts.kind === 'content' ? 'v.' : 'c.';
   }
 
-  private entryMac(id: string, e: Omit<Entry, 'mac'>): string {
-    const parts = [ENTRY_LABEL, id, e.at, e.size, e.iv, e.tag, e.chunks];
+  private entryMac(field: string, e: Omit<Entry, 'mac'>): string {
+    const parts = [ENTRY_LABEL, field, e.at, e.size, e.iv, e.tag, e.chunks];
     return createHmac('sha256', this.macKey).update(JSON.stringify(parts)).digest('base64url');
   }
 
@@ -134,9 +139,9 @@ export class SharedSnapshots {
       .digest('base64url');
   }
 
-  /** The entry under `id`, if it parses and carries this console's seal; else why not. */
-  private entryOf(data: Record<string, string>, id: string): Entry | string | undefined {
-    const raw = data[`c.${id}`];
+  /** The entry `field` (`c.<id>`), if it parses and carries this console's seal; else why not. */
+  private entryOf(data: Record<string, string>, field: string): Entry | string | undefined {
+    const raw = data[field];
     if (raw === undefined) return undefined;
     let e: Entry;
     try {
@@ -145,11 +150,11 @@ export class SharedSnapshots {
       return 'its manifest entry is not one the console writes';
     }
     const { mac, ...rest } = e;
-    const want = Buffer.from(this.entryMac(id, rest));
+    const want = Buffer.from(this.entryMac(field, rest));
     const given = Buffer.from(mac);
     if (given.length !== want.length || !timingSafeEqual(given, want))
       return 'its manifest entry is sealed with another session key, or was changed';
-    if (e.chunks.some(([name]) => CHUNK_NAME.exec(name)?.[1] !== id)) return 'its chunks are not its own';
+    if (e.chunks.some(([name]) => CHUNK_NAME.exec(name)?.[1] !== field.slice(2))) return 'its chunks are not its own';
     return e;
   }
 
@@ -162,9 +167,10 @@ export class SharedSnapshots {
     }
   }
 
-  /** The ids of the catalogs shared now. */
+  /** The ids of this kind's snapshots shared now. */
   async ids(): Promise<string[]> {
-    return idsIn((await this.manifest())?.data ?? {});
+    const fields = fieldsIn((await this.manifest())?.data ?? {});
+    return fields.filter((f) => f.startsWith(this.prefix)).map((f) => f.slice(2));
   }
 
   /**
@@ -177,9 +183,10 @@ export class SharedSnapshots {
       logger().warn({ snapshot: id, namespace: this.namespace, reason }, 'shared catalog snapshot: ignored');
       return undefined;
     };
+    const field = `${this.prefix}${id}`;
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const entry = this.entryOf((await this.manifest())?.data ?? {}, id);
+        const entry = this.entryOf((await this.manifest())?.data ?? {}, field);
         if (entry === undefined) return undefined;
         if (typeof entry === 'string') return why(entry);
         const parts: Buffer[] = [];
@@ -201,7 +208,7 @@ export class SharedSnapshots {
         }
         if (gone) {
           // Replaced while it was read (the old chunks go after the swap), or a chunk was deleted.
-          const now = this.entryOf((await this.manifest())?.data ?? {}, id);
+          const now = this.entryOf((await this.manifest())?.data ?? {}, field);
           if (typeof now === 'object' && now.mac !== entry.mac) continue;
           return why('a chunk it names is missing');
         }
@@ -209,7 +216,7 @@ export class SharedSnapshots {
         if (sealed.length !== entry.size || sealed.length < 17) return why('its chunks are not its size');
         try {
           const d = createDecipheriv('aes-256-gcm', this.sealKey, Buffer.from(entry.iv, 'base64url'));
-          d.setAAD(Buffer.from(`${id}.${entry.at}`));
+          d.setAAD(Buffer.from(`${field}.${entry.at}`));
           d.setAuthTag(sealed.subarray(sealed.length - 16));
           return Buffer.concat([d.update(sealed.subarray(0, sealed.length - 16)), d.final()]);
         } catch {
@@ -228,19 +235,20 @@ export class SharedSnapshots {
    */
   async write(key: string, address: string, version: string, data: Buffer): Promise<void> {
     const id = snapshotIdOf(key);
+    const field = `${this.prefix}${id}`;
     const log = (reason: string, level: 'info' | 'warn' = 'warn') =>
       logger()[level]({ catalog: key, namespace: this.namespace, reason }, 'shared catalog snapshot: not written');
     const tag = this.contentTag(key, address, version);
     const made: string[] = [];
     try {
-      const current = this.entryOf((await this.manifest())?.data ?? {}, id);
+      const current = this.entryOf((await this.manifest())?.data ?? {}, field);
       // Another replica shared this content a moment ago: every replica re-reads, one copy will do.
       const recent = typeof current === 'object' && current.tag === tag && Date.now() - current.at < REWRITE_AFTER_MS;
       if (recent) return;
       const at = Date.now();
       const iv = randomBytes(12);
       const c = createCipheriv('aes-256-gcm', this.sealKey, iv);
-      c.setAAD(Buffer.from(`${id}.${at}`));
+      c.setAAD(Buffer.from(`${field}.${at}`));
       const sealed = Buffer.concat([c.update(data), c.final(), c.getAuthTag()]);
       if (sealed.length > this.maxBytes)
         return log(`${sealed.length} bytes, over the ${this.maxBytes} bytes the replicas share; each reads it once`);
@@ -262,8 +270,8 @@ export class SharedSnapshots {
         chunks.push([name, sha256(part)]);
       }
       const rest = { at, size: sealed.length, iv: iv.toString('base64url'), tag, chunks };
-      const entry: Entry = { ...rest, mac: this.entryMac(id, rest) };
-      const replaced = await this.swap(id, entry);
+      const entry: Entry = { ...rest, mac: this.entryMac(field, rest) };
+      const replaced = await this.swap(field, entry);
       if (typeof replaced === 'string') {
         await this.remove(made);
         return log(replaced);
@@ -282,7 +290,7 @@ export class SharedSnapshots {
    * Puts `entry` in the manifest at the resourceVersion read; on a conflict reads and tries again.
    * Returns the entry it replaced (sealed, of this id), or why it could not.
    */
-  private async swap(id: string, entry: Entry): Promise<Entry | undefined | string> {
+  private async swap(field: string, entry: Entry): Promise<Entry | undefined | string> {
     const deadline = Date.now() + WRITE_DEADLINE_MS;
     let pause = 20;
     for (;;) {
@@ -290,8 +298,8 @@ export class SharedSnapshots {
       const data = cm?.data ?? {};
       let total = entry.size;
       let count = 1;
-      for (const other of idsIn(data)) {
-        if (other === id) continue;
+      for (const other of fieldsIn(data)) {
+        if (other === field) continue;
         const e = this.entryOf(data, other);
         if (typeof e === 'object') total += e.size;
         count++;
@@ -299,8 +307,8 @@ export class SharedSnapshots {
       if (total > this.maxBytes)
         return `the replicas share at most ${this.maxBytes} bytes, and the other catalogs hold ${total - entry.size}`;
       if (count > MAX_ENTRIES) return `the manifest holds at most ${MAX_ENTRIES} catalogs`;
-      const before = this.entryOf(data, id);
-      const next = { ...data, [`c.${id}`]: JSON.stringify(entry) };
+      const before = this.entryOf(data, field);
+      const next = { ...data, [field]: JSON.stringify(entry) };
       try {
         if (cm) await this.client.replace(CONFIG_MAP_TYPE, { ...cm, data: next });
         else
@@ -345,11 +353,11 @@ export class SharedSnapshots {
   private async collectOrphans(): Promise<void> {
     const data = (await this.manifest())?.data ?? {};
     const named = new Set<string>();
-    for (const id of idsIn(data)) {
-      const e = this.entryOf(data, id);
+    for (const field of fieldsIn(data)) {
+      const e = this.entryOf(data, field);
       if (typeof e === 'object') for (const [name] of e.chunks) named.add(name);
       // An entry this replica cannot open may be another key's: its chunks are not ours to judge.
-      else if (data[`c.${id}`]) named.add(`*${id}`);
+      else named.add(`*${field.slice(2)}`);
     }
     const list = await this.client.list<ConfigMap>(CONFIG_MAP_TYPE, {
       namespace: this.namespace,

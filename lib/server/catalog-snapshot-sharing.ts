@@ -5,6 +5,7 @@
 import type { CatalogIndex } from '../catalog/catalog-index';
 import { SharedSnapshots } from '../catalog/shared-snapshots';
 import { logger } from '../observability/logger';
+import { shareCatalogContent } from './olm-v1/content-cache';
 import { consoleIdentityClient } from './context';
 import { SessionKey } from './session';
 import { consoleNamespace } from './session-revocation';
@@ -23,7 +24,10 @@ export function shareCatalogSnapshots(
   }
   const namespace = consoleNamespace(env);
   try {
-    index.shareSnapshots(new SharedSnapshots(consoleIdentityClient(env), namespace, SessionKey.fromEnv(env).key));
+    const [client, key] = [consoleIdentityClient(env), SessionKey.fromEnv(env).key];
+    index.shareSnapshots(new SharedSnapshots(client, namespace, key));
+    // ClusterCatalog content too: a new replica would otherwise download every catalog's again.
+    shareCatalogContent(new SharedSnapshots(client, namespace, key, { kind: 'content' }));
   } catch (err) {
     logger().warn(
       { err: (err as Error).message },
