@@ -13,6 +13,7 @@ import { readRegistry, type KeepCsv } from './registry-read';
 import { logger } from '../observability/logger';
 import { decodeSnapshot, encodeSnapshot, loadSnapshots, writeSnapshotFile, type Snapshot } from './index-snapshot';
 import { snapshotIdOf, type SharedSnapshots } from './shared-snapshots';
+import { trackWrite } from './background-writes';
 
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
@@ -157,7 +158,7 @@ export class CatalogEntries {
       if (shared) await shared.write(key, address, version, data);
     })();
     this.writing.add(job);
-    void job.finally(() => this.writing.delete(job));
+    void trackWrite(job).finally(() => this.writing.delete(job));
   }
 
   /**

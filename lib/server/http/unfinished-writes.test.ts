@@ -29,7 +29,7 @@ describe('a graceful stop and the catalog snapshots', () => {
     const dir = mkdtempSync(join(sb.dir, 'stop-'));
     const index = new CatalogIndex(Date.now, { snapshotDir: dir });
     const first = await index.forUser(clientFor('admin'), ['olm']);
-    await finishSnapshotWrites(pino({ level: 'silent' }), 10_000, index);
+    await finishSnapshotWrites(pino({ level: 'silent' }), 10_000);
     assert.ok(existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.catalog.gz')), 'written before the stop');
     const restarted = new CatalogIndex(Date.now, { snapshotDir: dir });
     const r = await restarted.forUser(clientFor('admin'), ['olm']);

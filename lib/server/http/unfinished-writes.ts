@@ -4,28 +4,15 @@
 // read used to restart without it and read every registry again. The wait is bounded: a stop
 // never hangs on a slow disk or API server.
 import type { Logger } from 'pino';
-import type { CatalogIndex } from '../../catalog/catalog-index';
+import { backgroundWritesSettled } from '../../catalog/background-writes';
 
 /** The longest a stop waits for snapshots, within what is left of its grace. */
 export const SNAPSHOT_WRITE_WAIT_MS = 10_000;
 
-/**
- * The process's catalog index, if a route made it (catalog-index.ts keeps it under this symbol).
- * Not imported: the server would load the whole catalog reader at start for a stop.
- */
-function processCatalogIndex(): CatalogIndex | undefined {
-  return (globalThis as { [k: symbol]: CatalogIndex | undefined })[Symbol.for('olm-console.catalog-index')];
-}
-
-/** Waits for the process's snapshot writes, at most `maxMs`; logs what it waited for. */
-export async function finishSnapshotWrites(
-  log: Logger,
-  maxMs: number,
-  index: CatalogIndex | undefined = processCatalogIndex(),
-): Promise<void> {
-  if (!index) return;
+/** Waits for the process's snapshot writes (catalog index and ClusterCatalog content), at most `maxMs`. */
+export async function finishSnapshotWrites(log: Logger, maxMs: number): Promise<void> {
   const started = performance.now();
-  const done = await index.writesSettled(Math.max(0, Math.min(maxMs, SNAPSHOT_WRITE_WAIT_MS)));
+  const done = await backgroundWritesSettled(Math.max(0, Math.min(maxMs, SNAPSHOT_WRITE_WAIT_MS)));
   const waitedMs = Math.round(performance.now() - started);
   if (!done) log.warn({ waitedMs }, 'stopping with a catalog snapshot unwritten after the wait');
   else if (waitedMs > 0) log.info({ waitedMs }, 'catalog snapshots written before stopping');

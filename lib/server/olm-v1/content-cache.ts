@@ -15,6 +15,7 @@ import {
   unreadContent,
   type ContentIndex,
 } from './catalog-content';
+import { trackWrite } from '../../catalog/background-writes';
 import { snapshotIdOf, type SharedSnapshots } from '../../catalog/shared-snapshots';
 import { logger } from '../../observability/logger';
 import {
@@ -160,8 +161,8 @@ export function catalogContent(
       entry.failed = !(err instanceof ContentError) || err instanceof ContentUnavailable;
       entry.at = Date.now();
       const why = err instanceof ContentError ? err.message : `reading the content failed: ${(err as Error).message}`;
-      if (dir && !entry.failed) void saveRefusal(dir, id, why);
-      if (shared && !entry.failed) void shared.write(base, base, version, refusalSnapshot(id, why));
+      if (dir && !entry.failed) void trackWrite(saveRefusal(dir, id, why));
+      if (shared && !entry.failed) void trackWrite(shared.write(base, base, version, refusalSnapshot(id, why)));
       return unreadContent(why);
     },
   );
