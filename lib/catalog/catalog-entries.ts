@@ -68,6 +68,7 @@ export class CatalogEntries {
   private shared?: SharedSnapshots;
   /** When each catalog was last looked up in the shared snapshots without one to restore. */
   private readonly lookedUp = new Map<string, number>();
+  private readonly lookups = new Map<string, Promise<void>>();
   /** Snapshots being written (to disk, to the shared carrier): a graceful stop waits for them. */
   private readonly writing = new Set<Promise<void>>();
 
@@ -232,16 +233,23 @@ export class CatalogEntries {
    * A catalog nobody here has read, looked up in the shared snapshots (another replica may have
    * read it since this one started), at most every 30 s and 5 s; claimed like any snapshot.
    */
-  private async lookUpShared(key: string): Promise<void> {
+  private lookUpShared(key: string): Promise<void> {
+    // Requests arriving together wait for one lookup, rather than each start a registry read.
+    const pending = this.lookups.get(key);
+    if (pending) return pending;
     const last = this.lookedUp.get(key);
-    if (last !== undefined && this.now() - last < SHARED_LOOKUP_EVERY_MS) return;
+    if (last !== undefined && this.now() - last < SHARED_LOOKUP_EVERY_MS) return Promise.resolve();
     this.lookedUp.set(key, this.now());
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
+    const job = Promise.race([
       this.restoreShared(snapshotIdOf(key)),
       new Promise<void>((r) => (timer = setTimeout(r, SHARED_LOOKUP_MS))),
-    ]);
-    clearTimeout(timer);
+    ]).finally(() => {
+      clearTimeout(timer);
+      this.lookups.delete(key);
+    });
+    this.lookups.set(key, job);
+    return job;
   }
 
   /**
