@@ -192,4 +192,23 @@ describe('shared catalog snapshots', () => {
     const named = (JSON.parse(cm.data![`c.${id}`]!) as { chunks: [string, string][] }).chunks.map(([n]) => n);
     assert.deepEqual((await chunksIn(ns)).map((c) => c.metadata!.name).sort(), named.sort());
   });
+
+  test('chunks a stopped writer left are collected; nothing else carrying the label is', async () => {
+    const ns = await consoleHome();
+    const admin = clientFor('admin');
+    const left = `olm-console-catalog-snapshot-${snapshotIdOf('olm/left')}-0badc0de-0`;
+    const record = 'olm-console-session-revocations';
+    for (const name of [left, record])
+      await admin.create(CONFIG_MAP_TYPE, {
+        metadata: { name, namespace: ns, labels: { [CHUNK_LABEL]: snapshotIdOf('olm/left') } },
+        binaryData: { chunk: randomBytes(64).toString('base64') },
+      });
+    const writer = new SharedSnapshots(admin, ns, randomBytes(32), { orphanAgeMs: 0 });
+    const data = randomBytes(2048);
+    await writer.write('olm/new', 'addr', 'v1', data);
+    assert.deepEqual(await writer.read(snapshotIdOf('olm/new')), data);
+    const names = (await chunksIn(ns)).map((c) => c.metadata!.name!);
+    assert.ok(!names.includes(left), 'the chunk no entry names is gone');
+    assert.ok(names.includes(record), 'a ConfigMap not named as a chunk is kept, whatever its labels');
+  });
 });

@@ -99,6 +99,8 @@ export interface SharedSnapshotOptions {
   chunkBytes?: number;
   /** What is shared: catalog index snapshots (the default), or ClusterCatalog content. */
   kind?: 'catalog' | 'content';
+  /** How old a chunk no entry names must be before it is collected (tests lower it). */
+  orphanAgeMs?: number;
 }
 
 export class SharedSnapshots {
@@ -109,6 +111,7 @@ export class SharedSnapshots {
   private readonly chunkBytes: number;
   /** This kind's entries in the manifest: `c.` or `v.`. */
   private readonly prefix: string;
+  private readonly orphanAgeMs: number;
 
   constructor(
     private readonly client: KubeClient,
@@ -125,6 +128,7 @@ export class SharedSnapshots {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_SHARED_BYTES;
     this.chunkBytes = Math.min(opts.chunkBytes ?? CHUNK_BYTES, CHUNK_BYTES);
     this.prefix = opts.kind === 'content' ? 'v.' : 'c.';
+    this.orphanAgeMs = opts.orphanAgeMs ?? ORPHAN_AGE_MS;
   }
 
   private entryMac(field: string, e: Omit<Entry, 'mac'>): string {
@@ -236,8 +240,8 @@ export class SharedSnapshots {
   async write(key: string, address: string, version: string, data: Buffer): Promise<void> {
     const id = snapshotIdOf(key);
     const field = `${this.prefix}${id}`;
-    const log = (reason: string, level: 'info' | 'warn' = 'warn') =>
-      logger()[level]({ catalog: key, namespace: this.namespace, reason }, 'shared catalog snapshot: not written');
+    const log = (reason: string) =>
+      logger().warn({ catalog: key, namespace: this.namespace, reason }, 'shared catalog snapshot: not written');
     const tag = this.contentTag(key, address, version);
     const made: string[] = [];
     try {
@@ -279,7 +283,10 @@ export class SharedSnapshots {
       made.length = 0;
       // The old generation goes once no manifest names it; only chunks named by a sealed entry of this id.
       if (replaced) await this.remove(replaced.chunks.map(([name]) => name));
-      await this.collectOrphans();
+      // Written; what a stopped writer left is collected, and a failure here is only that.
+      await this.collectOrphans().catch((err: unknown) => {
+        logger().warn({ err: (err as Error).message }, 'shared catalog snapshot: chunks left by others not collected');
+      });
     } catch (err) {
       await this.remove(made);
       log((err as Error).message);
@@ -367,7 +374,7 @@ export class SharedSnapshots {
       const name = cm.metadata?.name ?? '';
       const id = CHUNK_NAME.exec(name)?.[1];
       const age = Date.now() - Date.parse(cm.metadata?.creationTimestamp ?? '');
-      return id && !named.has(name) && !named.has(`*${id}`) && age > ORPHAN_AGE_MS;
+      return id && !named.has(name) && !named.has(`*${id}`) && age >= this.orphanAgeMs;
     });
     await this.remove(stale.map((cm) => cm.metadata!.name!));
   }
