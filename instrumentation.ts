@@ -10,9 +10,12 @@ export async function register(): Promise<void> {
     const { logger } = await import('./lib/observability/logger');
     startUpgradeApprover(await approverClient(approver), logger());
   }
-  // Catalog snapshots load while the server starts, not during the first OperatorHub visit.
-  if (process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR) {
+  // Catalog snapshots load while the server starts, not during the first OperatorHub visit: the
+  // disk's, and those the replicas share where the deployment asks for them.
+  if (process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR || process.env.OLM_CONSOLE_SHARED_CATALOG_SNAPSHOTS) {
     const { sharedCatalogIndex } = await import('./lib/catalog/catalog-index');
+    const { shareCatalogSnapshots } = await import('./lib/server/catalog-snapshot-sharing');
+    shareCatalogSnapshots(sharedCatalogIndex());
     void sharedCatalogIndex().ready();
     const { restoreCatalogContent } = await import('./lib/server/olm-v1/content-cache');
     void restoreCatalogContent();

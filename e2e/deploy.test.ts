@@ -278,7 +278,8 @@ describe(
         .filter((l) => /^\S/.test(l) && !/^selfsubject\w*reviews\./.test(l))
         .map((l) => l.trim().replace(/\s+/g, ' '));
       assert.deepEqual(granted.sort(), [
-        'configmaps [] [] [create]',
+        'configmaps [] [] [create get list delete]',
+        'configmaps [] [olm-console-catalog-snapshots] [get update]',
         'configmaps [] [olm-console-session-revocations] [get update]',
         'secrets [] [olm-console-session] [get update]',
       ]);

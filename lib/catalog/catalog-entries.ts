@@ -10,12 +10,20 @@ import { summarizePackage, type PackageSummary } from './package-summary';
 import { ReadBackoffs } from './read-backoff';
 import type { RegistryRoute } from './registry-route';
 import { readRegistry, type KeepCsv } from './registry-read';
-import { loadSnapshots, saveSnapshot, type Snapshot } from './index-snapshot';
+import { logger } from '../observability/logger';
+import { decodeSnapshot, encodeSnapshot, loadSnapshots, writeSnapshotFile, type Snapshot } from './index-snapshot';
+import { snapshotIdOf, type SharedSnapshots } from './shared-snapshots';
+import { trackWrite } from './background-writes';
 
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
 // for hundreds of megabytes); background re-reads are spaced so they take at most ~2.5% of it.
 const REREAD_COST_SHARE = 40;
+/** How long reads wait for the replicas' shared snapshots at start, and for one looked up later. */
+const SHARED_RESTORE_MS = 10_000;
+const SHARED_LOOKUP_MS = 5_000;
+/** A catalog missing from the shared snapshots is looked up again at most this often. */
+const SHARED_LOOKUP_EVERY_MS = 30_000;
 
 /** One catalog as the index holds it: its last read, or why there is none. */
 export interface Entry {
@@ -55,7 +63,14 @@ export class CatalogEntries {
    */
   private readonly restored = new Map<string, Snapshot>();
   /** The restore under way; reads wait for it rather than read a registry the snapshot holds. */
-  private readonly restoring: Promise<void>;
+  private restoring: Promise<void>;
+  /** The snapshots every replica shares (shared-snapshots.ts), once share() is called. */
+  private shared?: SharedSnapshots;
+  /** When each catalog was last looked up in the shared snapshots without one to restore. */
+  private readonly lookedUp = new Map<string, number>();
+  private readonly lookups = new Map<string, Promise<void>>();
+  /** Snapshots being written (to disk, to the shared carrier): a graceful stop waits for them. */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     private readonly now: () => number,
@@ -81,6 +96,70 @@ export class CatalogEntries {
   /** Resolves when the snapshots, if any, are loaded. */
   ready(): Promise<void> {
     return this.restoring;
+  }
+
+  /**
+   * Shares reads with the other replicas: restores what they shared (a newer read than the disk's
+   * wins), and shares each read from now on. Reads wait for that restore, at most 10 s.
+   */
+  share(shared: SharedSnapshots): void {
+    this.shared = shared;
+    const restore = (async () => {
+      for (const id of await shared.ids()) await this.restoreShared(id);
+    })().catch((err: unknown) => {
+      logger().warn({ err: (err as Error).message }, 'shared catalog snapshots: not restored');
+    });
+    const bounded = Promise.race([restore, new Promise<void>((r) => setTimeout(r, SHARED_RESTORE_MS).unref())]);
+    this.restoring = this.restoring.then(() => bounded);
+  }
+
+  /** One shared snapshot, checked as a file is, kept for claiming when newer than what is held. */
+  private async restoreShared(id: string): Promise<void> {
+    const data = await this.shared?.read(id);
+    if (!data) return;
+    try {
+      const snap = await decodeSnapshot(data);
+      if (snapshotIdOf(snap.key) !== id) throw new Error('it is filed under another catalog');
+      const held = this.entries.get(snap.key) ?? this.restored.get(snap.key);
+      if (!held || held.fetchedAt < snap.fetchedAt) this.restored.set(snap.key, snap);
+    } catch (err) {
+      logger().warn({ snapshot: id, err: (err as Error).message }, 'shared catalog snapshot: ignored');
+    }
+  }
+
+  /**
+   * Waits for the snapshots being written, at most `maxMs`; true when none is left. A graceful
+   * stop calls it, so a console stopped right after a read restarts with that read.
+   */
+  async writesSettled(maxMs: number): Promise<boolean> {
+    if (this.writing.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), maxMs)));
+    const done = Promise.allSettled([...this.writing]).then(() => true);
+    const settled = await Promise.race([done, timeout]);
+    clearTimeout(timer);
+    return settled && this.writing.size === 0;
+  }
+
+  /** Writes a read's snapshot to disk and to the replicas' carrier; never a request's problem. */
+  private saveRead(entry: Entry, config: Parameters<typeof encodeSnapshot>[2]): void {
+    const { snapshotDir: dir, shared } = this;
+    if (!dir && !shared) return;
+    const { key, address, version, fetchedAt, freshForMs, bytes = 0, summaries } = entry;
+    const job = (async () => {
+      let data: Buffer;
+      try {
+        const header = { key, address, version, fetchedAt, freshForMs: Math.round(freshForMs), bytes };
+        data = await encodeSnapshot(header, summaries, config);
+      } catch (err) {
+        logger().warn({ catalog: key, err: (err as Error).message }, 'catalog snapshot: not written');
+        return;
+      }
+      if (dir) await writeSnapshotFile(dir, key, data);
+      if (shared) await shared.write(key, address, version, data);
+    })();
+    this.writing.add(job);
+    void trackWrite(job).finally(() => this.writing.delete(job));
   }
 
   /**
@@ -135,6 +214,7 @@ export class CatalogEntries {
     who: string,
   ): Promise<Entry> {
     await this.restoring;
+    if (this.shared && !this.entries.has(key) && !this.restored.has(key)) await this.lookUpShared(key);
     const cached = this.entries.get(key) ?? this.claimSnapshot(key, address, version);
     const same = cached && cached.address === address && cached.version === version;
     if (same && !cached.problem && this.now() - cached.fetchedAt < cached.freshForMs) return cached;
@@ -147,6 +227,29 @@ export class CatalogEntries {
       return cached;
     }
     return this.fetch(key, address, version, ref, route, who);
+  }
+
+  /**
+   * A catalog nobody here has read, looked up in the shared snapshots (another replica may have
+   * read it since this one started), at most every 30 s and 5 s; claimed like any snapshot.
+   */
+  private lookUpShared(key: string): Promise<void> {
+    // Requests arriving together wait for one lookup, rather than each start a registry read.
+    const pending = this.lookups.get(key);
+    if (pending) return pending;
+    const last = this.lookedUp.get(key);
+    if (last !== undefined && this.now() - last < SHARED_LOOKUP_EVERY_MS) return Promise.resolve();
+    this.lookedUp.set(key, this.now());
+    let timer: NodeJS.Timeout | undefined;
+    const job = Promise.race([
+      this.restoreShared(snapshotIdOf(key)),
+      new Promise<void>((r) => (timer = setTimeout(r, SHARED_LOOKUP_MS))),
+    ]).finally(() => {
+      clearTimeout(timer);
+      this.lookups.delete(key);
+    });
+    this.lookups.set(key, job);
+    return job;
   }
 
   /**
@@ -205,10 +308,7 @@ export class CatalogEntries {
         };
         this.entries.set(key, entry);
         this.backoffs.forget(key);
-        if (this.snapshotDir) {
-          const header = { key, address, version, fetchedAt: entry.fetchedAt, freshForMs: Math.round(freshForMs) };
-          void saveSnapshot(this.snapshotDir, { ...header, bytes: read.bytes }, summaries, read.config);
-        }
+        this.saveRead(entry, read.config);
         return entry;
       } catch (err) {
         catalogReads.inc({ outcome: 'failed' });

@@ -19,6 +19,7 @@ import { MAX_REGISTRY_MESSAGE_BYTES } from './registry-client';
 import { identityOf, RegistryRoutes, type RegistryRoute } from './registry-route';
 import { CsvCache, IconCache } from './bundle-cache';
 import { CatalogEntries, contentVersion, staleProblem } from './catalog-entries';
+import type { SharedSnapshots } from './shared-snapshots';
 import { fetchBundleObjects, fetchFullCsv, fetchHeadIcon, type IconBytes } from './registry-read';
 import {
   catalogManifests,
@@ -105,6 +106,16 @@ export class CatalogIndex {
   /** Resolves when the snapshots, if any, are loaded (the first read waits for them anyway). */
   ready(): Promise<void> {
     return this.entries.ready();
+  }
+
+  /** Shares reads with the other replicas through `shared` (shared-snapshots.ts); see CatalogEntries.share. */
+  shareSnapshots(shared: SharedSnapshots): void {
+    this.entries.share(shared);
+  }
+
+  /** Waits, at most `maxMs`, for the snapshots being written; true when none is left. */
+  writesSettled(maxMs: number): Promise<boolean> {
+    return this.entries.writesSettled(maxMs);
   }
 
   /** The way to this catalog's registry for this person, or why there is none. */
@@ -411,6 +422,7 @@ function bundleFetchFailed(address: string, pkg: string, what: string, err: unkn
   );
 }
 
+// lib/server/http/unfinished-writes.ts finds the index under this symbol too, for a graceful stop.
 const GLOBAL_KEY = Symbol.for('olm-console.catalog-index');
 
 /** The process's index: one for every route (Next may load a module once per route bundle). */

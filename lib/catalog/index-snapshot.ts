@@ -67,26 +67,30 @@ function slimConfig(config: DeclarativeConfig): string {
   return lines.join('\n');
 }
 
-/** Writes one catalog's snapshot; a failure is logged, never a request's problem. */
-export async function saveSnapshot(
-  dir: string,
+/** A catalog's read as snapshot bytes (gzipped): what the disk and the replicas' shared carrier hold. */
+export async function encodeSnapshot(
   header: Omit<SnapshotHeader, 'format' | 'packages'>,
   summaries: readonly PackageSummary[],
   config: DeclarativeConfig,
-): Promise<void> {
-  const file = fileOf(dir, header.key);
+): Promise<Buffer> {
+  const head: SnapshotHeader = { format: SNAPSHOT_FORMAT, ...header, packages: summaries.length };
+  const text = `${JSON.stringify(head)}\n${JSON.stringify(summaries)}\n${slimConfig(config)}`;
+  const data = await gzipAsync(text);
+  if (data.length > MAX_SNAPSHOT_FILE_BYTES) throw new Error(`${data.length} bytes, over the limit`);
+  return data;
+}
+
+/** Writes one catalog's snapshot file; a failure is logged, never a request's problem. */
+export async function writeSnapshotFile(dir: string, key: string, data: Buffer): Promise<void> {
+  const file = fileOf(dir, key);
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    const head: SnapshotHeader = { format: SNAPSHOT_FORMAT, ...header, packages: summaries.length };
-    const text = `${JSON.stringify(head)}\n${JSON.stringify(summaries)}\n${slimConfig(config)}`;
-    const data = await gzipAsync(text);
-    if (data.length > MAX_SNAPSHOT_FILE_BYTES) throw new Error(`${data.length} bytes, over the limit`);
     await mkdir(dir, { recursive: true });
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => undefined);
-    logger().warn({ catalog: header.key, dir, err: (err as Error).message }, 'catalog snapshot: not written');
+    logger().warn({ catalog: key, dir, err: (err as Error).message }, 'catalog snapshot: not written');
   }
 }
 
@@ -106,7 +110,12 @@ export async function readBounded(path: string, max: number): Promise<Buffer> {
 
 /** One snapshot file, checked; throws with the reason when it cannot be trusted. */
 export async function loadSnapshot(path: string): Promise<Snapshot> {
-  const gz = await readBounded(path, MAX_SNAPSHOT_FILE_BYTES);
+  return decodeSnapshot(await readBounded(path, MAX_SNAPSHOT_FILE_BYTES));
+}
+
+/** Snapshot bytes (from a file or the shared carrier), checked; throws with the reason when untrusted. */
+export async function decodeSnapshot(gz: Buffer): Promise<Snapshot> {
+  if (gz.length > MAX_SNAPSHOT_FILE_BYTES) throw new Error(`${gz.length} bytes, over the limit`);
   const text = (await gunzipAsync(gz, { maxOutputLength: MAX_SNAPSHOT_TEXT_BYTES })).toString('utf8');
   const first = text.indexOf('\n');
   const second = first < 0 ? -1 : text.indexOf('\n', first + 1);

@@ -20,6 +20,7 @@ import {
 } from '../../observability/metrics';
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
+import { finishSnapshotWrites } from './unfinished-writes';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import {
@@ -409,6 +410,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       );
       server.closeAllConnections();
       await closed;
+      // Within what is left before serve.ts's hard exit (5 s past the grace).
+      await finishSnapshotWrites(log, deadline + 4_000 - Date.now());
     },
   };
 }

@@ -4,7 +4,9 @@
 // only briefly, so a server that comes back is read again soon; content refused for itself (over the
 // size limit, a line that is not JSON) is kept like content read, until the digest changes, since
 // reading it again would download it again to refuse it again. Both are also kept on disk where
-// the console has a snapshot folder (content-snapshot.ts), so a restart starts with them.
+// the console has a snapshot folder (content-snapshot.ts), so a restart starts with them, and shared
+// with the other replicas where the deployment asks for it (lib/catalog/shared-snapshots.ts), so a
+// new replica does too.
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   ContentError,
@@ -13,10 +15,22 @@ import {
   unreadContent,
   type ContentIndex,
 } from './catalog-content';
-import { ContentSnapshotWriter, loadContentSnapshots, saveRefusal } from './content-snapshot';
+import { trackWrite } from '../../catalog/background-writes';
+import { snapshotIdOf, type SharedSnapshots } from '../../catalog/shared-snapshots';
+import { logger } from '../../observability/logger';
+import {
+  ContentSnapshotWriter,
+  decodeContentSnapshot,
+  loadContentSnapshots,
+  refusalSnapshot,
+  saveRefusal,
+  type ContentSnapshot,
+} from './content-snapshot';
 
 const MAX_ENTRIES = 64;
 const FAILURE_TTL_MS = 15_000;
+/** How long the first read waits for the replicas' shared content at start. */
+const SHARED_RESTORE_MS = 10_000;
 
 interface Entry {
   at: number;
@@ -33,6 +47,8 @@ interface State {
   entries: Map<string, Entry>;
   restoring?: Promise<void>;
   restored: boolean;
+  /** The content replicas share, once shareCatalogContent is called. */
+  shared?: SharedSnapshots;
 }
 
 const STATE = Symbol.for('olm-console.catalog-content-cache');
@@ -57,19 +73,55 @@ const snapshotDir = () => process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR || undefi
  */
 export function restoreCatalogContent(): Promise<void> {
   const dir = snapshotDir();
-  if (!dir) state.restored = true;
+  if (!dir && !state.shared) state.restored = true;
   if (state.restored) return Promise.resolve();
-  state.restoring ??= loadContentSnapshots(dir!)
-    .then((snapshots) => {
-      for (const s of snapshots) {
-        const key = keyOf(s.base, s.resolvedRef, s.lastUnpacked);
-        if (!entries.has(key)) keep(key, { at: Date.now(), failed: false, index: Promise.resolve(s.index) });
-      }
-    })
-    .finally(() => {
-      state.restored = true;
-    });
+  const shared = state.shared;
+  state.restoring ??= (async () => {
+    if (dir) restore(await loadContentSnapshots(dir));
+    // The replicas' shared content, checked as a file is; bounded, as the first read waits for it.
+    if (shared) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((r) => (timer = setTimeout(r, SHARED_RESTORE_MS)));
+      await Promise.race([restoreShared(shared), timeout]);
+      clearTimeout(timer);
+    }
+  })().finally(() => {
+    state.restored = true;
+  });
   return state.restoring;
+}
+
+function restore(snapshots: ContentSnapshot[]): void {
+  for (const s of snapshots) {
+    const key = keyOf(s.base, s.resolvedRef, s.lastUnpacked);
+    if (!entries.has(key)) keep(key, { at: Date.now(), failed: false, index: Promise.resolve(s.index) });
+  }
+}
+
+async function restoreShared(shared: SharedSnapshots): Promise<void> {
+  try {
+    for (const id of await shared.ids()) {
+      const data = await shared.read(id);
+      if (!data) continue;
+      try {
+        const snap = await decodeContentSnapshot(data);
+        if (snapshotIdOf(snap.base) !== id) throw new Error('it is filed under another address');
+        restore([snap]);
+      } catch (err) {
+        logger().warn({ snapshot: id, err: (err as Error).message }, 'shared catalog content snapshot: ignored');
+      }
+    }
+  } catch (err) {
+    logger().warn({ err: (err as Error).message }, 'shared catalog content snapshots: not restored');
+  }
+}
+
+/**
+ * Shares content read with the other replicas through `shared` (kind `content`), and starts from
+ * what they shared; called before restoreCatalogContent, as the server starts.
+ */
+export function shareCatalogContent(shared: SharedSnapshots): void {
+  state.shared = shared;
 }
 
 export function catalogContent(
@@ -92,11 +144,16 @@ export function catalogContent(
     index: Promise.resolve(unreadContent('')),
   };
   const dir = snapshotDir();
-  const writer = dir ? new ContentSnapshotWriter() : undefined;
+  const shared = state.shared;
+  const writer = dir || shared ? new ContentSnapshotWriter() : undefined;
   const id = { base, resolvedRef, lastUnpacked };
+  const version = `${resolvedRef}|${lastUnpacked}`;
   entry.index = fetchCatalogContent(kc, base, writer && ((chunk) => writer.push(chunk))).then(
     (index) => {
-      if (dir && writer) void writer.save(dir, id);
+      if (writer)
+        void writer
+          .save(dir, id)
+          .then((data) => (data && shared ? shared.write(base, base, version, data) : undefined));
       return index;
     },
     (err: unknown): ContentIndex => {
@@ -104,7 +161,8 @@ export function catalogContent(
       entry.failed = !(err instanceof ContentError) || err instanceof ContentUnavailable;
       entry.at = Date.now();
       const why = err instanceof ContentError ? err.message : `reading the content failed: ${(err as Error).message}`;
-      if (dir && !entry.failed) void saveRefusal(dir, id, why);
+      if (dir && !entry.failed) void trackWrite(saveRefusal(dir, id, why));
+      if (shared && !entry.failed) void trackWrite(shared.write(base, base, version, refusalSnapshot(id, why)));
       return unreadContent(why);
     },
   );

@@ -100,17 +100,22 @@ export class ContentSnapshotWriter {
     if (!this.tooLarge) this.gzip.write(chunk);
   }
 
-  /** Writes the snapshot of the content read; a failure is logged, never the reader's problem. */
-  async save(dir: string, id: ContentIdentity): Promise<void> {
+  /**
+   * Writes the snapshot of the content read (to `dir` if given) and answers its bytes, for the
+   * replicas' shared snapshots; a failure is logged, never the reader's problem.
+   */
+  async save(dir: string | undefined, id: ContentIdentity): Promise<Buffer | undefined> {
     this.gzip.end();
     try {
       await this.done;
     } catch (err) {
       logger().warn({ base: id.base, err: (err as Error).message }, 'catalog content snapshot: not written');
-      return;
+      return undefined;
     }
-    if (this.tooLarge) return;
-    await writeAtomically(dir, id.base, Buffer.concat([headerMember(id), ...this.parts]));
+    if (this.tooLarge) return undefined;
+    const data = Buffer.concat([headerMember(id), ...this.parts]);
+    if (dir) await writeAtomically(dir, id.base, data);
+    return data;
   }
 
   /** The answer was not accepted: nothing is written. */
@@ -119,24 +124,34 @@ export class ContentSnapshotWriter {
   }
 }
 
+/** The snapshot of content refused for itself: only why. */
+export function refusalSnapshot(id: ContentIdentity, why: string): Buffer {
+  return headerMember(id, why.slice(0, 2048));
+}
+
 /** Keeps why this content was refused, so that a restart does not download it to refuse it again. */
 export function saveRefusal(dir: string, id: ContentIdentity, why: string): Promise<void> {
-  return writeAtomically(dir, id.base, headerMember(id, why.slice(0, 2048)));
+  return writeAtomically(dir, id.base, refusalSnapshot(id, why));
 }
 
 /** One snapshot, checked; throws with the reason when it cannot be trusted. */
 export async function loadContentSnapshot(dir: string, name: string): Promise<ContentSnapshot> {
   const path = join(dir, name);
+  const snap = await decodeContentSnapshot(await readBounded(path, MAX_CONTENT_SNAPSHOT_BYTES));
+  if (fileOf(dir, snap.base) !== path) throw new Error('its name is not its address');
+  return snap;
+}
+
+/** Snapshot bytes (a file's, or the replicas' shared ones), checked; throws with the reason when untrusted. */
+export async function decodeContentSnapshot(gz: Buffer): Promise<ContentSnapshot> {
+  if (gz.length > MAX_CONTENT_SNAPSHOT_BYTES) throw new Error(`${gz.length} bytes, over the limit`);
   // The header line and the content: at most one header's worth more than the content's limit.
-  const text = await gunzipAsync(await readBounded(path, MAX_CONTENT_SNAPSHOT_BYTES), {
-    maxOutputLength: MAX_CONTENT_BYTES + 8192,
-  });
+  const text = await gunzipAsync(gz, { maxOutputLength: MAX_CONTENT_BYTES + 8192 });
   const newline = text.indexOf(10);
   if (newline < 0) throw new Error('not a catalog content snapshot');
   const { base, resolvedRef, lastUnpacked, refused } = ContentSnapshotHeader.parse(
     JSON.parse(text.subarray(0, newline).toString('utf8')),
   );
-  if (fileOf(dir, base) !== path) throw new Error('its name is not its address');
   const index = refused ? unreadContent(refused) : parseCatalogContent(text.subarray(newline + 1));
   return { base, resolvedRef, lastUnpacked, index };
 }
