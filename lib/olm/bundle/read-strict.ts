@@ -1,0 +1,36 @@
+// Reading catalog content that may be hostile: a field of the wrong type is skipped, never trusted,
+// and lists are cut at a bound so that a bundle cannot make a page or an answer as large as it
+// likes. What was cut is said (the caller names it), so a shortened list is never taken as whole.
+
+/** The most entries kept of any one list a bundle gives (rules, versions, images, objects…). */
+export const LIST_BOUND = 200;
+/** The longest text kept as a name, verb, image or URL; longer ones are not names Kubernetes accepts. */
+export const TEXT_BOUND = 1024;
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const record = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {});
+
+/** A non-empty string no longer than TEXT_BOUND, or undefined. */
+export const text = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.length > 0 && v.length <= TEXT_BOUND ? v : undefined;
+
+export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
+/** Collects what was cut, as sentences a person reads. */
+export class Cuts {
+  readonly said: string[] = [];
+  /** The first LIST_BOUND entries of `v` when it is an array (else none), saying so when more were given. */
+  list(v: unknown, what: string): unknown[] {
+    if (!Array.isArray(v)) return [];
+    if (v.length > LIST_BOUND) this.said.push(`only the first ${LIST_BOUND} of ${v.length} ${what} are shown`);
+    return v.slice(0, LIST_BOUND);
+  }
+  /** The strings of `v` (others skipped), bounded as list() bounds. */
+  texts(v: unknown, what: string): string[] {
+    return this.list(v, what)
+      .map(text)
+      .filter((s): s is string => s !== undefined);
+  }
+}
