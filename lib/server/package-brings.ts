@@ -1,0 +1,68 @@
+// What one version of a catalog package brings (lib/olm/bundle/brings.ts), for the OLM v0 package
+// page and install wizard: the package is found as the person (package-lookup.ts), the version
+// picked as the details page picks it (an unknown channel or version is the same 404), and the
+// bundle's objects read where the catalog keeps them: its own properties, else the registry's
+// GetBundle (as OLM's catalog operator asks for them, through this person's way to the registry),
+// else its image (bundle-images/bundle-manifests.ts). A package seen only through PackageManifests
+// has neither objects nor image: that is said.
+import type { PackageBrings } from '../api/package-brings';
+import { sharedCatalogIndex } from '../catalog/catalog-index';
+import { detailsFromManifest, detailsFromModel, type Selection } from '../catalog/package-details';
+import { bundleBrings } from '../olm/bundle/brings';
+import type { BundleObject } from '../olm/bundle/registry-v1-files';
+import { bundleObjects } from '../olm/fbc/model';
+import type { BundleModel } from '../olm/fbc/model';
+import { bundleManifests, type BundleManifests } from './bundle-images/bundle-manifests';
+import { findPackage, type PackageParams } from './package-lookup';
+
+/** The answer for the chosen version, given its manifests (or why they are not known). */
+export function packageBringsOf(
+  selected: { channel: string; csvName: string; version?: string },
+  manifests: BundleManifests,
+): PackageBrings {
+  const version = {
+    channel: selected.channel,
+    csvName: selected.csvName,
+    ...(selected.version ? { version: selected.version } : {}),
+  };
+  if ('unknown' in manifests) return { ...version, unknown: manifests.unknown };
+  return { ...version, brings: bundleBrings({ csv: manifests.csv, others: manifests.others }), from: manifests.from };
+}
+
+const hasInlineCsv = (b: BundleModel) =>
+  bundleObjects({ properties: b.properties }).some((o) => (o as { kind?: unknown }).kind === 'ClusterServiceVersion');
+
+export async function v0PackageBrings(
+  req: Request,
+  params: PackageParams,
+  sel: Selection & { namespace?: string },
+): Promise<PackageBrings> {
+  const { lookup } = await findPackage(req, params, sel.namespace);
+  if (lookup.source === 'packagemanifests') {
+    const { selected } = detailsFromManifest(lookup.manifest, sel);
+    return packageBringsOf(selected, {
+      unknown:
+        `catalog ${params.namespace}/${params.catalog} reaches you only through PackageManifests, ` +
+        "which carry neither a bundle's manifests nor its image",
+    });
+  }
+  const { selected } = detailsFromModel(lookup.pkg, lookup.catalog, sel);
+  const bundle = lookup.pkg.bundles.get(selected.csvName);
+  if (!bundle) return packageBringsOf(selected, { unknown: `the catalog has no bundle ${selected.csvName}` });
+  if (!hasInlineCsv(bundle)) {
+    const objects = await sharedCatalogIndex().bundleObjects(
+      lookup.address,
+      lookup.pkg.name,
+      selected.channel,
+      selected.csvName,
+    );
+    const csv = Array.isArray(objects) ? objects.find((o) => o.kind === 'ClusterServiceVersion') : undefined;
+    if (Array.isArray(objects) && csv)
+      return packageBringsOf(selected, {
+        csv: csv as BundleObject,
+        others: objects.filter((o) => o !== csv) as BundleObject[],
+        from: 'catalog',
+      });
+  }
+  return packageBringsOf(selected, await bundleManifests(bundle));
+}
