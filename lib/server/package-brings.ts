@@ -11,7 +11,7 @@ import { detailsFromManifest, detailsFromModel, type Selection } from '../catalo
 import { bundleBrings } from '../olm/bundle/brings';
 import type { BundleObject } from '../olm/bundle/registry-v1-files';
 import { bundleObjects } from '../olm/fbc/model';
-import type { BundleModel } from '../olm/fbc/model';
+import type { BundleModel, PackageModel } from '../olm/fbc/model';
 import { bundleManifests, type BundleManifests } from './bundle-images/bundle-manifests';
 import { findPackage, type PackageParams } from './package-lookup';
 
@@ -27,6 +27,22 @@ export function packageBringsOf(
   };
   if ('unknown' in manifests) return { ...version, unknown: manifests.unknown };
   return { ...version, brings: bundleBrings({ csv: manifests.csv, others: manifests.others }), from: manifests.from };
+}
+
+/**
+ * The selection with a channel when only a version is named: the default channel when it has that
+ * version (by CSV name or version), else the first channel by name that has it. A version is one
+ * bundle whichever channel lists it, and the v1 wizard knows the bundle it resolved, not a channel.
+ */
+export function withChannelOf(pkg: PackageModel, sel: Selection): Selection {
+  if (sel.channel !== undefined || sel.version === undefined) return sel;
+  const has = (channel: string) =>
+    pkg.channels
+      .get(channel)
+      ?.entries.some((e) => e.name === sel.version || pkg.bundles.get(e.name)?.version === sel.version);
+  const names = [...pkg.channels.keys()].sort();
+  const channel = pkg.defaultChannel && has(pkg.defaultChannel) ? pkg.defaultChannel : names.find(has);
+  return channel ? { ...sel, channel } : sel;
 }
 
 const hasInlineCsv = (b: BundleModel) =>
@@ -46,7 +62,7 @@ export async function v0PackageBrings(
         "which carry neither a bundle's manifests nor its image",
     });
   }
-  const { selected } = detailsFromModel(lookup.pkg, lookup.catalog, sel);
+  const { selected } = detailsFromModel(lookup.pkg, lookup.catalog, withChannelOf(lookup.pkg, sel));
   const bundle = lookup.pkg.bundles.get(selected.csvName);
   if (!bundle) return packageBringsOf(selected, { unknown: `the catalog has no bundle ${selected.csvName}` });
   if (!hasInlineCsv(bundle)) {

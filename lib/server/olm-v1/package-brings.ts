@@ -8,7 +8,7 @@ import type { Selection } from '../../catalog/package-details';
 import { detailsFromModel } from '../../catalog/package-details';
 import type { KubeClient } from '../../k8s/client';
 import { bundleManifests } from '../bundle-images/bundle-manifests';
-import { packageBringsOf } from '../package-brings';
+import { packageBringsOf, withChannelOf } from '../package-brings';
 import { findV1Package } from './package-lookup';
 
 export async function v1PackageBrings(
@@ -18,7 +18,11 @@ export async function v1PackageBrings(
   sel: Selection,
 ): Promise<PackageBrings> {
   const { pkg } = await findV1Package(client, catalogName, pkgName);
-  const { selected } = detailsFromModel(pkg, { name: catalogName, namespace: '', kind: 'ClusterCatalog' }, sel);
+  const { selected } = detailsFromModel(
+    pkg,
+    { name: catalogName, namespace: '', kind: 'ClusterCatalog' },
+    withChannelOf(pkg, sel),
+  );
   const bundle = pkg.bundles.get(selected.csvName);
   if (!bundle)
     return packageBringsOf(selected, { unknown: `ClusterCatalog ${catalogName} has no bundle ${selected.csvName}` });

@@ -72,6 +72,14 @@ describe('GET /api/catalog/packages/<ns>/<catalog>/<package>/brings', () => {
     assert.equal(body.brings?.csvName, 'pgpilot.v1.2.0');
   });
 
+  test('a version alone is found in the channel that has it, the default channel first', async () => {
+    const fast = await get('pgpilot', '?version=1.5.0');
+    assert.equal(fast.status, 200);
+    assert.deepEqual([fast.body.channel, fast.body.csvName], ['fast', 'pgpilot.v1.5.0']);
+    const stable = await get('pgpilot', '?version=pgpilot.v1.2.0');
+    assert.deepEqual([stable.body.channel, stable.body.csvName], ['stable', 'pgpilot.v1.2.0']);
+  });
+
   test('an unknown version or package is a 404 that names it', async () => {
     const version = await get('pgpilot', '?version=9.9.9');
     assert.equal(version.status, 404);
