@@ -246,7 +246,7 @@ test('webhooks say what they see and that a webhook without failurePolicy refuse
         'ValidatingAdmissionWebhook',
         'vgateway.net.example.com',
         [
-          'sees and may refuse create and update of gateways in net.example.com',
+          'sees and may refuse create and update of gateways in group net.example.com',
           'while it is down, the requests it matches are refused',
         ],
       ],
