@@ -66,19 +66,18 @@ export async function v0PackageBrings(
   const bundle = lookup.pkg.bundles.get(selected.csvName);
   if (!bundle) return packageBringsOf(selected, { unknown: `the catalog has no bundle ${selected.csvName}` });
   if (!hasInlineCsv(bundle)) {
-    const objects = await sharedCatalogIndex().bundleObjects(
+    const answer = await sharedCatalogIndex().bundleObjects(
       lookup.address,
       lookup.pkg.name,
       selected.channel,
       selected.csvName,
     );
-    const csv = Array.isArray(objects) ? objects.find((o) => o.kind === 'ClusterServiceVersion') : undefined;
-    if (Array.isArray(objects) && csv)
-      return packageBringsOf(selected, {
-        csv: csv as BundleObject,
-        others: objects.filter((o) => o !== csv) as BundleObject[],
-        from: 'catalog',
-      });
+    // The registry's objects are catalog content: anything but an object is skipped.
+    const objects = Array.isArray(answer)
+      ? answer.filter((o): o is BundleObject => typeof o === 'object' && o !== null && !Array.isArray(o))
+      : [];
+    const csv = objects.find((o) => o.kind === 'ClusterServiceVersion');
+    if (csv) return packageBringsOf(selected, { csv, others: objects.filter((o) => o !== csv), from: 'catalog' });
   }
   return packageBringsOf(selected, await bundleManifests(bundle));
 }
