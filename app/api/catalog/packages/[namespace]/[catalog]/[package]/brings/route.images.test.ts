@@ -1,9 +1,9 @@
 // What a version of a CatalogSource's package brings when the catalog gives its bundles by image
 // only, as published catalogs do: the sandbox serves a catalog folder (CatalogSource images-only)
 // whose pgpilot 1.5.0 names an image in a registry of the test's own (lib/server/testing/
-// oci-images.ts) holding the demo bundle's objects. Asked as bob (view). The registry's GetBundle has no objects for it,
-// so the console reads the image: the answer is the one the same bundle given inline gets. Not
-// pulling, it is unknown and says why.
+// oci-images.ts) holding the demo bundle's objects, asked as bob (view). The registry's GetBundle
+// has no objects for it, so the console reads the image: the answer is the one the same bundle
+// given inline gets. Not pulling, it is unknown and says why.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
