@@ -251,6 +251,12 @@ function BringsBody({ b, olm, level }: { b: BundleBrings; olm: Olm; level: 3 | 4
   );
 }
 
+/** The brings route of a package's API base, for one version; absent query values are left out. */
+export function bringsUrl(base: string, query: Record<string, string | undefined>): string {
+  const q = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]));
+  return `${base}/brings${q.size ? `?${q}` : ''}`;
+}
+
 /** The brings route's answer for one version, as the package page and the wizards show it. */
 export function OperatorBrings({
   url,

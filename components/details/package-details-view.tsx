@@ -19,7 +19,7 @@ import { Markdown } from '../common/markdown';
 import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
-import { OperatorBrings } from './operator-brings';
+import { bringsUrl, OperatorBrings } from './operator-brings';
 import { VersionFacts } from './version-facts';
 import { ChannelVersionPickers } from './version-options';
 
@@ -218,7 +218,7 @@ export function PackageDetailsView(props: PackageRefProps) {
           <ApiList selected={sel} />
           <OperatorBrings
             olm="v0"
-            url={`${packageApiBase(props)}/brings?${new URLSearchParams({ channel: sel.channel, version: sel.csvName, ...(namespace ? { namespace } : {}) })}`}
+            url={bringsUrl(packageApiBase(props), { channel: sel.channel, version: sel.csvName, namespace })}
           />
         </div>
         <aside aria-label="Version facts">

@@ -17,7 +17,7 @@ import { Warning } from '../common/notice';
 import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
-import { OperatorBrings } from './operator-brings';
+import { bringsUrl, OperatorBrings } from './operator-brings';
 import { VersionFacts } from './version-facts';
 import { ChannelVersionPickers } from './version-options';
 
@@ -184,10 +184,7 @@ export function V1PackageView({ catalog, pkg }: { catalog: string; pkg: string }
           )}
           <CompactGraph base={base} channel={sel.channel} />
           <ApiList selected={sel} />
-          <OperatorBrings
-            olm="v1"
-            url={`${base}/brings?${new URLSearchParams({ channel: sel.channel, version: sel.csvName })}`}
-          />
+          <OperatorBrings olm="v1" url={bringsUrl(base, { channel: sel.channel, version: sel.csvName })} />
         </div>
         <aside aria-label="Version facts">
           <VersionFacts selected={sel} olmV1 />

@@ -12,7 +12,7 @@ import { usePermission } from '@/lib/client/permissions';
 import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
-import { OperatorBrings } from '../details/operator-brings';
+import { bringsUrl, OperatorBrings } from '../details/operator-brings';
 import { PackageError, packageApiBase, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { VersionOptions } from '../details/version-options';
 import { configFromForm, emptyForm, formFromConfig, validateForm } from '@/lib/olm/install/operator-config-form';
@@ -344,7 +344,11 @@ export function InstallWizard(props: PackageRefProps) {
             olm="v0"
             level={3}
             folded
-            url={`${packageApiBase(props)}/brings?${new URLSearchParams({ channel: d.selected.channel, version: d.selected.csvName, ...(viewer ? { namespace: viewer } : {}) })}`}
+            url={bringsUrl(packageApiBase(props), {
+              channel: d.selected.channel,
+              version: d.selected.csvName,
+              namespace: viewer,
+            })}
           />
           {plan && plan.blockers.length === 0 && !plan.alreadyInstalled && <PlanExport plan={plan} />}
           {install.error && <InstallError error={install.error} />}

@@ -16,7 +16,7 @@ import { versionField } from '@/lib/olm/v1/version-choice';
 import { ErrorNotice } from '../../common/notice';
 import { PlanPreview } from '../../install/plan-preview';
 import { InstallFollow } from './install-follow';
-import { OperatorBrings } from '../../details/operator-brings';
+import { bringsUrl, OperatorBrings } from '../../details/operator-brings';
 import { v1PackageApiBase } from '../../details/v1-package-view';
 import { PlanExtras } from './plan-extras';
 import { choiceOf, VersionFields, type VersionState } from './version-fields';
@@ -225,7 +225,7 @@ export function V1InstallWizard({ catalog, pkg }: { catalog: string; pkg: string
               olm="v1"
               level={3}
               folded
-              url={`${v1PackageApiBase(plan.resolution.catalog, pkg)}/brings?${new URLSearchParams({ version: plan.resolution.bundle })}`}
+              url={bringsUrl(v1PackageApiBase(plan.resolution.catalog, pkg), { version: plan.resolution.bundle })}
             />
           )}
           {install.error && <ErrorNotice error={install.error} what="The install failed" />}
