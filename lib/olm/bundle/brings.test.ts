@@ -54,6 +54,9 @@ const crd = (name: string, versions: unknown, scope = 'Namespaced') => ({
   },
 });
 
+// OLM v0 makes a ClusterRole and ClusterRoleBinding of each clusterPermissions entry, and Roles in the
+// operator's namespaces (a ClusterRole for an AllNamespaces group) of each permissions entry
+// (catalog operator's RBAC steps, docs/olm/install-plans.md and docs/olm/copied-csvs.md).
 test('cluster-wide rules hold in every namespace; namespaced ones in the namespaces it is installed for', () => {
   const b = bundleBrings(
     bundle({
