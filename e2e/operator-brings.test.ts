@@ -156,7 +156,14 @@ describe('what an operator may do, before it is installed', () => {
     assert.equal(await r.getByText('read, list and watch secrets in every namespace').isVisible(), false);
     await summary.click();
     await r.getByText('read, list and watch secrets in every namespace').waitFor();
+    // All namespaces is the first mode offered: OLM promotes the namespaced rules to a ClusterRole.
+    await r.getByText('Installed for all namespaces, OLM grants these through a ClusterRole').waitFor();
     await h.shot(page, 'v0-wizard');
+    await page.getByRole('radio', { name: /Own namespace/ }).check();
+    await page.getByLabel('Installed namespace').fill('gatekeep-system');
+    await r
+      .getByText('OLM grants these through Roles in gatekeep-system, the namespaces this install is for.')
+      .waitFor();
     await page.close();
   });
 

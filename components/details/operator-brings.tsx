@@ -156,7 +156,7 @@ export function bringsSummary(b: BundleBrings): string {
   return parts.join(', ');
 }
 
-function BringsBody({ b, olm, level }: { b: BundleBrings; olm: Olm; level: 3 | 4 }) {
+function BringsBody({ b, olm, level, where }: { b: BundleBrings; olm: Olm; level: 3 | 4; where?: string }) {
   return (
     <div className="space-y-5">
       {b.cut.length > 0 && (
@@ -170,7 +170,12 @@ function BringsBody({ b, olm, level }: { b: BundleBrings; olm: Olm; level: 3 | 4
         permissions={b.clusterWide}
         level={level}
       />
-      <Rules title="Namespaced rules" explain={SCOPE_WORDS[olm].namespaced} permissions={b.namespaced} level={level} />
+      <Rules
+        title="Namespaced rules"
+        explain={where ?? SCOPE_WORDS[olm].namespaced}
+        permissions={b.namespaced}
+        level={level}
+      />
       <div className="space-y-2">
         <Heading level={level}>CRDs it brings ({b.crds.length})</Heading>
         {b.crds.length === 0 ? (
@@ -251,6 +256,20 @@ function BringsBody({ b, olm, level }: { b: BundleBrings; olm: Olm; level: 3 | 4
   );
 }
 
+/**
+ * Where OLM v0 grants namespaced rules for an install: Roles in the operator's namespace and copies
+ * in each target namespace; for all namespaces, a ClusterRole (docs/olm/copied-csvs.md).
+ */
+export function v0NamespacedWhere(mode: string | undefined, installNs: string, watched: readonly string[]): string {
+  if (mode === 'AllNamespaces')
+    return 'Installed for all namespaces, OLM grants these through a ClusterRole: they hold in every namespace.';
+  const namespaces = [...new Set([installNs, ...(mode === 'OwnNamespace' ? [] : watched)])].filter(Boolean);
+  return `OLM grants these through Roles in ${joinNames(namespaces)}, the namespaces this install is for.`;
+}
+
+const joinNames = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? 'its namespace') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
 /** The brings route of a package's API base, for one version; absent query values are left out. */
 export function bringsUrl(base: string, query: Record<string, string | undefined>): string {
   const q = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]));
@@ -263,6 +282,7 @@ export function OperatorBrings({
   olm,
   level = 2,
   folded = false,
+  namespacedWhere,
 }: {
   /** The brings route with its query (channel, version, namespace). */
   url: string;
@@ -270,6 +290,8 @@ export function OperatorBrings({
   level?: 2 | 3;
   /** In a wizard: a summary line that opens to the whole. */
   folded?: boolean;
+  /** In the v0 wizard: where the namespaced rules hold for the install mode chosen. */
+  namespacedWhere?: string;
 }) {
   const answer = useQuery({
     queryKey: ['package-brings', url],
@@ -290,7 +312,7 @@ export function OperatorBrings({
     );
   else {
     const from = a.from === 'image' ? 'Read from the bundle image of' : 'Read from the catalog’s copy of';
-    const inner = <BringsBody b={a.brings} olm={olm} level={sub(level)} />;
+    const inner = <BringsBody b={a.brings} olm={olm} level={sub(level)} where={namespacedWhere} />;
     body = (
       <>
         <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">

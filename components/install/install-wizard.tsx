@@ -12,7 +12,7 @@ import { usePermission } from '@/lib/client/permissions';
 import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
-import { bringsUrl, OperatorBrings } from '../details/operator-brings';
+import { bringsUrl, OperatorBrings, v0NamespacedWhere } from '../details/operator-brings';
 import { PackageError, packageApiBase, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { VersionOptions } from '../details/version-options';
 import { configFromForm, emptyForm, formFromConfig, validateForm } from '@/lib/olm/install/operator-config-form';
@@ -344,6 +344,7 @@ export function InstallWizard(props: PackageRefProps) {
             olm="v0"
             level={3}
             folded
+            namespacedWhere={v0NamespacedWhere(mode, installNs, watched)}
             url={bringsUrl(packageApiBase(props), {
               channel: d.selected.channel,
               version: d.selected.csvName,
