@@ -19,6 +19,7 @@ import { Markdown } from '../common/markdown';
 import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
+import { bringsUrl, OperatorBrings } from './operator-brings';
 import { VersionFacts } from './version-facts';
 import { ChannelVersionPickers } from './version-options';
 
@@ -215,6 +216,10 @@ export function PackageDetailsView(props: PackageRefProps) {
             viewerHref={`/operatorhub/${encodeURIComponent(props.catalogNamespace)}/${encodeURIComponent(props.catalog)}/${encodeURIComponent(props.pkg)}/graph?${new URLSearchParams({ channel: sel.channel, ...(namespace ? { namespace } : {}) })}`}
           />
           <ApiList selected={sel} />
+          <OperatorBrings
+            olm="v0"
+            url={bringsUrl(packageApiBase(props), { channel: sel.channel, version: sel.csvName, namespace })}
+          />
         </div>
         <aside aria-label="Version facts">
           <VersionFacts selected={sel} />

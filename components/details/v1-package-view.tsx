@@ -17,6 +17,7 @@ import { Warning } from '../common/notice';
 import { PackageIcon } from '../hub/package-icon';
 import { ApiList } from './api-list';
 import { CompactGraph } from './compact-graph';
+import { bringsUrl, OperatorBrings } from './operator-brings';
 import { VersionFacts } from './version-facts';
 import { ChannelVersionPickers } from './version-options';
 
@@ -183,6 +184,7 @@ export function V1PackageView({ catalog, pkg }: { catalog: string; pkg: string }
           )}
           <CompactGraph base={base} channel={sel.channel} />
           <ApiList selected={sel} />
+          <OperatorBrings olm="v1" url={bringsUrl(base, { channel: sel.channel, version: sel.csvName })} />
         </div>
         <aside aria-label="Version facts">
           <VersionFacts selected={sel} olmV1 />

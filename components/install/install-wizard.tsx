@@ -12,7 +12,8 @@ import { usePermission } from '@/lib/client/permissions';
 import type { InstallModeType } from '@/lib/olm/resources/cluster-service-version';
 import { DeprecatedBadge } from '../common/deprecated-badge';
 import { ErrorNotice } from '../common/notice';
-import { PackageError, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
+import { bringsUrl, OperatorBrings, v0NamespacedWhere } from '../details/operator-brings';
+import { PackageError, packageApiBase, usePackageDetails, type PackageRefProps } from '../details/package-details-view';
 import { VersionOptions } from '../details/version-options';
 import { configFromForm, emptyForm, formFromConfig, validateForm } from '@/lib/olm/install/operator-config-form';
 import type { PodPlacementFacts } from '@/lib/api/operator-config';
@@ -339,6 +340,17 @@ export function InstallWizard(props: PackageRefProps) {
             </p>
           )}
           {plan && <PlanPreview plan={plan} />}
+          <OperatorBrings
+            olm="v0"
+            level={3}
+            folded
+            namespacedWhere={v0NamespacedWhere(mode, installNs, watched)}
+            url={bringsUrl(packageApiBase(props), {
+              channel: d.selected.channel,
+              version: d.selected.csvName,
+              namespace: viewer,
+            })}
+          />
           {plan && plan.blockers.length === 0 && !plan.alreadyInstalled && <PlanExport plan={plan} />}
           {install.error && <InstallError error={install.error} />}
           <div className="flex items-center gap-3">

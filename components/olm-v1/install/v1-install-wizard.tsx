@@ -16,6 +16,8 @@ import { versionField } from '@/lib/olm/v1/version-choice';
 import { ErrorNotice } from '../../common/notice';
 import { PlanPreview } from '../../install/plan-preview';
 import { InstallFollow } from './install-follow';
+import { bringsUrl, OperatorBrings } from '../../details/operator-brings';
+import { v1PackageApiBase } from '../../details/v1-package-view';
 import { PlanExtras } from './plan-extras';
 import { choiceOf, VersionFields, type VersionState } from './version-fields';
 import { WhereFields, type WhereState } from './where-fields';
@@ -218,6 +220,14 @@ export function V1InstallWizard({ catalog, pkg }: { catalog: string; pkg: string
           )}
           {plan && <PlanPreview plan={plan} />}
           {plan && <PlanExtras plan={plan} name={where.name} />}
+          {plan && !('error' in plan.resolution) && (
+            <OperatorBrings
+              olm="v1"
+              level={3}
+              folded
+              url={bringsUrl(v1PackageApiBase(plan.resolution.catalog, pkg), { version: plan.resolution.bundle })}
+            />
+          )}
           {install.error && <ErrorNotice error={install.error} what="The install failed" />}
           <div className="flex flex-wrap items-center gap-3">
             <button

@@ -98,7 +98,8 @@ function verbWords(verbs: readonly string[]): string {
   return joinWords(sortVerbs(verbs).map((v) => VERB_WORDS[v] ?? v));
 }
 
-function groupWords(groups: readonly string[]): string {
+/** " in group apps", " in the core group and groups a and b", " in every API group"; "" for the core group. */
+export function groupWords(groups: readonly string[]): string {
   if (groups.includes('*')) return ' in every API group';
   const named = groups.filter((g) => g !== '');
   if (!named.length) return '';

@@ -54,6 +54,9 @@ const crd = (name: string, versions: unknown, scope = 'Namespaced') => ({
   },
 });
 
+// OLM v0 makes a ClusterRole and ClusterRoleBinding of each clusterPermissions entry, and Roles in the
+// operator's namespaces (a ClusterRole for an AllNamespaces group) of each permissions entry
+// (catalog operator's RBAC steps, docs/olm/install-plans.md and docs/olm/copied-csvs.md).
 test('cluster-wide rules hold in every namespace; namespaced ones in the namespaces it is installed for', () => {
   const b = bundleBrings(
     bundle({
@@ -246,7 +249,7 @@ test('webhooks say what they see and that a webhook without failurePolicy refuse
         'ValidatingAdmissionWebhook',
         'vgateway.net.example.com',
         [
-          'sees and may refuse create and update of gateways in net.example.com',
+          'sees and may refuse create and update of gateways in group net.example.com',
           'while it is down, the requests it matches are refused',
         ],
       ],
@@ -350,4 +353,18 @@ test('hostile content: wrong types are skipped, long lists are cut and the cut i
   assert.deepEqual(b.webhooks[0]!.rules, []);
   assert.deepEqual(b.others, [{ kind: 'Service', name: '(unnamed)' }]);
   assert.deepEqual(b.cut, ['only the first 200 of 502 rules of cluster-wide permissions are shown']);
+});
+
+test('a bundle whose lists are each within bounds but huge together is cut in all, and says so', () => {
+  const rules = Array.from({ length: 200 }, (_, i) => ({
+    apiGroups: [''],
+    resources: Array.from({ length: 50 }, (_, j) => `r${i}-${j}`),
+    verbs: ['get'],
+  }));
+  const accounts = Array.from({ length: 10 }, (_, i) => ({ serviceAccountName: `sa${i}`, rules }));
+  const b = bundleBrings(bundle({ install: { clusterPermissions: accounts } }));
+  const resources = b.clusterWide.flatMap((p) => p.rules).reduce((n, r) => n + r.resources.length, 0);
+  assert.ok(resources < 20_000, `${resources} resources kept`);
+  assert.ok(resources > 10_000, 'what fits is kept');
+  assert.deepEqual(b.cut, ['the bundle gives more than 20000 entries in all: the rest are not shown']);
 });

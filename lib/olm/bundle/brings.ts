@@ -18,6 +18,7 @@
 //   `spec.relatedImages` (what the operator may start itself, and what mirroring tools copy).
 // Catalog content is hostile: wrong types are skipped, lists bounded (read-strict.ts).
 import {
+  groupWords,
   joinWords,
   readPermissions,
   type BringsPermission,
@@ -224,12 +225,7 @@ function webhookRuleWords(type: WebhookType, r: BringsWebhookRule): string {
     ? 'every operation'
     : joinWords(r.operations.map((o) => OPERATION_WORDS[o] ?? o));
   const what = r.resources.includes('*') ? 'every resource' : joinWords(r.resources);
-  const groups = r.apiGroups.includes('*')
-    ? ' in every API group'
-    : r.apiGroups.some((g) => g !== '')
-      ? ` in ${joinWords(r.apiGroups.map((g) => (g === '' ? 'the core group' : g)))}`
-      : '';
-  return `${doing} ${ops} of ${what}${groups}`;
+  return `${doing} ${ops} of ${what}${groupWords(r.apiGroups)}`;
 }
 
 function webhooksOf(csvSpec: Record<string, unknown>, cuts: Cuts): BringsWebhook[] {

@@ -18,14 +18,31 @@ export const text = (v: unknown): string | undefined =>
 
 export const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
-/** Collects what was cut, as sentences a person reads. */
+/**
+ * The most entries kept of all lists of one bundle together: each list is bounded, but a bundle of
+ * 200 accounts with 200 rules of 200 resources each would still be millions; real bundles use a
+ * few thousand at most.
+ */
+export const TOTAL_BOUND = 20_000;
+
+/** Collects what was cut, as sentences a person reads, and counts entries against TOTAL_BOUND. */
 export class Cuts {
   readonly said: string[] = [];
-  /** The first LIST_BOUND entries of `v` when it is an array (else none), saying so when more were given. */
+  private left = TOTAL_BOUND;
+  /** The first entries of `v` when it is an array (else none), saying so when more were given. */
   list(v: unknown, what: string): unknown[] {
     if (!Array.isArray(v)) return [];
-    if (v.length > LIST_BOUND) this.said.push(`only the first ${LIST_BOUND} of ${v.length} ${what} are shown`);
-    return v.slice(0, LIST_BOUND);
+    const max = Math.min(LIST_BOUND, this.left);
+    if (v.length > max) {
+      const why =
+        max === LIST_BOUND
+          ? `only the first ${LIST_BOUND} of ${v.length} ${what} are shown`
+          : `the bundle gives more than ${TOTAL_BOUND} entries in all: the rest are not shown`;
+      if (!this.said.includes(why)) this.said.push(why);
+    }
+    const kept = v.slice(0, max);
+    this.left -= kept.length;
+    return kept;
   }
   /** The strings of `v` (others skipped), bounded as list() bounds. */
   texts(v: unknown, what: string): string[] {
