@@ -3,8 +3,9 @@
 // settings `npm start` gives the console for it (scripts/start-options.ts sandboxRegistryEnv): the
 // installer's rules are read from the image, and they are the rules the bundle's own install
 // strategy names (its CSV as the project's demo catalog writes it inline). The bundle in the
-// registry's protected repository needs the seeded pull secret, which this console does not read
-// yet: its rights stay unknown, with that reason.
+// registry's protected repository needs the seeded pull secret, which `npm start` names as the
+// global pull secret: the admin, who may get it, sees the installer's rules; bob, who may read
+// ClusterCatalogs but not secrets, is told which secret he may not get.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { before, describe, test } from 'node:test';
 import type { V1InstallRequestBody, V1PlanAnswer } from '@/lib/api/olm-v1-install';
 import { loadCatalog } from '@/lib/olm/fbc/load-catalog';
 import { bundleObjects } from '@/lib/olm/fbc/model';
+import { rbacType } from '@/lib/k8s/core-kinds';
 import { forgetBundlesInMemory } from '@/lib/server/bundle-images/bundle-cache';
 import { waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
@@ -33,9 +35,20 @@ describe('the v1 install plan on the sandbox whose demo catalog gives bundles by
     );
     Object.assign(process.env, env);
     forgetBundlesInMemory();
+    await sb.admin.create(rbacType('ClusterRole'), {
+      metadata: { name: 'catalog-reader' },
+      rules: [
+        { apiGroups: ['olm.operatorframework.io'], resources: ['clustercatalogs'], verbs: ['get', 'list', 'watch'] },
+      ],
+    });
+    await sb.admin.create(rbacType('ClusterRoleBinding'), {
+      metadata: { name: 'bob-reads-catalogs' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'catalog-reader' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }],
+    });
   });
 
-  const plan = (packageName: string, version: string) =>
+  const plan = (packageName: string, version: string, user = 'admin') =>
     waitFor(`a plan for ${packageName}`, async () => {
       const body: V1InstallRequestBody = {
         catalog: 'olm-console-demo',
@@ -51,6 +64,7 @@ describe('the v1 install plan on the sandbox whose demo catalog gives bundles by
       const r = await sb.call<V1PlanAnswer & ErrorBody>(PLAN, '/api/olm-v1/clusterextensions/plan', {
         method: 'POST',
         body,
+        user,
       });
       return r.status === 200 ? r.body.plan : undefined;
     });
@@ -75,9 +89,15 @@ describe('the v1 install plan on the sandbox whose demo catalog gives bundles by
     assert.ok(granted.includes('"deployments"'), 'the installer may create the Deployment of the image');
   });
 
-  test('the protected repository needs the pull secret, which the console does not read: unknown, with why', async () => {
+  test('the protected repository is read with the seeded pull secret by someone who may get it', async () => {
     const p = await plan('gpu-forge', '24.3.1+build.2');
+    assert.deepEqual(unknownRights(p), []);
+    assert.ok(p.rbac.length > 0);
+  });
+
+  test('bob, who may not get the pull secret, is told so, and nothing is read for him from the cache', async () => {
+    const p = await plan('gpu-forge', '24.3.1+build.2', 'bob');
     assert.deepEqual(p.rbac, []);
-    assert.match(unknownRights(p)[0]?.message ?? '', /needs credentials/);
+    assert.match(unknownRights(p)[0]?.message ?? '', /you may not get secret olm\/sandbox-registry-pull-secret/);
   });
 });
