@@ -5,8 +5,8 @@
 # (OLM v1's operator-controller and catalogd), and the project's own image registry and pusher
 # (cluster/registry, on go-containerregistry), and Open Cluster Management's hub controllers and
 # klusterlet agent (cluster/ocm/go.mod: registration-operator, registration, work, placement;
-# `npm run cluster -- --fleet N` builds these, `ocm`) and config policy controller
-# (cluster/policy/go.mod), into
+# `ocm` builds only these, for `npm run cluster -- --fleet N`) and config policy controller
+# (cluster/policy/go.mod), all of them by default (`all`), into
 # .cluster/bin/<program>-<version>/<program> at the repository's root (ignored by git; the
 # CLUSTER_BIN environment variable moves it). A program already built at its version, with the
 # same flags, is not built again, so only the first run (or a version change) pays for compiling.
@@ -147,6 +147,8 @@ for p in "${@:-all}"; do
       build operator-controller "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/operator-controller" "$olmv1_ldflags" "$olmv1_tags" 0
       build catalogd "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/catalogd" "$olmv1_ldflags" "$olmv1_tags" 0
       build registry "$ggcr" "$here/registry" . "-s -w" "" 0
+      for c in registration-operator registration work placement; do build "$c" "$ocm" "$here/ocm" "$ocm_mod/cmd/$c" "$ocm_ldflags"; done
+      build config-policy-controller "$cpc" "$here/policy" "$cpc_mod" "-s -w"
       ;;
     etcd) build etcd "$etcd" "$here" ./etcd "$etcd_ldflags" ;;
     kube-apiserver) build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags" ;;
