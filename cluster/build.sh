@@ -3,13 +3,16 @@
 # kube-controller-manager, kube-scheduler, etcd), cluster/opm/go.mod (opm), cluster/olm/go.mod
 # (OLM's olm, catalog and package-server), cluster/kwok/go.mod (kwok) and cluster/olm-v1/go.mod
 # (OLM v1's operator-controller and catalogd), and the project's own image registry and pusher
-# (cluster/registry, on go-containerregistry), into
+# (cluster/registry, on go-containerregistry), and Open Cluster Management's hub controllers and
+# klusterlet agent (cluster/ocm/go.mod: registration-operator, registration, work, placement;
+# `ocm` builds only these, for `npm run cluster -- --fleet N`) and config policy controller
+# (cluster/policy/go.mod), all of them by default (`all`), into
 # .cluster/bin/<program>-<version>/<program> at the repository's root (ignored by git; the
 # CLUSTER_BIN environment variable moves it). A program already built at its version, with the
 # same flags, is not built again, so only the first run (or a version change) pays for compiling.
 # Prints how long each build took.
 #
-#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|paths] ...
+#   cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|ocm|registration-operator|registration|work|placement|config-policy-controller|paths|ocm-paths] ...
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -29,6 +32,8 @@ opm=$(version "$here/opm" github.com/operator-framework/operator-registry)
 olm=$(version "$here/olm" github.com/operator-framework/operator-lifecycle-manager)
 kwok=$(version "$here/kwok" sigs.k8s.io/kwok)
 olmv1=$(version "$here/olm-v1" github.com/operator-framework/operator-controller)
+ocm=$(version "$here/ocm" open-cluster-management.io/ocm)
+cpc=$(version "$here/policy" open-cluster-management.io/config-policy-controller)
 # cluster/olm.version names the release whose CRDs and roles scripts/cluster.ts installs: the OLM
 # that runs must be that one.
 if [ "$olm" != "$(cat "$here/olm.version")" ]; then
@@ -49,6 +54,8 @@ fi
 #   operator-controller v1.2.0: tag v1.2.0 (lightweight) of
 #     github.com/operator-framework/operator-controller; every file of the module's zip is the same
 #     git blob as in that commit's tree
+#   ocm v1.0.0, config-policy-controller v0.16.0: the module proxy's record of each release
+#     (`go mod download -json`: Origin.Hash of refs/tags/v1.0.0, refs/tags/v0.16.0)
 commit() {
   case "$1@$2" in
     kubernetes@v1.34.4) echo 14507e2fb33b11d2712ccbaed0bc282c27a4a04a ;;
@@ -57,6 +64,8 @@ commit() {
     operator-lifecycle-manager@v0.38.0) echo 6838e5e8be6bf78ea11bcc3e7b2964a29df0664e ;;
     kwok@v0.7.0) echo c04392afe3cc6929cd3cc79f61d8bdcd83a8ba5d ;;
     operator-controller@v1.2.0) echo c899dc1b2a412b7797ce8435825e58c885a34502 ;;
+    ocm@v1.0.0) echo 567caa2fe9f58c0816db0b7fb6775a6edff7b612 ;;
+    config-policy-controller@v0.16.0) echo 0d84aeeea563064a485087f52fdc0380a4d516d8 ;;
     *) echo "cluster/build.sh: no git commit recorded for $1 $2; add it to commit() in cluster/build.sh" >&2; return 1 ;;
   esac
 }
@@ -96,6 +105,15 @@ olmv1_tags=containers_image_openpgp
 # The project's own registry program: its version is its go-containerregistry's and its own
 # source's hash, so a change to either builds it again.
 ggcr=$(version "$here/registry" github.com/google/go-containerregistry)-$(cat "$here/registry/main.go" "$here/registry/go.mod" "$here/registry/go.sum" | sha256sum | cut -c1-12)
+# Open Cluster Management as its Makefile builds it (openshift's build-machinery: pkg/version's
+# versionFromGit, commitFromGit, majorFromGit, minorFromGit and buildDate stamped), with Go's
+# default cgo. The config policy controller's Makefile stamps nothing (its version.Version is a
+# constant) and builds with cgo on; Go's default here too.
+ocm_mod=open-cluster-management.io/ocm
+ocm_ver=$ocm_mod/pkg/version
+ocm_ldflags="-s -w -X $ocm_ver.versionFromGit=$ocm -X $ocm_ver.commitFromGit=$(commit ocm "$ocm") -X $ocm_ver.majorFromGit=$(echo "$ocm" | cut -d. -f1 | tr -d v) -X $ocm_ver.minorFromGit=$(echo "$ocm" | cut -d. -f2) -X $ocm_ver.buildDate=$(released "$here/ocm" "$ocm_mod")"
+cpc_mod=open-cluster-management.io/config-policy-controller
+commit config-policy-controller "$cpc" >/dev/null # a new pin needs its commit line too
 
 locked=
 build() { # name version module-dir package ldflags [tags] [cgo: 0 or 1, else Go's default]
@@ -129,6 +147,8 @@ for p in "${@:-all}"; do
       build operator-controller "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/operator-controller" "$olmv1_ldflags" "$olmv1_tags" 0
       build catalogd "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/catalogd" "$olmv1_ldflags" "$olmv1_tags" 0
       build registry "$ggcr" "$here/registry" . "-s -w" "" 0
+      for c in registration-operator registration work placement; do build "$c" "$ocm" "$here/ocm" "$ocm_mod/cmd/$c" "$ocm_ldflags"; done
+      build config-policy-controller "$cpc" "$here/policy" "$cpc_mod" "-s -w"
       ;;
     etcd) build etcd "$etcd" "$here" ./etcd "$etcd_ldflags" ;;
     kube-apiserver) build kube-apiserver "$kube" "$here" k8s.io/kubernetes/cmd/kube-apiserver "$kube_ldflags" ;;
@@ -139,6 +159,9 @@ for p in "${@:-all}"; do
     olm|catalog|package-server) build "$p" "$olm" "$here/olm" "$olm_mod/cmd/$p" "$olm_ldflags" "$olm_tags" 0 ;;
     registry) build registry "$ggcr" "$here/registry" . "-s -w" "" 0 ;;
     operator-controller|catalogd) build "$p" "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/$p" "$olmv1_ldflags" "$olmv1_tags" 0 ;;
+    ocm) for c in registration-operator registration work placement; do build "$c" "$ocm" "$here/ocm" "$ocm_mod/cmd/$c" "$ocm_ldflags"; done ;;
+    registration-operator|registration|work|placement) build "$p" "$ocm" "$here/ocm" "$ocm_mod/cmd/$p" "$ocm_ldflags" ;;
+    config-policy-controller) build "$p" "$cpc" "$here/policy" "$cpc_mod" "-s -w" ;;
     paths)
       echo "etcd=$bin/etcd-$etcd/etcd"; echo "kube-apiserver=$bin/kube-apiserver-$kube/kube-apiserver"; echo "kube-controller-manager=$bin/kube-controller-manager-$kube/kube-controller-manager"; echo "opm=$bin/opm-$opm/opm"
       echo "kube-scheduler=$bin/kube-scheduler-$kube/kube-scheduler"; echo "kwok=$bin/kwok-$kwok/kwok"
@@ -146,6 +169,9 @@ for p in "${@:-all}"; do
       for c in operator-controller catalogd; do echo "$c=$bin/$c-$olmv1/$c"; done
       echo "registry=$bin/registry-$ggcr/registry"
       ;;
-    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|paths] ..." >&2; exit 2 ;;
+    ocm-paths) # apart from `paths`: a cluster without a fleet needs none of them
+      for c in registration-operator registration work placement; do echo "$c=$bin/$c-$ocm/$c"; done
+      ;;
+    *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|ocm|registration-operator|registration|work|placement|config-policy-controller|paths|ocm-paths] ..." >&2; exit 2 ;;
   esac
 done

@@ -7,15 +7,19 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
-/** Why the programs cluster/build.sh would start cannot be started, or undefined when they can. */
-export function clusterProgramsMissing(): string | undefined {
-  const r = spawnSync('bash', [join(root, 'cluster', 'build.sh'), 'paths'], { encoding: 'utf8' });
-  if (r.status !== 0) return `cluster/build.sh paths failed: ${r.stderr || r.error?.message}`;
+/**
+ * Why the programs cluster/build.sh would start cannot be started, or undefined when they can:
+ * the real cluster's (`paths`), or Open Cluster Management's for a fleet (`ocm-paths`).
+ */
+export function clusterProgramsMissing(which: 'paths' | 'ocm-paths' = 'paths'): string | undefined {
+  const r = spawnSync('bash', [join(root, 'cluster', 'build.sh'), which], { encoding: 'utf8' });
+  if (r.status !== 0) return `cluster/build.sh ${which} failed: ${r.stderr || r.error?.message}`;
   const missing = r.stdout
     .trim()
     .split('\n')
     .map((l) => l.split('=')[1]!)
     .filter((p) => !existsSync(p));
-  if (missing.length) return `not built (run cluster/build.sh): ${missing.join(', ')}`;
+  if (missing.length)
+    return `not built (run cluster/build.sh${which === 'paths' ? '' : ' ocm'}): ${missing.join(', ')}`;
   return undefined;
 }

@@ -1,4 +1,4 @@
-// `npm run cluster -- --catalog DIR… [--registry DIR…] [--flavor F] [--data-dir DIR] [--port N]`:
+// `npm run cluster -- --catalog DIR… [--registry DIR…] [--flavor F] [--data-dir DIR] [--port N] [--fleet N]`:
 // the real cluster, as plain processes on loopback: etcd, kube-apiserver (serving certificates, a
 // service-account key, RBAC, the aggregator's front-proxy client), kube-controller-manager,
 // kube-scheduler, kwok (one fake node whose pods run), OLM's olm and catalog operators and
@@ -35,6 +35,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { makeCa, signedCertificate, signingKeyPair } from './certificates';
+import { fleet, fleetArgs } from './cluster-ocm';
 import { startOlmV1 } from './cluster-olm-v1';
 import { authenticationConfiguration, OIDC_CLIENT_ID, oidcCertificates, oidcRbacYaml, oidcSeed } from './oidc-seed';
 import {
@@ -68,7 +69,9 @@ const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...
   --oidc          also an OIDC provider on loopback HTTPS (its own CA; users alice and bob with
                   passwords in DATA-DIR/oidc-users.json) that kube-apiserver trusts; prints
                   \`oidc issuer: URL\` and \`oidc console flags: …\` for \`npm start\`
-  --oidc-id-token-ttl S  the provider's ID token lifetime in seconds (default 300)`;
+  --oidc-id-token-ttl S  the provider's ID token lifetime in seconds (default 300)
+  --fleet N       N such clusters joined by Open Cluster Management, the first also the hub
+                  (scripts/cluster-ocm.ts; --data-dir then holds one folder per cluster)`;
 
 // The sandbox's seed users (lib/sandbox/auth/bootstrap-rbac.ts), as static tokens.
 const SEED = [
@@ -298,6 +301,7 @@ async function main(): Promise<void> {
         'olm-v1': { type: 'boolean', default: true },
         oidc: { type: 'boolean', default: false },
         'oidc-id-token-ttl': { type: 'string', default: '300' },
+        fleet: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowNegative: true,
@@ -309,6 +313,13 @@ async function main(): Promise<void> {
   if (values.help) {
     console.log(usage);
     process.exit(0);
+  }
+  if (values.fleet !== undefined) {
+    // The fleet runs clusters of this program as its children and stops them itself.
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeListener(sig, onSignal);
+    watchdog.kill('SIGKILL');
+    const { n, dataDir, forwarded } = fleetArgs(process.argv.slice(2));
+    return fleet(n, dataDir, forwarded);
   }
   const requestedPort = Number(values.port);
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535)

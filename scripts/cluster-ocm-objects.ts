@@ -1,0 +1,86 @@
+// What an Open Cluster Management hub and its klusterlet agents need in their clusters when they
+// run as plain processes (scripts/cluster-ocm.ts), without the cluster-manager and klusterlet
+// operators that would otherwise install it: the namespaces the controllers and agents use, and the
+// bootstrap identity a joining cluster presents to the hub. Objects as JSON, for `kubectl apply`.
+
+/** The hub controllers' namespace (their events and leases would live there). */
+export const HUB_NAMESPACE = 'open-cluster-management-hub';
+/** The klusterlet agent's namespace on each managed cluster. */
+export const AGENT_NAMESPACE = 'open-cluster-management-agent';
+/** Where the bootstrap service account lives on the hub, as `clusteradm init` makes it. */
+export const BOOTSTRAP_NAMESPACE = 'open-cluster-management';
+export const BOOTSTRAP_SERVICE_ACCOUNT = 'cluster-bootstrap';
+/** The user the hub's registration controller approves the CSRs of (--auto-approved-csr-users). */
+export const BOOTSTRAP_USER = `system:serviceaccount:${BOOTSTRAP_NAMESPACE}:${BOOTSTRAP_SERVICE_ACCOUNT}`;
+/** The cluster set a ManagedCluster joins when none is named (OCM's webhook sets it; none runs here). */
+export const CLUSTER_SET_LABEL = 'cluster.open-cluster-management.io/clusterset';
+
+const namespace = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+
+/**
+ * On the hub: the controllers' namespace and the bootstrap identity. A joining agent, with the
+ * bootstrap token, creates its ManagedCluster and a CSR for its own client certificate, and reads
+ * the hub's CA bundle; nothing more (the rights OCM's registration needs at bootstrap, as its own
+ * bootstrap ClusterRole grants them).
+ */
+export function hubObjects(): object[] {
+  const role = 'open-cluster-management:bootstrap';
+  return [
+    namespace(HUB_NAMESPACE),
+    namespace(BOOTSTRAP_NAMESPACE),
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: BOOTSTRAP_SERVICE_ACCOUNT, namespace: BOOTSTRAP_NAMESPACE },
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: role },
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+        {
+          apiGroups: ['certificates.k8s.io'],
+          resources: ['certificatesigningrequests'],
+          verbs: ['create', 'get', 'list', 'watch'],
+        },
+        {
+          apiGroups: ['cluster.open-cluster-management.io'],
+          resources: ['managedclusters'],
+          verbs: ['get', 'create', 'list', 'watch'],
+        },
+        {
+          apiGroups: ['cluster.open-cluster-management.io'],
+          resources: ['managedclustersets/join'],
+          verbs: ['create'],
+        },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `${role}:${BOOTSTRAP_SERVICE_ACCOUNT}` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+      subjects: [{ kind: 'ServiceAccount', name: BOOTSTRAP_SERVICE_ACCOUNT, namespace: BOOTSTRAP_NAMESPACE }],
+    },
+  ];
+}
+
+/** On each managed cluster: the agent's namespace (the CRDs come from OCM's module). */
+export function agentObjects(): object[] {
+  return [namespace(AGENT_NAMESPACE)];
+}
+
+/** A kubeconfig with one cluster and a bearer token: the agents' bootstrap kubeconfig. */
+export function tokenKubeconfig(server: string, caPem: string, user: string, token: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      { name: 'hub', cluster: { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } },
+    ],
+    users: [{ name: user, user: { token } }],
+    contexts: [{ name: 'hub', context: { cluster: 'hub', user } }],
+    'current-context': 'hub',
+  });
+}
