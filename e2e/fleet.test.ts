@@ -73,6 +73,8 @@ describe('the fleet pages: three sandbox clusters', () => {
     const table = page.getByRole('table', { name: 'Clusters' });
     const rows = table.getByRole('row');
     await rows.nth(3).waitFor();
+    // Rows arrive cluster by cluster; the page says it is busy until every cluster has answered.
+    await page.locator('section[aria-busy="false"]').first().waitFor();
     for (const [i, name] of ['prod-east', 'prod-west', 'staging'].entries()) {
       const row = rows.nth(i + 1);
       await assert.doesNotReject(row.getByText(name, { exact: true }).waitFor());
@@ -90,6 +92,8 @@ describe('the fleet pages: three sandbox clusters', () => {
     const table = page.getByRole('table', { name: 'Operators across clusters' });
     const row = table.getByRole('row').filter({ hasText: 'certwarden' });
     await row.waitFor();
+    // Rows arrive cluster by cluster; the page says it is busy until every cluster has answered.
+    await page.locator('section[aria-busy="false"]').first().waitFor();
     const cells = row.getByRole('cell');
     assert.match(await cells.nth(0).innerText(), /certwarden\s+most run 1\.0\.0/);
     assert.match(await cells.nth(1).innerText(), /^1\.0\.0 in operators/);
@@ -125,6 +129,8 @@ describe('the fleet pages: three sandbox clusters', () => {
     const east = page.getByRole('region', { name: 'prod-east' });
     const west = page.getByRole('region', { name: 'prod-west' });
     await east.getByText('certwarden: 1.0.0 → 1.1.0').waitFor();
+    // Rows arrive cluster by cluster; the page says it is busy until every cluster has answered.
+    await page.locator('section[aria-busy="false"]').first().waitFor();
     assert.match(await west.innerText(), /certwarden: 1\.0\.0 → 1\.1\.0; pgpilot: 1\.2\.0 → 1\.4\.0/);
     assert.match(await page.getByRole('region', { name: 'staging' }).innerText(), /Nothing waits for approval/);
     await shot(page, 'approvals');

@@ -5,22 +5,16 @@
 // its own cluster as them. Each result is reported under its cluster: approved, or refused with
 // the cluster's or OLM's reason (the rest are approved regardless). A cluster that did not answer
 // is said so with its reason.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import type {
-  FleetApproval,
-  FleetApprovalsResponse,
-  FleetApproveResponse,
-  FleetPlanChange,
-  PerCluster,
-} from '@/lib/api/fleet';
-import { apiGet, apiWrite } from '@/lib/client/api';
+import type { FleetApproval, FleetApproveResponse, FleetPlanChange, PerCluster } from '@/lib/api/fleet';
+import { apiWrite } from '@/lib/client/api';
 import { ErrorPanel } from '../common/error-panel';
 import { ErrorNotice } from '../common/notice';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { useFleetStream } from './use-fleet-stream';
 
-const KEY = ['fleet', 'approvals'];
 const PRIMARY =
   'rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600';
 type Selected = { cluster: string; plan: FleetApproval };
@@ -52,12 +46,7 @@ function PlanLabel({ cluster, plan }: { cluster: PerCluster<unknown>; plan: Flee
 }
 
 export function ApprovalsAcrossView() {
-  const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: KEY,
-    queryFn: ({ signal }) => apiGet<FleetApprovalsResponse>('/api/fleet/approvals', signal),
-    refetchInterval: 30_000,
-  });
+  const q = useFleetStream<{ approvals: FleetApproval[]; notes: string[] }>('/api/fleet/approvals');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [previewing, setPreviewing] = useState(false);
   const approve = useMutation({
@@ -74,7 +63,7 @@ export function ApprovalsAcrossView() {
     onSuccess: () => {
       setPreviewing(false);
       setChosen(new Set());
-      void qc.invalidateQueries({ queryKey: KEY });
+      q.refetch();
     },
   });
   if (q.error)
@@ -86,8 +75,9 @@ export function ApprovalsAcrossView() {
       />
     );
   if (!q.data) return <p role="status">Asking every cluster…</p>;
-  const clusters = q.data.clusters;
-  const all: Selected[] = clusters.flatMap((c) =>
+  const clusters = q.data.rows;
+  const answered = q.data.clusters;
+  const all: Selected[] = answered.flatMap((c) =>
     c.ok ? c.value.approvals.map((plan) => ({ cluster: c.name, plan })) : [],
   );
   const selected = all.filter((s) => chosen.has(keyOf(s.cluster, s.plan)));
@@ -102,7 +92,7 @@ export function ApprovalsAcrossView() {
     [...new Set(items.map((s) => s.cluster))].map((name) => ({ name, items: items.filter((s) => s.cluster === name) }));
 
   return (
-    <section aria-labelledby="fleet-approvals-title" className="space-y-4">
+    <section aria-labelledby="fleet-approvals-title" aria-busy={q.data.pending.length > 0} className="space-y-4">
       <h1 id="fleet-approvals-title" className="text-2xl font-bold">
         Approvals across clusters
       </h1>
@@ -130,12 +120,14 @@ export function ApprovalsAcrossView() {
         </div>
       )}
       {approve.error && <ErrorNotice error={approve.error} what="Nothing was approved" />}
-      {clusters.map((c) => (
-        <section key={c.name} aria-labelledby={`fleet-approvals-${c.name}`} className="space-y-2">
-          <h2 id={`fleet-approvals-${c.name}`} className="text-lg font-semibold">
-            <ClusterName cluster={c} />
+      {clusters.map(({ ref, answer: c }) => (
+        <section key={ref.name} aria-labelledby={`fleet-approvals-${ref.name}`} className="space-y-2">
+          <h2 id={`fleet-approvals-${ref.name}`} className="text-lg font-semibold">
+            <ClusterName cluster={ref} />
           </h2>
-          {!c.ok ? (
+          {!c ? (
+            <p className="text-sm text-slate-600">Asking…</p>
+          ) : !c.ok ? (
             <p>
               <NotAnswering error={c.error} />
             </p>

@@ -4,13 +4,12 @@
 // catalogs and their health, and what the person may do there. A cluster that does not answer is
 // its row with the reason; the others are unaffected. A table on a desktop, a block per cluster
 // on a phone.
-import { useQuery } from '@tanstack/react-query';
-import type { ClusterSummary, FleetClustersResponse } from '@/lib/api/fleet';
-import { apiGet } from '@/lib/client/api';
+import type { ClusterSummary } from '@/lib/api/fleet';
 import { Badge } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { useFleetStream } from './use-fleet-stream';
 
 const COLUMNS = ['Cluster', 'Ready', 'Kubernetes', 'OLM v0', 'OLM v1', 'Catalogs', 'Your rights'];
 
@@ -49,32 +48,42 @@ function Catalogs({ s }: { s: ClusterSummary }) {
 }
 
 export function ClustersView() {
-  const q = useQuery({
-    queryKey: ['fleet', 'clusters'],
-    queryFn: ({ signal }) => apiGet<FleetClustersResponse>('/api/fleet/clusters', signal),
-    refetchInterval: 30_000,
-  });
+  const q = useFleetStream<ClusterSummary>('/api/fleet/clusters');
   if (q.error)
     return <ErrorPanel error={q.error} title="The clusters could not be read" onRetry={() => void q.refetch()} />;
   if (!q.data) return <p role="status">Asking every cluster…</p>;
-  const rows = q.data.clusters;
-  const down = rows.filter((r) => !r.ok).length;
+  const rows = q.data.rows;
+  const down = q.data.clusters.filter((r) => !r.ok).length;
+  const asking = q.data.pending.length;
   return (
-    <section aria-labelledby="fleet-clusters-title" className="space-y-4">
+    <section aria-labelledby="fleet-clusters-title" aria-busy={asking > 0} className="space-y-4">
       <h1 id="fleet-clusters-title" className="text-2xl font-bold">
         Clusters
       </h1>
       <p className="text-sm text-slate-600">
-        {rows.length} clusters, each asked as you{down ? `; ${down} not answering` : ''}. The other pages of the console
-        show the home cluster.
+        {asking
+          ? `Asking ${rows.length} clusters as you: ${rows.length - asking} answered so far`
+          : `${rows.length} clusters, each asked as you`}
+        {down ? `; ${down} not answering` : ''}. The other pages of the console show the home cluster.
       </p>
       <StackedTable label="Clusters" columns={COLUMNS}>
-        {rows.map((r) => (
-          <StackedRow key={r.name}>
+        {rows.map(({ ref, answer: r }) => (
+          <StackedRow key={ref.name}>
             <StackedCell label="Cluster">
-              <ClusterName cluster={r} server />
+              <ClusterName cluster={ref} server />
             </StackedCell>
-            {!r.ok ? (
+            {!r ? (
+              <>
+                <StackedCell label="Ready">
+                  <span className="text-slate-600">Asking…</span>
+                </StackedCell>
+                {COLUMNS.slice(2).map((c) => (
+                  <StackedCell key={c} label={c}>
+                    <span aria-label="not known yet">…</span>
+                  </StackedCell>
+                ))}
+              </>
+            ) : !r.ok ? (
               <>
                 <StackedCell label="Ready">
                   <NotAnswering error={r.error} />

@@ -5,13 +5,13 @@
 // install whose version differs from the version most of the fleet runs says so. A cluster that
 // did not answer is named above the table with its reason, and its column says so in every row,
 // never left looking like "not installed". A block per package on a phone.
-import { useQuery } from '@tanstack/react-query';
-import type { FleetInstall, FleetOperatorsResponse } from '@/lib/api/fleet';
-import { apiGet } from '@/lib/client/api';
+import type { FleetInstall } from '@/lib/api/fleet';
+import { type ClusterInstalls, fleetOperatorRows } from '@/lib/api/fleet-operator-rows';
 import { Badge, upgradeTone } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { useFleetStream } from './use-fleet-stream';
 
 function Install({ i, common }: { i: FleetInstall; common?: string }) {
   return (
@@ -47,11 +47,9 @@ function Install({ i, common }: { i: FleetInstall; common?: string }) {
 }
 
 export function OperatorsAcrossView() {
-  const q = useQuery({
-    queryKey: ['fleet', 'operators'],
-    queryFn: ({ signal }) => apiGet<FleetOperatorsResponse>('/api/fleet/operators', signal),
-    refetchInterval: 30_000,
-  });
+  // Each cluster's installs arrive on their own; the rows (and the most common version drift is
+  // measured from) are rebuilt from the clusters that answered so far, and say so until all have.
+  const q = useFleetStream<ClusterInstalls>('/api/fleet/operators');
   if (q.error)
     return (
       <ErrorPanel
@@ -61,18 +59,22 @@ export function OperatorsAcrossView() {
       />
     );
   if (!q.data) return <p role="status">Asking every cluster…</p>;
-  const { clusters, operators } = q.data;
-  const down = clusters.filter((c) => !c.ok);
-  const notes = clusters.flatMap((c) => (c.ok ? c.value.notes.map((n) => ({ cluster: c.name, note: n })) : []));
+  const clusters = q.data.rows.map((r) => r.ref);
+  const answers = new Map(q.data.clusters.map((c) => [c.name, c]));
+  const operators = fleetOperatorRows(q.data.clusters);
+  const asking = q.data.pending.length;
+  const down = q.data.clusters.filter((c) => !c.ok);
+  const notes = q.data.clusters.flatMap((c) => (c.ok ? c.value.notes.map((n) => ({ cluster: c.name, note: n })) : []));
   const drifting = operators.filter((o) => Object.values(o.installs).some((l) => l.some((i) => i.drift))).length;
   return (
-    <section aria-labelledby="fleet-operators-title" className="space-y-4">
+    <section aria-labelledby="fleet-operators-title" aria-busy={asking > 0} className="space-y-4">
       <h1 id="fleet-operators-title" className="text-2xl font-bold">
         Operators across clusters
       </h1>
       <p className="text-sm text-slate-600">
         {operators.length} package{operators.length === 1 ? '' : 's'} installed across {clusters.length} clusters
         {drifting ? `; ${drifting} at different versions on different clusters` : ''}. Each cluster is read as you.
+        {asking ? ` Still asking ${asking} of them; the most common versions may change as they answer.` : ''}
       </p>
       {down.length > 0 && (
         <ul role="alert" className="space-y-1 rounded border border-red-300 bg-red-50 px-3 py-2">
@@ -93,7 +95,11 @@ export function OperatorsAcrossView() {
         </ul>
       )}
       {operators.length === 0 ? (
-        <p>No operators are installed on the clusters that answered.</p>
+        <p>
+          {asking
+            ? 'No operators yet on the clusters that answered so far.'
+            : 'No operators are installed on the clusters that answered.'}
+        </p>
       ) : (
         <StackedTable label="Operators across clusters" columns={['Package', ...clusters.map((c) => c.name)]}>
           {operators.map((o) => (
@@ -104,9 +110,12 @@ export function OperatorsAcrossView() {
               </StackedCell>
               {clusters.map((c) => {
                 const list = o.installs[c.name];
+                const answer = answers.get(c.name);
                 return (
                   <StackedCell key={c.name} label={c.name}>
-                    {!c.ok ? (
+                    {!answer ? (
+                      <span className="text-slate-600">asking…</span>
+                    ) : !answer.ok ? (
                       <span className="text-sm text-red-800">not answering</span>
                     ) : list?.length ? (
                       list.map((i) => (

@@ -23,6 +23,12 @@ export interface ClusterError {
 /** One cluster's answer: what it said, or why it said nothing. */
 export type PerCluster<T> = FleetClusterRef & ({ ok: true; value: T } | { ok: false; error: ClusterError });
 
+/**
+ * One line of a fleet answer sent cluster by cluster (`Accept: application/x-ndjson`): the first
+ * names every cluster that will answer, each later one is one cluster's answer as it settled.
+ */
+export type FleetStreamLine<T> = { clusters: FleetClusterRef[] } | { cluster: PerCluster<T> };
+
 export interface FleetCatalog {
   kind: 'CatalogSource' | 'ClusterCatalog';
   name: string;

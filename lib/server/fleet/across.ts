@@ -77,44 +77,63 @@ export interface AcrossOptions {
 }
 
 /**
+ * One member's answer to `read`, as the person: refused before any cached answer when the console
+ * will not ask that cluster as this person, else the cached answer or a fresh one under the deadline.
+ */
+export async function askCluster<T>(
+  member: FleetMember,
+  person: FleetPerson,
+  what: string,
+  read: (client: KubeClient, member: FleetMember) => Promise<T>,
+  opts: AcrossOptions = {},
+): Promise<PerCluster<T>> {
+  const { timeoutMs = FLEET_TIMEOUT_MS, cacheMs = FLEET_CACHE_MS, now = Date.now } = opts;
+  const m = member;
+  const entries = cache();
+  const key = `${person.key}\n${m.name}\n${what}`;
+  // The client first: a cluster the console will not ask as this person (person.ts) is refused
+  // before any cached answer, and the refusal, not being the cluster's, is never cached.
+  let client: KubeClient;
+  try {
+    client = person.client(m);
+  } catch (err) {
+    return { name: m.name, home: m.home, server: m.access.server, ok: false as const, error: clusterError(err) };
+  }
+  let hit = entries.get(key);
+  if (!hit || now() - hit.at > cacheMs) {
+    const answer = withDeadline(
+      Promise.resolve().then(() => read(client, m)),
+      timeoutMs,
+      m.name,
+    ).then(
+      (value): Settled<unknown> => ({ ok: true, value }),
+      (err: unknown): Settled<unknown> => ({ ok: false, error: clusterError(err) }),
+    );
+    hit = { at: now(), answer };
+    entries.delete(key);
+    entries.set(key, hit);
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  }
+  const settled = (await hit.answer) as Settled<T>;
+  return { name: m.name, home: m.home, server: m.access.server, ...settled };
+}
+
+/**
  * Every member's answer to `read`, as the person, in the members' order. `what` names the
- * question for the cache (one key per person, cluster and question).
+ * question for the cache (one key per person, cluster and question). `onAnswer` hears each
+ * cluster's answer the moment it settles, so a caller may pass it on before the slowest is in.
  */
 export async function acrossClusters<T>(
   members: readonly FleetMember[],
   person: FleetPerson,
   what: string,
   read: (client: KubeClient, member: FleetMember) => Promise<T>,
-  opts: AcrossOptions = {},
+  opts: AcrossOptions & { onAnswer?: (answer: PerCluster<T>) => void } = {},
 ): Promise<PerCluster<T>[]> {
-  const { limit = FLEET_CONCURRENCY, timeoutMs = FLEET_TIMEOUT_MS, cacheMs = FLEET_CACHE_MS, now = Date.now } = opts;
-  const entries = cache();
+  const { limit = FLEET_CONCURRENCY, onAnswer } = opts;
   return boundedMap(members, limit, async (m) => {
-    const key = `${person.key}\n${m.name}\n${what}`;
-    // The client first: a cluster the console will not ask as this person (person.ts) is refused
-    // before any cached answer, and the refusal, not being the cluster's, is never cached.
-    let client: KubeClient;
-    try {
-      client = person.client(m);
-    } catch (err) {
-      return { name: m.name, home: m.home, server: m.access.server, ok: false as const, error: clusterError(err) };
-    }
-    let hit = entries.get(key);
-    if (!hit || now() - hit.at > cacheMs) {
-      const answer = withDeadline(
-        Promise.resolve().then(() => read(client, m)),
-        timeoutMs,
-        m.name,
-      ).then(
-        (value): Settled<unknown> => ({ ok: true, value }),
-        (err: unknown): Settled<unknown> => ({ ok: false, error: clusterError(err) }),
-      );
-      hit = { at: now(), answer };
-      entries.delete(key);
-      entries.set(key, hit);
-      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-    }
-    const settled = (await hit.answer) as Settled<T>;
-    return { name: m.name, home: m.home, server: m.access.server, ...settled };
+    const answer = await askCluster(m, person, what, read, opts);
+    onAnswer?.(answer);
+    return answer;
   });
 }

@@ -50,20 +50,34 @@ async function readiness(client: KubeClient): Promise<{ ready: boolean; readines
 }
 
 /**
- * OLM's version: OLM's own manifests install a CSV named packageserver labelled `olm.version` with
- * the same spec.version (olm:deploy/chart/templates/_packageserver.clusterserviceversion.yaml).
+ * Whether OLM v0 is served and its version, from one list: OLM's own manifests install a CSV named
+ * packageserver labelled `olm.version` with the same spec.version
+ * (olm:deploy/chart/templates/_packageserver.clusterserviceversion.yaml). A list of every
+ * namespace's CSVs answers 404 only where the resource is not served, so the list tells presence
+ * too and discovery is asked only when the person may not list CSVs (403: authorization answers
+ * before the API server looks for the resource, so a refusal says nothing about presence).
  */
-async function olmVersion(client: KubeClient): Promise<{ version?: string; versionNote?: string }> {
+async function olmV0(client: KubeClient): Promise<{ present: boolean; version?: string; versionNote?: string }> {
   try {
     const list = await client.list<ClusterServiceVersion>(CSV_TYPE, { fieldSelector: 'metadata.name=packageserver' });
     const csv = list.items[0];
     const version = csv?.metadata?.labels?.['olm.version'] || csv?.spec?.version;
-    if (version) return { version };
-    return {
-      versionNote: 'no packageserver ClusterServiceVersion to read it from',
-    };
+    if (version) return { present: true, version };
+    return { present: true, versionNote: 'no packageserver ClusterServiceVersion to read it from' };
   } catch (err) {
-    if (isKubeError(err, 403)) return { versionNote: `not readable: ${err.message}` };
+    if (isKubeError(err, 404)) return { present: false };
+    if (!isKubeError(err, 403)) throw err;
+    const present = await client.serves(CSV_TYPE);
+    return present ? { present, versionNote: `not readable: ${err.message}` } : { present };
+  }
+}
+
+/** A list of a resource the cluster may not serve: undefined where it is not (404), like discovery. */
+async function ifServed<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isKubeError(err, 404)) return undefined;
     throw err;
   }
 }
@@ -82,25 +96,23 @@ function clusterCatalogRow(cc: ClusterCatalog): FleetCatalog {
 }
 
 export async function clusterSummary(client: KubeClient): Promise<ClusterSummary> {
-  const version = kubeRequest<{ gitVersion?: string }>(client.kubeConfig, {
-    method: 'GET',
-    path: '/version',
-    what: 'version',
-  });
-  const [ready, v, v0, packageserver, v1] = await Promise.all([
+  // Every question at once, one round trip to the cluster (the page's first paint waits for the
+  // slowest of them): the catalog lists do not wait for discovery to say their APIs are served,
+  // a 404 says it, and a list whose OLM turns out absent is dropped with any refusal it drew, so
+  // the answer is the one the discovery-first reading gave, in one round trip and one request fewer.
+  const v0Notes: string[] = [];
+  const v1Notes: string[] = [];
+  const [ready, v, olm, packageserver, v1, sources, clusterCatalogs, rights] = await Promise.all([
     readiness(client),
-    version,
-    client.serves(CSV_TYPE),
+    kubeRequest<{ gitVersion?: string }>(client.kubeConfig, { method: 'GET', path: '/version', what: 'version' }),
+    olmV0(client),
     client.serves(PACKAGE_MANIFEST_TYPE),
     client.serves(CLUSTER_EXTENSION_TYPE),
-  ]);
-  const catalogNotes: string[] = [];
-  const [olm, sources, clusterCatalogs, rights] = await Promise.all([
-    v0 ? olmVersion(client) : Promise.resolve({}),
-    v0 ? readable(() => client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE), catalogNotes) : Promise.resolve(undefined),
-    v1
-      ? readable(() => client.listAll<ClusterCatalog>(CLUSTER_CATALOG_TYPE), catalogNotes)
-      : Promise.resolve(undefined),
+    readable(() => ifServed(() => client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)), v0Notes),
+    readable(() => ifServed(() => client.listAll<ClusterCatalog>(CLUSTER_CATALOG_TYPE)), v1Notes),
+    // One SelfSubjectAccessReview per right: a SelfSubjectRulesReview is asked per namespace (the
+    // API refuses one without), so it cannot say what the person may do in every namespace or to a
+    // cluster-scoped resource, and it is incomplete under a webhook authorizer.
     Promise.all(
       RIGHTS.map(async (r): Promise<FleetRight> => {
         const a = await accessReview(client, r.verb, r.group, r.resource);
@@ -108,8 +120,12 @@ export async function clusterSummary(client: KubeClient): Promise<ClusterSummary
       }),
     ),
   ]);
+  const v0 = olm.present;
+  const { present: _present, ...olmVersion } = olm;
+  void _present;
+  const catalogNotes = [...(v0 ? v0Notes : []), ...(v1 ? v1Notes : [])];
   const catalogs: FleetCatalog[] = [
-    ...(sources?.items ?? []).map((cs) => {
+    ...((v0 && sources?.items) || []).map((cs) => {
       const h = catalogHealth(cs);
       return {
         kind: 'CatalogSource' as const,
@@ -119,12 +135,12 @@ export async function clusterSummary(client: KubeClient): Promise<ClusterSummary
         state: h.state,
       };
     }),
-    ...(clusterCatalogs?.items ?? []).map(clusterCatalogRow),
+    ...((v1 && clusterCatalogs?.items) || []).map(clusterCatalogRow),
   ];
   return {
     ...ready,
     ...(v.gitVersion ? { kubernetesVersion: v.gitVersion } : {}),
-    olmV0: { present: v0, packageserver, ...olm },
+    olmV0: { present: v0, packageserver, ...olmVersion },
     olmV1: { present: v1 },
     catalogs,
     // Sorted: the lists are asked at once, and the same refusals should read the same on every cluster.

@@ -3,7 +3,8 @@
 // column per cluster, and each install marked where its version differs from the version most of
 // the fleet runs. Reading is per cluster; the rows are built from what each cluster answered for
 // itself, so nothing one cluster said is shown under another.
-import type { FleetInstall, FleetOperatorRow, PerCluster } from '../../api/fleet';
+import type { FleetInstall } from '../../api/fleet';
+import type { ClusterInstall, ClusterInstalls } from '../../api/fleet-operator-rows';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { CSV_TYPE, type ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
@@ -13,15 +14,6 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscr
 import { csvDisplayStatus } from '../../olm/status/csv-status';
 import { subscriptionUpgradeStatus } from '../../olm/status/subscription-status';
 import { extensionRows } from '../olm-v1/extension-rows';
-
-/** One cluster's installs before drift is known (it depends on the whole fleet). */
-export type ClusterInstall = Omit<FleetInstall, 'drift'> & { package: string };
-
-export interface ClusterInstalls {
-  installs: ClusterInstall[];
-  /** What the person may not read there, in the cluster's words. */
-  notes: string[];
-}
 
 function approvalOf(sub: Subscription): FleetInstall['approval'] {
   const a = sub.spec.installPlanApproval;
@@ -93,47 +85,11 @@ export async function clusterInstalls(client: KubeClient): Promise<ClusterInstal
   return { installs, notes };
 }
 
-/** Dotted numbers compared as numbers (1.10.0 after 1.9.0); anything else as text. */
-function compareVersions(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
-}
-
-/** The version most installs run; a tie goes to the highest of the tied versions. */
-export function commonVersion(versions: readonly string[]): string | undefined {
-  const counts = new Map<string, number>();
-  for (const v of versions) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: string | undefined;
-  for (const [v, n] of counts) {
-    const bn = best === undefined ? 0 : counts.get(best)!;
-    if (n > bn || (n === bn && best !== undefined && compareVersions(v, best) > 0)) best = v;
-  }
-  return best;
-}
-
-/** One row per package, a column per cluster that answered; drift from the most common version. */
-export function fleetOperatorRows(clusters: readonly PerCluster<ClusterInstalls>[]): FleetOperatorRow[] {
-  const byPackage = new Map<string, { cluster: string; install: ClusterInstall }[]>();
-  for (const c of clusters) {
-    if (!c.ok) continue;
-    for (const install of c.value.installs) {
-      const list = byPackage.get(install.package) ?? [];
-      list.push({ cluster: c.name, install });
-      byPackage.set(install.package, list);
-    }
-  }
-  return [...byPackage.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([pkg, list]) => {
-      const common = commonVersion(list.flatMap((l) => (l.install.version ? [l.install.version] : [])));
-      const installs: Record<string, FleetInstall[]> = {};
-      for (const { cluster, install } of list) {
-        const { package: _pkg, ...rest } = install;
-        void _pkg;
-        (installs[cluster] ??= []).push({
-          ...rest,
-          drift: common !== undefined && rest.version !== undefined && rest.version !== common,
-        });
-      }
-      return { package: pkg, ...(common ? { commonVersion: common } : {}), installs };
-    });
-}
+// The rows are built where the answers are read: on the server for the JSON answer, in the browser
+// for the answer sent cluster by cluster; one pure module serves both.
+export {
+  commonVersion,
+  fleetOperatorRows,
+  type ClusterInstall,
+  type ClusterInstalls,
+} from '../../api/fleet-operator-rows';
