@@ -6,6 +6,7 @@
 // did not answer is named above the table with its reason, and its column says so in every row,
 // never left looking like "not installed". A block per package on a phone.
 import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import type { FleetInstall, FleetOperatorsResponse } from '@/lib/api/fleet';
 import { apiGet } from '@/lib/client/api';
 import { Badge, upgradeTone } from '../common/badges';
@@ -99,7 +100,12 @@ export function OperatorsAcrossView() {
           {operators.map((o) => (
             <StackedRow key={o.package}>
               <StackedCell label="Package">
-                <span className="font-semibold">{o.package}</span>
+                <Link
+                  href={`/fleet/operators/${encodeURIComponent(o.package)}`}
+                  className="font-semibold text-sky-700 underline"
+                >
+                  {o.package}
+                </Link>
                 {o.commonVersion && <span className="block text-xs text-slate-600">most run {o.commonVersion}</span>}
               </StackedCell>
               {clusters.map((c) => {
