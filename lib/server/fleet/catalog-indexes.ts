@@ -27,13 +27,18 @@ export function isLoopback(hostOrAddress: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** Which registry addresses the console may dial itself for this cluster (other than home). */
+export function mayDialFor(member: FleetMember): (address: string) => boolean {
+  const beside = isLoopback(member.access.server);
+  return (address) => beside && isLoopback(address);
+}
+
 export function clusterCatalogIndex(member: FleetMember): CatalogIndex {
   if (member.home) return sharedCatalogIndex();
   const indexes = (shared[KEY] ??= new Map());
   let index = indexes.get(member.name);
   if (!index) {
-    const beside = isLoopback(member.access.server);
-    index = new CatalogIndex(Date.now, { mayDial: (address) => beside && isLoopback(address) });
+    index = new CatalogIndex(Date.now, { mayDial: mayDialFor(member) });
     indexes.set(member.name, index);
   }
   return index;
