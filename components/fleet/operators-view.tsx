@@ -5,6 +5,7 @@
 // install whose version differs from the version most of the fleet runs says so. A cluster that
 // did not answer is named above the table with its reason, and its column says so in every row,
 // never left looking like "not installed". A block per package on a phone.
+import Link from 'next/link';
 import type { FleetInstall } from '@/lib/api/fleet';
 import { type ClusterInstalls, fleetOperatorRows } from '@/lib/api/fleet-operator-rows';
 import { Badge, upgradeTone } from '../common/badges';
@@ -105,7 +106,12 @@ export function OperatorsAcrossView() {
           {operators.map((o) => (
             <StackedRow key={o.package}>
               <StackedCell label="Package">
-                <span className="font-semibold">{o.package}</span>
+                <Link
+                  href={`/fleet/operators/${encodeURIComponent(o.package)}`}
+                  className="font-semibold text-sky-700 underline"
+                >
+                  {o.package}
+                </Link>
                 {o.commonVersion && <span className="block text-xs text-slate-600">most run {o.commonVersion}</span>}
               </StackedCell>
               {clusters.map((c) => {

@@ -51,6 +51,12 @@ export interface CatalogIndexOptions {
   maxMessageBytes?: number;
   /** Where catalog snapshots are kept across restarts (index-snapshot.ts); none without it. */
   snapshotDir?: string;
+  /**
+   * Whether an address a CatalogSource reports may be dialed from the console at all (before the
+   * trusted-namespace rule); an index for another cluster of the fleet narrows it (lib/server/fleet/
+   * catalog-indexes.ts), since that cluster's addresses mean something else from the console's network.
+   */
+  mayDial?: (address: string) => boolean;
 }
 
 /** What forUser answers: the catalogs a person sees and their packages. */
@@ -83,7 +89,7 @@ export class CatalogIndex {
   private readonly maxMessageBytes: number;
 
   constructor(now: () => number = Date.now, opts: CatalogIndexOptions = {}) {
-    this.routes = new RegistryRoutes(now);
+    this.routes = new RegistryRoutes(now, undefined, opts.mayDial);
     this.maxMessageBytes = opts.maxMessageBytes ?? MAX_REGISTRY_MESSAGE_BYTES;
     this.entries = new CatalogEntries(
       now,

@@ -77,6 +77,7 @@ export class RegistryRoutes {
   constructor(
     private readonly now: () => number = Date.now,
     private readonly trusted: ReadonlySet<string> = trustedCatalogNamespaces(),
+    private readonly mayDial: (address: string) => boolean = () => true,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), 60_000);
     this.sweeper.unref();
@@ -88,7 +89,7 @@ export class RegistryRoutes {
     if (!address) throw new Error('the CatalogSource reports no registry address');
     const ns = cs.metadata?.namespace ?? '';
     const name = cs.metadata?.name ?? '';
-    const trusted = this.trusted.has(ns);
+    const trusted = this.trusted.has(ns) && this.mayDial(address);
     if (trusted) {
       const known = this.direct.get(address);
       const ok = known && this.now() - known.at < REACHABLE_TTL_MS ? known.ok : await reachable(address);
@@ -100,7 +101,9 @@ export class RegistryRoutes {
       throw new Error(
         trusted
           ? `the registry at ${address} does not answer from the console`
-          : `the console does not dial addresses named by CatalogSources in namespace ${ns}, which is not a trusted catalog namespace (OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: ${[...this.trusted].join(', ') || 'none'})`,
+          : this.trusted.has(ns)
+            ? `the console does not dial ${address} for this cluster: it means another network than the console's, and the catalog has no pod to port-forward to`
+            : `the console does not dial addresses named by CatalogSources in namespace ${ns}, which is not a trusted catalog namespace (OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: ${[...this.trusted].join(', ') || 'none'})`,
       );
     }
     const pods = (

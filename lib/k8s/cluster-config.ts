@@ -138,7 +138,8 @@ export function kubeConfigForToken(access: ClusterAccess, token: string): KubeCo
   return kc;
 }
 
-function newKubeConfigForToken(access: ClusterAccess, token: string): KubeConfig {
+/** A new KubeConfig for this token, not cached (the fleet keeps its own per cluster and token). */
+export function newKubeConfigForToken(access: ClusterAccess, token: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ ...access.cluster, name: 'cluster' }],

@@ -10,7 +10,7 @@
 // clusters' rows say so. Never the console's identity.
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
-import { kubeConfigForToken } from '../../k8s/cluster-config';
+import { kubeConfigForToken, newKubeConfigForToken } from '../../k8s/cluster-config';
 import { KubeClient } from '../../k8s/client';
 import { ApiError } from '../api-error';
 import { proxyToken, requestSession } from '../context';
@@ -38,13 +38,8 @@ function configFor(member: FleetMember, token: string): KubeConfig {
     perToken.set(key, hit);
     return hit;
   }
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ ...member.access.cluster, name: 'cluster' }],
-    users: [{ name: 'user', token }],
-    contexts: [{ name: 'user', cluster: 'cluster', user: 'user' }],
-    currentContext: 'user',
-  });
+  // Made as the home cluster's are, so it carries the catalogd address this cluster's settings name.
+  const kc = newKubeConfigForToken(member.access, token);
   perToken.set(key, kc);
   if (perToken.size > MAX_CONFIGS) perToken.delete(perToken.keys().next().value!);
   return kc;

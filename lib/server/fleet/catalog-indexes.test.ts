@@ -1,0 +1,70 @@
+// Which registry addresses another cluster's catalog index may dial from the console: only the
+// console's own loopback, and only for a cluster whose API server is there too; anything else it
+// reports is reached through that cluster's API server.
+import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { RegistryRoutes } from '../../catalog/registry-route';
+import { KubeClient } from '../../k8s/client';
+import type { CatalogSource } from '../../olm/resources/catalog-source';
+import { isLoopback, mayDialFor } from './catalog-indexes';
+import type { FleetMember } from './members';
+
+test('loopback addresses, with ports, brackets or a URL around them, are loopback', () => {
+  for (const a of ['127.0.0.1:50051', '127.1.2.3', 'localhost:8443', '[::1]:50051', 'https://127.0.0.1:6443'])
+    assert.equal(isLoopback(a), true, a);
+});
+
+test("a cluster's service names, pod addresses and other hosts are not", () => {
+  for (const a of [
+    'operatorhubio-catalog.olm.svc:50051',
+    '10.96.0.12:50051',
+    'localhost.example.com:443',
+    '127.0.0.1.nip.io:50051',
+    'https://api.prod.example.com:6443',
+  ])
+    assert.equal(isLoopback(a), false, a);
+});
+
+function member(server: string): FleetMember {
+  return {
+    name: 'prod-west',
+    home: false,
+    access: { mode: 'token', server, cluster: { name: 'prod-west', server, skipTLSVerify: false }, source: 'test' },
+  };
+}
+
+test("another cluster's registry address is never dialled from the console unless both are on its loopback", async () => {
+  // Something listens at the address, as the home cluster's own registry could.
+  let dialled = 0;
+  const server = createServer((s) => {
+    dialled++;
+    s.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Nothing is asked of the cluster: the KubeConfig points nowhere, so a port-forward fails.
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  const cs = {
+    metadata: { name: 'demo', namespace: 'olm' },
+    spec: { sourceType: 'grpc', address },
+    status: { connectionState: { address, lastObservedState: 'READY' } },
+  } as unknown as CatalogSource;
+  const far = new RegistryRoutes(Date.now, new Set(['olm']), mayDialFor(member('https://api.prod-west.example:6443')));
+  await assert.rejects(
+    far.route(new KubeClient(kc), cs),
+    /the console does not dial 127\.0\.0\.1:\d+ for this cluster/,
+  );
+  assert.equal(dialled, 0);
+  const beside = new RegistryRoutes(Date.now, new Set(['olm']), mayDialFor(member('https://127.0.0.1:6443')));
+  assert.deepEqual(await beside.route(new KubeClient(kc), cs), { dial: address, via: 'direct' });
+  await Promise.all([far.close(), beside.close()]);
+  server.close();
+});

@@ -1,0 +1,45 @@
+// The catalog index each cluster of the fleet is read through. lib/catalog's shared index keys its
+// entries by `namespace/name` of the CatalogSource and its direct routes by address alone: asked
+// about another cluster, an `olm/operatorhubio-catalog` there would be answered from the home
+// cluster's read of its own catalog of that name, and an address such as
+// `operatorhubio-catalog.olm.svc:50051`, dialed from the console, reaches the home cluster's
+// service, not that cluster's. So the home cluster keeps the shared index, and every other cluster
+// has an index of its own, keyed by the cluster's name, whose registries are reached through that
+// cluster's API server (a port-forward as the person). It dials an address directly only where
+// the address is the console's own loopback and so is that cluster's API server: the cluster runs
+// on the console's machine (the sandbox fleet, one process serving every cluster's registries on
+// ports of their own), so the address means the same thing from the console as from the cluster.
+import { CatalogIndex, sharedCatalogIndex } from '../../catalog/catalog-index';
+import type { FleetMember } from './members';
+
+const KEY = Symbol.for('olm-console.fleet.catalog-indexes');
+const shared = globalThis as { [KEY]?: Map<string, CatalogIndex> };
+
+/** True for 127.0.0.0/8, ::1 and localhost, with or without a port or URL around them. */
+export function isLoopback(hostOrAddress: string): boolean {
+  let host = hostOrAddress;
+  try {
+    if (/^[a-z]+:\/\//i.test(host)) host = new URL(host).hostname;
+  } catch {
+    return false;
+  }
+  host = host.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Which registry addresses the console may dial itself for this cluster (other than home). */
+export function mayDialFor(member: FleetMember): (address: string) => boolean {
+  const beside = isLoopback(member.access.server);
+  return (address) => beside && isLoopback(address);
+}
+
+export function clusterCatalogIndex(member: FleetMember): CatalogIndex {
+  if (member.home) return sharedCatalogIndex();
+  const indexes = (shared[KEY] ??= new Map());
+  let index = indexes.get(member.name);
+  if (!index) {
+    index = new CatalogIndex(Date.now, { mayDial: mayDialFor(member) });
+    indexes.set(member.name, index);
+  }
+  return index;
+}
