@@ -66,6 +66,21 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  // Tests start from a replica as a Service would first send people to it: warmed up (its own
+  // requests at start, lib/server/http/warm-up.ts), whatever /readyz then says of the cluster.
+  for (;;) {
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    if (ready !== 'not ready: warming up\n') break;
+    if (child.exitCode !== null) throw new Error(`console exited early:\n${output}`);
+    if (Date.now() > deadline + 60_000) {
+      child.kill('SIGKILL');
+      throw new Error(`console did not warm up:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return {
     url,
     startedAt,

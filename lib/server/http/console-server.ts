@@ -21,6 +21,7 @@ import {
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
 import { finishSnapshotWrites } from './unfinished-writes';
+import { localAddress, warmUp, warmUpWanted } from './warm-up';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import {
@@ -90,6 +91,8 @@ export interface RunningServer {
    * may finish within `graceMs`; then every connection is closed.
    */
   close(graceMs?: number): Promise<void>;
+  /** Settles when the warm-up is over (warm-up.ts), whether it went well or not; /readyz is 503 until then. */
+  warmedUp: Promise<void>;
 }
 
 /** Who made the request, for the log: the session's user, never a token or a cookie. */
@@ -297,6 +300,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const streams = new Set<ServerResponse>();
   const inflight = new Set<ServerResponse>();
   let stopping = false;
+  let warming = warmUpWanted(env);
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -356,9 +360,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       });
       return;
     }
-    if (stopping && path === '/readyz') {
+    if ((stopping || warming) && path === '/readyz') {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end('not ready: shutting down\n');
+      res.end(stopping ? 'not ready: shutting down\n' : 'not ready: warming up\n');
       return;
     }
     if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
@@ -383,8 +387,18 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   });
   const addr = server.address() as AddressInfo;
   const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
+  // Over the socket, after listen: the requests take the path a person's do (guard, compression).
+  const target = { address: localAddress(o.host), port: addr.port, host: `127.0.0.1:${addr.port}` };
+  const warmedUp = (warming ? warmUp(target, log) : Promise.resolve()).then(
+    () => void (warming = false),
+    (err: unknown) => {
+      warming = false;
+      log.warn({ err }, 'warm-up failed; serving without it');
+    },
+  );
   return {
     server,
+    warmedUp,
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${addr.port}`,
     close: async (graceMs = 20_000) => {
       stopping = true;
