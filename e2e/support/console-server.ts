@@ -75,7 +75,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
     );
     if (ready !== 'not ready: warming up\n') break;
     if (child.exitCode !== null) throw new Error(`console exited early:\n${output}`);
-    if (Date.now() > deadline + 60_000) {
+    if (Date.now() > deadline + 180_000) {
       child.kill('SIGKILL');
       throw new Error(`console did not warm up:\n${output}`);
     }

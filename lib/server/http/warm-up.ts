@@ -17,8 +17,11 @@ import type { Logger } from 'pino';
  */
 export const WARM_UP_PATHS = ['/operatorhub', '/api/catalog/packages', '/login'];
 
-/** How long one warm-up request may take before the replica stops waiting for it. */
-export const WARM_UP_REQUEST_MS = 15_000;
+/**
+ * How long one warm-up request may take before the replica stops waiting for it: a fresh
+ * process's first render took 3-7 s at load 15 here, and more than 15 s at load 20.
+ */
+export const WARM_UP_REQUEST_MS = 60_000;
 
 export interface WarmUpTarget {
   /** The address and port the server listens on (a loopback address when it listens on all). */
