@@ -75,4 +75,8 @@ test('/readyz is 503 "warming up" until the warm-up is over, then ok; /healthz a
     ['/operatorhub 200', '/api/catalog/packages 401', '/login 200'],
     'the page and the login page render without a session; the list is refused without one',
   );
+  // What people and clients asked: the warm-up's own requests are not among them.
+  const metrics = await probe(`${running.url}/metrics`);
+  assert.doesNotMatch(metrics.body, /olm_console_http_requests_total\{route="\/(login|operatorhub)"/);
+  assert.ok(!logged.some((l) => l.msg === 'request' && l.path === '/login'), 'nor in the request log');
 });

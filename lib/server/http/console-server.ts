@@ -21,7 +21,7 @@ import {
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
 import { finishSnapshotWrites } from './unfinished-writes';
-import { localAddress, warmUp, warmUpWanted } from './warm-up';
+import { localAddress, WARM_UP_HEADER, warmUp, warmUpWanted } from './warm-up';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import {
@@ -301,6 +301,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const inflight = new Set<ServerResponse>();
   let stopping = false;
   let warming = warmUpWanted(env);
+  const warmUpMark = randomBytes(16).toString('hex');
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -312,6 +313,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
     const incomingId = policy.trustProxy ? header(req, 'x-request-id') : undefined;
     const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    // The server's own warm-up (warm-up.ts) is answered like any request but not counted as one.
+    const ownWarmUp = header(req, WARM_UP_HEADER) === warmUpMark;
+    delete req.headers[WARM_UP_HEADER];
     const stream = canonical.ok && path === '/api/events';
     if (stream) {
       streams.add(res);
@@ -320,6 +324,10 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       inflight.add(res);
     }
     res.once('close', () => {
+      if (ownWarmUp) {
+        inflight.delete(res);
+        return;
+      }
       const status = String(res.statusCode);
       const seconds = (performance.now() - started) / 1000;
       httpRequests.inc({ route, method: req.method ?? 'GET', status });
@@ -388,7 +396,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const addr = server.address() as AddressInfo;
   const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
   // Over the socket, after listen: the requests take the path a person's do (guard, compression).
-  const target = { address: localAddress(o.host), port: addr.port, host: `127.0.0.1:${addr.port}` };
+  const target = { address: localAddress(o.host), port: addr.port, host: `127.0.0.1:${addr.port}`, mark: warmUpMark };
   const warmedUp = (warming ? warmUp(target, log) : Promise.resolve()).then(
     () => void (warming = false),
     (err: unknown) => {

@@ -27,11 +27,11 @@ function memoryLog() {
 describe('warming up a new replica', () => {
   let server: Server;
   let port = 0;
-  const asked: { path: string; host: string | undefined }[] = [];
+  const asked: { path: string; host: string | undefined; mark: string | string[] | undefined }[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
-      asked.push({ path: req.url ?? '', host: req.headers.host });
+      asked.push({ path: req.url ?? '', host: req.headers.host, mark: req.headers['x-olm-console-warm-up'] });
       if (req.url === '/broken') req.socket.destroy();
       else if (req.url === '/silent')
         return; // never answers
@@ -46,7 +46,7 @@ describe('warming up a new replica', () => {
     server.close();
   });
 
-  const target = () => ({ address: '127.0.0.1', port, host: `127.0.0.1:${port}` });
+  const target = () => ({ address: '127.0.0.1', port, host: `127.0.0.1:${port}`, mark: 'm1' });
 
   test('every path is asked in turn, under a Host the server answers to, with nothing of a person', async () => {
     asked.length = 0;
@@ -61,8 +61,9 @@ describe('warming up a new replica', () => {
       ],
     );
     assert.deepEqual(
-      asked.map((a) => a.host),
-      [`127.0.0.1:${port}`, `127.0.0.1:${port}`, `127.0.0.1:${port}`],
+      asked.map((a) => [a.host, a.mark]),
+      Array(3).fill([`127.0.0.1:${port}`, 'm1']),
+      'the Host the server answers to, and the mark of its own requests',
     );
     const done = lines.find((l) => l.msg === 'warmed up');
     assert.ok(done, 'the warm-up says it is over');
@@ -88,7 +89,8 @@ describe('warming up a new replica', () => {
 
   test('a server that is gone: the warm-up ends with the problem logged instead of failing the start', async () => {
     const { log, lines } = memoryLog();
-    const steps = await warmUp({ address: '127.0.0.1', port: 1, host: '127.0.0.1:1' }, log, ['/login'], 300);
+    const gone = { address: '127.0.0.1', port: 1, host: '127.0.0.1:1', mark: 'm1' };
+    const steps = await warmUp(gone, log, ['/login'], 300);
     assert.equal(steps.length, 1);
     assert.match(steps[0]!.problem ?? '', /ECONNREFUSED/);
     assert.ok(lines.some((l) => l.msg === 'warm-up: no answer; serving without it'));

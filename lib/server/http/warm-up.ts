@@ -23,19 +23,33 @@ export const WARM_UP_PATHS = ['/operatorhub', '/api/catalog/packages', '/login']
  */
 export const WARM_UP_REQUEST_MS = 60_000;
 
+/**
+ * The header that marks the warm-up's own requests, with a value only this process knows: the
+ * server leaves them out of its request log and metrics, which count what people and clients ask.
+ */
+export const WARM_UP_HEADER = 'x-olm-console-warm-up';
+
 export interface WarmUpTarget {
   /** The address and port the server listens on (a loopback address when it listens on all). */
   address: string;
   port: number;
   /** A Host header the server answers to. */
   host: string;
+  /** The value of WARM_UP_HEADER this server recognises as its own. */
+  mark: string;
 }
 
 /** One request to the server itself; resolves with its status, or rejects on error or timeout. */
 function ask(target: WarmUpTarget, path: string, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.address, port: target.port, path, headers: { host: target.host }, timeout: timeoutMs },
+      {
+        host: target.address,
+        port: target.port,
+        path,
+        headers: { host: target.host, [WARM_UP_HEADER]: target.mark },
+        timeout: timeoutMs,
+      },
       (res) => {
         res.resume();
         res.once('end', () => resolve(res.statusCode ?? 0));
