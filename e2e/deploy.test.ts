@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { load, loadAll } from 'js-yaml';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { ensureBuilt, freePort } from './support/console-server';
+import { ensureBuilt, freePort, warmedUp } from './support/console-server';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from './support/real-cluster';
 
 const root = join(import.meta.dirname, '..');
@@ -207,6 +207,7 @@ describe(
         if (Date.now() > deadline) break;
         await new Promise((r) => setTimeout(r, 200));
       }
+      if (child.exitCode === null) await warmedUp(url, child, deadline + 180_000, () => output);
       return {
         url,
         output: () => output,

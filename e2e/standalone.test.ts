@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { withSandbox } from '../lib/sandbox/testing/sandbox-fixture';
-import { ensureBuilt, freePort } from './support/console-server';
+import { ensureBuilt, freePort, warmedUp } from './support/console-server';
 
 const root = join(import.meta.dirname, '..');
 let sb: Awaited<ReturnType<typeof withSandbox>>;
@@ -65,6 +65,7 @@ async function startRuntime(args: string[], env: Record<string, string> = {}): P
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  await warmedUp(url, child, deadline + 180_000, () => output);
   return {
     url,
     output: () => output,

@@ -10,8 +10,30 @@ interface ProfileNode {
 }
 interface Profile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/**
+ * A stretch of the process's run, in µs of the monotonic clock the profile's timestamps use
+ * (`process.hrtime` in any process on the machine): only samples taken within it count.
+ */
+export interface Window {
+  fromUs: number;
+  toUs: number;
+}
+
+/** Each sample's node id and the ms it stands for, within `window` when one is given. */
+function samplesOf(p: Profile, window?: Window): { id: number; ms: number }[] {
+  const out: { id: number; ms: number }[] = [];
+  let at = p.startTime;
+  p.samples.forEach((id, i) => {
+    const delta = p.timeDeltas[i] ?? 0;
+    at += delta;
+    if (!window || (at >= window.fromUs && at <= window.toUs)) out.push({ id, ms: delta / 1000 });
+  });
+  return out;
 }
 
 /** What a sampled function is for, by its name and script. */
@@ -31,32 +53,32 @@ function kindOf(fn: string, url: string): string {
 }
 
 /** Self time in ms by kind, busiest first, leaving out idle time. */
-export function cpuByKind(file: string): { kind: string; ms: number }[] {
+export function cpuByKind(file: string, window?: Window): { kind: string; ms: number }[] {
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const totals = new Map<string, number>();
-  p.samples.forEach((id, i) => {
+  for (const { id, ms } of samplesOf(p, window)) {
     const n = byId.get(id);
-    if (!n) return;
+    if (!n) continue;
     const kind = kindOf(n.callFrame.functionName, n.callFrame.url);
-    if (kind === '(idle)') return;
-    totals.set(kind, (totals.get(kind) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
-  });
+    if (kind === '(idle)') continue;
+    totals.set(kind, (totals.get(kind) ?? 0) + ms);
+  }
   return [...totals].map(([kind, ms]) => ({ kind, ms })).sort((a, b) => b.ms - a.ms);
 }
 
 /** The functions with the most self time, for finding waste within a kind. */
-export function topFunctions(file: string, n = 12): { fn: string; ms: number }[] {
+export function topFunctions(file: string, n = 12, window?: Window): { fn: string; ms: number }[] {
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((x) => [x.id, x]));
   const totals = new Map<string, number>();
-  p.samples.forEach((id, i) => {
+  for (const { id, ms } of samplesOf(p, window)) {
     const node = byId.get(id);
-    if (!node || node.callFrame.functionName === '(idle)') return;
+    if (!node || node.callFrame.functionName === '(idle)') continue;
     const where = node.callFrame.url.replace(/^.*\/(node_modules|\.next)\//, '$1/');
     const key = `${node.callFrame.functionName || '(anonymous)'} ${where}`;
-    totals.set(key, (totals.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
-  });
+    totals.set(key, (totals.get(key) ?? 0) + ms);
+  }
   return [...totals]
     .map(([fn, ms]) => ({ fn, ms }))
     .sort((a, b) => b.ms - a.ms)

@@ -25,6 +25,27 @@ export function ensureBuilt(): void {
   if (res.status !== 0) throw new Error('npm run build failed');
 }
 
+/**
+ * Waits, as a Service would before sending anyone, until a console has made its own first requests
+ * (lib/server/http/warm-up.ts): until /readyz says anything but "warming up", whatever it then says
+ * of the cluster. A console that exits or does not warm up in time is killed and the wait fails.
+ */
+export async function warmedUp(url: string, child: ChildProcess, deadline: number, output: () => string) {
+  for (;;) {
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    if (ready !== 'not ready: warming up\n') return;
+    if (child.exitCode !== null) throw new Error(`console exited early:\n${output()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`console did not warm up:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface RunningConsole {
   url: string;
   /** When the server process was started (performance.now()). */
@@ -66,6 +87,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Ru
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  await warmedUp(url, child, deadline + 180_000, () => output);
   return {
     url,
     startedAt,

@@ -21,6 +21,7 @@ import {
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
 import { finishSnapshotWrites } from './unfinished-writes';
+import { localAddress, WARM_UP_HEADER, warmUp, warmUpWanted } from './warm-up';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import {
@@ -90,6 +91,8 @@ export interface RunningServer {
    * may finish within `graceMs`; then every connection is closed.
    */
   close(graceMs?: number): Promise<void>;
+  /** Settles when the warm-up is over (warm-up.ts), whether it went well or not; /readyz is 503 until then. */
+  warmedUp: Promise<void>;
 }
 
 /** Who made the request, for the log: the session's user, never a token or a cookie. */
@@ -297,6 +300,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   const streams = new Set<ServerResponse>();
   const inflight = new Set<ServerResponse>();
   let stopping = false;
+  let warming = warmUpWanted(env);
+  const warmUpMark = randomBytes(16).toString('hex');
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -308,6 +313,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
     const incomingId = policy.trustProxy ? header(req, 'x-request-id') : undefined;
     const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    // The server's own warm-up (warm-up.ts) is answered like any request but not counted as one.
+    const ownWarmUp = header(req, WARM_UP_HEADER) === warmUpMark;
+    delete req.headers[WARM_UP_HEADER];
     const stream = canonical.ok && path === '/api/events';
     if (stream) {
       streams.add(res);
@@ -316,6 +324,10 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       inflight.add(res);
     }
     res.once('close', () => {
+      if (ownWarmUp) {
+        inflight.delete(res);
+        return;
+      }
       const status = String(res.statusCode);
       const seconds = (performance.now() - started) / 1000;
       httpRequests.inc({ route, method: req.method ?? 'GET', status });
@@ -356,9 +368,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       });
       return;
     }
-    if (stopping && path === '/readyz') {
+    if ((stopping || warming) && path === '/readyz') {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end('not ready: shutting down\n');
+      res.end(stopping ? 'not ready: shutting down\n' : 'not ready: warming up\n');
       return;
     }
     if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
@@ -383,8 +395,18 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   });
   const addr = server.address() as AddressInfo;
   const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host;
+  // Over the socket, after listen: the requests take the path a person's do (guard, compression).
+  const target = { address: localAddress(o.host), port: addr.port, host: `127.0.0.1:${addr.port}`, mark: warmUpMark };
+  const warmedUp = (warming ? warmUp(target, log) : Promise.resolve()).then(
+    () => void (warming = false),
+    (err: unknown) => {
+      warming = false;
+      log.warn({ err }, 'warm-up failed; serving without it');
+    },
+  );
   return {
     server,
+    warmedUp,
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${addr.port}`,
     close: async (graceMs = 20_000) => {
       stopping = true;
