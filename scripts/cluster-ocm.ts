@@ -14,6 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { startWatchdog } from './child-watchdog';
 import {
   AGENT_NAMESPACE,
   agentObjects,
@@ -95,18 +96,6 @@ let stopping = false;
 // As in scripts/cluster.ts: told every child's pid, it stops them when this process's end closes
 // its stdin. Made by fleet(), so that importing this module from scripts/cluster.ts starts nothing.
 let watchdog: ChildProcess | undefined;
-function startWatchdog(): ChildProcess {
-  const w = spawn(
-    'sh',
-    [
-      '-c',
-      'pids=; while read -r p; do pids="$pids $p"; done; [ -z "$pids" ] && exit 0; kill -TERM $pids 2>/dev/null; sleep 10; kill -KILL $pids 2>/dev/null; exit 0',
-    ],
-    { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
-  );
-  w.unref();
-  return w;
-}
 
 /** Agents and controllers first, then the clusters, last started first; a cluster stops its own processes. */
 async function stopAll(): Promise<void> {

@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
+import { startWatchdog } from './child-watchdog';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { makeCa, signedCertificate, signingKeyPair } from './certificates';
 import { fleet, fleetArgs } from './cluster-ocm';
@@ -243,20 +244,8 @@ const OPM_SERVING_MS = 20 * 60_000;
 const children: ChildProcess[] = [];
 let stopping = false;
 
-/**
- * Outlives this process just long enough to notice its end: it is told each child's pid on its
- * stdin, and when that pipe closes without a clean stop (this process was killed, even by
- * SIGKILL), it stops them: SIGTERM, then SIGKILL 10 s later.
- */
-const watchdog = spawn(
-  'sh',
-  [
-    '-c',
-    'pids=; while read -r p; do pids="$pids $p"; done; [ -z "$pids" ] && exit 0; kill -TERM $pids 2>/dev/null; sleep 10; kill -KILL $pids 2>/dev/null; exit 0',
-  ],
-  { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
-);
-watchdog.unref();
+// The children are stopped by scripts/child-watchdog.ts if this process dies any other way.
+const watchdog = startWatchdog();
 
 /** Stops the children, last started first (opm, controller manager, API server, etcd), each within 15 s. */
 async function stopAll(): Promise<void> {
