@@ -90,8 +90,9 @@ export const operatorObjectChecks: Check[] = [
       });
       await install(t, 'wide.v1.0.0');
       // The next version's plan waits for approval: real OLM makes it some 10-30 s after the
-      // install (the sandbox at once); the Subscription and the plan the Operator lists are read after.
-      await until(t, 'a plan for wide.v1.1.0 to wait for approval', planWaiting(t, NS, 'wide.v1.1.0'));
+      // install (the sandbox at once), but once in a loaded CI run it took over 120 s, so this wait
+      // is longer than the others; the Subscription and the plan the Operator lists are read after.
+      await until(t, 'a plan for wide.v1.1.0 to wait for approval', planWaiting(t, NS, 'wide.v1.1.0'), 300_000);
       await settled(t, NS);
       // The adoption controller labels the CSV's objects after the CSV; wait for the last of them.
       const installed = await step(
