@@ -170,7 +170,9 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
                   ? `upgrades ${p.from} (Subscription ${p.subscription})`
                   : p.change === 'install'
                     ? `installs for Subscription ${p.subscription}`
-                    : 'is a dependency: the plan creates its Subscription'}{' '}
+                    : p.change === 'dependency'
+                      ? 'is a dependency: the plan creates its Subscription'
+                      : 'is named by no Subscription yet: OLM writes the plan first, then the Subscription moving to it'}{' '}
                 — {p.steps} step{p.steps === 1 ? '' : 's'} (
                 {Object.entries(p.kinds)
                   .map(([k, n]) => `${n} ${k}`)

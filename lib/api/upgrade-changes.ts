@@ -1,6 +1,7 @@
 // What an upgrade changes against the installed bundle: `GET /api/installplans/<ns>/<name>/changes`
 // and the `changes` of a ClusterExtension's version-change preview. Types only.
 import type { BringsChange } from '../olm/bundle/brings-change';
+import type { PlanPart } from '../olm/status/plan-parts';
 
 export type { BringsChange };
 
@@ -33,7 +34,7 @@ export type SideAnswer = BundleSide | { unknown: string };
 /** One operator's part of an InstallPlan, with what its upgrade changes. */
 export interface PlanPartChanges {
   csv: string;
-  change: 'install' | 'upgrade' | 'dependency';
+  change: PlanPart['change'];
   subscription?: string;
   /** The CSV installed now, for an upgrade. */
   from?: string;

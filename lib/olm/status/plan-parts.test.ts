@@ -59,3 +59,22 @@ test('an upgrade, a new install and a dependency in one plan, each with its step
     { csv: 'gamma.v1.0.0', change: 'dependency', steps: 2, kinds: { ClusterServiceVersion: 1, Subscription: 1 } },
   ]);
 });
+
+test('an upgrade no Subscription names yet is unclaimed, not a dependency', () => {
+  // OLM creates the plan (ensureInstallPlan) and only then writes the Subscription's currentCSV
+  // (updateSubscriptionStatuses), so a reader between the two sees the old currentCSV.
+  const plan = {
+    metadata: { name: 'install-def', namespace: 'shared' },
+    spec: { approval: 'Manual', approved: false, clusterServiceVersionNames: ['alpha.v2.0.0'] },
+    status: {
+      phase: 'RequiresApproval',
+      plan: [
+        step('alpha.v2.0.0', 'ClusterServiceVersion', 'alpha.v2.0.0'),
+        step('alpha.v2.0.0', 'ServiceAccount', 'alpha-sa'),
+      ],
+    },
+  } as unknown as InstallPlan;
+  assert.deepEqual(planParts(plan, [sub('alpha', 'alpha.v1.0.0', 'alpha.v1.0.0')]), [
+    { csv: 'alpha.v2.0.0', change: 'unclaimed', steps: 2, kinds: { ClusterServiceVersion: 1, ServiceAccount: 1 } },
+  ]);
+});
