@@ -6,10 +6,10 @@
 // client certificates), OCM's registration controller (auto-approving the bootstrap identity's
 // clusters), work manager (the ManifestWorkReplicaSet controller) and placement controller. Every
 // cluster, the hub's own as `local-cluster` and the others as `cluster2`… `clusterN`, runs the
-// klusterlet agent (registration and work in one process) that joins the hub. It prints `hub kubeconfig: PATH`, one `managedcluster NAME:
-// KUBECONFIG` per cluster once it is Joined and Available, then `fleet ready`. Ctrl-C or SIGTERM
-// stops everything; a watchdog stops the OCM processes if this process dies any other way (each
-// cluster has its own).
+// klusterlet agent (registration and work in one process) that joins the hub. It prints `hub
+// kubeconfig: PATH`, one `managedcluster NAME: KUBECONFIG` per cluster once it is Joined and
+// Available, then `fleet ready`. Ctrl-C or SIGTERM stops everything; a watchdog stops the OCM
+// processes if this process dies any other way (each cluster has its own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';

@@ -85,7 +85,8 @@ test('the hub lists every cluster, itself as local-cluster, joined and available
   assert.deepEqual(conditions(west), [
     'HubAcceptedManagedCluster=True HubClusterAdminAccepted: Accepted by hub cluster admin',
     'ManagedClusterConditionAvailable=True ManagedClusterAvailable: Managed cluster is available',
-    'ManagedClusterConditionClockSynced=True ManagedClusterClockSynced: The clock of the managed cluster is synced with the hub.',
+    'ManagedClusterConditionClockSynced=True ManagedClusterClockSynced: ' +
+      'The clock of the managed cluster is synced with the hub.',
     'ManagedClusterJoined=True ManagedClusterJoined: Managed cluster joined',
   ]);
   // The registration controller's two sets; the hub made each cluster's namespace.
@@ -119,7 +120,8 @@ test('a Placement decides as OCM does: bound sets, label predicates, numberOfClu
   });
   assert.ok(
     conditions(unbound).includes(
-      'PlacementSatisfied=False NoManagedClusterSetBindings: No valid ManagedClusterSetBindings found in placement namespace',
+      'PlacementSatisfied=False NoManagedClusterSetBindings: ' +
+        'No valid ManagedClusterSetBindings found in placement namespace',
     ),
   );
   await hub.create(BINDING, { metadata: { name: 'default', namespace: 'place' }, spec: { clusterSet: 'default' } });

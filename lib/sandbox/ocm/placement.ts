@@ -202,7 +202,8 @@ export class Placements {
       satisfied(spec, bindings, eligibleSets, inSets.size, feasible.length, unscheduled),
     );
     writeStatus(this.hub, this.kinds.placements, p, {
-      numberOfSelectedClusters: chosen.length,
+      // Left out when zero, as OCM's status (omitempty) has it.
+      ...(chosen.length ? { numberOfSelectedClusters: chosen.length } : {}),
       decisionGroups,
       conditions,
     });

@@ -9,11 +9,16 @@
 // cluster whose agent never comes.
 import { matchesLabelSelector } from '../../olm/resources/label-selector';
 import type { LabelSelector } from '../../olm/resources/common';
-import { setCondition, type Condition } from '../olm-v1/conditions';
+import { nowRfc3339, setCondition, type Condition } from '../olm-v1/conditions';
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import { CLUSTER_GROUP } from './crds';
 import { CLUSTER_SET_LABEL, writeStatus, type OcmKinds } from './objects';
+
+const CLEANUP_FINALIZERS = [
+  'cluster.open-cluster-management.io/resource-cleanup',
+  'cluster.open-cluster-management.io/api-resource-cleanup',
+];
 
 /** A cluster whose registration agent runs in this process. */
 export interface OcmMember {
@@ -77,14 +82,19 @@ export class Registration {
         this.hub.createObject(this.kinds.clusterSets, s);
   }
 
-  /** Each member's agent: the ManagedCluster it registers (spec from the agent, never overwriting a person's edits to labels). */
+  /** Each member's agent: the ManagedCluster it registers, its labels left as people set them. */
   join(member: OcmMember): void {
     const existing = this.hub.storeGet(this.kinds.managedClusters, undefined, member.name);
     if (!existing)
       this.hub.createObject(this.kinds.managedClusters, {
         apiVersion: `${CLUSTER_GROUP}/v1`,
         kind: 'ManagedCluster',
-        metadata: { name: member.name, labels: { [CLUSTER_SET_LABEL]: 'default' } },
+        metadata: {
+          name: member.name,
+          labels: { [CLUSTER_SET_LABEL]: 'default' },
+          // The registration controller auto-approves the sandbox's agents, as the real fleet's.
+          annotations: { 'open-cluster-management.io/automatically-accepted-on': nowRfc3339() },
+        },
         spec: {
           hubAcceptsClient: true,
           leaseDurationSeconds: 60,
@@ -105,8 +115,24 @@ export class Registration {
   }
 
   reconcileCluster(name: string): void {
-    const mc = this.hub.storeGet(this.kinds.managedClusters, undefined, name) as ManagedCluster | undefined;
-    if (!mc || mc.metadata.deletionTimestamp) return;
+    let mc = this.hub.storeGet(this.kinds.managedClusters, undefined, name) as ManagedCluster | undefined;
+    if (!mc) return;
+    // The registration controller's cleanup finalizers: OCM removes the cluster's works, roles and
+    // lease first; the sandbox has nothing of the kind to remove, so it lets go at once.
+    const finalizers = mc.metadata.finalizers ?? [];
+    if (mc.metadata.deletionTimestamp) {
+      if (finalizers.some((f) => CLEANUP_FINALIZERS.includes(f)))
+        this.hub.updateObject(this.kinds.managedClusters, {
+          ...mc,
+          metadata: { ...mc.metadata, finalizers: finalizers.filter((f) => !CLEANUP_FINALIZERS.includes(f)) },
+        });
+      return;
+    }
+    if (!CLEANUP_FINALIZERS.every((f) => finalizers.includes(f)))
+      mc = this.hub.updateObject(this.kinds.managedClusters, {
+        ...mc,
+        metadata: { ...mc.metadata, finalizers: [...new Set([...finalizers, ...CLEANUP_FINALIZERS])] },
+      }) as ManagedCluster;
     const member = this.members.find((m) => m.name === name);
     let conditions = mc.status?.conditions ?? [];
     const accepted = mc.spec?.hubAcceptsClient === true;

@@ -85,9 +85,7 @@ function feedback(
     if (rule.type === 'WellKnownStatus') {
       paths = WELL_KNOWN[`${o.apiVersion}/${o.kind}`] ?? [];
       if (!paths.length)
-        errors.push(
-          `cannot find the wellknown statuses for resource with gvk ${group ? `${group}/` : '/'}${version}, Kind=${o.kind}`,
-        );
+        errors.push(`cannot find the wellknown statuses for resource with gvk ${group}/${version}, Kind=${o.kind}`);
     } else
       for (const p of rule.jsonPaths ?? []) {
         if (p.version && p.version !== version) {
