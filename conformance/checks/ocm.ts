@@ -12,6 +12,7 @@ import { must, until, type Obj } from './olm-read';
 
 const C = '/apis/cluster.open-cluster-management.io';
 const W = '/apis/work.open-cluster-management.io';
+const PLACEMENT_LABEL = 'cluster.open-cluster-management.io/placement';
 
 export interface OcmFleet {
   /** The managed cluster other than the hub (`local-cluster`). */
@@ -76,7 +77,7 @@ async function placement(t: Target, ns: string, name: string, spec: Record<strin
   const decisions = (await must(
     t,
     'GET',
-    `${C}/v1beta1/namespaces/${ns}/placementdecisions?labelSelector=cluster.open-cluster-management.io/placement=${name}`,
+    `${C}/v1beta1/namespaces/${ns}/placementdecisions?labelSelector=${PLACEMENT_LABEL}=${name}`,
   )) as unknown as { items: Obj[] };
   return {
     numberOfSelectedClusters: p.status?.numberOfSelectedClusters,

@@ -30,6 +30,7 @@ export const MANAGED_CLUSTER_TYPE: ResourceType = {
 export const CLUSTER_SET_LABEL = 'cluster.open-cluster-management.io/clusterset';
 /** The name OCM's installers give the hub's own ManagedCluster. */
 export const LOCAL_CLUSTER = 'local-cluster';
+const HTTPS_ONLY = 'the console sends your token only over TLS';
 const SHOWN_CONDITIONS = ['HubAcceptedManagedCluster', 'ManagedClusterJoined', 'ManagedClusterConditionAvailable'];
 
 export interface ManagedCluster {
@@ -55,7 +56,7 @@ export function clientConfigOf(mc: ManagedCluster): { url?: string; caPem?: stri
   if (url.protocol !== 'https:')
     return {
       url: config.url,
-      unreachable: `the hub gives the address ${config.url}, which is not https: the console sends your token only over TLS`,
+      unreachable: `the hub gives the address ${config.url}, which is not https: ${HTTPS_ONLY}`,
     };
   if (!config.caBundle) return { url: config.url };
   const caPem = Buffer.from(config.caBundle, 'base64').toString('utf8');
