@@ -2,7 +2,8 @@
 // cluster.ts: kube-apiserver, etcd and `opm serve`, built from their Go modules), on the same
 // catalogs: every shared catalog and a generated one. Prints a table of divergences and, last,
 // `N checks, D divergences (E explained)`; exits non-zero on any divergence the table of known
-// differences in docs/conformance.md does not explain.
+// differences in docs/conformance.md does not explain. `--fleet` runs the Open Cluster Management
+// group instead, on two fleets (conformance/fleet.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { scopedChecks } from './checks/scoped';
 import { operatorObjectChecks } from './checks/operator-objects';
 import { olmV1Checks, V1_PACKAGES } from './checks/olm-v1';
 import { servesOlmV1 } from './checks/olm-v1-read';
+import { fleetConformance } from './fleet';
 import { knownDifferences, readKnownDifferences, report, runChecks, type Check } from './run-checks';
 import type { Target } from './target';
 
@@ -215,7 +217,11 @@ async function runOnRealAlone(checks: Check[], real: Target): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, catalog: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, catalog: { type: 'string', multiple: true }, fleet: { type: 'boolean' } },
+  });
+  // The Open Cluster Management group starts two fleets of its own instead (conformance/fleet.ts).
+  if (values.fleet) process.exit(await fleetConformance(values.only));
   const work = mkdtempSync(join(tmpdir(), 'olm-conformance-'));
   const generated = generatedCatalog(work);
   const catalogs =

@@ -82,6 +82,11 @@ describe('the fleet pages: three sandbox clusters', () => {
       assert.match(await row.innerText(), /CatalogSource olm\/olm-console-demo: READY/);
     }
     assert.match(await rows.nth(1).innerText(), /home/);
+    // The home cluster is the OCM hub: each row has its ManagedCluster, the hub's own as local-cluster.
+    assert.match(await rows.nth(1).innerText(), /On the hub as local-cluster, cluster set default/);
+    for (const i of [1, 2, 3])
+      assert.match(await rows.nth(i).innerText(), /Accepted: yes[\s\S]*Joined: yes[\s\S]*Available: yes/);
+    assert.match(await rows.nth(2).innerText(), /region\.open-cluster-management\.io: us-west-2/);
     await shot(page, 'clusters');
     await phoneShot(page, 'clusters');
     await page.close();

@@ -4,12 +4,12 @@
 // cluster is also the hub, as Red Hat ACM's hub manages itself: OCM's hub CRDs, a
 // kube-controller-manager that only signs certificate requests with that cluster's CA (the agents'
 // client certificates), OCM's registration controller (auto-approving the bootstrap identity's
-// clusters), work manager and placement controller. Every cluster, the hub's own as `local-cluster`
-// and the others as `cluster2`… `clusterN`, runs the klusterlet agent (registration and work in
-// one process) that joins the hub. It prints `hub kubeconfig: PATH`, one `managedcluster NAME:
-// KUBECONFIG` per cluster once it is Joined and Available, then `fleet ready`. Ctrl-C or SIGTERM
-// stops everything; a watchdog stops the OCM processes if this process dies any other way (each
-// cluster has its own).
+// clusters), work manager (the ManifestWorkReplicaSet controller) and placement controller. Every
+// cluster, the hub's own as `local-cluster` and the others as `cluster2`… `clusterN`, runs the
+// klusterlet agent (registration and work in one process) that joins the hub. It prints `hub
+// kubeconfig: PATH`, one `managedcluster NAME: KUBECONFIG` per cluster once it is Joined and
+// Available, then `fleet ready`. Ctrl-C or SIGTERM stops everything; a watchdog stops the OCM
+// processes if this process dies any other way (each cluster has its own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -242,7 +242,11 @@ export async function fleet(n: number, dataDirArg: string | undefined, forwarded
     '--feature-gates=ManagedClusterAutoApproval=true',
     `--auto-approved-csr-users=${BOOTSTRAP_USER}`,
   ]);
-  await run('hub-work', ocm.work!, ['manager', ...common]);
+  // OCM v1.0.0's `work manager` is the hub's ManifestWorkReplicaSet controller (the cluster-manager
+  // operator deploys it only with the ManifestWorkReplicaSet feature gate on, and the work webhook
+  // admits ManifestWorkReplicaSets only with it). The gate is named here as that operator's
+  // workConfiguration would turn it on, so the hub answers as a hub with the feature enabled does.
+  await run('hub-work', ocm.work!, ['manager', ...common, '--feature-gates=ManifestWorkReplicaSet=true']);
   await run('hub-placement', ocm.placement!, ['controller', ...common]);
 
   const token = kubectlIn(hub, [

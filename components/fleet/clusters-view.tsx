@@ -2,13 +2,15 @@
 // The Clusters page: every cluster the console serves as the person sees it: whether its API
 // server is ready, Kubernetes' version, OLM v0 (and its version where readable) and OLM v1, its
 // catalogs and their health, and what the person may do there. A cluster that does not answer is
-// its row with the reason; the others are unaffected. A table on a desktop, a block per cluster
-// on a phone.
+// its row with the reason; the others are unaffected. On an Open Cluster Management hub, each
+// cluster's ManagedCluster (set, conditions, claims) under its name. A table on a desktop, a block
+// per cluster on a phone.
 import type { ClusterSummary } from '@/lib/api/fleet';
 import { Badge } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { ManagedCluster } from './managed-cluster';
 import { useFleetStream } from './use-fleet-stream';
 
 const COLUMNS = ['Cluster', 'Ready', 'Kubernetes', 'OLM v0', 'OLM v1', 'Catalogs', 'Your rights'];
@@ -66,11 +68,17 @@ export function ClustersView() {
           : `${rows.length} clusters, each asked as you`}
         {down ? `; ${down} not answering` : ''}. The other pages of the console show the home cluster.
       </p>
+      {q.data.hub?.note && (
+        <p role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          {q.data.hub.note}
+        </p>
+      )}
       <StackedTable label="Clusters" columns={COLUMNS}>
         {rows.map(({ ref, answer: r }) => (
           <StackedRow key={ref.name}>
             <StackedCell label="Cluster">
               <ClusterName cluster={ref} server />
+              {ref.managed && <ManagedCluster managed={ref.managed} server={ref.server} />}
             </StackedCell>
             {!r ? (
               <>

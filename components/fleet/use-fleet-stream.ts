@@ -5,7 +5,7 @@
 // again its last answer stays, so a refresh never blanks the page. A failure of the whole request
 // (signed out, the console down) is the page's error, in the server's words.
 import { useCallback, useEffect, useState } from 'react';
-import type { FleetClusterRef, FleetStreamLine, PerCluster } from '@/lib/api/fleet';
+import type { FleetClusterRef, FleetHub, FleetStreamLine, PerCluster } from '@/lib/api/fleet';
 import { ApiClientError, type ApiErrorBody } from '@/lib/client/api';
 
 export interface FleetStreamData<T> {
@@ -15,6 +15,8 @@ export interface FleetStreamData<T> {
   pending: FleetClusterRef[];
   /** Every cluster in the console's order, with its answer where it has one. */
   rows: { ref: FleetClusterRef; answer?: PerCluster<T> }[];
+  /** On an Open Cluster Management hub: why its ManagedClusters are not listed, when they are not. */
+  hub?: FleetHub;
 }
 
 async function readLines<T>(path: string, signal: AbortSignal, onLine: (line: FleetStreamLine<T>) => void) {
@@ -56,6 +58,7 @@ async function readLines<T>(path: string, signal: AbortSignal, onLine: (line: Fl
 
 export function useFleetStream<T>(path: string, refreshMs = 30_000) {
   const [names, setNames] = useState<FleetClusterRef[]>();
+  const [hub, setHub] = useState<FleetHub>();
   const [answers, setAnswers] = useState<Record<string, PerCluster<T>>>({});
   const [error, setError] = useState<Error>();
   const [round, setRound] = useState(0);
@@ -66,8 +69,10 @@ export function useFleetStream<T>(path: string, refreshMs = 30_000) {
     const read = async () => {
       try {
         await readLines<T>(path, ctl.signal, (line) => {
-          if ('clusters' in line) setNames(line.clusters);
-          else setAnswers((prev) => ({ ...prev, [line.cluster.name]: line.cluster }));
+          if ('clusters' in line) {
+            setNames(line.clusters);
+            setHub(line.hub);
+          } else setAnswers((prev) => ({ ...prev, [line.cluster.name]: line.cluster }));
         });
         setError(undefined);
       } catch (err) {
@@ -87,6 +92,7 @@ export function useFleetStream<T>(path: string, refreshMs = 30_000) {
     clusters: names.flatMap((n) => (answers[n.name] ? [answers[n.name]!] : [])),
     pending: names.filter((n) => !answers[n.name]),
     rows: names.map((ref) => ({ ref, answer: answers[ref.name] })),
+    ...(hub ? { hub } : {}),
   };
   return { data, error, refetch };
 }

@@ -7,11 +7,41 @@ export interface FleetClusterRef {
   home: boolean;
   /** Its API server's address. */
   server: string;
+  /** What an Open Cluster Management hub (the home cluster) says of it, when it lists it. */
+  managed?: ManagedClusterView;
 }
 
-/** GET /api/fleet: the configured clusters, asked of none of them. */
+/** A ManagedCluster on the hub, as the person read it (lib/server/fleet/hub-members.ts). */
+export interface ManagedClusterView {
+  /** Its name on the hub (the hub itself is `local-cluster` there). */
+  name: string;
+  /**
+   * `hub`: the console serves it because the hub lists it; `settings`: the console's own
+   * settings name it too (by name or address), and their address and credentials are the ones used.
+   */
+  source: 'hub' | 'settings';
+  /** The address the hub gives (`spec.managedClusterClientConfigs[0].url`), if any. */
+  url?: string;
+  /** `cluster.open-cluster-management.io/clusterset`. */
+  clusterSet?: string;
+  claims: { name: string; value: string }[];
+  /** HubAcceptedManagedCluster, ManagedClusterJoined and ManagedClusterConditionAvailable, as the hub has them. */
+  conditions: { type: string; status: string; reason?: string; message?: string }[];
+  /** Why the console does not ask it (no client config, not https…), when it does not. */
+  unreachable?: string;
+}
+
+/** The hub's part in the fleet: why its ManagedClusters are not listed, when they are not. */
+export interface FleetHub {
+  /** The home cluster serves ManagedClusters. */
+  hub: boolean;
+  note?: string;
+}
+
+/** GET /api/fleet: the configured clusters, asked of none of them (the hub's list is read). */
 export interface FleetIndex {
   clusters: FleetClusterRef[];
+  hub?: FleetHub;
 }
 
 export interface ClusterError {
@@ -27,7 +57,7 @@ export type PerCluster<T> = FleetClusterRef & ({ ok: true; value: T } | { ok: fa
  * One line of a fleet answer sent cluster by cluster (`Accept: application/x-ndjson`): the first
  * names every cluster that will answer, each later one is one cluster's answer as it settled.
  */
-export type FleetStreamLine<T> = { clusters: FleetClusterRef[] } | { cluster: PerCluster<T> };
+export type FleetStreamLine<T> = { clusters: FleetClusterRef[]; hub?: FleetHub } | { cluster: PerCluster<T> };
 
 export interface FleetCatalog {
   kind: 'CatalogSource' | 'ClusterCatalog';
@@ -67,6 +97,7 @@ export interface ClusterSummary {
 
 export interface FleetClustersResponse {
   clusters: PerCluster<ClusterSummary>[];
+  hub?: FleetHub;
 }
 
 export interface FleetInstall {

@@ -11,10 +11,16 @@
 // differently, through its own API server as OLM's clients would write, so the fleet pages have
 // something to compare: operators at different versions, upgrades waiting for approval on two
 // clusters, an OLM v1 ClusterExtension on another.
+//
+// The first cluster is also an Open Cluster Management hub (lib/sandbox/ocm/): it lists every
+// cluster, itself as `local-cluster`, as a ManagedCluster with its address, CA and claims, and
+// applies ManifestWorks on the cluster they name, as OCM's agents would.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import yaml from 'js-yaml';
 import { SEED_USERS } from './auth/bootstrap-rbac';
+import { LOCAL_CLUSTER } from './ocm/objects';
+import { startOcmHub, type OcmHub } from './ocm/hub';
 import type { ApiServer } from './server/api-server';
 import { startSandbox, type Sandbox, type SandboxOptions } from './server/sandbox';
 import type { KObject } from './store/types';
@@ -33,6 +39,8 @@ export interface SandboxFleet {
   /** Seed user → that user's kubeconfig over every cluster. */
   kubeconfigs: Record<string, string>;
   tokens: Record<string, string>;
+  /** Open Cluster Management on the first cluster, the hub. */
+  ocm: OcmHub;
   stop(): Promise<void>;
 }
 
@@ -83,6 +91,7 @@ export async function startSandboxFleet(opts: FleetOptions): Promise<SandboxFlee
   const kubeconfigPath = resolve(combined);
   const dir = dirname(kubeconfigPath);
   const clusters: { name: string; sandbox: Sandbox }[] = [];
+  let ocm: OcmHub | undefined;
   try {
     for (let i = 0; i < count; i++) {
       const name = fleetClusterName(i);
@@ -101,7 +110,21 @@ export async function startSandboxFleet(opts: FleetOptions): Promise<SandboxFlee
     }
     // Each cluster's OLM works on its own seed: all at once.
     if (seed) await Promise.all(clusters.map((c, i) => seedCluster(c.sandbox.api, i)));
+    ocm = await startOcmHub(
+      clusters[0]!.sandbox.api,
+      clusters.map((c, i) => ({
+        name: i === 0 ? LOCAL_CLUSTER : c.name,
+        url: c.sandbox.url,
+        caPem: c.sandbox.caPem,
+        api: c.sandbox.api,
+      })),
+    );
+    if (seed) {
+      clusters.forEach((c, i) => seedClaims(c.sandbox.api, i));
+      await ocm.settled();
+    }
   } catch (err) {
+    ocm?.stop();
     await Promise.all(clusters.map((c) => c.sandbox.stop()));
     throw err;
   }
@@ -117,7 +140,9 @@ export async function startSandboxFleet(opts: FleetOptions): Promise<SandboxFlee
     kubeconfigPath,
     kubeconfigs,
     tokens,
+    ocm: ocm!,
     stop: async () => {
+      ocm!.stop();
       await Promise.all(clusters.map((c) => c.sandbox.stop()));
     },
   };
@@ -231,6 +256,18 @@ function clusterExtension(api: ApiServer): void {
       serviceAccount: { name: 'installer' },
       source: { sourceType: 'Catalog', catalog: { packageName: 'pgpilot', version: '1.3.0', channels: ['stable'] } },
     },
+  } as KObject);
+}
+
+/** Each cluster's region as a ClusterClaim on the cluster itself, which its agent reports to the hub. */
+const REGIONS = ['us-east-1', 'us-west-2', 'eu-west-1'];
+
+function seedClaims(api: ApiServer, index: number): void {
+  createIfMissing(api, {
+    apiVersion: 'cluster.open-cluster-management.io/v1alpha1',
+    kind: 'ClusterClaim',
+    metadata: { name: 'region.open-cluster-management.io' },
+    spec: { value: REGIONS[index % REGIONS.length] },
   } as KObject);
 }
 

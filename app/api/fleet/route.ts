@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { FleetIndex } from '@/lib/api/fleet';
 import { readQuery } from '@/lib/server/api-error';
+import { fleetRef } from '@/lib/server/fleet/members';
 import { fleetRequest } from '@/lib/server/fleet/request';
 import { route } from '@/lib/server/route';
 
@@ -10,9 +11,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   readQuery(req.url, z.strictObject({}));
-  const { members } = fleetRequest(req);
-  const body: FleetIndex = {
-    clusters: members.map((m) => ({ name: m.name, home: m.home, server: m.access.server })),
-  };
+  const { members, hub } = await fleetRequest(req);
+  const body: FleetIndex = { clusters: members.map(fleetRef), ...(hub.hub ? { hub } : {}) };
   return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -7,7 +7,7 @@
 import type { ClusterError, PerCluster } from '../../api/fleet';
 import type { KubeClient } from '../../k8s/client';
 import { errorBody } from '../api-error';
-import type { FleetMember } from './members';
+import { fleetRef, type FleetMember } from './members';
 import type { FleetPerson } from './person';
 
 export const FLEET_CONCURRENCY = 8;
@@ -97,7 +97,7 @@ export async function askCluster<T>(
   try {
     client = person.client(m);
   } catch (err) {
-    return { name: m.name, home: m.home, server: m.access.server, ok: false as const, error: clusterError(err) };
+    return { ...fleetRef(m), ok: false as const, error: clusterError(err) };
   }
   let hit = entries.get(key);
   if (!hit || now() - hit.at > cacheMs) {
@@ -115,7 +115,7 @@ export async function askCluster<T>(
     if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   }
   const settled = (await hit.answer) as Settled<T>;
-  return { name: m.name, home: m.home, server: m.access.server, ...settled };
+  return { ...fleetRef(m), ...settled };
 }
 
 /**

@@ -1,6 +1,6 @@
 // The clusters the console serves, each named, read once from its settings. The home cluster is
 // the one every other page shows (context.ts's clusterAccess, unchanged); the fleet pages read all.
-// Three sources, in this order:
+// Three sources, in this order (and, read per person, the clusters an OCM hub lists: hub-members.ts):
 // - OLM_CONSOLE_CLUSTERS_FILE, deployed: the home cluster plus a file of `name, server, CA`. It
 //   holds no credentials: each person signs in and their own token goes to every cluster, so the
 //   file is refused unless people sign in (per-user tokens or OIDC).
@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import yaml from 'js-yaml';
 import { z } from 'zod';
+import type { FleetClusterRef, ManagedClusterView } from '../../api/fleet';
 import { resolveClusterAccess, type ClusterAccess } from '../../k8s/cluster-config';
 import { clusterAccess } from '../context';
 import { CLUSTER_NAME_PATTERN, CLUSTER_NAME_RULE, type ClusterFlag } from './cluster-name';
@@ -22,6 +23,15 @@ export interface FleetMember {
   /** The cluster every other page of the console shows. */
   home: boolean;
   access: ClusterAccess;
+  /** What the Open Cluster Management hub says of it, when the home cluster is a hub that lists it (hub-members.ts). */
+  managed?: ManagedClusterView;
+  /** Why the console does not ask this cluster (a hub-listed cluster it cannot reach as the person). */
+  unreachable?: string;
+}
+
+/** A member as every fleet answer names it. */
+export function fleetRef(m: FleetMember): FleetClusterRef {
+  return { name: m.name, home: m.home, server: m.access.server, ...(m.managed ? { managed: m.managed } : {}) };
 }
 
 const clusterName = z.string().regex(CLUSTER_NAME_PATTERN, `must be ${CLUSTER_NAME_RULE}`);

@@ -7,10 +7,10 @@
 // and the browser's six connections per origin are not spent on one page. The answers are the
 // same per-person, per-cluster cached ones as the JSON form (across.ts); a client that does not
 // ask for NDJSON gets the whole answer at once, as before.
-import type { FleetStreamLine, PerCluster } from '../../api/fleet';
+import type { FleetHub, FleetStreamLine, PerCluster } from '../../api/fleet';
 import type { KubeClient } from '../../k8s/client';
 import { acrossClusters } from './across';
-import type { FleetMember } from './members';
+import { fleetRef, type FleetMember } from './members';
 import type { FleetPerson } from './person';
 
 export const NDJSON = 'application/x-ndjson';
@@ -27,6 +27,7 @@ export function fleetStream<T, L = T>(
   what: string,
   read: (client: KubeClient, member: FleetMember) => Promise<T>,
   shape: (answer: PerCluster<T>) => PerCluster<L> = (a) => a as unknown as PerCluster<L>,
+  hub?: FleetHub,
 ): Response {
   const encoder = new TextEncoder();
   let open = true;
@@ -35,7 +36,7 @@ export function fleetStream<T, L = T>(
       const send = (line: FleetStreamLine<L>) => {
         if (open) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
       };
-      send({ clusters: members.map((m) => ({ name: m.name, home: m.home, server: m.access.server })) });
+      send({ clusters: members.map(fleetRef), ...(hub ? { hub } : {}) });
       // acrossClusters never rejects for a cluster's sake (each failure is that cluster's line);
       // the catch is for a bug, which ends the stream so the client reports it rather than waits.
       acrossClusters(members, person, what, read, { onAnswer: (a) => send({ cluster: shape(a) }) }).then(

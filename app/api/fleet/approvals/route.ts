@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   readQuery(req.url, z.strictObject({}));
-  const { members, person } = fleetRequest(req);
+  const { members, person } = await fleetRequest(req);
   if (wantsStream(req)) return fleetStream(members, person, 'approvals', (client) => clusterApprovals(client));
   const body: FleetApprovalsResponse = {
     clusters: await acrossClusters(members, person, 'approvals', (client) => clusterApprovals(client)),

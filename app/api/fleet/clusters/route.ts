@@ -1,6 +1,7 @@
 // GET /api/fleet/clusters: each cluster as the person sees it ({clusters: [{name, home, server, ok,
 // value: {ready, readiness, kubernetesVersion, olmV0, olmV1, catalogs, catalogNotes, rights}} or
-// {ok: false, error}]}): a cluster that does not answer is its own row with the reason. With
+// {ok: false, error}], hub?}): a cluster that does not answer is its own row with the reason; on an
+// OCM hub each row has the hub's view of it (`managed`) and `hub.note` says why none is listed. With
 // `Accept: application/x-ndjson`, the same rows one a line as each cluster answers (stream.ts).
 import { z } from 'zod';
 import type { FleetClustersResponse } from '@/lib/api/fleet';
@@ -15,10 +16,19 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   readQuery(req.url, z.strictObject({}));
-  const { members, person } = fleetRequest(req);
-  if (wantsStream(req)) return fleetStream(members, person, 'summary', (client) => clusterSummary(client));
+  const { members, person, hub } = await fleetRequest(req);
+  if (wantsStream(req))
+    return fleetStream(
+      members,
+      person,
+      'summary',
+      (client) => clusterSummary(client),
+      undefined,
+      hub.hub ? hub : undefined,
+    );
   const body: FleetClustersResponse = {
     clusters: await acrossClusters(members, person, 'summary', (client) => clusterSummary(client)),
+    ...(hub.hub ? { hub } : {}),
   };
   return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -17,7 +17,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   readQuery(req.url, z.strictObject({}));
-  const { members, person } = fleetRequest(req);
+  const { members, person } = await fleetRequest(req);
   if (wantsStream(req)) return fleetStream(members, person, 'installs', (client) => clusterInstalls(client));
   const answers = await acrossClusters(members, person, 'installs', (client) => clusterInstalls(client));
   const body: FleetOperatorsResponse = {

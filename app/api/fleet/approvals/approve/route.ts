@@ -32,7 +32,7 @@ const Body = z.strictObject({
 export const POST = route(async (req) => {
   const verdict = checkCsrf(req, requestSession(req));
   if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
-  const { members, person } = fleetRequest(req);
+  const { members, person } = await fleetRequest(req);
   const { plans } = await readJson(req, Body);
   const seen = new Set<string>();
   for (const [i, p] of plans.entries()) {

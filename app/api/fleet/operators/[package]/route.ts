@@ -20,7 +20,7 @@ const Params = z.strictObject({ package: packageName });
 export const GET = route(async (req: Request, ctx: RouteContext) => {
   const { package: pkg } = parseParams(Params, await ctx.params);
   readQuery(req.url, z.strictObject({}));
-  const { members, person } = fleetRequest(req);
+  const { members, person } = await fleetRequest(req);
   const clusters = await acrossClusters(members, person, `rollout\n${pkg}`, (client, member) =>
     clusterRollout(client, member, pkg),
   );

@@ -1,0 +1,390 @@
+// The Open Cluster Management checks (the opt-in fleet group, conformance/fleet.ts): what the
+// console and rollouts read of a hub, on the sandbox fleet's hub and on a real OCM v1.0.0 hub
+// (`npm run cluster -- --fleet 2`): a ManagedCluster's fields and conditions, the cluster sets, a
+// Placement's decision, a ManifestWork's status and status feedback, a ManifestWorkReplicaSet's
+// summary and conditions. The managed cluster that is not the hub is named differently on each
+// side (`prod-west`, `cluster2`): it is `<member>` in every answer, its API server
+// `<member-server>`; which of two clusters comes first by name differs too, so decisions are
+// compared as sets.
+import type { Target } from '../target';
+import type { Check } from '../run-checks';
+import { must, until, type Obj } from './olm-read';
+
+const C = '/apis/cluster.open-cluster-management.io';
+const W = '/apis/work.open-cluster-management.io';
+const PLACEMENT_LABEL = 'cluster.open-cluster-management.io/placement';
+
+export interface OcmFleet {
+  /** The managed cluster other than the hub (`local-cluster`). */
+  member: string;
+  /** That cluster's own API server, as the seed admin. */
+  memberTarget: Target;
+}
+
+const fleets = new WeakMap<Target, OcmFleet>();
+/** Tells the checks which member goes with this hub. */
+export function registerOcmFleet(hub: Target, fleet: OcmFleet): void {
+  fleets.set(hub, fleet);
+}
+function fleetOf(t: Target): OcmFleet {
+  const f = fleets.get(t);
+  if (!f) throw new Error(`${t.name}: no OCM fleet registered for this hub`);
+  return f;
+}
+
+/** The member's name as a placeholder (the hub's own, local-cluster, is the same on both sides). */
+const as = (t: Target, cluster: string | undefined) => (cluster === fleetOf(t).member ? '<member>' : cluster);
+
+/** The member's name and address as placeholders, everywhere in the answer. */
+function named(t: Target, value: unknown): unknown {
+  const f = fleetOf(t);
+  const text = JSON.stringify(value)
+    .split(f.memberTarget.url)
+    .join('<member-server>')
+    .split(`"${f.member}"`)
+    .join('"<member>"');
+  return JSON.parse(text);
+}
+
+type Condition = { type: string; status: string; reason: string; message: string; observedGeneration?: number };
+const conditions = (o: { status?: Record<string, unknown> }) =>
+  ((o.status?.conditions as Condition[] | undefined) ?? [])
+    .map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }))
+    .sort((a, b) => a.type.localeCompare(b.type));
+
+async function namespaceWithBinding(t: Target, ns: string): Promise<void> {
+  await must(t, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await must(t, 'POST', `${C}/v1beta2/namespaces/${ns}/managedclustersetbindings`, {
+    apiVersion: 'cluster.open-cluster-management.io/v1beta2',
+    kind: 'ManagedClusterSetBinding',
+    metadata: { name: 'default' },
+    spec: { clusterSet: 'default' },
+  });
+}
+
+/** A Placement and, once the placement controller has decided, what it decided. */
+async function placement(t: Target, ns: string, name: string, spec: Record<string, unknown>) {
+  await must(t, 'POST', `${C}/v1beta1/namespaces/${ns}/placements`, {
+    apiVersion: 'cluster.open-cluster-management.io/v1beta1',
+    kind: 'Placement',
+    metadata: { name },
+    spec,
+  });
+  const p = await until(t, `Placement ${name} decided`, async () => {
+    const o = await must(t, 'GET', `${C}/v1beta1/namespaces/${ns}/placements/${name}`);
+    return conditions(o).some((c) => c.type === 'PlacementSatisfied') ? o : undefined;
+  });
+  const decisions = (await must(
+    t,
+    'GET',
+    `${C}/v1beta1/namespaces/${ns}/placementdecisions?labelSelector=${PLACEMENT_LABEL}=${name}`,
+  )) as unknown as { items: Obj[] };
+  return {
+    numberOfSelectedClusters: p.status?.numberOfSelectedClusters,
+    groups: ((p.status?.decisionGroups as { decisionGroupName: string; clusterCount: number }[]) ?? []).map((g) => [
+      g.decisionGroupName,
+      g.clusterCount,
+    ]),
+    conditions: conditions(p),
+    decisions: decisions.items
+      .map((d) => ({
+        labels: Object.keys(d.metadata.labels ?? {}).sort(),
+        owner: (d.metadata.ownerReferences as { kind: string; controller?: boolean }[] | undefined)?.map(
+          (o) => `${o.kind} controller=${o.controller}`,
+        ),
+        clusters: ((d.status?.decisions as { clusterName: string; reason: string }[] | undefined) ?? [])
+          .map((x) => `${as(t, x.clusterName)} reason="${x.reason}"`)
+          .sort(),
+      }))
+      .sort((a, b) => a.clusters.join().localeCompare(b.clusters.join())),
+  };
+}
+
+const configMap = (name: string, ns = 'default') => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns },
+  data: { greeting: 'hello' },
+});
+
+const deployment = (name: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'default' },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'example.com/c:1' }] } },
+  },
+});
+
+async function work(t: Target, ns: string, name: string, spec: Record<string, unknown>, done: (w: Obj) => boolean) {
+  await must(t, 'POST', `${W}/v1/namespaces/${ns}/manifestworks`, {
+    apiVersion: 'work.open-cluster-management.io/v1',
+    kind: 'ManifestWork',
+    metadata: { name },
+    spec,
+  });
+  return until(t, `ManifestWork ${name}`, async () => {
+    const w = await must(t, 'GET', `${W}/v1/namespaces/${ns}/manifestworks/${name}`);
+    return done(w) ? w : undefined;
+  });
+}
+
+const workStatus = (w: Obj) => ({
+  finalizers: (w.metadata as { finalizers?: string[] }).finalizers,
+  conditions: conditions(w),
+  manifests: ((w.status?.resourceStatus as { manifests?: Record<string, unknown>[] })?.manifests ?? []).map((m) => ({
+    resourceMeta: m.resourceMeta,
+    conditions: conditions({ status: m }),
+    statusFeedback: m.statusFeedback,
+  })),
+});
+
+async function mwrs(t: Target, ns: string, name: string, strategy: Record<string, unknown>, manifests: unknown[]) {
+  await must(t, 'POST', `${W}/v1alpha1/namespaces/${ns}/manifestworkreplicasets`, {
+    apiVersion: 'work.open-cluster-management.io/v1alpha1',
+    kind: 'ManifestWorkReplicaSet',
+    metadata: { name },
+    spec: {
+      placementRefs: [{ name: 'each', rolloutStrategy: strategy }],
+      manifestWorkTemplate: { workload: { manifests } },
+    },
+  });
+}
+
+async function mwrsWorks(t: Target, ns: string, name: string) {
+  const list = (await must(
+    t,
+    'GET',
+    `${W}/v1/manifestworks?labelSelector=work.open-cluster-management.io/manifestworkreplicaset=${ns}.${name}`,
+  )) as unknown as { items: Obj[] };
+  return list.items
+    .map((w) => ({ cluster: as(t, w.metadata.namespace), labels: w.metadata.labels }))
+    .sort((a, b) => (a.cluster ?? '').localeCompare(b.cluster ?? ''));
+}
+
+export const ocmChecks: Check[] = [
+  {
+    id: 'ocm.managed-cluster',
+    run: async (t) => {
+      const { member } = fleetOf(t);
+      const mc = await must(t, 'GET', `${C}/v1/managedclusters/${member}`);
+      const spec = mc.spec as { managedClusterClientConfigs?: { url: string; caBundle?: string }[] };
+      const status = (mc.status ?? {}) as Record<string, unknown>;
+      return named(t, {
+        labels: mc.metadata.labels,
+        annotations: Object.keys(mc.metadata.annotations ?? {}).sort(),
+        finalizers: (mc.metadata as { finalizers?: string[] }).finalizers,
+        spec: {
+          ...spec,
+          managedClusterClientConfigs: spec.managedClusterClientConfigs?.map((c) => ({
+            url: c.url,
+            caBundle: c.caBundle ? Buffer.from(c.caBundle, 'base64').toString().includes('BEGIN CERTIFICATE') : false,
+          })),
+        },
+        statusFields: Object.keys(status).sort(),
+        conditions: conditions(mc),
+        version: typeof (status.version as { kubernetes?: string })?.kubernetes,
+        capacity: Object.keys((status.capacity as object) ?? {}).sort(),
+      });
+    },
+  },
+  {
+    id: 'ocm.managed-cluster.local',
+    run: async (t) => {
+      const list = (await must(t, 'GET', `${C}/v1/managedclusters`)) as unknown as { items: Obj[] };
+      return named(
+        t,
+        list.items.map((m) => [as(t, m.metadata.name), conditions(m).map((c) => `${c.type}=${c.status}`)]).sort(),
+      );
+    },
+  },
+  {
+    id: 'ocm.cluster-sets',
+    run: async (t) => {
+      const list = (await must(t, 'GET', `${C}/v1beta2/managedclustersets`)) as unknown as { items: Obj[] };
+      return list.items.map((s) => ({ name: s.metadata.name, spec: s.spec, conditions: conditions(s) }));
+    },
+  },
+  {
+    id: 'ocm.placement',
+    run: async (t) => {
+      const ns = 'ocm-conformance-placement';
+      await must(t, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      const unbound = await placement(t, ns, 'unbound', {});
+      await must(t, 'POST', `${C}/v1beta2/namespaces/${ns}/managedclustersetbindings`, {
+        apiVersion: 'cluster.open-cluster-management.io/v1beta2',
+        kind: 'ManagedClusterSetBinding',
+        metadata: { name: 'default' },
+        spec: { clusterSet: 'default' },
+      });
+      const binding = await until(t, 'the binding bound', async () => {
+        const b = await must(t, 'GET', `${C}/v1beta2/namespaces/${ns}/managedclustersetbindings/default`);
+        return conditions(b).length ? conditions(b) : undefined;
+      });
+      return named(t, {
+        unbound,
+        binding,
+        each: await placement(t, ns, 'each', { decisionStrategy: { groupStrategy: { clustersPerDecisionGroup: 1 } } }),
+        one: (({ decisions, ...rest }) => ({ ...rest, decided: decisions.flatMap((d) => d.clusters).length }))(
+          await placement(t, ns, 'one', { numberOfClusters: 1 }),
+        ),
+        three: await placement(t, ns, 'three', { numberOfClusters: 3 }),
+        none: await placement(t, ns, 'none', {
+          predicates: [
+            { requiredClusterSelector: { labelSelector: { matchLabels: { 'ocm-conformance': 'nowhere' } } } },
+          ],
+        }),
+        wrongSet: await placement(t, ns, 'wrong-set', { clusterSets: ['global'] }),
+      });
+    },
+  },
+  {
+    id: 'ocm.placement.claims',
+    run: async (t) => {
+      const { member, memberTarget } = fleetOf(t);
+      const ns = 'ocm-conformance-claims';
+      await namespaceWithBinding(t, ns);
+      await must(memberTarget, 'POST', `${C}/v1alpha1/clusterclaims`, {
+        apiVersion: 'cluster.open-cluster-management.io/v1alpha1',
+        kind: 'ClusterClaim',
+        metadata: { name: 'conformance.example.com' },
+        spec: { value: 'claimed' },
+      });
+      const claims = await until(t, 'the claim on the hub', async () => {
+        const mc = await must(t, 'GET', `${C}/v1/managedclusters/${member}`);
+        const list = (mc.status?.clusterClaims as { name: string; value: string }[] | undefined) ?? [];
+        return list.some((c) => c.name === 'conformance.example.com') ? list : undefined;
+      });
+      const selected = await placement(t, ns, 'claimed', {
+        predicates: [
+          {
+            requiredClusterSelector: {
+              claimSelector: {
+                matchExpressions: [{ key: 'conformance.example.com', operator: 'In', values: ['claimed'] }],
+              },
+            },
+          },
+        ],
+      });
+      return named(t, { claims: claims.filter((c) => c.name === 'conformance.example.com'), selected });
+    },
+  },
+  {
+    id: 'ocm.manifestwork',
+    run: async (t) => {
+      const { member, memberTarget } = fleetOf(t);
+      const w = await work(
+        t,
+        member,
+        'ocm-conformance',
+        {
+          workload: { manifests: [configMap('ocm-conformance'), deployment('ocm-conformance')] },
+          manifestConfigs: [
+            {
+              resourceIdentifier: {
+                group: 'apps',
+                resource: 'deployments',
+                name: 'ocm-conformance',
+                namespace: 'default',
+              },
+              feedbackRules: [
+                { type: 'WellKnownStatus' },
+                {
+                  type: 'JSONPaths',
+                  jsonPaths: [
+                    { name: 'available', path: '.status.conditions[?(@.type=="Available")].status' },
+                    { name: 'image', path: '.spec.template.spec.containers[0].image' },
+                  ],
+                },
+              ],
+            },
+            {
+              resourceIdentifier: { resource: 'configmaps', name: 'ocm-conformance', namespace: 'default' },
+              feedbackRules: [{ type: 'JSONPaths', jsonPaths: [{ name: 'greeting', path: '.data.greeting' }] }],
+            },
+          ],
+        },
+        (x) =>
+          JSON.stringify(x.status ?? {}).includes('"AvailableReplicas"') &&
+          JSON.stringify(x.status ?? {}).includes('"available"'),
+      );
+      const onMember = await must(memberTarget, 'GET', '/api/v1/namespaces/default/configmaps/ocm-conformance');
+      await must(t, 'DELETE', `${W}/v1/namespaces/${member}/manifestworks/ocm-conformance`);
+      const removed = await until(t, 'the ConfigMap removed from the member', async () => {
+        const r = await must(memberTarget, 'GET', '/api/v1/namespaces/default/configmaps').then((l) =>
+          (l as unknown as { items: Obj[] }).items.every((c) => c.metadata.name !== 'ocm-conformance'),
+        );
+        return r || undefined;
+      });
+      return named(t, { work: workStatus(w), onMember: onMember.data, removed });
+    },
+  },
+  {
+    id: 'ocm.manifestwork.refused',
+    run: async (t) => {
+      const { member } = fleetOf(t);
+      const w = await work(
+        t,
+        member,
+        'ocm-conformance-refused',
+        { workload: { manifests: [configMap('x', 'ocm-conformance-no-such-namespace')] } },
+        (x) => conditions(x).length > 0,
+      );
+      return named(t, workStatus(w));
+    },
+  },
+  {
+    id: 'ocm.mwrs.all',
+    run: async (t) => {
+      const ns = 'ocm-conformance-mwrs';
+      await namespaceWithBinding(t, ns);
+      await placement(t, ns, 'each', { decisionStrategy: { groupStrategy: { clustersPerDecisionGroup: 1 } } });
+      await mwrs(t, ns, 'all', { type: 'All' }, [configMap('ocm-conformance-mwrs')]);
+      const set = await until(t, 'the set applied', async () => {
+        const s = await must(t, 'GET', `${W}/v1alpha1/namespaces/${ns}/manifestworkreplicasets/all`);
+        return conditions(s).some((c) => c.type === 'ManifestworkApplied' && c.status === 'True') ? s : undefined;
+      });
+      const works = await mwrsWorks(t, ns, 'all');
+      await must(t, 'DELETE', `${W}/v1alpha1/namespaces/${ns}/manifestworkreplicasets/all`);
+      const gone = await until(t, 'its works gone', async () =>
+        (await mwrsWorks(t, ns, 'all')).length ? undefined : true,
+      );
+      return named(t, {
+        finalizers: (set.metadata as { finalizers?: string[] }).finalizers,
+        conditions: conditions(set),
+        summary: set.status?.summary,
+        placementSummary: set.status?.placementSummary,
+        works,
+        gone,
+      });
+    },
+  },
+  {
+    id: 'ocm.mwrs.progressive-per-group',
+    run: async (t) => {
+      const ns = 'ocm-conformance-waves';
+      await namespaceWithBinding(t, ns);
+      await placement(t, ns, 'each', { decisionStrategy: { groupStrategy: { clustersPerDecisionGroup: 1 } } });
+      // The first group's work fails (no such namespace): the second group never gets one.
+      await mwrs(t, ns, 'waves', { type: 'ProgressivePerGroup' }, [
+        configMap('x', 'ocm-conformance-no-such-namespace'),
+      ]);
+      const set = await until(t, 'the first wave failed', async () => {
+        const s = await must(t, 'GET', `${W}/v1alpha1/namespaces/${ns}/manifestworkreplicasets/waves`);
+        const applied = conditions(s).find((c) => c.type === 'ManifestworkApplied');
+        return applied?.reason === 'NotAsExpected' && (s.status?.summary as { total?: number })?.total ? s : undefined;
+      });
+      // Long enough for a wrong second wave to show.
+      await new Promise((r) => setTimeout(r, 3000));
+      Object.assign(set, await must(t, 'GET', `${W}/v1alpha1/namespaces/${ns}/manifestworkreplicasets/waves`));
+      return {
+        conditions: conditions(set),
+        summary: set.status?.summary,
+        placementSummary: set.status?.placementSummary,
+        works: (await mwrsWorks(t, ns, 'waves')).length,
+      };
+    },
+  },
+];

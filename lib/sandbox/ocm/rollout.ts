@@ -1,0 +1,103 @@
+// Which clusters a ManifestWorkReplicaSet's ManifestWork goes to now, under its placement's
+// rollout strategy, as OCM's rollout handler (open-cluster-management-io/sdk-go v1.0.0, cluster
+// v1alpha1) decides it from each decided cluster's state:
+// - All: every cluster at once, failures or not.
+// - Progressive: the mandatory decision groups first (as ProgressivePerGroup, no failure allowed);
+//   then clusters by name, at most `maxConcurrency` (a count or a percentage of the clusters,
+//   default all) in flight (progressing or failed) at a time; once more than `maxFailures` have
+//   failed, none is added.
+// - ProgressivePerGroup: the mandatory groups first, then one decision group after another: a
+//   group starts when no cluster before it is still in flight but the failed ones, and failures
+//   stay within `maxFailures` (of each group's size).
+// Time-based fields (`minSuccessTime`, `progressDeadline`) are not emulated: a cluster succeeds
+// when its work is Available and a failed one stays failed (docs/sandbox.md#open-cluster-management).
+
+/** A cluster's state as the rollout handler names it. */
+export type ClusterRolloutState = 'ToApply' | 'Progressing' | 'Succeeded' | 'Failed';
+
+export interface DecidedCluster {
+  name: string;
+  groupIndex: number;
+  groupName: string;
+  state: ClusterRolloutState;
+}
+
+interface MandatoryGroup {
+  groupName?: string;
+  groupIndex?: number;
+}
+
+export interface RolloutStrategy {
+  type?: 'All' | 'Progressive' | 'ProgressivePerGroup';
+  progressive?: {
+    mandatoryDecisionGroups?: MandatoryGroup[];
+    maxConcurrency?: number | string;
+    maxFailures?: number | string;
+  };
+  progressivePerGroup?: { mandatoryDecisionGroups?: MandatoryGroup[]; maxFailures?: number | string };
+  all?: { progressDeadline?: string };
+}
+
+function countOf(v: number | string | undefined, total: number, fallback: number): number {
+  if (v === undefined || v === '') return fallback;
+  if (typeof v === 'number') return v;
+  const m = /^(\d+)%$/.exec(v);
+  return m ? Math.ceil((Number(m[1]) * total) / 100) : Number(v) || fallback;
+}
+
+const isMandatory = (c: DecidedCluster, groups: MandatoryGroup[] | undefined) =>
+  (groups ?? []).some((g) => (g.groupName ? g.groupName === c.groupName : g.groupIndex === c.groupIndex));
+
+const inFlight = (c: DecidedCluster) => c.state === 'Progressing' || c.state === 'Failed';
+
+/** Group by group, as the rollout handler's per-group walk: the new clusters of the first group not done. */
+function perGroup(clusters: DecidedCluster[], maxFailures: number | string | undefined): string[] {
+  const rollout = clusters.filter(inFlight).length;
+  let pending = rollout;
+  let failures = 0;
+  const out: string[] = [];
+  for (const i of [...new Set(clusters.map((c) => c.groupIndex))].sort((a, b) => a - b)) {
+    const group = clusters.filter((c) => c.groupIndex === i).sort((a, b) => a.name.localeCompare(b.name));
+    const allowed = countOf(maxFailures, group.length, 0);
+    const failed = group.filter((c) => c.state === 'Failed').length;
+    for (const c of group)
+      if (c.state === 'ToApply') {
+        out.push(c.name);
+        pending++;
+      }
+    failures += failed;
+    if (pending - failures > 0 || failed > allowed) return out;
+  }
+  return out;
+}
+
+/** The clusters whose work is to be written now (those already up to date are not listed). */
+export function clustersToRollOut(strategy: RolloutStrategy | undefined, clusters: DecidedCluster[]): string[] {
+  const type = strategy?.type ?? 'All';
+  const byName = [...clusters].sort((a, b) => a.name.localeCompare(b.name));
+  if (type === 'All') return byName.filter((c) => c.state === 'ToApply').map((c) => c.name);
+
+  const settings = type === 'Progressive' ? strategy?.progressive : strategy?.progressivePerGroup;
+  const mandatory = clusters.filter((c) => isMandatory(c, settings?.mandatoryDecisionGroups));
+  if (mandatory.length) {
+    const first = perGroup(mandatory, 0);
+    // Any mandatory cluster still to apply or in flight holds the rest back.
+    if (first.length || mandatory.some(inFlight)) return first;
+  }
+  const rest = clusters.filter((c) => !isMandatory(c, settings?.mandatoryDecisionGroups));
+  if (type === 'ProgressivePerGroup') return perGroup(rest, strategy?.progressivePerGroup?.maxFailures);
+
+  const total = rest.length;
+  const size = Math.max(countOf(strategy?.progressive?.maxConcurrency, total, total), 1);
+  const maxFailures = countOf(strategy?.progressive?.maxFailures, total, 0);
+  const sorted = [...rest].sort((a, b) => a.name.localeCompare(b.name));
+  let flying = sorted.filter(inFlight).length;
+  if (flying >= size || sorted.filter((c) => c.state === 'Failed').length > maxFailures) return [];
+  const out: string[] = [];
+  for (const c of sorted) {
+    if (c.state !== 'ToApply') continue;
+    out.push(c.name);
+    if (++flying >= size) break;
+  }
+  return out;
+}
