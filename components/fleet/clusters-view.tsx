@@ -3,12 +3,13 @@
 // server is ready, Kubernetes' version, OLM v0 (and its version where readable) and OLM v1, its
 // catalogs and their health, and what the person may do there. A cluster that does not answer is
 // its row with the reason; the others are unaffected. A table on a desktop, a block per cluster
-// on a phone.
+// on a phone. Below it, where people log in, the person's tokens for the other clusters.
 import type { ClusterSummary } from '@/lib/api/fleet';
 import { Badge } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { ClusterTokens } from './cluster-tokens';
 import { useFleetStream } from './use-fleet-stream';
 
 const COLUMNS = ['Cluster', 'Ready', 'Kubernetes', 'OLM v0', 'OLM v1', 'Catalogs', 'Your rights'];
@@ -150,6 +151,7 @@ export function ClustersView() {
           </StackedRow>
         ))}
       </StackedTable>
+      <ClusterTokens onChange={() => void q.refetch()} />
     </section>
   );
 }
