@@ -8,10 +8,11 @@
 // cluster, the hub's own as `local-cluster` and the others as `cluster2`… `clusterN`, runs the
 // klusterlet agent (registration and work in one process) that joins the hub. It prints `hub
 // kubeconfig: PATH`, one `managedcluster NAME: KUBECONFIG` per cluster once it is Joined and
-// Available, then `fleet ready`. Ctrl-C or SIGTERM stops everything; a watchdog stops the OCM
-// processes if this process dies any other way (each cluster has its own).
+// Available, then `fleet ready`. With `--oidc` the first cluster runs the identity provider and the
+// others trust it (`--oidc-trust`): one sign-in. Ctrl-C or SIGTERM stops everything; a watchdog
+// stops the OCM processes if this process dies any other way (each cluster has its own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { startWatchdog } from './child-watchdog';
@@ -203,10 +204,26 @@ export async function fleet(n: number, dataDirArg: string | undefined, forwarded
   const manifests = ocmModuleDir();
 
   const names = clusterNames(n);
+  // A previous run's address of the first cluster's provider is not this run's.
+  rmSync(join(dataDir, names[0]!, 'oidc-issuer'), { force: true });
   const started = Date.now();
-  const kubeconfigs = await Promise.all(
-    names.map((name) => startCluster(name, join(dataDir, name), forwarded, logDir)),
-  );
+  // With --oidc, one identity provider for the fleet, as a fleet's clusters trust one issuer: the
+  // first cluster runs it and the others trust it (--oidc-trust), started once it has its address.
+  const oidc = forwarded.includes('--oidc');
+  const firstDir = join(dataDir, names[0]!);
+  const first = startCluster(names[0]!, firstDir, forwarded, logDir);
+  if (oidc) {
+    const firstExited = new Promise<never>((_, rej) => first.catch(rej));
+    await Promise.race([
+      until("the first cluster's identity provider", () => existsSync(join(firstDir, 'oidc-issuer')), 120_000),
+      firstExited,
+    ]);
+  }
+  const others = oidc ? forwarded.filter((a) => a !== '--oidc').concat(['--oidc-trust', firstDir]) : forwarded;
+  const kubeconfigs = await Promise.all([
+    first,
+    ...names.slice(1).map((name) => startCluster(name, join(dataDir, name), others, logDir)),
+  ]);
   console.log(`clusters ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const ocmStarted = Date.now();
 

@@ -11,7 +11,9 @@
 // `registry NAME: ADDRESS` per `--registry`, one `clustercatalog NAME: Serving` per catalog, then
 // `cluster ready` once every CatalogSource is READY, its packages are listed and every
 // ClusterCatalog serves. With `--oidc`, also an OIDC provider kube-apiserver trusts
-// (scripts/oidc-provider.ts): it prints `oidc issuer: URL` and `oidc console flags: …` before that.
+// (scripts/oidc-provider.ts): it prints `oidc issuer: URL` and `oidc console flags: …` before that;
+// with `--oidc-trust DIR`, kube-apiserver trusts the provider a cluster started with `--oidc` in DIR
+// runs, so two clusters share one sign-in.
 // Ctrl-C or SIGTERM stops every process it started; if this process dies any other way (even
 // kill -9), a watchdog stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -23,6 +25,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -52,7 +55,7 @@ import {
 
 const root = join(import.meta.dirname, '..');
 const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--no-olm-v1]
-                           [--oidc [--oidc-id-token-ttl SECONDS]]
+                           [--oidc [--oidc-id-token-ttl SECONDS] | --oidc-trust DIR]
 
   --catalog DIR   an FBC catalog folder OLM installs from: a copy whose bundles carry their
                   manifests inline (scripts/cluster-catalogs.ts), served by \`opm serve\` on a
@@ -71,6 +74,9 @@ const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...
                   passwords in DATA-DIR/oidc-users.json) that kube-apiserver trusts; prints
                   \`oidc issuer: URL\` and \`oidc console flags: …\` for \`npm start\`
   --oidc-id-token-ttl S  the provider's ID token lifetime in seconds (default 300)
+  --oidc-trust DIR  no provider of its own: kube-apiserver trusts the one a cluster started with
+                  --oidc and --data-dir DIR runs (its issuer, CA, users and client), so one
+                  sign-in serves both clusters; that cluster must be running
   --fleet N       N such clusters joined by Open Cluster Management, the first also the hub
                   (scripts/cluster-ocm.ts; --data-dir then holds one folder per cluster)`;
 
@@ -238,6 +244,21 @@ function olmManifests(): { crds: string[]; aggregatedRoles: string } {
   };
 }
 
+/**
+ * The identity provider a cluster started with `--oidc --data-dir dir` runs, for `--oidc-trust dir`:
+ * its issuer (written once it listens) and CA. Refused with the reason when that cluster has none.
+ */
+function trustedProvider(dir: string): { dir: string; issuer: string; caPem: string } {
+  const read = (name: string) => {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch {
+      throw new Error(`--oidc-trust ${dir}: no ${name} there; start a cluster with --oidc --data-dir ${dir} first`);
+    }
+  };
+  return { dir, issuer: read('oidc-issuer').trim(), caPem: read('oidc-ca.crt') };
+}
+
 /** How long `opm serve` may take to build its cache and answer (see where it is awaited). */
 const OPM_SERVING_MS = 20 * 60_000;
 
@@ -290,6 +311,7 @@ async function main(): Promise<void> {
         'olm-v1': { type: 'boolean', default: true },
         oidc: { type: 'boolean', default: false },
         'oidc-id-token-ttl': { type: 'string', default: '300' },
+        'oidc-trust': { type: 'string' },
         fleet: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -317,6 +339,9 @@ async function main(): Promise<void> {
     throw new Error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
   const flavor: Flavor = values.flavor;
   const dataDir = resolve(values['data-dir']);
+  if (values.oidc && values['oidc-trust'])
+    throw new Error("--oidc starts a provider and --oidc-trust trusts another cluster's: choose one");
+  const trusted = values['oidc-trust'] === undefined ? undefined : trustedProvider(resolve(values['oidc-trust']));
   // Its own kubectl discovery cache: ~/.kube/cache is keyed by host:port, and a sandbox may have
   // had this port before, with other resources.
   process.env.KUBECACHEDIR ??= join(dataDir, 'kubectl-cache');
@@ -438,6 +463,8 @@ async function main(): Promise<void> {
   // The identity provider first: kube-apiserver reads its discovery document and keys.
   let oidcIssuer: string | undefined;
   if (values.oidc) {
+    // A previous run's address is not this run's: a cluster waiting to trust this one waits for the new.
+    rmSync(d('oidc-issuer'), { force: true });
     oidcCertificates(dataDir);
     oidcSeed(dataDir);
     const log = d(join('logs', 'oidc-provider.log'));
@@ -458,10 +485,19 @@ async function main(): Promise<void> {
       alive(provider, 'oidc-provider'),
     );
     oidcIssuer = /^oidc issuer: (\S+)$/m.exec(readFileSync(log, 'utf8'))![1]!;
+    // For a cluster started with --oidc-trust this folder: the provider's address changes per run.
+    writeFileSync(d('oidc-issuer'), `${oidcIssuer}\n`);
     writeFileSync(
       d('authentication-config.yaml'),
       authenticationConfiguration(oidcIssuer, readFileSync(d('oidc-ca.crt'), 'utf8')),
     );
+  }
+  // Another cluster's provider: the same AuthenticationConfiguration, so the same ID token is a
+  // user of this cluster too (and the same RBAC for its groups, below).
+  const oidcDir = trusted?.dir ?? dataDir;
+  if (trusted) {
+    oidcIssuer = trusted.issuer;
+    writeFileSync(d('authentication-config.yaml'), authenticationConfiguration(trusted.issuer, trusted.caPem));
   }
   const apiserver = run('kube-apiserver', paths['kube-apiserver']!, [
     `--etcd-servers=http://127.0.0.1:${etcdClient}`,
@@ -783,9 +819,9 @@ async function main(): Promise<void> {
     });
   if (oidcIssuer) {
     console.log(`oidc issuer: ${oidcIssuer}`);
-    console.log(`oidc users: ${d('oidc-users.json')}`);
+    console.log(`oidc users: ${join(oidcDir, 'oidc-users.json')}`);
     console.log(
-      `oidc console flags: --kubeconfig ${kubeconfig} --oidc-issuer ${oidcIssuer} --oidc-client-id ${OIDC_CLIENT_ID} --oidc-client-secret-file ${d('oidc-client-secret')} --oidc-ca-file ${d('oidc-ca.crt')}`,
+      `oidc console flags: --kubeconfig ${kubeconfig} --oidc-issuer ${oidcIssuer} --oidc-client-id ${OIDC_CLIENT_ID} --oidc-client-secret-file ${join(oidcDir, 'oidc-client-secret')} --oidc-ca-file ${join(oidcDir, 'oidc-ca.crt')}`,
     );
   }
   console.log('cluster ready');

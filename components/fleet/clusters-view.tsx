@@ -4,12 +4,13 @@
 // catalogs and their health, and what the person may do there. A cluster that does not answer is
 // its row with the reason; the others are unaffected. On an Open Cluster Management hub, each
 // cluster's ManagedCluster (set, conditions, claims) under its name. A table on a desktop, a block
-// per cluster on a phone.
+// per cluster on a phone. Below it, where people log in, the person's tokens for the other clusters.
 import type { ClusterSummary } from '@/lib/api/fleet';
 import { Badge } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { ClusterTokens } from './cluster-tokens';
 import { ManagedCluster } from './managed-cluster';
 import { useFleetStream } from './use-fleet-stream';
 
@@ -158,6 +159,7 @@ export function ClustersView() {
           </StackedRow>
         ))}
       </StackedTable>
+      <ClusterTokens onChange={() => void q.refetch()} />
     </section>
   );
 }

@@ -16,6 +16,7 @@ import {
   revocations,
   sessionKey,
 } from '@/lib/server/context';
+import { clearedClusterTokenCookies, requestCookies } from '@/lib/server/fleet/cluster-tokens';
 import { oidcEnabled } from '@/lib/server/oidc/settings';
 import { whoAmI, whoAmIWithGroups } from '@/lib/server/permissions';
 import { isRevocationWriteError } from '@/lib/server/session-revocation';
@@ -140,7 +141,11 @@ export const POST = route(async (req) => {
  * so that anyone's anonymous logouts cannot fill the record.
  */
 export const DELETE = route(async (req) => {
-  const cleared = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
+  // The session's cookie, and the tokens added for the fleet's other clusters in it.
+  const cleared = new Headers({ 'Cache-Control': 'no-store' });
+  cleared.append('Set-Cookie', clearedSessionCookieHeader(isSecureRequest(req)));
+  for (const c of clearedClusterTokenCookies(requestCookies(req), isSecureRequest(req)))
+    cleared.append('Set-Cookie', c);
   const session = requestSession(req);
   const verdict = checkCsrf(req, session);
   if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);

@@ -7,14 +7,17 @@
 // the home cluster. So it goes to the home cluster only, unless the console's operator says every
 // cluster accepts the same tokens (OLM_CONSOLE_FLEET_SHARED_TOKENS=true: one webhook
 // authenticator, or the sandbox's fleet, whose seed users have one token everywhere); the other
-// clusters' rows say so. Never the console's identity.
+// clusters' rows say so. A token the person added for one cluster (cluster-tokens.ts, checked
+// against that cluster when added) goes to that cluster only, and is used there before the login
+// token. Never the console's identity.
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { kubeConfigForToken, newKubeConfigForToken } from '../../k8s/cluster-config';
 import { KubeClient } from '../../k8s/client';
 import { ApiError } from '../api-error';
-import { proxyToken, requestSession } from '../context';
+import { isSecureRequest, proxyToken, requestSession, sessionKey } from '../context';
 import { oidcEnabled } from '../oidc/settings';
+import { clusterTokens, requestCookies } from './cluster-tokens';
 import type { FleetMember } from './members';
 
 export interface FleetPerson {
@@ -51,21 +54,29 @@ export function fleetPerson(req: Request, members: readonly FleetMember[]): Flee
   if (kubeconfigMode) {
     return { key: 'kubeconfig', client: (m) => new KubeClient(m.access.shared!) };
   }
-  const token = proxyToken(req) ?? requestSession(req)?.token;
+  const session = requestSession(req);
+  const token = proxyToken(req) ?? session?.token;
   if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
-  const key = createHash('sha256').update(token).digest('hex');
+  const added = clusterTokens(requestCookies(req), session, sessionKey(), isSecureRequest(req));
+  // The cache's key covers every token the person is asking with: adding or removing a cluster's
+  // token is a different person to the cache, so no answer given with the old one is shown again.
+  const hash = createHash('sha256').update(token);
+  for (const [cluster, t] of [...added].sort(([a], [b]) => a.localeCompare(b))) hash.update(`\n${cluster}\n${t.token}`);
+  const key = hash.digest('hex');
   const travels = tokenTravels();
   const home = members.find((m) => m.home)?.name ?? 'home';
   return {
     key,
     client: (m) => {
+      const own = m.home ? undefined : added.get(m.name);
+      if (own) return new KubeClient(configFor(m, own.token));
       if (!m.home && !travels)
         throw new ApiError(
           401,
           'Unauthorized',
           `the console sends the token you logged in with only to the cluster it was checked against (${home}); ` +
-            `${m.name} is not asked with it unless the console is told that every cluster accepts the same tokens ` +
-            '(OLM_CONSOLE_FLEET_SHARED_TOKENS=true) or people sign in with an identity provider',
+            `add your token for ${m.name} on the Clusters page, or have the console told that every cluster ` +
+            'accepts the same tokens (OLM_CONSOLE_FLEET_SHARED_TOKENS=true) or people sign in with an identity provider',
         );
       return new KubeClient(configFor(m, token));
     },

@@ -1,10 +1,11 @@
 // POST /api/auth/logout (a console page, with its CSRF token): ends the console session as
-// DELETE /api/session does, and answers where to send the browser to end the identity
+// DELETE /api/session does (dropping the tokens added for other clusters too), and answers where to send the browser to end the identity
 // provider's session too (its end_session_endpoint with id_token_hint), or /login.
 import { z } from 'zod';
 import { ApiError, readOptionalJson } from '@/lib/server/api-error';
 import { checkCsrf } from '@/lib/server/csrf';
 import { isSecureRequest, requestSession, revocations } from '@/lib/server/context';
+import { clearedClusterTokenCookies, requestCookies } from '@/lib/server/fleet/cluster-tokens';
 import { endSessionUrl } from '@/lib/server/oidc/flow';
 import { consoleOrigin } from '@/lib/server/oidc/origin';
 import { clearedSessionCookieHeader } from '@/lib/server/session';
@@ -20,7 +21,12 @@ export const POST = route(async (req) => {
   const verdict = checkCsrf(req, session);
   if (!verdict.ok) throw new ApiError(403, 'Forbidden', verdict.message);
   await readOptionalJson(req, Logout);
-  const headers = { 'Set-Cookie': clearedSessionCookieHeader(isSecureRequest(req)), 'Cache-Control': 'no-store' };
+  // The session's cookie, and the tokens added for other clusters in it (useless without it, but
+  // not left in the browser).
+  const headers = new Headers({ 'Cache-Control': 'no-store' });
+  headers.append('Set-Cookie', clearedSessionCookieHeader(isSecureRequest(req)));
+  for (const c of clearedClusterTokenCookies(requestCookies(req), isSecureRequest(req)))
+    headers.append('Set-Cookie', c);
   const login = `${consoleOrigin(req)}/login`;
   if (!session?.token) return Response.json({ redirect: '/login' }, { headers });
   // Saved copies of the cookie stop working on every replica (a failure to record it is the
