@@ -11,7 +11,6 @@
 // not exist, which OLM's syncInstallPlans waits on), the move deletes nothing and marks nothing.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { KubeClient } from '../../k8s/client';
 import { SERVICE_ACCOUNT_TYPE } from '../../k8s/core-kinds';
 import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
@@ -19,52 +18,11 @@ import { OPERATOR_GROUP_TYPE } from '../../olm/resources/operator-group';
 import { SUBSCRIPTION_TYPE } from '../../olm/resources/subscription';
 import { withSandbox } from '../../sandbox/testing/sandbox-fixture';
 import { clientAs, subscribe, waitFor, waitForCsv } from '../testing/cluster';
+import { ACCOUNT, afterFirstMark, MANAGED_BY, rewriteAsOlmV0, type Account } from '../testing/olm-v0-writes';
 import { applyMigration } from './migration-apply';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const CSV = 'cachely.v0.9.2';
-const ACCOUNT = 'cachely-controller';
-const MANAGED_BY = 'app.kubernetes.io/managed-by';
-
-type Account = {
-  metadata: {
-    name: string;
-    namespace: string;
-    uid?: string;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-};
-
-/**
- * The admin's client with one thing added: the first time a patch puts Helm's managed-by label on
- * Cachely's account, `then` runs right after it lands (what OLM v0 did at that moment).
- */
-function afterFirstMark(admin: KubeClient, then: () => Promise<void>): KubeClient {
-  let fired = false;
-  return new Proxy(admin, {
-    get(target, prop, receiver) {
-      if (prop !== 'patch') return Reflect.get(target, prop, receiver) as unknown;
-      return async (...args: Parameters<KubeClient['patch']>) => {
-        const out = await target.patch(...args);
-        const [type, name, body] = args;
-        const labels = (body as { metadata?: { labels?: Record<string, unknown> } }).metadata?.labels;
-        if (!fired && type.kind === 'ServiceAccount' && name === ACCOUNT && labels?.[MANAGED_BY] === 'Helm') {
-          fired = true;
-          await then();
-        }
-        return out;
-      };
-    },
-  });
-}
-
-/** OLM v0.38.0's EnsureServiceAccount on an existing account: the step's labels, the live annotations. */
-async function rewriteAsOlmV0(admin: KubeClient) {
-  const sa = await admin.get<Account>(SERVICE_ACCOUNT_TYPE, ACCOUNT, 'operators');
-  await admin.replace(SERVICE_ACCOUNT_TYPE, { ...sa, metadata: { ...sa.metadata, labels: { 'olm.managed': 'true' } } });
-}
 
 async function cachelyInstalledByV0() {
   const sb = await withSandbox({ deploymentDelayMs: 10 });
