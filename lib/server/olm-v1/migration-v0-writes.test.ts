@@ -120,4 +120,29 @@ describe('the move when OLM v0 writes over its marks', () => {
       await close();
     }
   });
+
+  test('a CSV OLM v0 made again while v1 installs stops the move, which says so', async () => {
+    const { admin, close } = await cachelyInstalledByV0();
+    try {
+      const live = await admin.get<{ metadata: Record<string, unknown>; spec: unknown }>(CSV_TYPE, CSV, 'operators');
+      const again = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', spec: live.spec };
+      const remake = async () => {
+        await admin.create(
+          CSV_TYPE,
+          { ...again, metadata: { name: CSV, namespace: 'operators' } },
+          { namespace: 'operators' },
+        );
+      };
+      const r = await applyMigration(afterFirstMark(admin, remake), 'operators', CSV, { waitMs: 15_000, settleMs: 0 });
+      assert.equal(r.ok, false, JSON.stringify(r));
+      assert.match(
+        r.steps.find((s) => s.id === 'wait-installed')?.message ?? '',
+        new RegExp(
+          `^OLM v0 began installing ${CSV.replaceAll('.', '\\.')} again \\(ClusterServiceVersion ${CSV.replaceAll('.', '\\.')}, uid `,
+        ),
+      );
+    } finally {
+      await close();
+    }
+  });
 });

@@ -7,9 +7,12 @@
 // marks; and while it waits for Installed, an object operator-controller names as one it cannot
 // manage is marked again, once per object and only if it is still the very object the move listed
 // and marked (its uid) and OLM v0 does not own it again. A name alone is never enough: the catalog
-// chose it.
+// chose it. And OLM v0 may install the CSV anew by itself, from caches that still hold the deleted
+// Subscription (seen on the real cluster): a new InstallPlan naming the CSV, or the CSV back, stops
+// the move.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
+import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
 import { adoptionConflict, remarkRefusal } from '../../olm/v1/adoption-conflict';
 import type { MigrationWrite } from '../../olm/v1/migration-plan';
@@ -22,11 +25,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const executing = (p: InstallPlan) =>
   p.status?.phase === 'Installing' || (p.status?.phase === 'RequiresApproval' && p.spec.approved === true);
 
+/** What the move knows of the namespace's InstallPlans: their uids when it began, and its CSV. */
+export interface KnownPlans {
+  csv: string;
+  /** Filled by the first wait; a plan not in it that names the CSV is OLM v0 installing it again. */
+  uids?: Set<string>;
+}
+
 /**
  * Undefined once no InstallPlan of the namespace is being executed, or why the move must not go
- * on: still executing after `waitMs`.
+ * on: still executing after `waitMs`, or a plan made since the move began that installs its CSV
+ * again (the catalog operator resolved the namespace from caches that still held the Subscription).
  */
-export async function waitPlansSettled(client: KubeClient, namespace: string, waitMs: number) {
+export async function waitPlansSettled(client: KubeClient, namespace: string, waitMs: number, known: KnownPlans) {
   const until = Date.now() + waitMs;
   for (;;) {
     let plans: InstallPlan[];
@@ -39,6 +50,11 @@ export async function waitPlansSettled(client: KubeClient, namespace: string, wa
         'writing the objects the move would mark cannot be told; nothing was taken over'
       );
     }
+    known.uids ??= new Set(plans.map((p) => p.metadata?.uid ?? ''));
+    const again = plans.find(
+      (p) => !known.uids!.has(p.metadata?.uid ?? '') && p.spec.clusterServiceVersionNames?.includes(known.csv),
+    );
+    if (again) return reinstalling(known.csv, `InstallPlan ${again.metadata?.name ?? ''}`);
     const busy = plans.filter(executing);
     if (!busy.length) return undefined;
     if (Date.now() > until)
@@ -48,6 +64,21 @@ export async function waitPlansSettled(client: KubeClient, namespace: string, wa
         'so nothing was taken over (try again once it is Complete or Failed)'
       );
     await sleep(1000);
+  }
+}
+
+const reinstalling = (csv: string, what: string) =>
+  `OLM v0 began installing ${csv} again (${what}) after its Subscription was deleted, from caches that had ` +
+  'not yet seen the deletion; the move stopped rather than let both manage the operator: try it again';
+
+/** Why the move must stop because the CSV it deleted is there again, or undefined. */
+export async function csvBack(client: KubeClient, namespace: string, csv: string): Promise<string | undefined> {
+  try {
+    const again = await client.get<{ metadata?: { uid?: string } }>(CSV_TYPE, csv, namespace);
+    return reinstalling(csv, `ClusterServiceVersion ${csv}, uid ${again.metadata?.uid ?? ''}`);
+  } catch (err) {
+    if (isKubeError(err, 404)) return undefined;
+    throw err;
   }
 }
 
