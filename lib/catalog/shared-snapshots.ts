@@ -5,7 +5,9 @@
 // only through a person's own CatalogSource read, same address and content version).
 //
 //   olm-console-catalog-snapshots              the manifest: `c.<id>` → a sealed entry per catalog
-//                                              (`v.<id>` per ClusterCatalog content, its own kind)
+//                                              (`v.<id>` per ClusterCatalog content, its own kind;
+//                                              `b.<id>` per bundle image, lib/server/bundle-images/
+//                                              shared-bundles.ts, counted apart from the catalogs)
 //   olm-console-catalog-snapshot-<id>-<gen>-<n>  its chunks (binaryData), written once, never changed
 //
 // A snapshot is encrypted and authenticated with a key derived from the session key every replica
@@ -42,6 +44,9 @@ export const CHUNK_BYTES = 768 * 1024;
 export const DEFAULT_MAX_SHARED_BYTES = 12 * 1024 * 1024;
 /** Catalogs in the manifest: more than any cluster has (OpenShift has four by default). */
 const MAX_ENTRIES = 64;
+/** Bundle images in the manifest: their own count and bytes, so they never crowd out a catalog. */
+const MAX_BUNDLE_ENTRIES = 32;
+const BUNDLE = 'b.';
 /** A writer whose chunks are older than this and unnamed by the manifest has died: they go. */
 const ORPHAN_AGE_MS = 10 * 60_000;
 /** How long a write keeps retrying conflicts with other replicas before it gives up (logged). */
@@ -59,7 +64,7 @@ interface ConfigMap {
   binaryData?: Record<string, string>;
 }
 
-const FIELD = /^[cv]\.[0-9a-f]{16}$/;
+const FIELD = /^[cvb]\.[0-9a-f]{16}$/;
 const CHUNK_NAME = /^olm-console-catalog-snapshot-([0-9a-f]{16})-[0-9a-f]{8}-\d{1,3}$/;
 const b64url = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
 
@@ -82,11 +87,13 @@ export function snapshotIdOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/** The entries a manifest's data holds (`c.<id>`, `v.<id>`), at most MAX_ENTRIES. */
+/** The entries a manifest's data holds: at most MAX_ENTRIES `c.<id>` and `v.<id>`, MAX_BUNDLE_ENTRIES `b.<id>`. */
 function fieldsIn(data: Record<string, string>): string[] {
-  return Object.keys(data)
-    .filter((k) => FIELD.test(k))
-    .slice(0, MAX_ENTRIES);
+  const fields = Object.keys(data).filter((k) => FIELD.test(k));
+  return [
+    ...fields.filter((k) => !k.startsWith(BUNDLE)).slice(0, MAX_ENTRIES),
+    ...fields.filter((k) => k.startsWith(BUNDLE)).slice(0, MAX_BUNDLE_ENTRIES),
+  ];
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -97,8 +104,8 @@ export interface SharedSnapshotOptions {
   maxBytes?: number;
   /** The most bytes a chunk holds (tests lower it, to have several). */
   chunkBytes?: number;
-  /** What is shared: catalog index snapshots (the default), or ClusterCatalog content. */
-  kind?: 'catalog' | 'content';
+  /** What is shared: catalog index snapshots (the default), ClusterCatalog content, or bundle images. */
+  kind?: 'catalog' | 'content' | 'bundle';
   /** How old a chunk no entry names must be before it is collected (tests lower it). */
   orphanAgeMs?: number;
 }
@@ -109,7 +116,7 @@ export class SharedSnapshots {
   private readonly tagKey: Buffer;
   private readonly maxBytes: number;
   private readonly chunkBytes: number;
-  /** This kind's entries in the manifest: `c.` or `v.`. */
+  /** This kind's entries in the manifest: `c.`, `v.` or `b.`. */
   private readonly prefix: string;
   private readonly orphanAgeMs: number;
 
@@ -127,7 +134,7 @@ export class SharedSnapshots {
     this.tagKey = derive(TAG_LABEL);
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_SHARED_BYTES;
     this.chunkBytes = Math.min(opts.chunkBytes ?? CHUNK_BYTES, CHUNK_BYTES);
-    this.prefix = opts.kind === 'content' ? 'v.' : 'c.';
+    this.prefix = opts.kind === 'content' ? 'v.' : opts.kind === 'bundle' ? BUNDLE : 'c.';
     this.orphanAgeMs = opts.orphanAgeMs ?? ORPHAN_AGE_MS;
   }
 
@@ -305,15 +312,19 @@ export class SharedSnapshots {
       const data = cm?.data ?? {};
       let total = entry.size;
       let count = 1;
+      // Bundle images and catalogs are bounded apart: each kind's writer counts its own pool.
+      const bundles = this.prefix === BUNDLE;
       for (const other of fieldsIn(data)) {
-        if (other === field) continue;
+        if (other === field || other.startsWith(BUNDLE) !== bundles) continue;
         const e = this.entryOf(data, other);
         if (typeof e === 'object') total += e.size;
         count++;
       }
+      const what = bundles ? 'bundle images' : 'catalogs';
       if (total > this.maxBytes)
-        return `the replicas share at most ${this.maxBytes} bytes, and the other catalogs hold ${total - entry.size}`;
-      if (count > MAX_ENTRIES) return `the manifest holds at most ${MAX_ENTRIES} catalogs`;
+        return `the replicas share at most ${this.maxBytes} bytes, and the other ${what} hold ${total - entry.size}`;
+      const most = bundles ? MAX_BUNDLE_ENTRIES : MAX_ENTRIES;
+      if (count > most) return `the manifest holds at most ${most} ${what}`;
       const before = this.entryOf(data, field);
       const next = { ...data, [field]: JSON.stringify(entry) };
       try {

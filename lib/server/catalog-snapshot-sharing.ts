@@ -6,6 +6,7 @@ import type { CatalogIndex } from '../catalog/catalog-index';
 import { SharedSnapshots } from '../catalog/shared-snapshots';
 import { logger } from '../observability/logger';
 import { shareCatalogContent } from './olm-v1/content-cache';
+import { SHARED_BUNDLE_BYTES, shareBundles } from './bundle-images/shared-bundles';
 import { consoleIdentityClient } from './context';
 import { SessionKey } from './session';
 import { consoleNamespace } from './session-revocation';
@@ -28,6 +29,8 @@ export function shareCatalogSnapshots(
     index.shareSnapshots(new SharedSnapshots(client, namespace, key));
     // ClusterCatalog content too: a new replica would otherwise download every catalog's again.
     shareCatalogContent(new SharedSnapshots(client, namespace, key, { kind: 'content' }));
+    // Bundles read from images too, each with its record of who read it (shared-bundles.ts).
+    shareBundles(new SharedSnapshots(client, namespace, key, { kind: 'bundle', maxBytes: SHARED_BUNDLE_BYTES }));
   } catch (err) {
     logger().warn(
       { err: (err as Error).message },

@@ -12,11 +12,14 @@
 // image pulled with one pod's secret to any pod on the node (IfNotPresent) until Kubernetes'
 // KubeletEnsureSecretPulledImages (KEP-2535) made it check that a later pod has the same secret
 // (by namespace, name and uid) or can pull the image itself. bundle-image.ts keeps that rule with
-// this record; a later read with other credentials adds them to it.
+// this record; a later read with other credentials adds them to it. With shared snapshots on, a
+// bundle also goes to the replicas' shared store, with its record (shared-bundles.ts), and a
+// bundle in neither memory nor the folder is looked for there.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { logger } from '../../observability/logger';
+import { sharedBundleText, shareBundle } from './shared-bundles';
 
 const FORMAT = 'olm-console.bundle-image/v2';
 /** Bundles kept in memory, by their text's length: a few dozen of a published bundle's size. */
@@ -86,26 +89,49 @@ function remember(digest: string, bundle: CachedBundle): void {
   while (state.bytes > MEMORY_BYTES) forget(state.memory.keys().next().value!);
 }
 
-/** The bundle cached for `digest`, from memory or the folder, if any. */
+/** A cached bundle's record as a file or a shared copy holds it. */
+export function bundleRecord(digest: string, bundle: CachedBundle): string {
+  return JSON.stringify({ format: FORMAT, digest, files: Object.fromEntries(bundle.files), readWith: bundle.readWith });
+}
+
+/** The bundle a record holds, if it is one this console writes and of `digest`; untrusted input. */
+export function parseBundleRecord(text: string, digest: string): CachedBundle | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = CachedBundle.safeParse(json);
+  if (!parsed.success || parsed.data.digest !== digest) return undefined;
+  return { files: new Map(Object.entries(parsed.data.files)), readWith: parsed.data.readWith };
+}
+
+/** The bundle cached for `digest`, from memory, the folder or the replicas' shared store, if any. */
 export async function cachedBundle(digest: string, dir: string | undefined): Promise<CachedBundle | undefined> {
   const hit = state.memory.get(digest);
   if (hit) {
     remember(digest, hit);
     return hit;
   }
-  if (!dir) return undefined;
+  const onDisk = dir ? await fromFolder(dir, digest) : undefined;
+  const shared = onDisk ? undefined : await sharedBundleText(digest);
+  const bundle = onDisk ?? (shared === undefined ? undefined : parseBundleRecord(shared, digest));
+  if (bundle) remember(digest, bundle);
+  return bundle;
+}
+
+async function fromFolder(dir: string, digest: string): Promise<CachedBundle | undefined> {
   const file = fileOf(dir, digest);
   try {
     if ((await stat(file)).size > MAX_FILE_BYTES) return undefined;
-    const parsed = CachedBundle.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success || parsed.data.digest !== digest) {
+    const bundle = parseBundleRecord(await readFile(file, 'utf8'), digest);
+    if (!bundle) {
       await rm(file, { force: true });
       return undefined;
     }
     const now = new Date();
     await utimes(file, now, now).catch(() => undefined);
-    const bundle = { files: new Map(Object.entries(parsed.data.files)), readWith: parsed.data.readWith };
-    remember(digest, bundle);
     return bundle;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
@@ -124,14 +150,14 @@ export async function keepBundle(
 ): Promise<void> {
   const readWith = merged(state.memory.get(digest)?.readWith, how);
   remember(digest, { files, readWith });
+  const record = bundleRecord(digest, { files, readWith });
+  await shareBundle(digest, record, readWith);
   if (!dir) return;
   const file = fileOf(dir, digest);
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(tmp, JSON.stringify({ format: FORMAT, digest, files: Object.fromEntries(files), readWith }), {
-      mode: 0o600,
-    });
+    await writeFile(tmp, record, { mode: 0o600 });
     await rename(tmp, file);
     await trim(dir, maxBytes);
   } catch (err) {

@@ -9,12 +9,13 @@
 // a tag may move. Two reads of one image with the same sources and credentials share one pull.
 import { checkDigest } from './digest';
 import { cachedBundle, keepBundle, type BundleFiles, type ReadWith } from './bundle-cache';
-import { GZIP_LAYERS, readImageManifest } from './image-manifest';
+import { GZIP_LAYERS, readImageManifest, ZSTD_LAYERS } from './image-manifest';
 import { parseImageReference, referenceText, type ImageReference } from './image-reference';
 import { applyLayer, expandLayer, LayerRefused, readLayerTar } from './layer-files';
 import { planPull, type PlannedSource, type PullAccess } from './pull-access';
 import type { PullSettings } from './pull-settings';
 import { secretText, stillReadable } from './pull-secrets';
+import { expandZstd } from './zstd-layer';
 import { RepositoryClient } from './repository-client';
 import { RegistryError } from './registry-http';
 import { DigestMismatch } from './digest';
@@ -82,7 +83,9 @@ async function pullFrom(source: PlannedSource, settings: PullSettings): Promise<
     const what = `layer ${layer.digest} of ${referenceText(ref)}`;
     const blob = await client.get(`blobs/${layer.digest}`, what, settings.limits.layerBytes);
     checkDigest(what, blob.body, layer.digest);
-    const tar = await expandLayer(blob.body, GZIP_LAYERS.has(layer.mediaType), layer.digest, budget, settings.limits);
+    const tar = ZSTD_LAYERS.has(layer.mediaType)
+      ? expandZstd(blob.body, layer.digest, budget, settings.limits)
+      : await expandLayer(blob.body, GZIP_LAYERS.has(layer.mediaType), layer.digest, budget, settings.limits);
     applyLayer(files, await readLayerTar(tar, layer.digest, budget, settings.limits));
   }
   const text = new Map([...files].map(([p, b]) => [p, b.toString('utf8')] as const));

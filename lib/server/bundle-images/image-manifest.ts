@@ -21,13 +21,8 @@ export const GZIP_LAYERS = new Set([
   'application/vnd.oci.image.layer.v1.tar+gzip',
 ]);
 export const TAR_LAYERS = new Set(['application/vnd.oci.image.layer.v1.tar']);
-/**
- * zstd layers are refused: Node 20 has no zstd decoder (zlib gains one in Node 22.15), and no
- * pure-JavaScript one on npm is both small and kept up (fzstd, the one candidate, 0.1.1, has had no
- * release since December 2024); a decoder without a ceiling on its output would also
- * undo the expansion limit. Bundle images are built with gzip layers by opm and operator-sdk.
- */
-const ZSTD_LAYERS = new Set(['application/vnd.oci.image.layer.v1.tar+zstd']);
+/** Expanded with fzstd under the same ceilings (zstd-layer.ts). */
+export const ZSTD_LAYERS = new Set(['application/vnd.oci.image.layer.v1.tar+zstd']);
 
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
 
@@ -102,14 +97,9 @@ function layersOf(body: Record<string, unknown>, what: string, limits: PullLimit
     if (l.size > limits.layerBytes)
       throw new RegistryError(`${what}: layer ${l.digest} is ${l.size} bytes, over the limit of ${limits.layerBytes}`);
     const mediaType = typeof l.mediaType === 'string' ? l.mediaType : '';
-    if (ZSTD_LAYERS.has(mediaType))
+    if (!GZIP_LAYERS.has(mediaType) && !TAR_LAYERS.has(mediaType) && !ZSTD_LAYERS.has(mediaType))
       throw new RegistryError(
-        `${what}: layer ${l.digest} is compressed with zstd (${mediaType}), which this console cannot expand ` +
-          '(its Node.js has no zstd decoder); only tar and gzipped tar layers are read',
-      );
-    if (!GZIP_LAYERS.has(mediaType) && !TAR_LAYERS.has(mediaType))
-      throw new RegistryError(
-        `${what}: layer ${l.digest} is ${mediaType || 'of no media type'}; only tar and gzipped tar layers are read`,
+        `${what}: layer ${l.digest} is ${mediaType || 'of no media type'}; only tar layers, plain, gzipped or zstd, are read`,
       );
     return { digest: l.digest, size: l.size, mediaType };
   });

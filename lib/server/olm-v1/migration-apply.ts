@@ -17,6 +17,7 @@ import { ApiError } from '../api-error';
 import { analyseMigration } from './migration';
 import { markInstall } from './install-mark';
 import { createdByV1, recheckAdoption, recheckContent } from './migration-recheck';
+import { csvBack, remarkRefused, waitPlansSettled, type KnownPlans } from './migration-v0-writes';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
@@ -60,9 +61,21 @@ async function write(client: KubeClient, w: MigrationWrite): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long the move leaves OLM v0 to see its Subscription deleted before it deletes the CSV. */
+const V0_SETTLE_MS = 3000;
 
-/** Installed=True, or the reason it will not be: Progressing Blocked, or still not installed when time runs out. */
-async function waitInstalled(client: KubeClient, name: string, waitMs: number): Promise<string | undefined> {
+/**
+ * Installed=True, or the reason it will not be: Progressing Blocked, or still not installed when
+ * time runs out. `refused` is asked about each message that is not Installed: it may put right
+ * what operator-controller names (an object that lost the move's marks) and answers undefined,
+ * or says why the move fails.
+ */
+async function waitInstalled(
+  client: KubeClient,
+  name: string,
+  waitMs: number,
+  refused: (message: string | undefined) => Promise<string | undefined>,
+): Promise<string | undefined> {
   const until = Date.now() + waitMs;
   let last = '';
   for (;;) {
@@ -72,6 +85,8 @@ async function waitInstalled(client: KubeClient, name: string, waitMs: number): 
     if (installed?.status === 'True') return undefined;
     last = progressing?.message || installed?.message || last;
     if (progressing?.reason === 'Blocked') return `OLM v1 is blocked: ${last}`;
+    const why = await refused(progressing?.message || installed?.message);
+    if (why) return why;
     if (Date.now() > until)
       return `OLM v1 did not report Installed within ${Math.round(waitMs / 1000)} s${last ? `: ${last}` : ''}`;
     await sleep(1000);
@@ -192,7 +207,7 @@ export async function applyMigration(
   client: KubeClient,
   namespace: string,
   csvName: string,
-  opts: { waitMs?: number; bundleDigest?: string } = {},
+  opts: { waitMs?: number; plansWaitMs?: number; settleMs?: number; bundleDigest?: string } = {},
 ): Promise<MigrationResult> {
   const a = await analyseMigration(client, namespace, csvName);
   if (!a.view.canMove)
@@ -216,6 +231,7 @@ export async function applyMigration(
   const outcomes: MigrationStepOutcome[] = steps.map((s) => ({ id: s.id, title: s.title, state: 'not-run' }));
   const done: Done[] = [];
   const created = createdByV1(a);
+  const known: KnownPlans = { csv: csvName };
   let rechecked = false;
   for (const s of steps) {
     const o = outcomes.find((x) => x.id === s.id)!;
@@ -223,6 +239,17 @@ export async function applyMigration(
     let failure: string | undefined;
     let writes = s.writes;
     try {
+      // OLM v0 executing a plan now could make the CSV again or rewrite what is about to be marked;
+      // until the Subscription is gone, it may make a new plan.
+      if (s.id === 'delete-subscription' || s.id === 'orphan-csv' || s.id === 'adopt') {
+        // Time for OLM v0's caches to see the Subscription gone before its CSV goes: a namespace
+        // resolved meanwhile installs the CSV again (seen on the real cluster).
+        if (s.id === 'orphan-csv') await sleep(opts.settleMs ?? V0_SETTLE_MS);
+        const busy = await waitPlansSettled(client, namespace, opts.plansWaitMs ?? 60_000, known);
+        if (busy) throw new Error(busy);
+        const back = s.id === 'adopt' ? await csvBack(client, namespace, csvName) : undefined;
+        if (back) throw new Error(back);
+      }
       // Just before anything is marked, or before v1 is created when nothing is to be marked.
       if (!rechecked && (s.id === 'adopt' || s.id === 'create-extension')) {
         rechecked = true;
@@ -238,8 +265,21 @@ export async function applyMigration(
         if (s.id === 'adopt') writes = r.writes;
         created.push(...r.vanished);
       }
-      if (s.id === 'wait-installed') failure = await waitInstalled(client, extension, opts.waitMs ?? 120_000);
-      else
+      if (s.id === 'wait-installed') {
+        const marked = done.find((d) => d.step.id === 'adopt')?.writes ?? [];
+        const tried = new Set<string>();
+        const release = { name: extension, namespace };
+        failure = await waitInstalled(client, extension, opts.waitMs ?? 120_000, async (m) => {
+          const back = await csvBack(client, namespace, csvName);
+          if (back) return back;
+          const r = await remarkRefused(client, m, marked, release, tried);
+          if (r && 'refused' in r) return r.refused;
+          if (r) o.message = `${r.remarked} lost the marks for OLM v1 while it installed and was marked again`;
+          return undefined;
+        });
+        // Installed by v1 while OLM v0 installs the CSV again is no move: both would manage it.
+        failure ??= await csvBack(client, namespace, csvName);
+      } else
         for (const w of writes) {
           try {
             await write(client, w);
