@@ -6,8 +6,16 @@
 // and kept is code and the console's own state, never someone's data. /readyz answers 503 until
 // this is over, so a Service sends nobody to a replica that has not warmed. A warm-up that fails
 // or times out is logged and the replica becomes ready anyway: it serves, only cold.
+//
+// Before asking, it waits (bounded) for the catalog snapshots the server started loading in
+// instrumentation.ts (the disk's and those the replicas share): checking and parsing a big
+// catalog's snapshot took 0.5-3 s, and a replica that said it was ready before that was over made
+// its first person's OperatorHub page wait for the rest. Loading is not claiming: a snapshot is
+// still served only through a person's own CatalogSource read (lib/catalog/catalog-entries.ts).
 import { request } from 'node:http';
 import type { Logger } from 'pino';
+import { sharedCatalogIndex } from '../../catalog/catalog-index';
+import { restoreCatalogContent } from '../olm-v1/content-cache';
 
 /**
  * What a person's first OperatorHub visit loads: the page (with the layout and React's renderer;
@@ -62,6 +70,26 @@ function ask(target: WarmUpTarget, path: string, timeoutMs: number): Promise<num
   });
 }
 
+/** The longest the warm-up waits for the catalog snapshots to load before it asks for pages. */
+export const SNAPSHOT_LOAD_WAIT_MS = 30_000;
+
+/**
+ * Waits, at most `maxMs`, for the catalog snapshots being loaded (the index's and the ClusterCatalog
+ * content's: the same loads a first read waits for); true when they are.
+ */
+export async function catalogSnapshotsLoaded(maxMs = SNAPSHOT_LOAD_WAIT_MS): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), maxMs)));
+  // Never rejects: a load that fails is logged by the index and means no snapshot, not no warm-up.
+  const loaded = Promise.all([sharedCatalogIndex().ready(), restoreCatalogContent()]).then(
+    () => true,
+    () => true,
+  );
+  const done = await Promise.race([loaded, timeout]);
+  clearTimeout(timer);
+  return done;
+}
+
 export interface WarmUpStep {
   path: string;
   ms: number;
@@ -79,9 +107,13 @@ export async function warmUp(
   log: Logger,
   paths: readonly string[] = WARM_UP_PATHS,
   timeoutMs = WARM_UP_REQUEST_MS,
+  loadWaitMs = SNAPSHOT_LOAD_WAIT_MS,
 ): Promise<WarmUpStep[]> {
   const steps: WarmUpStep[] = [];
   const started = performance.now();
+  const loaded = await catalogSnapshotsLoaded(loadWaitMs);
+  const snapshotsMs = Math.round(performance.now() - started);
+  if (!loaded) log.warn({ waitedMs: snapshotsMs }, 'warm-up: catalog snapshots still loading; going on without them');
   for (const path of paths) {
     const t = performance.now();
     try {
@@ -96,7 +128,10 @@ export async function warmUp(
     }
   }
   const totalMs = Math.round(performance.now() - started);
-  log.info({ totalMs, steps: steps.map((s) => `${s.path} ${s.status ?? s.problem} ${s.ms} ms`) }, 'warmed up');
+  log.info(
+    { totalMs, snapshotsMs, steps: steps.map((s) => `${s.path} ${s.status ?? s.problem} ${s.ms} ms`) },
+    'warmed up',
+  );
   return steps;
 }
 
