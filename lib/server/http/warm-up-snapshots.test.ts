@@ -78,7 +78,7 @@ describe('a warm-up while catalog snapshots are loading', () => {
     const { log, lines } = memoryLog();
     let loaded = false;
     void sharedCatalogIndex()
-      .ready()
+      .loaded()
       .then(() => (loaded = true));
     const warming = warmUp(target(), log, ['/operatorhub', '/login'], 5_000, 30_000);
     await sleep(400);

@@ -75,13 +75,14 @@ export const SNAPSHOT_LOAD_WAIT_MS = 30_000;
 
 /**
  * Waits, at most `maxMs`, for the catalog snapshots being loaded (the index's and the ClusterCatalog
- * content's: the same loads a first read waits for); true when they are.
+ * content's; the shared ones to the end, where a first read would wait 10 s and then read the
+ * registry itself); true when they are.
  */
 export async function catalogSnapshotsLoaded(maxMs = SNAPSHOT_LOAD_WAIT_MS): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), maxMs)));
   // Never rejects: a load that fails is logged by the index and means no snapshot, not no warm-up.
-  const loaded = Promise.all([sharedCatalogIndex().ready(), restoreCatalogContent()]).then(
+  const loaded = Promise.all([sharedCatalogIndex().loaded(), restoreCatalogContent()]).then(
     () => true,
     () => true,
   );
