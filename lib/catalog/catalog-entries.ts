@@ -14,6 +14,7 @@ import { logger } from '../observability/logger';
 import { decodeSnapshot, encodeSnapshot, loadSnapshots, writeSnapshotFile, type Snapshot } from './index-snapshot';
 import { snapshotIdOf, type SharedSnapshots } from './shared-snapshots';
 import { trackWrite } from './background-writes';
+import { trackLoad } from './snapshot-loads';
 
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
@@ -85,6 +86,7 @@ export class CatalogEntries {
     this.backoffs = new ReadBackoffs(now);
     this.restoring = snapshotDir ? this.restore(snapshotDir) : Promise.resolve();
     this.loading = this.restoring;
+    trackLoad(this.loading);
   }
 
   /** Loads every snapshot that passes its checks; the restore never fails a read. */
@@ -124,6 +126,7 @@ export class CatalogEntries {
     const bounded = Promise.race([restore, new Promise<void>((r) => setTimeout(r, SHARED_RESTORE_MS).unref())]);
     this.restoring = this.restoring.then(() => bounded);
     this.loading = Promise.all([this.loading, restore]).then(() => undefined);
+    trackLoad(this.loading);
   }
 
   /** One shared snapshot, checked as a file is, kept for claiming when newer than what is held. */

@@ -1,6 +1,6 @@
-// The warm-up waits for the catalog snapshots the server is loading before it asks for pages, so a
-// replica says it is ready only once its first person's read would find them loaded; a load that
-// does not end within the bound does not hold the replica back. The load is held up for real: the
+// The warm-up is over (and the replica says it is ready) only once the catalog snapshots the server
+// is loading are loaded, so its first person's read finds them; a load that does not end within the
+// bound does not hold the replica back. The load is held up for real: the
 // snapshot folder holds a named pipe under a snapshot's name, and reading it waits until the test
 // writes to it (then it is refused as not a snapshot, as any bad file is).
 import assert from 'node:assert/strict';
@@ -60,7 +60,7 @@ describe('a warm-up while catalog snapshots are loading', () => {
 
   const target = () => ({ address: '127.0.0.1', port, host: `127.0.0.1:${port}`, mark: 'm1' });
 
-  test('a load still under way after the bound: the pages are asked anyway, with a warning', async () => {
+  test('a load still under way after the bound: the warm-up ends anyway, with a warning', async () => {
     asked.length = 0;
     const { log, lines } = memoryLog();
     const started = performance.now();
@@ -70,31 +70,32 @@ describe('a warm-up while catalog snapshots are loading', () => {
       steps.map((s) => [s.path, s.status]),
       [['/login', 200]],
     );
-    assert.ok(lines.some((l) => l.msg === 'warm-up: catalog snapshots still loading; going on without them'));
+    assert.ok(lines.some((l) => l.msg === 'warm-up: catalog snapshots still loading; ready without them'));
   });
 
-  test('no page is asked until the snapshots are loaded; then each is', async () => {
+  test('the warm-up is not over until the snapshots are loaded', async () => {
     asked.length = 0;
     const { log, lines } = memoryLog();
     let loaded = false;
     void sharedCatalogIndex()
       .loaded()
       .then(() => (loaded = true));
-    const warming = warmUp(target(), log, ['/operatorhub', '/login'], 5_000, 30_000);
+    let over = false;
+    const warming = warmUp(target(), log, ['/operatorhub', '/login'], 5_000, 30_000).finally(() => (over = true));
     await sleep(400);
-    assert.deepEqual(asked, [], 'nothing asked while the snapshot is still being read');
+    assert.deepEqual(asked, ['/operatorhub', '/login'], 'its own requests are made meanwhile');
+    assert.equal(over, false, 'not over while the snapshot is still being read');
     // The snapshot's bytes arrive (none: it is refused and removed, as any file that is not one).
     const writer = await open(pipe, 'w');
     await writer.close();
     const steps = await warming;
-    assert.equal(loaded, true, 'the load was over before the pages were asked');
-    assert.deepEqual(asked, ['/operatorhub', '/login']);
+    assert.equal(loaded, true, 'the load was over when the warm-up was');
     assert.deepEqual(
       steps.map((s) => s.status),
       [200, 200],
     );
     const done = lines.find((l) => l.msg === 'warmed up');
-    assert.ok((done?.snapshotsMs as number) >= 390, 'the log says how long the snapshots took');
+    assert.equal(typeof done?.snapshotsMs, 'number', 'the log says how long it waited for the snapshots');
     assert.equal(lines.filter((l) => (l.level as number) >= 40).length, 0, 'nothing to warn about');
   });
 });

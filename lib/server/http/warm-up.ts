@@ -7,15 +7,15 @@
 // this is over, so a Service sends nobody to a replica that has not warmed. A warm-up that fails
 // or times out is logged and the replica becomes ready anyway: it serves, only cold.
 //
-// Before asking, it waits (bounded) for the catalog snapshots the server started loading in
-// instrumentation.ts (the disk's and those the replicas share): checking and parsing a big
-// catalog's snapshot took 0.5-3 s, and a replica that said it was ready before that was over made
-// its first person's OperatorHub page wait for the rest. Loading is not claiming: a snapshot is
-// still served only through a person's own CatalogSource read (lib/catalog/catalog-entries.ts).
+// After asking, it waits (bounded) for the catalog snapshots being loaded (the disk's and those the
+// replicas share, which instrumentation.ts starts loading: with Next.js's server that happens on
+// the first request, the warm-up's own): checking and parsing a big catalog's snapshot took 2-4 s
+// of CPU under load, and a replica that said it was ready before that was over made its first
+// person's OperatorHub page wait for the rest. Loading is not claiming: a snapshot is still served
+// only through a person's own CatalogSource read (lib/catalog/catalog-entries.ts).
 import { request } from 'node:http';
 import type { Logger } from 'pino';
-import { sharedCatalogIndex } from '../../catalog/catalog-index';
-import { restoreCatalogContent } from '../olm-v1/content-cache';
+import { snapshotLoadsSettled } from '../../catalog/snapshot-loads';
 
 /**
  * What a person's first OperatorHub visit loads: the page (with the layout and React's renderer;
@@ -73,24 +73,6 @@ function ask(target: WarmUpTarget, path: string, timeoutMs: number): Promise<num
 /** The longest the warm-up waits for the catalog snapshots to load before it asks for pages. */
 export const SNAPSHOT_LOAD_WAIT_MS = 30_000;
 
-/**
- * Waits, at most `maxMs`, for the catalog snapshots being loaded (the index's and the ClusterCatalog
- * content's; the shared ones to the end, where a first read would wait 10 s and then read the
- * registry itself); true when they are.
- */
-export async function catalogSnapshotsLoaded(maxMs = SNAPSHOT_LOAD_WAIT_MS): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), maxMs)));
-  // Never rejects: a load that fails is logged by the index and means no snapshot, not no warm-up.
-  const loaded = Promise.all([sharedCatalogIndex().loaded(), restoreCatalogContent()]).then(
-    () => true,
-    () => true,
-  );
-  const done = await Promise.race([loaded, timeout]);
-  clearTimeout(timer);
-  return done;
-}
-
 export interface WarmUpStep {
   path: string;
   ms: number;
@@ -112,9 +94,6 @@ export async function warmUp(
 ): Promise<WarmUpStep[]> {
   const steps: WarmUpStep[] = [];
   const started = performance.now();
-  const loaded = await catalogSnapshotsLoaded(loadWaitMs);
-  const snapshotsMs = Math.round(performance.now() - started);
-  if (!loaded) log.warn({ waitedMs: snapshotsMs }, 'warm-up: catalog snapshots still loading; going on without them');
   for (const path of paths) {
     const t = performance.now();
     try {
@@ -128,6 +107,11 @@ export async function warmUp(
       log.warn({ path, err: problem }, 'warm-up: no answer; serving without it');
     }
   }
+  // Never created here: the index the routes use is the one instrumentation.ts makes and loads.
+  const waited = performance.now();
+  const loaded = await snapshotLoadsSettled(loadWaitMs);
+  const snapshotsMs = Math.round(performance.now() - waited);
+  if (!loaded) log.warn({ waitedMs: snapshotsMs }, 'warm-up: catalog snapshots still loading; ready without them');
   const totalMs = Math.round(performance.now() - started);
   log.info(
     { totalMs, snapshotsMs, steps: steps.map((s) => `${s.path} ${s.status ?? s.problem} ${s.ms} ms`) },
