@@ -20,7 +20,8 @@ import { fmt, median } from './support/measure';
 import { freePort } from './support/npm-start';
 import { generateScaledCatalog } from './support/scaled-catalog';
 import { KubeClient } from '../lib/k8s/client';
-import { NAMESPACE_TYPE } from '../lib/k8s/core-kinds';
+import { CONFIG_MAP_TYPE, NAMESPACE_TYPE } from '../lib/k8s/core-kinds';
+import { SNAPSHOTS_CONFIGMAP } from '../lib/catalog/shared-snapshots';
 import { startSandbox } from '../lib/sandbox/server/sandbox';
 
 const root = join(import.meta.dirname, '..');
@@ -120,8 +121,33 @@ interface Visit {
   firstPage: Window;
 }
 
-/** A person's first OperatorHub visit on a fresh replica (the page, then the list), then warm ones. */
-async function visit(env: Record<string, string>, token: string, profileDir?: string): Promise<Visit> {
+/** What a replica logged about its snapshots and its warm-up (warnings, what was restored or written). */
+function snapshotLines(out: string): string[] {
+  return out
+    .split('\n')
+    .filter((l) => /snapshot|warm-up|warmed up/.test(l))
+    .map((l) => {
+      try {
+        const e = JSON.parse(l) as Record<string, unknown>;
+        const { msg, level, time, service, pid, hostname, ...rest } = e;
+        void [level, time, service, pid, hostname];
+        return `${String(msg)} ${JSON.stringify(rest)}`;
+      } catch {
+        return l;
+      }
+    });
+}
+
+/**
+ * A person's first OperatorHub visit on a fresh replica (the page, then the list), then warm ones;
+ * `beforeStop` runs before the replica is stopped.
+ */
+async function visit(
+  env: Record<string, string>,
+  token: string,
+  profileDir?: string,
+  beforeStop?: () => Promise<void>,
+): Promise<Visit> {
   const r = await startReplica(env, profileDir);
   try {
     const cookie = await login(r.url, token);
@@ -139,18 +165,21 @@ async function visit(env: Record<string, string>, token: string, profileDir?: st
       .output()
       .split('\n')
       .find((l) => l.includes('"warmed up"'));
-    const warmUp = line ? (JSON.parse(line) as { totalMs: number; steps: string[] }) : undefined;
+    const warmUp = line ? (JSON.parse(line) as { totalMs: number; snapshotsMs?: number; steps: string[] }) : undefined;
+    await beforeStop?.();
     return {
       readyMs: r.readyMs,
       firstPageMs,
       firstListMs,
       warmPageMs: median(page),
       warmListMs: median(list),
-      warmUp: warmUp && `${warmUp.totalMs} ms: ${warmUp.steps.join(', ')}`,
+      warmUp:
+        warmUp && `${warmUp.totalMs} ms: snapshots loaded ${warmUp.snapshotsMs ?? '?'} ms, ${warmUp.steps.join(', ')}`,
       firstPage,
     };
   } finally {
     await stopReplica(r);
+    for (const l of snapshotLines(r.output())) console.log(`    replica log: ${l}`);
   }
 }
 
@@ -221,8 +250,27 @@ async function main(): Promise<void> {
       OLM_CONSOLE_CATALOG_SNAPSHOT_DIR: join(tmp, `replica-${++n}`),
       OLM_CONSOLE_WARM_UP: warmUp ? 'true' : 'false',
     });
-    // The first replica reads the registry; its stop waits for the snapshots it shares.
-    const first = await visit(replicaEnv(true), token);
+    // The first replica reads the registry and shares its reads: the catalog's index and the
+    // ClusterCatalog's content, read in the background (the page waits 1.5 s for it at most). It
+    // keeps serving until both are shared, as a running replica would; a stop would wait 10 s at most.
+    const client = new KubeClient(kc);
+    const shared = async () => {
+      const t = performance.now();
+      for (;;) {
+        const cm = await client
+          .get<{ data?: Record<string, string> }>(CONFIG_MAP_TYPE, SNAPSHOTS_CONFIGMAP, CONSOLE_NAMESPACE)
+          .catch(() => undefined);
+        const keys = Object.keys(cm?.data ?? {});
+        if (keys.some((k) => k.startsWith('c.')) && keys.some((k) => k.startsWith('v.'))) break;
+        if (performance.now() - t > 300_000) {
+          console.log(`first replica: not both reads shared after 5 min (manifest: ${keys.join(', ') || 'none'})`);
+          return;
+        }
+        await sleep(500);
+      }
+      console.log(`first replica: its reads shared ${ms(performance.now() - t)} after its warm requests`);
+    };
+    const first = await visit(replicaEnv(true), token, undefined, shared);
     console.log(
       `first replica, ${scaled.packages} packages read from the registry: first page ${ms(first.firstPageMs)}`,
     );

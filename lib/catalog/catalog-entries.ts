@@ -14,6 +14,7 @@ import { logger } from '../observability/logger';
 import { decodeSnapshot, encodeSnapshot, loadSnapshots, writeSnapshotFile, type Snapshot } from './index-snapshot';
 import { snapshotIdOf, type SharedSnapshots } from './shared-snapshots';
 import { trackWrite } from './background-writes';
+import { trackLoad } from './snapshot-loads';
 
 const FRESH_MS = 60_000;
 // A re-read costs the console what the first read did (a 1,000-package catalog: seconds of CPU
@@ -64,6 +65,8 @@ export class CatalogEntries {
   private readonly restored = new Map<string, Snapshot>();
   /** The restore under way; reads wait for it rather than read a registry the snapshot holds. */
   private restoring: Promise<void>;
+  /** The same restore without the bound reads give it: over once every snapshot is checked and kept. */
+  private loading: Promise<void>;
   /** The snapshots every replica shares (shared-snapshots.ts), once share() is called. */
   private shared?: SharedSnapshots;
   /** When each catalog was last looked up in the shared snapshots without one to restore. */
@@ -82,6 +85,8 @@ export class CatalogEntries {
   ) {
     this.backoffs = new ReadBackoffs(now);
     this.restoring = snapshotDir ? this.restore(snapshotDir) : Promise.resolve();
+    this.loading = this.restoring;
+    trackLoad(this.loading);
   }
 
   /** Loads every snapshot that passes its checks; the restore never fails a read. */
@@ -99,6 +104,15 @@ export class CatalogEntries {
   }
 
   /**
+   * Resolves when every snapshot, the shared ones included, is checked and kept, however long that
+   * takes (a read waits at most 10 s for the shared ones): what a replica's warm-up waits for
+   * (bounded by its own limit) before it says it is ready.
+   */
+  loaded(): Promise<void> {
+    return this.loading;
+  }
+
+  /**
    * Shares reads with the other replicas: restores what they shared (a newer read than the disk's
    * wins), and shares each read from now on. Reads wait for that restore, at most 10 s.
    */
@@ -111,6 +125,8 @@ export class CatalogEntries {
     });
     const bounded = Promise.race([restore, new Promise<void>((r) => setTimeout(r, SHARED_RESTORE_MS).unref())]);
     this.restoring = this.restoring.then(() => bounded);
+    this.loading = Promise.all([this.loading, restore]).then(() => undefined);
+    trackLoad(this.loading);
   }
 
   /** One shared snapshot, checked as a file is, kept for claiming when newer than what is held. */

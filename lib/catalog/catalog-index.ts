@@ -114,6 +114,11 @@ export class CatalogIndex {
     return this.entries.ready();
   }
 
+  /** Resolves when every snapshot, the shared ones included, is loaded, however long it takes. */
+  loaded(): Promise<void> {
+    return this.entries.loaded();
+  }
+
   /** Shares reads with the other replicas through `shared` (shared-snapshots.ts); see CatalogEntries.share. */
   shareSnapshots(shared: SharedSnapshots): void {
     this.entries.share(shared);
