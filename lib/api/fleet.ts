@@ -52,8 +52,10 @@ export interface ClusterSummary {
   kubernetesVersion?: string;
   olmV0: {
     present: boolean;
-    /** packageserver serves PackageManifests. */
-    packageserver: boolean;
+    /** packageserver serves PackageManifests; unknown where its API answered an error (packageserverNote). */
+    packageserver: boolean | 'unknown';
+    /** Why packageserver's state is unknown, in the API server's words. */
+    packageserverNote?: string;
     /** OLM's version, from the packageserver CSV OLM's manifests install. */
     version?: string;
     /** Why the version is not shown. */
