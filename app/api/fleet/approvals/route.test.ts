@@ -4,10 +4,11 @@
 // InstallPlan waiting. The v1 change listed, previewed as the version page previews it, and
 // approved together with a v0 plan, each on its own cluster as the person (checked through each
 // cluster's API); a viewer's and a stale change refused, changing nothing; a namespace admin's
-// rows read from the namespaces she may use.
+// rows (approvals and operators) read from the namespaces she may use, her team1 plan listed (and OLM's
+// roles refusing her its approval).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { FleetApprovalsResponse, FleetApproveResponse } from '@/lib/api/fleet';
+import type { FleetApprovalsResponse, FleetApproveResponse, FleetOperatorsResponse } from '@/lib/api/fleet';
 import type { FleetPreviewResponse } from '@/lib/api/fleet-approvals';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '@/lib/server/olm-v1/resources';
@@ -139,28 +140,55 @@ describe('approvals across clusters: InstallPlans and OLM v1 version changes', (
     assert.equal((await extension()).spec?.source?.catalog?.version, '1.3.0');
   });
 
-  test('a namespace admin: each cluster read in the namespaces she may use there, not refused outright', async () => {
-    const { status, body } = await sb.call<FleetApprovalsResponse>(
-      list,
-      '/api/fleet/approvals?namespace=team1&namespace=operators',
-      {
-        user: 'alice',
-      },
-    );
+  test('a namespace admin sees, on each cluster, the plans of the namespaces she may use there, and is refused approving', async () => {
+    const path = '/api/fleet/approvals?namespace=team1&namespace=operators';
+    const { status, body } = await sb.call<FleetApprovalsResponse>(list, path, { user: 'alice' });
     assert.equal(status, 200);
+    const plans: Record<string, string[]> = {};
     for (const c of body.clusters) {
       assert.ok(c.ok, `${c.name}: ${c.ok ? '' : c.error.message}`);
-      // operators is offered but she may not act there; team1 is hers. The plans waiting in
-      // operators are not hers to see.
+      // operators is offered but she may not act there; team1 is hers.
       assert.deepEqual(c.value.namespaces, ['team1']);
-      assert.deepEqual(c.value.approvals, []);
+      plans[c.name] = c.value.approvals.map((a) => `${a.namespace}: ${a.changes.map((ch) => ch.toCsv).join(', ')}`);
       assert.ok(
         c.value.notes.some((n) => /clusterextensions/.test(n) && /alice/.test(n)),
         JSON.stringify(c.value.notes),
       );
     }
+    assert.deepEqual(plans, { 'prod-east': [], 'prod-west': ['team1: cachely.v0.9.2'], staging: [] });
+    const west = body.clusters.find((c) => c.name === 'prod-west')!;
+    assert.ok(west.ok);
+    const plan = west.value.approvals[0]!;
+    const { body: done } = await sb.call<FleetApproveResponse>(approve, '/api/fleet/approvals/approve', {
+      user: 'alice',
+      method: 'POST',
+      body: { plans: [{ cluster: 'prod-west', namespace: plan.namespace, name: plan.name }] },
+    });
+    // alice's admin role in team1 holds OLM's aggregated edit role, which (as the sandbox has it,
+    // lib/sandbox/auth/bootstrap-rbac.ts) may delete InstallPlans but not update them: the cluster
+    // refuses her approval in its words, and the plan still waits.
+    const [r] = done.results;
+    assert.ok(r && !r.ok && r.error.code === 403 && /alice.*installplans/.test(r.error.message), JSON.stringify(r));
+    const after = await sb.admin('prod-west').get<InstallPlan>(INSTALL_PLAN_TYPE, plan.name, plan.namespace);
+    assert.equal(after.spec.approved, false);
     const bad = await sb.call<ErrorBody>(list, '/api/fleet/approvals?namespace=Team_1', { user: 'alice' });
     assert.equal(bad.status, 400);
+  });
+
+  test('operators across clusters for a namespace admin: each cluster read in her namespaces', async () => {
+    const { GET: operators } = await import('../operators/route');
+    const { status, body } = await sb.call<FleetOperatorsResponse>(operators, '/api/fleet/operators?namespace=team1', {
+      user: 'alice',
+    });
+    assert.equal(status, 200);
+    for (const c of body.clusters) {
+      assert.ok(c.ok, `${c.name}: ${c.ok ? '' : c.error.message}`);
+      assert.deepEqual(c.value.namespaces, ['team1']);
+    }
+    assert.deepEqual(
+      body.operators.map((o) => [o.package, Object.keys(o.installs), o.installs['prod-west']?.[0]?.namespace]),
+      [['cachely', ['prod-west'], 'team1']],
+    );
   });
 
   test('approving a plan on prod-east and the version change on staging together makes each, as the person', async () => {
