@@ -101,7 +101,7 @@ export interface FleetOperatorRow {
 
 export interface FleetOperatorsResponse {
   /** Each cluster: answered (how many installs it has) or why not. */
-  clusters: PerCluster<{ installs: number; notes: string[] }>[];
+  clusters: PerCluster<{ installs: number; notes: string[]; namespaces?: string[] }>[];
   operators: FleetOperatorRow[];
 }
 

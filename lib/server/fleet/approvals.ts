@@ -20,7 +20,7 @@ import { planParts } from '../../olm/status/plan-parts';
 import { errorBody } from '../api-error';
 import { approveInstallPlan } from '../day-two';
 import { boundedMap, FLEET_CONCURRENCY, forgetCluster, withDeadline, FLEET_TIMEOUT_MS } from './across';
-import { namespacedReader } from './approvals-namespaces';
+import { namespacedReader } from './namespaced-reader';
 import { clusterVersionChanges } from './approvals-v1';
 import type { FleetMember } from './members';
 import type { FleetPerson } from './person';
@@ -71,7 +71,7 @@ export function waitingApproval(
 /**
  * One cluster's approvals waiting, as the person may read them: its InstallPlans waiting for
  * approval (cluster-wide, or namespace by namespace where the person may not list them
- * everywhere: approvals-namespaces.ts, `candidates` being the names the page offers) and its
+ * everywhere: namespaced-reader.ts, `candidates` being the names the page offers) and its
  * ClusterExtensions with a newer version waiting (approvals-v1.ts).
  */
 export async function clusterApprovals(

@@ -1,4 +1,4 @@
-// Reading a cluster's OLM v0 lists for the fleet as a person who may not list them in every
+// Reading a cluster's OLM v0 lists for the fleet pages as a person who may not list them in every
 // namespace (a namespace admin): the cluster-wide list first, and where the cluster refuses it,
 // the same fallback as the single-cluster pages, per cluster: the namespaces the person may use
 // there (lib/server/my-namespaces.ts: projects, every namespace, or the names the page offers,
@@ -12,7 +12,7 @@ import { myNamespaces } from '../my-namespaces';
 
 export interface NamespacedReader {
   /** Every item the person may read: cluster-wide, or from each namespace they may use there. */
-  list<T extends object>(type: ResourceType): Promise<T[]>;
+  list<T extends object>(type: ResourceType, opts?: { labelSelector?: string }): Promise<T[]>;
   /** The namespaces read one by one, where a cluster-wide list was refused; undefined when none was. */
   readIn(): string[] | undefined;
 }
@@ -23,9 +23,9 @@ export function namespacedReader(client: KubeClient, candidates: readonly string
   let read: string[] | undefined;
   const namespaces = () => (mine ??= myNamespaces(client, candidates).then((a) => a.namespaces));
   return {
-    async list<T extends object>(type: ResourceType): Promise<T[]> {
+    async list<T extends object>(type: ResourceType, opts: { labelSelector?: string } = {}): Promise<T[]> {
       try {
-        return (await client.listAll<T>(type)).items;
+        return (await client.listAll<T>(type, opts)).items;
       } catch (err) {
         if (!isKubeError(err, 403)) throw err;
       }
@@ -35,7 +35,7 @@ export function namespacedReader(client: KubeClient, candidates: readonly string
       const each = await Promise.all(
         names.map(async (namespace) => {
           try {
-            return (await client.listAll<T>(type, { namespace })).items;
+            return (await client.listAll<T>(type, { ...opts, namespace })).items;
           } catch (err) {
             if (!isKubeError(err, 403)) throw err;
             return [];
