@@ -3,7 +3,8 @@
 // them as the contexts of one kubeconfig: the navigation lists the fleet pages; Clusters shows each
 // ready with both OLMs and its catalogs; Operators across clusters shows each cluster's own
 // versions and the drift from the most common; Approvals across clusters approves one upgrade on
-// each of two clusters after one combined preview, each approved there (checked through each
+// each of two clusters and an OLM v1 version change on a third after one combined preview (with
+// what the v1 change does and its installer's rights), each made there (checked through each
 // cluster's Kubernetes API); a viewer signed in once sees every cluster and is refused by each; a
 // stopped cluster is said to be not answering while the others still answer. Every state passes
 // axe at 1440 and 390 px with nothing scrolling sideways on the phone.
@@ -15,6 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
 import { startSandboxFleet, type SandboxFleet } from '../lib/sandbox/fleet';
+import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../lib/server/olm-v1/resources';
 import { clientAs } from '../lib/server/testing/cluster';
 import { accessibilityProblems, DESKTOP, PHONE } from './support/a11y';
 import { launchBrowser } from './support/browser';
@@ -129,40 +131,71 @@ describe('the fleet pages: three sandbox clusters', () => {
     await page.close();
   });
 
-  test('Approvals across clusters: one combined preview, then each approved on its own cluster', async () => {
+  test('Approvals across clusters: one combined preview of v0 plans and a v1 change, each made on its cluster', async () => {
     const page = await open('/fleet/approvals');
     const east = page.getByRole('region', { name: 'prod-east' });
     const west = page.getByRole('region', { name: 'prod-west' });
+    const staging = page.getByRole('region', { name: 'staging' });
     await east.getByText('certwarden: 1.0.0 → 1.1.0').waitFor();
+    // staging's pgpilot ClusterExtension is pinned to 1.3.0; the demo catalog's stable channel has
+    // 1.4.0 replacing it. The sandbox's OLM v1 installs it in its own time: the page is read again.
+    for (let i = 0; !(await staging.getByText('pgpilot: 1.3.0 → 1.4.0').count()); i++) {
+      assert.ok(i < 20, `staging never listed pgpilot's version change: ${await staging.innerText()}`);
+      await page.waitForTimeout(1_000);
+      await page.reload();
+    }
     // Rows arrive cluster by cluster; the page says it is busy until every cluster has answered.
     await page.locator('section[aria-busy="false"]').first().waitFor();
     assert.match(await west.innerText(), /certwarden: 1\.0\.0 → 1\.1\.0; pgpilot: 1\.2\.0 → 1\.4\.0/);
-    assert.match(await page.getByRole('region', { name: 'staging' }).innerText(), /Nothing waits for approval/);
+    assert.match(await staging.innerText(), /ClusterExtension pgpilot \(OLM v1\), pinned to 1\.3\.0, channels stable/);
     await shot(page, 'approvals');
     await phoneShot(page, 'approvals');
     await east.getByRole('checkbox').first().check();
     await west.getByRole('checkbox').first().check();
-    await page.getByRole('button', { name: 'Review 2 approvals' }).click();
-    const preview = page.getByRole('region', { name: /You are about to approve 2 InstallPlans on 2 clusters/ });
+    await staging.getByRole('checkbox').first().check();
+    await page.getByRole('button', { name: 'Review 3 approvals' }).click();
+    const preview = page.getByRole('region', {
+      name: /You are about to approve 2 InstallPlans and 1 version change on 3 clusters/,
+    });
+    await preview.getByText('On its next pass OLM v1 upgrades to').waitFor();
     const said = await preview.innerText();
     assert.match(said, /prod-east\s+certwarden: 1\.0\.0 → 1\.1\.0/);
     assert.match(said, /prod-west\s+certwarden: 1\.0\.0 → 1\.1\.0[^\n]*\n\s*pgpilot: 1\.2\.0 → 1\.4\.0/);
+    assert.match(
+      said,
+      /staging\s+pgpilot: 1\.3\.0 → 1\.4\.0 \(ClusterExtension pgpilot: its version set to exactly 1\.4\.0\)/,
+    );
+    assert.match(
+      said,
+      /On its next pass OLM v1 upgrades to 1\.4\.0 \(pgpilot\.v1\.4\.0, from catalog olm-console-demo\)/,
+    );
+    assert.match(said, /What this upgrade changes for staging pgpilot/);
+    // The seed binds cluster-admin to the installer directly, not through roles the console made.
+    assert.match(said, /Whether its ServiceAccount may install pgpilot\.v1\.4\.0 is not known/);
     await shot(page, 'approvals-preview');
-    await page.getByRole('button', { name: 'Approve 2' }).click();
+    await page.setViewportSize(PHONE);
+    await shot(page, 'approvals-preview-phone');
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('button', { name: 'Approve 3' }).click();
     const results = page.getByRole('status').filter({ hasText: 'Results' });
     await results.waitFor();
-    assert.match(await results.innerText(), /prod-east: InstallPlan operators\/\S+ approved \(certwarden\.v1\.1\.0\)/);
-    assert.match(
-      await results.innerText(),
-      /prod-west: InstallPlan operators\/\S+ approved \(certwarden\.v1\.1\.0, pgpilot\.v1\.4\.0\)/,
-    );
+    const done = await results.innerText();
+    assert.match(done, /prod-east: InstallPlan operators\/\S+ approved \(certwarden\.v1\.1\.0\)/);
+    assert.match(done, /prod-west: InstallPlan operators\/\S+ approved \(certwarden\.v1\.1\.0, pgpilot\.v1\.4\.0\)/);
+    assert.match(done, /staging: ClusterExtension pgpilot set to version 1\.4\.0/);
     await shot(page, 'approvals-done');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'approvals-done-phone');
+    await page.setViewportSize(DESKTOP);
     for (const name of ['prod-east', 'prod-west']) {
       const kube = clientAs(fleet.clusters.find((c) => c.name === name)!.sandbox, 'admin');
       const plans = await kube.list<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: 'operators' });
       const upgrade = plans.items.find((p) => p.spec.clusterServiceVersionNames.includes('certwarden.v1.1.0'));
       assert.equal(upgrade?.spec.approved, true, name);
     }
+    const v1 = clientAs(fleet.clusters.find((c) => c.name === 'staging')!.sandbox, 'admin');
+    const ce = await v1.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, 'pgpilot');
+    assert.equal(ce.spec?.source?.catalog?.version, '1.4.0');
     await page.close();
   });
 

@@ -24,6 +24,14 @@ function remembered(username: string): string[] {
   }
 }
 
+/**
+ * The names remembered for this person in this browser, for a page that asks other clusters (the
+ * fleet's): each cluster checks them again for itself.
+ */
+export function rememberedNamespaces(username: string): string[] {
+  return typeof window === 'undefined' ? [] : remembered(username);
+}
+
 function remember(username: string, name: string): void {
   const next = [name, ...remembered(username).filter((n) => n !== name)].slice(0, MAX_REMEMBERED);
   try {

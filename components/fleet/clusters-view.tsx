@@ -120,8 +120,14 @@ export function ClustersView() {
                       <span className="whitespace-nowrap">
                         Installed{r.value.olmV0.version ? ` (${r.value.olmV0.version})` : ''}
                       </span>
-                      {!r.value.olmV0.packageserver && (
-                        <span className="block text-xs text-amber-800">packageserver is not serving</span>
+                      {r.value.olmV0.packageserver === 'unknown' ? (
+                        <span className="block text-xs text-amber-800 [overflow-wrap:anywhere]">
+                          packageserver: unknown ({r.value.olmV0.packageserverNote})
+                        </span>
+                      ) : (
+                        !r.value.olmV0.packageserver && (
+                          <span className="block text-xs text-amber-800">packageserver is not serving</span>
+                        )
                       )}
                       {r.value.olmV0.versionNote && (
                         <span className="block text-xs text-slate-600">

@@ -12,6 +12,7 @@ import { Badge, upgradeTone } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { useCandidatePath } from './use-candidate-path';
 import { useFleetStream } from './use-fleet-stream';
 
 function Install({ i, common }: { i: FleetInstall; common?: string }) {
@@ -50,7 +51,7 @@ function Install({ i, common }: { i: FleetInstall; common?: string }) {
 export function OperatorsAcrossView() {
   // Each cluster's installs arrive on their own; the rows (and the most common version drift is
   // measured from) are rebuilt from the clusters that answered so far, and say so until all have.
-  const q = useFleetStream<ClusterInstalls>('/api/fleet/operators');
+  const q = useFleetStream<ClusterInstalls>(useCandidatePath('/api/fleet/operators'));
   if (q.error)
     return (
       <ErrorPanel
@@ -66,6 +67,9 @@ export function OperatorsAcrossView() {
   const asking = q.data.pending.length;
   const down = q.data.clusters.filter((c) => !c.ok);
   const notes = q.data.clusters.flatMap((c) => (c.ok ? c.value.notes.map((n) => ({ cluster: c.name, note: n })) : []));
+  const partial = q.data.clusters.flatMap((c) =>
+    c.ok && c.value.namespaces ? [{ cluster: c.name, in: c.value.namespaces }] : [],
+  );
   const drifting = operators.filter((o) => Object.values(o.installs).some((l) => l.some((i) => i.drift))).length;
   return (
     <section aria-labelledby="fleet-operators-title" aria-busy={asking > 0} className="space-y-4">
@@ -82,6 +86,16 @@ export function OperatorsAcrossView() {
           {down.map((c) => (
             <li key={c.name}>
               {c.name}: {!c.ok && <NotAnswering error={c.error} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      {partial.length > 0 && (
+        <ul className="space-y-1 text-sm text-slate-700">
+          {partial.map((p) => (
+            <li key={p.cluster}>
+              On {p.cluster} you may not list operators in every namespace, so they were read in{' '}
+              {p.in.length ? `the namespaces you may use: ${p.in.join(', ')}` : 'none you have used in this browser'}.
             </li>
           ))}
         </ul>

@@ -11,6 +11,8 @@ export interface ClusterInstalls {
   installs: ClusterInstall[];
   /** What the person may not read there, in the cluster's words. */
   notes: string[];
+  /** The namespaces read one by one where the cluster refused a list of every namespace (a namespace admin). */
+  namespaces?: string[];
 }
 
 /** Dotted numbers compared as numbers (1.10.0 after 1.9.0); anything else as text. */

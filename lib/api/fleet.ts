@@ -1,5 +1,6 @@
 // The fleet API's answers (app/api/fleet/**): every cluster the console serves, each answering for
 // itself. A cluster that did not answer is a row with its error, never a missing row.
+import type { FleetVersionChange, FleetVersionChangeResult } from './fleet-approvals';
 
 export interface FleetClusterRef {
   name: string;
@@ -81,8 +82,10 @@ export interface ClusterSummary {
   kubernetesVersion?: string;
   olmV0: {
     present: boolean;
-    /** packageserver serves PackageManifests. */
-    packageserver: boolean;
+    /** packageserver serves PackageManifests; unknown where its API answered an error (packageserverNote). */
+    packageserver: boolean | 'unknown';
+    /** Why packageserver's state is unknown, in the API server's words. */
+    packageserverNote?: string;
     /** OLM's version, from the packageserver CSV OLM's manifests install. */
     version?: string;
     /** Why the version is not shown. */
@@ -129,7 +132,7 @@ export interface FleetOperatorRow {
 
 export interface FleetOperatorsResponse {
   /** Each cluster: answered (how many installs it has) or why not. */
-  clusters: PerCluster<{ installs: number; notes: string[] }>[];
+  clusters: PerCluster<{ installs: number; notes: string[]; namespaces?: string[] }>[];
   operators: FleetOperatorRow[];
 }
 
@@ -152,8 +155,21 @@ export interface FleetApproval {
   changes: FleetPlanChange[];
 }
 
+/** One cluster's approvals waiting: InstallPlans (OLM v0) and version changes (OLM v1). */
+export interface ClusterApprovals {
+  approvals: FleetApproval[];
+  versionChanges: FleetVersionChange[];
+  /** What the person may not read there, in the cluster's words. */
+  notes: string[];
+  /**
+   * The namespaces read one by one where the cluster refused the person a list of every namespace
+   * (a namespace admin): the InstallPlans are those of these namespaces only.
+   */
+  namespaces?: string[];
+}
+
 export interface FleetApprovalsResponse {
-  clusters: PerCluster<{ approvals: FleetApproval[]; notes: string[] }>[];
+  clusters: PerCluster<ClusterApprovals>[];
 }
 
 export interface FleetApproveRequestItem {
@@ -169,5 +185,8 @@ export type FleetApproveResult = { cluster: string; namespace: string; name: str
 );
 
 export interface FleetApproveResponse {
+  /** One per InstallPlan, in the order asked. */
   results: FleetApproveResult[];
+  /** One per ClusterExtension, in the order asked. */
+  versionChanges: FleetVersionChangeResult[];
 }

@@ -129,6 +129,14 @@ export class CatalogIndex {
     return this.entries.writesSettled(maxMs);
   }
 
+  /**
+   * Closes its registry connections (port-forwards) and their sweeper, for an index that is being
+   * dropped (another cluster's, lib/server/fleet/catalog-indexes.ts); the shared index is never closed.
+   */
+  close(): Promise<void> {
+    return this.routes.close();
+  }
+
   /** The way to this catalog's registry for this person, or why there is none. */
   private routeFor(client: KubeClient, cs: CatalogSource): () => Promise<RegistryRoute> {
     return () => this.routes.route(client, cs);

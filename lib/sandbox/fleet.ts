@@ -168,6 +168,8 @@ function createIfMissing(api: ApiServer, o: KObject): void {
 
 interface SeedSubscription {
   package: string;
+  /** Default `operators` (global: OLM's own OperatorGroup there targets every namespace). */
+  namespace?: string;
   channel: string;
   approval: 'Automatic' | 'Manual';
   startingCSV?: string;
@@ -176,7 +178,7 @@ interface SeedSubscription {
 const subscription = (s: SeedSubscription): KObject => ({
   apiVersion: 'operators.coreos.com/v1alpha1',
   kind: 'Subscription',
-  metadata: { name: s.package, namespace: 'operators' },
+  metadata: { name: s.package, namespace: s.namespace ?? 'operators' },
   spec: {
     name: s.package,
     source: 'olm-console-demo',
@@ -196,6 +198,7 @@ const SEEDS: SeedSubscription[][] = [
   [
     { package: 'certwarden', channel: 'stable', approval: 'Manual', startingCSV: 'certwarden.v1.0.0' },
     { package: 'pgpilot', channel: 'stable', approval: 'Manual', startingCSV: 'pgpilot.v1.2.0' },
+    { package: 'cachely', namespace: 'team1', channel: 'alpha', approval: 'Manual', startingCSV: 'cachely.v0.9.0' },
   ],
   [{ package: 'certwarden', channel: 'stable', approval: 'Automatic' }],
 ];
@@ -214,14 +217,14 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 30
  * A Manual Subscription's first InstallPlan (the install of its starting CSV) approved, as its
  * admin would: OLM then installs it and makes the next plan, the upgrade, which waits.
  */
-async function approveFirstPlan(api: ApiServer, pkg: string): Promise<void> {
+async function approveFirstPlan(api: ApiServer, pkg: string, ns: string): Promise<void> {
   const subs = resourceFor(api, 'operators.coreos.com/v1alpha1', 'Subscription');
   const plans = resourceFor(api, 'operators.coreos.com/v1alpha1', 'InstallPlan');
-  const sub = api.storeGet(subs, 'operators', pkg) as KObject & { status?: { installedCSV?: string } };
+  const sub = api.storeGet(subs, ns, pkg) as KObject & { status?: { installedCSV?: string } };
   if (sub?.status?.installedCSV) return;
   const plan = await until(`the first InstallPlan of ${pkg}`, () =>
     api
-      .storeList(plans, 'operators')
+      .storeList(plans, ns)
       .find(
         (p) =>
           (p as { status?: { phase?: string } }).status?.phase === 'RequiresApproval' &&
@@ -230,7 +233,7 @@ async function approveFirstPlan(api: ApiServer, pkg: string): Promise<void> {
   );
   api.updateObject(plans, { ...plan, spec: { ...(plan.spec as object), approved: true } });
   await until(`${pkg} installed`, () => {
-    const s = api.storeGet(subs, 'operators', pkg) as (KObject & { status?: { installedCSV?: string } }) | undefined;
+    const s = api.storeGet(subs, ns, pkg) as (KObject & { status?: { installedCSV?: string } }) | undefined;
     return s?.status?.installedCSV || undefined;
   });
 }
@@ -273,7 +276,16 @@ function seedClaims(api: ApiServer, index: number): void {
 
 async function seedCluster(api: ApiServer, index: number): Promise<void> {
   const seeds = SEEDS[index % SEEDS.length]!;
+  // A namespace of its own needs an OperatorGroup targeting it (operators has OLM's global one).
+  for (const ns of new Set(seeds.flatMap((s) => (s.namespace ? [s.namespace] : []))))
+    createIfMissing(api, {
+      apiVersion: 'operators.coreos.com/v1',
+      kind: 'OperatorGroup',
+      metadata: { name: ns, namespace: ns },
+      spec: { targetNamespaces: [ns] },
+    });
   for (const s of seeds) createIfMissing(api, subscription(s));
-  for (const s of seeds) if (s.approval === 'Manual') await approveFirstPlan(api, s.package);
+  for (const s of seeds)
+    if (s.approval === 'Manual') await approveFirstPlan(api, s.package, s.namespace ?? 'operators');
   if (index % SEEDS.length === 2) clusterExtension(api);
 }

@@ -1,7 +1,7 @@
 // The fleet routes against three sandbox clusters in one process (lib/sandbox/fleet.ts), the
 // console reading them as the contexts of one kubeconfig in per-user-token mode: each cluster's
 // summary and the person's rights there, operators across clusters with each cluster's own
-// versions and drift, the InstallPlans waiting on two clusters, approving one on each as the person
+// versions and drift, the InstallPlans waiting on two clusters (one of them in team1, alice's), approving one on each as the person
 // (checked on each cluster through the Kubernetes API), refusals that change nothing, and a cluster
 // that stops answering shown as such while the others keep answering.
 import assert from 'node:assert/strict';
@@ -115,7 +115,10 @@ describe('the fleet: clusters, operators and approvals across three sandbox clus
       return c.value.approvals.map((a) => a.changes.map((ch) => `${ch.fromVersion} → ${ch.toVersion} (${ch.toCsv})`));
     };
     assert.deepEqual(of('prod-east'), [['1.0.0 → 1.1.0 (certwarden.v1.1.0)']]);
-    assert.deepEqual(of('prod-west'), [['1.0.0 → 1.1.0 (certwarden.v1.1.0)', '1.2.0 → 1.4.0 (pgpilot.v1.4.0)']]);
+    assert.deepEqual(of('prod-west'), [
+      ['1.0.0 → 1.1.0 (certwarden.v1.1.0)', '1.2.0 → 1.4.0 (pgpilot.v1.4.0)'],
+      ['0.9.0 → 0.9.2 (cachely.v0.9.2)'],
+    ]);
     assert.deepEqual(of('staging'), []);
   });
 
@@ -124,7 +127,7 @@ describe('the fleet: clusters, operators and approvals across three sandbox clus
     const plans = list.clusters.flatMap((c) =>
       c.ok ? c.value.approvals.map((a) => ({ cluster: c.name, namespace: a.namespace, name: a.name })) : [],
     );
-    assert.equal(plans.length, 2);
+    assert.equal(plans.length, 3);
     const { status, body } = await sb.call<FleetApproveResponse>(approve, '/api/fleet/approvals/approve', {
       user: 'bob',
       method: 'POST',
@@ -168,15 +171,18 @@ describe('the fleet: clusters, operators and approvals across three sandbox clus
 
   test('approving one plan on each of two clusters approves each there, as the person', async () => {
     const { body: list } = await sb.call<FleetApprovalsResponse>(approvals, '/api/fleet/approvals');
+    // The plans of the operators namespace (prod-west's team1 plan is left waiting).
     const plans = list.clusters.flatMap((c) =>
       c.ok
-        ? c.value.approvals.map((a) => ({
-            cluster: c.name,
-            namespace: a.namespace,
-            name: a.name,
-            resourceVersion: a.resourceVersion,
-            clusterServiceVersionNames: a.clusterServiceVersionNames,
-          }))
+        ? c.value.approvals
+            .filter((a) => a.namespace === 'operators')
+            .map((a) => ({
+              cluster: c.name,
+              namespace: a.namespace,
+              name: a.name,
+              resourceVersion: a.resourceVersion,
+              clusterServiceVersionNames: a.clusterServiceVersionNames,
+            }))
         : [],
     );
     const { status, body } = await sb.call<FleetApproveResponse>(approve, '/api/fleet/approvals/approve', {

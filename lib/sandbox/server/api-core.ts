@@ -18,6 +18,12 @@ export interface ApiHooks {
   fault?: (req: IncomingMessage) => FaultAnswer | undefined;
   /** Extra latency (fault injection). */
   delayMs?: () => number;
+  /**
+   * Whether an aggregated API group is registered but its server is not available (fault
+   * injection): its requests are answered as kube-aggregator answers them, after authentication
+   * and authorization, with a plain-text 503 `service unavailable` (handler_proxy.go).
+   */
+  unavailableGroup?: (group: string) => boolean;
   /** Sandbox-only paths under /sandbox/ (fault control), for cluster-admins. */
   sandboxPath?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
   /**

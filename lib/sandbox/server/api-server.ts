@@ -233,6 +233,8 @@ export class ApiServer implements ApiCore {
       if (!authorize(this.rbac, user, { verb: (req.method ?? 'GET').toLowerCase(), group: '', resource: '', path })) {
         return sendStatus(res, 403, 'Forbidden', `forbidden: User "${user.name}" cannot get path "${path}"`);
       }
+      const gv = /^\/apis\/([^/]+)\/[^/]+$/.exec(path);
+      if (gv && this.hooks.unavailableGroup?.(gv[1]!)) return sendServiceUnavailable(res);
       return serveNonResource(this.resources, this.version, path, res);
     }
 
@@ -293,6 +295,7 @@ export class ApiServer implements ApiCore {
         group: rp.group,
         kind: rp.resource,
       });
+    if (this.hooks.unavailableGroup?.(rp.group)) return sendServiceUnavailable(res);
     if (served.provider) return serveProvided(served, rp, verb, url, req, res);
     if (rp.subresource === 'scale' && rp.name) {
       if (!['get', 'update', 'patch'].includes(verb)) return sendMethodNotAllowed(res);
@@ -350,4 +353,10 @@ export class ApiServer implements ApiCore {
   sweep(): void {
     this.gc.sweep();
   }
+}
+
+/** kube-aggregator's answer for an APIService that is not Available: plain text, not a Status. */
+function sendServiceUnavailable(res: ServerResponse): void {
+  res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end('service unavailable\n');
 }

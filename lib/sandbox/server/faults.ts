@@ -6,7 +6,12 @@
 //     "errors": { "share": 0.2, "code": 500 },      // or 429, 503, 504, "reset"; share 0 turns it off
 //     "latencyMs": 300,
 //     "failCreate": { "resource": "subscriptions", "namespace": "x", "times": 1 },   // 500 on creates
-//     "failDelete": { "resource": "clusterserviceversions", "namespace": "x", "times": 1 } }  // and deletes
+//     "failDelete": { "resource": "clusterserviceversions", "namespace": "x", "times": 1 },  // and deletes
+//     "packageserverUnavailable": true }
+// `packageserverUnavailable` answers every request to packages.operators.coreos.com (discovery
+// included) as kube-apiserver does while packageserver's APIService is registered but not
+// Available (its pods down): a plain-text 503 `service unavailable`, after authentication and
+// authorization (kube-aggregator handler_proxy.go); `false` serves it again.
 // `errors` may also say `"retryAfterSeconds": N` (a Retry-After header on the failed answers) and
 // `"after": true`: writes (POST, PUT, PATCH, DELETE) are carried out, and only then answered with
 // the error or a closed connection, as when an API server loses the answer to a committed write.
@@ -52,6 +57,7 @@ const FaultRequest = z
     failCreate: z.union([FailCreate, z.array(FailCreate).max(10)]).optional(),
     // The same for deletes: what a client does when one delete of several fails.
     failDelete: z.union([FailCreate, z.array(FailCreate).max(10)]).optional(),
+    packageserverUnavailable: z.boolean().optional(),
   })
   .strict();
 
@@ -65,6 +71,7 @@ export class Faults {
   private latency = 0;
   private failCreate: FailCreate[] = [];
   private failDelete: FailCreate[] = [];
+  private packageserverDown = false;
 
   constructor(
     private readonly api: ApiServer,
@@ -79,6 +86,7 @@ export class Faults {
       return { ...this.errorAnswer(), after: this.errorAfter && WRITES.has(req.method ?? '') };
     };
     api.hooks.delayMs = () => this.latency;
+    api.hooks.unavailableGroup = (group) => this.packageserverDown && group === 'packages.operators.coreos.com';
   }
 
   private errorAnswer(): FaultAnswer {
@@ -154,6 +162,7 @@ export class Faults {
         this.failCreate.length === 0 ? null : this.failCreate.length === 1 ? this.failCreate[0] : this.failCreate,
       failDelete:
         this.failDelete.length === 0 ? null : this.failDelete.length === 1 ? this.failDelete[0] : this.failDelete,
+      packageserverUnavailable: this.packageserverDown,
     };
   }
 
@@ -184,6 +193,7 @@ export class Faults {
     if (f.latencyMs !== undefined) this.latency = f.latencyMs;
     if (f.failCreate)
       this.failCreate = (Array.isArray(f.failCreate) ? f.failCreate : [f.failCreate]).map((r) => ({ ...r }));
+    if (f.packageserverUnavailable !== undefined) this.packageserverDown = f.packageserverUnavailable;
     if (f.failDelete)
       this.failDelete = (Array.isArray(f.failDelete) ? f.failDelete : [f.failDelete]).map((r) => ({ ...r }));
     return { ok: true, result: { ...result, ...this.state() } };

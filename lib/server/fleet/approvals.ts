@@ -3,7 +3,13 @@
 // approving a chosen set, each plan on its own cluster as the person, through the same approval as
 // the InstallPlan page (day-two.ts: the plan must still be the one the person saw). Each result is
 // reported for its own cluster: approved, or refused with Kubernetes' or OLM's reason.
-import type { FleetApproval, FleetApproveRequestItem, FleetApproveResult, FleetPlanChange } from '../../api/fleet';
+import type {
+  ClusterApprovals,
+  FleetApproval,
+  FleetApproveRequestItem,
+  FleetApproveResult,
+  FleetPlanChange,
+} from '../../api/fleet';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { CSV_TYPE, type ClusterServiceVersion } from '../../olm/resources/cluster-service-version';
@@ -14,6 +20,8 @@ import { planParts } from '../../olm/status/plan-parts';
 import { errorBody } from '../api-error';
 import { approveInstallPlan } from '../day-two';
 import { boundedMap, FLEET_CONCURRENCY, forgetCluster, withDeadline, FLEET_TIMEOUT_MS } from './across';
+import { namespacedReader } from './namespaced-reader';
+import { clusterVersionChanges } from './approvals-v1';
 import type { FleetMember } from './members';
 import type { FleetPerson } from './person';
 
@@ -60,28 +68,44 @@ export function waitingApproval(
   };
 }
 
-/** One cluster's InstallPlans waiting for approval, as the person may list them. */
-export async function clusterApprovals(client: KubeClient): Promise<{ approvals: FleetApproval[]; notes: string[] }> {
+/**
+ * One cluster's approvals waiting, as the person may read them: its InstallPlans waiting for
+ * approval (cluster-wide, or namespace by namespace where the person may not list them
+ * everywhere: namespaced-reader.ts, `candidates` being the names the page offers) and its
+ * ClusterExtensions with a newer version waiting (approvals-v1.ts).
+ */
+export async function clusterApprovals(
+  client: KubeClient,
+  candidates: readonly string[] = [],
+): Promise<ClusterApprovals> {
   const notes: string[] = [];
-  const orEmpty = async <T>(read: () => Promise<{ items: T[] }>): Promise<T[]> => {
+  const reader = namespacedReader(client, candidates);
+  const orEmpty = async <T>(read: () => Promise<T[]>): Promise<T[]> => {
     try {
-      return (await read()).items;
+      return await read();
     } catch (err) {
       if (!isKubeError(err, 403)) throw err;
       notes.push(err.message);
       return [];
     }
   };
-  const [plans, subs, csvs] = await Promise.all([
-    client.listAll<InstallPlan>(INSTALL_PLAN_TYPE),
-    orEmpty(() => client.listAll<Subscription>(SUBSCRIPTION_TYPE)),
-    orEmpty(() => client.listAll<ClusterServiceVersion>(CSV_TYPE)),
+  const [plans, subs, csvs, v1] = await Promise.all([
+    reader.list<InstallPlan>(INSTALL_PLAN_TYPE),
+    orEmpty(() => reader.list<Subscription>(SUBSCRIPTION_TYPE)),
+    orEmpty(() => reader.list<ClusterServiceVersion>(CSV_TYPE)),
+    clusterVersionChanges(client),
   ]);
-  const approvals = plans.items
+  const approvals = plans
     .filter((p) => installPlanSummary(p).needsApproval)
     .map((p) => waitingApproval(p, subs, csvs))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
-  return { approvals, notes };
+  const readIn = reader.readIn();
+  return {
+    approvals,
+    versionChanges: v1.versionChanges,
+    notes: [...notes, ...v1.notes],
+    ...(readIn ? { namespaces: readIn } : {}),
+  };
 }
 
 /**

@@ -8,7 +8,14 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { RegistryRoutes } from '../../catalog/registry-route';
 import { KubeClient } from '../../k8s/client';
 import type { CatalogSource } from '../../olm/resources/catalog-source';
-import { isLoopback, mayDialFor } from './catalog-indexes';
+import { sharedCatalogIndex } from '../../catalog/catalog-index';
+import {
+  clusterCatalogIndex,
+  isLoopback,
+  keptClusterIndexes,
+  MAX_CLUSTER_INDEXES,
+  mayDialFor,
+} from './catalog-indexes';
 import type { FleetMember } from './members';
 
 test('loopback addresses, with ports, brackets or a URL around them, are loopback', () => {
@@ -67,4 +74,29 @@ test("another cluster's registry address is never dialled from the console unles
   assert.deepEqual(await beside.route(new KubeClient(kc), cs), { dial: address, via: 'direct' });
   await Promise.all([far.close(), beside.close()]);
   server.close();
+});
+
+test("other clusters' catalog indexes are kept for the 8 clusters last asked about, the oldest dropped", () => {
+  const at = (i: number) => member(`https://127.0.0.1:${7000 + i}`);
+  const named = (i: number): FleetMember => ({ ...at(i), name: `cluster-${i}` });
+  const first = clusterCatalogIndex(named(1));
+  for (let i = 2; i <= MAX_CLUSTER_INDEXES; i++) clusterCatalogIndex(named(i));
+  // cluster-1 asked again: the same index, and now the most recently used.
+  assert.equal(clusterCatalogIndex(named(1)), first);
+  clusterCatalogIndex(named(MAX_CLUSTER_INDEXES + 1));
+  const kept = keptClusterIndexes();
+  assert.equal(kept.length, MAX_CLUSTER_INDEXES);
+  assert.ok(!kept.includes('cluster-2'), `cluster-2, the least recently used, is dropped: ${kept.join(', ')}`);
+  assert.ok(kept.includes('cluster-1'));
+  // Asked about again, a dropped cluster is read into an index of its own anew.
+  const second = clusterCatalogIndex(named(2));
+  assert.ok(keptClusterIndexes().includes('cluster-2'));
+  assert.notEqual(second, clusterCatalogIndex(named(3)));
+  assert.equal(keptClusterIndexes().length, MAX_CLUSTER_INDEXES);
+});
+
+test('the home cluster uses the shared index, never counted among the kept ones', () => {
+  const home: FleetMember = { ...member('https://127.0.0.1:6443'), name: 'home', home: true };
+  assert.equal(clusterCatalogIndex(home), sharedCatalogIndex());
+  assert.ok(!keptClusterIndexes().includes('home'));
 });

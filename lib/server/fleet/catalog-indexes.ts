@@ -15,6 +15,14 @@ import type { FleetMember } from './members';
 const KEY = Symbol.for('olm-console.fleet.catalog-indexes');
 const shared = globalThis as { [KEY]?: Map<string, CatalogIndex> };
 
+/**
+ * At most this many other clusters' indexes are kept, the least recently used dropped first. Each
+ * holds every catalog read on its cluster (a large public catalog is tens of megabytes parsed), so
+ * a console over fifty clusters whose rollouts a person opens one after another would otherwise
+ * keep every one of them for as long as it runs; a dropped index is read again when next asked.
+ */
+export const MAX_CLUSTER_INDEXES = 8;
+
 /** True for 127.0.0.0/8, ::1 and localhost, with or without a port or URL around them. */
 export function isLoopback(hostOrAddress: string): boolean {
   let host = hostOrAddress;
@@ -37,9 +45,24 @@ export function clusterCatalogIndex(member: FleetMember): CatalogIndex {
   if (member.home) return sharedCatalogIndex();
   const indexes = (shared[KEY] ??= new Map());
   let index = indexes.get(member.name);
-  if (!index) {
+  if (index) {
+    // Used now: moved to the end, the most recently used (a Map keeps insertion order).
+    indexes.delete(member.name);
+  } else {
     index = new CatalogIndex(Date.now, { mayDial: mayDialFor(member) });
-    indexes.set(member.name, index);
+  }
+  indexes.set(member.name, index);
+  while (indexes.size > MAX_CLUSTER_INDEXES) {
+    const [oldest, dropped] = indexes.entries().next().value!;
+    indexes.delete(oldest);
+    // Its registry connections (port-forwards through that cluster's API server) go with it; a
+    // read still under way finishes on its own and is then forgotten.
+    void dropped.close().catch(() => undefined);
   }
   return index;
+}
+
+/** The clusters whose indexes are kept, least recently used first (for the tests). */
+export function keptClusterIndexes(): string[] {
+  return [...(shared[KEY]?.keys() ?? [])];
 }

@@ -1,6 +1,8 @@
 // One cluster's summary as the fleet's Clusters page reads it, against a sandbox cluster: every
-// question is asked at once (one round trip to a slow cluster, not two), and what a person may not
-// read is said as hers, OLM still known to be there.
+// question is asked at once (one round trip to a slow cluster, not two), what a person may not
+// read is said as hers, OLM still known to be there, and packageserver registered but down (its
+// API answering 503, as kube-aggregator answers for an APIService that is not Available) is that
+// field's unknown, the rest of the row shown.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clientAs } from '../testing/cluster';
@@ -39,5 +41,31 @@ describe('a cluster summary', () => {
     const rights = new Map(s.rights.map((r) => [r.label, r.allowed]));
     assert.equal(rights.get('see operators in every namespace'), false);
     assert.equal(rights.get('install ClusterExtensions (OLM v1)'), false);
+  });
+
+  test('packageserver registered but answering 503 makes that field unknown, with the reason; the rest is shown', async () => {
+    const client = clientAs(cluster(), 'admin');
+    cluster().faults.apply({ packageserverUnavailable: true });
+    try {
+      // As a client sees it: the API server answers 503 for the group, discovery included.
+      await assert.rejects(
+        client.discover('packages.operators.coreos.com', 'v1'),
+        (err: { code?: number }) => err.code === 503,
+      );
+      const s = await clusterSummary(client);
+      assert.equal(s.olmV0.packageserver, 'unknown');
+      assert.match(s.olmV0.packageserverNote ?? '', /503 .*service unavailable/);
+      assert.equal(s.ready, true);
+      assert.equal(s.olmV0.present, true);
+      assert.equal(s.olmV1.present, true);
+      assert.ok(
+        s.catalogs.some((c) => c.kind === 'CatalogSource'),
+        JSON.stringify(s.catalogs),
+      );
+      assert.equal(s.rights.length, 4);
+    } finally {
+      cluster().faults.apply({ packageserverUnavailable: false });
+    }
+    assert.equal((await clusterSummary(client)).olmV0.packageserver, true);
   });
 });

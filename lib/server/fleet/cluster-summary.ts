@@ -72,6 +72,27 @@ async function olmV0(client: KubeClient): Promise<{ present: boolean; version?: 
   }
 }
 
+/**
+ * Whether packageserver serves PackageManifests. Its API is aggregated: while its APIService is
+ * registered but not Available (its pods down, its Service without endpoints), kube-apiserver
+ * answers every request to the group, discovery included, with a 503 (kube-aggregator
+ * handler_proxy.go). That says nothing of the rest of the cluster, so it makes this field unknown
+ * with the reason, not the cluster's row an error.
+ */
+async function packageserver(
+  client: KubeClient,
+): Promise<Pick<ClusterSummary['olmV0'], 'packageserver' | 'packageserverNote'>> {
+  try {
+    return { packageserver: await client.serves(PACKAGE_MANIFEST_TYPE) };
+  } catch (err) {
+    if (!isKubeError(err) || err.network || err.code < 500) throw err;
+    return {
+      packageserver: 'unknown',
+      packageserverNote: `the API server answered ${err.code} for packages.operators.coreos.com/v1: ${err.message}`,
+    };
+  }
+}
+
 /** A list of a resource the cluster may not serve: undefined where it is not (404), like discovery. */
 async function ifServed<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
@@ -102,11 +123,11 @@ export async function clusterSummary(client: KubeClient): Promise<ClusterSummary
   // the answer is the one the discovery-first reading gave, in one round trip and one request fewer.
   const v0Notes: string[] = [];
   const v1Notes: string[] = [];
-  const [ready, v, olm, packageserver, v1, sources, clusterCatalogs, rights] = await Promise.all([
+  const [ready, v, olm, packages, v1, sources, clusterCatalogs, rights] = await Promise.all([
     readiness(client),
     kubeRequest<{ gitVersion?: string }>(client.kubeConfig, { method: 'GET', path: '/version', what: 'version' }),
     olmV0(client),
-    client.serves(PACKAGE_MANIFEST_TYPE),
+    packageserver(client),
     client.serves(CLUSTER_EXTENSION_TYPE),
     readable(() => ifServed(() => client.listAll<CatalogSource>(CATALOG_SOURCE_TYPE)), v0Notes),
     readable(() => ifServed(() => client.listAll<ClusterCatalog>(CLUSTER_CATALOG_TYPE)), v1Notes),
@@ -140,7 +161,7 @@ export async function clusterSummary(client: KubeClient): Promise<ClusterSummary
   return {
     ...ready,
     ...(v.gitVersion ? { kubernetesVersion: v.gitVersion } : {}),
-    olmV0: { present: v0, packageserver, ...olmVersion },
+    olmV0: { present: v0, ...packages, ...olmVersion },
     olmV1: { present: v1 },
     catalogs,
     // Sorted: the lists are asked at once, and the same refusals should read the same on every cluster.

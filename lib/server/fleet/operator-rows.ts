@@ -14,6 +14,7 @@ import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscr
 import { csvDisplayStatus } from '../../olm/status/csv-status';
 import { subscriptionUpgradeStatus } from '../../olm/status/subscription-status';
 import { extensionRows } from '../olm-v1/extension-rows';
+import { namespacedReader } from './namespaced-reader';
 
 function approvalOf(sub: Subscription): FleetInstall['approval'] {
   const a = sub.spec.installPlanApproval;
@@ -50,9 +51,9 @@ function v0Install(
   };
 }
 
-async function listOr<T extends object>(read: () => Promise<{ items: T[] }>, notes: string[]): Promise<T[]> {
+async function listOr<T extends object>(read: () => Promise<T[]>, notes: string[]): Promise<T[]> {
   try {
-    return (await read()).items;
+    return await read();
   } catch (err) {
     if (!isKubeError(err, 403)) throw err;
     notes.push(err.message);
@@ -60,13 +61,21 @@ async function listOr<T extends object>(read: () => Promise<{ items: T[] }>, not
   }
 }
 
-/** One cluster's installs of every package, as the person may see them. */
-export async function clusterInstalls(client: KubeClient): Promise<ClusterInstalls> {
+/**
+ * One cluster's installs of every package, as the person may see them: where the cluster refuses
+ * a list of every namespace, from each namespace the person may use there (namespaced-reader.ts,
+ * `candidates` being the names the page offers), and `namespaces` says which were read.
+ */
+export async function clusterInstalls(
+  client: KubeClient,
+  candidates: readonly string[] = [],
+): Promise<ClusterInstalls> {
   const notes: string[] = [];
+  const reader = namespacedReader(client, candidates);
   const [subs, csvs, plans, extensions] = await Promise.all([
-    listOr(() => client.listAll<Subscription>(SUBSCRIPTION_TYPE), notes),
-    listOr(() => client.listAll<ClusterServiceVersion>(CSV_TYPE, { labelSelector: `!${Keys.copiedFrom}` }), notes),
-    listOr(() => client.listAll<InstallPlan>(INSTALL_PLAN_TYPE), notes),
+    listOr(() => reader.list<Subscription>(SUBSCRIPTION_TYPE), notes),
+    listOr(() => reader.list<ClusterServiceVersion>(CSV_TYPE, { labelSelector: `!${Keys.copiedFrom}` }), notes),
+    listOr(() => reader.list<InstallPlan>(INSTALL_PLAN_TYPE), notes),
     extensionRows(client, undefined),
   ]);
   const installs: ClusterInstall[] = subs.map((s) => v0Install(s, csvs, plans));
@@ -82,7 +91,8 @@ export async function clusterInstalls(client: KubeClient): Promise<ClusterInstal
       deprecated: e.deprecated,
     });
   }
-  return { installs, notes };
+  const readIn = reader.readIn();
+  return { installs, notes, ...(readIn ? { namespaces: readIn } : {}) };
 }
 
 // The rows are built where the answers are read: on the server for the JSON answer, in the browser

@@ -1,24 +1,42 @@
-// GET /api/fleet/approvals: every InstallPlan waiting for approval on each cluster, with what each
-// part of it changes (Subscription, from CSV and version, to CSV and version) ({clusters: [{name,
-// home, server, ok, value: {approvals, notes}} or {ok: false, error}]}). With `Accept:
+// GET /api/fleet/approvals[?namespace=N…]: on each cluster, every InstallPlan waiting for approval
+// with what each part of it changes (Subscription, from CSV and version, to CSV and version), and
+// every ClusterExtension with a newer version its channels offer that it will not move to by
+// itself (pinned, or a range that leaves it out), with the version one upgrade away ({clusters:
+// [{name, home, server, ok, value: {approvals, versionChanges, notes, namespaces?}} or {ok: false,
+// error}]}). Where a cluster refuses the person a list of every namespace's InstallPlans, its plans
+// are read from each namespace the person may use there (`namespaces`), the `namespace` names
+// offered for a person who may not list namespaces checked there first. With `Accept:
 // application/x-ndjson`, the same rows one a line as each cluster answers (stream.ts).
 import { z } from 'zod';
 import type { FleetApprovalsResponse } from '@/lib/api/fleet';
-import { readQuery } from '@/lib/server/api-error';
+import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { acrossClusters } from '@/lib/server/fleet/across';
 import { clusterApprovals } from '@/lib/server/fleet/approvals';
 import { fleetRequest } from '@/lib/server/fleet/request';
 import { fleetStream, wantsStream } from '@/lib/server/fleet/stream';
+import { MAX_CANDIDATES } from '@/lib/server/my-namespaces';
 import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
+const Query = z.strictObject({
+  // One name arrives as a string, several as a list (readQuery): both are read as a list.
+  namespace: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? [v] : v),
+      z.array(dnsLabel).max(MAX_CANDIDATES, `at most ${MAX_CANDIDATES} names`),
+    )
+    .optional(),
+});
+
 export const GET = route(async (req) => {
-  readQuery(req.url, z.strictObject({}));
+  const q = readQuery(req.url, Query);
   const { members, person } = await fleetRequest(req);
-  if (wantsStream(req)) return fleetStream(members, person, 'approvals', (client) => clusterApprovals(client));
-  const body: FleetApprovalsResponse = {
-    clusters: await acrossClusters(members, person, 'approvals', (client) => clusterApprovals(client)),
-  };
+  const candidates = [...new Set(q.namespace ?? [])].sort();
+  // One cache entry per person, cluster and set of names offered.
+  const what = `approvals\n${candidates.join(',')}`;
+  const read = (client: Parameters<typeof clusterApprovals>[0]) => clusterApprovals(client, candidates);
+  if (wantsStream(req)) return fleetStream(members, person, what, read);
+  const body: FleetApprovalsResponse = { clusters: await acrossClusters(members, person, what, read) };
   return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
 });
