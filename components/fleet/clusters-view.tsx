@@ -70,7 +70,7 @@ export function ClustersView() {
         {rows.map(({ ref, answer: r }) => (
           <StackedRow key={ref.name}>
             <StackedCell label="Cluster">
-              <ClusterName cluster={ref} server />
+              <ClusterName cluster={ref} server link />
             </StackedCell>
             {!r ? (
               <>
