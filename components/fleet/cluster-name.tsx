@@ -1,6 +1,5 @@
 // A cluster as the fleet pages name it: its name (a link to its pages where asked), and "home" on
 // the cluster the console's own URLs show.
-import NextLink from 'next/link';
 import type { FleetClusterRef } from '@/lib/api/fleet';
 import { clusterPath } from '@/lib/api/cluster-route';
 
@@ -17,13 +16,14 @@ export function ClusterName({
   return (
     <>
       {link ? (
-        <NextLink
+        // A fresh load: the page is on another cluster (lib/client/cluster.tsx's ClusterLink says why).
+        <a
           className="font-semibold text-sky-800 underline"
           href={clusterPath(cluster.home ? undefined : cluster.name, '/operators')}
           title={`Installed Operators on ${cluster.name}`}
         >
           {cluster.name}
-        </NextLink>
+        </a>
       ) : (
         <span className="font-semibold">{cluster.name}</span>
       )}

@@ -1,9 +1,8 @@
 'use client';
 // Which cluster the page shows, and the same page on each other cluster the console serves (only
 // when it serves more than one). Links, not a select that navigates as it changes: the person
-// chooses where to go, and each is a plain link to open in a tab. The fleet pages are every
-// cluster's; from them a cluster's link leads to its front page.
-import NextLink from 'next/link';
+// chooses where to go, and each is a plain link to open in a tab, loading the page afresh (see
+// ClusterLink). The fleet pages are every cluster's; from them a cluster's link leads to its front page.
 import { useSearchParams } from 'next/navigation';
 import { onCluster, usePageCluster } from '@/lib/client/cluster';
 
@@ -22,7 +21,7 @@ export function ClusterSwitcher() {
   return (
     // Closed again on every page: the key changes with the address.
     <details key={`${current}${here}`} className="relative text-sm">
-      <summary className="cursor-pointer rounded border border-slate-500 px-3 py-1 text-slate-100">
+      <summary className="cursor-pointer whitespace-nowrap rounded border border-slate-500 px-3 py-1 text-slate-100">
         Cluster: <span className="font-semibold text-white">{current}</span>
       </summary>
       <nav
@@ -33,7 +32,7 @@ export function ClusterSwitcher() {
         <ul>
           {names.map((name, i) => (
             <li key={name}>
-              <NextLink
+              <a
                 href={target(name)}
                 aria-current={name === current ? 'page' : undefined}
                 className={`block rounded px-2 py-1 [overflow-wrap:anywhere] hover:bg-slate-700 ${
@@ -42,7 +41,7 @@ export function ClusterSwitcher() {
               >
                 {name}
                 {i === 0 && <span className="text-slate-300"> (home)</span>}
-              </NextLink>
+              </a>
             </li>
           ))}
         </ul>

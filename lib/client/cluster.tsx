@@ -75,10 +75,20 @@ export function usePageCluster(): { cluster?: string; path: string; names: strin
   return { ...splitPagePath(pathname, names), names };
 }
 
-/** next/link on the page's cluster: an absolute href of a cluster's page gets the prefix. */
+/**
+ * next/link on the page's cluster: an absolute href of a cluster's page gets the prefix. A link to
+ * another cluster (a console-wide page, from a non-home one) loads the page afresh instead: the
+ * API helper reads the cluster from the address bar, which the router changes only after the new
+ * page's queries may have started, so a client-side move between clusters could ask the old one.
+ */
 export function ClusterLink({ href, ...rest }: ComponentProps<typeof NextLink>) {
-  const { cluster } = usePageCluster();
-  return <NextLink href={typeof href === 'string' ? onCluster(cluster, href) : href} {...rest} />;
+  const { cluster, names } = usePageCluster();
+  if (typeof href !== 'string') return <NextLink href={href} {...rest} />;
+  const target = onCluster(cluster, href);
+  if (!target.startsWith('/') || splitPagePath(target.split(/[?#]/)[0]!, names).cluster === cluster)
+    return <NextLink href={target} {...rest} />;
+  const { prefetch: _p, replace: _r, scroll: _s, shallow: _h, passHref: _a, legacyBehavior: _l, ...anchor } = rest;
+  return <a href={target} {...anchor} />;
 }
 
 /** The router, with absolute paths taken to the page's cluster (relative ones, `?tab=x`, stay). */
