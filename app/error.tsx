@@ -3,7 +3,7 @@
 // own ErrorPanel): a title, the breadcrumb, what happened in words, Try again and the ways back.
 // The error's message is not shown: in a production build the server's is withheld, and its
 // digest is what the console's log names, so that is what a person can pass on.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useEffect, useRef } from 'react';
 import { PageTrail } from '@/components/common/page-trail';
 import { trailFor } from '@/components/common/trail';

@@ -2,7 +2,7 @@
 // navigation): a title, the breadcrumb, what happened in words and the ways on, instead of the
 // framework's bare "404".
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { PageTrail } from '@/components/common/page-trail';
 
 export const metadata: Metadata = { title: 'Page not found · OLM Console' };

@@ -7,7 +7,7 @@
 // has no switch (deleted, its definition kept to enable it again). Above them, the default sources' switches (OpenShift's
 // OperatorHub config), or what upstream OLM offers instead.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import type { CatalogSourcesResponse } from '@/lib/api/catalog-sources';
 import { apiGet } from '@/lib/client/api';

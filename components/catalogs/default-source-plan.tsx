@@ -4,7 +4,7 @@
 // CatalogSource, the Subscriptions that install from it, the exact merge patch), then the update as
 // the person at the resourceVersion the page loaded.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { HubSwitch, OperatorHubApplied, OperatorHubPlan } from '@/lib/api/operator-hub';
 import { apiWrite } from '@/lib/client/api';
 import { ErrorNotice, Warning } from '../common/notice';

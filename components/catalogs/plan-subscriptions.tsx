@@ -1,5 +1,5 @@
 // The Subscriptions that install from a catalog, as a catalog change's plan lists them.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { CatalogSourcePlan } from '@/lib/api/catalog-sources';
 
 export function PlanSubscriptions({ plan }: { plan: CatalogSourcePlan }) {

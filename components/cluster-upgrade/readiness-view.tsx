@@ -4,7 +4,7 @@
 // (Upgradeable=False, deprecations), and for each maxOpenShiftVersion blocker the hops OLM would
 // take to the first version that clears it, linked to the operator's graph.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import { TARGET_VERSION, type ReadinessReport } from '@/lib/api/cluster-upgrade';
 import { apiGet } from '@/lib/client/api';

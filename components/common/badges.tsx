@@ -1,5 +1,5 @@
 // Status badges coloured by severity, with the sentence behind them as the title.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 
 const TONES: Record<string, string> = {
   ok: 'bg-emerald-100 text-emerald-900',

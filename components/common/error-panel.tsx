@@ -3,7 +3,7 @@
 // plain words for the kind of failure, the API's own message for whoever digs further, and ways on
 // (back to where such things are listed, try again, log in). As the whole page (level 1) it has
 // the breadcrumb the page would have had, read from the address.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useId } from 'react';
 import { ApiClientError } from '@/lib/client/api';
 import { PageTrail } from './page-trail';

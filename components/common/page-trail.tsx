@@ -1,11 +1,10 @@
 'use client';
 // The breadcrumb above a page that could not be shown: see ./trail.ts.
-import Link from 'next/link';
-import { usePathname } from 'next/navigation';
+import { ClusterLink as Link, usePageCluster } from '@/lib/client/cluster';
 import { trailFor } from './trail';
 
 export function PageTrail({ last }: { last?: string }) {
-  const t = trailFor(usePathname() ?? '/');
+  const t = trailFor(usePageCluster().path);
   const here = last ?? t.here;
   return (
     <nav aria-label="Breadcrumb" className="mb-3 text-sm text-slate-600 [overflow-wrap:anywhere]">

@@ -2,7 +2,7 @@
 // The channel's upgrade graph in a line: versions newest first by SemVer, the head marked, how each
 // one is reached, and the versions OLM never upgrades to (skipped) said in words.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { apiGet } from '@/lib/client/api';
 import type { GraphView } from '@/lib/hub/catalog-types';
 import { sortNewestFirst } from '@/lib/olm/semver/version';

@@ -4,8 +4,9 @@
 // cluster's reason when the person may not install, and behind an acknowledgement for a
 // community catalog.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useState } from 'react';
 import { apiGet } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
@@ -47,7 +48,7 @@ export function usePackageDetails(p: PackageRefProps, channel?: string, version?
 
 export function PackageDetailsView(props: PackageRefProps) {
   const params = useSearchParams();
-  const router = useRouter();
+  const router = useClusterRouter();
   const namespace = params.get('namespace') ?? undefined;
   const channel = params.get('channel') ?? undefined;
   const version = params.get('version') ?? undefined;

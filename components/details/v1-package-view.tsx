@@ -5,8 +5,9 @@
 // the channel resolves to, the CatalogSources offering it too (linked), and Install, disabled with
 // the cluster's reason when the person may not create ClusterExtensions.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { ApiClientError, apiGet } from '@/lib/client/api';
 import type { V1PackageDetails } from '@/lib/api/olm-v1-packages';
 import { detailsHref, v1PackageHref } from '@/lib/hub/olm-offer';
@@ -33,7 +34,7 @@ export function v1PackageApiBase(catalog: string, pkg: string): string {
 
 export function V1PackageView({ catalog, pkg }: { catalog: string; pkg: string }) {
   const params = useSearchParams();
-  const router = useRouter();
+  const router = useClusterRouter();
   const channel = params.get('channel') ?? undefined;
   const version = params.get('version') ?? undefined;
   const q = new URLSearchParams();

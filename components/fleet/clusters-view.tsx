@@ -78,7 +78,7 @@ export function ClustersView() {
         {rows.map(({ ref, answer: r }) => (
           <StackedRow key={ref.name}>
             <StackedCell label="Cluster">
-              <ClusterName cluster={ref} server />
+              <ClusterName cluster={ref} server link />
               {ref.managed && <ManagedCluster managed={ref.managed} server={ref.server} />}
             </StackedCell>
             {!r ? (

@@ -5,7 +5,7 @@
 // install whose version differs from the version most of the fleet runs says so. A cluster that
 // did not answer is named above the table with its reason, and its column says so in every row,
 // never left looking like "not installed". A block per package on a phone.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { FleetInstall } from '@/lib/api/fleet';
 import { type ClusterInstalls, fleetOperatorRows } from '@/lib/api/fleet-operator-rows';
 import { Badge, upgradeTone } from '../common/badges';
@@ -156,7 +156,7 @@ export function OperatorsAcrossView() {
         {clusters.map((c, n) => (
           <span key={c.name}>
             {n > 0 && ', '}
-            <ClusterName cluster={c} />
+            <ClusterName cluster={c} link />
           </span>
         ))}
       </p>

@@ -5,7 +5,7 @@
 // its channel in its own catalog and the steps to it, or why the steps are not known there); a
 // cluster that did not answer is its own section with the reason. Sections stack on a phone.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { FleetRolloutResponse } from '@/lib/api/fleet-rollout';
 import { apiGet } from '@/lib/client/api';
 import { ErrorPanel } from '../common/error-panel';
@@ -74,7 +74,7 @@ export function RolloutView({ pkg }: { pkg: string }) {
           className="rounded border border-slate-300 bg-white px-3 py-2"
         >
           <h2 id={`rollout-${c.name}`} className="text-lg">
-            <ClusterName cluster={c} />
+            <ClusterName cluster={c} link />
           </h2>
           {!c.ok ? (
             <p>

@@ -3,7 +3,7 @@
 // installed version marked, the path OLM will walk to the head highlighted; a click names a
 // bundle and offers the path from there in the full viewer, which this links to.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useId, useMemo, useState } from 'react';
 import { drawChannel } from '@/lib/hub/graph-drawing';
 import type { EdgeKind } from '@/lib/olm/graph/channel-graph';

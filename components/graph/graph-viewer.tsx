@@ -8,8 +8,9 @@
 // next upgrade back is said. Where the catalog's edges are not known (PackageManifests), the
 // versions are shown in order and the page says so.
 import { useQueries, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useMemo, useRef, useState } from 'react';
 import type { GraphView } from '@/lib/hub/catalog-types';
 import { drawChannel, overlayChannels } from '@/lib/hub/graph-drawing';
@@ -27,7 +28,7 @@ import { InstalledNote } from './installed-note';
 
 export function GraphViewer(props: PackageRefProps) {
   const params = useSearchParams();
-  const router = useRouter();
+  const router = useClusterRouter();
   const channel = params.get('channel') ?? undefined;
   const from = params.get('from') ?? undefined;
   const namespace = params.get('namespace') ?? undefined;

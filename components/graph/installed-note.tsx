@@ -3,7 +3,7 @@
 // and what holds it back (a Manual plan waiting for approval, the operator's Upgradeable=False, an
 // unhealthy catalog), from the operator's details as the API reports them.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
 import { ErrorNotice } from '../common/notice';

@@ -4,11 +4,11 @@
 // they work in (the one namespace chooser), where packageserver also shows the global catalogs
 // to anyone who may list PackageManifests there. A namespace admin who may not list namespaces
 // names hers once; it is checked with her rights and offered from then on.
-import { useRouter } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { NamespaceChooser } from '../common/namespace-chooser';
 
 export function NoCatalogs({ namespace }: { namespace?: string }) {
-  const router = useRouter();
+  const router = useClusterRouter();
   const where = namespace ? `in namespace ${namespace}` : "in the cluster's global catalog namespaces";
   return (
     <div role="note" className="space-y-3 rounded border border-slate-300 bg-white p-4 text-sm text-slate-800">

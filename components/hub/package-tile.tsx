@@ -1,7 +1,7 @@
 // One OperatorHub tile: icon (loaded lazily), name, provider, catalog, which OLM installs it, the
 // short description, capability level, and where it is installed or that it is deprecated. The whole tile is one
 // link named by what it shows, so its name starts with the operator's name as a person reads it.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { memo } from 'react';
 import { detailsHref, installsWith, OLM_LABELS } from '@/lib/hub/olm-offer';
 import type { PackageSummary } from '@/lib/hub/package-summary';

@@ -4,7 +4,7 @@
 // and — under Manual approval — the next upgrade OLM already planned and waits to have approved.
 import { useMutation } from '@tanstack/react-query';
 import { dump } from 'js-yaml';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import { apiWrite } from '@/lib/client/api';
 import { waitingUpgrade, type SubscriptionProgress } from '@/lib/olm/status/install-progress';

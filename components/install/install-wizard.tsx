@@ -4,8 +4,9 @@
 // backend at once, and the plan — objects, warnings, blockers — is shown before the button. An
 // Advanced section sets the operator's pod placement and configuration (Subscription spec.config).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useDeferredValue, useState } from 'react';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';
 import { usePermission } from '@/lib/client/permissions';
@@ -39,7 +40,7 @@ interface NamespaceList {
 
 export function InstallWizard(props: PackageRefProps) {
   const params = useSearchParams();
-  const router = useRouter();
+  const router = useClusterRouter();
   const viewer = params.get('namespace') ?? undefined;
   // A shared link's choices are read once, as the wizard's starting state (share-link.ts).
   const [link] = useState(() => readShareLink(params));

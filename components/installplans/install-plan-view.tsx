@@ -5,7 +5,7 @@
 // buttons are gone). A plan that changed since it was read (approved by someone else, replaced) is
 // reloaded, and the page says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useEffect, useRef, useState } from 'react';
 import type { DenyAnswer, InstallPlanDetails } from '@/lib/api/install-plans';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';

@@ -3,7 +3,7 @@
 // planned by the server (what is made there, what goes here, the Subscription there, what blocks
 // it), then applied as the person, with each step's outcome and the way to the install there.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useDeferredValue, useState } from 'react';
 import { apiWrite } from '@/lib/client/api';
 import type { MovePlan } from '@/lib/olm/install/move';

@@ -6,8 +6,9 @@
 // A namespaced operand goes to the namespace chosen among those its operator watches (the
 // object's metadata.namespace, so both views and the pickers follow it).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useMemo, useState } from 'react';
 import type { OperandFormSource } from '@/lib/api/operand-form';
 import { ApiClientError, apiGet, apiWrite } from '@/lib/client/api';
@@ -59,7 +60,7 @@ export function CreateOperand(p: Props) {
 }
 
 function Editor({ namespace, csv, source }: Props & { source: OperandFormSource }) {
-  const router = useRouter();
+  const router = useClusterRouter();
   const params = useSearchParams();
   const view = params.get('view') === 'yaml' ? 'yaml' : 'form';
   const { api } = source;

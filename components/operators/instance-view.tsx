@@ -4,7 +4,7 @@
 // Delete as the person; once asked, the page follows the deletion and names the finalizers that
 // hold it, until the object is gone.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import { namespaceOfSegment, placeOf } from '@/lib/api/instance-path';
 import type { OperandDetails } from '@/lib/api/operands';

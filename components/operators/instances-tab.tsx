@@ -4,7 +4,7 @@
 // seconds (operands are of any kind, which the console's watch stream does not follow). Each links
 // to its page; an API with none says what would appear here and how to make one.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { OperandList } from '@/lib/api/operands';
 import { instanceSegment } from '@/lib/api/instance-path';
 import { apiGet } from '@/lib/client/api';

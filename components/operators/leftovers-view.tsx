@@ -4,7 +4,7 @@
 // why it stays, a checkbox for those the person may clean up (refused ones say why), the exact
 // steps previewed, then applied as the person with the outcome of each step.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import type { LeftoverPart, Leftovers } from '@/lib/olm/install/leftovers';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';

@@ -9,7 +9,7 @@
 // image and digest); a move from an image names that digest, so it is refused if the bundle now
 // reads from another.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import type { MigrationResult, MigrationStepView, MigrationView } from '@/lib/api/olm-v1-migration';
 import { apiWrite } from '@/lib/client/api';

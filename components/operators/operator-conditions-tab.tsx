@@ -4,7 +4,7 @@
 // decides about upgrades, and Override / Remove override (operator-conditions-override.tsx),
 // disabled with the cluster's reason for people who may not patch OperatorConditions. Live.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import type { OperatorConditionRow, OperatorConditionView } from '@/lib/api/operator-conditions';
 import { apiGet } from '@/lib/client/api';

@@ -1,6 +1,6 @@
 // The operator page's InstallPlans and Events tabs: a table each, stacked rows on a narrow
 // screen, times in words with the exact one on hover.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { Badge, installPlanHref } from '../common/badges';
 import { RelativeTime } from '../common/relative-time';

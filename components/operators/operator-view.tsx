@@ -2,8 +2,9 @@
 // One installed operator, live, in tabs: Details, Subscription, Conditions, InstallPlans, YAML,
 // Events; and Uninstall. A copied CSV says where the operator really is and links there.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useEffect, useState } from 'react';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
@@ -43,7 +44,7 @@ type Tab = (typeof TABS)[number]['key'];
 
 export function OperatorView({ namespace, name }: { namespace: string; name: string }) {
   const params = useSearchParams();
-  const router = useRouter();
+  const router = useClusterRouter();
   const qc = useQueryClient();
   const tab = (TABS.find((t) => t.key === params.get('tab'))?.key ?? 'details') as Tab;
   const key = ['operator', namespace, name];

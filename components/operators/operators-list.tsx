@@ -3,8 +3,9 @@
 // or the whole cluster, live. In one namespace an operator that is only OLM's copy says where it
 // comes from; across all namespaces copies are folded into their source's count, never listed.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { ClusterLink as Link } from '@/lib/client/cluster';
+import { useSearchParams } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useEffect, useMemo, useState } from 'react';
 import type { InstalledOperatorRow, InstalledOperatorsResponse } from '@/lib/api/operators';
 import { apiGet } from '@/lib/client/api';
@@ -51,7 +52,7 @@ function managed(row: InstalledOperatorRow): string {
 
 export function OperatorsList() {
   const params = useSearchParams();
-  const router = useRouter();
+  const router = useClusterRouter();
   const asked = params.get('namespace');
   // With no namespace in the URL the page opens where the person can look: every namespace for
   // someone who may read them all, else their first namespace (a namespace admin lands on hers

@@ -4,7 +4,7 @@
 // the CRDs and instances kept, the Subscription made again at the earlier version under Manual
 // approval), shows what the earlier CRDs risk, and applies it as the person once they confirm.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
+import { useClusterRouter } from '@/lib/client/cluster';
 import { useState } from 'react';
 import { apiGet, apiWrite } from '@/lib/client/api';
 import type { Risk } from '@/lib/olm/install/rollback';
@@ -33,7 +33,7 @@ export function RollbackSection({ namespace, csvName }: { namespace: string; csv
     queryFn: () => apiWrite<RollbackView>(`${base}/plan`, 'POST', { to: target }),
     enabled: open && !!target,
   });
-  const router = useRouter();
+  const router = useClusterRouter();
   // This page is named after the CSV the rollback deletes: the person goes on where the new
   // Subscription's InstallPlan waits for them.
   const apply = useMutation({

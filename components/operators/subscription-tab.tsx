@@ -6,7 +6,7 @@
 // InstallPlan's target and what holds it back, an upgrade target; the operator's pod placement and
 // configuration; the way back to an earlier version; the catalog's health and the conditions.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import type { OperatorDetails } from '@/lib/api/operators';
 import { apiWrite } from '@/lib/client/api';

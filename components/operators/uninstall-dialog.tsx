@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { UninstallPreview, UninstallStep } from '@/lib/api/operators';
 import { apiWrite, ApiClientError } from '@/lib/client/api';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { ErrorNotice } from '../common/notice';
 import { CrdRemovalPanel, crdRemovalReady } from './crd-removal';
 import { leftoversHref } from './leftovers-href';

@@ -6,7 +6,7 @@
 // then apply: the server's plan (effect, warnings, the exact change), then the update as the
 // person; the condition then follows live as OLM acts.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useState } from 'react';
 import type { CopiedCsvEffect, OlmConfigApplied, OlmConfigPlan, OlmConfigView } from '@/lib/api/olm-config';
 import { apiWrite } from '@/lib/client/api';

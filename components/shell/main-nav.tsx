@@ -2,7 +2,7 @@
 // The main navigation's links: the current one marked (aria-current and a bar, not colour
 // alone), the cluster-wide pages shown once the cluster says the person may use them, and the
 // ones it refuses listed with the reason instead of silently missing.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { PageAccessState } from '@/lib/client/page-access';
 import { HiddenPages, type HiddenPage } from './hidden-pages';
 import { currentState, navItemsFor } from './nav-items';

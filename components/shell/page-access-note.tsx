@@ -1,13 +1,13 @@
 'use client';
 // On a cluster-wide page the navigation does not offer this person (reached by a link or typed),
 // the reason it is not offered, above whatever the page itself manages to show.
-import { usePathname } from 'next/navigation';
+import { usePageCluster } from '@/lib/client/cluster';
 import { usePageAccess } from '@/lib/client/page-access';
 import { useSession } from '@/lib/client/session';
 import { NAV_ITEMS } from './nav-items';
 
 export function PageAccessNote() {
-  const pathname = usePathname();
+  const pathname = usePageCluster().path;
   const { session } = useSession();
   const item = NAV_ITEMS.find((i) => i.clusterPage && (pathname === i.href || pathname.startsWith(`${i.href}/`)));
   const { pages } = usePageAccess(!!item && session?.loggedIn === true);

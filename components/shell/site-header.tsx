@@ -1,14 +1,17 @@
 'use client';
 // The console's header: the product name, the main navigation (a row on wide screens, behind a
-// Menu button on narrow ones) and who the console acts as. Logged out with per-user tokens it
-// offers only Log in: every other page would send the person there anyway.
-import Link from 'next/link';
+// Menu button on narrow ones), the cluster the page is on with a switcher when the console serves
+// several, and who the console acts as. Logged out with per-user tokens it offers only Log in:
+// every other page would send the person there anyway.
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { usePathname } from 'next/navigation';
 import { useRef, useState } from 'react';
+import { usePageCluster } from '@/lib/client/cluster';
 import { usePageAccess } from '@/lib/client/page-access';
 import { useSession } from '@/lib/client/session';
 import { useFleetIndex } from '../fleet/fleet-index';
 import { Account } from './account';
+import { ClusterSwitcher } from './cluster-switcher';
 import { MainNav } from './main-nav';
 
 const MENU_ID = 'site-menu';
@@ -16,7 +19,9 @@ const BARS = 'M3 5h14v2H3V5Zm0 4h14v2H3V9Zm0 4h14v2H3v-2Z';
 const CROSS = 'M5 4l11 11-1 1L4 5l1-1Zm10 0 1 1L5 16l-1-1L15 4Z';
 
 export function SiteHeader() {
+  // The whole address (a login comes back to it); the page on its cluster for the navigation.
   const pathname = usePathname();
+  const page = usePageCluster();
   const { session } = useSession();
   const loggedOut = session?.mode === 'token' && !session.loggedIn;
   const access = usePageAccess(session?.loggedIn === true);
@@ -62,8 +67,9 @@ export function SiteHeader() {
               className={`${open ? 'flex' : 'hidden'} w-full flex-col gap-2 border-t border-slate-700 pt-2
                 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:border-0 md:pt-0`}
             >
-              <MainNav pathname={pathname} access={access} clusters={fleet.data?.clusters.length ?? 1} />
-              <div className="md:ml-auto">
+              <MainNav pathname={page.path} access={access} clusters={fleet.data?.clusters.length ?? 1} />
+              <div className="flex flex-col gap-2 md:ml-auto md:flex-row md:items-center md:gap-4">
+                <ClusterSwitcher />
                 <Account session={session} pathname={pathname} />
               </div>
             </div>

@@ -1,5 +1,7 @@
 // The browser's side of the console API: reads, and writes that carry the session's CSRF token.
-// Errors keep the server's code, reason and message, so a page can show them as they are.
+// Errors keep the server's code, reason and message, so a page can show them as they are. Every
+// call goes to the page's cluster (lib/client/cluster.tsx), here and nowhere else.
+import { apiPath } from './cluster';
 
 export interface ApiErrorBody {
   code: number;
@@ -38,7 +40,7 @@ async function parse<T>(res: Response, what: string): Promise<T> {
 export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    res = await fetch(apiPath(path), { signal, headers: { accept: 'application/json' }, credentials: 'same-origin' });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiClientError({
@@ -82,7 +84,7 @@ export async function apiWrite<T>(
   body?: unknown,
 ): Promise<T> {
   const { csrfToken } = await getSession();
-  const res = await fetch(path, {
+  const res = await fetch(apiPath(path), {
     method,
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrfToken },

@@ -9,6 +9,7 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getSession } from './api';
+import { apiPath } from './cluster';
 import { leaveTo } from './unauthorized';
 
 /**
@@ -81,7 +82,7 @@ export function useLiveRefresh(
       }, 150);
     };
     const connect = (again: boolean) => {
-      const es = new EventSource(url, { withCredentials: true });
+      const es = new EventSource(apiPath(url), { withCredentials: true });
       source = es;
       let snapshots = 0;
       es.addEventListener('open', () => {

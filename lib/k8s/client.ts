@@ -68,7 +68,15 @@ export function resourcePath(t: ResourceType, namespace?: string, name?: string,
 }
 
 export class KubeClient {
-  constructor(readonly kubeConfig: KubeConfig) {}
+  /**
+   * `cluster`: the fleet member this client reaches when it is not the home cluster (undefined
+   * for home). The console's caches key their entries on it, so nothing one cluster answered is
+   * given for another (docs/code/server.md).
+   */
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    readonly cluster?: string,
+  ) {}
 
   get<T extends object>(t: ResourceType, name: string, namespace?: string): Promise<T> {
     return kubeRequest<T>(this.kubeConfig, {

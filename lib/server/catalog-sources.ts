@@ -3,7 +3,7 @@
 // packages the console's index holds for each, and which Subscriptions each one's ill health
 // holds back.
 import type { Allowed, CatalogSourceRow, CatalogSourcesResponse } from '../api/catalog-sources';
-import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex, visibleCatalogSources } from '../catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES, visibleCatalogSources } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { blockedByUnhealthyCatalogs, catalogHealth } from '../olm/status/catalog-health';
@@ -15,6 +15,7 @@ import { accessReview } from './permissions';
 import { listVisible } from './visible-list';
 import { listDisabledCatalogs } from './catalog-source-disable';
 import { isManagedByMarketplace } from '../olm/catalog/operator-hub-config';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 const CATALOG_SOURCES = ['operators.coreos.com', 'catalogsources'] as const;
 
@@ -41,7 +42,7 @@ export async function listCatalogSources(
   const viewers = [...(namespace ? [namespace] : []), ...GLOBAL_CATALOG_NAMESPACES];
   const [{ items }, index, subs] = await Promise.all([
     visibleCatalogSources(client, viewers),
-    sharedCatalogIndex().forUser(client, viewers),
+    catalogIndexOf(client).forUser(client, viewers),
     listVisible<Subscription>(client, SUBSCRIPTION_TYPE, viewers),
   ]);
   const blocked = blockedByUnhealthyCatalogs(subs);

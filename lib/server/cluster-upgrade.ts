@@ -4,7 +4,6 @@
 // deprecations its Subscription reports — and, for a maxOpenShiftVersion blocker, the nearest
 // version on its channel's path that clears it.
 import type { ReadinessReport, ReadinessRow } from '../api/cluster-upgrade';
-import { sharedCatalogIndex } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { kubeRequest } from '../k8s/http';
@@ -26,6 +25,7 @@ import { OPERATOR_CONDITION_TYPE, upgradeBlock, type OperatorCondition } from '.
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { subscriptionDeprecation } from '../olm/status/deprecation';
 import { CLUSTER_VERSION_TYPE } from '../k8s/core-kinds';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 async function clusterVersion(client: KubeClient): Promise<ReadinessReport['cluster']> {
   try {
@@ -139,7 +139,7 @@ export async function clusterUpgradeReadiness(client: KubeClient, targetText?: s
 
 async function addWayOut(client: KubeClient, sub: Subscription, row: ReadinessRow, target: Minor): Promise<void> {
   try {
-    const lookup = await sharedCatalogIndex().lookupPackage(
+    const lookup = await catalogIndexOf(client).lookupPackage(
       client,
       { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
       [row.namespace],

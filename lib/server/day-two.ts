@@ -7,7 +7,6 @@
 // both win. A Subscription's status moves on its own all the time, so a Subscription write names
 // the channel and approval the person saw instead: only a change to those by someone else is a
 // conflict.
-import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { packageChannelGraph } from '../olm/graph/from-model';
 import { channelSwitch } from '../olm/graph/update-path';
 import type { KubeClient } from '../k8s/client';
@@ -23,6 +22,7 @@ import { ownedApisOf, type SubscriptionProgress } from '../olm/status/install-pr
 import { ApiError } from './api-error';
 import { checkFresh, trimmed } from './operators';
 import type { SeenPlan } from './route-params';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 export const DENIED_ANNOTATION = 'olm-console.io/denied';
 
@@ -196,7 +196,7 @@ async function checkChannel(
   channel: string,
   namespace: string,
 ): Promise<{ error?: string; code?: number; warning?: string }> {
-  const lookup = await sharedCatalogIndex().lookupPackage(
+  const lookup = await catalogIndexOf(client).lookupPackage(
     client,
     { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
     [namespace],

@@ -3,7 +3,7 @@
 // and the hub page's server render, so the first tiles arrive with the HTML.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES } from '../catalog/catalog-index';
 import { applyFilters, facetCounts, sortPackages } from '../hub/filter';
 import { joinOffers } from '../hub/olm-offer';
 import type { HubList, PackageSummary } from '../hub/package-summary';
@@ -15,6 +15,7 @@ import { EncodedBody } from './http/stored-encoding';
 import { nodePlatforms } from './node-platforms';
 import { extensionInstalls, v1HubPackages, visibleExtensions } from './olm-v1/hub-packages';
 import { listVisible } from './visible-list';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 const list = z
   .union([z.string(), z.array(z.string())])
@@ -77,7 +78,7 @@ const MAX_ANSWERS = 16;
 /** The list for this person and query (the same content gives the same answer, kept a while). */
 export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswer> {
   const [v0, v1, installed, platforms, v1Extensions] = await Promise.all([
-    sharedCatalogIndex().forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
+    catalogIndexOf(client).forUser(client, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
     v1HubPackages(client),
     installs(client, q.namespace),
     nodePlatforms(client),
@@ -88,6 +89,8 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswe
     v0.contentKey === undefined
       ? undefined
       : JSON.stringify([
+          // Two clusters' catalogs may carry the same names and stamps: an answer is one cluster's.
+          client.cluster ?? '',
           v0.contentKey,
           v1.contentKey,
           [...installed].sort(),

@@ -2,7 +2,7 @@
 // index, the namespace, its OperatorGroups and Subscriptions, what the person may not do (by
 // access reviews), OpenShift's objects, and for a scoped install the service account's namespace
 // and the bundle's (and its dependencies') manifests. lib/olm/install/plan.ts decides from them.
-import { sharedCatalogIndex, type PackageLookup } from '../catalog/catalog-index';
+import { type PackageLookup } from '../catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel } from '../catalog/package-details';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
@@ -22,6 +22,7 @@ import { NAMESPACE_TYPE, SERVICE_ACCOUNT_TYPE } from '../k8s/core-kinds';
 import type { InstallBody } from './install';
 import { step } from './install-step';
 import { formatApi } from '../olm/install-modes/provided-apis';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 async function listOrEmpty<T extends object>(
   client: KubeClient,
@@ -49,13 +50,14 @@ async function namespaceExists(client: KubeClient, name: string): Promise<boolea
 }
 
 async function versionFacts(
+  client: KubeClient,
   lookup: PackageLookup,
   body: InstallBody,
 ): Promise<{ facts: VersionFacts; catalog: InstallFacts['catalog'] }> {
   const sel = { channel: body.channel, version: body.version };
   if (lookup.source === 'registry') {
     const brief = detailsFromModel(lookup.pkg, lookup.catalog, sel);
-    const full = await sharedCatalogIndex().fullCsv(
+    const full = await catalogIndexOf(client).fullCsv(
       lookup.address,
       lookup.pkg.name,
       brief.selected.channel,
@@ -167,7 +169,7 @@ export async function gatherInstallFacts(
       body.version
         ? `reading version ${body.version} of package ${body.package}`
         : `reading the head of channel ${body.channel} of package ${body.package}`,
-      () => versionFacts(lookup, body),
+      () => versionFacts(client, lookup, body),
     ),
     step(`reading Namespace ${body.namespace}`, () => namespaceExists(client, body.namespace)),
     step(`listing the OperatorGroups in namespace ${body.namespace}`, () =>
@@ -276,7 +278,7 @@ async function scopedFacts(
   const ns = body.namespace;
   const [accounts, bundle, dependencyBundles, denySa, ...denyRbac] = await Promise.all([
     listOrEmpty<{ metadata?: { name?: string } }>(client, SERVICE_ACCOUNT_TYPE, ns),
-    bundleContent(lookup, body.channel, csvName),
+    bundleContent(client, lookup, body.channel, csvName),
     dependencyContents(client, lookup, ns, csvName),
     deniedReason(client, 'create', '', 'serviceaccounts', ns),
     ...(['roles', 'rolebindings'] as const).map((r) =>
@@ -309,7 +311,7 @@ async function dependencyContents(
   if (lookup.source !== 'registry') return undefined;
   const bundle = lookup.pkg.bundles.get(csvName);
   if (!bundle || (!bundle.requiredApis.length && !bundle.requiredPackages.length)) return undefined;
-  const packages = sharedCatalogIndex().packagesOf(lookup.catalog.namespace, lookup.catalog.name);
+  const packages = catalogIndexOf(client).packagesOf(lookup.catalog.namespace, lookup.catalog.name);
   if (!packages) return { names: [], contents: [], unresolved: 'the catalog has not been read whole' };
   const [csvs, subs] = await Promise.all([
     listOrEmpty<ClusterServiceVersion>(client, CSV_TYPE, ns),
@@ -329,7 +331,9 @@ async function dependencyContents(
     (d) =>
       !met.includes(d) && !(subs ?? []).some((s) => s.spec.name === d) && !provided.some((g) => formatApi(g) === d),
   );
-  const contents = await Promise.all(installs.map((d) => bundleContent(lookup, d.channel, d.bundle.name, d.pkg.name)));
+  const contents = await Promise.all(
+    installs.map((d) => bundleContent(client, lookup, d.channel, d.bundle.name, d.pkg.name)),
+  );
   return {
     names: installs.map((d) => d.bundle.name),
     contents,
@@ -339,6 +343,7 @@ async function dependencyContents(
 
 /** The bundle's CSV and manifests from the catalog's registry, or why they are not known. */
 async function bundleContent(
+  client: KubeClient,
   lookup: PackageLookup,
   channel: string,
   csvName: string,
@@ -346,7 +351,7 @@ async function bundleContent(
 ): Promise<BundleContent> {
   if (lookup.source !== 'registry')
     return { unknown: 'the catalog is read through packageserver, whose PackageManifests carry no permissions' };
-  const objects = await sharedCatalogIndex().bundleObjects(lookup.address, pkg, channel, csvName);
+  const objects = await catalogIndexOf(client).bundleObjects(lookup.address, pkg, channel, csvName);
   if (typeof objects === 'string') return { unknown: `the bundle of ${csvName} is not readable (${objects})` };
   const csv = objects.find((o) => o.kind === 'ClusterServiceVersion') as ClusterServiceVersion | undefined;
   if (!csv) return { unknown: `the bundle of ${csvName} has no ClusterServiceVersion manifest` };

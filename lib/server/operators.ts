@@ -2,7 +2,6 @@
 // CSVs and, where the person may list them, OLM v1's ClusterExtensions), and one
 // operator's whole picture (CSV, Subscription, InstallPlans, OperatorGroup, events, the path to
 // its channel head).
-import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { graphFromModel } from '../catalog/graph-view';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
@@ -34,6 +33,7 @@ import { ApiError } from './api-error';
 import { NAMESPACE_TYPE } from './install';
 import { EVENT_TYPE } from '../k8s/core-kinds';
 import { extensionRows } from './olm-v1/extension-rows';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 /** Objects as the browser gets them: without the server-side apply bookkeeping. */
 export function trimmed<T extends object>(o: T): T {
@@ -218,7 +218,7 @@ export async function operatorDetails(client: KubeClient, namespace: string, nam
       health,
     );
     try {
-      const lookup = await sharedCatalogIndex().lookupPackage(
+      const lookup = await catalogIndexOf(client).lookupPackage(
         client,
         { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
         [namespace],

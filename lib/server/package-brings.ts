@@ -6,7 +6,6 @@
 // else its image (bundle-images/bundle-manifests.ts). A package seen only through PackageManifests
 // has neither objects nor image: that is said.
 import type { PackageBrings } from '../api/package-brings';
-import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel, type Selection } from '../catalog/package-details';
 import { bundleBrings } from '../olm/bundle/brings';
 import type { BundleObject } from '../olm/bundle/registry-v1-files';
@@ -14,6 +13,7 @@ import { bundleObjects } from '../olm/fbc/model';
 import type { BundleModel, PackageModel } from '../olm/fbc/model';
 import { bundleManifests, type BundleManifests } from './bundle-images/bundle-manifests';
 import { findPackage, type PackageParams } from './package-lookup';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 /** The answer for the chosen version, given its manifests (or why they are not known). */
 export function packageBringsOf(
@@ -66,7 +66,7 @@ export async function v0PackageBrings(
   const bundle = lookup.pkg.bundles.get(selected.csvName);
   if (!bundle) return packageBringsOf(selected, { unknown: `the catalog has no bundle ${selected.csvName}` });
   if (!hasInlineCsv(bundle)) {
-    const answer = await sharedCatalogIndex().bundleObjects(
+    const answer = await catalogIndexOf(client).bundleObjects(
       lookup.address,
       lookup.pkg.name,
       selected.channel,

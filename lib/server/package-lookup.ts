@@ -1,10 +1,11 @@
 // The catalog package a route names (`/api/catalog/packages/<ns>/<catalog>/<package>`), found
 // as the person asking: a package they may not see is as absent as one that does not exist.
 import { z } from 'zod';
-import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex, type PackageLookup } from '../catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES, type PackageLookup } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { ApiError, dnsLabel, dnsSubdomain } from './api-error';
 import { requestClient } from './context';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 /** Package names are DNS-like in practice; anything that could not name one is refused early. */
 export const packageName = z
@@ -29,7 +30,7 @@ export async function findPackage(
 ): Promise<{ client: KubeClient; lookup: PackageLookup }> {
   const { client } = requestClient(req);
   const viewers = [...(viewerNamespace ? [viewerNamespace] : []), ...GLOBAL_CATALOG_NAMESPACES];
-  const lookup = await sharedCatalogIndex().lookupPackage(
+  const lookup = await catalogIndexOf(client).lookupPackage(
     client,
     { namespace: params.namespace, catalog: params.catalog, package: params.package },
     viewers,

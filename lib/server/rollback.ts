@@ -3,7 +3,6 @@
 // registry, the cluster's CRDs and the earlier bundle's, what the person may do), and apply the
 // plan — Subscription and CSV deleted, the Subscription made again at the earlier version — putting
 // the original Subscription back if the new one cannot be made.
-import { sharedCatalogIndex } from '../catalog/catalog-index';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts } from '../olm/install/rollback';
@@ -16,6 +15,7 @@ import { accessReview } from './permissions';
 import { resubscribe } from './resubscribe';
 import type { RollbackResult, RollbackView } from '../api/rollback';
 import { CRD_TYPE } from '../k8s/core-kinds';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 export type { RollbackResult, RollbackView } from '../api/rollback';
 
 type Crd = {
@@ -52,7 +52,7 @@ async function gather(
       'Conflict',
       `no Subscription in ${namespace} has ${csvName} installed: there is nothing to re-subscribe`,
     );
-  const lookup = await sharedCatalogIndex().lookupPackage(
+  const lookup = await catalogIndexOf(client).lookupPackage(
     client,
     { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
     [namespace],
@@ -135,7 +135,7 @@ export async function rollbackView(
   const [crds, targetCrds, delSub, delCsv, createSub] = await Promise.all([
     clusterCrds(client, g.csv),
     found
-      ? sharedCatalogIndex().bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, found.csvName)
+      ? catalogIndexOf(client).bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, found.csvName)
       : Promise.resolve('not an earlier version of the channel'),
     accessReview(client, 'delete', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
     accessReview(client, 'delete', CSV_TYPE.group, CSV_TYPE.plural, namespace),

@@ -20,6 +20,8 @@ export interface OwnerFacts {
   proxyToken?: string;
   /** Who the cluster says the proxy's token is. */
   whoAmI: () => Promise<string>;
+  /** The fleet member the stream watches (undefined for home): each cluster says who a token is. */
+  cluster?: string;
 }
 
 export async function streamOwnership(facts: OwnerFacts): Promise<StreamOwnership> {
@@ -35,7 +37,7 @@ export async function streamOwnership(facts: OwnerFacts): Promise<StreamOwnershi
   }
   if (proxyToken) {
     // A request without the page's cookie counts its token as its session.
-    const user = `user:${await proxyUser(proxyToken, facts.whoAmI)}`;
+    const user = `user:${await proxyUser(proxyToken, facts.whoAmI, facts.cluster)}`;
     return { owner: { user, session: sessionKey ?? opaqueKey('token', proxyToken) } };
   }
   if (!session?.token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
@@ -48,9 +50,11 @@ const MAX_IDENTITIES = 1_000;
 /** Token (hashed) → who the cluster said it was, for a minute: a page's reconnects ask once. */
 const identities = new Map<string, { user: string; until: number }>();
 
-async function proxyUser(token: string, whoAmI: () => Promise<string>): Promise<string> {
+async function proxyUser(token: string, whoAmI: () => Promise<string>, cluster?: string): Promise<string> {
   const key = opaqueKey('token', token);
-  const known = identities.get(key);
+  // One cluster's word on a token (or its acceptance of it) is not another's.
+  const asked = cluster ? `${cluster}\n${key}` : key;
+  const known = identities.get(asked);
   if (known && known.until > Date.now()) return known.user;
   let user: string;
   try {
@@ -64,6 +68,6 @@ async function proxyUser(token: string, whoAmI: () => Promise<string>): Promise<
   }
   if (!user) return key;
   if (identities.size >= MAX_IDENTITIES) identities.delete(identities.keys().next().value!);
-  identities.set(key, { user, until: Date.now() + IDENTITY_TTL_MS });
+  identities.set(asked, { user, until: Date.now() + IDENTITY_TTL_MS });
   return user;
 }

@@ -1,12 +1,12 @@
 // Where a Subscription with an upgrade target stands: the update path from its installed CSV by
 // the catalog's graph (as OLM walks it), and the InstallPlan its status points to.
-import { sharedCatalogIndex } from '../catalog/catalog-index';
 import { graphFromModel } from '../catalog/graph-view';
 import type { KubeClient } from '../k8s/client';
 import { isKubeError } from '../k8s/errors';
 import type { UpdateStep } from '../olm/graph/update-path';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../olm/resources/install-plan';
 import type { Subscription } from '../olm/resources/subscription';
+import { catalogIndexOf } from './fleet/catalog-indexes';
 
 /** The update path from the installed CSV, by the catalog's graph (as OLM walks it). */
 export async function pathOf(
@@ -15,7 +15,7 @@ export async function pathOf(
 ): Promise<{ steps: UpdateStep[]; problem?: string }> {
   const installed = sub.status?.installedCSV;
   if (!installed) return { steps: [], problem: 'nothing is installed yet' };
-  const lookup = await sharedCatalogIndex().lookupPackage(
+  const lookup = await catalogIndexOf(client).lookupPackage(
     client,
     { namespace: sub.spec.sourceNamespace, catalog: sub.spec.source, package: sub.spec.name },
     [sub.metadata?.namespace ?? ''],

@@ -25,6 +25,7 @@ export const GET = route(async (req) => {
     session,
     proxyToken: proxyToken(req),
     whoAmI: () => whoAmI(client),
+    cluster: client.cluster,
   });
   const admission = streamCounter().admit(owner, limits);
   if (!admission.ok) {

@@ -1,7 +1,7 @@
 // A ClusterExtension as a row of Installed Operators, in the v0 rows' columns: its package and
 // installed version, the namespace it installs into, v1's state in words. OLM v1.2.0 installs a
 // registry+v1 bundle for all namespaces, so an installed one manages all of them.
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { ExtensionRow } from '@/lib/api/olm-v1-extensions';
 import { Badge } from '../../common/badges';
 import { RelativeTime } from '../../common/relative-time';

@@ -5,7 +5,7 @@
 // (what only looks like the install's is named with the reason it is not offered, for the person to
 // judge by hand); the extension's name typed to confirm; then the deletion followed until it is gone.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useEffect, useState } from 'react';
 import type { ExtensionDetails, ExtensionUninstallPreview } from '@/lib/api/olm-v1-extensions';
 import { apiGet, apiWrite, ApiClientError } from '@/lib/client/api';

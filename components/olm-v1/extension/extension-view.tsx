@@ -4,7 +4,7 @@
 // (upgrade, pin, roll back, previewed), and uninstall. Every change is made as the person and
 // disabled with the cluster's reason where they may not (SelfSubjectAccessReview).
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import type { ExtensionDetails } from '@/lib/api/olm-v1-extensions';

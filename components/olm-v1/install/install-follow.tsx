@@ -3,7 +3,7 @@
 // again every two seconds (the dry run answers an existing extension's conditions) until it is
 // Installed or blocked for good, in words, with the way to the extension's page.
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { apiWrite } from '@/lib/client/api';
 import type { V1InstallRequestBody, V1Notice, V1PlanAnswer } from '@/lib/api/olm-v1-install';
 import { ConditionsTable } from '../../common/conditions-table';

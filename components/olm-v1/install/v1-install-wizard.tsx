@@ -6,7 +6,7 @@
 // warnings, blockers in v1's and the cluster's words — is shown before the button, as in the v0
 // wizard (components/install/install-wizard.tsx), whose plan preview this reuses.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { ClusterLink as Link } from '@/lib/client/cluster';
 import { useSearchParams } from 'next/navigation';
 import { useDeferredValue, useState } from 'react';
 import { apiWrite } from '@/lib/client/api';

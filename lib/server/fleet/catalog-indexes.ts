@@ -10,7 +10,8 @@
 // on the console's machine (the sandbox fleet, one process serving every cluster's registries on
 // ports of their own), so the address means the same thing from the console as from the cluster.
 import { CatalogIndex, sharedCatalogIndex } from '../../catalog/catalog-index';
-import type { FleetMember } from './members';
+import type { KubeClient } from '../../k8s/client';
+import { fleetMembers, type FleetMember } from './members';
 
 const KEY = Symbol.for('olm-console.fleet.catalog-indexes');
 const shared = globalThis as { [KEY]?: Map<string, CatalogIndex> };
@@ -65,4 +66,15 @@ export function clusterCatalogIndex(member: FleetMember): CatalogIndex {
 /** The clusters whose indexes are kept, least recently used first (for the tests). */
 export function keptClusterIndexes(): string[] {
   return [...(shared[KEY]?.keys() ?? [])];
+}
+
+/**
+ * The index a person's client reads catalogs through: the home cluster's shared one, or the index
+ * of the fleet member the client reaches (a page or API route under `/clusters/<name>/…`).
+ */
+export function catalogIndexOf(client: KubeClient): CatalogIndex {
+  if (!client.cluster) return sharedCatalogIndex();
+  const member = fleetMembers().find((m) => m.name === client.cluster);
+  if (!member) throw new Error(`no cluster ${client.cluster} in the fleet`);
+  return clusterCatalogIndex(member);
 }

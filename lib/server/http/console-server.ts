@@ -18,6 +18,7 @@ import {
   METRICS_CONTENT_TYPE,
   metricsText,
 } from '../../observability/metrics';
+import { takeClusterFromPath } from './cluster-prefix';
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
 import { finishSnapshotWrites } from './unfinished-writes';
@@ -34,6 +35,7 @@ import {
 } from '../security/request-guard';
 import { canonicalPath } from '../security/request-path';
 import { revocations } from '../context';
+import { fleetMembers } from '../fleet/members';
 import { refreshOidcCookie } from '../oidc/http-refresh';
 import { oidcEnabled } from '../oidc/settings';
 import {
@@ -162,6 +164,16 @@ function refreshSessionCookie(
       maxAgeSeconds: Math.max(0, fresh.expiresAt - Math.floor(Date.now() / 1000)),
     }),
   );
+}
+
+/** The configured clusters' names (read once per process, lib/server/fleet/members.ts). */
+function clusterNames(): string[] {
+  return fleetMembers().map((m) => m.name);
+}
+
+/** `/clusters/<unknown>/api/…` is refused as an API answer (JSON), a page as text. */
+function apiShaped(path: string): string {
+  return /^\/clusters\/.*?\/api\//.test(path) ? '/api/' : path;
 }
 
 /** Paths probes and scrapers use: they name the pod's address, reveal nothing personal, and need no configured name. */
@@ -306,9 +318,12 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const canonical = canonicalPath(req.url ?? '/');
-    // The log shows what was asked for; every decision below uses the canonical path.
+    // The log shows what was asked for; every decision below uses the canonical path, with the
+    // cluster it names (`/clusters/<name>/…`) taken off: the path the router routes.
     const asked = (req.url ?? '/').split('?')[0]!;
-    const path = canonical.ok ? canonical.path : asked;
+    // Only this server says which cluster a request is for (cluster-prefix.ts).
+    const cluster = takeClusterFromPath(req, canonical.ok ? canonical.path : '/', clusterNames());
+    const path = !canonical.ok ? asked : cluster.kind === 'unknown' ? canonical.path : cluster.path;
     const route = !canonical.ok ? 'invalid' : OPERATIONAL.has(path) ? path : routeOf(path);
     const incomingId = policy.trustProxy ? header(req, 'x-request-id') : undefined;
     const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID();
@@ -374,6 +389,11 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       return;
     }
     if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
+    // A cluster the console does not serve is said so (past the Host check), and no cluster is asked.
+    if (cluster.kind === 'unknown') {
+      refuse(res, apiShaped(canonical.path), { status: 404, reason: 'NotFound', message: cluster.message });
+      return;
+    }
     const answer = () =>
       handle(req, res).catch((err: unknown) => {
         log.error({ requestId, route, err }, 'the console failed to answer');

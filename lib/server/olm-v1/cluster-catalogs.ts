@@ -53,7 +53,7 @@ export function servedContent(client: KubeClient, cc: ClusterCatalog): Promise<C
   if (!base || !resolvedRef || !serving) return Promise.resolve(unreadContent('catalogd serves no content for it now'));
   const verdict = contentBaseVerdict(cc.metadata?.name ?? '', base, catalogdAddresses(client.kubeConfig));
   if (!verdict.ok) return Promise.resolve(unreadContent(verdict.why));
-  return catalogContent(client.kubeConfig, base, resolvedRef, cc.status?.lastUnpacked ?? '');
+  return catalogContent(client.kubeConfig, base, resolvedRef, cc.status?.lastUnpacked ?? '', client.cluster);
 }
 
 async function row(client: KubeClient, cc: ClusterCatalog): Promise<ClusterCatalogRow> {

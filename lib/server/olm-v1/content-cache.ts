@@ -56,7 +56,11 @@ const g = globalThis as { [STATE]?: State };
 const state: State = (g[STATE] ??= { entries: new Map(), restored: false });
 const entries = state.entries;
 
-const keyOf = (base: string, resolvedRef: string, lastUnpacked: string) => `${base}\n${resolvedRef}\n${lastUnpacked}`;
+// The home cluster's keys are the ones the snapshots restore; another cluster of the fleet has
+// its entries under its name, since catalogd's address and a digest it reports are that
+// cluster's word: what one cluster's catalogd served is never given for another's.
+const keyOf = (base: string, resolvedRef: string, lastUnpacked: string, cluster?: string) =>
+  `${cluster ? `${cluster}\n` : ''}${base}\n${resolvedRef}\n${lastUnpacked}`;
 
 function keep(key: string, entry: Entry): void {
   entries.set(key, entry);
@@ -129,13 +133,15 @@ export function catalogContent(
   base: string,
   resolvedRef: string,
   lastUnpacked: string,
+  /** The fleet member read (KubeClient.cluster), undefined for home. */
+  cluster?: string,
 ): Promise<ContentIndex> {
   if (!state.restored) {
     const pending = restoreCatalogContent();
     // Without a snapshot folder there is nothing to wait for, and the answer is the cached promise itself.
-    if (!state.restored) return pending.then(() => catalogContent(kc, base, resolvedRef, lastUnpacked));
+    if (!state.restored) return pending.then(() => catalogContent(kc, base, resolvedRef, lastUnpacked, cluster));
   }
-  const key = keyOf(base, resolvedRef, lastUnpacked);
+  const key = keyOf(base, resolvedRef, lastUnpacked, cluster);
   const hit = entries.get(key);
   if (hit && !(hit.failed && Date.now() - hit.at > FAILURE_TTL_MS)) return hit.index;
   const entry: Entry = {
@@ -143,8 +149,9 @@ export function catalogContent(
     failed: false,
     index: Promise.resolve(unreadContent('')),
   };
-  const dir = snapshotDir();
-  const shared = state.shared;
+  // Snapshots are the home cluster's: another cluster's content is kept in memory only.
+  const dir = cluster ? undefined : snapshotDir();
+  const shared = cluster ? undefined : state.shared;
   const writer = dir || shared ? new ContentSnapshotWriter() : undefined;
   const id = { base, resolvedRef, lastUnpacked };
   const version = `${resolvedRef}|${lastUnpacked}`;

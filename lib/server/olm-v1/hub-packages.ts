@@ -3,7 +3,6 @@
 // A catalog set Unavailable, or one catalogd is not serving, contributes nothing: operator-controller
 // would not resolve from it either (docs/olm-v1/catalogs.md). A person who may not list
 // ClusterCatalogs, or a cluster without OLM v1, gets nothing and no error: the hub is then the v0 hub.
-import { sharedCatalogIndex } from '../../catalog/catalog-index';
 import { summarizePackage } from '../../catalog/package-summary';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
@@ -12,6 +11,7 @@ import type { CatalogInfo, PackageSummary } from '../../hub/package-summary';
 import type { ContentIndex } from './catalog-content';
 import { readableCatalogs } from './readable-catalogs';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
+import { catalogIndexOf } from '../fleet/catalog-indexes';
 
 export interface V1HubPackages {
   catalogs: CatalogInfo[];
@@ -130,7 +130,7 @@ export async function clusterCatalogsOffering(
   ref: { namespace: string; catalog: string; package: string },
   viewers: readonly string[],
 ): Promise<string[]> {
-  const [v0, v1] = await Promise.all([sharedCatalogIndex().forUser(client, [...viewers]), v1HubPackages(client)]);
+  const [v0, v1] = await Promise.all([catalogIndexOf(client).forUser(client, [...viewers]), v1HubPackages(client)]);
   const tile = v0.packages.find(
     (p) => p.catalog.namespace === ref.namespace && p.catalog.name === ref.catalog && p.name === ref.package,
   );

@@ -3,7 +3,7 @@
 // deprecation conditions an extension installing the chosen version would carry, the CatalogSources
 // that offer the same package, and whether the person may create a ClusterExtension.
 import type { V1PackageDetails } from '../../api/olm-v1-packages';
-import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../../catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES } from '../../catalog/catalog-index';
 import { detailsFromModel, type Selection } from '../../catalog/package-details';
 import { sameOffer } from '../../hub/olm-offer';
 import type { KubeClient } from '../../k8s/client';
@@ -14,6 +14,7 @@ import { accessReview } from '../permissions';
 import { v1HubPackages } from './hub-packages';
 import { findV1Package } from './package-lookup';
 import { OLM_V1_GROUP } from './resources';
+import { catalogIndexOf } from '../fleet/catalog-indexes';
 
 /** The CatalogSources offering the same package as this ClusterCatalog's (lib/hub/olm-offer.ts's rule). */
 async function sameInCatalogSources(
@@ -23,7 +24,7 @@ async function sameInCatalogSources(
 ): Promise<V1PackageDetails['alsoFromCatalogSources']> {
   const v1 = (await v1HubPackages(client)).packages.find((p) => p.catalog.name === catalogName && p.name === pkgName);
   if (!v1) return [];
-  const { packages } = await sharedCatalogIndex().forUser(client, [...GLOBAL_CATALOG_NAMESPACES]);
+  const { packages } = await catalogIndexOf(client).forUser(client, [...GLOBAL_CATALOG_NAMESPACES]);
   return packages
     .filter((p) => p.catalog.kind !== 'ClusterCatalog' && sameOffer(p, v1))
     .map((p) => ({

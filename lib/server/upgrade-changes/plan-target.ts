@@ -3,7 +3,7 @@
 // the bundle image into, that ConfigMap; when the person may not read it (it lives in the catalog's
 // namespace), the bundle as the catalog gives it, inline or by its image (bundleManifests). The
 // answer says which source it came from and why an earlier one was passed over.
-import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '../../catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES } from '../../catalog/catalog-index';
 import type { KubeClient } from '../../k8s/client';
 import type { BundleObject } from '../../olm/bundle/registry-v1-files';
 import { planBundle } from '../../olm/install/plan-bundle';
@@ -12,6 +12,7 @@ import type { Subscription } from '../../olm/resources/subscription';
 import { bundleManifests } from '../bundle-images/bundle-manifests';
 import { fromManifests, type ReadBundle } from './read-bundle';
 import { readUnpackConfigMap } from './unpack-configmap';
+import { catalogIndexOf } from '../fleet/catalog-indexes';
 
 interface CatalogRef {
   namespace: string;
@@ -28,7 +29,7 @@ export async function catalogBundle(
 ): Promise<ReadBundle> {
   const pkg = sub.spec.name;
   const viewers = [sub.metadata?.namespace ?? '', ...GLOBAL_CATALOG_NAMESPACES].filter(Boolean);
-  const index = sharedCatalogIndex();
+  const index = catalogIndexOf(client);
   const lookup = await index.lookupPackage(
     client,
     { namespace: ref.namespace, catalog: ref.name, package: pkg },

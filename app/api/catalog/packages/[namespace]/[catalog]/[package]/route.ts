@@ -3,13 +3,14 @@
 // head by default), the nodes' platforms for those who may list nodes, and the ClusterCatalogs that
 // offer the same package (OLM v1). `namespace` is where to look when the person sees the catalog only there.
 import { z } from 'zod';
-import { GLOBAL_CATALOG_NAMESPACES, sharedCatalogIndex } from '@/lib/catalog/catalog-index';
+import { GLOBAL_CATALOG_NAMESPACES } from '@/lib/catalog/catalog-index';
 import { detailsFromManifest, detailsFromModel } from '@/lib/catalog/package-details';
 import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { nodePlatforms } from '@/lib/server/node-platforms';
 import { clusterCatalogsOffering } from '@/lib/server/olm-v1/hub-packages';
 import { findPackage, PackageParams, parseParams } from '@/lib/server/package-lookup';
 import { route, type RouteContext } from '@/lib/server/route';
+import { catalogIndexOf } from '@/lib/server/fleet/catalog-indexes';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,7 +33,7 @@ export const GET = route(async (req: Request, ctx: RouteContext) => {
   // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
   const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
   const [csv, clusterCatalogs] = await Promise.all([
-    sharedCatalogIndex().fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName),
+    catalogIndexOf(client).fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName),
     clusterCatalogsOffering(client, params, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
   ]);
   const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;
