@@ -152,7 +152,7 @@ export function manifestConfigs(c: RolloutChoices): Obj[] {
           namespace: '',
         },
         feedbackRules: jsonPaths(EXTENSION_FEEDBACK),
-        conditionRules: healthRule(EXTENSION_HEALTHY, 'the ClusterExtension is Installed'),
+        conditionRules: healthRule(EXTENSION_HEALTHY, 'healthy when the ClusterExtension is Installed'),
       },
     ];
   if (c.operatorPolicy)
@@ -165,7 +165,7 @@ export function manifestConfigs(c: RolloutChoices): Obj[] {
           namespace: c.operatorPolicy.namespace,
         },
         feedbackRules: jsonPaths(POLICY_FEEDBACK),
-        conditionRules: healthRule(POLICY_HEALTHY, 'the OperatorPolicy is Compliant'),
+        conditionRules: healthRule(POLICY_HEALTHY, 'healthy when the OperatorPolicy is Compliant'),
       },
     ];
   return [
@@ -177,7 +177,10 @@ export function manifestConfigs(c: RolloutChoices): Obj[] {
         namespace: c.installNamespace,
       },
       feedbackRules: jsonPaths(SUBSCRIPTION_FEEDBACK),
-      conditionRules: healthRule(SUBSCRIPTION_HEALTHY, 'the Subscription is AtLatestKnown'),
+      conditionRules: healthRule(
+        SUBSCRIPTION_HEALTHY,
+        'healthy when the Subscription is AtLatestKnown with an installed CSV and its last resolution did not fail',
+      ),
     },
   ];
 }

@@ -102,8 +102,9 @@ test('a work with an earlier template is outdated, whatever its conditions say',
   assert.equal(v.waves[0]!.clusters[0]!.state, 'outdated');
 });
 
-test('the same template with its keys in another order is current', () => {
-  const reordered = { workload: { manifests: [{ spec: { channel: '3.18' }, kind: 'Subscription' }] } };
+test("the same template with its keys in another order, or with the CRD's empty defaults, is current", () => {
+  // A real hub's ManifestWork carries `messageExpression: ""` its ManifestWorkReplicaSet's template lacks.
+  const reordered = { workload: { manifests: [{ spec: { channel: '3.18' }, kind: 'Subscription', extra: '' }] } };
   const v = rolloutView(
     mwrs,
     [decision(0, '', ['a'])],
@@ -126,14 +127,14 @@ test("applied but its health rule false: unhealthy, with the rule's message; not
     mwrs,
     [decision(0, '', ['a', 'b'])],
     [
-      work('a', { applied: 'True', available: 'False', ruleMessage: 'the Subscription is AtLatestKnown' }),
+      work('a', { applied: 'True', available: 'False', ruleMessage: 'healthy when the Subscription is AtLatestKnown' }),
       work('b', { applied: 'False' }),
     ],
   );
   assert.deepEqual(
     v.waves[0]!.clusters.map((c) => [c.cluster, c.state, c.message]),
     [
-      ['a', 'unhealthy', 'the Subscription is AtLatestKnown'],
+      ['a', 'unhealthy', 'healthy when the Subscription is AtLatestKnown'],
       ['b', 'failed', undefined],
     ],
   );

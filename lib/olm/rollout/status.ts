@@ -79,18 +79,28 @@ const GROUP_INDEX = 'cluster.open-cluster-management.io/decision-group-index';
 const GROUP_NAME = 'cluster.open-cluster-management.io/decision-group-name';
 export const WORK_OWNER_LABEL = 'work.open-cluster-management.io/manifestworkreplicaset';
 
-/** The same JSON whatever the keys' order: the API server returns objects in its own order. */
+/**
+ * The same JSON whatever the keys' order, and without empty values: OCM compares a work with the
+ * template as Go structs (sdk-go workapplier.ManifestWorkEqual, Kubernetes' semantic equality,
+ * where an absent string is "" and a nil list an empty one), and the ManifestWork CRD stores
+ * defaults the template does not carry (a condition rule's `messageExpression: ""`).
+ */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === 'object')
     return Object.fromEntries(
       Object.keys(v)
         .sort()
-        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])] as const)
+        .filter(([, x]) => !isEmpty(x)),
     );
   return v;
 }
-// OCM compares a work with the template by spec (sdk-go workapplier.ManifestWorkEqual).
+const isEmpty = (x: unknown) =>
+  x === '' ||
+  x === null ||
+  x === undefined ||
+  (Array.isArray(x) ? !x.length : typeof x === 'object' && !Object.keys(x as object).length);
 const sameSpec = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 const cond = (cs: Condition[] | undefined, type: string) => cs?.find((c) => c.type === type);
