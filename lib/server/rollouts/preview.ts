@@ -20,7 +20,7 @@ import { guessPlacement, type ManagedClusterLike } from '../../olm/rollout/place
 import type { PlacementDecisionLike } from '../../olm/rollout/status';
 import { ApiError } from '../api-error';
 import { accessReview } from '../permissions';
-import type { RolloutPreview, RolloutRight } from './api-types';
+import type { RolloutPreview, RolloutRight } from '../../api/fleet-rollouts';
 import {
   CLUSTER_SET_BINDING_TYPE,
   MANAGED_CLUSTER_TYPE,

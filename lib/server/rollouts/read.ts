@@ -15,7 +15,7 @@ import {
 import { ApiError } from '../api-error';
 import { accessReview } from '../permissions';
 import { requireHub } from './hub';
-import type { RolloutDetail, RolloutSummary } from './api-types';
+import type { RolloutDetail, RolloutSummary } from '../../api/fleet-rollouts';
 import { MANIFEST_WORK_TYPE, MWRS_TYPE, PLACEMENT_DECISION_TYPE } from './resources';
 
 type SetObject = ManifestWorkReplicaSetLike & HubObject;

@@ -9,7 +9,7 @@ import type { RolloutChoices } from '../../olm/rollout/choices';
 import type { HubObject } from '../../olm/rollout/hub-objects';
 import { ApiError } from '../api-error';
 import { step } from '../install-step';
-import type { RolloutPreview } from './api-types';
+import type { RolloutPreview } from '../../api/fleet-rollouts';
 import { previewRollout } from './preview';
 import { typeOfKind } from './resources';
 

@@ -1,7 +1,7 @@
 // What the rollout routes answer (app/api/fleet/rollouts/**), shared with the pages.
-import type { RolloutChoices } from '../../olm/rollout/choices';
-import type { PlacementGuess } from '../../olm/rollout/placement-match';
-import type { RolloutView } from '../../olm/rollout/status';
+import type { RolloutChoices } from '../olm/rollout/choices';
+import type { PlacementGuess } from '../olm/rollout/placement-match';
+import type { RolloutView } from '../olm/rollout/status';
 
 export interface RolloutRight {
   /** What the write needs, e.g. `create manifestworkreplicasets in rollouts`. */
