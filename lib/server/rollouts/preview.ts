@@ -82,6 +82,9 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
     if (o && o !== 'forbidden' && o.metadata.labels?.[ROLLOUT_LABEL] !== c.name)
       blockers.push(`${what} ${ns}/${c.name} exists and is not a rollout of this console: choose another name`);
 
+  // An object the person may not read is treated as absent: creating it is what their rights are asked for.
+  const placementExists = existingPlacement !== undefined && existingPlacement !== 'forbidden';
+  const setExists = existingSet !== undefined && existingSet !== 'forbidden';
   let installerRbac: Record<string, unknown>[] = [];
   if (c.olm === 'v1') {
     const r = await v1InstallerRights(hub, c);
@@ -104,8 +107,8 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
   const p = placement(c);
   const set = manifestWorkReplicaSet(c, installerRbac);
   objects.push(
-    { kind: p.kind, name: c.name, namespace: ns, object: p, ...(existingPlacement ? { exists: true } : {}) },
-    { kind: set.kind, name: c.name, namespace: ns, object: set, ...(existingSet ? { exists: true } : {}) },
+    { kind: p.kind, name: c.name, namespace: ns, object: p, ...(placementExists ? { exists: true } : {}) },
+    { kind: set.kind, name: c.name, namespace: ns, object: set, ...(setExists ? { exists: true } : {}) },
   );
 
   // Rights: every write, as the person, in the hub namespace.
@@ -118,22 +121,21 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
       right(hub, 'create', 'cluster.open-cluster-management.io', 'managedclustersets/bind', undefined, o.name),
     );
   }
-  checks.push(right(hub, existingPlacement ? 'update' : 'create', PLACEMENT_TYPE.group, 'placements', ns));
-  checks.push(right(hub, existingSet ? 'update' : 'create', MWRS_TYPE.group, 'manifestworkreplicasets', ns));
+  checks.push(right(hub, placementExists ? 'update' : 'create', PLACEMENT_TYPE.group, 'placements', ns));
+  checks.push(right(hub, setExists ? 'update' : 'create', MWRS_TYPE.group, 'manifestworkreplicasets', ns));
   const rights = await Promise.all(checks);
   for (const r of rights) if (!r.allowed) blockers.push(`you may not ${r.what}${r.reason ? `: ${r.reason}` : ''}`);
 
   // Which clusters: the Placement's own answer when it exists, else the guess.
   let clusters: RolloutPreview['clusters'];
-  const decisions =
-    existingPlacement && existingPlacement !== 'forbidden'
-      ? await getOr(() =>
-          hub.listAll<PlacementDecisionLike>(PLACEMENT_DECISION_TYPE, {
-            namespace: ns,
-            labelSelector: `cluster.open-cluster-management.io/placement=${c.name}`,
-          }),
-        )
-      : undefined;
+  const decisions = placementExists
+    ? await getOr(() =>
+        hub.listAll<PlacementDecisionLike>(PLACEMENT_DECISION_TYPE, {
+          namespace: ns,
+          labelSelector: `cluster.open-cluster-management.io/placement=${c.name}`,
+        }),
+      )
+    : undefined;
   if (decisions && decisions !== 'forbidden') {
     const inGroup = (canary: boolean) =>
       decisions.items
@@ -149,14 +151,13 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
     clusters = { source: 'decisions', canary: inGroup(true), rest: inGroup(false), waves: groups.size, left: [] };
   } else if (managedClusters && managedClusters !== 'forbidden') {
     clusters = { source: 'guess', ...guessPlacement(c, managedClusters.items) };
+    if (!clusters.canary.length && !clusters.rest.length) blockers.push('the Placement would pick no cluster now');
+    else if (c.canary && !clusters.canary.length)
+      blockers.push('no cluster carries the canary labels: the rollout would start without a canary');
   } else {
     clusters = { source: 'guess', canary: [], rest: [], waves: 0, left: [] };
     blockers.push('you may not list ManagedClusters on the hub, so the clusters this rollout reaches cannot be shown');
   }
-  if (clusters.source === 'guess' && !clusters.canary.length && !clusters.rest.length)
-    blockers.push('the Placement would pick no cluster now');
-  if (c.canary && clusters.source === 'guess' && !clusters.canary.length)
-    blockers.push('no cluster carries the canary labels: the rollout would start without a canary');
 
   // The API server's own checks, without storing anything. Objects in a namespace that does not
   // exist yet cannot be dry-run; existing ones are updated, not created.

@@ -165,6 +165,39 @@ else
       );
     });
 
+    test('a person without the rights on the hub gets each refusal named, and writing changes nothing', async () => {
+      // A hub user who may read but not write: the built-in view role, nothing of OCM's.
+      for (const args of [
+        ['create', 'serviceaccount', 'viewer', '-n', 'default'],
+        ['create', 'clusterrolebinding', 'viewer-view', '--clusterrole=view', '--serviceaccount=default:viewer'],
+      ]) {
+        const r = kubectl(hubKubeconfig, args);
+        assert.equal(r.code, 0, r.stderr);
+      }
+      const token = kubectl(hubKubeconfig, ['create', 'token', 'viewer', '-n', 'default']).stdout.trim();
+      const admin = new KubeConfig();
+      admin.loadFromFile(hubKubeconfig);
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [admin.getCurrentCluster()!],
+        users: [{ name: 'viewer', token }],
+        contexts: [{ name: 'viewer', cluster: admin.getCurrentCluster()!.name, user: 'viewer' }],
+        currentContext: 'viewer',
+      });
+      const viewer = new KubeClient(kc);
+      const p = await previewRollout(viewer, choices);
+      assert.ok(
+        p.blockers.some((b) => b.startsWith('you may not create manifestworkreplicasets in rollouts')),
+        p.blockers.join('\n'),
+      );
+      assert.ok(
+        p.blockers.some((b) => b.startsWith('you may not create placements in rollouts')),
+        p.blockers.join('\n'),
+      );
+      await assert.rejects(writeRollout(viewer, choices), (err: Error & { code?: number }) => err.code === 409);
+      assert.notEqual(kubectl(hubKubeconfig, ['get', 'namespace', 'rollouts']).code, 0, 'nothing was written');
+    });
+
     test('written, it installs on the canary first and on local-cluster only once the canary is healthy', async (t) => {
       const { written } = await writeRollout(hub, choices);
       assert.equal(written.length, 4);
