@@ -30,7 +30,7 @@ describe('currentState', () => {
 });
 
 describe('the fleet pages in the navigation', () => {
-  const fleetPages = ['/fleet/clusters', '/fleet/operators', '/fleet/approvals'];
+  const fleetPages = ['/fleet/clusters', '/fleet/operators', '/fleet/approvals', '/fleet/rollouts'];
   test('listed only when the console serves more than one cluster', () => {
     assert.deepEqual(
       navItemsFor(1).filter((i) => fleetPages.includes(i.href)),
@@ -40,7 +40,7 @@ describe('the fleet pages in the navigation', () => {
       navItemsFor(3)
         .filter((i) => fleetPages.includes(i.href))
         .map((i) => i.label),
-      ['Clusters', 'Fleet operators', 'Fleet approvals'],
+      ['Clusters', 'Fleet operators', 'Fleet approvals', 'Rollouts'],
     );
   });
   test('each is current on its own page only', () => {

@@ -23,6 +23,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: '/fleet/clusters', label: 'Clusters', fleet: true },
   { href: '/fleet/operators', label: 'Fleet operators', fleet: true },
   { href: '/fleet/approvals', label: 'Fleet approvals', fleet: true },
+  { href: '/fleet/rollouts', label: 'Rollouts', fleet: true },
 ];
 
 /** The items for a console serving `clusters` clusters (the fleet's only with more than one). */

@@ -1,0 +1,79 @@
+// The rollout routes where the home cluster is not an Open Cluster Management hub (the sandbox,
+// which serves no OCM kinds yet), and their refusals: bad choices and missing CSRF change nothing.
+// A real hub's answers are tested in lib/server/rollouts/rollout.cluster.test.ts.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { NAMESPACE_TYPE } from '@/lib/k8s/core-kinds';
+import { isKubeError } from '@/lib/k8s/errors';
+import { routeSandbox, type ErrorBody } from '@/lib/server/testing/route-sandbox';
+
+type Handler = (req: Request) => Promise<Response>;
+
+const choices = {
+  name: 'gatekeeper',
+  hubNamespace: 'rollouts',
+  olm: 'v0',
+  package: 'gatekeeper-operator-product',
+  installNamespace: 'gatekeeper-system',
+  catalog: { name: 'demo', namespace: 'olm' },
+  placement: { clusterSets: ['default'] },
+  canary: { canary: 'true' },
+  waveSize: 1,
+};
+
+describe('rollout routes on a cluster that is not an OCM hub', () => {
+  const sb = routeSandbox();
+  let list: Handler;
+  let write: Handler;
+  let preview: Handler;
+  before(async () => {
+    ({ GET: list, POST: write } = await import('./route'));
+    ({ POST: preview } = await import('./preview/route'));
+  });
+
+  const noNamespace = async () => {
+    try {
+      await sb.admin.get(NAMESPACE_TYPE, 'rollouts');
+      return false;
+    } catch (err) {
+      return isKubeError(err, 404);
+    }
+  };
+
+  test('the list says the home cluster is not a hub', async () => {
+    const { status, body } = await sb.call<ErrorBody>(list, '/api/fleet/rollouts');
+    assert.equal(status, 404);
+    assert.match(body.error.message, /not an Open Cluster Management hub/);
+  });
+
+  test('a preview says so too, and creates nothing', async () => {
+    const { status, body } = await sb.call<ErrorBody>(preview, '/api/fleet/rollouts/preview', {
+      method: 'POST',
+      body: choices,
+    });
+    assert.equal(status, 404);
+    assert.match(body.error.message, /ManifestWorkReplicaSets/);
+    assert.ok(await noNamespace());
+  });
+
+  test('bad choices are refused with the field named, before the cluster is asked', async () => {
+    const { status, body } = await sb.call<ErrorBody>(write, '/api/fleet/rollouts', {
+      method: 'POST',
+      body: { ...choices, waveSize: 0, name: 'Not A Name' },
+    });
+    assert.equal(status, 400);
+    assert.match(body.error.message, /name/);
+    assert.match(body.error.message, /waveSize/);
+    assert.ok(await noNamespace());
+  });
+
+  test('a write without the CSRF token is refused', async () => {
+    const { status } = await sb.call<ErrorBody>(write, '/api/fleet/rollouts', {
+      method: 'POST',
+      body: choices,
+      csrf: null,
+    });
+    assert.equal(status, 403);
+    assert.ok(await noNamespace());
+  });
+});

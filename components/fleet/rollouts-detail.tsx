@@ -1,0 +1,142 @@
+'use client';
+// One rollout wave by wave: each decision group (the canary first), each cluster's state and what
+// it runs from status feedback; OCM's conditions; what the person may not see; Stop, shown only as
+// the hub allows it (disabled with the hub's reason otherwise); and what OCM v1.0.0 and OLM cannot
+// do (no pause, no wave rollback), said rather than offered.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import type { ClusterRow } from '@/lib/olm/rollout/status';
+import type { RolloutDetail } from '@/lib/api/fleet-rollouts';
+import { apiGet, apiWrite } from '@/lib/client/api';
+import { ErrorPanel } from '../common/error-panel';
+
+const STATE_TEXT: Record<ClusterRow['state'], string> = {
+  waiting: 'waiting for an earlier wave',
+  outdated: 'runs an earlier version of this rollout',
+  applying: 'applying',
+  healthy: 'healthy',
+  unhealthy: 'not healthy',
+  failed: 'could not be applied',
+};
+
+/** What the cluster runs, from its status feedback: v0 installed CSV, v1 bundle version, or the policy's compliance. */
+function runs(f: Record<string, string>): string {
+  if (f.installedCSV) return `${f.installedCSV}${f.state ? ` (${f.state})` : ''}`;
+  if (f.bundleVersion) return `${f.bundleName ?? ''} ${f.bundleVersion}`.trim();
+  if (f.compliant) return `OperatorPolicy ${f.compliant}`;
+  return 'nothing reported yet';
+}
+
+export function RolloutsDetail({ namespace, name }: { namespace: string; name: string }) {
+  const path = `/api/fleet/rollouts/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
+  const qc = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const q = useQuery({
+    queryKey: ['fleet', 'rollouts', namespace, name],
+    queryFn: ({ signal }) => apiGet<RolloutDetail>(path, signal),
+    refetchInterval: 10_000,
+  });
+  const stop = useMutation({
+    mutationFn: () => apiWrite<{ stopped: string }>(path, 'DELETE'),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['fleet', 'rollouts'] }),
+  });
+  const d = q.data;
+  return (
+    <section aria-labelledby="rollout-title" className="space-y-4">
+      <p className="text-sm">
+        <Link href="/fleet/rollouts" className="text-sky-700 underline">
+          Rollouts
+        </Link>
+      </p>
+      <h1 id="rollout-title" className="text-2xl font-bold break-words">
+        {namespace}/{name}
+        {d?.package ? `: ${d.package} (OLM ${d.olm})` : ''}
+      </h1>
+      {q.error && !stop.isSuccess ? (
+        <ErrorPanel error={q.error} title="The rollout could not be read" onRetry={() => void q.refetch()} />
+      ) : null}
+      {stop.isSuccess ? (
+        <p role="status">
+          Stopped: the ManifestWorkReplicaSet is deleted; each cluster keeps what it runs, no longer managed by it.
+        </p>
+      ) : null}
+      {!d && !q.error ? <p role="status">Reading the hub…</p> : null}
+      {d && !stop.isSuccess ? (
+        <>
+          <p className="text-sm text-slate-700">
+            Hub: {d.conditions.map((c) => `${c.type} ${c.status}${c.reason ? ` (${c.reason})` : ''}`).join('; ')}
+          </p>
+          {d.notes.map((n) => (
+            <p key={n} className="text-sm text-slate-700">
+              You may not see everything here: {n}
+            </p>
+          ))}
+          {d.view.waves.map((w) => (
+            <section
+              key={w.index}
+              aria-labelledby={`wave-${w.index}`}
+              className="rounded border border-slate-300 bg-white px-3 py-2"
+            >
+              <h2 id={`wave-${w.index}`} className="text-lg">
+                {w.name === 'canary' ? 'Canary' : `Wave ${w.index}`}
+              </h2>
+              <ul>
+                {w.clusters.map((c) => (
+                  <li key={c.cluster}>
+                    <span className="font-semibold">{c.cluster}</span>: {STATE_TEXT[c.state]}; runs {runs(c.feedback)}
+                    {c.message ? <span className="text-slate-700"> ({c.message})</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+          {d.view.leaving.length ? (
+            <p className="text-sm">
+              No longer picked by the Placement (its work is being removed): {d.view.leaving.join(', ')}
+            </p>
+          ) : null}
+          <div className="space-y-2">
+            {!confirming ? (
+              <button
+                type="button"
+                className="rounded border border-red-700 px-3 py-1 text-red-800 disabled:opacity-50"
+                disabled={!d.actions.stop.allowed}
+                title={d.actions.stop.allowed ? undefined : d.actions.stop.reason}
+                onClick={() => setConfirming(true)}
+              >
+                Stop this rollout
+              </button>
+            ) : (
+              <p>
+                Delete the ManifestWorkReplicaSet? Every cluster&apos;s ManifestWork goes; what each runs stays.{' '}
+                <button type="button" className="underline" onClick={() => stop.mutate()} disabled={stop.isPending}>
+                  Stop it
+                </button>{' '}
+                <button type="button" className="underline" onClick={() => setConfirming(false)}>
+                  Keep it
+                </button>
+              </p>
+            )}
+            {!d.actions.stop.allowed ? (
+              <p className="text-sm text-slate-700">
+                You may not stop it: {d.actions.stop.reason ?? `the hub does not let you ${d.actions.stop.what}`}
+              </p>
+            ) : null}
+            {stop.error ? <ErrorPanel error={stop.error} title="The rollout could not be stopped" level={2} /> : null}
+          </div>
+          <section aria-labelledby="rollout-limits" className="text-sm text-slate-700">
+            <h2 id="rollout-limits" className="font-semibold">
+              Not offered, and why
+            </h2>
+            <ul className="list-disc pl-5">
+              {d.limits.map((l) => (
+                <li key={l}>{l}</li>
+              ))}
+            </ul>
+          </section>
+        </>
+      ) : null}
+    </section>
+  );
+}

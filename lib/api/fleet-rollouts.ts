@@ -1,0 +1,51 @@
+// What the rollout routes answer (app/api/fleet/rollouts/**), shared with the pages.
+import type { RolloutChoices } from '../olm/rollout/choices';
+import type { PlacementGuess } from '../olm/rollout/placement-match';
+import type { RolloutView } from '../olm/rollout/status';
+
+export interface RolloutRight {
+  /** What the write needs, e.g. `create manifestworkreplicasets in rollouts`. */
+  what: string;
+  allowed: boolean;
+  reason?: string;
+}
+
+export interface RolloutPreview {
+  choices: RolloutChoices;
+  /** The hub objects, in the order they are written; `exists` for those already there (left as they are). */
+  objects: { kind: string; name: string; namespace?: string; object: Record<string, unknown>; exists?: boolean }[];
+  /** The clusters the Placement picks: its own decisions when it exists, else the console's guess. */
+  clusters: {
+    source: 'decisions' | 'guess';
+    canary: string[];
+    rest: string[];
+    waves: number;
+    left: PlacementGuess['left'];
+  };
+  /** The person's rights on the hub for each write; all must be allowed. */
+  rights: RolloutRight[];
+  /** The API server's dry run of each object, or why it was not possible. */
+  dryRun: { object: string; ok: boolean; message?: string }[];
+  /** What the work agent will do with its own identity on every placed cluster. */
+  onEachCluster: string[];
+  blockers: string[];
+}
+
+export interface RolloutSummary {
+  name: string;
+  namespace: string;
+  package?: string;
+  olm?: 'v0' | 'v1';
+  conditions: { type: string; status: string; reason?: string }[];
+  summary?: Record<string, number>;
+}
+
+export interface RolloutDetail extends RolloutSummary {
+  view: RolloutView;
+  /** Why some of it could not be read (e.g. ManifestWorks in namespaces the person may not list). */
+  notes: string[];
+  /** What the page may offer, each with the cluster's reason when it may not. */
+  actions: { stop: RolloutRight };
+  /** What OCM v1.0.0 or OLM cannot do that a person may look for, said plainly. */
+  limits: string[];
+}
