@@ -87,6 +87,8 @@ export function ClusterLink({ href, ...rest }: ComponentProps<typeof NextLink>) 
   const target = onCluster(cluster, href);
   if (!target.startsWith('/') || splitPagePath(target.split(/[?#]/)[0]!, names).cluster === cluster)
     return <NextLink href={target} {...rest} />;
+  // next/link's own props are not an anchor's: they are taken off, and go unused.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { prefetch: _p, replace: _r, scroll: _s, shallow: _h, passHref: _a, legacyBehavior: _l, ...anchor } = rest;
   return <a href={target} {...anchor} />;
 }
