@@ -19,7 +19,10 @@ export function changeText(c: FleetPlanChange): string {
   const who = c.package ?? c.subscription ?? c.toCsv;
   const to = c.toVersion ?? c.toCsv;
   if (c.fromCsv) return `${who}: ${c.fromVersion ?? c.fromCsv} → ${to}`;
-  return c.subscription ? `${who}: install ${to}` : `${who}: ${to}, a dependency`;
+  if (c.subscription) return `${who}: install ${to}`;
+  return c.change === 'unclaimed'
+    ? `${who}: ${to}, named by no Subscription yet (OLM writes the plan first)`
+    : `${who}: ${to}, a dependency`;
 }
 
 export function versionText(c: FleetVersionChange): string {

@@ -1,5 +1,6 @@
 // The fleet API's answers (app/api/fleet/**): every cluster the console serves, each answering for
 // itself. A cluster that did not answer is a row with its error, never a missing row.
+import type { PlanPart } from '../olm/status/plan-parts';
 import type { FleetVersionChange, FleetVersionChangeResult } from './fleet-approvals';
 
 export interface FleetClusterRef {
@@ -139,6 +140,8 @@ export interface FleetOperatorsResponse {
 export interface FleetPlanChange {
   /** The Subscription the CSV belongs to, where one names it. */
   subscription?: string;
+  /** Its part of the plan (lib/olm/status/plan-parts.ts): `unclaimed` while OLM has yet to name its Subscription. */
+  change: PlanPart['change'];
   package?: string;
   fromCsv?: string;
   fromVersion?: string;

@@ -56,6 +56,7 @@ export function waitingApproval(
       ...(from?.spec?.version ? { fromVersion: from.spec.version } : {}),
       toCsv: part.csv,
       ...(toVersion ? { toVersion } : {}),
+      change: part.change,
     };
   });
   return {
