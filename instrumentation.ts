@@ -18,7 +18,10 @@ export async function register(): Promise<void> {
     shareCatalogSnapshots(sharedCatalogIndex());
     void sharedCatalogIndex().ready();
     const { restoreCatalogContent } = await import('./lib/server/olm-v1/content-cache');
-    void restoreCatalogContent();
+    // Counted with the catalog snapshots, so a new replica's warm-up waits for its ClusterCatalog
+    // content too before /readyz says ready (lib/server/http/warm-up.ts).
+    const { trackLoad } = await import('./lib/catalog/snapshot-loads');
+    trackLoad(restoreCatalogContent());
   }
   if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();
