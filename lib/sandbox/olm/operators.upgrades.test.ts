@@ -90,6 +90,52 @@ describe('OLM emulation: upgrades and what an operator owns', () => {
     ]);
   });
 
+  test("an upgrade's plan writes its ServiceAccount with the step's labels alone (EnsureServiceAccount)", async () => {
+    // OLM v0.38.0 step_ensurer.go: an account already there is updated with the step's labels,
+    // owners merged and annotations carried over, whenever the step's account is not contained in
+    // the live one; the new CSV's owner is such a change, so a label put there by another tool goes.
+    await ns('relabel');
+    await create(
+      'operatorgroups',
+      'relabel',
+      {
+        apiVersion: `${OLM}/v1`,
+        kind: 'OperatorGroup',
+        metadata: { name: 'og' },
+        spec: { targetNamespaces: ['relabel'] },
+      },
+      'v1',
+    );
+    await subscribe('relabel', 'ladder', { installPlanApproval: 'Manual', startingCSV: 'ladder.v1.0.0' });
+    await approve('relabel', (await pendingPlan('relabel')).metadata.name);
+    await until(async () => (await phaseOf('relabel', 'ladder.v1.0.0'))?.phase === 'Succeeded', 'ladder.v1.0.0');
+    await flow.core.patchNamespacedServiceAccount(
+      {
+        namespace: 'relabel',
+        name: 'ladder-operator',
+        body: {
+          metadata: {
+            labels: { 'app.kubernetes.io/managed-by': 'Helm' },
+            annotations: { 'meta.helm.sh/release-name': 'ladder' },
+          },
+        },
+      },
+      merge,
+    );
+    const plan = await pendingPlan('relabel');
+    assert.deepEqual(plan.spec.clusterServiceVersionNames, ['ladder.v1.1.0']);
+    await approve('relabel', plan.metadata.name);
+    await until(async () => (await phaseOf('relabel', 'ladder.v1.1.0'))?.phase === 'Succeeded', 'ladder.v1.1.0');
+    const sa = await flow.core.readNamespacedServiceAccount({ namespace: 'relabel', name: 'ladder-operator' });
+    assert.equal(sa.metadata?.labels?.['app.kubernetes.io/managed-by'], undefined, 'the foreign label is gone');
+    assert.equal(sa.metadata?.labels?.['olm.managed'], 'true');
+    assert.equal(sa.metadata?.annotations?.['meta.helm.sh/release-name'], 'ladder', 'annotations are carried over');
+    assert.ok(
+      sa.metadata?.ownerReferences?.some((o) => o.name === 'ladder.v1.1.0'),
+      'the new CSV owns it',
+    );
+  });
+
   test('adoption (OLM adoption_controller.go): the operator label on the Subscription, its installed CSV, what that CSV owns and its CRD, and only the latest InstallPlan; the Operator lists them', async () => {
     // After the ladder walk above: three plans, the Subscription pointing at the last.
     const key = 'operators.coreos.com/ladder.ladder';

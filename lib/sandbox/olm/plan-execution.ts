@@ -355,18 +355,29 @@ export class PlanExecution extends OperatorBase {
     }
     if (kind === 'ClusterServiceVersion' || kind === 'Subscription') return;
     if (kind === 'ServiceAccount') {
-      // Owners merged, secrets and annotations carried over; written only when something changed.
+      // EnsureServiceAccount (step_ensurer.go): the step's account, with the live one's secrets, the
+      // owners of both and the live annotations the step does not set; its labels are the step's
+      // alone, so a label someone else put there goes when it is written. It is written only when
+      // the step's account is not already contained in the live one (apimachinery's DeepDerivative:
+      // each label and annotation the step's has, the same owners).
       as(`error getting older version of service account: ${name}`, 'get', true);
       const owners = [...(found.metadata.ownerReferences ?? [])];
       for (const o of obj.metadata.ownerReferences ?? []) if (!owners.some((x) => x.uid === o.uid)) owners.push(o);
-      const labels = { ...found.metadata.labels, ...obj.metadata.labels };
+      const annotations = { ...found.metadata.annotations, ...obj.metadata.annotations };
+      const labels = { ...obj.metadata.labels };
+      const within = (part: Record<string, string>, whole: Record<string, string> = {}) =>
+        Object.entries(part).every(([k, v]) => whole[k] === v);
       if (
-        JSON.stringify(owners) === JSON.stringify(found.metadata.ownerReferences ?? []) &&
-        JSON.stringify(labels) === JSON.stringify(found.metadata.labels ?? {})
+        owners.length === (found.metadata.ownerReferences ?? []).length &&
+        within(labels, found.metadata.labels) &&
+        within(annotations, found.metadata.annotations)
       )
         return;
       as(`error updating service account: ${name}`, 'patch', true);
-      this.api.updateObject(r, { ...found, metadata: { ...found.metadata, labels, ownerReferences: owners } });
+      this.api.updateObject(r, {
+        ...found,
+        metadata: { ...found.metadata, labels, annotations, ownerReferences: owners },
+      });
       return;
     }
     // Roles and bindings are brought in line with the step's manifest (a ClusterRole then names
