@@ -52,8 +52,14 @@ function catalogdExtension(file: string, contextName: string): string | undefine
 }
 
 // The catalogd address each KubeConfig was made with: requests carry only a KubeConfig, and the
-// content reader needs the address the console was told of for that cluster.
-const catalogdOf = new WeakMap<KubeConfig, string>();
+// content reader needs the address the console was told of for that cluster. One map per process,
+// on globalThis: the HTTP server (loaded through tsx) makes the fleet's KubeConfigs when it routes
+// a request to a cluster, and each route bundle Next.js builds holds its own copy of this module,
+// whose own map would not know them.
+const CATALOGD_OF = Symbol.for('olm-console.catalogd-of');
+const catalogdOf: WeakMap<KubeConfig, string> = ((globalThis as { [CATALOGD_OF]?: WeakMap<KubeConfig, string> })[
+  CATALOGD_OF
+] ??= new WeakMap());
 
 /** The catalogd address the console's settings name for this KubeConfig's cluster, if any. */
 export function catalogdAddressOf(kc: KubeConfig): string | undefined {
