@@ -212,7 +212,27 @@ else
     });
 
     test("an approval on each cluster is made as her: team1's approved, team2's refused by the cluster", async () => {
-      const { body } = await alice.call<FleetApprovalsResponse>('/api/fleet/approvals');
+      // Real OLM writes each namespace's plan some seconds after its Subscription (more under load),
+      // and the fleet keeps each cluster's answer 10 s: ask until both clusters list both plans.
+      const listed = (b: FleetApprovalsResponse) =>
+        b.clusters.every(
+          (c) =>
+            c.ok &&
+            c.value.approvals
+              .map((a) => a.namespace)
+              .sort()
+              .join() === 'team1,team2',
+        );
+      const body = await waitFor(
+        'both plans waiting on both clusters',
+        async () => {
+          const r = await alice.call<FleetApprovalsResponse>('/api/fleet/approvals');
+          if (listed(r.body)) return r.body;
+          await new Promise((done) => setTimeout(done, 1000));
+          return undefined;
+        },
+        240_000,
+      );
       const plans: { cluster: string; namespace: string; name: string; resourceVersion?: string }[] = [];
       for (const c of body.clusters) {
         assert.ok(c.ok, `${c.name}: ${c.ok ? '' : c.error.message}`);
