@@ -14,13 +14,14 @@
 // MAX_TOTAL_BYTES of cookies: four or five service-account tokens, more short static ones. Past it,
 // adding one is refused with the reason; a fleet of many clusters signs in with one identity
 // provider every cluster trusts instead.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { seal, unseal } from '../sealed';
 import type { Session, SessionKey } from '../session';
 
 const PREFIX = 'olm_console_ct_';
 const VERSION = 'c1';
 // Bound into the seal: a cluster token's cookie can never be opened as anything else.
-const PURPOSE = Buffer.from('olm-console cluster token');
+const PURPOSE = 'olm-console cluster token';
 
 /** The most one cluster token's Set-Cookie may take (a browser's limit). */
 export const MAX_COOKIE_BYTES = 4096;
@@ -49,33 +50,16 @@ export function clusterTokenCookieName(cluster: string, secure: boolean): string
 const isTokenCookie = (name: string) => name.startsWith(PREFIX) || name.startsWith(`__Host-${PREFIX}`);
 
 export function sealClusterToken(t: ClusterToken, session: Session, key: SessionKey): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key.key, iv);
-  cipher.setAAD(PURPOSE);
   const sealed: Sealed = { ...t, sid: session.sid };
-  const body = Buffer.concat([cipher.update(JSON.stringify(sealed), 'utf8'), cipher.final()]);
-  return [
-    VERSION,
-    iv.toString('base64url'),
-    body.toString('base64url'),
-    cipher.getAuthTag().toString('base64url'),
-  ].join('.');
+  return `${VERSION}.${seal(sealed, PURPOSE, key)}`;
 }
 
 function open(value: string, key: SessionKey): Sealed | undefined {
-  const [version, iv, body, tag] = value.split('.');
-  if (version !== VERSION || !iv || !body || !tag) return undefined;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(PURPOSE);
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-    const t = JSON.parse(text) as Sealed;
-    if (typeof t.sid !== 'string' || typeof t.cluster !== 'string' || typeof t.token !== 'string') return undefined;
-    return t;
-  } catch {
-    return undefined;
-  }
+  const dot = value.indexOf('.');
+  if (dot < 0 || value.slice(0, dot) !== VERSION) return undefined;
+  const t = unseal<Sealed>(value.slice(dot + 1), PURPOSE, key);
+  if (typeof t?.sid !== 'string' || typeof t.cluster !== 'string' || typeof t.token !== 'string') return undefined;
+  return t;
 }
 
 /** The request's cookies, name → value. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SessionKey } from '../session';
-import { seal } from './sealed';
+import { seal } from '../sealed';
 import { openStateCookie, stateCookieHeader, stateCookieName, type SignInState } from './state-cookie';
 
 const key = SessionKey.random();

@@ -2,7 +2,7 @@
 // redirect back: state, nonce, the PKCE verifier and where to go after. Sealed with the session
 // key, ten minutes at most, SameSite=Lax so that the provider's top-level redirect carries it.
 import type { SessionKey } from '../session';
-import { seal, unseal } from './sealed';
+import { seal, unseal } from '../sealed';
 
 export const STATE_COOKIE = 'olm_console_signin';
 export const STATE_TTL_SECONDS = 600;

@@ -1,8 +1,9 @@
-// A small JSON value sealed with the session key (AES-256-GCM), for the sign-in state cookie:
-// the browser carries it and can neither read nor alter it. A purpose string is bound into the
-// seal, so a value sealed for one cookie is refused as another.
+// A small JSON value sealed with the session key (AES-256-GCM), for a cookie the browser carries
+// and can neither read nor alter: the sign-in in progress (oidc/state-cookie.ts) and a person's
+// token for another cluster (fleet/cluster-tokens.ts). A purpose string is bound into the seal, so
+// a value sealed for one cookie is refused as another.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SessionKey } from '../session';
+import type { SessionKey } from './session';
 
 export function seal(value: unknown, purpose: string, key: SessionKey): string {
   const iv = randomBytes(12);
