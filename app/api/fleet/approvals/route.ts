@@ -7,32 +7,19 @@
 // are read from each namespace the person may use there (`namespaces`), the `namespace` names
 // offered for a person who may not list namespaces checked there first. With `Accept:
 // application/x-ndjson`, the same rows one a line as each cluster answers (stream.ts).
-import { z } from 'zod';
 import type { FleetApprovalsResponse } from '@/lib/api/fleet';
-import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { acrossClusters } from '@/lib/server/fleet/across';
 import { clusterApprovals } from '@/lib/server/fleet/approvals';
+import { namespaceCandidates } from '@/lib/server/fleet/namespace-candidates';
 import { fleetRequest } from '@/lib/server/fleet/request';
 import { fleetStream, wantsStream } from '@/lib/server/fleet/stream';
-import { MAX_CANDIDATES } from '@/lib/server/my-namespaces';
 import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.strictObject({
-  // One name arrives as a string, several as a list (readQuery): both are read as a list.
-  namespace: z
-    .preprocess(
-      (v) => (typeof v === 'string' ? [v] : v),
-      z.array(dnsLabel).max(MAX_CANDIDATES, `at most ${MAX_CANDIDATES} names`),
-    )
-    .optional(),
-});
-
 export const GET = route(async (req) => {
-  const q = readQuery(req.url, Query);
   const { members, person } = await fleetRequest(req);
-  const candidates = [...new Set(q.namespace ?? [])].sort();
+  const candidates = namespaceCandidates(req.url);
   // One cache entry per person, cluster and set of names offered.
   const what = `approvals\n${candidates.join(',')}`;
   const read = (client: Parameters<typeof clusterApprovals>[0]) => clusterApprovals(client, candidates);

@@ -6,32 +6,19 @@
 // line as it answers; the page builds the rows (lib/api/fleet-operator-rows.ts) as they arrive.
 // `?namespace=N…`: for a person who may not list every namespace's Subscriptions on a cluster, the
 // names to check there (at most 20); the cluster's answer then says which namespaces were read.
-import { z } from 'zod';
 import type { FleetOperatorsResponse } from '@/lib/api/fleet';
-import { dnsLabel, readQuery } from '@/lib/server/api-error';
 import { acrossClusters } from '@/lib/server/fleet/across';
 import { clusterInstalls, fleetOperatorRows } from '@/lib/server/fleet/operator-rows';
+import { namespaceCandidates } from '@/lib/server/fleet/namespace-candidates';
 import { fleetRequest } from '@/lib/server/fleet/request';
 import { fleetStream, wantsStream } from '@/lib/server/fleet/stream';
-import { MAX_CANDIDATES } from '@/lib/server/my-namespaces';
 import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.strictObject({
-  // One name arrives as a string, several as a list (readQuery): both are read as a list.
-  namespace: z
-    .preprocess(
-      (v) => (typeof v === 'string' ? [v] : v),
-      z.array(dnsLabel).max(MAX_CANDIDATES, `at most ${MAX_CANDIDATES} names`),
-    )
-    .optional(),
-});
-
 export const GET = route(async (req) => {
-  const q = readQuery(req.url, Query);
   const { members, person } = await fleetRequest(req);
-  const candidates = [...new Set(q.namespace ?? [])].sort();
+  const candidates = namespaceCandidates(req.url);
   // One cache entry per person, cluster and set of names offered.
   const what = `installs\n${candidates.join(',')}`;
   const read = (client: Parameters<typeof clusterInstalls>[0]) => clusterInstalls(client, candidates);
