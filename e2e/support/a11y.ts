@@ -23,6 +23,11 @@ interface AxeViolation {
 
 /** axe's violations on the page as it is now, each with the first few elements it names. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // The page's <title> comes with the server's HTML, but CI once saw it gone for a moment after a
+  // full load under heavy load (Next.js renders metadata apart from the page and may put it back
+  // a beat later). The rule is about the page a person reads, so a title is given a few seconds to
+  // be there; one that never comes still fails as document-title.
+  await page.waitForFunction('document.title.trim() !== ""', undefined, { timeout: 5000 }).catch(() => undefined);
   // Evaluated as a function body so that the page's CSP does not apply (no script element).
   await page.evaluate(`(() => { if (!window.axe) { ${AXE_SOURCE}\n } })()`);
   const violations = (await page.evaluate(
