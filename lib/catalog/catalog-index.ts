@@ -137,6 +137,14 @@ export class CatalogIndex {
     return this.routes.close();
   }
 
+  /**
+   * Lets go of its registry connections once the reads under way on them are over, for an index
+   * being dropped while a person may still be reading through it (RegistryRoutes.retire).
+   */
+  retire(): Promise<void> {
+    return this.routes.retire();
+  }
+
   /** The way to this catalog's registry for this person, or why there is none. */
   private routeFor(client: KubeClient, cs: CatalogSource): () => Promise<RegistryRoute> {
     return () => this.routes.route(client, cs);

@@ -73,6 +73,7 @@ export class RegistryRoutes {
   private readonly direct = new Map<string, { ok: boolean; at: number }>();
   private readonly forwards = new Map<string, Promise<LocalForward>>();
   private readonly sweeper: NodeJS.Timeout;
+  private retired = false;
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -140,14 +141,30 @@ export class RegistryRoutes {
     }
   }
 
+  /**
+   * Closes the forwards nobody uses: no connection open through them and, unless these routes are
+   * retired, none made for a while. A forward with a connection open is a read under way (a
+   * catalog's ListBundles streams for many seconds): closing it would cut that read short.
+   */
   private async sweep(): Promise<void> {
     for (const [key, p] of this.forwards) {
       const f = await p.catch(() => undefined);
-      if (f && this.now() - f.lastUsed > IDLE_MS) {
+      if (f && f.openConnections() === 0 && (this.retired || this.now() - f.lastUsed > IDLE_MS)) {
         this.forwards.delete(key);
         await f.close();
       }
     }
+    if (this.retired && this.forwards.size === 0) clearInterval(this.sweeper);
+  }
+
+  /**
+   * For routes whose index is being dropped (another cluster's, the least recently used): the
+   * forwards no read is using go now, the others once their reads are over (checked each minute),
+   * and then the sweeper stops. Unlike close(), a read under way finishes.
+   */
+  retire(): Promise<void> {
+    this.retired = true;
+    return this.sweep();
   }
 
   async close(): Promise<void> {

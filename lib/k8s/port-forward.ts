@@ -17,6 +17,8 @@ export interface LocalForward {
   address: string;
   /** When a connection last went through, for closing forwards nobody uses. */
   lastUsed: number;
+  /** How many connections are open through it now: closing it would cut them. */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
@@ -115,7 +117,12 @@ export async function listenPortForward(
   const first = await openSocket(kc, namespace, pod, port);
   let spare: Stream | undefined = first;
   const sockets = new Set<Socket>();
-  const fwd: LocalForward = { address: '', lastUsed: Date.now(), close: async () => undefined };
+  const fwd: LocalForward = {
+    address: '',
+    lastUsed: Date.now(),
+    openConnections: () => sockets.size,
+    close: async () => undefined,
+  };
   const server: Server = createServer((sock) => {
     sockets.add(sock);
     sock.on('close', () => sockets.delete(sock));

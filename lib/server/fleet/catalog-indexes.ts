@@ -56,9 +56,9 @@ export function clusterCatalogIndex(member: FleetMember): CatalogIndex {
   while (indexes.size > MAX_CLUSTER_INDEXES) {
     const [oldest, dropped] = indexes.entries().next().value!;
     indexes.delete(oldest);
-    // Its registry connections (port-forwards through that cluster's API server) go with it; a
-    // read still under way finishes on its own and is then forgotten.
-    void dropped.close().catch(() => undefined);
+    // Its registry connections (port-forwards through that cluster's API server) go with it once
+    // no read is using them: a read still under way finishes, and is then forgotten.
+    void dropped.retire().catch(() => undefined);
   }
   return index;
 }
