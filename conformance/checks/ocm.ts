@@ -388,3 +388,34 @@ export const ocmChecks: Check[] = [
     },
   },
 ];
+
+ocmChecks.push({
+  // A cluster matched by a named decision group is in that group only, not again in the rest.
+  id: 'ocm.placement.decision-groups',
+  run: async (t) => {
+    const ns = 'ocm-conformance-groups';
+    await namespaceWithBinding(t, ns);
+    return named(
+      t,
+      await placement(t, ns, 'grouped', {
+        decisionStrategy: {
+          groupStrategy: {
+            decisionGroups: [
+              {
+                groupName: 'every',
+                groupClusterSelector: {
+                  labelSelector: {
+                    matchExpressions: [
+                      { key: 'cluster.open-cluster-management.io/clusterset', operator: 'In', values: ['default'] },
+                    ],
+                  },
+                },
+              },
+            ],
+            clustersPerDecisionGroup: 2,
+          },
+        },
+      }),
+    );
+  },
+});

@@ -324,3 +324,45 @@ test('a ManifestWorkReplicaSet naming no Placement says so', async () => {
   });
   assert.deepEqual(conditions(set), ['PlacementVerified=False PlacementDecisionNotFound: ']);
 });
+
+test('a cluster a named decision group takes is not in the rest of the groups', async () => {
+  const west = await hub.get<Obj>(MANAGED_CLUSTER, 'prod-west');
+  await hub.replace(MANAGED_CLUSTER, {
+    ...west,
+    metadata: { ...west.metadata, labels: { ...west.metadata.labels, wave: 'first' } },
+  });
+  await hub.create(PLACEMENT, {
+    metadata: { name: 'grouped', namespace: 'place' },
+    spec: {
+      decisionStrategy: {
+        groupStrategy: {
+          decisionGroups: [
+            {
+              groupName: 'first',
+              groupClusterSelector: {
+                labelSelector: { matchLabels: { wave: 'first' } },
+              },
+            },
+          ],
+          clustersPerDecisionGroup: 2,
+        },
+      },
+    },
+  });
+  const decided = await waitFor('grouped decided', async () => {
+    const list = await hub.list<Obj>(DECISION, { namespace: 'place', labelSelector: `${C}/placement=grouped` });
+    return list.items.length ? list.items : undefined;
+  });
+  assert.deepEqual(
+    decided
+      .map((d) => [
+        d.metadata.labels?.[`${C}/decision-group-name`],
+        ((d.status?.decisions as { clusterName: string }[] | undefined) ?? []).map((x) => x.clusterName),
+      ])
+      .sort(),
+    [
+      ['', ['local-cluster']],
+      ['first', ['prod-west']],
+    ],
+  );
+});
