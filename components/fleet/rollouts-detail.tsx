@@ -1,6 +1,7 @@
 'use client';
 // One rollout wave by wave: each decision group (the canary first), each cluster's state and what
-// it runs from status feedback; OCM's conditions; what the person may not see; Stop, shown only as
+// it runs from status feedback, and, after an upgrade, which clusters have the new generation and
+// which keep what the one before installed; OCM's conditions; what the person may not see; Stop, shown only as
 // the hub allows it (disabled with the hub's reason otherwise); and what OCM v1.0.0 and OLM cannot
 // do (no pause, no wave rollback), said rather than offered.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -19,6 +20,13 @@ const STATE_TEXT: Record<ClusterRow['state'], string> = {
   unhealthy: 'not healthy',
   failed: 'could not be applied',
 };
+
+/** A cluster of a later generation that its wave has not reached keeps what the generation before installed. */
+function stateText(c: ClusterRow, generation: number): string {
+  if (c.state === 'waiting' && generation > 1)
+    return `keeps what generation ${generation - 1} installed, until an earlier wave is healthy`;
+  return STATE_TEXT[c.state];
+}
 
 /** What the cluster runs, from its status feedback: v0 installed CSV, v1 bundle version, or the policy's compliance. */
 function runs(f: Record<string, string>): string {
@@ -58,12 +66,19 @@ export function RolloutsDetail({ namespace, name }: { namespace: string; name: s
       ) : null}
       {stop.isSuccess ? (
         <p role="status">
-          Stopped: the ManifestWorkReplicaSet is deleted; each cluster keeps what it runs, no longer managed by it.
+          Stopped: the rollout&apos;s ManifestWorkReplicaSets are deleted; each cluster keeps what it runs, no longer
+          managed by them.
         </p>
       ) : null}
       {!d && !q.error ? <p role="status">Reading the hub…</p> : null}
       {d && !stop.isSuccess ? (
         <>
+          <p>
+            Generation {d.generation} (ManifestWorkReplicaSet {d.set})
+            {d.generation > 1
+              ? ': an upgrade; a cluster with its ManifestWork runs the new version, the others keep what they ran.'
+              : '.'}
+          </p>
           <p className="text-sm text-slate-700">
             Hub: {d.conditions.map((c) => `${c.type} ${c.status}${c.reason ? ` (${c.reason})` : ''}`).join('; ')}
           </p>
@@ -84,7 +99,8 @@ export function RolloutsDetail({ namespace, name }: { namespace: string; name: s
               <ul>
                 {w.clusters.map((c) => (
                   <li key={c.cluster}>
-                    <span className="font-semibold">{c.cluster}</span>: {STATE_TEXT[c.state]}; runs {runs(c.feedback)}
+                    <span className="font-semibold">{c.cluster}</span>: {stateText(c, d.generation)}
+                    {c.state === 'waiting' ? '' : `; runs ${runs(c.feedback)}`}
                     {c.message ? <span className="text-slate-700"> ({c.message})</span> : null}
                   </li>
                 ))}
@@ -109,7 +125,8 @@ export function RolloutsDetail({ namespace, name }: { namespace: string; name: s
               </button>
             ) : (
               <p>
-                Delete the ManifestWorkReplicaSet? Every cluster&apos;s ManifestWork goes; what each runs stays.{' '}
+                Delete the rollout&apos;s ManifestWorkReplicaSets? Every cluster&apos;s ManifestWork goes; what each
+                runs stays.{' '}
                 <button type="button" className="underline" onClick={() => stop.mutate()} disabled={stop.isPending}>
                   Stop it
                 </button>{' '}

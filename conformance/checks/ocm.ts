@@ -388,3 +388,112 @@ export const ocmChecks: Check[] = [
     },
   },
 ];
+
+ocmChecks.push(
+  {
+    // A cluster matched by a named decision group is in that group only, not again in the rest.
+    id: 'ocm.placement.decision-groups',
+    run: async (t) => {
+      const ns = 'ocm-conformance-groups';
+      await namespaceWithBinding(t, ns);
+      return named(
+        t,
+        await placement(t, ns, 'grouped', {
+          decisionStrategy: {
+            groupStrategy: {
+              decisionGroups: [
+                {
+                  groupName: 'every',
+                  groupClusterSelector: {
+                    labelSelector: {
+                      matchExpressions: [
+                        { key: 'cluster.open-cluster-management.io/clusterset', operator: 'In', values: ['default'] },
+                      ],
+                    },
+                  },
+                },
+              ],
+              clustersPerDecisionGroup: 2,
+            },
+          },
+        }),
+      );
+    },
+  },
+  {
+    // What an upgrade as a new generation relies on (lib/olm/rollout/generations.ts): a work whose
+    // deleteOption orphans leaves its objects when deleted, a later work of another name applies
+    // over them, and CEL condition rules set the manifest's conditions (Available among them).
+    id: 'ocm.manifestwork.orphan-then-rules',
+    run: async (t) => {
+      const { member, memberTarget } = fleetOf(t);
+      const path = '/api/v1/namespaces/default/configmaps/ocm-conformance-orphan';
+      const rules = [
+        {
+          resourceIdentifier: { resource: 'configmaps', name: 'ocm-conformance-orphan', namespace: 'default' },
+          conditionRules: [
+            {
+              condition: 'Available',
+              type: 'CEL',
+              celExpressions: ["has(object.data) && object.data.exists(k, k == 'greeting')"],
+              message: 'it greets',
+            },
+            { condition: 'Farewell', type: 'CEL', celExpressions: ["object.data.greeting == 'bye'"] },
+          ],
+        },
+      ];
+      const first = await work(
+        t,
+        member,
+        'ocm-conformance-orphan-1',
+        {
+          workload: { manifests: [configMap('ocm-conformance-orphan')] },
+          deleteOption: { propagationPolicy: 'Orphan' },
+          manifestConfigs: rules,
+        },
+        (x) => JSON.stringify(x.status ?? {}).includes('ConditionRuleEvaluated'),
+      );
+      await must(t, 'DELETE', `${W}/v1/namespaces/${member}/manifestworks/ocm-conformance-orphan-1`);
+      await until(t, 'the orphaning work gone', async () => {
+        const l = (await must(t, 'GET', `${W}/v1/namespaces/${member}/manifestworks`)) as unknown as { items: Obj[] };
+        return l.items.some((w) => w.metadata.name === 'ocm-conformance-orphan-1') ? undefined : true;
+      });
+      const kept = await must(memberTarget, 'GET', path);
+      await work(
+        t,
+        member,
+        'ocm-conformance-orphan-2',
+        {
+          workload: { manifests: [{ ...configMap('ocm-conformance-orphan'), data: { greeting: 'bye' } }] },
+          deleteOption: { propagationPolicy: 'Orphan' },
+          manifestConfigs: rules,
+        },
+        (x) => JSON.stringify(x.status ?? {}).includes('ConditionRuleEvaluated'),
+      );
+      const updated = await until(t, 'the second work applied over it', async () => {
+        const c = await must(memberTarget, 'GET', path);
+        return (c.data as { greeting?: string })?.greeting === 'bye' ? c : undefined;
+      });
+      const secondNow = await until(t, 'the second work judged after its update', async () => {
+        const w = await must(t, 'GET', `${W}/v1/namespaces/${member}/manifestworks/ocm-conformance-orphan-2`);
+        return workStatus(w).manifests[0]?.conditions.some((c) => c.type === 'Farewell' && c.status === 'True')
+          ? w
+          : undefined;
+      });
+      await must(t, 'DELETE', `${W}/v1/namespaces/${member}/manifestworks/ocm-conformance-orphan-2`);
+      await until(t, 'the second work gone', async () => {
+        const l = (await must(t, 'GET', `${W}/v1/namespaces/${member}/manifestworks`)) as unknown as { items: Obj[] };
+        return l.items.some((w) => w.metadata.name === 'ocm-conformance-orphan-2') ? undefined : true;
+      });
+      const stillThere = (await must(memberTarget, 'GET', path)).data;
+      await must(memberTarget, 'DELETE', path);
+      return named(t, {
+        first: workStatus(first),
+        kept: kept.data,
+        owners: (updated.metadata as { ownerReferences?: unknown[] }).ownerReferences ?? [],
+        second: workStatus(secondNow),
+        stillThere,
+      });
+    },
+  },
+);

@@ -12,8 +12,21 @@ export interface RolloutRight {
 
 export interface RolloutPreview {
   choices: RolloutChoices;
-  /** The hub objects, in the order they are written; `exists` for those already there (left as they are). */
-  objects: { kind: string; name: string; namespace?: string; object: Record<string, unknown>; exists?: boolean }[];
+  /**
+   * The hub objects, in the order they are written; `exists` for those already there (their spec
+   * updated). An upgrade's ManifestWorkReplicaSet is a new generation that `replaces` the current
+   * one: that one is deleted first, its ManifestWorks orphaning what they installed.
+   */
+  objects: {
+    kind: string;
+    name: string;
+    namespace?: string;
+    object: Record<string, unknown>;
+    exists?: boolean;
+    replaces?: { name: string; uid?: string };
+  }[];
+  /** The rollout's generation this write makes or updates (1 for a new rollout; each upgrade adds one). */
+  generation: number;
   /** The clusters the Placement picks: its own decisions when it exists, else the console's guess. */
   clusters: {
     source: 'decisions' | 'guess';
@@ -32,8 +45,12 @@ export interface RolloutPreview {
 }
 
 export interface RolloutSummary {
+  /** The rollout's name (its label), the same across its generations. */
   name: string;
   namespace: string;
+  /** The generation it runs now and that generation's ManifestWorkReplicaSet. */
+  generation: number;
+  set: string;
   package?: string;
   olm?: 'v0' | 'v1';
   conditions: { type: string; status: string; reason?: string }[];

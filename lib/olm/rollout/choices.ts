@@ -3,6 +3,7 @@
 // labels, claims), and in what order (a canary group first, then waves of at most N clusters).
 // Names here become hub objects and objects on every placed cluster, so they are checked against
 // the API server's own rules (DNS-1123) here rather than refused later cluster by cluster.
+import { GENERATION_SUFFIX } from './generations';
 
 export type LabelRequirement = { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] };
 
@@ -47,7 +48,6 @@ export interface RolloutChoices {
    */
   operatorPolicy?: { namespace: string; allowedVersions: string[]; upgradeApproval: 'Automatic' | 'None' };
 }
-
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 // A label key: an optional DNS subdomain prefix and a name (k8s.io/apimachinery validation).
@@ -72,6 +72,15 @@ export function choicesProblems(c: RolloutChoices): string[] {
   };
   // The ManifestWork on each cluster is named after the rollout; ClusterExtension and Placement names too.
   label('rollout name', c.name);
+  // Upgrades are new ManifestWorkReplicaSets named `<name>-g<N>` (generations.ts), and OCM labels
+  // each cluster's ManifestWork `<hub namespace>.<set name>`, a label value of at most 63 characters.
+  if (c.name && GENERATION_SUFFIX.test(c.name))
+    p.push(`rollout name "${c.name}" may not end in -g and a number: the console names a rollout's upgrades so`);
+  if (c.name && c.hubNamespace && c.hubNamespace.length + c.name.length > 63 - '.'.length - '-g9999'.length)
+    p.push(
+      `the rollout name and hub namespace together must be at most ${63 - 7} characters: OCM labels every ` +
+        'ManifestWork with both',
+    );
   label('hub namespace', c.hubNamespace);
   label('install namespace', c.installNamespace);
   if (!c.package || !DNS1123_SUBDOMAIN.test(c.package)) p.push(`package "${c.package ?? ''}" is not a package name`);

@@ -202,3 +202,33 @@ test('bad choices are each named, in words a person can act on', () => {
     'OLM v1 has no approval: leave it out',
   ]);
 });
+
+test("an upgrade's set is the next generation: named and labelled for it, soaking a minute unless chosen", () => {
+  const first = manifestWorkReplicaSet(choices({ canary: undefined }));
+  assert.deepEqual(first.metadata, {
+    name: 'gatekeeper',
+    namespace: 'rollouts',
+    labels: { 'olm-console.io/rollout': 'gatekeeper', 'olm-console.io/rollout-generation': '1' },
+  });
+  const third = manifestWorkReplicaSet(choices({ canary: undefined }), [], 3);
+  assert.deepEqual(third.metadata, {
+    name: 'gatekeeper-g3',
+    namespace: 'rollouts',
+    labels: { 'olm-console.io/rollout': 'gatekeeper', 'olm-console.io/rollout-generation': '3' },
+  });
+  // Every generation shares the rollout's Placement.
+  assert.equal(spec(third).placementRefs[0].name, 'gatekeeper');
+  assert.equal(spec(third).placementRefs[0].rolloutStrategy.progressivePerGroup.minSuccessTime, '1m');
+  const chosen = manifestWorkReplicaSet(choices({ minSuccessTime: '5m' }), [], 2);
+  assert.equal(spec(chosen).placementRefs[0].rolloutStrategy.progressivePerGroup.minSuccessTime, '5m');
+});
+
+test("a rollout's name may not look like an upgrade's, nor be too long to label its works", () =>
+  assert.deepEqual(
+    choicesProblems(choices({ name: 'gatekeeper-g2' })).concat(choicesProblems(choices({ name: 'a'.repeat(50) }))),
+    [
+      'rollout name "gatekeeper-g2" may not end in -g and a number: the console names a rollout\'s upgrades so',
+      'the rollout name and hub namespace together must be at most 56 characters: OCM labels every ManifestWork ' +
+        'with both',
+    ],
+  ));

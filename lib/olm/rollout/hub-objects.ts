@@ -16,6 +16,7 @@
 //   manifest's Available). The install's own health becomes Available that way: see cluster-objects.ts.
 import type { RolloutChoices } from './choices';
 import { clusterObjects, manifestConfigs } from './cluster-objects';
+import { GENERATION_LABEL, ROLLOUT_LABEL, setName } from './generations';
 
 export type HubObject = Record<string, unknown> & {
   apiVersion: string;
@@ -24,8 +25,7 @@ export type HubObject = Record<string, unknown> & {
 };
 
 export const CANARY_GROUP = 'canary';
-/** On every hub object of a rollout, so the rollouts page lists only the console's own. */
-export const ROLLOUT_LABEL = 'olm-console.io/rollout';
+export { ROLLOUT_LABEL };
 
 const selector = (labels: Record<string, string> | undefined) =>
   labels && Object.keys(labels).length ? { matchLabels: { ...labels } } : {};
@@ -80,26 +80,47 @@ export function clusterSetBindings(c: RolloutChoices, existing: readonly string[
     }));
 }
 
-export function rolloutStrategy(c: RolloutChoices): Record<string, unknown> {
+/**
+ * An upgrade's soak when the person chose none. A wave's health rule can hold in the moment after
+ * the agent applies the upgrade, before OLM has acted on it (a Subscription moved to another
+ * channel still says AtLatestKnown until OLM resolves it again); OCM judges a succeeded cluster
+ * again once its minSuccessTime, counted from its ManifestWork's creation (generations.ts), is
+ * over, so the next wave starts only on the health OLM reports after it has had the upgrade.
+ */
+export const UPGRADE_SOAK = '1m';
+
+export function rolloutStrategy(c: RolloutChoices, generation = 1): Record<string, unknown> {
+  const soak = c.minSuccessTime ?? (generation > 1 ? UPGRADE_SOAK : undefined);
   return {
     type: 'ProgressivePerGroup',
     progressivePerGroup: {
       ...(c.canary ? { mandatoryDecisionGroups: [{ groupName: CANARY_GROUP }] } : {}),
       progressDeadline: c.progressDeadline ?? 'None',
-      ...(c.minSuccessTime ? { minSuccessTime: c.minSuccessTime } : {}),
+      ...(soak ? { minSuccessTime: soak } : {}),
       maxFailures: 0,
     },
   };
 }
 
-/** The ManifestWorkReplicaSet: the install's objects as the template of every cluster's ManifestWork. */
-export function manifestWorkReplicaSet(c: RolloutChoices, installerRbac: Record<string, unknown>[] = []): HubObject {
+/**
+ * The ManifestWorkReplicaSet of one generation of the rollout (generations.ts): the install's
+ * objects as the template of every cluster's ManifestWork.
+ */
+export function manifestWorkReplicaSet(
+  c: RolloutChoices,
+  installerRbac: Record<string, unknown>[] = [],
+  generation = 1,
+): HubObject {
   return {
     apiVersion: 'work.open-cluster-management.io/v1alpha1',
     kind: 'ManifestWorkReplicaSet',
-    metadata: { name: c.name, namespace: c.hubNamespace, labels: { [ROLLOUT_LABEL]: c.name } },
+    metadata: {
+      name: setName(c.name, generation),
+      namespace: c.hubNamespace,
+      labels: { [ROLLOUT_LABEL]: c.name, [GENERATION_LABEL]: String(generation) },
+    },
     spec: {
-      placementRefs: [{ name: c.name, rolloutStrategy: rolloutStrategy(c) }],
+      placementRefs: [{ name: c.name, rolloutStrategy: rolloutStrategy(c, generation) }],
       manifestWorkTemplate: {
         // Deleting a cluster's ManifestWork (the rollout deleted, or the cluster leaving the
         // Placement) leaves its install as it is: stopping a rollout must not uninstall operators

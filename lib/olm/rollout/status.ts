@@ -5,6 +5,7 @@
 // `<namespace>.<name>`: ocm pkg/work/hub/controllers/manifestworkreplicasetcontroller), and what
 // each cluster's work agent reads back (statusFeedback values and the Available condition the
 // rollout's condition rule sets: cluster-objects.ts).
+import { sameTemplate } from './generations';
 import { CANARY_GROUP } from './hub-objects';
 
 type Condition = { type: string; status: string; reason?: string; message?: string; observedGeneration?: number };
@@ -79,30 +80,6 @@ const GROUP_INDEX = 'cluster.open-cluster-management.io/decision-group-index';
 const GROUP_NAME = 'cluster.open-cluster-management.io/decision-group-name';
 export const WORK_OWNER_LABEL = 'work.open-cluster-management.io/manifestworkreplicaset';
 
-/**
- * The same JSON whatever the keys' order, and without empty values: OCM compares a work with the
- * template as Go structs (sdk-go workapplier.ManifestWorkEqual, Kubernetes' semantic equality,
- * where an absent string is "" and a nil list an empty one), and the ManifestWork CRD stores
- * defaults the template does not carry (a condition rule's `messageExpression: ""`).
- */
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, canonical((v as Record<string, unknown>)[k])] as const)
-        .filter(([, x]) => !isEmpty(x)),
-    );
-  return v;
-}
-const isEmpty = (x: unknown) =>
-  x === '' ||
-  x === null ||
-  x === undefined ||
-  (Array.isArray(x) ? !x.length : typeof x === 'object' && !Object.keys(x as object).length);
-const sameSpec = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-
 const cond = (cs: Condition[] | undefined, type: string) => cs?.find((c) => c.type === type);
 
 function valueText(v: FeedbackValue['fieldValue']): string {
@@ -118,7 +95,7 @@ function row(cluster: string, work: ManifestWorkLike | undefined, template: unkn
     const ruled = m.conditions?.find((c) => c.type === 'Available' && c.reason?.startsWith('ConditionRule'));
     if (ruled && ruled.status !== 'True') healthMessage = ruled.message;
   }
-  if (!sameSpec(work.spec, template)) return { cluster, state: 'outdated', feedback };
+  if (!sameTemplate(work.spec, template)) return { cluster, state: 'outdated', feedback };
   const applied = cond(work.status?.conditions, 'Applied');
   const available = cond(work.status?.conditions, 'Available');
   const generation = work.metadata.generation;

@@ -41,9 +41,17 @@ export async function startOcmHub(hub: ApiServer, members: OcmMember[]): Promise
   const registration = new Registration(hub, kinds, members);
   const placements = new Placements(hub, kinds);
   const agent = new WorkAgent(hub, kinds, members);
-  const replicaSets = new ReplicaSets(hub, kinds);
-
   const run = (key: string, job: () => void) => queue.add(key, async () => job());
+  const timers = new Set<NodeJS.Timeout>();
+  const replicaSets = new ReplicaSets(hub, kinds, (ns, name, ms) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      replicaSet(ns, name);
+    }, ms);
+    t.unref();
+    timers.add(t);
+  });
+
   const placement = (ns: string, name: string) => run(`placement/${ns}/${name}`, () => placements.reconcile(ns, name));
   const everyPlacement = () => placements.names().forEach((p) => placement(p.namespace, p.name));
   const replicaSet = (ns: string, name: string) => run(`mwrs/${ns}/${name}`, () => replicaSets.reconcile(ns, name));
@@ -68,9 +76,12 @@ export async function startOcmHub(hub: ApiServer, members: OcmMember[]): Promise
       else if (r.resource === 'placementdecisions') everyReplicaSet();
     } else if (r.group === WORK_GROUP) {
       if (r.resource === 'manifestworks') {
-        if (e.type !== 'DELETED') work(o.metadata.namespace!, o.metadata.name!);
+        // The hub's controller sees a work it changed before the cluster's agent does (the agent
+        // is another process, on another cluster): it judges the work by the conditions the
+        // agent wrote for the spec before (docs/sandbox.md#open-cluster-management).
         const owner = ReplicaSets.owner(o);
         if (owner) replicaSet(owner.namespace, owner.name);
+        if (e.type !== 'DELETED') work(o.metadata.namespace!, o.metadata.name!);
       } else if (r.resource === 'manifestworkreplicasets') replicaSet(o.metadata.namespace!, o.metadata.name!);
     }
   };
@@ -111,6 +122,7 @@ export async function startOcmHub(hub: ApiServer, members: OcmMember[]): Promise
     settled: () => queue.settled(),
     controllerErrors: queue.errors,
     stop: () => {
+      for (const t of timers) clearTimeout(t);
       hub.hooks.onChange = previousHub;
       for (const r of restore) r();
     },

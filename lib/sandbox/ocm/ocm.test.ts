@@ -324,3 +324,112 @@ test('a ManifestWorkReplicaSet naming no Placement says so', async () => {
   });
   assert.deepEqual(conditions(set), ['PlacementVerified=False PlacementDecisionNotFound: ']);
 });
+
+test('a cluster a named decision group takes is not in the rest of the groups', async () => {
+  const west = await hub.get<Obj>(MANAGED_CLUSTER, 'prod-west');
+  await hub.replace(MANAGED_CLUSTER, {
+    ...west,
+    metadata: { ...west.metadata, labels: { ...west.metadata.labels, wave: 'first' } },
+  });
+  await hub.create(PLACEMENT, {
+    metadata: { name: 'grouped', namespace: 'place' },
+    spec: {
+      decisionStrategy: {
+        groupStrategy: {
+          decisionGroups: [
+            {
+              groupName: 'first',
+              groupClusterSelector: {
+                labelSelector: { matchLabels: { wave: 'first' } },
+              },
+            },
+          ],
+          clustersPerDecisionGroup: 2,
+        },
+      },
+    },
+  });
+  const decided = await waitFor('grouped decided', async () => {
+    const list = await hub.list<Obj>(DECISION, { namespace: 'place', labelSelector: `${C}/placement=grouped` });
+    return list.items.length ? list.items : undefined;
+  });
+  assert.deepEqual(
+    decided
+      .map((d) => [
+        d.metadata.labels?.[`${C}/decision-group-name`],
+        ((d.status?.decisions as { clusterName: string }[] | undefined) ?? []).map((x) => x.clusterName),
+      ])
+      .sort(),
+    [
+      ['', ['local-cluster']],
+      ['first', ['prod-west']],
+    ],
+  );
+});
+
+test('a work that orphans leaves its objects; a later work applies over them; CEL rules set conditions', async () => {
+  const rules = [
+    {
+      resourceIdentifier: { resource: 'configmaps', name: 'kept', namespace: 'default' },
+      conditionRules: [
+        {
+          condition: 'Available',
+          type: 'CEL',
+          celExpressions: ["has(object.data) && object.data.exists(k, k == 'greeting')"],
+          message: 'it greets',
+        },
+        { condition: 'Farewell', type: 'CEL', celExpressions: ["object.data.greeting == 'bye'"] },
+      ],
+    },
+  ];
+  const cm = (greeting: string) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'kept', namespace: 'default' },
+    data: { greeting },
+  });
+  const manifestConditions = (w: Obj) =>
+    conditions({
+      metadata: w.metadata,
+      status: (w.status?.resourceStatus as { manifests: Obj['status'][] }).manifests[0],
+    });
+  await hub.create(WORK, {
+    metadata: { name: 'orphan-1', namespace: 'prod-west' },
+    spec: {
+      workload: { manifests: [cm('hello')] },
+      deleteOption: { propagationPolicy: 'Orphan' },
+      manifestConfigs: rules,
+    },
+  });
+  const first = await waitFor('the first work judged', async () => {
+    const w = await hub.get<Obj>(WORK, 'orphan-1', 'prod-west');
+    return conditions(w).some((c) => c.startsWith('Available=')) ? w : undefined;
+  });
+  assert.deepEqual(manifestConditions(first), [
+    'Applied=True AppliedManifestComplete: Apply manifest complete',
+    'Available=True ConditionRuleEvaluated: it greets',
+    'Farewell=False ConditionRuleEvaluated: Manifest is not Farewell',
+    'StatusFeedbackSynced=True NoStatusFeedbackSynced: ',
+  ]);
+  await hub.delete(WORK, 'orphan-1', { namespace: 'prod-west' });
+  await waitFor('the work gone', async () => ((await absent(hub, WORK, 'orphan-1', 'prod-west')) ? true : undefined));
+  assert.deepEqual((await member.get<{ data: unknown }>(CONFIG_MAP, 'kept', 'default')).data, { greeting: 'hello' });
+
+  await hub.create(WORK, {
+    metadata: { name: 'orphan-2', namespace: 'prod-west' },
+    spec: {
+      workload: { manifests: [cm('bye')] },
+      deleteOption: { propagationPolicy: 'Orphan' },
+      manifestConfigs: rules,
+    },
+  });
+  const second = await waitFor('the second work judged', async () => {
+    const w = await hub.get<Obj>(WORK, 'orphan-2', 'prod-west');
+    return w.status?.resourceStatus ? w : undefined;
+  });
+  assert.ok(manifestConditions(second).includes('Farewell=True ConditionRuleEvaluated: Manifest is Farewell'));
+  assert.deepEqual((await member.get<{ data: unknown }>(CONFIG_MAP, 'kept', 'default')).data, { greeting: 'bye' });
+  await hub.delete(WORK, 'orphan-2', { namespace: 'prod-west' });
+  await waitFor('the work gone', async () => ((await absent(hub, WORK, 'orphan-2', 'prod-west')) ? true : undefined));
+  assert.equal(await absent(member, CONFIG_MAP, 'kept', 'default'), false);
+});

@@ -131,18 +131,20 @@ export class Placements {
     const unscheduled = spec.numberOfClusters !== undefined ? Math.max(spec.numberOfClusters - chosen.length, 0) : 0;
 
     // Decision groups: the named ones first, by their selectors, then the rest, each cut to length.
+    // A cluster goes in one group only: the first named group whose selector it matches, else the
+    // rest (ocm pkg/placement/controllers/scheduling filterClustersBySelector takes it out).
     const strategy = spec.decisionStrategy?.groupStrategy;
     const length = groupLength(strategy?.clustersPerDecisionGroup, chosen.length);
     const groups: { name: string; clusters: string[] }[] = [];
+    const left = new Set(chosen.map((c) => c.metadata.name!));
     for (const g of strategy?.decisionGroups ?? []) {
-      const matched = chosen.filter((c) => selects(g.groupClusterSelector, c)).map((c) => c.metadata.name!);
+      const matched = chosen
+        .filter((c) => left.has(c.metadata.name!) && selects(g.groupClusterSelector, c))
+        .map((c) => c.metadata.name!);
+      for (const m of matched) left.delete(m);
       for (const part of chunk(matched, length)) groups.push({ name: g.groupName, clusters: part });
     }
-    for (const part of chunk(
-      chosen.map((c) => c.metadata.name!),
-      length,
-    ))
-      groups.push({ name: '', clusters: part });
+    for (const part of chunk([...left], length)) groups.push({ name: '', clusters: part });
     if (!groups.length) groups.push({ name: '', clusters: [] });
 
     const decisionGroups = groups.map((g, i) => {

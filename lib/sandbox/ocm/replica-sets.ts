@@ -23,7 +23,13 @@ import {
   type Conditions,
   type OcmKinds,
 } from './objects';
-import { clustersToRollOut, type ClusterRolloutState, type DecidedCluster, type RolloutStrategy } from './rollout';
+import {
+  clustersToRollOut,
+  minSuccessMs,
+  type ClusterRolloutState,
+  type DecidedCluster,
+  type RolloutStrategy,
+} from './rollout';
 
 interface MwrsSpec {
   manifestWorkTemplate?: Record<string, unknown>;
@@ -51,9 +57,14 @@ function stateOf(work: KObject | undefined, current: boolean): ClusterRolloutSta
 }
 
 export class ReplicaSets {
+  /**
+   * `recheck`: asks for the set to be reconciled again after `ms` (a soaking cluster's
+   * minSuccessTime ends then; OCM requeues the set for it: RolloutResult.RecheckAfter).
+   */
   constructor(
     private readonly hub: ApiServer,
     private readonly kinds: OcmKinds,
+    private readonly recheck: (namespace: string, name: string, ms: number) => void = () => {},
   ) {}
 
   names(): { namespace: string; name: string }[] {
@@ -125,20 +136,28 @@ export class ReplicaSets {
         return;
       }
       const works = new Map(this.works(key, ref.name).map((w) => [w.metadata.namespace!, w]));
+      const soak = minSuccessMs(ref.rolloutStrategy);
+      let soonest = Infinity;
       const decided: DecidedCluster[] = this.hub
         .storeList(this.kinds.decisions, namespace)
         .filter((d) => d.metadata.labels?.[PLACEMENT_LABEL] === ref.name)
         .flatMap((d) =>
           ((d.status as { decisions?: { clusterName: string }[] })?.decisions ?? []).map((x) => {
             const w = works.get(x.clusterName);
+            const state = stateOf(w, !!w && JSON.stringify(w.spec ?? {}) === template);
+            // The soak counts from the work's creation, not from when it became Available.
+            const left = w && state === 'Succeeded' ? Date.parse(w.metadata.creationTimestamp!) + soak - Date.now() : 0;
+            if (left > 0) soonest = Math.min(soonest, left);
             return {
               name: x.clusterName,
               groupIndex: Number(d.metadata.labels?.[DECISION_GROUP_INDEX_LABEL] ?? 0),
               groupName: d.metadata.labels?.[DECISION_GROUP_NAME_LABEL] ?? '',
-              state: stateOf(w, !!w && JSON.stringify(w.spec ?? {}) === template),
+              state,
+              ...(left > 0 ? { soaking: true } : {}),
             };
           }),
         );
+      if (soonest < Infinity) this.recheck(namespace, name, soonest + 50);
       const existing = new Set(decided.filter((c) => c.state !== 'ToApply').map((c) => c.name));
       for (const cluster of clustersToRollOut(ref.rolloutStrategy, decided)) {
         createOrUpdate(this.hub, this.kinds.works, {

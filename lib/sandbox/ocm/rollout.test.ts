@@ -3,7 +3,7 @@
 // from each decided cluster's state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clustersToRollOut, type ClusterRolloutState, type DecidedCluster } from './rollout';
+import { clustersToRollOut, durationMs, type ClusterRolloutState, type DecidedCluster } from './rollout';
 
 /** Clusters `a`, `b`, … in decision groups: `groups[i]` is the states of group i's clusters. */
 function facts(...groups: ClusterRolloutState[][]): DecidedCluster[] {
@@ -68,6 +68,23 @@ describe('the clusters a rollout writes to now', () => {
         facts(['Failed'], ['ToApply']),
       ),
       ['b'],
+    );
+  });
+
+  test('minSuccessTime: a succeeded cluster still soaking holds the next group as one in flight does', () => {
+    const strategy = {
+      type: 'ProgressivePerGroup' as const,
+      progressivePerGroup: { mandatoryDecisionGroups: [{ groupName: 'canary' }], minSuccessTime: '1m' },
+    };
+    const clusters = facts(['Succeeded'], ['ToApply']).map((c, i) => (i === 0 ? { ...c, groupName: 'canary' } : c));
+    assert.deepEqual(clustersToRollOut(strategy, [{ ...clusters[0]!, soaking: true }, clusters[1]!]), []);
+    assert.deepEqual(clustersToRollOut(strategy, clusters), ['b']);
+  });
+
+  test('durations as Go writes them', () => {
+    assert.deepEqual(
+      ['1m', '90s', '1m30s', '2h', '', 'soon', '10'].map((d) => durationMs(d)),
+      [60_000, 90_000, 90_000, 7_200_000, 0, 0, 0],
     );
   });
 });

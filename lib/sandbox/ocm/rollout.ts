@@ -9,8 +9,11 @@
 // - ProgressivePerGroup: the mandatory groups first, then one decision group after another: a
 //   group starts when no cluster before it is still in flight but the failed ones, and failures
 //   stay within `maxFailures` (of each group's size).
-// Time-based fields (`minSuccessTime`, `progressDeadline`) are not emulated: a cluster succeeds
-// when its work is Available and a failed one stays failed (docs/sandbox.md#open-cluster-management).
+// A cluster succeeds when its work is Available; with `minSuccessTime` it soaks first: counted from
+// its work's creation (OCM's status function gives the work's creationTimestamp as the last
+// transition), a succeeded cluster within it still holds the rollout as one in flight does
+// (sdk-go determineRolloutStatus). `progressDeadline` is not emulated: a failed or progressing
+// cluster never times out (docs/sandbox.md#open-cluster-management).
 
 /** A cluster's state as the rollout handler names it. */
 export type ClusterRolloutState = 'ToApply' | 'Progressing' | 'Succeeded' | 'Failed';
@@ -20,6 +23,8 @@ export interface DecidedCluster {
   groupIndex: number;
   groupName: string;
   state: ClusterRolloutState;
+  /** Succeeded, but within the strategy's minSuccessTime of its work's creation. */
+  soaking?: boolean;
 }
 
 interface MandatoryGroup {
@@ -33,9 +38,31 @@ export interface RolloutStrategy {
     mandatoryDecisionGroups?: MandatoryGroup[];
     maxConcurrency?: number | string;
     maxFailures?: number | string;
+    minSuccessTime?: string;
   };
-  progressivePerGroup?: { mandatoryDecisionGroups?: MandatoryGroup[]; maxFailures?: number | string };
+  progressivePerGroup?: {
+    mandatoryDecisionGroups?: MandatoryGroup[];
+    maxFailures?: number | string;
+    minSuccessTime?: string;
+  };
   all?: { progressDeadline?: string };
+}
+
+const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 1e-6 };
+
+/** A Go duration (`90s`, `1m30s`) in milliseconds; 0 when absent or not one (metav1.Duration). */
+export function durationMs(v: string | undefined): number {
+  if (!v || !/^([0-9.]+(h|m|s|ms|us|µs|ns))+$/.test(v)) return 0;
+  let ms = 0;
+  for (const m of v.matchAll(/([0-9.]+)(ms|us|µs|ns|h|m|s)/g)) ms += Number(m[1]) * UNIT_MS[m[2]!]!;
+  return ms;
+}
+
+/** The strategy's soak (All has none: sdk-go rolls every cluster out with a zero minSuccessTime). */
+export function minSuccessMs(strategy: RolloutStrategy | undefined): number {
+  if (strategy?.type === 'Progressive') return durationMs(strategy.progressive?.minSuccessTime);
+  if (strategy?.type === 'ProgressivePerGroup') return durationMs(strategy.progressivePerGroup?.minSuccessTime);
+  return 0;
 }
 
 function countOf(v: number | string | undefined, total: number, fallback: number): number {
@@ -48,7 +75,7 @@ function countOf(v: number | string | undefined, total: number, fallback: number
 const isMandatory = (c: DecidedCluster, groups: MandatoryGroup[] | undefined) =>
   (groups ?? []).some((g) => (g.groupName ? g.groupName === c.groupName : g.groupIndex === c.groupIndex));
 
-const inFlight = (c: DecidedCluster) => c.state === 'Progressing' || c.state === 'Failed';
+const inFlight = (c: DecidedCluster) => c.state === 'Progressing' || c.state === 'Failed' || !!c.soaking;
 
 /** Group by group, as the rollout handler's per-group walk: the new clusters of the first group not done. */
 function perGroup(clusters: DecidedCluster[], maxFailures: number | string | undefined): string[] {

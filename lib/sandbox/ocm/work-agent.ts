@@ -2,11 +2,19 @@
 // ManifestWork in a member's namespace on the hub has its manifests applied on that member (made,
 // or updated where they differ from what the work says), its status written as the agent writes it
 // (per manifest: resourceMeta, Applied, Available, StatusFeedbackSynced and the values of its
-// `manifestConfigs` feedback rules; for the work: Applied and Available), and its objects removed
-// when it is deleted (the agent's finalizer). The applied objects carry no owner reference to an
-// AppliedManifestWork (the sandbox's members have no such kind) and `deleteOption` is read as the
-// default Foreground only (docs/sandbox.md#open-cluster-management).
+// `manifestConfigs` feedback rules, then its CEL condition rules, each setting the condition it
+// names with reason ConditionRuleEvaluated, so a rule named Available replaces "it exists"
+// (ocm pkg/work/spoke/controllers/statuscontroller/availablestatus_controller.go, conditions/reader.go);
+// for the work: Applied and Available), and its objects removed
+// when it is deleted (the agent's finalizer), but for those its `deleteOption` orphans
+// (propagationPolicy Orphan, or SelectivelyOrphan's rules: ocm pkg/work/helper OwnedByTheWork),
+// which stay as they are. The applied objects carry no owner reference to an AppliedManifestWork
+// (the sandbox's members have no such kind; OCM gives an orphaned object none either, so a later
+// work applies over it as over any object: apply/update_apply.go merges owners and updates)
+// (docs/sandbox.md#open-cluster-management).
 import { evalJsonPath } from '../apimachinery/table';
+import { evaluate } from '../olm-v1/cel/evaluate';
+import { parseCel } from '../olm-v1/cel/parse';
 import { setCondition, type Condition } from '../olm-v1/conditions';
 import type { ApiServer } from '../server/api-server';
 import type { ServedResource } from '../server/resources';
@@ -23,13 +31,41 @@ interface FeedbackRule {
   type: 'WellKnownStatus' | 'JSONPaths';
   jsonPaths?: JsonPath[];
 }
+interface ConditionRule {
+  condition: string;
+  type: 'CEL' | 'WellKnownConditions';
+  celExpressions?: string[];
+  message?: string;
+}
 interface ManifestConfig {
   resourceIdentifier: { group?: string; resource: string; name: string; namespace?: string };
   feedbackRules?: FeedbackRule[];
+  conditionRules?: ConditionRule[];
+}
+interface OrphaningRule {
+  group?: string;
+  resource: string;
+  name: string;
+  namespace?: string;
 }
 interface WorkSpec {
   workload?: { manifests?: KObject[] };
   manifestConfigs?: ManifestConfig[];
+  deleteOption?: {
+    propagationPolicy?: 'Foreground' | 'Orphan' | 'SelectivelyOrphan';
+    selectivelyOrphans?: { orphaningRules?: OrphaningRule[] };
+  };
+}
+
+/** Whether deleting the work leaves this object (OCM's OwnedByTheWork, negated). */
+function orphaned(spec: WorkSpec, r: ServedResource, namespace: string, name: string): boolean {
+  const d = spec.deleteOption;
+  if (d?.propagationPolicy === 'Orphan') return true;
+  if (d?.propagationPolicy !== 'SelectivelyOrphan') return false;
+  return (d.selectivelyOrphans?.orphaningRules ?? []).some(
+    (o) =>
+      (o.group ?? '') === r.group && o.resource === r.resource && o.name === name && (o.namespace ?? '') === namespace,
+  );
 }
 type ManifestStatus = {
   resourceMeta: Record<string, unknown>;
@@ -111,6 +147,47 @@ function feedback(
       },
     };
   return { values, condition: { type, status: 'True', reason: 'StatusFeedbackSynced', message: '' } };
+}
+
+/**
+ * A CEL rule's condition as OCM's condition reader writes it: True when every expression is true
+ * over `object`; False at the first false one, or at one that fails (ConditionRuleExpressionError,
+ * the error as message). WellKnownConditions rules are not emulated and set nothing (OCM's set
+ * nothing either for a kind it has no well-known rule for).
+ */
+function ruleCondition(o: KObject, rule: ConditionRule): Omit<Condition, 'lastTransitionTime'> | undefined {
+  if (rule.type !== 'CEL') return undefined;
+  let holds = true;
+  for (const expression of rule.celExpressions ?? []) {
+    let v: unknown;
+    try {
+      v = evaluate(parseCel(expression), { object: o });
+    } catch (err) {
+      return {
+        type: rule.condition,
+        status: 'False',
+        reason: 'ConditionRuleExpressionError',
+        message: (err as Error).message,
+      };
+    }
+    if (typeof v !== 'boolean')
+      return {
+        type: rule.condition,
+        status: 'False',
+        reason: 'ConditionRuleExpressionError',
+        message: `expected bool result, got ${typeof v}`,
+      };
+    if (!v) {
+      holds = false;
+      break;
+    }
+  }
+  return {
+    type: rule.condition,
+    status: holds ? 'True' : 'False',
+    reason: 'ConditionRuleEvaluated',
+    message: rule.message || `Manifest is ${holds ? '' : 'not '}${rule.condition}`,
+  };
 }
 
 /** Whether every field the manifest states has that value on the object (what the cluster added is kept). */
@@ -243,6 +320,10 @@ export class WorkAgent {
       const fb = feedback(live, config?.feedbackRules);
       values = fb.values;
       conditions = setCondition(conditions, fb.condition);
+      for (const rule of config?.conditionRules ?? []) {
+        const c = ruleCondition(live, rule);
+        if (c) conditions = setCondition(conditions, c);
+      }
     }
     return { resourceMeta, statusFeedback: values.length ? { values } : {}, conditions };
   }
@@ -267,13 +348,14 @@ export class WorkAgent {
     } as KObject);
   }
 
-  /** The agent's cleanup: the work's objects deleted from the member, then its finalizer let go. */
+  /** The agent's cleanup: the work's objects deleted from the member but the orphaned, then its finalizer let go. */
   private remove(member: OcmMember, work: KObject): void {
-    const manifests = ((work.spec as WorkSpec)?.workload?.manifests ?? []) as KObject[];
-    for (const m of manifests) {
+    const spec = (work.spec ?? {}) as WorkSpec;
+    for (const m of (spec.workload?.manifests ?? []) as KObject[]) {
       const r = resourceFor(member.api, m);
       if (!r) continue;
       const ns = r.namespaced ? m.metadata.namespace : undefined;
+      if (orphaned(spec, r, ns ?? '', m.metadata.name ?? '')) continue;
       if (member.api.storeGet(r, ns, m.metadata.name ?? ''))
         member.api.deleteObject(r, ns, m.metadata.name ?? '', { propagationPolicy: 'Foreground' });
     }

@@ -16,6 +16,7 @@ import {
   ROLLOUT_LABEL,
   type HubObject,
 } from '../../olm/rollout/hub-objects';
+import { chainOf, nextWrite, setName, type SetLike } from '../../olm/rollout/generations';
 import { guessPlacement, type ManagedClusterLike } from '../../olm/rollout/placement-match';
 import type { PlacementDecisionLike } from '../../olm/rollout/status';
 import { ApiError } from '../api-error';
@@ -67,30 +68,46 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
   const blockers: string[] = [];
 
   await requireHub(hub);
-  const [namespace, bindings, existingPlacement, existingSet, managedClusters] = await Promise.all([
+  const [namespace, bindings, existingPlacement, sets, managedClusters] = await Promise.all([
     getOr(() => hub.get(NAMESPACE_TYPE, ns)),
     getOr(() => hub.listAll<HubObject>(CLUSTER_SET_BINDING_TYPE, { namespace: ns })),
     getOr(() => hub.get<HubObject>(PLACEMENT_TYPE, c.name, ns)),
-    getOr(() => hub.get<HubObject>(MWRS_TYPE, c.name, ns)),
+    getOr(() =>
+      hub.listAll<HubObject & SetLike>(MWRS_TYPE, { namespace: ns, labelSelector: `${ROLLOUT_LABEL}=${c.name}` }),
+    ),
     getOr(() => hub.listAll<ManagedClusterLike>(MANAGED_CLUSTER_TYPE)),
   ]);
-  // Only the console's own rollouts are changed by a preview of the same name.
-  for (const [what, o] of [
-    ['Placement', existingPlacement],
-    ['ManifestWorkReplicaSet', existingSet],
-  ] as const)
-    if (o && o !== 'forbidden' && o.metadata.labels?.[ROLLOUT_LABEL] !== c.name)
-      blockers.push(`${what} ${ns}/${c.name} exists and is not a rollout of this console: choose another name`);
-
   // An object the person may not read is treated as absent: creating it is what their rights are asked for.
-  const placementExists = existingPlacement !== undefined && existingPlacement !== 'forbidden';
-  const setExists = existingSet !== undefined && existingSet !== 'forbidden';
+  const chain = sets && sets !== 'forbidden' ? chainOf(c.name, sets.items) : [];
   let installerRbac: Record<string, unknown>[] = [];
   if (c.olm === 'v1') {
     const r = await v1InstallerRights(hub, c);
     if ('problem' in r) blockers.push(r.problem);
     else installerRbac = r.objects;
   }
+  // A changed template is an upgrade: a new generation after the current one (generations.ts).
+  const template = (manifestWorkReplicaSet(c, installerRbac).spec as { manifestWorkTemplate: unknown })
+    .manifestWorkTemplate;
+  const next = nextWrite(chain, template);
+  const setNameNow = next.kind === 'update' ? next.current : setName(c.name, next.generation);
+  const existingSet =
+    next.kind === 'update' ? 'ours' : await getOr(() => hub.get<HubObject>(MWRS_TYPE, setNameNow, ns));
+  // Only the console's own rollouts are changed by a preview of the same name.
+  const foreign = (o: HubObject | undefined | 'forbidden' | 'ours'): o is HubObject =>
+    !!o && o !== 'forbidden' && o !== 'ours' && o.metadata.labels?.[ROLLOUT_LABEL] !== c.name;
+  if (foreign(existingPlacement))
+    blockers.push(`Placement ${ns}/${c.name} exists and is not a rollout of this console: choose another name`);
+  if (foreign(existingSet))
+    blockers.push(
+      `ManifestWorkReplicaSet ${ns}/${setNameNow} exists and is not a rollout of this console: choose another name`,
+    );
+  else if (existingSet && existingSet !== 'forbidden' && existingSet !== 'ours')
+    blockers.push(
+      `ManifestWorkReplicaSet ${ns}/${setNameNow} of this rollout is still being deleted: try again once it is gone`,
+    );
+
+  const placementExists = existingPlacement !== undefined && existingPlacement !== 'forbidden';
+  const replaced = next.kind === 'upgrade' ? chain.find((s) => s.metadata.name === next.replaces) : undefined;
 
   const bound = bindings && bindings !== 'forbidden' ? bindings.items.map((b) => b.metadata.name) : [];
   if (bindings === 'forbidden')
@@ -105,10 +122,17 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
   for (const b of clusterSetBindings(c, bindings === 'forbidden' ? [] : bound))
     objects.push({ kind: b.kind, name: b.metadata.name, namespace: ns, object: b });
   const p = placement(c);
-  const set = manifestWorkReplicaSet(c, installerRbac);
+  const set = manifestWorkReplicaSet(c, installerRbac, next.generation);
   objects.push(
     { kind: p.kind, name: c.name, namespace: ns, object: p, ...(placementExists ? { exists: true } : {}) },
-    { kind: set.kind, name: c.name, namespace: ns, object: set, ...(setExists ? { exists: true } : {}) },
+    {
+      kind: set.kind,
+      name: setNameNow,
+      namespace: ns,
+      object: set,
+      ...(next.kind === 'update' ? { exists: true } : {}),
+      ...(replaced ? { replaces: { name: replaced.metadata.name!, uid: replaced.metadata.uid } } : {}),
+    },
   );
 
   // Rights: every write, as the person, in the hub namespace.
@@ -122,7 +146,9 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
     );
   }
   checks.push(right(hub, placementExists ? 'update' : 'create', PLACEMENT_TYPE.group, 'placements', ns));
-  checks.push(right(hub, setExists ? 'update' : 'create', MWRS_TYPE.group, 'manifestworkreplicasets', ns));
+  checks.push(right(hub, next.kind === 'update' ? 'update' : 'create', MWRS_TYPE.group, 'manifestworkreplicasets', ns));
+  if (next.kind === 'upgrade')
+    checks.push(right(hub, 'delete', MWRS_TYPE.group, 'manifestworkreplicasets', ns, next.replaces));
   const rights = await Promise.all(checks);
   for (const r of rights) if (!r.allowed) blockers.push(`you may not ${r.what}${r.reason ? `: ${r.reason}` : ''}`);
 
@@ -187,5 +213,21 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
       'identity there, not yours; your rights on those clusters are not asked:',
     ...clusterObjects(c, installerRbac).map(describe),
   ];
-  return { choices: c, objects, clusters, rights, dryRun, onEachCluster, blockers: [...new Set(blockers)] };
+  if (next.kind === 'upgrade')
+    onEachCluster.unshift(
+      `An upgrade: ManifestWorkReplicaSet ${next.replaces} is deleted first and every cluster's ManifestWork of it ` +
+        'goes, leaving what it installed as it is (orphaned); generation ' +
+        `${next.generation} (${setNameNow}) then reaches the clusters wave by wave, the canary first, and a cluster ` +
+        'keeps what it runs until its wave is reached.',
+    );
+  return {
+    choices: c,
+    objects,
+    generation: next.generation,
+    clusters,
+    rights,
+    dryRun,
+    onEachCluster,
+    blockers: [...new Set(blockers)],
+  };
 }

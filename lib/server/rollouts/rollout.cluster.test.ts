@@ -3,10 +3,12 @@
 // gatekeeper catalog). Labelled canary=true, cluster2 is the canary. The rollout is previewed
 // and written through this module as the hub's admin, and must: install the package on cluster2
 // through cluster2's own OLM first, reach local-cluster only once cluster2's Subscription is
-// healthy, bring each cluster's installed CSV back in status feedback, show both waves, and,
-// stopped, leave both installs in place. Then an upgrade to a channel OLM cannot resolve must show
-// the canary unhealthy with the Subscription's state from feedback. Skipped when the programs or
-// the shared catalogs are missing (this test builds nothing).
+// healthy, bring each cluster's installed CSV back in status feedback and show both waves. Then
+// an upgrade to a channel OLM cannot resolve (cluster2's OLM reports ResolutionFailed) must show
+// the canary unhealthy with the Subscription's state from feedback and stop there: past the
+// upgrade's soak, local-cluster still runs the first version on its first channel. Stopped, both
+// installs stay. Skipped when the programs or the shared catalogs are missing (this test builds
+// nothing).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,10 +132,11 @@ else
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    const works = async () =>
+    // The works of one generation's set (generation 1 is named after the rollout).
+    const works = async (set = 'gatekeeper') =>
       (
         await hub.listAll<Work>(MANIFEST_WORK_TYPE, {
-          labelSelector: 'work.open-cluster-management.io/manifestworkreplicaset=rollouts.gatekeeper',
+          labelSelector: `work.open-cluster-management.io/manifestworkreplicaset=rollouts.${set}`,
         })
       ).items;
     const subscription = (cluster: string) => {
@@ -275,29 +278,60 @@ else
       assert.deepEqual(detail.notes, []);
     });
 
-    test('an upgrade to a channel OLM cannot resolve shows the canary unhealthy, its state from feedback', async () => {
-      const again = await previewRollout(hub, { ...choices, channel: 'no-such-channel', version: undefined });
+    test('an upgrade to a channel OLM cannot resolve stops at the unhealthy canary: local-cluster keeps its version', async (t) => {
+      const upgrade = { ...choices, channel: 'no-such-channel', version: undefined };
+      const again = await previewRollout(hub, upgrade);
       assert.deepEqual([again.clusters.source, again.clusters.canary], ['decisions', ['cluster2']]);
-      await writeRollout(hub, { ...choices, channel: 'no-such-channel', version: undefined });
+      assert.equal(again.generation, 2);
+      const { written } = await writeRollout(hub, upgrade);
+      const started = Date.now();
+      assert.deepEqual(written, [
+        'Placement rollouts/gatekeeper',
+        'deleted ManifestWorkReplicaSet rollouts/gatekeeper',
+        'ManifestWorkReplicaSet rollouts/gatekeeper-g2',
+      ]);
       const canary = await eventually(
         () => 'the canary unhealthy in the view',
         async () => {
           const d = await readRollout(hub, 'rollouts', 'gatekeeper');
           const c = d.view.waves[0]!.clusters[0]!;
-          return c.state === 'unhealthy' ? c : undefined;
+          return c.state === 'unhealthy' ? { d, c } : undefined;
         },
         120_000,
       );
-      assert.equal(canary.cluster, 'cluster2');
-      assert.equal(canary.feedback.resolutionFailed, 'True');
-      assert.equal(canary.feedback.installedCSV, `${PKG}.v3.18.1`);
+      assert.deepEqual([canary.d.generation, canary.d.set], [2, 'gatekeeper-g2']);
+      assert.equal(canary.c.cluster, 'cluster2');
+      assert.equal(canary.c.feedback.resolutionFailed, 'True');
+      assert.equal(canary.c.feedback.installedCSV, `${PKG}.v3.18.1`);
+      // The console's soak for an upgrade is a minute from the canary's new ManifestWork; past it,
+      // and past the agent's next status sync (10 s), OCM has judged the canary again.
+      const wait = Math.max(0, started + 60_000 + 25_000 - Date.now());
+      t.diagnostic(`canary unhealthy after ${(Date.now() - started) / 1000} s; waiting ${wait / 1000} s more`);
+      await new Promise((r) => setTimeout(r, wait));
+      assert.deepEqual(
+        (await works('gatekeeper-g2')).map((w) => w.metadata.namespace),
+        ['cluster2'],
+        'only the canary has the upgrade',
+      );
+      assert.deepEqual(await works('gatekeeper'), [], 'the first generation is gone');
+      const d = await readRollout(hub, 'rollouts', 'gatekeeper');
+      assert.deepEqual(
+        d.view.waves.map((w) => [w.name, w.clusters.map((c) => [c.cluster, c.state])]),
+        [
+          ['canary', [['cluster2', 'unhealthy']]],
+          ['', [['local-cluster', 'waiting']]],
+        ],
+      );
+      const local = subscription('local-cluster');
+      assert.deepEqual([local?.spec.channel, local?.status?.installedCSV], ['3.18', `${PKG}.v3.18.1`]);
+      assert.equal(subscription('cluster2')?.spec.channel, 'no-such-channel');
     });
 
     test('stopped, every ManifestWork goes and both installs stay', async () => {
       await stopRollout(hub, 'rollouts', 'gatekeeper');
       await eventually(
         () => 'every ManifestWork of the rollout gone',
-        async () => (await works()).length === 0,
+        async () => (await works('gatekeeper-g2')).length === 0 && (await works()).length === 0,
         120_000,
       );
       await new Promise((r) => setTimeout(r, 5_000));

@@ -2,6 +2,9 @@
 // environment gives CRD rules that the OLM v1 CRDs call: `matches` (RE2, unanchored), `find`
 // (the strings extension: first match or ""), `substring`, `size`, `isURL`, `url(...).getScheme()`.
 // Regular expressions are Go's RE2 via re2js, so a catalog's rule cannot stall the API server.
+// evaluate() also knows the macros `exists` and `all`, which OCM's condition rules use
+// (lib/sandbox/ocm/work-agent.ts); evaluable() does not count them, so a CRD rule calling them is
+// still skipped as before.
 import { RE2JS } from 're2js';
 import type { Expr } from './parse';
 
@@ -132,7 +135,7 @@ export function evaluate(e: Expr, vars: Record<string, CelValue>): CelValue {
     case 'binary':
       return binary(e.op, e.left, e.right, ev);
     case 'call':
-      return call(e, ev);
+      return call(e, ev, vars);
   }
 }
 
@@ -167,7 +170,19 @@ function binary(op: string, l: Expr, r: Expr, ev: (x: Expr) => CelValue): CelVal
   throw new CelRuntimeError(`no such overload: ${op}`);
 }
 
-function call(e: Extract<Expr, { kind: 'call' }>, ev: (x: Expr) => CelValue): CelValue {
+/** `list.exists(x, p)` and `list.all(x, p)`: `p` with `x` bound to each element (of a map, each key). */
+function macro(e: Extract<Expr, { kind: 'call' }>, ev: (x: Expr) => CelValue, vars: Record<string, CelValue>) {
+  const [v, p] = e.args;
+  if (e.args.length !== 2 || v?.kind !== 'ident' || !p) throw new CelRuntimeError(`invalid argument to ${e.fn} macro`);
+  const t = ev(e.target!);
+  const items = Array.isArray(t) ? t : isObject(t) ? Object.keys(t) : undefined;
+  if (!items) throw new CelRuntimeError(`no such overload: ${e.fn}`);
+  const holds = (x: CelValue) => truth(evaluate(p, { ...vars, [v.name]: x }));
+  return e.fn === 'exists' ? items.some(holds) : items.every(holds);
+}
+
+function call(e: Extract<Expr, { kind: 'call' }>, ev: (x: Expr) => CelValue, vars: Record<string, CelValue>): CelValue {
+  if (e.target && (e.fn === 'exists' || e.fn === 'all')) return macro(e, ev, vars);
   if (!e.target && e.fn === 'has') {
     const arg = e.args[0];
     if (e.args.length !== 1 || arg?.kind !== 'select') throw new CelRuntimeError('invalid argument to has() macro');
