@@ -1,6 +1,7 @@
-// The rollout routes where the home cluster is not an Open Cluster Management hub (the sandbox,
-// which serves no OCM kinds yet), and their refusals: bad choices and missing CSRF change nothing.
-// A real hub's answers are tested in lib/server/rollouts/rollout.cluster.test.ts.
+// The rollout routes where the home cluster is not an Open Cluster Management hub (a single
+// sandbox cluster; the sandbox fleet's first cluster is the hub), and their refusals: bad choices
+// and missing CSRF change nothing. A hub's answers are tested in lib/server/rollouts/
+// (rollout.sandbox.test.ts on the sandbox fleet, rollout.cluster.test.ts on a real one).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { NAMESPACE_TYPE } from '@/lib/k8s/core-kinds';
