@@ -21,7 +21,8 @@ export type Field =
   | 'canary'
   | 'waveSize'
   | 'progressDeadline'
-  | 'minSuccessTime';
+  | 'minSuccessTime'
+  | 'operatorPolicy';
 
 export interface ClaimRow {
   key: string;
@@ -50,6 +51,8 @@ export interface RolloutForm {
   waveSize: string;
   progressDeadline: string;
   minSuccessTime: string;
+  /** OLM v0: install through an OperatorPolicy on each cluster instead of a Subscription of the rollout's own. */
+  policy: { on: boolean; namespace: string; allowedVersions: string; upgradeApproval: 'Automatic' | 'None' };
 }
 
 export type FieldProblems = Partial<Record<Field, string[]>>;
@@ -114,6 +117,15 @@ export function choicesOf(f: RolloutForm): { choices: RolloutChoices } | { probl
     waveSize,
     ...(f.progressDeadline.trim() ? { progressDeadline: f.progressDeadline.trim() } : {}),
     ...(f.minSuccessTime.trim() ? { minSuccessTime: f.minSuccessTime.trim() } : {}),
+    ...(f.olm === 'v0' && f.policy.on
+      ? {
+          operatorPolicy: {
+            namespace: f.policy.namespace.trim(),
+            allowedVersions: list(f.policy.allowedVersions),
+            upgradeApproval: f.policy.upgradeApproval,
+          },
+        }
+      : {}),
   };
   return { choices };
 }
@@ -133,6 +145,7 @@ const PATH_FIELDS: Record<string, Field> = {
   waveSize: 'waveSize',
   progressDeadline: 'progressDeadline',
   minSuccessTime: 'minSuccessTime',
+  operatorPolicy: 'operatorPolicy',
   clusterSets: 'clusterSets',
   labels: 'labels',
   claims: 'claims',
@@ -154,6 +167,7 @@ const PROBLEM_FIELDS: [RegExp, Field][] = [
   [/^wave size/, 'waveSize'],
   [/^progress deadline/, 'progressDeadline'],
   [/^minimum success time/, 'minSuccessTime'],
+  [/OperatorPolicy/, 'operatorPolicy'],
 ];
 
 interface Issue {

@@ -21,6 +21,7 @@ import { useFleetIndex } from './fleet-index';
 import { FormField, INPUT } from './rollout-form-field';
 import { RolloutPackageFields } from './rollout-form-package';
 import { RolloutPlacementFields } from './rollout-form-placement';
+import { RolloutPolicyFields } from './rollout-form-policy';
 import { RolloutPreviewView } from './rollout-form-preview';
 import { choicesOf, fieldProblemsOf, type FieldProblems, type RolloutForm } from './rollout-form-state';
 import { useRolloutCatalog } from './use-rollout-catalog';
@@ -52,6 +53,7 @@ function startingForm(params: URLSearchParams): RolloutForm {
     waveSize: '1',
     progressDeadline: '',
     minSuccessTime: '',
+    policy: { on: false, namespace: '', allowedVersions: '', upgradeApproval: 'Automatic' },
   };
 }
 
@@ -172,6 +174,7 @@ export function RolloutFormView() {
           </div>
         </fieldset>
         <RolloutPackageFields form={current} set={set} catalog={catalog} problems={problems} />
+        {form.olm === 'v0' ? <RolloutPolicyFields form={current} set={set} problems={problems} /> : null}
         <RolloutPlacementFields form={current} set={set} managed={managed} problems={problems} />
         {catalog.error ? (
           <p className="text-sm text-red-800">

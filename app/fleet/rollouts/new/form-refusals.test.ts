@@ -26,6 +26,7 @@ const form = (change: Partial<RolloutForm> = {}): RolloutForm => ({
   waveSize: '1',
   progressDeadline: '',
   minSuccessTime: '',
+  policy: { on: false, namespace: '', allowedVersions: '', upgradeApproval: 'Automatic' },
   ...change,
 });
 
@@ -71,6 +72,13 @@ describe("the rollout form and the routes' refusals", () => {
       form({ claims: [{ key: 'region.open-cluster-management.io', operator: 'In', values: '' }] }),
     );
     assert.match(fields.claims?.join() ?? '', /In needs values/);
+  });
+
+  test('an OperatorPolicy without the namespace it goes to is said beside the policy', async () => {
+    const policy = { on: true, namespace: '', allowedVersions: '', upgradeApproval: 'None' as const };
+    const { fields, rest } = await refusal(form({ policy }));
+    assert.match(fields.operatorPolicy?.join() ?? '', /must not be empty/);
+    assert.deepEqual(rest, []);
   });
 
   test('text that cannot be read as choices is said before anything is sent', () => {
