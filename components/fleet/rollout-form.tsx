@@ -93,6 +93,12 @@ export function RolloutFormView() {
 
   const set = (change: Partial<RolloutForm>) => {
     if ('clusterSets' in change) setSetsTyped(true);
+    // A refusal is of the value it was about: changing the field takes it away.
+    const changed = Object.keys(change).map((k) => (k === 'policy' ? 'operatorPolicy' : k));
+    setRefusal((r) => ({
+      ...r,
+      fields: Object.fromEntries(Object.entries(r.fields).filter(([k]) => !changed.includes(k))),
+    }));
     setForm((f) => {
       const follows = (field: 'name' | 'installNamespace') =>
         change.package !== undefined && f[field] === asLabel(f.package) ? { [field]: asLabel(change.package) } : {};
@@ -226,7 +232,9 @@ export function RolloutFormView() {
           onWrite={() => write.mutate(previewed.preview.choices)}
         />
       ) : null}
-      {exported.data ? (
+      {exported.data && JSON.stringify(exported.variables) !== JSON.stringify(choices) ? (
+        <p className="text-sm text-slate-700">The choices changed since the export: export them again.</p>
+      ) : exported.data ? (
         <section aria-labelledby="rollout-export" className="space-y-2">
           <h2 id="rollout-export" className="text-lg font-semibold">
             For GitOps: the hub objects as a kustomize tree
