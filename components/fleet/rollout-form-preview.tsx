@@ -99,8 +99,7 @@ export function RolloutPreviewView({
         <ul className="list-disc pl-5 text-sm">
           {preview.dryRun.map((d) => (
             <li key={d.object}>
-              {d.object}: {d.ok ? 'accepted' : 'refused'}
-              {d.message ? ` (${d.message})` : ''}
+              {d.object}: {d.ok ? (d.message ?? 'accepted') : `refused: ${d.message ?? 'no reason given'}`}
             </li>
           ))}
         </ul>
