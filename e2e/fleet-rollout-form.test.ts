@@ -4,8 +4,9 @@
 // its admin: the navigation offers Rollouts, the list links the form; routekit from the hub's
 // catalog, canary first, waves of one, is previewed (the clusters picked now, nothing written
 // yet), written as the admin and lands on its page showing the canary and the waves, each cluster
-// running what its own OLM installed; a bad duration is refused beside its field and writes
-// nothing; Export for GitOps shows the hub objects. Each state passes axe at 1440 and 390 px with
+// running what its own OLM installed; a package's Roll out in Operators across clusters opens the
+// form with it chosen; a bad duration is refused beside its field and writes nothing; Export for
+// GitOps shows the hub objects. Each state passes axe at 1440 and 390 px with
 // nothing scrolling sideways on the phone, and is kept as a screenshot at both widths.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -138,6 +139,20 @@ describe('the rollout form: three sandbox clusters, the first an OCM hub', () =>
     );
     await shot(form, 'written');
     await form.close();
+  });
+
+  test('a package in Operators across clusters opens the form with it chosen', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${admin.url}/fleet/operators`);
+    await page.getByRole('link', { name: 'Roll out certwarden' }).click();
+    await page.waitForURL(/\/fleet\/rollouts\/new\?package=certwarden$/);
+    assert.equal(await page.getByLabel('Package name').inputValue(), 'certwarden');
+    await page
+      .getByLabel('Catalog', { exact: true })
+      .locator('option', { hasText: 'CatalogSource olm/olm-console-demo' })
+      .waitFor({ state: 'attached' });
+    assert.equal(await page.getByLabel('Rollout name').inputValue(), 'certwarden');
+    await page.close();
   });
 
   test('a duration OCM cannot read is refused beside its field, and nothing is written', async () => {
