@@ -66,8 +66,17 @@ describe('Every screen: the shell and OperatorHub', () => {
       'Cluster catalogs (OLM v1)',
       'Cluster upgrade',
       'Cluster settings',
+      // The sandbox alone is no Open Cluster Management hub: Rollouts is hidden, saying so.
+      '1 page hidden',
     ];
     assert.deepEqual(await navigation(page), all);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByText('1 page hidden').click();
+    const why = (await nav.getByRole('listitem').filter({ hasText: 'Rollouts' }).textContent()) ?? '';
+    assert.match(
+      why,
+      /Rollouts needs you to list ManagedClusters on the home cluster.*not an Open Cluster Management hub/,
+    );
     const banner = page.getByRole('banner');
     assert.match((await banner.textContent()) ?? '', /admin\s*\(kubeconfig\)/);
     assert.equal(await banner.getByRole('button', { name: 'Log out' }).count(), 0, 'no one logs out of a kubeconfig');
@@ -90,9 +99,9 @@ describe('Every screen: the shell and OperatorHub', () => {
     const states = await everyState(page, h.perUser.url, '/operatorhub?namespace=team1');
     const found = { 'no catalogs': noCatalogs, ...states };
     assert.deepEqual(found, clean(found));
-    assert.deepEqual(await navigation(page), ['OperatorHub', 'Installed Operators', '4 pages hidden']);
+    assert.deepEqual(await navigation(page), ['OperatorHub', 'Installed Operators', '5 pages hidden']);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByText('4 pages hidden').click();
+    await nav.getByText('5 pages hidden').click();
     const why = (await nav.getByRole('listitem').filter({ hasText: 'Cluster settings' }).textContent()) ?? '';
     assert.match(why, /Cluster settings needs you to read the OLMConfig named cluster\. you may not get olmconfigs/);
     await h.shot(page, 'alice-hidden-pages');
@@ -104,12 +113,12 @@ describe('Every screen: the shell and OperatorHub', () => {
     await page.close();
   });
 
-  test('bob (view everywhere): clean everywhere, only Cluster settings and OLM v1 catalogs hidden', async () => {
+  test('bob (view everywhere): clean everywhere, only Cluster settings, OLM v1 catalogs and Rollouts hidden', async () => {
     const page = await h.openAs('bob', '/operatorhub');
     const found = await everyState(page, h.perUser.url);
     assert.deepEqual(found, clean(found));
     // The view role does not include OLM v1's ClusterCatalogs.
-    const offered = ['OperatorHub', 'Installed Operators', 'Catalog sources', 'Cluster upgrade', '2 pages hidden'];
+    const offered = ['OperatorHub', 'Installed Operators', 'Catalog sources', 'Cluster upgrade', '3 pages hidden'];
     assert.deepEqual(await navigation(page), offered);
     await page.close();
   });

@@ -11,7 +11,9 @@ import { type ClusterInstalls, fleetOperatorRows } from '@/lib/api/fleet-operato
 import { Badge, upgradeTone } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
+import { hubPageState } from '../shell/nav-items';
 import { ClusterName, NotAnswering } from './cluster-name';
+import { useFleetIndex } from './fleet-index';
 import { useCandidatePath } from './use-candidate-path';
 import { useFleetStream } from './use-fleet-stream';
 
@@ -48,10 +50,20 @@ function Install({ i, common }: { i: FleetInstall; common?: string }) {
   );
 }
 
+/** The rollout form for a package, by OLM v1 where every install of it is v1's. */
+function rolloutHref(pkg: string, installs: Record<string, FleetInstall[]>): string {
+  const all = Object.values(installs).flat();
+  const v1 = all.length > 0 && all.every((i) => i.olm === 'v1');
+  return `/fleet/rollouts/new?package=${encodeURIComponent(pkg)}${v1 ? '&olm=v1' : ''}`;
+}
+
 export function OperatorsAcrossView() {
   // Each cluster's installs arrive on their own; the rows (and the most common version drift is
   // measured from) are rebuilt from the clusters that answered so far, and say so until all have.
   const q = useFleetStream<ClusterInstalls>(useCandidatePath('/api/fleet/operators'));
+  // A package rolls out from here only where the home cluster is a hub the person may read.
+  const index = useFleetIndex();
+  const hub = hubPageState(index.data, index.isError).shown === 'yes';
   if (q.error)
     return (
       <ErrorPanel
@@ -127,6 +139,15 @@ export function OperatorsAcrossView() {
                   {o.package}
                 </Link>
                 {o.commonVersion && <span className="block text-xs text-slate-600">most run {o.commonVersion}</span>}
+                {hub && (
+                  <Link
+                    href={rolloutHref(o.package, o.installs)}
+                    className="block text-xs text-sky-700 underline"
+                    aria-label={`Roll out ${o.package}`}
+                  >
+                    Roll out
+                  </Link>
+                )}
               </StackedCell>
               {clusters.map((c) => {
                 const list = o.installs[c.name];

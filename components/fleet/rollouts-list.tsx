@@ -22,6 +22,11 @@ export function RolloutsList() {
         Operators rolled out by this console through the Open Cluster Management hub: a canary first, then waves, each
         wave once the one before is healthy.
       </p>
+      <p>
+        <Link href="/fleet/rollouts/new" className="font-semibold text-sky-700 underline">
+          New rollout
+        </Link>
+      </p>
       {q.error ? (
         <ErrorPanel error={q.error} title="The rollouts could not be read" onRetry={() => void q.refetch()} />
       ) : !q.data ? (

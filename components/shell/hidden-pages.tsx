@@ -1,10 +1,13 @@
 // The pages the navigation leaves out for this person, each with the right it rests on and the
-// cluster's answer (a SelfSubjectAccessReview), behind a small disclosure at the end of the row.
-import type { PageAccess } from '@/lib/api/page-access';
+// cluster's answer (a SelfSubjectAccessReview, or what the home cluster said of its hub), behind a
+// small disclosure at the end of the row.
 
 export interface HiddenPage {
   label: string;
-  access: PageAccess;
+  /** The right the page rests on, in words. */
+  needs: string;
+  /** Why not, in the cluster's words. */
+  reason?: string;
 }
 
 export function HiddenPages({ pages }: { pages: HiddenPage[] }) {
@@ -19,10 +22,10 @@ export function HiddenPages({ pages }: { pages: HiddenPage[] }) {
       >
         <p className="mb-2">Not in your navigation, because the cluster does not let you do what they need:</p>
         <ul className="space-y-2">
-          {pages.map(({ label, access }) => (
-            <li key={access.path}>
-              <span className="font-semibold">{label}</span> needs you to {access.needs}.{' '}
-              <span className="text-slate-600">{access.reason}</span>
+          {pages.map(({ label, needs, reason }) => (
+            <li key={label}>
+              <span className="font-semibold">{label}</span> needs you to {needs}.{' '}
+              <span className="text-slate-600">{reason}</span>
             </li>
           ))}
         </ul>

@@ -1,11 +1,12 @@
 'use client';
 // The main navigation's links: the current one marked (aria-current and a bar, not colour
-// alone), the cluster-wide pages shown once the cluster says the person may use them, and the
-// ones it refuses listed with the reason instead of silently missing.
+// alone), the cluster-wide pages shown once the cluster says the person may use them, the hub's
+// pages once the home cluster shows itself a hub they may read, and the ones refused listed with
+// the reason instead of silently missing.
 import { ClusterLink as Link } from '@/lib/client/cluster';
 import type { PageAccessState } from '@/lib/client/page-access';
 import { HiddenPages, type HiddenPage } from './hidden-pages';
-import { currentState, navItemsFor } from './nav-items';
+import { currentState, HUB_NEEDS, hubPageState, navItemsFor } from './nav-items';
 
 type Shown = 'yes' | 'pending' | 'no';
 
@@ -13,11 +14,14 @@ export function MainNav({
   pathname,
   access,
   clusters,
+  hub,
 }: {
   pathname: string;
   access: PageAccessState;
   /** How many clusters the console serves: the fleet pages are listed only for more than one. */
   clusters: number;
+  /** Whether the home cluster is a hub the person may read (nav-items.ts hubPageState). */
+  hub: ReturnType<typeof hubPageState>;
 }) {
   const hidden: HiddenPage[] = [];
   const items = navItemsFor(clusters).map((item) => {
@@ -25,7 +29,11 @@ export function MainNav({
     // Unanswered (or unanswerable): nothing is hidden on a guess.
     let shown: Shown = 'yes';
     if (item.clusterPage && !access.failed) shown = !answer ? 'pending' : answer.allowed ? 'yes' : 'no';
-    if (shown === 'no' && answer) hidden.push({ label: item.label, access: answer });
+    if (shown === 'no' && answer) hidden.push({ label: item.label, needs: answer.needs, reason: answer.reason });
+    if (item.hub) {
+      shown = hub.shown;
+      if (hub.shown === 'no') hidden.push({ label: item.label, needs: HUB_NEEDS, reason: hub.reason });
+    }
     return { item, shown };
   });
   return (

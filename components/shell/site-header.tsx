@@ -13,6 +13,7 @@ import { useFleetIndex } from '../fleet/fleet-index';
 import { Account } from './account';
 import { ClusterSwitcher } from './cluster-switcher';
 import { MainNav } from './main-nav';
+import { hubPageState } from './nav-items';
 
 const MENU_ID = 'site-menu';
 const BARS = 'M3 5h14v2H3V5Zm0 4h14v2H3V9Zm0 4h14v2H3v-2Z';
@@ -67,7 +68,12 @@ export function SiteHeader() {
               className={`${open ? 'flex' : 'hidden'} w-full flex-col gap-2 border-t border-slate-700 pt-2
                 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:border-0 md:pt-0`}
             >
-              <MainNav pathname={page.path} access={access} clusters={fleet.data?.clusters.length ?? 1} />
+              <MainNav
+                pathname={page.path}
+                access={access}
+                clusters={fleet.data?.clusters.length ?? 1}
+                hub={hubPageState(fleet.data, fleet.isError)}
+              />
               <div className="flex flex-col gap-2 md:ml-auto md:flex-row md:items-center md:gap-4">
                 <ClusterSwitcher />
                 <Account session={session} pathname={pathname} />
