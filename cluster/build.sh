@@ -159,7 +159,10 @@ for p in "${@:-all}"; do
     olm|catalog|package-server) build "$p" "$olm" "$here/olm" "$olm_mod/cmd/$p" "$olm_ldflags" "$olm_tags" 0 ;;
     registry) build registry "$ggcr" "$here/registry" . "-s -w" "" 0 ;;
     operator-controller|catalogd) build "$p" "$olmv1" "$here/olm-v1" "$olmv1_mod/cmd/$p" "$olmv1_ldflags" "$olmv1_tags" 0 ;;
-    ocm) for c in registration-operator registration work placement; do build "$c" "$ocm" "$here/ocm" "$ocm_mod/cmd/$c" "$ocm_ldflags"; done ;;
+    ocm) # what a fleet runs: OCM's four commands and config-policy-controller
+      for c in registration-operator registration work placement; do build "$c" "$ocm" "$here/ocm" "$ocm_mod/cmd/$c" "$ocm_ldflags"; done
+      build config-policy-controller "$cpc" "$here/policy" "$cpc_mod" "-s -w"
+      ;;
     registration-operator|registration|work|placement) build "$p" "$ocm" "$here/ocm" "$ocm_mod/cmd/$p" "$ocm_ldflags" ;;
     config-policy-controller) build "$p" "$cpc" "$here/policy" "$cpc_mod" "-s -w" ;;
     paths)
@@ -171,6 +174,7 @@ for p in "${@:-all}"; do
       ;;
     ocm-paths) # apart from `paths`: a cluster without a fleet needs none of them
       for c in registration-operator registration work placement; do echo "$c=$bin/$c-$ocm/$c"; done
+      echo "config-policy-controller=$bin/config-policy-controller-$cpc/config-policy-controller"
       ;;
     *) echo "usage: cluster/build.sh [all|etcd|kube-apiserver|kube-controller-manager|kube-scheduler|opm|olm|catalog|package-server|kwok|operator-controller|catalogd|registry|ocm|registration-operator|registration|work|placement|config-policy-controller|paths|ocm-paths] ..." >&2; exit 2 ;;
   esac

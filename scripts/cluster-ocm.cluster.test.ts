@@ -1,7 +1,9 @@
 // `npm run cluster -- --fleet 2` end to end: two real clusters (without OLM v1, whose start is
 // tested in scripts/cluster-olm-v1.test.ts), the first also Open Cluster Management's hub; both
 // must be Joined and Available ManagedClusters, a ManifestWork on the hub must make its ConfigMap on
-// its managed cluster and take it away when deleted, and SIGTERM must leave no process behind.
+// its managed cluster and take it away when deleted, config-policy-controller on each must evaluate
+// an OperatorPolicy a ManifestWork delivers, its compliance coming back to the hub as status
+// feedback, and SIGTERM must leave no process behind.
 // Writes the fleet's start time and resident memory as test diagnostics. Skipped when
 // cluster/build.sh has not built the real cluster's or OCM's programs (this test builds nothing).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -159,6 +161,103 @@ else
       assert.equal(deleted.code, 0, deleted.stderr);
       await eventually('the ConfigMap to be gone from cluster2', () => configMap().code !== 0, 120_000);
       t.diagnostic(`ConfigMap made in ${made.toFixed(1)} s, removed in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+    });
+
+    test('config-policy-controller evaluates a delivered OperatorPolicy; its compliance comes back', async (t) => {
+      for (const [cluster, kubeconfig] of managed) {
+        assert.match(output, new RegExp(`^config-policy-controller ${cluster}: ready in [\\d.]+ s`, 'm'));
+        // What OCM's klusterlet would let its work agent do, with the fleet's aggregated ClusterRole.
+        const canI = kubectl(kubeconfig, [
+          'auth',
+          'can-i',
+          'create',
+          'operatorpolicies.policy.open-cluster-management.io',
+          '-n',
+          'open-cluster-management-policies',
+          '--as=system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa',
+        ]);
+        assert.equal(canI.stdout.trim(), 'yes', `${cluster}: ${canI.stderr}`);
+      }
+      // Inform only, for a package no catalog has: nothing is made, and the policy says what is missing.
+      const policy = {
+        apiVersion: 'policy.open-cluster-management.io/v1beta1',
+        kind: 'OperatorPolicy',
+        metadata: { name: 'no-such-operator', namespace: 'open-cluster-management-policies' },
+        spec: {
+          remediationAction: 'inform',
+          complianceType: 'musthave',
+          upgradeApproval: 'None',
+          subscription: {
+            namespace: 'no-such-ns',
+            name: 'no-such-operator',
+            channel: 'stable',
+            source: 'no-such-catalog',
+            sourceNamespace: 'olm',
+          },
+        },
+      };
+      const work = {
+        apiVersion: 'work.open-cluster-management.io/v1',
+        kind: 'ManifestWork',
+        metadata: { name: 'policy', namespace: 'cluster2' },
+        spec: {
+          workload: { manifests: [policy] },
+          manifestConfigs: [
+            {
+              resourceIdentifier: {
+                group: 'policy.open-cluster-management.io',
+                resource: 'operatorpolicies',
+                name: 'no-such-operator',
+                namespace: 'open-cluster-management-policies',
+              },
+              feedbackRules: [
+                {
+                  type: 'JSONPaths',
+                  jsonPaths: [
+                    { name: 'compliant', path: '.status.compliant' },
+                    { name: 'message', path: '.status.conditions[?(@.type=="Compliant")].message' },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      };
+      const t0 = Date.now();
+      const applied = kubectl(hub, ['apply', '-f', '-'], JSON.stringify(work));
+      assert.equal(applied.code, 0, applied.stderr);
+      let feedback: Record<string, string> = {};
+      await eventually(
+        () => `the policy's compliance in the ManifestWork's feedback: ${JSON.stringify(feedback)}`,
+        () => {
+          const r = kubectl(hub, ['get', 'manifestwork', 'policy', '-n', 'cluster2', '-o', 'json']);
+          const values =
+            (
+              JSON.parse(r.stdout || '{}') as {
+                status?: {
+                  resourceStatus?: {
+                    manifests?: { statusFeedback?: { values?: { name: string; fieldValue: { string?: string } }[] } }[];
+                  };
+                };
+              }
+            ).status?.resourceStatus?.manifests?.[0]?.statusFeedback?.values ?? [];
+          feedback = Object.fromEntries(values.map((v) => [v.name, v.fieldValue.string ?? '']));
+          return feedback.compliant === 'NonCompliant';
+        },
+        120_000,
+      );
+      // config-policy-controller v0.16.0 operatorpolicy_status.go: calculateComplianceCondition, missingWantedCond.
+      assert.match(feedback.message!, /^NonCompliant; /);
+      assert.ok(feedback.message!.includes('the Subscription required by the policy was not found'), feedback.message);
+      t.diagnostic(`compliance back on the hub in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const controllers = processesIn(dir).filter((p) => p.cmd.includes('config-policy-controller controller'));
+      const ready = [...output.matchAll(/^config-policy-controller \S+: ready .+$/gm)].map((m) => m[0]);
+      const resident = controllers.map((p) => `${(p.rssKb / 1024).toFixed(0)} MB`);
+      t.diagnostic(`${ready.join('; ')}; resident now: ${resident.join(', ')}`);
+      // Only informed: no Subscription was made.
+      const subs = kubectl(managed.get('cluster2')!, ['get', 'subscriptions', '-A', '-o', 'name']);
+      assert.equal(subs.stdout.trim(), '', subs.stdout);
+      assert.equal(kubectl(hub, ['delete', 'manifestwork', 'policy', '-n', 'cluster2']).code, 0);
     });
 
     test('SIGTERM stops every process of the fleet', async () => {

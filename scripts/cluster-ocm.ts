@@ -6,11 +6,12 @@
 // client certificates), OCM's registration controller (auto-approving the bootstrap identity's
 // clusters), work manager (the ManifestWorkReplicaSet controller) and placement controller. Every
 // cluster, the hub's own as `local-cluster` and the others as `cluster2`… `clusterN`, runs the
-// klusterlet agent (registration and work in one process) that joins the hub. It prints `hub
-// kubeconfig: PATH`, one `managedcluster NAME: KUBECONFIG` per cluster once it is Joined and
-// Available, then `fleet ready`. With `--oidc` the first cluster runs the identity provider and the
-// others trust it (`--oidc-trust`): one sign-in. Ctrl-C or SIGTERM stops everything; a watchdog
-// stops the OCM processes if this process dies any other way (each cluster has its own).
+// klusterlet agent (registration and work in one process) that joins the hub, and OCM's
+// config-policy-controller v0.16.0 with OperatorPolicy on, watching the namespace rollouts put
+// OperatorPolicies in. It prints `hub kubeconfig: PATH`, one `managedcluster NAME: KUBECONFIG` per
+// cluster once it is Joined and Available, then `fleet ready`. With `--oidc` the first cluster runs
+// the identity provider and the others trust it (`--oidc-trust`): one sign-in. Ctrl-C or SIGTERM
+// stops everything; a watchdog stops the OCM processes if this process dies any other way (each cluster has its own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -25,6 +26,8 @@ import {
   CLUSTER_SET_LABEL,
   HUB_NAMESPACE,
   hubObjects,
+  POLICY_NAMESPACE,
+  policyObjects,
   tokenKubeconfig,
 } from './cluster-ocm-objects';
 
@@ -64,17 +67,21 @@ function buildPaths(command: string): Record<string, string> {
   );
 }
 
-/** OCM's module as cluster/ocm/go.mod pins it: the CRDs its operators would install come from there. */
-function ocmModuleDir(): string {
-  const version = /^\s*open-cluster-management\.io\/ocm (v\S+)/m.exec(
-    readFileSync(join(root, 'cluster', 'ocm', 'go.mod'), 'utf8'),
-  )?.[1];
-  if (!version) throw new Error('cluster/ocm/go.mod pins no open-cluster-management.io/ocm');
-  const r = spawnSync('go', ['mod', 'download', '-json', `open-cluster-management.io/ocm@${version}`], {
-    cwd: join(root, 'cluster', 'ocm'),
+/**
+ * A module's folder at the version `cluster/<folder>/go.mod` pins: the CRDs OCM's operators (OCM's
+ * module) or config-policy-controller's addon (its own module) would install come from there.
+ */
+function moduleDir(folder: string, module: string): string {
+  const version = readFileSync(join(root, 'cluster', folder, 'go.mod'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find(([m]) => m === module)?.[1];
+  if (!version) throw new Error(`cluster/${folder}/go.mod pins no ${module}`);
+  const r = spawnSync('go', ['mod', 'download', '-json', `${module}@${version}`], {
+    cwd: join(root, 'cluster', folder),
     env: { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' },
   });
-  if (r.status !== 0) throw new Error(`go mod download open-cluster-management.io/ocm@${version} failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`go mod download ${module}@${version} failed: ${r.stderr}`);
   return (JSON.parse(r.stdout.toString()) as { Dir: string }).Dir;
 }
 
@@ -112,8 +119,14 @@ async function stopAll(): Promise<void> {
   if (watchdog?.exitCode === null) watchdog.kill('SIGKILL');
 }
 
-function spawnChild(name: string, logFile: string, bin: string, args: string[]): ChildProcess {
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
+function spawnChild(
+  name: string,
+  logFile: string,
+  bin: string,
+  args: string[],
+  env?: Record<string, string>,
+): ChildProcess {
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root, env: { ...process.env, ...env } });
   child.stdout!.on('data', (d: Buffer) => writeFileSync(logFile, d, { flag: 'a' }));
   child.stderr!.on('data', (d: Buffer) => writeFileSync(logFile, d, { flag: 'a' }));
   child.once('exit', (code, signal) => {
@@ -178,6 +191,86 @@ function available(hub: string, name: string): boolean {
   return is('ManagedClusterJoined') && is('ManagedClusterConditionAvailable');
 }
 
+/** Resident memory of a process, in MB (/proc/PID/status VmRSS), or undefined when it is gone. */
+function residentMb(pid: number | undefined): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * config-policy-controller v0.16.0 on one managed cluster, as its own deploy/ manifests run it in a
+ * pod but with every in-pod default given: its CRDs (ConfigurationPolicy too: its
+ * ConfigurationPolicy controller always runs and watches them), the namespace it watches
+ * (WATCH_NAMESPACE, which it requires), the work agent's rights to OperatorPolicies there
+ * (policyObjects), then the process with OperatorPolicy on (`--enable-operator-policy`), the
+ * cluster's kubeconfig (controller-runtime's `--kubeconfig`), no leader election (one replica), and
+ * its metrics and probes on loopback ports (defaults `localhost:8383` and `:8081`, every interface).
+ * Out of a pod it finds no service-account namespace and says it runs locally: no lease to the hub
+ * (`--enable-lease` is off by default) and no check of its own Deployment. Resolves once `/readyz`
+ * answers, printing how long that took and its memory then.
+ */
+async function startPolicyController(
+  name: string,
+  kubeconfig: string,
+  crdDir: string,
+  bin: string,
+  logDir: string,
+): Promise<void> {
+  const t0 = Date.now();
+  kubectlIn(kubeconfig, [
+    'apply',
+    '--server-side',
+    '--force-conflicts',
+    ...['configurationpolicies', 'operatorpolicies'].flatMap((r) => [
+      '-f',
+      join(crdDir, `policy.open-cluster-management.io_${r}.yaml`),
+    ]),
+  ]);
+  kubectlIn(kubeconfig, [
+    'wait',
+    '--for=condition=Established',
+    '--timeout=120s',
+    'crd/configurationpolicies.policy.open-cluster-management.io',
+    'crd/operatorpolicies.policy.open-cluster-management.io',
+  ]);
+  applyIn(kubeconfig, policyObjects());
+  const probe = await freePort();
+  const child = spawnChild(
+    `${name}-config-policy-controller`,
+    join(logDir, `${name}-config-policy-controller.log`),
+    bin,
+    [
+      'controller',
+      `--kubeconfig=${kubeconfig}`,
+      '--enable-operator-policy',
+      '--leader-elect=false',
+      `--metrics-bind-address=127.0.0.1:${await freePort()}`,
+      `--health-probe-bind-address=127.0.0.1:${probe}`,
+      `--cluster-name=${name}`,
+    ],
+    { WATCH_NAMESPACE: POLICY_NAMESPACE },
+  );
+  const deadline = Date.now() + 120_000;
+  while (!(await answers(`http://127.0.0.1:${probe}/readyz`))) {
+    if (Date.now() > deadline) throw new Error(`config-policy-controller on ${name} was not ready within 120 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  console.log(`config-policy-controller ${name}: ready in ${seconds} s, ${residentMb(child.pid) ?? '?'} MB resident`);
+}
+
 export async function fleet(n: number, dataDirArg: string | undefined, forwarded: string[]): Promise<void> {
   if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--fleet must be a number from 1 to 8\n\n${usage}`);
   const dataDir = resolve(dataDirArg ?? join(root, '.cluster-fleet'));
@@ -201,7 +294,8 @@ export async function fleet(n: number, dataDirArg: string | undefined, forwarded
   }
   const kube = buildPaths('paths');
   const ocm = buildPaths('ocm-paths');
-  const manifests = ocmModuleDir();
+  const manifests = moduleDir('ocm', 'open-cluster-management.io/ocm');
+  const policyCrds = join(moduleDir('policy', 'open-cluster-management.io/config-policy-controller'), 'deploy', 'crds');
 
   const names = clusterNames(n);
   // A previous run's address of the first cluster's provider is not this run's.
@@ -278,7 +372,8 @@ export async function fleet(n: number, dataDirArg: string | undefined, forwarded
   const { server: hubServer, caPem: hubCa } = serverOf(hub);
   writeFileSync(bootstrap, tokenKubeconfig(hubServer, hubCa, BOOTSTRAP_SERVICE_ACCOUNT, token), { mode: 0o600 });
 
-  // The klusterlet agent on each cluster, the hub's own included.
+  // The klusterlet agent and config-policy-controller on each cluster, the hub's own included.
+  const policyControllers: Promise<void>[] = [];
   for (const [i, name] of names.entries()) {
     const kubeconfig = kubeconfigs[i]!;
     kubectlIn(kubeconfig, [
@@ -288,6 +383,16 @@ export async function fleet(n: number, dataDirArg: string | undefined, forwarded
       ...crds(join(manifests, 'manifests', 'klusterlet', 'managed')).flatMap((f) => ['-f', f]),
     ]);
     applyIn(kubeconfig, agentObjects());
+    const policyController = startPolicyController(
+      name,
+      kubeconfig,
+      policyCrds,
+      ocm['config-policy-controller']!,
+      logDir,
+    );
+    // Awaited once every cluster has joined; a failure meanwhile is not an unhandled rejection.
+    policyController.catch(() => undefined);
+    policyControllers.push(policyController);
     const hubKubeconfigDir = join(ocmDir, name, 'hub-kubeconfig');
     mkdirSync(hubKubeconfigDir, { recursive: true });
     // Out of a pod, both kubeconfigs are named: the agent's defaults are in-cluster paths.
@@ -312,6 +417,7 @@ export async function fleet(n: number, dataDirArg: string | undefined, forwarded
     console.log(`managedcluster ${name}: ${kubeconfigs[i]}`);
   }
   console.log(`joined in ${((Date.now() - ocmStarted) / 1000).toFixed(0)} s`);
+  await Promise.all(policyControllers);
   console.log('fleet ready');
 }
 

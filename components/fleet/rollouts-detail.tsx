@@ -1,9 +1,10 @@
 'use client';
 // One rollout wave by wave: each decision group (the canary first), each cluster's state and what
-// it runs from status feedback, and, after an upgrade, which clusters have the new generation and
-// which keep what the one before installed; OCM's conditions; what the person may not see; Stop, shown only as
-// the hub allows it (disabled with the hub's reason otherwise); and what OCM v1.0.0 and OLM cannot
-// do (no pause, no wave rollback), said rather than offered.
+// it runs from status feedback (with an OperatorPolicy, its compliance there in its own words, or
+// why it is not known), and, after an upgrade, which clusters have the new generation and which keep
+// what the one before installed; OCM's conditions; what the policy does; what the person may not
+// see; Stop, shown only as the hub allows it (disabled with the hub's reason otherwise); and what
+// OCM v1.0.0 and OLM cannot do (no pause, no wave rollback), said rather than offered.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -28,12 +29,51 @@ function stateText(c: ClusterRow, generation: number): string {
   return STATE_TEXT[c.state];
 }
 
-/** What the cluster runs, from its status feedback: v0 installed CSV, v1 bundle version, or the policy's compliance. */
+/** What the cluster runs, from its status feedback: v0 installed CSV or v1 bundle version. */
 function runs(f: Record<string, string>): string {
   if (f.installedCSV) return `${f.installedCSV}${f.state ? ` (${f.state})` : ''}`;
   if (f.bundleVersion) return `${f.bundleName ?? ''} ${f.bundleVersion}`.trim();
-  if (f.compliant) return `OperatorPolicy ${f.compliant}`;
   return 'nothing reported yet';
+}
+
+/** A cluster's line: its state, and what it runs or (with an OperatorPolicy) the policy's compliance there. */
+function ClusterLine({ c, generation }: { c: ClusterRow; generation: number }) {
+  const p = c.compliance;
+  return (
+    <li>
+      <span className="font-semibold">{c.cluster}</span>: {stateText(c, generation)}
+      {p || c.state === 'waiting' ? null : <>; runs {runs(c.feedback)}</>}
+      {c.message ? <span className="text-slate-700"> ({c.message})</span> : null}
+      {p ? (
+        <p className="pl-4 text-sm break-words">
+          OperatorPolicy {p.state === 'unknown' ? 'compliance not known' : p.state}
+          {p.current ? '' : ' (evaluated for an earlier version of the policy)'}: {p.message}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+type PolicyView = NonNullable<RolloutDetail['view']['operatorPolicy']>;
+
+/** The rollout's OperatorPolicy: where it is, its terms, and what config-policy-controller does with them. */
+function PolicyTerms({ p }: { p: PolicyView }) {
+  return (
+    <section aria-labelledby="rollout-policy" className="text-sm">
+      <h2 id="rollout-policy" className="font-semibold">
+        OperatorPolicy {p.namespace}/{p.name} on each cluster
+      </h2>
+      <p>
+        upgradeApproval {p.upgradeApproval}; versions {p.versions.length ? p.versions.join(', ') : 'none (any)'}
+        {p.startingCSV ? `; startingCSV ${p.startingCSV}` : ''}.
+      </p>
+      <ul className="list-disc pl-5">
+        {p.behaviour.map((b) => (
+          <li key={b}>{b}</li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 export function RolloutsDetail({ namespace, name }: { namespace: string; name: string }) {
@@ -98,15 +138,12 @@ export function RolloutsDetail({ namespace, name }: { namespace: string; name: s
               </h2>
               <ul>
                 {w.clusters.map((c) => (
-                  <li key={c.cluster}>
-                    <span className="font-semibold">{c.cluster}</span>: {stateText(c, d.generation)}
-                    {c.state === 'waiting' ? '' : `; runs ${runs(c.feedback)}`}
-                    {c.message ? <span className="text-slate-700"> ({c.message})</span> : null}
-                  </li>
+                  <ClusterLine key={c.cluster} c={c} generation={d.generation} />
                 ))}
               </ul>
             </section>
           ))}
+          {d.view.operatorPolicy ? <PolicyTerms p={d.view.operatorPolicy} /> : null}
           {d.view.leaving.length ? (
             <p className="text-sm">
               No longer picked by the Placement (its work is being removed): {d.view.leaving.join(', ')}

@@ -41,7 +41,6 @@ export interface RolloutChoices {
   progressDeadline?: string;
   /** How long a healthy wave soaks before the next starts (e.g. `2m`). */
   minSuccessTime?: string;
-  /** v0 only: also an OperatorPolicy on each cluster (config-policy-controller must run there). */
   /**
    * v0 only: install through an OperatorPolicy on each cluster instead of a Subscription of the
    * ManifestWork's own; config-policy-controller must run there watching `namespace`.
@@ -91,6 +90,10 @@ export function choicesProblems(c: RolloutChoices): string[] {
     p.push('approval must be Automatic or Manual');
   if (c.olm === 'v1' && c.approval === 'Manual') p.push('OLM v1 has no approval: leave it out');
   if (c.olm === 'v1' && c.operatorPolicy) p.push('an OperatorPolicy manages OLM v0 Subscriptions only');
+  // config-policy-controller v0.16.0 refuses installPlanApproval in the policy's subscription and
+  // sets it itself (operatorpolicy_controller.go, buildSubscription).
+  if (c.operatorPolicy && c.approval !== undefined)
+    p.push('with an OperatorPolicy, its upgradeApproval decides the approval: leave approval out');
   if (!c.placement?.clusterSets?.length) p.push('choose at least one cluster set');
   for (const s of c.placement?.clusterSets ?? []) label('cluster set', s);
   p.push(...labelsProblems('cluster label', c.placement?.labels), ...labelsProblems('canary label', c.canary));

@@ -27,7 +27,17 @@ export const EXTENSION_FEEDBACK = {
   installed: '.status.conditions[?(@.type=="Installed")].status',
   progressing: '.status.conditions[?(@.type=="Progressing")].reason',
 } as const;
-export const POLICY_FEEDBACK = { compliant: '.status.compliant' } as const;
+// config-policy-controller v0.16.0 api/v1beta1/operatorpolicy_types.go: status.compliant, and the
+// `Compliant` condition whose message joins every other condition's (operatorpolicy_status.go,
+// calculateComplianceCondition): the policy's own words per cluster. The generations tell whether
+// that was said about the policy's current spec (the controller sets observedGeneration).
+export const POLICY_FEEDBACK = {
+  compliant: '.status.compliant',
+  compliantMessage: '.status.conditions[?(@.type=="Compliant")].message',
+  installPlanMessage: '.status.conditions[?(@.type=="InstallPlanCompliant")].message',
+  observedGeneration: '.status.observedGeneration',
+  generation: '.metadata.generation',
+} as const;
 
 // CEL over the object as the agent reads it (ocm pkg/work/spoke/conditions/reader.go: `object`).
 // v0: OLM has installed what the channel offers (docs/olm/subscriptions.md#state) and its last
@@ -40,9 +50,11 @@ export const SUBSCRIPTION_HEALTHY =
 // v1: operator-controller's Installed condition (docs/olm-v1).
 export const EXTENSION_HEALTHY =
   "has(object.status) && has(object.status.conditions) && object.status.conditions.exists(c, c.type == 'Installed' && c.status == 'True')";
-// config-policy-controller v0.16.0 api/v1beta1/operatorpolicy_types.go: status.compliant.
+// Compliant about its current spec: after an upgrade of the rollout changes the policy, its
+// compliance with the old spec is not the new one's.
 export const POLICY_HEALTHY =
-  "has(object.status) && has(object.status.compliant) && object.status.compliant == 'Compliant'";
+  "has(object.status) && has(object.status.compliant) && object.status.compliant == 'Compliant' && " +
+  'has(object.status.observedGeneration) && object.status.observedGeneration == object.metadata.generation';
 
 export const operatorGroupName = (c: RolloutChoices) => `${c.installNamespace}-operators`;
 export const installerAccount = (c: RolloutChoices) => `${c.package}-installer`;
@@ -58,7 +70,6 @@ function subscriptionSpec(c: RolloutChoices): Obj {
     sourceNamespace: c.catalog.namespace,
     ...(c.channel ? { channel: c.channel } : {}),
     ...(c.version ? { startingCSV: c.version } : {}),
-    installPlanApproval: c.approval ?? 'Automatic',
   };
 }
 
@@ -74,8 +85,9 @@ function v0Objects(c: RolloutChoices): Obj[] {
           remediationAction: 'enforce',
           severity: 'medium',
           complianceType: 'musthave',
+          // No installPlanApproval: config-policy-controller refuses it there and sets it itself
+          // from upgradeApproval and versions (lib/olm/rollout/operator-policy.ts).
           subscription: { namespace: c.installNamespace, ...subscriptionSpec(c) },
-          // The policy approves InstallPlans itself; OLM's own approval would race it.
           upgradeApproval: c.operatorPolicy.upgradeApproval,
           ...(c.operatorPolicy.allowedVersions.length ? { versions: [...c.operatorPolicy.allowedVersions] } : {}),
         },
@@ -93,7 +105,7 @@ function v0Objects(c: RolloutChoices): Obj[] {
       apiVersion: 'operators.coreos.com/v1alpha1',
       kind: 'Subscription',
       metadata: { name: c.package, namespace: c.installNamespace },
-      spec: subscriptionSpec(c),
+      spec: { ...subscriptionSpec(c), installPlanApproval: c.approval ?? 'Automatic' },
     },
   ];
 }
@@ -165,7 +177,10 @@ export function manifestConfigs(c: RolloutChoices): Obj[] {
           namespace: c.operatorPolicy.namespace,
         },
         feedbackRules: jsonPaths(POLICY_FEEDBACK),
-        conditionRules: healthRule(POLICY_HEALTHY, 'healthy when the OperatorPolicy is Compliant'),
+        conditionRules: healthRule(
+          POLICY_HEALTHY,
+          'healthy when the OperatorPolicy is Compliant, as evaluated for its current spec',
+        ),
       },
     ];
   return [

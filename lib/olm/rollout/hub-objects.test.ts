@@ -126,12 +126,14 @@ test("v0: the Subscription's installed CSV and state come back, and its health i
 
 test('v0 with an OperatorPolicy: the policy makes the Subscription, its compliance is the health', () => {
   const c = choices({
+    approval: undefined,
     operatorPolicy: {
-      namespace: 'local-cluster',
+      namespace: 'open-cluster-management-policies',
       allowedVersions: ['gatekeeper-operator-product.v3.18.1'],
       upgradeApproval: 'None',
     },
   });
+  assert.deepEqual(choicesProblems(c), []);
   const t = spec(manifestWorkReplicaSet(c)).manifestWorkTemplate;
   assert.deepEqual(
     t.workload.manifests.map((m: Spec) => m.kind),
@@ -139,12 +141,46 @@ test('v0 with an OperatorPolicy: the policy makes the Subscription, its complian
   );
   const policy = t.workload.manifests[1];
   assert.equal(policy.apiVersion, 'policy.open-cluster-management.io/v1beta1');
-  assert.equal(policy.metadata.namespace, 'local-cluster');
+  assert.equal(policy.metadata.namespace, 'open-cluster-management-policies');
   assert.equal(policy.spec.complianceType, 'musthave');
+  assert.equal(policy.spec.remediationAction, 'enforce');
   assert.equal(policy.spec.upgradeApproval, 'None');
   assert.deepEqual(policy.spec.versions, ['gatekeeper-operator-product.v3.18.1']);
-  assert.equal(policy.spec.subscription.namespace, 'gatekeeper-system');
-  assert.deepEqual(t.manifestConfigs[0].feedbackRules[0].jsonPaths, [{ name: 'compliant', path: '.status.compliant' }]);
+  // config-policy-controller v0.16.0 buildSubscription: "installPlanApproval is prohibited in
+  // spec.subscription"; `namespace` is the policy's own field, the rest a Subscription's spec.
+  assert.deepEqual(policy.spec.subscription, {
+    namespace: 'gatekeeper-system',
+    name: 'gatekeeper-operator-product',
+    source: 'redhat-operators',
+    sourceNamespace: 'openshift-marketplace',
+    channel: '3.18',
+    startingCSV: 'gatekeeper-operator-product.v3.18.0',
+  });
+  const config = t.manifestConfigs[0];
+  assert.deepEqual(config.resourceIdentifier, {
+    group: 'policy.open-cluster-management.io',
+    resource: 'operatorpolicies',
+    name: 'gatekeeper',
+    namespace: 'open-cluster-management-policies',
+  });
+  const paths = Object.fromEntries(config.feedbackRules[0].jsonPaths.map((p: Spec) => [p.name, p.path]));
+  assert.equal(paths.compliant, '.status.compliant');
+  assert.equal(paths.compliantMessage, '.status.conditions[?(@.type=="Compliant")].message');
+  assert.equal(paths.observedGeneration, '.status.observedGeneration');
+  assert.equal(paths.generation, '.metadata.generation');
+  assert.match(config.conditionRules[0].celExpressions[0], /object\.status\.compliant == 'Compliant'/);
+  assert.match(config.conditionRules[0].celExpressions[0], /observedGeneration == object\.metadata\.generation/);
+});
+
+test('an OperatorPolicy with an approval of its own is refused: the policy sets the approval itself', () => {
+  const operatorPolicy = {
+    namespace: 'open-cluster-management-policies',
+    allowedVersions: [],
+    upgradeApproval: 'None',
+  };
+  assert.deepEqual(choicesProblems(choices({ approval: 'Manual', operatorPolicy } as Partial<RolloutChoices>)), [
+    'with an OperatorPolicy, its upgradeApproval decides the approval: leave approval out',
+  ]);
 });
 
 test('v1: Namespace, installer ServiceAccount, its rights, then the ClusterExtension on the chosen catalog', () => {

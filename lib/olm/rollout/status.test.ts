@@ -145,3 +145,63 @@ test('a work on a cluster the Placement no longer picks is listed as leaving', (
   assert.deepEqual(v.leaving, ['gone']);
   assert.equal(v.waves[0]!.clusters[0]!.state, 'applying');
 });
+
+test("with an OperatorPolicy, each cluster's compliance in the policy's words, or why it is unknown", () => {
+  const policyTemplate = {
+    workload: {
+      manifests: [
+        {
+          kind: 'OperatorPolicy',
+          metadata: { name: 'gk', namespace: 'open-cluster-management-policies' },
+          spec: { upgradeApproval: 'None', subscription: { name: 'gatekeeper-operator-product' } },
+        },
+      ],
+    },
+  };
+  const set = { ...mwrs, spec: { manifestWorkTemplate: policyTemplate } };
+  const message = 'Compliant; the policy spec is valid, the OperatorGroup matches what is required by the policy';
+  const compliantWork = work('a', { spec: policyTemplate, applied: 'True', available: 'True' });
+  // The agent reports the generations as integers (work/v1 FieldValue type Integer).
+  compliantWork.status!.resourceStatus!.manifests![0]!.statusFeedback = {
+    values: [
+      { name: 'compliant', fieldValue: { type: 'String', string: 'Compliant' } },
+      { name: 'compliantMessage', fieldValue: { type: 'String', string: message } },
+      { name: 'observedGeneration', fieldValue: { type: 'Integer', integer: 1 } },
+      { name: 'generation', fieldValue: { type: 'Integer', integer: 1 } },
+    ],
+  };
+  const v = rolloutView(
+    set,
+    [decision(0, '', ['a', 'b', 'c', 'd'])],
+    [
+      compliantWork,
+      // Applied, but nothing on the cluster evaluates it: the health rule stays false.
+      work('b', { spec: policyTemplate, applied: 'True', available: 'False' }),
+      // Refused by the cluster (no OperatorPolicy kind there).
+      work('c', { spec: policyTemplate, applied: 'False' }),
+    ],
+  );
+  assert.deepEqual(
+    v.waves[0]!.clusters.map((c) => [c.cluster, c.state, c.compliance?.state, c.compliance?.current]),
+    [
+      ['a', 'healthy', 'Compliant', true],
+      ['b', 'unhealthy', 'unknown', true],
+      ['c', 'failed', 'unknown', true],
+      ['d', 'waiting', 'unknown', true],
+    ],
+  );
+  assert.equal(v.waves[0]!.clusters[0]!.compliance!.message, message);
+  assert.match(v.waves[0]!.clusters[1]!.compliance!.message, /status is empty/);
+  assert.match(v.waves[0]!.clusters[2]!.compliance!.message, /not on the cluster/);
+  assert.deepEqual(
+    [v.operatorPolicy?.namespace, v.operatorPolicy?.upgradeApproval],
+    ['open-cluster-management-policies', 'None'],
+  );
+  assert.ok(v.operatorPolicy!.behaviour.length > 0);
+});
+
+test('a rollout without an OperatorPolicy has no compliance on its rows', () => {
+  const v = rolloutView(mwrs, [decision(0, '', ['a'])], [work('a', { applied: 'True', available: 'True' })]);
+  assert.equal(v.waves[0]!.clusters[0]!.compliance, undefined);
+  assert.equal(v.operatorPolicy, undefined);
+});

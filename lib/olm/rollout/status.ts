@@ -7,6 +7,7 @@
 // rollout's condition rule sets: cluster-objects.ts).
 import { sameTemplate } from './generations';
 import { CANARY_GROUP } from './hub-objects';
+import { policyBehaviour, policyCompliance, policyTerms, type Compliance, type PolicyTerms } from './operator-policy';
 
 type Condition = { type: string; status: string; reason?: string; message?: string; observedGeneration?: number };
 type FeedbackValue = {
@@ -59,6 +60,8 @@ export interface ClusterRow {
   feedback: Record<string, string>;
   /** What the work agent said, for `failed` and `unhealthy`. */
   message?: string;
+  /** With an OperatorPolicy: its compliance on this cluster, in its own words (operator-policy.ts). */
+  compliance?: Compliance;
 }
 
 export interface Wave {
@@ -74,6 +77,8 @@ export interface RolloutView {
   conditions: Condition[];
   /** Clusters with a work of this rollout that the Placement no longer picks (being removed). */
   leaving: string[];
+  /** With an OperatorPolicy: its terms, and what it does on each cluster (operator-policy.ts). */
+  operatorPolicy?: PolicyTerms & { behaviour: string[] };
 }
 
 const GROUP_INDEX = 'cluster.open-cluster-management.io/decision-group-index';
@@ -114,6 +119,12 @@ export function rolloutView(
   works: readonly ManifestWorkLike[],
 ): RolloutView {
   const template = mwrs.spec?.manifestWorkTemplate;
+  const policy = policyTerms(template);
+  // A policy's compliance is known only where the work agent put it on the cluster.
+  const where = (r: ClusterRow) =>
+    r.state === 'waiting' || r.state === 'failed' ? 'absent' : r.state === 'applying' ? 'applying' : 'applied';
+  const withCompliance = (r: ClusterRow): ClusterRow =>
+    policy ? { ...r, compliance: policyCompliance(r.feedback, where(r)) } : r;
   const byCluster = new Map(works.map((w) => [w.metadata.namespace ?? '', w]));
   const groups = new Map<number, Wave>();
   const placed = new Set<string>();
@@ -123,7 +134,7 @@ export function rolloutView(
     for (const { clusterName } of d.status?.decisions ?? []) {
       if (placed.has(clusterName)) continue;
       placed.add(clusterName);
-      wave.clusters.push(row(clusterName, byCluster.get(clusterName), template));
+      wave.clusters.push(withCompliance(row(clusterName, byCluster.get(clusterName), template)));
     }
     groups.set(index, wave);
   }
@@ -135,6 +146,7 @@ export function rolloutView(
     waves,
     conditions: mwrs.status?.conditions ?? [],
     leaving: [...byCluster.keys()].filter((c) => !placed.has(c)).sort(),
+    ...(policy ? { operatorPolicy: { ...policy, behaviour: policyBehaviour(policy) } } : {}),
   };
 }
 
