@@ -12,7 +12,7 @@ export function ClusterNotAsked({ cluster, reason }: { cluster: string; reason: 
       <h1 id="cluster-not-asked-title" className="text-2xl font-bold text-amber-950 [overflow-wrap:anywhere]">
         The console does not ask {cluster}
       </h1>
-      <p className="text-slate-800 [overflow-wrap:anywhere]">{reason}.</p>
+      <p className="text-slate-800 [overflow-wrap:anywhere]">{reason.charAt(0).toUpperCase() + reason.slice(1)}.</p>
       <p className="text-sm text-slate-700">Its row on the Clusters page shows what the hub says of it.</p>
       <p className="flex flex-wrap gap-x-4 gap-y-2 text-sm">
         <a className="font-semibold text-sky-800 underline" href="/fleet/clusters">
