@@ -4,7 +4,9 @@
 // catalogs and their health, and what the person may do there. A cluster that does not answer is
 // its row with the reason; the others are unaffected. On an Open Cluster Management hub, each
 // cluster's ManagedCluster (set, conditions, claims) under its name. A table on a desktop, a block
-// per cluster on a phone. Below it, where people log in, the person's tokens for the other clusters.
+// per cluster on a phone. Each name links to that cluster's pages (`/clusters/<name>/…`), a cluster
+// the hub adds among them (served for the person whose hub view lists it). Below it, where people
+// log in, the person's tokens for the other clusters.
 import type { ClusterSummary } from '@/lib/api/fleet';
 import { Badge } from '../common/badges';
 import { ErrorPanel } from '../common/error-panel';
@@ -67,7 +69,7 @@ export function ClustersView() {
         {asking
           ? `Asking ${rows.length} clusters as you: ${rows.length - asking} answered so far`
           : `${rows.length} clusters, each asked as you`}
-        {down ? `; ${down} not answering` : ''}. The other pages of the console show the home cluster.
+        {down ? `; ${down} not answering` : ''}. Each cluster&apos;s name leads to its own pages.
       </p>
       {q.data.hub?.note && (
         <p role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">

@@ -3,14 +3,15 @@
 // `/clusters/<name>/…` (lib/api/cluster-route.ts), and everything it asks for and links to stays on
 // that cluster. The server render learns the cluster from the header the HTTP server set (the
 // router there sees the path without the prefix); the browser from the address bar, which keeps
-// it. The configured names come with the page, since a name may hold a slash.
+// it. The names come with the page, since a name may hold a slash: the configured clusters and
+// those the person's OCM hub lists to them (lib/server/context-page.ts), home first.
 import NextLink from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { createContext, useContext, useMemo, type ComponentProps, type ReactNode } from 'react';
 import { CLUSTERS_ATTRIBUTE, clusterPath, routeCluster } from '../api/cluster-route';
 
 export interface ClusterNames {
-  /** Every cluster the console serves, home first; one name when it serves one. */
+  /** Every cluster the console serves this person, home first; one name when it serves one. */
   names: string[];
   /** The cluster the server rendered this page for (undefined: home). */
   rendered?: string;

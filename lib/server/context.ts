@@ -2,14 +2,17 @@
 // kubeconfig's user; in token mode it is the token in the person's session cookie and nothing
 // else, so the console never lends anyone a more privileged identity. The cluster is the one the
 // HTTP server read from the path (`/clusters/<name>/…`, lib/api/cluster-route.ts): home as
-// before, another member of the fleet through the fleet's rules for the person's credentials.
+// before, another member of the fleet through the fleet's rules for the person's credentials (one
+// only the person's OCM hub lists as context-cluster.ts admits it, and not if the hub gives no
+// usable address or does not report it Available).
 import { KubeConfig } from '@kubernetes/client-node';
-import { CLUSTER_HEADER, unknownClusterMessage } from '../api/cluster-route';
 import { KubeClient } from '../k8s/client';
 import { kubeConfigForToken, resolveClusterAccess, type ClusterAccess } from '../k8s/cluster-config';
 import { ApiError } from './api-error';
 import { checkCsrf } from './csrf';
-import { fleetMembers, type FleetMember } from './fleet/members';
+import { requestCluster } from './context-cluster';
+import { hubMemberBlocked } from './fleet/hub-members';
+import { fleetMembers, rememberCacheKey } from './fleet/members';
 import { fleetPerson } from './fleet/person';
 import { oidcEnabled } from './oidc/settings';
 import { consoleNamespace, SessionRevocations } from './session-revocation';
@@ -98,50 +101,19 @@ export function proxyToken(req: Request): string | undefined {
   return forwarded && /^\S+$/.test(forwarded) ? forwarded : undefined;
 }
 
-/**
- * The fleet member the request is for when it is not the home cluster: the one the HTTP server
- * named in its header (it drops a client's copy and refuses a name it does not serve); undefined
- * for home, whose requests never read the fleet's settings. A name no member has is a 404 here
- * too, for a route reached without that server (`next dev`).
- */
-export function requestCluster(req: Request): FleetMember | undefined {
-  const name = req.headers.get(CLUSTER_HEADER);
-  if (!name) return undefined;
-  const members = fleetMembers();
-  const member = members.find((m) => m.name === name);
-  if (!member)
-    throw new ApiError(
-      404,
-      'NotFound',
-      unknownClusterMessage(
-        name,
-        members.map((m) => m.name),
-      ),
-    );
-  return member.home ? undefined : member;
-}
-
-/**
- * Refuses a request for a cluster other than home, for what only the home cluster holds (the
- * console's own records, kept with its identity there).
- */
-export function homeClusterOnly(req: Request, what: string): void {
-  const member = requestCluster(req);
-  if (member)
-    throw new ApiError(
-      400,
-      'BadRequest',
-      `${what} is kept on the console's home cluster only; ask for it without /clusters/${member.name} in the path`,
-    );
-}
+// Which cluster a request is for (a configured one, or one the person's OCM hub lists).
+export { homeClusterOnly, requestCluster } from './context-cluster';
 
 export function requestClient(req: Request): { client: KubeClient; session?: Session } {
   const session = requestSession(req);
   const member = requestCluster(req);
   if (member) {
+    // A cluster the hub lists without a usable address, or does not report Available, is not asked.
+    const blocked = hubMemberBlocked(member);
+    if (blocked) throw new ApiError(503, 'ServiceUnavailable', `${member.name} is not asked: ${blocked}`);
     // The fleet's rules: a per-user token goes to another cluster only when tokens travel (401 why not).
     const reached = fleetPerson(req, fleetMembers()).client(member);
-    return { client: new KubeClient(reached.kubeConfig, member.name), session };
+    return { client: new KubeClient(reached.kubeConfig, rememberCacheKey(member)), session };
   }
   const a = clusterAccess();
   if (a.mode === 'kubeconfig') return { client: new KubeClient(a.shared!), session };

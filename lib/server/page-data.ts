@@ -4,6 +4,7 @@
 import { headers } from 'next/headers';
 import type { HubList } from '../hub/package-summary';
 import { requestClient } from './context';
+import { admitRequestCluster } from './context-cluster';
 import { HubQuery, hubList } from './hub-list';
 
 async function pageRequest(): Promise<Request> {
@@ -15,7 +16,10 @@ export async function hubListForPage(namespace: string | undefined): Promise<Rea
   const q = HubQuery.safeParse(namespace === undefined ? {} : { namespace });
   if (!q.success) return undefined;
   try {
-    const { client } = requestClient(await pageRequest());
+    const req = await pageRequest();
+    // A cluster only the person's OCM hub lists is checked against their hub view first, as a route's is.
+    await admitRequestCluster(req);
+    const { client } = requestClient(req);
     return (await hubList(client, q.data)).list;
   } catch {
     return undefined;

@@ -11,7 +11,7 @@
 // ports of their own), so the address means the same thing from the console as from the cluster.
 import { CatalogIndex, sharedCatalogIndex } from '../../catalog/catalog-index';
 import type { KubeClient } from '../../k8s/client';
-import { fleetMembers, type FleetMember } from './members';
+import { clusterCacheKey, memberOfCacheKey, type FleetMember } from './members';
 
 const KEY = Symbol.for('olm-console.fleet.catalog-indexes');
 const shared = globalThis as { [KEY]?: Map<string, CatalogIndex> };
@@ -45,14 +45,16 @@ export function mayDialFor(member: FleetMember): (address: string) => boolean {
 export function clusterCatalogIndex(member: FleetMember): CatalogIndex {
   if (member.home) return sharedCatalogIndex();
   const indexes = (shared[KEY] ??= new Map());
-  let index = indexes.get(member.name);
+  // A hub member's key holds the address the hub gives: pointed elsewhere, it is another index.
+  const key = clusterCacheKey(member) ?? member.name;
+  let index = indexes.get(key);
   if (index) {
     // Used now: moved to the end, the most recently used (a Map keeps insertion order).
-    indexes.delete(member.name);
+    indexes.delete(key);
   } else {
     index = new CatalogIndex(Date.now, { mayDial: mayDialFor(member) });
   }
-  indexes.set(member.name, index);
+  indexes.set(key, index);
   while (indexes.size > MAX_CLUSTER_INDEXES) {
     const [oldest, dropped] = indexes.entries().next().value!;
     indexes.delete(oldest);
@@ -70,11 +72,12 @@ export function keptClusterIndexes(): string[] {
 
 /**
  * The index a person's client reads catalogs through: the home cluster's shared one, or the index
- * of the fleet member the client reaches (a page or API route under `/clusters/<name>/…`).
+ * of the fleet member the client reaches (a page or API route under `/clusters/<name>/…`), found
+ * by the client's cache key (members.ts: a configured member's name, a hub member's name and address).
  */
 export function catalogIndexOf(client: KubeClient): CatalogIndex {
   if (!client.cluster) return sharedCatalogIndex();
-  const member = fleetMembers().find((m) => m.name === client.cluster);
+  const member = memberOfCacheKey(client.cluster);
   if (!member) throw new Error(`no cluster ${client.cluster} in the fleet`);
   return clusterCatalogIndex(member);
 }

@@ -11,7 +11,10 @@
 //   in kubeconfig mode it is a row only (the console reaches clusters there through contexts);
 // - one without a client config, or with an address that is not https, is a row saying why it is
 //   not asked (docs/security.md#clusters-an-ocm-hub-lists).
-// A person who may not list ManagedClusters sees the configured clusters and the reason.
+// A person who may not list ManagedClusters sees the configured clusters and the reason. The pages
+// of one cluster (`/clusters/<name>/…`) accept a name from here only as this person's hub lists it
+// (context-cluster.ts); one the hub does not report Available, or gives no usable address, is a
+// page saying why (hubMemberBlocked).
 import type { FleetHub, ManagedClusterView } from '../../api/fleet';
 import { isKubeError } from '../../k8s/errors';
 import type { ResourceType } from '../../olm/resources/common';
@@ -78,6 +81,22 @@ export function managedClusterView(mc: ManagedCluster, source: ManagedClusterVie
       .map(({ type, status, reason, message }) => ({ type, status, reason, message })),
     ...(source === 'hub' && config.unreachable ? { unreachable: config.unreachable } : {}),
   };
+}
+
+/**
+ * Why the console does not ask a cluster the hub added for a page of its own: no address it may
+ * use, or the hub does not report it Available (its agent is not heard from: the page would wait
+ * on a cluster that may be gone). Undefined for any other member, and for an Available one.
+ */
+export function hubMemberBlocked(m: FleetMember): string | undefined {
+  if (m.managed?.source !== 'hub') return undefined;
+  if (m.unreachable) return m.unreachable;
+  const available = m.managed.conditions.find((c) => c.type === 'ManagedClusterConditionAvailable');
+  if (available?.status === 'True') return undefined;
+  if (!available) return 'the hub has no ManagedClusterConditionAvailable for it yet: it has not been heard from';
+  const why = [available.reason, available.message].filter(Boolean).join(': ');
+  const said = `${available.status}${why ? `, ${why}` : ''}`;
+  return `the hub reports it not Available (ManagedClusterConditionAvailable is ${said})`;
 }
 
 const sameServer = (a: string, b: string | undefined): boolean => {

@@ -9,6 +9,7 @@
 // In kubeconfig mode each cluster is reached as its context's user; with per-user tokens every
 // context contributes only its server and CA. The console's own identity is never used for a
 // person on any of them.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import yaml from 'js-yaml';
@@ -27,6 +28,45 @@ export interface FleetMember {
   managed?: ManagedClusterView;
   /** Why the console does not ask this cluster (a hub-listed cluster it cannot reach as the person). */
   unreachable?: string;
+}
+
+/**
+ * The name the console's caches keep this member's answers under (KubeClient.cluster), undefined
+ * for home. A configured member is its name. A member a hub lists is its name with the address and
+ * CA the hub gives now: anyone who may write its ManagedCluster may point that name at another API
+ * server, and nothing read at the old address may then be given under the name. A space cannot
+ * be in a configured name (cluster-name.ts), so the two kinds never meet.
+ */
+export function clusterCacheKey(m: FleetMember): string | undefined {
+  if (m.home) return undefined;
+  if (m.managed?.source !== 'hub') return m.name;
+  const ca = m.access.cluster?.caData ?? '';
+  return `${m.name} at ${m.access.server} ca ${createHash('sha256').update(ca).digest('hex').slice(0, 16)}`;
+}
+
+// The hub members clients were made for, by cache key, so that what keeps a cluster's catalogs
+// (catalog-indexes.ts) finds the member behind a client. On globalThis (one per process, whichever
+// route bundle made the client); bounded, the oldest forgotten first (made again on its next request).
+const HUB_KEYS = Symbol.for('olm-console.fleet.hub-member-keys');
+const MAX_HUB_KEYS = 500;
+
+/** The member's cache key (for its KubeClient), remembering a hub member under it. */
+export function rememberCacheKey(m: FleetMember): string | undefined {
+  const key = clusterCacheKey(m);
+  if (key === undefined || m.managed?.source !== 'hub') return key;
+  const kept = ((globalThis as { [HUB_KEYS]?: Map<string, FleetMember> })[HUB_KEYS] ??= new Map());
+  kept.delete(key);
+  kept.set(key, m);
+  if (kept.size > MAX_HUB_KEYS) kept.delete(kept.keys().next().value!);
+  return key;
+}
+
+/** The member a client's cache key names: a configured one by name, or a remembered hub member. */
+export function memberOfCacheKey(key: string): FleetMember | undefined {
+  return (
+    fleetMembers().find((m) => !m.home && m.name === key) ??
+    (globalThis as { [HUB_KEYS]?: Map<string, FleetMember> })[HUB_KEYS]?.get(key)
+  );
 }
 
 /** A member as every fleet answer names it. */

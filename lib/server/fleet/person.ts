@@ -9,7 +9,7 @@
 // authenticator, or the sandbox's fleet, whose seed users have one token everywhere); the other
 // clusters' rows say so. A token the person added for one cluster (cluster-tokens.ts, checked
 // against that cluster when added) goes to that cluster only, and is used there before the login
-// token. Never the console's identity.
+// token; never to a cluster an OCM hub adds, whose address the hub gives. Never the console's identity.
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { kubeConfigForToken, newKubeConfigForToken } from '../../k8s/cluster-config';
@@ -18,7 +18,7 @@ import { ApiError } from '../api-error';
 import { isSecureRequest, proxyToken, requestSession, sessionKey } from '../context';
 import { oidcEnabled } from '../oidc/settings';
 import { clusterTokens, requestCookies } from './cluster-tokens';
-import type { FleetMember } from './members';
+import { clusterCacheKey, type FleetMember } from './members';
 
 export interface FleetPerson {
   /** Who, for the per-person cache: a hash of the token (the token itself is never a key), or the kubeconfig. */
@@ -34,7 +34,8 @@ const MAX_CONFIGS = 2000;
 function configFor(member: FleetMember, token: string): KubeConfig {
   // The home cluster's come from the same cache as every other page's (context.ts).
   if (member.home) return kubeConfigForToken(member.access, token);
-  const key = `${member.name}\n${token}`;
+  // A hub member's key holds the address the hub gives now, so a changed address is a new configuration.
+  const key = `${clusterCacheKey(member)}\n${token}`;
   const hit = perToken.get(key);
   if (hit) {
     perToken.delete(key);
@@ -68,15 +69,20 @@ export function fleetPerson(req: Request, members: readonly FleetMember[]): Flee
   return {
     key,
     client: (m) => {
-      const own = m.home ? undefined : added.get(m.name);
+      // A cluster's own token was checked against the address the settings give; a cluster the hub
+      // adds has the address the hub gives, which anyone who may write its ManagedCluster chooses.
+      const own = m.home || m.managed?.source === 'hub' ? undefined : added.get(m.name);
       if (own) return new KubeClient(configFor(m, own.token));
       if (!m.home && !travels)
         throw new ApiError(
           401,
           'Unauthorized',
           `the console sends the token you logged in with only to the cluster it was checked against (${home}); ` +
-            `add your token for ${m.name} on the Clusters page, or have the console told that every cluster ` +
-            'accepts the same tokens (OLM_CONSOLE_FLEET_SHARED_TOKENS=true) or people sign in with an identity provider',
+            (m.managed?.source === 'hub'
+              ? `${m.name} is listed by the hub only, so it is asked only where every cluster accepts the same tokens`
+              : `add your token for ${m.name} on the Clusters page, or have the console told that every cluster ` +
+                'accepts the same tokens') +
+            ' (OLM_CONSOLE_FLEET_SHARED_TOKENS=true) or people sign in with an identity provider',
         );
       return new KubeClient(configFor(m, token));
     },

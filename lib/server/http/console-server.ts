@@ -18,7 +18,7 @@ import {
   METRICS_CONTENT_TYPE,
   metricsText,
 } from '../../observability/metrics';
-import { takeClusterFromPath } from './cluster-prefix';
+import { hubCandidate, takeClusterFromPath, takeHubClusterFromPath } from './cluster-prefix';
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
 import { finishSnapshotWrites } from './unfinished-writes';
@@ -35,6 +35,7 @@ import {
 } from '../security/request-guard';
 import { canonicalPath } from '../security/request-path';
 import { revocations } from '../context';
+import { hubClusterFor } from '../context-cluster';
 import { fleetMembers } from '../fleet/members';
 import { refreshOidcCookie } from '../oidc/http-refresh';
 import { oidcEnabled } from '../oidc/settings';
@@ -166,7 +167,7 @@ function refreshSessionCookie(
   );
 }
 
-/** The configured clusters' names (read once per process, lib/server/fleet/members.ts). */
+/** The configured clusters' names (read once per process, lib/server/fleet/members.ts); a hub's are per person. */
 function clusterNames(): string[] {
   return fleetMembers().map((m) => m.name);
 }
@@ -323,8 +324,15 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
     const asked = (req.url ?? '/').split('?')[0]!;
     // Only this server says which cluster a request is for (cluster-prefix.ts).
     const cluster = takeClusterFromPath(req, canonical.ok ? canonical.path : '/', clusterNames());
-    const path = !canonical.ok ? asked : cluster.kind === 'unknown' ? canonical.path : cluster.path;
-    const route = !canonical.ok ? 'invalid' : OPERATIONAL.has(path) ? path : routeOf(path);
+    // A name the settings do not give may be a cluster the person's OCM hub lists: its path is the
+    // one every check uses, and the name is asked about once the request has passed them.
+    const candidate = canonical.ok && cluster.kind === 'unknown' ? hubCandidate(canonical.path) : undefined;
+    const path = !canonical.ok
+      ? asked
+      : cluster.kind === 'unknown'
+        ? (candidate?.path ?? canonical.path)
+        : cluster.path;
+    let route = !canonical.ok ? 'invalid' : OPERATIONAL.has(path) ? path : routeOf(path);
     const incomingId = policy.trustProxy ? header(req, 'x-request-id') : undefined;
     const requestId = incomingId && /^[\w.:-]{1,100}$/.test(incomingId) ? incomingId : randomUUID();
     res.setHeader('X-Request-Id', requestId);
@@ -390,7 +398,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
     }
     if (!guardRequest(policy, guard, imageOrigins, req, res, path, key)) return;
     // A cluster the console does not serve is said so (past the Host check), and no cluster is asked.
-    if (cluster.kind === 'unknown') {
+    if (cluster.kind === 'unknown' && !candidate) {
       refuse(res, apiShaped(canonical.path), { status: 404, reason: 'NotFound', message: cluster.message });
       return;
     }
@@ -402,12 +410,43 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
       });
     const proceed = () =>
       path === '/api/session' ? answer() : (stream ? compressEvents : compress)(req, res, () => void answer());
-    // A signed-in person's ID token about to expire is refreshed before any route acts with it.
-    if (oidcEnabled(env))
-      void refreshOidcCookie(key, req, res)
-        .catch((err: unknown) => log.warn({ requestId, err }, 'token refresh failed'))
-        .finally(proceed);
-    else proceed();
+    // A signed-in person's ID token about to expire is refreshed before any route acts with it, or
+    // their hub is asked with it.
+    const refreshed = oidcEnabled(env)
+      ? refreshOidcCookie(key, req, res).catch((err: unknown) => log.warn({ requestId, err }, 'token refresh failed'))
+      : undefined;
+    if (!candidate) {
+      if (refreshed) void refreshed.finally(proceed);
+      else proceed();
+      return;
+    }
+    // Asked as the person (cluster-prefix.ts); a name their hub does not list is refused as an unknown one.
+    void Promise.resolve(refreshed)
+      .then(() => takeHubClusterFromPath(req, candidate, hubClusterFor))
+      .then(
+        (refusal) => {
+          if (!refusal) return proceed();
+          route = routeOf(canonical.path);
+          // Signed out, a page of such a cluster is the login page, which comes back here after.
+          if (refusal.status === 401 && apiShaped(canonical.path) !== '/api/' && req.method === 'GET') {
+            res.writeHead(303, {
+              Location: `/login?next=${encodeURIComponent(req.url ?? '/')}`,
+              'Cache-Control': 'no-store',
+            });
+            res.end();
+            return;
+          }
+          refuse(res, apiShaped(canonical.path), refusal);
+        },
+        (err: unknown) => {
+          log.error({ requestId, route, err }, "the person's hub could not be asked");
+          refuse(res, apiShaped(canonical.path), {
+            status: 500,
+            reason: 'InternalError',
+            message: `the console failed: ${(err as Error).message}`,
+          });
+        },
+      );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

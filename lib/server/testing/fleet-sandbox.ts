@@ -1,11 +1,14 @@
 // A sandbox fleet for a test file (lib/sandbox/fleet.ts: several seeded clusters in this process),
 // with the console's environment pointed at its kubeconfig of several contexts in per-user-token
 // mode before the file imports its routes, and requests as the fleet's seed users (who have the
-// same token on every cluster). Call it first in a `describe`, as routeSandbox.
-import { mkdtempSync, rmSync } from 'node:fs';
+// same token on every cluster). Call it first in a `describe`, as routeSandbox. `hubOnly` leaves
+// clusters out of the console's kubeconfig: the console knows them only as the hub (the first
+// cluster) lists them.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
+import yaml from 'js-yaml';
 import type { KubeClient } from '../../k8s/client';
 import { startSandboxFleet, type SandboxFleet } from '../../sandbox/fleet';
 import { clientAs } from './cluster';
@@ -23,13 +26,29 @@ export interface FleetSandbox {
   ): Promise<{ status: number; body: T }>;
 }
 
-export function fleetSandbox(count = 3): FleetSandbox {
+/**
+ * A copy of the fleet's kubeconfig without the clusters `left` names (their cluster entries and
+ * contexts): a console reading it learns of them only from the hub.
+ */
+export function kubeconfigWithout(fleet: SandboxFleet, left: readonly string[], file: string): string {
+  type Doc = { clusters: { name: string }[]; contexts: { name: string }[] };
+  const doc = yaml.load(readFileSync(fleet.kubeconfigPath, 'utf8')) as Doc;
+  const kept = (n: { name: string }) => !left.includes(n.name);
+  writeFileSync(file, yaml.dump({ ...doc, clusters: doc.clusters.filter(kept), contexts: doc.contexts.filter(kept) }), {
+    mode: 0o600,
+  });
+  return file;
+}
+
+export function fleetSandbox(count = 3, opts: { hubOnly?: string[] } = {}): FleetSandbox {
   let fleet: SandboxFleet | undefined;
   let dir: string | undefined;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'olm-fleet-test-'));
     fleet = await startSandboxFleet({ count, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 0 });
-    process.env.OLM_CONSOLE_KUBECONFIG = fleet.kubeconfigPath;
+    process.env.OLM_CONSOLE_KUBECONFIG = opts.hubOnly?.length
+      ? kubeconfigWithout(fleet, opts.hubOnly, join(dir, 'console-kubeconfig'))
+      : fleet.kubeconfigPath;
     process.env.OLM_CONSOLE_AUTH = 'token';
     // The fleet's seed users have one token on every cluster, as `npm start -- --clusters` says.
     process.env.OLM_CONSOLE_FLEET_SHARED_TOKENS = 'true';
