@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { GLOBAL_CATALOG_NAMESPACES } from '../catalog/catalog-index';
 import { applyFilters, facetCounts, sortPackages } from '../hub/filter';
 import { joinOffers } from '../hub/olm-offer';
-import type { HubList, PackageSummary } from '../hub/package-summary';
+import type { CatalogInfo, HubList, PackageSummary } from '../hub/package-summary';
+import type { Platform } from '../hub/platforms';
 import { searchPackages } from '../hub/search';
 import type { KubeClient } from '../k8s/client';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
@@ -75,6 +76,17 @@ const ANSWERS = Symbol.for('olm-console.hub-answers');
 const answers = ((globalThis as { [ANSWERS]?: Map<string, HubAnswer> })[ANSWERS] ??= new Map<string, HubAnswer>());
 const MAX_ANSWERS = 16;
 
+/** What one person's list is built from: their catalogs' packages, installs and nodes' platforms. */
+export interface HubFacts {
+  v0: { catalogs: CatalogInfo[]; packages: PackageSummary[] };
+  v1: { catalogs: CatalogInfo[]; packages: PackageSummary[] };
+  /** Namespaces with a Subscription, by `<catalog namespace>/<catalog>/<package>`. */
+  installed: ReadonlyMap<string, string[]>;
+  /** ClusterExtensions, by `<ClusterCatalog>/<package>` (extensionInstalls). */
+  extensions: ReadonlyMap<string, string[]>;
+  platforms?: Platform[];
+}
+
 /** The list for this person and query (the same content gives the same answer, kept a while). */
 export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswer> {
   const [v0, v1, installed, platforms, v1Extensions] = await Promise.all([
@@ -100,6 +112,21 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswe
         ]);
   const kept = cacheKey ? answers.get(cacheKey) : undefined;
   if (kept) return kept;
+  const answer = buildHubAnswer({ v0, v1, installed, extensions, platforms }, q);
+  if (cacheKey) {
+    answers.set(cacheKey, answer);
+    if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
+  }
+  return answer;
+}
+
+/**
+ * The answer for these facts and query: searched, filtered, counted, serialised. Pure: it keeps
+ * nothing (hubList keeps answers), so a replica's warm-up can run it on made-up packages to have
+ * its code compiled before the first person (lib/server/warm-first-page.ts).
+ */
+export function buildHubAnswer(facts: HubFacts, q: HubQuery): HubAnswer {
+  const { v0, v1, installed, extensions, platforms } = facts;
   const catalogs = [...v0.catalogs, ...v1.catalogs];
   const packages = joinOffers(v0.packages, v1.packages);
   // Summaries are shared by everyone; a person's installs go on copies.
@@ -138,14 +165,9 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswe
     // catalog's list would carry it for every tile.
     (key, value: unknown) => (key === 'headBundle' ? undefined : value),
   );
-  const answer: HubAnswer = {
+  return {
     list: hub,
     body: new EncodedBody(text),
     etag: `W/"${createHash('sha1').update(text).digest('base64url')}"`,
   };
-  if (cacheKey) {
-    answers.set(cacheKey, answer);
-    if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
-  }
-  return answer;
 }
