@@ -8,9 +8,12 @@
 // console start is a process of its own (this script, run again as `start`) against one sandbox,
 // so a restart finds the same CatalogSource content and the snapshots the earlier starts left.
 // The page's figure is its data as the page computes it (the person's list and its first screen),
-// without React's render of 24 tiles. COLD_READ_CLUSTER=real runs the same starts against the real
-// cluster, real `opm serve` serving the catalog (needs CLUSTER_BIN); COLD_READ_PROFILE=1 says where
-// the second replica's first page spent its CPU (its V8 profile, summed by kind).
+// without React's render of 24 tiles. Each start does what the server does before it says it is
+// ready: the snapshots loaded, then the warm-up for the first person (lib/server/
+// warm-first-page.ts); a third replica without that warm-up shows what it takes off.
+// COLD_READ_CLUSTER=real runs the same starts against the real cluster, real `opm serve` serving
+// the catalog (needs CLUSTER_BIN); COLD_READ_PROFILE=1 says where the second replica's first page
+// spent its CPU (its V8 profile, summed by kind).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -105,7 +108,8 @@ async function pageData(token: string): Promise<number> {
 
 /**
  * One console start: load the snapshots as the server does at start (with the replicas' shared
- * ones when `sharing` says so), then the first page and list and the warm ones; or, for a stop,
+ * ones when `sharing` says so) and warm up for the first person unless `warmUp` says not, then
+ * the first page and list and the warm ones; or, for a stop,
  * the first page and list, one second, and the stop as the server makes it on SIGTERM.
  */
 async function start(
