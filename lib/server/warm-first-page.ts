@@ -11,8 +11,9 @@
 //   each request, never part of a connection), as many as a first page asks for at once. They
 //   carry no identity at all, so the API server answers them as anonymous (or refuses them), and
 //   they read nothing but the version;
-// - code: the list is built once from made-up packages through the same functions a person's list
-//   runs (buildHubAnswer), and thrown away. Nothing is read from any catalog, no snapshot is
+// - code: a request without credentials is read as a person's would be (and refused), and the
+//   list is built from made-up packages through the same functions a person's list runs
+//   (buildHubAnswer), and thrown away. Nothing is read from any catalog, no snapshot is
 //   claimed, and nothing is kept that a request could be served. The server's own warm-up requests
 //   run it again in the OperatorHub page's and list's route bundles, each of which holds its own
 //   copy of this code (isOwnWarmUp, lib/server/http/warm-up.ts).
@@ -21,6 +22,8 @@ import type { ClusterAccess } from '../k8s/cluster-config';
 import { isKubeError } from '../k8s/errors';
 import { kubeRequest } from '../k8s/http';
 import type { PackageSummary } from '../hub/package-summary';
+import { SnapshotSummaries } from '../catalog/snapshot-format';
+import { requestClient } from './context';
 import { buildHubAnswer, HubQuery, type HubAnswer } from './hub-list';
 
 /**
@@ -85,18 +88,22 @@ export async function openConnections(
   return { opened: answers.filter(Boolean).length, ...(problem ? { problem } : {}) };
 }
 
-/** Made-up packages shaped as the index's summaries are (the same fields, in the same order). */
+/**
+ * Made-up packages shaped as the index's summaries are: decoded by the schema a snapshot's are
+ * (lib/catalog/snapshot-format.ts), so they have the same fields in the same order, optional ones
+ * present or not as in real catalogs. The list's code is compiled for the objects it will meet.
+ */
 export function madeUpPackages(count = WARM_PACKAGES): PackageSummary[] {
   const categories = ['Database', 'Monitoring', 'Security', 'Networking', 'Storage'];
-  const modes = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'] as const;
-  return Array.from({ length: count }, (_, i) => ({
+  const modes = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'];
+  const made = Array.from({ length: count }, (_, i) => ({
     name: `warm-up-${i}`,
     catalog: NOBODY,
-    displayName: `Warm-up ${i}`,
+    displayName: `Warm-up ${(i * 7919) % count}`,
     provider: `provider ${i % 7}`,
     shortDescription: `A made-up package ${i} for compiling the list's code. It is never shown.`,
     categories: [categories[i % categories.length]!, categories[(i + 2) % categories.length]!],
-    capability: i % 3 ? 'Basic Install' : 'Full Lifecycle',
+    capability: i % 3 ? 'Basic Install' : undefined,
     keywords: [`kw${i % 11}`, 'warm'],
     defaultChannel: 'stable',
     headVersion: `1.${i % 10}.0`,
@@ -104,12 +111,13 @@ export function madeUpPackages(count = WARM_PACKAGES): PackageSummary[] {
     installModes: modes.slice(i % 2, 4),
     infrastructureFeatures: i % 4 ? [] : ['disconnected'],
     validSubscription: i % 5 ? [] : ['made-up'],
-    deprecation: undefined,
+    deprecation: i % 50 ? undefined : 'made up',
     nonStandalone: i % 13 === 0,
     arch: ['amd64'],
     os: ['linux'],
     hasIcon: i % 2 === 0,
   }));
+  return SnapshotSummaries.parse(JSON.parse(JSON.stringify(made))) as PackageSummary[];
 }
 
 /** A list of made-up packages, built as a person's is for `query`; kept nowhere. */
@@ -139,6 +147,19 @@ export function exerciseListBuild(count = WARM_PACKAGES): number {
 }
 
 /**
+ * A person's request as the routes first read it, without any credential: who is asking (no
+ * session, no token: refused before anything is asked of a cluster). The Web Request and Headers
+ * code Node loads on first use is loaded here, and the reading of sessions and tokens compiled.
+ */
+export function exerciseRequestPath(): void {
+  try {
+    requestClient(new Request('http://console.local/operatorhub', { headers: { accept: 'text/html' } }));
+  } catch {
+    // The refusal (401) is the expected answer; settings the console cannot use are said later.
+  }
+}
+
+/**
  * Everything above, for a replica about to serve: connections where people bring their own tokens
  * (in kubeconfig mode every request is the kubeconfig's user, whose connections its own reads
  * open), and the list's code. Never rejects.
@@ -146,6 +167,7 @@ export function exerciseListBuild(count = WARM_PACKAGES): number {
 export async function warmFirstPage(access: ClusterAccess | undefined): Promise<FirstPageWarmth> {
   const wanted = access?.mode === 'token';
   const opening = wanted ? openConnections(access) : Promise.resolve(undefined);
+  exerciseRequestPath();
   const buildMs = exerciseListBuild();
   const opened = await opening.catch((err: Error) => ({ opened: 0, problem: err.message }));
   return {
