@@ -58,12 +58,14 @@ async function installs(client: KubeClient, namespace: string | undefined): Prom
 
 /**
  * One answer: the list as this server builds it (shared, never to be changed: the hub page reads
- * its first screen from it), as JSON text with its compressed forms, and its ETag.
+ * its first screen from it), as JSON text with its compressed forms, and its ETag. The text and
+ * the ETag are made when first asked for: the page renders from the list alone, and the list's
+ * route, which the browser asks next, gets the same kept answer and serialises it once.
  */
 export interface HubAnswer {
-  list: Readonly<HubList>;
-  body: EncodedBody;
-  etag: string;
+  readonly list: Readonly<HubList>;
+  readonly body: EncodedBody;
+  readonly etag: string;
 }
 
 // The answer for the same catalog content, installs and query is the same body: kept (a few),
@@ -166,13 +168,30 @@ export function buildHubAnswer(facts: HubFacts, q: HubQuery): HubAnswer {
     total: filtered.length,
     packages: filtered,
   };
-  // The head bundle's name only joins offers (above): the browser has no use for it, and a big
-  // catalog's list would carry it for every tile. Left out of copies rather than by a replacer,
-  // which takes JSON.stringify off its fast path for every key of the list (1.5-3x slower here).
-  const text = JSON.stringify({ ...hub, packages: filtered.map(withoutHeadBundle) });
+  return answerOf(hub);
+}
+
+/** The answer for a list, its text and ETag made on first use (HubAnswer). */
+function answerOf(list: HubList): HubAnswer {
+  let body: EncodedBody | undefined;
+  let etag: string | undefined;
+  const made = () => {
+    // The head bundle's name only joins offers (above): the browser has no use for it, and a big
+    // catalog's list would carry it for every tile. Left out of copies rather than by a replacer,
+    // which takes JSON.stringify off its fast path for every key of the list (1.5-3x slower here).
+    const text = JSON.stringify({ ...list, packages: list.packages.map(withoutHeadBundle) });
+    body = new EncodedBody(text);
+    etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+    return body;
+  };
   return {
-    list: hub,
-    body: new EncodedBody(text),
-    etag: `W/"${createHash('sha1').update(text).digest('base64url')}"`,
+    list,
+    get body() {
+      return body ?? made();
+    },
+    get etag() {
+      if (etag === undefined) made();
+      return etag!;
+    },
   };
 }
