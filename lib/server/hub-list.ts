@@ -59,8 +59,9 @@ async function installs(client: KubeClient, namespace: string | undefined): Prom
 /**
  * One answer: the list as this server builds it (shared, never to be changed: the hub page reads
  * its first screen from it), as JSON text with its compressed forms, and its ETag. The text and
- * the ETag are made when first asked for: the page renders from the list alone, and the list's
- * route, which the browser asks next, gets the same kept answer and serialises it once.
+ * the ETag are made when first asked for, or right after the request that built the answer: the
+ * page renders from the list alone, and the list's route, which the browser asks next, gets the
+ * same kept answer with its text made.
  */
 export interface HubAnswer {
   readonly list: Readonly<HubList>;
@@ -125,6 +126,10 @@ export async function hubList(client: KubeClient, q: HubQuery): Promise<HubAnswe
   if (cacheKey) {
     answers.set(cacheKey, answer);
     if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
+    // The text the list route will serve, made once this request's own work is done: a page
+    // renders without waiting for it, and the browser's list request, which follows the page's
+    // HTML, finds it made.
+    setImmediate(() => void answer.body);
   }
   return answer;
 }
