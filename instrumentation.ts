@@ -23,6 +23,22 @@ export async function register(): Promise<void> {
     const { trackLoad } = await import('./lib/catalog/snapshot-loads');
     trackLoad(restoreCatalogContent());
   }
+  if (process.env.OLM_CONSOLE_WARM_UP !== 'false') {
+    // Connections the first person's requests use, opened without credentials, and the list's code
+    // run on made-up packages (lib/server/warm-first-page.ts); the warm-up waits for it before
+    // /readyz says ready, as for the snapshots.
+    const [{ warmFirstPage }, { trackLoad }] = await Promise.all([
+      import('./lib/server/warm-first-page'),
+      import('./lib/catalog/snapshot-loads'),
+    ]);
+    let access;
+    try {
+      access = clusterAccess();
+    } catch {
+      // Settings the console cannot use are said by the first request that needs them.
+    }
+    trackLoad(warmFirstPage(access));
+  }
   if (process.env.OLM_CONSOLE_WARM_INDEX === 'false') return;
   const access = clusterAccess();
   if (access.mode !== 'kubeconfig' || !access.shared) return;

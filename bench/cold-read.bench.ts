@@ -8,9 +8,12 @@
 // console start is a process of its own (this script, run again as `start`) against one sandbox,
 // so a restart finds the same CatalogSource content and the snapshots the earlier starts left.
 // The page's figure is its data as the page computes it (the person's list and its first screen),
-// without React's render of 24 tiles. COLD_READ_CLUSTER=real runs the same starts against the real
-// cluster, real `opm serve` serving the catalog (needs CLUSTER_BIN); COLD_READ_PROFILE=1 says where
-// the second replica's first page spent its CPU (its V8 profile, summed by kind).
+// without React's render of 24 tiles. Each start does what the server does before it says it is
+// ready: the snapshots loaded, then the warm-up for the first person (lib/server/
+// warm-first-page.ts); a third replica without that warm-up shows what it takes off.
+// COLD_READ_CLUSTER=real runs the same starts against the real cluster, real `opm serve` serving
+// the catalog (needs CLUSTER_BIN); COLD_READ_PROFILE=1 says where the second replica's first page
+// spent its CPU (its V8 profile, summed by kind).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -31,6 +34,7 @@ import { startSandbox } from '../lib/sandbox/server/sandbox';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { KubeClient } from '../lib/k8s/client';
+import type { FirstPageWarmth } from '../lib/server/warm-first-page';
 import { NAMESPACE_TYPE } from '../lib/k8s/core-kinds';
 
 const WARM_RUNS = 15;
@@ -42,6 +46,8 @@ const REAL_SOURCE = 'certified-scaled';
 /** What a start does: share snapshots with other replicas or not, and how it ends. */
 type Sharing = 'shared' | 'alone';
 type Ending = 'run' | 'stop-waits' | 'stop-at-once';
+/** Whether the start runs the server's warm-up for the first person (lib/server/warm-first-page.ts). */
+type Warm = 'warm-up' | 'no-warm-up';
 
 /** The console's namespace in the sandbox, where the replicas share snapshots. */
 const CONSOLE_NAMESPACE = 'olm-console';
@@ -58,6 +64,8 @@ interface StartFigures {
   files?: string[];
   /** Where the first answer's catalogs came from. */
   sources?: string;
+  /** What the warm-up for the first person did, when the start ran it. */
+  warmth?: FirstPageWarmth;
   /** When the first page was asked and answered, on the clock of a CPU profile. */
   firstPage?: Window;
   packages: number;
@@ -100,10 +108,18 @@ async function pageData(token: string): Promise<number> {
 
 /**
  * One console start: load the snapshots as the server does at start (with the replicas' shared
- * ones when `sharing` says so), then the first page and list and the warm ones; or, for a stop,
+ * ones when `sharing` says so) and warm up for the first person unless `warmUp` says not, then
+ * the first page and list and the warm ones; or, for a stop,
  * the first page and list, one second, and the stop as the server makes it on SIGTERM.
  */
-async function start(kubeconfig: string, token: string, snapshots: string, sharing: Sharing, ending: Ending) {
+async function start(
+  kubeconfig: string,
+  token: string,
+  snapshots: string,
+  sharing: Sharing,
+  ending: Ending,
+  warmUp: Warm,
+) {
   process.env.OLM_CONSOLE_KUBECONFIG = kubeconfig;
   process.env.OLM_CONSOLE_AUTH = 'token';
   process.env.OLM_CONSOLE_CATALOG_SNAPSHOT_DIR = snapshots;
@@ -118,6 +134,16 @@ async function start(kubeconfig: string, token: string, snapshots: string, shari
   shareCatalogSnapshots(sharedCatalogIndex());
   await Promise.all([sharedCatalogIndex().ready(), restoreCatalogContent()]);
   const restoreMs = performance.now() - t0;
+  // And, as it does before it says it is ready, the warm-up for the first person (connections
+  // opened without credentials, the list's code run on made-up packages); off for comparison.
+  let warmth: FirstPageWarmth | undefined;
+  if (warmUp === 'warm-up') {
+    const [{ warmFirstPage }, { clusterAccess }] = await Promise.all([
+      import('../lib/server/warm-first-page'),
+      import('../lib/server/context'),
+    ]);
+    warmth = await warmFirstPage(clusterAccess());
+  }
   const call = () => consoleList(token);
   // A person opens OperatorHub: the page first, then the browser asks for the whole list.
   const firstPageMs = await pageData(token);
@@ -165,6 +191,7 @@ async function start(kubeconfig: string, token: string, snapshots: string, shari
     warmMs: median(warm),
     snapshotBytes,
     sources: firstSources,
+    warmth,
   };
   console.log(JSON.stringify(figures));
 }
@@ -177,6 +204,7 @@ function runStart(
   sharing: Sharing,
   ending: Ending = 'run',
   profileDir?: string,
+  warm: Warm = 'warm-up',
 ): Promise<StartFigures> {
   const child = spawn(
     process.execPath,
@@ -191,6 +219,7 @@ function runStart(
       snapshots,
       sharing,
       ending,
+      warm,
     ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -220,8 +249,8 @@ function profiled(dir: string, f: StartFigures): void {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'start') {
-    const [kubeconfig, token, snapshots, sharing, ending] = process.argv.slice(3);
-    return start(kubeconfig!, token!, snapshots!, sharing as Sharing, ending as Ending);
+    const [kubeconfig, token, snapshots, sharing, ending, warm] = process.argv.slice(3);
+    return start(kubeconfig!, token!, snapshots!, sharing as Sharing, ending as Ending, warm as Warm);
   }
   if (process.env.COLD_READ_CLUSTER === 'real') return onRealCluster();
   const scaled = generateScaledCatalog(join(sharedCatalogs, 'certified-operators-v4.18'), 20);
@@ -321,11 +350,13 @@ async function measureStarts(kubeconfig: string, token: string, tmp: string): Pr
   await new KubeClient(kc).create(NAMESPACE_TYPE, { metadata: { name: CONSOLE_NAMESPACE } });
   process.env.OLM_CONSOLE_SESSION_KEY = randomBytes(32).toString('hex');
   const profileDir = process.env.COLD_READ_PROFILE ? join(tmp, 'profile') : undefined;
-  const run = (dir: string, sharing: Sharing, ending?: Ending, profile?: string) =>
-    runStart(kubeconfig, token, join(tmp, dir), sharing, ending, profile);
+  const run = (dir: string, sharing: Sharing, ending?: Ending, profile?: string, warm?: Warm) =>
+    runStart(kubeconfig, token, join(tmp, dir), sharing, ending, profile, warm);
   const first = await run('replica-1', 'shared');
   const again = await run('replica-1', 'shared');
   const second = await run('replica-2', 'shared', 'run', profileDir);
+  // For comparison, a third replica as the second was before the warm-up for the first person.
+  const unwarmed = await run('replica-3', 'shared', 'run', undefined, 'no-warm-up');
   const stopped = await run('stopped', 'alone', 'stop-waits');
   const afterStop = await run('stopped', 'alone');
   const stoppedAtOnce = await run('stopped-at-once', 'alone', 'stop-at-once');
@@ -355,7 +386,13 @@ async function measureStarts(kubeconfig: string, token: string, tmp: string): Pr
   );
   const replicaRow = 'a second replica, nothing on its disk, after the first has read';
   row(replicaRow, second, '≤ 2 s and ≤ 3×', within(second, 3));
+  const w = second.warmth;
+  console.log(
+    `its warm-up for the first person: ${w?.connections ?? 'no'} connections opened` +
+      `${w?.problem ? ` (${w.problem})` : ''}, the list's code run on made-up packages in ${ms(w?.buildMs ?? 0)}`,
+  );
   if (profileDir) profiled(profileDir, second);
+  row('for comparison, the same without the warm-up for the first person', unwarmed, 'none', false);
   console.log(
     `a console stopped 1 s after its first read (the page, ${ms(stopped.firstPageMs)}) waited ` +
       `${ms(stopped.stopWaitMs ?? 0)} more at its stop for the snapshot being written; its folder then: ` +

@@ -1,6 +1,6 @@
 // Snapshot loads under way in this process (the catalog index's, from its disk and from what the
-// replicas share), so that a new replica's warm-up can wait for them before it says it is ready
-// (lib/server/http/warm-up.ts). One set per process, on globalThis: the server and each route
+// replicas share), and the warm-up for the first person (lib/server/warm-first-page.ts), so that a
+// new replica's warm-up can wait for them before it says it is ready (lib/server/http/warm-up.ts). One set per process, on globalThis: the server and each route
 // bundle hold their own copy of this module, and the load starts in whichever made the index.
 const KEY = Symbol.for('olm-console.snapshot-loads');
 const g = globalThis as { [KEY]?: Set<Promise<unknown>> };

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -75,5 +76,60 @@ test("another route bundle's copy of the module uses the same kept-alive connect
     assert.equal(counts.handshakes, 1, 'one TLS handshake for both copies');
   } finally {
     close();
+  }
+});
+
+test("a person's request never rides a connection that showed another identity's client certificate", async () => {
+  const tls = ensureServingCert(mkdtempSync(join(tmpdir(), 'olm-http-test-')));
+  const seen: { authorization: string; certificate: boolean }[] = [];
+  // Asks every client for a certificate and takes any: what it records is which connections showed one.
+  const server = createServer(
+    { key: tls.key, cert: tls.cert, requestCert: true, rejectUnauthorized: false },
+    (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      seen.push({
+        authorization: req.headers.authorization ?? '',
+        certificate: !!peer && Object.keys(peer).length > 0,
+      });
+      res.setHeader('content-type', 'application/json');
+      res.end('{"kind":"Namespace"}');
+    },
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const cluster = {
+      name: 'c',
+      server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      caData: Buffer.from(tls.cert).toString('base64'),
+      skipTLSVerify: false,
+    };
+    const as = (user: { name: string; token?: string; certData?: string; keyData?: string }) => {
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [cluster],
+        users: [user],
+        contexts: [{ name: 'x', cluster: 'c', user: user.name }],
+        currentContext: 'x',
+      });
+      return kc;
+    };
+    // The console's own identity by client certificate (a kubeconfig's), a person by token.
+    const console_ = as({
+      name: 'console',
+      certData: Buffer.from(tls.cert).toString('base64'),
+      keyData: Buffer.from(tls.key).toString('base64'),
+    });
+    const person = as({ name: 'alice', token: 'alice-token' });
+    for (const kc of [console_, person, console_, person])
+      await kubeRequest(kc, { method: 'GET', path: '/api/v1/namespaces/x' });
+    assert.deepEqual(seen, [
+      { authorization: '', certificate: true },
+      { authorization: 'Bearer alice-token', certificate: false },
+      { authorization: '', certificate: true },
+      { authorization: 'Bearer alice-token', certificate: false },
+    ]);
+  } finally {
+    server.closeAllConnections();
+    server.close();
   }
 });

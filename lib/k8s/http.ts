@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { clusterErrors, clusterRequests, clusterRetries, kubeVerb } from '../observability/metrics';
 import { errorFromNetwork, errorFromResponse, KubeError } from './errors';
@@ -54,11 +55,26 @@ function tlsIdentity(tls: https.RequestOptions): string {
   return h.digest('hex');
 }
 
+/**
+ * The pool's secure context (its CA and client certificate, parsed once): without it Node makes a
+ * new one for every connection, which a first page opening several at once paid for each. A
+ * certificate that does not parse is left to the connection, whose error says what is wrong.
+ */
+function secureContextOf(tls: https.RequestOptions): SecureContext | undefined {
+  try {
+    const { ca, cert, key, pfx, passphrase } = tls;
+    return createSecureContext({ ca, cert, key, pfx, passphrase });
+  } catch {
+    return undefined;
+  }
+}
+
 function poolFor(tls: https.RequestOptions): https.Agent {
   const key = tlsIdentity(tls);
   let agent = pools.get(key);
   if (!agent) {
     agent = new https.Agent({
+      secureContext: secureContextOf(tls),
       keepAlive: true,
       maxSockets: 32,
       ca: tls.ca,

@@ -22,7 +22,7 @@ import { hubCandidate, takeClusterFromPath, takeHubClusterFromPath } from './clu
 import { buildRoutePatterns, routeNamer, type RouteNamer } from './route-names';
 import { declaredEncoding } from './stored-encoding';
 import { finishSnapshotWrites } from './unfinished-writes';
-import { localAddress, WARM_UP_HEADER, warmUp, warmUpWanted } from './warm-up';
+import { localAddress, markOwnWarmUp, WARM_UP_HEADER, warmUp, warmUpWanted } from './warm-up';
 import { checkHost, originPolicyFromEnv, servedOverTls, type OriginPolicy } from '../security/origin-policy';
 import { imageOriginsFromEnv, securityHeaders } from '../security/page-headers';
 import {
@@ -315,6 +315,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   let stopping = false;
   let warming = warmUpWanted(env);
   const warmUpMark = randomBytes(16).toString('hex');
+  // The OperatorHub page and list tell the warm-up's requests by it (warm-first-page.ts), while it runs.
+  if (warming) markOwnWarmUp(warmUpMark);
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -338,7 +340,8 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
     res.setHeader('X-Request-Id', requestId);
     // The server's own warm-up (warm-up.ts) is answered like any request but not counted as one.
     const ownWarmUp = header(req, WARM_UP_HEADER) === warmUpMark;
-    delete req.headers[WARM_UP_HEADER];
+    // Only the server's own warm-up keeps it, for the routes to tell (warm-first-page.ts).
+    if (!ownWarmUp) delete req.headers[WARM_UP_HEADER];
     const stream = canonical.ok && path === '/api/events';
     if (stream) {
       streams.add(res);
@@ -457,9 +460,13 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Runni
   // Over the socket, after listen: the requests take the path a person's do (guard, compression).
   const target = { address: localAddress(o.host), port: addr.port, host: `127.0.0.1:${addr.port}`, mark: warmUpMark };
   const warmedUp = (warming ? warmUp(target, log) : Promise.resolve()).then(
-    () => void (warming = false),
+    () => {
+      warming = false;
+      markOwnWarmUp(undefined);
+    },
     (err: unknown) => {
       warming = false;
+      markOwnWarmUp(undefined);
       log.warn({ err }, 'warm-up failed; serving without it');
     },
   );

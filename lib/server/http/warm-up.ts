@@ -37,6 +37,28 @@ export const WARM_UP_REQUEST_MS = 60_000;
  */
 export const WARM_UP_HEADER = 'x-olm-console-warm-up';
 
+// The warm-up's requests reach the OperatorHub page and list through Next.js, whose route bundles
+// each hold their own copy of the list's code: compiled in one copy, it is still cold in the
+// others. So those requests, and only they, are answered with made-up packages, and each bundle
+// runs its copy (lib/server/warm-first-page.ts). They are told by the mark only this process knows
+// (a random value the console's server puts here while its warm-up runs, and takes away after): a
+// client's copy of the header never matches, and without the console's server (`next dev`) there
+// is no mark.
+const MARK = Symbol.for('olm-console.warm-up-mark');
+const marks = globalThis as { [MARK]?: string };
+
+/** Sets (or, with undefined, takes away) the mark of the server's own warm-up requests. */
+export function markOwnWarmUp(mark: string | undefined): void {
+  if (mark) marks[MARK] = mark;
+  else delete marks[MARK];
+}
+
+/** Whether a request is the console server's own warm-up, by the mark it carries. */
+export function isOwnWarmUp(headers: Pick<Headers, 'get'>): boolean {
+  const mark = marks[MARK];
+  return !!mark && headers.get(WARM_UP_HEADER) === mark;
+}
+
 export interface WarmUpTarget {
   /** The address and port the server listens on (a loopback address when it listens on all). */
   address: string;
