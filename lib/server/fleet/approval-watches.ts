@@ -52,6 +52,12 @@ interface Kind<T> {
   signature: (o: T) => string;
   /** Not served on every cluster (either OLM may be absent): a 404 means "nothing to watch here". */
   optional: boolean;
+  /**
+   * A person who may not list them cluster-wide is shown none of them on the row (a note says
+   * so), so none of their changes can change it: a 403 means "nothing to watch for this person".
+   * InstallPlans are not so: they are then read namespace by namespace, and the cluster is polled.
+   */
+  hiddenWhenForbidden: boolean;
 }
 
 const PLANS: Kind<InstallPlan> = {
@@ -61,6 +67,7 @@ const PLANS: Kind<InstallPlan> = {
       '|',
     ),
   optional: true,
+  hiddenWhenForbidden: false,
 };
 
 const EXTENSIONS: Kind<ClusterExtension> = {
@@ -71,6 +78,7 @@ const EXTENSIONS: Kind<ClusterExtension> = {
     return JSON.stringify([c?.packageName, c?.version, c?.channels, c?.upgradeConstraintPolicy, b?.name, b?.version]);
   },
   optional: true,
+  hiddenWhenForbidden: true,
 };
 
 const KINDS = [PLANS, EXTENSIONS] as unknown as Kind<KubeObject>[];
@@ -95,6 +103,7 @@ class Watched {
   private readonly informers: Informer<KubeObject>[] = [];
   private readonly pending = new Set<Kind<KubeObject>>();
   private changes = 0;
+  private stopped = 0;
   private state: FleetWatchState = 'retrying';
   private message?: string;
   private stale = false;
@@ -150,8 +159,9 @@ class Watched {
         onState: (s) => {
           if (s.state === 'retrying') {
             const err = s.error;
-            if (kind.optional && isKubeError(err, 404)) {
+            if ((kind.optional && isKubeError(err, 404)) || (kind.hiddenWhenForbidden && isKubeError(err, 403))) {
               informer.stop();
+              this.stopped += 1;
               this.synced(kind);
             } else if (isKubeError(err, 403) || isKubeError(err, 401)) {
               this.refuse(err.message);
@@ -169,6 +179,11 @@ class Watched {
   greet(listener: FleetWatchListener): void {
     if (this.state === 'retrying' && this.pending.size > 0 && !this.message) return;
     listener(this.news('state'));
+  }
+
+  /** Watches running on the cluster now (none once refused; one where only one OLM is served). */
+  get running(): number {
+    return this.informers.length - this.stopped;
   }
 
   stop(): void {
@@ -200,6 +215,7 @@ class Watched {
   private refuse(message: string): void {
     if (this.state === 'refused') return;
     for (const i of this.informers) i.stop();
+    this.stopped = this.informers.length;
     this.setState('refused', message);
   }
 
@@ -300,6 +316,13 @@ export class ApprovalWatches {
         watched.linger.unref?.();
       }
     };
+  }
+
+  /** Watches running on the clusters, for every person (a cluster has one or two). */
+  running(): number {
+    let n = 0;
+    for (const w of this.watched.values()) n += w.running;
+    return n;
   }
 
   /** Clusters watched: for one person (by their cache key), or in all. */

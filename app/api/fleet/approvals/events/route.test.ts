@@ -10,7 +10,7 @@ import { before, describe, test } from 'node:test';
 import type { FleetApprovalsResponse } from '@/lib/api/fleet';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { forgetCluster } from '@/lib/server/fleet/across';
-import { ApprovalWatches, type FleetWatchNews } from '@/lib/server/fleet/approval-watches';
+import { approvalWatches, ApprovalWatches, type FleetWatchNews } from '@/lib/server/fleet/approval-watches';
 import { fleetMembers } from '@/lib/server/fleet/members';
 import { fleetPerson } from '@/lib/server/fleet/person';
 import { waitFor } from '@/lib/server/testing/cluster';
@@ -93,6 +93,34 @@ describe('approvals across clusters, live', () => {
     assert.equal(watches.count(), 3, 'the other page still listens');
     for (const release of pages[1]!) release();
     assert.equal(watches.count(), 0);
+  });
+
+  test('a watch begun after the person read the row says the row is stale; one begun with the read does not', async () => {
+    const members = fleetMembers();
+    const person = fleetPerson(sb.request('/api/fleet/approvals', { user: 'bob' }), members);
+    // Bob may list InstallPlans everywhere but no ClusterExtensions: his rows show no v1 changes, so
+    // only his InstallPlans are watched. He reads east's row first (the whole answer, which starts
+    // no watch), then follows it.
+    const [east, west] = members;
+    assert.equal((await sb.call(list, `/api/fleet/approvals?cluster=${east!.name}`, { user: 'bob' })).status, 200);
+    const watches = approvalWatches();
+    const heard: FleetWatchNews[] = [];
+    const releases = [watches.listen(person, east!, (n) => heard.push(n))];
+    // West's row read as the page reads it (one line a cluster), which starts its watch.
+    const ndjson = sb.request(`/api/fleet/approvals?cluster=${west!.name}`, { user: 'bob' });
+    ndjson.headers.set('accept', 'application/x-ndjson');
+    assert.match(await (await list(ndjson)).text(), /"approvals"/);
+    releases.push(watches.listen(person, west!, (n) => heard.push(n)));
+    try {
+      await waitFor('both watched', async () =>
+        heard.filter((n) => n.state === 'watching').length === 2 ? true : undefined,
+      );
+      const ready = (c: string) => heard.find((n) => n.cluster === c && n.state === 'watching');
+      assert.equal(ready(east!.name)?.stale, true, 'the answer bob holds predates the watch');
+      assert.equal(ready(west!.name)?.stale, undefined);
+    } finally {
+      for (const r of releases) r();
+    }
   });
 
   test('past the clusters one person may follow live, a cluster is unwatched and says why', async () => {
