@@ -5,7 +5,7 @@ import type { FleetLive } from './use-fleet-events';
 
 const WHY: Record<string, string> = {
   retrying: 'its watch is reconnecting',
-  refused: 'the cluster does not let you watch its InstallPlans or ClusterExtensions',
+  refused: 'the cluster does not let you watch InstallPlans in every namespace',
   unwatched: 'you follow as many clusters live as one person may',
 };
 
