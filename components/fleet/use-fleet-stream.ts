@@ -102,6 +102,11 @@ export function useFleetStream<T>(path: string, opts: FleetStreamOptions = {}) {
     }, 150);
   }, []);
   const live = useFleetEvents(liveUrl, reread);
+  // Read by the timer below, which a watch's every change of state must not restart.
+  const liveNow = useRef(live);
+  useEffect(() => {
+    liveNow.current = live;
+  }, [live]);
 
   useEffect(() => {
     const ctl = new AbortController();
@@ -139,11 +144,11 @@ export function useFleetStream<T>(path: string, opts: FleetStreamOptions = {}) {
     if (!liveUrl || !names) return;
     // Every `refreshMs`, the clusters not followed live right now, only they.
     const poll = setInterval(() => {
-      const unfollowed = names.filter((n) => live?.[n.name]?.state !== 'watching').map((n) => n.name);
+      const unfollowed = names.filter((n) => liveNow.current?.[n.name]?.state !== 'watching').map((n) => n.name);
       readSome.current(unfollowed);
     }, refreshMs);
     return () => clearInterval(poll);
-  }, [liveUrl, names, live, refreshMs]);
+  }, [liveUrl, names, refreshMs]);
   // Only the clusters the console serves now, each with its own answer, keyed by its own name.
   const data: FleetStreamData<T> | undefined = names && {
     clusters: names.flatMap((n) => (answers[n.name] ? [answers[n.name]!] : [])),
