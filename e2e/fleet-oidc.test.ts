@@ -74,7 +74,7 @@ else
         return { status: r.status, body: (await r.json()) as unknown };
       }, path) as Promise<{ status: number; body: T }>;
     // A cluster's section, named by its heading (the home cluster's says "home" too).
-    const region = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}( home)?$`) });
+    const region = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}( ?home)?$`) });
     /** The waiting plan of `namespace` listed under a cluster, as its checkbox's list item. */
     const planItem = (cluster: string, namespace: string, text?: RegExp) =>
       region(cluster)
@@ -222,7 +222,11 @@ else
       await page.getByText('Live: a change on any cluster shows here as it happens.').waitFor({ timeout: 60_000 });
       for (const cluster of ['east', 'west'])
         for (const namespace of ['team1', 'team2'])
-          await planItem(cluster, namespace, INSTALL).waitFor({ timeout: OLM_MS });
+          await planItem(cluster, namespace, INSTALL)
+            .waitFor({ timeout: OLM_MS })
+            .catch(async (err: Error) => {
+              throw new Error(`${err.message}\nthe page said:\n${await page.locator('main').innerText()}`);
+            });
       await accessible('approvals across two real clusters');
       const done = await approveChosen(
         [planItem('east', 'team1'), planItem('west', 'team1')],
