@@ -8,6 +8,7 @@
 // the time from navigation to the first cluster's row painted and to every cluster's row painted
 // (the section no longer aria-busy), for each fleet page, and for Clusters with 2 clusters 10 s
 // late; the machine's load average is printed beside the figures. Needs `npm run build`.
+// Then what keeps Approvals live costs, in this process and in the browser (support/fleet-live.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,9 @@ import { launchBrowser } from '../e2e/support/browser';
 import { startConsole } from '../e2e/support/console-server';
 import { loggedInPage } from '../e2e/support/login';
 import { startSandboxFleet } from '../lib/sandbox/fleet';
+import { clientAs } from '../lib/server/testing/cluster';
 import { consoleRequest } from '../lib/server/testing/console-request';
+import { liveApprovalsInBrowser, liveApprovalsInProcess } from './support/fleet-live';
 import { fmt } from './support/measure';
 
 const CLUSTERS = Number(process.env.FLEET_CLUSTERS ?? 50);
@@ -120,6 +123,8 @@ async function main(): Promise<void> {
     // The pages in the browser, a console process of its own (its cache empty): admin cold on each
     // page, then bob on Clusters with the same 2 clusters 10 s late.
     for (const c of fleet.clusters.slice(-2)) c.sandbox.faults.apply({ latencyMs: 0 });
+    const adminOn = (name: string) => clientAs(fleet.clusters.find((c) => c.name === name)!.sandbox, 'admin');
+    console.log(`${await liveApprovalsInProcess(CLUSTERS, fleet.tokens.admin!, adminOn)}  (${load()})`);
     const web = await startConsole({
       OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath,
       OLM_CONSOLE_AUTH: 'token',
@@ -137,6 +142,10 @@ async function main(): Promise<void> {
       const again = await firstPaint(browser, web.url, fleet.tokens.admin!, 'clusters');
       console.log(
         `browser /fleet/clusters  again     first row ${fmt(again.first).padStart(6)} ms, every row ${fmt(again.all).padStart(6)} ms  (${load()})`,
+      );
+      console.log(
+        `${await liveApprovalsInBrowser(browser, web.url, fleet.tokens.admin!, adminOn, routes.approvals)}` +
+          `  (${load()})`,
       );
       for (const c of fleet.clusters.slice(-2)) c.sandbox.faults.apply({ latencyMs: 10_000 });
       const late = await firstPaint(browser, web.url, fleet.tokens.bob!, 'clusters');

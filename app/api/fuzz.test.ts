@@ -315,7 +315,8 @@ describe('fuzzing every API route', () => {
               const beforeState = write ? await snapshot(admin) : undefined;
               const res = await handler(sent, { params: Promise.resolve(params) });
               const what = `${method} ${path}${search ? `?${search}` : ''} body=${raw.slice(0, 120)}`;
-              assert.ok(res.status < 500, `${what} → ${res.status} ${await res.clone().text()}`);
+              // The body only for a failure: an event stream's body ends only when the stream does.
+              if (res.status >= 500) assert.fail(`${what} → ${res.status} ${await res.clone().text()}`);
               if (write && addsUnknown)
                 assert.ok(res.status >= 400, `${what} → ${res.status}: a body with an unknown field must be refused`);
               if (res.headers.get('content-type')?.includes('text/event-stream')) {

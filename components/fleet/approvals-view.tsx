@@ -5,7 +5,9 @@
 // (approvals-preview.tsx), and approves: each on its own cluster as them. Each result is reported
 // under its cluster: made, or refused with the cluster's or OLM's reason (the rest are made
 // regardless). A cluster that did not answer is said so with its reason; one that lets the person
-// read only some namespaces says which.
+// read only some namespaces says which. The page is live: each cluster's row is read again as soon
+// as its InstallPlans or ClusterExtension versions change (someone approves elsewhere, a new plan
+// appears), so a chosen item approved meanwhile drops out rather than being approved twice.
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ClusterApprovals, FleetApproveResponse } from '@/lib/api/fleet';
@@ -15,9 +17,12 @@ import { ErrorNotice } from '../common/notice';
 import { itemKey, ItemLabel, type ApprovalItem } from './approval-items';
 import { ApprovalsPreview } from './approvals-preview';
 import { ApprovalResults } from './approval-results';
+import { ClusterNotLive, LiveSummary } from './approvals-live';
 import { ClusterName, NotAnswering } from './cluster-name';
 import { useCandidatePath } from './use-candidate-path';
 import { useFleetStream } from './use-fleet-stream';
+
+export const APPROVAL_EVENTS = '/api/fleet/approvals/events';
 
 const PRIMARY =
   'rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600';
@@ -30,7 +35,7 @@ function itemsOf(cluster: string, v: ClusterApprovals): ApprovalItem[] {
 }
 
 export function ApprovalsAcrossView() {
-  const q = useFleetStream<ClusterApprovals>(useCandidatePath('/api/fleet/approvals'));
+  const q = useFleetStream<ClusterApprovals>(useCandidatePath('/api/fleet/approvals'), { live: APPROVAL_EVENTS });
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [previewing, setPreviewing] = useState(false);
   const approve = useMutation({
@@ -78,6 +83,7 @@ export function ApprovalsAcrossView() {
     );
   if (!q.data) return <p role="status">Asking every cluster…</p>;
   const clusters = q.data.rows;
+  const live = q.data.live;
   const all = q.data.clusters.flatMap((c) => (c.ok ? itemsOf(c.name, c.value) : []));
   const plans = all.filter((i) => i.kind === 'plan').length;
   const versions = all.length - plans;
@@ -101,6 +107,7 @@ export function ApprovalsAcrossView() {
         everything in it; approving a version change sets the extension to that version. Each is made on its own cluster
         as you.
       </p>
+      <LiveSummary live={live} clusters={clusters.length} />
       {approve.data && <ApprovalResults answer={approve.data} />}
       {approve.error && <ErrorNotice error={approve.error} what="Nothing was approved" />}
       {clusters.map(({ ref, answer: c }) => (
@@ -108,6 +115,7 @@ export function ApprovalsAcrossView() {
           <h2 id={`fleet-approvals-${ref.name}`} className="text-lg font-semibold">
             <ClusterName cluster={ref} />
           </h2>
+          <ClusterNotLive live={live} cluster={ref.name} />
           {!c ? (
             <p className="text-sm text-slate-600">Asking…</p>
           ) : !c.ok ? (

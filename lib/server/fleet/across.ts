@@ -25,10 +25,19 @@ const shared = globalThis as { [key: symbol]: Map<string, Entry> | undefined };
 const CACHE = Symbol.for('olm-console.fleet.cache');
 const cache = (): Map<string, Entry> => (shared[CACHE] ??= new Map());
 
-/** Forgets what this person was told about a cluster (after they changed it). */
-export function forgetCluster(person: FleetPerson, cluster: string): void {
+/**
+ * Forgets what this person was told about a cluster (after they changed it, or a watch saw it
+ * change); with `before`, only answers begun before that time. Says whether any was forgotten.
+ */
+export function forgetCluster(person: Pick<FleetPerson, 'key'>, cluster: string, before?: number): boolean {
   const prefix = `${person.key}\n${cluster}\n`;
-  for (const key of cache().keys()) if (key.startsWith(prefix)) cache().delete(key);
+  let forgot = false;
+  for (const [key, entry] of cache()) {
+    if (!key.startsWith(prefix) || (before !== undefined && entry.at >= before)) continue;
+    cache().delete(key);
+    forgot = true;
+  }
+  return forgot;
 }
 
 /** Runs `fn` over the items, at most `limit` at a time, answers in the items' order. */
