@@ -74,7 +74,7 @@ else
         return { status: r.status, body: (await r.json()) as unknown };
       }, path) as Promise<{ status: number; body: T }>;
     // A cluster's section, named by its heading (the home cluster's says "home" too).
-    const region = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}( ?home)?$`) });
+    const region = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}( home)?$`) });
     /** The waiting plan of `namespace` listed under a cluster, as its checkbox's list item. */
     const planItem = (cluster: string, namespace: string, text?: RegExp) =>
       region(cluster)

@@ -27,9 +27,11 @@ export function ClusterName({
       ) : (
         <span className="font-semibold">{cluster.name}</span>
       )}
+      {/* A space, so that the name and the badge are read as two words ("east home"). */}
+      {cluster.home && ' '}
       {cluster.home && (
         <span
-          className="ml-1.5 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700"
+          className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700"
           title="the cluster the console's own URLs show; every other is under /clusters/<name>"
         >
           home
