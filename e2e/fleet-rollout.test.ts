@@ -61,7 +61,7 @@ describe("a package's rollout across three sandbox clusters", () => {
     await page.goto(`${admin.url}/fleet/operators`);
     await page
       .getByRole('table', { name: 'Operators across clusters' })
-      .getByRole('link', { name: 'certwarden' })
+      .getByRole('link', { name: 'certwarden', exact: true })
       .click();
     await page.waitForURL(/\/fleet\/operators\/certwarden$/);
     await page.getByRole('heading', { level: 1, name: 'certwarden: rollout across clusters' }).waitFor();
