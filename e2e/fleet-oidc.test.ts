@@ -292,7 +292,15 @@ else
       assert.ok(body.clusters.find((c) => c.name === 'east')?.ok, 'east still answers');
       // East's upgrade appears on the page by itself, and her approval lands there.
       const upgrade = planItem('east', 'team1', UPGRADE);
-      await upgrade.waitFor({ timeout: OLM_MS });
+      await upgrade.waitFor({ timeout: OLM_MS }).catch(async (err: Error) => {
+        const plans = (await plansOf(admins.east!, 'team1')).map((p) => [
+          p.spec.clusterServiceVersionNames,
+          p.spec.approved,
+        ]);
+        throw new Error(
+          `${err.message}\neast's team1 plans: ${JSON.stringify(plans)}\nthe page said:\n${await page.locator('main').innerText()}`,
+        );
+      });
       const done = await approveChosen([upgrade], /You are about to approve 1 InstallPlan on 1 cluster/);
       const name = new RegExp(`east: InstallPlan team1/(\\S+) approved \\(${TO.replaceAll('.', '\\.')}\\)`).exec(
         done,

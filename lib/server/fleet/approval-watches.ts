@@ -13,6 +13,7 @@ import type { KubeObject } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { startInformer, objectKey, type Informer } from '../../k8s/informer';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
+import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
 import type { ResourceType } from '../../olm/resources/common';
 import { errorBody } from '../api-error';
 import { forgetCluster } from './across';
@@ -70,6 +71,23 @@ const PLANS: Kind<InstallPlan> = {
   hiddenWhenForbidden: false,
 };
 
+// OLM writes a plan before the Subscriptions that asked for it name it (the plan, its status, then
+// each Subscription's installPlanRef and state): a row read on the plan's own events may show it
+// "named by no Subscription yet" and nothing about the plan changes after. So the Subscriptions'
+// part in the row is watched too.
+const SUBSCRIPTIONS: Kind<Subscription> = {
+  type: SUBSCRIPTION_TYPE,
+  signature: (s) =>
+    [
+      s.status?.installPlanRef?.name ?? '',
+      s.status?.state ?? '',
+      s.status?.currentCSV ?? '',
+      s.status?.installedCSV ?? '',
+    ].join('|'),
+  optional: true,
+  hiddenWhenForbidden: false,
+};
+
 const EXTENSIONS: Kind<ClusterExtension> = {
   type: CLUSTER_EXTENSION_TYPE,
   signature: (ce) => {
@@ -81,7 +99,7 @@ const EXTENSIONS: Kind<ClusterExtension> = {
   hiddenWhenForbidden: true,
 };
 
-const KINDS = [PLANS, EXTENSIONS] as unknown as Kind<KubeObject>[];
+const KINDS = [PLANS, SUBSCRIPTIONS, EXTENSIONS] as unknown as Kind<KubeObject>[];
 
 export interface ApprovalWatchOptions {
   perPerson: number;
