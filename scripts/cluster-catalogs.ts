@@ -1,10 +1,11 @@
-// The one emulated step of the real cluster (README, "The real cluster"): real OLM unpacks a
-// bundle that names an image by running that image in a Job, and there are no images or kubelet
-// here. So each catalog is served by `opm serve` from a copy in which every bundle carries its
-// manifests inline (`olm.bundle.object`: the CSV and CRDs the sandbox derives, bundleManifests)
-// and names no image: opm then sends the bundle with an empty bundlePath and its objects, and
-// OLM's resolver builds the InstallPlan's steps from them (step_resolver.go) instead of a
-// bundle lookup. Everything else in the copy is the catalog's own blobs, unchanged.
+// How the real cluster's OLM v0 gets its bundles by default (README, "The real cluster"): each
+// catalog is served by `opm serve` from a copy in which every bundle carries its manifests inline
+// (`olm.bundle.object`: the CSV and CRDs the sandbox derives, bundleManifests) and names no image:
+// opm then sends the bundle with an empty bundlePath and its objects, and OLM's resolver builds the
+// InstallPlan's steps from them (step_resolver.go) instead of a bundle lookup, so no unpack Job
+// runs. Everything else in the copy is the catalog's own blobs, unchanged. `--v0-bundles image`
+// serves bundles by image instead, which OLM unpacks in its Jobs (scripts/cluster-image-catalogs.ts,
+// scripts/cluster-unpack.ts); that copy starts from this one.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

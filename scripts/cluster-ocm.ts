@@ -14,7 +14,7 @@
 // stops everything; a watchdog stops the OCM processes if this process dies any other way (each cluster has its own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+
 import { join, resolve } from 'node:path';
 import { startWatchdog } from './child-watchdog';
 import {
@@ -30,6 +30,7 @@ import {
   policyObjects,
   tokenKubeconfig,
 } from './cluster-ocm-objects';
+import { freePort } from './free-port';
 
 const root = join(import.meta.dirname, '..');
 export const usage = `usage: npm run cluster -- --fleet N [--data-dir DIR] [other flags of npm run cluster]
@@ -43,17 +44,6 @@ export const usage = `usage: npm run cluster -- --fleet N [--data-dir DIR] [othe
 /** Managed cluster names, the hub's own first. */
 export function clusterNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => (i === 0 ? 'local-cluster' : `cluster${i + 1}`));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
 }
 
 function buildPaths(command: string): Record<string, string> {
@@ -105,17 +95,27 @@ let stopping = false;
 // its stdin. Made by fleet(), so that importing this module from scripts/cluster.ts starts nothing.
 let watchdog: ChildProcess | undefined;
 
-/** Agents and controllers first, then the clusters, last started first; a cluster stops its own processes. */
+/** Each cluster's `npm run cluster` process, among the children. */
+const clusterChildren = new WeakSet<ChildProcess>();
+
+/** Ends a child: SIGTERM, SIGKILL after a minute. */
+async function stopChild(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const gone = new Promise<void>((res) => c.once('exit', () => res()));
+  c.kill('SIGTERM');
+  const timer = setTimeout(() => c.kill('SIGKILL'), 60_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+/**
+ * Agents and controllers first, last started first; then the clusters, together (each stops its
+ * own processes, and none needs another any more).
+ */
 async function stopAll(): Promise<void> {
   stopping = true;
-  for (const c of [...children].reverse()) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
-    const gone = new Promise<void>((res) => c.once('exit', () => res()));
-    c.kill('SIGTERM');
-    const timer = setTimeout(() => c.kill('SIGKILL'), 60_000);
-    await gone;
-    clearTimeout(timer);
-  }
+  for (const c of [...children].reverse()) if (!clusterChildren.has(c)) await stopChild(c);
+  await Promise.all(children.filter((c) => clusterChildren.has(c)).map(stopChild));
   if (watchdog?.exitCode === null) watchdog.kill('SIGKILL');
 }
 
@@ -157,6 +157,7 @@ function startCluster(name: string, dataDir: string, forwarded: string[], logDir
     dataDir,
     ...forwarded,
   ]);
+  clusterChildren.add(child);
   let output = '';
   return new Promise((res, rej) => {
     child.stdout!.on('data', (d: Buffer) => {

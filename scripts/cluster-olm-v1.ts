@@ -13,19 +13,17 @@
 //   ClusterExtension selectors use) registered by URL on loopback rather than through a Service;
 // - no leader election (it needs an in-cluster namespace), private cache folders (both programs
 //   empty theirs at start), every port on loopback and chosen free.
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { catalogSourceName } from '../lib/sandbox/olm/catalog-sources';
 import { signedCertificate } from './certificates';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { renderV1Catalog } from './cluster-olm-v1-catalogs';
+import type { Registry } from './cluster-registry';
 
 export const OLMV1_NAMESPACE = 'olmv1-system';
 export const OLMV1_MODULE = 'github.com/operator-framework/operator-controller';
-const execFileAsync = promisify(execFile);
 const WEBHOOK_PATH = '/mutate-olm-operatorframework-io-v1-clustercatalog';
 
 type Obj = Record<string, unknown>;
@@ -46,6 +44,8 @@ export interface ClusterContext {
   accepts: (port: number) => Promise<boolean>;
   kubectl: (args: string[], input?: string) => string;
   kubectlOk: (args: string[]) => SpawnResult;
+  /** The cluster's image registry, where the bundle and catalog images go. */
+  registry: Registry;
 }
 
 /** The operator-controller release cluster/olm-v1/go.mod pins. */
@@ -155,7 +155,6 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     'catalogd',
     'DNS:localhost,IP:127.0.0.1,DNS:catalogd-service.olmv1-system.svc,DNS:catalogd-service.olmv1-system.svc.cluster.local',
   );
-  servingCertificate(dataDir, 'registry', 'DNS:localhost,IP:127.0.0.1');
 
   // The CRDs first: nothing else needs them until the ClusterCatalogs are created.
   kubectl(['apply', '--server-side', '--force-conflicts', ...olmV1Crds(ctx.root).flatMap((f) => ['-f', f])]);
@@ -164,97 +163,24 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: OLMV1_NAMESPACE } }),
   );
 
-  // The registry (in memory: every start pushes again) and one catalog image per --catalog. It
-  // stands for a registry pod, so a crash restarts it (`run`'s restart) and restoreRegistry
-  // pushes its images again.
-  const regPort = await freePort();
-  const registry = run(
-    'olm-v1-registry',
-    paths.registry!,
-    ['serve', '--addr', `127.0.0.1:${regPort}`, '--tls-cert', d('registry.crt'), '--tls-key', d('registry.key')],
-    {},
-    true,
-  );
-  await until('the image registry', () => accepts(regPort), 30_000, alive(registry, 'registry'));
+  // One catalog image per --catalog, its bundles pushed as bundle images first (the registry is
+  // scripts/cluster-registry.ts's, started by scripts/cluster.ts).
+  const { registry } = ctx;
   const catalogs: { name: string; ref: string }[] = [];
-  // Not spawnSync: while this process waits, it must keep reading the registry's log, or the
-  // registry blocks writing it and the push never ends.
-  const push = async (kind: 'catalog' | 'bundle', dir: string, ref: string): Promise<string> => {
-    try {
-      const { stdout } = await execFileAsync(paths.registry!, [`push-${kind}`, '--ca', d('ca.crt'), dir, ref], {
-        encoding: 'utf8',
-      });
-      return stdout.trim();
-    } catch (err) {
-      throw new Error(
-        `registry push-${kind} ${dir} ${ref} failed: ${(err as { stderr?: string }).stderr ?? (err as Error).message}`,
-      );
-    }
-  };
-  // Every bundle of a catalog in one process, which prints "REF<TAB>DIGEST" per bundle: hundreds of
-  // processes, one per bundle, cost more than the pushes themselves.
-  const pushBundles = (refs: { dir: string; ref: string }[]): Promise<string[]> =>
-    new Promise((res, rej) => {
-      const child = spawn(paths.registry!, ['push-bundles', '--ca', d('ca.crt')], {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-      child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-      child.once('error', rej);
-      child.once('exit', (code) => {
-        if (code !== 0) return rej(new Error(`registry push-bundles failed (${code}): ${err}`));
-        const digests = new Map(
-          out
-            .trim()
-            .split('\n')
-            .map((l) => l.split('\t') as [string, string]),
-        );
-        res(refs.map((r) => digests.get(r.ref) ?? ''));
-      });
-      child.stdin.end(refs.map((r) => `${r.dir}\t${r.ref}\n`).join(''));
-    });
-  // Every push made, to be made again into a restarted (empty) registry.
-  const bundlePushes: { dir: string; ref: string }[] = [];
-  const catalogPushes: { dir: string; ref: string }[] = [];
   for (const dir of ctx.catalogs) {
     const name = catalogSourceName(dir);
     // The inline copy scripts/cluster.ts made (reused), its bundles pushed as images.
     const inline = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
-    // Catalog content is hostile: a package name becomes a repository name only in the
-    // characters a registry path allows.
-    const repo = (pkg: string) =>
-      `127.0.0.1:${regPort}/bundles/${
-        pkg
-          .toLowerCase()
-          .replace(/[^a-z0-9._-]+/g, '-')
-          .replace(/^[._-]+/, '') || 'package'
-      }`;
-    const tag = (bundle: string) =>
-      bundle
-        .replace(/[^\w.-]+/g, '-')
-        .replace(/^[.-]+/, '')
-        .slice(0, 128) || 'bundle';
     const v1 = await renderV1Catalog(resolve(dir), inline.dir, join(v1Dir, 'catalogs', name), async (bundles) => {
-      const refs = bundles.map((b) => ({ dir: b.dir, ref: `${repo(b.pkg)}:${tag(b.bundle)}` }));
-      const digests = bundles.length ? await pushBundles(refs) : [];
-      bundlePushes.push(...refs);
-      return bundles.map((b, i) => `${repo(b.pkg)}@${digests[i]}`);
+      const refs = bundles.map((b) => ({ dir: b.dir, ref: registry.bundleRef(b.pkg, b.bundle) }));
+      const digests = await registry.pushBundles(refs);
+      return refs.map((r, i) => `${r.ref.slice(0, r.ref.lastIndexOf(':'))}@${digests[i]}`);
     });
-    const ref = `127.0.0.1:${regPort}/catalogs/${name}:latest`;
-    await push('catalog', v1.dir, ref);
-    catalogPushes.push({ dir: v1.dir, ref });
+    const ref = `${registry.host}/catalogs/${name}:latest`;
+    await registry.pushCatalog(v1.dir, ref);
     console.log(`catalog image ${ref}: ${v1.bundles} bundle images`);
     catalogs.push({ name, ref });
   }
-
-  if (catalogPushes.length)
-    restoreRegistry(regPort, caPem, catalogPushes[0]!.ref, async () => {
-      if (bundlePushes.length) await pushBundles(bundlePushes);
-      for (const c of catalogPushes) await push('catalog', c.dir, c.ref);
-      return `${bundlePushes.length} bundle images and ${catalogPushes.length} catalog images`;
-    });
 
   // catalogd: content server, webhook and metrics on loopback (probes too), TLS from the cluster CA.
   const [contentPort, webhookPort, metricsPort, catalogdProbes, ocProbes] = [
@@ -337,42 +263,4 @@ export async function startOlmV1(ctx: ClusterContext): Promise<void> {
     );
     console.log(`clustercatalog ${c.name}: Serving`);
   }
-}
-
-/**
- * Watches the registry for an empty restart and pushes every image again. The registry keeps
- * images in memory, so after a crash `run` starts it empty; catalogd's status and the catalogs
- * name images by digest, and those must answer again. The pushes build each image from files that
- * stay in the data folder, without times (cluster/registry), so they give the same digests.
- * `probeRef` is an image pushed last at start: while it answers, the registry is whole.
- */
-function restoreRegistry(port: number, ca: string, probeRef: string, pushAll: () => Promise<string>): void {
-  const [repo, tag] = [probeRef.slice(probeRef.indexOf('/') + 1, probeRef.lastIndexOf(':')), probeRef.split(':').pop()];
-  const probe = () =>
-    new Promise<'whole' | 'empty' | 'down'>((res) => {
-      const req = httpsRequest(
-        { host: '127.0.0.1', port, path: `/v2/${repo}/manifests/${tag}`, method: 'HEAD', ca, timeout: 5000 },
-        (r) => {
-          r.resume();
-          res(r.statusCode === 404 ? 'empty' : 'whole');
-        },
-      );
-      req.on('timeout', () => req.destroy());
-      req.on('error', () => res('down'));
-      req.end();
-    });
-  let busy = false;
-  // Every 2 s: a HEAD on loopback, cheap beside a crash going unnoticed until an install fails.
-  setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void probe()
-      .then(async (state) => {
-        if (state !== 'empty') return;
-        console.error('olm-v1-registry: started empty after a restart; pushing its images again');
-        console.error(`olm-v1-registry: pushed ${await pushAll()} again`);
-      })
-      .catch((err: unknown) => console.error(`olm-v1-registry: pushing again failed, retrying: ${String(err)}`))
-      .finally(() => (busy = false));
-  }, 2000).unref();
 }

@@ -29,7 +29,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +40,11 @@ import { startWatchdog } from './child-watchdog';
 import { renderInlineCatalog } from './cluster-catalogs';
 import { makeCa, signedCertificate, signingKeyPair } from './certificates';
 import { fleet, fleetArgs } from './cluster-ocm';
+import { renderImageOnlyCatalog } from './cluster-image-catalogs';
+import { writeKwokConfig } from './cluster-kwok-stages';
 import { startOlmV1 } from './cluster-olm-v1';
+import { startRegistry, type Registry } from './cluster-registry';
+import { startUnpackRunner } from './cluster-unpack';
 import { authenticationConfiguration, OIDC_CLIENT_ID, oidcCertificates, oidcRbacYaml, oidcSeed } from './oidc-seed';
 import {
   catalogSource,
@@ -52,14 +56,23 @@ import {
   PACKAGESERVER_SERVICE,
   type Flavor,
 } from './cluster-olm';
+import { freePort } from './free-port';
 
 const root = join(import.meta.dirname, '..');
 const usage = `usage: npm run cluster -- [--catalog DIR ...] [--registry DIR ...] [--flavor upstream|openshift] [--data-dir DIR] [--port N] [--no-olm-v1]
+                           [--v0-bundles inline|image] [--image-catalog DIR ...]
                            [--oidc [--oidc-id-token-ttl SECONDS] | --oidc-trust DIR]
 
   --catalog DIR   an FBC catalog folder OLM installs from: a copy whose bundles carry their
                   manifests inline (scripts/cluster-catalogs.ts), served by \`opm serve\` on a
                   loopback port and added as a CatalogSource (repeatable)
+  --v0-bundles M  how OLM v0's catalogs give their bundles: inline (the default; manifests in the
+                  catalog, no unpack) or image (as published catalogs: olm.csv.metadata and a bundle
+                  image in the cluster's registry, which OLM unpacks in a Job whose pod
+                  scripts/cluster-unpack.ts runs; scripts/cluster-image-catalogs.ts)
+  --image-catalog DIR
+                  a --catalog whose bundles are given by image whatever --v0-bundles says (OLM
+                  unpacks them; conformance compares that on one small catalog) (repeatable)
   --registry DIR  an FBC catalog folder served by \`opm serve\` as it is, with no CatalogSource:
                   the registry API to compare with the sandbox's (repeatable)
   --flavor F      upstream (namespaces olm, operators; the default) or openshift
@@ -86,17 +99,6 @@ const SEED = [
   { name: 'alice', groups: [] as string[] },
   { name: 'bob', groups: [] as string[] },
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => res(p));
-    });
-  });
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((res) => {
@@ -263,19 +265,27 @@ function trustedProvider(dir: string): { dir: string; issuer: string; caPem: str
 const OPM_SERVING_MS = 20 * 60_000;
 
 const children: ChildProcess[] = [];
+/** Each child's program, as run() names it. */
+const childNames = new WeakMap<ChildProcess, string>();
 let stopping = false;
 
 // The children are stopped by scripts/child-watchdog.ts if this process dies any other way.
 const watchdog = startWatchdog();
 
-/** Stops the children, last started first (opm, controller manager, API server, etcd), each within 15 s. */
+/**
+ * Stops the children, last started first (opm, controller manager, API server, etcd): etcd within
+ * 15 s, every other program within 3 s. Only etcd keeps state; kube-apiserver, once its clients
+ * are gone, never ended by itself within the 15 s it was given (measured: every stop took 15 s),
+ * which every test starting a cluster paid.
+ */
 async function stopAll(): Promise<void> {
   stopping = true;
   for (const c of [...children].reverse()) {
     if (c.exitCode !== null || c.signalCode !== null) continue;
     const gone = new Promise<void>((res) => c.once('exit', () => res()));
     c.kill('SIGTERM');
-    const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+    const grace = childNames.get(c) === 'etcd' ? 15_000 : 3_000;
+    const timer = setTimeout(() => c.kill('SIGKILL'), grace);
     await gone;
     clearTimeout(timer);
   }
@@ -305,6 +315,8 @@ async function main(): Promise<void> {
         catalog: { type: 'string', multiple: true, default: [] },
         registry: { type: 'string', multiple: true, default: [] },
         flavor: { type: 'string', default: 'upstream' },
+        'v0-bundles': { type: 'string', default: 'inline' },
+        'image-catalog': { type: 'string', multiple: true, default: [] },
         'data-dir': { type: 'string', default: join(root, '.cluster') },
         port: { type: 'string', default: '0' },
         // On by default, as OpenShift runs OLM v1 beside v0; `--no-olm-v1` (allowNegative) leaves it out.
@@ -338,6 +350,9 @@ async function main(): Promise<void> {
   if (values.flavor !== 'upstream' && values.flavor !== 'openshift')
     throw new Error(`--flavor must be upstream or openshift, got "${values.flavor}"`);
   const flavor: Flavor = values.flavor;
+  if (values['v0-bundles'] !== 'inline' && values['v0-bundles'] !== 'image')
+    throw new Error(`--v0-bundles must be inline or image, got "${values['v0-bundles']}"`);
+  const v0ByImage = values['v0-bundles'] === 'image';
   const dataDir = resolve(values['data-dir']);
   if (values.oidc && values['oidc-trust'])
     throw new Error("--oidc starts a provider and --oidc-trust trusts another cluster's: choose one");
@@ -345,7 +360,7 @@ async function main(): Promise<void> {
   // Its own kubectl discovery cache: ~/.kube/cache is keyed by host:port, and a sandbox may have
   // had this port before, with other resources.
   process.env.KUBECACHEDIR ??= join(dataDir, 'kubectl-cache');
-  for (const c of [...values.catalog, ...values.registry])
+  for (const c of [...values.catalog, ...values.registry, ...values['image-catalog']])
     if (!statSync(c, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--catalog ${c}: no such folder`);
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
 
@@ -418,6 +433,7 @@ async function main(): Promise<void> {
     });
     if (child.pid) watchdog.stdin!.write(`${child.pid}\n`);
     children.push(child);
+    childNames.set(child, name);
     return child;
   };
   const alive = (c: ChildProcess, name: string) => () => {
@@ -556,13 +572,29 @@ async function main(): Promise<void> {
   };
   for (const dir of values.registry)
     await serve(resolve(dir), basename(resolve(dir)), basename(resolve(dir)), 'registry');
-  for (const dir of values.catalog) {
+  // The image registry, before any CatalogSource when OLM v0 unpacks from it: its bundle images
+  // must be there when OLM first resolves.
+  let registry: Registry | undefined;
+  const imageCatalogs = values['image-catalog'].map((c) => resolve(c));
+  if (values['olm-v1'] || v0ByImage || imageCatalogs.length)
+    registry = await startRegistry({ dataDir, paths, run, until, alive, freePort, accepts });
+  for (const dir of [...values.catalog, ...imageCatalogs]) {
     const name = catalogSourceName(dir);
     const copy = renderInlineCatalog(resolve(dir), d(join('catalogs', name)));
     console.log(
       `inline copy of ${name}: ${copy.bundles} bundles (${copy.derived} derived from olm.csv.metadata)${copy.reused ? ', copy reused' : ''}`,
     );
-    await serve(copy.dir, name, basename(resolve(dir)), 'catalog');
+    if (v0ByImage || imageCatalogs.includes(dir)) {
+      const byImage = await renderImageOnlyCatalog(
+        resolve(dir),
+        copy.dir,
+        d(join('catalogs-by-image', name)),
+        registry!,
+        paths.opm!,
+      );
+      console.log(`image-only copy of ${name}: ${byImage.bundles} bundles given by image`);
+      await serve(byImage.dir, name, basename(resolve(dir)), 'catalog');
+    } else await serve(copy.dir, name, basename(resolve(dir)), 'catalog');
   }
   const server = `https://127.0.0.1:${port}`;
   const caPem = readFileSync(d('ca.crt'), 'utf8');
@@ -668,7 +700,9 @@ async function main(): Promise<void> {
     '--bind-address=127.0.0.1',
     `--secure-port=${await freePort()}`,
   ]);
+  // kwok's own pod stages, but OLM's unpack pods are left to the unpack runner below.
   const kwok = run('kwok', paths.kwok!, [
+    `--config=${writeKwokConfig(root, d('kwok-stages.yaml'))}`,
     `--kubeconfig=${kubeconfig}`,
     `--manage-single-node=${KWOK_NODE}`,
     '--cidr=10.244.0.0/16',
@@ -698,6 +732,18 @@ async function main(): Promise<void> {
   ) {
     kubectl(['taint', 'node', KWOK_NODE, 'node.kubernetes.io/not-ready:NoSchedule-']);
   }
+  // What a kubelet does for OLM's bundle unpack pods on kwok's node (scripts/cluster-unpack.ts).
+  startUnpackRunner({
+    kubeconfig,
+    node: KWOK_NODE,
+    nodeIP: '10.0.0.2',
+    registry: paths.registry!,
+    registryCa: d('ca.crt'),
+    opm: paths.opm!,
+    workDir: d('unpack'),
+    log: (line) =>
+      writeFileSync(d(join('logs', 'unpack-runner.log')), `${new Date().toISOString()} ${line}\n`, { flag: 'a' }),
+  });
 
   // OLM's operators, as its Deployments run them (deploy/chart), as processes with the admin's
   // kubeconfig. Their health ports are fixed (:8080); a clash only costs the health endpoint.
@@ -816,6 +862,7 @@ async function main(): Promise<void> {
       accepts,
       kubectl,
       kubectlOk,
+      registry: registry!,
     });
   if (oidcIssuer) {
     console.log(`oidc issuer: ${oidcIssuer}`);

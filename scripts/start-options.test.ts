@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { planBuild, planStart, sandboxRegistryEnv, START_BUILD_ENV, type StartFlags } from './start-options';
+import {
+  planBuild,
+  planStart,
+  sandboxCaBundle,
+  sandboxRegistryEnv,
+  START_BUILD_ENV,
+  type StartFlags,
+} from './start-options';
 
 const base: StartFlags = {
   port: '3000',
@@ -289,6 +296,32 @@ describe("npm start on the sandbox pulls the bundle images of the sandbox's regi
     });
     assert.deepEqual(r.env, { OLM_CONSOLE_PRIVATE_REGISTRIES: 'registry.internal:5000,127.0.0.1:40002' });
     assert.match(r.note ?? '', /OLM_CONSOLE_REGISTRY_CA_FILE names \/etc\/my-ca\.pem/);
+  });
+
+  test("a sandbox fleet's kubeconfig: every cluster's registry is named, and every cluster's CA trusted", () => {
+    const cluster = (name: string, registry: number, ca: string) => [
+      `- name: ${name}`,
+      '  cluster:',
+      `    server: https://127.0.0.1:${registry - 1}`,
+      `    certificate-authority-data: ${Buffer.from(ca).toString('base64')}`,
+      '    extensions:',
+      '    - name: olm-console.dev/image-registry',
+      '      extension:',
+      `        url: https://127.0.0.1:${registry}`,
+    ];
+    const east = '-----BEGIN CERTIFICATE-----\neast\n-----END CERTIFICATE-----\n';
+    const west = '-----BEGIN CERTIFICATE-----\nwest\n-----END CERTIFICATE-----\n';
+    const fleet = [
+      'apiVersion: v1',
+      'clusters:',
+      ...cluster('prod-east', 41002, east),
+      ...cluster('prod-west', 42002, west),
+    ];
+    const text = [...fleet, ''].join('\n');
+    const r = sandboxRegistryEnv(text, '/x/.sandbox/fleet/registry-cas.pem', {});
+    assert.equal(r.env.OLM_CONSOLE_PRIVATE_REGISTRIES, '127.0.0.1:41002,127.0.0.1:42002');
+    assert.equal(r.env.OLM_CONSOLE_REGISTRY_CA_FILE, '/x/.sandbox/fleet/registry-cas.pem');
+    assert.equal(sandboxCaBundle(text), east + west);
   });
 
   test('a kubeconfig without the registry (an older sandbox) sets nothing', () => {

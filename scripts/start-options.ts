@@ -290,33 +290,66 @@ export const START_BUILD_ENV: Readonly<Record<string, string>> = { OLM_CONSOLE_B
 /** The kubeconfig cluster extension where the sandbox names its image registry (lib/sandbox/server/sandbox.ts). */
 export const SANDBOX_REGISTRY_EXTENSION = 'olm-console.dev/image-registry';
 
+type SandboxKubeconfig = {
+  clusters?: {
+    cluster?: {
+      'certificate-authority-data'?: unknown;
+      extensions?: { name?: unknown; extension?: { url?: unknown } }[];
+    };
+  }[];
+};
+
+function sandboxClusters(kubeconfigText: string): NonNullable<SandboxKubeconfig['clusters']> {
+  try {
+    return (yaml.load(kubeconfigText) as SandboxKubeconfig | undefined)?.clusters ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The CAs of every cluster a sandbox kubeconfig names, as one PEM file's text: a sandbox fleet's
+ * clusters each serve their API and their image registry with a certificate of their own, and the
+ * console reads one registry CA file (OLM_CONSOLE_REGISTRY_CA_FILE), so `npm start --clusters`
+ * writes them all into one.
+ */
+export function sandboxCaBundle(kubeconfigText: string): string {
+  const pems = sandboxClusters(kubeconfigText).map((c) => c?.cluster?.['certificate-authority-data']);
+  return [...new Set(pems.filter((d): d is string => typeof d === 'string'))]
+    .map((d) => Buffer.from(d, 'base64').toString('utf8').trim() + '\n')
+    .join('');
+}
+
 /**
  * The console's bundle image settings for the sandbox (docs/running.md#bundle-images): its
  * catalogs give bundles by image in the sandbox's registry, so pulls are on, the registry's CA (the
  * sandbox's, `caFile`) is trusted, and its loopback address is named as a private registry, which
- * the console otherwise refuses to dial. What the environment already says is kept: a person's
- * `OLM_CONSOLE_PULL_BUNDLE_IMAGES=false` or own CA file wins (the console reads one CA file; the
- * banner then says the sandbox's images will not verify), and a private registry list is added to.
- * `kubeconfigText` is the sandbox's kubeconfig; without the extension (an older sandbox) nothing
- * is set.
+ * the console otherwise refuses to dial. A sandbox fleet's kubeconfig names a registry per
+ * cluster: each is named (and `caFile` is then sandboxCaBundle's file). What the environment
+ * already says is kept: a person's `OLM_CONSOLE_PULL_BUNDLE_IMAGES=false` or own CA file wins (the
+ * console reads one CA file; the banner then says the sandbox's images will not verify), and a
+ * private registry list is added to. `kubeconfigText` is the sandbox's kubeconfig; without the
+ * extension (an older sandbox) nothing is set.
  */
 export function sandboxRegistryEnv(
   kubeconfigText: string,
   caFile: string,
   env: Readonly<Record<string, string | undefined>>,
 ): { env: Record<string, string>; registry?: string; note?: string } {
-  let url: string | undefined;
-  try {
-    const doc = yaml.load(kubeconfigText) as {
-      clusters?: { cluster?: { extensions?: { name?: unknown; extension?: { url?: unknown } }[] } }[];
-    };
-    const found = doc?.clusters?.[0]?.cluster?.extensions?.find((e) => e?.name === SANDBOX_REGISTRY_EXTENSION);
-    if (typeof found?.extension?.url === 'string') url = found.extension.url;
-  } catch {
-    url = undefined;
+  const hosts: string[] = [];
+  for (const c of sandboxClusters(kubeconfigText)) {
+    const found = c?.cluster?.extensions?.find((e) => e?.name === SANDBOX_REGISTRY_EXTENSION);
+    const url = found?.extension?.url;
+    if (typeof url !== 'string') continue;
+    try {
+      const host = new URL(url).host;
+      if (host && !hosts.includes(host)) hosts.push(host);
+    } catch {
+      // Not an address: that cluster's registry is not named.
+    }
   }
-  if (!url) return { env: {} };
-  const registry = new URL(url).host;
+  if (!hosts.length) return { env: {} };
+  const registry = hosts.join(',');
   const out: Record<string, string> = {};
   if (env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === undefined) out.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
   let note: string | undefined;
@@ -327,7 +360,8 @@ export function sandboxRegistryEnv(
     .split(',')
     .map((h) => h.trim())
     .filter(Boolean);
-  if (!named.includes(registry)) out.OLM_CONSOLE_PRIVATE_REGISTRIES = [...named, registry].join(',');
+  const added = hosts.filter((h) => !named.includes(h));
+  if (added.length) out.OLM_CONSOLE_PRIVATE_REGISTRIES = [...named, ...added].join(',');
   // The secret the sandbox seeds for its one protected repository, read as each person (a viewer
   // may not get it, and is told so), as operator-controller's --global-pull-secret names one.
   if (env.OLM_CONSOLE_PULL_SECRET === undefined) out.OLM_CONSOLE_PULL_SECRET = `olm/${PULL_SECRET_NAME}`;

@@ -6,14 +6,14 @@
 // (sandbox-supervisor.ts), so the console runs on.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { logFormat, logger } from '../lib/observability/logger';
 import { sandboxSessionKey } from './sandbox-session-key';
 import { SandboxSupervisor } from './sandbox-supervisor';
-import { planBuild, planStart, sandboxRegistryEnv, START_BUILD_ENV } from './start-options';
+import { planBuild, planStart, sandboxCaBundle, sandboxRegistryEnv, START_BUILD_ENV } from './start-options';
 
 const osSignals = constants.signals;
 const root = join(import.meta.dirname, '..');
@@ -211,15 +211,18 @@ async function main(): Promise<void> {
       (up) => {
         env.OLM_CONSOLE_KUBECONFIG = up.kubeconfig;
         // Its catalogs give bundles by image in its own registry: pull them, as OLM does.
-        const images = sandboxRegistryEnv(
-          readFileSync(up.kubeconfig, 'utf8'),
-          join(root, '.sandbox', 'serving.crt'),
-          env,
-        );
+        const kubeconfigText = readFileSync(up.kubeconfig, 'utf8');
+        // A fleet's clusters each have a certificate of their own: the console trusts them all.
+        let caFile = join(root, '.sandbox', 'serving.crt');
+        if (plan.sandboxClusters > 1) {
+          caFile = join(folder, 'registry-cas.pem');
+          writeFileSync(caFile, sandboxCaBundle(kubeconfigText), { mode: 0o600 });
+        }
+        const images = sandboxRegistryEnv(kubeconfigText, caFile, env);
         Object.assign(env, images.env);
         if (images.registry)
           log.info(
-            `bundle images: ${env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === 'true' ? 'pulled' : 'not pulled'} from the sandbox registry ${images.registry}`,
+            `bundle images: ${env.OLM_CONSOLE_PULL_BUNDLE_IMAGES === 'true' ? 'pulled' : 'not pulled'} from the sandbox registr${images.registry.includes(',') ? 'ies' : 'y'} ${images.registry}`,
           );
         if (images.note) log.warn(images.note);
         env.OLM_CONSOLE_SESSION_KEY ??= sandboxSessionKey(join(root, '.sandbox', 'session-key'));

@@ -6,9 +6,12 @@
 //	registry push-catalog --ca FILE DIR REF   # DIR's files under /configs, labelled as an FBC index
 //	registry push-bundle --ca FILE DIR REF    # DIR as a registry+v1 bundle: manifests/, metadata/
 //	registry push-bundles --ca FILE           # each stdin line "DIR<TAB>REF" as push-bundle does
+//	registry pull --ca FILE REF DIR           # the image's files (its layers, flattened) into DIR
 //
 // A push prints the image's digest; push-bundles prints "REF<TAB>DIGEST" per line, in the input's
-// order. The registry keeps everything in memory: a new start is empty.
+// order. `pull` is what a container runtime does before a container starts: it fetches the image
+// (linux/amd64 from an index) and lays out its filesystem; scripts/cluster-unpack.ts runs it for
+// OLM's bundle unpack pods. The registry keeps everything in memory: a new start is empty.
 package main
 
 import (
@@ -80,6 +83,23 @@ func main() {
 		if err := pushBundles(os.Stdin, transport); err != nil {
 			log.Fatalf("registry push-bundles: %v", err)
 		}
+	case "pull":
+		ca := fl.String("ca", "", "CA that signed the registry's certificate (PEM)")
+		_ = fl.Parse(os.Args[2:])
+		if fl.NArg() != 2 {
+			log.Fatal("usage: registry pull --ca FILE REF DIR")
+		}
+		transport, err := transportFor(*ca)
+		if err != nil {
+			log.Fatalf("registry pull: %v", err)
+		}
+		d, err := pull(fl.Arg(0), fl.Arg(1), transport)
+		if err != nil {
+			// The whole error on one line, as a runtime reports a failed pull.
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(d)
 	default:
 		log.Fatalf("registry: unknown command %q", os.Args[1])
 	}
@@ -131,6 +151,69 @@ func push(catalog bool, dir, ref string, transport http.RoundTripper) (v1.Hash, 
 		return v1.Hash{}, err
 	}
 	return img.Digest()
+}
+
+// pull fetches the image at ref (the linux/amd64 image of an index, as a node of that platform
+// would) and writes its filesystem, every layer applied in order with whiteouts honoured
+// (go-containerregistry's mutate.Extract), into dir; it answers the image's digest. Only
+// directories and regular files are written, and only inside dir: an image is the catalog's
+// content, so a link or a path that climbs out of dir is left out rather than followed.
+func pull(ref, dir string, transport http.RoundTripper) (v1.Hash, error) {
+	r, err := name.ParseReference(ref, name.StrictValidation)
+	if err != nil {
+		return v1.Hash{}, err
+	}
+	platform := v1.Platform{OS: "linux", Architecture: "amd64"}
+	img, err := remote.Image(r, remote.WithTransport(transport), remote.WithPlatform(platform))
+	if err != nil {
+		return v1.Hash{}, err
+	}
+	digest, err := img.Digest()
+	if err != nil {
+		return v1.Hash{}, err
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return v1.Hash{}, err
+	}
+	fsys := mutate.Extract(img)
+	defer fsys.Close()
+	tr := tar.NewReader(fsys)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return digest, nil
+		}
+		if err != nil {
+			return v1.Hash{}, err
+		}
+		rel := path.Clean("/" + h.Name)[1:]
+		if rel == "" {
+			continue
+		}
+		target := filepath.Join(root, filepath.FromSlash(rel))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return v1.Hash{}, err
+			}
+		case tar.TypeReg:
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				return v1.Hash{}, err
+			}
+			f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+			if err != nil {
+				return v1.Hash{}, err
+			}
+			_, err = io.Copy(f, tr)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return v1.Hash{}, err
+			}
+		}
+	}
 }
 
 // transportFor: HTTPS trusting only the given CA (the system's roots when none is given).
