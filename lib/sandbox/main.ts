@@ -134,6 +134,8 @@ function main(): void {
       deploymentDelayMs,
       catalogAddress,
       catalogImages,
+      // Every cluster's catalogs give bundles as the one sandbox's would (default on).
+      bundleImages: bundleImages === 'on',
     })
       .then((fleet) => {
         // The first line is the one `npm start`'s supervisor waits for: the home cluster.

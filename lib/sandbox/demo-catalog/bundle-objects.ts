@@ -1,6 +1,6 @@
 // The objects inside a demo bundle: its ClusterServiceVersion (with the package's description in
 // Markdown, which the olm.package blob carries too) and the CRDs it owns.
-import { ALL_MODES, type Bundle, type Crd, type Pkg } from './model';
+import { ALL_MODES, bundleName, type Bundle, type Crd, type Pkg } from './model';
 
 export function describeMd(p: Pkg, extra: string): string {
   return `## ${p.displayName}
@@ -29,7 +29,7 @@ Documentation: [${p.name}.example.com/docs](https://${p.name}.example.com/docs)
 
 export function csvFor(p: Pkg, b: Bundle): Record<string, unknown> {
   const modes = b.modes ?? p.modes;
-  const name = `${p.name}.v${b.version}`;
+  const name = bundleName(p.name, b.version);
   const sa = `${p.name}-controller`;
   const image = `quay.example.com/demo/${p.name}@sha256:${Buffer.from(`${p.name}-${b.version}`).toString('hex').padEnd(64, '0').slice(0, 64)}`;
   const example = p.owned.map((c) => ({

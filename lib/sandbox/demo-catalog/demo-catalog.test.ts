@@ -72,6 +72,26 @@ describe('demo catalog', () => {
     );
   });
 
+  test('gpu-forge: versions with build metadata, in bundles and CSVs named as object names may be', () => {
+    const p = pkg('gpu-forge');
+    const versions = [...p.bundles.values()].map((b) => [b.name, b.version]);
+    assert.deepEqual(versions, [
+      ['gpu-forge.v24.3.0-build.5', '24.3.0+build.5'],
+      ['gpu-forge.v24.3.1-build.2', '24.3.1+build.2'],
+    ]);
+    const csv = headCsv('gpu-forge') as unknown as { metadata: { name: string }; spec: { version: string } };
+    assert.deepEqual([csv.metadata.name, csv.spec.version], ['gpu-forge.v24.3.1-build.2', '24.3.1+build.2']);
+  });
+
+  test('every bundle is named as a CSV may be named (a DNS-1123 subdomain)', () => {
+    // apimachinery's IsDNS1123Subdomain, which kube-apiserver applies to a CSV's metadata.name.
+    const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+    const bad = [...cat.packages.values()]
+      .flatMap((p) => [...p.bundles.keys()])
+      .filter((n) => n.length > 253 || !subdomain.test(n));
+    assert.deepEqual(bad, []);
+  });
+
   test('every install mode combination the README lists', () => {
     const modes = (n: string, ch?: string) => installModeChoices(headCsv(n, ch).spec.installModes);
     assert.deepEqual(modes('certwarden'), ['AllNamespaces']);

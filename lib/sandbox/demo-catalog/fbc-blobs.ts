@@ -1,7 +1,7 @@
 // One demo package as FBC blobs: olm.package with its description, a channel per channel, a
 // bundle per version with its objects, and the package's deprecations.
 import { crdFor, csvFor, describeMd } from './bundle-objects';
-import type { Pkg } from './model';
+import { bundleName, type Pkg } from './model';
 
 function b64(o: unknown): string {
   return Buffer.from(JSON.stringify(o)).toString('base64');
@@ -21,9 +21,9 @@ export function blobsFor(p: Pkg): unknown[] {
     const entries = p.bundles
       .filter((b) => (b.channels ?? [p.channels[0]]).includes(ch))
       .map((b) => ({
-        name: `${p.name}.v${b.version}`,
-        ...(b.replaces ? { replaces: `${p.name}.v${b.replaces}` } : {}),
-        ...(b.skips ? { skips: b.skips.map((s) => `${p.name}.v${s}`) } : {}),
+        name: bundleName(p.name, b.version),
+        ...(b.replaces ? { replaces: bundleName(p.name, b.replaces) } : {}),
+        ...(b.skips ? { skips: b.skips.map((s) => bundleName(p.name, s)) } : {}),
         ...(b.skipRange ? { skipRange: b.skipRange } : {}),
       }));
     blobs.push({ schema: 'olm.channel', package: p.name, name: ch, entries });
@@ -33,7 +33,7 @@ export function blobsFor(p: Pkg): unknown[] {
     blobs.push({
       schema: 'olm.bundle',
       package: p.name,
-      name: `${p.name}.v${b.version}`,
+      name: bundleName(p.name, b.version),
       image: `quay.example.com/demo/${p.name}-bundle:v${b.version.replace(/\+/g, '_')}`,
       properties: [
         { type: 'olm.package', value: { packageName: p.name, version: b.version } },
@@ -57,7 +57,7 @@ export function blobsFor(p: Pkg): unknown[] {
   for (const b of p.bundles)
     if (b.deprecated)
       deprecations.push({
-        reference: { schema: 'olm.bundle', name: `${p.name}.v${b.version}` },
+        reference: { schema: 'olm.bundle', name: bundleName(p.name, b.version) },
         message: b.deprecated,
       });
   if (deprecations.length) blobs.push({ schema: 'olm.deprecations', package: p.name, entries: deprecations });

@@ -59,3 +59,14 @@ export interface Pkg {
 }
 
 export const ALL_MODES: Mode[] = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'];
+
+/**
+ * A bundle's name, which is its CSV's name and so a Kubernetes object name (a DNS-1123 subdomain,
+ * where '+' is refused): `<package>.v<version>`, a '+' of build metadata written as '-', as real
+ * catalogs name such bundles (`gatekeeper-operator-product.v3.15.1-0.1726639477.p` for version
+ * `3.15.1+0.1726639477.p`). The version itself, build metadata and all, stays in the CSV's
+ * `spec.version` and the `olm.package` property, where OLM reads it.
+ */
+export function bundleName(pkg: string, version: string): string {
+  return `${pkg}.v${version.replace(/\+/g, '-')}`;
+}

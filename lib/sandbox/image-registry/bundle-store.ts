@@ -41,3 +41,29 @@ export function sandboxBundleImage(image: string | undefined): KObject[] | { err
   }
   return undefined;
 }
+
+/**
+ * What a container runtime pulling `image` for a pod gets from the sandbox's registries: the
+ * image's files, or why the pull fails (no registry of this process has it, or its repository
+ * needs credentials that `auths` — a pull secret's `{host: {auth}}` — does not give).
+ */
+export function pullSandboxImage(
+  image: string,
+  auths: Record<string, { auth?: string }>,
+): { digest: string; files: ReadonlyMap<string, string> } | { error: string } {
+  for (const r of registries) {
+    const built = r.imageFor(image);
+    if (!built) continue;
+    const repository = image.slice(r.host.length + 1, image.lastIndexOf('@'));
+    const auth = auths[r.host]?.auth;
+    if (!r.auth.pullAllowed(repository, auth ? `Basic ${auth}` : undefined))
+      return { error: `failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized` };
+    return { digest: built.digest, files: built.files };
+  }
+  return { error: `${image}: not found` };
+}
+
+/** Whether `image` names a registry of this process (held there or not): one the sandbox can pull from. */
+export function onSandboxRegistry(image: string): boolean {
+  return [...registries].some((r) => image.startsWith(`${r.host}/`));
+}

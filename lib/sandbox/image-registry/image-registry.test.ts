@@ -28,7 +28,13 @@ import { PULL_SECRET_NAME } from './pull-secret';
 type Sb = Awaited<ReturnType<typeof withSandbox>>;
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
 
-function get(sb: Sb, url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+function get(
+  sb: Sb,
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: Buffer,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, ca: sb.caPem }, (res) => {
       const chunks: Buffer[] = [];
@@ -36,7 +42,7 @@ function get(sb: Sb, url: string, headers: Record<string, string> = {}, method =
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -160,6 +166,33 @@ describe('the sandbox image registry, as the console reads it', () => {
     }
   });
 
+  test('a manifest deleted is gone, and a pull of it fails, until it is put back', async () => {
+    const ref = imageOf('logship.v0.5.0');
+    const digest = ref.split('@')[1]!;
+    const url = `${sb.imageRegistry.registry.origin}/v2/demo/logship-bundle/manifests/${digest}`;
+    const manifest = await get(sb, url);
+    assert.equal(manifest.status, 200);
+    assert.equal((await get(sb, url, {}, 'DELETE')).status, 202);
+    const gone = await get(sb, url);
+    assert.equal(gone.status, 404);
+    assert.equal(
+      (JSON.parse(gone.body.toString()) as { errors: { code: string }[] }).errors[0]!.code,
+      'MANIFEST_UNKNOWN',
+    );
+    await assert.rejects(() => readBundleImage(ref, settings), /has no such manifest or blob \(404\)/);
+    assert.equal((await get(sb, url, {}, 'DELETE')).status, 404, 'deleted once');
+    const type = String(manifest.headers['content-type']);
+    const wrong = `sha256:${'0'.repeat(64)}`;
+    const refused = await get(sb, url.replace(digest, wrong), { 'content-type': type }, 'PUT', manifest.body);
+    assert.equal(refused.status, 400, 'a digest that is not the content');
+    const put = await get(sb, url, { 'content-type': type }, 'PUT', manifest.body);
+    assert.equal(put.status, 201);
+    assert.equal(put.headers['docker-content-digest'], digest);
+    const back = await get(sb, url);
+    assert.deepEqual([back.status, back.headers['content-type'], back.body.equals(manifest.body)], [200, type, true]);
+    assert.ok(await readBundleImage(ref, settings));
+  });
+
   test('an unknown tag, blob or repository is 404 in the distribution error shape', async () => {
     const base = `${sb.imageRegistry.registry.origin}/v2`;
     const cases = [
@@ -180,7 +213,7 @@ describe('the sandbox image registry, as the console reads it', () => {
   });
 
   test('the protected repository refuses a pull without credentials and serves one with the seeded secret', async () => {
-    const ref = imageOf('gpu-forge.v24.3.1+build.2');
+    const ref = imageOf('gpu-forge.v24.3.1-build.2');
     forgetBundlesInMemory();
     await assert.rejects(() => readBundleImage(ref, settings), /no anonymous pull token .* needs credentials/);
     const manifestUrl = `${sb.imageRegistry.registry.origin}/v2/demo/gpu-forge-bundle/manifests/${ref.split('@')[1]}`;

@@ -61,6 +61,14 @@ export class RegistryAuth {
     return grant.repository === repository;
   }
 
+  /**
+   * Whether a pull of `repository` with these Basic credentials (a pull secret's `auth`) gets a
+   * token: always for a public repository, only with the right credentials for the protected one.
+   */
+  pullAllowed(repository: string, basicAuthorization: string | undefined): boolean {
+    return !this.needsToken(repository) || this.basicOk(basicAuthorization);
+  }
+
   private basicOk(authorization: string | undefined): boolean {
     const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
     if (!m) return false;

@@ -5,13 +5,20 @@
 //   GET/HEAD /v2/<name>/manifests/<tag or digest>  the manifest, with its Content-Type and
 //                                                  Docker-Content-Digest
 //   GET/HEAD /v2/<name>/blobs/<digest>             the blob, with Docker-Content-Digest
+//   DELETE   /v2/<name>/manifests/<tag or digest>  202: that reference no longer resolves
+//   PUT      /v2/<name>/manifests/<tag or digest>  201 with Docker-Content-Digest: the manifest
+//                                                  stored under its digest (and the tag)
 //   GET      /token?service=…&scope=…              registry-auth.ts
 //
 // Anything unknown is 404 with the specification's error body (`{"errors":[{"code":
-// "MANIFEST_UNKNOWN"|"BLOB_UNKNOWN"|"NAME_UNKNOWN", …}]}`); other methods are 405 `UNSUPPORTED`
-// (nothing is pushed: the sandbox builds its images itself, bundle-image-layout.ts). One repository
-// needs a token (registry-auth.ts). The images live in memory; they are made again from the
-// catalogs at each start, byte for byte, so their digests do not change.
+// "MANIFEST_UNKNOWN"|"BLOB_UNKNOWN"|"NAME_UNKNOWN", …}]}`); other methods are 405 `UNSUPPORTED`.
+// The sandbox builds its images itself (bundle-image-layout.ts) and takes no blob uploads; a
+// manifest can be deleted and put back, as on the real cluster's registry (go-containerregistry's,
+// whose DELETE and PUT answer 202 and 201), so that an image can go missing and return: a pull of
+// an image whose manifest is gone fails (bundle-store.ts). One repository needs a token
+// (registry-auth.ts). The images live in memory; they are made again from the catalogs at each
+// start, byte for byte, so their digests do not change.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +28,8 @@ import { RegistryAuth, unauthorized } from './registry-auth';
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
 const NAME = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
 const TAG = /^[\w][\w.-]{0,127}$/;
+/** The largest manifest put back that is kept (the images are in memory): 4 MiB, as the console reads. */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 interface Repository {
   tags: Map<string, string>;
@@ -79,14 +88,18 @@ export async function startImageRegistry(opts: {
       const answer = opts.auth.token(req.headers.authorization, url.searchParams);
       return send(req, res, answer.status, { 'Content-Type': 'application/json' }, JSON.stringify(answer.body));
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return fail(req, res, 405, 'UNSUPPORTED', 'this registry serves pulls only (GET and HEAD)');
+    const write = req.method === 'DELETE' || req.method === 'PUT';
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !write)
+      return fail(req, res, 405, 'UNSUPPORTED', 'this registry answers GET, HEAD, and DELETE and PUT of a manifest');
     if (path === '/v2/' || path === '/v2') return send(req, res, 200, { 'Content-Type': 'application/json' }, '{}');
     const m = /^\/v2\/(.+)\/(manifests|blobs)\/([^/]+)$/.exec(path);
     if (!m || !NAME.test(m[1]!)) return fail(req, res, 404, 'NAME_UNKNOWN', 'repository name not known to registry');
     const [, name, kind, ref] = m as unknown as [string, string, string, string];
-    const repo = repos.get(name);
-    if (!repo) return fail(req, res, 404, 'NAME_UNKNOWN', `repository ${name} not known to registry`);
+    if (write && kind !== 'manifests')
+      return fail(req, res, 405, 'UNSUPPORTED', 'blobs are not uploaded here: the sandbox builds its images');
+    // A manifest may be put into a repository not yet held; anything else needs one.
+    if (!repos.has(name) && req.method !== 'PUT')
+      return fail(req, res, 404, 'NAME_UNKNOWN', `repository ${name} not known to registry`);
     if (opts.auth.needsToken(name) && !opts.auth.allows(req.headers.authorization, name)) {
       res.setHeader('WWW-Authenticate', opts.auth.challenge(origin, name));
       return send(
@@ -96,6 +109,14 @@ export async function startImageRegistry(opts: {
         { 'Content-Type': 'application/json' },
         JSON.stringify(unauthorized('authentication required')),
       );
+    }
+    if (req.method === 'PUT') return putManifest(req, res, name, ref);
+    const repo = repos.get(name)!;
+    if (req.method === 'DELETE') {
+      // The reference goes, as go-containerregistry's registry deletes it; the image's blobs stay.
+      const gone = DIGEST.test(ref) ? repo.manifests.delete(ref) : repo.tags.delete(ref);
+      if (!gone) return fail(req, res, 404, 'MANIFEST_UNKNOWN', `manifest unknown: ${name}:${ref}`);
+      return send(req, res, 202, {}, '');
     }
     if (kind === 'manifests') {
       const digest = DIGEST.test(ref) ? ref : TAG.test(ref) ? repo.tags.get(ref) : undefined;
@@ -119,6 +140,31 @@ export async function startImageRegistry(opts: {
       { 'Content-Type': 'application/octet-stream', 'Docker-Content-Digest': ref },
       blobs.get(ref)!,
     );
+  };
+
+  /** A manifest put back (or a new one): stored under the digest of its bytes, and the tag if named by one. */
+  const putManifest = (req: IncomingMessage, res: ServerResponse, name: string, ref: string) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_MANIFEST_BYTES) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size > MAX_MANIFEST_BYTES)
+        return fail(req, res, 413, 'SIZE_INVALID', `a manifest is at most ${MAX_MANIFEST_BYTES} bytes here`);
+      const body = Buffer.concat(chunks);
+      const digest = `sha256:${createHash('sha256').update(body).digest('hex')}`;
+      if (DIGEST.test(ref) && ref !== digest)
+        return fail(req, res, 400, 'DIGEST_INVALID', `provided digest ${ref} did not match the content (${digest})`);
+      if (!DIGEST.test(ref) && !TAG.test(ref)) return fail(req, res, 400, 'TAG_INVALID', `invalid tag: ${ref}`);
+      const mediaType = String(req.headers['content-type'] ?? '');
+      let repo = repos.get(name);
+      if (!repo) repos.set(name, (repo = { tags: new Map(), manifests: new Map() }));
+      repo.manifests.set(digest, { body, mediaType });
+      if (!DIGEST.test(ref)) repo.tags.set(ref, digest);
+      send(req, res, 201, { 'Docker-Content-Digest': digest }, '');
+    });
   };
 
   const server: Server = createServer({ key: opts.tls.key, cert: opts.tls.cert }, handle);

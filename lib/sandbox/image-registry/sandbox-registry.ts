@@ -42,6 +42,11 @@ export async function startSandboxRegistry(opts: {
    * image-only bundles with derived images. Off, every folder is served as it is.
    */
   bundleImages: boolean;
+  /**
+   * Catalog folders served with every bundle by image only, whatever `bundleImages` says, as the
+   * real cluster's `--image-catalog` (conformance compares OLM v0's unpack on one).
+   */
+  imageCatalogs?: readonly string[];
 }): Promise<SandboxRegistry> {
   const credentials = loadRegistryCredentials(join(opts.dir, 'registry-credentials.json'));
   const registry = await startImageRegistry({
@@ -61,6 +66,13 @@ export async function startSandboxRegistry(opts: {
       }
       const p = await publishCatalog(c, publishedDir(root, c), registry, {
         imageOnly: false,
+        repositoryPrefix: CATALOG_REPOSITORY_PREFIX,
+      });
+      catalogDirs.push(p.dir);
+    }
+    for (const c of opts.imageCatalogs ?? []) {
+      const p = await publishCatalog(c, publishedDir(root, c), registry, {
+        imageOnly: true,
         repositoryPrefix: CATALOG_REPOSITORY_PREFIX,
       });
       catalogDirs.push(p.dir);

@@ -26,6 +26,7 @@ import {
 import {
   clustersToRollOut,
   minSuccessMs,
+  progressDeadlineMs,
   type ClusterRolloutState,
   type DecidedCluster,
   type RolloutStrategy,
@@ -44,22 +45,30 @@ interface Summary {
   progressing?: number;
 }
 
-/** A cluster's rollout state from its work, as OCM's MWRS controller reads it. */
-function stateOf(work: KObject | undefined, current: boolean): ClusterRolloutState {
-  if (!work || !current) return 'ToApply';
+/**
+ * A cluster's rollout state from its work, as OCM's MWRS controller reads it, and since when a
+ * progressing or failed one counts towards its progressDeadline: a failed work's Applied condition
+ * changed then, any other counts from the work's creation.
+ */
+function stateOf(work: KObject | undefined, current: boolean): { state: ClusterRolloutState; since: number } {
+  if (!work || !current) return { state: 'ToApply', since: 0 };
+  const created = Date.parse(work.metadata.creationTimestamp!);
   const conditions = (work.status as { conditions?: Conditions })?.conditions ?? [];
   const applied = conditions.find((c) => c.type === 'Applied');
-  if (!applied) return 'ToApply';
-  if (applied.status === 'False' && !isTrue(conditions, 'Progressing')) return 'Failed';
-  if (isTrue(conditions, 'Available')) return 'Succeeded';
-  if (isTrue(conditions, 'Degraded')) return 'Failed';
-  return 'Progressing';
+  const failedSince =
+    Date.parse((applied as { lastTransitionTime?: string } | undefined)?.lastTransitionTime ?? '') || created;
+  if (!applied) return { state: 'ToApply', since: created };
+  if (applied.status === 'False' && !isTrue(conditions, 'Progressing')) return { state: 'Failed', since: failedSince };
+  if (isTrue(conditions, 'Available')) return { state: 'Succeeded', since: created };
+  if (isTrue(conditions, 'Degraded')) return { state: 'Failed', since: failedSince };
+  return { state: 'Progressing', since: created };
 }
 
 export class ReplicaSets {
   /**
    * `recheck`: asks for the set to be reconciled again after `ms` (a soaking cluster's
-   * minSuccessTime ends then; OCM requeues the set for it: RolloutResult.RecheckAfter).
+   * minSuccessTime or an unfinished one's progressDeadline ends then; OCM requeues the set for
+   * it: RolloutResult.RecheckAfter).
    */
   constructor(
     private readonly hub: ApiServer,
@@ -137,6 +146,7 @@ export class ReplicaSets {
       }
       const works = new Map(this.works(key, ref.name).map((w) => [w.metadata.namespace!, w]));
       const soak = minSuccessMs(ref.rolloutStrategy);
+      const deadline = progressDeadlineMs(ref.rolloutStrategy);
       let soonest = Infinity;
       const decided: DecidedCluster[] = this.hub
         .storeList(this.kinds.decisions, namespace)
@@ -144,10 +154,17 @@ export class ReplicaSets {
         .flatMap((d) =>
           ((d.status as { decisions?: { clusterName: string }[] })?.decisions ?? []).map((x) => {
             const w = works.get(x.clusterName);
-            const state = stateOf(w, !!w && JSON.stringify(w.spec ?? {}) === template);
+            const read = stateOf(w, !!w && JSON.stringify(w.spec ?? {}) === template);
+            const since = read.since;
+            let state = read.state;
             // The soak counts from the work's creation, not from when it became Available.
-            const left = w && state === 'Succeeded' ? Date.parse(w.metadata.creationTimestamp!) + soak - Date.now() : 0;
+            const left = state === 'Succeeded' ? since + soak - Date.now() : 0;
             if (left > 0) soonest = Math.min(soonest, left);
+            if ((state === 'Progressing' || state === 'Failed') && deadline < Infinity) {
+              const due = since + deadline - Date.now();
+              if (due <= 0) state = 'TimeOut';
+              else soonest = Math.min(soonest, due);
+            }
             return {
               name: x.clusterName,
               groupIndex: Number(d.metadata.labels?.[DECISION_GROUP_INDEX_LABEL] ?? 0),

@@ -2,8 +2,9 @@
 // ManifestWork in a member's namespace on the hub has its manifests applied on that member (made,
 // or updated where they differ from what the work says), its status written as the agent writes it
 // (per manifest: resourceMeta, Applied, Available, StatusFeedbackSynced and the values of its
-// `manifestConfigs` feedback rules, then its CEL condition rules, each setting the condition it
-// names with reason ConditionRuleEvaluated, so a rule named Available replaces "it exists"
+// `manifestConfigs` feedback rules, then its condition rules (CEL or WellKnownConditions, with
+// their message or messageExpression), each setting the condition it names with reason
+// ConditionRuleEvaluated, so a rule named Available replaces "it exists"
 // (ocm pkg/work/spoke/controllers/statuscontroller/availablestatus_controller.go, conditions/reader.go);
 // for the work: Applied and Available), and its objects removed
 // when it is deleted (the agent's finalizer), but for those its `deleteOption` orphans
@@ -36,6 +37,7 @@ interface ConditionRule {
   type: 'CEL' | 'WellKnownConditions';
   celExpressions?: string[];
   message?: string;
+  messageExpression?: string;
 }
 interface ManifestConfig {
   resourceIdentifier: { group?: string; resource: string; name: string; namespace?: string };
@@ -150,12 +152,89 @@ function feedback(
 }
 
 /**
- * A CEL rule's condition as OCM's condition reader writes it: True when every expression is true
- * over `object`; False at the first false one, or at one that fails (ConditionRuleExpressionError,
- * the error as message). WellKnownConditions rules are not emulated and set nothing (OCM's set
- * nothing either for a kind it has no well-known rule for).
+ * OCM's WellKnownConditions: a `Complete` condition for a Job (finished: its Complete or Failed
+ * condition True) and a Pod (in phase Succeeded or Failed), with the messages OCM's hardcoded
+ * rules build (ocm pkg/work/spoke/conditions/rules). OCM writes the Job's test in CEL with its
+ * own `hasConditions` function and a list literal the sandbox's CEL lacks, so it is TypeScript here.
  */
-function ruleCondition(o: KObject, rule: ConditionRule): Omit<Condition, 'lastTransitionTime'> | undefined {
+const WELL_KNOWN_CONDITIONS: Record<
+  string,
+  Record<string, { holds: (o: KObject) => boolean; messageExpression: string }>
+> = {
+  'batch/v1/Job': {
+    Complete: {
+      holds: (o) =>
+        ((o.status as { conditions?: Condition[] })?.conditions ?? []).some(
+          (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+        ),
+      messageExpression: 'result ? "Job is finished" : "Job is not finished"',
+    },
+  },
+  'v1/Pod': {
+    Complete: {
+      holds: (o) => ['Succeeded', 'Failed'].includes((o.status as { phase?: string })?.phase ?? ''),
+      messageExpression: '"Pod is in phase " + object.status.phase',
+    },
+  },
+};
+
+type RuleCondition = Omit<Condition, 'lastTransitionTime'>;
+
+/**
+ * The condition's message as OCM's condition reader builds it: the rule's messageExpression over
+ * `object` and `result` when it gives a non-empty string, else its message, else "Manifest is
+ * (not) <condition>"; an expression that fails or gives no string puts its error in the message.
+ */
+function ruleMessage(o: KObject, rule: ConditionRule, result: boolean): string {
+  if (rule.messageExpression) {
+    let v: unknown;
+    try {
+      v = evaluate(parseCel(rule.messageExpression), { object: o, result });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    if (typeof v !== 'string') return `expected message expression to have a string result, got ${goTypeName(v)}`;
+    if (v !== '') return v;
+  }
+  return rule.message || `Manifest is ${result ? '' : 'not '}${rule.condition}`;
+}
+
+/**
+ * The Go type of a CEL result in OCM's error message (reflect.TypeOf of cel-go's Value()): int64,
+ * float64 and bool as cel-go gives them; a list or map as a CEL literal builds it (one read from
+ * the object is a Go slice or map there, which the sandbox does not tell apart).
+ */
+function goTypeName(v: unknown): string {
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number' || typeof v === 'bigint') return Number.isInteger(Number(v)) ? 'int64' : 'float64';
+  if (v === null) return 'structpb.NullValue';
+  return Array.isArray(v) ? '[]ref.Val' : 'map[ref.Val]ref.Val';
+}
+
+/**
+ * A rule's condition as OCM's condition reader writes it. CEL: True when every expression is true
+ * over `object`; False at the first false one, or at one that fails (ConditionRuleExpressionError,
+ * the error as message). WellKnownConditions: OCM's own rule for the kind and condition, its
+ * message or messageExpression overridden by the rule's; nothing for a kind or condition it has
+ * no rule for.
+ */
+function ruleCondition(o: KObject, rule: ConditionRule): RuleCondition | undefined {
+  if (rule.type === 'WellKnownConditions') {
+    const known = WELL_KNOWN_CONDITIONS[`${o.apiVersion}/${o.kind}`]?.[rule.condition];
+    if (!known) return undefined;
+    const result = known.holds(o);
+    const message = ruleMessage(
+      o,
+      { ...rule, messageExpression: rule.messageExpression || known.messageExpression },
+      result,
+    );
+    return {
+      type: rule.condition,
+      status: result ? 'True' : 'False',
+      reason: 'ConditionRuleEvaluated',
+      message,
+    };
+  }
   if (rule.type !== 'CEL') return undefined;
   let holds = true;
   for (const expression of rule.celExpressions ?? []) {
@@ -186,7 +265,7 @@ function ruleCondition(o: KObject, rule: ConditionRule): Omit<Condition, 'lastTr
     type: rule.condition,
     status: holds ? 'True' : 'False',
     reason: 'ConditionRuleEvaluated',
-    message: rule.message || `Manifest is ${holds ? '' : 'not '}${rule.condition}`,
+    message: ruleMessage(o, rule, holds),
   };
 }
 

@@ -32,6 +32,7 @@ export class CatalogOperator {
   /** Set by the wiring: runs the namespace's pass again after `ms` (a plan retrying until its timeout). */
   set requeueAfter(fn: (ns: string, ms: number) => void) {
     this.execution.requeueAfter = fn;
+    this.resolution.requeueAfter = fn;
   }
 
   resolve(ns: string): void {

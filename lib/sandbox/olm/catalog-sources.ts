@@ -69,6 +69,8 @@ export interface SeedAs {
   name?: string;
   displayName?: string;
   publisher?: string;
+  /** Pull secrets of the catalog namespace the unpack pods of its bundles pull with (`spec.secrets`). */
+  secrets?: string[];
 }
 
 /** The CatalogSource the sandbox makes for a catalog folder (--catalog, the demo). */
@@ -86,6 +88,7 @@ export function catalogSourceDefinition(dir: string, as: SeedAs, namespace: stri
       displayName: as.displayName ?? basename(resolve(dir)),
       publisher: as.publisher ?? 'olm-console',
       updateStrategy: { registryPoll: { interval: '10m' } },
+      ...(as.secrets?.length ? { secrets: as.secrets } : {}),
     },
   };
 }

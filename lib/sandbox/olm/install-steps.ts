@@ -9,7 +9,7 @@ import { csvJsonOf } from '../registry/messages';
 import { base62 } from './generated-roles';
 import { goJson, goRule, type Permission } from './requirements';
 import type { KObject } from '../store/types';
-import { sandboxBundleImage } from '../image-registry/bundle-store';
+import { onSandboxRegistry, sandboxBundleImage } from '../image-registry/bundle-store';
 
 export interface PlanStep {
   resolving: string;
@@ -159,6 +159,20 @@ export function csvForInstall(
  * as OLM unpacks them (image-registry/bundle-store.ts); else none (the catalog's metadata is then
  * all there is, and bundleManifests derives from it).
  */
+/**
+ * A bundle the sandbox's OLM v0 unpacks from its image: one whose catalog does not carry its CSV,
+ * given by an image on the sandbox's own registry. An image elsewhere (a real catalog served as it
+ * is, naming registry.redhat.io) cannot be pulled from here; such a bundle keeps the sandbox's
+ * install from the catalog's metadata (docs/sandbox.md#bundle-images).
+ */
+export function unpacksFromImage(bundle: BundleModel): boolean {
+  return (
+    !!bundle.image &&
+    onSandboxRegistry(bundle.image) &&
+    !(bundleObjects(bundle) as KObject[]).some((o) => o.kind === 'ClusterServiceVersion')
+  );
+}
+
 function contentObjects(bundle: BundleModel): KObject[] {
   const inline = bundleObjects(bundle) as KObject[];
   if (inline.some((o) => o.kind === 'ClusterServiceVersion')) return inline;

@@ -4,6 +4,7 @@
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
 import { DEMO_CATALOG_DIR, DEMO_CATALOG_SOURCE } from '../demo-catalog/location';
+import { PULL_SECRET_NAME } from '../image-registry/pull-secret';
 import { admitCatalogDir, catalogSourceDefinition, CatalogSources } from './catalog-sources';
 import { MarketplaceOperator } from './marketplace-operator';
 import { Operators } from './operators';
@@ -69,7 +70,11 @@ export async function startOlm(api: ApiServer, opts: OlmOptions): Promise<Olm> {
   api.hooks.admit = admitCatalogDir;
   const seeds = [
     ...opts.catalogDirs.map((dir) => ({ dir, as: {} })),
-    ...(opts.demo ? [{ dir: opts.demoDir ?? DEMO_CATALOG_DIR, as: DEMO_CATALOG_SOURCE }] : []),
+    // The demo lists the registry's pull secret, as a vendor's catalog of protected bundle images
+    // does, so that its unpack pods can pull gpu-forge from the protected repository.
+    ...(opts.demo
+      ? [{ dir: opts.demoDir ?? DEMO_CATALOG_DIR, as: { ...DEMO_CATALOG_SOURCE, secrets: [PULL_SECRET_NAME] } }]
+      : []),
   ];
   const marketplace = opts.marketplace
     ? new MarketplaceOperator(

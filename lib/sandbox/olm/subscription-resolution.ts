@@ -16,7 +16,8 @@ import type { ApiServer } from '../server/api-server';
 
 import type { KObject } from '../store/types';
 import { CATALOG_DIR_ANNOTATION, type CatalogEntry, type CatalogSources } from './catalog-sources';
-import { stepsForBundle, type PlanStep } from './install-steps';
+import { BundleUnpacker, unpackSettings } from './bundle-unpack';
+import { stepsForBundle, unpacksFromImage, type PlanStep } from './install-steps';
 
 import { OLM, OperatorBase, now, removeCondition, setCondition, type Cond } from './operator-base';
 import { dependencySources, resolveSubscription, type Resolution } from './resolver';
@@ -51,7 +52,12 @@ export class SubscriptionResolution extends OperatorBase {
     private readonly catalogs: CatalogSources,
   ) {
     super(api);
+    this.unpacker = new BundleUnpacker(api);
   }
+
+  /** Set by the wiring: runs the namespace's pass again after `ms`. */
+  requeueAfter?: (ns: string, ms: number) => void;
+  private readonly unpacker: BundleUnpacker;
 
   resolve(ns: string): void {
     const subs = this.api.storeList(this.subs, ns);
@@ -211,6 +217,8 @@ export class SubscriptionResolution extends OperatorBase {
         }
       }
       conditions = removeCondition(conditions, 'ResolutionFailed');
+      // A resolution that reaches its plan has unpacked every bundle it needed.
+      conditions = removeCondition(removeCondition(conditions, 'BundleUnpacking'), 'BundleUnpackFailed');
       if (r.kind === 'install' && r.bundle.name !== st.currentCSV)
         work.push({ sub: { ...sub, status: { ...(sub.status as object), conditions } }, r });
       else if (JSON.stringify(conditions) !== JSON.stringify(st.conditions)) clears.push({ sub, conditions });
@@ -221,9 +229,16 @@ export class SubscriptionResolution extends OperatorBase {
       this.failResolution(ns, subs, failure);
       return;
     }
-    for (const { sub, conditions } of clears)
-      this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions });
-    if (work.length === 0) return;
+    const writeClears = () => {
+      for (const { sub, conditions } of clears) {
+        const fresh = this.exists(this.subs, ns, sub.metadata.name ?? '') ?? sub;
+        this.writeStatus(this.subs, fresh, { ...(fresh.status as object), conditions });
+      }
+    };
+    if (work.length === 0) {
+      writeClears();
+      return;
+    }
     // Dependencies go into the same plan, with a Subscription OLM creates for each.
     const subscribed = new Set(subs.map((s) => (s.spec as { name: string }).name));
     const deps: DependencyInstall[] = [];
@@ -239,7 +254,53 @@ export class SubscriptionResolution extends OperatorBase {
         if (!deps.some((x) => x.bundle.name === d.bundle.name)) deps.push(d);
       }
     }
-    this.createInstallPlan(ns, subs, work, deps);
+    const lookups = bundleLookups(work, deps);
+    if (lookups.length && !this.unpacked(ns, subs, lookups)) return;
+    writeClears();
+    this.createInstallPlan(ns, subs, work, deps, lookups);
+  }
+
+  /**
+   * OLM's unpackBundles before a plan is written: every image-only bundle of the resolution
+   * unpacked, or the Subscriptions told why not (BundleUnpackFailed with the Job's failure, else
+   * BundleUnpacking) and the namespace looked at again in 5 s, as OLM requeues it.
+   */
+  private unpacked(ns: string, subs: KObject[], lookups: BundleLookup[]): boolean {
+    const og = this.api.storeList(this.ogs, ns)[0];
+    const settings = og ? unpackSettings(og) : { error: 'no OperatorGroup' };
+    // OLM's sync ends on an annotation it cannot parse, and the namespace waits for its next change.
+    if ('error' in settings) return false;
+    const outcomes = lookups.map((l) => this.unpacker.unpack(l.path, l.catalogSourceRef, settings));
+    const failed = outcomes.find((o) => o.state === 'failed');
+    if (failed && failed.state === 'failed') {
+      this.setSubsCondition(ns, subs, {
+        type: 'BundleUnpackFailed',
+        status: 'True',
+        reason: 'BundleUnpackFailed',
+        message: `bundle unpacking failed. Reason: ${failed.reason}, and Message: ${failed.message}`,
+      });
+      // OLM does not requeue a failed unpack: it looks again when something of the namespace
+      // changes (a Subscription, the OperatorGroup, a catalog) or at its informers' periodic
+      // resync, which is when a retry interval past gives a new Job. Only that resync is the
+      // sandbox's to time; a retry due later than it waits for the resync after.
+      if (settings.retryMs > 0) this.requeueAfter?.(ns, Math.ceil((settings.retryMs + 1) / RESYNC_MS) * RESYNC_MS);
+      return false;
+    }
+    if (outcomes.every((o) => o.state === 'unpacked')) return true;
+    this.setSubsCondition(ns, subs, { type: 'BundleUnpacking', status: 'True', reason: 'UnpackingInProgress' });
+    this.requeueAfter?.(ns, UNPACK_REQUEUE_MS);
+    return false;
+  }
+
+  /** setSubsCond: one condition on every Subscription of the namespace, written where it changes. */
+  private setSubsCondition(ns: string, subs: KObject[], cond: Cond): void {
+    for (const stale of subs) {
+      const sub = this.exists(this.subs, ns, stale.metadata.name ?? '') ?? stale;
+      const before = (sub.status as { conditions?: Cond[] } | undefined)?.conditions;
+      const conditions = setCondition(before, cond);
+      if (JSON.stringify(conditions) !== JSON.stringify(before))
+        this.writeStatus(this.subs, sub, { ...(sub.status as object), conditions, lastUpdated: now() });
+    }
   }
 
   /** One ResolutionFailed condition on every Subscription of the namespace (setSubsCond). */
@@ -263,6 +324,7 @@ export class SubscriptionResolution extends OperatorBase {
     subs: KObject[],
     work: { sub: KObject; r: Extract<Resolution, { kind: 'install' }> }[],
     deps: DependencyInstall[] = [],
+    lookups: BundleLookup[] = [],
   ): void {
     const manual = subs.some((s) => (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual');
     const existing = this.api.storeList(this.plans, ns);
@@ -338,7 +400,9 @@ export class SubscriptionResolution extends OperatorBase {
     plan = this.writeStatus(this.plans, plan, {
       phase: manual ? 'RequiresApproval' : 'Installing',
       catalogSources: [...new Set([...work.map((w) => w.r.catalog.name), ...deps.map((d) => d.source.name)])],
-      // No bundleLookups: this plan's bundles are inline, and OLM's Go type omits an empty list.
+      // The bundles unpacked from images, their conditions gone once unpacked (OLM's Go type
+      // omits an empty list, so a plan of inline bundles has none).
+      ...(lookups.length ? { bundleLookups: lookups } : {}),
       plan: steps,
     });
     for (const { sub, r } of work) {
@@ -376,4 +440,43 @@ export class SubscriptionResolution extends OperatorBase {
     for (const old of all.slice(0, Math.max(0, all.length - MAX_PLANS)))
       this.api.deleteObject(this.plans, ns, old.metadata.name ?? '');
   }
+}
+
+/**
+ * The catalog operator's informers' resync period (its `--interval`, 15 min by default:
+ * cmd/catalog/main.go), when every Subscription is synced again and its namespace resolved. OLM
+ * jitters it by up to a fifth either way; the sandbox takes the middle.
+ */
+const RESYNC_MS = 15 * 60_000;
+
+/** OLM requeues a namespace whose bundles are still unpacking after 5 s (syncResolvingNamespace). */
+const UNPACK_REQUEUE_MS = 5000;
+
+/** A plan's record of a bundle OLM unpacked from its image (v1alpha1 BundleLookup, conditions gone). */
+interface BundleLookup {
+  path: string;
+  identifier: string;
+  replaces: string;
+  catalogSourceRef: { namespace: string; name: string };
+  properties: string;
+}
+
+/** The resolution's bundles OLM unpacks: those the catalog gives by image only (install-steps.ts). */
+function bundleLookups(
+  work: { r: Extract<Resolution, { kind: 'install' }> }[],
+  deps: DependencyInstall[],
+): BundleLookup[] {
+  const entries = [
+    ...work.map(({ r }) => ({ bundle: r.bundle, replaces: r.replaces, source: r.catalog })),
+    ...deps.map((d) => ({ bundle: d.bundle, replaces: undefined, source: d.source })),
+  ];
+  return entries
+    .filter((e) => unpacksFromImage(e.bundle))
+    .map((e) => ({
+      path: e.bundle.image!,
+      identifier: e.bundle.name,
+      replaces: e.replaces ?? '',
+      catalogSourceRef: { namespace: e.source.namespace, name: e.source.name },
+      properties: JSON.stringify({ properties: e.bundle.properties }),
+    }));
 }

@@ -22,6 +22,7 @@ import { serveGet, serveList, serveProvided } from './reads';
 import { parseResourcePath, requestVerb } from './resource-path';
 import { serveReview } from './reviews';
 import { serveScale } from './scale';
+import { sendNoSuchSubresource, sendPageNotFound, sendUnrouted } from './unrouted';
 import { actingUser } from './impersonation';
 import { CRD_RESOURCE, ResourceTable, storeKey, type ServedResource } from './resources';
 import { WatchStreams } from './watch-streams';
@@ -231,15 +232,40 @@ export class ApiServer implements ApiCore {
     const rp = parseResourcePath(path);
     if (!rp) {
       if (!authorize(this.rbac, user, { verb: (req.method ?? 'GET').toLowerCase(), group: '', resource: '', path })) {
-        return sendStatus(res, 403, 'Forbidden', `forbidden: User "${user.name}" cannot get path "${path}"`);
+        return sendStatus(res, 403, 'Forbidden', `forbidden: User "${user.name}" cannot get path "${path}"`, {});
       }
       const gv = /^\/apis\/([^/]+)\/[^/]+$/.exec(path);
       if (gv && this.hooks.unavailableGroup?.(gv[1]!)) return sendServiceUnavailable(res);
       return serveNonResource(this.resources, this.version, path, res);
     }
 
+    const method = req.method ?? 'GET';
+    const isWatch = method === 'GET' && !rp.name && ['true', '1'].includes(url.searchParams.get('watch') ?? '');
+    const verb = requestVerb(method, rp, isWatch);
+    // As kube-apiserver's RequestInfo does: /api/v1/namespaces/<n> is authorized in namespace
+    // <n>, so a RoleBinding there can grant reading one's own namespace.
+    const ownNamespace = rp.group === '' && rp.resource === 'namespaces' && rp.name ? rp.name : undefined;
+    const attrs: RequestAttributes = {
+      // A method with no verb of its own is authorized as its lowercased name, as RequestInfo does.
+      verb: verb ?? method.toLowerCase(),
+      group: rp.group,
+      resource: rp.resource,
+      subresource: rp.subresource,
+      namespace: rp.namespace ?? ownNamespace,
+      name: rp.name,
+    };
     const served = this.resources.find(rp.group, rp.version, rp.resource);
-    if (!served) return sendNoSuchPath(res);
+    // kube-apiserver authorizes a request from its path alone, before it looks for the API: a
+    // person who may not list a kind is refused (403) whether or not the cluster serves it, and
+    // only someone who may is told it is not there (404) or that the method is not allowed (405).
+    // Reviews (virtual) are for everyone and authorize what they ask about themselves.
+    if (!served?.virtual && !authorize(this.rbac, user, attrs))
+      return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), {
+        name: rp.name ?? '',
+        group: rp.group,
+        kind: rp.resource,
+      });
+    if (!served) return sendUnrouted(res, this.resources, rp.group, rp.version);
     if (
       rp.subresource &&
       !(rp.subresource === 'status' && served.hasStatus) &&
@@ -247,21 +273,15 @@ export class ApiServer implements ApiCore {
       !(served.resource === 'namespaces' && rp.subresource === 'finalize') &&
       !served.provider?.subresources?.includes(rp.subresource)
     ) {
-      return sendNoSuchPath(res);
+      return sendNoSuchSubresource(res, served, rp.name!);
     }
     // A cluster-scoped kind has no namespaced path. kube-apiserver has no route for it: a built-in
     // answers its usual 404 Status, a CRD's kind falls through the CRD handler to Go's plain
     // http.NotFound (compared with the real cluster by conformance's errors checks).
     if (!served.namespaced && rp.namespace !== undefined) {
-      if (!served.crd) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource', {});
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end('404 page not found\n');
-      return;
+      return served.crd ? sendPageNotFound(res) : sendNoSuchPath(res);
     }
 
-    const method = req.method ?? 'GET';
-    const isWatch = method === 'GET' && !rp.name && ['true', '1'].includes(url.searchParams.get('watch') ?? '');
-    const verb = requestVerb(method, rp, isWatch);
     if (!verb)
       return sendStatus(
         res,
@@ -277,24 +297,7 @@ export class ApiServer implements ApiCore {
         `the server does not allow this method on the requested resource`,
       );
 
-    // As kube-apiserver's RequestInfo does: /api/v1/namespaces/<n> is authorized in namespace
-    // <n>, so a RoleBinding there can grant reading one's own namespace.
-    const ownNamespace = rp.group === '' && rp.resource === 'namespaces' && rp.name ? rp.name : undefined;
-    const attrs: RequestAttributes = {
-      verb,
-      group: rp.group,
-      resource: rp.resource,
-      subresource: rp.subresource,
-      namespace: rp.namespace ?? ownNamespace,
-      name: rp.name,
-    };
     if (served.virtual) return serveReview(this.rbac, served, rp, req, res, user);
-    if (!authorize(this.rbac, user, attrs))
-      return sendStatus(res, 403, 'Forbidden', forbiddenMessage(user, attrs), {
-        name: rp.name ?? '',
-        group: rp.group,
-        kind: rp.resource,
-      });
     if (this.hooks.unavailableGroup?.(rp.group)) return sendServiceUnavailable(res);
     if (served.provider) return serveProvided(served, rp, verb, url, req, res);
     if (rp.subresource === 'scale' && rp.name) {

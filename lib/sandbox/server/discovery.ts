@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { openApiGroupVersion, openApiRoot } from './openapi';
 import { sendJson, sendNoSuchPath } from './http-util';
 import type { ResourceTable } from './resources';
+import { sendPageNotFound, sendUnrouted } from './unrouted';
 
 export interface ServerVersion {
   major: string;
@@ -47,7 +48,10 @@ export function serveNonResource(
   if (path === '/openapi/v3') return sendJson(res, 200, openApiRoot(resources));
   if (path.startsWith('/openapi/v3/')) {
     const doc = openApiGroupVersion(resources, path.slice('/openapi/v3/'.length), version.gitVersion);
-    return doc ? sendJson(res, 200, doc) : sendNoSuchPath(res);
+    // kube-openapi's handler: a bare 404, no body or content type.
+    if (doc) return sendJson(res, 200, doc);
+    res.writeHead(404).end();
+    return;
   }
   const segs = path.split('/').filter(Boolean);
   if (segs[0] === 'api' && segs.length === 2) {
@@ -56,15 +60,15 @@ export function serveNonResource(
   }
   if (segs[0] === 'apis' && segs.length === 2) {
     const g = resources.groups().find((x) => x.name === segs[1]);
-    if (!g) return sendNoSuchPath(res);
+    if (!g) return sendPageNotFound(res);
     return sendJson(res, 200, { ...groupJson(g.name, g.versions), kind: 'APIGroup', apiVersion: 'v1' });
   }
   if (segs[0] === 'apis' && segs.length === 3) {
     const list = resourceList(resources, segs[1]!, segs[2]!);
-    if (list.resources.length === 0) return sendNoSuchPath(res);
+    if (list.resources.length === 0) return sendUnrouted(res, resources, segs[1]!, segs[2]!);
     return sendJson(res, 200, list);
   }
-  return sendNoSuchPath(res);
+  return sendPageNotFound(res);
 }
 
 function groupJson(name: string, versions: string[]) {

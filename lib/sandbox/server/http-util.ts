@@ -98,9 +98,12 @@ export function sendMethodNotAllowed(res: ServerResponse): void {
   sendStatus(res, 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 }
 
-/** kube-apiserver's answer to a path no group, version or resource serves: no details. */
+/**
+ * go-restful's answer to a path under a root it owns (/api, a built-in group) that no route serves:
+ * empty details (unrouted.ts says which paths get it and which get Go's plain text).
+ */
 export function sendNoSuchPath(res: ServerResponse): void {
-  sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+  sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
 /** kube-apiserver's NotFound for one object: "<resource>.<group> "<name>" not found", with its details. */
@@ -152,6 +155,14 @@ export function randomSuffix(): string {
   let s = '';
   for (let i = 0; i < 5; i++) s += GENERATE_CHARS[Math.floor(Math.random() * GENERATE_CHARS.length)];
   return s;
+}
+
+/**
+ * The name the API server gives for `generateName` `base`: the base cut to 58 characters, then
+ * five random ones (apiserver's names.SimpleNameGenerator), so a generated name stays a label.
+ */
+export function generatedName(base: string): string {
+  return `${base.slice(0, 58)}${randomSuffix()}`;
 }
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -9,7 +9,7 @@ import { qualifiedResource } from '../store/store';
 import type { KObject, WatchEvent } from '../store/types';
 import type { ApiCore, DeleteOptions } from './api-core';
 import { CRD_CLEANUP_FINALIZER, isCrd, type GarbageCollector } from './garbage-collector';
-import { ApiStatusError, invalidName, invalidObject, randomSuffix } from './http-util';
+import { ApiStatusError, invalidName, invalidObject, generatedName } from './http-util';
 import { CRD_RESOURCE, storeKey, type ServedResource } from './resources';
 import { workloadDefaults } from '../workloads/defaults';
 
@@ -71,7 +71,7 @@ export class ObjectLifecycle {
 
   /** Creates an object as the API server would for a client (used by controllers too). */
   createObject(r: ServedResource, o: KObject, dryRun = false, version = r.versions[0]!): KObject {
-    if (!o.metadata.name && o.metadata.generateName) o.metadata.name = `${o.metadata.generateName}${randomSuffix()}`;
+    if (!o.metadata.name && o.metadata.generateName) o.metadata.name = generatedName(o.metadata.generateName);
     const name = o.metadata.name ?? '';
     if (!name)
       throw invalidObject(r.group, r.kind, '', [

@@ -162,6 +162,15 @@ describe('API contract details', () => {
     assert.equal(JSON.parse(err.body as string).reason, 'Expired');
   });
 
+  test('a generateName past 58 characters is cut there before the five generated ones, as kube-apiserver does', async () => {
+    const base = `long-${'x'.repeat(60)}-`;
+    const made = await admin.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { generateName: base } },
+    });
+    assert.match(made.metadata?.name ?? '', new RegExp(`^${base.slice(0, 58)}[bcdfghjklmnpqrstvwxz2456789]{5}$`));
+  });
+
   test('a cluster-scoped kind has no namespaced path: reads and writes there are 404 and store nothing', async () => {
     const notFound = async (p: Promise<unknown>) => {
       const err = await p.then(
@@ -208,6 +217,36 @@ describe('API contract details', () => {
     );
     assert.equal(builtin.code, 404);
     assert.equal(JSON.parse(builtin.body as string).message, 'the server could not find the requested resource');
+  });
+
+  // What kube-apiserver 1.34 answered (conformance's `errors/404 …` checks): whichever handler
+  // owns the path's root decides, so a built-in group's 404 is a Status and any other is text.
+  test('an API the cluster does not serve is a plain 404 page not found; under a built-in group, a Status', async () => {
+    const answer = async (group: string, version: string, plural: string) => {
+      const err = await admin.custom.listClusterCustomObject({ group, version, plural }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof ApiException, String(err));
+      assert.equal(err.code, 404);
+      return err.body as string;
+    };
+    const statusNotFound = JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
+    assert.equal(await answer('cluster.open-cluster-management.io', 'v1', 'managedclusters'), '404 page not found\n');
+    assert.equal(await answer('operators.coreos.com', 'v9', 'subscriptions'), '404 page not found\n');
+    assert.equal(await answer('operators.coreos.com', 'v1alpha1', 'nosuchthings'), '404 page not found\n');
+    assert.equal(await answer('apps', 'v9', 'deployments'), statusNotFound);
+    assert.equal(await answer('apps', 'v1', 'nosuchthings'), statusNotFound);
+    assert.equal(await answer('packages.operators.coreos.com', 'v1', 'nosuchthings'), statusNotFound);
   });
 
   test('SelfSubjectRulesReview lists what a namespace admin may do there', async () => {

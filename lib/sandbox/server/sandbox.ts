@@ -62,6 +62,8 @@ export interface SandboxOptions {
    * folder's image-only bundles in images of what the real cluster derives (--bundle-images on).
    */
   bundleImages?: boolean;
+  /** Catalog folders served with every bundle by image only in the sandbox's registry (conformance). */
+  imageCatalogs?: string[];
 }
 
 export interface Sandbox {
@@ -85,6 +87,13 @@ export interface Sandbox {
   imageRegistry: SandboxRegistry;
   faults: Faults;
   flavor: Flavor;
+  /**
+   * Resolves once no request but a watch or a followed log has been in flight for `quietMs`, or
+   * after `maxMs`. A test stopping its sandbox waits for this first: reads a route left running
+   * (the rest of a Promise.all after one step failed) end against a cluster that still answers,
+   * rather than retrying against a closed port and keeping the test's process alive.
+   */
+  whenQuiet(quietMs: number, maxMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -308,6 +317,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     catalogs: opts.catalogs ?? [],
     demo,
     bundleImages: opts.bundleImages ?? false,
+    imageCatalogs: opts.imageCatalogs,
   });
   seedPullSecret(api, ns.catalog, imageRegistry.registry.host, imageRegistry.registry.auth.credentials);
   const olm = await startOlm(api, {
@@ -348,6 +358,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
   server.keepAliveTimeout = 65_000;
   server.on('upgrade', api.handleUpgrade);
+  let inFlight = 0;
+  let lastChange = Date.now();
+  server.on('request', (req, res) => {
+    if (/[?&](watch|follow)=(true|1)/.test(req.url ?? '')) return;
+    inFlight++;
+    lastChange = Date.now();
+    res.once('close', () => {
+      inFlight--;
+      lastChange = Date.now();
+    });
+  });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => res());
@@ -382,6 +403,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     imageRegistry,
     faults,
     flavor,
+    whenQuiet: async (quietMs, maxMs) => {
+      const deadline = Date.now() + maxMs;
+      while (Date.now() < deadline && (inFlight > 0 || Date.now() - lastChange < quietMs))
+        await new Promise((r) => setTimeout(r, 25));
+    },
     stop: async () => {
       await olmV1.stop();
       await olm.stop();

@@ -13,6 +13,7 @@ export async function withSandbox(
     ...sb,
     dir,
     close: async () => {
+      await sb.whenQuiet(150, 3_000);
       await sb.stop();
       rmSync(dir, { recursive: true, force: true });
       // The emulation's own writes must pass its API server's checks (schemas, RBAC, conflicts

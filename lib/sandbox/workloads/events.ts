@@ -12,6 +12,7 @@ export function recordEvent(
   message: string,
   component: string,
   at: string,
+  type: 'Normal' | 'Warning' = 'Normal',
 ): void {
   const events = api.resources.find('', 'v1', 'events')!;
   const ns = about.metadata.namespace ?? 'default';
@@ -33,7 +34,7 @@ export function recordEvent(
     firstTimestamp: at,
     lastTimestamp: at,
     count: 1,
-    type: 'Normal',
+    type,
     reportingComponent: component,
     reportingInstance: '',
   } as unknown as KObject);

@@ -3,7 +3,7 @@
 // reason and message Kubernetes 1.34 writes). A suspended Job waits; CronJobs start no Jobs
 // (there is no schedule clock in the sandbox; `kubectl create job --from=cronjob/…` works).
 import type { ApiCore } from '../server/api-core';
-import { randomSuffix } from '../server/http-util';
+import { generatedName } from '../server/http-util';
 import type { ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
 import { recordEvent } from './events';
@@ -14,10 +14,12 @@ type Obj = Record<string, unknown>;
 export function completeJob(api: ApiCore, jobs: ServedResource, pods: ServedResource, job: KObject, now: string) {
   const spec = (job.spec ?? {}) as Obj;
   const status = (job.status ?? {}) as { conditions?: Obj[] };
+  // OLM v0's unpack Jobs run the bundle image: the OLM emulation's stand-in runs them (olm/unpack-pods.ts).
+  if (job.metadata.labels?.['operatorframework.io/bundle-unpack-ref'] !== undefined) return;
   if (spec.suspend === true || status.conditions?.some((c) => c.type === 'Complete' || c.type === 'Failed')) return;
   const completions = typeof spec.completions === 'number' ? spec.completions : 1;
   for (let i = 0; i < completions; i++) {
-    const name = `${job.metadata.name}-${randomSuffix()}`;
+    const name = generatedName(`${job.metadata.name}-`);
     const pod = api.createObject(pods, kwokPod(job, spec.template as Obj, name, {}, now, true));
     recordEvent(api, job, 'SuccessfulCreate', `Created pod: ${name}`, 'job-controller', now);
     const where = `${pod.metadata.namespace}/${name}`;

@@ -2,7 +2,7 @@
 // the spec asks for (random suffixes for a ReplicaSet, ordinals for a StatefulSet, one per node
 // for a DaemonSet), deletes the extra ones, and the status counts them, every pod ready at once.
 import { isDeepStrictEqual } from 'node:util';
-import { randomSuffix } from '../server/http-util';
+import { generatedName } from '../server/http-util';
 import type { ApiCore } from '../server/api-core';
 import { storeKey, type ServedResource } from '../server/resources';
 import type { KObject } from '../store/types';
@@ -43,7 +43,7 @@ export class ReplicaController {
     const want = typeof spec.replicas === 'number' ? spec.replicas : 1;
     let pods = this.ownedPods(rs);
     for (let i = pods.length; i < want; i++) {
-      const name = `${rs.metadata.name}-${randomSuffix()}`;
+      const name = generatedName(`${rs.metadata.name}-`);
       const pod = kwokPod(rs, spec.template as Obj, name, {}, now);
       this.createPod(rs, pod, 'replicaset-controller', `Created pod: ${name}`, now);
     }
@@ -106,7 +106,7 @@ export class ReplicaController {
       const pod = kwokPod(
         ds,
         spec.template as Obj,
-        `${ds.metadata.name}-${randomSuffix()}`,
+        generatedName(`${ds.metadata.name}-`),
         {
           'controller-revision-hash': hash,
           'pod-template-generation': String(ds.metadata.generation ?? 1),
