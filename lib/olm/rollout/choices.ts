@@ -56,65 +56,89 @@ const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 // OCM's rollout durations: cluster/v1alpha1 RolloutConfig's kubebuilder pattern (types_rolloutstrategy.go).
 const DURATION = /^[0-9]+[hms]$/;
 
-function labelsProblems(what: string, labels: Record<string, string> | undefined): string[] {
+/** One reason the choices cannot make a rollout: the request body's field (as a zod issue's path) and why. */
+export interface ChoicesIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+function labelsIssues(what: string, at: string[], labels: Record<string, string> | undefined): ChoicesIssue[] {
   return Object.entries(labels ?? {}).flatMap(([k, v]) => [
-    ...(LABEL_KEY.test(k) && k.length <= 316 ? [] : [`${what}: "${k}" is not a label key`]),
-    ...(LABEL_VALUE.test(v) && v.length <= 63 ? [] : [`${what}: "${v}" is not a label value`]),
+    ...(LABEL_KEY.test(k) && k.length <= 316
+      ? []
+      : [{ path: [...at, k], message: `${what}: "${k}" is not a label key` }]),
+    ...(LABEL_VALUE.test(v) && v.length <= 63
+      ? []
+      : [{ path: [...at, k], message: `${what}: "${v}" is not a label value` }]),
   ]);
 }
 
 /** Every reason the choices cannot make a rollout, in a person's words; empty when they can. */
 export function choicesProblems(c: RolloutChoices): string[] {
-  const p: string[] = [];
-  const label = (what: string, v: string | undefined) => {
-    if (!v || !DNS1123_LABEL.test(v) || v.length > 63) p.push(`${what} "${v ?? ''}" must be a DNS-1123 label`);
+  return choicesIssues(c).map((i) => i.message);
+}
+
+/** choicesProblems with the field each is about, so a form can show each beside its field. */
+export function choicesIssues(c: RolloutChoices): ChoicesIssue[] {
+  const p: ChoicesIssue[] = [];
+  const at = (path: (string | number)[], message: string) => p.push({ path, message });
+  const label = (path: (string | number)[], what: string, v: string | undefined) => {
+    if (!v || !DNS1123_LABEL.test(v) || v.length > 63) at(path, `${what} "${v ?? ''}" must be a DNS-1123 label`);
   };
   // The ManifestWork on each cluster is named after the rollout; ClusterExtension and Placement names too.
-  label('rollout name', c.name);
+  label(['name'], 'rollout name', c.name);
   // Upgrades are new ManifestWorkReplicaSets named `<name>-g<N>` (generations.ts), and OCM labels
   // each cluster's ManifestWork `<hub namespace>.<set name>`, a label value of at most 63 characters.
   if (c.name && GENERATION_SUFFIX.test(c.name))
-    p.push(`rollout name "${c.name}" may not end in -g and a number: the console names a rollout's upgrades so`);
+    at(['name'], `rollout name "${c.name}" may not end in -g and a number: the console names a rollout's upgrades so`);
   if (c.name && c.hubNamespace && c.hubNamespace.length + c.name.length > 63 - '.'.length - '-g9999'.length)
-    p.push(
+    at(
+      ['name'],
       `the rollout name and hub namespace together must be at most ${63 - 7} characters: OCM labels every ` +
         'ManifestWork with both',
     );
-  label('hub namespace', c.hubNamespace);
-  label('install namespace', c.installNamespace);
-  if (!c.package || !DNS1123_SUBDOMAIN.test(c.package)) p.push(`package "${c.package ?? ''}" is not a package name`);
-  if (c.olm !== 'v0' && c.olm !== 'v1') p.push('olm must be v0 or v1');
-  if (!c.catalog?.name || !DNS1123_SUBDOMAIN.test(c.catalog.name)) p.push('a catalog name is required');
-  if (c.olm === 'v0') label('catalog namespace', c.catalog?.namespace);
+  label(['hubNamespace'], 'hub namespace', c.hubNamespace);
+  label(['installNamespace'], 'install namespace', c.installNamespace);
+  if (!c.package || !DNS1123_SUBDOMAIN.test(c.package))
+    at(['package'], `package "${c.package ?? ''}" is not a package name`);
+  if (c.olm !== 'v0' && c.olm !== 'v1') at(['olm'], 'olm must be v0 or v1');
+  if (!c.catalog?.name || !DNS1123_SUBDOMAIN.test(c.catalog.name))
+    at(['catalog', 'name'], 'a catalog name is required');
+  if (c.olm === 'v0') label(['catalog', 'namespace'], 'catalog namespace', c.catalog?.namespace);
   if (c.approval !== undefined && c.approval !== 'Automatic' && c.approval !== 'Manual')
-    p.push('approval must be Automatic or Manual');
-  if (c.olm === 'v1' && c.approval === 'Manual') p.push('OLM v1 has no approval: leave it out');
-  if (c.olm === 'v1' && c.operatorPolicy) p.push('an OperatorPolicy manages OLM v0 Subscriptions only');
+    at(['approval'], 'approval must be Automatic or Manual');
+  if (c.olm === 'v1' && c.approval === 'Manual') at(['approval'], 'OLM v1 has no approval: leave it out');
+  if (c.olm === 'v1' && c.operatorPolicy) at(['operatorPolicy'], 'an OperatorPolicy manages OLM v0 Subscriptions only');
   // config-policy-controller v0.16.0 refuses installPlanApproval in the policy's subscription and
   // sets it itself (operatorpolicy_controller.go, buildSubscription).
   if (c.operatorPolicy && c.approval !== undefined)
-    p.push('with an OperatorPolicy, its upgradeApproval decides the approval: leave approval out');
-  if (!c.placement?.clusterSets?.length) p.push('choose at least one cluster set');
-  for (const s of c.placement?.clusterSets ?? []) label('cluster set', s);
-  p.push(...labelsProblems('cluster label', c.placement?.labels), ...labelsProblems('canary label', c.canary));
-  for (const r of c.placement?.claims ?? []) {
-    if (!LABEL_KEY.test(r.key)) p.push(`claim "${r.key}" is not a claim name`);
-    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(r.operator)) p.push(`claim operator ${r.operator}`);
+    at(['approval'], 'with an OperatorPolicy, its upgradeApproval decides the approval: leave approval out');
+  if (!c.placement?.clusterSets?.length) at(['placement', 'clusterSets'], 'choose at least one cluster set');
+  (c.placement?.clusterSets ?? []).forEach((s, i) => label(['placement', 'clusterSets', i], 'cluster set', s));
+  p.push(
+    ...labelsIssues('cluster label', ['placement', 'labels'], c.placement?.labels),
+    ...labelsIssues('canary label', ['canary'], c.canary),
+  );
+  (c.placement?.claims ?? []).forEach((r, i) => {
+    const claim = ['placement', 'claims', i];
+    if (!LABEL_KEY.test(r.key)) at([...claim, 'key'], `claim "${r.key}" is not a claim name`);
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(r.operator))
+      at([...claim, 'operator'], `claim operator ${r.operator}`);
     if ((r.operator === 'In' || r.operator === 'NotIn') && !r.values?.length)
-      p.push(`claim "${r.key}": ${r.operator} needs values`);
-  }
-  if (c.canary && Object.keys(c.canary).length === 0) p.push('a canary needs at least one label');
+      at([...claim, 'values'], `claim "${r.key}": ${r.operator} needs values`);
+  });
+  if (c.canary && Object.keys(c.canary).length === 0) at(['canary'], 'a canary needs at least one label');
   if (!Number.isInteger(c.waveSize) || c.waveSize < 1)
-    p.push('wave size must be a whole number of clusters, 1 or more');
-  for (const [what, v] of [
-    ['progress deadline', c.progressDeadline],
-    ['minimum success time', c.minSuccessTime],
+    at(['waveSize'], 'wave size must be a whole number of clusters, 1 or more');
+  for (const [field, what, v] of [
+    ['progressDeadline', 'progress deadline', c.progressDeadline],
+    ['minSuccessTime', 'minimum success time', c.minSuccessTime],
   ] as const)
-    if (v !== undefined && !DURATION.test(v)) p.push(`${what} "${v}" must be a number and h, m or s (e.g. 10m)`);
+    if (v !== undefined && !DURATION.test(v)) at([field], `${what} "${v}" must be a number and h, m or s (e.g. 10m)`);
   if (c.operatorPolicy) {
-    label('OperatorPolicy namespace', c.operatorPolicy.namespace);
+    label(['operatorPolicy', 'namespace'], 'OperatorPolicy namespace', c.operatorPolicy.namespace);
     if (c.operatorPolicy.upgradeApproval !== 'Automatic' && c.operatorPolicy.upgradeApproval !== 'None')
-      p.push('the OperatorPolicy upgrade approval must be Automatic or None');
+      at(['operatorPolicy', 'upgradeApproval'], 'the OperatorPolicy upgrade approval must be Automatic or None');
   }
   return p;
 }

@@ -8,6 +8,8 @@ import type { ManifestWorkLike, PlacementDecisionLike } from './status';
 import { rolloutView } from './status';
 
 const template = { workload: { manifests: [{ kind: 'Subscription', spec: { channel: '3.18' } }] } };
+// No rule here times a cluster out (no progressDeadline): timeouts.test.ts.
+const NOW = Date.parse('2026-11-29T12:00:00Z');
 const mwrs = { metadata: { name: 'gk', namespace: 'rollouts' }, spec: { manifestWorkTemplate: template } };
 
 function decision(index: number, name: string, clusters: string[]): PlacementDecisionLike {
@@ -85,6 +87,7 @@ test('waves follow the decision groups, the canary first, each cluster with its 
         feedback: { installedCSV: 'gatekeeper-operator-product.v3.18.1', state: 'AtLatestKnown' },
       }),
     ],
+    NOW,
   );
   assert.deepEqual(
     v.waves.map((w) => [w.index, w.name, w.clusters.map((c) => `${c.cluster}:${c.state}`)]),
@@ -98,7 +101,12 @@ test('waves follow the decision groups, the canary first, each cluster with its 
 
 test('a work with an earlier template is outdated, whatever its conditions say', () => {
   const old = { workload: { manifests: [{ kind: 'Subscription', spec: { channel: '3.17' } }] } };
-  const v = rolloutView(mwrs, [decision(0, '', ['a'])], [work('a', { spec: old, applied: 'True', available: 'True' })]);
+  const v = rolloutView(
+    mwrs,
+    [decision(0, '', ['a'])],
+    [work('a', { spec: old, applied: 'True', available: 'True' })],
+    NOW,
+  );
   assert.equal(v.waves[0]!.clusters[0]!.state, 'outdated');
 });
 
@@ -109,6 +117,7 @@ test("the same template with its keys in another order, or with the CRD's empty 
     mwrs,
     [decision(0, '', ['a'])],
     [work('a', { spec: reordered, applied: 'True', available: 'True' })],
+    NOW,
   );
   assert.equal(v.waves[0]!.clusters[0]!.state, 'healthy');
 });
@@ -118,6 +127,7 @@ test("conditions of the work's previous generation do not count as healthy: stil
     mwrs,
     [decision(0, '', ['a'])],
     [work('a', { generation: 2, observed: 1, applied: 'True', available: 'True' })],
+    NOW,
   );
   assert.equal(v.waves[0]!.clusters[0]!.state, 'applying');
 });
@@ -130,6 +140,7 @@ test("applied but its health rule false: unhealthy, with the rule's message; not
       work('a', { applied: 'True', available: 'False', ruleMessage: 'healthy when the Subscription is AtLatestKnown' }),
       work('b', { applied: 'False' }),
     ],
+    NOW,
   );
   assert.deepEqual(
     v.waves[0]!.clusters.map((c) => [c.cluster, c.state, c.message]),
@@ -141,7 +152,7 @@ test("applied but its health rule false: unhealthy, with the rule's message; not
 });
 
 test('a work on a cluster the Placement no longer picks is listed as leaving', () => {
-  const v = rolloutView(mwrs, [decision(0, '', ['a'])], [work('a'), work('gone')]);
+  const v = rolloutView(mwrs, [decision(0, '', ['a'])], [work('a'), work('gone')], NOW);
   assert.deepEqual(v.leaving, ['gone']);
   assert.equal(v.waves[0]!.clusters[0]!.state, 'applying');
 });
@@ -180,6 +191,7 @@ test("with an OperatorPolicy, each cluster's compliance in the policy's words, o
       // Refused by the cluster (no OperatorPolicy kind there).
       work('c', { spec: policyTemplate, applied: 'False' }),
     ],
+    NOW,
   );
   assert.deepEqual(
     v.waves[0]!.clusters.map((c) => [c.cluster, c.state, c.compliance?.state, c.compliance?.current]),
@@ -201,7 +213,7 @@ test("with an OperatorPolicy, each cluster's compliance in the policy's words, o
 });
 
 test('a rollout without an OperatorPolicy has no compliance on its rows', () => {
-  const v = rolloutView(mwrs, [decision(0, '', ['a'])], [work('a', { applied: 'True', available: 'True' })]);
+  const v = rolloutView(mwrs, [decision(0, '', ['a'])], [work('a', { applied: 'True', available: 'True' })], NOW);
   assert.equal(v.waves[0]!.clusters[0]!.compliance, undefined);
   assert.equal(v.operatorPolicy, undefined);
 });

@@ -8,8 +8,16 @@
 import { sameTemplate } from './generations';
 import { CANARY_GROUP } from './hub-objects';
 import { policyBehaviour, policyCompliance, policyTerms, type Compliance, type PolicyTerms } from './operator-policy';
+import { ocmStatus, progressDeadline, stopsAt, type DecidedStatus, type Stop, type StrategyLike } from './timeouts';
 
-type Condition = { type: string; status: string; reason?: string; message?: string; observedGeneration?: number };
+type Condition = {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+};
 type FeedbackValue = {
   name: string;
   fieldValue: { type: string; string?: string; integer?: number; boolean?: boolean };
@@ -20,7 +28,13 @@ export interface PlacementDecisionLike {
   status?: { decisions?: { clusterName: string; reason?: string }[] };
 }
 export interface ManifestWorkLike {
-  metadata: { name?: string; namespace?: string; generation?: number; labels?: Record<string, string> };
+  metadata: {
+    name?: string;
+    namespace?: string;
+    generation?: number;
+    labels?: Record<string, string>;
+    creationTimestamp?: string;
+  };
   spec?: unknown;
   status?: {
     conditions?: Condition[];
@@ -35,7 +49,7 @@ export interface ManifestWorkLike {
 }
 export interface ManifestWorkReplicaSetLike {
   metadata: { name?: string; namespace?: string };
-  spec?: { manifestWorkTemplate?: unknown; placementRefs?: { name: string }[] };
+  spec?: { manifestWorkTemplate?: unknown; placementRefs?: { name: string; rolloutStrategy?: StrategyLike }[] };
   status?: { conditions?: Condition[]; summary?: Record<string, number> };
 }
 
@@ -62,6 +76,17 @@ export interface ClusterRow {
   message?: string;
   /** With an OperatorPolicy: its compliance on this cluster, in its own words (operator-policy.ts). */
   compliance?: Compliance;
+  /** OCM timed it out (timeouts.ts); its set's status never says so. */
+  timedOut?: TimedOut;
+}
+
+export interface TimedOut {
+  /** The strategy's progressDeadline, as written. */
+  deadline: string;
+  /** When the deadline passed: counted from the work's creation, or a failure from Applied's last change. */
+  at: string;
+  /** Present when the failures counted with it are more than maxFailures: the rollout goes no further. */
+  stops?: Stop;
 }
 
 export interface Wave {
@@ -117,8 +142,11 @@ export function rolloutView(
   mwrs: ManifestWorkReplicaSetLike,
   decisions: readonly PlacementDecisionLike[],
   works: readonly ManifestWorkLike[],
+  now: number,
 ): RolloutView {
   const template = mwrs.spec?.manifestWorkTemplate;
+  const strategy = mwrs.spec?.placementRefs?.[0]?.rolloutStrategy;
+  const deadline = progressDeadline(strategy);
   const policy = policyTerms(template);
   // A policy's compliance is known only where the work agent put it on the cluster.
   const where = (r: ClusterRow) =>
@@ -138,6 +166,24 @@ export function rolloutView(
     }
     groups.set(index, wave);
   }
+  // OCM's own status for every decided cluster: a timeout, and whether the failures stop the rollout.
+  const ocm = new Map<string, DecidedStatus & { since?: number }>();
+  for (const w of groups.values())
+    for (const r of w.clusters) {
+      const work = byCluster.get(r.cluster);
+      const current = work && sameTemplate(work.spec, template) ? work : undefined;
+      const s = ocmStatus(current, deadline?.ms, now);
+      ocm.set(r.cluster, { cluster: r.cluster, groupIndex: w.index, groupName: w.name, ...s });
+    }
+  const all = [...ocm.values()];
+  for (const w of groups.values())
+    w.clusters = w.clusters.map((r) => {
+      const s = ocm.get(r.cluster)!;
+      if (s.status !== 'TimeOut' || !deadline) return r;
+      const stops = stopsAt(strategy, all, s);
+      const at = new Date(s.since! + deadline.ms).toISOString();
+      return { ...r, timedOut: { deadline: deadline.text, at, ...(stops ? { stops } : {}) } };
+    });
   const waves = [...groups.values()]
     .filter((w) => w.clusters.length)
     .sort((a, b) => a.index - b.index)
@@ -153,4 +199,10 @@ export function rolloutView(
 export const isCanary = (w: Wave) => w.name === CANARY_GROUP;
 
 /** The label selector (as a query string) that lists this rollout's ManifestWorks in every cluster namespace. */
-export const workSelector = (namespace: string, name: string) => `${WORK_OWNER_LABEL}=${namespace}.${name}`;
+export const workSelector = (namespace: string, name: string) => `${WORK_OWNER_LABEL}=${workOwner(namespace, name)}`;
+
+/** The value of a ManifestWork's owner label: its set's namespace and name. */
+export const workOwner = (namespace: string, name: string) => `${namespace}.${name}`;
+
+/** The label the placement controller puts on a Placement's PlacementDecisions: the Placement's name. */
+export const DECISION_PLACEMENT_LABEL = 'cluster.open-cluster-management.io/placement';

@@ -114,3 +114,47 @@ test('nothing to adopt and nothing left behind: no adopt or cleanup step', () =>
     ['installer', 'delete-subscription', 'orphan-csv', 'create-extension', 'wait-installed'],
   );
 });
+
+test('a bundle’s own role feeding edit is marked with the rules it had, and the step says what that means', () => {
+  const rules = [{ apiGroups: ['example.com'], resources: ['caches'], verbs: ['get', 'create'] }];
+  const role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'caches-editor-role' },
+    rules,
+  };
+  const steps = planMigration(
+    facts({
+      target: { ...target, objects: [...target.objects, role] },
+      existing: [
+        {
+          kind: 'ClusterRole',
+          name: 'caches-editor-role',
+          uid: 'role-uid',
+          labels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true', 'olm.managed': 'true' },
+          rules,
+          marks: {},
+        },
+      ],
+    }),
+  );
+  const adopt = steps.find((s) => s.id === 'adopt')!;
+  assert.deepEqual(
+    adopt.writes.map((w) => [w.name, w.uid, w.rules]),
+    [['caches-editor-role', 'role-uid', rules]],
+  );
+  assert.match(
+    adopt.why,
+    new RegExp(
+      'ClusterRole caches-editor-role is the bundle’s own and its rules flow into the edit role: .* ' +
+        'another version of the bundle may give it other rules, and so change what they grant; ' +
+        'uninstalling the extension deletes it\\.$',
+    ),
+  );
+  // Objects feeding nothing carry no rules to hold them to.
+  assert.ok(
+    planMigration(facts())
+      .find((s) => s.id === 'adopt')!
+      .writes.every((w) => w.rules === undefined),
+  );
+});

@@ -7,7 +7,8 @@
 //   a ServiceAccount's labels within seconds while its CSV exists, and the marks are lost.
 // - Deleting a CSV garbage-collects what it owns, its Deployment included. Deleted with
 //   propagationPolicy Orphan, the API server strips the CSV's ownerReferences instead, so the
-//   operator keeps running; OLM v0's finalizer still removes the ClusterRoles it made for the CSV.
+//   operator keeps running; OLM v0's finalizer still removes the ClusterRoles it labelled for the
+//   CSV, but not a bundle's own ClusterRoles, which it never labels so: those stay, and are marked.
 // - v1 installs with a ServiceAccount's rights, not the person's (installer-rbac.ts).
 // - Pinned to the installed version and channel, v1 resolves the installed bundle (migration-check.ts).
 // Pure: the server gathers the facts as the person and applies the writes in order.
@@ -16,6 +17,8 @@ import { guessResource } from '../resources/common';
 import type { Subscription } from '../resources/subscription';
 import { installerRbac } from './installer-rbac';
 import type { ExistingObject, MigrationTarget } from './migration-check';
+import { feedsInto } from './shared-roles';
+import type { PolicyRule } from './v0-ownership';
 
 export const HELM_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const HELM_RELEASE_NAME = 'meta.helm.sh/release-name';
@@ -33,6 +36,8 @@ export interface MigrationWrite {
   undo?: Record<string, unknown>;
   /** patch: the uid the object had when planned; the write goes to that very object or not at all. */
   uid?: string;
+  /** patch of a role feeding others (the bundle's own): its rules when planned, which must not change. */
+  rules?: PolicyRule[];
 }
 
 export type MigrationStepId =
@@ -119,6 +124,21 @@ function undoMarks(m: ExistingObject['marks'], component: string): Record<string
   };
 }
 
+/**
+ * What taking over a bundle's own role feeding `edit` (say) means, for the person to weigh: the
+ * check let it through only as OLM v0's, with the rules v1 renders (v0-ownership.ts).
+ */
+function feedingRoleWhy(e: ExistingObject, csv: string): string {
+  const roles = feedsInto(e.labels).map((f) => f.slice('aggregate-to-'.length));
+  const into = `the ${roles.join(', ')} role${roles.length > 1 ? 's' : ''}`;
+  return (
+    `${e.kind} ${e.name} is the bundle’s own and its rules flow into ${into}: ` +
+    `OLM v0’s InstallPlan wrote it for ${csv} and leaves it when the CSV goes, so OLM v1 takes it over with ` +
+    'the rules it has now, and what those roles grant does not change. Once OLM v1 manages it, another version ' +
+    'of the bundle may give it other rules, and so change what they grant; uninstalling the extension deletes it.'
+  );
+}
+
 export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
   const { namespace: ns, extensionName: ext, target } = f;
   const sa = installerName(ext);
@@ -144,6 +164,7 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
         body: o as Record<string, unknown>,
       })),
   };
+  const feeding = f.existing.filter((e) => feedsInto(e.labels).length);
   const adopt: MigrationStep = {
     id: 'adopt',
     title: `Mark ${f.existing.length} existing object${f.existing.length === 1 ? '' : 's'} for OLM v1 to adopt`,
@@ -151,7 +172,8 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
       'Helm takes over an existing object only when it carries these marks; without them OLM v1 refuses ' +
       'the install because the object "already exists". OLM v0’s component label comes off, so OLM v0 no ' +
       'longer counts the object as its operator’s. Done only once OLM v0 let go: while the CSV exists, OLM v0 ' +
-      'rewrites these labels.',
+      'rewrites these labels.' +
+      feeding.map((e) => ' ' + feedingRoleWhy(e, f.csvName)).join(''),
     writes: f.existing
       .filter((e) => !(e.helmRelease?.name === ext && e.helmRelease.namespace === ns))
       .map((e) => {
@@ -169,6 +191,7 @@ export function planMigration(f: MigrationPlanFacts): MigrationStep[] {
           },
           undo: undoMarks(e.marks, component),
           ...(e.uid ? { uid: e.uid } : {}),
+          ...(feedsInto(e.labels).length && e.rules ? { rules: e.rules } : {}),
         };
       }),
   };

@@ -7,17 +7,20 @@
 // (Deployments get both), ownerutil OwnerLabel (olm.owner, olm.owner.namespace, olm.owner.kind), and
 // olm/operatorgroup.go ensureProvidedAPIClusterRole (the per-CRD `<crd>-<version>-admin/edit/view`
 // roles are owned by the CRD, labelled aggregate-to-*, never by the CSV). CRDs carry no mark: the
-// CSV's spec.customresourcedefinitions.owned says which are its. The shared roles: Kubernetes'
-// bootstrap policy (system:* names, the kubernetes.io/bootstrapping label, admin/edit/view with an
-// aggregationRule) and OLM's deploy manifests (aggregate-olm-edit, aggregate-olm-view).
+// CSV's spec.customresourcedefinitions.owned says which are its. A bundle's own ClusterRole gets
+// neither owner labels nor an ownerReference: catalog/operator.go ExecutePlan's ClusterRole case adds
+// olm.managed only, step_ensurer.go EnsureClusterRole olm.owner=<csv> alone when the role is there
+// already, and on the real cluster (metricsmith with its collectors-editor-role, OLM v0.38.0) the
+// role had olm.managed and olm.owner only, its InstallPlan a step resolving the CSV naming it, and
+// it stayed when the CSV was deleted. The shared roles themselves: shared-roles.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   adoptionRefusal,
   installedByV0,
   recheckRefusal,
-  sharedRoleReason,
   type LiveObject,
+  type PolicyRule,
   type V0Install,
 } from './v0-ownership';
 
@@ -107,36 +110,6 @@ test('a CRD is the CSV’s only when the live CSV lists it as owned, whatever la
   assert.equal(installedByV0(foreign, install), false);
 });
 
-test('Kubernetes’ and OLM’s shared roles are named as such, each with its mark', () => {
-  const cases: [LiveObject, RegExp][] = [
-    [obj('ClusterRole', 'system:controller:namespace-controller'), /system:/],
-    [obj('ClusterRoleBinding', 'system:basic-user'), /system:/],
-    [obj('Role', 'system:controller:bootstrap-signer', { namespace: 'kube-system' }), /system:/],
-    [obj('ClusterRole', 'aggregate-olm-edit'), /aggregate-/],
-    [obj('ClusterRole', 'aggregate-olm-view'), /aggregate-/],
-    [
-      obj('ClusterRole', 'cluster-admin', { labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }),
-      /bootstrapping/,
-    ],
-    [obj('ClusterRole', 'monitoring', { aggregated: true }), /aggregationRule/],
-    [
-      obj('ClusterRole', 'certificates.certwarden.example.com-v1-edit', {
-        labels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true', 'olm.managed': 'true' },
-      }),
-      /aggregate-to-edit/,
-    ],
-  ];
-  for (const [o, why] of cases) assert.match(sharedRoleReason(o) ?? '', why, o.name);
-});
-
-test('an ordinary role, and an object of another kind named system:*, are not shared roles', () => {
-  assert.equal(
-    sharedRoleReason(obj('ClusterRole', 'certwarden.v1.1.0-5c8d9f7b6', { labels: ownerLabels() })),
-    undefined,
-  );
-  assert.equal(sharedRoleReason(obj('ConfigMap', 'aggregate-settings')), undefined);
-});
-
 test('a shared role is refused even when it carries this CSV’s owner labels', () => {
   const marked = obj('ClusterRole', 'aggregate-olm-edit', { labels: ownerLabels() });
   assert.equal(installedByV0(marked, install), true);
@@ -198,5 +171,95 @@ test('just before marking: the planned object, still no shared role and no other
   );
   const role = { kind: 'ClusterRole', name: 'certwarden-reader', uid: 'r1' };
   const labels = { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' };
-  assert.match(recheckRefusal(role, { ...role, labels }, release) ?? '', /is now one of the shared roles \(it feeds/);
+  assert.match(
+    recheckRefusal(role, { ...role, labels }, release) ?? '',
+    /is one of Kubernetes’ or OLM’s shared roles \(it feeds other roles \(aggregate-to-view\)\) now/,
+  );
+});
+
+// A bundle's own role feeding `edit` (an `<api>-editor-role`), as OLM v0 leaves it.
+const EDITOR_RULES: PolicyRule[] = [
+  { apiGroups: ['certwarden.example.com'], resources: ['certificates'], verbs: ['get', 'list', 'create', 'delete'] },
+];
+const FEEDS_EDIT = { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' };
+const editorRole = (over: Partial<LiveObject> = {}) =>
+  obj('ClusterRole', 'certificates-editor-role', {
+    labels: { ...FEEDS_EDIT, 'olm.managed': 'true', 'olm.owner': CSV },
+    rules: EDITOR_RULES,
+    renderedRules: [...EDITOR_RULES].reverse(),
+    v0Step: { installPlan: 'install-abcde', resolving: CSV },
+    ...over,
+  });
+
+test('a bundle’s own role feeding edit, written for the live CSV, with the rules v1 renders, is taken over', () => {
+  assert.equal(adoptionRefusal(editorRole(), install), undefined);
+  // olm.owner is there only when the step found the role already; olm.managed alone is as OLM leaves it too.
+  const firstWrite = editorRole({ labels: { ...FEEDS_EDIT, 'olm.managed': 'true' } });
+  assert.equal(adoptionRefusal(firstWrite, install), undefined);
+});
+
+test('a role feeding edit no InstallPlan step wrote for the live CSV is refused: a catalog only names it', () => {
+  const cases: [string, LiveObject][] = [
+    ['no step', editorRole({ v0Step: undefined })],
+    ['a step for another CSV', editorRole({ v0Step: { installPlan: 'install-x', resolving: 'certwarden.v1.0.0' } })],
+    ['labelled for another CSV', editorRole({ labels: { ...FEEDS_EDIT, 'olm.managed': 'true', 'olm.owner': 'x.v1' } })],
+    ['not olm.managed', editorRole({ labels: FEEDS_EDIT })],
+    ['the three owner labels alone', editorRole({ v0Step: undefined, labels: { ...FEEDS_EDIT, ...ownerLabels() } })],
+  ];
+  for (const [what, role] of cases) {
+    const r = adoptionRefusal(role, install);
+    assert.equal(r?.code, 'shared-role', what);
+    assert.match(r?.message ?? '', /only when an InstallPlan shows OLM v0 wrote it for certwarden\.v1\.1\.0/, what);
+  }
+});
+
+test('a role feeding edit whose rules v1 would change is refused: what every editor holds would change', () => {
+  const more = [...EDITOR_RULES, { apiGroups: [''], resources: ['secrets'], verbs: ['get'] }];
+  for (const role of [
+    editorRole({ renderedRules: more }),
+    editorRole({ rules: more }),
+    editorRole({ rules: undefined }),
+  ])
+    assert.equal(
+      adoptionRefusal(role, install)?.message,
+      'ClusterRole certificates-editor-role is one of Kubernetes’ or OLM’s shared roles (it feeds other roles ' +
+        '(aggregate-to-edit)), and the bundle OLM v1 would install gives it other rules than it has: the move ' +
+        'would change what the edit roles grant',
+    );
+});
+
+test('the bundle’s own roles never cover a shared name, an aggregationRule or a role the CRD owns', () => {
+  const crdOwned = editorRole({
+    ownerReferences: [{ kind: 'CustomResourceDefinition', name: 'certificates.certwarden.example.com', uid: 'c' }],
+  });
+  assert.match(adoptionRefusal(crdOwned, install)?.message ?? '', /owned by CustomResourceDefinition certificates/);
+  for (const role of [
+    editorRole({ name: 'aggregate-certwarden-edit' }),
+    editorRole({ name: 'system:certwarden-edit' }),
+    editorRole({ aggregated: true }),
+  ])
+    assert.match(adoptionRefusal(role, install)?.message ?? '', /a move never takes it over$/, role.name);
+});
+
+test('a bundle’s own ClusterRole or binding written for the live CSV is its, though it has no owner labels', () => {
+  for (const kind of ['ClusterRole', 'ClusterRoleBinding']) {
+    const own = obj(kind, 'certwarden-metrics-reader', {
+      labels: { 'olm.managed': 'true' },
+      v0Step: { installPlan: 'install-abcde', resolving: CSV },
+    });
+    assert.equal(installedByV0(own, install), true, kind);
+    assert.equal(installedByV0({ ...own, v0Step: undefined }, install), false, kind);
+  }
+});
+
+test('just before marking: the bundle’s own role feeding edit is still owned by nothing, with its rules', () => {
+  const release = { name: 'certwarden', namespace: NS };
+  const planned = { kind: 'ClusterRole', name: 'certificates-editor-role', uid: 'r1', rules: EDITOR_RULES };
+  const live = { ...planned, labels: FEEDS_EDIT, rules: EDITOR_RULES };
+  assert.equal(recheckRefusal(planned, live, release), undefined);
+  const widened = [...EDITOR_RULES, { apiGroups: [''], resources: ['secrets'], verbs: ['get'] }];
+  assert.match(recheckRefusal(planned, { ...live, rules: widened }, release) ?? '', /\(aggregate-to-edit\)\) now/);
+  const owned = { ...live, ownerReferences: [{ kind: 'CustomResourceDefinition', name: 'c', uid: 'c' }] };
+  assert.match(recheckRefusal(planned, owned, release) ?? '', /a move never takes it over$/);
+  assert.match(recheckRefusal({ ...planned, rules: undefined }, live, release) ?? '', /\(aggregate-to-edit\)\) now/);
 });

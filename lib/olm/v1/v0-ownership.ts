@@ -7,11 +7,23 @@
 //   ConfigMap, Secret…) gets a non-blocking ownerReference to the CSV, with the CSV's uid
 //   (resolver/rbac.go, catalog/operator.go ExecutePlan, install/deployment.go); OLM's own code does
 //   not trust the owner label on namespaced objects (ensureSingletonRBAC), so neither does this;
-// - a cluster-scoped object (ClusterRole, ClusterRoleBinding, a bundle's PriorityClass…) gets the
-//   three owner labels olm.owner, olm.owner.namespace and olm.owner.kind=ClusterServiceVersion;
+// - a cluster-scoped object (the ClusterRoles and bindings of the CSV's clusterPermissions, a
+//   bundle's PriorityClass…) gets the three owner labels olm.owner, olm.owner.namespace and
+//   olm.owner.kind=ClusterServiceVersion;
+// - a ClusterRole or ClusterRoleBinding among the bundle's own manifests gets none of that:
+//   ExecutePlan's own case for those kinds adds only olm.managed, and olm.owner=<csv> alone when the
+//   step finds the role there already (step_ensurer.go EnsureClusterRole; seen on the real cluster
+//   for a role the plan had just created). What shows that this install wrote it is the
+//   InstallPlan: a step resolving the CSV that names the object, which only OLM and those who may
+//   write InstallPlans' status can put there;
 // - a CRD gets no mark: the CSV's spec.customresourcedefinitions.owned names its CRDs.
-// Kubernetes' and OLM's shared roles are never taken over, whatever marks they carry: taking one
-// over writes the bundle's rules into it, and uninstalling the extension deletes it. Pure.
+// Kubernetes' and OLM's shared roles (shared-roles.ts) are never taken over, whatever marks they
+// carry: taking one over writes the bundle's rules into it, and uninstalling the extension deletes
+// it. One kind of role feeding others may be: the bundle's own (an `<api>-editor-role` labelled
+// aggregate-to-edit), written by this install's InstallPlan, owned by nothing, with the very rules
+// the bundle renders, so that the move changes nothing `edit` grants. Pure.
+import { sharedRole, sharedRoleSentence, type SharedRole } from './shared-roles';
+
 export interface OwnerRef {
   apiVersion?: string;
   kind: string;
@@ -30,6 +42,20 @@ export interface LiveObject {
   ownerReferences?: OwnerRef[];
   /** A ClusterRole with an aggregationRule: its rules are the union of other roles'. */
   aggregated?: boolean;
+  /** A role's rules as the cluster shows them. */
+  rules?: PolicyRule[];
+  /** The rules the bundle v1 would install gives it. */
+  renderedRules?: PolicyRule[];
+  /** The step of an InstallPlan naming the live CSV that wrote this object, and the CSV it resolved. */
+  v0Step?: { installPlan: string; resolving: string };
+}
+
+export interface PolicyRule {
+  apiGroups?: string[];
+  resources?: string[];
+  verbs?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
 }
 
 /** The live CSV whose install is being moved. */
@@ -48,8 +74,8 @@ export interface AdoptionRefusal {
   message: string;
 }
 
-const RBAC_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
-const AGGREGATE_TO = 'rbac.authorization.k8s.io/aggregate-to-';
+/** The kinds a bundle may ship that the catalog operator writes with olm.managed and no owner mark. */
+const BUNDLE_CLUSTER_RBAC = new Set(['ClusterRole', 'ClusterRoleBinding']);
 
 /** The object as a person reads it in a message: kind, then namespace/name. */
 export const describeObject = (o: { kind: string; name: string; namespace?: string }) =>
@@ -67,42 +93,78 @@ export function installedByV0(o: LiveObject, install: V0Install): boolean {
     );
   const l = o.labels ?? {};
   return (
-    l['olm.owner'] === install.csv &&
-    l['olm.owner.namespace'] === install.namespace &&
-    l['olm.owner.kind'] === 'ClusterServiceVersion'
+    (l['olm.owner'] === install.csv &&
+      l['olm.owner.namespace'] === install.namespace &&
+      l['olm.owner.kind'] === 'ClusterServiceVersion') ||
+    writtenByPlan(o, install)
   );
 }
 
 /**
- * Why a role or binding is one of Kubernetes' or OLM's shared ones, or undefined. Kubernetes'
- * bootstrap policy names its roles system:* and labels them kubernetes.io/bootstrapping; admin,
- * edit and view have an aggregationRule gathering every role labelled aggregate-to-<role>; OLM's
- * deploy manifests ship aggregate-olm-edit and aggregate-olm-view, and OLM generates per-CRD
- * `<crd>-<version>-admin/edit/view` roles labelled aggregate-to-*, owned by the CRD (shared by
- * every CSV providing it, left when a CSV goes) rather than by any CSV.
+ * A bundle's own ClusterRole or ClusterRoleBinding, as the catalog operator leaves it: written by a
+ * step resolving the live CSV, labelled olm.managed, owned by nothing, and olm.owner, if set,
+ * naming the live CSV (another CSV's there means another install rewrote it since).
  */
-export function sharedRoleReason(o: LiveObject): string | undefined {
-  if (!RBAC_KINDS.has(o.kind)) return undefined;
-  if (o.name.startsWith('system:')) return 'its name starts with system:';
-  if (o.name.startsWith('aggregate-')) return 'its name starts with aggregate-';
-  const labels = o.labels ?? {};
-  if (labels['kubernetes.io/bootstrapping'] !== undefined) return 'it carries the kubernetes.io/bootstrapping label';
-  if (o.aggregated) return 'it has an aggregationRule, gathering other roles';
-  const into = Object.keys(labels)
-    .filter((k) => k.startsWith(AGGREGATE_TO) && labels[k] === 'true')
-    .map((k) => k.slice('rbac.authorization.k8s.io/'.length));
-  if (into.length) return `it feeds other roles (${into.sort().join(', ')})`;
+function writtenByPlan(o: LiveObject, install: V0Install): boolean {
+  const l = o.labels ?? {};
+  return (
+    BUNDLE_CLUSTER_RBAC.has(o.kind) &&
+    o.v0Step?.resolving === install.csv &&
+    l['olm.managed'] === 'true' &&
+    (l['olm.owner'] === undefined || l['olm.owner'] === install.csv) &&
+    !o.ownerReferences?.length
+  );
+}
+
+/**
+ * Why the move may not take over this role, though the only thing shared about it is that it feeds
+ * other roles, or undefined when it may: the bundle's own, written for the live CSV, with exactly
+ * the rules v1 would give it. The per-CRD roles OLM generates are owned by their CRD and refused.
+ */
+function ownFeedingRoleRefusal(o: LiveObject, install: V0Install, shared: SharedRole): string | undefined {
+  const head = sharedRoleSentence(describeObject(o), shared);
+  const owner = o.ownerReferences?.[0];
+  if (owner) return `${head}, owned by ${owner.kind} ${owner.name}; a move never takes it over`;
+  if (o.kind !== 'ClusterRole' || !writtenByPlan(o, install))
+    return (
+      `${head}; a move takes over such a role only when an InstallPlan shows OLM v0 wrote it for ` +
+      `${install.csv}, and none does`
+    );
+  if (!sameRules(o.rules, o.renderedRules))
+    return (
+      `${head}, and the bundle OLM v1 would install gives it other rules than it has: the move would ` +
+      `change what the ${(shared.feeds ?? []).map((f) => f.slice('aggregate-to-'.length)).join(', ')} ` +
+      'roles grant'
+    );
   return undefined;
+}
+
+const ruleKey = (r: PolicyRule) =>
+  JSON.stringify(
+    (['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs'] as const).map((k) =>
+      [...(r[k] ?? [])].sort(),
+    ),
+  );
+
+/** Whether two lists of rules grant the same: the same rules, in any order. */
+export function sameRules(a: PolicyRule[] | undefined, b: PolicyRule[] | undefined): boolean {
+  if (!a || !b) return false;
+  const ka = a.map(ruleKey).sort();
+  const kb = b.map(ruleKey).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
 }
 
 /** Why the move may not hand this existing object to OLM v1, or undefined when it may. */
 export function adoptionRefusal(o: LiveObject, install: V0Install): AdoptionRefusal | undefined {
-  const shared = sharedRoleReason(o);
+  const shared = sharedRole(o);
+  if (shared?.code === 'feeds') {
+    const why = ownFeedingRoleRefusal(o, install, shared);
+    return why ? { code: 'shared-role', message: why } : undefined;
+  }
   if (shared)
     return {
       code: 'shared-role',
-      message:
-        `${describeObject(o)} is one of Kubernetes’ or OLM’s shared roles (${shared}); ` + 'a move never takes it over',
+      message: `${sharedRoleSentence(describeObject(o), shared)}; a move never takes it over`,
     };
   if (!installedByV0(o, install))
     return {
@@ -118,13 +180,17 @@ export interface PlannedObject {
   name: string;
   namespace?: string;
   uid?: string;
+  /** The rules of a role feeding others that the plan took as the bundle's own, as they were then. */
+  rules?: PolicyRule[];
 }
 
 /**
  * Just before the adopt step marks a planned object, why it may not after all: replaced since the
  * plan (another uid: whoever made it, it is not what OLM v0 installed), a shared role now, or
- * another Helm release's. The CSV is gone by then and its ownerReferences with it, so the uid the
- * plan saw is what ties the object to OLM v0's install. Undefined when it may be marked.
+ * another Helm release's. A role the plan took as the bundle's own though it feeds others must
+ * still be owned by nothing and have the rules the plan saw (the bundle's). The CSV is gone by then
+ * and its ownerReferences with it, so the uid the plan saw is what ties the object to OLM v0's
+ * install. Undefined when it may be marked.
  */
 export function recheckRefusal(
   planned: PlannedObject,
@@ -133,9 +199,14 @@ export function recheckRefusal(
 ): string | undefined {
   if (!planned.uid || live.uid !== planned.uid)
     return `${describeObject(planned)} was replaced since the plan; the new one is not what OLM v0 installed`;
-  const shared = sharedRoleReason(live);
-  if (shared)
-    return `${describeObject(planned)} is now one of the shared roles (${shared}); a move never takes it over`;
+  const shared = sharedRole(live);
+  const stillOwn =
+    shared?.code === 'feeds' &&
+    !!planned.rules &&
+    !live.ownerReferences?.length &&
+    sameRules(live.rules, planned.rules);
+  if (shared && !stillOwn)
+    return `${sharedRoleSentence(describeObject(planned), shared)} now; a move never takes it over`;
   if (live.helmRelease && (live.helmRelease.name !== release.name || live.helmRelease.namespace !== release.namespace))
     return (
       `${describeObject(planned)} now belongs to the Helm release ` +
