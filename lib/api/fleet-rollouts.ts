@@ -1,7 +1,7 @@
 // What the rollout routes answer (app/api/fleet/rollouts/**), shared with the pages.
 import type { RolloutChoices } from '../olm/rollout/choices';
 import type { PlacementGuess } from '../olm/rollout/placement-match';
-import type { RolloutView } from '../olm/rollout/status';
+import type { RolloutView, TimedOut } from '../olm/rollout/status';
 
 export interface RolloutRight {
   /** What the write needs, e.g. `create manifestworkreplicasets in rollouts`. */
@@ -55,6 +55,28 @@ export interface RolloutSummary {
   olm?: 'v0' | 'v1';
   conditions: { type: string; status: string; reason?: string }[];
   summary?: Record<string, number>;
+}
+
+/** A cluster OCM timed out, as the list names it: its wave and what the rollout's page says on its line. */
+export interface RolloutTimeout extends TimedOut {
+  cluster: string;
+  /** Its decision group: `canary` for the canary, empty for the waves the placement controller made. */
+  wave: { index: number; name: string };
+}
+
+/** A row of the rollouts list (GET /api/fleet/rollouts). */
+export interface RolloutListItem extends RolloutSummary {
+  /**
+   * The clusters OCM timed out under the set's progressDeadline (none without one); absent when
+   * the person may not read what it takes, which the list's `notes` say.
+   */
+  timedOut?: RolloutTimeout[];
+}
+
+export interface RolloutList {
+  rollouts: RolloutListItem[];
+  /** Why some of it could not be read (e.g. ManifestWorks in namespaces the person may not list). */
+  notes: string[];
 }
 
 export interface RolloutDetail extends RolloutSummary {

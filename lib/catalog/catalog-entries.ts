@@ -304,7 +304,7 @@ export class CatalogEntries {
       const started = performance.now();
       try {
         const way = await route();
-        const read = await readRegistry(way.dial, this.maxMessageBytes, this.keepCsv);
+        const read = await readRegistry(way.dial, this.maxMessageBytes, this.keepCsv, way.cacheKey);
         const summaries = [...read.catalog.packages.values()].map((p) =>
           summarizePackage(p, ref, read.heads.get(p.name)),
         );

@@ -43,7 +43,14 @@ export interface PackageRef {
 
 /** Where a package's content comes from for this person. */
 export type PackageLookup =
-  | { source: 'registry'; catalog: PackageSummary['catalog']; pkg: PackageModel; address: string }
+  | {
+      source: 'registry';
+      catalog: PackageSummary['catalog'];
+      pkg: PackageModel;
+      /** Where to read its bundles for this person ('' when there is no way), and what they are cached under. */
+      address: string;
+      cacheKey: string;
+    }
   | { source: 'packagemanifests'; manifest: PackageManifest };
 
 export interface CatalogIndexOptions {
@@ -192,6 +199,7 @@ export class CatalogIndex {
           catalog: { name: ref.catalog, namespace: ref.namespace, displayName },
           pkg,
           address: way?.dial ?? '',
+          cacheKey: way?.cacheKey ?? '',
         };
       }
     }
@@ -209,6 +217,7 @@ export class CatalogIndex {
           catalog: { name: ref.catalog, namespace: ref.namespace, displayName: pm.status.catalogSourceDisplayName },
           pkg,
           address: route?.via === 'direct' ? route.dial : '',
+          cacheKey: route?.via === 'direct' ? route.cacheKey : '',
         };
       return { source: 'packagemanifests', manifest: pm };
     }
@@ -226,8 +235,9 @@ export class CatalogIndex {
     pkg: string,
     channel: string,
     csvName: string,
+    cacheKey = address,
   ): Promise<Record<string, unknown> | undefined> {
-    const key = `${address}|${pkg}|${channel}|${csvName}`;
+    const key = `${cacheKey}|${pkg}|${channel}|${csvName}`;
     if (this.csvs.has(key)) return this.csvs.get(key) ?? undefined;
     if (!address) return undefined;
     try {

@@ -82,7 +82,14 @@ export class RegistryClient {
   ) {
     const s = load();
     const creds = grpc.credentials.createInsecure();
-    const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes };
+    // Connections of its own, closed with it: grpc-js otherwise pools them by address across
+    // clients, and a port-forward's local address is one person's. A pooled connection through a
+    // forward ended at its owner's sign-out could carry a new call, and one left open after it could
+    // carry someone else's if their forward was later given the same local port.
+    const options: grpc.ChannelOptions = {
+      'grpc.max_receive_message_length': maxMessageBytes,
+      'grpc.use_local_subchannel_pool': 1,
+    };
     this.registry = new s.Registry(address, creds, options);
     this.experimental = new s.Experimental(address, creds, options);
     this.health = new s.Health(address, creds, options);

@@ -43,7 +43,7 @@ export interface RegistryRead {
   heads: Map<string, CsvLike>;
 }
 
-/** A CSV read along the way, for the caller to keep: `key` is `dial|package|channel|csvName`. */
+/** A CSV read along the way, for the caller to keep: `key` is `cacheKey|package|channel|csvName` (RegistryRoute). */
 export type KeepCsv = (key: string, csv: Record<string, unknown>, chars: number) => void;
 
 /** A channel head whose CSV is fetched for its package's tile. */
@@ -67,14 +67,19 @@ function namedHead(p: RegistryPackage): WantedHead | undefined {
  * The tiles' head CSVs are asked for while ListBundles streams, from the heads GetPackage names (opm's
  * ListBundles never carries them): the two are most of a read, and neither waits for the other.
  */
-export async function readRegistry(dial: string, maxMessageBytes: number, keepCsv: KeepCsv): Promise<RegistryRead> {
+export async function readRegistry(
+  dial: string,
+  maxMessageBytes: number,
+  keepCsv: KeepCsv,
+  cacheKey = dial,
+): Promise<RegistryRead> {
   const client = new RegistryClient(dial, CATALOG_READ_TIMEOUT_MS, maxMessageBytes);
   try {
     const names = await client.listPackages();
     const packages = await Promise.all(names.map((n) => client.getPackage(n)));
     const early = headCsvs(
       client,
-      dial,
+      cacheKey,
       packages.map(namedHead).filter((h): h is WantedHead => !!h),
       keepCsv,
     );
@@ -96,7 +101,7 @@ export async function readRegistry(dial: string, maxMessageBytes: number, keepCs
       if (!channel || !head || csvOfBundle(head)) continue;
       if (fetched.get(pkg.name)?.csvName !== head.name) missing.push({ pkg: pkg.name, channel, csvName: head.name });
     }
-    const late = await headCsvs(client, dial, missing, keepCsv);
+    const late = await headCsvs(client, cacheKey, missing, keepCsv);
     const heads = new Map<string, CsvLike>();
     for (const pkg of catalog.packages.values()) {
       const { head } = summaryHead(pkg);
@@ -118,7 +123,7 @@ export async function readRegistry(dial: string, maxMessageBytes: number, keepCs
  */
 async function headCsvs(
   client: RegistryClient,
-  dial: string,
+  cacheKey: string,
   wanted: readonly WantedHead[],
   keepCsv: KeepCsv,
 ): Promise<Map<string, { csvName: string; csv: CsvLike }>> {
@@ -133,7 +138,7 @@ async function headCsvs(
       } catch (err) {
         if (!(err instanceof RegistryError) || !ONE_BUNDLE_FAILURES.has(err.code)) throw err;
         logger().warn(
-          { registry: dial, package: m.pkg, channel: m.channel, err: err.message },
+          { registry: cacheKey, package: m.pkg, channel: m.channel, err: err.message },
           'catalog index: a channel head could not be read; its tile is described from the package',
         );
         continue;
@@ -142,7 +147,7 @@ async function headCsvs(
       // The head named when the read began; the registry answers with the head it has now.
       const csvName = b.csvName || m.csvName;
       if (!parsed) continue;
-      keepCsv(`${dial}|${m.pkg}|${m.channel}|${csvName}`, parsed.csv, parsed.chars);
+      keepCsv(`${cacheKey}|${m.pkg}|${m.channel}|${csvName}`, parsed.csv, parsed.chars);
       out.set(m.pkg, { csvName, csv: parsed.csv as CsvLike });
     }
   };
@@ -193,8 +198,29 @@ export async function fetchHeadIcon(
 }
 
 /**
+ * Whether GetBundle's only object is the CSV the registry made up from the bundle's `olm.csv.metadata`
+ * rather than one the catalog carries. opm (pkg/api/model_to_api.go, ConvertModelBundleToAPIBundle)
+ * does so for a bundle with no CSV among its objects: it builds a CSV from the metadata with a stub
+ * install strategy, `deployment` with no deployments and no permissions, and when the bundle has no
+ * objects at all answers `object: [that CSV]`. Its answer's properties cannot tell: opm leaves both
+ * `olm.bundle.object` and `olm.csv.metadata` out of them. The stub can: a bundle's own CSV installs
+ * something, a deployment at least.
+ */
+function isMadeUpCsv(raw: readonly string[], csvJson: string, objects: readonly Record<string, unknown>[]): boolean {
+  if (raw.length !== 1 || objects.length !== 1 || raw[0] !== csvJson) return false;
+  const csv = objects[0] as { kind?: unknown; spec?: { install?: { strategy?: unknown; spec?: unknown } } };
+  const install = csv.spec?.install;
+  if (csv.kind !== 'ClusterServiceVersion' || install?.strategy !== 'deployment') return false;
+  const spec = (install.spec ?? {}) as Record<string, unknown>;
+  const none = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+  return none(spec.deployments) && none(spec.permissions) && none(spec.clusterPermissions);
+}
+
+/**
  * The manifests a bundle ships, from GetBundle's objects, or why they are not known: a bundle
- * served as an image carries no objects until OLM unpacks it.
+ * served as an image carries no objects until OLM unpacks it, and the CSV a registry makes up for
+ * such a bundle (isMadeUpCsv) is its metadata, not its manifests: no rules, no deployments, no CRDs.
+ * The reason names the image, for the caller to read it from there (bundle-images/bundle-manifests.ts).
  */
 export async function fetchBundleObjects(
   address: string,
@@ -206,15 +232,20 @@ export async function fetchBundleObjects(
   const client = new RegistryClient(address, BUNDLE_FETCH_TIMEOUT_MS, maxMessageBytes);
   try {
     const b = await client.getBundle(pkg, channel, csvName);
-    const objects = (b.object ?? []).flatMap((o) => {
+    const raw = b.object ?? [];
+    const objects = raw.flatMap((o) => {
       try {
         return [JSON.parse(o) as Record<string, unknown>];
       } catch {
         return [];
       }
     });
-    if (!objects.length)
-      return `its bundle is the image ${b.bundlePath || 'of the catalog'}, whose manifests OLM reads only when it installs it`;
+    const byImage =
+      `its bundle is the image ${b.bundlePath || 'of the catalog'}, ` +
+      'whose manifests OLM reads only when it installs it';
+    if (!objects.length) return byImage;
+    if (isMadeUpCsv(raw, b.csvJson ?? '', objects))
+      return `${byImage}; the registry gives only a CSV made from the catalog's metadata, without the bundle's rules`;
     return objects;
   } catch (err) {
     return `the catalog's registry did not answer: ${(err as Error).message}`;

@@ -67,7 +67,11 @@ test('an address named by a CatalogSource outside the trusted namespaces is neve
     /does not dial addresses named by CatalogSources in namespace team1, which is not a trusted catalog namespace \(OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES: olm, openshift-marketplace\)/,
   );
   assert.equal(dialled, 0);
-  assert.deepEqual(await routes.route(new KubeClient(kc), cs('olm')), { dial: address, via: 'direct' });
+  assert.deepEqual(await routes.route(new KubeClient(kc), cs('olm')), {
+    dial: address,
+    via: 'direct',
+    cacheKey: address,
+  });
   await routes.close();
   server.close();
   assert.deepEqual(

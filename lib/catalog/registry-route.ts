@@ -2,7 +2,10 @@
 // when that answers from here (a catalog given by address, a console running in the cluster),
 // else through a port-forward to the catalog's pod via the Kubernetes API, as the person asking
 // (who needs `create` on pods/portforward in the catalog's namespace). Forwards are kept per
-// person and pod, and closed when nobody has used them for a while.
+// person, session and pod: one serves only the requests of the session whose credentials opened
+// it. It is closed when nobody has used it for a while, and ended (no new connection, its
+// credentials forgotten) when that session's lease ends: sign-out, logout on another replica, the
+// session's or ID token's end (lib/k8s/credential-lease.ts).
 // Whoever may create a CatalogSource chooses its address: the console dials an address directly
 // only for CatalogSources in namespaces the administrator trusts (by default the global catalog
 // namespaces, which only cluster administrators write); any other catalog is reached through the
@@ -10,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type { KubeClient } from '../k8s/client';
+import { holdCredentials, leaseLapsed, type CredentialHold } from '../k8s/credential-lease';
 import { listenPortForward, type LocalForward } from '../k8s/port-forward';
 import { CATALOG_REGISTRY_PORT, CATALOG_SOURCE_POD_LABEL, type CatalogSource } from '../olm/resources/catalog-source';
 import { POD_TYPE } from '../k8s/core-kinds';
@@ -23,6 +27,12 @@ export interface RegistryRoute {
   via: 'direct' | 'port-forward';
   /** The pod forwarded to. */
   pod?: string;
+  /**
+   * What bundles read this way are cached under: the address when it is dialled; through a forward,
+   * the pod and its port, never the forward's local port, which a later forward (another person's,
+   * to another catalog) may be given once this one is gone.
+   */
+  cacheKey: string;
 }
 
 interface PodLike {
@@ -69,9 +79,15 @@ export function trustedCatalogNamespaces(
   return new Set(env.OLM_CONSOLE_TRUSTED_CATALOG_NAMESPACES === undefined ? globals : listed);
 }
 
+/** A forward being opened or open, and its hold on the credentials it was opened with. */
+interface KeptForward {
+  fwd: Promise<LocalForward>;
+  hold?: CredentialHold;
+}
+
 export class RegistryRoutes {
   private readonly direct = new Map<string, { ok: boolean; at: number }>();
-  private readonly forwards = new Map<string, Promise<LocalForward>>();
+  private readonly forwards = new Map<string, KeptForward>();
   private readonly sweeper: NodeJS.Timeout;
   private retired = false;
 
@@ -95,7 +111,7 @@ export class RegistryRoutes {
       const known = this.direct.get(address);
       const ok = known && this.now() - known.at < REACHABLE_TTL_MS ? known.ok : await reachable(address);
       this.direct.set(address, { ok, at: this.now() });
-      if (ok) return { dial: address, via: 'direct' };
+      if (ok) return { dial: address, via: 'direct', cacheKey: address };
     }
     // spec.address names a server outside the cluster's pods: there is nothing to forward to.
     if (cs.spec.address && !cs.status?.registryService?.serviceName) {
@@ -122,23 +138,56 @@ export class RegistryRoutes {
         `the registry at ${address} is not reachable from the console, and no running pod of catalog ${ns}/${name} was found to port-forward to`,
       );
     const port = Number(address.slice(address.lastIndexOf(':') + 1)) || CATALOG_REGISTRY_PORT;
-    const key = `${identityOf(client)}|${ns}/${pod}:${port}`;
-    let fwd = this.forwards.get(key);
-    if (!fwd) {
-      fwd = listenPortForward(client.kubeConfig, ns, pod, port);
-      this.forwards.set(key, fwd);
-      fwd.catch(() => this.forwards.delete(key));
-    }
-    try {
-      const f = await fwd;
+    // Who opened it is in the key twice over: the credentials (identityOf) and the session whose
+    // lease they are under, so a forward never serves another person, nor the same token in a
+    // session signed in afresh after this one ended.
+    const lease = client.lease;
+    const key = `${identityOf(client)}|${lease?.names.join(',') ?? ''}|${ns}/${pod}:${port}`;
+    // Twice at most: a forward ended while this request waited for it is opened again, once.
+    for (let attempt = 0; ; attempt++) {
+      if (lease && leaseLapsed(lease)) throw new Error('your console session has ended: sign in again');
+      const kept = this.forwards.get(key) ?? this.open(key, client, ns, pod, port);
+      let f: LocalForward;
+      try {
+        f = await kept.fwd;
+      } catch (err) {
+        throw new Error(
+          `the registry at ${address} is not reachable from the console, and port-forwarding to pod ${ns}/${pod} failed: ${(err as Error).message}`,
+          { cause: err },
+        );
+      }
+      if (f.ended && attempt === 0) {
+        if (this.forwards.get(key) === kept) this.forwards.delete(key);
+        continue;
+      }
+      if (f.ended) throw new Error(`the port-forward to pod ${ns}/${pod} was ended while it was opened`);
+      if (lease) kept.hold?.renew(lease);
       f.lastUsed = this.now();
-      return { dial: f.address, via: 'port-forward', pod };
-    } catch (err) {
-      throw new Error(
-        `the registry at ${address} is not reachable from the console, and port-forwarding to pod ${ns}/${pod} failed: ${(err as Error).message}`,
-        { cause: err },
-      );
+      return { dial: f.address, via: 'port-forward', pod, cacheKey: `pods/${ns}/${pod}:${port}` };
     }
+  }
+
+  /** Opens a forward as the client, held under its lease (if any) from this moment on. */
+  private open(key: string, client: KubeClient, ns: string, pod: string, port: number): KeptForward {
+    const kept: KeptForward = { fwd: listenPortForward(client.kubeConfig, ns, pod, port) };
+    this.forwards.set(key, kept);
+    const forget = () => {
+      if (this.forwards.get(key) === kept) this.forwards.delete(key);
+    };
+    // Held before it is open: a sign-out while the first stream is being made ends it as it opens.
+    if (client.lease)
+      kept.hold = holdCredentials(client.lease, () => {
+        forget();
+        void kept.fwd.then(
+          (f) => f.end(),
+          () => undefined,
+        );
+      });
+    kept.fwd.catch(() => {
+      forget();
+      kept.hold?.release();
+    });
+    return kept;
   }
 
   /**
@@ -147,10 +196,11 @@ export class RegistryRoutes {
    * catalog's ListBundles streams for many seconds): closing it would cut that read short.
    */
   private async sweep(): Promise<void> {
-    for (const [key, p] of this.forwards) {
-      const f = await p.catch(() => undefined);
+    for (const [key, kept] of this.forwards) {
+      const f = await kept.fwd.catch(() => undefined);
       if (f && f.openConnections() === 0 && (this.retired || this.now() - f.lastUsed > IDLE_MS)) {
-        this.forwards.delete(key);
+        if (this.forwards.get(key) === kept) this.forwards.delete(key);
+        kept.hold?.release();
         await f.close();
       }
     }
@@ -172,12 +222,13 @@ export class RegistryRoutes {
     const all = [...this.forwards.values()];
     this.forwards.clear();
     await Promise.all(
-      all.map((p) =>
-        p.then(
+      all.map((kept) => {
+        kept.hold?.release();
+        return kept.fwd.then(
           (f) => f.close(),
           () => undefined,
-        ),
-      ),
+        );
+      }),
     );
   }
 }

@@ -2,6 +2,7 @@
 // KubeConfig (and so one identity). Errors are KubeErrors carrying the API server's reason.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type ResourceType } from '../olm/resources/common';
+import type { CredentialLease } from './credential-lease';
 import { isKubeError } from './errors';
 import { kubeRequest, kubeRequestBytes, type Query } from './http';
 import { isObjectWeSent, type RetryMode } from './retry';
@@ -41,6 +42,8 @@ export interface ListOptions {
   fieldSelector?: string;
   limit?: number;
   continue?: string;
+  /** Ends the list, and its retries, when it aborts. */
+  signal?: AbortSignal;
 }
 
 /** One entry of a group-version's discovery document (`APIResourceList.resources`). */
@@ -76,13 +79,25 @@ export class KubeClient {
   constructor(
     readonly kubeConfig: KubeConfig,
     readonly cluster?: string,
+    /**
+     * How long whatever outlives the request may keep these credentials (a port-forward does):
+     * the person's session, for a client made with their token; absent for the kubeconfig's user.
+     */
+    readonly lease?: CredentialLease,
   ) {}
 
-  get<T extends object>(t: ResourceType, name: string, namespace?: string): Promise<T> {
+  /** `retry: 'none'` for a read polled anyway: the next poll is its retry. */
+  get<T extends object>(
+    t: ResourceType,
+    name: string,
+    namespace?: string,
+    opts: { retry?: RetryMode } = {},
+  ): Promise<T> {
     return kubeRequest<T>(this.kubeConfig, {
       method: 'GET',
       path: resourcePath(t, namespace, name),
       what: `get ${t.kind} ${name}`,
+      ...(opts.retry ? { retry: opts.retry } : {}),
     });
   }
 
@@ -112,6 +127,7 @@ export class KubeClient {
       path: resourcePath(t, opts.namespace),
       query,
       what: `list ${t.plural}`,
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
   }
 

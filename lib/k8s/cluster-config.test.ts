@@ -27,7 +27,7 @@ test('a KubeConfig made by one copy of the module carries its catalogd address f
     server: 'https://127.0.0.1:6443',
     cluster: { name: 'c', server: 'https://127.0.0.1:6443', skipTLSVerify: false },
     catalogd: 'https://127.0.0.1:7443',
-  } as unknown as Parameters<Module['newKubeConfigForToken']>[0];
-  const kc = second.newKubeConfigForToken(access, 'a-token');
+  } as unknown as Parameters<Module['kubeConfigForToken']>[0];
+  const kc = second.kubeConfigForToken(access, 'a-token');
   assert.equal(first.catalogdAddressOf(kc), 'https://127.0.0.1:7443');
 });

@@ -124,28 +124,16 @@ export function resolveClusterAccess(
   };
 }
 
-/** A KubeConfig that carries only this person's token for the configured cluster. */
-// One KubeConfig per token, reused across requests, so each person's calls share one pool of
-// kept-alive connections instead of a TLS handshake (and an idle socket left behind) per request.
-const perToken = new Map<string, { access: ClusterAccess; kc: KubeConfig }>();
-const MAX_TOKENS = 500;
-
+/**
+ * A KubeConfig that carries only this person's token for the cluster `access` names, made for one
+ * request and held by nothing once that request is done.
+ */
+// Not kept per token: what a kept one would save is its making (a fraction of a microsecond, less
+// than the per-request TLS options every request builds anyway), not a connection: lib/k8s/http.ts
+// pools connections per process by TLS identity, and a bearer token is a header, never part of one.
+// A map here was this module copy's (Next.js loads one per route bundle), each holding hundreds of
+// people's tokens long after they logged out or their session was revoked.
 export function kubeConfigForToken(access: ClusterAccess, token: string): KubeConfig {
-  const hit = perToken.get(token);
-  if (hit && hit.access === access) {
-    // Map order is insertion order: re-inserting keeps the most recently used last.
-    perToken.delete(token);
-    perToken.set(token, hit);
-    return hit.kc;
-  }
-  const kc = newKubeConfigForToken(access, token);
-  perToken.set(token, { access, kc });
-  if (perToken.size > MAX_TOKENS) perToken.delete(perToken.keys().next().value!);
-  return kc;
-}
-
-/** A new KubeConfig for this token, not cached (the fleet keeps its own per cluster and token). */
-export function newKubeConfigForToken(access: ClusterAccess, token: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ ...access.cluster, name: 'cluster' }],

@@ -74,6 +74,9 @@ const reasonsByCode: Record<number, string> = {
   504: 'Timeout',
 };
 
+/** kube-apiserver's words for a path it has no route for, in its Status and in client-go. */
+const NO_ROUTE_MESSAGE = 'the server could not find the requested resource';
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -91,6 +94,12 @@ export function errorFromResponse(httpCode: number, body: unknown, what: string)
     if (typeof after === 'number' && after > 0) err.retryAfterMs = after * 1000;
     return err;
   }
+  // kube-apiserver's answer to a path no API it serves has a route for (a group or version the
+  // cluster does not serve, a CRD group's unknown resource) is Go's plain "404 page not found",
+  // not a Status. It is the same fact as the Status NotFound a built-in group answers, so it reads
+  // in the same words, as client-go and kubectl read it.
+  if (httpCode === 404 && !isRecord(body))
+    return new KubeError({ code: 404, reason: 'NotFound', message: `${what}: ${NO_ROUTE_MESSAGE}` });
   const text = typeof body === 'string' ? body.trim().slice(0, 500) : '';
   return new KubeError({
     code: httpCode,

@@ -81,7 +81,8 @@ export function startInformer<T extends KubeObject>(
 
   async function relist(): Promise<void> {
     opts.onState?.({ state: 'listing' });
-    const list = await client.listAll<T>(type, listOpts);
+    // With the informer's signal: a stopped informer's list is not retried against a cluster gone.
+    const list = await client.listAll<T>(type, { ...listOpts, signal: abort.signal });
     const seen = new Set<string>();
     const quiet = !!opts.onSnapshot;
     for (const item of list.items) {
@@ -202,7 +203,9 @@ export function startInformer<T extends KubeObject>(
         const error = err instanceof Error ? err : new Error(String(err));
         opts.onState?.({ state: 'retrying', error, attempt });
         const delay = Math.min(opts.maxBackoffMs ?? 30_000, 250 * 2 ** Math.min(attempt, 8));
-        await new Promise((r) => setTimeout(r, delay));
+        // Unref'd: a process whose cluster went away is not kept alive by its informers' retries
+        // alone (a server has its listener; a test's process ends when its tests do).
+        await new Promise((r) => setTimeout(r, delay).unref());
       }
     }
   }

@@ -19,6 +19,14 @@ export interface LocalForward {
   lastUsed: number;
   /** How many connections are open through it now: closing it would cut them. */
   openConnections(): number;
+  /** True once it was ended or closed: it takes no connection any more. */
+  readonly ended: boolean;
+  /**
+   * Stops listening (a new connection is refused) and forgets the credentials it was made with;
+   * the connections open through it finish on the streams they have. For the person's sign-out.
+   */
+  end(): Promise<void>;
+  /** Ends it and cuts the connections open through it too. */
   close(): Promise<void>;
 }
 
@@ -114,22 +122,37 @@ export async function listenPortForward(
   pod: string,
   port: number,
 ): Promise<LocalForward> {
-  const first = await openSocket(kc, namespace, pod, port);
+  // Only this variable holds the credentials once listening: ending the forward clears it, so that
+  // nothing here keeps the person's token after they signed out (a stream open already carries
+  // its own authenticated connection and needs it no more).
+  let creds: KubeConfig | undefined = kc;
+  const first = await openSocket(creds, namespace, pod, port);
   let spare: Stream | undefined = first;
   const sockets = new Set<Socket>();
+  let ended = false;
   const fwd: LocalForward = {
     address: '',
     lastUsed: Date.now(),
     openConnections: () => sockets.size,
+    get ended() {
+      return ended;
+    },
+    end: async () => undefined,
     close: async () => undefined,
   };
   const server: Server = createServer((sock) => {
+    if (!creds) {
+      sock.destroy();
+      return;
+    }
     sockets.add(sock);
     sock.on('close', () => sockets.delete(sock));
     sock.pause();
     fwd.lastUsed = Date.now();
     const ready =
-      spare && spare.ws.readyState === WebSocket.OPEN ? Promise.resolve(spare) : openSocket(kc, namespace, pod, port);
+      spare && spare.ws.readyState === WebSocket.OPEN
+        ? Promise.resolve(spare)
+        : openSocket(creds, namespace, pod, port);
     spare = undefined;
     ready.then(
       (stream) => {
@@ -145,11 +168,22 @@ export async function listenPortForward(
   });
   server.unref();
   fwd.address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fwd.close = () =>
-    new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => server.once('close', () => resolve()));
+  fwd.end = () => {
+    if (!ended) {
+      ended = true;
+      creds = undefined;
       spare?.ws.close();
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+      spare = undefined;
+      // Stops listening now; 'close' comes once the connections still open are over.
+      server.close();
+    }
+    return Promise.resolve();
+  };
+  fwd.close = () => {
+    void fwd.end();
+    for (const s of sockets) s.destroy();
+    return stopped;
+  };
   return fwd;
 }

@@ -12,10 +12,11 @@ import { ApiError } from './api-error';
 import { checkCsrf } from './csrf';
 import { requestCluster } from './context-cluster';
 import { hubMemberBlocked } from './fleet/hub-members';
-import { fleetMembers, rememberCacheKey } from './fleet/members';
+import { fleetMembers } from './fleet/members';
 import { fleetPerson } from './fleet/person';
 import { oidcEnabled } from './oidc/settings';
 import { consoleNamespace, SessionRevocations } from './session-revocation';
+import { sessionLease } from './session-lease';
 import { openSession, SESSION_TTL_SECONDS, sessionCookieName, SessionKey, type Session } from './session';
 
 let access: ClusterAccess | undefined;
@@ -111,15 +112,17 @@ export function requestClient(req: Request): { client: KubeClient; session?: Ses
     // A cluster the hub lists without a usable address, or does not report Available, is not asked.
     const blocked = hubMemberBlocked(member);
     if (blocked) throw new ApiError(503, 'ServiceUnavailable', `${member.name} is not asked: ${blocked}`);
-    // The fleet's rules: a per-user token goes to another cluster only when tokens travel (401 why not).
-    const reached = fleetPerson(req, fleetMembers()).client(member);
-    return { client: new KubeClient(reached.kubeConfig, rememberCacheKey(member)), session };
+    // The fleet's rules: a per-user token goes to another cluster only when tokens travel (401 why
+    // not). Its client already carries the member's cache key (fleet/person.ts), in every mode.
+    return { client: fleetPerson(req, fleetMembers()).client(member), session };
   }
   const a = clusterAccess();
   if (a.mode === 'kubeconfig') return { client: new KubeClient(a.shared!), session };
-  const token = proxyToken(req) ?? session?.token;
+  const proxied = proxyToken(req);
+  const token = proxied ?? session?.token;
   if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
-  return { client: new KubeClient(kubeConfigForToken(a, token)), session };
+  const lease = sessionLease(proxied ? undefined : session, token, revocations());
+  return { client: new KubeClient(kubeConfigForToken(a, token), undefined, lease), session };
 }
 
 /** For writes: the request must come from a console page with the session's CSRF token. */

@@ -23,6 +23,7 @@ import type { InstallBody } from './install';
 import { step } from './install-step';
 import { formatApi } from '../olm/install-modes/provided-apis';
 import { catalogIndexOf } from './fleet/catalog-indexes';
+import { bundleManifests } from './bundle-images/bundle-manifests';
 
 async function listOrEmpty<T extends object>(
   client: KubeClient,
@@ -62,6 +63,7 @@ async function versionFacts(
       lookup.pkg.name,
       brief.selected.channel,
       brief.selected.csvName,
+      lookup.cacheKey,
     );
     const d = full ? detailsFromModel(lookup.pkg, lookup.catalog, sel, full) : brief;
     const bundle = lookup.pkg.bundles.get(d.selected.csvName);
@@ -332,7 +334,7 @@ async function dependencyContents(
       !met.includes(d) && !(subs ?? []).some((s) => s.spec.name === d) && !provided.some((g) => formatApi(g) === d),
   );
   const contents = await Promise.all(
-    installs.map((d) => bundleContent(client, lookup, d.channel, d.bundle.name, d.pkg.name)),
+    installs.map((d) => bundleContent(client, lookup, d.channel, d.bundle.name, d.pkg.name, d.bundle)),
   );
   return {
     names: installs.map((d) => d.bundle.name),
@@ -341,19 +343,33 @@ async function dependencyContents(
   };
 }
 
-/** The bundle's CSV and manifests from the catalog's registry, or why they are not known. */
+/**
+ * The bundle's CSV and manifests from the catalog's registry, else from its image (a bundle given by
+ * image only, whose registry answer is a CSV without the bundle's rules), or why they are not known.
+ * Rights computed from a made-up CSV would grant the operator nothing, and OLM retries its Forbidden
+ * steps for ever.
+ */
 async function bundleContent(
   client: KubeClient,
   lookup: PackageLookup,
   channel: string,
   csvName: string,
   pkg = lookup.source === 'registry' ? lookup.pkg.name : '',
+  model = lookup.source === 'registry' ? lookup.pkg.bundles.get(csvName) : undefined,
 ): Promise<BundleContent> {
   if (lookup.source !== 'registry')
     return { unknown: 'the catalog is read through packageserver, whose PackageManifests carry no permissions' };
   const objects = await catalogIndexOf(client).bundleObjects(lookup.address, pkg, channel, csvName);
-  if (typeof objects === 'string') return { unknown: `the bundle of ${csvName} is not readable (${objects})` };
-  const csv = objects.find((o) => o.kind === 'ClusterServiceVersion') as ClusterServiceVersion | undefined;
-  if (!csv) return { unknown: `the bundle of ${csvName} has no ClusterServiceVersion manifest` };
-  return { csv, objects };
+  if (typeof objects !== 'string') {
+    const csv = objects.find((o) => o.kind === 'ClusterServiceVersion') as ClusterServiceVersion | undefined;
+    if (!csv) return { unknown: `the bundle of ${csvName} has no ClusterServiceVersion manifest` };
+    return { csv, objects };
+  }
+  if (!model) return { unknown: `the bundle of ${csvName} is not readable (${objects})` };
+  const read = await bundleManifests({ name: csvName, image: model.image, properties: model.properties }, undefined, {
+    client,
+    catalog: { kind: 'CatalogSource', namespace: lookup.catalog.namespace, name: lookup.catalog.name },
+  });
+  if ('unknown' in read) return { unknown: `the bundle of ${csvName} is not readable (${objects}; ${read.unknown})` };
+  return { csv: read.csv as unknown as ClusterServiceVersion, objects: [read.csv, ...read.others] };
 }

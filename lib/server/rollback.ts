@@ -9,6 +9,7 @@ import { planRollback, type BundleCrd, type ClusterCrd, type RollbackFacts } fro
 import { CSV_TYPE, type ClusterServiceVersion } from '../olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../olm/resources/subscription';
 import { compareVersions, tryParseVersion } from '../olm/semver/version';
+import type { PackageModel } from '../olm/fbc/model';
 import { z } from 'zod';
 import { ApiError } from './api-error';
 import { accessReview } from './permissions';
@@ -16,6 +17,7 @@ import { resubscribe } from './resubscribe';
 import type { RollbackResult, RollbackView } from '../api/rollback';
 import { CRD_TYPE } from '../k8s/core-kinds';
 import { catalogIndexOf } from './fleet/catalog-indexes';
+import { bundleManifests } from './bundle-images/bundle-manifests';
 export type { RollbackResult, RollbackView } from '../api/rollback';
 
 type Crd = {
@@ -34,6 +36,8 @@ async function gather(
   earlier: RollbackView['earlier'];
   address?: string;
   channel: string;
+  /** The catalog's bundles of the package, for a bundle whose registry answer holds no manifests. */
+  bundles?: PackageModel['bundles'];
   problem?: string;
 }> {
   const csv = await client.get<ClusterServiceVersion>(CSV_TYPE, csvName, namespace);
@@ -83,7 +87,7 @@ async function gather(
       return e.csvName !== csvName && !!v && !!installedVersion && compareVersions(v, installedVersion) < 0;
     })
     .sort((a, b) => compareVersions(tryParseVersion(b.version)!, tryParseVersion(a.version)!));
-  return { csv, sub, earlier, address: lookup.address, channel };
+  return { csv, sub, earlier, address: lookup.address, channel, bundles: lookup.pkg.bundles };
 }
 
 async function clusterCrds(client: KubeClient, csv: ClusterServiceVersion): Promise<ClusterCrd[] | string> {
@@ -103,6 +107,27 @@ async function clusterCrds(client: KubeClient, csv: ClusterServiceVersion): Prom
     if (isKubeError(err, 403)) return `you may not read CustomResourceDefinitions: ${(err as Error).message}`;
     throw err;
   }
+}
+
+/**
+ * The CRDs the earlier bundle ships: from the catalog's registry, else (a bundle given by image
+ * only, for which the registry has no manifests) from its image, as the package page reads it;
+ * or why they are not known. Never the none a registry's made-up CSV would suggest.
+ */
+async function targetBundleCrds(
+  client: KubeClient,
+  g: Awaited<ReturnType<typeof gather>>,
+  target: string,
+): Promise<Record<string, unknown>[] | string> {
+  const served = await catalogIndexOf(client).bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, target);
+  const model = g.bundles?.get(target);
+  if (typeof served !== 'string' || !model) return served;
+  const read = await bundleManifests({ name: target, image: model.image, properties: model.properties }, undefined, {
+    client,
+    catalog: { kind: 'CatalogSource', namespace: g.sub.spec.sourceNamespace, name: g.sub.spec.source },
+  });
+  if ('unknown' in read) return `${served}; ${read.unknown}`;
+  return read.others.filter((o) => o.kind === 'CustomResourceDefinition');
 }
 
 const csvName = z
@@ -134,9 +159,7 @@ export async function rollbackView(
   const targetRef = found ?? { csvName: target };
   const [crds, targetCrds, delSub, delCsv, createSub] = await Promise.all([
     clusterCrds(client, g.csv),
-    found
-      ? catalogIndexOf(client).bundleCrds(g.address ?? '', g.sub.spec.name, g.channel, found.csvName)
-      : Promise.resolve('not an earlier version of the channel'),
+    found ? targetBundleCrds(client, g, found.csvName) : Promise.resolve('not an earlier version of the channel'),
     accessReview(client, 'delete', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),
     accessReview(client, 'delete', CSV_TYPE.group, CSV_TYPE.plural, namespace),
     accessReview(client, 'create', SUBSCRIPTION_TYPE.group, SUBSCRIPTION_TYPE.plural, namespace),

@@ -126,7 +126,9 @@ export class SessionRevocations {
   async reload(): Promise<void> {
     const writes = this.writes;
     try {
-      const cm = await this.client.get<ConfigMap>(CONFIG_MAP_TYPE, this.name, this.namespace);
+      // Not retried: it is polled every POLL_MS, and retries' waits would keep a process whose
+      // cluster went away alive, each poll starting new ones (a test process lingered 10-45 s).
+      const cm = await this.client.get<ConfigMap>(CONFIG_MAP_TYPE, this.name, this.namespace, { retry: 'none' });
       if (writes === this.writes) this.data = cm.data ?? {};
       this.problem = undefined;
     } catch (err) {

@@ -7,7 +7,7 @@
 import type { ClusterError, PerCluster } from '../../api/fleet';
 import type { KubeClient } from '../../k8s/client';
 import { errorBody } from '../api-error';
-import { fleetRef, type FleetMember } from './members';
+import { clusterCacheKey, fleetRef, type FleetMember } from './members';
 import type { FleetPerson } from './person';
 
 export const FLEET_CONCURRENCY = 8;
@@ -99,7 +99,9 @@ export async function askCluster<T>(
   const { timeoutMs = FLEET_TIMEOUT_MS, cacheMs = FLEET_CACHE_MS, now = Date.now } = opts;
   const m = member;
   const entries = cache();
-  const key = `${person.key}\n${m.name}\n${what}`;
+  // The name first (forgetCluster forgets by it), then where the name points: a hub-listed
+  // cluster's address is the hub's to change, and an answer from the old one is not this cluster's.
+  const key = `${person.key}\n${m.name}\n${clusterCacheKey(m) ?? ''}\n${what}`;
   // The client first: a cluster the console will not ask as this person (person.ts) is refused
   // before any cached answer, and the refusal, not being the cluster's, is never cached.
   let client: KubeClient;

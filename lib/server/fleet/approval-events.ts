@@ -2,8 +2,8 @@
 // shared watch stands (`watch`: watching, retrying, refused or unwatched, with a mark) and when
 // its approvals changed (`change`), so the page reads that cluster's row again and no other. The
 // stream carries no objects: what the page shows is always the approvals route's answer. It ends
-// by itself after `maxLifeMs` (the browser reconnects at once, with the person's current token
-// and rights), and when the session it acts with ends (`session`, as /api/events does), and its
+// by itself after `maxLifeMs`, saying so first (`reconnect`: the browser reconnects at once, with
+// the person's current token and rights), and when the session it acts with ends (`session`, as /api/events does), and its
 // end releases every watch it held (each outlives it a little: approval-watches.ts).
 import type { StreamSessionState } from '../stream-session';
 import type { ApprovalWatches, FleetWatchNews } from './approval-watches';
@@ -12,6 +12,8 @@ import type { FleetPerson } from './person';
 
 /** How long one stream lasts before the browser is made to open another. */
 export const FLEET_STREAM_MAX_MS = 10 * 60_000;
+/** How long the browser waits before it reconnects (the stream's `retry`). */
+const RETRY_MS = 2000;
 
 export interface FleetEventsOptions {
   signal?: AbortSignal;
@@ -74,7 +76,7 @@ export function openApprovalEvents(
         if (ended()) return;
         timers.push(setInterval(ended, opts.sessionCheckMs ?? 1_000));
       }
-      write('retry: 2000\n\n');
+      write(`retry: ${RETRY_MS}\n\n`);
       const tell = (n: FleetWatchNews) => {
         const { type, ...data } = n;
         send(type === 'change' ? 'change' : 'watch', data);
@@ -83,7 +85,13 @@ export function openApprovalEvents(
       const beat = () => write(`: heartbeat ${new Date().toISOString()}\n\n`);
       timers.push(setInterval(beat, opts.heartbeatMs ?? 15_000));
       // clearInterval clears a timeout too (Node's and the web's timers share their ids).
-      timers.push(setTimeout(close, opts.maxLifeMs ?? FLEET_STREAM_MAX_MS));
+      // A planned end says so first: the page keeps saying it is live across the reconnect it expects,
+      // and says otherwise only when the stream ends without this (a replica gone, the network).
+      const planned = () => {
+        send('reconnect', { afterMs: RETRY_MS });
+        close();
+      };
+      timers.push(setTimeout(planned, opts.maxLifeMs ?? FLEET_STREAM_MAX_MS));
     },
     cancel() {
       finish();

@@ -18,7 +18,7 @@ import type { ResourceType } from '../../olm/resources/common';
 import { errorBody } from '../api-error';
 import { forgetCluster } from './across';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../olm-v1/resources';
-import type { FleetMember } from './members';
+import { clusterCacheKey, type FleetMember } from './members';
 import type { FleetPerson } from './person';
 
 /**
@@ -285,7 +285,8 @@ export class ApprovalWatches {
   }
 
   private hold(person: FleetPerson, member: FleetMember, listener: FleetWatchListener, primed: boolean) {
-    const key = `${person.key}\n${member.name}`;
+    // Where the name points too: a hub-listed cluster moved to another address is watched there anew.
+    const key = `${person.key}\n${member.name}\n${clusterCacheKey(member) ?? ''}`;
     let w = this.watched.get(key);
     if (!w) {
       const held = this.perPerson.get(person.key) ?? 0;

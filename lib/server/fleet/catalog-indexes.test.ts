@@ -71,7 +71,7 @@ test("another cluster's registry address is never dialled from the console unles
   );
   assert.equal(dialled, 0);
   const beside = new RegistryRoutes(Date.now, new Set(['olm']), mayDialFor(member('https://127.0.0.1:6443')));
-  assert.deepEqual(await beside.route(new KubeClient(kc), cs), { dial: address, via: 'direct' });
+  assert.deepEqual(await beside.route(new KubeClient(kc), cs), { dial: address, via: 'direct', cacheKey: address });
   await Promise.all([far.close(), beside.close()]);
   server.close();
 });

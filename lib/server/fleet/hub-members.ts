@@ -1,6 +1,7 @@
 // The fleet's clusters an Open Cluster Management hub adds: when the home cluster serves
-// ManagedClusters, the person's own list of them (read as the person, never as the console) joins
-// the clusters the console's settings name. For each ManagedCluster:
+// ManagedClusters (as its discovery says, learnt once for everyone: hubServed), the person's own
+// list of them (read as the person, never as the console) joins the clusters the console's
+// settings name. For each ManagedCluster:
 // - the hub itself (`local-cluster`, or the one whose address is the home cluster's) is the home
 //   row, not a second one;
 // - one the settings name too (same name, or same address) keeps the settings' address and
@@ -163,18 +164,78 @@ const CACHE_MS = 10_000;
 const shared = globalThis as { [key: symbol]: Map<string, { at: number; answer: Promise<HubRead> }> | undefined };
 const KEY = Symbol.for('olm-console.fleet.hub');
 
+/**
+ * How long whether the home cluster serves ManagedClusters is taken as learnt, for everyone: it is
+ * the cluster's fact, not a person's, and on a cluster that is no hub every person's pages would
+ * otherwise ask again. Bounded, so a hub installed on the home cluster shows within minutes.
+ */
+export const NO_HUB_MS = 5 * 60_000;
+// Whether each home cluster serves ManagedClusters, by its address, until when that holds, and
+// the answer once it came. On globalThis: the HTTP server and each of Next's route bundles load
+// their own copy of this module, and all of them render pages. A few home addresses; bounded.
+interface Served {
+  until: number;
+  answer: Promise<boolean>;
+  value?: boolean;
+}
+const served = ((globalThis as { [key: symbol]: Map<string, Served> | undefined })[
+  Symbol.for('olm-console.fleet.hub-served')
+] ??= new Map<string, Served>());
+
+function remember(server: string, entry: Served): void {
+  served.set(server, entry);
+  if (served.size > 100) served.delete(served.keys().next().value!);
+}
+
+/**
+ * Whether the home cluster serves ManagedClusters, from its discovery document. Not from the list:
+ * kube-apiserver authorizes a request before it looks for its API, so a person who may not list
+ * ManagedClusters is refused (403) on a cluster with no such API as on a hub; a 403 says nothing
+ * about the cluster. Discovery is read as the person (every signed-in person may: the
+ * system:discovery role; a stranger may not, and the console's own identity is not used for it),
+ * and its answer is the same for all, so it is kept for everyone. A failed read is not kept.
+ */
+function hubServed(person: FleetPerson, home: FleetMember, at: number): Promise<boolean> {
+  const server = home.access.server;
+  const known = served.get(server);
+  if (known && at < known.until) return known.answer;
+  const entry: Served = { until: at + NO_HUB_MS, answer: person.client(home).serves(MANAGED_CLUSTER_TYPE) };
+  remember(server, entry);
+  entry.answer.then(
+    (value) => (entry.value = value),
+    () => served.get(server) === entry && served.delete(server),
+  );
+  return entry.answer;
+}
+
 interface HubRead {
   clusters: ManagedCluster[];
   hub: FleetHub;
 }
 
-async function readHub(person: FleetPerson, home: FleetMember): Promise<HubRead> {
+async function readHub(person: FleetPerson, home: FleetMember, at: number): Promise<HubRead> {
+  try {
+    if (!(await hubServed(person, home, at))) return { clusters: [], hub: { hub: false } };
+  } catch (err) {
+    const { message } = errorBody(err).error;
+    return {
+      clusters: [],
+      hub: {
+        hub: true,
+        note: `whether the home cluster is an Open Cluster Management hub could not be learnt: ${message}`,
+      },
+    };
+  }
   try {
     const list = await person.client(home).list<ManagedCluster>(MANAGED_CLUSTER_TYPE);
     return { clusters: list.items, hub: { hub: true } };
   } catch (err) {
-    // Not served: the home cluster is no hub, and nothing is said.
-    if (isKubeError(err, 404)) return { clusters: [], hub: { hub: false } };
+    // The API went away since discovery said it was served: no hub, for everyone, for a while.
+    if (isKubeError(err, 404)) {
+      remember(home.access.server, { until: at + NO_HUB_MS, answer: Promise.resolve(false), value: false });
+      return { clusters: [], hub: { hub: false } };
+    }
+    // The API is served, so a refusal is this person's own.
     const { code, message } = errorBody(err).error;
     const note =
       code === 403
@@ -193,10 +254,13 @@ export async function withHubMembers(
 ): Promise<{ members: FleetMember[]; hub: FleetHub }> {
   const home = configured.find((m) => m.home);
   if (!home) return { members: configured, hub: { hub: false } };
+  // Someone learnt a few minutes ago that no ManagedCluster API is served here: nobody asks again.
+  const known = served.get(home.access.server);
+  if (known?.value === false && now < known.until) return { members: configured, hub: { hub: false } };
   const cache = (shared[KEY] ??= new Map());
   let hit = cache.get(person.key);
   if (!hit || now - hit.at > CACHE_MS) {
-    hit = { at: now, answer: readHub(person, home) };
+    hit = { at: now, answer: readHub(person, home, now) };
     cache.set(person.key, hit);
     if (cache.size > 2000) cache.delete(cache.keys().next().value!);
   }

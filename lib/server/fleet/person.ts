@@ -10,15 +10,18 @@
 // clusters' rows say so. A token the person added for one cluster (cluster-tokens.ts, checked
 // against that cluster when added) goes to that cluster only, and is used there before the login
 // token; never to a cluster an OCM hub adds, whose address the hub gives. Never the console's identity.
-import { KubeConfig } from '@kubernetes/client-node';
+// Every client but home's carries its cluster's cache key (members.ts), in either mode: the caches
+// that keep what a cluster answered (catalog indexes, ClusterCatalog content and its snapshots) key
+// on it, and a client without one is taken for the home cluster's.
 import { createHash } from 'node:crypto';
-import { kubeConfigForToken, newKubeConfigForToken } from '../../k8s/cluster-config';
+import { kubeConfigForToken } from '../../k8s/cluster-config';
 import { KubeClient } from '../../k8s/client';
 import { ApiError } from '../api-error';
-import { isSecureRequest, proxyToken, requestSession, sessionKey } from '../context';
+import { isSecureRequest, proxyToken, requestSession, revocations, sessionKey } from '../context';
+import { sessionLease } from '../session-lease';
 import { oidcEnabled } from '../oidc/settings';
 import { clusterTokens, requestCookies } from './cluster-tokens';
-import { clusterCacheKey, type FleetMember } from './members';
+import { rememberCacheKey, type FleetMember } from './members';
 
 export interface FleetPerson {
   /** Who, for the per-person cache: a hash of the token (the token itself is never a key), or the kubeconfig. */
@@ -26,38 +29,18 @@ export interface FleetPerson {
   client(member: FleetMember): KubeClient;
 }
 
-// One KubeConfig per (cluster, token), reused, so each person's calls to a cluster share one pool
-// of kept-alive connections; the oldest are dropped past the bound.
-const perToken = new Map<string, KubeConfig>();
-const MAX_CONFIGS = 2000;
-
-function configFor(member: FleetMember, token: string): KubeConfig {
-  // The home cluster's come from the same cache as every other page's (context.ts).
-  if (member.home) return kubeConfigForToken(member.access, token);
-  // A hub member's key holds the address the hub gives now, so a changed address is a new configuration.
-  const key = `${clusterCacheKey(member)}\n${token}`;
-  const hit = perToken.get(key);
-  if (hit) {
-    perToken.delete(key);
-    perToken.set(key, hit);
-    return hit;
-  }
-  // Made as the home cluster's are, so it carries the catalogd address this cluster's settings name.
-  const kc = newKubeConfigForToken(member.access, token);
-  perToken.set(key, kc);
-  if (perToken.size > MAX_CONFIGS) perToken.delete(perToken.keys().next().value!);
-  return kc;
-}
-
 /** The person asking, as the fleet reaches them on every cluster; 401 when signed out (token mode). */
 export function fleetPerson(req: Request, members: readonly FleetMember[]): FleetPerson {
   const kubeconfigMode = members[0]?.access.mode === 'kubeconfig';
   if (kubeconfigMode) {
-    return { key: 'kubeconfig', client: (m) => new KubeClient(m.access.shared!) };
+    return { key: 'kubeconfig', client: (m) => new KubeClient(m.access.shared!, rememberCacheKey(m)) };
   }
   const session = requestSession(req);
-  const token = proxyToken(req) ?? session?.token;
+  const proxied = proxyToken(req);
+  const token = proxied ?? session?.token;
   if (!token) throw new ApiError(401, 'Unauthorized', 'log in to the console with your own token first');
+  // What may keep a credential past the request (a catalog's port-forward) lets go of it with the session.
+  const leaseOf = (t: string) => sessionLease(proxied ? undefined : session, t, revocations());
   const added = clusterTokens(requestCookies(req), session, sessionKey(), isSecureRequest(req));
   // The cache's key covers every token the person is asking with: adding or removing a cluster's
   // token is a different person to the cache, so no answer given with the old one is shown again.
@@ -72,7 +55,7 @@ export function fleetPerson(req: Request, members: readonly FleetMember[]): Flee
       // A cluster's own token was checked against the address the settings give; a cluster the hub
       // adds has the address the hub gives, which anyone who may write its ManagedCluster chooses.
       const own = m.home || m.managed?.source === 'hub' ? undefined : added.get(m.name);
-      if (own) return new KubeClient(configFor(m, own.token));
+      if (own) return new KubeClient(kubeConfigForToken(m.access, own.token), rememberCacheKey(m), leaseOf(own.token));
       if (!m.home && !travels)
         throw new ApiError(
           401,
@@ -84,7 +67,7 @@ export function fleetPerson(req: Request, members: readonly FleetMember[]): Flee
                 'accepts the same tokens') +
             ' (OLM_CONSOLE_FLEET_SHARED_TOKENS=true) or people sign in with an identity provider',
         );
-      return new KubeClient(configFor(m, token));
+      return new KubeClient(kubeConfigForToken(m.access, token), rememberCacheKey(m), leaseOf(token));
     },
   };
 }

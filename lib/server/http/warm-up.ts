@@ -14,6 +14,8 @@
 // person's OperatorHub page wait for the rest. Loading is not claiming: a snapshot is still served
 // only through a person's own CatalogSource read (lib/catalog/catalog-entries.ts).
 import { request } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Logger } from 'pino';
 import { snapshotLoadsSettled } from '../../catalog/snapshot-loads';
 
@@ -134,9 +136,10 @@ export async function warmUp(
   const loaded = await snapshotLoadsSettled(loadWaitMs);
   const snapshotsMs = Math.round(performance.now() - waited);
   if (!loaded) log.warn({ waitedMs: snapshotsMs }, 'warm-up: catalog snapshots still loading; ready without them');
+  const gcMs = Math.round(collectStartGarbage());
   const totalMs = Math.round(performance.now() - started);
   log.info(
-    { totalMs, snapshotsMs, steps: steps.map((s) => `${s.path} ${s.status ?? s.problem} ${s.ms} ms`) },
+    { totalMs, snapshotsMs, gcMs, steps: steps.map((s) => `${s.path} ${s.status ?? s.problem} ${s.ms} ms`) },
     'warmed up',
   );
   return steps;
@@ -152,4 +155,24 @@ export function localAddress(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '::1';
   return host;
+}
+
+/**
+ * A full garbage collection, once the snapshots are loaded and the warm-up is done, before the
+ * replica says it is ready. Loading a shared snapshot (chunks joined, unsealed, decompressed,
+ * parsed and checked) leaves a large heap of garbage behind; profiled, a second replica's first
+ * page then paid 18 ms of collection (and prom-client's observer of each collection, 11 ms more)
+ * against a page of 7 ms warm. Collected here, nobody waits for it. Node gives no way to ask for a
+ * collection without `--expose-gc`: the flag is set for a fresh context that exposes it, which
+ * changes nothing for the console's own code. Returns how long the collection took, in ms.
+ */
+export function collectStartGarbage(): number {
+  const t = performance.now();
+  let gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+  return performance.now() - t;
 }

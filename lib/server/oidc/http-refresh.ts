@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { revocations } from '../context';
 import { openSession, sealSession, sessionCookieHeader, sessionCookieName, type SessionKey } from '../session';
+import { endSessionCredentials } from '../session-lease';
 import { needsRefresh, refreshSession } from './refresh';
 
 function cookieValue(header: string, name: string): string | undefined {
@@ -25,6 +26,8 @@ export async function refreshOidcCookie(key: SessionKey, req: IncomingMessage, r
   // The request goes on with the old token, which the API server refuses once expired: the
   // page then asks the person to sign in again. The server logs why.
   if (!fresh) {
+    // The grant is over: what the console kept of this session's ID token goes now, not at its expiry.
+    endSessionCredentials(session, session.token);
     const why = 'the grant ended, or the provider cannot be reached';
     throw new Error(`the identity provider refused to refresh the token (${why})`);
   }

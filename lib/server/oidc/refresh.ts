@@ -38,5 +38,10 @@ export function refreshSession(s: Session, refresh = refreshTokens, now = Date.n
     () => undefined,
   );
   refreshes.set(k, { at: now, result });
+  // Forgotten on time, not only when a later refresh sweeps: the result holds the person's new ID
+  // and refresh tokens, which would otherwise stay in memory until someone else's token expires.
+  setTimeout(() => {
+    if (refreshes.get(k)?.result === result) refreshes.delete(k);
+  }, REMEMBER_MS).unref();
   return result;
 }

@@ -62,7 +62,7 @@ function notOurs(kind: RbacKind, obj: Role & Binding, ce: ClusterExtension, role
   const where = `${kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`;
   const ns = ce.spec?.namespace ?? '';
   const sa = ce.spec?.serviceAccount?.name ?? '';
-  const foreign = othersObject(obj);
+  const foreign = othersObject(kind, obj);
   if (foreign) return `${where}: ${foreign}`;
   if (!carriesMark(obj, ce))
     return (

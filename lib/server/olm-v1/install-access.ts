@@ -154,7 +154,7 @@ export async function installAccess(client: KubeClient, ce: ClusterExtension): P
       problems.push(`you may not read ${describe(a)}`);
       continue;
     }
-    const foreign = othersObject(obj);
+    const foreign = othersObject(a.kind, obj);
     if (foreign) {
       refuse(a, foreign);
       continue;

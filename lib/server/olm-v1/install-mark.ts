@@ -11,11 +11,13 @@
 //   it counts only on an object with exactly the name the extension's spec implies
 //   (spec.serviceAccount in spec.namespace, `<extension>-installer`);
 // - a later extension of the same name (another uid) finds nothing of an earlier one's.
-// Objects that others plainly manage are never the install's, marked or not: anything with an
-// owner, OLM v0's objects, roles feeding or filled by aggregation, and Kubernetes' own.
+// Objects that others plainly manage are never the install's, marked or not: Kubernetes' and OLM's
+// shared roles (lib/olm/v1/shared-roles.ts, the rule the move to OLM v1 follows too), anything
+// with an owner, and OLM v0's and OLM v1's objects.
 import type { KubeClient } from '../../k8s/client';
 import { rbacType, SERVICE_ACCOUNT_TYPE } from '../../k8s/core-kinds';
 import type { KubeObject, ResourceType } from '../../olm/resources/common';
+import { sharedRole, sharedRoleSentence } from '../../olm/v1/shared-roles';
 import type { ClusterExtension } from './resources';
 
 export const INSTALL_MARK = 'olm-console.io/installed-for';
@@ -46,31 +48,28 @@ export function carriesMark(obj: KubeObject, ce: ClusterExtension): boolean {
 }
 
 // Label keys that say someone else manages the object: OLM v0 (operator-lifecycle-manager's
-// ownerutil and its generated RBAC), OLM v1's own owner labels on what it installs, RBAC
-// aggregation (the role's rules flow into `admin`, `edit`, `view` or any aggregated role), and
-// Kubernetes' bootstrap roles.
+// ownerutil and its generated RBAC) and OLM v1's own owner labels on what it installs.
 const FOREIGN_LABELS: { test: (key: string) => boolean; why: (key: string) => string }[] = [
   { test: (k) => k === 'olm.managed' || k.startsWith('olm.owner'), why: (k) => `OLM v0 manages it (label ${k})` },
   { test: (k) => k.startsWith('operators.coreos.com/'), why: (k) => `OLM v0 manages it (label ${k})` },
   { test: (k) => k.startsWith('olm.operatorframework.io/owner'), why: (k) => `OLM v1 installed it (label ${k})` },
-  {
-    test: (k) => k.startsWith('rbac.authorization.k8s.io/aggregate-to-'),
-    why: (k) => `its rules feed an aggregated role (label ${k})`,
-  },
-  { test: (k) => k === 'kubernetes.io/bootstrapping', why: () => 'it is one of Kubernetes’ own roles' },
 ];
 
 /** Why an object is plainly someone else's whatever it carries, or undefined. */
-export function othersObject(obj: KubeObject & { aggregationRule?: unknown }): string | undefined {
-  const name = obj.metadata?.name ?? '';
-  if (name.startsWith('system:')) return 'a system: name is Kubernetes’ own';
+export function othersObject(kind: string, obj: KubeObject & { aggregationRule?: unknown }): string | undefined {
+  const shared = sharedRole({
+    kind,
+    name: obj.metadata?.name ?? '',
+    labels: obj.metadata?.labels,
+    aggregated: !!obj.aggregationRule,
+  });
+  if (shared) return sharedRoleSentence('it', shared);
   const owner = obj.metadata?.ownerReferences?.[0];
   if (owner) return `it is owned by ${owner.kind} ${owner.name}`;
   for (const key of Object.keys(obj.metadata?.labels ?? {})) {
     const rule = FOREIGN_LABELS.find((r) => r.test(key));
     if (rule) return rule.why(key);
   }
-  if (obj.aggregationRule) return 'its rules are aggregated from other roles';
   return undefined;
 }
 

@@ -1,8 +1,10 @@
 // The move from OLM v0 to OLM v1 when the ClusterCatalog gives the bundles by image only, proved on
 // the real cluster: real OLM v0.38.0 installed cachely, certwarden and pgpilot (in team2) from the
-// demo catalog (the real cluster's OLM v0 reads bundles inline, as it runs no unpack Jobs:
-// scripts/cluster-catalogs.ts); the same bundles are pushed as images to the cluster's registry
-// (its `registry push-bundle`), and a ClusterCatalog of priority 10 names them by image only, with
+// demo catalog served image-only (`--v0-bundles image`: every bundle olm.csv.metadata and an image
+// in the cluster's registry, scripts/cluster-image-catalogs.ts), each bundle unpacked by OLM's own
+// Job, whose pod the cluster's stand-in for a kubelet runs (scripts/cluster-unpack.ts); the same
+// bundles are pushed as images to the cluster's registry (its `registry push-bundle`), and a
+// ClusterCatalog of priority 10 names them by image only, with
 // olm.csv.metadata in place of their objects, as published catalogs do: cachely by a tag, and a
 // certwarden.v1.1.0 whose image also ships team2's CRD and a ClusterRole named like OLM's shared
 // aggregate-olm-edit. The console pulls (OLM_CONSOLE_PULL_BUNDLE_IMAGES, trusting the registry's
@@ -18,7 +20,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from '../../../e2e/support/real-cluster';
 import type { KubeClient } from '../../k8s/client';
-import { CRD_TYPE, DEPLOYMENT_TYPE, rbacType } from '../../k8s/core-kinds';
+import { CONFIG_MAP_TYPE, CRD_TYPE, DEPLOYMENT_TYPE, JOB_TYPE, rbacType } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
 import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
@@ -119,7 +121,7 @@ else
       );
 
     before(async () => {
-      cluster = await startRealCluster([DEMO_DIR]);
+      cluster = await startRealCluster([DEMO_DIR], 240_000, ['--v0-bundles', 'image']);
       admin = clientAs(cluster, 'admin');
       await subscribe(admin, { namespace: 'operators', package: 'cachely', channel: 'alpha', source });
       await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable', source });
@@ -167,6 +169,29 @@ else
         );
     });
     after(() => cluster?.stop());
+
+    test('OLM v0 unpacked each bundle from its image in a Job, into the ConfigMap it installed from', async () => {
+      type Unpack = Meta & { status?: { conditions?: { type: string; status: string }[] } };
+      const jobs = (await admin.list<Unpack>(JOB_TYPE, { namespace: 'olm' })).items;
+      const sources: string[] = [];
+      for (const job of jobs) {
+        const name = (job as { metadata: { name?: string } }).metadata.name!;
+        assert.ok(
+          job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'),
+          JSON.stringify(job.status),
+        );
+        const cm = await admin.get<Meta & { binaryData?: Record<string, string> }>(CONFIG_MAP_TYPE, name, 'olm');
+        assert.equal(cm.metadata.annotations?.['olm.contentEncoding'], 'gzip+base64');
+        assert.ok(Object.keys(cm.binaryData ?? {}).length > 0, `ConfigMap ${name} is empty`);
+        sources.push(cm.metadata.annotations?.['olm.sourceImage'] ?? '');
+      }
+      // One unpack per bundle installed, each from its image in the cluster's registry, by digest.
+      assert.deepEqual(
+        sources.map((s) => s.replace(/^[^/]+\/bundles\//, '').replace(/@sha256:[0-9a-f]{64}$/, '@digest')).sort(),
+        ['cachely@digest', 'certwarden@digest', 'pgpilot@digest'],
+        JSON.stringify(sources),
+      );
+    });
 
     test('an image shipping team2’s CRD and OLM’s shared role is refused; both keep their marks', async () => {
       const marks = async () =>

@@ -51,7 +51,13 @@ export async function recheckAdoption(
   const out: Rechecked = { writes: [], vanished: [] };
   for (const w of adopt.writes) {
     const live = await read(client, w);
-    const planned = { kind: w.type.kind, name: w.name, ...(w.namespace ? { namespace: w.namespace } : {}), uid: w.uid };
+    const planned = {
+      kind: w.type.kind,
+      name: w.name,
+      ...(w.namespace ? { namespace: w.namespace } : {}),
+      uid: w.uid,
+      ...(w.rules ? { rules: w.rules } : {}),
+    };
     if (!live) {
       out.vanished.push({ verb: 'delete', type: w.type, name: w.name, namespace: w.namespace });
       continue;

@@ -112,7 +112,13 @@ export async function remarkRefused(
     throw err;
   }
   const now = existingObject(w.type.kind, live, '');
-  const planned = { kind: w.type.kind, name: w.name, ...(w.namespace ? { namespace: w.namespace } : {}), uid: w.uid };
+  const planned = {
+    kind: w.type.kind,
+    name: w.name,
+    ...(w.namespace ? { namespace: w.namespace } : {}),
+    uid: w.uid,
+    ...(w.rules ? { rules: w.rules } : {}),
+  };
   const why = recheckRefusal(planned, now, release) ?? remarkRefusal(now);
   if (why) return { refused: why };
   const body = structuredClone(w.body!) as { metadata: Record<string, unknown> };

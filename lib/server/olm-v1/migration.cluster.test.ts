@@ -5,7 +5,11 @@
 // ClusterExtension. And issue 40's probe: certwarden installed by OLM v0, pgpilot by OLM v0 in
 // team2, and a second ClusterCatalog of priority 10 whose certwarden.v1.1.0 also ships team2's CRD
 // and a ClusterRole named aggregate-olm-edit: the move is refused naming both, and the cluster
-// shows both objects with the labels and annotations they had. On the sandbox, then on the real
+// shows both objects with the labels and annotations they had. And a bundle shipping its own role
+// feeding `edit`: metricsmith installed by OLM v0 from a catalog whose bundle also ships
+// collectors-editor-role labelled aggregate-to-edit, which OLM v0 leaves when the CSV goes; the
+// move takes it over and reaches Installed, and the role is the very one, with the bundle's rules,
+// now the ClusterExtension's, its rules still part of `edit`. On the sandbox, then on the real
 // cluster's OLM v0 and operator-controller v1.2.0 (`npm run cluster`), skipped with the reason
 // where its programs are not built.
 import assert from 'node:assert/strict';
@@ -21,9 +25,17 @@ import { catalogSourceName } from '../../sandbox/olm/catalog-sources';
 import { withSandbox } from '../../sandbox/testing/sandbox-fixture';
 import { ApiError } from '../api-error';
 import { clientAs, csvPhase, subscribe, waitFor } from '../testing/cluster';
+import {
+  EDITOR_CSV,
+  EDITOR_PACKAGE,
+  EDITOR_ROLE,
+  EDITOR_ROLE_RULES,
+  writeEditorRoleCatalog,
+} from '../testing/editor-role-catalog';
 import { FOREIGN_CRD, SHARED_ROLE, writeForeignBundleCatalog } from '../testing/foreign-bundle-catalog';
 import { analyseMigration } from './migration';
 import { applyMigration } from './migration-apply';
+import { CATALOG_SOURCE_TYPE } from '../../olm/resources/catalog-source';
 import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const DEMO_DIR = join(import.meta.dirname, '..', '..', 'sandbox', 'demo-catalog', 'catalog');
@@ -39,6 +51,9 @@ const PROBE = 'probe-catalog';
 const PROBE_DIR = writeForeignBundleCatalog(PROBE);
 const PROBE_IMAGE = 'quay.example.com/probe/catalog:latest';
 const CERTWARDEN = 'certwarden.v1.1.0';
+const EDITOR = 'editor-role-catalog';
+const EDITOR_DIR = writeEditorRoleCatalog(EDITOR);
+const EDITOR_IMAGE = 'quay.example.com/probe/editor-role-catalog:latest';
 const PG = {
   group: 'pgpilot.example.com',
   version: 'v1',
@@ -49,6 +64,7 @@ const PG = {
 
 type Meta = {
   metadata: {
+    uid?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
     ownerReferences?: { kind: string; name: string; controller?: boolean }[];
@@ -60,6 +76,8 @@ function proveOn(
   start: () => Promise<{ admin: KubeClient; stop(): Promise<void> }>,
   timeoutMs: number,
   source: string,
+  /** The CatalogSource serving the editor-role catalog to OLM v0. */
+  editorSource: string,
 ) {
   describe(`moving an operator to OLM v1 on ${what}`, () => {
     let admin: KubeClient;
@@ -75,7 +93,14 @@ function proveOn(
       await subscribe(admin, { namespace: 'operators', package: 'cachely', channel: 'alpha', source });
       await subscribe(admin, { namespace: 'operators', package: 'certwarden', channel: 'stable', source });
       await subscribe(admin, { namespace: 'team2', package: 'pgpilot', channel: 'stable', targets: ['team2'], source });
+      await subscribe(admin, {
+        namespace: 'operators',
+        package: EDITOR_PACKAGE,
+        channel: 'stable',
+        source: editorSource,
+      });
       await succeeded('operators', CSV);
+      await succeeded('operators', EDITOR_CSV);
       await succeeded('operators', CERTWARDEN);
       await succeeded('team2', 'pgpilot.v1.4.0');
       await admin.create(
@@ -189,24 +214,100 @@ function proveOn(
       await assert.rejects(admin.get(CSV_TYPE, CSV, 'operators'), (e) => isKubeError(e, 404));
       await assert.rejects(admin.get(SUBSCRIPTION_TYPE, 'cachely', 'operators'), (e) => isKubeError(e, 404));
     });
+
+    test('a bundle’s own role feeding edit moves with it, the same role with the same rules', async () => {
+      type Role = Meta & { rules?: unknown[] };
+      const before = await admin.get<Role>(rbacType('ClusterRole'), EDITOR_ROLE);
+      // OLM v0 wrote the role from the bundle: olm.managed, and none of the owner marks it gives the
+      // CSV's own ClusterRoles.
+      assert.equal(before.metadata.labels?.['olm.managed'], 'true');
+      assert.equal(before.metadata.labels?.['olm.owner.kind'], undefined);
+      assert.deepEqual(before.metadata.ownerReferences ?? [], []);
+      // The editor-role catalog wins once catalogd serves it; until then the plan resolves from the demo.
+      let last: unknown;
+      const plan = await waitFor(
+        `the plan for ${EDITOR_CSV} resolving from ${EDITOR}`,
+        async () => {
+          try {
+            const a = await analyseMigration(admin, 'operators', EDITOR_CSV);
+            last = a.view;
+            return a.view.catalog === EDITOR ? a : undefined;
+          } catch (err) {
+            last = err;
+            return undefined;
+          }
+        },
+        timeoutMs,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+      });
+      assert.equal(plan.view.canMove, true, JSON.stringify(plan.view.reasons));
+      assert.ok(
+        plan.view.objects?.some((o) => o.kind === 'ClusterRole' && o.name === EDITOR_ROLE && o.fate === 'adopt'),
+        JSON.stringify(plan.view.objects),
+      );
+      const result = await applyMigration(admin, 'operators', EDITOR_CSV, { waitMs: timeoutMs });
+      assert.equal(result.ok, true, JSON.stringify(result));
+      const ce = await admin.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, EDITOR_PACKAGE);
+      assert.deepEqual(ce.status?.install?.bundle, { name: EDITOR_CSV, version: '0.4.0' });
+      assert.ok(
+        ce.status?.conditions?.some((c) => c.type === 'Installed' && c.status === 'True'),
+        JSON.stringify(ce.status?.conditions),
+      );
+      const role = await admin.get<Role>(rbacType('ClusterRole'), EDITOR_ROLE);
+      assert.equal(role.metadata.uid, before.metadata.uid);
+      assert.deepEqual(role.rules, EDITOR_ROLE_RULES);
+      assert.equal(role.metadata.labels?.['rbac.authorization.k8s.io/aggregate-to-edit'], 'true');
+      assert.equal(role.metadata.labels?.['olm.operatorframework.io/owner-name'], EDITOR_PACKAGE);
+      assert.ok(
+        role.metadata.ownerReferences?.some(
+          (r) => r.kind === 'ClusterExtension' && r.name === EDITOR_PACKAGE && r.controller,
+        ),
+        JSON.stringify(role.metadata.ownerReferences),
+      );
+      // Its rules are still part of what `edit` grants.
+      const edit = await admin.get<{ rules?: { apiGroups?: string[]; resources?: string[] }[] }>(
+        rbacType('ClusterRole'),
+        'edit',
+      );
+      assert.ok(
+        edit.rules?.some(
+          (r) => r.apiGroups?.includes('metricsmith.example.com') && r.resources?.includes('collectors'),
+        ),
+        JSON.stringify(edit.rules),
+      );
+      await assert.rejects(admin.get(CSV_TYPE, EDITOR_CSV, 'operators'), (e) => isKubeError(e, 404));
+    });
   });
 }
 
 proveOn(
   'the sandbox',
   async () => {
-    const sb = await withSandbox({ deploymentDelayMs: 10, catalogImages: { [PROBE_IMAGE]: PROBE_DIR } });
+    const sb = await withSandbox({
+      deploymentDelayMs: 10,
+      catalogImages: { [PROBE_IMAGE]: PROBE_DIR, [EDITOR_IMAGE]: EDITOR_DIR },
+    });
     const admin = clientAs(sb, 'admin');
-    await admin.create(CLUSTER_CATALOG_TYPE, {
-      apiVersion: 'olm.operatorframework.io/v1',
-      kind: 'ClusterCatalog',
-      metadata: { name: PROBE },
-      spec: { priority: 10, source: { type: 'Image', image: { ref: PROBE_IMAGE } } },
+    for (const [name, ref] of [
+      [PROBE, PROBE_IMAGE],
+      [EDITOR, EDITOR_IMAGE],
+    ])
+      await admin.create(CLUSTER_CATALOG_TYPE, {
+        apiVersion: 'olm.operatorframework.io/v1',
+        kind: 'ClusterCatalog',
+        metadata: { name },
+        spec: { priority: 10, source: { type: 'Image', image: { ref } } },
+      });
+    await admin.create(CATALOG_SOURCE_TYPE, {
+      metadata: { name: EDITOR, namespace: 'olm' },
+      spec: { sourceType: 'grpc', image: EDITOR_IMAGE, displayName: 'Editor role' },
     });
     return { admin, stop: () => sb.close() };
   },
   15_000,
   'olm-console-demo',
+  EDITOR,
 );
 
 const skip = clusterProgramsMissing();
@@ -216,14 +317,16 @@ else {
   proveOn(
     'the real cluster',
     async () => {
-      cluster = await startRealCluster([DEMO_DIR, PROBE_DIR]);
+      cluster = await startRealCluster([DEMO_DIR, PROBE_DIR, EDITOR_DIR]);
       const admin = clientAs(cluster, 'admin');
       // `npm run cluster` names each --catalog's ClusterCatalog after its folder.
-      await admin.patch(CLUSTER_CATALOG_TYPE, PROBE, { spec: { priority: 10 } }, { type: 'merge' });
+      for (const name of [PROBE, EDITOR])
+        await admin.patch(CLUSTER_CATALOG_TYPE, name, { spec: { priority: 10 } }, { type: 'merge' });
       return { admin, stop: async () => cluster?.stop() };
     },
     240_000,
     // `npm run cluster` names each --catalog's CatalogSource and ClusterCatalog after its folder.
     catalogSourceName(DEMO_DIR),
+    catalogSourceName(EDITOR_DIR),
   );
 }

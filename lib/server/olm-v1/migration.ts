@@ -35,6 +35,7 @@ import {
   typeOf,
   type MigrationStep,
 } from '../../olm/v1/migration-plan';
+import type { LiveObject, PolicyRule } from '../../olm/v1/v0-ownership';
 import type { MigrationView } from '../../api/olm-v1-migration';
 import { accessReview } from '../permissions';
 import { migrationBundle } from './migration-bundle';
@@ -51,6 +52,7 @@ type Meta = {
     ownerReferences?: { apiVersion?: string; kind: string; name: string; uid: string }[];
   };
   aggregationRule?: unknown;
+  rules?: PolicyRule[];
 };
 
 /** A get that answers undefined for 404 and keeps every other refusal. */
@@ -84,13 +86,23 @@ function marksOf(o: Meta, component: string): ExistingObject['marks'] {
   };
 }
 
+/** What the move knows of an object besides the object: what v1 renders for it, what OLM v0 wrote. */
+export interface ObjectContext {
+  /** The object as the bundle renders it. */
+  rendered?: { rules?: unknown };
+  /** The step of an InstallPlan naming the live CSV that wrote it (cluster-scoped objects only). */
+  v0Step?: LiveObject['v0Step'];
+}
+
 /**
  * One live object as the move's rules read it: OLM v0's marks (uid, labels, ownerReferences,
- * whether it aggregates other roles) and Helm's.
+ * whether it aggregates other roles, the InstallPlan step that wrote it), a role's rules beside the
+ * ones v1 renders, and Helm's marks.
  */
-export function existingObject(kind: string, live: Meta, component: string): ExistingObject {
+export function existingObject(kind: string, live: Meta, component: string, ctx: ObjectContext = {}): ExistingObject {
   const m = live.metadata ?? {};
   const marks = marksOf(live, component);
+  const role = kind === 'ClusterRole' || kind === 'Role';
   return {
     kind,
     name: m.name ?? '',
@@ -99,6 +111,9 @@ export function existingObject(kind: string, live: Meta, component: string): Exi
     labels: m.labels ?? {},
     ownerReferences: m.ownerReferences ?? [],
     ...(live.aggregationRule ? { aggregated: true } : {}),
+    ...(role ? { rules: live.rules ?? [] } : {}),
+    ...(role && ctx.rendered ? { renderedRules: (ctx.rendered.rules as PolicyRule[] | undefined) ?? [] } : {}),
+    ...(ctx.v0Step ? { v0Step: ctx.v0Step } : {}),
     marks,
     ...(marks.managedBy === 'Helm' && marks.releaseName && marks.releaseNamespace
       ? { helmRelease: { name: marks.releaseName, namespace: marks.releaseNamespace } }
@@ -106,11 +121,30 @@ export function existingObject(kind: string, live: Meta, component: string): Exi
   };
 }
 
+/**
+ * The step that wrote a cluster-scoped object for the CSV, from the InstallPlans naming the CSV:
+ * one resolving the CSV, of the object's kind and name in RBAC's group, that OLM ran.
+ */
+function v0StepFor(plans: InstallPlan[], csvName: string, kind: string, name: string): LiveObject['v0Step'] {
+  for (const p of plans)
+    for (const s of p.status?.plan ?? [])
+      if (
+        s.resolving === csvName &&
+        s.resource.group === 'rbac.authorization.k8s.io' &&
+        s.resource.kind === kind &&
+        s.resource.name === name &&
+        (s.status === 'Created' || s.status === 'Present')
+      )
+        return { installPlan: p.metadata?.name ?? '', resolving: s.resolving };
+  return undefined;
+}
+
 /** The rendered objects that exist now, as the cluster shows them. */
 async function existingObjects(
   client: KubeClient,
   target: MigrationTarget,
   namespace: string,
+  v0: { csv: string; plans: InstallPlan[] },
 ): Promise<ExistingObject[]> {
   const component = componentLabel(target.packageName, namespace);
   const found = await Promise.all(
@@ -121,7 +155,9 @@ async function existingObjects(
       if (!live) return undefined;
       if (typeof live === 'string')
         return { kind: o.kind, name, ...(namespace ? { namespace } : {}), marks: {}, unreadable: live };
-      return existingObject(o.kind, live, component);
+      const v0Step = namespace ? undefined : v0StepFor(v0.plans, v0.csv, o.kind, name);
+      const rendered = o as { rules?: unknown };
+      return existingObject(o.kind, live, component, { rendered, ...(v0Step ? { v0Step } : {}) });
     }),
   );
   return found.filter((e): e is ExistingObject => !!e);
@@ -260,7 +296,7 @@ export async function analyseMigration(
   // bundle is rendered; the plan then marks exactly those read here.
   let existing: ExistingObject[] = [];
   if (verdict.canMove) {
-    existing = await existingObjects(client, verdict.target, namespace);
+    existing = await existingObjects(client, verdict.target, namespace, { csv: csvName, plans: g.plans });
     verdict = checkMigration({ ...facts, existing });
   }
   // Where the manifests were read is said whether or not the operator can move: a refusal may be

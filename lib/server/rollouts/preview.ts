@@ -7,7 +7,7 @@
 import type { KubeClient } from '../../k8s/client';
 import { NAMESPACE_TYPE } from '../../k8s/core-kinds';
 import { isKubeError } from '../../k8s/errors';
-import { choicesProblems, type RolloutChoices } from '../../olm/rollout/choices';
+import { choicesIssues, type RolloutChoices } from '../../olm/rollout/choices';
 import { clusterObjects } from '../../olm/rollout/cluster-objects';
 import {
   clusterSetBindings,
@@ -18,7 +18,7 @@ import {
 } from '../../olm/rollout/hub-objects';
 import { chainOf, nextWrite, setName, type SetLike } from '../../olm/rollout/generations';
 import { guessPlacement, type ManagedClusterLike } from '../../olm/rollout/placement-match';
-import type { PlacementDecisionLike } from '../../olm/rollout/status';
+import { DECISION_PLACEMENT_LABEL, type PlacementDecisionLike } from '../../olm/rollout/status';
 import { ApiError } from '../api-error';
 import { accessReview } from '../permissions';
 import type { RolloutPreview, RolloutRight } from '../../api/fleet-rollouts';
@@ -62,8 +62,15 @@ const describe = (o: Record<string, unknown>) => {
 };
 
 export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promise<RolloutPreview> {
-  const problems = choicesProblems(c);
-  if (problems.length) throw new ApiError(400, 'BadRequest', problems.join('; '));
+  // Each refusal with its field's path in `details`, as a schema's issues are: the form shows it there.
+  const issues = choicesIssues(c);
+  if (issues.length)
+    throw new ApiError(
+      400,
+      'BadRequest',
+      issues.map((i) => i.message).join('; '),
+      issues.map((i) => ({ path: i.path, message: i.message })),
+    );
   const ns = c.hubNamespace;
   const blockers: string[] = [];
 
@@ -158,7 +165,7 @@ export async function previewRollout(hub: KubeClient, c: RolloutChoices): Promis
     ? await getOr(() =>
         hub.listAll<PlacementDecisionLike>(PLACEMENT_DECISION_TYPE, {
           namespace: ns,
-          labelSelector: `cluster.open-cluster-management.io/placement=${c.name}`,
+          labelSelector: `${DECISION_PLACEMENT_LABEL}=${c.name}`,
         }),
       )
     : undefined;

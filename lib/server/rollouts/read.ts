@@ -1,13 +1,15 @@
 // The console's rollouts on the hub, read as the person: each rollout as its current generation's
 // ManifestWorkReplicaSet (the console's label names the rollout, another its generation:
 // lib/olm/rollout/generations.ts), and one rollout wave by wave from its PlacementDecisions and
-// the ManifestWorks OCM made from that set in every cluster namespace (lib/olm/rollout/status.ts).
+// the ManifestWorks OCM made from that set in every cluster namespace (lib/olm/rollout/status.ts);
+// the list names the clusters OCM timed out in each (list-timeouts.ts).
 // What the person may not list is said in `notes`, never shown as "not rolled out".
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
 import { ROLLOUT_LABEL, type HubObject } from '../../olm/rollout/hub-objects';
 import { chainOf, currentOf, generationOf, type SetLike } from '../../olm/rollout/generations';
 import {
+  DECISION_PLACEMENT_LABEL,
   rolloutView,
   workSelector,
   type ManifestWorkLike,
@@ -17,7 +19,8 @@ import {
 import { ApiError } from '../api-error';
 import { accessReview } from '../permissions';
 import { requireHub } from './hub';
-import type { RolloutDetail, RolloutSummary } from '../../api/fleet-rollouts';
+import type { RolloutDetail, RolloutList, RolloutSummary } from '../../api/fleet-rollouts';
+import { listTimeouts } from './list-timeouts';
 import { MANIFEST_WORK_TYPE, MWRS_TYPE, PLACEMENT_DECISION_TYPE } from './resources';
 
 type SetObject = ManifestWorkReplicaSetLike & HubObject & SetLike;
@@ -56,7 +59,11 @@ function summary(s: SetObject): RolloutSummary {
   };
 }
 
-export async function listRollouts(hub: KubeClient): Promise<RolloutSummary[]> {
+/**
+ * The console's rollouts, one row per rollout, each with the clusters OCM timed out
+ * (list-timeouts.ts), and `notes` saying what the person may not read of them.
+ */
+export async function listRollouts(hub: KubeClient): Promise<RolloutList> {
   await requireHub(hub);
   const sets = await hub.listAll<SetObject>(MWRS_TYPE, { labelSelector: ROLLOUT_LABEL });
   const rollouts = new Map<string, SetObject[]>();
@@ -65,12 +72,17 @@ export async function listRollouts(hub: KubeClient): Promise<RolloutSummary[]> {
     rollouts.set(key, [...(rollouts.get(key) ?? []), s]);
   }
   // One row per rollout: its current generation (or, while a stopped one's sets are going, the newest).
-  return [...rollouts.values()]
-    .map((all) => {
-      const chain = chainOf(all[0]!.metadata.labels![ROLLOUT_LABEL]!, all);
-      return summary(currentOf(chain) ?? chain[0]!);
-    })
-    .sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
+  const shown = [...rollouts.values()].map((all) => {
+    const chain = chainOf(all[0]!.metadata.labels![ROLLOUT_LABEL]!, all);
+    return currentOf(chain) ?? chain[0]!;
+  });
+  const { timedOut, notes } = await listTimeouts(hub, shown, Date.now());
+  return {
+    rollouts: shown
+      .map((s, i) => ({ ...summary(s), ...(timedOut[i] ? { timedOut: timedOut[i] } : {}) }))
+      .sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)),
+    notes,
+  };
 }
 
 /** The rollout's sets in `namespace`, newest generation first; a 404 naming it when it has none. */
@@ -116,7 +128,7 @@ export async function readRollout(hub: KubeClient, namespace: string, name: stri
       () =>
         hub.listAll<PlacementDecisionLike>(PLACEMENT_DECISION_TYPE, {
           namespace,
-          labelSelector: `cluster.open-cluster-management.io/placement=${placementName}`,
+          labelSelector: `${DECISION_PLACEMENT_LABEL}=${placementName}`,
         }),
       `PlacementDecisions in ${namespace}`,
     ),
@@ -134,7 +146,7 @@ export async function readRollout(hub: KubeClient, namespace: string, name: stri
       );
   return {
     ...summary(set),
-    view: rolloutView(set, decisions, works),
+    view: rolloutView(set, decisions, works, Date.now()),
     notes,
     actions: {
       stop: {

@@ -4,14 +4,10 @@
 // the rollout's view says the policy's compliance is not known there, rather than inventing one.
 // The same rollout on a real fleet, where the controller runs, is rollout-policy.cluster.test.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { KubeClient } from '../../k8s/client';
 import type { RolloutChoices } from '../../olm/rollout/choices';
-import { startSandboxFleet, type SandboxFleet } from '../../sandbox/fleet';
-import { clientAs, waitFor } from '../testing/cluster';
+import { waitFor } from '../testing/cluster';
+import { startSandboxOcmFleet, type SandboxOcmFleet } from '../testing/ocm-fleet';
 import { readRollout } from './read';
 import { writeRollout } from './write';
 
@@ -27,31 +23,21 @@ const choices: RolloutChoices = {
   operatorPolicy: { namespace: 'open-cluster-management-policies', allowedVersions: [], upgradeApproval: 'None' },
 };
 
-let dir: string;
-let fleet: SandboxFleet;
-let hub: KubeClient;
+let fleet: SandboxOcmFleet;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'olm-policy-'));
-  fleet = await startSandboxFleet({
-    count: 2,
-    kubeconfigPath: join(dir, 'kubeconfig'),
-    seed: false,
-    deploymentDelayMs: 0,
-  });
-  hub = clientAs(fleet.clusters[0]!.sandbox, 'admin');
+  fleet = await startSandboxOcmFleet({ count: 2, seed: false, canary: false });
 });
 after(async () => {
-  await fleet.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await fleet?.stop();
 });
 
 test("where no cluster serves OperatorPolicy, each cluster's work fails and compliance is not known", async () => {
-  await writeRollout(hub, choices);
+  await writeRollout(fleet.hub, choices);
   const rows = await waitFor(
     'every cluster of the rollout failed',
     async () => {
-      const c = (await readRollout(hub, 'rollouts', choices.name)).view.waves.flatMap((w) => w.clusters);
+      const c = (await readRollout(fleet.hub, 'rollouts', choices.name)).view.waves.flatMap((w) => w.clusters);
       return c.length === 2 && c.every((r) => r.state === 'failed') ? c : undefined;
     },
     30_000,
@@ -61,6 +47,6 @@ test("where no cluster serves OperatorPolicy, each cluster's work fails and comp
     assert.match(r.compliance!.message, /not on the cluster, so nothing there evaluates it/);
     assert.ok(!('compliant' in r.feedback), `${r.cluster}: no compliance is reported`);
   }
-  const view = (await readRollout(hub, 'rollouts', choices.name)).view;
+  const view = (await readRollout(fleet.hub, 'rollouts', choices.name)).view;
   assert.equal(view.operatorPolicy?.upgradeApproval, 'None');
 });

@@ -7,26 +7,23 @@
 // cluster's installed bundle version comes back in status feedback. Skipped when the programs or
 // the shared catalogs are missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
-import { clusterProgramsMissing } from '../../../scripts/cluster-programs';
-import { KubeClient } from '../../k8s/client';
+import type { KubeClient } from '../../k8s/client';
 import type { RolloutChoices } from '../../olm/rollout/choices';
-import { sharedCatalog, sharedCatalogsMissing } from '../../testing/shared-catalogs';
+import {
+  GATEKEEPER as PKG,
+  kubectl,
+  realFleetMissing,
+  startGatekeeperFleet,
+  type OcmFleet,
+} from '../testing/ocm-fleet';
 import { previewRollout } from './preview';
 import { readRollout } from './read';
-import { startRealFleet, type RealFleet } from './real-fleet';
 import { writeRollout } from './write';
 
-const catalog = sharedCatalog('gatekeeper-operator-product-v4.20');
-const skip =
-  clusterProgramsMissing() ??
-  clusterProgramsMissing('ocm-paths') ??
-  (existsSync(catalog) ? undefined : sharedCatalogsMissing);
-const PKG = 'gatekeeper-operator-product';
+const skip = realFleetMissing();
 
 const choices: RolloutChoices = {
   name: 'gatekeeper-v1',
@@ -42,31 +39,26 @@ const choices: RolloutChoices = {
   waveSize: 1,
 };
 
-const kubectl = (kubeconfig: string, args: string[]) =>
-  spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 });
-
 if (skip) test('an OLM v1 rollout across a real OCM fleet', (t) => t.skip(skip));
 else
   describe('an OLM v1 rollout across a real OCM fleet', () => {
-    let fleet: RealFleet;
+    let fleet: OcmFleet;
     let hub: KubeClient;
     before(async () => {
-      fleet = await startRealFleet(['--catalog', catalog]);
-      const hubDir = join(fleet.dir, 'local-cluster');
+      fleet = await startGatekeeperFleet({ olmV1: true });
+      ({ hub } = fleet);
+      const { real } = fleet;
+      const hubDir = join(real.dir, 'local-cluster');
       // The hub's catalogd address (its kubeconfig's extension) and image registry, trusted as the
       // console's operator would configure them for bundle images (docs/olm-v1/install.md).
-      const catalogd = /^\s*url: (https:\/\/\S+)$/m.exec(readFileSync(fleet.hubKubeconfig, 'utf8'))![1]!;
-      const registry = /^\[local-cluster\] catalog image (127\.0\.0\.1:\d+)\//m.exec(fleet.output())![1]!;
+      const catalogd = /^\s*url: (https:\/\/\S+)$/m.exec(readFileSync(real.hubKubeconfig, 'utf8'))![1]!;
+      const registry = /^\[local-cluster\] catalog image (127\.0\.0\.1:\d+)\//m.exec(real.output())![1]!;
       Object.assign(process.env, {
         OLM_CONSOLE_CATALOGD_URL: catalogd,
         OLM_CONSOLE_PULL_BUNDLE_IMAGES: 'true',
         OLM_CONSOLE_REGISTRY_CA_FILE: join(hubDir, 'ca.crt'),
         OLM_CONSOLE_PRIVATE_REGISTRIES: registry,
       });
-      assert.equal(kubectl(fleet.hubKubeconfig, ['label', 'managedcluster', 'cluster2', 'canary=true']).status, 0);
-      const kc = new KubeConfig();
-      kc.loadFromFile(fleet.hubKubeconfig);
-      hub = new KubeClient(kc);
     });
     after(async () => {
       await fleet?.stop();
@@ -107,7 +99,7 @@ else
         ],
       );
       for (const cluster of ['cluster2', 'local-cluster']) {
-        const r = kubectl(fleet.managed.get(cluster)!, [
+        const r = kubectl(fleet.real.managed.get(cluster)!, [
           'get',
           'clusterextension',
           PKG,

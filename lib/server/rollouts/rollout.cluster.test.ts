@@ -9,127 +9,45 @@
 // upgrade's soak, local-cluster still runs the first version on its first channel. Stopped, both
 // installs stay. Skipped when the programs or the shared catalogs are missing (this test builds
 // nothing).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../../k8s/client';
-import type { RolloutChoices } from '../../olm/rollout/choices';
-import { sharedCatalog, sharedCatalogsMissing } from '../../testing/shared-catalogs';
-import { clusterProgramsMissing } from '../../../scripts/cluster-programs';
+import {
+  eventually,
+  gatekeeperChoices,
+  GATEKEEPER as PKG,
+  kubectl,
+  realFleetMissing,
+  startGatekeeperFleet,
+  type OcmFleet,
+} from '../testing/ocm-fleet';
 import { previewRollout } from './preview';
 import { readRollout, stopRollout } from './read';
 import { MANIFEST_WORK_TYPE } from './resources';
 import { writeRollout } from './write';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const catalog = sharedCatalog('gatekeeper-operator-product-v4.20');
-const skip =
-  clusterProgramsMissing() ??
-  clusterProgramsMissing('ocm-paths') ??
-  (existsSync(catalog) ? undefined : sharedCatalogsMissing);
-
-const PKG = 'gatekeeper-operator-product';
-const choices: RolloutChoices = {
-  name: 'gatekeeper',
-  hubNamespace: 'rollouts',
-  olm: 'v0',
-  package: PKG,
-  channel: '3.18',
-  version: `${PKG}.v3.18.0`,
-  approval: 'Automatic',
-  installNamespace: 'gatekeeper-system',
-  // scripts/cluster.ts names each --catalog's CatalogSource after its folder, in namespace olm.
-  catalog: { name: 'gatekeeper-operator-product-v4-20', namespace: 'olm' },
-  placement: { clusterSets: ['default'] },
-  canary: { canary: 'true' },
-  waveSize: 1,
-};
-
-function kubectl(kubeconfig: string, args: string[]) {
-  const r = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
-async function eventually<T>(what: () => string, probe: () => Promise<T | undefined> | T | undefined, ms: number) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) assert.fail(`not within ${ms / 1000} s: ${what()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-function processesIn(dir: string): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(dir)) out.push(Number(e));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
+const skip = realFleetMissing();
+const choices = gatekeeperChoices();
 
 type Work = { metadata: { namespace: string; creationTimestamp: string } };
 
 if (skip) test('a rollout across a real OCM fleet', (t) => t.skip(skip));
 else
   describe('a rollout across a real OCM fleet: canary first, each cluster through its own OLM', () => {
-    let dir: string;
-    let fleet: ChildProcess;
-    let output = '';
+    let fleet: OcmFleet;
     let hubKubeconfig: string;
     let managed: Map<string, string>;
     let hub: KubeClient;
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'olm-console-rollout-'));
-      fleet = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(root, 'scripts', 'cluster.ts'),
-          '--fleet',
-          '2',
-          '--data-dir',
-          dir,
-          '--no-olm-v1',
-          '--catalog',
-          catalog,
-        ],
-        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      fleet.stdout!.on('data', (d: Buffer) => (output += d));
-      fleet.stderr!.on('data', (d: Buffer) => (output += d));
-      await new Promise<void>((res, rej) => {
-        const timer = setTimeout(() => rej(new Error(`no "fleet ready" in 600 s:\n${output}`)), 600_000);
-        fleet.stdout!.on('data', () => /^fleet ready$/m.test(output) && (clearTimeout(timer), res()));
-        fleet.once('exit', (code) => (clearTimeout(timer), rej(new Error(`the fleet exited (${code}):\n${output}`))));
-      });
-      hubKubeconfig = /^hub kubeconfig: (.+)$/m.exec(output)![1]!;
-      managed = new Map([...output.matchAll(/^managedcluster (\S+): (.+)$/gm)].map((m) => [m[1]!, m[2]!]));
-      const kc = new KubeConfig();
-      kc.loadFromFile(hubKubeconfig);
-      hub = new KubeClient(kc);
-      // The person's choice of canary, as a cluster administrator labels clusters on the hub.
-      const labelled = kubectl(hubKubeconfig, ['label', 'managedcluster', 'cluster2', 'canary=true']);
-      assert.equal(labelled.code, 0, labelled.stderr);
+      fleet = await startGatekeeperFleet();
+      ({ hub } = fleet);
+      ({ hubKubeconfig, managed } = fleet.real);
     });
 
-    after(() => {
-      if (fleet?.exitCode === null && fleet.signalCode === null) fleet.kill('SIGTERM');
-      const deadline = Date.now() + 60_000;
-      while (dir && processesIn(dir).length && Date.now() < deadline) spawnSync('sleep', ['0.5']);
-      for (const pid of dir ? processesIn(dir) : []) process.kill(pid, 'SIGKILL');
-      if (dir) rmSync(dir, { recursive: true, force: true });
+    after(async () => {
+      await fleet?.stop();
     });
 
     // The works of one generation's set (generation 1 is named after the rollout).

@@ -5,64 +5,35 @@
 // canary first; the upgrade moves the Subscription to a channel the catalog lacks, which OLM
 // cannot resolve, and must stop at the canary: local-cluster keeps A, managed by no ManifestWork.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
-import type { RolloutChoices } from '../../olm/rollout/choices';
 import { SUBSCRIPTION_TYPE } from '../../olm/resources/subscription';
-import { startSandboxFleet, type SandboxFleet } from '../../sandbox/fleet';
 import { clientAs, waitFor } from '../testing/cluster';
+import { flagpoleChoices, startSandboxOcmFleet, type SandboxOcmFleet } from '../testing/ocm-fleet';
 import { listRollouts, readRollout, stopRollout } from './read';
-import { MANAGED_CLUSTER_TYPE, MANIFEST_WORK_TYPE, MWRS_TYPE } from './resources';
+import { MANIFEST_WORK_TYPE, MWRS_TYPE } from './resources';
 import { writeRollout } from './write';
 
-const A: RolloutChoices = {
-  name: 'flagpole',
-  hubNamespace: 'rollouts',
-  olm: 'v0',
-  package: 'flagpole',
-  channel: 'stable',
-  approval: 'Automatic',
-  installNamespace: 'flagpole-system',
-  catalog: { name: 'olm-console-demo', namespace: 'olm' },
-  placement: { clusterSets: ['default'] },
-  canary: { canary: 'true' },
-  waveSize: 1,
-};
+const A = flagpoleChoices();
 // A short soak keeps the test short; the console's default for an upgrade is a minute.
-const B: RolloutChoices = { ...A, channel: 'no-such-channel', minSuccessTime: '3s' };
+const B = flagpoleChoices({ channel: 'no-such-channel', minSuccessTime: '3s' });
 
 type Sub = { spec: { channel?: string }; status?: { installedCSV?: string; state?: string } };
 type Work = { metadata: { name: string; namespace: string } };
 
 describe('an upgrade across the sandbox fleet stops at an unhealthy canary', () => {
-  let dir: string;
-  let fleet: SandboxFleet;
+  let fleet: SandboxOcmFleet;
   let hub: KubeClient;
   let clients: Record<string, KubeClient>;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'olm-rollout-'));
-    fleet = await startSandboxFleet({
-      count: 2,
-      kubeconfigPath: join(dir, 'kubeconfig'),
-      seed: false,
-      deploymentDelayMs: 0,
-    });
-    hub = clientAs(fleet.clusters[0]!.sandbox, 'admin');
-    clients = { 'local-cluster': hub, 'prod-west': clientAs(fleet.clusters[1]!.sandbox, 'admin') };
-    const west = await hub.get<{ metadata: { labels?: Record<string, string> } }>(MANAGED_CLUSTER_TYPE, 'prod-west');
-    await hub.replace(MANAGED_CLUSTER_TYPE, {
-      ...west,
-      metadata: { ...west.metadata, labels: { ...west.metadata.labels, canary: 'true' } },
-    });
+    fleet = await startSandboxOcmFleet({ count: 2, seed: false });
+    hub = fleet.hub;
+    clients = { 'local-cluster': hub, 'prod-west': clientAs(fleet.fleet.clusters[1]!.sandbox, 'admin') };
   });
   after(async () => {
     await fleet?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const subscription = async (cluster: string) => {
@@ -86,7 +57,7 @@ describe('an upgrade across the sandbox fleet stops at an unhealthy canary', () 
       async () => (JSON.stringify(await rows()) === JSON.stringify(healthy) ? true : undefined),
       30_000,
     );
-    const [summary] = await listRollouts(hub);
+    const [summary] = (await listRollouts(hub)).rollouts;
     assert.deepEqual([summary?.name, summary?.generation, summary?.set], ['flagpole', 1, 'flagpole']);
   });
 

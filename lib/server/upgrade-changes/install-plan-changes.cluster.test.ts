@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clusterProgramsMissing, startRealCluster, type RealCluster } from '../../../e2e/support/real-cluster';
 import type { KubeClient } from '../../k8s/client';
-import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
-import { SUBSCRIPTION_TYPE, type Subscription } from '../../olm/resources/subscription';
+import type { InstallPlan } from '../../olm/resources/install-plan';
 import { catalogSourceName } from '../../sandbox/olm/catalog-sources';
-import { clientAs, csvPhase, subscribe, waitFor } from '../testing/cluster';
+import { clientAs } from '../testing/cluster';
+import { PGPILOT_UPGRADE_IMAGES, upgradeWaitingForApproval } from '../testing/upgrade-waiting';
 import { installPlanChanges } from './install-plan-changes';
 
 const DEMO_DIR = join(import.meta.dirname, '..', '..', 'sandbox', 'demo-catalog', 'catalog');
@@ -29,49 +29,21 @@ else
     let cluster: RealCluster | undefined;
     let admin: KubeClient;
     let plan: InstallPlan;
-    const planFor = (csv: string) =>
-      waitFor(
-        `a plan for ${csv} waiting`,
-        async () =>
-          (await admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: NS })).items.find(
-            (p) => p.spec.clusterServiceVersionNames.includes(csv) && p.status?.phase === 'RequiresApproval',
-          ),
-        240_000,
-      );
 
     before(async () => {
       cluster = await startRealCluster([DEMO_DIR]);
       admin = clientAs(cluster, 'admin');
-      await subscribe(admin, {
-        namespace: NS,
-        package: 'pgpilot',
-        channel: 'stable',
-        approval: 'Manual',
-        startingCSV: FROM,
-        targets: [NS],
-        source: catalogSourceName(DEMO_DIR),
-      });
-      const first = await planFor(FROM);
-      await admin.patch(
-        INSTALL_PLAN_TYPE,
-        first.metadata!.name!,
-        { spec: { approved: true } },
-        { namespace: NS, type: 'merge' },
-      );
-      await waitFor(
-        '1.2.0 Succeeded',
-        async () => ((await csvPhase(admin, NS, FROM)) === 'Succeeded' ? true : undefined),
+      plan = await upgradeWaitingForApproval(
+        admin,
+        {
+          namespace: NS,
+          package: 'pgpilot',
+          channel: 'stable',
+          from: FROM,
+          to: TO,
+          source: catalogSourceName(DEMO_DIR),
+        },
         240_000,
-      );
-      plan = await planFor(TO);
-      // OLM writes the plan before the Subscription's currentCSV names the new version.
-      await waitFor(
-        `the Subscription moving to ${TO}`,
-        async () =>
-          (await admin.get<Subscription>(SUBSCRIPTION_TYPE, 'pgpilot', NS)).status?.currentCSV === TO
-            ? true
-            : undefined,
-        60_000,
       );
     });
     after(() => cluster?.stop());
@@ -106,14 +78,7 @@ else
       assert.deepEqual(p.target, { bundle: TO, source: 'plan', gaps: [] });
       const c = p.changes;
       assert.ok(c && !('unknown' in c), JSON.stringify(c));
-      assert.deepEqual(c.images, {
-        added: [
-          'quay.example.com/demo/pgpilot@sha256:706770696c6f742d312e342e3000000000000000000000000000000000000000',
-        ],
-        removed: [
-          'quay.example.com/demo/pgpilot@sha256:706770696c6f742d312e322e3000000000000000000000000000000000000000',
-        ],
-      });
+      assert.deepEqual(c.images, PGPILOT_UPGRADE_IMAGES);
       assert.deepEqual([c.rulesAdded, c.rulesDropped, c.crds, c.dropsStoredVersion], [[], [], [], false]);
     });
   });
