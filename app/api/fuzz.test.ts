@@ -21,7 +21,7 @@ import { CONSOLE_ORIGIN, loggedInSession } from '@/lib/server/testing/console-re
 import { checkBody, isLoginAttempt } from '@/lib/server/security/request-guard';
 import { canonicalPath } from '@/lib/server/security/request-path';
 import { subscribe, waitForCsv } from '@/lib/server/testing/cluster';
-import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
+import { routeSandbox, type Handler, type TestSandbox } from '@/lib/server/testing/route-sandbox';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const apiDir = import.meta.dirname;
@@ -202,6 +202,25 @@ async function snapshot(admin: KubeClient): Promise<Snapshot> {
   return out;
 }
 
+/**
+ * Waits until what an accepted write set going has ended: the controllers' queues drained, the
+ * garbage collector's sweep (every 300 ms on a timer) run, and two snapshots alike. Otherwise an
+ * uninstall's dependents, collected a moment later, count against the next case's refusal.
+ */
+async function quiet(sb: TestSandbox, admin: KubeClient): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 20; i++) {
+    await sb.olm.settled();
+    await sb.olmV1.settled();
+    sb.api.sweep();
+    const now = JSON.stringify(await snapshot(admin));
+    if (now === last) return;
+    last = now;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the sandbox did not settle after an accepted write');
+}
+
 function diff(a: Snapshot, b: Snapshot): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => a[k] !== b[k]).map((k) => `${k}: ${a[k] ?? 'absent'} → ${b[k] ?? 'absent'}`);
@@ -337,6 +356,7 @@ describe('fuzzing every API route', () => {
                   );
               } else {
                 await res.body?.cancel();
+                if (write) await quiet(sb.sandbox, admin);
               }
             },
           ),

@@ -20,6 +20,7 @@ import { clearedClusterTokenCookies, requestCookies } from '@/lib/server/fleet/c
 import { oidcEnabled } from '@/lib/server/oidc/settings';
 import { whoAmI, whoAmIWithGroups } from '@/lib/server/permissions';
 import { isRevocationWriteError } from '@/lib/server/session-revocation';
+import { endSessionCredentials } from '@/lib/server/session-lease';
 import { imageOriginsFromEnv } from '@/lib/server/security/page-headers';
 import {
   clearedSessionCookieHeader,
@@ -156,8 +157,15 @@ export const DELETE = route(async (req) => {
   }
   try {
     // A cut-off at this moment covers this session too.
-    if (everywhere) await revocations().revokeUser(loggedIn!.username!);
-    else if (loggedIn) await revocations().revokeSession(loggedIn);
+    const recorded = everywhere
+      ? revocations().revokeUser(loggedIn!.username!)
+      : loggedIn
+        ? revocations().revokeSession(loggedIn)
+        : undefined;
+    // What this replica keeps of the person's credentials (a catalog's port-forward) goes now,
+    // whether or not the record reaches the other replicas; they end theirs when it does.
+    endSessionCredentials(session, proxyToken(req) ?? session?.token);
+    await recorded;
   } catch (err) {
     if (!isRevocationWriteError(err)) throw err;
     // This replica refuses the session already; the person must know the others do not yet.

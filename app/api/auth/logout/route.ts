@@ -9,6 +9,7 @@ import { clearedClusterTokenCookies, requestCookies } from '@/lib/server/fleet/c
 import { endSessionUrl } from '@/lib/server/oidc/flow';
 import { consoleOrigin } from '@/lib/server/oidc/origin';
 import { clearedSessionCookieHeader } from '@/lib/server/session';
+import { endSessionCredentials } from '@/lib/server/session-lease';
 import { route } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
@@ -31,7 +32,10 @@ export const POST = route(async (req) => {
   if (!session?.token) return Response.json({ redirect: '/login' }, { headers });
   // Saved copies of the cookie stop working on every replica (a failure to record it is the
   // same 503 as DELETE /api/session's; the provider's session is then left as it is).
-  await revocations().revokeSession(session);
+  const recorded = revocations().revokeSession(session);
+  // What this replica keeps of the person's credentials (a catalog's port-forward) goes now.
+  endSessionCredentials(session, session.token);
+  await recorded;
   let redirect = '/login';
   if (session.auth === 'oidc') {
     try {

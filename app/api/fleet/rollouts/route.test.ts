@@ -1,6 +1,6 @@
 // The rollout routes where the home cluster is not an Open Cluster Management hub (a single
 // sandbox cluster; the sandbox fleet's first cluster is the hub), and their refusals: bad choices
-// and missing CSRF change nothing. A hub's answers are tested in lib/server/rollouts/
+// (each with its field's path) and missing CSRF change nothing. A hub's answers are tested in lib/server/rollouts/
 // (rollout.sandbox.test.ts on the sandbox fleet, rollout.cluster.test.ts on a real one).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -66,6 +66,25 @@ describe('rollout routes on a cluster that is not an OCM hub', () => {
     assert.match(body.error.message, /name/);
     assert.match(body.error.message, /waveSize/);
     assert.ok(await noNamespace());
+  });
+
+  test("choices the schema takes but a rollout cannot use are refused with each field's path", async () => {
+    for (const handler of [preview, write]) {
+      const { status, body } = await sb.call<ErrorBody>(handler, '/api/fleet/rollouts', {
+        method: 'POST',
+        body: { ...choices, name: 'gatekeeper-g2', canary: { canary: 'not a value!' }, progressDeadline: 'soon' },
+      });
+      assert.equal(status, 400);
+      const details = (body.error as { details?: unknown }).details as { path: (string | number)[]; message: string }[];
+      assert.deepEqual(
+        details.map((d) => d.path),
+        [['name'], ['canary', 'canary'], ['progressDeadline']],
+      );
+      // The words are kept, each in the message as before.
+      assert.match(details[0]!.message, /may not end in -g and a number/);
+      assert.match(body.error.message, /canary label: "not a value!" is not a label value/);
+      assert.ok(await noNamespace());
+    }
   });
 
   test('a write without the CSRF token is refused', async () => {

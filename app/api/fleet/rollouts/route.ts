@@ -1,5 +1,6 @@
 // GET /api/fleet/rollouts: the console's rollouts on the hub (the home cluster), read as the
-// person: [{name, namespace, package, olm, conditions, summary}].
+// person: {rollouts: [{name, namespace, generation, set, package, olm, conditions, summary,
+// timedOut}], notes}.
 // POST /api/fleet/rollouts {choices}: previews again and writes the rollout on the hub as the
 // person (CSRF as every write): the hub namespace and cluster-set bindings it lacks, the
 // Placement, the ManifestWorkReplicaSet. 409 with the preview's blockers when any; {written, preview}.
@@ -16,7 +17,7 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req: Request) => {
   readQuery(req.url, z.strictObject({}));
   const { client } = requestClient(req);
-  return Response.json({ rollouts: await listRollouts(client) }, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(await listRollouts(client), { headers: { 'Cache-Control': 'no-store' } });
 });
 
 export const POST = route(async (req: Request) => {

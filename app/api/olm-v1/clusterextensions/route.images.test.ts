@@ -14,16 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { V1InstallRequestBody, V1PlanAnswer } from '@/lib/api/olm-v1-install';
-import { readFbcDir } from '@/lib/olm/fbc/load-dir';
-import { PROPERTY_BUNDLE_OBJECT, SCHEMA_BUNDLE } from '@/lib/olm/fbc/types';
-import { forgetBundlesInMemory } from '@/lib/server/bundle-images/bundle-cache';
 import { CLUSTER_CATALOG_TYPE } from '@/lib/server/olm-v1/resources';
 import { rbacType, SECRET_TYPE } from '@/lib/k8s/core-kinds';
+import { setBundlePulls } from '@/lib/server/testing/bundle-pulls';
 import { waitFor } from '@/lib/server/testing/cluster';
-import { gzipLayer, imageOf, startTestRegistry, type TestRegistry } from '@/lib/server/testing/oci-images';
+import { startTestRegistry, type TestRegistry } from '@/lib/server/testing/oci-images';
+import { pgpilotByImage } from '@/lib/server/testing/pgpilot-by-image';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-const DEMO_DIR = join(import.meta.dirname, '..', '..', '..', '..', 'lib', 'sandbox', 'demo-catalog', 'catalog');
 const BUNDLE = 'pgpilot.v1.5.0';
 const CATALOG_IMAGE = 'quay.io/example/images-only:v1';
 const PRIVATE_CATALOG_IMAGE = 'quay.io/example/images-private:v1';
@@ -31,8 +29,6 @@ const PULLER = { username: 'puller', password: 'not-for-bob' };
 const work = mkdtempSync(join(tmpdir(), 'v1-images-only-'));
 const catalogDir = join(work, 'catalog');
 const privateCatalogDir = join(work, 'private-catalog');
-
-type Blob = Record<string, unknown> & { schema?: string; name?: string; package?: string };
 
 describe('the v1 install plan for a bundle given by image only', () => {
   const sb = routeSandbox({
@@ -48,44 +44,10 @@ describe('the v1 install plan for a bundle given by image only', () => {
     registry = await startTestRegistry(work, { token: 'anonymous' });
     mkdirSync(join(work, 'private'));
     privateRegistry = await startTestRegistry(join(work, 'private'), { token: 'anonymous', credentials: PULLER });
-    const bundle = readFbcDir(DEMO_DIR)
-      .blobs.map((b) => b.blob as Blob)
-      .find((b) => b.schema === SCHEMA_BUNDLE && b.name === BUNDLE)!;
-    const props = (bundle.properties ?? []) as { type: string; value: { data?: string } }[];
-    const objects = props.filter((p) => p.type === PROPERTY_BUNDLE_OBJECT);
-    const image = imageOf([
-      await gzipLayer([
-        ...objects.map((p, i) => ({
-          name: `manifests/${i}.json`,
-          content: Buffer.from(p.value.data!, 'base64').toString(),
-        })),
-        {
-          name: 'metadata/annotations.yaml',
-          content: 'annotations:\n  operators.operatorframework.io.bundle.package.v1: pgpilot\n',
-        },
-      ]),
-    ]);
-    registry.add('bundles/pgpilot', image);
-    privateRegistry.add('bundles/pgpilot', image);
-    const writeCatalog = (dir: string, host: string) => {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(
-        join(dir, 'catalog.json'),
-        [
-          { schema: 'olm.package', name: 'pgpilot', defaultChannel: 'stable' },
-          { schema: 'olm.channel', package: 'pgpilot', name: 'stable', entries: [{ name: BUNDLE }] },
-          {
-            ...bundle,
-            image: `${host}/bundles/pgpilot@${image.digest}`,
-            properties: props.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT),
-          },
-        ]
-          .map((b) => JSON.stringify(b))
-          .join('\n'),
-      );
-    };
-    writeCatalog(catalogDir, registry.host);
-    writeCatalog(privateCatalogDir, privateRegistry.host);
+    // The same image in both registries, each catalog naming it in its own.
+    const pgpilot = await pgpilotByImage();
+    pgpilot.serve(registry, catalogDir);
+    pgpilot.serve(privateRegistry, privateCatalogDir);
     writeFileSync(join(work, 'registry-ca.crt'), registry.caPem + privateRegistry.caPem);
     for (const [name, ref] of [
       ['images-only', CATALOG_IMAGE],
@@ -128,13 +90,8 @@ describe('the v1 install plan for a bundle given by image only', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const pulls = (on: boolean, privateRegistries = `${registry.host},${privateRegistry.host}`) => {
-    forgetBundlesInMemory();
-    if (on) process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
-    else delete process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES;
-    process.env.OLM_CONSOLE_REGISTRY_CA_FILE = join(work, 'registry-ca.crt');
-    process.env.OLM_CONSOLE_PRIVATE_REGISTRIES = privateRegistries;
-  };
+  const pulls = (on: boolean, privateRegistries = `${registry.host},${privateRegistry.host}`) =>
+    setBundlePulls(on, join(work, 'registry-ca.crt'), privateRegistries);
   const body = (catalog: string): V1InstallRequestBody => ({
     catalog,
     packageName: 'pgpilot',

@@ -4,12 +4,13 @@
 // and the row read again right after no longer lists the plan, though the person's answer was
 // cached a moment before. Two pages of one person hold one watch per cluster, the watches end
 // once no page listens, a person may follow only so many clusters live, and a cluster the console
-// does not serve is a 400.
+// does not serve, or a query parameter the stream does not take, is a 400.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { FleetApprovalsResponse } from '@/lib/api/fleet';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '@/lib/olm/resources/install-plan';
 import { forgetCluster } from '@/lib/server/fleet/across';
+import { openApprovalEvents } from '@/lib/server/fleet/approval-events';
 import { approvalWatches, ApprovalWatches, type FleetWatchNews } from '@/lib/server/fleet/approval-watches';
 import { fleetMembers } from '@/lib/server/fleet/members';
 import { fleetPerson } from '@/lib/server/fleet/person';
@@ -151,5 +152,30 @@ describe('approvals across clusters, live', () => {
       assert.equal(status, 400, path);
       assert.match(body.error.message, /no cluster named "nowhere"/);
     }
+  });
+
+  test('a query parameter the stream does not take is refused by name, before any stream opens', async () => {
+    const res = await events(sb.request('/api/fleet/approvals/events?cluster=staging&namespace=team1'));
+    assert.equal(res.status, 400);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await res.json()) as ErrorBody;
+    assert.match(body.error.message, /namespace/);
+  });
+
+  test('a stream at the end of its life says it will reconnect before it ends', async () => {
+    const members = fleetMembers();
+    const person = fleetPerson(sb.request('/api/fleet/approvals/events'), members);
+    const stream = sseReader(
+      new Response(openApprovalEvents(approvalWatches(), members, person, { maxLifeMs: 1500 }), {
+        headers: { 'Content-Type': 'text/event-stream' },
+      }),
+    );
+    const last = await stream.next((e) => e.event === 'reconnect');
+    assert.deepEqual(last.data, { afterMs: 2000 });
+    // And then it ends.
+    await assert.rejects(
+      stream.next(() => false, 3000),
+      /stream ended/,
+    );
   });
 });

@@ -4,7 +4,10 @@
 // when its waiting InstallPlans or ClusterExtension versions changed; `session` when the session
 // ends; comments as heartbeats. Each cluster's watches are shared by the person's pages and made
 // as the person (approval-watches.ts). Counted with /api/events' streams per session and per
-// person (lib/server/stream-limits.ts): past a limit, 429 with Retry-After.
+// person (lib/server/stream-limits.ts): past a limit, 429 with Retry-After. Another query parameter
+// is a 400 naming it.
+import { z } from 'zod';
+import { readQuery } from '@/lib/server/api-error';
 import { clusterAccess, proxyToken, requestClient, revocations } from '@/lib/server/context';
 import { openApprovalEvents } from '@/lib/server/fleet/approval-events';
 import { approvalWatches } from '@/lib/server/fleet/approval-watches';
@@ -18,7 +21,11 @@ import { streamSessionCheck } from '@/lib/server/stream-session';
 
 export const dynamic = 'force-dynamic';
 
+// `cluster` (repeatable) is the only parameter: anything else is refused before a cluster is asked.
+const Query = z.strictObject({ cluster: z.union([z.string(), z.array(z.string())]).optional() });
+
 export const GET = route(async (req) => {
+  readQuery(req.url, Query);
   const fleet = await fleetRequest(req);
   const { members } = onlyClusters(fleet.members, req.url);
   const { client, session } = requestClient(req);

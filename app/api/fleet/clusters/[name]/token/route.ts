@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { KubeError } from '@/lib/k8s/errors';
 import { KubeClient } from '@/lib/k8s/client';
-import { newKubeConfigForToken } from '@/lib/k8s/cluster-config';
+import { kubeConfigForToken } from '@/lib/k8s/cluster-config';
 import type { FleetTokenAdded, FleetTokenRemoved } from '@/lib/api/fleet-tokens';
 import { ApiError, readJson } from '@/lib/server/api-error';
 import { sessionKey } from '@/lib/server/context';
@@ -20,6 +20,7 @@ import {
 import { namedCluster, tokenRequest } from '@/lib/server/fleet/cluster-token-request';
 import { whoAmI } from '@/lib/server/permissions';
 import { route, type RouteContext } from '@/lib/server/route';
+import { endTokenCredentials } from '@/lib/server/session-lease';
 
 export const dynamic = 'force-dynamic';
 
@@ -40,7 +41,7 @@ export const POST = route(async (req, ctx: RouteContext) => {
   const { token } = await readJson(req, Body);
   let username: string;
   try {
-    username = await whoAmI(new KubeClient(newKubeConfigForToken(member.access, token)));
+    username = await whoAmI(new KubeClient(kubeConfigForToken(member.access, token)));
   } catch (err) {
     if (err instanceof KubeError && err.code === 401)
       throw new ApiError(401, 'Unauthorized', `${member.name} did not accept this token; nothing was kept`);
@@ -72,6 +73,9 @@ export const DELETE = route(async (req, ctx: RouteContext) => {
   const member = namedCluster(name!);
   const cookieName = clusterTokenCookieName(member.name, r.secure);
   const body: FleetTokenRemoved = { cluster: member.name, removed: r.tokens.has(member.name) };
+  // A port-forward opened with that token on that cluster goes with it.
+  const removed = r.tokens.get(member.name);
+  if (removed) endTokenCredentials(removed.token);
   return Response.json(body, {
     headers: {
       'Set-Cookie': clusterTokenCookieHeader(cookieName, '', { secure: r.secure, maxAgeSeconds: 0 }),

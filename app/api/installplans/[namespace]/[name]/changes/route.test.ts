@@ -12,8 +12,8 @@ import type { InstallPlanChanges, PlanPartChanges } from '@/lib/api/upgrade-chan
 import { CONFIG_MAP_TYPE } from '@/lib/k8s/core-kinds';
 import type { KubeObject } from '@/lib/olm/resources/common';
 import { INSTALL_PLAN_TYPE, type InstallPlan, type Step } from '@/lib/olm/resources/install-plan';
-import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
+import { PGPILOT_UPGRADE_IMAGES, upgradeWaitingForApproval } from '@/lib/server/testing/upgrade-waiting';
 
 const NS = 'team1';
 type CsvLike = { spec: { install: { spec: { clusterPermissions: unknown[] } } } };
@@ -26,13 +26,6 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
   let GET: Handler;
   let plan: InstallPlan;
 
-  const planNamed = (csv: string) =>
-    waitFor(`a plan for ${csv} waiting`, async () => {
-      const list = await sb.admin.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: NS });
-      return list.items.find(
-        (p) => p.spec.clusterServiceVersionNames.includes(csv) && p.status?.phase === 'RequiresApproval',
-      );
-    });
   const changes = (user: string, name = plan.metadata!.name!) =>
     sb.call<InstallPlanChanges & ErrorBody>(GET, `/api/installplans/${NS}/${name}/changes`, {
       user,
@@ -47,23 +40,13 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
 
   before(async () => {
     ({ GET } = (await import('./route')) as unknown as { GET: Handler });
-    await subscribe(sb.admin, {
+    plan = await upgradeWaitingForApproval(sb.admin, {
       namespace: NS,
       package: 'pgpilot',
       channel: 'stable',
-      approval: 'Manual',
-      startingCSV: FROM,
-      targets: [NS],
+      from: FROM,
+      to: TO,
     });
-    const first = await planNamed(FROM);
-    await sb.admin.patch(
-      INSTALL_PLAN_TYPE,
-      first.metadata!.name!,
-      { spec: { approved: true } },
-      { namespace: NS, type: 'merge' },
-    );
-    await waitForCsv(sb.admin, NS, FROM);
-    plan = await planNamed(TO);
   });
 
   test('an upgrade compares the installed bundle from the cluster with the objects in the plan', async () => {
@@ -77,12 +60,7 @@ describe('GET /api/installplans/<ns>/<name>/changes', () => {
     // The demo catalog's 1.4.0 runs another image than 1.2.0, with the same rules and CRDs.
     const c = p.changes;
     assert.ok(c && !('unknown' in c), JSON.stringify(c));
-    assert.deepEqual(c.images, {
-      added: ['quay.example.com/demo/pgpilot@sha256:706770696c6f742d312e342e3000000000000000000000000000000000000000'],
-      removed: [
-        'quay.example.com/demo/pgpilot@sha256:706770696c6f742d312e322e3000000000000000000000000000000000000000',
-      ],
-    });
+    assert.deepEqual(c.images, PGPILOT_UPGRADE_IMAGES);
     assert.deepEqual([c.rulesAdded, c.rulesDropped, c.crds], [[], [], []]);
     assert.equal(c.unchanged, false);
   });

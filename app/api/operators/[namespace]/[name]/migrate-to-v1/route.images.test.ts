@@ -21,10 +21,10 @@ import { isKubeError } from '@/lib/k8s/errors';
 import { CSV_TYPE } from '@/lib/olm/resources/cluster-service-version';
 import { SUBSCRIPTION_TYPE } from '@/lib/olm/resources/subscription';
 import type { MigrationResult, MigrationView } from '@/lib/api/olm-v1-migration';
-import { forgetBundlesInMemory } from '@/lib/server/bundle-images/bundle-cache';
 import { analyseMigration } from '@/lib/server/olm-v1/migration';
 import { recheckContent } from '@/lib/server/olm-v1/migration-recheck';
 import { CLUSTER_CATALOG_TYPE, CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '@/lib/server/olm-v1/resources';
+import { setBundlePulls } from '@/lib/server/testing/bundle-pulls';
 import { subscribe, waitFor, waitForCsv } from '@/lib/server/testing/cluster';
 import { FOREIGN_CRD, SHARED_ROLE } from '@/lib/server/testing/foreign-bundle-catalog';
 import {
@@ -138,13 +138,7 @@ describe('a move whose ClusterCatalog gives the bundle by image only', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const pulls = (on: boolean) => {
-    forgetBundlesInMemory();
-    if (on) process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
-    else delete process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES;
-    process.env.OLM_CONSOLE_REGISTRY_CA_FILE = join(work, 'registry-ca.crt');
-    process.env.OLM_CONSOLE_PRIVATE_REGISTRIES = registry.host;
-  };
+  const pulls = (on: boolean) => setBundlePulls(on, join(work, 'registry-ca.crt'), registry.host);
   const at = (csv: string) => ({
     path: `/api/operators/operators/${csv}/migrate-to-v1`,
     params: { namespace: 'operators', name: csv },

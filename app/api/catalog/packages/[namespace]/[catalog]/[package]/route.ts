@@ -33,7 +33,13 @@ export const GET = route(async (req: Request, ctx: RouteContext) => {
   // Pick the version first (cheap, and 404s before any fetch), then its full CSV.
   const brief = detailsFromModel(lookup.pkg, lookup.catalog, q);
   const [csv, clusterCatalogs] = await Promise.all([
-    catalogIndexOf(client).fullCsv(lookup.address, lookup.pkg.name, brief.selected.channel, brief.selected.csvName),
+    catalogIndexOf(client).fullCsv(
+      lookup.address,
+      lookup.pkg.name,
+      brief.selected.channel,
+      brief.selected.csvName,
+      lookup.cacheKey,
+    ),
     clusterCatalogsOffering(client, params, [...(q.namespace ? [q.namespace] : []), ...GLOBAL_CATALOG_NAMESPACES]),
   ]);
   const details = csv ? detailsFromModel(lookup.pkg, lookup.catalog, q, csv) : brief;

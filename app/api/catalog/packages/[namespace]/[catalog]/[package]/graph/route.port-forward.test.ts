@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { GraphView } from '@/lib/catalog/graph-view';
+import { CATALOG_SOURCE_TYPE } from '@/lib/olm/resources/catalog-source';
 import { waitFor } from '@/lib/server/testing/cluster';
 import { routeSandbox, type Handler } from '@/lib/server/testing/route-sandbox';
 import { needsSharedCatalogs, sharedCatalog } from '@/lib/testing/shared-catalogs';
@@ -12,14 +13,6 @@ import { needsSharedCatalogs, sharedCatalog } from '@/lib/testing/shared-catalog
 const CATALOG_DIR = sharedCatalog('gatekeeper-operator-product-v4.20');
 const CATALOG = 'gatekeeper-operator-product-v4-20';
 const PKG = 'gatekeeper-operator-product';
-const CATSRC = {
-  group: 'operators.coreos.com',
-  version: 'v1alpha1',
-  plural: 'catalogsources',
-  namespaced: true,
-  kind: 'CatalogSource',
-};
-
 describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, () => {
   const sb = routeSandbox({ catalogs: [CATALOG_DIR], demo: false, catalogAddress: 'service' });
   let graph: Handler;
@@ -29,7 +22,7 @@ describe('catalogs reached by port-forward to their pod', needsSharedCatalogs, (
     await waitFor('the catalog ready', async () => {
       const cs = await sb.admin.get<{
         status?: { connectionState?: { lastObservedState?: string; address?: string } };
-      }>(CATSRC, CATALOG, 'olm');
+      }>(CATALOG_SOURCE_TYPE, CATALOG, 'olm');
       return cs.status?.connectionState?.lastObservedState === 'READY' ? cs : undefined;
     });
     ({ GET: graph } = await import('./route'));

@@ -4,28 +4,24 @@
 // test's own (lib/server/testing/oci-images.ts); with pulls off, `unknown` says why. The 404s name
 // what is missing; someone who may not list ClusterCatalogs gets the API server's 403.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PackageBrings } from '@/lib/api/package-brings';
 import type { BundleBrings } from '@/lib/olm/bundle/brings';
-import { readFbcDir } from '@/lib/olm/fbc/load-dir';
-import { PROPERTY_BUNDLE_OBJECT, SCHEMA_BUNDLE } from '@/lib/olm/fbc/types';
-import { forgetBundlesInMemory } from '@/lib/server/bundle-images/bundle-cache';
 import { CLUSTER_CATALOG_TYPE } from '@/lib/server/olm-v1/resources';
+import { setBundlePulls } from '@/lib/server/testing/bundle-pulls';
 import { waitFor } from '@/lib/server/testing/cluster';
-import { gzipLayer, imageOf, startTestRegistry, type TestRegistry } from '@/lib/server/testing/oci-images';
+import { startTestRegistry, type TestRegistry } from '@/lib/server/testing/oci-images';
+import { pgpilotByImage } from '@/lib/server/testing/pgpilot-by-image';
 import { routeSandbox, type ErrorBody, type Handler } from '@/lib/server/testing/route-sandbox';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..', '..', '..', '..');
-const DEMO_DIR = join(ROOT, 'lib', 'sandbox', 'demo-catalog', 'catalog');
 const BUNDLE = 'pgpilot.v1.5.0';
 const CATALOG_IMAGE = 'quay.io/example/images-only:v1';
 const work = mkdtempSync(join(tmpdir(), 'v1-brings-'));
 const catalogDir = join(work, 'catalog');
 
-type Blob = Record<string, unknown> & { schema?: string; name?: string };
 type Answer = PackageBrings & ErrorBody & { brings?: BundleBrings; from?: string; unknown?: string };
 
 describe('GET /api/olm-v1/clustercatalogs/<name>/packages/<package>/brings', () => {
@@ -36,37 +32,7 @@ describe('GET /api/olm-v1/clustercatalogs/<name>/packages/<package>/brings', () 
   before(async () => {
     ({ GET } = (await import('./route')) as unknown as { GET: Handler });
     registry = await startTestRegistry(work, { token: 'anonymous' });
-    const bundle = readFbcDir(DEMO_DIR)
-      .blobs.map((b) => b.blob as Blob)
-      .find((b) => b.schema === SCHEMA_BUNDLE && b.name === BUNDLE)!;
-    const props = (bundle.properties ?? []) as { type: string; value: { data?: string } }[];
-    const image = imageOf([
-      await gzipLayer([
-        ...props
-          .filter((p) => p.type === PROPERTY_BUNDLE_OBJECT)
-          .map((p, i) => ({ name: `manifests/${i}.json`, content: Buffer.from(p.value.data!, 'base64').toString() })),
-        {
-          name: 'metadata/annotations.yaml',
-          content: 'annotations:\n  operators.operatorframework.io.bundle.package.v1: pgpilot\n',
-        },
-      ]),
-    ]);
-    registry.add('bundles/pgpilot', image);
-    mkdirSync(catalogDir, { recursive: true });
-    writeFileSync(
-      join(catalogDir, 'catalog.json'),
-      [
-        { schema: 'olm.package', name: 'pgpilot', defaultChannel: 'stable' },
-        { schema: 'olm.channel', package: 'pgpilot', name: 'stable', entries: [{ name: BUNDLE }] },
-        {
-          ...bundle,
-          image: `${registry.host}/bundles/pgpilot@${image.digest}`,
-          properties: props.filter((p) => p.type !== PROPERTY_BUNDLE_OBJECT),
-        },
-      ]
-        .map((b) => JSON.stringify(b))
-        .join('\n'),
-    );
+    (await pgpilotByImage()).serve(registry, catalogDir);
     writeFileSync(join(work, 'registry-ca.crt'), registry.caPem);
     await sb.admin.create(CLUSTER_CATALOG_TYPE, {
       apiVersion: 'olm.operatorframework.io/v1',
@@ -81,13 +47,7 @@ describe('GET /api/olm-v1/clustercatalogs/<name>/packages/<package>/brings', () 
     delete process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES;
   });
 
-  const pulls = (on: boolean) => {
-    forgetBundlesInMemory();
-    if (on) process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES = 'true';
-    else delete process.env.OLM_CONSOLE_PULL_BUNDLE_IMAGES;
-    process.env.OLM_CONSOLE_REGISTRY_CA_FILE = join(work, 'registry-ca.crt');
-    process.env.OLM_CONSOLE_PRIVATE_REGISTRIES = registry.host;
-  };
+  const pulls = (on: boolean) => setBundlePulls(on, join(work, 'registry-ca.crt'), registry.host);
   const get = (catalog: string, pkg: string, query = '', user = 'admin') =>
     sb.call<Answer>(GET, `/api/olm-v1/clustercatalogs/${catalog}/packages/${pkg}/brings${query}`, {
       user,
