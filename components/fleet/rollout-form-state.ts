@@ -130,7 +130,8 @@ export function choicesOf(f: RolloutForm): { choices: RolloutChoices } | { probl
   return { choices };
 }
 
-// Where a field of the request body (a zod issue's path) is on the form.
+// Where a field of the request body is on the form: a 400's `details` give each refusal's path, the
+// schema's issues and the rollout's own refusals (lib/olm/rollout/choices.ts) alike.
 const PATH_FIELDS: Record<string, Field> = {
   name: 'name',
   hubNamespace: 'hubNamespace',
@@ -150,25 +151,6 @@ const PATH_FIELDS: Record<string, Field> = {
   labels: 'labels',
   claims: 'claims',
 };
-
-// The refusals lib/olm/rollout/choices.ts words without a path, by what each starts with.
-const PROBLEM_FIELDS: [RegExp, Field][] = [
-  [/^rollout name /, 'name'],
-  [/^hub namespace /, 'hubNamespace'],
-  [/^install namespace /, 'installNamespace'],
-  [/^package /, 'package'],
-  [/^olm /, 'olm'],
-  [/^(a catalog name|catalog namespace)/, 'catalog'],
-  [/^(approval |OLM v1 has no approval)/, 'approval'],
-  [/^(choose at least one cluster set|cluster set )/, 'clusterSets'],
-  [/^cluster label/, 'labels'],
-  [/^(canary label|a canary needs)/, 'canary'],
-  [/^claim /, 'claims'],
-  [/^wave size/, 'waveSize'],
-  [/^progress deadline/, 'progressDeadline'],
-  [/^minimum success time/, 'minSuccessTime'],
-  [/OperatorPolicy/, 'operatorPolicy'],
-];
 
 interface Issue {
   path?: unknown[];
@@ -198,6 +180,5 @@ export function fieldProblemsOf(error: ApiErrorBody): { fields: FieldProblems; r
     }
     return { fields, rest };
   }
-  for (const p of error.message.split('; ')) add(PROBLEM_FIELDS.find(([re]) => re.test(p))?.[1], p);
-  return { fields, rest };
+  return { fields, rest: [error.message] };
 }

@@ -1,8 +1,9 @@
 'use client';
 // One rollout wave by wave: each decision group (the canary first), each cluster's state and what
 // it runs from status feedback (with an OperatorPolicy, its compliance there in its own words, or
-// why it is not known), and, after an upgrade, which clusters have the new generation and which keep
-// what the one before installed; OCM's conditions; what the policy does; what the person may not
+// why it is not known; whether OCM timed it out, which its set's status never says, and whether
+// that holds the rollout), and, after an upgrade, which clusters have the new generation and which
+// keep what the one before installed; OCM's conditions; what the policy does; what the person may not
 // see; Stop, shown only as the hub allows it (disabled with the hub's reason otherwise); and what
 // OCM v1.0.0 and OLM cannot do (no pause, no wave rollback), said rather than offered.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +13,8 @@ import type { ClusterRow } from '@/lib/olm/rollout/status';
 import type { RolloutDetail } from '@/lib/api/fleet-rollouts';
 import { apiGet, apiWrite } from '@/lib/client/api';
 import { ErrorPanel } from '../common/error-panel';
+import { complianceWords } from './compliance-words';
+import { timeoutWords, waveTitle } from './timeout-words';
 
 const STATE_TEXT: Record<ClusterRow['state'], string> = {
   waiting: 'waiting for an earlier wave',
@@ -44,12 +47,8 @@ function ClusterLine({ c, generation }: { c: ClusterRow; generation: number }) {
       <span className="font-semibold">{c.cluster}</span>: {stateText(c, generation)}
       {p || c.state === 'waiting' ? null : <>; runs {runs(c.feedback)}</>}
       {c.message ? <span className="text-slate-700"> ({c.message})</span> : null}
-      {p ? (
-        <p className="pl-4 text-sm break-words">
-          OperatorPolicy {p.state === 'unknown' ? 'compliance not known' : p.state}
-          {p.current ? '' : ' (evaluated for an earlier version of the policy)'}: {p.message}
-        </p>
-      ) : null}
+      {c.timedOut ? <p className="pl-4 text-sm break-words text-amber-900">{timeoutWords(c.timedOut)}</p> : null}
+      {p ? <p className="pl-4 text-sm break-words">{complianceWords(p)}</p> : null}
     </li>
   );
 }
@@ -134,7 +133,7 @@ export function RolloutsDetail({ namespace, name }: { namespace: string; name: s
               className="rounded border border-slate-300 bg-white px-3 py-2"
             >
               <h2 id={`wave-${w.index}`} className="text-lg">
-                {w.name === 'canary' ? 'Canary' : `Wave ${w.index}`}
+                {waveTitle(w)}
               </h2>
               <ul>
                 {w.clusters.map((c) => (

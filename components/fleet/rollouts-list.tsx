@@ -1,16 +1,21 @@
 'use client';
 // The console's rollouts on the hub (the home cluster as an Open Cluster Management hub), read as
-// the person: each with its package, OLM v0 or v1 and OCM's own conditions, linking to its waves.
+// the person: each with its package, OLM v0 or v1, OCM's own conditions and, since those never
+// name one, every cluster OCM timed out and whether that holds the rollout, in the words of the
+// rollout's page (the list's answer carries them: no rollout is read one by one), linking to its
+// waves; and what the person may not read.
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { RolloutSummary } from '@/lib/api/fleet-rollouts';
+import type { RolloutList } from '@/lib/api/fleet-rollouts';
 import { apiGet } from '@/lib/client/api';
 import { ErrorPanel } from '../common/error-panel';
+import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
+import { rowTimeoutWords } from './timeout-words';
 
 export function RolloutsList() {
   const q = useQuery({
     queryKey: ['fleet', 'rollouts'],
-    queryFn: ({ signal }) => apiGet<{ rollouts: RolloutSummary[] }>('/api/fleet/rollouts', signal),
+    queryFn: ({ signal }) => apiGet<RolloutList>('/api/fleet/rollouts', signal),
     refetchInterval: 30_000,
   });
   return (
@@ -34,35 +39,37 @@ export function RolloutsList() {
       ) : q.data.rollouts.length === 0 ? (
         <p>No rollouts on the hub (that you may see).</p>
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr>
-              <th scope="col">Rollout</th>
-              <th scope="col">Package</th>
-              <th scope="col">OLM</th>
-              <th scope="col">Hub&apos;s conditions</th>
-            </tr>
-          </thead>
-          <tbody>
+        <>
+          {q.data.notes.map((n) => (
+            <p key={n} className="text-sm text-slate-700">
+              You may not see everything here: {n}
+            </p>
+          ))}
+          <StackedTable label="Rollouts" columns={['Rollout', 'Package', 'OLM', 'State']}>
             {q.data.rollouts.map((r) => (
-              <tr key={`${r.namespace}/${r.name}`} className="border-t border-slate-200">
-                <td>
+              <StackedRow key={`${r.namespace}/${r.name}`}>
+                <StackedCell label="Rollout" className="@min-3xl:whitespace-nowrap">
                   <Link
                     className="text-sky-700 underline"
                     href={`/fleet/rollouts/${encodeURIComponent(r.namespace)}/${encodeURIComponent(r.name)}`}
                   >
                     {r.namespace}/{r.name}
                   </Link>
-                </td>
-                <td>{r.package ?? 'unknown'}</td>
-                <td>{r.olm ?? 'unknown'}</td>
-                <td>
-                  {r.conditions.map((c) => `${c.type} ${c.status}${c.reason ? ` (${c.reason})` : ''}`).join('; ')}
-                </td>
-              </tr>
+                </StackedCell>
+                <StackedCell label="Package">{r.package ?? 'unknown'}</StackedCell>
+                <StackedCell label="OLM">{r.olm ?? 'unknown'}</StackedCell>
+                <StackedCell label="State">
+                  Hub: {r.conditions.map((c) => `${c.type} ${c.status}${c.reason ? ` (${c.reason})` : ''}`).join('; ')}
+                  {r.timedOut?.map((t) => (
+                    <p key={t.cluster} className="mt-1 border-l-4 border-amber-500 pl-2 text-amber-900">
+                      {rowTimeoutWords(t)}
+                    </p>
+                  ))}
+                </StackedCell>
+              </StackedRow>
             ))}
-          </tbody>
-        </table>
+          </StackedTable>
+        </>
       )}
     </section>
   );

@@ -6,7 +6,8 @@
 // the page knew (a change while it was reconnecting, or a watch made anew) means "read the row
 // again", as does a watch newer than the answer the page holds (`stale`). The EventSource
 // reconnects by itself; after an HTTP error (a 429 past the stream limits, a replica going away)
-// a new one is opened after a while, every cluster read on a timer meanwhile. The session's end
+// a new one is opened after a while, every cluster read on a timer meanwhile. The server's planned
+// end of a stream (`reconnect`) changes nothing the page shows. The session's end
 // takes the tab to the login page, as live.ts does.
 import { useEffect, useState } from 'react';
 import { leaveTo } from '@/lib/client/unauthorized';
@@ -68,9 +69,21 @@ export function useFleetEvents(url: string | undefined, reread: (cluster: string
         const here = encodeURIComponent(window.location.pathname + window.location.search);
         leaveTo(new URL(`/login?next=${here}`, window.location.origin).href);
       });
+      // The server ends each stream after a while, saying so first: that reconnect is expected, and the
+      // page stays live through it (each watch says again where it stands once reconnected).
+      let planned = false;
+      es.addEventListener('reconnect', () => {
+        planned = true;
+      });
+      es.addEventListener('open', () => {
+        planned = false;
+      });
       es.addEventListener('error', () => {
-        // While it reconnects (or after it gave up) nothing is followed live: the clusters are
-        // read on the page's timer until each watch says it is back.
+        const expected = planned && es.readyState === EventSource.CONNECTING;
+        planned = false;
+        if (expected) return;
+        // While it reconnects after an unplanned end (or after it gave up) nothing is followed
+        // live: the clusters are read on the page's timer until each watch says it is back.
         setLive(undefined);
         if (es.readyState !== EventSource.CLOSED || stopped) return;
         es.close();
