@@ -13,6 +13,7 @@ import { CATALOG_DIR_ANNOTATION } from '../lib/sandbox/olm/catalog-sources';
 import { startSandbox } from '../lib/sandbox/server/sandbox';
 import { writeFixtureCatalog } from '../lib/sandbox/testing/fbc-fixture';
 import { apiChecks } from './checks/api';
+import { notFoundChecks } from './checks/not-found';
 import { kubectlChecks } from './checks/kubectl';
 import { olmChecks } from './checks/olm';
 import { rbacChecks } from './checks/rbac';
@@ -21,6 +22,8 @@ import { schemaChecks } from './checks/schemas';
 import { failForwardChecks } from './checks/fail-forward';
 import { scopedChecks } from './checks/scoped';
 import { operatorObjectChecks } from './checks/operator-objects';
+import { UNPACK_CATALOG, UNPACK_PACKAGE, unpackChecks } from './checks/olm-unpack';
+import { MISSING_PACKAGE, unpackFailureChecks } from './checks/olm-unpack-failure';
 import { olmV1Checks, V1_PACKAGES } from './checks/olm-v1';
 import { servesOlmV1 } from './checks/olm-v1-read';
 import { fleetConformance } from './fleet';
@@ -148,15 +151,31 @@ function generatedCatalog(dir: string): string {
   ]);
 }
 
-/** The real cluster: every catalog's registry served as it is, and OLM's CatalogSources for `olmCatalogs`. */
+/** One small catalog OLM v0 unpacks from images on both clusters (conformance/checks/olm-unpack.ts). */
+function unpackCatalog(dir: string): string {
+  const out = join(dir, UNPACK_CATALOG);
+  writeFixtureCatalog(out, [
+    { name: UNPACK_PACKAGE, bundles: [{ version: '1.0.0' }] },
+    // Its image is deleted from the registry by conformance/checks/olm-unpack-failure.ts.
+    { name: MISSING_PACKAGE, bundles: [{ version: '1.0.0' }] },
+  ]);
+  return out;
+}
+
+/**
+ * The real cluster: every catalog's registry served as it is, and OLM's CatalogSources for
+ * `olmCatalogs` (bundles inline) and `imageCatalogs` (bundles by image, unpacked by OLM).
+ */
 async function startReal(
   catalogs: string[],
   olmCatalogs: string[],
+  imageCatalogs: string[],
   dataDir: string,
 ): Promise<{ target: Target; child: ChildProcess }> {
   const args = ['--import', 'tsx', join(root, 'scripts', 'cluster.ts'), '--data-dir', dataDir];
   for (const c of catalogs) args.push('--registry', c);
   for (const c of olmCatalogs) args.push('--catalog', c);
+  for (const c of imageCatalogs) args.push('--image-catalog', c);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
@@ -229,10 +248,17 @@ async function main(): Promise<void> {
     ['certified-operators-v4.18', 'gatekeeper-operator-product-v4.20', 'okderators']
       .map((c) => join(shared, c))
       .concat(generated);
+  const unpack = unpackCatalog(work);
   const t0 = Date.now();
   const [sb, real] = await Promise.all([
-    startSandbox({ port: 0, kubeconfigPath: join(work, 'sandbox', 'kubeconfig'), catalogs, deploymentDelayMs: 0 }),
-    startReal(catalogs, [generated], join(work, 'real')),
+    startSandbox({
+      port: 0,
+      kubeconfigPath: join(work, 'sandbox', 'kubeconfig'),
+      catalogs,
+      imageCatalogs: [unpack],
+      deploymentDelayMs: 0,
+    }),
+    startReal(catalogs, [generated], [unpack], join(work, 'real')),
   ]);
   const registries: Record<string, string> = {};
   for (const c of catalogs) {
@@ -273,6 +299,7 @@ async function main(): Promise<void> {
   const v1Checks = selected(olmV1Checks);
   const checks: Check[] = selected([
     ...apiChecks,
+    ...notFoundChecks,
     ...rbacChecks,
     ...schemaChecks,
     ...kubectlChecks,
@@ -284,6 +311,8 @@ async function main(): Promise<void> {
     ...scopedChecks,
     ...failForwardChecks,
     ...operatorObjectChecks,
+    ...unpackChecks,
+    ...unpackFailureChecks,
     ...(sandboxV1 ? olmV1Checks : []),
   ]);
   // The table in docs/conformance.md, and OLM v1's in its own document.

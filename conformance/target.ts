@@ -2,6 +2,7 @@
 // client (node:https with the cluster's CA) so that both clusters get byte-for-byte the same
 // requests.
 import { request } from 'node:https';
+import { readWatch } from './read-watch';
 
 export interface Target {
   name: 'sandbox' | 'real';
@@ -65,43 +66,22 @@ export function call(
 }
 
 /** A watch: the events (type and object name) seen until `until` returns true or the time is up. */
-export function watchEvents(
+export async function watchEvents(
   t: Target,
   path: string,
   until: (events: { type: string; name?: string }[]) => boolean,
   timeoutMs = 15_000,
 ): Promise<{ type: string; name?: string }[]> {
-  const u = new URL(path, t.url);
-  return new Promise((resolve, reject) => {
-    const events: { type: string; name?: string }[] = [];
-    let buffer = '';
-    const req = request(
-      u,
-      { ca: t.ca, headers: { authorization: `Bearer ${t.tokens.admin}`, accept: 'application/json' } },
-      (res) => {
-        res.on('data', (d: Buffer) => {
-          buffer += d.toString();
-          let i: number;
-          while ((i = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, i).trim();
-            buffer = buffer.slice(i + 1);
-            if (!line) continue;
-            const e = JSON.parse(line) as { type: string; object?: { metadata?: { name?: string } } };
-            events.push({ type: e.type, name: e.object?.metadata?.name });
-            if (until(events)) {
-              req.destroy();
-              resolve(events);
-            }
-          }
-        });
-        res.on('end', () => resolve(events));
-      },
-    );
-    req.on('error', (err) => (events.length ? resolve(events) : reject(err)));
-    setTimeout(() => {
-      req.destroy();
-      resolve(events);
-    }, timeoutMs).unref();
-    req.end();
-  });
+  const events: { type: string; name?: string }[] = [];
+  await readWatch<{ type: string; object?: { metadata?: { name?: string } } }>(
+    t,
+    path,
+    (e) => {
+      events.push({ type: e.type, name: e.object?.metadata?.name });
+      return until(events);
+    },
+    timeoutMs,
+    () => events.length > 0,
+  );
+  return events;
 }

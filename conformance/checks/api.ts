@@ -237,6 +237,19 @@ export const apiChecks: Check[] = [
     ],
   },
   {
+    // kube-apiserver authorizes before it routes: someone who may not list a kind is refused it
+    // even where no such API is served (here OCM's, which neither main cluster serves), while
+    // discovery, which every signed-in user may read, says it is not there.
+    id: 'errors/403 before 404 for an API the cluster does not serve',
+    run: async (t) => [
+      statusOf(await call(t, { user: 'alice', path: '/apis/cluster.open-cluster-management.io/v1/managedclusters' })),
+      statusOf(await call(t, { user: 'bob', path: '/apis/example.com/v1/namespaces/team1/widgets/one/status' })),
+      (await call(t, { user: 'alice', path: '/apis/cluster.open-cluster-management.io/v1' })).status,
+      // A non-resource path nothing serves: refused as a path, not found only for an admin.
+      statusOf(await call(t, { user: 'bob', path: '/nosuch' })),
+    ],
+  },
+  {
     id: 'errors/400 malformed continue token',
     run: async (t) =>
       statusOf(await call(t, { path: `/api/v1/namespaces/default/configmaps?limit=1&continue=garbage` })),

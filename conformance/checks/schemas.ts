@@ -35,7 +35,35 @@ async function explain(t: Target, what: string): Promise<string[]> {
     .map((l) => l.trimEnd());
 }
 
+const csv = (name: string) => ({
+  apiVersion: 'operators.coreos.com/v1alpha1',
+  kind: 'ClusterServiceVersion',
+  metadata: { name },
+  spec: { displayName: 'GPU Forge', version: '24.3.1+build.2', install: { strategy: 'deployment' } },
+});
+
 export const schemaChecks: Check[] = [
+  {
+    // A version's build metadata in a CSV's name (a '+') is no DNS-1123 subdomain: the create is
+    // refused, as OLM's would be; the same CSV named with a '-' instead passes (a dry run).
+    id: 'olm/ClusterServiceVersion whose name has a + is refused as an invalid object name',
+    run: async (t) => [
+      statusOf(
+        await call(t, {
+          method: 'POST',
+          path: `${V1ALPHA1}/clusterserviceversions?dryRun=All`,
+          body: csv('gpu-forge.v24.3.1+build.2'),
+        }),
+      ),
+      (
+        await call(t, {
+          method: 'POST',
+          path: `${V1ALPHA1}/clusterserviceversions?dryRun=All`,
+          body: csv('gpu-forge.v24.3.1-build.2'),
+        })
+      ).status,
+    ],
+  },
   {
     id: 'olm/Subscription without spec.name and spec.source is refused by the CRD schema',
     run: async (t) =>
