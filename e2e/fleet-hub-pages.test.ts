@@ -7,70 +7,47 @@
 // the hub lists but does not report Available is a page saying so; signed out, such a page is the
 // login page and its API a 401. Axe at 1440 and 390 px, nothing scrolling sideways on the phone.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startSandboxFleet, type SandboxFleet } from '../lib/sandbox/fleet';
+import type { Page } from 'playwright-core';
+import type { SandboxFleet } from '../lib/sandbox/fleet';
 import { clientAs } from '../lib/server/testing/cluster';
 import { kubeconfigWithout } from '../lib/server/testing/fleet-sandbox';
 import { MANAGED_CLUSTER_TYPE } from '../lib/server/fleet/hub-members';
-import { accessibilityProblems, DESKTOP, PHONE } from './support/a11y';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
+import { DESKTOP } from './support/a11y';
+import { checkBothWidths } from './support/both-widths';
+import type { RunningConsole } from './support/console-server';
+import { startFleetBrowser, tokenSignIn, type FleetBrowser } from './support/fleet-browser';
 import { loggedInPage } from './support/login';
 
 const shots = join(import.meta.dirname, '..', 'test-results', 'fleet-hub-pages');
 
 describe('a cluster only the OCM hub lists, and its pages', () => {
-  let dir: string;
+  let started: FleetBrowser;
   let fleet: SandboxFleet;
   let app: RunningConsole;
-  let browser: Browser;
   let page: Page;
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'olm-e2e-fleet-hub-pages-'));
-    fleet = await startSandboxFleet({ count: 3, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 200 });
+    started = await startFleetBrowser('fleet-hub-pages');
+    fleet = started.fleet;
     // A cluster the hub has accepted but never heard from: the console must not wait on it.
     await clientAs(fleet.clusters[0]!.sandbox, 'admin').create(MANAGED_CLUSTER_TYPE, {
       metadata: { name: 'lab' },
       spec: { hubAcceptsClient: true, managedClusterClientConfigs: [{ url: 'https://127.0.0.1:1' }] },
     });
-    app = await startConsole({
-      OLM_CONSOLE_KUBECONFIG: kubeconfigWithout(fleet, ['prod-west'], join(dir, 'console-kubeconfig')),
-      OLM_CONSOLE_AUTH: 'token',
-      OLM_CONSOLE_FLEET_SHARED_TOKENS: 'true',
-    });
-    browser = await launchBrowser();
-    page = await loggedInPage(browser, app.url, fleet.tokens.admin!);
+    const kubeconfig = kubeconfigWithout(fleet, ['prod-west'], join(started.dir, 'console-kubeconfig'));
+    app = await started.startConsole(tokenSignIn(kubeconfig, true));
+    page = await loggedInPage(started.browser, app.url, fleet.tokens.admin!);
     await page.setViewportSize(DESKTOP);
   });
   after(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fleet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   /** Screenshots at a desktop's width and a phone's; axe at both, and no sideways scrolling on the phone. */
-  const check = async (name: string) => {
-    for (const [size, suffix] of [
-      [DESKTOP, ''],
-      [PHONE, '-phone'],
-    ] as const) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(shots, `${name}${suffix}.png`), fullPage: true, animations: 'disabled' });
-      const problems = await accessibilityProblems(page);
-      assert.deepEqual(problems, [], `fleet-hub-pages/${name}${suffix}:\n${problems.join('\n')}`);
-      if (size === PHONE) {
-        const sideways = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-        assert.equal(sideways, false, `${name} scrolls sideways on a phone`);
-      }
-    }
-    await page.setViewportSize(DESKTOP);
-  };
+  const check = (name: string) => checkBothWidths(page, shots, 'fleet-hub-pages', name);
   const clustersTable = () => page.getByRole('table', { name: 'Clusters' });
   const settled = () => page.locator('section[aria-busy="false"]').first().waitFor();
 

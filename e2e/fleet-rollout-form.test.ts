@@ -5,21 +5,21 @@
 // catalog, canary first, waves of one, is previewed (the clusters picked now, nothing written
 // yet), written as the admin and lands on its page showing the canary and the waves, each cluster
 // running what its own OLM installed; a package's Roll out in Operators across clusters opens the
-// form with it chosen; a bad duration is refused beside its field and writes nothing; Export for
-// GitOps shows the hub objects. Each state passes axe at 1440 and 390 px with
+// form with it chosen; a bad duration, or a name too long beside the hub namespace, is refused
+// beside its field and writes nothing; Export for GitOps shows the hub objects; a rollout whose
+// canary OCM timed out (a channel the catalog lacks, a two-second progressDeadline) says so on the
+// canary's line, and that the next wave waits for it. Each state passes axe at 1440 and 390 px with
 // nothing scrolling sideways on the phone, and is kept as a screenshot at both widths.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { KubeClient } from '../lib/k8s/client';
 import { isKubeError } from '../lib/k8s/errors';
-import { startSandboxFleet, type SandboxFleet } from '../lib/sandbox/fleet';
-import { MANAGED_CLUSTER_TYPE } from '../lib/server/fleet/hub-members';
 import { PLACEMENT_TYPE } from '../lib/server/rollouts/resources';
-import { clientAs } from '../lib/server/testing/cluster';
+import { writeRollout } from '../lib/server/rollouts/write';
+import { flagpoleChoices, startSandboxOcmFleet, type SandboxOcmFleet } from '../lib/server/testing/ocm-fleet';
 import { accessibilityProblems, DESKTOP, PHONE } from './support/a11y';
 import { launchBrowser } from './support/browser';
 import { startConsole, type RunningConsole } from './support/console-server';
@@ -27,28 +27,22 @@ import { startConsole, type RunningConsole } from './support/console-server';
 const shots = join(import.meta.dirname, '..', 'test-results', 'fleet-rollout-form');
 
 describe('the rollout form: three sandbox clusters, the first an OCM hub', () => {
-  let dir: string;
-  let fleet: SandboxFleet;
+  let fleet: SandboxOcmFleet;
   let hub: KubeClient;
   let admin: RunningConsole;
   let browser: Browser;
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'olm-e2e-rollout-form-'));
-    fleet = await startSandboxFleet({ count: 3, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 200 });
-    hub = clientAs(fleet.clusters[0]!.sandbox, 'admin');
-    // The hub's admin marks the canary, as `kubectl label managedcluster prod-west canary=true` would.
-    const west = await hub.get<{ metadata: { labels?: Record<string, string> } }>(MANAGED_CLUSTER_TYPE, 'prod-west');
-    west.metadata.labels = { ...west.metadata.labels, canary: 'true' };
-    await hub.replace(MANAGED_CLUSTER_TYPE, west);
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath });
+    // prod-west labelled canary=true by the hub's admin, as `kubectl label managedcluster` would.
+    fleet = await startSandboxOcmFleet({ count: 3, deploymentDelayMs: 200 });
+    hub = fleet.hub;
+    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.fleet.kubeconfigPath });
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
     await admin?.stop();
     await fleet?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Axe at both widths, nothing sideways on the phone, and a screenshot at each width to look at. */
@@ -80,7 +74,11 @@ describe('the rollout form: three sandbox clusters, the first an OCM hub', () =>
     await page.goto(`${admin.url}/fleet/rollouts/new`);
     await page.getByLabel('Package name').fill('routekit');
     const catalog = page.getByLabel('Catalog', { exact: true });
-    await catalog.locator('option', { hasText: 'CatalogSource olm/olm-console-demo' }).waitFor({ state: 'attached' });
+    // The first form of the run waits for the hub's first read of its catalogs, which took over the
+    // default 30 s once on a loaded machine (a whole e2e run beside other work); later forms are quick.
+    await catalog
+      .locator('option', { hasText: 'CatalogSource olm/olm-console-demo' })
+      .waitFor({ state: 'attached', timeout: 90_000 });
     await page.getByLabel('Channel').locator('option', { hasText: 'stable' }).waitFor({ state: 'attached' });
     await page.getByLabel('Canary: clusters with these labels go first (optional)').fill('canary=true');
     return page;
@@ -175,6 +173,22 @@ describe('the rollout form: three sandbox clusters, the first an OCM hub', () =>
     await page.close();
   });
 
+  test("a name too long beside the hub namespace is refused beside the name, in the rollout's words", async () => {
+    const page = await filledForm();
+    const name = page.getByLabel('Rollout name');
+    await name.fill(`routekit-${'x'.repeat(45)}`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByText(/the rollout name and hub namespace together must be at most 56 characters/).waitFor();
+    assert.equal(await name.getAttribute('aria-invalid'), 'true');
+    const said = await page.evaluate(
+      (ids) => ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' '),
+      ((await name.getAttribute('aria-describedby')) ?? '').split(' '),
+    );
+    assert.match(said, /the rollout name and hub namespace together must be at most 56 characters/);
+    assert.equal(await page.getByRole('region', { name: /^Preview/ }).count(), 0);
+    await page.close();
+  });
+
   test('Export for GitOps shows the hub objects as files', async () => {
     const page = await filledForm();
     await page.getByLabel('Rollout name').fill('routekit-git');
@@ -184,6 +198,50 @@ describe('the rollout form: three sandbox clusters, the first an OCM hub', () =>
     assert.match(await files.innerText(), /kind: ManifestWorkReplicaSet[\s\S]*name: routekit-git/);
     assert.equal(await placementExists('routekit-git'), false, 'an export writes nothing');
     await shot(page, 'export');
+    await page.close();
+  });
+
+  test('a canary OCM timed out says so on its line, and that the next wave waits for it', async () => {
+    // Written as the hub's admin: the form offers only the catalog's channels.
+    await writeRollout(
+      hub,
+      flagpoleChoices({
+        name: 'routekit-stuck',
+        package: 'routekit',
+        channel: 'no-such-channel',
+        installNamespace: 'routekit-stuck',
+        progressDeadline: '2s',
+      }),
+    );
+    const page = await browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${admin.url}/fleet/rollouts/rollouts/routekit-stuck`);
+    const canary = page.getByRole('region', { name: 'Canary' });
+    try {
+      await canary.getByText(/timed out after 2s/).waitFor({ timeout: 60_000 });
+    } catch (err) {
+      assert.fail(`${(err as Error).message}\nthe page says:\n${await page.getByRole('main').innerText()}`);
+    }
+    assert.match(
+      await canary.innerText(),
+      new RegExp(
+        'prod-west: not healthy.*\\n+timed out after 2s \\(at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\): ' +
+          'OCM counts it as failed, and with 1 failed ' +
+          "where 0 are tolerated the rollout will not go on to the next group until this cluster's work is " +
+          'Available or the rollout is changed or stopped\\.',
+      ),
+    );
+    const waves = await Promise.all(
+      (await page.getByRole('region', { name: /^Wave \d+$/ }).all()).map((w) => w.innerText()),
+    );
+    assert.deepEqual(
+      waves.map((w) => /(local-cluster|staging): (\S+)/.exec(w)?.slice(1)),
+      [
+        ['local-cluster', 'waiting'],
+        ['staging', 'waiting'],
+      ],
+    );
+    assert.doesNotMatch(waves.join('\n'), /timed out/);
+    await shot(page, 'timed-out');
     await page.close();
   });
 });

@@ -6,55 +6,36 @@
 // included; a stopped cluster is its own section with the reason. Axe clean at 1440 and 390 px,
 // nothing scrolling sideways on the phone.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { FLEET_CACHE_MS } from '../lib/server/fleet/across';
-import { startSandboxFleet, type SandboxFleet } from '../lib/sandbox/fleet';
-import { accessibilityProblems, DESKTOP, PHONE } from './support/a11y';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
+import type { SandboxFleet } from '../lib/sandbox/fleet';
+import { DESKTOP } from './support/a11y';
+import { checkBothWidths } from './support/both-widths';
+import type { RunningConsole } from './support/console-server';
+import { startFleetBrowser, type FleetBrowser } from './support/fleet-browser';
 
 const shots = join(import.meta.dirname, '..', 'test-results', 'fleet-rollout');
 
 describe("a package's rollout across three sandbox clusters", () => {
-  let dir: string;
+  let started: FleetBrowser;
   let fleet: SandboxFleet;
   let admin: RunningConsole;
   let browser: Browser;
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'olm-e2e-fleet-rollout-'));
-    fleet = await startSandboxFleet({ count: 3, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 200 });
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath });
-    browser = await launchBrowser();
+    started = await startFleetBrowser('fleet-rollout');
+    ({ fleet, browser } = started);
+    admin = await started.startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath });
   });
   after(async () => {
-    await browser?.close();
-    await admin?.stop();
-    await fleet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   /** Axe at desktop and phone widths, nothing wider than the phone, a screenshot of each. */
-  const check = async (page: Page, name: string) => {
-    for (const [size, suffix] of [
-      [DESKTOP, ''],
-      [PHONE, '-phone'],
-    ] as const) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(shots, `${name}${suffix}.png`), fullPage: true, animations: 'disabled' });
-      const problems = await accessibilityProblems(page);
-      assert.deepEqual(problems, [], `fleet-rollout/${name}${suffix}:\n${problems.join('\n')}`);
-      if (size === PHONE) {
-        const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        assert.ok(wide <= 0, `${name} scrolls sideways by ${wide} px on a phone`);
-      }
-    }
-    await page.setViewportSize(DESKTOP);
-  };
+  const check = (page: Page, name: string) => checkBothWidths(page, shots, 'fleet-rollout', name);
 
   test('from Operators across clusters, certwarden opens its rollout: each cluster its version and path', async () => {
     const page = await browser.newPage({ viewport: DESKTOP });

@@ -7,39 +7,34 @@
 // staging still unasked; removed, prod-west is unasked again. Every state passes axe at 1440 and
 // 390 px with nothing scrolling sideways on the phone.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startSandboxFleet, type SandboxFleet } from '../lib/sandbox/fleet';
+import type { Page } from 'playwright-core';
+import type { SandboxFleet } from '../lib/sandbox/fleet';
 import { accessibilityProblems, DESKTOP, PHONE } from './support/a11y';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
+import type { RunningConsole } from './support/console-server';
+import { startFleetBrowser, tokenSignIn, type FleetBrowser } from './support/fleet-browser';
 import { loggedInPage } from './support/login';
 
 const shots = join(import.meta.dirname, '..', 'test-results', 'fleet-tokens');
 
 describe('a token per cluster on the Clusters page: three sandbox clusters', () => {
-  let dir: string;
+  let started: FleetBrowser;
   let fleet: SandboxFleet;
   let app: RunningConsole;
-  let browser: Browser;
   let page: Page;
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'olm-e2e-fleet-tokens-'));
-    fleet = await startSandboxFleet({ count: 3, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 200 });
-    app = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath, OLM_CONSOLE_AUTH: 'token' });
-    browser = await launchBrowser();
-    page = await loggedInPage(browser, app.url, fleet.tokens.bob!);
+    started = await startFleetBrowser('fleet-tokens');
+    fleet = started.fleet;
+    // The login token goes to the home cluster only: no shared tokens.
+    app = await started.startConsole(tokenSignIn(fleet.kubeconfigPath, false));
+    page = await loggedInPage(started.browser, app.url, fleet.tokens.bob!);
     await page.setViewportSize(DESKTOP);
   });
   after(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fleet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   /** Screenshots at a desktop's width and a phone's; axe at both and no sideways scrolling on the phone. */

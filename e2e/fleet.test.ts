@@ -9,46 +9,36 @@
 // stopped cluster is said to be not answering while the others still answer. Every state passes
 // axe at 1440 and 390 px with nothing scrolling sideways on the phone.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
-import { startSandboxFleet, type SandboxFleet } from '../lib/sandbox/fleet';
+import type { SandboxFleet } from '../lib/sandbox/fleet';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../lib/server/olm-v1/resources';
 import { clientAs } from '../lib/server/testing/cluster';
 import { accessibilityProblems, DESKTOP, PHONE } from './support/a11y';
-import { launchBrowser } from './support/browser';
-import { startConsole, type RunningConsole } from './support/console-server';
+import type { RunningConsole } from './support/console-server';
+import { startFleetBrowser, tokenSignIn, type FleetBrowser } from './support/fleet-browser';
 import { loggedInPage } from './support/login';
 
 const shots = join(import.meta.dirname, '..', 'test-results', 'fleet');
 
 describe('the fleet pages: three sandbox clusters', () => {
-  let dir: string;
+  let started: FleetBrowser;
   let fleet: SandboxFleet;
   let admin: RunningConsole;
   let perUser: RunningConsole;
   let browser: Browser;
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    dir = mkdtempSync(join(tmpdir(), 'olm-e2e-fleet-'));
-    fleet = await startSandboxFleet({ count: 3, kubeconfigPath: join(dir, 'kubeconfig'), deploymentDelayMs: 200 });
-    admin = await startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath });
-    perUser = await startConsole({
-      OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath,
-      OLM_CONSOLE_AUTH: 'token',
-      OLM_CONSOLE_FLEET_SHARED_TOKENS: 'true',
-    });
-    browser = await launchBrowser();
+    started = await startFleetBrowser('fleet');
+    ({ fleet, browser } = started);
+    admin = await started.startConsole({ OLM_CONSOLE_KUBECONFIG: fleet.kubeconfigPath });
+    perUser = await started.startConsole(tokenSignIn(fleet.kubeconfigPath, true));
   });
   after(async () => {
-    await browser?.close();
-    await admin?.stop();
-    await perUser?.stop();
-    await fleet?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await started?.stop();
   });
 
   const open = async (path: string): Promise<Page> => {

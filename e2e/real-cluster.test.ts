@@ -516,8 +516,12 @@ else
         await page.getByRole('button', { name: 'Install', exact: true }).click();
         await page.waitForURL(new RegExp(`/installs/${ns}/quillmq$`));
         // Longer than the other waits: in one fresh-clone CI run real OLM, executing this plan as
-        // the account, finished the install just after 3 minutes (16 s on a quiet machine); the
-        // log kept did not say what it waited for. A wait, not a timing assertion.
+        // the account, finished the install just after 3 minutes (16 s on a quiet machine), and
+        // in another not within 9 (its olm-operator moved the CSV on as the wait ran out). OLM
+        // retries a CSV whose requirements were unmet with a per-object backoff that grows to
+        // 1,000 s, so a missed event leaves it to the next resync (5 min ± 20 %). The failure
+        // report lists each CSV's phase history to say which step waited. A wait, not a timing
+        // assertion.
         await page
           .getByRole('status')
           .filter({ hasText: /^Installed: quillmq\.v/ })

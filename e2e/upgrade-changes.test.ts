@@ -14,7 +14,8 @@ import type { KubeClient } from '../lib/k8s/client';
 import { CONFIG_MAP_TYPE, NAMESPACE_TYPE, rbacType, SERVICE_ACCOUNT_TYPE } from '../lib/k8s/core-kinds';
 import { INSTALL_PLAN_TYPE, type InstallPlan, type Step } from '../lib/olm/resources/install-plan';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from '../lib/server/olm-v1/resources';
-import { subscribe, waitFor, waitForCsv } from '../lib/server/testing/cluster';
+import { waitFor } from '../lib/server/testing/cluster';
+import { upgradeWaitingForApproval } from '../lib/server/testing/upgrade-waiting';
 import { PHONE } from './support/a11y';
 import { useHarness } from './support/harness';
 
@@ -24,14 +25,6 @@ const TO = 'pgpilot.v1.4.0';
 const CM = 'feed00feed00feed00feed00feed00feed00feed00feed00feed00feed00fee';
 type CsvLike = { spec: { install: { spec: { clusterPermissions: unknown[] } } } };
 type CrdLike = { metadata: { name: string }; spec: { versions: { name: string }[] } };
-
-const planFor = (kube: KubeClient, csv: string) =>
-  waitFor(`a plan for ${csv} waiting`, async () => {
-    const list = await kube.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace: NS });
-    return list.items.find(
-      (p) => p.spec.clusterServiceVersionNames.includes(csv) && p.status?.phase === 'RequiresApproval',
-    );
-  });
 
 /** The upgrade plan in the form OLM writes for an unpacked bundle, with the unpack ConfigMap. */
 async function asUnpacked(kube: KubeClient, plan: InstallPlan): Promise<void> {
@@ -85,23 +78,13 @@ describe('what an upgrade changes, before it is approved', () => {
   const h = useHarness({
     suite: 'upgrade-changes',
     seed: async (kube) => {
-      await subscribe(kube, {
+      const plan = await upgradeWaitingForApproval(kube, {
         namespace: NS,
         package: 'pgpilot',
         channel: 'stable',
-        approval: 'Manual',
-        startingCSV: FROM,
-        targets: [NS],
+        from: FROM,
+        to: TO,
       });
-      const first = await planFor(kube, FROM);
-      await kube.patch(
-        INSTALL_PLAN_TYPE,
-        first.metadata!.name!,
-        { spec: { approved: true } },
-        { namespace: NS, type: 'merge' },
-      );
-      await waitForCsv(kube, NS, FROM);
-      const plan = await planFor(kube, TO);
       planName = plan.metadata!.name!;
       await asUnpacked(kube, plan);
     },

@@ -2,8 +2,10 @@
 // arrives, and when the page first answers. The process runs in a group of its own so that it can
 // be stopped the way Ctrl-C stops it (a signal to the whole group) and nothing outlives the run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import { freePort } from '../../scripts/free-port';
+
+export { freePort };
 
 /** One line of `npm start`'s output and when it arrived (ms since the start). */
 export interface LogLine {
@@ -21,18 +23,6 @@ export interface StartRun {
   /** The first answer's status (the console's home page, 200 or a redirect). */
   status: number;
   child: ChildProcess;
-}
-
-/** A port nobody listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function parse(line: string, atMs: number): LogLine {

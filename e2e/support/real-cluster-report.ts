@@ -65,6 +65,14 @@ export async function reportRealClusterFailure(
       out.push(
         `CSV ${c.metadata?.namespace}/${c.metadata?.name}: ${c.status?.phase ?? '-'} ${c.status?.reason ?? ''} ${c.status?.message?.slice(0, 200) ?? ''}`,
       );
+      // OLM keeps each phase it passed through with its time: a long gap between two says which
+      // step waited (a CSV left Pending after its requirements were met waits for OLM's retry).
+      for (const h of c.status?.conditions ?? [])
+        out.push(
+          `  ${h.lastTransitionTime ?? '-'} ${h.phase ?? '-'} ${h.reason ?? ''} ${h.message?.slice(0, 120) ?? ''}`,
+        );
+      for (const r of c.status?.requirementStatus ?? [])
+        if (r.status !== 'Present') out.push(`  requirement ${r.kind} ${r.name}: ${r.status} ${r.message ?? ''}`);
     }
   } catch (err) {
     out.push(`(the cluster could not be read: ${(err as Error).message})`);

@@ -55,7 +55,7 @@ export async function startRealCluster(
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      // scripts/cluster.ts gives each program 15 s; past that its watchdog kills what is left.
+      // scripts/cluster.ts gives etcd 15 s and every other program 3 s; past that its watchdog kills what is left.
       const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
       await exited;
       clearTimeout(timer);
