@@ -129,13 +129,16 @@ describe('the fleet pages: three sandbox clusters', () => {
     await east.getByText('certwarden: 1.0.0 → 1.1.0').waitFor();
     // staging's pgpilot ClusterExtension is pinned to 1.3.0; the demo catalog's stable channel has
     // 1.4.0 replacing it. The sandbox's OLM v1 installs it in its own time: the page is read again.
-    for (let i = 0; !(await staging.getByText('pgpilot: 1.3.0 → 1.4.0').count()); i++) {
+    // Rows arrive cluster by cluster and the page says it is busy until every cluster has answered,
+    // so each reading waits for that first: a count taken right after a reload sees a page still
+    // asking (a CI run under load failed that way with the change on screen a moment later).
+    for (let i = 0; ; i++) {
+      await page.locator('section[aria-busy="false"]').first().waitFor();
+      if (await staging.getByText('pgpilot: 1.3.0 → 1.4.0').count()) break;
       assert.ok(i < 20, `staging never listed pgpilot's version change: ${await staging.innerText()}`);
       await page.waitForTimeout(1_000);
       await page.reload();
     }
-    // Rows arrive cluster by cluster; the page says it is busy until every cluster has answered.
-    await page.locator('section[aria-busy="false"]').first().waitFor();
     assert.match(await west.innerText(), /certwarden: 1\.0\.0 → 1\.1\.0; pgpilot: 1\.2\.0 → 1\.4\.0/);
     assert.match(await staging.innerText(), /ClusterExtension pgpilot \(OLM v1\), pinned to 1\.3\.0, channels stable/);
     await shot(page, 'approvals');
