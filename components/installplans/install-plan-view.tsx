@@ -18,7 +18,7 @@ import { RelativeTime } from '../common/relative-time';
 import { StackedCell, StackedRow, StackedTable } from '../common/stacked-table';
 import { YamlBlock } from '../common/yaml-block';
 import { PermissionFailureNotice } from '../common/permission-failure';
-import { MoveOperator } from './move-operator';
+import { MoveOperator, MoveOutcome, type MoveState } from './move-operator';
 import { PlanChanges } from './plan-changes';
 
 const APPROVED = 'rounded border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900';
@@ -47,6 +47,8 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
   const [stale, setStale] = useState<string | undefined>();
   const [open, setOpen] = useState<string | undefined>();
   const [moving, setMoving] = useState<string | undefined>();
+  // Kept here, not in the form: the move deletes this plan, and the form goes with it.
+  const [moveState, setMoveState] = useState<MoveState | undefined>();
   const outcome = useRef<HTMLParagraphElement>(null);
   const act = (verb: 'approve' | 'deny') =>
     apiWrite<DenyAnswer>(
@@ -86,21 +88,24 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
 
   if (plan.error) {
     return (
-      <ErrorPanel
-        error={plan.error}
-        title={`InstallPlan ${name} could not be read`}
-        notFound={
-          `There is no InstallPlan ${name} in ${namespace}: ` +
-          'OLM deletes old plans, and a plan is replaced when the Subscription is resolved again.'
-        }
-        onRetry={() => void plan.refetch()}
-        back={[
-          {
-            href: `/operators?namespace=${encodeURIComponent(namespace)}`,
-            label: `Installed Operators in ${namespace}`,
-          },
-        ]}
-      />
+      <div className="space-y-4">
+        {moveState && <MoveOutcome move={moveState} />}
+        <ErrorPanel
+          error={plan.error}
+          title={`InstallPlan ${name} could not be read`}
+          notFound={
+            `There is no InstallPlan ${name} in ${namespace}: ` +
+            'OLM deletes old plans, and a plan is replaced when the Subscription is resolved again.'
+          }
+          onRetry={() => void plan.refetch()}
+          back={[
+            {
+              href: `/operators?namespace=${encodeURIComponent(namespace)}`,
+              label: `Installed Operators in ${namespace}`,
+            },
+          ]}
+        />
+      </div>
     );
   }
   if (!plan.data) return <p role="status">Loading InstallPlan {name}…</p>;
@@ -149,6 +154,7 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
         {summary.message && <p className="text-sm text-red-800">{summary.message}</p>}
       </header>
       <PermissionFailureNotice message={summary.message} namespace={namespace} />
+      {moveState && !(parts.length > 1 && summary.needsApproval && moving) && <MoveOutcome move={moveState} />}
       {parts.length > 1 && (
         <section
           aria-label="Operators in this plan"
@@ -202,9 +208,15 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
                     </button>
                   ))}
               </div>
-              {moving && (
-                <MoveOperator namespace={namespace} subscription={moving} onCancel={() => setMoving(undefined)} />
+              {moving && moveState?.state !== 'moved' && (
+                <MoveOperator
+                  namespace={namespace}
+                  subscription={moving}
+                  onCancel={() => setMoving(undefined)}
+                  onMove={setMoveState}
+                />
               )}
+              {moveState && moveState.state !== 'moving' && <MoveOutcome move={moveState} />}
             </>
           )}
         </section>

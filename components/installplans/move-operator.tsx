@@ -11,19 +11,62 @@ import { ErrorNotice, Warning } from '../common/notice';
 
 const dnsOk = (n: string) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n) && n.length <= 63;
 
-type MoveResult = {
+export type MoveResult = {
   subscription: { namespace: string; name: string };
   steps: { step: string; outcome: string; message?: string }[];
 };
+
+/** Where a move stands, kept by the page: the move deletes the plan the page shows, and the
+ * page may stop showing this form (plan gone, or no longer shared) before the answer comes. */
+export type MoveState =
+  | { subscription: string; to: string; state: 'moving' }
+  | { subscription: string; to: string; state: 'moved'; result: MoveResult }
+  | { subscription: string; to: string; state: 'failed'; error: Error };
+
+/** What a move did, step by step, and the way to the install in its new namespace. */
+export function MoveOutcome({ move }: { move: MoveState }) {
+  if (move.state === 'moving')
+    return (
+      <p role="status">
+        Moving {move.subscription} to {move.to}…
+      </p>
+    );
+  if (move.state === 'failed') return <ErrorNotice error={move.error} what="The move failed" />;
+  const r = move.result;
+  return (
+    <div role="status" className="space-y-1 rounded border border-emerald-300 bg-emerald-50 p-3">
+      <p className="font-semibold">
+        Moved: {move.subscription} is now subscribed in {r.subscription.namespace}.
+      </p>
+      <ul className="list-disc pl-5">
+        {r.steps.map((s) => (
+          <li key={s.step}>
+            {s.step}: {s.outcome}
+            {s.message ? ` (${s.message})` : ''}
+          </li>
+        ))}
+      </ul>
+      <Link
+        className="text-sky-700 underline"
+        href={`/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`}
+      >
+        Follow the install in {r.subscription.namespace}
+      </Link>
+    </div>
+  );
+}
 
 export function MoveOperator({
   namespace,
   subscription,
   onCancel,
+  onMove,
 }: {
   namespace: string;
   subscription: string;
   onCancel: () => void;
+  /** Told of each change of the move's state, so the page can show it once this form is gone. */
+  onMove: (m: MoveState) => void;
 }) {
   const [to, setTo] = useState(`${subscription}-operator`.slice(0, 63));
   const target = useDeferredValue(to);
@@ -34,32 +77,14 @@ export function MoveOperator({
     enabled: dnsOk(target),
     placeholderData: (prev) => prev,
   });
-  const move = useMutation({ mutationFn: () => apiWrite<MoveResult>(base, 'POST', { to }) });
+  // The options' callbacks (not mutate's) still run when this form is gone before the answer.
+  const move = useMutation({
+    mutationFn: (dest: string) => apiWrite<MoveResult>(base, 'POST', { to: dest }),
+    onMutate: (dest) => onMove({ subscription, to: dest, state: 'moving' }),
+    onSuccess: (result, dest) => onMove({ subscription, to: dest, state: 'moved', result }),
+    onError: (error, dest) => onMove({ subscription, to: dest, state: 'failed', error }),
+  });
   const p = plan.data && plan.data.to === to ? plan.data : undefined;
-  if (move.data) {
-    const r = move.data;
-    return (
-      <div role="status" className="space-y-1 rounded border border-emerald-300 bg-emerald-50 p-3">
-        <p className="font-semibold">
-          Moved: {subscription} is now subscribed in {r.subscription.namespace}.
-        </p>
-        <ul className="list-disc pl-5">
-          {r.steps.map((s) => (
-            <li key={s.step}>
-              {s.step}: {s.outcome}
-              {s.message ? ` (${s.message})` : ''}
-            </li>
-          ))}
-        </ul>
-        <Link
-          className="text-sky-700 underline"
-          href={`/installs/${encodeURIComponent(r.subscription.namespace)}/${encodeURIComponent(r.subscription.name)}`}
-        >
-          Follow the install in {r.subscription.namespace}
-        </Link>
-      </div>
-    );
-  }
   return (
     <section
       aria-label={`Move ${subscription} to its own namespace`}
@@ -128,12 +153,11 @@ export function MoveOperator({
           )}
         </>
       )}
-      {move.error && <ErrorNotice error={move.error} what="The move failed" />}
       <div className="flex gap-2">
         <button
           type="button"
           disabled={!p || p.blockers.length > 0 || move.isPending}
-          onClick={() => move.mutate()}
+          onClick={() => move.mutate(to)}
           className="rounded bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white disabled:bg-slate-300 disabled:text-slate-600"
         >
           {move.isPending ? 'Moving…' : `Move to ${to}`}
