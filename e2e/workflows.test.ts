@@ -288,6 +288,9 @@ describe('Install modes, approval, events and deprecated bundles in the browser'
       const p = await h.kube.get<InstallPlan>(INSTALL_PLAN_TYPE, name, 'shared');
       return p.spec.clusterServiceVersionNames.every((n) => n.startsWith('pgpilot.')) ? true : undefined;
     });
+    // The move deleted the plan this page shows; its outcome stays, and the plan's absence is explained.
+    await page.getByText(/InstallPlan install-\S+ is gone: the move deleted it/).waitFor();
+    assert.ok(await page.getByText('Moved: cachely is now subscribed in cachely-own.').isVisible());
     await h.shot(page, 'moved');
     await page.close();
   });

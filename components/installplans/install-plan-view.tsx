@@ -86,6 +86,22 @@ export function InstallPlanView({ namespace, name }: { namespace: string; name: 
     if (approve.isSuccess || deny.isSuccess) outcome.current?.focus();
   }, [approve.isSuccess, deny.isSuccess]);
 
+  if (plan.error && moveState?.state === 'moved' && plan.error instanceof ApiClientError && plan.error.code === 404) {
+    // The move deleted this plan, as its steps say: not an error to the person who moved.
+    return (
+      <div className="space-y-4">
+        <MoveOutcome move={moveState} />
+        <p className="text-sm text-slate-700">
+          InstallPlan {name} is gone: the move deleted it. OLM plans {namespace} again for the operators left there,
+          without {moveState.subscription}:{' '}
+          <Link className="text-sky-700 underline" href={`/operators?namespace=${encodeURIComponent(namespace)}`}>
+            Installed Operators in {namespace}
+          </Link>
+          .
+        </p>
+      </div>
+    );
+  }
   if (plan.error) {
     return (
       <div className="space-y-4">
