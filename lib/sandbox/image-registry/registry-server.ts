@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { closingCuts } from '../server/server-closing';
 import type { AddressInfo } from 'node:net';
 import type { BuiltImage } from './bundle-image-layout';
 import { RegistryAuth, unauthorized } from './registry-auth';
@@ -168,6 +169,7 @@ export async function startImageRegistry(opts: {
   };
 
   const server: Server = createServer({ key: opts.tls.key, cert: opts.tls.cert }, handle);
+  const closeServer = closingCuts(server);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((res, rej) => {
     const onError = (err: NodeJS.ErrnoException) => {
@@ -207,8 +209,7 @@ export async function startImageRegistry(opts: {
       return repos.get(repository)?.manifests.has(digest) ? images.get(digest) : undefined;
     },
     stop: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await closeServer();
     },
   };
 }

@@ -4,6 +4,7 @@
 // sandbox's serving certificate, so `status.urls.base` answers from the machine the console runs
 // on. docs/olm-v1/catalogs.md.
 import { createServer, type Server } from 'node:https';
+import { closingCuts } from '../server/server-closing';
 import type { AddressInfo } from 'node:net';
 import type { ApiServer } from '../server/api-server';
 import type { KObject } from '../store/types';
@@ -66,6 +67,7 @@ export async function startOlmV1(api: ApiServer, opts: OlmV1Options): Promise<Ol
   const server: Server = createServer({ key: opts.tls.key, cert: opts.tls.cert }, (req, res) =>
     serveContent(req, res, (name) => content.catalogs?.served(name)),
   );
+  const closeServer = closingCuts(server);
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -140,8 +142,7 @@ export async function startOlmV1(api: ApiServer, opts: OlmV1Options): Promise<Ol
       api.hooks.onChange = previousChange;
       api.hooks.admit = previousAdmit;
       catalogs.stop();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await closeServer();
     },
   };
 }

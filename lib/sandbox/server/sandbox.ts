@@ -4,7 +4,8 @@ import { ensureOpenShiftConfig, OPENSHIFT_CONFIG_CRDS } from './openshift-config
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { closingCuts } from './server-closing';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import yaml from 'js-yaml';
 import { bootstrapBindings, bootstrapClusterRoles, SEED_USERS } from '../auth/bootstrap-rbac';
@@ -358,15 +359,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const server: Server = createServer({ key: tls.key, cert: tls.cert }, api.handle);
   server.keepAliveTimeout = 65_000;
   server.on('upgrade', api.handleUpgrade);
-  // Every TCP connection from its accept, to cut in stop(): closeAllConnections() cuts only the
-  // ones HTTP tracks, which a connection joins once its TLS handshake is over. A test file's
-  // process once waited half an hour in stop() for server.close(), held by one idle keep-alive
-  // connection whose TCP socket was still open after closeAllConnections() had run.
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
+  const closeServer = closingCuts(server);
   let inFlight = 0;
   let lastChange = Date.now();
   server.on('request', (req, res) => {
@@ -423,16 +416,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       await imageRegistry.stop();
       workloads.stop();
       api.stop();
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      const cut = () => {
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-      };
-      cut();
-      // Until 'close': a connection accepted just before close() may still be handshaking.
-      const again = setInterval(cut, 200);
-      await closed;
-      clearInterval(again);
+      await closeServer();
       store.close();
     },
   };
