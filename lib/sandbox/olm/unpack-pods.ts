@@ -17,6 +17,7 @@ import type { ApiServer } from '../server/api-server';
 import { generatedName } from '../server/http-util';
 import type { KObject } from '../store/types';
 import { recordEvent } from '../workloads/events';
+import { completedConditions } from '../workloads/jobs';
 import { kwokPod, NODE_NAME } from '../workloads/pods';
 
 type Obj = Record<string, unknown>;
@@ -161,16 +162,8 @@ export function runUnpackPod(api: ApiServer, unpackJob: KObject, cm: KObject): v
   api.updateObject(configMaps, extractedConfigMap(fresh, sourceImage, pulled.files));
   const done = kwokPod(job, template as Obj, pod.metadata.name ?? '', {}, now, true);
   api.updateObject(pods, { ...pod, status: done.status }, 'status');
-  const complete = (type: string) => ({
-    type,
-    status: 'True',
-    lastProbeTime: now,
-    lastTransitionTime: now,
-    reason: 'CompletionsReached',
-    message: 'Reached expected number of succeeded pods',
-  });
   updateJob({
-    conditions: [complete('SuccessCriteriaMet'), complete('Complete')],
+    conditions: completedConditions(now),
     completionTime: now,
     succeeded: 1,
     active: 0,

@@ -11,6 +11,18 @@ import { kwokPod, NODE_NAME } from './pods';
 
 type Obj = Record<string, unknown>;
 
+/** The conditions the Job controller writes on a Job whose pods all succeeded (Kubernetes 1.34). */
+export function completedConditions(now: string) {
+  return ['SuccessCriteriaMet', 'Complete'].map((type) => ({
+    type,
+    status: 'True',
+    lastProbeTime: now,
+    lastTransitionTime: now,
+    reason: 'CompletionsReached',
+    message: 'Reached expected number of succeeded pods',
+  }));
+}
+
 export function completeJob(api: ApiCore, jobs: ServedResource, pods: ServedResource, job: KObject, now: string) {
   const spec = (job.spec ?? {}) as Obj;
   const status = (job.status ?? {}) as { conditions?: Obj[] };
@@ -25,20 +37,12 @@ export function completeJob(api: ApiCore, jobs: ServedResource, pods: ServedReso
     const where = `${pod.metadata.namespace}/${name}`;
     recordEvent(api, pod, 'Scheduled', `Successfully assigned ${where} to ${NODE_NAME}`, 'default-scheduler', now);
   }
-  const condition = (type: string) => ({
-    type,
-    status: 'True',
-    lastProbeTime: now,
-    lastTransitionTime: now,
-    reason: 'CompletionsReached',
-    message: 'Reached expected number of succeeded pods',
-  });
   api.updateObject(
     jobs,
     {
       ...job,
       status: {
-        conditions: [condition('SuccessCriteriaMet'), condition('Complete')],
+        conditions: completedConditions(now),
         startTime: now,
         completionTime: now,
         succeeded: completions,
