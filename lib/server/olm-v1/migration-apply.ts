@@ -17,7 +17,7 @@ import { ApiError } from '../api-error';
 import { analyseMigration } from './migration';
 import { markInstall } from './install-mark';
 import { createdByV1, recheckAdoption, recheckContent } from './migration-recheck';
-import { csvBack, remarkRefused, waitPlansSettled, type KnownPlans } from './migration-v0-writes';
+import { csvBack, csvGone, remarkRefused, waitPlansSettled, type KnownPlans } from './migration-v0-writes';
 import { CLUSTER_EXTENSION_TYPE, type ClusterExtension } from './resources';
 
 const OWNER_KIND = 'olm.operatorframework.io/owner-kind';
@@ -50,14 +50,21 @@ async function markInstaller(client: KubeClient, extension: string, done: Done[]
   );
 }
 
-async function write(client: KubeClient, w: MigrationWrite): Promise<void> {
-  if (w.verb === 'create') await client.create(w.type, w.body!, { namespace: w.namespace });
-  else if (w.verb === 'patch') await client.patch(w.type, w.name, w.body!, { namespace: w.namespace, type: 'merge' });
-  else
-    await client.delete(w.type, w.name, {
-      namespace: w.namespace,
-      ...(w.propagationPolicy ? { propagationPolicy: w.propagationPolicy } : {}),
-    });
+/** Writes `w`; answers what the API server answered (for a delete, the object or a Status). */
+async function write(client: KubeClient, w: MigrationWrite): Promise<unknown> {
+  if (w.verb === 'create') return client.create(w.type, w.body!, { namespace: w.namespace });
+  if (w.verb === 'patch') return client.patch(w.type, w.name, w.body!, { namespace: w.namespace, type: 'merge' });
+  return client.delete(w.type, w.name, {
+    namespace: w.namespace,
+    ...(w.propagationPolicy ? { propagationPolicy: w.propagationPolicy } : {}),
+  });
+}
+
+/** The uid of what a delete answered: the object still finalizing, or the Status of one gone. */
+function deletedUid(answer: unknown): string | undefined {
+  const a = answer as { metadata?: { uid?: unknown }; details?: { uid?: unknown } } | undefined;
+  const uid = a?.metadata?.uid ?? a?.details?.uid;
+  return typeof uid === 'string' ? uid : undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -207,7 +214,13 @@ export async function applyMigration(
   client: KubeClient,
   namespace: string,
   csvName: string,
-  opts: { waitMs?: number; plansWaitMs?: number; settleMs?: number; bundleDigest?: string } = {},
+  opts: {
+    waitMs?: number;
+    plansWaitMs?: number;
+    settleMs?: number;
+    csvWaitMs?: number;
+    bundleDigest?: string;
+  } = {},
 ): Promise<MigrationResult> {
   const a = await analyseMigration(client, namespace, csvName);
   if (!a.view.canMove)
@@ -282,11 +295,13 @@ export async function applyMigration(
       } else
         for (const w of writes) {
           try {
-            await write(client, w);
+            const answer = await write(client, w);
             made.push(w);
             // OLM v0 has let go only once its finalizer ran and the CSV is gone; marks made before are lost.
-            if (s.id === 'orphan-csv' && !(await gone(client, w.name, 60_000, w.type, w.namespace)))
-              throw new Error(`the CSV ${w.name} was still there after 60 s (OLM v0's finalizer has not finished)`);
+            if (s.id === 'orphan-csv') {
+              const held = await csvGone(client, namespace, deletedUid(answer), opts.csvWaitMs ?? 60_000, known);
+              if (held) throw new Error(held);
+            }
           } catch (err) {
             // Cleanup is best effort: something already gone is what it wanted.
             if (s.id === 'cleanup' && isKubeError(err, 404)) continue;

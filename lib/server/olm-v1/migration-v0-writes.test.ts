@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SERVICE_ACCOUNT_TYPE } from '../../k8s/core-kinds';
+import { isKubeError } from '../../k8s/errors';
 import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
 import { OPERATOR_GROUP_TYPE } from '../../olm/resources/operator-group';
@@ -121,6 +122,32 @@ describe('the move when OLM v0 writes over its marks', () => {
       assert.equal(still.metadata.uid, sub.metadata.uid);
       const sa = await admin.get<Account>(SERVICE_ACCOUNT_TYPE, ACCOUNT, 'operators');
       assert.equal(sa.metadata.labels?.[MANAGED_BY], undefined);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a deleted CSV that does not go stops the move, naming the finalizer that holds it', async () => {
+    const { admin, close } = await cachelyInstalledByV0();
+    try {
+      await admin.patch(
+        CSV_TYPE,
+        CSV,
+        { metadata: { finalizers: ['example.com/audit'] } },
+        { namespace: 'operators', type: 'merge' },
+      );
+      const r = await applyMigration(admin, 'operators', CSV, { waitMs: 15_000, settleMs: 0, csvWaitMs: 2_000 });
+      assert.equal(r.ok, false, JSON.stringify(r));
+      const held = r.steps.find((s) => s.id === 'orphan-csv')?.message ?? '';
+      assert.match(
+        held,
+        new RegExp(`^the CSV ${CSV.replaceAll('.', '\\.')} was still there 2 s after it was deleted, `),
+      );
+      assert.match(held, /held by its finalizers: .*example\.com\/audit \(another controller’s\)/);
+      // Nothing of OLM v1 was made, and the CSV is still the one being deleted.
+      await assert.rejects(admin.get(CLUSTER_EXTENSION_TYPE, 'cachely'), (e) => isKubeError(e, 404));
+      const csv = await admin.get<{ metadata: { deletionTimestamp?: string } }>(CSV_TYPE, CSV, 'operators');
+      assert.ok(csv.metadata.deletionTimestamp, JSON.stringify(csv.metadata));
     } finally {
       await close();
     }

@@ -71,6 +71,55 @@ const reinstalling = (csv: string, what: string) =>
   `OLM v0 began installing ${csv} again (${what}) after its Subscription was deleted, from caches that had ` +
   'not yet seen the deletion; the move stopped rather than let both manage the operator: try it again';
 
+/** Who removes each finalizer a deleted CSV may wait on, and when. */
+const FINALIZERS: Record<string, string> = {
+  'operators.coreos.com/csv-cleanup':
+    "OLM v0's, removed once the ClusterRoles and ClusterRoleBindings it made for the CSV are gone",
+  orphan: "Kubernetes' garbage collector's, removed once no object the CSV owned still names it as owner",
+};
+
+type Deleting = { metadata?: { uid?: string; finalizers?: string[]; deletionTimestamp?: string } };
+
+/**
+ * Undefined once the CSV the move deleted (`uid`, when the deletion answered with it) is gone;
+ * otherwise why the move must stop: OLM v0 installs it again (the CSV back under a new uid, or an
+ * InstallPlan made since the move began that names it), or it is still there after `waitMs`, held
+ * by the finalizers named with whose they are, so that the person knows what to look at.
+ */
+export async function csvGone(
+  client: KubeClient,
+  namespace: string,
+  uid: string | undefined,
+  waitMs: number,
+  known: KnownPlans,
+): Promise<string | undefined> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    let csv: Deleting;
+    try {
+      csv = await client.get<Deleting>(CSV_TYPE, known.csv, namespace);
+    } catch (err) {
+      if (isKubeError(err, 404)) return undefined;
+      throw err;
+    }
+    if (uid && csv.metadata?.uid !== uid)
+      return reinstalling(known.csv, `ClusterServiceVersion ${known.csv}, uid ${csv.metadata?.uid ?? ''}`);
+    const plans = (await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace })).items;
+    const again = plans.find(
+      (p) => !known.uids?.has(p.metadata?.uid ?? '') && p.spec.clusterServiceVersionNames?.includes(known.csv),
+    );
+    if (again) return reinstalling(known.csv, `InstallPlan ${again.metadata?.name ?? ''}`);
+    if (Date.now() > until) {
+      const held = (csv.metadata?.finalizers ?? []).map((f) => `${f} (${FINALIZERS[f] ?? 'another controller’s'})`);
+      return (
+        `the CSV ${known.csv} was still there ${Math.round(waitMs / 1000)} s after it was deleted` +
+        (held.length ? `, held by its finalizers: ${held.join('; ')}` : '')
+      );
+    }
+    await sleep(1000);
+  }
+}
+
 /** Why the move must stop because the CSV it deleted is there again, or undefined. */
 export async function csvBack(client: KubeClient, namespace: string, csv: string): Promise<string | undefined> {
   try {
