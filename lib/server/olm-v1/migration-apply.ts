@@ -299,7 +299,7 @@ export async function applyMigration(
             made.push(w);
             // OLM v0 has let go only once its finalizer ran and the CSV is gone; marks made before are lost.
             if (s.id === 'orphan-csv') {
-              const held = await csvGone(client, namespace, deletedUid(answer), opts.csvWaitMs ?? 60_000, known);
+              const held = await csvGone(client, namespace, deletedUid(answer), opts.csvWaitMs ?? 120_000, known);
               if (held) throw new Error(held);
             }
           } catch (err) {

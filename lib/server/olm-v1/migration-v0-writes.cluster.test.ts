@@ -57,9 +57,7 @@ else
         afterFirstMark(admin, () => rewriteAsOlmV0(admin)),
         'operators',
         CSV,
-        {
-          waitMs: WAIT,
-        },
+        { waitMs: WAIT, csvWaitMs: WAIT },
       );
       assert.equal(r.ok, true, JSON.stringify(r));
       assert.equal(

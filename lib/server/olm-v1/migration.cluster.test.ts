@@ -194,7 +194,7 @@ function proveOn(
     test('the instance and CRD survive, and the Deployment is now the ClusterExtension’s', async () => {
       const plan = await analyseMigration(admin, 'operators', CSV);
       assert.equal(plan.view.canMove, true, JSON.stringify(plan.view.reasons));
-      const result = await applyMigration(admin, 'operators', CSV, { waitMs: timeoutMs });
+      const result = await applyMigration(admin, 'operators', CSV, { waitMs: timeoutMs, csvWaitMs: timeoutMs });
       assert.equal(result.ok, true, JSON.stringify(result));
       const ce = await admin.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, 'cachely');
       assert.deepEqual(ce.status?.install?.bundle, { name: CSV, version: '0.9.2' });
@@ -246,7 +246,10 @@ function proveOn(
         plan.view.objects?.some((o) => o.kind === 'ClusterRole' && o.name === EDITOR_ROLE && o.fate === 'adopt'),
         JSON.stringify(plan.view.objects),
       );
-      const result = await applyMigration(admin, 'operators', EDITOR_CSV, { waitMs: timeoutMs });
+      const result = await applyMigration(admin, 'operators', EDITOR_CSV, {
+        waitMs: timeoutMs,
+        csvWaitMs: timeoutMs,
+      });
       assert.equal(result.ok, true, JSON.stringify(result));
       const ce = await admin.get<ClusterExtension>(CLUSTER_EXTENSION_TYPE, EDITOR_PACKAGE);
       assert.deepEqual(ce.status?.install?.bundle, { name: EDITOR_CSV, version: '0.4.0' });
