@@ -12,6 +12,7 @@
 // the move.
 import type { KubeClient } from '../../k8s/client';
 import { isKubeError } from '../../k8s/errors';
+import { CSV_CLEANUP_FINALIZER } from '../../olm/install/leftovers';
 import { CSV_TYPE } from '../../olm/resources/cluster-service-version';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../../olm/resources/install-plan';
 import { adoptionConflict, remarkRefusal } from '../../olm/v1/adoption-conflict';
@@ -73,7 +74,7 @@ const reinstalling = (csv: string, what: string) =>
 
 /** Who removes each finalizer a deleted CSV may wait on, and when. */
 const FINALIZERS: Record<string, string> = {
-  'operators.coreos.com/csv-cleanup':
+  [CSV_CLEANUP_FINALIZER]:
     "OLM v0's, removed once the ClusterRoles and ClusterRoleBindings it made for the CSV are gone",
   orphan: "Kubernetes' garbage collector's, removed once no object the CSV owned still names it as owner",
 };
