@@ -45,11 +45,13 @@ export function InstallProgress({ namespace, name }: { namespace: string; name: 
       ),
   });
   const stage = progress.data ? stageOf(progress.data) : undefined;
-  // Followed after success too: real OLM can report the CSV Succeeded before another sync rewrites
-  // the Subscription's conditions, and under Manual approval it plans the next upgrade right after
-  // the install, which the page then explains. A failure waits for the person's repair.
+  // Followed whatever the stage. After success: real OLM can report the CSV Succeeded before another
+  // sync rewrites the Subscription's conditions, and under Manual approval it plans the next upgrade
+  // right after the install, which the page then explains. After a failure: OLM resolves the
+  // namespace again on every change, so a ResolutionFailed may be gone a second later (seen on real
+  // OLM while a dependency's Subscription was being made) or after someone's fix elsewhere.
   const watched = ['subscriptions', 'installplans', 'clusterserviceversions'];
-  const live = useLiveRefresh(key, namespace, watched, stage?.stage !== 'failed');
+  const live = useLiveRefresh(key, namespace, watched);
   const approvePerm = usePermission(namespace, 'approveInstallPlan');
   const approve = useMutation({
     mutationFn: () =>
