@@ -32,13 +32,21 @@ export function RefreshSubscription({
       <h2 id="refresh-title" className="text-lg font-semibold">
         Refresh the Subscription
       </h2>
-      <p>OLM does not retry this by itself:</p>
+      <p>
+        {p.retriedByOlm
+          ? 'OLM resolves the namespace again whenever its Subscriptions, operators or catalogs change, so this may clear by itself:'
+          : 'OLM does not retry this by itself:'}
+      </p>
       <ul className="list-disc pl-5 text-red-900">
         {p.failing.map((f) => (
           <li key={f}>{f}</li>
         ))}
       </ul>
-      <p>The documented repair, once the cause is fixed (an image that can be pulled, a catalog that answers):</p>
+      <p>
+        {p.retriedByOlm
+          ? 'If it stays, the documented repair, once the cause is fixed (a catalog that answers, a version it has):'
+          : 'The documented repair, once the cause is fixed (an image that can be pulled, a catalog that answers):'}
+      </p>
       <ol aria-label="Repair steps" className="list-decimal pl-5">
         {p.steps.map((s) => (
           <li key={`${s.action}-${s.kind}-${s.name}`}>

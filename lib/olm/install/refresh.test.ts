@@ -126,6 +126,32 @@ test('the repair: the Subscription first, its failed plan, the unpack Job and Co
   assert.ok(p.notes.some((n) => /Manual: its new InstallPlan waits/.test(n)));
 });
 
+test('a failed resolution alone is one OLM tries again by itself; a failed plan or unpack is not', () => {
+  assert.equal(planRefresh(facts()).retriedByOlm, false);
+  const resolution = planRefresh(
+    facts({
+      plans: [],
+      subscription: {
+        ...sub,
+        status: {
+          ...sub.status,
+          conditions: [
+            {
+              type: 'ResolutionFailed',
+              status: 'True',
+              reason: 'ConstraintsNotSatisfiable',
+              message:
+                'constraints not satisfiable: clusterserviceversion tenant-core.v0.2.0 exists and is not referenced',
+            },
+          ],
+        },
+      },
+    }),
+  );
+  assert.match(resolution.failing[0]!, /^ResolutionFailed \(ConstraintsNotSatisfiable\)/);
+  assert.equal(resolution.retriedByOlm, true);
+});
+
 test('not failing: nothing to refresh; Jobs that cannot be listed are left to the person, named', () => {
   const healthy = planRefresh(
     facts({ subscription: { ...sub, status: { ...sub.status, conditions: [] } }, plans: [] }),

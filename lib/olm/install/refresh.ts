@@ -109,6 +109,13 @@ export interface RefreshStep {
 export interface RefreshPlan {
   /** Why the Subscription is failing, in OLM's words; empty when it is not. */
   failing: string[];
+  /**
+   * Only a failed resolution, which OLM tries again by itself: the catalog operator resolves the
+   * namespace anew on each change to its Subscriptions, CSVs, OperatorGroups or catalogs and at its
+   * resync (syncResolvingNamespace), so the condition goes once its cause does — a moment later when
+   * OLM raced itself making a dependency's Subscription. A failed plan or unpack is never re-run.
+   */
+  retriedByOlm: boolean;
   steps: RefreshStep[];
   subscription: Subscription;
   blockers: string[];
@@ -272,5 +279,9 @@ export function planRefresh(f: RefreshFacts): RefreshPlan {
     },
     spec: { ...sub.spec },
   };
-  return { failing, steps, subscription, blockers, notes };
+  const retriedByOlm =
+    failing.length > 0 &&
+    !failedPlans.length &&
+    stoppedConditions(sub.status?.conditions).every((c) => c.type === 'ResolutionFailed');
+  return { failing, retriedByOlm, steps, subscription, blockers, notes };
 }
