@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ownedApisOf, stageOf, waitingUpgrade, type SubscriptionProgress } from './install-progress';
+import { installPlanSummary } from './install-plan-status';
 
 const base: SubscriptionProgress = {
   subscription: { metadata: { name: 'p', namespace: 'n' }, spec: { name: 'p', source: 'c', sourceNamespace: 'olm' } },
@@ -32,6 +33,32 @@ test('an install moves through resolving, approval, installing and succeeded', (
   assert.deepEqual(installing.stage, 'installing');
   assert.match(installing.detail, /p\.v1: Installing \(InstallWaiting\)/);
   assert.equal(stageOf({ ...base, installPlan: plan('Complete', true), csv: csv('Succeeded') }).stage, 'succeeded');
+});
+
+test('a plan OLM cannot run yet says why, in its words, while the install goes on', () => {
+  // As OLM v0.38.0's catalog operator writes it when the namespace's OperatorGroup has not yet
+  // listed its namespaces (pkg/lib/scoped/querier.go, syncInstallPlans): it tries again later.
+  const summary = installPlanSummary({
+    metadata: { name: 'install-1', namespace: 'n' },
+    spec: { approval: 'Automatic', approved: true, clusterServiceVersionNames: ['p.v1'] },
+    status: {
+      phase: 'Installing',
+      conditions: [
+        {
+          type: 'Installed',
+          status: 'False',
+          reason: 'InstallCheckFailed',
+          message: 'no operator group found that is managing this namespace',
+        },
+      ],
+    },
+  });
+  const waiting = stageOf({ ...base, installPlan: { name: 'install-1', summary, components: [] } });
+  assert.equal(waiting.stage, 'installing');
+  assert.equal(
+    waiting.detail,
+    'InstallPlan install-1 is installing; OLM says: no operator group found that is managing this namespace',
+  );
 });
 
 test("failures in OLM's words: resolution, a failed plan, a failed CSV", () => {

@@ -74,7 +74,11 @@ export function stageOf(p: SubscriptionProgress): { stage: Stage; detail: string
       stage: 'installing',
       detail: p.csv
         ? `${p.csv.name}: ${p.csv.phase || 'created'}${p.csv.reason ? ` (${p.csv.reason})` : ''}${p.csv.message ? ` — ${p.csv.message}` : ''}`
-        : `InstallPlan ${p.installPlan?.name ?? ''} is ${p.installPlan?.summary.label.toLowerCase() ?? 'running'}`,
+        : `InstallPlan ${p.installPlan?.name ?? ''} is ${p.installPlan?.summary.label.toLowerCase() ?? 'running'}${
+            // Why OLM has not run it yet (InstallCheckFailed: the OperatorGroup not yet synced) or
+            // what it retries (a refused write): otherwise the page says "installing" for minutes.
+            p.installPlan?.summary.message ? `; OLM says: ${p.installPlan.summary.message}` : ''
+          }`,
     };
   }
   return { stage: 'resolving', detail: p.upgrade.detail || 'OLM is resolving the bundle and its dependencies' };
