@@ -2,7 +2,9 @@
 // InstallPlan and CSV with its phase and conditions, the last lines of OLM's two logs, a
 // screenshot of each open page, and the cluster's whole logs folder kept under test-results/.
 // Real OLM works on its own schedule (resync, rate-limited retries), so a timeout alone says
-// nothing about whether the console or OLM stopped.
+// nothing about whether the console or OLM stopped. The cluster's state is also returned, for the
+// failure's own message: a CI record keeps only the end of a run's output, where the runner
+// repeats each failure, and the report printed when the test failed may be cut off.
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -33,13 +35,16 @@ function tail(file: string, lines: number): string {
   }
 }
 
-/** Writes the report to stderr and keeps logs and screenshots in test-results/real-cluster-<test>-<time>/. */
+/**
+ * Writes the report to stderr, keeps logs and screenshots in test-results/real-cluster-<test>-<time>/
+ * and returns the cluster's state (objects, phases with their times, OLM's last log lines, cut short).
+ */
 export async function reportRealClusterFailure(
   test: string,
   cluster: RealCluster,
   kube: KubeClient,
   browser: Browser | undefined,
-): Promise<void> {
+): Promise<string> {
   const dir = join(
     root,
     'test-results',
@@ -77,8 +82,16 @@ export async function reportRealClusterFailure(
   } catch (err) {
     out.push(`(the cluster could not be read: ${(err as Error).message})`);
   }
-  for (const name of ['catalog-operator', 'olm-operator'])
-    out.push(`--- last lines of ${name}.log`, tail(join(cluster.dir, 'logs', `${name}.log`), 25));
+  const state = [...out];
+  for (const name of ['catalog-operator', 'olm-operator']) {
+    const file = join(cluster.dir, 'logs', `${name}.log`);
+    out.push(`--- last lines of ${name}.log`, tail(file, 25));
+    // Stack traces make OLM's lines long: the state keeps the start of each.
+    const short = tail(file, 12)
+      .split('\n')
+      .map((l) => l.slice(0, 240));
+    state.push(`--- last lines of ${name}.log, cut at 240 characters`, ...short);
+  }
   try {
     cpSync(join(cluster.dir, 'logs'), join(dir, 'logs'), { recursive: true });
     let i = 0;
@@ -90,4 +103,5 @@ export async function reportRealClusterFailure(
     out.push(`(logs or screenshots not kept: ${(err as Error).message})`);
   }
   console.error(out.join('\n'));
+  return state.join('\n');
 }
