@@ -52,9 +52,7 @@ export async function waitPlansSettled(client: KubeClient, namespace: string, wa
       );
     }
     known.uids ??= new Set(plans.map((p) => p.metadata?.uid ?? ''));
-    const again = plans.find(
-      (p) => !known.uids!.has(p.metadata?.uid ?? '') && p.spec.clusterServiceVersionNames?.includes(known.csv),
-    );
+    const again = planSince(plans, known);
     if (again) return reinstalling(known.csv, `InstallPlan ${again.metadata?.name ?? ''}`);
     const busy = plans.filter(executing);
     if (!busy.length) return undefined;
@@ -67,6 +65,10 @@ export async function waitPlansSettled(client: KubeClient, namespace: string, wa
     await sleep(1000);
   }
 }
+
+/** An InstallPlan made since the move began (none of the plans it first listed) that installs its CSV. */
+const planSince = (plans: InstallPlan[], known: KnownPlans) =>
+  plans.find((p) => !known.uids?.has(p.metadata?.uid ?? '') && p.spec.clusterServiceVersionNames?.includes(known.csv));
 
 const reinstalling = (csv: string, what: string) =>
   `OLM v0 began installing ${csv} again (${what}) after its Subscription was deleted, from caches that had ` +
@@ -105,10 +107,7 @@ export async function csvGone(
     }
     if (uid && csv.metadata?.uid !== uid)
       return reinstalling(known.csv, `ClusterServiceVersion ${known.csv}, uid ${csv.metadata?.uid ?? ''}`);
-    const plans = (await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace })).items;
-    const again = plans.find(
-      (p) => !known.uids?.has(p.metadata?.uid ?? '') && p.spec.clusterServiceVersionNames?.includes(known.csv),
-    );
+    const again = planSince((await client.listAll<InstallPlan>(INSTALL_PLAN_TYPE, { namespace })).items, known);
     if (again) return reinstalling(known.csv, `InstallPlan ${again.metadata?.name ?? ''}`);
     if (Date.now() > until) {
       const held = (csv.metadata?.finalizers ?? []).map((f) => `${f} (${FINALIZERS[f] ?? 'another controller’s'})`);
