@@ -34,7 +34,8 @@ export function RefreshSubscription({
       </h2>
       <p>
         {p.retriedByOlm
-          ? 'OLM resolves the namespace again whenever its Subscriptions, operators or catalogs change, so this may clear by itself:'
+          ? 'OLM resolves the namespace again whenever its Subscriptions, operators or catalogs change, ' +
+            'so this may clear by itself:'
           : 'OLM does not retry this by itself:'}
       </p>
       <ul className="list-disc pl-5 text-red-900">

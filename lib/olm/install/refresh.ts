@@ -160,7 +160,8 @@ export function planRefresh(f: RefreshFacts): RefreshPlan {
   const ns = sub.metadata?.namespace ?? '';
   const name = sub.metadata?.name ?? '';
   const failing: string[] = [];
-  for (const c of stoppedConditions(sub.status?.conditions))
+  const stopped = stoppedConditions(sub.status?.conditions);
+  for (const c of stopped)
     failing.push(`${c.type}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`);
   const mine = plansOf(sub, f.plans);
   const failedPlans = mine.filter((p) => p.status?.phase === 'Failed');
@@ -279,9 +280,6 @@ export function planRefresh(f: RefreshFacts): RefreshPlan {
     },
     spec: { ...sub.spec },
   };
-  const retriedByOlm =
-    failing.length > 0 &&
-    !failedPlans.length &&
-    stoppedConditions(sub.status?.conditions).every((c) => c.type === 'ResolutionFailed');
+  const retriedByOlm = failing.length > 0 && !failedPlans.length && stopped.every((c) => c.type === 'ResolutionFailed');
   return { failing, retriedByOlm, steps, subscription, blockers, notes };
 }

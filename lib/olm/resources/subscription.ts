@@ -49,9 +49,10 @@ export interface Subscription extends KubeObject {
 }
 
 /**
- * The conditions by which OLM says it has stopped moving a Subscription: it retries none of them
- * by itself (a failed InstallPlan is never run again; a failed unpack or resolution waits for a
- * change), so they are what a repair answers.
+ * The conditions by which OLM says it has stopped moving a Subscription, so they are what a repair
+ * answers: a failed InstallPlan is never run again and a failed unpack waits for a change; a failed
+ * resolution is evaluated again on each change to the namespace, and may go by itself
+ * (RefreshPlan.retriedByOlm in ../install/refresh.ts).
  */
 export const STOPPED_CONDITION_TYPES: readonly string[] = [
   'ResolutionFailed',
