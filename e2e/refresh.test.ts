@@ -4,12 +4,14 @@
 // repair with each step; applied, OLM installs Cachely. A failed resolution put right elsewhere is
 // followed to the end.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 import { kubeRequest } from '../lib/k8s/http';
 import { INSTALL_PLAN_TYPE, type InstallPlan } from '../lib/olm/resources/install-plan';
 import { SUBSCRIPTION_TYPE } from '../lib/olm/resources/subscription';
 import { subscribe, waitFor } from '../lib/server/testing/cluster';
+import { checkBothWidths } from './support/both-widths';
 import { useHarness } from './support/harness';
 
 describe('Refresh a failing Subscription', () => {
@@ -65,7 +67,13 @@ describe('Refresh a failing Subscription', () => {
     const page = await h.open('/installs/team2/cachely');
     // Failed: the status line in red and the repair offered.
     await page.getByRole('region', { name: 'Refresh the Subscription' }).waitFor();
-    await h.shot(page, 'resolution-failed');
+    // Kept at both widths (the phone's with -phone), axe clean at each.
+    await checkBothWidths(
+      page,
+      join(import.meta.dirname, '..', 'test-results', 'refresh'),
+      'refresh',
+      'resolution-failed',
+    );
     await h.kube.patch(
       SUBSCRIPTION_TYPE,
       'cachely',

@@ -84,11 +84,12 @@ export async function reportRealClusterFailure(
   }
   const state = [...out];
   for (const name of ['catalog-operator', 'olm-operator']) {
-    const file = join(cluster.dir, 'logs', `${name}.log`);
-    out.push(`--- last lines of ${name}.log`, tail(file, 25));
-    // Stack traces make OLM's lines long: the state keeps the start of each.
-    const short = tail(file, 12)
+    const last = tail(join(cluster.dir, 'logs', `${name}.log`), 25);
+    out.push(`--- last lines of ${name}.log`, last);
+    // Stack traces make OLM's lines long: the state keeps the start of the last twelve.
+    const short = last
       .split('\n')
+      .slice(-12)
       .map((l) => l.slice(0, 240));
     state.push(`--- last lines of ${name}.log, cut at 240 characters`, ...short);
   }
